@@ -1,0 +1,302 @@
+// Network devices: typed LinkInfo, the mockable ILinkApi, and request builders for batches.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "fastlink/netns.hpp"
+#include "fastlink/request.hpp"
+#include "fastlink/types.hpp"
+
+namespace fastlink {
+
+namespace core {
+class Engine;
+}
+
+/// Attributes the kernel sent that fastlink does not decode into typed fields. Kept as raw
+/// type-length-value bytes so nothing is silently lost.
+struct RawAttribute {
+  uint16_t type;                     ///< attribute type with the nested/byte-order bits cleared
+  std::span<const uint8_t> payload;  ///< valid as long as the RawAttributes lives
+};
+
+class RawAttributes {
+ public:
+  void append(uint16_t type, std::span<const uint8_t> payload);
+  std::vector<RawAttribute> list() const;
+  std::optional<RawAttribute> find(uint16_t type) const;
+  bool empty() const { return bytes_.empty(); }
+  std::size_t count() const;
+
+ private:
+  std::vector<uint8_t> bytes_;  // concatenated TLVs, 4-byte aligned
+};
+
+/// Interface counters (the kernel's 64-bit link statistics).
+struct LinkStats {
+  uint64_t rxPackets = 0, txPackets = 0, rxBytes = 0, txBytes = 0;
+  uint64_t rxErrors = 0, txErrors = 0, rxDropped = 0, txDropped = 0;
+  uint64_t multicast = 0, collisions = 0;
+  uint64_t rxLengthErrors = 0, rxOverErrors = 0, rxCrcErrors = 0, rxFrameErrors = 0;
+  uint64_t rxFifoErrors = 0, rxMissedErrors = 0;
+  uint64_t txAbortedErrors = 0, txCarrierErrors = 0, txFifoErrors = 0, txHeartbeatErrors = 0,
+           txWindowErrors = 0;
+  uint64_t rxCompressed = 0, txCompressed = 0, rxNohandler = 0;
+};
+
+// ---- Per-kind options (`ip link add ... type KIND <options>`) -------------------------------
+
+struct VethInfo {
+  std::optional<std::string> peerName;
+  std::optional<Netns> peerNetns;
+  std::optional<MacAddress> peerAddress;
+  VethInfo& setPeerName(std::string v) { peerName = std::move(v); return *this; }
+  VethInfo& setPeerNetns(Netns v) { peerNetns = std::move(v); return *this; }
+  VethInfo& setPeerAddress(MacAddress v) { peerAddress = v; return *this; }
+};
+
+struct BridgeInfo {
+  std::optional<bool> vlanFiltering;
+  std::optional<uint16_t> vlanDefaultPvid;  ///< 0 = no PVID for new ports
+  std::optional<uint32_t> stpState;         ///< 0 off, 1 on
+  std::optional<uint32_t> ageingTime;       ///< centiseconds, as in iproute2
+  std::optional<bool> noLinklocalLearn;
+  BridgeInfo& setVlanFiltering(bool v) { vlanFiltering = v; return *this; }
+  BridgeInfo& setVlanDefaultPvid(uint16_t v) { vlanDefaultPvid = v; return *this; }
+  BridgeInfo& setStpState(uint32_t v) { stpState = v; return *this; }
+  BridgeInfo& setAgeingTime(uint32_t v) { ageingTime = v; return *this; }
+  BridgeInfo& setNoLinklocalLearn(bool v) { noLinklocalLearn = v; return *this; }
+};
+
+struct VxlanInfo {
+  std::optional<uint32_t> vni;
+  std::optional<IpAddress> local;
+  std::optional<IpAddress> remote;  ///< unicast remote, or multicast group
+  std::optional<uint16_t> dstPort;  ///< host byte order
+  std::optional<Ifref> dev;         ///< underlying device
+  std::optional<bool> learning;
+  std::optional<uint8_t> ttl;
+  VxlanInfo& setVni(uint32_t v) { vni = v; return *this; }
+  VxlanInfo& setLocal(IpAddress v) { local = v; return *this; }
+  VxlanInfo& setRemote(IpAddress v) { remote = v; return *this; }
+  VxlanInfo& setGroup(IpAddress v) { remote = v; return *this; }
+  VxlanInfo& setDstPort(uint16_t v) { dstPort = v; return *this; }
+  VxlanInfo& setDev(Ifref v) { dev = std::move(v); return *this; }
+  VxlanInfo& setLearning(bool v) { learning = v; return *this; }
+  VxlanInfo& setTtl(uint8_t v) { ttl = v; return *this; }
+};
+
+enum class MacvlanMode : uint32_t { Private = 1, Vepa = 2, Bridge = 4, Passthru = 8, Source = 16 };
+
+struct MacvlanInfo {  ///< for kinds macvlan and macvtap
+  std::optional<MacvlanMode> mode;
+  MacvlanInfo& setMode(MacvlanMode v) { mode = v; return *this; }
+};
+
+enum class VlanProtocol : uint16_t { Dot1Q = 0x8100, Dot1AD = 0x88a8 };
+
+struct VlanInfo {  ///< the parent device is LinkInfo::parent
+  std::optional<uint16_t> id;
+  std::optional<VlanProtocol> protocol;
+  VlanInfo& setId(uint16_t v) { id = v; return *this; }
+  VlanInfo& setProtocol(VlanProtocol v) { protocol = v; return *this; }
+};
+
+struct VrfInfo {
+  std::optional<uint32_t> table;
+  VrfInfo& setTable(uint32_t v) { table = v; return *this; }
+};
+
+enum class BondMode : uint8_t { BalanceRr = 0, ActiveBackup, BalanceXor, Broadcast, Lacp8023ad, BalanceTlb, BalanceAlb };
+
+struct BondInfo {
+  std::optional<BondMode> mode;
+  std::optional<uint32_t> miimon;  ///< milliseconds
+  BondInfo& setMode(BondMode v) { mode = v; return *this; }
+  BondInfo& setMiimon(uint32_t v) { miimon = v; return *this; }
+};
+
+// ---- LinkInfo ----------------------------------------------------------------------------
+
+/// A network device. Every field is optional: an unset field is never sent, and a field the
+/// kernel did not report stays unset. Setters chain:
+///   LinkInfo("br0", "bridge").setMtu(9000).setAdmin(true)
+struct LinkInfo {
+  LinkInfo() = default;
+  explicit LinkInfo(std::string name) : name(std::move(name)) {}
+  LinkInfo(std::string name, std::string kind) : name(std::move(name)), kind(std::move(kind)) {}
+
+  // Settable (and reported) fields.
+  std::optional<std::string> name;
+  std::optional<uint32_t> index;
+  std::optional<std::string> kind;  ///< "veth", "bridge", ...; unset for devices without rtnl ops
+  std::optional<uint32_t> mtu;
+  std::optional<MacAddress> address;
+  std::optional<uint32_t> group;
+  std::optional<Ifref> master;       ///< reported as an index; set by name or index; 0 = no master
+  std::optional<bool> admin;         ///< administratively up (IFF_UP)
+  std::optional<uint32_t> txqlen;
+  std::optional<std::string> alias;  ///< "" clears it
+  std::optional<uint32_t> numTxQueues;
+  std::optional<uint32_t> numRxQueues;
+  std::optional<Ifref> parent;  ///< `link DEV`: the lower device (vlan, macvlan, ...)
+  std::optional<Netns> netns;   ///< move the device there (`netns NAME`)
+
+  std::optional<VethInfo> veth;
+  std::optional<BridgeInfo> bridge;
+  std::optional<VxlanInfo> vxlan;
+  std::optional<MacvlanInfo> macvlan;
+  std::optional<VlanInfo> vlan;
+  std::optional<VrfInfo> vrf;
+  std::optional<BondInfo> bond;
+
+  // Reported only.
+  std::optional<uint32_t> flags;  ///< IFF_* bits
+  std::optional<std::string> operState;  ///< "UP", "DOWN", "UNKNOWN", "LOWERLAYERDOWN", ...
+  std::optional<bool> carrier;
+  std::optional<MacAddress> broadcast;
+  std::optional<uint32_t> minMtu;
+  std::optional<uint32_t> maxMtu;
+  std::optional<std::string> qdisc;
+  std::optional<int32_t> linkNetnsId;
+  std::optional<std::string> slaveKind;  ///< kind of the master when enslaved ("bridge")
+  std::optional<uint16_t> type;          ///< ARPHRD_* link type
+  std::optional<LinkStats> stats;        ///< only when asked for
+  RawAttributes unknown;                 ///< top-level attributes not decoded above
+  RawAttributes unknownKindData;         ///< kind data not decoded (or of a kind we do not know)
+  RawAttributes slaveData;               ///< port options given by the master (IFLA_INFO_SLAVE_DATA)
+
+  LinkInfo& setName(std::string v) { name = std::move(v); return *this; }
+  LinkInfo& setIndex(uint32_t v) { index = v; return *this; }
+  LinkInfo& setKind(std::string v) { kind = std::move(v); return *this; }
+  LinkInfo& setMtu(uint32_t v) { mtu = v; return *this; }
+  LinkInfo& setAddress(MacAddress v) { address = v; return *this; }
+  LinkInfo& setGroup(uint32_t v) { group = v; return *this; }
+  LinkInfo& setMaster(Ifref v) { master = std::move(v); return *this; }
+  LinkInfo& setNoMaster() { master = Ifref(0u); return *this; }
+  LinkInfo& setAdmin(bool up) { admin = up; return *this; }
+  LinkInfo& setTxqlen(uint32_t v) { txqlen = v; return *this; }
+  LinkInfo& setAlias(std::string v) { alias = std::move(v); return *this; }
+  LinkInfo& setNumTxQueues(uint32_t v) { numTxQueues = v; return *this; }
+  LinkInfo& setNumRxQueues(uint32_t v) { numRxQueues = v; return *this; }
+  LinkInfo& setParent(Ifref v) { parent = std::move(v); return *this; }
+  LinkInfo& setNetns(Netns v) { netns = std::move(v); return *this; }
+  LinkInfo& setVeth(VethInfo v) { veth = std::move(v); return *this; }
+  LinkInfo& setBridge(BridgeInfo v) { bridge = std::move(v); return *this; }
+  LinkInfo& setVxlan(VxlanInfo v) { vxlan = std::move(v); return *this; }
+  LinkInfo& setMacvlan(MacvlanInfo v) { macvlan = std::move(v); return *this; }
+  LinkInfo& setVlan(VlanInfo v) { vlan = std::move(v); return *this; }
+  LinkInfo& setVrf(VrfInfo v) { vrf = std::move(v); return *this; }
+  LinkInfo& setBond(BondInfo v) { bond = std::move(v); return *this; }
+
+  bool isUp() const;       ///< IFF_UP in flags (or admin when flags were not reported)
+  bool isRunning() const;  ///< IFF_RUNNING
+  /// Master index as reported by the kernel (0 when none).
+  uint32_t masterIndex() const;
+  uint32_t parentIndex() const;
+};
+
+/// Which links `list` returns. Kind and master are filtered in the kernel; group and name
+/// pattern in user space (the kernel has no dump filter for them).
+struct LinkFilter {
+  std::optional<std::string> kind;
+  std::optional<Ifref> master;
+  std::optional<uint32_t> group;
+  std::optional<std::string> namePattern;  ///< shell glob, e.g. "veth*"
+  bool withStats = false;                  ///< decode statistics
+  /// Send IFLA_EXT_MASK = RTEXT_FILTER_SKIP_STATS: the kernel then leaves out per-VF statistics
+  /// (the device's own counters still come). Off by default: on kernel 6.18 any non-zero
+  /// extension mask makes the kernel size every netdev first, which made a kind-filtered dump
+  /// of 10k devices ~6x slower (see docs/BENCHMARKS.md).
+  bool kernelSkipStats = false;
+
+  LinkFilter& setKind(std::string v) { kind = std::move(v); return *this; }
+  LinkFilter& setMaster(Ifref v) { master = std::move(v); return *this; }
+  LinkFilter& setGroup(uint32_t v) { group = v; return *this; }
+  LinkFilter& setNamePattern(std::string v) { namePattern = std::move(v); return *this; }
+  LinkFilter& setWithStats(bool v) { withStats = v; return *this; }
+  LinkFilter& setKernelSkipStats(bool v) { kernelSkipStats = v; return *this; }
+};
+
+/// Builds link requests without sending them, for batches. Names given where the kernel needs
+/// an index (master, parent, vxlan dev) must already be indexes here; LinkApi resolves them.
+/// Throws fastlink::Error (EINVAL) on bad input; nothing is sent in that case.
+struct LinkRequests {
+  /// Equivalent to: ip link add NAME [type KIND ...] [mtu N] ...
+  static Request add(const LinkInfo& link);
+  /// Equivalent to: ip link set dev DEV [name NEW] [mtu N] [up|down] ... (rename: changes.name)
+  static Request set(const Ifref& dev, const LinkInfo& changes);
+  /// Create or change in place (kind must match an existing device).
+  static Request replace(const LinkInfo& link);
+  /// Equivalent to: ip link del dev DEV
+  static Request del(const Ifref& dev);
+  /// Equivalent to: ip link set group G [mtu N] [up|down] ... — one request for the whole group.
+  static Request setGroup(uint32_t group, const LinkInfo& changes);
+  /// Equivalent to: ip link del group G — one request.
+  static Request delGroup(uint32_t group);
+};
+
+/// The link operations, as an interface so that users can mock them (GoogleMock) in tests.
+class ILinkApi {
+ public:
+  virtual ~ILinkApi() = default;
+  /// Equivalent to: ip link add NAME type KIND ... (fails with EEXIST if it exists)
+  virtual void add(const LinkInfo& link) = 0;
+  /// Equivalent to: ip link del dev DEV
+  virtual void del(const Ifref& dev) = 0;
+  /// Equivalent to: ip link set dev DEV ... (only the fields set in `changes` are sent)
+  virtual void set(const Ifref& dev, const LinkInfo& changes) = 0;
+  /// Create the device, or change it if it exists (same kind). No exact iproute2 equivalent:
+  /// `ip link replace` refuses existing devices with EOPNOTSUPP.
+  virtual void replace(const LinkInfo& link) = 0;
+  /// Equivalent to: ip -d link show dev DEV. Throws Error(ENODEV) if it does not exist.
+  virtual LinkInfo get(const Ifref& dev, bool withStats = false) = 0;
+  /// Like get, but std::nullopt when the device does not exist.
+  virtual std::optional<LinkInfo> find(const Ifref& dev, bool withStats = false) = 0;
+  /// Equivalent to: ip -d link show [type KIND] [master M] [group G]
+  virtual std::vector<LinkInfo> list(const LinkFilter& filter = {}) = 0;
+  /// Streams the dump to `each` (constant memory). If the kernel interrupts the dump, it is
+  /// restarted and `restart` is called first, so the caller can drop what it has seen.
+  virtual void forEach(const LinkFilter& filter, const std::function<void(const LinkInfo&)>& each,
+                       const std::function<void()>& restart = {}) = 0;
+  /// Equivalent to: ip link set group G ... — one request, whatever the group's size.
+  virtual void setGroup(uint32_t group, const LinkInfo& changes) = 0;
+  /// Equivalent to: ip link del group G — one request.
+  virtual void delGroup(uint32_t group) = 0;
+};
+
+/// The kernel-backed ILinkApi. Obtain it from Netlink::links().
+class LinkApi final : public ILinkApi {
+ public:
+  explicit LinkApi(core::Engine& engine) : engine_(engine) {}
+
+  void add(const LinkInfo& link) override;
+  void del(const Ifref& dev) override;
+  void set(const Ifref& dev, const LinkInfo& changes) override;
+  void replace(const LinkInfo& link) override;
+  LinkInfo get(const Ifref& dev, bool withStats = false) override;
+  std::optional<LinkInfo> find(const Ifref& dev, bool withStats = false) override;
+  std::vector<LinkInfo> list(const LinkFilter& filter = {}) override;
+  void forEach(const LinkFilter& filter, const std::function<void(const LinkInfo&)>& each,
+               const std::function<void()>& restart = {}) override;
+  void setGroup(uint32_t group, const LinkInfo& changes) override;
+  void delGroup(uint32_t group) override;
+
+  /// Resolves a name to its ifindex (an index is returned as is). Throws Error(ENODEV).
+  uint32_t indexOf(const Ifref& dev);
+  /// Replaces names by indexes in the fields the kernel only takes as indexes.
+  LinkInfo resolveNames(const LinkInfo& link);
+
+ private:
+  core::Engine& engine_;
+};
+
+/// Kinds fastlink knows the options of (others can still be created, without options).
+std::vector<std::string> knownLinkKinds();
+
+}  // namespace fastlink

@@ -1,0 +1,104 @@
+// Message codec: building one netlink message, and reading attributes out of one.
+#pragma once
+
+#include <linux/netlink.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "fastlink/request.hpp"
+
+namespace fastlink::core {
+
+/// Builds one netlink message in a private buffer with libmnl. Every put is bounds-checked;
+/// a message that would not fit is an error, never a silent truncation.
+class MessageWriter {
+ public:
+  static constexpr std::size_t kMaxMessage = 32 * 1024;
+
+  MessageWriter(uint16_t type, uint16_t flags);
+  MessageWriter(const MessageWriter&) = delete;
+  MessageWriter& operator=(const MessageWriter&) = delete;
+
+  /// Appends the family header (ifinfomsg, rtmsg, ...) zero-filled, and returns it.
+  template <class Header>
+  Header& putHeader() {
+    return *static_cast<Header*>(putExtraHeader(sizeof(Header)));
+  }
+
+  void putU8(uint16_t type, uint8_t value);
+  void putU16(uint16_t type, uint16_t value);
+  void putU32(uint16_t type, uint32_t value);
+  void putS32(uint16_t type, int32_t value);
+  void putU64(uint16_t type, uint64_t value);
+  void putBe16(uint16_t type, uint16_t hostValue);  ///< network byte order on the wire
+  void putString(uint16_t type, std::string_view value);  ///< NUL-terminated
+  void putBytes(uint16_t type, std::span<const uint8_t> value);
+  void putFlag(uint16_t type);
+
+  /// Starts a nested attribute; returns its offset for endNest/cancelNest.
+  std::size_t beginNest(uint16_t type);
+  void endNest(std::size_t offset);
+  /// Drops a nest that turned out empty or invalid, with everything put in it.
+  void cancelNest(std::size_t offset);
+
+  nlmsghdr* header() { return reinterpret_cast<nlmsghdr*>(buffer_.get()); }
+  std::size_t size() const { return reinterpret_cast<const nlmsghdr*>(buffer_.get())->nlmsg_len; }
+  std::span<const uint8_t> bytes() const { return {buffer_.get(), size()}; }
+
+  /// Copies the finished message into a Request.
+  Request toRequest(std::string operation, std::vector<std::shared_ptr<const void>> keepAlive = {}) const;
+
+ private:
+  void* putExtraHeader(std::size_t size);
+  void put(uint16_t type, const void* data, std::size_t length);
+
+  std::unique_ptr<uint8_t[]> buffer_;
+};
+
+/// Index of the attributes found in a payload: O(1) lookup by type, plus the full list in
+/// order so undecoded attributes can be kept raw.
+class AttrTable {
+ public:
+  /// Parses `payload`; attributes with type > maxType are kept in all() only.
+  AttrTable(std::span<const uint8_t> payload, uint16_t maxType);
+  /// Parses the payload of a message after its family header of `headerSize` bytes.
+  static AttrTable ofMessage(const nlmsghdr* message, std::size_t headerSize, uint16_t maxType);
+  /// Parses the payload of a nested attribute.
+  static AttrTable ofNest(const nlattr* nest, uint16_t maxType);
+
+  const nlattr* get(uint16_t type) const { return type < byType_.size() ? byType_[type] : nullptr; }
+  bool has(uint16_t type) const { return get(type) != nullptr; }
+  const std::vector<const nlattr*>& all() const { return all_; }
+
+ private:
+  std::vector<const nlattr*> byType_;
+  std::vector<const nlattr*> all_;
+};
+
+// Typed readers: each checks the payload length and throws Error(Errc::malformed_reply) when
+// the kernel sent something shorter than the type needs.
+uint8_t readU8(const nlattr* attr);
+uint16_t readU16(const nlattr* attr);
+uint32_t readU32(const nlattr* attr);
+int32_t readS32(const nlattr* attr);
+uint64_t readU64(const nlattr* attr);
+uint16_t readBe16(const nlattr* attr);
+std::string readString(const nlattr* attr);
+std::span<const uint8_t> readBytes(const nlattr* attr);
+uint16_t attrType(const nlattr* attr);  ///< without the NESTED / BYTEORDER bits
+
+/// Payload of a message after its netlink header.
+template <class Header>
+const Header* messageHeader(const nlmsghdr* message) {
+  if (message->nlmsg_len < NLMSG_HDRLEN + sizeof(Header)) return nullptr;
+  return reinterpret_cast<const Header*>(reinterpret_cast<const uint8_t*>(message) + NLMSG_HDRLEN);
+}
+
+}  // namespace fastlink::core

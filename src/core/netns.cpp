@@ -1,0 +1,46 @@
+#include "fastlink/netns.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+#include "fastlink/error.hpp"
+
+namespace fastlink {
+
+Netns Netns::named(std::string name) { return Netns(Kind::Name, std::move(name), -1, 0); }
+Netns Netns::path(std::string path) { return Netns(Kind::Path, std::move(path), -1, 0); }
+Netns Netns::fd(int fd) { return Netns(Kind::Fd, {}, fd, 0); }
+Netns Netns::pid(pid_t pid) { return Netns(Kind::Pid, {}, -1, pid); }
+
+std::string Netns::toString() const {
+  switch (kind_) {
+    case Kind::Name: return text_;
+    case Kind::Path: return text_;
+    case Kind::Fd: return "fd " + std::to_string(fd_);
+    case Kind::Pid: return "pid " + std::to_string(pid_);
+  }
+  return {};
+}
+
+std::shared_ptr<NetnsHandle> NetnsHandle::open(const Netns& ns) {
+  if (ns.kind() == Netns::Kind::Fd) return std::shared_ptr<NetnsHandle>(new NetnsHandle(ns.rawFd(), false, 0));
+  if (ns.kind() == Netns::Kind::Pid) return std::shared_ptr<NetnsHandle>(new NetnsHandle(-1, false, ns.rawPid()));
+  std::string path = ns.kind() == Netns::Kind::Name ? "/run/netns/" + ns.text() : ns.text();
+  if (ns.kind() == Netns::Kind::Name && (ns.text().empty() || ns.text().find('/') != std::string::npos))
+    throw Error::invalidArgument("netns", "invalid network namespace name \"" + ns.text() + "\"");
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    int err = errno;
+    throw Error(std::error_code(err, std::generic_category()), "open network namespace " + ns.toString(),
+                "cannot open network namespace \"" + ns.toString() + "\": " + std::generic_category().message(err));
+  }
+  return std::shared_ptr<NetnsHandle>(new NetnsHandle(fd, true, 0));
+}
+
+NetnsHandle::~NetnsHandle() {
+  if (owned_ && fd_ >= 0) ::close(fd_);
+}
+
+}  // namespace fastlink

@@ -1,0 +1,91 @@
+// Reply checking and ACK decoding: every datagram the engine reads passes through here.
+#include <libmnl/libmnl.h>
+#include <linux/netlink.h>
+
+#include <cstring>
+
+#include "core/engine.hpp"
+#include "core/message.hpp"
+#include "fastlink/error.hpp"
+
+namespace fastlink::core {
+namespace {
+
+// Extended-ACK attributes follow the error header; when the ACK is not capped the original
+// request is echoed first, and the attributes start after it.
+std::span<const uint8_t> ackTlvs(const nlmsghdr* message, std::size_t fixedSize, std::size_t echoedLength) {
+  std::size_t offset = NLMSG_HDRLEN + fixedSize + echoedLength;
+  offset = NLMSG_ALIGN(offset);
+  if (!(message->nlmsg_flags & NLM_F_ACK_TLVS) || message->nlmsg_len <= offset) return {};
+  return {reinterpret_cast<const uint8_t*>(message) + offset, message->nlmsg_len - offset};
+}
+
+std::optional<Error> makeError(int negativeErrno, std::span<const uint8_t> tlvs, const std::string& operation) {
+  std::string extack;
+  std::optional<uint32_t> offset;
+  AttrTable t(tlvs, NLMSGERR_ATTR_MAX);
+  if (auto* m = t.get(NLMSGERR_ATTR_MSG)) extack = readString(m);
+  if (auto* o = t.get(NLMSGERR_ATTR_OFFS)) offset = readU32(o);
+  // The kernel names a missing attribute by type rather than in words; say so plainly.
+  if (auto* missing = t.get(NLMSGERR_ATTR_MISS_TYPE); missing && extack.empty())
+    extack = "missing attribute (type " + std::to_string(readU32(missing)) + ")";
+  return Error(std::error_code(-negativeErrno, std::generic_category()), operation, std::move(extack), offset);
+}
+
+}  // namespace
+
+std::optional<Error> errorFromAck(const nlmsghdr* message, const std::string& operation) {
+  if (message->nlmsg_type == NLMSG_DONE) {
+    // A dump may end with an error: NLMSG_DONE then carries a negative errno (and extack).
+    if (message->nlmsg_len < NLMSG_HDRLEN + sizeof(int)) return std::nullopt;
+    int code;
+    std::memcpy(&code, reinterpret_cast<const uint8_t*>(message) + NLMSG_HDRLEN, sizeof code);
+    if (code >= 0) return std::nullopt;
+    return makeError(code, ackTlvs(message, sizeof(int), 0), operation);
+  }
+  const auto* err = messageHeader<nlmsgerr>(message);
+  if (!err) return Error(make_error_code(Errc::malformed_reply), operation, "short error message");
+  if (err->error == 0) return std::nullopt;
+  std::size_t echoed = (message->nlmsg_flags & NLM_F_CAPPED) ? 0 : err->msg.nlmsg_len - NLMSG_HDRLEN;
+  return makeError(err->error, ackTlvs(message, sizeof(nlmsgerr), echoed), operation);
+}
+
+void Engine::receiveReplies(uint32_t firstSeq, uint32_t count, const MessageHandler& onMessage) {
+  Datagram d = socket_.receive();
+  ++counters_.receiveCalls;
+  counters_.bytesReceived += d.bytes.size();
+  if (d.senderPortId != 0) {  // only the kernel may answer us
+    ++counters_.droppedForeign;
+    return;
+  }
+  const auto* message = reinterpret_cast<const nlmsghdr*>(d.bytes.data());
+  int remaining = static_cast<int>(d.bytes.size());
+  for (; mnl_nlmsg_ok(message, remaining); message = mnl_nlmsg_next(message, &remaining)) {
+    if (message->nlmsg_pid != socket_.portId()) {
+      ++counters_.droppedForeign;
+      continue;
+    }
+    // Unsigned subtraction keeps this right across sequence-number wrap-around.
+    if (message->nlmsg_seq - firstSeq >= count) {
+      ++counters_.droppedUnexpected;
+      continue;
+    }
+    onMessage(message);
+  }
+}
+
+uint32_t Engine::stamp(std::span<const uint8_t> message, std::vector<uint8_t>& out, bool ack) {
+  std::size_t at = out.size();
+  out.resize(at + NLMSG_ALIGN(message.size()));
+  std::memcpy(out.data() + at, message.data(), message.size());
+  auto* h = reinterpret_cast<nlmsghdr*>(out.data() + at);
+  h->nlmsg_len = static_cast<uint32_t>(message.size());
+  h->nlmsg_seq = nextSeq_++;
+  h->nlmsg_pid = 0;
+  h->nlmsg_flags |= NLM_F_REQUEST;
+  if (ack) h->nlmsg_flags |= NLM_F_ACK;
+  else h->nlmsg_flags &= ~NLM_F_ACK;
+  return h->nlmsg_seq;
+}
+
+}  // namespace fastlink::core

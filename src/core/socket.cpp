@@ -1,0 +1,137 @@
+#include "core/socket.hpp"
+
+#include <fcntl.h>
+#include <libmnl/libmnl.h>
+#include <linux/netlink.h>
+#include <sched.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <memory>
+#include <string>
+
+#include "fastlink/error.hpp"
+
+namespace fastlink::core {
+namespace {
+
+[[noreturn]] void throwErrno(const std::string& operation, int err = errno) {
+  throw Error(std::error_code(err, std::generic_category()), operation);
+}
+
+void setIntOption(int fd, int level, int name, int value) {
+  if (setsockopt(fd, level, name, &value, sizeof value) < 0) throwErrno("setsockopt");
+}
+
+// Moves the calling thread into a namespace for the lifetime of the guard. A netlink socket
+// belongs to the namespace it was created in, so this is only needed while opening it.
+class NetnsGuard {
+ public:
+  explicit NetnsGuard(const Netns& target) {
+    auto handle = NetnsHandle::open(target);
+    int targetFd = handle->fd();
+    int pidFd = -1;
+    if (target.kind() == Netns::Kind::Pid) {
+      pidFd = ::open(("/proc/" + std::to_string(handle->pid()) + "/ns/net").c_str(), O_RDONLY | O_CLOEXEC);
+      if (pidFd < 0) throwErrno("open network namespace of pid " + std::to_string(handle->pid()));
+      targetFd = pidFd;
+    }
+    original_ = ::open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+    if (original_ < 0) {
+      int err = errno;
+      if (pidFd >= 0) ::close(pidFd);
+      throwErrno("open current network namespace", err);
+    }
+    int rc = setns(targetFd, CLONE_NEWNET);
+    int err = errno;
+    if (pidFd >= 0) ::close(pidFd);
+    if (rc < 0) {
+      ::close(original_);
+      throw Error(std::error_code(err, std::generic_category()), "enter network namespace " + target.toString());
+    }
+  }
+  ~NetnsGuard() {
+    // Returning cannot fail with a valid fd of our own namespace; if it somehow did, staying in
+    // the wrong namespace silently would be worse than stopping.
+    if (setns(original_, CLONE_NEWNET) < 0) std::abort();
+    ::close(original_);
+  }
+  NetnsGuard(const NetnsGuard&) = delete;
+  NetnsGuard& operator=(const NetnsGuard&) = delete;
+
+ private:
+  int original_ = -1;
+};
+
+mnl_socket* openSocket(int protocol, const std::optional<Netns>& netns) {
+  std::optional<NetnsGuard> guard;
+  if (netns) guard.emplace(*netns);
+  mnl_socket* s = mnl_socket_open2(protocol, SOCK_CLOEXEC);
+  if (!s) throwErrno("open netlink socket");
+  return s;
+}
+
+}  // namespace
+
+NetlinkSocket::NetlinkSocket(int protocol, const std::optional<Netns>& netns, int receiveBufferBytes)
+    : socket_(openSocket(protocol, netns)), receiveBuffer_(new uint8_t[kReceiveBufferSize]) {
+  std::unique_ptr<mnl_socket, int (*)(mnl_socket*)> owner(socket_, mnl_socket_close);
+  int fd = mnl_socket_get_fd(socket_);
+  int on = 1;
+  // Extended ACKs carry the kernel's message; capped ACKs do not echo our request back;
+  // strict checking makes the kernel filter dumps instead of ignoring what it does not check.
+  if (mnl_socket_setsockopt(socket_, NETLINK_EXT_ACK, &on, sizeof on) < 0) throwErrno("setsockopt NETLINK_EXT_ACK");
+  if (mnl_socket_setsockopt(socket_, NETLINK_CAP_ACK, &on, sizeof on) < 0) throwErrno("setsockopt NETLINK_CAP_ACK");
+  if (mnl_socket_setsockopt(socket_, NETLINK_GET_STRICT_CHK, &on, sizeof on) < 0)
+    throwErrno("setsockopt NETLINK_GET_STRICT_CHK");
+  // The *FORCE variants pass rmem_max/wmem_max but need CAP_NET_ADMIN; fall back without it.
+  if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &receiveBufferBytes, sizeof receiveBufferBytes) < 0)
+    setIntOption(fd, SOL_SOCKET, SO_RCVBUF, receiveBufferBytes);
+  int sendBufferBytes = 4 * 1024 * 1024;
+  if (setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &sendBufferBytes, sizeof sendBufferBytes) < 0)
+    setIntOption(fd, SOL_SOCKET, SO_SNDBUF, sendBufferBytes);
+  int actual = 0;
+  socklen_t len = sizeof actual;
+  getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &actual, &len);
+  receiveBufferBytes_ = actual;  // the kernel reports twice the requested size (bookkeeping)
+  if (mnl_socket_bind(socket_, 0, MNL_SOCKET_AUTOPID) < 0) throwErrno("bind netlink socket");
+  portId_ = mnl_socket_get_portid(socket_);
+  owner.release();
+}
+
+NetlinkSocket::~NetlinkSocket() {
+  if (socket_) mnl_socket_close(socket_);
+}
+
+int NetlinkSocket::fd() const { return mnl_socket_get_fd(socket_); }
+
+void NetlinkSocket::send(std::span<const uint8_t> bytes) {
+  for (;;) {
+    ssize_t n = mnl_socket_sendto(socket_, bytes.data(), bytes.size());
+    if (n >= 0) return;
+    if (errno != EINTR) throwErrno("sendmsg");
+  }
+}
+
+Datagram NetlinkSocket::receive() {
+  sockaddr_nl sender{};
+  iovec iov{receiveBuffer_.get(), kReceiveBufferSize};
+  msghdr msg{};
+  msg.msg_name = &sender;
+  msg.msg_namelen = sizeof sender;
+  msg.msg_iov = &iov;
+  msg.msg_iovlen = 1;
+  for (;;) {
+    ssize_t n = recvmsg(fd(), &msg, 0);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      if (errno == ENOBUFS) throw Error(make_error_code(Errc::receive_overflow), "recvmsg");
+      throwErrno("recvmsg");
+    }
+    if (msg.msg_flags & MSG_TRUNC) throw Error(make_error_code(Errc::truncated_reply), "recvmsg");
+    return Datagram{{receiveBuffer_.get(), static_cast<std::size_t>(n)}, sender.nl_pid};
+  }
+}
+
+}  // namespace fastlink::core

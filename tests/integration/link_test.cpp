@@ -1,0 +1,411 @@
+// Links against the real kernel, each test in a fresh namespace, checked with `ip -j` and /sys.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <set>
+
+#include "integration/link_fixture.hpp"
+
+namespace fastlink::test {
+namespace {
+
+TEST_F(LinkTest, AddVethPairIsSeenByIp) {
+  addVeth("v0", "v1");
+  auto v0 = ipLink("v0");
+  EXPECT_EQ(v0["linkinfo"]["info_kind"], "veth");
+  EXPECT_EQ(v0["link"], "v1");
+  EXPECT_TRUE(ipHasLink("v1"));
+  auto got = links.get("v0");
+  EXPECT_EQ(*got.index, v0["ifindex"].get<uint32_t>());
+  EXPECT_EQ(*got.kind, "veth");
+  EXPECT_EQ(got.parentIndex(), ipLink("v1")["ifindex"].get<uint32_t>());
+}
+
+TEST_F(LinkTest, SetMtuAdminTxqlenAliasAddressGroup) {
+  addVeth("v0", "v1");
+  links.set("v0", LinkInfo()
+                      .setMtu(9000)
+                      .setAdmin(true)
+                      .setTxqlen(4242)
+                      .setAlias("uplink to spine")
+                      .setAddress(MacAddress::parse("02:00:00:aa:bb:cc"))
+                      .setGroup(42));
+  auto j = ipLink("v0");
+  EXPECT_EQ(j["mtu"], 9000);
+  EXPECT_TRUE(hasFlag(j, "UP"));
+  EXPECT_EQ(j["txqlen"], 4242);
+  EXPECT_EQ(j["ifalias"], "uplink to spine");
+  EXPECT_EQ(j["address"], "02:00:00:aa:bb:cc");
+  EXPECT_EQ(j["group"], "42");
+  EXPECT_EQ(ns.sysfs("v0", "mtu"), "9000");
+  links.set("v0", LinkInfo().setAdmin(false));
+  EXPECT_FALSE(hasFlag(ipLink("v0"), "UP"));
+}
+
+TEST_F(LinkTest, GetByNameAndIndexAgree) {
+  addVeth("v0", "v1");
+  auto byName = links.get("v0");
+  auto byIndex = links.get(*byName.index);
+  EXPECT_EQ(byIndex.name, byName.name);
+  EXPECT_EQ(byIndex.mtu, byName.mtu);
+  EXPECT_EQ(byName.address->toString(), ipLink("v0")["address"].get<std::string>());
+  EXPECT_EQ(*byName.operState, ipLink("v0")["operstate"].get<std::string>());
+  EXPECT_FALSE(byName.unknown.empty()) << "attributes fastlink does not decode must be kept raw";
+}
+
+TEST_F(LinkTest, MissingDeviceIsEnodevAndFindIsEmpty) {
+  try {
+    links.get("nosuch0");
+    FAIL() << "expected ENODEV";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), std::errc::no_such_device);
+    EXPECT_NE(std::string(e.what()).find("nosuch0"), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(links.find("nosuch0").has_value());
+  std::string before = ipLinkSnapshot();
+  EXPECT_THROW(links.set("nosuch0", LinkInfo().setMtu(1400)), Error);
+  EXPECT_THROW(links.del("nosuch0"), Error);
+  EXPECT_EQ(ipLinkSnapshot(), before);
+}
+
+TEST_F(LinkTest, AddExistingFailsWithEexist) {
+  addVeth("v0", "v1");
+  try {
+    addVeth("v0", "v9");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), std::errc::file_exists);
+  }
+  EXPECT_FALSE(ipHasLink("v9"));
+}
+
+TEST_F(LinkTest, KernelExtackReachesTheError) {
+  addVeth("v0", "v1");
+  try {
+    links.set("v0", LinkInfo().setMtu(65536));  // veth max is 65535: the kernel refuses
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), std::errc::invalid_argument);
+    EXPECT_NE(e.extack().find("mtu"), std::string::npos) << "extack: " << e.extack();
+    EXPECT_NE(std::string(e.what()).find(e.extack()), std::string::npos);
+  }
+  EXPECT_EQ(ipLink("v0")["mtu"], 1500);
+}
+
+TEST_F(LinkTest, RenameByNameAndByIndex) {
+  addVeth("v0", "v1");
+  uint32_t index = *links.get("v0").index;
+  links.set("v0", LinkInfo().setName("uplink0"));
+  EXPECT_EQ(ipLink("uplink0")["ifindex"], index);
+  EXPECT_FALSE(ipHasLink("v0"));
+  links.set(index, LinkInfo().setName("uplink1"));
+  EXPECT_EQ(ipLink("uplink1")["ifindex"], index);
+}
+
+TEST_F(LinkTest, DeleteByNameAndIndex) {
+  addVeth("v0", "v1");
+  addVeth("v2", "v3");
+  links.del("v0");
+  EXPECT_FALSE(ipHasLink("v0"));
+  EXPECT_FALSE(ipHasLink("v1")) << "deleting one end of a veth deletes the pair";
+  links.del(*links.get("v2").index);
+  EXPECT_FALSE(ipHasLink("v2"));
+}
+
+TEST_F(LinkTest, ReplaceCreatesThenChangesInPlace) {
+  links.replace(LinkInfo("br0", "bridge").setMtu(1400));
+  uint32_t index = ipLink("br0")["ifindex"];
+  links.replace(LinkInfo("br0", "bridge").setMtu(1300).setBridge(BridgeInfo().setStpState(1)));
+  auto j = ipLink("br0");
+  EXPECT_EQ(j["ifindex"], index);
+  EXPECT_EQ(j["mtu"], 1300);
+  EXPECT_EQ(j["linkinfo"]["info_data"]["stp_state"], 1);
+}
+
+TEST_F(LinkTest, BridgeOptions) {
+  links.add(LinkInfo("br0", "bridge").setBridge(
+      BridgeInfo().setStpState(1).setAgeingTime(20000).setNoLinklocalLearn(true)));
+  auto d = ipLink("br0")["linkinfo"]["info_data"];
+  EXPECT_EQ(d["stp_state"], 1);
+  EXPECT_EQ(d["ageing_time"], 20000);
+  EXPECT_EQ(d["no_linklocal_learn"], 1);
+  auto got = links.get("br0");
+  ASSERT_TRUE(got.bridge);
+  EXPECT_EQ(got.bridge->ageingTime, 20000u);  // centiseconds; the kernel keeps jiffies, so pick a value that round-trips
+  EXPECT_EQ(got.bridge->noLinklocalLearn, true);
+  EXPECT_EQ(got.bridge->stpState, 1u);
+  EXPECT_FALSE(got.unknownKindData.empty()) << "bridge options fastlink does not decode are kept raw";
+}
+
+TEST_F(LinkTest, BridgeVlanFilteringOptions) {
+  if (run("ip -n " + ns.name() + " link add brprobe type bridge vlan_filtering 1").status != 0) {
+    if (kindRequired("bridge_vlan")) FAIL() << "kernel lacks bridge vlan filtering";
+    GTEST_SKIP() << "kernel bridge lacks vlan filtering (CONFIG_BRIDGE_VLAN_FILTERING): runs in the VM (tests/vm)";
+  }
+  links.add(LinkInfo("br0", "bridge").setBridge(BridgeInfo().setVlanFiltering(true).setVlanDefaultPvid(0)));
+  auto d = ipLink("br0")["linkinfo"]["info_data"];
+  EXPECT_EQ(d["vlan_filtering"], 1);
+  EXPECT_EQ(d["vlan_default_pvid"], 0);
+  EXPECT_EQ(links.get("br0").bridge->vlanFiltering, true);
+}
+
+TEST_F(LinkTest, MasterAndNomaster) {
+  links.add(LinkInfo("br0", "bridge"));
+  addVeth("v0", "v1");
+  links.set("v0", LinkInfo().setMaster("br0"));
+  EXPECT_EQ(ipLink("v0")["master"], "br0");
+  auto got = links.get("v0");
+  EXPECT_EQ(got.masterIndex(), *links.get("br0").index);
+  EXPECT_EQ(got.slaveKind, "bridge");
+  EXPECT_FALSE(got.slaveData.empty());
+  links.set("v0", LinkInfo().setNoMaster());
+  EXPECT_FALSE(ipLink("v0").contains("master"));
+}
+
+TEST_F(LinkTest, VxlanOptions) {
+  addVeth("u0", "u1");
+  links.add(LinkInfo("vx0", "vxlan").setVxlan(VxlanInfo()
+                                                    .setVni(4242)
+                                                    .setLocal(IpAddress::parse("10.0.0.1"))
+                                                    .setRemote(IpAddress::parse("10.0.0.2"))
+                                                    .setDstPort(4789)
+                                                    .setDev("u0")
+                                                    .setLearning(false)
+                                                    .setTtl(16)));
+  auto d = ipLink("vx0")["linkinfo"]["info_data"];
+  EXPECT_EQ(d["id"], 4242);
+  EXPECT_EQ(d["local"], "10.0.0.1");
+  EXPECT_EQ(d["remote"], "10.0.0.2");
+  EXPECT_EQ(d["port"], 4789);
+  EXPECT_EQ(d["link"], "u0");
+  EXPECT_EQ(d["learning"], false);
+  EXPECT_EQ(d["ttl"], 16);
+  auto got = links.get("vx0").vxlan;
+  ASSERT_TRUE(got);
+  EXPECT_EQ(got->vni, 4242u);
+  EXPECT_EQ(got->remote->toString(), "10.0.0.2");
+  EXPECT_EQ(got->dstPort, 4789);
+  EXPECT_EQ(got->learning, false);
+}
+
+TEST_F(LinkTest, VxlanIpv6MulticastGroup) {
+  addVeth("u0", "u1");
+  links.add(LinkInfo("vx6", "vxlan").setVxlan(
+      VxlanInfo().setVni(7).setGroup(IpAddress::parse("ff05::100")).setDev("u0").setDstPort(4789)));
+  auto d = ipLink("vx6")["linkinfo"]["info_data"];
+  EXPECT_EQ(d["group6"], "ff05::100");
+  EXPECT_EQ(links.get("vx6").vxlan->remote->toString(), "ff05::100");
+}
+
+TEST_F(LinkTest, MacvlanAndMacvtapModes) {
+  addVeth("u0", "u1");
+  links.add(LinkInfo("mv0", "macvlan").setParent("u0").setMacvlan(MacvlanInfo().setMode(MacvlanMode::Bridge)));
+  links.add(LinkInfo("mt0", "macvtap").setParent("u0").setMacvlan(MacvlanInfo().setMode(MacvlanMode::Vepa)));
+  EXPECT_EQ(ipLink("mv0")["linkinfo"]["info_data"]["mode"], "bridge");
+  EXPECT_EQ(ipLink("mt0")["linkinfo"]["info_data"]["mode"], "vepa");
+  EXPECT_EQ(ipLink("mv0")["link"], "u0");
+  EXPECT_EQ(links.get("mv0").macvlan->mode, MacvlanMode::Bridge);
+  EXPECT_EQ(links.get("mt0").macvlan->mode, MacvlanMode::Vepa);
+}
+
+TEST_F(LinkTest, IfbDevice) {
+  links.add(LinkInfo("ifb0", "ifb"));
+  EXPECT_EQ(ipLink("ifb0")["linkinfo"]["info_kind"], "ifb");
+}
+
+TEST_F(LinkTest, QueuesAtCreation) {
+  links.add(LinkInfo("v0", "veth").setNumTxQueues(4).setNumRxQueues(3).setVeth(VethInfo().setPeerName("v1")));
+  auto j = ipLink("v0");
+  EXPECT_EQ(j["num_tx_queues"], 4);
+  EXPECT_EQ(j["num_rx_queues"], 3);
+  EXPECT_EQ(*links.get("v0").numTxQueues, 4u);
+}
+
+TEST_F(LinkTest, MoveToAnotherNamespaceAndVethPeerNetns) {
+  TestNetns other;
+  links.add(LinkInfo("v0", "veth").setVeth(VethInfo().setPeerName("p0").setPeerNetns(Netns::named(other.name()))));
+  EXPECT_TRUE(ipHasLink("v0"));
+  EXPECT_FALSE(ipHasLink("p0"));
+  EXPECT_EQ(other.ipJson("link show dev p0").size(), 1u);
+  addVeth("v1", "v2");
+  links.set("v1", LinkInfo().setNetns(Netns::named(other.name())));
+  EXPECT_FALSE(ipHasLink("v1"));
+  EXPECT_EQ(other.ipJson("link show dev v1").size(), 1u);
+  // By path, too.
+  addVeth("v3", "v4");
+  links.set("v3", LinkInfo().setNetns(Netns::path("/run/netns/" + other.name())));
+  EXPECT_EQ(other.ipJson("link show dev v3").size(), 1u);
+}
+
+TEST_F(LinkTest, MissingNamespaceIsAClearErrorAndChangesNothing) {
+  addVeth("v0", "v1");
+  try {
+    links.set("v0", LinkInfo().setNetns(Netns::named("fastlink-no-such-ns")));
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), std::errc::no_such_file_or_directory);
+    EXPECT_NE(std::string(e.what()).find("fastlink-no-such-ns"), std::string::npos);
+  }
+  EXPECT_TRUE(ipHasLink("v0"));
+}
+
+TEST_F(LinkTest, ListFiltersKindAndMasterInTheKernel) {
+  for (int i = 0; i < 3; ++i) links.add(LinkInfo("br" + std::to_string(i), "bridge"));
+  for (int i = 0; i < 10; ++i) addVeth("a" + std::to_string(i), "b" + std::to_string(i));
+  for (int i = 0; i < 4; ++i) links.set("a" + std::to_string(i), LinkInfo().setMaster("br1"));
+
+  uint64_t before = nl.counters().bytesReceived;
+  auto bridges = links.list(LinkFilter().setKind("bridge"));
+  uint64_t filteredBytes = nl.counters().bytesReceived - before;
+  std::set<std::string> names;
+  for (const auto& l : bridges) names.insert(*l.name);
+  EXPECT_EQ(names, (std::set<std::string>{"br0", "br1", "br2"}));
+
+  before = nl.counters().bytesReceived;
+  auto all = links.list();
+  uint64_t allBytes = nl.counters().bytesReceived - before;
+  EXPECT_EQ(all.size(), ns.ipJson("link show").size());
+  // The kernel filtered: far fewer bytes crossed than for the full dump.
+  EXPECT_LT(filteredBytes * 3, allBytes);
+
+  auto ports = links.list(LinkFilter().setMaster("br1"));
+  names.clear();
+  for (const auto& l : ports) names.insert(*l.name);
+  EXPECT_EQ(names, (std::set<std::string>{"a0", "a1", "a2", "a3"}));
+}
+
+TEST_F(LinkTest, ListFiltersGroupAndNameInUserSpaceAndStatsOnlyWhenAsked) {
+  for (int i = 0; i < 6; ++i) addVeth("g" + std::to_string(i), "h" + std::to_string(i));
+  links.set("g1", LinkInfo().setGroup(9));
+  links.set("g4", LinkInfo().setGroup(9));
+  auto group = links.list(LinkFilter().setGroup(9));
+  ASSERT_EQ(group.size(), 2u);
+  auto named = links.list(LinkFilter().setNamePattern("h*"));
+  EXPECT_EQ(named.size(), 6u);
+  EXPECT_FALSE(named[0].stats.has_value());
+  auto withStats = links.list(LinkFilter().setNamePattern("lo").setWithStats(true));
+  ASSERT_EQ(withStats.size(), 1u);
+  EXPECT_TRUE(withStats[0].stats.has_value());
+  auto skip = links.list(LinkFilter().setKernelSkipStats(true).setWithStats(true).setNamePattern("g0"));
+  ASSERT_EQ(skip.size(), 1u);
+  // RTEXT_FILTER_SKIP_STATS only drops per-VF statistics; the device's own counters still come.
+  EXPECT_TRUE(skip[0].stats.has_value());
+}
+
+TEST_F(LinkTest, StatisticsMatchSysfs) {
+  addVeth("v0", "v1");
+  links.set("v0", LinkInfo().setAdmin(true));
+  links.set("v1", LinkInfo().setAdmin(true));
+  // Pinging an absent neighbour makes v0 transmit ARP requests.
+  ns.ip("addr add 10.9.0.1/24 dev v0");
+  ns.exec("ping -c 2 -W 1 10.9.0.99 >/dev/null 2>&1 || true");
+  auto got = links.get("v0", /*withStats=*/true);
+  ASSERT_TRUE(got.stats);
+  EXPECT_EQ(got.stats->txPackets, std::stoull(ns.sysfs("v0", "statistics/tx_packets")));
+  EXPECT_EQ(got.stats->txBytes, std::stoull(ns.sysfs("v0", "statistics/tx_bytes")));
+  EXPECT_GT(got.stats->txPackets, 0u);
+}
+
+TEST_F(LinkTest, GroupSetAndDeleteAreSingleRequests) {
+  for (int i = 0; i < 20; ++i) {
+    addVeth("m" + std::to_string(i), "n" + std::to_string(i));
+    if (i < 12) links.set("m" + std::to_string(i), LinkInfo().setGroup(5));
+  }
+  uint64_t sends = nl.counters().sendCalls;
+  links.setGroup(5, LinkInfo().setMtu(1400).setAdmin(true));
+  EXPECT_EQ(nl.counters().sendCalls, sends + 1);
+  for (int i = 0; i < 20; ++i) {
+    auto j = ipLink("m" + std::to_string(i));
+    EXPECT_EQ(j["mtu"], i < 12 ? 1400 : 1500) << i;
+  }
+  links.delGroup(5);
+  for (int i = 0; i < 20; ++i) EXPECT_EQ(ipHasLink("m" + std::to_string(i)), i >= 12) << i;
+}
+
+TEST_F(LinkTest, GroupZeroDeletionIsRefused) {
+  std::string before = ipLinkSnapshot();
+  try {
+    links.delGroup(0);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), std::errc::invalid_argument);
+  }
+  EXPECT_EQ(ipLinkSnapshot(), before);
+}
+
+TEST_F(LinkTest, BadInputChangesNothing) {
+  addVeth("v0", "v1");
+  std::string before = ipLinkSnapshot();
+  auto expectInvalid = [&](auto&& f, const std::string& needle) {
+    try {
+      f();
+      ADD_FAILURE() << "expected EINVAL mentioning " << needle;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), std::errc::invalid_argument) << e.what();
+      EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+    }
+  };
+  expectInvalid([&] { links.add(LinkInfo("abcdefghijklmnop", "veth")); }, "longer than 15");
+  expectInvalid([&] { links.add(LinkInfo("a/b", "bridge")); }, "'/'");
+  expectInvalid([&] { links.add(LinkInfo("a:b", "bridge")); }, "':'");
+  expectInvalid([&] { links.add(LinkInfo("a b", "bridge")); }, "whitespace");
+  expectInvalid([&] { links.set("v0", LinkInfo().setMtu(99999999)); }, "out of range");
+  expectInvalid([&] { links.set("v0", LinkInfo().setMtu(10)); }, "out of range");
+  expectInvalid([&] { MacAddress::parse("00:11:22:33:44"); }, "MAC");
+  expectInvalid([&] { links.add(LinkInfo("x0", "veth").setBridge(BridgeInfo().setStpState(1))); }, "bridge options");
+  expectInvalid([&] { links.add(LinkInfo("x0")); }, "type");
+  // A kind the kernel does not know is the kernel's word, and also changes nothing.
+  EXPECT_THROW(links.add(LinkInfo("x0", "nosuchkind")), Error);
+  EXPECT_EQ(ipLinkSnapshot(), before);
+}
+
+TEST_F(LinkTest, DumpRetriesWhenInterruptedAndStaysConsistent) {
+  // Another socket keeps adding and removing devices while we dump: the kernel marks the
+  // dump interrupted (NLM_F_DUMP_INTR) and fastlink restarts it. The result must be exactly
+  // the stable devices plus whatever of the churn existed, never duplicates.
+  for (int i = 0; i < 300; ++i) addVeth("s" + std::to_string(i), "t" + std::to_string(i));
+  Netlink churn{NetlinkOptions{.netns = Netns::named(ns.name())}};
+  uint64_t restarts = 0;
+  for (int round = 0; round < 30 && restarts == 0; ++round) {
+    std::size_t restartsSeen = 0;
+    bool churned = false;
+    std::vector<std::string> seen;
+    links.forEach(
+        {},
+        [&](const LinkInfo& l) {
+          seen.push_back(*l.name);
+          if (seen.size() == 50 && !churned) {  // change the table in the middle of the first try
+            churned = true;
+            churn.links().add(LinkInfo("c0", "veth").setVeth(VethInfo().setPeerName("c1")));
+            churn.links().del("c0");
+          }
+        },
+        [&] {
+          ++restartsSeen;
+          seen.clear();
+        });
+    std::set<std::string> unique(seen.begin(), seen.end());
+    EXPECT_EQ(unique.size(), seen.size()) << "duplicates after a restart";
+    EXPECT_GE(seen.size(), 601u);
+    restarts += restartsSeen;
+  }
+  EXPECT_GT(nl.counters().dumpRestarts, 0u) << "the churn never interrupted a dump";
+}
+
+TEST_F(LinkTest, SocketInNamespaceByFdAndPath) {
+  addVeth("v0", "v1");
+  int fd = ::open(("/run/netns/" + ns.name()).c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  {
+    Netlink byFd{NetlinkOptions{.netns = Netns::fd(fd)}};
+    EXPECT_TRUE(byFd.links().find("v0").has_value());
+    Netlink byPath{NetlinkOptions{.netns = Netns::path("/run/netns/" + ns.name())}};
+    EXPECT_TRUE(byPath.links().find("v0").has_value());
+  }
+  ::close(fd);
+  EXPECT_THROW(Netlink(NetlinkOptions{.netns = Netns::named("fastlink-no-such-ns")}), Error);
+}
+
+}  // namespace
+}  // namespace fastlink::test
