@@ -3,6 +3,8 @@
 #include <linux/netlink.h>
 #include <time.h>
 
+#include <exception>
+
 #include "fastlink/error.hpp"
 
 namespace fastlink::core {
@@ -68,6 +70,9 @@ void Engine::dump(std::span<const uint8_t> message, const std::string& operation
     ++counters_.requestsSent;
     bool done = false, interrupted = false;
     std::optional<Error> failure;
+    // If the callback throws, the rest of the dump is still read: the kernel keeps a dump open
+    // until it is drained, and would refuse this socket's next dump with EBUSY.
+    std::exception_ptr callbackFailure;
     while (!done) {
       receiveReplies(seq, 1, [&](const nlmsghdr* m) {
         if (done) return;
@@ -77,9 +82,15 @@ void Engine::dump(std::span<const uint8_t> message, const std::string& operation
           done = true;
           return;
         }
-        onMessage(m);
+        if (callbackFailure) return;
+        try {
+          onMessage(m);
+        } catch (...) {
+          callbackFailure = std::current_exception();
+        }
       });
     }
+    if (callbackFailure) std::rethrow_exception(callbackFailure);
     if (failure) throw *failure;
     if (!interrupted) return;
     if (attempt + 1 > dumpRetries_)

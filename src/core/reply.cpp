@@ -29,7 +29,7 @@ std::optional<Error> makeError(int negativeErrno, std::span<const uint8_t> tlvs,
   // The kernel names a missing attribute by type rather than in words; say so plainly.
   if (auto* missing = t.get(NLMSGERR_ATTR_MISS_TYPE); missing && extack.empty())
     extack = "missing attribute (type " + std::to_string(readU32(missing)) + ")";
-  return Error(std::error_code(-negativeErrno, std::generic_category()), operation, std::move(extack), offset);
+  return Error(std::error_code(static_cast<int>(0u - static_cast<unsigned>(negativeErrno)), std::generic_category()), operation, std::move(extack), offset);  // no UB for INT_MIN
 }
 
 }  // namespace
