@@ -20,16 +20,24 @@ std::span<const uint8_t> ackTlvs(const nlmsghdr* message, std::size_t fixedSize,
   return {reinterpret_cast<const uint8_t*>(message) + offset, message->nlmsg_len - offset};
 }
 
-std::optional<Error> makeError(int negativeErrno, std::span<const uint8_t> tlvs, const std::string& operation) {
+// A TLV too short for its type is skipped: the errno the kernel sent matters more than the
+// decoration, and throwing here would lose it (and, in a batch, the rest of the window).
+std::optional<uint32_t> u32If(const nlattr* a) {
+  if (!a || readBytes(a).size() < sizeof(uint32_t)) return std::nullopt;
+  return readU32(a);
+}
+
+Error makeError(int negativeErrno, std::span<const uint8_t> tlvs, const std::string& operation) {
   std::string extack;
-  std::optional<uint32_t> offset;
   AttrTable t(tlvs, NLMSGERR_ATTR_MAX);
   if (auto* m = t.get(NLMSGERR_ATTR_MSG)) extack = readString(m);
-  if (auto* o = t.get(NLMSGERR_ATTR_OFFS)) offset = readU32(o);
+  std::optional<uint32_t> offset = u32If(t.get(NLMSGERR_ATTR_OFFS));
   // The kernel names a missing attribute by type rather than in words; say so plainly.
-  if (auto* missing = t.get(NLMSGERR_ATTR_MISS_TYPE); missing && extack.empty())
-    extack = "missing attribute (type " + std::to_string(readU32(missing)) + ")";
-  return Error(std::error_code(static_cast<int>(0u - static_cast<unsigned>(negativeErrno)), std::generic_category()), operation, std::move(extack), offset);  // no UB for INT_MIN
+  if (auto missing = u32If(t.get(NLMSGERR_ATTR_MISS_TYPE)); missing && extack.empty())
+    extack = "missing attribute (type " + std::to_string(*missing) + ")";
+  // Negate in unsigned arithmetic: -INT_MIN would be undefined behaviour.
+  int code = static_cast<int>(0u - static_cast<unsigned>(negativeErrno));
+  return Error(std::error_code(code, std::generic_category()), operation, std::move(extack), offset);
 }
 
 }  // namespace

@@ -97,7 +97,9 @@ void validateIfname(std::string_view name) {
   if (name == "." || name == "..") throw bad("reserved");
   for (char c : name) {
     if (c == '/' || c == ':') throw bad(std::string("contains '") + c + "'");
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f' || c == '\0')
+    // The kernel's isspace() (lib/ctype.c) also counts Latin-1 NBSP (0xA0) as space.
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f' || c == '\0' ||
+        static_cast<unsigned char>(c) == 0xA0)
       throw bad("contains whitespace");
   }
 }

@@ -142,8 +142,15 @@ LinkInfo decodeLink(const nlmsghdr* message, bool withStats) {
     switch (core::attrType(a)) {
       case IFLA_IFNAME: link.name = core::readString(a); break;
       case IFLA_MTU: link.mtu = core::readU32(a); break;
-      case IFLA_ADDRESS: link.address = MacAddress(core::readBytes(a)); break;
-      case IFLA_BROADCAST: link.broadcast = MacAddress(core::readBytes(a)); break;
+      // Hardware addresses longer than MacAddress holds are kept raw rather than refused.
+      case IFLA_ADDRESS:
+        if (core::readBytes(a).size() <= MacAddress::kMaxLength) link.address = MacAddress(core::readBytes(a));
+        else link.unknown.append(IFLA_ADDRESS, core::readBytes(a));
+        break;
+      case IFLA_BROADCAST:
+        if (core::readBytes(a).size() <= MacAddress::kMaxLength) link.broadcast = MacAddress(core::readBytes(a));
+        else link.unknown.append(IFLA_BROADCAST, core::readBytes(a));
+        break;
       case IFLA_GROUP: link.group = core::readU32(a); break;
       case IFLA_MASTER: link.master = Ifref(core::readU32(a)); break;
       case IFLA_TXQLEN: link.txqlen = core::readU32(a); break;

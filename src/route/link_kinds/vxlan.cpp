@@ -32,10 +32,17 @@ void decodeData(const nlattr* data, LinkInfo& link) {
     return t.get(type);
   };
   if (auto* a = take(IFLA_VXLAN_ID)) v.vni = core::readU32(a);
-  if (auto* a = take(IFLA_VXLAN_LOCAL)) v.local = IpAddress::fromBytes(core::readBytes(a));
-  if (auto* a = take(IFLA_VXLAN_LOCAL6)) v.local = IpAddress::fromBytes(core::readBytes(a));
-  if (auto* a = take(IFLA_VXLAN_GROUP)) v.remote = IpAddress::fromBytes(core::readBytes(a));
-  if (auto* a = take(IFLA_VXLAN_GROUP6)) v.remote = IpAddress::fromBytes(core::readBytes(a));
+  // An address of the wrong length is left in unknownKindData instead of failing the decode.
+  auto address = [&](uint16_t type, std::size_t length) -> std::optional<IpAddress> {
+    const nlattr* a = t.get(type);
+    if (!a || core::readBytes(a).size() != length) return std::nullopt;
+    known.push_back(type);
+    return IpAddress::fromBytes(core::readBytes(a));
+  };
+  if (auto ip = address(IFLA_VXLAN_LOCAL, 4)) v.local = ip;
+  if (auto ip = address(IFLA_VXLAN_LOCAL6, 16)) v.local = ip;
+  if (auto ip = address(IFLA_VXLAN_GROUP, 4)) v.remote = ip;
+  if (auto ip = address(IFLA_VXLAN_GROUP6, 16)) v.remote = ip;
   if (auto* a = take(IFLA_VXLAN_PORT)) v.dstPort = core::readBe16(a);
   if (auto* a = take(IFLA_VXLAN_LINK)) v.dev = Ifref(core::readU32(a));
   if (auto* a = take(IFLA_VXLAN_LEARNING)) v.learning = core::readU8(a) != 0;

@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""Writes the seed corpora of the fuzz harnesses (tests/fuzz/corpus/<harness>/).
+
+Rerun after changing a seed: python3 tests/fuzz/make_seeds.py. Crash reproducers found by
+libFuzzer are added to the same directories by hand (named crash-*), so the regression
+ctests replay them forever.
+"""
+import os
+import struct
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+NESTED = 0x8000
+
+
+def attr(t, payload=b""):
+    data = struct.pack("<HH", 4 + len(payload), t) + payload
+    return data + b"\0" * (-len(data) % 4)
+
+
+def u8(t, v): return attr(t, struct.pack("<B", v))
+def u16(t, v): return attr(t, struct.pack("<H", v))
+def be16(t, v): return attr(t, struct.pack(">H", v))
+def u32(t, v): return attr(t, struct.pack("<I", v))
+def u64(t, v): return attr(t, struct.pack("<Q", v))
+def s(t, text): return attr(t, text.encode() + b"\0")
+def nest(t, *parts, flag=False): return attr(t | (NESTED if flag else 0), b"".join(parts))
+
+
+def ifinfo(index=0, flags=0, type_=1, change=0):
+    return struct.pack("<BBHiII", 0, 0, type_, index, flags, change)
+
+
+def write(harness, name, data):
+    d = os.path.join(HERE, "corpus", harness)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, name), "wb") as f:
+        f.write(data)
+
+
+# IFLA_* numbers (include/uapi/linux/if_link.h)
+ADDRESS, BROADCAST, IFNAME, MTU, LINK, QDISC, STATS, MASTER = 1, 2, 3, 4, 5, 6, 7, 10
+TXQLEN, OPERSTATE, LINKMODE, LINKINFO, IFALIAS, STATS64, AF_SPEC, GROUP = 13, 16, 17, 18, 20, 23, 26, 27
+NUM_TX, NUM_RX, CARRIER, LINK_NETNSID, PAD, MIN_MTU, MAX_MTU, PROP_LIST, ALT_IFNAME = 31, 32, 33, 37, 42, 50, 51, 52, 53
+KIND, DATA, SLAVE_KIND, SLAVE_DATA = 1, 2, 4, 5
+
+# ---- decode_link: the body of RTM_NEWLINK (ifinfomsg + attributes) ----
+veth = ifinfo(7, 0x11043) + b"".join([
+    s(IFNAME, "v0"), u32(TXQLEN, 1000), u8(OPERSTATE, 6), u8(LINKMODE, 0), u32(MTU, 1500),
+    u32(MIN_MTU, 68), u32(MAX_MTU, 65535), u32(GROUP, 5), u32(NUM_TX, 2), u32(NUM_RX, 3),
+    u8(CARRIER, 1), s(QDISC, "noqueue"), u32(LINK, 8), u32(MASTER, 3),
+    attr(ADDRESS, bytes([2, 0, 0, 0, 0, 7])), attr(BROADCAST, b"\xff" * 6), s(IFALIAS, "uplink"),
+    attr(PAD), attr(STATS64, b"".join(struct.pack("<Q", i * 1000) for i in range(25))),
+    attr(STATS, b"\0" * 96),
+    nest(LINKINFO, s(KIND, "veth"), s(SLAVE_KIND, "bridge"), nest(SLAVE_DATA, u8(1, 3), u16(2, 32), u32(3, 2))),
+    nest(PROP_LIST, s(ALT_IFNAME, "veth-alt"), flag=True), nest(AF_SPEC, nest(2, u32(1, 1))),
+])
+write("decode_link", "veth_bridge_port", veth)
+write("decode_link", "bridge", ifinfo(3, 0x1003) + s(IFNAME, "br0") + nest(LINKINFO, s(KIND, "bridge"), nest(DATA,
+      u32(1, 1500), u32(4, 30000), u32(5, 1), u8(7, 1), be16(8, 0x8100), u16(39, 1),
+      attr(11, bytes(8)), attr(40), u64(16, 12345), attr(46, struct.pack("<II", 1, 7)))))
+write("decode_link", "vxlan_v4", ifinfo(11) + nest(LINKINFO, s(KIND, "vxlan"), nest(DATA,
+      u32(1, 42), attr(2, bytes([239, 1, 1, 1])), u32(3, 2), attr(4, bytes([10, 0, 0, 1])), u8(5, 64),
+      u8(7, 1), be16(15, 4789))))
+write("decode_link", "vxlan_v6", ifinfo(12) + nest(LINKINFO, s(KIND, "vxlan"), nest(DATA,
+      u32(1, 7), attr(16, bytes([0xff, 5] + [0] * 13 + [0x99])), attr(17, bytes([0x20, 1, 0xd, 0xb8] + [0] * 11 + [1])),
+      be16(15, 8472)), flag=True))
+write("decode_link", "vlan", ifinfo(20) + s(IFNAME, "eth0.100") + u32(LINK, 2) + nest(LINKINFO, s(KIND, "vlan"),
+      nest(DATA, be16(5, 0x88a8), u16(1, 100), attr(2, struct.pack("<II", 1, 0xffffffff)))))
+write("decode_link", "bond", ifinfo(32) + nest(LINKINFO, s(KIND, "bond"), nest(DATA, u8(1, 4), u32(3, 100), u32(4, 0))))
+write("decode_link", "macvtap", ifinfo(30) + nest(LINKINFO, s(KIND, "macvtap"), nest(DATA, u32(1, 2))))
+write("decode_link", "vrf", ifinfo(31) + nest(LINKINFO, s(KIND, "vrf"), nest(DATA, u32(1, 1001))))
+write("decode_link", "unknown_kind", ifinfo(40) + nest(LINKINFO, s(KIND, "geneve"), nest(DATA, u32(1, 5))))
+write("decode_link", "netnsid", ifinfo(9, 1) + s(IFNAME, "v1") + u32(LINK_NETNSID, 0xffffffff))
+write("decode_link", "truncated", (ifinfo(2) + s(IFNAME, "eth0") + u32(MTU, 1500) + s(QDISC, "fq_codel"))[:-4])
+write("decode_link", "short_header", ifinfo(2)[:8])
+
+# ---- error_from_ack: whole NLMSG_ERROR / NLMSG_DONE messages ----
+NLMSG_ERROR, NLMSG_DONE = 2, 3
+CAPPED, ACK_TLVS, MULTI = 0x100, 0x200, 0x2
+
+
+def nlmsg(type_, flags, body):
+    body = body + b"\0" * (-len(body) % 4)
+    return struct.pack("<IHHII", 16 + len(body), type_, flags, 1234, 77) + body
+
+
+request = nlmsg(16, 5, ifinfo() + s(IFNAME, "v0") + u32(MTU, 9000))
+write("error_from_ack", "ack", nlmsg(NLMSG_ERROR, CAPPED, struct.pack("<i", 0) + request[:16]))
+write("error_from_ack", "capped_extack", nlmsg(NLMSG_ERROR, CAPPED | ACK_TLVS,
+      struct.pack("<i", -22) + request[:16] + s(1, "MTU too small") + u32(2, 36)))
+write("error_from_ack", "uncapped_extack", nlmsg(NLMSG_ERROR, ACK_TLVS,
+      struct.pack("<i", -95) + request + s(1, "not supported") + u32(2, 40)))
+write("error_from_ack", "missing_type", nlmsg(NLMSG_ERROR, CAPPED | ACK_TLVS,
+      struct.pack("<i", -22) + request[:16] + u32(5, 3) + u32(6, 32)))
+write("error_from_ack", "done_error", nlmsg(NLMSG_DONE | 0, MULTI | ACK_TLVS, struct.pack("<i", -90) + s(1, "dump too big")))
+write("error_from_ack", "short_error", nlmsg(NLMSG_ERROR, 0, struct.pack("<i", -22)))
+
+# ---- parse_address: text ----
+for i, text in enumerate(["aa:bb:cc:dd:ee:ff", "AA-BB-CC-DD-EE-FF", "0:1:2:3:4:5", "aa:bb:cc:dd:ee",
+                          "aa:bb:cc:dd:ee:ff:", "10.0.0.1", "2001:db8::1", "::ffff:1.2.3.4", "fe80::1%eth0",
+                          "eth0", "1234567890123456", "a/b", "..", "1.2.3.4\0junk"]):
+    write("parse_address", "seed%02d" % i, text.encode())
+
+# ---- crash reproducers (kept forever) ----
+# libFuzzer + UBSan, 60 s: an error of INT_MIN made makeError() negate INT_MIN (undefined).
+write("error_from_ack", "crash-errno-int-min", nlmsg(NLMSG_ERROR, CAPPED, struct.pack("<i", -2**31) + request[:16]))

@@ -1,0 +1,541 @@
+// Parse -> compare -> emit -> compare: kernel-shaped RTM_NEWLINK messages (laid out the way
+// rtnl_fill_ifinfo() does: no NLA_F_NESTED on IFLA_LINKINFO, IFLA_PAD before 64-bit stats,
+// attributes fastlink does not decode) go through route::decodeLink; the typed fields are
+// checked, unknown attributes must come back byte-exact, and the settable fields re-encoded
+// with LinkRequests::set must give the expected golden bytes.
+#include <gtest/gtest.h>
+#include <linux/if.h>
+#include <linux/if_bridge.h>
+#include <linux/if_link.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+
+#include "route/link_codec.hpp"
+#include "unit/golden.hpp"
+
+namespace fastlink {
+namespace {
+
+using test::AlignedMessage;
+using test::Attrs;
+using test::Bytes;
+using test::Ifinfo;
+using test::sameBytes;
+
+constexpr uint32_t kUpRunning = IFF_UP | IFF_BROADCAST | IFF_RUNNING | IFF_MULTICAST | IFF_LOWER_UP;
+constexpr uint16_t kArphrdEther = 1;
+
+/// A dump reply: RTM_NEWLINK with NLM_F_MULTI, the sequence number and port id of our socket.
+Bytes kernelLink(int32_t index, uint32_t flags, const Attrs& attrs) {
+  return test::linkMessage(RTM_NEWLINK, NLM_F_MULTI, Ifinfo{.type = kArphrdEther, .index = index, .flags = flags},
+                           attrs, 1700000000, 4242);
+}
+
+LinkInfo decode(const Bytes& message, bool withStats = false) {
+  AlignedMessage m(message);
+  return route::decodeLink(m.as<nlmsghdr>(), withStats);
+}
+
+/// The payload of the first attribute of `attrs` (to compare kept raw attributes with).
+Bytes payload(const Attrs& one) {
+  const Bytes& b = one.bytes();
+  uint16_t len = static_cast<uint16_t>(b[0] | (b[1] << 8));
+  return Bytes(b.begin() + 4, b.begin() + len);
+}
+
+Bytes bytesOf(std::span<const uint8_t> s) { return Bytes(s.begin(), s.end()); }
+
+/// IFLA_LINKINFO as the kernel reports it (nla_nest_start_noflag: no NLA_F_NESTED).
+Attrs kernelLinkInfo(std::string_view kind, const Attrs& data) {
+  return Attrs().nestNoFlag(IFLA_LINKINFO, Attrs().str(IFLA_INFO_KIND, kind).nestNoFlag(IFLA_INFO_DATA, data));
+}
+
+/// IFLA_LINKINFO of a request (libmnl sets NLA_F_NESTED).
+Attrs requestLinkInfo(std::string_view kind, const Attrs& data) {
+  return Attrs().nest(IFLA_LINKINFO, Attrs().str(IFLA_INFO_KIND, kind).nest(IFLA_INFO_DATA, data));
+}
+
+/// The request LinkRequests::set(index, ...) should build for kind options alone.
+Bytes kindChange(int32_t index, std::string_view kind, const Attrs& data) {
+  return test::linkMessage(RTM_NEWLINK, NLM_F_REQUEST, Ifinfo{.index = index}, requestLinkInfo(kind, data));
+}
+
+/// What a user re-applies from a decoded link: the fields `ip link set` can change.
+LinkInfo settableFields(const LinkInfo& d) {
+  LinkInfo c;
+  c.name = d.name;
+  c.mtu = d.mtu;
+  c.address = d.address;
+  c.group = d.group;
+  c.master = d.master;
+  c.admin = d.admin;
+  c.txqlen = d.txqlen;
+  c.alias = d.alias;
+  c.kind = d.kind;
+  c.bridge = d.bridge;
+  c.vxlan = d.vxlan;
+  c.macvlan = d.macvlan;
+  c.vlan = d.vlan;
+  c.vrf = d.vrf;
+  c.bond = d.bond;
+  return c;
+}
+
+/// struct rtnl_link_stats64 of kernel 6.x: 25 u64 counters, value (i + 1) * 1000 + i.
+Bytes stats64(std::size_t counters = 25) {
+  Bytes b;
+  for (std::size_t i = 0; i < counters; ++i) test::appendLe64(b, (i + 1) * 1000 + i);
+  return b;
+}
+
+// The unknown top-level attributes of the veth message, each on its own so they can be compared.
+const Attrs kLinkMode = Attrs().u8(IFLA_LINKMODE, 0);
+const Attrs kPromiscuity = Attrs().u32(IFLA_PROMISCUITY, 1);
+const Attrs kCarrierChanges = Attrs().u32(IFLA_CARRIER_CHANGES, 2);
+const Attrs kPad = Attrs().flag(IFLA_PAD);
+const Attrs kXdp = Attrs().nestNoFlag(IFLA_XDP, Attrs().u8(IFLA_XDP_ATTACHED, 0));
+const Attrs kPropList = Attrs().nest(IFLA_PROP_LIST, Attrs().str(IFLA_ALT_IFNAME, "veth-alt-name"));
+const Attrs kAfSpec = Attrs().nestNoFlag(IFLA_AF_SPEC, Attrs().nestNoFlag(2 /* AF_INET */, Attrs().u32(1, 1)));
+const Attrs kPermAddress = Attrs().raw(IFLA_PERM_ADDRESS, {0x02, 0x42, 0xac, 0x11, 0x00, 0x02});
+
+// Port options reported by the bridge master (IFLA_INFO_SLAVE_DATA).
+const Attrs kBrportState = Attrs().u8(IFLA_BRPORT_STATE, 3);
+const Attrs kBrportPriority = Attrs().u16(IFLA_BRPORT_PRIORITY, 32);
+const Attrs kBrportCost = Attrs().u32(IFLA_BRPORT_COST, 2);
+
+/// veth v0 (index 7), peer index 8, enslaved to bridge index 3, with attributes of every sort.
+Bytes vethPortMessage() {
+  Attrs slaveData = Attrs().append(kBrportState).append(kBrportPriority).append(kBrportCost);
+  Bytes stats32(96, 0);  // struct rtnl_link_stats: the 32-bit copy, ignored
+  Attrs a = Attrs()
+                .str(IFLA_IFNAME, "v0")
+                .u32(IFLA_TXQLEN, 1000)
+                .u8(IFLA_OPERSTATE, 6)  // IF_OPER_UP
+                .append(kLinkMode)
+                .u32(IFLA_MTU, 1500)
+                .u32(IFLA_MIN_MTU, 68)
+                .u32(IFLA_MAX_MTU, 65535)
+                .u32(IFLA_GROUP, 5)
+                .append(kPromiscuity)
+                .u32(IFLA_NUM_TX_QUEUES, 2)
+                .u32(IFLA_NUM_RX_QUEUES, 3)
+                .u8(IFLA_CARRIER, 1)
+                .str(IFLA_QDISC, "noqueue")
+                .append(kCarrierChanges)
+                .u32(IFLA_LINK, 8)
+                .u32(IFLA_MASTER, 3)
+                .raw(IFLA_ADDRESS, {0x02, 0x00, 0x00, 0x00, 0x00, 0x07})
+                .raw(IFLA_BROADCAST, {0xff, 0xff, 0xff, 0xff, 0xff, 0xff})
+                .str(IFLA_IFALIAS, "uplink")
+                .append(kPad)
+                .raw(IFLA_STATS64, stats64())
+                .raw(IFLA_STATS, stats32)
+                .append(kXdp)
+                .nestNoFlag(IFLA_LINKINFO, Attrs()
+                                               .str(IFLA_INFO_KIND, "veth")
+                                               .str(IFLA_INFO_SLAVE_KIND, "bridge")
+                                               .nestNoFlag(IFLA_INFO_SLAVE_DATA, slaveData))
+                .append(kPropList)
+                .append(kAfSpec)
+                .append(kPermAddress);
+  return kernelLink(7, kUpRunning, a);
+}
+
+TEST(LinkDecode, VethBridgePortEveryField) {
+  LinkInfo d = decode(vethPortMessage());
+  EXPECT_EQ(d.index, 7u);
+  EXPECT_EQ(d.flags, kUpRunning);
+  EXPECT_EQ(d.type, kArphrdEther);
+  EXPECT_EQ(d.admin, true);
+  EXPECT_TRUE(d.isUp());
+  EXPECT_TRUE(d.isRunning());
+  EXPECT_EQ(d.name, "v0");
+  EXPECT_EQ(d.txqlen, 1000u);
+  EXPECT_EQ(d.operState, "UP");
+  EXPECT_EQ(d.mtu, 1500u);
+  EXPECT_EQ(d.minMtu, 68u);
+  EXPECT_EQ(d.maxMtu, 65535u);
+  EXPECT_EQ(d.group, 5u);
+  EXPECT_EQ(d.numTxQueues, 2u);
+  EXPECT_EQ(d.numRxQueues, 3u);
+  EXPECT_EQ(d.carrier, true);
+  EXPECT_EQ(d.qdisc, "noqueue");
+  EXPECT_EQ(d.parent, Ifref(8u));
+  EXPECT_EQ(d.parentIndex(), 8u);
+  EXPECT_EQ(d.master, Ifref(3u));
+  EXPECT_EQ(d.masterIndex(), 3u);
+  EXPECT_EQ(d.address, MacAddress::parse("02:00:00:00:00:07"));
+  EXPECT_EQ(d.broadcast, MacAddress::parse("ff:ff:ff:ff:ff:ff"));
+  EXPECT_EQ(d.alias, "uplink");
+  EXPECT_EQ(d.kind, "veth");
+  EXPECT_EQ(d.slaveKind, "bridge");
+  EXPECT_FALSE(d.linkNetnsId.has_value());
+  EXPECT_FALSE(d.veth.has_value());  // the kernel does not report the peer
+  EXPECT_FALSE(d.stats.has_value()) << "statistics are decoded only when asked for";
+  EXPECT_TRUE(d.unknownKindData.empty());
+}
+
+TEST(LinkDecode, UnknownTopLevelAttributesAreKeptByteExactInOrder) {
+  LinkInfo d = decode(vethPortMessage());
+  auto unknown = d.unknown.list();
+  const Attrs* expected[] = {&kLinkMode, &kPromiscuity, &kCarrierChanges, &kPad, &kXdp, &kPropList, &kAfSpec, &kPermAddress};
+  const uint16_t types[] = {IFLA_LINKMODE, IFLA_PROMISCUITY, IFLA_CARRIER_CHANGES, IFLA_PAD,
+                            IFLA_XDP,      IFLA_PROP_LIST,   IFLA_AF_SPEC,         IFLA_PERM_ADDRESS};
+  ASSERT_EQ(unknown.size(), std::size(expected));
+  for (std::size_t i = 0; i < unknown.size(); ++i) {
+    SCOPED_TRACE(types[i]);
+    EXPECT_EQ(unknown[i].type, types[i]);  // IFLA_PROP_LIST arrives with NLA_F_NESTED: cleared
+    EXPECT_TRUE(sameBytes(unknown[i].payload, payload(*expected[i])));
+  }
+  // IFLA_STATS (the 32-bit copy) is known and dropped, not kept as unknown.
+  EXPECT_FALSE(d.unknown.find(IFLA_STATS).has_value());
+  EXPECT_FALSE(d.unknown.find(IFLA_STATS64).has_value());
+}
+
+TEST(LinkDecode, SlaveDataIsKeptByteExact) {
+  LinkInfo d = decode(vethPortMessage());
+  auto slave = d.slaveData.list();
+  ASSERT_EQ(slave.size(), 3u);
+  EXPECT_EQ(slave[0].type, IFLA_BRPORT_STATE);
+  EXPECT_TRUE(sameBytes(slave[0].payload, payload(kBrportState)));
+  EXPECT_EQ(slave[1].type, IFLA_BRPORT_PRIORITY);
+  EXPECT_TRUE(sameBytes(slave[1].payload, payload(kBrportPriority)));
+  EXPECT_EQ(slave[2].type, IFLA_BRPORT_COST);
+  EXPECT_TRUE(sameBytes(slave[2].payload, payload(kBrportCost)));
+}
+
+TEST(LinkDecode, StatisticsWhenAsked) {
+  LinkInfo d = decode(vethPortMessage(), true);
+  ASSERT_TRUE(d.stats.has_value());
+  const LinkStats& s = *d.stats;
+  auto v = [](uint64_t i) { return (i + 1) * 1000 + i; };  // field i of rtnl_link_stats64
+  EXPECT_EQ(s.rxPackets, v(0));
+  EXPECT_EQ(s.txPackets, v(1));
+  EXPECT_EQ(s.rxBytes, v(2));
+  EXPECT_EQ(s.txBytes, v(3));
+  EXPECT_EQ(s.rxErrors, v(4));
+  EXPECT_EQ(s.txErrors, v(5));
+  EXPECT_EQ(s.rxDropped, v(6));
+  EXPECT_EQ(s.txDropped, v(7));
+  EXPECT_EQ(s.multicast, v(8));
+  EXPECT_EQ(s.collisions, v(9));
+  EXPECT_EQ(s.rxLengthErrors, v(10));
+  EXPECT_EQ(s.rxOverErrors, v(11));
+  EXPECT_EQ(s.rxCrcErrors, v(12));
+  EXPECT_EQ(s.rxFrameErrors, v(13));
+  EXPECT_EQ(s.rxFifoErrors, v(14));
+  EXPECT_EQ(s.rxMissedErrors, v(15));
+  EXPECT_EQ(s.txAbortedErrors, v(16));
+  EXPECT_EQ(s.txCarrierErrors, v(17));
+  EXPECT_EQ(s.txFifoErrors, v(18));
+  EXPECT_EQ(s.txHeartbeatErrors, v(19));
+  EXPECT_EQ(s.txWindowErrors, v(20));
+  EXPECT_EQ(s.rxCompressed, v(21));
+  EXPECT_EQ(s.txCompressed, v(22));
+  EXPECT_EQ(s.rxNohandler, v(23));
+}
+
+TEST(LinkDecode, ShorterStatisticsOfOlderKernels) {
+  // Before rx_nohandler (4.6) the struct had 23 counters.
+  LinkInfo d = decode(kernelLink(1, 0, Attrs().str(IFLA_IFNAME, "lo").raw(IFLA_STATS64, stats64(23))), true);
+  ASSERT_TRUE(d.stats.has_value());
+  EXPECT_EQ(d.stats->txCompressed, 22u * 1000 + 1000 + 22);
+  EXPECT_EQ(d.stats->rxNohandler, 0u);
+}
+
+TEST(LinkDecode, VethReEncodedAsASetRequest) {
+  LinkInfo d = decode(vethPortMessage());
+  Request r = LinkRequests::set(*d.index, settableFields(d));
+  Attrs attrs = Attrs()
+                    .str(IFLA_IFNAME, "v0")
+                    .u32(IFLA_MTU, 1500)
+                    .raw(IFLA_ADDRESS, {0x02, 0x00, 0x00, 0x00, 0x00, 0x07})
+                    .u32(IFLA_GROUP, 5)
+                    .u32(IFLA_MASTER, 3)
+                    .u32(IFLA_TXQLEN, 1000)
+                    .str(IFLA_IFALIAS, "uplink")
+                    .nest(IFLA_LINKINFO, Attrs().str(IFLA_INFO_KIND, "veth"));
+  Bytes expected = test::linkMessage(RTM_NEWLINK, NLM_F_REQUEST, Ifinfo{.index = 7, .flags = IFF_UP, .change = IFF_UP}, attrs);
+  EXPECT_TRUE(sameBytes(r.bytes(), expected));
+}
+
+TEST(LinkDecode, TheWholeDecodedLinkIsNotASetRequest) {
+  // numtxqueues/numrxqueues and the parent are reported but can only be given at creation.
+  LinkInfo d = decode(vethPortMessage());
+  try {
+    LinkRequests::set(*d.index, d);
+    FAIL() << "no exception";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), std::errc::invalid_argument);
+    EXPECT_EQ(e.extack(), "numtxqueues/numrxqueues can only be set when creating");
+  }
+}
+
+TEST(LinkDecode, PeerInAnotherNamespace) {
+  LinkInfo d = decode(kernelLink(9, IFF_UP, Attrs()
+                                                 .str(IFLA_IFNAME, "v1")
+                                                 .u32(IFLA_LINK, 2)
+                                                 .u8(IFLA_OPERSTATE, 3)
+                                                 .u8(IFLA_CARRIER, 0)
+                                                 .u32(IFLA_LINK_NETNSID, static_cast<uint32_t>(-1))
+                                                 .nestNoFlag(IFLA_LINKINFO, Attrs().str(IFLA_INFO_KIND, "veth"))));
+  EXPECT_EQ(d.linkNetnsId, -1);
+  EXPECT_EQ(d.operState, "LOWERLAYERDOWN");
+  EXPECT_EQ(d.carrier, false);
+  EXPECT_TRUE(d.isUp());
+  EXPECT_FALSE(d.isRunning());
+  EXPECT_FALSE(d.master.has_value());
+  EXPECT_EQ(d.masterIndex(), 0u);
+  EXPECT_TRUE(d.unknown.empty());
+}
+
+// ---- per-kind data -------------------------------------------------------------------------------
+
+TEST(LinkDecode, BridgeKnownAndUnknownKindData) {
+  const Attrs forwardDelay = Attrs().u32(IFLA_BR_FORWARD_DELAY, 1500);
+  const Attrs helloTime = Attrs().u32(IFLA_BR_HELLO_TIME, 200);
+  const Attrs priority = Attrs().u16(IFLA_BR_PRIORITY, 32768);
+  const Attrs vlanProtocol = Attrs().be16(IFLA_BR_VLAN_PROTOCOL, 0x8100);
+  const Attrs bridgeId = Attrs().raw(IFLA_BR_BRIDGE_ID, {0x80, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00, 0x01});
+  const Attrs pad = Attrs().flag(IFLA_BR_PAD);
+  const Attrs helloTimer = Attrs().u64(IFLA_BR_HELLO_TIMER, 12345);
+  Attrs data = Attrs()
+                   .append(forwardDelay)
+                   .append(helloTime)
+                   .u32(IFLA_BR_AGEING_TIME, 30000)
+                   .u32(IFLA_BR_STP_STATE, 1)
+                   .append(priority)
+                   .u8(IFLA_BR_VLAN_FILTERING, 1)
+                   .append(vlanProtocol)
+                   .u16(IFLA_BR_VLAN_DEFAULT_PVID, 1)
+                   .append(bridgeId)
+                   .append(pad)
+                   .append(helloTimer)
+                   // the kernel reports every option's bit in optmask (3 options in 6.x)
+                   .raw(IFLA_BR_MULTI_BOOLOPT, {0x01, 0, 0, 0, 0x07, 0, 0, 0});
+  LinkInfo d = decode(kernelLink(3, kUpRunning, Attrs().str(IFLA_IFNAME, "br0").append(kernelLinkInfo("bridge", data))));
+  ASSERT_TRUE(d.bridge.has_value());
+  EXPECT_EQ(d.bridge->vlanFiltering, true);
+  EXPECT_EQ(d.bridge->vlanDefaultPvid, 1);
+  EXPECT_EQ(d.bridge->stpState, 1u);
+  EXPECT_EQ(d.bridge->ageingTime, 30000u);
+  EXPECT_EQ(d.bridge->noLinklocalLearn, true);
+
+  const Attrs* unknown[] = {&forwardDelay, &helloTime, &priority, &vlanProtocol, &bridgeId, &pad, &helloTimer};
+  const uint16_t types[] = {IFLA_BR_FORWARD_DELAY, IFLA_BR_HELLO_TIME, IFLA_BR_PRIORITY, IFLA_BR_VLAN_PROTOCOL,
+                            IFLA_BR_BRIDGE_ID,     IFLA_BR_PAD,        IFLA_BR_HELLO_TIMER};
+  auto kept = d.unknownKindData.list();
+  ASSERT_EQ(kept.size(), std::size(unknown));
+  for (std::size_t i = 0; i < kept.size(); ++i) {
+    SCOPED_TRACE(types[i]);
+    EXPECT_EQ(kept[i].type, types[i]);
+    EXPECT_TRUE(sameBytes(kept[i].payload, payload(*unknown[i])));
+  }
+
+  // Emit: the bridge options go back as IFLA_INFO_DATA; the boolopt mask names only what is set.
+  Request r = LinkRequests::set(*d.index, LinkInfo().setKind(*d.kind).setBridge(*d.bridge));
+  Attrs out = Attrs()
+                  .u8(IFLA_BR_VLAN_FILTERING, 1)
+                  .u16(IFLA_BR_VLAN_DEFAULT_PVID, 1)
+                  .u32(IFLA_BR_STP_STATE, 1)
+                  .u32(IFLA_BR_AGEING_TIME, 30000)
+                  .raw(IFLA_BR_MULTI_BOOLOPT, {0x01, 0, 0, 0, 0x01, 0, 0, 0});
+  EXPECT_TRUE(sameBytes(r.bytes(), kindChange(3, "bridge", out)));
+}
+
+TEST(LinkDecode, BridgeShortBooloptIsKeptRaw) {
+  const Attrs shortOpt = Attrs().raw(IFLA_BR_MULTI_BOOLOPT, {1, 0, 0, 0});
+  LinkInfo d = decode(kernelLink(3, 0, kernelLinkInfo("bridge", shortOpt)));
+  ASSERT_TRUE(d.bridge.has_value());
+  EXPECT_FALSE(d.bridge->noLinklocalLearn.has_value());
+  ASSERT_EQ(d.unknownKindData.count(), 1u);
+  EXPECT_TRUE(sameBytes(d.unknownKindData.list()[0].payload, payload(shortOpt)));
+}
+
+Attrs vxlanKernelData(bool v6) {
+  Attrs a;
+  a.u32(IFLA_VXLAN_ID, 42);
+  if (v6) {
+    a.raw(IFLA_VXLAN_GROUP6, {0xff, 0x05, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x99});
+    a.raw(IFLA_VXLAN_LOCAL6, {0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x01});
+  } else {
+    a.raw(IFLA_VXLAN_GROUP, {239, 1, 1, 1});
+    a.raw(IFLA_VXLAN_LOCAL, {10, 0, 0, 1});
+  }
+  a.u32(IFLA_VXLAN_LINK, 2)
+      .u8(IFLA_VXLAN_TTL, 0)
+      .u8(IFLA_VXLAN_TOS, 0)           // unknown
+      .u8(IFLA_VXLAN_LEARNING, 1)
+      .u32(IFLA_VXLAN_AGEING, 300)     // unknown
+      .raw(IFLA_VXLAN_PORT_RANGE, {0, 0, 0, 0})  // unknown
+      .be16(IFLA_VXLAN_PORT, 4789);
+  return a;
+}
+
+TEST(LinkDecode, VxlanV4) {
+  LinkInfo d = decode(kernelLink(11, 0, Attrs().str(IFLA_IFNAME, "vx0").append(kernelLinkInfo("vxlan", vxlanKernelData(false)))));
+  ASSERT_TRUE(d.vxlan.has_value());
+  const VxlanInfo& v = *d.vxlan;
+  EXPECT_EQ(v.vni, 42u);
+  EXPECT_EQ(v.remote, IpAddress::parse("239.1.1.1"));
+  EXPECT_EQ(v.local, IpAddress::parse("10.0.0.1"));
+  EXPECT_EQ(v.dev, Ifref(2u));
+  EXPECT_EQ(v.ttl, 0);
+  EXPECT_EQ(v.learning, true);
+  EXPECT_EQ(v.dstPort, 4789) << "IFLA_VXLAN_PORT is network byte order on the wire";
+  auto kept = d.unknownKindData.list();
+  ASSERT_EQ(kept.size(), 3u);
+  EXPECT_EQ(kept[0].type, IFLA_VXLAN_TOS);
+  EXPECT_EQ(kept[1].type, IFLA_VXLAN_AGEING);
+  EXPECT_EQ(bytesOf(kept[1].payload), (Bytes{0x2c, 0x01, 0, 0}));
+  EXPECT_EQ(kept[2].type, IFLA_VXLAN_PORT_RANGE);
+
+  Request r = LinkRequests::set(*d.index, LinkInfo().setKind("vxlan").setVxlan(v));
+  Attrs out = Attrs()
+                  .u32(IFLA_VXLAN_ID, 42)
+                  .raw(IFLA_VXLAN_LOCAL, {10, 0, 0, 1})
+                  .raw(IFLA_VXLAN_GROUP, {239, 1, 1, 1})
+                  .raw(IFLA_VXLAN_PORT, {0x12, 0xb5})
+                  .u32(IFLA_VXLAN_LINK, 2)
+                  .u8(IFLA_VXLAN_LEARNING, 1)
+                  .u8(IFLA_VXLAN_TTL, 0);
+  EXPECT_TRUE(sameBytes(r.bytes(), kindChange(11, "vxlan", out)));
+}
+
+TEST(LinkDecode, VxlanV6) {
+  LinkInfo d = decode(kernelLink(12, 0, kernelLinkInfo("vxlan", vxlanKernelData(true))));
+  ASSERT_TRUE(d.vxlan.has_value());
+  EXPECT_EQ(d.vxlan->remote, IpAddress::parse("ff05::99"));
+  EXPECT_EQ(d.vxlan->local, IpAddress::parse("2001:db8::1"));
+  EXPECT_TRUE(d.vxlan->remote->isMulticast());
+}
+
+TEST(LinkDecode, VlanProtocolIsNetworkOrder) {
+  const Attrs flags = Attrs().raw(IFLA_VLAN_FLAGS, {1, 0, 0, 0, 0xff, 0xff, 0xff, 0xff});  // struct ifla_vlan_flags
+  Attrs data = Attrs().be16(IFLA_VLAN_PROTOCOL, 0x88a8).u16(IFLA_VLAN_ID, 100).append(flags);
+  LinkInfo d = decode(kernelLink(20, kUpRunning, Attrs().str(IFLA_IFNAME, "eth0.100").u32(IFLA_LINK, 2).append(kernelLinkInfo("vlan", data))));
+  ASSERT_TRUE(d.vlan.has_value());
+  EXPECT_EQ(d.vlan->id, 100);
+  EXPECT_EQ(d.vlan->protocol, VlanProtocol::Dot1AD);
+  EXPECT_EQ(d.parentIndex(), 2u);
+  ASSERT_EQ(d.unknownKindData.count(), 1u);
+  EXPECT_TRUE(sameBytes(d.unknownKindData.find(IFLA_VLAN_FLAGS)->payload, payload(flags)));
+
+  Request r = LinkRequests::set(*d.index, LinkInfo().setKind("vlan").setVlan(*d.vlan));
+  Attrs out = Attrs().u16(IFLA_VLAN_ID, 100).raw(IFLA_VLAN_PROTOCOL, {0x88, 0xa8});
+  EXPECT_TRUE(sameBytes(r.bytes(), kindChange(20, "vlan", out)));
+}
+
+TEST(LinkDecode, MacvtapVrfBond) {
+  LinkInfo mt = decode(kernelLink(30, 0, kernelLinkInfo("macvtap", Attrs().u32(IFLA_MACVLAN_MODE, 2).u16(IFLA_MACVLAN_FLAGS, 0))));
+  ASSERT_TRUE(mt.macvlan.has_value());
+  EXPECT_EQ(mt.macvlan->mode, MacvlanMode::Vepa);
+  EXPECT_EQ(mt.unknownKindData.count(), 1u);
+
+  LinkInfo vrf = decode(kernelLink(31, 0, kernelLinkInfo("vrf", Attrs().u32(IFLA_VRF_TABLE, 1001))));
+  ASSERT_TRUE(vrf.vrf.has_value());
+  EXPECT_EQ(vrf.vrf->table, 1001u);
+  EXPECT_TRUE(vrf.unknownKindData.empty());
+
+  const Attrs updelay = Attrs().u32(IFLA_BOND_UPDELAY, 0);
+  const Attrs adInfo = Attrs().nestNoFlag(IFLA_BOND_AD_INFO, Attrs().u16(IFLA_BOND_AD_INFO_AGGREGATOR, 1));
+  Attrs bondData = Attrs().u8(IFLA_BOND_MODE, 4).u32(IFLA_BOND_MIIMON, 100).append(updelay).append(adInfo);
+  LinkInfo bond = decode(kernelLink(32, 0, kernelLinkInfo("bond", bondData)));
+  ASSERT_TRUE(bond.bond.has_value());
+  EXPECT_EQ(bond.bond->mode, BondMode::Lacp8023ad);
+  EXPECT_EQ(bond.bond->miimon, 100u);
+  auto kept = bond.unknownKindData.list();
+  ASSERT_EQ(kept.size(), 2u);
+  EXPECT_TRUE(sameBytes(kept[0].payload, payload(updelay)));
+  EXPECT_EQ(kept[1].type, IFLA_BOND_AD_INFO);
+  EXPECT_TRUE(sameBytes(kept[1].payload, payload(adInfo)));
+
+  Request r = LinkRequests::set(32u, LinkInfo().setBond(*bond.bond));
+  Attrs out = Attrs().u8(IFLA_BOND_MODE, 4).u32(IFLA_BOND_MIIMON, 100);
+  EXPECT_TRUE(sameBytes(r.bytes(), kindChange(32, "bond", out)));
+}
+
+TEST(LinkDecode, UnknownKindKeepsAllItsData) {
+  const Attrs id = Attrs().u32(1, 5);                   // IFLA_GENEVE_ID
+  const Attrs remote = Attrs().raw(2, {192, 0, 2, 1});  // IFLA_GENEVE_REMOTE
+  LinkInfo d = decode(kernelLink(40, 0, kernelLinkInfo("geneve", Attrs().append(id).append(remote))));
+  EXPECT_EQ(d.kind, "geneve");
+  auto kept = d.unknownKindData.list();
+  ASSERT_EQ(kept.size(), 2u);
+  EXPECT_EQ(kept[0].type, 1);
+  EXPECT_TRUE(sameBytes(kept[0].payload, payload(id)));
+  EXPECT_EQ(kept[1].type, 2);
+  EXPECT_TRUE(sameBytes(kept[1].payload, payload(remote)));
+}
+
+TEST(LinkDecode, DataOfAKindWithoutOptionsIsKept) {
+  LinkInfo d = decode(kernelLink(41, 0, kernelLinkInfo("wireguard", Attrs().u8(1, 1))));
+  EXPECT_EQ(d.kind, "wireguard");
+  EXPECT_EQ(d.unknownKindData.count(), 1u);
+}
+
+TEST(LinkDecode, NestedFlagOnLinkInfoIsAccepted) {
+  // A message built by libmnl (NLA_F_NESTED set) decodes like the kernel's.
+  LinkInfo d = decode(kernelLink(5, 0, requestLinkInfo("vlan", Attrs().u16(IFLA_VLAN_ID, 7))));
+  EXPECT_EQ(d.kind, "vlan");
+  ASSERT_TRUE(d.vlan.has_value());
+  EXPECT_EQ(d.vlan->id, 7);
+}
+
+TEST(LinkDecode, DeviceWithoutKind) {
+  // A physical NIC has no rtnl_link_ops: no IFLA_LINKINFO at all.
+  LinkInfo d = decode(kernelLink(2, kUpRunning, Attrs().str(IFLA_IFNAME, "eth0").u32(IFLA_MTU, 9000)));
+  EXPECT_FALSE(d.kind.has_value());
+  EXPECT_EQ(d.mtu, 9000u);
+}
+
+// ---- malformed input -------------------------------------------------------------------------------
+
+TEST(LinkDecode, ShortMessageIsMalformed) {
+  Bytes m = test::netlinkMessage(RTM_NEWLINK, 0, Bytes(8, 0));
+  try {
+    decode(m);
+    FAIL() << "no exception";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), make_error_code(Errc::malformed_reply));
+    EXPECT_EQ(e.extack(), "short link message");
+  }
+}
+
+TEST(LinkDecode, AttributeTooShortForItsTypeIsMalformed) {
+  Bytes m = kernelLink(2, 0, Attrs().str(IFLA_IFNAME, "eth0").raw(IFLA_MTU, {0xdc, 0x05}));
+  try {
+    decode(m);
+    FAIL() << "no exception";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), make_error_code(Errc::malformed_reply));
+  }
+}
+
+TEST(LinkDecode, TruncatedLastAttributeIsIgnored) {
+  Bytes m = kernelLink(2, 0, Attrs().str(IFLA_IFNAME, "eth0").u32(IFLA_MTU, 1500).str(IFLA_QDISC, "fq_codel"));
+  m.resize(m.size() - 4);  // cut into IFLA_QDISC, with nlmsg_len saying so
+  m[0] = static_cast<uint8_t>(m.size());
+  LinkInfo d = decode(m);
+  EXPECT_EQ(d.name, "eth0");
+  EXPECT_EQ(d.mtu, 1500u);
+  EXPECT_FALSE(d.qdisc.has_value());
+}
+
+TEST(LinkDecode, OperStateNames) {
+  const char* names[] = {"UNKNOWN", "NOTPRESENT", "DOWN", "LOWERLAYERDOWN", "TESTING", "DORMANT", "UP"};
+  for (uint8_t i = 0; i < 7; ++i) EXPECT_EQ(route::operStateName(i), names[i]);
+  EXPECT_EQ(route::operStateName(7), "UNKNOWN");
+  EXPECT_EQ(route::operStateName(255), "UNKNOWN");
+}
+
+TEST(LinkInfoHelpers, UpFromAdminWhenNoFlags) {
+  EXPECT_TRUE(LinkInfo().setAdmin(true).isUp());
+  EXPECT_FALSE(LinkInfo().isUp());
+  EXPECT_FALSE(LinkInfo().setAdmin(true).isRunning());
+  EXPECT_EQ(LinkInfo().setMaster("br0").masterIndex(), 0u);
+  EXPECT_EQ(LinkInfo().setParent(4u).parentIndex(), 4u);
+}
+
+}  // namespace
+}  // namespace fastlink
