@@ -85,13 +85,15 @@ bool kernelHasKind(const std::string& kind) {
   static std::map<std::string, bool> cache;
   if (auto it = cache.find(kind); it != cache.end()) return it->second;
   TestNetns ns;
-  std::string extra = kind == "vlan" ? "" : "";
+  auto probe = [&](const std::string& args) { return run("ip -n " + ns.name() + " link add " + args).status == 0; };
   bool ok;
+  // Some kinds refuse to be created without their one mandatory option.
   if (kind == "vlan") {
-    run("ip -n " + ns.name() + " link add probe0 type veth peer name probe1");
-    ok = run("ip -n " + ns.name() + " link add link probe0 name probe0.5 type vlan id 5").status == 0;
+    ok = probe("probe0 type veth peer name probe1") && probe("link probe0 name probe0.5 type vlan id 5");
+  } else if (kind == "vrf") {
+    ok = probe("probe0 type vrf table 10");
   } else {
-    ok = run("ip -n " + ns.name() + " link add probe0 type " + kind).status == 0;
+    ok = probe("probe0 type " + kind);
   }
   cache[kind] = ok;
   return ok;
