@@ -1,0 +1,275 @@
+// The `address` object: `fastlink address { add | del | replace | show | flush }`, iproute2
+// grammar. add/del/replace are PreparedRequests, so they work in -batch files.
+#include <fmt/format.h>
+
+#include <map>
+#include <memory>
+
+#include "args.hpp"
+#include "command.hpp"
+#include "fastlink/addr.hpp"
+#include "output.hpp"
+
+namespace fastlink::cli {
+namespace {
+
+constexpr const char* kUsage = R"(Usage: fastlink address { add | replace } IFADDR dev DEV [ OPTIONS ]
+       fastlink address del IFADDR dev DEV [ peer PEER ] [ label LABEL ]
+       fastlink address [ show ] [ dev DEV ] [ scope SCOPE ] [ label LABEL ] [ -4 | -6 ]
+       fastlink address flush dev DEV [ scope SCOPE ] [ label LABEL ] [ -4 | -6 ]
+IFADDR := PREFIX [ peer PREFIX ]
+OPTIONS := broadcast ADDRESS | broadcast + | scope SCOPE | label LABEL | valid_lft LFT |
+           preferred_lft LFT | nodad | noprefixroute | home | mngtmpaddr | optimistic | autojoin
+LFT := forever | SECONDS
+SCOPE := global | site | link | host | 0-255)";
+
+bool isHelp(const Args& args) { return args.peek() == "help"; }
+
+uint32_t parseLifetime(const std::string& text, std::string_view keyword) {
+  if (text == "forever" || text == "infinity") return kLifetimeForever;
+  return parseU32(text, keyword);
+}
+
+Scope parseScopeWord(const std::string& text) {
+  try {
+    return parseScope(text);
+  } catch (const Error& e) {
+    throw UsageError("scope: " + e.reason());
+  }
+}
+
+struct ParsedAddr {
+  AddrInfo info;
+  std::string dev;
+};
+
+ParsedAddr parseAddr(Args& args, bool del) {
+  ParsedAddr p;
+  bool broadcastAuto = false;
+  std::optional<std::string> dev;
+  while (!args.done()) {
+    bool keyword = args.acceptAny({"local", "address"});
+    if (keyword || (!p.info.address && args.peek().find_first_of(".:") != std::string::npos)) {
+      // `add 10.0.0.1/24 dev v0` or `add local 10.0.0.1/24 dev v0`.
+      std::string text = keyword ? args.value("local") : args.next();
+      try {
+        p.info.address = Prefix::parse(text);
+      } catch (const Error& e) {
+        throw UsageError("address: " + e.reason());
+      }
+    } else if (args.accept("dev")) {
+      dev = parseIfname(args.value("dev"), "dev");
+    } else if (args.accept("peer")) {
+      std::string text = args.value("peer");
+      // `peer 10.1.0.2/32`: the length is the address's prefix length, like iproute2.
+      try {
+        Prefix peer = Prefix::parse(text);
+        p.info.peer = peer.address();
+        if (text.find('/') != std::string::npos && p.info.address)
+          p.info.address = Prefix(p.info.address->address(), peer.length());
+      } catch (const Error& e) {
+        throw UsageError("peer: " + e.reason());
+      }
+    } else if (args.acceptAny({"broadcast", "brd"})) {
+      std::string b = args.value("broadcast");
+      if (b == "+") broadcastAuto = true;
+      else if (b == "-") throw UsageError("broadcast -: not supported, give the address or +");
+      else p.info.broadcast = parseIp(b, "broadcast");
+    } else if (args.accept("scope")) {
+      p.info.scope = parseScopeWord(args.value("scope"));
+    } else if (args.accept("label")) {
+      p.info.label = args.value("label");
+    } else if (args.accept("valid_lft")) {
+      p.info.validLifetime = parseLifetime(args.value("valid_lft"), "valid_lft");
+    } else if (args.accept("preferred_lft")) {
+      p.info.preferredLifetime = parseLifetime(args.value("preferred_lft"), "preferred_lft");
+    } else if (args.accept("nodad")) {
+      p.info.setFlag(AddrFlag::Nodad);
+    } else if (args.accept("noprefixroute")) {
+      p.info.setFlag(AddrFlag::Noprefixroute);
+    } else if (args.accept("home")) {
+      p.info.setFlag(AddrFlag::Home);
+    } else if (args.accept("mngtmpaddr")) {
+      p.info.setFlag(AddrFlag::Mngtmpaddr);
+    } else if (args.accept("optimistic")) {
+      p.info.setFlag(AddrFlag::Optimistic);
+    } else if (args.accept("autojoin")) {
+      p.info.setFlag(AddrFlag::Autojoin);
+    } else {
+      args.unknown("expected an address option");
+    }
+  }
+  if (!p.info.address) throw UsageError("address: IFADDR (ADDRESS/LENGTH) is required");
+  if (!dev) throw UsageError("address: \"dev DEV\" is required");
+  p.dev = *dev;
+  if (broadcastAuto) {
+    if (!p.info.address->isV4()) throw UsageError("broadcast +: only IPv4 addresses have a broadcast address");
+    p.info.setBroadcastAuto();
+  }
+  if (p.info.label && p.info.label->compare(0, p.dev.size(), p.dev) != 0)
+    throw UsageError(fmt::format("label \"{}\" must begin with the device name \"{}\"", *p.info.label, p.dev));
+  (void)del;
+  return p;
+}
+
+PreparedRequest prepareChange(Args& args, const std::string& verb) {
+  auto p = std::make_shared<ParsedAddr>(parseAddr(args, verb == "del"));
+  PreparedRequest r;
+  r.needs = {p->dev};
+  r.device = p->dev;
+  r.encode = [p, verb](Resolver& res) {
+    AddrInfo a = p->info;
+    a.dev = Ifref(res.index(p->dev));
+    if (verb == "add") return AddrRequests::add(a);
+    if (verb == "replace") return AddrRequests::replace(a);
+    return AddrRequests::del(a);
+  };
+  return r;
+}
+
+PreparedRequest prepareAddr(Context&, Args& args) {
+  if (args.done()) throw UsageError("address: a verb is required (add, del, replace, show, flush)");
+  if (args.accept("add")) return isHelp(args) ? throw UsageError(kUsage) : prepareChange(args, "add");
+  if (args.accept("replace")) return isHelp(args) ? throw UsageError(kUsage) : prepareChange(args, "replace");
+  if (args.acceptAny({"del", "delete"})) return isHelp(args) ? throw UsageError(kUsage) : prepareChange(args, "del");
+  if (args.acceptAny({"show", "list", "ls", "lst", "flush"}))
+    throw UsageError("address show/flush cannot be used in a batch (a batch sends one request per line)");
+  args.unknown("address verbs: add, del, replace, show, flush");
+}
+
+// ---- show / flush ------------------------------------------------------------------------------
+
+AddrFilter parseFilter(Args& args) {
+  AddrFilter f;
+  while (!args.done()) {
+    if (args.accept("dev")) f.dev = Ifref(parseIfname(args.value("dev"), "dev"));
+    else if (args.accept("scope")) f.scope = parseScopeWord(args.value("scope"));
+    else if (args.accept("label")) f.label = args.value("label");
+    else if (args.acceptAny({"-4", "inet"})) f.family = IpAddress::Family::v4;
+    else if (args.acceptAny({"-6", "inet6"})) f.family = IpAddress::Family::v6;
+    else if (!f.dev && args.peek().find_first_of(" ") == std::string::npos && args.peek() != "")
+      f.dev = Ifref(parseIfname(args.next(), "dev"));  // `address show v0`
+    else args.unknown("address show takes: dev DEV, scope S, label L, -4, -6");
+  }
+  return f;
+}
+
+struct FlagName {
+  AddrFlag flag;
+  const char* name;
+};
+constexpr FlagName kFlagNames[] = {{AddrFlag::Nodad, "nodad"},           {AddrFlag::Optimistic, "optimistic"},
+                                   {AddrFlag::Dadfailed, "dadfailed"},   {AddrFlag::Home, "home"},
+                                   {AddrFlag::Deprecated, "deprecated"}, {AddrFlag::Tentative, "tentative"},
+                                   {AddrFlag::Mngtmpaddr, "mngtmpaddr"}, {AddrFlag::Noprefixroute, "noprefixroute"},
+                                   {AddrFlag::Autojoin, "autojoin"},     {AddrFlag::StablePrivacy, "stable-privacy"}};
+
+/// One entry of addr_info, with iproute2's field names.
+nlohmann::json addrJson(const AddrInfo& a) {
+  nlohmann::json j;
+  bool v4 = a.address->isV4();
+  j["family"] = v4 ? "inet" : "inet6";
+  j["local"] = a.address->address().toString();
+  if (a.peer) j["address"] = a.peer->toString();
+  j["prefixlen"] = a.address->length();
+  if (a.broadcast) j["broadcast"] = a.broadcast->toString();
+  j["scope"] = scopeName(a.scope.value_or(Scope::Universe));
+  if (a.has(AddrFlag::Secondary)) j[v4 ? "secondary" : "temporary"] = true;
+  for (const auto& f : kFlagNames)
+    if (a.has(f.flag)) j[f.name] = true;
+  if (!a.has(AddrFlag::Permanent)) j["dynamic"] = true;
+  if (a.label) j["label"] = *a.label;
+  j["valid_life_time"] = a.validLifetime.value_or(kLifetimeForever);
+  j["preferred_life_time"] = a.preferredLifetime.value_or(kLifetimeForever);
+  return j;
+}
+
+std::string lifetimeText(std::optional<uint32_t> v) {
+  return !v || *v == kLifetimeForever ? "forever" : std::to_string(*v) + "sec";
+}
+
+int failed(const Error& e) {
+  printError(fmt::format("{} ({})", failureReason(e, nullptr), e.operation()));
+  return kExitFailed;
+}
+
+int showAddrs(Context& ctx, Args& args) {
+  AddrFilter f = parseFilter(args);
+  Netlink& nl = ctx.netlink();
+  try {
+    // Addresses come grouped by family; iproute2 prints them per device.
+    std::map<uint32_t, std::vector<AddrInfo>> byDev;
+    nl.addresses().forEach(f, [&](const AddrInfo& a) { byDev[a.devIndex()].push_back(a); }, [&] { byDev.clear(); });
+    LinkFilter lf;
+    std::vector<LinkInfo> links = f.dev ? std::vector<LinkInfo>{nl.links().get(*f.dev)} : nl.links().list(lf);
+    bool filtered = f.scope || f.label || f.family;
+    std::optional<JsonArrayWriter> out;
+    if (ctx.options().json) out.emplace(stdout, ctx.options().pretty);
+    for (const auto& l : links) {
+      auto it = byDev.find(*l.index);
+      if (filtered && it == byDev.end()) continue;
+      std::string name = l.name.value_or(std::to_string(*l.index));
+      if (out) {
+        nlohmann::json j;
+        j["ifindex"] = *l.index;
+        j["ifname"] = name;
+        if (l.mtu) j["mtu"] = *l.mtu;
+        if (l.operState) j["operstate"] = *l.operState;
+        if (l.address) j["address"] = l.address->toString();
+        j["addr_info"] = nlohmann::json::array();
+        if (it != byDev.end())
+          for (const auto& a : it->second) j["addr_info"].push_back(addrJson(a));
+        out->add(j);
+        continue;
+      }
+      printLine(fmt::format("{}: {}: mtu {} state {}", *l.index, name, l.mtu.value_or(0), l.operState.value_or("UNKNOWN")));
+      if (it == byDev.end()) continue;
+      for (const auto& a : it->second) {
+        TextLine line(a.address->isV4() ? "    inet" : "    inet6");
+        line.add(a.address->toStringWithLength());
+        if (a.peer) line.add("peer", a.peer->toString());
+        if (a.broadcast) line.add("brd", a.broadcast->toString());
+        line.add("scope", scopeName(a.scope.value_or(Scope::Universe)));
+        if (a.has(AddrFlag::Secondary)) line.add(a.address->isV4() ? "secondary" : "temporary");
+        if (!a.has(AddrFlag::Permanent)) line.add("dynamic");
+        for (const auto& fl : kFlagNames)
+          if (a.has(fl.flag)) line.add(fl.name);
+        if (a.label) line.add(*a.label);
+        printLine(line.str());
+        printLine(fmt::format("       valid_lft {} preferred_lft {}", lifetimeText(a.validLifetime),
+                              lifetimeText(a.preferredLifetime)));
+      }
+    }
+  } catch (const Error& e) {
+    return failed(e);
+  }
+  return kExitOk;
+}
+
+int flushAddrs(Context& ctx, Args& args) {
+  AddrFilter f = parseFilter(args);
+  if (!f.dev && !f.label) throw UsageError("address flush: name a device (flush dev DEV) or a label");
+  try {
+    ctx.netlink().addresses().flush(f);
+  } catch (const Error& e) {
+    return failed(e);
+  }
+  return kExitOk;
+}
+
+int runAddr(Context& ctx, Args& args) {
+  if (args.done()) return showAddrs(ctx, args);
+  if (args.accept("help")) {
+    printLine(kUsage);
+    return kExitOk;
+  }
+  if (args.acceptAny({"show", "list", "ls", "lst"})) return showAddrs(ctx, args);
+  if (args.accept("flush")) return flushAddrs(ctx, args);
+  return runPrepared(ctx, prepareAddr(ctx, args));
+}
+
+const Registrar kAddr{ObjectCommand{.name = "address", .aliases = {"a", "addr", "ad", "addre"}, .usage = kUsage,
+                                    .run = runAddr, .prepare = prepareAddr}};
+
+}  // namespace
+}  // namespace fastlink::cli

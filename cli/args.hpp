@@ -1,0 +1,68 @@
+// Word-level parsing shared by every object command: a cursor over the words of one command
+// line, keyword matching, and value parsers whose errors name the keyword they belong to.
+//
+// iproute2's grammar is positional keywords ("mtu 9000 up master br0"), not flags, so a generic
+// option parser (CLI11, getopt) does not fit it: the words are walked by hand, like iproute2's
+// NEXT_ARG()/matches() idiom, but every error is thrown instead of printed and exited on.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "fastlink/types.hpp"
+
+namespace fastlink::cli {
+
+/// Bad command-line or batch-line input, detected before anything was sent (exit status 2).
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Splits a batch line into words like a shell would for simple cases: whitespace separates,
+/// "double" or 'single' quotes group, backslash escapes, and an unquoted '#' starting a word
+/// comments out the rest of the line. Throws UsageError on an unterminated quote.
+std::vector<std::string> splitWords(std::string_view line);
+
+/// A cursor over the words of one command ("link set dev v0 mtu 9000").
+class Args {
+ public:
+  explicit Args(std::vector<std::string> words) : words_(std::move(words)) {}
+
+  bool done() const { return pos_ >= words_.size(); }
+  /// The current word ("" when done).
+  const std::string& peek() const;
+  /// Consumes and returns the current word.
+  std::string next();
+  /// Consumes the value that must follow `keyword`; throws UsageError naming the keyword.
+  std::string value(std::string_view keyword);
+  /// Consumes the current word if it equals `keyword`.
+  bool accept(std::string_view keyword);
+  /// Consumes the current word if it equals any of `keywords`.
+  bool acceptAny(std::initializer_list<std::string_view> keywords);
+
+  /// The whole command as typed, for messages.
+  std::string text() const;
+  /// Throws UsageError: `unknown keyword "W" in "TEXT" (word N; CONTEXT)`, for the current word.
+  [[noreturn]] void unknown(std::string_view context) const;
+
+ private:
+  std::vector<std::string> words_;
+  std::size_t pos_ = 0;
+};
+
+/// Parses a decimal (or 0x hex) integer in [min, max]; errors name the keyword:
+/// `mtu: "abc" is not a number`, `vlan id: 5000 is out of range (0-4094)`.
+uint64_t parseInteger(std::string_view text, std::string_view keyword, uint64_t min, uint64_t max);
+uint32_t parseU32(std::string_view text, std::string_view keyword, uint32_t min = 0, uint32_t max = UINT32_MAX);
+/// "0"/"1" (also "off"/"on") as a boolean.
+bool parseBool01(std::string_view text, std::string_view keyword);
+MacAddress parseMac(std::string_view text, std::string_view keyword);
+IpAddress parseIp(std::string_view text, std::string_view keyword);
+/// An interface name the kernel will accept (1-15 bytes, no '/', ':' or whitespace).
+std::string parseIfname(std::string_view text, std::string_view keyword);
+
+}  // namespace fastlink::cli

@@ -1,0 +1,65 @@
+// Shared fixture for CLI tests: runs the fastlink binary with `-n NS` in a fresh namespace and
+// checks its work with iproute2 (`ip -j`), never with fastlink itself.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <string>
+
+#include "support/test_netns.hpp"
+
+namespace fastlink::test {
+
+inline std::string cliPath() {
+  if (const char* env = std::getenv("FASTLINK_CLI"); env && *env) return env;
+  return FASTLINK_CLI_PATH;
+}
+
+/// Quotes a word for /bin/sh.
+inline std::string shellQuote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+class CliTest : public ::testing::Test {
+ protected:
+  TestNetns ns;
+
+  /// Runs `fastlink -n NS ARGS` (ARGS is shell text).
+  CommandResult cli(const std::string& args) const { return run(cliPath() + " -n " + ns.name() + " " + args); }
+
+  /// Writes `content` to a temporary file and runs `fastlink -n NS OPTIONS -batch FILE`.
+  CommandResult batch(const std::string& content, const std::string& options = "") {
+    std::string path = "/tmp/fastlink-cli-batch-" + std::to_string(getpid()) + "-" + ns.name();
+    {
+      std::ofstream f(path);
+      f << content;
+    }
+    auto r = cli(options + " -batch " + path);
+    std::remove(path.c_str());
+    return r;
+  }
+
+  /// `ip -d -j link show dev NAME` as one object (empty object if missing).
+  nlohmann::json ipLink(const std::string& name) const {
+    auto r = run("ip -n " + ns.name() + " -d -j link show dev " + name);
+    if (r.status != 0) return nlohmann::json::object();
+    auto j = nlohmann::json::parse(r.out);
+    return j.empty() ? nlohmann::json::object() : j[0];
+  }
+  bool ipHas(const std::string& name) const { return run("ip -n " + ns.name() + " link show dev " + name).status == 0; }
+  /// Everything `ip` knows about the namespace's links, to prove that nothing changed.
+  std::string snapshot() const { return ns.ip("-d -j link show"); }
+
+  static bool hasFlag(const nlohmann::json& link, const std::string& flag) {
+    for (const auto& f : link.value("flags", nlohmann::json::array()))
+      if (f == flag) return true;
+    return false;
+  }
+};
+
+}  // namespace fastlink::test
