@@ -177,6 +177,7 @@ json linkJson(const LinkInfo& l, const PeerMap& peers, const GlobalOptions& o) {
   if (l.qdisc) j["qdisc"] = *l.qdisc;
   if (l.masterIndex()) j["master"] = nameOf(peers, l.masterIndex());
   if (l.operState) j["operstate"] = *l.operState;
+  if (l.linkMode) j["linkmode"] = *l.linkMode;
   if (l.group) j["group"] = groupName(*l.group);
   if (l.txqlen) j["txqlen"] = *l.txqlen;
   if (l.type) j["link_type"] = linkTypeName(*l.type);
@@ -184,6 +185,7 @@ json linkJson(const LinkInfo& l, const PeerMap& peers, const GlobalOptions& o) {
   if (l.broadcast) j["broadcast"] = l.broadcast->toString();
   if (l.linkNetnsId) j["link_netnsid"] = *l.linkNetnsId;
   if (o.details) {
+    if (l.promiscuity) j["promiscuity"] = *l.promiscuity;
     if (l.minMtu) j["min_mtu"] = *l.minMtu;
     if (l.maxMtu) j["max_mtu"] = *l.maxMtu;
     if (l.kind || l.slaveKind) {
@@ -226,6 +228,7 @@ void printLinkText(const LinkInfo& l, const PeerMap& peers, const GlobalOptions&
   if (l.qdisc) first.add("qdisc", *l.qdisc);
   if (l.masterIndex()) first.add("master", nameOf(peers, l.masterIndex()));
   if (l.operState) first.add("state", *l.operState);
+  if (l.linkMode) first.add("mode", *l.linkMode);
   if (l.group) first.add("group", groupName(*l.group));
   if (l.txqlen) first.add("qlen", *l.txqlen);
   printLine(first.str());

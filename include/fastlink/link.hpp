@@ -158,6 +158,8 @@ struct LinkInfo {
   // Reported only.
   std::optional<uint32_t> flags;  ///< IFF_* bits
   std::optional<std::string> operState;  ///< "UP", "DOWN", "UNKNOWN", "LOWERLAYERDOWN", ...
+  std::optional<std::string> linkMode;   ///< "DEFAULT" or "DORMANT" (IFLA_LINKMODE)
+  std::optional<uint32_t> promiscuity;   ///< how many users asked for promiscuous mode
   std::optional<bool> carrier;
   std::optional<MacAddress> broadcast;
   std::optional<uint32_t> minMtu;

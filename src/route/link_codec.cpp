@@ -39,6 +39,8 @@ void validateCommon(const LinkInfo& link, LinkEncodeMode mode) {
                   std::to_string(kMaxMtu) + ")");
   if (link.address && link.address->size() == 0) throw invalid("empty link address");
   if (link.kind && (link.kind->empty() || link.kind->size() > 63)) throw invalid("invalid link type");
+  if (mode == LinkEncodeMode::Create && link.alias)
+    throw invalid("alias can only be set on an existing device (the kernel ignores it at creation)");
   if (mode != LinkEncodeMode::Create) {
     if (link.numTxQueues || link.numRxQueues) throw invalid("numtxqueues/numrxqueues can only be set when creating");
     if (link.parent) throw invalid("the parent link can only be set when creating");
@@ -160,6 +162,8 @@ LinkInfo decodeLink(const nlmsghdr* message, bool withStats) {
       case IFLA_LINK: link.parent = Ifref(core::readU32(a)); break;
       case IFLA_OPERSTATE: link.operState = operStateName(core::readU8(a)); break;
       case IFLA_CARRIER: link.carrier = core::readU8(a) != 0; break;
+      case IFLA_LINKMODE: link.linkMode = core::readU8(a) == IF_LINK_MODE_DORMANT ? "DORMANT" : "DEFAULT"; break;
+      case IFLA_PROMISCUITY: link.promiscuity = core::readU32(a); break;
       case IFLA_MIN_MTU: link.minMtu = core::readU32(a); break;
       case IFLA_MAX_MTU: link.maxMtu = core::readU32(a); break;
       case IFLA_QDISC: link.qdisc = core::readString(a); break;

@@ -318,12 +318,16 @@ TEST_F(CliTest, TextLooksLikeIpLinkShow) {
   ASSERT_EQ(cli("link set v0 master br0 group 5 alias uplink").status, 0);
   auto r = cli("link show dev v0");
   ASSERT_EQ(r.status, 0) << r.err;
-  std::regex first(R"(^\d+: v0@v1: <BROADCAST,MULTICAST,M-DOWN> mtu 1500 qdisc noop master br0 state DOWN group 5 qlen 1000\n)"
+  std::regex first(R"(^\d+: v0@v1: <BROADCAST,MULTICAST,M-DOWN> mtu 1500 qdisc noop master br0 state DOWN mode DEFAULT group 5 qlen 1000\n)"
                    R"(    link/ether [0-9a-f:]{17} brd ff:ff:ff:ff:ff:ff\n    alias uplink\n$)");
   EXPECT_TRUE(std::regex_match(r.out, first)) << r.out;
   r = cli("-d link show dev br0");
   EXPECT_NE(r.out.find("    bridge "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("minmtu 68"), std::string::npos) << r.out;
+  auto j = json::parse(cli("-j -d link show dev v0").out)[0];
+  auto theirs = ns.ipJson("-d link show dev v0")[0];
+  EXPECT_EQ(j["linkmode"], theirs["linkmode"]);
+  EXPECT_EQ(j["promiscuity"], theirs["promiscuity"]);  // 1: a bridge port is promiscuous
 }
 
 TEST_F(CliTest, StatsShowCountersLikeIp) {

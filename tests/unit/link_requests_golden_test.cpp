@@ -236,7 +236,7 @@ TEST(LinkRequestsGolden, AddUnknownKindIsSentWithoutOptions) {
 
 TEST(LinkRequestsGolden, AddWithEveryCommonField) {
   // ip link add d0 mtu 9000 address 02:11:22:33:44:55 group 7 master <4> up txqueuelen 500
-  //   alias "uplink" numtxqueues 4 numrxqueues 2 type dummy
+  //   numtxqueues 4 numrxqueues 2 type dummy
   Request r = LinkRequests::add(LinkInfo("d0", "dummy")
                                     .setMtu(9000)
                                     .setAddress(MacAddress::parse("02:11:22:33:44:55"))
@@ -244,7 +244,6 @@ TEST(LinkRequestsGolden, AddWithEveryCommonField) {
                                     .setMaster(4u)
                                     .setAdmin(true)
                                     .setTxqlen(500)
-                                    .setAlias("uplink")
                                     .setNumTxQueues(4)
                                     .setNumRxQueues(2));
   Attrs attrs = Attrs()
@@ -254,12 +253,22 @@ TEST(LinkRequestsGolden, AddWithEveryCommonField) {
                     .u32(IFLA_GROUP, 7)
                     .u32(IFLA_MASTER, 4)
                     .u32(IFLA_TXQLEN, 500)
-                    .str(IFLA_IFALIAS, "uplink")
                     .u32(IFLA_NUM_TX_QUEUES, 4)
                     .u32(IFLA_NUM_RX_QUEUES, 2)
                     .append(linkInfo("dummy"));
   EXPECT_TRUE(sameBytes(r.bytes(), addMessage(attrs, Ifinfo{.flags = IFF_UP, .change = IFF_UP})));
   EXPECT_EQ(r.operation(), "link add d0 type dummy mtu 9000 up");
+}
+
+TEST(LinkRequestsGolden, AliasAtCreationIsRefused) {
+  // The kernel ignores IFLA_IFALIAS in a creating RTM_NEWLINK; refusing beats losing it silently.
+  try {
+    LinkRequests::add(LinkInfo("d0", "dummy").setAlias("uplink"));
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), std::errc::invalid_argument);
+    EXPECT_NE(std::string(e.what()).find("alias"), std::string::npos);
+  }
 }
 
 TEST(LinkRequestsGolden, AddDown) {
@@ -406,7 +415,7 @@ TEST(LinkRequestsGolden, DelGroup) {
 // ---- general properties -------------------------------------------------------------------------
 
 TEST(LinkRequestsGolden, LengthFieldMatchesTheBytes) {
-  Request r = LinkRequests::add(LinkInfo("a", "dummy").setAlias("abc"));  // odd string lengths
+  Request r = LinkRequests::set(Ifref(3u), LinkInfo().setAlias("abc"));  // odd string lengths
   ASSERT_GE(r.bytes().size(), 16u);
   uint32_t len;
   std::memcpy(&len, r.bytes().data(), 4);
