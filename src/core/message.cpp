@@ -19,7 +19,33 @@ namespace {
 
 }  // namespace
 
-MessageWriter::MessageWriter(uint16_t type, uint16_t flags) : buffer_(new uint8_t[kMaxMessage]) {
+namespace {
+
+// Building a request used to allocate (and free) a 32 KiB buffer each time: a measurable share
+// of a batched request's cost. Buffers are recycled per thread instead; a free list rather than
+// one buffer, because a writer may be alive while another is built (a request made inside a
+// dump callback).
+std::vector<std::unique_ptr<uint8_t[]>>& spareBuffers() {
+  thread_local std::vector<std::unique_ptr<uint8_t[]>> spares;
+  return spares;
+}
+
+std::unique_ptr<uint8_t[]> takeBuffer() {
+  auto& spares = spareBuffers();
+  if (spares.empty()) return std::unique_ptr<uint8_t[]>(new uint8_t[MessageWriter::kMaxMessage]);
+  auto buffer = std::move(spares.back());
+  spares.pop_back();
+  return buffer;
+}
+
+}  // namespace
+
+MessageWriter::~MessageWriter() {
+  constexpr std::size_t kMaxSpares = 8;
+  if (buffer_ && spareBuffers().size() < kMaxSpares) spareBuffers().push_back(std::move(buffer_));
+}
+
+MessageWriter::MessageWriter(uint16_t type, uint16_t flags) : buffer_(takeBuffer()) {
   nlmsghdr* h = mnl_nlmsg_put_header(buffer_.get());
   h->nlmsg_type = type;
   h->nlmsg_flags = NLM_F_REQUEST | flags;

@@ -23,6 +23,7 @@ class MessageWriter {
   static constexpr std::size_t kMaxMessage = 32 * 1024;
 
   MessageWriter(uint16_t type, uint16_t flags);
+  ~MessageWriter();
   MessageWriter(const MessageWriter&) = delete;
   MessageWriter& operator=(const MessageWriter&) = delete;
 

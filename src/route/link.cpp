@@ -103,21 +103,21 @@ Request LinkRequests::replace(const LinkInfo& link) {
 }
 
 Request LinkRequests::set(const Ifref& dev, const LinkInfo& changes) {
-  LinkInfo msg = changes;
   std::string operation = "link set dev " + dev.toString();
   if (dev.isIndex()) {
     if (dev.index() == 0) throw Error::invalidArgument(operation, "ifindex 0 names no device");
-    msg.index = dev.index();
   } else {
     validateIfname(dev.name());
-    msg.index.reset();
     if (changes.name && *changes.name != dev.name())
       // The kernel looks a device up by IFLA_IFNAME before IFLA_ALT_IFNAME, so a rename must
       // name the device by index.
       throw Error::invalidArgument(operation, "renaming needs the device's ifindex (LinkApi::set resolves it)");
-    msg.name = dev.name();
   }
-  return build(RTM_NEWLINK, 0, msg, LinkEncodeMode::Change, std::move(operation));
+  if (changes.name && dev.isIndex()) operation += " name " + *changes.name;
+  MessageWriter w(RTM_NEWLINK, 0);
+  KeepAlive keep;
+  route::encodeLink(w, changes, LinkEncodeMode::Change, keep, &dev);
+  return w.toRequest(std::move(operation), std::move(keep));
 }
 
 Request LinkRequests::del(const Ifref& dev) { return deviceOnly(RTM_DELLINK, dev, "link del dev " + dev.toString()); }
@@ -142,19 +142,36 @@ Request LinkRequests::delGroup(uint32_t group) {
 
 // ---- LinkApi --------------------------------------------------------------------------------
 
+namespace {
+
+bool needsResolving(const LinkInfo& link) {
+  return (link.master && link.master->isName()) || (link.parent && link.parent->isName()) ||
+         (link.vxlan && link.vxlan->dev && link.vxlan->dev->isName());
+}
+
+// The common case (no names to resolve) encodes `link` itself: no copy of the whole LinkInfo.
+const LinkInfo& resolved(LinkApi& api, const LinkInfo& link, std::optional<LinkInfo>& storage) {
+  return needsResolving(link) ? storage.emplace(api.resolveNames(link)) : link;
+}
+
+}  // namespace
+
 void LinkApi::add(const LinkInfo& link) {
-  Request r = LinkRequests::add(resolveNames(link));
+  std::optional<LinkInfo> storage;
+  Request r = LinkRequests::add(resolved(*this, link, storage));
   engine_.execute(r.bytes(), r.operation());
 }
 
 void LinkApi::replace(const LinkInfo& link) {
-  Request r = LinkRequests::replace(resolveNames(link));
+  std::optional<LinkInfo> storage;
+  Request r = LinkRequests::replace(resolved(*this, link, storage));
   engine_.execute(r.bytes(), r.operation());
 }
 
 void LinkApi::set(const Ifref& dev, const LinkInfo& changes) {
   bool rename = dev.isName() && changes.name && *changes.name != dev.name();
-  Request r = LinkRequests::set(rename ? Ifref(indexOf(dev)) : dev, resolveNames(changes));
+  std::optional<LinkInfo> storage;
+  Request r = LinkRequests::set(rename ? Ifref(indexOf(dev)) : dev, resolved(*this, changes, storage));
   engine_.execute(r.bytes(), r.operation());
 }
 
@@ -164,7 +181,8 @@ void LinkApi::del(const Ifref& dev) {
 }
 
 void LinkApi::setGroup(uint32_t group, const LinkInfo& changes) {
-  Request r = LinkRequests::setGroup(group, resolveNames(changes));
+  std::optional<LinkInfo> storage;
+  Request r = LinkRequests::setGroup(group, resolved(*this, changes, storage));
   engine_.execute(r.bytes(), r.operation());
 }
 

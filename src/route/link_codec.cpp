@@ -67,19 +67,22 @@ void encodeLinkInfoNest(core::MessageWriter& w, const LinkInfo& link, const std:
 
 }  // namespace
 
-void encodeLink(core::MessageWriter& w, const LinkInfo& link, LinkEncodeMode mode, KeepAlive& keep) {
+void encodeLink(core::MessageWriter& w, const LinkInfo& link, LinkEncodeMode mode, KeepAlive& keep,
+                const Ifref* device) {
   validateCommon(link, mode);
   std::optional<std::string> kind = effectiveKind(link);
   if (mode == LinkEncodeMode::Create && !kind) throw invalid("a new device needs a type (type KIND)");
 
   auto& ifi = w.putHeader<ifinfomsg>();
   ifi.ifi_family = AF_UNSPEC;
-  if (link.index) ifi.ifi_index = static_cast<int>(*link.index);
+  if (device && device->isIndex()) ifi.ifi_index = static_cast<int>(device->index());
+  else if (link.index && !device) ifi.ifi_index = static_cast<int>(*link.index);
   if (link.admin) {
     ifi.ifi_change = IFF_UP;
     ifi.ifi_flags = *link.admin ? IFF_UP : 0;
   }
-  if (link.name) w.putString(IFLA_IFNAME, *link.name);
+  if (device && device->isName()) w.putString(IFLA_IFNAME, device->name());
+  else if (link.name) w.putString(IFLA_IFNAME, *link.name);
   if (link.mtu) w.putU32(IFLA_MTU, *link.mtu);
   if (link.address) w.putBytes(IFLA_ADDRESS, link.address->bytes());
   if (link.group) w.putU32(IFLA_GROUP, *link.group);

@@ -14,7 +14,10 @@ enum class LinkEncodeMode { Create, Change, Group };
 
 /// Validates `link` for `mode` and writes its header and attributes. Throws Error(EINVAL) on bad
 /// input before anything is sent.
-void encodeLink(core::MessageWriter& writer, const LinkInfo& link, LinkEncodeMode mode, KeepAlive& keep);
+/// `device`, when given, names the device a Change applies to (ifindex, or IFLA_IFNAME) instead
+/// of link.index / link.name; link.name then means a rename.
+void encodeLink(core::MessageWriter& writer, const LinkInfo& link, LinkEncodeMode mode, KeepAlive& keep,
+                const Ifref* device = nullptr);
 
 /// Decodes one RTM_NEWLINK message (from a get or a dump).
 LinkInfo decodeLink(const nlmsghdr* message, bool withStats);
