@@ -1,0 +1,53 @@
+// Small helpers shared by the benchmark programs: a monotonic stopwatch, interface-name lists
+// and the one-line JSON result every measuring program prints for bench/run.
+#pragma once
+
+#include <net/if.h>
+#include <time.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace bench {
+
+inline double now() {
+  timespec ts{};
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+/// PREFIX0 .. PREFIX{count-1}: the naming convention of every scenario (veth pairs are
+/// PREFIX{2i} with peer PREFIX{2i+1}).
+inline std::vector<std::string> names(const std::string& prefix, std::size_t count) {
+  std::vector<std::string> out;
+  out.reserve(count);
+  for (std::size_t i = 0; i < count; ++i) out.push_back(prefix + std::to_string(i));
+  return out;
+}
+
+/// Resolved before the stopwatch starts, for the peers whose API wants an ifindex.
+inline std::vector<int> indexes(const std::vector<std::string>& names) {
+  std::vector<int> out;
+  out.reserve(names.size());
+  for (const auto& n : names) {
+    unsigned idx = if_nametoindex(n.c_str());
+    if (idx == 0) throw std::runtime_error("no such device: " + n);
+    out.push_back(static_cast<int>(idx));
+  }
+  return out;
+}
+
+/// The result line read by bench/run: {"seconds":..,"ops":..,"failed":..,"bytes":..,"found":[..]}
+inline void report(double seconds, std::size_t ops, std::size_t failed, uint64_t bytes = 0,
+                   const std::vector<std::string>& found = {}) {
+  std::string line = "{\"seconds\":" + std::to_string(seconds) + ",\"ops\":" + std::to_string(ops) +
+                     ",\"failed\":" + std::to_string(failed) + ",\"bytes\":" + std::to_string(bytes) + ",\"found\":[";
+  for (std::size_t i = 0; i < found.size(); ++i) line += (i ? ",\"" : "\"") + found[i] + "\"";
+  line += "]}\n";
+  std::fputs(line.c_str(), stdout);
+}
+
+}  // namespace bench

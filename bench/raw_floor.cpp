@@ -1,0 +1,213 @@
+// The raw pipelined netlink floor: hand-written libmnl, many requests per sendmsg, an ACK asked
+// only on the last request of each sendmsg (errors come back anyway). What is left is the
+// kernel's own work plus the unavoidable syscalls; fastlink is measured against it.
+//
+//   raw_floor mtu PREFIX COUNT MTU           set the MTU of PREFIX0..PREFIX{COUNT-1} (by name)
+//   raw_floor create-veth PREFIX PAIRS       create veth PREFIX{2i} peer PREFIX{2i+1}
+//   raw_floor list KIND|- none|skipstats|vf  dump links, kind-filtered in the kernel or not,
+//                                            with the given IFLA_EXT_MASK
+// Prints one JSON line (bench_common.hpp); the time includes opening the socket.
+#include <libmnl/libmnl.h>
+#include <linux/if_link.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <linux/veth.h>
+#include <sys/socket.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <span>
+#include <ctime>
+#include <string>
+#include <vector>
+
+#include "bench_common.hpp"
+
+namespace {
+
+constexpr std::size_t kWindow = 1024;
+constexpr std::size_t kSendBytes = 256 * 1024;
+
+// Static (zero pages until touched), so the floor does not pay for clearing buffers it never uses.
+char gReceive[1 << 20];
+char gSend[kSendBytes + 8192];
+
+struct Socket {
+  mnl_socket* nl = nullptr;
+  uint32_t port = 0;
+  uint64_t bytes = 0;
+  std::span<char> rx;
+  Socket() : rx(gReceive, sizeof gReceive) {
+    nl = mnl_socket_open(NETLINK_ROUTE);
+    if (!nl) throw std::runtime_error("mnl_socket_open");
+    int on = 1;
+    mnl_socket_setsockopt(nl, NETLINK_CAP_ACK, &on, sizeof on);
+    mnl_socket_setsockopt(nl, NETLINK_GET_STRICT_CHK, &on, sizeof on);
+    int rcv = 32 * 1024 * 1024;
+    setsockopt(mnl_socket_get_fd(nl), SOL_SOCKET, SO_RCVBUFFORCE, &rcv, sizeof rcv);
+    if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) throw std::runtime_error("mnl_socket_bind");
+    port = mnl_socket_get_portid(nl);
+  }
+  ~Socket() { mnl_socket_close(nl); }
+};
+
+using Builder = void (*)(nlmsghdr*, std::size_t i, const std::vector<std::string>&, unsigned);
+
+// Sends COUNT requests pipelined; returns how many failed.
+std::size_t pipeline(Socket& s, std::size_t count, const std::vector<std::string>& names, unsigned arg, Builder build) {
+  std::span<char> buf(gSend, sizeof gSend);
+  // FL_RAW_WINDOW=N caps the requests per sendmsg (1 = stop-and-wait), for experiments.
+  std::size_t window = kWindow;
+  if (const char* w = std::getenv("FL_RAW_WINDOW")) window = std::max<std::size_t>(1, std::stoul(w));
+  uint32_t seq = static_cast<uint32_t>(time(nullptr));
+  std::size_t failed = 0;
+  for (std::size_t i = 0; i < count;) {
+    std::size_t used = 0, n = 0;
+    nlmsghdr* last = nullptr;
+    uint32_t first = seq;
+    while (i < count && n < window && used + 4096 <= kSendBytes) {
+      nlmsghdr* h = mnl_nlmsg_put_header(buf.data() + used);
+      h->nlmsg_seq = seq++;
+      build(h, i, names, arg);
+      used += NLMSG_ALIGN(h->nlmsg_len);
+      last = h;
+      ++i;
+      ++n;
+    }
+    last->nlmsg_flags |= NLM_F_ACK;
+    if (mnl_socket_sendto(s.nl, buf.data(), used) < 0) throw std::runtime_error("sendto");
+    uint32_t lastSeq = seq - 1;
+    for (bool done = false; !done;) {
+      ssize_t r = mnl_socket_recvfrom(s.nl, s.rx.data(), s.rx.size());
+      if (r < 0) throw std::runtime_error(std::string("recv: ") + std::strerror(errno));
+      s.bytes += static_cast<uint64_t>(r);
+      int left = static_cast<int>(r);
+      for (auto* m = reinterpret_cast<nlmsghdr*>(s.rx.data()); mnl_nlmsg_ok(m, left); m = mnl_nlmsg_next(m, &left)) {
+        if (m->nlmsg_type != NLMSG_ERROR || m->nlmsg_seq - first >= n) continue;
+        auto* e = static_cast<nlmsgerr*>(mnl_nlmsg_get_payload(m));
+        if (e->error) ++failed;
+        if (m->nlmsg_seq == lastSeq) done = true;
+      }
+    }
+  }
+  return failed;
+}
+
+void buildMtu(nlmsghdr* h, std::size_t i, const std::vector<std::string>& names, unsigned mtu) {
+  h->nlmsg_type = RTM_NEWLINK;
+  h->nlmsg_flags = NLM_F_REQUEST;
+  auto* ifi = static_cast<ifinfomsg*>(mnl_nlmsg_put_extra_header(h, sizeof(ifinfomsg)));
+  ifi->ifi_family = AF_UNSPEC;
+  mnl_attr_put_strz(h, IFLA_IFNAME, names[i].c_str());
+  mnl_attr_put_u32(h, IFLA_MTU, mtu);
+}
+
+void buildVeth(nlmsghdr* h, std::size_t i, const std::vector<std::string>& names, unsigned) {
+  h->nlmsg_type = RTM_NEWLINK;
+  h->nlmsg_flags = NLM_F_REQUEST | NLM_F_CREATE | NLM_F_EXCL;
+  auto* ifi = static_cast<ifinfomsg*>(mnl_nlmsg_put_extra_header(h, sizeof(ifinfomsg)));
+  ifi->ifi_family = AF_UNSPEC;
+  mnl_attr_put_strz(h, IFLA_IFNAME, names[2 * i].c_str());
+  nlattr* info = mnl_attr_nest_start(h, IFLA_LINKINFO);
+  mnl_attr_put_strz(h, IFLA_INFO_KIND, "veth");
+  nlattr* data = mnl_attr_nest_start(h, IFLA_INFO_DATA);
+  nlattr* peer = mnl_attr_nest_start(h, VETH_INFO_PEER);
+  auto* pifi = static_cast<ifinfomsg*>(mnl_nlmsg_put_extra_header(h, sizeof(ifinfomsg)));
+  pifi->ifi_family = AF_UNSPEC;
+  mnl_attr_put_strz(h, IFLA_IFNAME, names[2 * i + 1].c_str());
+  mnl_attr_nest_end(h, peer);
+  mnl_attr_nest_end(h, data);
+  mnl_attr_nest_end(h, info);
+}
+
+struct ListState {
+  std::vector<std::string> found;
+  std::size_t count = 0;
+  const char* kind = nullptr;
+};
+
+int onLink(const nlmsghdr* m, void* data) {
+  auto* st = static_cast<ListState*>(data);
+  ++st->count;
+  const char* name = nullptr;
+  const char* kind = nullptr;
+  // libmnl's iteration macros are C (void* conversions): walk the attributes by hand.
+  auto* a = static_cast<const nlattr*>(mnl_nlmsg_get_payload_offset(m, sizeof(ifinfomsg)));
+  const char* tail = reinterpret_cast<const char*>(mnl_nlmsg_get_payload_tail(m));
+  for (; mnl_attr_ok(a, static_cast<int>(tail - reinterpret_cast<const char*>(a))); a = mnl_attr_next(a)) {
+    if (mnl_attr_get_type(a) == IFLA_IFNAME) name = mnl_attr_get_str(a);
+    if (mnl_attr_get_type(a) == IFLA_LINKINFO) {
+      auto* b = static_cast<const nlattr*>(mnl_attr_get_payload(a));
+      const char* end = reinterpret_cast<const char*>(a) + a->nla_len;
+      for (; mnl_attr_ok(b, static_cast<int>(end - reinterpret_cast<const char*>(b))); b = mnl_attr_next(b))
+        if (mnl_attr_get_type(b) == IFLA_INFO_KIND) kind = mnl_attr_get_str(b);
+    }
+  }
+  if (name && (!st->kind || (kind && std::strcmp(kind, st->kind) == 0))) st->found.emplace_back(name);
+  return MNL_CB_OK;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) try {
+  std::string cmd = argc > 1 ? argv[1] : "";
+  if (cmd == "mtu" && argc == 5) {
+    auto list = bench::names(argv[2], std::stoul(argv[3]));
+    double t0 = bench::now();
+    Socket s;
+    std::size_t failed = pipeline(s, list.size(), list, static_cast<unsigned>(std::stoul(argv[4])), buildMtu);
+    bench::report(bench::now() - t0, list.size(), failed, s.bytes);
+    return failed ? 1 : 0;
+  }
+  if (cmd == "create-veth" && argc == 4) {
+    std::size_t pairs = std::stoul(argv[3]);
+    auto list = bench::names(argv[2], 2 * pairs);
+    double t0 = bench::now();
+    Socket s;
+    std::size_t failed = pipeline(s, pairs, list, 0, buildVeth);
+    bench::report(bench::now() - t0, pairs, failed, s.bytes);
+    return failed ? 1 : 0;
+  }
+  if (cmd == "list" && argc == 4) {
+    std::string kind = argv[2], mask = argv[3];
+    double t0 = bench::now();
+    Socket s;
+    char buf[512];
+    nlmsghdr* h = mnl_nlmsg_put_header(buf);
+    h->nlmsg_type = RTM_GETLINK;
+    h->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+    h->nlmsg_seq = static_cast<uint32_t>(time(nullptr));
+    auto* ifi = static_cast<ifinfomsg*>(mnl_nlmsg_put_extra_header(h, sizeof(ifinfomsg)));
+    ifi->ifi_family = AF_UNSPEC;
+    if (kind != "-") {
+      nlattr* info = mnl_attr_nest_start(h, IFLA_LINKINFO);
+      mnl_attr_put_strz(h, IFLA_INFO_KIND, kind.c_str());
+      mnl_attr_nest_end(h, info);
+    }
+    if (mask == "skipstats") mnl_attr_put_u32(h, IFLA_EXT_MASK, RTEXT_FILTER_SKIP_STATS);
+    if (mask == "vf") mnl_attr_put_u32(h, IFLA_EXT_MASK, RTEXT_FILTER_VF);
+    if (mnl_socket_sendto(s.nl, h, h->nlmsg_len) < 0) throw std::runtime_error("sendto");
+    ListState st;
+    if (kind != "-") st.kind = kind.c_str();
+    for (;;) {
+      ssize_t r = mnl_socket_recvfrom(s.nl, s.rx.data(), s.rx.size());
+      if (r < 0) throw std::runtime_error(std::string("recv: ") + std::strerror(errno));
+      s.bytes += static_cast<uint64_t>(r);
+      int rc = mnl_cb_run(s.rx.data(), static_cast<size_t>(r), h->nlmsg_seq, s.port, onLink, &st);
+      if (rc == MNL_CB_ERROR) throw std::runtime_error(std::string("dump: ") + std::strerror(errno));
+      if (rc == MNL_CB_STOP) break;
+    }
+    double t = bench::now() - t0;
+    // A full dump reports the count, not every name.
+    if (kind == "-") st.found = {std::to_string(st.count)};
+    bench::report(t, st.count, 0, s.bytes, st.found);
+    return 0;
+  }
+  std::fprintf(stderr, "usage: raw_floor mtu PREFIX COUNT MTU | create-veth PREFIX PAIRS | list KIND|- none|skipstats|vf\n");
+  return 2;
+} catch (const std::exception& e) {
+  std::fprintf(stderr, "raw_floor: %s\n", e.what());
+  return 1;
+}
