@@ -83,6 +83,13 @@ struct PreparedRequest {
   std::optional<std::string> device;
 };
 
+/// The request with the command line as typed as its operation, so that errors name the device
+/// rather than the ifindex it was resolved to.
+inline Request asTyped(Request request, std::string text) {
+  request.setOperation(std::move(text));
+  return request;
+}
+
 /// State of one fastlink run: the options and the (lazily opened) netlink socket.
 class Context {
  public:

@@ -57,13 +57,6 @@ ParsedFdb parseModify(Args& args) {
   return p;
 }
 
-/// The request with the command as typed as its operation, so that errors name the device
-/// rather than its ifindex.
-Request asTyped(const Request& r, std::string text) {
-  auto b = r.bytes();
-  return Request(std::vector<uint8_t>(b.begin(), b.end()), std::move(text));
-}
-
 PreparedRequest prepareModify(Args& args, Verb verb) {
   std::string text = args.text();
   ParsedFdb p = parseModify(args);

@@ -26,6 +26,11 @@ class Request {
   std::span<const uint8_t> bytes() const { return bytes_; }
   /// What the request does, in iproute2 words ("link set dev v0 mtu 9000").
   const std::string& operation() const { return operation_; }
+  /// Replaces the description, e.g. with the command line a request came from.
+  Request& setOperation(std::string operation) {
+    operation_ = std::move(operation);
+    return *this;
+  }
 
  private:
   std::vector<uint8_t> bytes_;
