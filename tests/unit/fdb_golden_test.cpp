@@ -26,12 +26,6 @@ Bytes ndmsgBytes(uint8_t family, int32_t ifindex, uint16_t state, uint8_t flags)
   return b;
 }
 
-Bytes fdbMessage(uint16_t type, uint16_t flags, const Bytes& ndm, const Attrs& attrs) {
-  Bytes payload = ndm;
-  payload.insert(payload.end(), attrs.bytes().begin(), attrs.bytes().end());
-  return test::netlinkMessage(type, flags, payload);
-}
-
 constexpr uint16_t kAdd = NLM_F_REQUEST | NLM_F_CREATE | NLM_F_EXCL;
 const MacAddress kMac = MacAddress::parse("02:00:00:00:00:11");
 const std::initializer_list<uint8_t> kMacBytes = {2, 0, 0, 0, 0, 0x11};
@@ -39,7 +33,7 @@ const std::initializer_list<uint8_t> kMacBytes = {2, 0, 0, 0, 0, 0x11};
 TEST(FdbGolden, AddStaticOnBridgePortWithVlan) {
   // bridge fdb add 02:00:00:00:00:11 dev <5> master static vlan 10
   Request r = FdbRequests::add(FdbInfo(kMac, 5u).setMaster(true).setState(FdbState::Static).setVlan(10));
-  Bytes expected = fdbMessage(RTM_NEWNEIGH, kAdd, ndmsgBytes(AF_BRIDGE, 5, NUD_NOARP | NUD_REACHABLE, NTF_MASTER),
+  Bytes expected = test::netlinkMessage(RTM_NEWNEIGH, kAdd, ndmsgBytes(AF_BRIDGE, 5, NUD_NOARP | NUD_REACHABLE, NTF_MASTER),
                               Attrs().raw(NDA_LLADDR, kMacBytes).u16(NDA_VLAN, 10));
   EXPECT_TRUE(sameBytes(r.bytes(), expected));
   EXPECT_EQ(r.operation(), "fdb add 02:00:00:00:00:11 dev 5 master static vlan 10");
@@ -48,14 +42,14 @@ TEST(FdbGolden, AddStaticOnBridgePortWithVlan) {
 TEST(FdbGolden, DefaultsAreSelfAndPermanentLikeBridge8) {
   // bridge fdb add 02:00:00:00:00:11 dev <5>
   Request r = FdbRequests::add(FdbInfo(kMac, 5u));
-  EXPECT_TRUE(sameBytes(r.bytes(), fdbMessage(RTM_NEWNEIGH, kAdd, ndmsgBytes(AF_BRIDGE, 5, NUD_NOARP | NUD_PERMANENT, NTF_SELF),
+  EXPECT_TRUE(sameBytes(r.bytes(), test::netlinkMessage(RTM_NEWNEIGH, kAdd, ndmsgBytes(AF_BRIDGE, 5, NUD_NOARP | NUD_PERMANENT, NTF_SELF),
                                               Attrs().raw(NDA_LLADDR, kMacBytes))));
 }
 
 TEST(FdbGolden, DynamicStickyExternLearn) {
   Request r = FdbRequests::replace(
       FdbInfo(kMac, 5u).setMaster(true).setState(FdbState::Dynamic).setSticky(true).setExternLearn(true));
-  Bytes expected = fdbMessage(RTM_NEWNEIGH, NLM_F_REQUEST | NLM_F_CREATE | NLM_F_REPLACE,
+  Bytes expected = test::netlinkMessage(RTM_NEWNEIGH, NLM_F_REQUEST | NLM_F_CREATE | NLM_F_REPLACE,
                               ndmsgBytes(AF_BRIDGE, 5, NUD_REACHABLE, NTF_MASTER | NTF_STICKY | NTF_EXT_LEARNED),
                               Attrs().raw(NDA_LLADDR, kMacBytes));
   EXPECT_TRUE(sameBytes(r.bytes(), expected));
@@ -69,7 +63,7 @@ TEST(FdbGolden, AppendVxlanRemoteWithPortVniSrcVniVia) {
                                       .setVni(100)
                                       .setSrcVni(7)
                                       .setVia(2u));
-  Bytes expected = fdbMessage(RTM_NEWNEIGH, NLM_F_REQUEST | NLM_F_CREATE | NLM_F_APPEND,
+  Bytes expected = test::netlinkMessage(RTM_NEWNEIGH, NLM_F_REQUEST | NLM_F_CREATE | NLM_F_APPEND,
                               ndmsgBytes(AF_BRIDGE, 8, NUD_NOARP | NUD_PERMANENT, NTF_SELF),
                               Attrs()
                                   .raw(NDA_LLADDR, {0, 0, 0, 0, 0, 0})
@@ -83,24 +77,24 @@ TEST(FdbGolden, AppendVxlanRemoteWithPortVniSrcVniVia) {
 
 TEST(FdbGolden, DelSendsNoState) {
   Request r = FdbRequests::del(FdbInfo(kMac, 5u).setMaster(true).setVlan(10));
-  EXPECT_TRUE(sameBytes(r.bytes(), fdbMessage(RTM_DELNEIGH, NLM_F_REQUEST, ndmsgBytes(AF_BRIDGE, 5, 0, NTF_MASTER),
+  EXPECT_TRUE(sameBytes(r.bytes(), test::netlinkMessage(RTM_DELNEIGH, NLM_F_REQUEST, ndmsgBytes(AF_BRIDGE, 5, 0, NTF_MASTER),
                                               Attrs().raw(NDA_LLADDR, kMacBytes).u16(NDA_VLAN, 10))));
 }
 
 TEST(FdbGolden, DumpFiltersInTheKernel) {
   core::MessageWriter w(RTM_GETNEIGH, 0);
   route::encodeFdbDump(w, 4, 5);
-  EXPECT_TRUE(sameBytes(w.bytes(), fdbMessage(RTM_GETNEIGH, NLM_F_REQUEST, ndmsgBytes(AF_BRIDGE, 5, 0, 0), Attrs().u32(NDA_MASTER, 4))));
+  EXPECT_TRUE(sameBytes(w.bytes(), test::netlinkMessage(RTM_GETNEIGH, NLM_F_REQUEST, ndmsgBytes(AF_BRIDGE, 5, 0, 0), Attrs().u32(NDA_MASTER, 4))));
   core::MessageWriter all(RTM_GETNEIGH, 0);
   route::encodeFdbDump(all, 0, 0);
-  EXPECT_TRUE(sameBytes(all.bytes(), fdbMessage(RTM_GETNEIGH, NLM_F_REQUEST, ndmsgBytes(AF_BRIDGE, 0, 0, 0), Attrs())));
+  EXPECT_TRUE(sameBytes(all.bytes(), test::netlinkMessage(RTM_GETNEIGH, NLM_F_REQUEST, ndmsgBytes(AF_BRIDGE, 0, 0, 0), Attrs())));
 }
 
 TEST(FdbGolden, DecodeBridgeEntryThenEmit) {
   // What the bridge reports for a static entry on port 5 of bridge 4, vlan 10.
   Bytes cacheinfo;
   for (uint32_t v : {0u, 150u, 250u, 0u}) test::appendLe32(cacheinfo, v);
-  Bytes reply = fdbMessage(RTM_NEWNEIGH, 0, ndmsgBytes(AF_BRIDGE, 5, NUD_NOARP, NTF_STICKY),
+  Bytes reply = test::netlinkMessage(RTM_NEWNEIGH, 0, ndmsgBytes(AF_BRIDGE, 5, NUD_NOARP, NTF_STICKY),
                            Attrs()
                                .raw(NDA_LLADDR, kMacBytes)
                                .u32(NDA_MASTER, 4)
@@ -124,12 +118,12 @@ TEST(FdbGolden, DecodeBridgeEntryThenEmit) {
   FdbInfo again(*e.mac, *e.dev);
   again.setMaster(true).setState(*e.state).setVlan(*e.vlan).setSticky(true);
   EXPECT_TRUE(sameBytes(FdbRequests::add(again).bytes(),
-                        fdbMessage(RTM_NEWNEIGH, kAdd, ndmsgBytes(AF_BRIDGE, 5, NUD_NOARP | NUD_REACHABLE, NTF_MASTER | NTF_STICKY),
+                        test::netlinkMessage(RTM_NEWNEIGH, kAdd, ndmsgBytes(AF_BRIDGE, 5, NUD_NOARP | NUD_REACHABLE, NTF_MASTER | NTF_STICKY),
                                    Attrs().raw(NDA_LLADDR, kMacBytes).u16(NDA_VLAN, 10))));
 }
 
 TEST(FdbGolden, DecodeVxlanRemoteAndStates) {
-  Bytes reply = fdbMessage(RTM_NEWNEIGH, 0, ndmsgBytes(AF_BRIDGE, 8, NUD_NOARP | NUD_PERMANENT, NTF_SELF),
+  Bytes reply = test::netlinkMessage(RTM_NEWNEIGH, 0, ndmsgBytes(AF_BRIDGE, 8, NUD_NOARP | NUD_PERMANENT, NTF_SELF),
                            Attrs()
                                .raw(NDA_LLADDR, {0, 0, 0, 0, 0, 0})
                                .raw(NDA_DST, {0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2})
@@ -150,7 +144,7 @@ TEST(FdbGolden, DecodeVxlanRemoteAndStates) {
 
   for (auto [nud, state] : {std::pair{uint16_t{NUD_REACHABLE}, FdbState::Dynamic}, std::pair{uint16_t{NUD_STALE}, FdbState::Stale},
                             std::pair{uint16_t{NUD_PERMANENT}, FdbState::Permanent}}) {
-    Bytes b = fdbMessage(RTM_NEWNEIGH, 0, ndmsgBytes(AF_BRIDGE, 5, nud, 0), Attrs().raw(NDA_LLADDR, kMacBytes));
+    Bytes b = test::netlinkMessage(RTM_NEWNEIGH, 0, ndmsgBytes(AF_BRIDGE, 5, nud, 0), Attrs().raw(NDA_LLADDR, kMacBytes));
     AlignedMessage a(b);
     EXPECT_EQ(route::decodeFdb(a.as<nlmsghdr>()).state, state) << nud;
   }

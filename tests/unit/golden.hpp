@@ -151,6 +151,13 @@ inline Bytes netlinkMessage(uint16_t type, uint16_t flags, std::span<const uint8
   return b;
 }
 
+/// nlmsghdr + a family header laid out by the caller (ndmsg, fib_rule_hdr, ...) + attributes.
+inline Bytes netlinkMessage(uint16_t type, uint16_t flags, const Bytes& familyHeader, const Attrs& attrs) {
+  Bytes payload = familyHeader;
+  payload.insert(payload.end(), attrs.bytes().begin(), attrs.bytes().end());
+  return netlinkMessage(type, flags, payload);
+}
+
 /// nlmsghdr + ifinfomsg + attributes: an rtnetlink link message.
 inline Bytes linkMessage(uint16_t type, uint16_t flags, const Ifinfo& ifi, const Attrs& attrs = {}, uint32_t seq = 0,
                          uint32_t pid = 0) {

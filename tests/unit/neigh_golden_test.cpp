@@ -27,12 +27,6 @@ Bytes ndmsgBytes(uint8_t family, int32_t ifindex, uint16_t state, uint8_t flags,
   return b;
 }
 
-Bytes neighMessage(uint16_t type, uint16_t flags, const Bytes& ndm, const Attrs& attrs) {
-  Bytes payload = ndm;
-  payload.insert(payload.end(), attrs.bytes().begin(), attrs.bytes().end());
-  return test::netlinkMessage(type, flags, payload);
-}
-
 constexpr uint16_t kAdd = NLM_F_REQUEST | NLM_F_CREATE | NLM_F_EXCL;
 constexpr uint16_t kReplace = NLM_F_REQUEST | NLM_F_CREATE | NLM_F_REPLACE;
 
@@ -41,7 +35,7 @@ TEST(NeighGolden, AddIpv4Permanent) {
   Request r = NeighRequests::add(NeighInfo(IpAddress::parse("10.0.0.2"), 3u)
                                      .setLladdr(MacAddress::parse("02:00:00:00:00:02"))
                                      .setState(NeighState::Permanent));
-  Bytes expected = neighMessage(RTM_NEWNEIGH, kAdd, ndmsgBytes(AF_INET, 3, 0x80, 0),
+  Bytes expected = test::netlinkMessage(RTM_NEWNEIGH, kAdd, ndmsgBytes(AF_INET, 3, 0x80, 0),
                                 Attrs().raw(NDA_DST, {10, 0, 0, 2}).raw(NDA_LLADDR, {2, 0, 0, 0, 0, 2}));
   EXPECT_TRUE(sameBytes(r.bytes(), expected));
   EXPECT_EQ(r.operation(), "neigh add 10.0.0.2 lladdr 02:00:00:00:00:02 dev 3 nud permanent");
@@ -49,7 +43,7 @@ TEST(NeighGolden, AddIpv4Permanent) {
 
 TEST(NeighGolden, AddWithoutStateIsPermanentLikeIproute2) {
   Request r = NeighRequests::add(NeighInfo(IpAddress::parse("10.0.0.2"), 3u).setLladdr(MacAddress::parse("02:00:00:00:00:02")));
-  Bytes expected = neighMessage(RTM_NEWNEIGH, kAdd, ndmsgBytes(AF_INET, 3, NUD_PERMANENT, 0),
+  Bytes expected = test::netlinkMessage(RTM_NEWNEIGH, kAdd, ndmsgBytes(AF_INET, 3, NUD_PERMANENT, 0),
                                 Attrs().raw(NDA_DST, {10, 0, 0, 2}).raw(NDA_LLADDR, {2, 0, 0, 0, 0, 2}));
   EXPECT_TRUE(sameBytes(r.bytes(), expected));
 }
@@ -61,7 +55,7 @@ TEST(NeighGolden, ReplaceIpv6StaleRouterWithProtocol) {
                                          .setState(NeighState::Stale)
                                          .setRouter(true)
                                          .setProtocol(4));
-  Bytes expected = neighMessage(
+  Bytes expected = test::netlinkMessage(
       RTM_NEWNEIGH, kReplace, ndmsgBytes(AF_INET6, 7, NUD_STALE, NTF_ROUTER),
       Attrs()
           .raw(NDA_DST, {0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1})
@@ -75,7 +69,7 @@ TEST(NeighGolden, ChangeNoarpExternLearn) {
                                         .setLladdr(MacAddress::parse("02:00:00:00:00:03"))
                                         .setState(NeighState::Noarp)
                                         .setExternLearn(true));
-  Bytes expected = neighMessage(RTM_NEWNEIGH, NLM_F_REQUEST | NLM_F_REPLACE, ndmsgBytes(AF_INET, 2, NUD_NOARP, NTF_EXT_LEARNED),
+  Bytes expected = test::netlinkMessage(RTM_NEWNEIGH, NLM_F_REQUEST | NLM_F_REPLACE, ndmsgBytes(AF_INET, 2, NUD_NOARP, NTF_EXT_LEARNED),
                                 Attrs().raw(NDA_DST, {10, 0, 0, 3}).raw(NDA_LLADDR, {2, 0, 0, 0, 0, 3}));
   EXPECT_TRUE(sameBytes(r.bytes(), expected));
 }
@@ -83,16 +77,16 @@ TEST(NeighGolden, ChangeNoarpExternLearn) {
 TEST(NeighGolden, ProxyAddAndDel) {
   // ip neigh add proxy 10.0.0.9 dev <4>; ip neigh del proxy 10.0.0.9 dev <4>
   Request add = NeighRequests::add(NeighInfo(IpAddress::parse("10.0.0.9"), 4u).setProxy(true));
-  EXPECT_TRUE(sameBytes(add.bytes(), neighMessage(RTM_NEWNEIGH, kAdd, ndmsgBytes(AF_INET, 4, NUD_PERMANENT, NTF_PROXY),
+  EXPECT_TRUE(sameBytes(add.bytes(), test::netlinkMessage(RTM_NEWNEIGH, kAdd, ndmsgBytes(AF_INET, 4, NUD_PERMANENT, NTF_PROXY),
                                                   Attrs().raw(NDA_DST, {10, 0, 0, 9}))));
   Request del = NeighRequests::del(NeighInfo(IpAddress::parse("10.0.0.9"), 4u).setProxy(true));
-  EXPECT_TRUE(sameBytes(del.bytes(), neighMessage(RTM_DELNEIGH, NLM_F_REQUEST, ndmsgBytes(AF_INET, 4, 0, NTF_PROXY),
+  EXPECT_TRUE(sameBytes(del.bytes(), test::netlinkMessage(RTM_DELNEIGH, NLM_F_REQUEST, ndmsgBytes(AF_INET, 4, 0, NTF_PROXY),
                                                   Attrs().raw(NDA_DST, {10, 0, 0, 9}))));
 }
 
 TEST(NeighGolden, Del) {
   Request r = NeighRequests::del(NeighInfo(IpAddress::parse("10.0.0.2"), 3u));
-  EXPECT_TRUE(sameBytes(r.bytes(), neighMessage(RTM_DELNEIGH, NLM_F_REQUEST, ndmsgBytes(AF_INET, 3, 0, 0),
+  EXPECT_TRUE(sameBytes(r.bytes(), test::netlinkMessage(RTM_DELNEIGH, NLM_F_REQUEST, ndmsgBytes(AF_INET, 3, 0, 0),
                                                 Attrs().raw(NDA_DST, {10, 0, 0, 2}))));
 }
 
@@ -100,15 +94,15 @@ TEST(NeighGolden, DumpAndGetRequestsAreStrictCheckingClean) {
   // Dump: only family and NTF_PROXY in the header; filters as NDA_IFINDEX / NDA_MASTER.
   core::MessageWriter dump(RTM_GETNEIGH, 0);
   route::encodeNeighDump(dump, IpAddress::Family::v6, 5, 9, false);
-  EXPECT_TRUE(sameBytes(dump.bytes(), neighMessage(RTM_GETNEIGH, NLM_F_REQUEST, ndmsgBytes(AF_INET6, 0, 0, 0),
+  EXPECT_TRUE(sameBytes(dump.bytes(), test::netlinkMessage(RTM_GETNEIGH, NLM_F_REQUEST, ndmsgBytes(AF_INET6, 0, 0, 0),
                                                    Attrs().u32(NDA_IFINDEX, 5).u32(NDA_MASTER, 9))));
   core::MessageWriter proxy(RTM_GETNEIGH, 0);
   route::encodeNeighDump(proxy, std::nullopt, 0, 0, true);
-  EXPECT_TRUE(sameBytes(proxy.bytes(), neighMessage(RTM_GETNEIGH, NLM_F_REQUEST, ndmsgBytes(AF_UNSPEC, 0, 0, NTF_PROXY), Attrs())));
+  EXPECT_TRUE(sameBytes(proxy.bytes(), test::netlinkMessage(RTM_GETNEIGH, NLM_F_REQUEST, ndmsgBytes(AF_UNSPEC, 0, 0, NTF_PROXY), Attrs())));
   // Get: ifindex in the header, NDA_DST only.
   core::MessageWriter get(RTM_GETNEIGH, 0);
   route::encodeNeighGet(get, IpAddress::parse("10.0.0.2"), 3, false);
-  EXPECT_TRUE(sameBytes(get.bytes(), neighMessage(RTM_GETNEIGH, NLM_F_REQUEST, ndmsgBytes(AF_INET, 3, 0, 0),
+  EXPECT_TRUE(sameBytes(get.bytes(), test::netlinkMessage(RTM_GETNEIGH, NLM_F_REQUEST, ndmsgBytes(AF_INET, 3, 0, 0),
                                                   Attrs().raw(NDA_DST, {10, 0, 0, 2}))));
 }
 
@@ -116,7 +110,7 @@ TEST(NeighGolden, DecodeKernelReplyThenEmitTheSameRequest) {
   // What the kernel sends for `ip neigh add 10.0.0.3 lladdr 02:00:00:00:00:03 dev <3> nud stale router`.
   Bytes cacheinfo;
   for (uint32_t v : {100u, 200u, 300u, 1u}) test::appendLe32(cacheinfo, v);
-  Bytes reply = neighMessage(RTM_NEWNEIGH, 0, ndmsgBytes(AF_INET, 3, NUD_STALE, NTF_ROUTER, 1),
+  Bytes reply = test::netlinkMessage(RTM_NEWNEIGH, 0, ndmsgBytes(AF_INET, 3, NUD_STALE, NTF_ROUTER, 1),
                              Attrs()
                                  .raw(NDA_DST, {10, 0, 0, 3})
                                  .raw(NDA_LLADDR, {2, 0, 0, 0, 0, 3})
@@ -147,12 +141,12 @@ TEST(NeighGolden, DecodeKernelReplyThenEmitTheSameRequest) {
   again.state = n.state;
   again.router = n.router;
   Request r = NeighRequests::replace(again);
-  EXPECT_TRUE(sameBytes(r.bytes(), neighMessage(RTM_NEWNEIGH, kReplace, ndmsgBytes(AF_INET, 3, NUD_STALE, NTF_ROUTER),
+  EXPECT_TRUE(sameBytes(r.bytes(), test::netlinkMessage(RTM_NEWNEIGH, kReplace, ndmsgBytes(AF_INET, 3, NUD_STALE, NTF_ROUTER),
                                                 Attrs().raw(NDA_DST, {10, 0, 0, 3}).raw(NDA_LLADDR, {2, 0, 0, 0, 0, 3}))));
 }
 
 TEST(NeighGolden, DecodeProxyEntryHasNoState) {
-  Bytes reply = neighMessage(RTM_NEWNEIGH, 0, ndmsgBytes(AF_INET6, 4, 0, NTF_PROXY),
+  Bytes reply = test::netlinkMessage(RTM_NEWNEIGH, 0, ndmsgBytes(AF_INET6, 4, 0, NTF_PROXY),
                              Attrs().raw(NDA_DST, {0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 9}));
   AlignedMessage m(reply);
   NeighInfo n = route::decodeNeigh(m.as<nlmsghdr>());
@@ -162,7 +156,7 @@ TEST(NeighGolden, DecodeProxyEntryHasNoState) {
 }
 
 TEST(NeighGolden, DecodeRejectsMalformedReplies) {
-  Bytes shortDst = neighMessage(RTM_NEWNEIGH, 0, ndmsgBytes(AF_INET, 3, NUD_STALE, 0), Attrs().raw(NDA_DST, {10, 0, 0}));
+  Bytes shortDst = test::netlinkMessage(RTM_NEWNEIGH, 0, ndmsgBytes(AF_INET, 3, NUD_STALE, 0), Attrs().raw(NDA_DST, {10, 0, 0}));
   AlignedMessage m(shortDst);
   try {
     route::decodeNeigh(m.as<nlmsghdr>());

@@ -24,19 +24,13 @@ Bytes frh(uint8_t family, uint8_t dstLen, uint8_t srcLen, uint8_t tos, uint8_t t
   return b;
 }
 
-Bytes ruleMessage(uint16_t type, uint16_t flags, const Bytes& header, const Attrs& attrs) {
-  Bytes payload = header;
-  payload.insert(payload.end(), attrs.bytes().begin(), attrs.bytes().end());
-  return test::netlinkMessage(type, flags, payload);
-}
-
 constexpr uint16_t kAdd = NLM_F_REQUEST | NLM_F_CREATE | NLM_F_EXCL;
 
 TEST(RuleGolden, AddFromToLookup) {
   // ip rule add pref 100 from 10.0.0.0/8 to 192.168.0.0/16 lookup 100
   Request r = RuleRequests::add(
       RuleInfo().setPriority(100).setSrc(Prefix::parse("10.0.0.0/8")).setDst(Prefix::parse("192.168.0.0/16")).setTable(100));
-  Bytes expected = ruleMessage(RTM_NEWRULE, kAdd, frh(AF_INET, 16, 8, 0, 100, FR_ACT_TO_TBL),
+  Bytes expected = test::netlinkMessage(RTM_NEWRULE, kAdd, frh(AF_INET, 16, 8, 0, 100, FR_ACT_TO_TBL),
                                Attrs().u32(FRA_PRIORITY, 100).raw(FRA_SRC, {10, 0, 0, 0}).raw(FRA_DST, {192, 168, 0, 0}));
   EXPECT_TRUE(sameBytes(r.bytes(), expected));
   EXPECT_EQ(r.operation(), "rule add pref 100 from 10.0.0.0/8 to 192.168.0.0/16 lookup 100");
@@ -45,7 +39,7 @@ TEST(RuleGolden, AddFromToLookup) {
 TEST(RuleGolden, DefaultsToMainTableLikeIproute2) {
   // ip rule add fwmark 0x10/0xff iif lo
   Request r = RuleRequests::add(RuleInfo().setFwmark(0x10, 0xff).setIif("lo"));
-  Bytes expected = ruleMessage(RTM_NEWRULE, kAdd, frh(AF_INET, 0, 0, 0, RT_TABLE_MAIN, FR_ACT_TO_TBL),
+  Bytes expected = test::netlinkMessage(RTM_NEWRULE, kAdd, frh(AF_INET, 0, 0, 0, RT_TABLE_MAIN, FR_ACT_TO_TBL),
                                Attrs().u32(FRA_FWMARK, 0x10).u32(FRA_FWMASK, 0xff).str(FRA_IIFNAME, "lo"));
   EXPECT_TRUE(sameBytes(r.bytes(), expected));
 }
@@ -54,7 +48,7 @@ TEST(RuleGolden, LargeTableGoesInFraTable) {
   // ip -6 rule add pref 5 from 2001:db8::/32 oif v0 lookup 100000 tos 0x10
   Request r = RuleRequests::add(
       RuleInfo().setPriority(5).setSrc(Prefix::parse("2001:db8::/32")).setOif("v0").setTable(100000).setTos(0x10));
-  Bytes expected = ruleMessage(RTM_NEWRULE, kAdd, frh(AF_INET6, 0, 32, 0x10, RT_TABLE_UNSPEC, FR_ACT_TO_TBL),
+  Bytes expected = test::netlinkMessage(RTM_NEWRULE, kAdd, frh(AF_INET6, 0, 32, 0x10, RT_TABLE_UNSPEC, FR_ACT_TO_TBL),
                                Attrs()
                                    .u32(FRA_PRIORITY, 5)
                                    .raw(FRA_SRC, {0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0})
@@ -65,10 +59,10 @@ TEST(RuleGolden, LargeTableGoesInFraTable) {
 
 TEST(RuleGolden, ActionsGotoAndSelectors) {
   Request goto_ = RuleRequests::add(RuleInfo().setPriority(105).setGoto(200));
-  EXPECT_TRUE(sameBytes(goto_.bytes(), ruleMessage(RTM_NEWRULE, kAdd, frh(AF_INET, 0, 0, 0, 0, FR_ACT_GOTO),
+  EXPECT_TRUE(sameBytes(goto_.bytes(), test::netlinkMessage(RTM_NEWRULE, kAdd, frh(AF_INET, 0, 0, 0, 0, FR_ACT_GOTO),
                                                    Attrs().u32(FRA_PRIORITY, 105).u32(FRA_GOTO, 200))));
   Request bh = RuleRequests::add(RuleInfo().setPriority(1).setAction(RuleAction::Blackhole).setInvert(true));
-  EXPECT_TRUE(sameBytes(bh.bytes(), ruleMessage(RTM_NEWRULE, kAdd, frh(AF_INET, 0, 0, 0, 0, FR_ACT_BLACKHOLE, FIB_RULE_INVERT),
+  EXPECT_TRUE(sameBytes(bh.bytes(), test::netlinkMessage(RTM_NEWRULE, kAdd, frh(AF_INET, 0, 0, 0, 0, FR_ACT_BLACKHOLE, FIB_RULE_INVERT),
                                                 Attrs().u32(FRA_PRIORITY, 1))));
   // ip rule add pref 7 uidrange 100-200 ipproto 6 sport 1000-2000 dport 80 lookup 7
   //   suppress_prefixlength 0 suppress_ifgroup 3 protocol 4
@@ -86,7 +80,7 @@ TEST(RuleGolden, ActionsGotoAndSelectors) {
   test::appendLe32(uid, 100), test::appendLe32(uid, 200);
   test::appendLe16(sport, 1000), test::appendLe16(sport, 2000);
   test::appendLe16(dport, 80), test::appendLe16(dport, 80);
-  EXPECT_TRUE(sameBytes(sel.bytes(), ruleMessage(RTM_NEWRULE, kAdd, frh(AF_INET, 0, 0, 0, 7, FR_ACT_TO_TBL),
+  EXPECT_TRUE(sameBytes(sel.bytes(), test::netlinkMessage(RTM_NEWRULE, kAdd, frh(AF_INET, 0, 0, 0, 7, FR_ACT_TO_TBL),
                                                  Attrs()
                                                      .u32(FRA_PRIORITY, 7)
                                                      .u32(FRA_SUPPRESS_PREFIXLEN, 0)
@@ -97,25 +91,25 @@ TEST(RuleGolden, ActionsGotoAndSelectors) {
                                                      .raw(FRA_DPORT_RANGE, dport)
                                                      .u8(FRA_PROTOCOL, 4))));
   Request l3 = RuleRequests::add(RuleInfo().setPriority(1000).setL3mdev(true));
-  EXPECT_TRUE(sameBytes(l3.bytes(), ruleMessage(RTM_NEWRULE, kAdd, frh(AF_INET, 0, 0, 0, 0, FR_ACT_TO_TBL),
+  EXPECT_TRUE(sameBytes(l3.bytes(), test::netlinkMessage(RTM_NEWRULE, kAdd, frh(AF_INET, 0, 0, 0, 0, FR_ACT_TO_TBL),
                                                 Attrs().u32(FRA_PRIORITY, 1000).u8(FRA_L3MDEV, 1))));
 }
 
 TEST(RuleGolden, DelSendsOnlyWhatIsSet) {
   // ip rule del pref 100: header all zero but the family, so the kernel matches any action/table.
   Request r = RuleRequests::del(RuleInfo().setPriority(100));
-  EXPECT_TRUE(sameBytes(r.bytes(), ruleMessage(RTM_DELRULE, NLM_F_REQUEST, frh(AF_INET, 0, 0, 0, 0, 0), Attrs().u32(FRA_PRIORITY, 100))));
+  EXPECT_TRUE(sameBytes(r.bytes(), test::netlinkMessage(RTM_DELRULE, NLM_F_REQUEST, frh(AF_INET, 0, 0, 0, 0, 0), Attrs().u32(FRA_PRIORITY, 100))));
 }
 
 TEST(RuleGolden, DumpCarriesOnlyTheFamily) {
   core::MessageWriter w(RTM_GETRULE, 0);
   route::encodeRuleDump(w, IpAddress::Family::v6);
-  EXPECT_TRUE(sameBytes(w.bytes(), ruleMessage(RTM_GETRULE, NLM_F_REQUEST, frh(AF_INET6, 0, 0, 0, 0, 0), Attrs())));
+  EXPECT_TRUE(sameBytes(w.bytes(), test::netlinkMessage(RTM_GETRULE, NLM_F_REQUEST, frh(AF_INET6, 0, 0, 0, 0, 0), Attrs())));
 }
 
 TEST(RuleGolden, DecodeKernelReplyThenEmit) {
   // The kernel's report of `ip rule add pref 100 from 10.0.0.0/8 fwmark 0x10/0xff iif lo lookup 1000`.
-  Bytes reply = ruleMessage(RTM_NEWRULE, 0, frh(AF_INET, 0, 8, 0, RT_TABLE_COMPAT, FR_ACT_TO_TBL),
+  Bytes reply = test::netlinkMessage(RTM_NEWRULE, 0, frh(AF_INET, 0, 8, 0, RT_TABLE_COMPAT, FR_ACT_TO_TBL),
                             Attrs()
                                 .u32(FRA_TABLE, 1000)
                                 .u32(FRA_PRIORITY, 100)
@@ -143,7 +137,7 @@ TEST(RuleGolden, DecodeKernelReplyThenEmit) {
   again.protocol.reset();
   again.invert.reset();
   Request out = RuleRequests::add(again);
-  EXPECT_TRUE(sameBytes(out.bytes(), ruleMessage(RTM_NEWRULE, kAdd, frh(AF_INET, 0, 8, 0, RT_TABLE_UNSPEC, FR_ACT_TO_TBL),
+  EXPECT_TRUE(sameBytes(out.bytes(), test::netlinkMessage(RTM_NEWRULE, kAdd, frh(AF_INET, 0, 8, 0, RT_TABLE_UNSPEC, FR_ACT_TO_TBL),
                                                  Attrs()
                                                      .u32(FRA_PRIORITY, 100)
                                                      .raw(FRA_SRC, {10, 0, 0, 0})
@@ -155,7 +149,7 @@ TEST(RuleGolden, DecodeKernelReplyThenEmit) {
 
 TEST(RuleGolden, DecodePriorityZeroAndUnsetSuppress) {
   // The kernel omits FRA_PRIORITY for 0 (the local rule) and reports table 255 in the header.
-  Bytes reply = ruleMessage(RTM_NEWRULE, 0, frh(AF_INET, 0, 0, 0, RT_TABLE_LOCAL, FR_ACT_TO_TBL),
+  Bytes reply = test::netlinkMessage(RTM_NEWRULE, 0, frh(AF_INET, 0, 0, 0, RT_TABLE_LOCAL, FR_ACT_TO_TBL),
                             Attrs().u32(FRA_TABLE, RT_TABLE_LOCAL).u32(FRA_SUPPRESS_PREFIXLEN, 0xffffffff));
   AlignedMessage m(reply);
   RuleInfo r = route::decodeRule(m.as<nlmsghdr>());
