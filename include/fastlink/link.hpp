@@ -28,6 +28,7 @@ struct RawAttribute {
 class RawAttributes {
  public:
   void append(uint16_t type, std::span<const uint8_t> payload);
+  void reserve(std::size_t bytes) { bytes_.reserve(bytes); }
   std::vector<RawAttribute> list() const;
   std::optional<RawAttribute> find(uint16_t type) const;
   bool empty() const { return bytes_.empty(); }

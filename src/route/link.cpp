@@ -232,8 +232,12 @@ LinkInfo LinkApi::resolveNames(const LinkInfo& link) {
   return out;
 }
 
-void LinkApi::forEach(const LinkFilter& filter, const std::function<void(const LinkInfo&)>& each,
-                      const std::function<void()>& restart) {
+namespace {
+
+// The dump behind forEach and list: hands each decoded link over by rvalue, so list() can move
+// it into its vector instead of copying ~1.2 KB per device.
+void dumpLinks(core::Engine& engine, LinkApi& api, const LinkFilter& filter,
+               const std::function<void(LinkInfo&&)>& each, const std::function<void()>& restart) {
   MessageWriter w(RTM_GETLINK, 0);
   w.putHeader<ifinfomsg>().ifi_family = AF_UNSPEC;
   // Kind and master are filtered by the kernel (strict checking is on); the rest here.
@@ -242,9 +246,9 @@ void LinkApi::forEach(const LinkFilter& filter, const std::function<void(const L
     w.putString(IFLA_INFO_KIND, *filter.kind);
     w.endNest(info);
   }
-  if (filter.master) w.putU32(IFLA_MASTER, indexOf(*filter.master));
+  if (filter.master) w.putU32(IFLA_MASTER, api.indexOf(*filter.master));
   if (filter.kernelSkipStats) w.putU32(IFLA_EXT_MASK, RTEXT_FILTER_SKIP_STATS);
-  engine_.dump(
+  engine.dump(
       w.bytes(), "link show",
       [&](const nlmsghdr* m) {
         if (m->nlmsg_type != RTM_NEWLINK) return;
@@ -252,14 +256,21 @@ void LinkApi::forEach(const LinkFilter& filter, const std::function<void(const L
         if (filter.group && link.group != filter.group) return;
         if (filter.namePattern && (!link.name || fnmatch(filter.namePattern->c_str(), link.name->c_str(), 0) != 0))
           return;
-        each(link);
+        each(std::move(link));
       },
       restart);
 }
 
+}  // namespace
+
+void LinkApi::forEach(const LinkFilter& filter, const std::function<void(const LinkInfo&)>& each,
+                      const std::function<void()>& restart) {
+  dumpLinks(engine_, *this, filter, [&](LinkInfo&& link) { each(link); }, restart);
+}
+
 std::vector<LinkInfo> LinkApi::list(const LinkFilter& filter) {
   std::vector<LinkInfo> out;
-  forEach(filter, [&](const LinkInfo& l) { out.push_back(l); }, [&] { out.clear(); });
+  dumpLinks(engine_, *this, filter, [&](LinkInfo&& link) { out.push_back(std::move(link)); }, [&] { out.clear(); });
   return out;
 }
 
