@@ -62,4 +62,25 @@ class CliTest : public ::testing::Test {
   }
 };
 
+/// A namespace with a veth pair up and addressed (10.0.0.1/24 on v0, 10.0.1.1/24 on v1): the
+/// starting point of the route and nexthop CLI tests.
+class RoutedCliTest : public CliTest {
+ protected:
+  using json = nlohmann::json;
+  void SetUp() override {
+    ns.ip("link set lo up");
+    ns.ip("link add v0 type veth peer name v1");
+    ns.ip("link set v0 up");
+    ns.ip("link set v1 up");
+    ns.ip("addr add 10.0.0.1/24 dev v0");
+    ns.ip("addr add 10.0.1.1/24 dev v1");
+  }
+  /// Runs the CLI, expects success, and parses its JSON output (null when it printed none).
+  json ok(const std::string& args) {
+    auto r = cli(args);
+    EXPECT_EQ(r.status, 0) << args << "\n" << r.err;
+    return r.out.empty() || r.out[0] != '[' ? json() : json::parse(r.out);
+  }
+};
+
 }  // namespace fastlink::test

@@ -6,22 +6,7 @@ namespace {
 
 using nlohmann::json;
 
-class NexthopCliTest : public CliTest {
- protected:
-  void SetUp() override {
-    ns.ip("link set lo up");
-    ns.ip("link add v0 type veth peer name v1");
-    ns.ip("link set v0 up");
-    ns.ip("link set v1 up");
-    ns.ip("addr add 10.0.0.1/24 dev v0");
-    ns.ip("addr add 10.0.1.1/24 dev v1");
-  }
-  json ok(const std::string& args) {
-    auto r = cli(args);
-    EXPECT_EQ(r.status, 0) << args << "\n" << r.err;
-    return r.out.empty() || r.out[0] != '[' ? json() : json::parse(r.out);
-  }
-};
+using NexthopCliTest = RoutedCliTest;
 
 TEST_F(NexthopCliTest, SingleGroupRouteAndDel) {
   ok("nexthop add id 1 via 10.0.0.2 dev v0");

@@ -6,21 +6,8 @@ namespace {
 
 using nlohmann::json;
 
-class RouteCliTest : public CliTest {
+class RouteCliTest : public RoutedCliTest {
  protected:
-  void SetUp() override {
-    ns.ip("link set lo up");
-    ns.ip("link add v0 type veth peer name v1");
-    ns.ip("link set v0 up");
-    ns.ip("link set v1 up");
-    ns.ip("addr add 10.0.0.1/24 dev v0");
-    ns.ip("addr add 10.0.1.1/24 dev v1");
-  }
-  json ok(const std::string& args) {
-    auto r = cli(args);
-    EXPECT_EQ(r.status, 0) << args << "\n" << r.err;
-    return r.out.empty() || r.out[0] != '[' ? json() : json::parse(r.out);
-  }
   /// IPv4 routes and user-added IPv6 routes (kernel link-local ones change with DAD).
   std::string routesSnapshot() { return ns.ip("-4 -j route show table all") + ns.ip("-6 -j route show table all proto boot"); }
 };
