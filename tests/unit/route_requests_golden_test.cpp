@@ -31,7 +31,8 @@ IpAddress ip(const char* s) { return IpAddress::parse(s); }
 Prefix pfx(const char* s) { return Prefix::parse(s); }
 
 Bytes ipv6(const char* s) {
-  auto b = ip(s).bytes();
+  IpAddress address = ip(s);  // bytes() is a view: keep the address alive while it is read
+  auto b = address.bytes();
   return Bytes(b.begin(), b.end());
 }
 
