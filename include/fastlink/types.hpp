@@ -21,7 +21,9 @@ class MacAddress {
   /// Parses "aa:bb:cc:dd:ee:ff" (also '-' separated); throws fastlink::Error (EINVAL).
   static MacAddress parse(std::string_view text);
 
-  std::span<const uint8_t> bytes() const { return {bytes_.data(), length_}; }
+  std::span<const uint8_t> bytes() const& { return {bytes_.data(), length_}; }
+  /// A view into a temporary would dangle at the end of the statement: keep the address.
+  std::span<const uint8_t> bytes() const&& = delete;
   std::size_t size() const { return length_; }
   std::string toString() const;
 
@@ -46,7 +48,9 @@ class IpAddress {
 
   Family family() const { return family_; }
   bool isV4() const { return family_ == Family::v4; }
-  std::span<const uint8_t> bytes() const { return {bytes_.data(), isV4() ? 4u : 16u}; }
+  std::span<const uint8_t> bytes() const& { return {bytes_.data(), isV4() ? 4u : 16u}; }
+  /// A view into a temporary would dangle at the end of the statement: keep the address.
+  std::span<const uint8_t> bytes() const&& = delete;
   bool isMulticast() const;
   std::string toString() const;
 

@@ -41,7 +41,8 @@ class FdbTest : public ::testing::Test {
     std::string filterDev = args.rfind("dev ", 0) == 0 ? args.substr(4) : "";
     for (const auto& e : bridgeJson("fdb show " + args)) {
       std::string mac = e["mac"];
-      if (MacAddress::parse(mac).bytes()[0] & 1) continue;  // multicast filter entries of the NIC
+      MacAddress address = MacAddress::parse(mac);
+      if (address.bytes()[0] & 1) continue;  // multicast filter entries of the NIC
       if (e["state"] == "" && !ours(mac)) continue;          // learned from traffic: comes and goes
       std::string line = mac;
       if (e.contains("ifname")) line += " dev " + e["ifname"].get<std::string>();

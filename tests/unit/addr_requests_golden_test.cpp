@@ -24,7 +24,8 @@ using test::v4;
 constexpr uint16_t kAdd = NLM_F_REQUEST | NLM_F_CREATE | NLM_F_EXCL;
 
 Bytes bytesOf(const char* ip) {
-  auto b = IpAddress::parse(ip).bytes();
+  IpAddress address = IpAddress::parse(ip);  // bytes() is a view: keep the address alive
+  auto b = address.bytes();
   return Bytes(b.begin(), b.end());
 }
 
