@@ -3,6 +3,7 @@
 #pragma once
 
 #include <net/if.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include <cstdint>
@@ -17,6 +18,13 @@ inline double now() {
   timespec ts{};
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+/// Peak resident set size of this process so far, in KiB.
+inline long maxRssKb() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return u.ru_maxrss;
 }
 
 /// PREFIX0 .. PREFIX{count-1}: the naming convention of every scenario (veth pairs are

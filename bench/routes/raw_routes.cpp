@@ -14,19 +14,12 @@
 #include <string>
 #include <vector>
 
+#include "../bench_common.hpp"
+
 namespace {
 
-double now() {
-  timespec ts{};
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
-
-long maxRssKb() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return u.ru_maxrss;
-}
+using bench::maxRssKb;
+using bench::now;
 
 constexpr std::size_t kWindow = 1024;
 

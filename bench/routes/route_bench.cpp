@@ -18,21 +18,14 @@
 #include <cstdlib>
 #include <string>
 
+#include "../bench_common.hpp"
+
 using namespace fastlink;
 
 namespace {
 
-double now() {
-  timespec ts{};
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
-
-long maxRssKb() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return u.ru_maxrss;
-}
+using bench::maxRssKb;
+using bench::now;
 
 void report(double seconds, std::size_t ops, std::size_t failed) {
   std::printf("{\"seconds\":%.6f,\"ops\":%zu,\"failed\":%zu,\"maxrss_kb\":%ld}\n", seconds, ops, failed, maxRssKb());
