@@ -11,7 +11,7 @@
 namespace fastlink {
 
 // Object APIs beyond links; each is declared in its own header (fastlink/addr.hpp, ...) and its
-// accessor below is defined in that object's source file (src/route/<object>.cpp).
+// accessor below is defined in that object's source file (src/rtnl/<object>.cpp).
 class AddrApi;
 class RouteApi;
 class NexthopApi;

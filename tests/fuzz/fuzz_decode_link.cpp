@@ -1,4 +1,4 @@
-// libFuzzer harness for route::decodeLink: the input is the body of an RTM_NEWLINK message
+// libFuzzer harness for rtnl::decodeLink: the input is the body of an RTM_NEWLINK message
 // (ifinfomsg + attributes); the harness puts the netlink header in front, as the engine would
 // hand over a message that passed mnl_nlmsg_ok. Each decoded link is then re-encoded as a
 // `set` request, so the encoder sees whatever values a kernel (or an attacker) could report.
@@ -10,7 +10,7 @@
 
 #include "fastlink/error.hpp"
 #include "fastlink/link.hpp"
-#include "route/link_codec.hpp"
+#include "rtnl/link_codec.hpp"
 
 namespace {
 
@@ -50,7 +50,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size) std::memcpy(reinterpret_cast<uint8_t*>(storage.data()) + NLMSG_HDRLEN, data, size);
   for (bool withStats : {false, true}) {
     try {
-      fastlink::LinkInfo link = fastlink::route::decodeLink(h, withStats);
+      fastlink::LinkInfo link = fastlink::rtnl::decodeLink(h, withStats);
       touch(link.unknown);
       touch(link.unknownKindData);
       touch(link.slaveData);

@@ -7,7 +7,7 @@
 
 #include "core/message.hpp"
 #include "fastlink/addr.hpp"
-#include "route/addr_codec.hpp"
+#include "rtnl/addr_codec.hpp"
 #include "unit/route_golden.hpp"
 
 namespace fastlink {
@@ -87,7 +87,7 @@ TEST(AddrRequestsGolden, Ipv6FlagsAndLifetimesReplaceAndDel) {
 
 TEST(AddrRequestsGolden, DumpRequestFiltersDeviceAndFamily) {
   core::MessageWriter w(RTM_GETADDR, 0);
-  route::encodeAddrDump(w, AddrFilter().setFamily(IpAddress::Family::v6), 7);
+  rtnl::encodeAddrDump(w, AddrFilter().setFamily(IpAddress::Family::v6), 7);
   EXPECT_TRUE(sameBytes(w.bytes(), familyMessage(RTM_GETADDR, NLM_F_REQUEST, Ifaddrmsg{.family = AF_INET6, .index = 7})));
 }
 
@@ -124,8 +124,8 @@ TEST(AddrDecodeGolden, KernelMessage) {
                 .raw(IFA_CACHEINFO, cacheinfo(0xffffffff, 0xffffffff))
                 .u8(IFA_PROTO, 3);
   AlignedMessage m(familyMessage(RTM_NEWADDR, NLM_F_MULTI, h, a, 9, 100));
-  ASSERT_TRUE(route::isIpAddr(m.as<nlmsghdr>()));
-  AddrInfo x = route::decodeAddr(m.as<nlmsghdr>());
+  ASSERT_TRUE(rtnl::isIpAddr(m.as<nlmsghdr>()));
+  AddrInfo x = rtnl::decodeAddr(m.as<nlmsghdr>());
   EXPECT_EQ(x.address, Prefix::parse("10.1.0.1/32"));
   EXPECT_EQ(x.peer, IpAddress::parse("10.1.0.2"));
   EXPECT_EQ(x.devIndex(), 3u);

@@ -8,7 +8,7 @@
 #include <linux/rtnetlink.h>
 
 #include "fastlink/bridge_vlan.hpp"
-#include "route/bridge_vlan_codec.hpp"
+#include "rtnl/bridge_vlan_codec.hpp"
 #include "unit/golden.hpp"
 
 namespace fastlink {
@@ -75,12 +75,12 @@ TEST(BridgeVlanGolden, RangeOfOneIsOneVlan) {
 
 TEST(BridgeVlanGolden, DumpRequest) {
   core::MessageWriter w(RTM_GETLINK, 0);
-  route::encodeBridgeVlanDump(w, true);
+  rtnl::encodeBridgeVlanDump(w, true);
   Ifinfo i;
   i.family = AF_BRIDGE;
   EXPECT_TRUE(sameBytes(w.bytes(), linkMessage(RTM_GETLINK, NLM_F_REQUEST, i, Attrs().u32(IFLA_EXT_MASK, RTEXT_FILTER_BRVLAN_COMPRESSED))));
   core::MessageWriter plain(RTM_GETLINK, 0);
-  route::encodeBridgeVlanDump(plain, false);
+  rtnl::encodeBridgeVlanDump(plain, false);
   EXPECT_TRUE(sameBytes(plain.bytes(), linkMessage(RTM_GETLINK, NLM_F_REQUEST, i, Attrs().u32(IFLA_EXT_MASK, RTEXT_FILTER_BRVLAN))));
 }
 
@@ -98,7 +98,7 @@ TEST(BridgeVlanGolden, DecodeCompressedDumpThenEmit) {
                                         .raw(IFLA_BRIDGE_VLAN_INFO, vlanInfo(BRIDGE_VLAN_INFO_RANGE_END, 30))
                                         .raw(IFLA_BRIDGE_VLAN_INFO, vlanInfo(BRIDGE_VLAN_INFO_UNTAGGED, 40))));
   AlignedMessage m(reply);
-  auto vlans = route::decodeBridgeVlans(m.as<nlmsghdr>());
+  auto vlans = rtnl::decodeBridgeVlans(m.as<nlmsghdr>());
   ASSERT_EQ(vlans.size(), 3u);
   EXPECT_EQ(vlans[0].vid, 1);
   EXPECT_FALSE(vlans[0].vidEnd);
@@ -128,11 +128,11 @@ TEST(BridgeVlanGolden, DecodeCompressedDumpThenEmit) {
 TEST(BridgeVlanGolden, DecodeWithoutVlansAndMalformedRanges) {
   Bytes none = linkMessage(RTM_NEWLINK, NLM_F_MULTI, bridgeIfinfo(5), Attrs().str(IFLA_IFNAME, "v1"));
   AlignedMessage m(none);
-  EXPECT_TRUE(route::decodeBridgeVlans(m.as<nlmsghdr>()).empty());
+  EXPECT_TRUE(rtnl::decodeBridgeVlans(m.as<nlmsghdr>()).empty());
   Bytes endOnly = linkMessage(RTM_NEWLINK, NLM_F_MULTI, bridgeIfinfo(5),
                               Attrs().nestNoFlag(IFLA_AF_SPEC, Attrs().raw(IFLA_BRIDGE_VLAN_INFO, vlanInfo(BRIDGE_VLAN_INFO_RANGE_END, 30))));
   AlignedMessage bad(endOnly);
-  EXPECT_THROW(route::decodeBridgeVlans(bad.as<nlmsghdr>()), Error);
+  EXPECT_THROW(rtnl::decodeBridgeVlans(bad.as<nlmsghdr>()), Error);
 }
 
 TEST(BridgeVlanGolden, BadInputIsRefusedBeforeEncoding) {

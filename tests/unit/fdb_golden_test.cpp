@@ -6,7 +6,7 @@
 #include <linux/rtnetlink.h>
 
 #include "fastlink/fdb.hpp"
-#include "route/fdb_codec.hpp"
+#include "rtnl/fdb_codec.hpp"
 #include "unit/golden.hpp"
 
 namespace fastlink {
@@ -83,10 +83,10 @@ TEST(FdbGolden, DelSendsNoState) {
 
 TEST(FdbGolden, DumpFiltersInTheKernel) {
   core::MessageWriter w(RTM_GETNEIGH, 0);
-  route::encodeFdbDump(w, 4, 5);
+  rtnl::encodeFdbDump(w, 4, 5);
   EXPECT_TRUE(sameBytes(w.bytes(), test::netlinkMessage(RTM_GETNEIGH, NLM_F_REQUEST, ndmsgBytes(AF_BRIDGE, 5, 0, 0), Attrs().u32(NDA_MASTER, 4))));
   core::MessageWriter all(RTM_GETNEIGH, 0);
-  route::encodeFdbDump(all, 0, 0);
+  rtnl::encodeFdbDump(all, 0, 0);
   EXPECT_TRUE(sameBytes(all.bytes(), test::netlinkMessage(RTM_GETNEIGH, NLM_F_REQUEST, ndmsgBytes(AF_BRIDGE, 0, 0, 0), Attrs())));
 }
 
@@ -102,7 +102,7 @@ TEST(FdbGolden, DecodeBridgeEntryThenEmit) {
                                .raw(NDA_CACHEINFO, cacheinfo)
                                .u8(NDA_PROTOCOL, 3));  // kept raw
   AlignedMessage m(reply);
-  FdbInfo e = route::decodeFdb(m.as<nlmsghdr>());
+  FdbInfo e = rtnl::decodeFdb(m.as<nlmsghdr>());
   EXPECT_EQ(e.mac, kMac);
   EXPECT_EQ(e.devIndex(), 5u);
   EXPECT_EQ(e.masterDev, 4u);
@@ -132,7 +132,7 @@ TEST(FdbGolden, DecodeVxlanRemoteAndStates) {
                                .u32(NDA_SRC_VNI, 7)
                                .u32(NDA_IFINDEX, 2));
   AlignedMessage m(reply);
-  FdbInfo e = route::decodeFdb(m.as<nlmsghdr>());
+  FdbInfo e = rtnl::decodeFdb(m.as<nlmsghdr>());
   EXPECT_EQ(e.state, FdbState::Permanent);
   EXPECT_TRUE(e.self.value_or(false));
   EXPECT_EQ(e.dst->toString(), "2001:db8::2");
@@ -146,7 +146,7 @@ TEST(FdbGolden, DecodeVxlanRemoteAndStates) {
                             std::pair{uint16_t{NUD_PERMANENT}, FdbState::Permanent}}) {
     Bytes b = test::netlinkMessage(RTM_NEWNEIGH, 0, ndmsgBytes(AF_BRIDGE, 5, nud, 0), Attrs().raw(NDA_LLADDR, kMacBytes));
     AlignedMessage a(b);
-    EXPECT_EQ(route::decodeFdb(a.as<nlmsghdr>()).state, state) << nud;
+    EXPECT_EQ(rtnl::decodeFdb(a.as<nlmsghdr>()).state, state) << nud;
   }
   EXPECT_EQ(fdbStateName(FdbState::Dynamic), "");
   EXPECT_EQ(fdbStateName(FdbState::Static), "static");

@@ -1,6 +1,6 @@
 // Parse -> compare -> emit -> compare: kernel-shaped RTM_NEWLINK messages (laid out the way
 // rtnl_fill_ifinfo() does: no NLA_F_NESTED on IFLA_LINKINFO, IFLA_PAD before 64-bit stats,
-// attributes fastlink does not decode) go through route::decodeLink; the typed fields are
+// attributes fastlink does not decode) go through rtnl::decodeLink; the typed fields are
 // checked, unknown attributes must come back byte-exact, and the settable fields re-encoded
 // with LinkRequests::set must give the expected golden bytes.
 #include <gtest/gtest.h>
@@ -10,7 +10,7 @@
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 
-#include "route/link_codec.hpp"
+#include "rtnl/link_codec.hpp"
 #include "unit/golden.hpp"
 
 namespace fastlink {
@@ -33,7 +33,7 @@ Bytes kernelLink(int32_t index, uint32_t flags, const Attrs& attrs) {
 
 LinkInfo decode(const Bytes& message, bool withStats = false) {
   AlignedMessage m(message);
-  return route::decodeLink(m.as<nlmsghdr>(), withStats);
+  return rtnl::decodeLink(m.as<nlmsghdr>(), withStats);
 }
 
 /// The payload of the first attribute of `attrs` (to compare kept raw attributes with).
@@ -526,9 +526,9 @@ TEST(LinkDecode, TruncatedLastAttributeIsIgnored) {
 
 TEST(LinkDecode, OperStateNames) {
   const char* names[] = {"UNKNOWN", "NOTPRESENT", "DOWN", "LOWERLAYERDOWN", "TESTING", "DORMANT", "UP"};
-  for (uint8_t i = 0; i < 7; ++i) EXPECT_EQ(route::operStateName(i), names[i]);
-  EXPECT_EQ(route::operStateName(7), "UNKNOWN");
-  EXPECT_EQ(route::operStateName(255), "UNKNOWN");
+  for (uint8_t i = 0; i < 7; ++i) EXPECT_EQ(rtnl::operStateName(i), names[i]);
+  EXPECT_EQ(rtnl::operStateName(7), "UNKNOWN");
+  EXPECT_EQ(rtnl::operStateName(255), "UNKNOWN");
 }
 
 TEST(LinkInfoHelpers, UpFromAdminWhenNoFlags) {

@@ -7,7 +7,7 @@
 #include <linux/rtnetlink.h>
 
 #include "fastlink/neigh.hpp"
-#include "route/neigh_codec.hpp"
+#include "rtnl/neigh_codec.hpp"
 #include "unit/golden.hpp"
 
 namespace fastlink {
@@ -93,15 +93,15 @@ TEST(NeighGolden, Del) {
 TEST(NeighGolden, DumpAndGetRequestsAreStrictCheckingClean) {
   // Dump: only family and NTF_PROXY in the header; filters as NDA_IFINDEX / NDA_MASTER.
   core::MessageWriter dump(RTM_GETNEIGH, 0);
-  route::encodeNeighDump(dump, IpAddress::Family::v6, 5, 9, false);
+  rtnl::encodeNeighDump(dump, IpAddress::Family::v6, 5, 9, false);
   EXPECT_TRUE(sameBytes(dump.bytes(), test::netlinkMessage(RTM_GETNEIGH, NLM_F_REQUEST, ndmsgBytes(AF_INET6, 0, 0, 0),
                                                    Attrs().u32(NDA_IFINDEX, 5).u32(NDA_MASTER, 9))));
   core::MessageWriter proxy(RTM_GETNEIGH, 0);
-  route::encodeNeighDump(proxy, std::nullopt, 0, 0, true);
+  rtnl::encodeNeighDump(proxy, std::nullopt, 0, 0, true);
   EXPECT_TRUE(sameBytes(proxy.bytes(), test::netlinkMessage(RTM_GETNEIGH, NLM_F_REQUEST, ndmsgBytes(AF_UNSPEC, 0, 0, NTF_PROXY), Attrs())));
   // Get: ifindex in the header, NDA_DST only.
   core::MessageWriter get(RTM_GETNEIGH, 0);
-  route::encodeNeighGet(get, IpAddress::parse("10.0.0.2"), 3, false);
+  rtnl::encodeNeighGet(get, IpAddress::parse("10.0.0.2"), 3, false);
   EXPECT_TRUE(sameBytes(get.bytes(), test::netlinkMessage(RTM_GETNEIGH, NLM_F_REQUEST, ndmsgBytes(AF_INET, 3, 0, 0),
                                                   Attrs().raw(NDA_DST, {10, 0, 0, 2}))));
 }
@@ -118,7 +118,7 @@ TEST(NeighGolden, DecodeKernelReplyThenEmitTheSameRequest) {
                                  .u32(NDA_PROBES, 2)
                                  .u32(NDA_FLAGS_EXT, 0));  // not decoded: kept raw
   AlignedMessage m(reply);
-  NeighInfo n = route::decodeNeigh(m.as<nlmsghdr>());
+  NeighInfo n = rtnl::decodeNeigh(m.as<nlmsghdr>());
   EXPECT_EQ(n.dst, IpAddress::parse("10.0.0.3"));
   EXPECT_EQ(n.devIndex(), 3u);
   EXPECT_EQ(n.lladdr, MacAddress::parse("02:00:00:00:00:03"));
@@ -149,7 +149,7 @@ TEST(NeighGolden, DecodeProxyEntryHasNoState) {
   Bytes reply = test::netlinkMessage(RTM_NEWNEIGH, 0, ndmsgBytes(AF_INET6, 4, 0, NTF_PROXY),
                              Attrs().raw(NDA_DST, {0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 9}));
   AlignedMessage m(reply);
-  NeighInfo n = route::decodeNeigh(m.as<nlmsghdr>());
+  NeighInfo n = rtnl::decodeNeigh(m.as<nlmsghdr>());
   EXPECT_TRUE(n.isProxy());
   EXPECT_FALSE(n.state);
   EXPECT_EQ(n.dst->toString(), "2001:db8::9");
@@ -159,7 +159,7 @@ TEST(NeighGolden, DecodeRejectsMalformedReplies) {
   Bytes shortDst = test::netlinkMessage(RTM_NEWNEIGH, 0, ndmsgBytes(AF_INET, 3, NUD_STALE, 0), Attrs().raw(NDA_DST, {10, 0, 0}));
   AlignedMessage m(shortDst);
   try {
-    route::decodeNeigh(m.as<nlmsghdr>());
+    rtnl::decodeNeigh(m.as<nlmsghdr>());
     FAIL();
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), Errc::malformed_reply);

@@ -7,7 +7,7 @@
 
 #include "core/message.hpp"
 #include "fastlink/nexthop.hpp"
-#include "route/nexthop_codec.hpp"
+#include "rtnl/nexthop_codec.hpp"
 #include "unit/route_golden.hpp"
 
 namespace fastlink {
@@ -62,10 +62,10 @@ TEST(NexthopRequestsGolden, GroupBlackholeReplaceDel) {
 
 TEST(NexthopRequestsGolden, DumpAndGet) {
   core::MessageWriter w(RTM_GETNEXTHOP, 0);
-  route::encodeNexthopDump(w, NexthopFilter().setGroupsOnly(), 5);
+  rtnl::encodeNexthopDump(w, NexthopFilter().setGroupsOnly(), 5);
   EXPECT_TRUE(sameBytes(w.bytes(), familyMessage(RTM_GETNEXTHOP, NLM_F_REQUEST, Nhmsg{}, Attrs().u32(NHA_OIF, 5).flag(NHA_GROUPS))));
   core::MessageWriter g(RTM_GETNEXTHOP, 0);
-  route::encodeNexthopGet(g, 42);
+  rtnl::encodeNexthopGet(g, 42);
   EXPECT_TRUE(sameBytes(g.bytes(), familyMessage(RTM_GETNEXTHOP, NLM_F_REQUEST, Nhmsg{}, Attrs().u32(NHA_ID, 42))));
 }
 
@@ -94,7 +94,7 @@ TEST(NexthopDecodeGolden, KernelGroupAndSingle) {
   // A group with weights 1 and 3, as the kernel reports it (plus NHA_GROUP_TYPE, kept raw).
   Attrs ga = Attrs().u32(NHA_ID, 10).raw(NHA_GROUP, group({{1, 0}, {2, 2}})).u16(NHA_GROUP_TYPE, 0);
   AlignedMessage gm(familyMessage(RTM_NEWNEXTHOP, NLM_F_MULTI, Nhmsg{.scope = RT_SCOPE_UNIVERSE}, ga));
-  NexthopInfo g = route::decodeNexthop(gm.as<nlmsghdr>());
+  NexthopInfo g = rtnl::decodeNexthop(gm.as<nlmsghdr>());
   EXPECT_EQ(g.id, 10u);
   EXPECT_EQ(g.group, (std::vector<NexthopGroupMember>{{1, 1}, {2, 3}}));
   EXPECT_EQ(g.unknown.count(), 1u);
@@ -104,14 +104,14 @@ TEST(NexthopDecodeGolden, KernelGroupAndSingle) {
                                                     Attrs().u32(NHA_ID, 10).raw(NHA_GROUP, group({{1, 0}, {2, 2}})))));
   Attrs sa = Attrs().u32(NHA_ID, 1).u32(NHA_OIF, 3).raw(NHA_GATEWAY, v4(10, 0, 0, 2));
   AlignedMessage sm(familyMessage(RTM_NEWNEXTHOP, 0, Nhmsg{.family = AF_INET, .scope = RT_SCOPE_LINK, .flags = RTNH_F_ONLINK}, sa));
-  NexthopInfo s = route::decodeNexthop(sm.as<nlmsghdr>());
+  NexthopInfo s = rtnl::decodeNexthop(sm.as<nlmsghdr>());
   EXPECT_EQ(s.gateway, IpAddress::parse("10.0.0.2"));
   EXPECT_EQ(s.devIndex(), 3u);
   EXPECT_TRUE(s.onlink);
   EXPECT_EQ(s.scope, Scope::Link);
   // A short NHA_GROUP is malformed.
   AlignedMessage bad(familyMessage(RTM_NEWNEXTHOP, 0, Nhmsg{}, Attrs().raw(NHA_GROUP, {1, 2, 3})));
-  EXPECT_THROW(route::decodeNexthop(bad.as<nlmsghdr>()), Error);
+  EXPECT_THROW(rtnl::decodeNexthop(bad.as<nlmsghdr>()), Error);
 }
 
 }  // namespace

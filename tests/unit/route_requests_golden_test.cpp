@@ -7,7 +7,7 @@
 
 #include "core/message.hpp"
 #include "fastlink/route.hpp"
-#include "route/route_codec.hpp"
+#include "rtnl/route_codec.hpp"
 #include "unit/route_golden.hpp"
 
 namespace fastlink {
@@ -167,11 +167,11 @@ TEST(RouteRequestsGolden, BadInputIsRejectedBeforeEncoding) {
 TEST(RouteRequestsGolden, DumpRequestCarriesKernelFilters) {
   // ip route show table 1000 proto bgp type unicast dev <7>
   core::MessageWriter w(RTM_GETROUTE, 0);
-  route::encodeRouteDump(w, RouteFilter().setTable(1000).setProtocol(RouteProtocol::Bgp).setType(RouteType::Unicast), 7);
+  rtnl::encodeRouteDump(w, RouteFilter().setTable(1000).setProtocol(RouteProtocol::Bgp).setType(RouteType::Unicast), 7);
   Rtmsg h{.family = AF_UNSPEC, .table = RT_TABLE_UNSPEC, .protocol = RTPROT_BGP, .type = RTN_UNICAST};
   EXPECT_TRUE(sameBytes(w.bytes(), familyMessage(RTM_GETROUTE, NLM_F_REQUEST, h, Attrs().u32(RTA_TABLE, 1000).u32(RTA_OIF, 7))));
   core::MessageWriter w2(RTM_GETROUTE, 0);
-  route::encodeRouteDump(w2, RouteFilter().setFamily(IpAddress::Family::v6).setTable(kTableMain), 0);
+  rtnl::encodeRouteDump(w2, RouteFilter().setFamily(IpAddress::Family::v6).setTable(kTableMain), 0);
   Rtmsg h2{.family = AF_INET6, .table = RT_TABLE_MAIN};
   EXPECT_TRUE(sameBytes(w2.bytes(), familyMessage(RTM_GETROUTE, NLM_F_REQUEST, h2, Attrs().u32(RTA_TABLE, 254))));
 }
@@ -179,7 +179,7 @@ TEST(RouteRequestsGolden, DumpRequestCarriesKernelFilters) {
 TEST(RouteRequestsGolden, GetRequest) {
   // ip route get 10.9.1.1 from 10.0.0.1 oif <3> mark 7 fibmatch
   core::MessageWriter w(RTM_GETROUTE, 0);
-  route::encodeRouteGet(w, RouteQuery(ip("10.9.1.1")).setFrom(ip("10.0.0.1")).setMark(7).setFibMatch(), 0, 3);
+  rtnl::encodeRouteGet(w, RouteQuery(ip("10.9.1.1")).setFrom(ip("10.0.0.1")).setMark(7).setFibMatch(), 0, 3);
   Rtmsg h{.family = AF_INET, .dstLen = 32, .srcLen = 32, .flags = RTM_F_LOOKUP_TABLE | RTM_F_FIB_MATCH};
   Attrs a = Attrs().raw(RTA_DST, v4(10, 9, 1, 1)).raw(RTA_SRC, v4(10, 0, 0, 1)).u32(RTA_OIF, 3).u32(RTA_MARK, 7);
   EXPECT_TRUE(sameBytes(w.bytes(), familyMessage(RTM_GETROUTE, NLM_F_REQUEST, h, a)));
@@ -201,9 +201,9 @@ TEST(RouteDecodeGolden, KernelMessageDecodesAndReencodes) {
                 .u32(200, 0xdeadbeef);
   Bytes kernel = familyMessage(RTM_NEWROUTE, NLM_F_MULTI, h, a, 77, 1234);
   AlignedMessage m(kernel);
-  ASSERT_TRUE(route::isIpRoute(m.as<nlmsghdr>()));
+  ASSERT_TRUE(rtnl::isIpRoute(m.as<nlmsghdr>()));
   RouteInfo r;
-  route::decodeRoute(m.as<nlmsghdr>(), r);
+  rtnl::decodeRoute(m.as<nlmsghdr>(), r);
   EXPECT_EQ(r.dst, pfx("10.2.0.0/16"));
   EXPECT_EQ(r.table, 1000u);
   EXPECT_EQ(r.protocol, RouteProtocol::Static);
@@ -240,13 +240,13 @@ TEST(RouteDecodeGolden, DefaultRouteWithoutDstAndOtherFamiliesSkipped) {
   Bytes kernel = familyMessage(RTM_NEWROUTE, NLM_F_MULTI, h, Attrs().raw(RTA_GATEWAY, ipv6("fe80::1")).u32(RTA_OIF, 2).u8(RTA_PREF, 0));
   AlignedMessage m(kernel);
   RouteInfo r;
-  route::decodeRoute(m.as<nlmsghdr>(), r);
+  rtnl::decodeRoute(m.as<nlmsghdr>(), r);
   EXPECT_EQ(r.dst, Prefix::any(IpAddress::Family::v6));
   EXPECT_EQ(r.gateway, ip("fe80::1"));
   EXPECT_EQ(r.pref, 0);
   Rtmsg mr{.family = 128 /* RTNL_FAMILY_IPMR */, .table = RT_TABLE_DEFAULT, .type = RTN_MULTICAST};
   AlignedMessage m2(familyMessage(RTM_NEWROUTE, NLM_F_MULTI, mr));
-  EXPECT_FALSE(route::isIpRoute(m2.as<nlmsghdr>()));
+  EXPECT_FALSE(rtnl::isIpRoute(m2.as<nlmsghdr>()));
 }
 
 TEST(RouteDecodeGolden, TruncatedAddressIsMalformed) {
@@ -254,7 +254,7 @@ TEST(RouteDecodeGolden, TruncatedAddressIsMalformed) {
   AlignedMessage m(familyMessage(RTM_NEWROUTE, 0, h, Attrs().raw(RTA_DST, {10, 0})));
   RouteInfo r;
   try {
-    route::decodeRoute(m.as<nlmsghdr>(), r);
+    rtnl::decodeRoute(m.as<nlmsghdr>(), r);
     FAIL() << "short RTA_DST accepted";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), make_error_code(Errc::malformed_reply));

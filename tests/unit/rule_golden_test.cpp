@@ -7,7 +7,7 @@
 #include <linux/rtnetlink.h>
 
 #include "fastlink/rule.hpp"
-#include "route/rule_codec.hpp"
+#include "rtnl/rule_codec.hpp"
 #include "unit/golden.hpp"
 
 namespace fastlink {
@@ -103,7 +103,7 @@ TEST(RuleGolden, DelSendsOnlyWhatIsSet) {
 
 TEST(RuleGolden, DumpCarriesOnlyTheFamily) {
   core::MessageWriter w(RTM_GETRULE, 0);
-  route::encodeRuleDump(w, IpAddress::Family::v6);
+  rtnl::encodeRuleDump(w, IpAddress::Family::v6);
   EXPECT_TRUE(sameBytes(w.bytes(), test::netlinkMessage(RTM_GETRULE, NLM_F_REQUEST, frh(AF_INET6, 0, 0, 0, 0, 0), Attrs())));
 }
 
@@ -120,7 +120,7 @@ TEST(RuleGolden, DecodeKernelReplyThenEmit) {
                                 .u8(FRA_PROTOCOL, 0)
                                 .u32(FRA_FLOW, 5));  // realms: kept raw
   AlignedMessage m(reply);
-  RuleInfo r = route::decodeRule(m.as<nlmsghdr>());
+  RuleInfo r = rtnl::decodeRule(m.as<nlmsghdr>());
   EXPECT_EQ(r.family, IpAddress::Family::v4);
   EXPECT_EQ(r.priority, 100u);
   EXPECT_EQ(r.src, Prefix::parse("10.0.0.0/8"));
@@ -152,7 +152,7 @@ TEST(RuleGolden, DecodePriorityZeroAndUnsetSuppress) {
   Bytes reply = test::netlinkMessage(RTM_NEWRULE, 0, frh(AF_INET, 0, 0, 0, RT_TABLE_LOCAL, FR_ACT_TO_TBL),
                             Attrs().u32(FRA_TABLE, RT_TABLE_LOCAL).u32(FRA_SUPPRESS_PREFIXLEN, 0xffffffff));
   AlignedMessage m(reply);
-  RuleInfo r = route::decodeRule(m.as<nlmsghdr>());
+  RuleInfo r = rtnl::decodeRule(m.as<nlmsghdr>());
   EXPECT_EQ(r.priority, 0u);
   EXPECT_EQ(r.table, 255u);
   EXPECT_FALSE(r.suppressPrefixLength);

@@ -1,0 +1,198 @@
+#include "rtnl/link_codec.hpp"
+
+#include <linux/if.h>
+#include <sys/socket.h>
+#include <linux/if_link.h>
+#include <linux/rtnetlink.h>
+
+#include <cstring>
+
+namespace fastlink::rtnl {
+namespace {
+
+// IPv4 needs 68; nothing Ethernet-like accepts more than 65535, and lo uses 65536.
+constexpr uint32_t kMinMtu = 68;
+constexpr uint32_t kMaxMtu = 65536;
+
+Error invalid(const std::string& why) { return Error::invalidArgument("link", why); }
+
+// Kind options need the kind: infer it from the single options struct given, else insist.
+std::optional<std::string> effectiveKind(const LinkInfo& link) {
+  auto present = kindOptionsPresent(link);
+  if (link.kind) {
+    for (auto p : present) {
+      bool macvFamily = p == "macvlan" && (*link.kind == "macvlan" || *link.kind == "macvtap");
+      if (p != *link.kind && !macvFamily)
+        throw invalid(std::string(p) + " options given for a device of type " + *link.kind);
+    }
+    return link.kind;
+  }
+  if (present.size() > 1) throw invalid("options of several link types given at once");
+  if (present.size() == 1) return std::string(present.front());
+  return std::nullopt;
+}
+
+void validateCommon(const LinkInfo& link, LinkEncodeMode mode) {
+  if (link.name) validateIfname(*link.name);
+  if (link.mtu && (*link.mtu < kMinMtu || *link.mtu > kMaxMtu))
+    throw invalid("mtu " + std::to_string(*link.mtu) + " out of range (" + std::to_string(kMinMtu) + "-" +
+                  std::to_string(kMaxMtu) + ")");
+  if (link.address && link.address->size() == 0) throw invalid("empty link address");
+  if (link.kind && (link.kind->empty() || link.kind->size() > 63)) throw invalid("invalid link type");
+  if (mode == LinkEncodeMode::Create && link.alias)
+    throw invalid("alias can only be set on an existing device (the kernel ignores it at creation)");
+  if (mode != LinkEncodeMode::Create) {
+    if (link.numTxQueues || link.numRxQueues) throw invalid("numtxqueues/numrxqueues can only be set when creating");
+    if (link.parent) throw invalid("the parent link can only be set when creating");
+    if (link.veth && link.veth->peerName) throw invalid("a veth peer can only be set when creating");
+  }
+  if (mode == LinkEncodeMode::Group) {
+    if (link.name || link.index) throw invalid("a group change cannot rename or pick one device");
+    if (link.group) throw invalid("a group change cannot move devices to another group; set each device");
+    if (!kindOptionsPresent(link).empty() || link.kind) throw invalid("a group change cannot carry link-type options");
+    if (link.netns) throw invalid("a group change cannot move devices to another namespace");
+  }
+}
+
+void encodeLinkInfoNest(core::MessageWriter& w, const LinkInfo& link, const std::string& kind, KeepAlive& keep) {
+  std::size_t info = w.beginNest(IFLA_LINKINFO);
+  w.putString(IFLA_INFO_KIND, kind);
+  if (const LinkKindCodec* codec = findLinkKind(kind); codec && codec->hasData(link)) {
+    std::size_t data = w.beginNest(IFLA_INFO_DATA);
+    codec->encodeData(w, link, keep);
+    w.endNest(data);
+  }
+  w.endNest(info);
+}
+
+}  // namespace
+
+void encodeLink(core::MessageWriter& w, const LinkInfo& link, LinkEncodeMode mode, KeepAlive& keep,
+                const Ifref* device) {
+  validateCommon(link, mode);
+  std::optional<std::string> kind = effectiveKind(link);
+  if (mode == LinkEncodeMode::Create && !kind) throw invalid("a new device needs a type (type KIND)");
+
+  auto& ifi = w.putHeader<ifinfomsg>();
+  ifi.ifi_family = AF_UNSPEC;
+  if (device && device->isIndex()) ifi.ifi_index = static_cast<int>(device->index());
+  else if (link.index && !device) ifi.ifi_index = static_cast<int>(*link.index);
+  if (link.admin) {
+    ifi.ifi_change = IFF_UP;
+    ifi.ifi_flags = *link.admin ? IFF_UP : 0;
+  }
+  if (device && device->isName()) w.putString(IFLA_IFNAME, device->name());
+  else if (link.name) w.putString(IFLA_IFNAME, *link.name);
+  if (link.mtu) w.putU32(IFLA_MTU, *link.mtu);
+  if (link.address) w.putBytes(IFLA_ADDRESS, link.address->bytes());
+  if (link.group) w.putU32(IFLA_GROUP, *link.group);
+  if (link.master) w.putU32(IFLA_MASTER, requireIndex(*link.master, "master"));
+  if (link.txqlen) w.putU32(IFLA_TXQLEN, *link.txqlen);
+  if (link.alias) w.putString(IFLA_IFALIAS, *link.alias);
+  if (link.numTxQueues) w.putU32(IFLA_NUM_TX_QUEUES, *link.numTxQueues);
+  if (link.numRxQueues) w.putU32(IFLA_NUM_RX_QUEUES, *link.numRxQueues);
+  if (link.parent) w.putU32(IFLA_LINK, requireIndex(*link.parent, "parent link"));
+  if (link.netns) encodeNetns(w, *link.netns, keep);
+  if (kind) encodeLinkInfoNest(w, link, *kind, keep);
+}
+
+std::string operStateName(uint8_t state) {
+  static const char* const kNames[] = {"UNKNOWN", "NOTPRESENT", "DOWN", "LOWERLAYERDOWN", "TESTING", "DORMANT", "UP"};
+  return state < std::size(kNames) ? kNames[state] : "UNKNOWN";
+}
+
+namespace {
+
+LinkStats decodeStats(const nlattr* a) {
+  rtnl_link_stats64 k{};
+  auto bytes = core::readBytes(a);
+  std::memcpy(&k, bytes.data(), std::min(bytes.size(), sizeof k));  // older kernels send less
+  LinkStats s;
+  s.rxPackets = k.rx_packets, s.txPackets = k.tx_packets, s.rxBytes = k.rx_bytes, s.txBytes = k.tx_bytes;
+  s.rxErrors = k.rx_errors, s.txErrors = k.tx_errors, s.rxDropped = k.rx_dropped, s.txDropped = k.tx_dropped;
+  s.multicast = k.multicast, s.collisions = k.collisions;
+  s.rxLengthErrors = k.rx_length_errors, s.rxOverErrors = k.rx_over_errors, s.rxCrcErrors = k.rx_crc_errors;
+  s.rxFrameErrors = k.rx_frame_errors, s.rxFifoErrors = k.rx_fifo_errors, s.rxMissedErrors = k.rx_missed_errors;
+  s.txAbortedErrors = k.tx_aborted_errors, s.txCarrierErrors = k.tx_carrier_errors;
+  s.txFifoErrors = k.tx_fifo_errors, s.txHeartbeatErrors = k.tx_heartbeat_errors;
+  s.txWindowErrors = k.tx_window_errors, s.rxCompressed = k.rx_compressed, s.txCompressed = k.tx_compressed;
+  s.rxNohandler = k.rx_nohandler;
+  return s;
+}
+
+void decodeLinkInfoNest(const nlattr* nest, LinkInfo& link) {
+  core::AttrTable t = core::AttrTable::ofNest(nest, IFLA_INFO_MAX);
+  if (auto* a = t.get(IFLA_INFO_KIND)) link.kind = core::readString(a);
+  if (auto* a = t.get(IFLA_INFO_SLAVE_KIND)) link.slaveKind = core::readString(a);
+  if (auto* a = t.get(IFLA_INFO_SLAVE_DATA)) keepUnknown(core::AttrTable::ofNest(a, 0), {}, link.slaveData);
+  if (auto* data = t.get(IFLA_INFO_DATA)) {
+    const LinkKindCodec* codec = link.kind ? findLinkKind(*link.kind) : nullptr;
+    if (codec) codec->decodeData(data, link);
+    else keepUnknown(core::AttrTable::ofNest(data, 0), {}, link.unknownKindData);
+  }
+}
+
+}  // namespace
+
+LinkInfo decodeLink(const nlmsghdr* message, bool withStats) {
+  const auto* ifi = core::messageHeader<ifinfomsg>(message);
+  if (!ifi) throw Error(make_error_code(Errc::malformed_reply), "decode link", "short link message");
+  LinkInfo link;
+  link.index = static_cast<uint32_t>(ifi->ifi_index);
+  link.flags = ifi->ifi_flags;
+  link.type = ifi->ifi_type;
+  link.admin = (ifi->ifi_flags & IFF_UP) != 0;
+  core::AttrTable t = core::AttrTable::ofMessage(message, sizeof(ifinfomsg), IFLA_MAX);
+  // Most of a dumped link's bytes are attributes fastlink keeps raw: one allocation, not one
+  // growth step per attribute.
+  link.unknown.reserve(message->nlmsg_len);
+  for (const nlattr* a : t.all()) {
+    switch (core::attrType(a)) {
+      case IFLA_IFNAME: link.name = core::readString(a); break;
+      case IFLA_MTU: link.mtu = core::readU32(a); break;
+      // Hardware addresses longer than MacAddress holds are kept raw rather than refused.
+      case IFLA_ADDRESS:
+        if (core::readBytes(a).size() <= MacAddress::kMaxLength) link.address = MacAddress(core::readBytes(a));
+        else link.unknown.append(IFLA_ADDRESS, core::readBytes(a));
+        break;
+      case IFLA_BROADCAST:
+        if (core::readBytes(a).size() <= MacAddress::kMaxLength) link.broadcast = MacAddress(core::readBytes(a));
+        else link.unknown.append(IFLA_BROADCAST, core::readBytes(a));
+        break;
+      case IFLA_GROUP: link.group = core::readU32(a); break;
+      case IFLA_MASTER: link.master = Ifref(core::readU32(a)); break;
+      case IFLA_TXQLEN: link.txqlen = core::readU32(a); break;
+      case IFLA_IFALIAS: link.alias = core::readString(a); break;
+      case IFLA_NUM_TX_QUEUES: link.numTxQueues = core::readU32(a); break;
+      case IFLA_NUM_RX_QUEUES: link.numRxQueues = core::readU32(a); break;
+      case IFLA_LINK: link.parent = Ifref(core::readU32(a)); break;
+      case IFLA_OPERSTATE: link.operState = operStateName(core::readU8(a)); break;
+      case IFLA_CARRIER: link.carrier = core::readU8(a) != 0; break;
+      case IFLA_LINKMODE: link.linkMode = core::readU8(a) == IF_LINK_MODE_DORMANT ? "DORMANT" : "DEFAULT"; break;
+      case IFLA_PROMISCUITY: link.promiscuity = core::readU32(a); break;
+      case IFLA_MIN_MTU: link.minMtu = core::readU32(a); break;
+      case IFLA_MAX_MTU: link.maxMtu = core::readU32(a); break;
+      case IFLA_QDISC: link.qdisc = core::readString(a); break;
+      case IFLA_LINK_NETNSID: link.linkNetnsId = core::readS32(a); break;
+      case IFLA_LINKINFO: decodeLinkInfoNest(a, link); break;
+      case IFLA_STATS64:
+        if (withStats) link.stats = decodeStats(a);
+        break;
+      case IFLA_STATS: break;  // the 32-bit copy of IFLA_STATS64
+      default: link.unknown.append(core::attrType(a), core::readBytes(a));
+    }
+  }
+  return link;
+}
+
+std::string describeLink(const char* verb, const LinkInfo& link) {
+  std::string s = std::string("link ") + verb;
+  if (link.name) s += " " + *link.name;
+  else if (link.index) s += " index " + std::to_string(*link.index);
+  if (link.kind) s += " type " + *link.kind;
+  if (link.mtu) s += " mtu " + std::to_string(*link.mtu);
+  if (link.admin) s += *link.admin ? " up" : " down";
+  return s;
+}
+
+}  // namespace fastlink::rtnl

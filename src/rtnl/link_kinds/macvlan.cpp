@@ -1,0 +1,28 @@
+// macvlan and macvtap share their options (IFLA_MACVLAN_*).
+#include <linux/if_link.h>
+
+#include "rtnl/link_kind.hpp"
+
+namespace fastlink::rtnl {
+namespace {
+
+bool hasData(const LinkInfo& link) { return link.macvlan && link.macvlan->mode; }
+
+void encodeData(core::MessageWriter& w, const LinkInfo& link, KeepAlive&) {
+  w.putU32(IFLA_MACVLAN_MODE, static_cast<uint32_t>(*link.macvlan->mode));
+}
+
+void decodeData(const nlattr* data, LinkInfo& link) {
+  core::AttrTable t = core::AttrTable::ofNest(data, IFLA_MACVLAN_MAX);
+  MacvlanInfo m;
+  if (auto* a = t.get(IFLA_MACVLAN_MODE)) m.mode = static_cast<MacvlanMode>(core::readU32(a));
+  keepUnknown(t, {IFLA_MACVLAN_MODE}, link.unknownKindData);
+  link.macvlan = m;
+}
+
+}  // namespace
+
+const LinkKindCodec kMacvlanKind{"macvlan", hasData, encodeData, decodeData};
+const LinkKindCodec kMacvtapKind{"macvtap", hasData, encodeData, decodeData};
+
+}  // namespace fastlink::rtnl

@@ -1,0 +1,37 @@
+// veth: the peer is described by a whole ifinfomsg + attributes nested in VETH_INFO_PEER.
+#include <sys/socket.h>
+#include <linux/if_link.h>
+#include <linux/rtnetlink.h>
+#include <linux/veth.h>
+
+#include "rtnl/link_kind.hpp"
+
+namespace fastlink::rtnl {
+namespace {
+
+bool hasData(const LinkInfo& link) { return link.veth && (link.veth->peerName || link.veth->peerNetns || link.veth->peerAddress); }
+
+void encodeData(core::MessageWriter& w, const LinkInfo& link, KeepAlive& keep) {
+  const VethInfo& v = *link.veth;
+  std::size_t peer = w.beginNest(VETH_INFO_PEER);
+  w.putHeader<ifinfomsg>().ifi_family = AF_UNSPEC;
+  if (v.peerName) {
+    validateIfname(*v.peerName);
+    w.putString(IFLA_IFNAME, *v.peerName);
+  }
+  if (v.peerAddress) w.putBytes(IFLA_ADDRESS, v.peerAddress->bytes());
+  if (v.peerNetns) encodeNetns(w, *v.peerNetns, keep);
+  w.endNest(peer);
+}
+
+// The kernel does not report the peer in dumps (veth has no fill_info); IFLA_LINK is its index.
+void decodeData(const nlattr* data, LinkInfo& link) {
+  core::AttrTable t = core::AttrTable::ofNest(data, VETH_INFO_MAX);
+  keepUnknown(t, {}, link.unknownKindData);
+}
+
+}  // namespace
+
+const LinkKindCodec kVethKind{"veth", hasData, encodeData, decodeData};
+
+}  // namespace fastlink::rtnl

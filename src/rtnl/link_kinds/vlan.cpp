@@ -1,0 +1,32 @@
+#include <linux/if_link.h>
+
+#include "rtnl/link_kind.hpp"
+
+namespace fastlink::rtnl {
+namespace {
+
+bool hasData(const LinkInfo& link) { return link.vlan.has_value(); }
+
+void encodeData(core::MessageWriter& w, const LinkInfo& link, KeepAlive&) {
+  const VlanInfo& v = *link.vlan;
+  if (v.id) {
+    if (*v.id >= 4095) throw Error::invalidArgument("vlan", "vlan id must be 0-4094");
+    w.putU16(IFLA_VLAN_ID, *v.id);
+  }
+  if (v.protocol) w.putBe16(IFLA_VLAN_PROTOCOL, static_cast<uint16_t>(*v.protocol));
+}
+
+void decodeData(const nlattr* data, LinkInfo& link) {
+  core::AttrTable t = core::AttrTable::ofNest(data, IFLA_VLAN_MAX);
+  VlanInfo v;
+  if (auto* a = t.get(IFLA_VLAN_ID)) v.id = core::readU16(a);
+  if (auto* a = t.get(IFLA_VLAN_PROTOCOL)) v.protocol = static_cast<VlanProtocol>(core::readBe16(a));
+  keepUnknown(t, {IFLA_VLAN_ID, IFLA_VLAN_PROTOCOL}, link.unknownKindData);
+  link.vlan = v;
+}
+
+}  // namespace
+
+const LinkKindCodec kVlanKind{"vlan", hasData, encodeData, decodeData};
+
+}  // namespace fastlink::rtnl

@@ -1,0 +1,58 @@
+#include <linux/if_link.h>
+
+#include "rtnl/link_kind.hpp"
+
+namespace fastlink::rtnl {
+namespace {
+
+bool hasData(const LinkInfo& link) { return link.vxlan.has_value(); }
+
+void encodeData(core::MessageWriter& w, const LinkInfo& link, KeepAlive&) {
+  const VxlanInfo& v = *link.vxlan;
+  if (v.vni) {
+    if (*v.vni >= (1u << 24)) throw Error::invalidArgument("vxlan", "vni must be below 16777216");
+    w.putU32(IFLA_VXLAN_ID, *v.vni);
+  }
+  if (v.local) w.putBytes(v.local->isV4() ? IFLA_VXLAN_LOCAL : IFLA_VXLAN_LOCAL6, v.local->bytes());
+  if (v.remote) w.putBytes(v.remote->isV4() ? IFLA_VXLAN_GROUP : IFLA_VXLAN_GROUP6, v.remote->bytes());
+  if (v.local && v.remote && v.local->family() != v.remote->family())
+    throw Error::invalidArgument("vxlan", "local and remote/group must be of the same address family");
+  if (v.dstPort) w.putBe16(IFLA_VXLAN_PORT, *v.dstPort);
+  if (v.dev) w.putU32(IFLA_VXLAN_LINK, requireIndex(*v.dev, "vxlan dev"));
+  if (v.learning) w.putU8(IFLA_VXLAN_LEARNING, *v.learning ? 1 : 0);
+  if (v.ttl) w.putU8(IFLA_VXLAN_TTL, *v.ttl);
+}
+
+void decodeData(const nlattr* data, LinkInfo& link) {
+  core::AttrTable t = core::AttrTable::ofNest(data, IFLA_VXLAN_MAX);
+  VxlanInfo v;
+  std::vector<uint16_t> known;
+  auto take = [&](uint16_t type) {
+    known.push_back(type);
+    return t.get(type);
+  };
+  if (auto* a = take(IFLA_VXLAN_ID)) v.vni = core::readU32(a);
+  // An address of the wrong length is left in unknownKindData instead of failing the decode.
+  auto address = [&](uint16_t type, std::size_t length) -> std::optional<IpAddress> {
+    const nlattr* a = t.get(type);
+    if (!a || core::readBytes(a).size() != length) return std::nullopt;
+    known.push_back(type);
+    return IpAddress::fromBytes(core::readBytes(a));
+  };
+  if (auto ip = address(IFLA_VXLAN_LOCAL, 4)) v.local = ip;
+  if (auto ip = address(IFLA_VXLAN_LOCAL6, 16)) v.local = ip;
+  if (auto ip = address(IFLA_VXLAN_GROUP, 4)) v.remote = ip;
+  if (auto ip = address(IFLA_VXLAN_GROUP6, 16)) v.remote = ip;
+  if (auto* a = take(IFLA_VXLAN_PORT)) v.dstPort = core::readBe16(a);
+  if (auto* a = take(IFLA_VXLAN_LINK)) v.dev = Ifref(core::readU32(a));
+  if (auto* a = take(IFLA_VXLAN_LEARNING)) v.learning = core::readU8(a) != 0;
+  if (auto* a = take(IFLA_VXLAN_TTL)) v.ttl = core::readU8(a);
+  keepUnknown(t, known, link.unknownKindData);
+  link.vxlan = v;
+}
+
+}  // namespace
+
+const LinkKindCodec kVxlanKind{"vxlan", hasData, encodeData, decodeData};
+
+}  // namespace fastlink::rtnl

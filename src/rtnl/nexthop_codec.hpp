@@ -1,0 +1,21 @@
+// NexthopInfo <-> RTM_NEWNEXTHOP/RTM_DELNEXTHOP/RTM_GETNEXTHOP messages.
+#pragma once
+
+#include <linux/netlink.h>
+
+#include "core/message.hpp"
+#include "fastlink/nexthop.hpp"
+
+namespace fastlink::rtnl {
+
+/// Validates and encodes an add (`replace` = false) or replace request. Devices must be ifindexes.
+Request encodeNexthop(const NexthopInfo& nexthop, bool replace);
+Request encodeNexthopDel(uint32_t id);
+/// RTM_GETNEXTHOP for one id.
+void encodeNexthopGet(core::MessageWriter& writer, uint32_t id);
+/// The dump request with the kernel filters (oif: resolved ifindex of filter.dev, 0 = none).
+void encodeNexthopDump(core::MessageWriter& writer, const NexthopFilter& filter, uint32_t oif);
+/// Decodes one RTM_NEWNEXTHOP message.
+NexthopInfo decodeNexthop(const nlmsghdr* message);
+
+}  // namespace fastlink::rtnl
