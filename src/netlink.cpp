@@ -1,4 +1,4 @@
-// The factory: owns the engine (socket) and the object APIs built on it.
+// The factory: owns the engines (one socket per protocol) and the object APIs built on them.
 #include "fastlink/netlink.hpp"
 
 #include <linux/netlink.h>
@@ -7,16 +7,34 @@
 
 namespace fastlink {
 
-Netlink::Netlink(const NetlinkOptions& options)
-    : engine_(std::make_unique<core::Engine>(NETLINK_ROUTE, options)), links_(std::make_unique<LinkApi>(*engine_)) {}
+// The namespace is opened once, here: a missing one fails at construction, and every socket
+// opened later (one per protocol, on first use) lands in the same namespace even if its name
+// is deleted or reused meanwhile.
+Netlink::Netlink(const NetlinkOptions& options) : options_(options) {
+  if (!options.netns || options.netns->kind() == Netns::Kind::Pid || options.netns->kind() == Netns::Kind::Fd) return;
+  namespace_ = NetnsHandle::open(*options.netns);
+  options_.netns = Netns::fd(namespace_->fd());
+}
 
 Netlink::~Netlink() = default;
 Netlink::Netlink(Netlink&&) noexcept = default;
 Netlink& Netlink::operator=(Netlink&&) noexcept = default;
 
-LinkApi& Netlink::links() { return *links_; }
+core::Engine& Netlink::engine(int protocol) const {
+  std::unique_ptr<core::Engine>& slot = protocol == NETLINK_GENERIC ? genericEngine_ : routeEngine_;
+  if (!slot) slot = std::make_unique<core::Engine>(protocol, options_);
+  return *slot;
+}
 
-void Netlink::execute(const Request& request) { engine_->execute(request.bytes(), request.operation()); }
+core::Engine& Netlink::routeEngine() const { return engine(NETLINK_ROUTE); }
+core::Engine& Netlink::genericEngine() const { return engine(NETLINK_GENERIC); }
+
+LinkApi& Netlink::links() {
+  if (!links_) links_ = std::make_unique<LinkApi>(routeEngine());
+  return *links_;
+}
+
+void Netlink::execute(const Request& request) { routeEngine().execute(request.bytes(), request.operation()); }
 
 BatchResult Netlink::run(const Batch& batch, const BatchOptions& options) {
   BatchResult result;
@@ -28,7 +46,7 @@ BatchResult Netlink::run(const Batch& batch, const BatchOptions& options) {
     if (next == requests.size()) return std::nullopt;
     return requests[next++];
   };
-  BatchResult totals = engine_->runBatch(source, options, [&](std::size_t, const RequestResult& r) { result.results.push_back(r); });
+  BatchResult totals = routeEngine().runBatch(source, options, [&](std::size_t, const RequestResult& r) { result.results.push_back(r); });
   result.applied = totals.applied;
   result.failed = totals.failed;
   result.notSent = totals.notSent;
@@ -36,10 +54,14 @@ BatchResult Netlink::run(const Batch& batch, const BatchOptions& options) {
 }
 
 BatchResult Netlink::run(const RequestSource& source, const BatchOptions& options, const ResultSink& sink) {
-  return engine_->runBatch(source, options, sink);
+  return routeEngine().runBatch(source, options, sink);
 }
 
-const SocketCounters& Netlink::counters() const { return engine_->counters(); }
-uint32_t Netlink::portId() const { return engine_->portId(); }
+// const: reading a counter opens no socket the caller has not used; an unused one reads as zero.
+const SocketCounters& Netlink::counters() const {
+  static const SocketCounters kNone;
+  return routeEngine_ ? routeEngine_->counters() : kNone;
+}
+uint32_t Netlink::portId() const { return routeEngine().portId(); }
 
 }  // namespace fastlink

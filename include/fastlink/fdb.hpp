@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "fastlink/link.hpp"  // RawAttributes
+#include "fastlink/raw_attributes.hpp"
 #include "fastlink/request.hpp"
 #include "fastlink/types.hpp"
 

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "fastlink/link.hpp"
+#include "fastlink/netlink_options.hpp"
 #include "fastlink/netns.hpp"
 #include "fastlink/request.hpp"
 
@@ -20,17 +21,10 @@ class FdbApi;
 class BridgeVlanApi;
 class RuleApi;
 
-struct NetlinkOptions {
-  /// Work in this network namespace (like `ip -n NAME`); default: the caller's.
-  std::optional<Netns> netns;
-  /// Socket receive buffer; bounds how many requests a batch keeps in flight.
-  int receiveBufferBytes = 32 * 1024 * 1024;
-  /// How often an interrupted dump is restarted before Errc::dump_interrupted is reported.
-  unsigned dumpRetries = 5;
-};
 
-/// One rtnetlink socket (extended ACKs, capped ACKs and strict checking on) and the APIs over it.
-/// Not thread-safe: use one Netlink per thread.
+/// The netlink sockets of one namespace (extended ACKs, capped ACKs and strict checking on) and
+/// the APIs over them: one socket per protocol (rtnetlink, generic netlink), each opened when
+/// first used. Not thread-safe: use one Netlink per thread.
 class Netlink {
  public:
   explicit Netlink(const NetlinkOptions& options = {});
@@ -55,8 +49,9 @@ class Netlink {
   /// so memory stays constant however many requests there are. Returns totals (results empty).
   BatchResult run(const RequestSource& source, const BatchOptions& options, const ResultSink& sink);
 
+  /// Counters of the rtnetlink socket.
   const SocketCounters& counters() const;
-  /// The socket's netlink port id.
+  /// The rtnetlink socket's port id.
   uint32_t portId() const;
 
  private:
@@ -66,11 +61,23 @@ class Netlink {
   using ApiPtr = std::unique_ptr<Api, void (*)(Api*)>;
   template <class Api>
   Api& lazy(ApiPtr<Api>& slot) {
-    if (!slot) slot = ApiPtr<Api>(new Api(*engine_), [](Api* p) { delete p; });
+    return lazy(slot, routeEngine());
+  }
+  template <class Api, class... Args>
+  Api& lazy(ApiPtr<Api>& slot, Args&&... args) {
+    if (!slot) slot = ApiPtr<Api>(new Api(std::forward<Args>(args)...), [](Api* p) { delete p; });
     return *slot;
   }
+  /// The engine (socket) of a protocol, opened on first use in the namespace of the options.
+  core::Engine& engine(int protocol) const;
+  core::Engine& routeEngine() const;    ///< NETLINK_ROUTE
+  core::Engine& genericEngine() const;  ///< NETLINK_GENERIC
 
-  std::unique_ptr<core::Engine> engine_;
+  NetlinkOptions options_;
+  std::shared_ptr<NetnsHandle> namespace_;  // held open for the sockets opened later
+  // Opening a socket on first use does not change what the Netlink is, so const users may.
+  mutable std::unique_ptr<core::Engine> routeEngine_;
+  mutable std::unique_ptr<core::Engine> genericEngine_;
   std::unique_ptr<LinkApi> links_;
   ApiPtr<AddrApi> addresses_{nullptr, nullptr};
   ApiPtr<RouteApi> routes_{nullptr, nullptr};

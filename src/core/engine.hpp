@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/socket.hpp"
-#include "fastlink/netlink.hpp"
+#include "fastlink/netlink_options.hpp"
 #include "fastlink/request.hpp"
 
 namespace fastlink::core {

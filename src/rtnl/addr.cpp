@@ -4,6 +4,7 @@
 
 #include "core/engine.hpp"
 #include "core/message.hpp"
+#include "fastlink/netlink.hpp"
 #include "fastlink/addr.hpp"
 #include "rtnl/addr_codec.hpp"
 

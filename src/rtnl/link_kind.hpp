@@ -8,12 +8,10 @@
 #include <vector>
 
 #include "core/message.hpp"
+#include "rtnl/codec_helpers.hpp"
 #include "fastlink/link.hpp"
 
 namespace fastlink::rtnl {
-
-/// Things an encoder must keep alive until the request is sent (open namespace fds).
-using KeepAlive = std::vector<std::shared_ptr<const void>>;
 
 struct LinkKindCodec {
   std::string_view kind;
@@ -31,15 +29,6 @@ const std::vector<const LinkKindCodec*>& allLinkKinds();
 
 /// Which kind-option structs are set on `link` (for "options X need type Y" checks).
 std::vector<std::string_view> kindOptionsPresent(const LinkInfo& link);
-
-/// Writes IFLA_NET_NS_FD / IFLA_NET_NS_PID for moving a device (or a veth peer) to `ns`.
-void encodeNetns(core::MessageWriter& writer, const Netns& ns, KeepAlive& keep);
-
-/// Keeps every attribute of a nest that the decoder did not consume.
-void keepUnknown(const core::AttrTable& table, const std::vector<uint16_t>& known, RawAttributes& out);
-
-/// The ifindex of an Ifref that must already be resolved; throws Error(EINVAL) for a name.
-uint32_t requireIndex(const Ifref& ref, std::string_view what);
 
 // The codecs, defined in link_kinds/*.cpp.
 extern const LinkKindCodec kVethKind;

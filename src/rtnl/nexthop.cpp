@@ -4,6 +4,7 @@
 
 #include "core/engine.hpp"
 #include "core/message.hpp"
+#include "fastlink/netlink.hpp"
 #include "fastlink/nexthop.hpp"
 #include "rtnl/nexthop_codec.hpp"
 

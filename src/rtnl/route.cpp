@@ -4,6 +4,7 @@
 
 #include "core/engine.hpp"
 #include "core/message.hpp"
+#include "fastlink/netlink.hpp"
 #include "fastlink/route.hpp"
 #include "rtnl/route_codec.hpp"
 

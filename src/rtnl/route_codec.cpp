@@ -6,7 +6,7 @@
 
 #include <cstring>
 
-#include "rtnl/link_kind.hpp"
+#include "rtnl/codec_helpers.hpp"
 
 namespace fastlink::rtnl {
 namespace {
