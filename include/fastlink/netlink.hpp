@@ -20,6 +20,7 @@ class NeighApi;
 class FdbApi;
 class BridgeVlanApi;
 class RuleApi;
+class GenlApi;
 
 
 /// The netlink sockets of one namespace (extended ACKs, capped ACKs and strict checking on) and
@@ -40,6 +41,7 @@ class Netlink {
   FdbApi& fdb();              ///< fastlink/fdb.hpp
   BridgeVlanApi& bridgeVlans();  ///< fastlink/bridge_vlan.hpp
   RuleApi& rules();           ///< fastlink/rule.hpp
+  GenlApi& families();        ///< fastlink/genl.hpp: generic netlink families, cached
 
   /// Sends one request and waits for its ACK; throws fastlink::Error on failure.
   void execute(const Request& request);
@@ -86,6 +88,7 @@ class Netlink {
   ApiPtr<FdbApi> fdb_{nullptr, nullptr};
   ApiPtr<BridgeVlanApi> bridgeVlans_{nullptr, nullptr};
   ApiPtr<RuleApi> rules_{nullptr, nullptr};
+  ApiPtr<GenlApi> families_{nullptr, nullptr};
 };
 
 }  // namespace fastlink

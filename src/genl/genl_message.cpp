@@ -1,0 +1,28 @@
+// The generic netlink message kit: header on the way out, header + attributes on the way in.
+#include "genl/genl_message.hpp"
+
+#include "fastlink/error.hpp"
+
+namespace fastlink::genl {
+
+GenlWriter::GenlWriter(const GenlFamily& family, uint8_t cmd, uint8_t version, uint16_t flags, uint32_t familyHeaderSize)
+    : core::MessageWriter(family.id, flags) {
+  genl_ = &putHeader<genlmsghdr>();
+  genl_->cmd = cmd;
+  genl_->version = version;
+  // A family header (rare: most families have none) is put zero-filled for the caller to fill;
+  // it is padded to 4 bytes like every netlink header.
+  familyHeader_ = reinterpret_cast<uint8_t*>(header()) + size();
+  for (uint32_t i = 0; i < NLMSG_ALIGN(familyHeaderSize) / 4; ++i) putHeader<uint32_t>();
+}
+
+GenlReply decodeGenl(const nlmsghdr* message, uint16_t maxAttr, uint32_t familyHeaderSize) {
+  std::size_t headers = GENL_HDRLEN + NLMSG_ALIGN(familyHeaderSize);
+  if (message->nlmsg_len < NLMSG_HDRLEN + headers)
+    throw Error(make_error_code(Errc::malformed_reply), "generic netlink reply",
+                "message of " + std::to_string(message->nlmsg_len) + " bytes is shorter than its headers");
+  const auto* g = core::messageHeader<genlmsghdr>(message);
+  return GenlReply{g->cmd, g->version, core::AttrTable::ofMessage(message, headers, maxAttr)};
+}
+
+}  // namespace fastlink::genl

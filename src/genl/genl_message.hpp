@@ -1,0 +1,58 @@
+// Generic netlink messages: nlmsghdr{type = family id} + genlmsghdr{cmd, version} + attributes.
+// The shared kit of every family codec (ctrl_codec.cpp here, later wireguard.cpp, ethtool.cpp).
+//
+// Encoding, in a family's request builder (no I/O: the family was resolved by the caller):
+//
+//   Request WireguardRequests::getDevice(const GenlFamily& family, std::string_view name) {
+//     genl::GenlWriter w(family, WG_CMD_GET_DEVICE, WG_GENL_VERSION, NLM_F_DUMP);
+//     w.putString(WGDEVICE_A_IFNAME, name);            // w is a core::MessageWriter
+//     return w.toRequest("wg show " + std::string(name));
+//   }
+//
+// Decoding, in the reply handler:
+//
+//   genl::GenlReply reply = genl::decodeGenl(m, WGDEVICE_A_MAX);  // throws on a short message
+//   if (reply.cmd != WG_CMD_GET_DEVICE) return;
+//   if (auto* a = reply.attrs.get(WGDEVICE_A_IFINDEX)) device.index = core::readU32(a);
+#pragma once
+
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+
+#include <cstdint>
+
+#include "core/message.hpp"
+#include "fastlink/genl.hpp"
+
+namespace fastlink::genl {
+
+/// A MessageWriter that starts with the generic header: the message type is the family's id,
+/// and a family header of `family.headerSize` bytes (zero-filled) follows when the family has one
+/// (use familyHeader() to fill it).
+class GenlWriter : public core::MessageWriter {
+ public:
+  GenlWriter(const GenlFamily& family, uint8_t cmd, uint8_t version, uint16_t flags = 0, uint32_t familyHeaderSize = 0);
+  /// The generic header (already filled with cmd and version).
+  genlmsghdr& genlHeader() { return *genl_; }
+  /// The family header's bytes (familyHeaderSize of them, zero-filled), if the family has one.
+  uint8_t* familyHeader() { return familyHeader_; }
+
+ private:
+  // The writer's buffer never moves (fixed capacity), so pointers into it stay valid.
+  genlmsghdr* genl_;
+  uint8_t* familyHeader_;
+};
+
+/// A received generic netlink message: its command, version and attributes.
+struct GenlReply {
+  uint8_t cmd = 0;
+  uint8_t version = 0;
+  core::AttrTable attrs;
+};
+
+/// Reads the generic header of `message` and indexes the attributes after it (and after a family
+/// header of `familyHeaderSize` bytes). Throws Error(Errc::malformed_reply) when the message is
+/// too short for its headers.
+GenlReply decodeGenl(const nlmsghdr* message, uint16_t maxAttr, uint32_t familyHeaderSize = 0);
+
+}  // namespace fastlink::genl
