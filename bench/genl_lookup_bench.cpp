@@ -3,6 +3,7 @@
 //   first use   a fresh Netlink: open the generic netlink socket + one CTRL_CMD_GETFAMILY
 //   round trip  GenlApi::refresh on an open socket: one GETFAMILY request and reply
 //   cached      GenlApi::get of a family already resolved: no system call at all
+//   encode      GenlRequests::getFamily alone (no I/O)
 //   list        GenlApi::list: the dump of every family (`genl ctrl list`)
 //
 // Run it in a throwaway namespace: scripts/sandbox build/bench/genl_lookup_bench [ROUNDS] [FAMILY]
@@ -114,6 +115,7 @@ int main(int argc, char** argv) {
       for (int i = 0; i < kBatch; ++i) sink = sink + families.get(family).id;
     });
     uint64_t sentByCached = families.counters().requestsSent - sentBefore;
+    Stat encode = measure(rounds, [&] { sink = sink + static_cast<uint32_t>(fastlink::GenlRequests::getFamily(family).bytes().size()); });
     Stat list = measure(std::max(rounds / 10, 10), [&] { sink = sink + static_cast<uint32_t>(families.list().size()); });
 
     std::printf("genl family lookup of \"%s\", %d rounds (median per operation)\n", family.c_str(), rounds);
@@ -122,6 +124,8 @@ int main(int argc, char** argv) {
     std::printf("%-12s fastlink %9.4f µs (min %8.4f)   requests sent by %d cached lookups: %llu\n", "cached",
                 cached.medianUs / kBatch, cached.minUs / kBatch, (rounds + 1) * kBatch,
                 static_cast<unsigned long long>(sentByCached));
+    std::printf("%-12s fastlink %9.3f µs (min %8.3f)   (building the GETFAMILY request alone)\n", "encode",
+                encode.medianUs, encode.minUs);
     std::printf("%-12s fastlink %9.3f µs (min %8.3f)   (%zu families)\n", "list", list.medianUs, list.minUs,
                 families.list().size());
     return sentByCached == 0 ? 0 : 1;
