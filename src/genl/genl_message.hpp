@@ -4,7 +4,8 @@
 // Encoding, in a family's request builder (no I/O: the family was resolved by the caller):
 //
 //   Request WireguardRequests::getDevice(const GenlFamily& family, std::string_view name) {
-//     genl::GenlWriter w(family, WG_CMD_GET_DEVICE, WG_GENL_VERSION, NLM_F_DUMP);
+//     // Sent with engine_.dump(), which adds NLM_F_DUMP (wireguard's get is dump-only).
+//     genl::GenlWriter w(family, WG_CMD_GET_DEVICE, WG_GENL_VERSION);
 //     w.putString(WGDEVICE_A_IFNAME, name);            // w is a core::MessageWriter
 //     return w.toRequest("wg show " + std::string(name));
 //   }
