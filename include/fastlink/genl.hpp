@@ -83,7 +83,7 @@ struct GenlFamilyInfo : GenlFamily {
   std::vector<GenlOperation> ops;
   std::vector<GenlGroup> groups;
 
-  /// The id of the multicast group `name`, or nullptr when the family has no such group.
+  /// The multicast group `groupName` (its `id` is what to subscribe to), or nullptr.
   const GenlGroup* group(std::string_view groupName) const;
   /// The operation with command number `cmd`, or nullptr.
   const GenlOperation* op(uint32_t cmd) const;
