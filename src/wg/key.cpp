@@ -2,6 +2,7 @@
 // the small value types of WireGuard peers: endpoints and allowed IPs.
 #include <sodium.h>
 
+#include <array>
 #include <charconv>
 #include <cstring>
 #include <string>
@@ -33,16 +34,19 @@ WgKey::~WgKey() { sodium_memzero(bytes_.data(), kSize); }
 
 WgKey WgKey::fromBase64(std::string_view text) {
   // The error says what is wrong, never what was given: the text may be a private key.
-  if (text.size() != kBase64Length || text.back() != '=' || text[kBase64Length - 2] == '=')
+  if (text.size() != kBase64Length)
     throw Error::invalidArgument("parse key", "a key is 44 characters of base64 (32 bytes); got " +
                                                   std::to_string(text.size()) + " characters");
-  WgKey key;
+  // One spare byte, so that a 33-byte decoding is reported as a wrong length, not as bad base64.
+  std::array<uint8_t, kSize + 1> raw{};
   std::size_t length = 0;
   const char* end = nullptr;
-  if (sodium_base642bin(key.bytes_.data(), kSize, text.data(), text.size(), nullptr, &length, &end,
-                        sodium_base64_VARIANT_ORIGINAL) != 0 ||
-      end != text.data() + text.size())
-    throw Error::invalidArgument("parse key", "a key must be valid base64");
+  int rc = sodium_base642bin(raw.data(), raw.size(), text.data(), text.size(), nullptr, &length, &end,
+                             sodium_base64_VARIANT_ORIGINAL);
+  WgKey key;
+  std::memcpy(key.bytes_.data(), raw.data(), kSize);
+  sodium_memzero(raw.data(), raw.size());
+  if (rc != 0 || end != text.data() + text.size()) throw Error::invalidArgument("parse key", "a key must be valid base64");
   if (length != kSize)
     throw Error::invalidArgument("parse key", "the key decodes to " + std::to_string(length) + " bytes, a key is 32");
   return key;
