@@ -19,10 +19,11 @@ class WireGuardApiImpl final : public WireGuardApi {
 
   std::vector<std::string> list() override {
     // The kernel filters by kind (one dump, only WireGuard links come back); wg instead dumps
-    // every netdev and filters in user space.
+    // every netdev and filters in user space. The kind is checked here too: a kernel without
+    // the wireguard module does not know the kind and then applies no filter at all.
     std::vector<std::string> names = uapi_.list();
     for (const LinkInfo& link : netlink_.links().list(LinkFilter().setKind(kKind)))
-      if (link.name) names.push_back(*link.name);
+      if (link.name && link.kind == kKind) names.push_back(*link.name);
     std::sort(names.begin(), names.end());
     names.erase(std::unique(names.begin(), names.end()), names.end());
     return names;
