@@ -231,7 +231,6 @@ int show(Context& ctx, Args& args) {
     } catch (const Error& e) {
       // A device that vanished between list and get is skipped in `all`, like wg.
       if (all && e.code() == std::errc::no_such_device) continue;
-      if (json) json->finish();
       printError(fmt::format("{} ({})", e.reason(), e.operation()));
       status = kExitFailed;
       if (!all) return status;

@@ -60,7 +60,7 @@ void parseAllowedIps(std::string_view text, std::vector<WgAllowedIp>& out) {
 /// The error of a key or value, re-thrown with the line number (and the key name alone).
 [[noreturn]] void failAtLine(const Error& e, std::size_t line, std::string_view key) {
   Error out = Error::invalidArgument("parse config", std::string(key) + ": " + e.reason());
-  out.setLine(line, {});
+  out.setLine(line, "wg config");
   throw out;
 }
 
@@ -75,7 +75,7 @@ WgDevice parseWgConfig(std::string_view text, const std::string& deviceName) {
   auto endPeer = [&] {
     if (section == Section::Peer && !peerHasKey) {
       Error e = Error::invalidArgument("parse config", "[Peer] section has no PublicKey");
-      e.setLine(peerLine, {});
+      e.setLine(peerLine, "wg config");
       throw e;
     }
   };
@@ -105,7 +105,7 @@ WgDevice parseWgConfig(std::string_view text, const std::string& deviceName) {
         peerLine = lineNo;
       } else {
         Error e = Error::invalidArgument("parse config", "unknown section " + line);
-        e.setLine(lineNo, {});
+        e.setLine(lineNo, "wg config");
         throw e;
       }
       continue;
@@ -113,7 +113,7 @@ WgDevice parseWgConfig(std::string_view text, const std::string& deviceName) {
     auto eq = line.find('=');
     if (eq == std::string::npos || eq == 0) {
       Error e = Error::invalidArgument("parse config", "expected KEY = VALUE");
-      e.setLine(lineNo, {});
+      e.setLine(lineNo, "wg config");
       throw e;
     }
     std::string key = line.substr(0, eq);
@@ -138,7 +138,7 @@ WgDevice parseWgConfig(std::string_view text, const std::string& deviceName) {
                                                            (k == "address" || k == "dns" || k == "mtu" || k == "table"
                                                                 ? " (a wg-quick key)"
                                                                 : ""));
-        e.setLine(lineNo, {});
+        e.setLine(lineNo, "wg config");
         throw e;
       }
     } catch (const Error& e) {
