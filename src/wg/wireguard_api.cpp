@@ -6,6 +6,7 @@
 #include "fastlink/netlink.hpp"
 #include "fastlink/wireguard.hpp"
 #include "wg/backend.hpp"
+#include "wg/wireguard_api.hpp"
 
 namespace fastlink {
 namespace {
@@ -14,8 +15,8 @@ constexpr const char* kKind = "wireguard";
 
 class WireGuardApiImpl final : public WireGuardApi {
  public:
-  WireGuardApiImpl(Netlink& netlink, const WireGuardOptions& options)
-      : netlink_(netlink), uapi_(options.socketDirectory) {}
+  WireGuardApiImpl(Netlink& netlink, const WireGuardOptions& options, std::unique_ptr<wg::Backend> kernel)
+      : netlink_(netlink), uapi_(options.socketDirectory), kernel_(std::move(kernel)) {}
 
   std::vector<std::string> list() override {
     // The kernel filters by kind (one dump, only WireGuard links come back); wg instead dumps
@@ -72,20 +73,27 @@ class WireGuardApiImpl final : public WireGuardApi {
 
   wg::Backend& kernel(const std::string& name, const std::string& operation) {
     requireKernelDevice(name, operation);
-    // The codec (src/genl/wireguard_codec.*) is ready; sending it needs the generic netlink
-    // family resolver, which lands separately.
+    if (kernel_) return *kernel_;
+    // The backend (src/genl/wireguard_kernel.*) is ready; it needs the generic netlink family
+    // resolver, which lands separately.
     throw Error(std::make_error_code(std::errc::protocol_not_supported), operation,
                 "the kernel WireGuard backend is not available in this build (userspace devices only)");
   }
 
   Netlink& netlink_;
   wg::UapiBackend uapi_;
+  std::unique_ptr<wg::Backend> kernel_;
 };
 
 }  // namespace
 
+std::unique_ptr<WireGuardApi> wg::makeWireGuardApi(Netlink& netlink, const WireGuardOptions& options,
+                                                   std::unique_ptr<Backend> kernel) {
+  return std::make_unique<WireGuardApiImpl>(netlink, options, std::move(kernel));
+}
+
 std::unique_ptr<WireGuardApi> makeWireGuardApi(Netlink& netlink, const WireGuardOptions& options) {
-  return std::make_unique<WireGuardApiImpl>(netlink, options);
+  return wg::makeWireGuardApi(netlink, options, nullptr);
 }
 
 }  // namespace fastlink

@@ -4,12 +4,14 @@
 // include/uapi/linux/wireguard.h are spelled out here on purpose (the test does not include it).
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "fastlink/error.hpp"
 #include "fastlink/wireguard.hpp"
 #include "genl/wireguard_codec.hpp"
+#include "genl/wireguard_kernel.hpp"
 #include "unit/golden.hpp"
 
 namespace fastlink::test {
@@ -252,6 +254,113 @@ TEST(WireGuardGolden, LargeSetSplitsUnderBudgetAndFoldsBackToTheSamePeers) {
   for (std::size_t p = 0; p < 3; ++p) {
     EXPECT_EQ(back.peers[p].publicKey, d.peers[p].publicKey);
     EXPECT_EQ(back.peers[p].allowedIps, d.peers[p].allowedIps);
+  }
+}
+
+}  // namespace
+}  // namespace fastlink::test
+
+// The kernel backend over a fake transport: what it sends and how it folds what comes back.
+
+namespace fastlink::test {
+namespace {
+
+class FakeTransport final : public genl::WgKernelTransport {
+ public:
+  uint16_t familyId() override { return kFamily; }
+  void execute(const Request& r) override {
+    sent.emplace_back(r.bytes().begin(), r.bytes().end());
+    operations.push_back(r.operation());
+    if (failAt && sent.size() == *failAt) throw Error(std::make_error_code(std::errc::invalid_argument), r.operation());
+  }
+  void dump(const Request& r, const core::MessageHandler& onMessage, const std::function<void()>& onRestart) override {
+    sent.emplace_back(r.bytes().begin(), r.bytes().end());
+    for (std::size_t i = 0; i < replies.size(); ++i) {
+      if (restartAfter && i == *restartAfter) {
+        onRestart();
+        for (std::size_t j = 0; j < i; ++j) deliver(replies[j], onMessage);
+      }
+      deliver(replies[i], onMessage);
+    }
+  }
+  static void deliver(const Bytes& m, const core::MessageHandler& onMessage) {
+    AlignedMessage aligned(m);
+    onMessage(aligned.as<nlmsghdr>());
+  }
+
+  std::vector<Bytes> sent;
+  std::vector<std::string> operations;
+  std::vector<Bytes> replies;
+  std::optional<std::size_t> failAt;
+  std::optional<std::size_t> restartAfter;
+};
+
+class NoLinks final : public ILinkApi {
+ public:
+  void add(const LinkInfo&) override {}
+  void del(const Ifref&) override {}
+  void set(const Ifref&, const LinkInfo&) override {}
+  void replace(const LinkInfo&) override {}
+  LinkInfo get(const Ifref&, bool) override { return {}; }
+  std::optional<LinkInfo> find(const Ifref&, bool) override { return std::nullopt; }
+  std::vector<LinkInfo> list(const LinkFilter&) override {
+    LinkInfo wg, veth;
+    wg.name = "wg0", wg.kind = "wireguard";
+    veth.name = "v0", veth.kind = "veth";  // a kernel without the module ignores the kind filter
+    return {wg, veth};
+  }
+  void forEach(const LinkFilter&, const std::function<void(const LinkInfo&)>&, const std::function<void()>&) override {}
+  void setGroup(uint32_t, const LinkInfo&) override {}
+  void delGroup(uint32_t) override {}
+};
+
+TEST(WireGuardKernelBackend, SetSendsEveryMessageInOrderAndNamesTheOneThatFailed) {
+  FakeTransport t;
+  NoLinks links;
+  genl::WgKernelBackend backend(t, links, 148);
+  WgPeer a(key(5));
+  for (uint8_t i = 0; i < 6; ++i) a.addAllowedIp(WgAllowedIp::parse("10.0.0." + std::to_string(i) + "/32"));
+  WgDevice d("wg0");
+  d.addPeer(a);
+  auto expected = genl::encodeWgSetDevice(kFamily, d, 148);
+  backend.set(d);
+  ASSERT_EQ(t.sent.size(), expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) EXPECT_TRUE(sameBytes(t.sent[i], expected[i].bytes()));
+
+  FakeTransport failing;
+  failing.failAt = 2;
+  genl::WgKernelBackend backend2(failing, links, 148);
+  try {
+    backend2.set(d);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.operation(), "wg set wg0 (message 2 of 3)");
+  }
+  EXPECT_EQ(failing.sent.size(), 2u);  // nothing after the refused message
+  EXPECT_EQ(backend.list(), std::vector<std::string>{"wg0"});
+}
+
+TEST(WireGuardKernelBackend, GetFoldsSplitRepliesAndStartsOverOnARestartedDump) {
+  Attrs first;
+  first.str(kDevIfname, "wg0").u16(kDevListenPort, 7)
+      .nestNoFlag(kDevPeers, Attrs().nestNoFlag(0, Attrs().raw(kPeerPublicKey, keyBytes(2)).nestNoFlag(
+                                                       kPeerAllowedIps, Attrs().nestNoFlag(0, allowedV4(10, 0, 0, 0, 8)))));
+  Attrs second;
+  second.str(kDevIfname, "wg0")
+      .nestNoFlag(kDevPeers, Attrs().nestNoFlag(0, Attrs().raw(kPeerPublicKey, keyBytes(2)).nestNoFlag(
+                                                        kPeerAllowedIps, Attrs().nestNoFlag(0, allowedV4(11, 0, 0, 0, 8)))));
+  for (std::optional<std::size_t> restart : {std::optional<std::size_t>(), std::optional<std::size_t>(1)}) {
+    FakeTransport t;
+    NoLinks links;
+    t.replies = {netlinkMessage(kFamily, 0x2, genl(kCmdGet), first), netlinkMessage(kFamily, 0x2, genl(kCmdGet), second)};
+    t.restartAfter = restart;
+    genl::WgKernelBackend backend(t, links);
+    WgDevice d = backend.get("wg0");
+    EXPECT_TRUE(sameBytes(t.sent.at(0), genl::encodeWgGetDevice(kFamily, "wg0").bytes()));
+    EXPECT_EQ(d.listenPort, 7);
+    ASSERT_EQ(d.peers.size(), 1u);
+    ASSERT_EQ(d.peers[0].allowedIps.size(), 2u);
+    EXPECT_EQ(d.peers[0].allowedIps[1].toString(), "11.0.0.0/8");
   }
 }
 
