@@ -122,7 +122,7 @@ TEST_F(WireGuardKernelVm, LargeSetSplitsAndGetFoldsAgreeWithWg) {
     peer.setReplaceAllowedIps().setEndpoint(WgEndpoint::parse("192.0.2." + std::to_string(p + 1) + ":5" + std::to_string(p)));
     if (p == 0) peer.setPresharedKey(WgKey::generatePreshared()).setPersistentKeepalive(25);
     for (int i = 0; i < 300; ++i)
-      peer.addAllowedIp(WgAllowedIp::parse("10." + std::to_string(p) + "." + std::to_string(i) + ".0/24"));
+      peer.addAllowedIp(WgAllowedIp::parse("10." + std::to_string(2 * p + i / 256) + "." + std::to_string(i % 256) + ".0/24"));
     peer.addAllowedIp(WgAllowedIp::parse("fd0" + std::to_string(p) + "::/64"));
     d.addPeer(peer);
   }
