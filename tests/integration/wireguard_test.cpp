@@ -20,10 +20,16 @@ WgKey fromWg(const std::string& text) { return WgKey::fromBase64(text); }
 
 class WireGuardTest : public ::testing::Test {
  protected:
+  void SetUp() override {
+    FASTLINK_REQUIRE_WIREGUARD_GO();
+    go = std::make_unique<WireguardGo>(ns, uniqueWgName());
+  }
+
   TestNetns ns;
-  WireguardGo dev{ns, uniqueWgName()};
+  std::unique_ptr<WireguardGo> go;
   Netlink nl{NetlinkOptions{.netns = Netns::named(ns.name())}};
   std::unique_ptr<WireGuardApi> wg = makeWireGuardApi(nl);
+  const WireguardGo& dev() const { return *go; }
 
   /// Runs `wg ARGS` in the namespace and expects success.
   std::string wgCmd(const std::string& args) {
@@ -38,7 +44,7 @@ TEST_F(WireGuardTest, WhatFastlinkSetsWgShows) {
   WgKey peerKey = WgKey::generatePrivate().publicKey();
   WgKey psk = WgKey::generatePreshared();
   WgKey peer2 = WgKey::generatePrivate().publicKey();
-  WgDevice change(dev.name());
+  WgDevice change(dev().name());
   change.setPrivateKey(priv).setListenPort(51000).setFwmark(0x42);
   change.addPeer(WgPeer(peerKey)
                      .setPresharedKey(psk)
@@ -48,7 +54,7 @@ TEST_F(WireGuardTest, WhatFastlinkSetsWgShows) {
   change.addPeer(WgPeer(peer2).setEndpoint(WgEndpoint::parse("192.0.2.7:9")).addAllowedIp(WgAllowedIp::parse("10.2.0.1/32")));
   wg->set(change);
 
-  WgDump d = wgDump(ns, dev.name());
+  WgDump d = wgDump(ns, dev().name());
   ASSERT_EQ(d.device.size(), 4u);
   EXPECT_EQ(d.device[0], priv.toBase64());
   EXPECT_EQ(d.device[1], priv.publicKey().toBase64());
@@ -73,17 +79,17 @@ TEST_F(WireGuardTest, WhatWgSetsFastlinkReads) {
   pub.pop_back();
   std::string peer = ns.exec("wg genkey | wg pubkey").out;
   peer.pop_back();
-  std::string path = "/tmp/fastlink-wg-key-" + dev.name();
+  std::string path = "/tmp/fastlink-wg-key-" + dev().name();
   {
     std::ofstream f(path);
     f << priv << "\n";
   }
-  wgCmd("set " + dev.name() + " private-key " + path + " listen-port 51001 fwmark 7 peer " + peer +
+  wgCmd("set " + dev().name() + " private-key " + path + " listen-port 51001 fwmark 7 peer " + peer +
         " endpoint 192.0.2.1:1234 allowed-ips 10.9.0.0/24,fd00::/120 persistent-keepalive 0");
   std::remove(path.c_str());
 
-  WgDevice d = wg->get(dev.name());
-  EXPECT_EQ(d.name, dev.name());
+  WgDevice d = wg->get(dev().name());
+  EXPECT_EQ(d.name, dev().name());
   EXPECT_EQ(d.privateKey, fromWg(priv));
   EXPECT_EQ(d.publicKey, fromWg(pub));
   EXPECT_EQ(d.listenPort, 51001);
@@ -98,50 +104,50 @@ TEST_F(WireGuardTest, WhatWgSetsFastlinkReads) {
   EXPECT_EQ(d.peers[0].persistentKeepalive.value_or(99), 0);
   EXPECT_EQ(d.peers[0].lastHandshake.value_or(WgTime{1, 1}), WgTime{});
   EXPECT_EQ(d.peers[0].protocolVersion, 1u);
-  EXPECT_EQ(wg->backendOf(dev.name()), WgBackendKind::Userspace);
+  EXPECT_EQ(wg->backendOf(dev().name()), WgBackendKind::Userspace);
 }
 
 TEST_F(WireGuardTest, SetFlagsReplaceRemoveUpdateOnlyAndAllowedIps) {
   WgKey a = WgKey::generatePrivate().publicKey(), b = WgKey::generatePrivate().publicKey(),
         c = WgKey::generatePrivate().publicKey();
-  WgDevice first(dev.name());
+  WgDevice first(dev().name());
   first.addPeer(WgPeer(a).addAllowedIp(WgAllowedIp::parse("10.0.1.0/24")));
   first.addPeer(WgPeer(b).addAllowedIp(WgAllowedIp::parse("10.0.2.0/24")));
   wg->set(first);
-  ASSERT_EQ(wgDump(ns, dev.name()).peers.size(), 2u);
+  ASSERT_EQ(wgDump(ns, dev().name()).peers.size(), 2u);
 
   // Adding allowed IPs, then replacing them.
-  wg->set(WgDevice(dev.name()).addPeer(WgPeer(a).addAllowedIp(WgAllowedIp::parse("10.0.3.0/24"))));
-  EXPECT_EQ(wgDump(ns, dev.name()).peers.at(a.toBase64())[2], "10.0.1.0/24,10.0.3.0/24");
-  wg->set(WgDevice(dev.name()).addPeer(WgPeer(a).setReplaceAllowedIps().addAllowedIp(WgAllowedIp::parse("10.0.4.0/24"))));
-  EXPECT_EQ(wgDump(ns, dev.name()).peers.at(a.toBase64())[2], "10.0.4.0/24");
+  wg->set(WgDevice(dev().name()).addPeer(WgPeer(a).addAllowedIp(WgAllowedIp::parse("10.0.3.0/24"))));
+  EXPECT_EQ(wgDump(ns, dev().name()).peers.at(a.toBase64())[2], "10.0.1.0/24,10.0.3.0/24");
+  wg->set(WgDevice(dev().name()).addPeer(WgPeer(a).setReplaceAllowedIps().addAllowedIp(WgAllowedIp::parse("10.0.4.0/24"))));
+  EXPECT_EQ(wgDump(ns, dev().name()).peers.at(a.toBase64())[2], "10.0.4.0/24");
 
   // update-only does not create a peer, but changes an existing one.
-  wg->set(WgDevice(dev.name()).addPeer(WgPeer(c).setUpdateOnly().setPersistentKeepalive(5)));
-  EXPECT_EQ(wgDump(ns, dev.name()).peers.count(c.toBase64()), 0u);
-  wg->set(WgDevice(dev.name()).addPeer(WgPeer(b).setUpdateOnly().setPersistentKeepalive(5)));
-  EXPECT_EQ(wgDump(ns, dev.name()).peers.at(b.toBase64())[6], "5");
+  wg->set(WgDevice(dev().name()).addPeer(WgPeer(c).setUpdateOnly().setPersistentKeepalive(5)));
+  EXPECT_EQ(wgDump(ns, dev().name()).peers.count(c.toBase64()), 0u);
+  wg->set(WgDevice(dev().name()).addPeer(WgPeer(b).setUpdateOnly().setPersistentKeepalive(5)));
+  EXPECT_EQ(wgDump(ns, dev().name()).peers.at(b.toBase64())[6], "5");
 
   // remove one peer, then replace all with c.
-  wg->set(WgDevice(dev.name()).addPeer(WgPeer(a).setRemove()));
-  auto d = wgDump(ns, dev.name());
+  wg->set(WgDevice(dev().name()).addPeer(WgPeer(a).setRemove()));
+  auto d = wgDump(ns, dev().name());
   EXPECT_EQ(d.peers.size(), 1u);
   EXPECT_EQ(d.peers.count(b.toBase64()), 1u);
-  wg->set(WgDevice(dev.name()).setReplacePeers().addPeer(WgPeer(c)));
-  d = wgDump(ns, dev.name());
+  wg->set(WgDevice(dev().name()).setReplacePeers().addPeer(WgPeer(c)));
+  d = wgDump(ns, dev().name());
   ASSERT_EQ(d.peers.size(), 1u);
   EXPECT_EQ(d.peers.count(c.toBase64()), 1u);
 }
 
 TEST_F(WireGuardTest, BadInputIsRefusedAndChangesNothing) {
   WgKey a = WgKey::generatePrivate().publicKey();
-  wg->set(WgDevice(dev.name()).setListenPort(51002).addPeer(WgPeer(a).addAllowedIp(WgAllowedIp::parse("10.0.0.0/24"))));
-  std::string before = wgCmd("show " + dev.name() + " dump");
+  wg->set(WgDevice(dev().name()).setListenPort(51002).addPeer(WgPeer(a).addAllowedIp(WgAllowedIp::parse("10.0.0.0/24"))));
+  std::string before = wgCmd("show " + dev().name() + " dump");
 
   WgPeer hostBits(a);
   hostBits.allowedIps.emplace_back(Prefix::parse("10.0.5.1/24"));  // bypasses WgAllowedIp::parse
   try {
-    wg->set(WgDevice(dev.name()).setListenPort(51003).addPeer(hostBits));
+    wg->set(WgDevice(dev().name()).setListenPort(51003).addPeer(hostBits));
     FAIL() << "no error";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), std::errc::invalid_argument);
@@ -161,23 +167,24 @@ TEST_F(WireGuardTest, BadInputIsRefusedAndChangesNothing) {
     EXPECT_EQ(e.code(), std::errc::operation_not_supported) << e.what();
     EXPECT_NE(std::string(e.what()).find("not a WireGuard device"), std::string::npos) << e.what();
   }
-  EXPECT_EQ(wgCmd("show " + dev.name() + " dump"), before);
+  EXPECT_EQ(wgCmd("show " + dev().name() + " dump"), before);
 }
 
 TEST_F(WireGuardTest, ListFindsWireGuardDevicesOnly) {
   ns.ip("link add v0 type veth peer name v1");
   auto names = wg->list();
-  EXPECT_NE(std::find(names.begin(), names.end(), dev.name()), names.end());
+  EXPECT_NE(std::find(names.begin(), names.end(), dev().name()), names.end());
   EXPECT_EQ(std::find(names.begin(), names.end(), "v0"), names.end());
   EXPECT_EQ(std::find(names.begin(), names.end(), "lo"), names.end());
   // The oracle: wg show interfaces lists the same device.
-  EXPECT_NE(wgCmd("show interfaces").find(dev.name()), std::string::npos);
+  EXPECT_NE(wgCmd("show interfaces").find(dev().name()), std::string::npos);
 }
 
 // Two namespaces joined by a veth; a wireguard-go device in each; keys, ports and peers set by
 // fastlink alone; addresses by ip. A ping goes through the tunnel, and the transfer counters
 // fastlink reads match `wg show dump`.
 TEST(WireGuardTunnel, PingThroughATunnelConfiguredByFastlink) {
+  FASTLINK_REQUIRE_WIREGUARD_GO();
   TestNetns left, right;
   left.ip("link add wgv0 type veth peer name wgv1 netns " + right.name());
   left.ip("addr add 192.168.77.1/24 dev wgv0");

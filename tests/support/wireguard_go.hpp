@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdlib>
+#include <memory>
 #include <chrono>
 #include <map>
 #include <sstream>
@@ -26,6 +28,22 @@
 extern char** environ;
 
 namespace fastlink::test {
+
+inline bool haveWireguardGo() {
+  static const bool found = run("command -v wireguard-go >/dev/null").status == 0;
+  return found;
+}
+
+/// wireguard-go is installed by scripts/setup, so on a host it must be there; the VM image
+/// (tests/vm) has no Go programs, and there the kernel backend's own test covers WireGuard
+/// (FASTLINK_REQUIRE_KINDS is only set in the VM).
+#define FASTLINK_REQUIRE_WIREGUARD_GO()                                                                      \
+  do {                                                                                                       \
+    if (!::fastlink::test::haveWireguardGo()) {                                                              \
+      if (!std::getenv("FASTLINK_REQUIRE_KINDS")) FAIL() << "wireguard-go is missing: run scripts/setup";    \
+      GTEST_SKIP() << "no wireguard-go in the VM image: kernel WireGuard runs in WireGuardKernelVm";         \
+    }                                                                                                        \
+  } while (0)
 
 /// "fwg<pid><n>": at most 15 bytes, unique per process and call.
 inline std::string uniqueWgName() {
