@@ -16,3 +16,4 @@
 #include "fastlink/route.hpp"
 #include "fastlink/rule.hpp"
 #include "fastlink/types.hpp"
+#include "fastlink/wireguard.hpp"

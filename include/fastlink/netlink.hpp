@@ -57,6 +57,9 @@ class Netlink {
   uint32_t portId() const;
 
  private:
+  // Factories outside the object-accessor pattern (e.g. makeWireGuardApi) reach the engines
+  // through src/netlink_internals.hpp.
+  friend class NetlinkInternals;
   // A deleter pointer lets each API stay an incomplete type here; the accessor that creates
   // it (in the object's own source file) supplies the deleter.
   template <class Api>

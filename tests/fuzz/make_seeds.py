@@ -101,6 +101,38 @@ for i, text in enumerate(["aa:bb:cc:dd:ee:ff", "AA-BB-CC-DD-EE-FF", "0:1:2:3:4:5
                           "eth0", "1234567890123456", "a/b", "..", "1.2.3.4\0junk"]):
     write("parse_address", "seed%02d" % i, text.encode())
 
+# ---- decode_wireguard: [u16 length][genlmsghdr + WGDEVICE_* attributes] ... ----
+def genl_body(cmd, attrs): return struct.pack("<BBH", cmd, 1, 0) + attrs
+def framed(*bodies): return b"".join(struct.pack("<H", len(b)) + b for b in bodies)
+KEY = bytes(range(32))
+sa4 = struct.pack("<H", 2) + struct.pack(">H", 51820) + bytes([192, 0, 2, 1]) + b"\0" * 8
+sa6 = struct.pack("<H", 10) + struct.pack(">H", 443) + b"\0" * 4 + b"\0" * 15 + b"\1" + b"\0" * 4
+def aip(family, addr, cidr): return nest(0, u16(1, family), attr(2, addr), u8(3, cidr))
+peer_a = nest(0, attr(1, KEY), attr(2, bytes(32)), attr(4, sa4), u16(5, 25), attr(6, struct.pack("<qq", 1700000000, 5)),
+              u64(7, 100), u64(8, 200), u32(10, 1), nest(9, aip(2, bytes([10, 0, 0, 0]), 24)))
+dev1 = genl_body(0, u32(1, 7) + s(2, "wg0") + attr(3, KEY) + attr(4, KEY) + u16(6, 51820) + u32(7, 0) + nest(8, peer_a))
+dev2 = genl_body(0, s(2, "wg0") + nest(8, nest(0, attr(1, KEY), nest(9, aip(10, b"\xfd" + b"\0" * 15, 64))),
+                                     nest(0, attr(1, bytes(31) + b"\1"), attr(4, sa6))))
+write("decode_wireguard", "one_message", framed(dev1))
+write("decode_wireguard", "split_peer", framed(dev1, dev2))
+write("decode_wireguard", "short_key", framed(genl_body(0, attr(3, b"\1\2\3"))))
+write("decode_wireguard", "bad_cidr", framed(genl_body(0, nest(8, nest(0, attr(1, KEY), nest(9, aip(2, b"\1\2\3\4", 40)))))))
+write("decode_wireguard", "bad_endpoint", framed(genl_body(0, nest(8, nest(0, attr(1, KEY), attr(4, b"\2\0"))))))
+
+# ---- parse_wg_config: wg config files and UAPI replies (text) ----
+K = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="
+for i, text in enumerate([
+        "[Interface]\nPrivateKey = %s\nListenPort = 51820\nFwMark = 0x10\n\n[Peer]\nPublicKey = %s\n"
+        "PresharedKey = %s\nAllowedIPs = 10.0.0.0/24, fd00::/64\nEndpoint = [2001:db8::1]:51820\n"
+        "PersistentKeepalive = 25\n" % (K, K, K),
+        "[Peer]\nAllowedIPs = 10.0.0.0/24\n", "[Interface]\nAddress = 10.0.0.1/24\n", "# only a comment\n",
+        "[Peer]\nPublicKey = %s\nEndpoint = 1.2.3.4\n" % K, "[Interface]\nListenPort = 99999\n",
+        "[Interface]\nPrivateKey = AAAA\n", "[peer]\npublickey=%s\nallowedips=,,\n" % K,
+        "private_key=%s\nlisten_port=1\npublic_key=%s\nendpoint=[::1]:2\nallowed_ip=10.0.0.0/8\n"
+        "last_handshake_time_sec=1\nrx_bytes=2\nerrno=0\n\n" % ("00" * 32, "11" * 32),
+        "errno=-22\n\n", "public_key=zz\nerrno=0\n\n"]):
+    write("parse_wg_config", "seed%02d" % i, text.encode())
+
 # ---- crash reproducers (kept forever) ----
 # libFuzzer + UBSan, 60 s: an error of INT_MIN made makeError() negate INT_MIN (undefined).
 write("error_from_ack", "crash-errno-int-min", nlmsg(NLMSG_ERROR, CAPPED, struct.pack("<i", -2**31) + request[:16]))

@@ -1,0 +1,335 @@
+// The `wg` object: `fastlink wg ...` in wireguard-tools' grammar and output (show, showconf,
+// set, setconf, addconf, syncconf, genkey, genpsk, pubkey), plus -j.
+//
+// Secrets: private and preshared keys are printed only where wg prints them (showconf, dump,
+// `show DEV private-key|preshared-keys`, genkey/genpsk); plain `show` and -j show "(hidden)" /
+// leave them out, except -j with dump. Error messages never contain key text.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+
+#include "args.hpp"
+#include "command.hpp"
+#include "fastlink/error.hpp"
+#include "fastlink/wireguard.hpp"
+#include "output.hpp"
+
+namespace fastlink::cli {
+namespace {
+
+constexpr const char* kUsage = R"(Usage: fastlink wg [ show [ { all | interfaces | DEV } [ FIELD ] ] ]
+       fastlink wg showconf DEV
+       fastlink wg set DEV [ listen-port PORT ] [ fwmark MARK ] [ private-key FILE ]
+                           [ peer KEY [ remove ] [ update-only ] [ preshared-key FILE ]
+                             [ endpoint IP:PORT ] [ persistent-keepalive SECONDS ]
+                             [ allowed-ips IP/CIDR[,IP/CIDR]... ] ]...
+       fastlink wg { setconf | addconf | syncconf } DEV FILE
+       fastlink wg { genkey | genpsk | pubkey }
+FIELD := { public-key | private-key | listen-port | fwmark | peers | preshared-keys | endpoints |
+           allowed-ips | latest-handshakes | transfer | persistent-keepalive | dump })";
+
+const std::vector<std::string_view> kFields = {"public-key", "private-key", "listen-port", "fwmark", "peers",
+                                               "preshared-keys", "endpoints", "allowed-ips", "latest-handshakes",
+                                               "transfer", "persistent-keepalive", "dump"};
+
+WireGuardApi& api(Context& ctx) {
+  static std::unique_ptr<WireGuardApi> instance;
+  if (!instance) instance = makeWireGuardApi(ctx.netlink());
+  return *instance;
+}
+
+std::string readFile(const std::string& path) {
+  if (path == "-") return std::string(std::istreambuf_iterator<char>(std::cin), {});
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw UsageError(fmt::format("cannot open \"{}\": {}", path, std::strerror(errno)));
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+/// Library input errors (bad key, port, prefix) are usage errors for the command line.
+template <class F>
+auto asUsage(F&& f) {
+  try {
+    return f();
+  } catch (const Error& e) {
+    if (e.code() != std::errc::invalid_argument) throw;
+    if (e.line()) throw UsageError(fmt::format("line {}: {}", *e.line(), e.reason()));
+    throw UsageError(e.reason());
+  }
+}
+
+std::string keyOrNone(const std::optional<WgKey>& k) { return k && !k->isZero() ? k->toBase64() : "(none)"; }
+std::string fwmarkText(const std::optional<uint32_t>& m) { return m && *m ? fmt::format("0x{:x}", *m) : "off"; }
+std::string endpointText(const WgPeer& p) { return p.endpoint ? p.endpoint->toString() : "(none)"; }
+std::string allowedText(const WgPeer& p, std::string_view sep) {
+  if (p.allowedIps.empty()) return "(none)";
+  std::string out;
+  for (const auto& ip : p.allowedIps) out += (out.empty() ? "" : std::string(sep)) + ip.toString();
+  return out;
+}
+int64_t handshake(const WgPeer& p) { return p.lastHandshake ? p.lastHandshake->seconds : 0; }
+
+/// "1 minute, 5 seconds", like wg.
+std::string prettyTime(uint64_t left) {
+  static constexpr std::pair<uint64_t, const char*> kUnits[] = {
+      {365ull * 24 * 3600, "year"}, {24 * 3600, "day"}, {3600, "hour"}, {60, "minute"}, {1, "second"}};
+  std::string out;
+  for (auto [size, name] : kUnits) {
+    uint64_t n = left / size;
+    left %= size;
+    if (n) out += fmt::format("{}{} {}{}", out.empty() ? "" : ", ", n, name, n == 1 ? "" : "s");
+  }
+  return out;
+}
+
+std::string ago(int64_t seconds) {
+  int64_t now = std::time(nullptr);
+  if (now == seconds) return "Now";
+  if (now < seconds) return "(System clock wound backward; connection problems may ensue.)";
+  return prettyTime(static_cast<uint64_t>(now - seconds)) + " ago";
+}
+
+std::string bytesText(uint64_t b) {
+  if (b < 1024) return fmt::format("{} B", b);
+  if (b < 1024ull * 1024) return fmt::format("{:.2f} KiB", b / 1024.0);
+  if (b < 1024ull * 1024 * 1024) return fmt::format("{:.2f} MiB", b / (1024.0 * 1024));
+  if (b < 1024ull * 1024 * 1024 * 1024) return fmt::format("{:.2f} GiB", b / (1024.0 * 1024 * 1024));
+  return fmt::format("{:.2f} TiB", b / (1024.0 * 1024 * 1024 * 1024));
+}
+
+/// wg's pretty listing shows the most recent handshakes first.
+void sortPeers(WgDevice& d) {
+  std::stable_sort(d.peers.begin(), d.peers.end(), [](const WgPeer& a, const WgPeer& b) { return handshake(a) > handshake(b); });
+}
+
+void printPretty(const WgDevice& d, bool first) {
+  std::string out = fmt::format("{}interface: {}\n", first ? "" : "\n", d.name);
+  if (d.publicKey && !d.publicKey->isZero()) out += fmt::format("  public key: {}\n", d.publicKey->toBase64());
+  if (d.privateKey && !d.privateKey->isZero()) out += "  private key: (hidden)\n";
+  if (d.listenPort && *d.listenPort) out += fmt::format("  listening port: {}\n", *d.listenPort);
+  if (d.fwmark && *d.fwmark) out += fmt::format("  fwmark: 0x{:x}\n", *d.fwmark);
+  for (const WgPeer& p : d.peers) {
+    out += fmt::format("\npeer: {}\n", p.publicKey.toBase64());
+    if (p.presharedKey && !p.presharedKey->isZero()) out += "  preshared key: (hidden)\n";
+    if (p.endpoint) out += fmt::format("  endpoint: {}\n", p.endpoint->toString());
+    out += fmt::format("  allowed ips: {}\n", allowedText(p, ", "));
+    if (handshake(p)) out += fmt::format("  latest handshake: {}\n", ago(handshake(p)));
+    if (p.rxBytes.value_or(0) || p.txBytes.value_or(0))
+      out += fmt::format("  transfer: {} received, {} sent\n", bytesText(p.rxBytes.value_or(0)), bytesText(p.txBytes.value_or(0)));
+    if (p.persistentKeepalive.value_or(0))
+      out += fmt::format("  persistent keepalive: every {}\n", prettyTime(*p.persistentKeepalive));
+  }
+  std::fputs(out.c_str(), stdout);
+}
+
+/// `wg show DEV FIELD` lines; with `all`, every line starts with the device name and a tab.
+void printField(const WgDevice& d, std::string_view field, bool withName) {
+  std::string prefix = withName ? d.name + "\t" : "";
+  std::string out;
+  auto perPeer = [&](auto&& value) {
+    for (const WgPeer& p : d.peers) out += prefix + p.publicKey.toBase64() + "\t" + value(p) + "\n";
+  };
+  if (field == "public-key") out = prefix + keyOrNone(d.publicKey) + "\n";
+  else if (field == "private-key") out = prefix + keyOrNone(d.privateKey) + "\n";
+  else if (field == "listen-port") out = prefix + std::to_string(d.listenPort.value_or(0)) + "\n";
+  else if (field == "fwmark") out = prefix + fwmarkText(d.fwmark) + "\n";
+  else if (field == "peers") {
+    for (const WgPeer& p : d.peers) out += prefix + p.publicKey.toBase64() + "\n";
+  } else if (field == "preshared-keys") perPeer([](const WgPeer& p) { return keyOrNone(p.presharedKey); });
+  else if (field == "endpoints") perPeer([](const WgPeer& p) { return endpointText(p); });
+  else if (field == "allowed-ips") perPeer([](const WgPeer& p) { return allowedText(p, " "); });
+  else if (field == "latest-handshakes") perPeer([](const WgPeer& p) { return std::to_string(handshake(p)); });
+  else if (field == "transfer")
+    perPeer([](const WgPeer& p) { return fmt::format("{}\t{}", p.rxBytes.value_or(0), p.txBytes.value_or(0)); });
+  else if (field == "persistent-keepalive")
+    perPeer([](const WgPeer& p) {
+      return p.persistentKeepalive.value_or(0) ? std::to_string(*p.persistentKeepalive) : std::string("off");
+    });
+  else if (field == "dump") {
+    out = fmt::format("{}{}\t{}\t{}\t{}\n", prefix, keyOrNone(d.privateKey), keyOrNone(d.publicKey),
+                      d.listenPort.value_or(0), fwmarkText(d.fwmark));
+    for (const WgPeer& p : d.peers)
+      out += fmt::format("{}{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n", prefix, p.publicKey.toBase64(), keyOrNone(p.presharedKey),
+                         endpointText(p), allowedText(p, ","), handshake(p), p.rxBytes.value_or(0),
+                         p.txBytes.value_or(0),
+                         p.persistentKeepalive.value_or(0) ? std::to_string(*p.persistentKeepalive) : "off");
+  }
+  std::fputs(out.c_str(), stdout);
+}
+
+/// -j: one object per device. Secrets only with `dump` (as wg's dump prints them).
+nlohmann::ordered_json toJson(const WgDevice& d, bool secrets) {
+  nlohmann::ordered_json j;
+  j["ifname"] = d.name;
+  if (secrets && d.privateKey && !d.privateKey->isZero()) j["private_key"] = d.privateKey->toBase64();
+  if (d.publicKey && !d.publicKey->isZero()) j["public_key"] = d.publicKey->toBase64();
+  j["listen_port"] = d.listenPort.value_or(0);
+  j["fwmark"] = d.fwmark.value_or(0);
+  auto peers = nlohmann::ordered_json::array();
+  for (const WgPeer& p : d.peers) {
+    nlohmann::ordered_json jp;
+    jp["public_key"] = p.publicKey.toBase64();
+    if (p.presharedKey && !p.presharedKey->isZero()) {
+      if (secrets) jp["preshared_key"] = p.presharedKey->toBase64();
+      else jp["has_preshared_key"] = true;
+    }
+    if (p.endpoint) jp["endpoint"] = p.endpoint->toString();
+    auto ips = nlohmann::ordered_json::array();
+    for (const auto& ip : p.allowedIps) ips.push_back(ip.toString());
+    jp["allowed_ips"] = ips;
+    jp["latest_handshake"] = handshake(p);
+    jp["rx_bytes"] = p.rxBytes.value_or(0);
+    jp["tx_bytes"] = p.txBytes.value_or(0);
+    jp["persistent_keepalive"] = p.persistentKeepalive.value_or(0);
+    if (p.protocolVersion) jp["protocol_version"] = *p.protocolVersion;
+    peers.push_back(jp);
+  }
+  j["peers"] = peers;
+  return j;
+}
+
+int show(Context& ctx, Args& args) {
+  std::string target = args.done() ? "all" : args.next();
+  if (target == "help") throw UsageError(kUsage);
+  if (target == "interfaces") {
+    if (!args.done()) args.unknown("wg show interfaces takes nothing more");
+    auto names = api(ctx).list();
+    if (ctx.options().json) {
+      JsonArrayWriter out(stdout, ctx.options().pretty);
+      for (const auto& n : names) out.add(n);
+      return kExitOk;
+    }
+    std::string line;
+    for (const auto& n : names) line += (line.empty() ? "" : " ") + n;
+    if (!line.empty()) printLine(line);
+    return kExitOk;
+  }
+  std::optional<std::string> field;
+  if (!args.done()) {
+    field = args.next();
+    if (std::find(kFields.begin(), kFields.end(), *field) == kFields.end())
+      throw UsageError(fmt::format("wg show: unknown field \"{}\"\n{}", *field, kUsage));
+  }
+  if (!args.done()) args.unknown("wg show takes one field");
+  bool all = target == "all";
+  std::vector<std::string> names = all ? api(ctx).list() : std::vector<std::string>{parseIfname(target, "wg show")};
+  std::optional<JsonArrayWriter> json;
+  if (ctx.options().json) json.emplace(stdout, ctx.options().pretty);
+  int status = kExitOk;
+  bool first = true;
+  for (const auto& name : names) {
+    WgDevice d;
+    try {
+      d = api(ctx).get(name);
+    } catch (const Error& e) {
+      // A device that vanished between list and get is skipped in `all`, like wg.
+      if (all && e.code() == std::errc::no_such_device) continue;
+      printError(fmt::format("{} ({})", e.reason(), e.operation()));
+      status = kExitFailed;
+      if (!all) return status;
+      continue;
+    }
+    if (!field) sortPeers(d);
+    if (json) json->add(toJson(d, field == "dump"));
+    else if (field) printField(d, *field, all);
+    else printPretty(d, first);
+    first = false;
+  }
+  return status;
+}
+
+int showconf(Context& ctx, Args& args) {
+  std::string name = parseIfname(args.value("showconf"), "wg showconf");
+  if (!args.done()) args.unknown("wg showconf takes one device");
+  std::fputs(formatWgConfig(api(ctx).get(name)).c_str(), stdout);
+  return kExitOk;
+}
+
+int setCommand(Context& ctx, Args& args) {
+  std::string name = parseIfname(args.value("set"), "wg set");
+  std::vector<std::string> words;
+  while (!args.done()) words.push_back(args.next());
+  WgDevice change = asUsage([&] {
+    return parseWgSetArgs(words, name, [](const std::string& path) { return path == "/dev/null" ? std::string() : readFile(path); });
+  });
+  api(ctx).set(change);
+  return kExitOk;
+}
+
+int conf(Context& ctx, Args& args, std::string_view verb) {
+  std::string name = parseIfname(args.value(verb), fmt::format("wg {}", verb));
+  std::string path = args.value(fmt::format("wg {} {}", verb, name));
+  if (!args.done()) args.unknown(fmt::format("wg {} takes DEV FILE", verb));
+  std::string text = readFile(path);
+  WgDevice change = asUsage([&] {
+    try {
+      return parseWgConfig(text, name);
+    } catch (Error& e) {
+      if (e.line()) throw UsageError(fmt::format("{} line {}: {}", path, *e.line(), e.reason()));
+      throw;
+    }
+  });
+  std::fill(text.begin(), text.end(), '\0');
+  if (verb == "setconf") {
+    // setconf states the whole configuration: what the file leaves out is reset, like wg does.
+    change.replacePeers = true;
+    if (!change.privateKey) change.privateKey = WgKey();
+    if (!change.listenPort) change.listenPort = 0;
+    if (!change.fwmark) change.fwmark = 0;
+  } else if (verb == "syncconf") {
+    // Like setconf, but peers that stay keep their sessions: remove only the peers the file
+    // no longer lists instead of replacing them all.
+    WgDevice current = api(ctx).get(name);
+    for (const WgPeer& p : current.peers) {
+      bool kept = std::any_of(change.peers.begin(), change.peers.end(), [&](const WgPeer& c) { return c.publicKey == p.publicKey; });
+      if (!kept) change.peers.push_back(WgPeer(p.publicKey).setRemove());
+    }
+    if (!change.privateKey) change.privateKey = WgKey();
+    if (!change.listenPort) change.listenPort = 0;
+    if (!change.fwmark) change.fwmark = 0;
+  }
+  api(ctx).set(change);
+  return kExitOk;
+}
+
+int keys(Args& args, std::string_view verb) {
+  if (!args.done()) args.unknown(fmt::format("wg {} takes no arguments", verb));
+  if (verb == "genkey") printLine(WgKey::generatePrivate().toBase64());
+  else if (verb == "genpsk") printLine(WgKey::generatePreshared().toBase64());
+  else {
+    std::string text = readFile("-");
+    std::string trimmed;
+    for (char c : text)
+      if (!std::isspace(static_cast<unsigned char>(c))) trimmed += c;
+    std::fill(text.begin(), text.end(), '\0');
+    WgKey key = asUsage([&] { return WgKey::fromBase64(trimmed); });
+    std::fill(trimmed.begin(), trimmed.end(), '\0');
+    printLine(key.publicKey().toBase64());
+  }
+  return kExitOk;
+}
+
+int runWg(Context& ctx, Args& args) {
+  if (args.done()) return show(ctx, args);
+  if (args.accept("show")) return show(ctx, args);
+  if (args.accept("showconf")) return showconf(ctx, args);
+  if (args.accept("set")) return setCommand(ctx, args);
+  for (std::string_view verb : {"setconf", "addconf", "syncconf"})
+    if (args.accept(verb)) return conf(ctx, args, verb);
+  for (std::string_view verb : {"genkey", "genpsk", "pubkey"})
+    if (args.accept(verb)) return keys(args, verb);
+  if (args.peek() == "help" || args.peek() == "--help") throw UsageError(kUsage);
+  args.unknown("wg commands: show, showconf, set, setconf, addconf, syncconf, genkey, genpsk, pubkey");
+}
+
+const Registrar kWg{{.name = "wg", .aliases = {"wireguard"}, .usage = kUsage, .run = runWg, .prepare = {}}};
+
+}  // namespace
+}  // namespace fastlink::cli
