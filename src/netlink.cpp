@@ -52,6 +52,22 @@ BatchResult Netlink::run(const RequestSource& source, const BatchOptions& option
   return routeEngine().runBatch(source, options, sink);
 }
 
+RawApi Netlink::raw(Protocol protocol) {
+  return RawApi(protocol == Protocol::Generic ? genericEngine() : routeEngine());
+}
+
+Subscription Netlink::subscribe(std::initializer_list<NotificationGroup> groups, const SubscriptionOptions& options) {
+  Subscription s(NETLINK_ROUTE, options_.netns, options);
+  for (NotificationGroup g : groups) s.join(g);
+  return s;
+}
+
+Subscription Netlink::subscribeGeneric(std::initializer_list<uint32_t> groupIds, const SubscriptionOptions& options) {
+  Subscription s(NETLINK_GENERIC, options_.netns, options);
+  for (uint32_t id : groupIds) s.joinGeneric(id);
+  return s;
+}
+
 // const: reading a counter opens no socket the caller has not used; an unused one reads as zero.
 const SocketCounters& Netlink::counters() const {
   static const SocketCounters kNone;

@@ -125,10 +125,7 @@ struct BatchResult {
 /// A queue of requests to send as one pipelined batch (see Netlink::run).
 class Batch {
  public:
-  Batch& add(Request request) {
-    requests_.push_back(std::move(request));
-    return *this;
-  }
+  Batch& add(Request request);
   std::size_t size() const { return requests_.size(); }
   bool empty() const { return requests_.empty(); }
   const std::vector<Request>& requests() const { return requests_; }

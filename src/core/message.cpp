@@ -55,6 +55,18 @@ void MessageWriter::put(uint16_t type, const void* data, std::size_t length) {
   header()->nlmsg_len += MNL_ALIGN(total);
 }
 
+void MessageWriter::putHeaderBytes(std::span<const uint8_t> header) {
+  void* room = putExtraHeader(header.size());
+  if (!header.empty()) std::memcpy(room, header.data(), header.size());
+}
+
+void MessageWriter::putEncodedAttributes(std::span<const uint8_t> tlvs) {
+  uint8_t* at = reserveTail(MNL_ALIGN(tlvs.size()));
+  if (!tlvs.empty()) std::memcpy(at, tlvs.data(), tlvs.size());
+  std::memset(at + tlvs.size(), 0, MNL_ALIGN(tlvs.size()) - tlvs.size());
+  header()->nlmsg_len += static_cast<uint32_t>(MNL_ALIGN(tlvs.size()));
+}
+
 void MessageWriter::putU8(uint16_t type, uint8_t value) { put(type, &value, sizeof value); }
 void MessageWriter::putU16(uint16_t type, uint16_t value) { put(type, &value, sizeof value); }
 void MessageWriter::putU32(uint16_t type, uint32_t value) { put(type, &value, sizeof value); }

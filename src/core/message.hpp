@@ -37,6 +37,11 @@ class MessageWriter {
     return *static_cast<Header*>(putExtraHeader(sizeof(Header)));
   }
 
+  /// Appends a family header given as bytes (a raw request's), zero-padded to 4 bytes.
+  void putHeaderBytes(std::span<const uint8_t> header);
+  /// Appends attributes already encoded as TLVs (RawAttributes::bytes()).
+  void putEncodedAttributes(std::span<const uint8_t> tlvs);
+
   void putU8(uint16_t type, uint8_t value);
   void putU16(uint16_t type, uint16_t value);
   void putU32(uint16_t type, uint32_t value);

@@ -67,6 +67,13 @@ Request& Request::appendAttributes(const RawAttributes& attributes) {
   return *this;
 }
 
+// Out of line: inlined into every caller it grew them enough to trip GCC 12's
+// -Wmaybe-uninitialized false positive on std::variant temporaries (an Ifref built in the call).
+Batch& Batch::add(Request request) {
+  requests_.push_back(std::move(request));
+  return *this;
+}
+
 const std::string& Request::operation() const {
   if (describe_) {
     operation_ = describe_();

@@ -115,13 +115,20 @@ void NetlinkSocket::send(std::span<const uint8_t> bytes) {
 }
 
 Received NetlinkSocket::receive(std::span<uint8_t> buffer, bool wait) {
+  std::optional<Received> r = receiveImpl(buffer, wait ? 0 : MSG_DONTWAIT);
+  if (!r) throwErrno("recvmsg", EAGAIN);
+  return *r;
+}
+
+std::optional<Received> NetlinkSocket::tryReceive(std::span<uint8_t> buffer) { return receiveImpl(buffer, MSG_DONTWAIT); }
+
+std::optional<Received> NetlinkSocket::receiveImpl(std::span<uint8_t> buffer, int dontWait) {
   sockaddr_nl sender{};
   iovec iov{buffer.data(), buffer.size()};
   msghdr msg{};
   msg.msg_name = &sender;
   msg.msg_namelen = sizeof sender;
   msg.msg_iovlen = 1;
-  int dontWait = wait ? 0 : MSG_DONTWAIT;
   for (;;) {
     // The peek copies nothing (no iovec) and returns the datagram's real length.
     msg.msg_iov = nullptr;
@@ -136,6 +143,7 @@ Received NetlinkSocket::receive(std::span<uint8_t> buffer, bool wait) {
     }
     if (n < 0) {
       if (errno == EINTR) continue;
+      if (dontWait && (errno == EAGAIN || errno == EWOULDBLOCK)) return std::nullopt;
       if (errno == ENOBUFS) throw Error(make_error_code(Errc::receive_overflow), "recvmsg");
       throwErrno("recvmsg");
     }

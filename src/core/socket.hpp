@@ -33,10 +33,15 @@ class NetlinkSocket final : public Transport {
   /// datagram larger than `buffer` is left queued for a bigger one instead of cut off.
   Received receive(std::span<uint8_t> buffer, bool wait = true) override;
 
+  /// Non-blocking receive: std::nullopt when nothing is queued.
+  std::optional<Received> tryReceive(std::span<uint8_t> buffer);
+
   /// Joins a multicast group (RTNLGRP_*, or a generic netlink group id).
   void joinGroup(uint32_t group);
 
  private:
+  std::optional<Received> receiveImpl(std::span<uint8_t> buffer, int flags);
+
   mnl_socket* socket_ = nullptr;
   uint32_t portId_ = 0;
   int receiveBufferBytes_ = 0;
