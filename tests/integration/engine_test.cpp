@@ -1,11 +1,15 @@
 // The engine's public mechanisms against the real kernel: subscriptions (including overflow),
 // raw requests and dumps, and raw attributes appended to a fastlink-built request. The oracle is
 // `ip` (it makes the changes a subscription must see, and reads back what raw requests did).
+#include <linux/genetlink.h>
 #include <linux/if_link.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 
 #include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -167,6 +171,57 @@ TEST_F(EngineTest, MultiMessageRequestAgainstTheKernel) {
   EXPECT_EQ(result.results[1].error->operation(), "two-part change (message 2 of 2)");
   EXPECT_EQ(ipLink("ma")["mtu"], 1300);
   EXPECT_EQ(ipLink("mb")["mtu"], 1200);
+}
+
+// Type-length-value walk over a nest's payload (test-side, independent of src/core).
+std::vector<std::pair<uint16_t, std::span<const uint8_t>>> tlvs(std::span<const uint8_t> p) {
+  std::vector<std::pair<uint16_t, std::span<const uint8_t>>> out;
+  for (std::size_t at = 0; at + 4 <= p.size();) {
+    uint16_t len, type;
+    std::memcpy(&len, p.data() + at, 2);
+    std::memcpy(&type, p.data() + at + 2, 2);
+    if (len < 4 || at + len > p.size()) break;
+    out.emplace_back(type & 0x3fff, p.subspan(at + 4, len - 4u));
+    at += (len + 3u) & ~3u;
+  }
+  return out;
+}
+
+TEST_F(EngineTest, RawGenericQueryResolvesAFamilyAndItsGroupJoins) {
+  // Equivalent to: genl ctrl get name nlctrl
+  RawMessage req;
+  req.type = GENL_ID_CTRL;
+  req.header = {CTRL_CMD_GETFAMILY, 1, 0, 0};
+  std::string name = "nlctrl";
+  req.attributes.append(CTRL_ATTR_FAMILY_NAME, {reinterpret_cast<const uint8_t*>(name.c_str()), name.size() + 1});
+  RawMessage reply = nl.raw(Protocol::Generic).query(req, "genl ctrl get name nlctrl");
+  auto id = reply.attributes.find(CTRL_ATTR_FAMILY_ID);
+  ASSERT_TRUE(id);
+  uint16_t familyId;
+  std::memcpy(&familyId, id->payload.data(), 2);
+  CommandResult oracle = run("genl ctrl get name nlctrl");
+  ASSERT_EQ(oracle.status, 0);
+  char hex[16];
+  std::snprintf(hex, sizeof hex, "ID: 0x%x", familyId);
+  EXPECT_NE(oracle.out.find(hex), std::string::npos) << oracle.out;
+
+  auto groups = reply.attributes.find(CTRL_ATTR_MCAST_GROUPS);
+  ASSERT_TRUE(groups);
+  std::optional<uint32_t> notifyId;
+  for (auto& [index, group] : tlvs(groups->payload)) {
+    std::string groupName;
+    uint32_t groupId = 0;
+    for (auto& [type, value] : tlvs(group)) {
+      if (type == CTRL_ATTR_MCAST_GRP_NAME) groupName = reinterpret_cast<const char*>(value.data());
+      if (type == CTRL_ATTR_MCAST_GRP_ID) std::memcpy(&groupId, value.data(), 4);
+    }
+    if (groupName == "notify") notifyId = groupId;
+  }
+  ASSERT_TRUE(notifyId);
+  Subscription sub = nl.subscribeGeneric({*notifyId});
+  EXPECT_EQ(sub.process({}), 0u);
+  // A group the family does not have is refused by the kernel.
+  EXPECT_THROW(sub.joinGeneric(0xfffff0), Error);
 }
 
 }  // namespace
