@@ -398,6 +398,27 @@ TEST(EngineFakeKernel, FoldDumpJoinsObjectsSplitAcrossMessages) {
   EXPECT_EQ(out[2].peers, 2);
 }
 
+TEST(EngineFakeKernel, DescriptionsAreFormattedOnlyForFailures) {
+  Fixture f;
+  f.kernel->setResponder(failIndexes({3}));
+  int formatted = 0;
+  std::vector<Request> rs;
+  for (int i = 1; i <= 4; ++i) {
+    MessageWriter w(RTM_NEWLINK, 0);
+    w.putHeader<ifinfomsg>().ifi_index = i;
+    rs.push_back(w.toRequest([i, &formatted] {
+      ++formatted;
+      return "link set ifindex " + std::to_string(i);
+    }));
+  }
+  Collected c;
+  runAll(*f.engine, rs, {.onError = OnError::Continue, .window = 4}, c);
+  EXPECT_EQ(formatted, 1);
+  EXPECT_EQ(c.results[2].error->operation(), "link set ifindex 3");
+  f.engine->execute(rs[0]);  // applies: nothing more to format
+  EXPECT_EQ(formatted, 1);
+}
+
 TEST(RequestAppend, AttributesGoToTheLastMessageAndFixItsLength) {
   MessageWriter w(RTM_NEWLINK, NLM_F_CREATE);
   w.putHeader<ifinfomsg>().ifi_index = 5;
