@@ -53,8 +53,11 @@ Request& Request::appendAttributes(const RawAttributes& attributes) {
   if (bytes_.size() < NLMSG_HDRLEN) throw Error::invalidArgument(operation(), "no message to append attributes to");
   std::size_t last = 0;
   for (std::size_t at = 0; at + NLMSG_HDRLEN <= bytes_.size();) {
+    uint32_t len = lengthAt(bytes_, at);
+    if (len < NLMSG_HDRLEN || at + len > bytes_.size())
+      throw Error::invalidArgument(operation(), "request bytes are not whole netlink messages");
     last = at;
-    at += NLMSG_ALIGN(lengthAt(bytes_, at));
+    at += NLMSG_ALIGN(len);
   }
   uint32_t len = lengthAt(bytes_, last);
   // Attributes start 4-byte aligned after the message; the last message ends the buffer.

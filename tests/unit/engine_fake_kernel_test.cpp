@@ -450,5 +450,15 @@ TEST(RequestAppend, AttributesGoToTheLastMessageAndFixItsLength) {
   EXPECT_EQ(len1, firstSize + extra.bytes().size());
 }
 
+TEST(RequestAppend, MalformedBytesAreRefusedNotLoopedOver) {
+  Request bad(std::vector<uint8_t>(32, 0), "garbage");  // nlmsg_len 0
+  RawAttributes extra;
+  extra.append(1, std::vector<uint8_t>{1, 2, 3, 4});
+  EXPECT_THROW(bad.appendAttributes(extra), Error);
+  EXPECT_EQ(bad.messageCount(), 0u);
+  EXPECT_THROW(Request().appendAttributes(extra), Error);
+  EXPECT_THROW(bad.appendMessage(std::vector<uint8_t>(8, 0)), Error);
+}
+
 }  // namespace
 }  // namespace fastlink::core
