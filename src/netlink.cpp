@@ -34,19 +34,14 @@ LinkApi& Netlink::links() {
   return *links_;
 }
 
-void Netlink::execute(const Request& request) { routeEngine().execute(request.bytes(), request.operation()); }
+void Netlink::execute(const Request& request) { routeEngine().execute(request); }
 
 BatchResult Netlink::run(const Batch& batch, const BatchOptions& options) {
   BatchResult result;
   result.results.reserve(batch.size());
-  std::size_t next = 0;
-  const auto& requests = batch.requests();
-  // Requests are copied into the send buffer, so the batch itself is only read.
-  RequestSource source = [&]() -> std::optional<Request> {
-    if (next == requests.size()) return std::nullopt;
-    return requests[next++];
-  };
-  BatchResult totals = routeEngine().runBatch(source, options, [&](std::size_t, const RequestResult& r) { result.results.push_back(r); });
+  // The batch is read in place: its requests are copied once, into the send buffer.
+  BatchResult totals = routeEngine().runBatch(std::span<const Request>(batch.requests()), options,
+                                              [&](std::size_t, const RequestResult& r) { result.results.push_back(r); });
   result.applied = totals.applied;
   result.failed = totals.failed;
   result.notSent = totals.notSent;
@@ -55,6 +50,22 @@ BatchResult Netlink::run(const Batch& batch, const BatchOptions& options) {
 
 BatchResult Netlink::run(const RequestSource& source, const BatchOptions& options, const ResultSink& sink) {
   return routeEngine().runBatch(source, options, sink);
+}
+
+RawApi Netlink::raw(Protocol protocol) {
+  return RawApi(protocol == Protocol::Generic ? genericEngine() : routeEngine());
+}
+
+Subscription Netlink::subscribe(std::initializer_list<NotificationGroup> groups, const SubscriptionOptions& options) {
+  Subscription s(NETLINK_ROUTE, options_.netns, options);
+  for (NotificationGroup g : groups) s.join(g);
+  return s;
+}
+
+Subscription Netlink::subscribeGeneric(std::initializer_list<uint32_t> groupIds, const SubscriptionOptions& options) {
+  Subscription s(NETLINK_GENERIC, options_.netns, options);
+  for (uint32_t id : groupIds) s.joinGeneric(id);
+  return s;
 }
 
 // const: reading a counter opens no socket the caller has not used; an unused one reads as zero.

@@ -7,7 +7,9 @@
 #include "fastlink/link.hpp"
 #include "fastlink/netlink_options.hpp"
 #include "fastlink/netns.hpp"
+#include "fastlink/raw.hpp"
 #include "fastlink/request.hpp"
+#include "fastlink/subscription.hpp"
 
 namespace fastlink {
 
@@ -50,6 +52,15 @@ class Netlink {
   /// Streamed batch: requests are encoded as they are sent and results delivered as they come,
   /// so memory stays constant however many requests there are. Returns totals (results empty).
   BatchResult run(const RequestSource& source, const BatchOptions& options, const ResultSink& sink);
+
+  /// Raw requests on a protocol's socket (the escape hatch: messages fastlink does not model,
+  /// with its error handling). Raw requests for batches: RawMessage::toRequest + run().
+  RawApi raw(Protocol protocol = Protocol::Route);
+  /// A new socket in this Netlink's namespace joined to `groups` (rtnetlink); its own socket,
+  /// never the request socket. See fastlink/subscription.hpp.
+  Subscription subscribe(std::initializer_list<NotificationGroup> groups, const SubscriptionOptions& options = {});
+  /// A generic netlink subscription: joins the multicast group ids (resolved from a family).
+  Subscription subscribeGeneric(std::initializer_list<uint32_t> groupIds, const SubscriptionOptions& options = {});
 
   /// Counters of the rtnetlink socket.
   const SocketCounters& counters() const;

@@ -25,6 +25,8 @@ class RawAttributes {
   std::optional<RawAttribute> find(uint16_t type) const;
   bool empty() const { return bytes_.empty(); }
   std::size_t count() const;
+  /// The attributes as they go on the wire (type-length-value, each padded to 4 bytes).
+  std::span<const uint8_t> bytes() const { return bytes_; }
 
  private:
   std::vector<uint8_t> bytes_;  // concatenated TLVs, 4-byte aligned

@@ -8,6 +8,8 @@
 #include <linux/netlink.h>
 
 #include <algorithm>
+#include <deque>
+#include <string>
 
 #include "core/engine.hpp"
 #include "fastlink/error.hpp"
@@ -22,68 +24,134 @@ constexpr std::size_t kMaxAutoWindow = 1024;
 
 }  // namespace
 
+// Where the pipeline takes requests from: a stream it owns the requests of, or a Batch the
+// caller keeps (read in place). A request taken into a window stays valid until the window is
+// cleared.
+class Feed {
+ public:
+  virtual ~Feed() = default;
+  virtual const Request* peek() = 0;
+  virtual const Request* take() = 0;
+  virtual void clearWindow() = 0;
+};
+
+class StreamFeed final : public Feed {
+ public:
+  explicit StreamFeed(const RequestSource& source) : source_(source), pending_(source()) {}
+  const Request* peek() override { return pending_ ? &*pending_ : nullptr; }
+  const Request* take() override {
+    window_.push_back(std::move(*pending_));  // a deque: earlier elements do not move
+    pending_ = source_();
+    return &window_.back();
+  }
+  // Requests stay alive until sent and answered: they may hold a namespace fd.
+  void clearWindow() override { window_.clear(); }
+
+ private:
+  const RequestSource& source_;
+  std::optional<Request> pending_;
+  std::deque<Request> window_;
+};
+
+class SpanFeed final : public Feed {
+ public:
+  explicit SpanFeed(std::span<const Request> requests) : requests_(requests) {}
+  const Request* peek() override { return next_ < requests_.size() ? &requests_[next_] : nullptr; }
+  const Request* take() override { return &requests_[next_++]; }
+  void clearWindow() override {}
+
+ private:
+  std::span<const Request> requests_;
+  std::size_t next_ = 0;
+};
+
 class Pipeline {
  public:
   Pipeline(Engine& engine, const BatchOptions& options, const ResultSink& sink)
       : engine_(engine), options_(options), sink_(sink) {
     window_ = options.window;
     std::size_t affordable = std::max<std::size_t>(
-        1, static_cast<std::size_t>(engine.socket_.receiveBufferBytes()) / 2 / kReceiveCostPerRequest);
+        1, static_cast<std::size_t>(engine.transport_->receiveBufferBytes()) / 2 / kReceiveCostPerRequest);
     if (window_ == 0) window_ = options.onError == OnError::Stop ? 1 : std::min(kMaxAutoWindow, affordable);
     // An explicit window larger than the receive buffer can answer would lose errors.
     window_ = std::min(window_, affordable);
   }
 
-  BatchResult run(const RequestSource& source) {
-    std::optional<Request> pending = source();
-    while (pending && !stopped_) {
-      fillWindow(pending, source);
+  BatchResult run(Feed& feed) {
+    while (feed.peek() && !stopped_) {
+      fillWindow(feed);
       sendWindow();
     }
     // After a stop, the rest is reported as not sent (and never encoded onto the wire).
-    for (; pending; pending = source()) report(RequestResult{RequestStatus::NotSent, std::nullopt});
+    for (; feed.peek(); feed.take(), feed.clearWindow()) report(RequestResult{RequestStatus::NotSent, std::nullopt});
     return totals_;
   }
 
  private:
-  void fillWindow(std::optional<Request>& pending, const RequestSource& source) {
+  // The window is counted in messages (each may cost the kernel an error reply); a request
+  // with more messages than the window still goes, alone.
+  void fillWindow(Feed& feed) {
     engine_.sendBuffer_.clear();
-    inFlight_.clear();  // requests stay alive until sent: they may hold a namespace fd
+    feed.clearWindow();
+    inFlight_.clear();
+    firstPart_.clear();
+    owner_.clear();
+    firstSeq_ = engine_.nextSeq_;
     std::size_t lastOffset = 0;
-    while (pending && inFlight_.size() < window_) {
-      auto bytes = pending->bytes();
-      if (!inFlight_.empty() && engine_.sendBuffer_.size() + bytes.size() > options_.maxBytesPerSend) break;
-      lastOffset = engine_.sendBuffer_.size();
-      uint32_t seq = engine_.stamp(bytes, engine_.sendBuffer_, false);
-      if (inFlight_.empty()) firstSeq_ = seq;
-      inFlight_.push_back(std::move(*pending));
-      pending = source();
+    while (const Request* next = feed.peek()) {
+      auto bytes = next->bytes();
+      if (!inFlight_.empty() &&
+          (owner_.size() >= window_ || engine_.sendBuffer_.size() + bytes.size() > options_.maxBytesPerSend))
+        break;
+      std::size_t offset = engine_.sendBuffer_.size();
+      uint32_t count = engine_.stamp(bytes, engine_.sendBuffer_, false);
+      lastOffset = offset + lastMessageOffset(bytes, count);
+      firstPart_.push_back(static_cast<uint32_t>(owner_.size()));
+      owner_.insert(owner_.end(), count, static_cast<uint32_t>(inFlight_.size()));
+      inFlight_.push_back(feed.take());
     }
-    // The last request of the window asks for the ACK that closes the window.
-    auto* last = reinterpret_cast<nlmsghdr*>(engine_.sendBuffer_.data() + lastOffset);
-    last->nlmsg_flags |= NLM_F_ACK;
+    // The last message of the window asks for the ACK that closes the window.
+    reinterpret_cast<nlmsghdr*>(engine_.sendBuffer_.data() + lastOffset)->nlmsg_flags |= NLM_F_ACK;
+  }
+
+  static std::size_t lastMessageOffset(std::span<const uint8_t> bytes, uint32_t count) {
+    std::size_t at = 0;
+    for (uint32_t i = 1; i < count; ++i) at += NLMSG_ALIGN(reinterpret_cast<const nlmsghdr*>(bytes.data() + at)->nlmsg_len);
+    return at;
+  }
+
+  std::string describe(std::size_t i, uint32_t part) const {
+    const Request& r = *inFlight_[i];
+    uint32_t parts = (i + 1 < firstPart_.size() ? firstPart_[i + 1] : static_cast<uint32_t>(owner_.size())) - firstPart_[i];
+    if (parts == 1) return r.operation();
+    return r.operation() + " (message " + std::to_string(part + 1) + " of " + std::to_string(parts) + ")";
   }
 
   void sendWindow() {
     std::size_t n = inFlight_.size();
+    auto messages = static_cast<uint32_t>(owner_.size());
     std::vector<std::optional<Error>> errors(n);
     try {
-      engine_.socket_.send(engine_.sendBuffer_);
+      engine_.transport_->send(engine_.sendBuffer_);
       ++engine_.counters_.sendCalls;
       engine_.counters_.requestsSent += n;
       bool closed = false;
       while (!closed) {
-        engine_.receiveReplies(firstSeq_, static_cast<uint32_t>(n), [&](const nlmsghdr* m) {
+        engine_.receiveReplies(firstSeq_, messages, [&](const nlmsghdr* m) {
           if (m->nlmsg_type != NLMSG_ERROR) return;
-          std::size_t i = m->nlmsg_seq - firstSeq_;
-          errors[i] = errorFromAck(m, inFlight_[i].operation());
-          if (i == n - 1) closed = true;
+          uint32_t k = m->nlmsg_seq - firstSeq_;
+          if (k == messages - 1) closed = true;
+          std::size_t i = owner_[k];
+          // Only the first failing message of a request speaks for it.
+          if (errors[i] || isPositiveAck(m)) return;
+          errors[i] = errorFromAck(m, describe(i, k - firstPart_[i]));
         });
       }
     } catch (const Error& e) {
-      // sendmsg failed, or replies were lost: we cannot tell which requests applied.
+      // sendmsg failed, or the answers stopped (lost, or the transport gave up waiting): we
+      // cannot tell which requests applied, so none is reported Applied.
       for (std::size_t i = 0; i < n; ++i)
-        if (!errors[i]) errors[i] = Error(e.code(), inFlight_[i].operation(), e.extack().empty() ? e.reason() : e.extack());
+        if (!errors[i]) errors[i] = Error(e.code(), inFlight_[i]->operation(), e.extack().empty() ? e.reason() : e.extack());
     }
     for (std::size_t i = 0; i < n; ++i) {
       if (errors[i]) {
@@ -109,7 +177,9 @@ class Pipeline {
   const BatchOptions& options_;
   const ResultSink& sink_;
   std::size_t window_;
-  std::vector<Request> inFlight_;
+  std::vector<const Request*> inFlight_;
+  std::vector<uint32_t> firstPart_;  // per request: index of its first message in the window
+  std::vector<uint32_t> owner_;      // per message of the window: index of its request
   uint32_t firstSeq_ = 0;
   std::size_t nextIndex_ = 0;
   bool stopped_ = false;
@@ -117,7 +187,13 @@ class Pipeline {
 };
 
 BatchResult Engine::runBatch(const RequestSource& source, const BatchOptions& options, const ResultSink& sink) {
-  return Pipeline(*this, options, sink).run(source);
+  StreamFeed feed(source);
+  return Pipeline(*this, options, sink).run(feed);
+}
+
+BatchResult Engine::runBatch(std::span<const Request> requests, const BatchOptions& options, const ResultSink& sink) {
+  SpanFeed feed(requests);
+  return Pipeline(*this, options, sink).run(feed);
 }
 
 }  // namespace fastlink::core

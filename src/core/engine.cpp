@@ -3,6 +3,7 @@
 #include <linux/netlink.h>
 #include <time.h>
 
+#include <algorithm>
 #include <exception>
 
 #include "fastlink/error.hpp"
@@ -10,38 +11,66 @@
 namespace fastlink::core {
 
 Engine::Engine(int protocol, const NetlinkOptions& options)
-    : socket_(protocol, options.netns, options.receiveBufferBytes), dumpRetries_(options.dumpRetries) {
+    : Engine(std::make_unique<NetlinkSocket>(protocol, options.netns, options.receiveBufferBytes), options) {}
+
+Engine::Engine(std::unique_ptr<Transport> transport, const NetlinkOptions& options)
+    : transport_(std::move(transport)), dumpRetries_(options.dumpRetries), receiveBuffer_(kReceiveBufferSize) {
   // Start from the clock like libmnl users do, so replies to an earlier socket that reused
   // our port id cannot be mistaken for ours.
   nextSeq_ = static_cast<uint32_t>(::time(nullptr));
   sendBuffer_.reserve(256 * 1024);
 }
 
+void Engine::execute(const Request& request) {
+  executeMessages(request.bytes(), [&]() -> const std::string& { return request.operation(); });
+}
+
 void Engine::execute(std::span<const uint8_t> message, const std::string& operation) {
+  executeMessages(message, [&]() -> const std::string& { return operation; });
+}
+
+// Every message of the request goes in one sendmsg; only the last asks for an ACK. The kernel
+// handles them in order before sendmsg returns and answers a failed one with an error anyway,
+// so the last one's ACK (or error) proves the whole request answered, as in a batch window.
+void Engine::executeMessages(std::span<const uint8_t> messages, const std::function<const std::string&()>& operation) {
   sendBuffer_.clear();
-  uint32_t seq = stamp(message, sendBuffer_, true);
-  socket_.send(sendBuffer_);
+  uint32_t firstSeq = nextSeq_;
+  uint32_t count = stamp(messages, sendBuffer_, true);
+  transport_->send(sendBuffer_);
   ++counters_.sendCalls;
   ++counters_.requestsSent;
   bool done = false;
   std::optional<Error> failure;
   while (!done) {
-    receiveReplies(seq, 1, [&](const nlmsghdr* m) {
+    receiveReplies(firstSeq, count, [&](const nlmsghdr* m) {
       if (m->nlmsg_type != NLMSG_ERROR) return;  // a request may also echo (NLM_F_ECHO)
-      failure = errorFromAck(m, operation);
-      done = true;
+      uint32_t part = m->nlmsg_seq - firstSeq;
+      if (part == count - 1) done = true;
+      if (failure || isPositiveAck(m)) return;
+      failure = errorFromAck(m, count == 1 ? operation()
+                                           : operation() + " (message " + std::to_string(part + 1) + " of " +
+                                                 std::to_string(count) + ")");
     });
   }
   if (failure) throw *failure;
 }
 
-void Engine::query(std::span<const uint8_t> message, const std::string& operation, const MessageHandler& onReply) {
+uint32_t Engine::sendOne(std::span<const uint8_t> message, uint16_t extraFlags) {
   sendBuffer_.clear();
-  // No ACK asked: the reply itself confirms success, and a failure still comes as an error.
-  uint32_t seq = stamp(message, sendBuffer_, false);
-  socket_.send(sendBuffer_);
+  uint32_t seq = nextSeq_;
+  // Only the first message is sent: a query or dump is one message.
+  uint32_t len = reinterpret_cast<const nlmsghdr*>(message.data())->nlmsg_len;
+  stamp(message.first(std::min<std::size_t>(len, message.size())), sendBuffer_, false);
+  reinterpret_cast<nlmsghdr*>(sendBuffer_.data())->nlmsg_flags |= extraFlags;
+  transport_->send(sendBuffer_);
   ++counters_.sendCalls;
   ++counters_.requestsSent;
+  return seq;
+}
+
+void Engine::query(std::span<const uint8_t> message, const std::string& operation, const MessageHandler& onReply) {
+  // No ACK asked: the reply itself confirms success, and a failure still comes as an error.
+  uint32_t seq = sendOne(message, 0);
   bool done = false;
   std::optional<Error> failure;
   while (!done) {
@@ -61,13 +90,7 @@ void Engine::query(std::span<const uint8_t> message, const std::string& operatio
 void Engine::dump(std::span<const uint8_t> message, const std::string& operation, const MessageHandler& onMessage,
                   const std::function<void()>& onRestart) {
   for (unsigned attempt = 0;; ++attempt) {
-    sendBuffer_.clear();
-    uint32_t seq = stamp(message, sendBuffer_, false);
-    auto* h = reinterpret_cast<nlmsghdr*>(sendBuffer_.data());
-    h->nlmsg_flags |= NLM_F_DUMP;
-    socket_.send(sendBuffer_);
-    ++counters_.sendCalls;
-    ++counters_.requestsSent;
+    uint32_t seq = sendOne(message, NLM_F_DUMP);
     bool done = false, interrupted = false;
     std::optional<Error> failure;
     // If the callback throws, the rest of the dump is still read: the kernel keeps a dump open

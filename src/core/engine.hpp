@@ -4,12 +4,14 @@
 #include <linux/netlink.h>
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "core/socket.hpp"
+#include "core/transport.hpp"
 #include "fastlink/netlink_options.hpp"
 #include "fastlink/request.hpp"
 
@@ -20,15 +22,23 @@ using MessageHandler = std::function<void(const nlmsghdr* message)>;
 /// Decodes an NLMSG_ERROR (or an NLMSG_DONE carrying an error) into fastlink::Error.
 /// Returns std::nullopt for a positive ACK (error 0).
 std::optional<Error> errorFromAck(const nlmsghdr* message, const std::string& operation);
+/// True for an NLMSG_ERROR with error 0 (a positive ACK): lets callers skip formatting a
+/// description that would not be used.
+bool isPositiveAck(const nlmsghdr* message);
 
 class Engine {
  public:
   Engine(int protocol, const NetlinkOptions& options);
+  /// An engine over any transport (the fake kernel of the unit tests).
+  Engine(std::unique_ptr<Transport> transport, const NetlinkOptions& options);
 
-  uint32_t portId() const { return socket_.portId(); }
+  uint32_t portId() const { return transport_->portId(); }
+  int fd() const { return transport_->fd(); }
   const SocketCounters& counters() const { return counters_; }
 
-  /// Sends one request, waits for its ACK; throws Error on failure.
+  /// Sends one request (all its messages), waits for its answer; throws Error on failure.
+  void execute(const Request& request);
+  /// Same for raw bytes: one message, or several concatenated (each padded to 4 bytes).
   void execute(std::span<const uint8_t> message, const std::string& operation);
   /// Sends a request answered by one message (a `get`): calls `onReply` with it.
   /// Throws Error on failure.
@@ -40,6 +50,8 @@ class Engine {
             const std::function<void()>& onRestart);
   /// The pipelined batch (src/core/batch.cpp).
   BatchResult runBatch(const RequestSource& source, const BatchOptions& options, const ResultSink& sink);
+  /// The same over requests the caller keeps (a Batch): they are read, never copied as objects.
+  BatchResult runBatch(std::span<const Request> requests, const BatchOptions& options, const ResultSink& sink);
 
  private:
   friend class Pipeline;
@@ -48,14 +60,20 @@ class Engine {
   /// us: from the kernel, to our port id, with a sequence number in [first, first + count).
   /// Everything else is dropped and counted. This is the one place replies are checked.
   void receiveReplies(uint32_t firstSeq, uint32_t count, const MessageHandler& onMessage);
-  /// Copies `message` into `out` with our sequence number and the given ACK choice.
-  uint32_t stamp(std::span<const uint8_t> message, std::vector<uint8_t>& out, bool ack);
+  /// Copies every message of `messages` into `out` with consecutive sequence numbers, asking an
+  /// ACK of the last one only if `ackLast`. Returns the number of messages.
+  uint32_t stamp(std::span<const uint8_t> messages, std::vector<uint8_t>& out, bool ackLast);
+  /// Sends the messages of one request and waits for the answer to every one of them.
+  void executeMessages(std::span<const uint8_t> messages, const std::function<const std::string&()>& operation);
+  /// Sends one request message and returns its sequence number.
+  uint32_t sendOne(std::span<const uint8_t> message, uint16_t extraFlags);
 
-  NetlinkSocket socket_;
+  std::unique_ptr<Transport> transport_;
   unsigned dumpRetries_;
   uint32_t nextSeq_;
   SocketCounters counters_;
   std::vector<uint8_t> sendBuffer_;
+  std::vector<uint8_t> receiveBuffer_;
 };
 
 }  // namespace fastlink::core

@@ -1,5 +1,7 @@
 #include "core/message.hpp"
 
+#include <algorithm>
+
 #include <arpa/inet.h>
 #include <libmnl/libmnl.h>
 
@@ -8,57 +10,61 @@
 namespace fastlink::core {
 namespace {
 
-[[noreturn]] void tooLarge() {
+[[noreturn]] void tooLarge(const char* what, std::size_t limit) {
   throw Error(std::make_error_code(std::errc::message_size), "encode request",
-              "request larger than " + std::to_string(MessageWriter::kMaxMessage) + " bytes");
+              std::string(what) + " larger than " + std::to_string(limit) + " bytes");
 }
 
 [[noreturn]] void malformed(const char* what) {
   throw Error(make_error_code(Errc::malformed_reply), "decode reply", std::string("attribute too short for ") + what);
 }
 
-}  // namespace
-
-namespace {
-
-// Building a request used to allocate (and free) a 32 KiB buffer each time: a measurable share
-// of a batched request's cost. Buffers are recycled per thread instead; a free list rather than
-// one buffer, because a writer may be alive while another is built (a request made inside a
-// dump callback).
-std::vector<std::unique_ptr<uint8_t[]>>& spareBuffers() {
-  thread_local std::vector<std::unique_ptr<uint8_t[]>> spares;
-  return spares;
-}
-
-std::unique_ptr<uint8_t[]> takeBuffer() {
-  auto& spares = spareBuffers();
-  if (spares.empty()) return std::unique_ptr<uint8_t[]>(new uint8_t[MessageWriter::kMaxMessage]);
-  auto buffer = std::move(spares.back());
-  spares.pop_back();
-  return buffer;
-}
+// Most requests (a route, an address, a link change) fit; a bigger one grows by doubling. The
+// buffer moves into the Request, so this is also what a Request held in a Batch costs.
+constexpr std::size_t kInitialRoom = 256;
 
 }  // namespace
 
-MessageWriter::~MessageWriter() {
-  constexpr std::size_t kMaxSpares = 8;
-  if (buffer_ && spareBuffers().size() < kMaxSpares) spareBuffers().push_back(std::move(buffer_));
-}
-
-MessageWriter::MessageWriter(uint16_t type, uint16_t flags) : buffer_(takeBuffer()) {
-  nlmsghdr* h = mnl_nlmsg_put_header(buffer_.get());
+MessageWriter::MessageWriter(uint16_t type, uint16_t flags) : buffer_(kInitialRoom) {
+  nlmsghdr* h = mnl_nlmsg_put_header(buffer_.data());
   h->nlmsg_type = type;
   h->nlmsg_flags = NLM_F_REQUEST | flags;
 }
 
+uint8_t* MessageWriter::reserveTail(std::size_t extra) {
+  std::size_t used = size();
+  if (used + extra > kMaxMessage) tooLarge("request", kMaxMessage);
+  if (used + extra > buffer_.size()) buffer_.resize(std::max(buffer_.size() * 2, used + extra));
+  return buffer_.data() + used;
+}
+
 void* MessageWriter::putExtraHeader(std::size_t size) {
-  if (size + header()->nlmsg_len > kMaxMessage) tooLarge();
+  reserveTail(MNL_ALIGN(size));
   return mnl_nlmsg_put_extra_header(header(), size);
 }
 
 void MessageWriter::put(uint16_t type, const void* data, std::size_t length) {
-  if (!mnl_attr_put_check(header(), kMaxMessage, type, length, data)) tooLarge();
-  std::memset(buffer_.get() + header()->nlmsg_len - (MNL_ALIGN(length) - length), 0, MNL_ALIGN(length) - length);  // libmnl 1.0.4 leaves padding unzeroed
+  std::size_t total = MNL_ATTR_HDRLEN + length;
+  if (total > kMaxAttribute) tooLarge("attribute", kMaxAttribute);
+  uint8_t* at = reserveTail(MNL_ALIGN(total));
+  auto* attr = reinterpret_cast<nlattr*>(at);
+  attr->nla_type = type;
+  attr->nla_len = static_cast<uint16_t>(total);
+  if (length) std::memcpy(at + MNL_ATTR_HDRLEN, data, length);
+  std::memset(at + total, 0, MNL_ALIGN(total) - total);  // padding goes on the wire: zero it
+  header()->nlmsg_len += MNL_ALIGN(total);
+}
+
+void MessageWriter::putHeaderBytes(std::span<const uint8_t> header) {
+  void* room = putExtraHeader(header.size());
+  if (!header.empty()) std::memcpy(room, header.data(), header.size());
+}
+
+void MessageWriter::putEncodedAttributes(std::span<const uint8_t> tlvs) {
+  uint8_t* at = reserveTail(MNL_ALIGN(tlvs.size()));
+  if (!tlvs.empty()) std::memcpy(at, tlvs.data(), tlvs.size());
+  std::memset(at + tlvs.size(), 0, MNL_ALIGN(tlvs.size()) - tlvs.size());
+  header()->nlmsg_len += static_cast<uint32_t>(MNL_ALIGN(tlvs.size()));
 }
 
 void MessageWriter::putU8(uint16_t type, uint8_t value) { put(type, &value, sizeof value); }
@@ -72,37 +78,44 @@ void MessageWriter::putBe16(uint16_t type, uint16_t hostValue) {
 }
 void MessageWriter::putString(uint16_t type, std::string_view value) {
   // Length includes the terminating NUL, as the kernel's NLA_STRING/NLA_NUL_STRING expect.
-  if (value.size() + 1 + header()->nlmsg_len + MNL_ATTR_HDRLEN > kMaxMessage) tooLarge();
-  nlattr* attr = reinterpret_cast<nlattr*>(reinterpret_cast<uint8_t*>(header()) + MNL_ALIGN(header()->nlmsg_len));
+  std::size_t total = MNL_ATTR_HDRLEN + value.size() + 1;
+  if (total > kMaxAttribute) tooLarge("attribute", kMaxAttribute);
+  uint8_t* at = reserveTail(MNL_ALIGN(total));
+  auto* attr = reinterpret_cast<nlattr*>(at);
   attr->nla_type = type;
-  attr->nla_len = static_cast<uint16_t>(MNL_ATTR_HDRLEN + value.size() + 1);
-  auto* payload = static_cast<char*>(mnl_attr_get_payload(attr));
-  std::memcpy(payload, value.data(), value.size());
-  payload[value.size()] = '\0';
-  std::size_t padded = MNL_ALIGN(attr->nla_len);
-  std::memset(payload + value.size() + 1, 0, padded - attr->nla_len);
-  header()->nlmsg_len += padded;
+  attr->nla_len = static_cast<uint16_t>(total);
+  std::memcpy(at + MNL_ATTR_HDRLEN, value.data(), value.size());
+  std::memset(at + MNL_ATTR_HDRLEN + value.size(), 0, MNL_ALIGN(total) - total + 1);
+  header()->nlmsg_len += MNL_ALIGN(total);
 }
 void MessageWriter::putBytes(uint16_t type, std::span<const uint8_t> value) { put(type, value.data(), value.size()); }
 void MessageWriter::putFlag(uint16_t type) { put(type, nullptr, 0); }
 
 std::size_t MessageWriter::beginNest(uint16_t type) {
-  nlattr* nest = mnl_attr_nest_start_check(header(), kMaxMessage, type);
-  if (!nest) tooLarge();
-  return reinterpret_cast<uint8_t*>(nest) - buffer_.get();
+  std::size_t offset = size();
+  put(static_cast<uint16_t>(type | NLA_F_NESTED), nullptr, 0);
+  return offset;
 }
 
 void MessageWriter::endNest(std::size_t offset) {
-  mnl_attr_nest_end(header(), reinterpret_cast<nlattr*>(buffer_.get() + offset));
+  std::size_t length = size() - offset;
+  if (length > kMaxAttribute) tooLarge("nested attribute", kMaxAttribute);
+  reinterpret_cast<nlattr*>(buffer_.data() + offset)->nla_len = static_cast<uint16_t>(length);
 }
 
-void MessageWriter::cancelNest(std::size_t offset) {
-  mnl_attr_nest_cancel(header(), reinterpret_cast<nlattr*>(buffer_.get() + offset));
+void MessageWriter::cancelNest(std::size_t offset) { header()->nlmsg_len = static_cast<uint32_t>(offset); }
+
+std::vector<uint8_t> MessageWriter::release() {
+  buffer_.resize(size());  // shrinks the size only: the allocation moves as it is
+  return std::move(buffer_);
 }
 
-Request MessageWriter::toRequest(std::string operation, std::vector<std::shared_ptr<const void>> keepAlive) const {
-  auto b = bytes();
-  return Request(std::vector<uint8_t>(b.begin(), b.end()), std::move(operation), std::move(keepAlive));
+Request MessageWriter::toRequest(std::string operation, Request::KeepAlive keepAlive) {
+  return Request(release(), std::move(operation), std::move(keepAlive));
+}
+
+Request MessageWriter::toRequest(Request::Describer describe, Request::KeepAlive keepAlive) {
+  return Request(release(), std::move(describe), std::move(keepAlive));
 }
 
 AttrTable::AttrTable(std::span<const uint8_t> payload, uint16_t maxType) : byType_(maxType + 1u, nullptr) {

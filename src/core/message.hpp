@@ -16,14 +16,18 @@
 
 namespace fastlink::core {
 
-/// Builds one netlink message in a private buffer with libmnl. Every put is bounds-checked;
-/// a message that would not fit is an error, never a silent truncation.
+/// Builds one netlink message in a growing buffer that becomes the Request's storage by move
+/// (no copy). Every put is bounds-checked: an attribute or nest longer than its 16-bit length
+/// field can say, or a message over kMaxMessage, is an error, never a silent truncation.
+/// A reference returned by putHeader stays valid until the next put (the buffer may move).
 class MessageWriter {
  public:
-  static constexpr std::size_t kMaxMessage = 32 * 1024;
+  /// A message is bounded by the socket's send buffer (4 MiB), not by an attribute's u16 length.
+  static constexpr std::size_t kMaxMessage = 4 * 1024 * 1024;
+  /// An attribute (or nest) with its 4-byte header: nla_len is 16 bits.
+  static constexpr std::size_t kMaxAttribute = 0xffff;
 
   MessageWriter(uint16_t type, uint16_t flags);
-  ~MessageWriter();
   MessageWriter(const MessageWriter&) = delete;
   MessageWriter& operator=(const MessageWriter&) = delete;
 
@@ -32,6 +36,11 @@ class MessageWriter {
   Header& putHeader() {
     return *static_cast<Header*>(putExtraHeader(sizeof(Header)));
   }
+
+  /// Appends a family header given as bytes (a raw request's), zero-padded to 4 bytes.
+  void putHeaderBytes(std::span<const uint8_t> header);
+  /// Appends attributes already encoded as TLVs (RawAttributes::bytes()).
+  void putEncodedAttributes(std::span<const uint8_t> tlvs);
 
   void putU8(uint16_t type, uint8_t value);
   void putU16(uint16_t type, uint16_t value);
@@ -45,22 +54,30 @@ class MessageWriter {
 
   /// Starts a nested attribute; returns its offset for endNest/cancelNest.
   std::size_t beginNest(uint16_t type);
+  /// Closes a nest; throws Error(EMSGSIZE) when it grew past kMaxAttribute.
   void endNest(std::size_t offset);
   /// Drops a nest that turned out empty or invalid, with everything put in it.
   void cancelNest(std::size_t offset);
 
-  nlmsghdr* header() { return reinterpret_cast<nlmsghdr*>(buffer_.get()); }
-  std::size_t size() const { return reinterpret_cast<const nlmsghdr*>(buffer_.get())->nlmsg_len; }
-  std::span<const uint8_t> bytes() const { return {buffer_.get(), size()}; }
+  nlmsghdr* header() { return reinterpret_cast<nlmsghdr*>(buffer_.data()); }
+  std::size_t size() const { return reinterpret_cast<const nlmsghdr*>(buffer_.data())->nlmsg_len; }
+  std::span<const uint8_t> bytes() const { return {buffer_.data(), size()}; }
 
-  /// Copies the finished message into a Request.
-  Request toRequest(std::string operation, std::vector<std::shared_ptr<const void>> keepAlive = {}) const;
+  /// Hands the finished message to a Request (by move: the writer is empty afterwards and
+  /// must not be used again).
+  Request toRequest(std::string operation, Request::KeepAlive keepAlive = {});
+  /// Same, with the description formatted only if it is ever needed (see Request::Describer).
+  Request toRequest(Request::Describer describe, Request::KeepAlive keepAlive = {});
+  /// Takes the finished message's bytes (the writer is empty afterwards).
+  std::vector<uint8_t> release();
 
  private:
   void* putExtraHeader(std::size_t size);
   void put(uint16_t type, const void* data, std::size_t length);
+  /// Makes room for `extra` more bytes after the message; returns where they start.
+  uint8_t* reserveTail(std::size_t extra);
 
-  std::unique_ptr<uint8_t[]> buffer_;
+  std::vector<uint8_t> buffer_;  // size() is the room allocated; nlmsg_len what is used
 };
 
 /// Index of the attributes found in a payload: O(1) lookup by type, plus the full list in

@@ -2,6 +2,7 @@
 #include <libmnl/libmnl.h>
 #include <linux/netlink.h>
 
+#include <cstdint>
 #include <cstring>
 
 #include "core/engine.hpp"
@@ -58,18 +59,30 @@ std::optional<Error> errorFromAck(const nlmsghdr* message, const std::string& op
   return makeError(err->error, ackTlvs(message, sizeof(nlmsgerr), echoed), operation);
 }
 
+bool isPositiveAck(const nlmsghdr* message) {
+  const auto* err = messageHeader<nlmsgerr>(message);
+  return message->nlmsg_type == NLMSG_ERROR && err && err->error == 0;
+}
+
 void Engine::receiveReplies(uint32_t firstSeq, uint32_t count, const MessageHandler& onMessage) {
-  Datagram d = socket_.receive();
+  Received d = transport_->receive(receiveBuffer_);
+  while (d.tooLarge) {
+    // Grow to what the datagram needs (rounded up) and read it again: it is still queued.
+    receiveBuffer_.resize((d.length + 4095) & ~std::size_t{4095});
+    ++counters_.receiveBufferGrowths;
+    d = transport_->receive(receiveBuffer_);
+  }
   ++counters_.receiveCalls;
-  counters_.bytesReceived += d.bytes.size();
+  counters_.bytesReceived += d.length;
   if (d.senderPortId != 0) {  // only the kernel may answer us
     ++counters_.droppedForeign;
     return;
   }
-  const auto* message = reinterpret_cast<const nlmsghdr*>(d.bytes.data());
-  int remaining = static_cast<int>(d.bytes.size());
+  const auto* message = reinterpret_cast<const nlmsghdr*>(receiveBuffer_.data());
+  int remaining = static_cast<int>(d.length);
+  uint32_t portId = transport_->portId();
   for (; mnl_nlmsg_ok(message, remaining); message = mnl_nlmsg_next(message, &remaining)) {
-    if (message->nlmsg_pid != socket_.portId()) {
+    if (message->nlmsg_pid != portId) {
       ++counters_.droppedForeign;
       continue;
     }
@@ -82,18 +95,28 @@ void Engine::receiveReplies(uint32_t firstSeq, uint32_t count, const MessageHand
   }
 }
 
-uint32_t Engine::stamp(std::span<const uint8_t> message, std::vector<uint8_t>& out, bool ack) {
+uint32_t Engine::stamp(std::span<const uint8_t> messages, std::vector<uint8_t>& out, bool ackLast) {
   std::size_t at = out.size();
-  out.resize(at + NLMSG_ALIGN(message.size()));
-  std::memcpy(out.data() + at, message.data(), message.size());
-  auto* h = reinterpret_cast<nlmsghdr*>(out.data() + at);
-  h->nlmsg_len = static_cast<uint32_t>(message.size());
-  h->nlmsg_seq = nextSeq_++;
-  h->nlmsg_pid = 0;
-  h->nlmsg_flags |= NLM_F_REQUEST;
-  if (ack) h->nlmsg_flags |= NLM_F_ACK;
-  else h->nlmsg_flags &= ~NLM_F_ACK;
-  return h->nlmsg_seq;
+  out.resize(at + messages.size());
+  std::memcpy(out.data() + at, messages.data(), messages.size());
+  uint32_t count = 0;
+  std::size_t last = SIZE_MAX;
+  // Walk the copy: each message's own length says where the next starts.
+  while (at + NLMSG_HDRLEN <= out.size()) {
+    auto* h = reinterpret_cast<nlmsghdr*>(out.data() + at);
+    if (h->nlmsg_len < NLMSG_HDRLEN || at + h->nlmsg_len > out.size()) break;
+    h->nlmsg_seq = nextSeq_++;
+    h->nlmsg_pid = 0;
+    h->nlmsg_flags = static_cast<uint16_t>((h->nlmsg_flags | NLM_F_REQUEST) & ~NLM_F_ACK);
+    last = at;
+    ++count;
+    std::size_t next = at + NLMSG_ALIGN(h->nlmsg_len);
+    if (next > out.size()) out.resize(next, 0);  // a caller's unpadded last message
+    at = next;
+  }
+  if (last == SIZE_MAX) throw Error::invalidArgument("send request", "empty or malformed request");
+  if (ackLast) reinterpret_cast<nlmsghdr*>(out.data() + last)->nlmsg_flags |= NLM_F_ACK;
+  return count;
 }
 
 }  // namespace fastlink::core

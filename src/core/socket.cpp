@@ -75,7 +75,7 @@ mnl_socket* openSocket(int protocol, const std::optional<Netns>& netns) {
 }  // namespace
 
 NetlinkSocket::NetlinkSocket(int protocol, const std::optional<Netns>& netns, int receiveBufferBytes)
-    : socket_(openSocket(protocol, netns)), receiveBuffer_(new uint8_t[kReceiveBufferSize]) {
+    : socket_(openSocket(protocol, netns)) {
   std::unique_ptr<mnl_socket, int (*)(mnl_socket*)> owner(socket_, mnl_socket_close);
   int fd = mnl_socket_get_fd(socket_);
   int on = 1;
@@ -114,24 +114,47 @@ void NetlinkSocket::send(std::span<const uint8_t> bytes) {
   }
 }
 
-Datagram NetlinkSocket::receive() {
+Received NetlinkSocket::receive(std::span<uint8_t> buffer, bool wait) {
+  std::optional<Received> r = receiveImpl(buffer, wait ? 0 : MSG_DONTWAIT);
+  if (!r) throwErrno("recvmsg", EAGAIN);
+  return *r;
+}
+
+std::optional<Received> NetlinkSocket::tryReceive(std::span<uint8_t> buffer) { return receiveImpl(buffer, MSG_DONTWAIT); }
+
+std::optional<Received> NetlinkSocket::receiveImpl(std::span<uint8_t> buffer, int dontWait) {
   sockaddr_nl sender{};
-  iovec iov{receiveBuffer_.get(), kReceiveBufferSize};
+  iovec iov{buffer.data(), buffer.size()};
   msghdr msg{};
   msg.msg_name = &sender;
   msg.msg_namelen = sizeof sender;
-  msg.msg_iov = &iov;
   msg.msg_iovlen = 1;
   for (;;) {
-    ssize_t n = recvmsg(fd(), &msg, 0);
+    // The peek copies nothing (no iovec) and returns the datagram's real length.
+    msg.msg_iov = nullptr;
+    msg.msg_iovlen = 0;
+    ssize_t n = recvmsg(fd(), &msg, MSG_PEEK | MSG_TRUNC | dontWait);
+    if (n >= 0 && static_cast<std::size_t>(n) > buffer.size())
+      return Received{static_cast<std::size_t>(n), sender.nl_pid, true};
+    if (n >= 0) {
+      msg.msg_iov = &iov;
+      msg.msg_iovlen = 1;
+      n = recvmsg(fd(), &msg, dontWait);
+    }
     if (n < 0) {
       if (errno == EINTR) continue;
+      if (dontWait && (errno == EAGAIN || errno == EWOULDBLOCK)) return std::nullopt;
       if (errno == ENOBUFS) throw Error(make_error_code(Errc::receive_overflow), "recvmsg");
       throwErrno("recvmsg");
     }
     if (msg.msg_flags & MSG_TRUNC) throw Error(make_error_code(Errc::truncated_reply), "recvmsg");
-    return Datagram{{receiveBuffer_.get(), static_cast<std::size_t>(n)}, sender.nl_pid};
+    return Received{static_cast<std::size_t>(n), sender.nl_pid, false};
   }
+}
+
+void NetlinkSocket::joinGroup(uint32_t group) {
+  if (setsockopt(fd(), SOL_NETLINK, NETLINK_ADD_MEMBERSHIP, &group, sizeof group) < 0)
+    throwErrno("join netlink group " + std::to_string(group));
 }
 
 }  // namespace fastlink::core

@@ -3,22 +3,18 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 
+#include "core/transport.hpp"
 #include "fastlink/netns.hpp"
 
 struct mnl_socket;
 
 namespace fastlink::core {
 
-/// One datagram as received, with the sender's port id (0 = the kernel).
-struct Datagram {
-  std::span<const uint8_t> bytes;
-  uint32_t senderPortId = 0;
-};
-
-class NetlinkSocket {
+class NetlinkSocket final : public Transport {
  public:
   /// Opens and binds a socket of `protocol` (NETLINK_ROUTE, NETLINK_GENERIC) with extended
   /// ACKs, capped ACKs and strict checking, inside `netns` if given.
@@ -27,25 +23,33 @@ class NetlinkSocket {
   NetlinkSocket(const NetlinkSocket&) = delete;
   NetlinkSocket& operator=(const NetlinkSocket&) = delete;
 
-  uint32_t portId() const { return portId_; }
-  int fd() const;
-  int receiveBufferBytes() const { return receiveBufferBytes_; }
+  uint32_t portId() const override { return portId_; }
+  int fd() const override;
+  int receiveBufferBytes() const override { return receiveBufferBytes_; }
 
   /// Sends the buffer in one sendmsg (it may hold many messages). Throws Error on failure.
-  void send(std::span<const uint8_t> bytes);
-  /// Receives one datagram into the socket's buffer (valid until the next receive).
-  /// Throws Error: ENOBUFS as Errc::receive_overflow, MSG_TRUNC as Errc::truncated_reply.
-  Datagram receive();
+  void send(std::span<const uint8_t> bytes) override;
+  /// Peeks the datagram's size first (MSG_PEEK|MSG_TRUNC, like iproute2's rtnl_recvmsg) so a
+  /// datagram larger than `buffer` is left queued for a bigger one instead of cut off.
+  Received receive(std::span<uint8_t> buffer, bool wait = true) override;
+
+  /// Non-blocking receive: std::nullopt when nothing is queued.
+  std::optional<Received> tryReceive(std::span<uint8_t> buffer);
+
+  /// Joins a multicast group (RTNLGRP_*, or a generic netlink group id).
+  void joinGroup(uint32_t group);
 
  private:
+  std::optional<Received> receiveImpl(std::span<uint8_t> buffer, int flags);
+
   mnl_socket* socket_ = nullptr;
   uint32_t portId_ = 0;
   int receiveBufferBytes_ = 0;
-  std::unique_ptr<uint8_t[]> receiveBuffer_;
 };
 
-/// Size of the receive buffer: one datagram of a dump is at most 32 KiB (the kernel caps it), a
-/// single reply with many VFs can be larger.
-inline constexpr std::size_t kReceiveBufferSize = 256 * 1024;
+/// Initial size of the engine's receive buffer: one datagram of a dump is at most 32 KiB (the
+/// kernel sizes dump datagrams by the reader's buffer, capped at 32 KiB). A single reply with
+/// many VFs can be larger; the buffer then grows.
+inline constexpr std::size_t kReceiveBufferSize = 64 * 1024;
 
 }  // namespace fastlink::core

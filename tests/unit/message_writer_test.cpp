@@ -84,7 +84,7 @@ TEST(MessageWriter, PaddingIsZeroEvenWhenTheBufferWasDirty) {
   // hands the same chunk to the next writer of the same size) so unzeroed padding shows up.
   {
     MessageWriter dirty(RTM_NEWLINK, 0);
-    std::vector<uint8_t> ff(MessageWriter::kMaxMessage - 16 - 4, 0xff);
+    std::vector<uint8_t> ff(MessageWriter::kMaxAttribute - 4, 0xff);
     dirty.putBytes(1, ff);
   }
   MessageWriter w(RTM_NEWLINK, 0);
@@ -148,39 +148,56 @@ bool throwsMessageSize(const std::function<void()>& f) {
   return false;
 }
 
-TEST(MessageWriter, FillsExactlyToTheLimitThenThrows) {
+TEST(MessageWriter, AttributeFillsItsSixteenBitLengthThenThrows) {
   MessageWriter w(RTM_NEWLINK, 0);
-  // 16 (nlmsghdr) + 4 (nlattr) + payload == kMaxMessage: fits exactly.
-  std::vector<uint8_t> big(MessageWriter::kMaxMessage - 16 - 4, 0x5a);
+  // 4 (nlattr) + payload == 65535: the largest length nla_len can say.
+  std::vector<uint8_t> big(MessageWriter::kMaxAttribute - 4, 0x5a);
   w.putBytes(1, big);
-  EXPECT_EQ(w.size(), MessageWriter::kMaxMessage);
-  // Nothing more fits; each putter throws and leaves the message as it was.
-  EXPECT_TRUE(throwsMessageSize([&] { w.putFlag(2); }));
-  EXPECT_TRUE(throwsMessageSize([&] { w.putU8(2, 1); }));
-  EXPECT_TRUE(throwsMessageSize([&] { w.putString(2, ""); }));
-  EXPECT_TRUE(throwsMessageSize([&] { w.beginNest(2); }));
-  EXPECT_TRUE(throwsMessageSize([&] { w.putHeader<ifinfomsg>(); }));
-  EXPECT_EQ(w.size(), MessageWriter::kMaxMessage);
-  Bytes expected = expectMessage(RTM_NEWLINK, NLM_F_REQUEST, Attrs().raw(1, big));
-  EXPECT_TRUE(sameBytes(w.bytes(), expected));
+  EXPECT_EQ(w.size(), 16u + ((MessageWriter::kMaxAttribute + 3) & ~3u));
+  std::vector<uint8_t> tooBig(MessageWriter::kMaxAttribute - 3, 0x5a);
+  std::size_t before = w.size();
+  EXPECT_TRUE(throwsMessageSize([&] { w.putBytes(2, tooBig); }));
+  EXPECT_TRUE(throwsMessageSize([&] { w.putString(2, std::string(MessageWriter::kMaxAttribute - 4, 'x')); }));
+  EXPECT_EQ(w.size(), before);
+  EXPECT_TRUE(sameBytes(w.bytes(), expectMessage(RTM_NEWLINK, NLM_F_REQUEST, Attrs().raw(1, big))));
 }
 
-TEST(MessageWriter, StringThatWouldNotFitThrowsInsteadOfTruncating) {
+TEST(MessageWriter, MessageGrowsPastSixtyFourKiB) {
+  // The old writer stopped at 32 KiB; a message may be larger than one attribute can be.
   MessageWriter w(RTM_NEWLINK, 0);
-  std::string fits(MessageWriter::kMaxMessage - 16 - 4 - 1, 'x');  // + NUL == the limit
-  w.putString(1, fits);
-  EXPECT_EQ(w.size(), MessageWriter::kMaxMessage);
+  Attrs expected;
+  for (uint16_t i = 1; i <= 5; ++i) {
+    std::vector<uint8_t> chunk(30000, static_cast<uint8_t>(i));
+    w.putBytes(i, chunk);
+    expected.raw(i, chunk);
+  }
+  EXPECT_EQ(w.size(), 16u + 5 * 30004u);
+  EXPECT_TRUE(sameBytes(w.bytes(), expectMessage(RTM_NEWLINK, NLM_F_REQUEST, expected)));
+}
 
-  MessageWriter w2(RTM_NEWLINK, 0);
-  std::string tooLong(MessageWriter::kMaxMessage - 16 - 4, 'x');  // the NUL would not fit
-  EXPECT_TRUE(throwsMessageSize([&] { w2.putString(1, tooLong); }));
-  EXPECT_EQ(w2.size(), 16u);
+TEST(MessageWriter, NestLargerThanSixtyFourKiBThrowsAtEnd) {
+  MessageWriter w(RTM_NEWLINK, 0);
+  std::size_t nest = w.beginNest(1);
+  w.putBytes(1, std::vector<uint8_t>(40000, 1));
+  w.putBytes(2, std::vector<uint8_t>(40000, 2));
+  EXPECT_TRUE(throwsMessageSize([&] { w.endNest(nest); }));
+  w.cancelNest(nest);
+  EXPECT_EQ(w.size(), 16u);
+}
+
+TEST(MessageWriter, MessageLimitStillHolds) {
+  MessageWriter w(RTM_NEWLINK, 0);
+  std::vector<uint8_t> chunk(MessageWriter::kMaxAttribute - 4, 0);
+  EXPECT_TRUE(throwsMessageSize([&] {
+    for (uint16_t i = 0; i < 100; ++i) w.putBytes(1, chunk);
+  }));
+  EXPECT_LE(w.size(), MessageWriter::kMaxMessage);
 }
 
 TEST(MessageWriter, OversizedPayloadThrows) {
   MessageWriter w(RTM_NEWLINK, 0);
   w.putU32(1, 1);
-  std::vector<uint8_t> huge(70000, 1);  // would also overflow the 16-bit nla_len
+  std::vector<uint8_t> huge(70000, 1);  // would overflow the 16-bit nla_len
   EXPECT_TRUE(throwsMessageSize([&] { w.putBytes(2, huge); }));
   EXPECT_TRUE(sameBytes(w.bytes(), expectMessage(RTM_NEWLINK, NLM_F_REQUEST, Attrs().u32(1, 1))));
 }
@@ -188,23 +205,41 @@ TEST(MessageWriter, OversizedPayloadThrows) {
 TEST(MessageWriter, OverflowErrorSaysWhy) {
   MessageWriter w(RTM_NEWLINK, 0);
   try {
-    w.putBytes(1, std::vector<uint8_t>(MessageWriter::kMaxMessage, 0));
+    w.putBytes(1, std::vector<uint8_t>(MessageWriter::kMaxAttribute, 0));
     FAIL() << "no exception";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), std::errc::message_size);
-    EXPECT_EQ(e.extack(), "request larger than 32768 bytes");
+    EXPECT_EQ(e.extack(), "attribute larger than 65535 bytes");
     EXPECT_EQ(e.operation(), "encode request");
   }
 }
 
-TEST(MessageWriter, ToRequestCopiesBytesAndOperation) {
+TEST(MessageWriter, ToRequestMovesTheBufferAndKeepsTheOperation) {
   MessageWriter w(RTM_DELLINK, 0);
   w.putHeader<ifinfomsg>().ifi_index = 3;
+  std::vector<uint8_t> expected(w.bytes().begin(), w.bytes().end());
+  const uint8_t* storage = w.bytes().data();
   Request r = w.toRequest("link del dev ifindex 3");
-  EXPECT_TRUE(sameBytes(r.bytes(), w.bytes()));
+  EXPECT_TRUE(sameBytes(r.bytes(), expected));
+  EXPECT_EQ(r.bytes().data(), storage);  // moved, not copied
   EXPECT_EQ(r.operation(), "link del dev ifindex 3");
-  w.putU32(1, 1);  // the request is a copy
-  EXPECT_EQ(r.bytes().size(), 32u);
+  EXPECT_EQ(r.messageCount(), 1u);
+}
+
+TEST(MessageWriter, LazyDescriptionIsFormattedOnceAndOnlyWhenRead) {
+  MessageWriter w(RTM_DELLINK, 0);
+  w.putHeader<ifinfomsg>().ifi_index = 3;
+  int calls = 0;
+  Request r = w.toRequest([&calls] {
+    ++calls;
+    return std::string("link del dev ifindex 3");
+  });
+  EXPECT_EQ(calls, 0);
+  EXPECT_EQ(r.operation(), "link del dev ifindex 3");
+  EXPECT_EQ(r.operation(), "link del dev ifindex 3");
+  EXPECT_EQ(calls, 1);
+  r.setOperation("line 7");
+  EXPECT_EQ(r.operation(), "line 7");
 }
 
 }  // namespace
