@@ -6,13 +6,12 @@
 namespace fastlink::genl {
 
 GenlWriter::GenlWriter(const GenlFamily& family, uint8_t cmd, uint8_t version, uint16_t flags, uint32_t familyHeaderSize)
-    : core::MessageWriter(family.id, flags) {
-  genl_ = &putHeader<genlmsghdr>();
-  genl_->cmd = cmd;
-  genl_->version = version;
+    : core::MessageWriter(family.id, flags), familyHeaderSize_(familyHeaderSize) {
+  genlmsghdr& g = putHeader<genlmsghdr>();
+  g.cmd = cmd;
+  g.version = version;
   // A family header (rare: most families have none) is put zero-filled for the caller to fill;
   // it is padded to 4 bytes like every netlink header.
-  familyHeader_ = reinterpret_cast<uint8_t*>(header()) + size();
   for (uint32_t i = 0; i < NLMSG_ALIGN(familyHeaderSize) / 4; ++i) putHeader<uint32_t>();
 }
 

@@ -34,14 +34,15 @@ class GenlWriter : public core::MessageWriter {
  public:
   GenlWriter(const GenlFamily& family, uint8_t cmd, uint8_t version, uint16_t flags = 0, uint32_t familyHeaderSize = 0);
   /// The generic header (already filled with cmd and version).
-  genlmsghdr& genlHeader() { return *genl_; }
-  /// The family header's bytes (familyHeaderSize of them, zero-filled), if the family has one.
-  uint8_t* familyHeader() { return familyHeader_; }
+  genlmsghdr& genlHeader() { return *reinterpret_cast<genlmsghdr*>(reinterpret_cast<uint8_t*>(header()) + NLMSG_HDRLEN); }
+  /// The family header's bytes (familyHeaderSize of them, zero-filled), or nullptr without one.
+  uint8_t* familyHeader() {
+    return familyHeaderSize_ ? reinterpret_cast<uint8_t*>(header()) + NLMSG_HDRLEN + GENL_HDRLEN : nullptr;
+  }
 
  private:
-  // The writer's buffer never moves (fixed capacity), so pointers into it stay valid.
-  genlmsghdr* genl_;
-  uint8_t* familyHeader_;
+  // No pointers are kept: the writer's buffer grows (and moves) as attributes are put.
+  uint32_t familyHeaderSize_;
 };
 
 /// A received generic netlink message: its command, version and attributes.
