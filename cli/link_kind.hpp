@@ -50,7 +50,8 @@ struct ParsedLink {
   LinkInfo resolved(Resolver& resolver) const;
 };
 
-/// One option as `ip -d` prints it: the JSON key and value, and the text words.
+/// One option as `ip -d` prints it: the JSON key and value, and the text words. A null value is
+/// printed in text only, an empty text in JSON only (iproute2 has both cases).
 struct KindOption {
   std::string key;
   nlohmann::ordered_json value;

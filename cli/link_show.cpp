@@ -130,7 +130,8 @@ json linkJson(const LinkInfo& l, const PeerMap& peers, const GlobalOptions& o) {
       auto opts = kindOptions(l, peers);
       if (!opts.empty()) {
         json data = json::object();
-        for (auto& opt : opts) data[opt.key] = opt.value;
+        for (auto& opt : opts)
+          if (!opt.value.is_null()) data[opt.key] = opt.value;  // null: a word iproute2 prints in text only
         info["info_data"] = data;
       }
       if (l.slaveKind) info["info_slave_kind"] = *l.slaveKind;

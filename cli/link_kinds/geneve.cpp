@@ -55,7 +55,7 @@ std::vector<KindOption> printGeneve(const LinkInfo& l, const NameOf&) {
     bool unspecified = std::all_of(g->remote->bytes().begin(), g->remote->bytes().end(), [](uint8_t b) { return b == 0; });
     if (!unspecified) out.push_back(stringOption(g->remote->isV4() ? "remote" : "remote6", g->remote->toString(), "remote " + g->remote->toString()));
   }
-  if (g->ttlInherit.value_or(false)) out.push_back({"ttl", "inherit", "ttl inherit"});
+  if (g->ttlInherit.value_or(false)) out.push_back({"ttl", nullptr, "ttl inherit"});  // text only, as iproute2
   else if (g->ttl) out.push_back({"ttl", *g->ttl, *g->ttl ? fmt::format("ttl {}", *g->ttl) : std::string("ttl auto")});
   if (g->tos) {
     if (auto tos = tunnelTos(*g->tos)) out.push_back(*tos);

@@ -37,7 +37,7 @@ std::string nameIn(const Table& table, Value v) {
   return "unknown";
 }
 
-// As iproute2: "mode l2 bridge" in text; {"mode": "l2", "flags": "bridge"} in JSON.
+// As iproute2: "mode l2 bridge" in text; {"mode": "l2", "bridge": true} in JSON.
 std::vector<KindOption> printIpvlan(const LinkInfo& l, const NameOf&) {
   std::vector<KindOption> out;
   const auto* o = l.kindOptions<IpvlanInfo>();
@@ -47,8 +47,8 @@ std::vector<KindOption> printIpvlan(const LinkInfo& l, const NameOf&) {
     out.push_back(stringOption("mode", mode, "mode " + mode));
   }
   if (o->isolation) {
-    std::string flags = nameIn(kIsolation, *o->isolation);
-    out.push_back(stringOption("flags", flags, flags));
+    std::string flag = nameIn(kIsolation, *o->isolation);
+    out.push_back({flag, true, flag});
   }
   return out;
 }
