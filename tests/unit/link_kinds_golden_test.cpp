@@ -202,8 +202,7 @@ TEST(LinkKindsGolden, DecodeGeneveRoundTrip) {
                   .u32(IFLA_GENEVE_ID, 42)
                   .raw(IFLA_GENEVE_REMOTE, {10, 0, 0, 2})
                   .raw(IFLA_GENEVE_LABEL, {0, 0, 0, 0})
-                  .u8(IFLA_GENEVE_TTL, 0)
-                  .u8(IFLA_GENEVE_TTL_INHERIT, 0)
+                  .u8(IFLA_GENEVE_TTL, 0)  // no TTL_INHERIT 0: the kernel would then ignore TTL
                   .u8(IFLA_GENEVE_TOS, 0)
                   .u8(IFLA_GENEVE_DF, 0)
                   .raw(IFLA_GENEVE_PORT, {0x17, 0xc1})

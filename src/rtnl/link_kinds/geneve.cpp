@@ -28,7 +28,9 @@ void encodeData(core::MessageWriter& w, const LinkInfo& link, KeepAlive&) {
     w.putU32(IFLA_GENEVE_LABEL, htonl(*g.flowLabel));
   }
   if (g.ttl) w.putU8(IFLA_GENEVE_TTL, *g.ttl);
-  if (g.ttlInherit) w.putU8(IFLA_GENEVE_TTL_INHERIT, *g.ttlInherit ? 1 : 0);
+  // The kernel reads IFLA_GENEVE_TTL only without IFLA_GENEVE_TTL_INHERIT, so "not inherited"
+  // goes without it when a ttl is given (a decoded link carries both).
+  if (g.ttlInherit && (*g.ttlInherit || !g.ttl)) w.putU8(IFLA_GENEVE_TTL_INHERIT, *g.ttlInherit ? 1 : 0);
   if (g.tos) w.putU8(IFLA_GENEVE_TOS, *g.tos);
   if (g.df) {
     if (static_cast<uint8_t>(*g.df) > GENEVE_DF_MAX) throw invalid("unknown df mode");
