@@ -117,7 +117,8 @@ TEST_F(LinkKindTest, GreAndGretapCreatedByIp) {
   addVeth("u0", "u1");
   ns.ip("link add gre2 type gre remote 198.51.100.2 local 198.51.100.1 ttl 10 key 7 dev u0");
   ns.ip("link add gretap2 type gretap remote 198.51.100.3 nopmtudisc ikey 9 icsum");
-  const auto* g = links.get("gre2").kindOptions<GreInfo>();
+  LinkInfo gre = links.get("gre2");
+  const auto* g = gre.kindOptions<GreInfo>();
   ASSERT_NE(g, nullptr);
   EXPECT_EQ(g->remote, IpAddress::parse("198.51.100.2"));
   EXPECT_EQ(g->local, IpAddress::parse("198.51.100.1"));
@@ -164,7 +165,8 @@ TEST_F(LinkKindTest, IpipAndSitCreatedByIp) {
   FASTLINK_REQUIRE_KIND("sit");
   ns.ip("link add ipip3 type ipip remote 203.0.113.5 local 203.0.113.4 ttl 20");
   ns.ip("link add sit3 type sit remote 203.0.113.6 nopmtudisc");
-  const auto* o = links.get("ipip3").kindOptions<IpTunnelInfo>();
+  LinkInfo ipip = links.get("ipip3");
+  const auto* o = ipip.kindOptions<IpTunnelInfo>();
   ASSERT_NE(o, nullptr);
   EXPECT_EQ(o->remote, IpAddress::parse("203.0.113.5"));
   EXPECT_EQ(o->local, IpAddress::parse("203.0.113.4"));
