@@ -46,7 +46,8 @@ TEST_F(LinkKindCliTest, Ipvlan) {
   FASTLINK_REQUIRE_KIND("ipvlan");
   add("u0 type veth peer name u1");
   add("link u0 name ipv0 type ipvlan mode l3 private");
-  add("link u0 ipv1 type ipvlan mode l2");
+  // Mode and isolation belong to the lower device (every ipvlan on u0 shares them): ipv1 sits on u1.
+  add("link u1 ipv1 type ipvlan mode l2");
   auto d = ipLink("ipv0")["linkinfo"]["info_data"];
   EXPECT_EQ(d["mode"], "l3");
   EXPECT_EQ(d["private"], true);

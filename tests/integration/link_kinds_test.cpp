@@ -21,7 +21,8 @@ TEST_F(LinkKindTest, IpvlanCreatedByFastlink) {
   FASTLINK_REQUIRE_KIND("ipvlan");
   addVeth("u0", "u1");
   links.add(LinkInfo("ipv0", "ipvlan").setParent("u0").setKindOptions(IpvlanInfo().setMode(IpvlanMode::L3).setIsolation(IpvlanIsolation::Private)));
-  links.add(LinkInfo("ipv1", "ipvlan").setParent("u0").setKindOptions(IpvlanInfo().setMode(IpvlanMode::L3s)));
+  // Mode and isolation belong to the lower device (every ipvlan on u0 shares them): ipv1 sits on u1.
+  links.add(LinkInfo("ipv1", "ipvlan").setParent("u1").setKindOptions(IpvlanInfo().setMode(IpvlanMode::L3s)));
   auto j = ipLink("ipv0");
   EXPECT_EQ(j["linkinfo"]["info_kind"], "ipvlan");
   EXPECT_EQ(j["link"], "u0");

@@ -1,5 +1,6 @@
 // Options of `ip link add link DEV NAME type ipvlan ...` (LinkInfo::kindOptions<IpvlanInfo>()).
-// The lower device is LinkInfo::parent (`link DEV`).
+// The lower device is LinkInfo::parent (`link DEV`). Mode and isolation belong to the lower device:
+// setting them on one ipvlan changes them for every ipvlan on the same device (kernel semantics).
 #pragma once
 
 #include <cstdint>
