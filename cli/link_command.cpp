@@ -6,12 +6,13 @@
 
 #include "args.hpp"
 #include "command.hpp"
+#include "link_kind.hpp"
 #include "link_show.hpp"
 
 namespace fastlink::cli {
 namespace {
 
-constexpr const char* kUsage = R"(Usage: fastlink link add [link DEV] [name] NAME [OPTIONS] type KIND [KIND OPTIONS]
+constexpr const char* kUsageHead = R"(Usage: fastlink link add [link DEV] [name] NAME [OPTIONS] type KIND [KIND OPTIONS]
        fastlink link replace [name] NAME [OPTIONS] type KIND [KIND OPTIONS]
        fastlink link set { [dev] NAME | group GROUP } [OPTIONS] [type KIND [KIND OPTIONS]]
        fastlink link del { [dev] NAME | group GROUP }
@@ -19,44 +20,27 @@ constexpr const char* kUsage = R"(Usage: fastlink link add [link DEV] [name] NAM
 
 OPTIONS := mtu MTU | address LLADDR | group GROUP | master DEV | nomaster | up | down |
            txqlen N | qlen N | alias TEXT | numtxqueues N | numrxqueues N | link DEV |
-           netns NETNSNAME | name NEWNAME (set: rename)
-KIND := veth | bridge | vxlan | macvlan | macvtap | dummy | ifb | wireguard | vlan | vrf | bond
-KIND OPTIONS:
-  veth:    peer [name] PEER [address LLADDR] [netns NETNSNAME]
-  bridge:  vlan_filtering 0|1 | vlan_default_pvid VID | stp_state 0|1 | ageing_time CENTISECONDS |
-           no_linklocal_learn 0|1
-  vxlan:   id VNI | local IP | remote IP | group IP | dstport PORT | dev DEV | learning | nolearning | ttl TTL
-  macvlan, macvtap: mode { private | vepa | bridge | passthru | source }
-  vlan:    id VID | protocol { 802.1Q | 802.1ad }   (parent: link DEV)
-  vrf:     table TABLE
-  bond:    mode { balance-rr | active-backup | balance-xor | broadcast | 802.3ad | balance-tlb |
-           balance-alb } | miimon MS
-  dummy, ifb, wireguard: no options)";
+           netns NETNSNAME | name NEWNAME (set: rename))";
+
+std::string knownKindsText();
+
+/// The usage text: the kinds and their options come from the kind registries (link_kinds/).
+std::string usage() {
+  std::string s = std::string(kUsageHead) + "\nKIND := " + knownKindsText() + "\nKIND OPTIONS:";
+  std::vector<std::string> withoutOptions;
+  for (const auto& kind : knownLinkKinds()) {
+    const CliLinkKind* cli = findCliLinkKind(kind);
+    if (!cli || !cli->parse) withoutOptions.push_back(kind);
+  }
+  for (const CliLinkKind* cli : allCliLinkKinds())
+    if (cli->parse) s += "\n  " + cli->usage;
+  std::string plain;
+  for (const auto& k : withoutOptions) plain += (plain.empty() ? "" : ", ") + k;
+  if (!plain.empty()) s += "\n  " + plain + ": no options";
+  return s;
+}
 
 enum class Verb { Add, Replace, Set };
-
-/// A parsed link command: the LinkInfo, plus the names the kernel wants as ifindexes.
-struct ParsedLink {
-  LinkInfo info;
-  std::optional<std::string> master;
-  std::optional<std::string> parent;
-  std::optional<std::string> vxlanDev;
-
-  std::vector<std::string> names() const {
-    std::vector<std::string> out;
-    for (const auto* n : {&master, &parent, &vxlanDev})
-      if (*n) out.push_back(**n);
-    return out;
-  }
-
-  LinkInfo resolved(Resolver& resolver) const {
-    LinkInfo out = info;
-    if (master) out.master = Ifref(resolver.index(*master));
-    if (parent) out.parent = Ifref(resolver.index(*parent));
-    if (vxlanDev) out.vxlan->dev = Ifref(resolver.index(*vxlanDev));
-    return out;
-  }
-};
 
 uint32_t parseGroup(std::string_view text) {
   if (text == "default") return 0;
@@ -76,127 +60,11 @@ std::string parseKind(std::string_view text) {
   return std::string(text);
 }
 
-// ---- kind options ----------------------------------------------------------------------------
-
-void parseVeth(Args& args, ParsedLink& p) {
-  if (args.done()) return;  // the kernel names the peer (vethN), like `ip link add v0 type veth`
-  VethInfo v;
-  if (!args.accept("peer")) args.unknown("type veth takes: peer [name] PEER [address LLADDR] [netns NETNSNAME]");
-  while (!args.done()) {
-    if (args.accept("name")) v.peerName = parseIfname(args.value("name"), "peer name");
-    else if (args.accept("address")) v.peerAddress = parseMac(args.value("address"), "peer address");
-    else if (args.accept("netns")) v.peerNetns = Netns::named(args.value("netns"));
-    else if (!v.peerName) v.peerName = parseIfname(args.next(), "peer name");
-    else args.unknown("after \"peer\": name, address, netns");
-  }
-  if (!v.peerName) throw UsageError("veth: \"peer\" needs a name (peer name PEER)");
-  p.info.veth = v;
-}
-
-void parseBridge(Args& args, ParsedLink& p) {
-  BridgeInfo b;
-  while (!args.done()) {
-    if (args.accept("vlan_filtering")) b.vlanFiltering = parseBool01(args.value("vlan_filtering"), "vlan_filtering");
-    else if (args.accept("vlan_default_pvid"))
-      b.vlanDefaultPvid = static_cast<uint16_t>(parseInteger(args.value("vlan_default_pvid"), "vlan_default_pvid", 0, 4094));
-    else if (args.accept("stp_state")) b.stpState = parseBool01(args.value("stp_state"), "stp_state") ? 1 : 0;
-    else if (args.accept("ageing_time")) b.ageingTime = parseU32(args.value("ageing_time"), "ageing_time");
-    else if (args.accept("no_linklocal_learn"))
-      b.noLinklocalLearn = parseBool01(args.value("no_linklocal_learn"), "no_linklocal_learn");
-    else args.unknown("type bridge takes: vlan_filtering, vlan_default_pvid, stp_state, ageing_time, no_linklocal_learn");
-  }
-  p.info.bridge = b;
-}
-
-void parseVxlan(Args& args, ParsedLink& p) {
-  VxlanInfo v;
-  while (!args.done()) {
-    if (args.acceptAny({"id", "vni"})) v.vni = parseU32(args.value("id"), "vxlan id", 0, (1u << 24) - 1);
-    else if (args.accept("local")) v.local = parseIp(args.value("local"), "local");
-    else if (args.accept("remote")) {
-      v.remote = parseIp(args.value("remote"), "remote");
-      if (v.remote->isMulticast()) throw UsageError("remote: use \"group\" for a multicast address");
-    } else if (args.accept("group")) {
-      v.remote = parseIp(args.value("group"), "group");
-      if (!v.remote->isMulticast()) throw UsageError("group: use \"remote\" for a unicast address");
-    } else if (args.acceptAny({"dstport", "port"})) v.dstPort = static_cast<uint16_t>(parseInteger(args.value("dstport"), "dstport", 0, 65535));
-    else if (args.accept("dev")) p.vxlanDev = parseIfname(args.value("dev"), "dev");
-    else if (args.accept("learning")) v.learning = true;
-    else if (args.accept("nolearning")) v.learning = false;
-    else if (args.acceptAny({"ttl", "hoplimit"})) {
-      std::string t = args.value("ttl");
-      v.ttl = t == "auto" || t == "inherit" ? 0 : static_cast<uint8_t>(parseInteger(t, "ttl", 0, 255));
-    } else args.unknown("type vxlan takes: id, local, remote, group, dstport, dev, learning, nolearning, ttl");
-  }
-  p.info.vxlan = v;
-}
-
-void parseMacvlan(Args& args, ParsedLink& p) {
-  static const std::pair<const char*, MacvlanMode> kModes[] = {{"private", MacvlanMode::Private}, {"vepa", MacvlanMode::Vepa},
-                                                               {"bridge", MacvlanMode::Bridge},   {"passthru", MacvlanMode::Passthru},
-                                                               {"source", MacvlanMode::Source}};
-  MacvlanInfo m;
-  while (!args.done()) {
-    if (!args.accept("mode")) args.unknown(fmt::format("type {} takes: mode", *p.info.kind));
-    std::string mode = args.value("mode");
-    auto it = std::find_if(std::begin(kModes), std::end(kModes), [&](const auto& e) { return mode == e.first; });
-    if (it == std::end(kModes))
-      throw UsageError(fmt::format("mode: unknown {} mode \"{}\" (known: private, vepa, bridge, passthru, source)", *p.info.kind, mode));
-    m.mode = it->second;
-  }
-  p.info.macvlan = m;
-}
-
-void parseVlan(Args& args, ParsedLink& p) {
-  VlanInfo v;
-  while (!args.done()) {
-    if (args.accept("id")) v.id = static_cast<uint16_t>(parseInteger(args.value("id"), "vlan id", 0, 4094));
-    else if (args.accept("protocol")) {
-      std::string proto = args.value("protocol");
-      if (proto == "802.1Q" || proto == "802.1q") v.protocol = VlanProtocol::Dot1Q;
-      else if (proto == "802.1ad" || proto == "802.1AD") v.protocol = VlanProtocol::Dot1AD;
-      else throw UsageError(fmt::format("protocol: unknown vlan protocol \"{}\" (known: 802.1Q, 802.1ad)", proto));
-    } else args.unknown("type vlan takes: id, protocol");
-  }
-  p.info.vlan = v;
-}
-
-void parseVrf(Args& args, ParsedLink& p) {
-  VrfInfo v;
-  while (!args.done()) {
-    if (args.accept("table")) v.table = parseU32(args.value("table"), "table", 1);
-    else args.unknown("type vrf takes: table");
-  }
-  p.info.vrf = v;
-}
-
-void parseBond(Args& args, ParsedLink& p) {
-  static const char* const kModes[] = {"balance-rr", "active-backup", "balance-xor", "broadcast",
-                                       "802.3ad",    "balance-tlb",   "balance-alb"};
-  BondInfo b;
-  while (!args.done()) {
-    if (args.accept("mode")) {
-      std::string mode = args.value("mode");
-      auto it = std::find_if(std::begin(kModes), std::end(kModes), [&](const char* m) { return mode == m; });
-      if (it == std::end(kModes))
-        throw UsageError(fmt::format("mode: unknown bond mode \"{}\" (known: balance-rr, active-backup, balance-xor, "
-                                     "broadcast, 802.3ad, balance-tlb, balance-alb)", mode));
-      b.mode = static_cast<BondMode>(it - std::begin(kModes));
-    } else if (args.accept("miimon")) b.miimon = parseU32(args.value("miimon"), "miimon");
-    else args.unknown("type bond takes: mode, miimon");
-  }
-  p.info.bond = b;
-}
+// ---- kind options: cli/link_kinds/<kind>.cpp ---------------------------------------------
 
 void parseKindOptions(Args& args, ParsedLink& p) {
   const std::string& kind = *p.info.kind;
-  if (kind == "veth") return parseVeth(args, p);
-  if (kind == "bridge") return parseBridge(args, p);
-  if (kind == "vxlan") return parseVxlan(args, p);
-  if (kind == "macvlan" || kind == "macvtap") return parseMacvlan(args, p);
-  if (kind == "vlan") return parseVlan(args, p);
-  if (kind == "vrf") return parseVrf(args, p);
-  if (kind == "bond") return parseBond(args, p);
+  if (const CliLinkKind* cli = findCliLinkKind(kind); cli && cli->parse) return cli->parse(args, p);
   if (!args.done()) args.unknown(fmt::format("type {} takes no options", kind));
 }
 
@@ -242,7 +110,7 @@ ParsedLink parseCreate(Args& args, Verb verb) {
       p.info.name = parseIfname(args.value("dev"), "dev");
     } else if (!parseCommonOption(args, p, verb)) {
       if (p.info.name) args.unknown("expected a link option or \"type KIND\"");
-      if (args.peek() == "help") throw UsageError(kUsage);
+      if (args.peek() == "help") throw UsageError(usage());
       p.info.name = parseIfname(args.next(), "name");
     }
   }
@@ -334,10 +202,10 @@ bool isHelp(const Args& args) { return args.peek() == "help"; }
 
 PreparedRequest prepareLink(Context&, Args& args) {
   if (args.done()) throw UsageError("link: a verb is required (add, set, del, replace, show)");
-  if (args.accept("add")) return isHelp(args) ? throw UsageError(kUsage) : prepareCreate(args, Verb::Add);
-  if (args.accept("replace")) return isHelp(args) ? throw UsageError(kUsage) : prepareCreate(args, Verb::Replace);
-  if (args.acceptAny({"set", "change"})) return isHelp(args) ? throw UsageError(kUsage) : prepareSet(args);
-  if (args.acceptAny({"del", "delete"})) return isHelp(args) ? throw UsageError(kUsage) : prepareDel(args);
+  if (args.accept("add")) return isHelp(args) ? throw UsageError(usage()) : prepareCreate(args, Verb::Add);
+  if (args.accept("replace")) return isHelp(args) ? throw UsageError(usage()) : prepareCreate(args, Verb::Replace);
+  if (args.acceptAny({"set", "change"})) return isHelp(args) ? throw UsageError(usage()) : prepareSet(args);
+  if (args.acceptAny({"del", "delete"})) return isHelp(args) ? throw UsageError(usage()) : prepareDel(args);
   if (args.acceptAny({"show", "list", "lst", "ls", "sh"}))
     throw UsageError("link show cannot be used in a batch (a batch only sends changes)");
   args.unknown("link verbs: add, set, del, replace, show");
@@ -346,14 +214,14 @@ PreparedRequest prepareLink(Context&, Args& args) {
 int runLink(Context& ctx, Args& args) {
   if (args.done()) return showLinks(ctx, args);
   if (args.accept("help")) {
-    printLine(kUsage);
+    printLine(usage());
     return kExitOk;
   }
   if (args.acceptAny({"show", "list", "lst", "ls", "sh"})) return showLinks(ctx, args);
   return runPrepared(ctx, prepareLink(ctx, args));
 }
 
-const Registrar kLink{ObjectCommand{.name = "link", .aliases = {"l", "li", "lin"}, .usage = kUsage, .run = runLink, .prepare = prepareLink}};
+const Registrar kLink{ObjectCommand{.name = "link", .aliases = {"l", "li", "lin"}, .usage = kUsageHead, .run = runLink, .prepare = prepareLink}};
 
 }  // namespace
 }  // namespace fastlink::cli

@@ -4,6 +4,8 @@
 
 #include <unordered_map>
 
+#include "link_kind.hpp"
+
 namespace fastlink::cli {
 namespace {
 
@@ -59,83 +61,17 @@ std::string linkTypeName(uint16_t type) {
 
 std::string groupName(uint32_t group) { return group == 0 ? "default" : std::to_string(group); }
 
-const char* macvlanModeName(MacvlanMode mode) {
-  switch (mode) {
-    case MacvlanMode::Private: return "private";
-    case MacvlanMode::Vepa: return "vepa";
-    case MacvlanMode::Bridge: return "bridge";
-    case MacvlanMode::Passthru: return "passthru";
-    case MacvlanMode::Source: return "source";
-  }
-  return "unknown";
-}
-
-const char* bondModeName(BondMode mode) {
-  static const char* const kNames[] = {"balance-rr", "active-backup", "balance-xor", "broadcast",
-                                       "802.3ad",    "balance-tlb",   "balance-alb"};
-  auto i = static_cast<std::size_t>(mode);
-  return i < std::size(kNames) ? kNames[i] : "unknown";
-}
-
 std::string nameOf(const PeerMap& peers, uint32_t index) {
   auto it = peers.find(index);
   return it != peers.end() ? it->second.name : fmt::format("if{}", index);
 }
 
-/// The kind options fastlink decodes, as one (key, JSON value, text) list so text and JSON agree.
-struct KindOption {
-  std::string key;
-  json value;
-  std::string text;  ///< how `ip -d link` prints it
-};
-
+/// The kind options fastlink decodes, printed by the kind's file in cli/link_kinds/, as one
+/// (key, JSON value, text) list so text and JSON agree.
 std::vector<KindOption> kindOptions(const LinkInfo& l, const PeerMap& peers) {
-  std::vector<KindOption> out;
-  auto num = [&](const char* key, uint64_t v) { out.push_back({key, v, fmt::format("{} {}", key, v)}); };
-  if (l.bridge) {
-    const auto& b = *l.bridge;
-    if (b.ageingTime) num("ageing_time", *b.ageingTime);
-    if (b.stpState) num("stp_state", *b.stpState);
-    if (b.vlanFiltering) num("vlan_filtering", *b.vlanFiltering ? 1 : 0);
-    if (b.vlanDefaultPvid) num("vlan_default_pvid", *b.vlanDefaultPvid);
-    if (b.noLinklocalLearn) num("no_linklocal_learn", *b.noLinklocalLearn ? 1 : 0);
-  }
-  if (l.vxlan) {
-    const auto& v = *l.vxlan;
-    if (v.vni) num("id", *v.vni);
-    if (v.remote) {
-      const char* key = v.remote->isMulticast() ? "group" : "remote";
-      out.push_back({key, v.remote->toString(), fmt::format("{} {}", key, v.remote->toString())});
-    }
-    if (v.local) out.push_back({"local", v.local->toString(), "local " + v.local->toString()});
-    if (v.dev && v.dev->isIndex() && v.dev->index() != 0) {
-      std::string dev = nameOf(peers, v.dev->index());
-      out.push_back({"link", dev, "dev " + dev});
-    }
-    if (v.dstPort) out.push_back({"port", *v.dstPort, fmt::format("dstport {}", *v.dstPort)});
-    if (v.learning) out.push_back({"learning", *v.learning, *v.learning ? "learning" : "nolearning"});
-    if (v.ttl) num("ttl", *v.ttl);
-  }
-  if (l.macvlan && l.macvlan->mode) {
-    const char* mode = macvlanModeName(*l.macvlan->mode);
-    out.push_back({"mode", mode, fmt::format("mode {}", mode)});
-  }
-  if (l.vlan) {
-    if (l.vlan->protocol) {
-      const char* proto = *l.vlan->protocol == VlanProtocol::Dot1AD ? "802.1ad" : "802.1Q";
-      out.push_back({"protocol", proto, fmt::format("protocol {}", proto)});
-    }
-    if (l.vlan->id) num("id", *l.vlan->id);
-  }
-  if (l.vrf && l.vrf->table) num("table", *l.vrf->table);
-  if (l.bond) {
-    if (l.bond->mode) {
-      const char* mode = bondModeName(*l.bond->mode);
-      out.push_back({"mode", mode, fmt::format("mode {}", mode)});
-    }
-    if (l.bond->miimon) num("miimon", *l.bond->miimon);
-  }
-  return out;
+  const CliLinkKind* cli = l.kind ? findCliLinkKind(*l.kind) : nullptr;
+  if (!cli || !cli->print) return {};
+  return cli->print(l, [&](uint32_t index) { return nameOf(peers, index); });
 }
 
 /// The lower device of `l` as iproute2 shows it: a name ("@v1"), or "if5" in another namespace.
@@ -194,7 +130,8 @@ json linkJson(const LinkInfo& l, const PeerMap& peers, const GlobalOptions& o) {
       auto opts = kindOptions(l, peers);
       if (!opts.empty()) {
         json data = json::object();
-        for (auto& opt : opts) data[opt.key] = opt.value;
+        for (auto& opt : opts)
+          if (!opt.value.is_null()) data[opt.key] = opt.value;  // null: a word iproute2 prints in text only
         info["info_data"] = data;
       }
       if (l.slaveKind) info["info_slave_kind"] = *l.slaveKind;
@@ -246,7 +183,8 @@ void printLinkText(const LinkInfo& l, const PeerMap& peers, const GlobalOptions&
   if (o.details) {
     TextLine kind("    ");
     if (l.kind) kind.add(*l.kind);
-    for (const auto& opt : kindOptions(l, peers)) kind.add(opt.text);
+    for (const auto& opt : kindOptions(l, peers))
+      if (!opt.text.empty()) kind.add(opt.text);  // empty: a key iproute2 prints in JSON only
     if (l.slaveKind) kind.add(*l.slaveKind + "_slave");
     if (l.numTxQueues) kind.add("numtxqueues", *l.numTxQueues);
     if (l.numRxQueues) kind.add("numrxqueues", *l.numRxQueues);
@@ -295,7 +233,12 @@ PeerMap peerMap(LinkApi& api, const std::vector<LinkInfo>& links) {
     if (l.index && l.name) peers[*l.index] = {*l.name, l.flags.value_or(0)};
   bool complete = true;
   for (const auto& l : links) {
-    for (uint32_t ref : {l.masterIndex(), l.parentIndex(), l.vxlan && l.vxlan->dev ? l.vxlan->dev->index() : 0u})
+    std::vector<uint32_t> refs = {l.masterIndex(), l.parentIndex()};
+    if (const CliLinkKind* cli = l.kind ? findCliLinkKind(*l.kind) : nullptr; cli && cli->devices) {
+      auto more = cli->devices(l);
+      refs.insert(refs.end(), more.begin(), more.end());
+    }
+    for (uint32_t ref : refs)
       if (ref && !peers.count(ref)) complete = false;
   }
   if (complete) return peers;

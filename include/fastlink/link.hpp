@@ -1,6 +1,7 @@
 // Network devices: typed LinkInfo, the mockable ILinkApi, and request builders for batches.
 #pragma once
 
+#include <any>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -136,6 +137,10 @@ struct LinkInfo {
   std::optional<VlanInfo> vlan;
   std::optional<VrfInfo> vrf;
   std::optional<BondInfo> bond;
+  /// Options of the kinds added after the fields above (ipvlan, geneve, gre, gretap, ipip, sit,
+  /// ...): one value of the kind's options type, declared in fastlink/link_kinds/<kind>.hpp.
+  /// Use kindOptions<T>() / setKindOptions(T). Decoded links carry it for those kinds.
+  std::any typedKindOptions;
 
   // Reported only.
   std::optional<uint32_t> flags;  ///< IFF_* bits
@@ -177,6 +182,16 @@ struct LinkInfo {
   LinkInfo& setVlan(VlanInfo v) { vlan = std::move(v); return *this; }
   LinkInfo& setVrf(VrfInfo v) { vrf = std::move(v); return *this; }
   LinkInfo& setBond(BondInfo v) { bond = std::move(v); return *this; }
+  /// Sets the options of a kind that has no field of its own, e.g.
+  ///   LinkInfo("gn0", "geneve").setKindOptions(GeneveInfo().setVni(42))
+  template <class Options>
+  LinkInfo& setKindOptions(Options v) { typedKindOptions = std::move(v); return *this; }
+  /// The options of type `Options` (e.g. GeneveInfo), or nullptr when the link carries none (or
+  /// options of another kind).
+  template <class Options>
+  const Options* kindOptions() const { return std::any_cast<Options>(&typedKindOptions); }
+  template <class Options>
+  Options* kindOptions() { return std::any_cast<Options>(&typedKindOptions); }
 
   bool isUp() const;       ///< IFF_UP in flags (or admin when flags were not reported)
   bool isRunning() const;  ///< IFF_RUNNING

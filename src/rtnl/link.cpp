@@ -113,7 +113,7 @@ namespace {
 
 bool needsResolving(const LinkInfo& link) {
   return (link.master && link.master->isName()) || (link.parent && link.parent->isName()) ||
-         (link.vxlan && link.vxlan->dev && link.vxlan->dev->isName());
+         rtnl::kindOptionsNameDevices(link);
 }
 
 // The common case (no names to resolve) encodes `link` itself: no copy of the whole LinkInfo.
@@ -195,7 +195,7 @@ LinkInfo LinkApi::resolveNames(const LinkInfo& link) {
   LinkInfo out = link;
   if (out.master && out.master->isName()) out.master = Ifref(indexOf(*out.master));
   if (out.parent && out.parent->isName()) out.parent = Ifref(indexOf(*out.parent));
-  if (out.vxlan && out.vxlan->dev && out.vxlan->dev->isName()) out.vxlan->dev = Ifref(indexOf(*out.vxlan->dev));
+  rtnl::resolveKindDevices(out, [this](const Ifref& dev) { return indexOf(dev); });
   return out;
 }
 

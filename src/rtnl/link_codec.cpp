@@ -20,11 +20,10 @@ Error invalid(const std::string& why) { return Error::invalidArgument("link", wh
 std::optional<std::string> effectiveKind(const LinkInfo& link) {
   auto present = kindOptionsPresent(link);
   if (link.kind) {
-    for (auto p : present) {
-      bool macvFamily = p == "macvlan" && (*link.kind == "macvlan" || *link.kind == "macvtap");
-      if (p != *link.kind && !macvFamily)
-        throw invalid(std::string(p) + " options given for a device of type " + *link.kind);
-    }
+    // A kind takes the options named in its codec (macvtap takes macvlan's, gretap gre's).
+    const LinkKindCodec* codec = findLinkKind(*link.kind);
+    for (auto p : present)
+      if (!codec || p != codec->options) throw invalid(std::string(p) + " options given for a device of type " + *link.kind);
     return link.kind;
   }
   if (present.size() > 1) throw invalid("options of several link types given at once");
@@ -57,7 +56,7 @@ void validateCommon(const LinkInfo& link, LinkEncodeMode mode) {
 void encodeLinkInfoNest(core::MessageWriter& w, const LinkInfo& link, const std::string& kind, KeepAlive& keep) {
   std::size_t info = w.beginNest(IFLA_LINKINFO);
   w.putString(IFLA_INFO_KIND, kind);
-  if (const LinkKindCodec* codec = findLinkKind(kind); codec && codec->hasData(link)) {
+  if (const LinkKindCodec* codec = findLinkKind(kind); codec && codec->hasData && codec->hasData(link)) {
     std::size_t data = w.beginNest(IFLA_INFO_DATA);
     codec->encodeData(w, link, keep);
     w.endNest(data);
@@ -127,7 +126,7 @@ void decodeLinkInfoNest(const nlattr* nest, LinkInfo& link) {
   if (auto* a = t.get(IFLA_INFO_SLAVE_DATA)) keepUnknown(core::AttrTable::ofNest(a, 0), {}, link.slaveData);
   if (auto* data = t.get(IFLA_INFO_DATA)) {
     const LinkKindCodec* codec = link.kind ? findLinkKind(*link.kind) : nullptr;
-    if (codec) codec->decodeData(data, link);
+    if (codec && codec->decodeData) codec->decodeData(data, link);
     else keepUnknown(core::AttrTable::ofNest(data, 0), {}, link.unknownKindData);
   }
 }

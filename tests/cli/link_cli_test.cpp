@@ -371,7 +371,7 @@ TEST_F(CliTest, BadInputChangesNothing) {
       {"link add a/b type bridge", 2, "contains '/'"},
       {"link add a:b type bridge", 2, "contains ':'"},
       {"link add 'a b' type bridge", 2, "whitespace"},
-      {"link add x0 type nosuchkind", 2, "unknown link type \"nosuchkind\" (known: veth, bridge"},
+      {"link add x0 type nosuchkind", 2, "unknown link type \"nosuchkind\" (known: bond, bridge, dummy"},
       {"link add x0", 2, "\"type KIND\" is required"},
       {"link set dev v0 address 02:00:00:zz:00:01", 2, "address: \"02:00:00:zz:00:01\" is not a MAC address"},
       {"link set dev v0 mtu abc", 2, "mtu: \"abc\" is not a number"},

@@ -90,6 +90,10 @@ bool kernelHasKind(const std::string& kind) {
   // Some kinds refuse to be created without their one mandatory option.
   if (kind == "vlan") {
     ok = probe("probe0 type veth peer name probe1") && probe("link probe0 name probe0.5 type vlan id 5");
+  } else if (kind == "ipvlan") {
+    ok = probe("probe0 type veth peer name probe1") && probe("link probe0 name probe2 type ipvlan");
+  } else if (kind == "geneve") {
+    ok = probe("probe0 type geneve id 1 remote 192.0.2.1");
   } else if (kind == "vrf") {
     ok = probe("probe0 type vrf table 10");
   } else {

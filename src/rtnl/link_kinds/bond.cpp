@@ -22,8 +22,13 @@ void decodeData(const nlattr* data, LinkInfo& link) {
   link.bond = b;
 }
 
+bool hasOptions(const LinkInfo& link) { return link.bond.has_value(); }
+
 }  // namespace
 
-const LinkKindCodec kBondKind{"bond", hasData, encodeData, decodeData};
+const LinkKindCodec kBondKind{.kind = "bond", .options = "bond", .hasFieldOptions = hasOptions, .hasData = hasData,
+                              .encodeData = encodeData, .decodeData = decodeData};
 
 }  // namespace fastlink::rtnl
+
+FASTLINK_LINK_KINDS(bond, &kBondKind)

@@ -46,8 +46,13 @@ void decodeData(const nlattr* data, LinkInfo& link) {
   link.bridge = b;
 }
 
+bool hasOptions(const LinkInfo& link) { return link.bridge.has_value(); }
+
 }  // namespace
 
-const LinkKindCodec kBridgeKind{"bridge", hasData, encodeData, decodeData};
+const LinkKindCodec kBridgeKind{.kind = "bridge", .options = "bridge", .hasFieldOptions = hasOptions, .hasData = hasData,
+                                .encodeData = encodeData, .decodeData = decodeData};
 
 }  // namespace fastlink::rtnl
+
+FASTLINK_LINK_KINDS(bridge, &kBridgeKind)

@@ -20,9 +20,15 @@ void decodeData(const nlattr* data, LinkInfo& link) {
   link.macvlan = m;
 }
 
+bool hasOptions(const LinkInfo& link) { return link.macvlan.has_value(); }
+
 }  // namespace
 
-const LinkKindCodec kMacvlanKind{"macvlan", hasData, encodeData, decodeData};
-const LinkKindCodec kMacvtapKind{"macvtap", hasData, encodeData, decodeData};
+const LinkKindCodec kMacvlanKind{.kind = "macvlan", .options = "macvlan", .hasFieldOptions = hasOptions, .hasData = hasData,
+                                 .encodeData = encodeData, .decodeData = decodeData};
+const LinkKindCodec kMacvtapKind{.kind = "macvtap", .options = "macvlan", .hasFieldOptions = hasOptions, .hasData = hasData,
+                                 .encodeData = encodeData, .decodeData = decodeData};
 
 }  // namespace fastlink::rtnl
+
+FASTLINK_LINK_KINDS(macvlan, &kMacvlanKind, &kMacvtapKind)

@@ -30,8 +30,13 @@ void decodeData(const nlattr* data, LinkInfo& link) {
   keepUnknown(t, {}, link.unknownKindData);
 }
 
+bool hasOptions(const LinkInfo& link) { return link.veth.has_value(); }
+
 }  // namespace
 
-const LinkKindCodec kVethKind{"veth", hasData, encodeData, decodeData};
+const LinkKindCodec kVethKind{.kind = "veth", .options = "veth", .hasFieldOptions = hasOptions, .hasData = hasData,
+                              .encodeData = encodeData, .decodeData = decodeData};
 
 }  // namespace fastlink::rtnl
+
+FASTLINK_LINK_KINDS(veth, &kVethKind)

@@ -25,8 +25,13 @@ void decodeData(const nlattr* data, LinkInfo& link) {
   link.vlan = v;
 }
 
+bool hasOptions(const LinkInfo& link) { return link.vlan.has_value(); }
+
 }  // namespace
 
-const LinkKindCodec kVlanKind{"vlan", hasData, encodeData, decodeData};
+const LinkKindCodec kVlanKind{.kind = "vlan", .options = "vlan", .hasFieldOptions = hasOptions, .hasData = hasData,
+                              .encodeData = encodeData, .decodeData = decodeData};
 
 }  // namespace fastlink::rtnl
+
+FASTLINK_LINK_KINDS(vlan, &kVlanKind)

@@ -17,8 +17,13 @@ void decodeData(const nlattr* data, LinkInfo& link) {
   link.vrf = v;
 }
 
+bool hasOptions(const LinkInfo& link) { return link.vrf.has_value(); }
+
 }  // namespace
 
-const LinkKindCodec kVrfKind{"vrf", hasData, encodeData, decodeData};
+const LinkKindCodec kVrfKind{.kind = "vrf", .options = "vrf", .hasFieldOptions = hasOptions, .hasData = hasData,
+                             .encodeData = encodeData, .decodeData = decodeData};
 
 }  // namespace fastlink::rtnl
+
+FASTLINK_LINK_KINDS(vrf, &kVrfKind)

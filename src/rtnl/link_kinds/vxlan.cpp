@@ -51,8 +51,18 @@ void decodeData(const nlattr* data, LinkInfo& link) {
   link.vxlan = v;
 }
 
+bool hasOptions(const LinkInfo& link) { return link.vxlan.has_value(); }
+
+std::vector<Ifref*> deviceRefs(LinkInfo& link) {
+  if (link.vxlan && link.vxlan->dev) return {&*link.vxlan->dev};
+  return {};
+}
+
 }  // namespace
 
-const LinkKindCodec kVxlanKind{"vxlan", hasData, encodeData, decodeData};
+const LinkKindCodec kVxlanKind{.kind = "vxlan", .options = "vxlan", .hasFieldOptions = hasOptions, .hasData = hasData,
+                               .encodeData = encodeData, .decodeData = decodeData, .deviceRefs = deviceRefs};
 
 }  // namespace fastlink::rtnl
+
+FASTLINK_LINK_KINDS(vxlan, &kVxlanKind)
