@@ -3,16 +3,14 @@
 
 #include <linux/netlink.h>
 
-#include "core/message.hpp"
 #include "fastlink/route.hpp"
+#include "rtnl/codec_helpers.hpp"
 
 namespace fastlink::rtnl {
 
-enum class RouteVerb { Add, Del, Replace, Append };
-
-/// Validates `route` for `verb` and encodes the whole request. Throws Error(EINVAL) on bad
+/// Validates `route` for `verb` (Add, Del, Replace, Append) and encodes the whole request. Throws Error(EINVAL) on bad
 /// input before anything is sent. Devices must be ifindexes.
-Request encodeRoute(const RouteInfo& route, RouteVerb verb);
+Request encodeRoute(const RouteInfo& route, Verb verb);
 
 /// The dump request for `filter` (RTM_GETROUTE; the engine adds NLM_F_DUMP). `oif` is the
 /// resolved ifindex of filter.dev (0: none).
@@ -33,6 +31,6 @@ void decodeRoute(const nlmsghdr* message, RouteInfo& out);
 bool routeMatches(const RouteInfo& route, const RouteFilter& filter, uint32_t oif);
 
 /// "route add 10.1.0.0/16 table 100" — for error messages.
-std::string describeRoute(const char* verb, const RouteInfo& route);
+std::string describeRoute(Verb verb, const RouteInfo& route);
 
 }  // namespace fastlink::rtnl
