@@ -111,30 +111,19 @@ AddrInfo decodeAddr(const nlmsghdr* m) {
   return a;
 }
 
-bool addrMatches(const AddrInfo& a, const AddrFilter& f, uint32_t ifindex) {
-  if (ifindex && a.devIndex() != ifindex) return false;
-  if (f.family && (!a.address || a.address->family() != *f.family)) return false;
-  if (f.scope && a.scope != f.scope) return false;
-  if (f.label && a.label != f.label) return false;
-  return true;
-}
-
 }  // namespace fastlink::rtnl
 
 namespace fastlink {
 namespace {
 
-struct Traits {
-  using Info = AddrInfo;
-  using Filter = AddrFilter;
-  static constexpr uint16_t kNew = RTM_NEWADDR;
-  static constexpr uint64_t kFamilies = rtnl::familyBit(AF_INET) | rtnl::familyBit(AF_INET6);
+struct Traits : rtnl::Object<AddrInfo, AddrFilter, RTM_NEWADDR, rtnl::kIpFamilies> {
   static constexpr const char* kNoun = "address";
-  static void devices(auto& a, auto&& visit) { visit(a.dev); }
   static void encodeDump(core::MessageWriter& w, const Filter& f, const rtnl::Indexes& ix) { rtnl::encodeAddrDump(w, f, ix.dev); }
   static void decode(const nlmsghdr* m, Info& out, const Filter&) { out = rtnl::decodeAddr(m); }
-  static bool matches(const Info& a, const Filter& f, const rtnl::Indexes& ix) { return rtnl::addrMatches(a, f, ix.dev); }
-  static std::string show(const Filter&) { return "address show"; }
+  static bool matches(const Info& a, const Filter& f, const rtnl::Indexes& ix) {
+    return (!ix.dev || a.devIndex() == ix.dev) && (!f.family || (a.address && a.address->family() == *f.family)) &&
+           (!f.scope || a.scope == f.scope) && (!f.label || a.label == f.label);
+  }
 };
 
 }  // namespace
@@ -159,12 +148,7 @@ void AddrApi::add(const AddrInfo& addr) { rtnl::apply<Traits>(engine_, checkLabe
 void AddrApi::replace(const AddrInfo& addr) { rtnl::apply<Traits>(engine_, checkLabel(addr), AddrRequests::replace); }
 void AddrApi::del(const AddrInfo& addr) { rtnl::apply<Traits>(engine_, checkLabel(addr), AddrRequests::del); }
 
-void AddrApi::forEach(const AddrFilter& filter, const std::function<void(const AddrInfo&)>& each,
-                      const std::function<void()>& restart) {
-  rtnl::forEach<Traits>(engine_, filter, each, restart);
-}
-
-std::vector<AddrInfo> AddrApi::list(const AddrFilter& filter) { return rtnl::list<Traits>(engine_, filter); }
+FASTLINK_RTNL_LIST_API(AddrApi, Traits)
 
 std::size_t AddrApi::flush(const AddrFilter& filter) {
   auto key = [](const AddrInfo& a) {

@@ -15,6 +15,5 @@ void encodeAddrDump(core::MessageWriter& writer, const AddrFilter& filter, uint3
 /// True for RTM_NEWADDR messages of IPv4/IPv6.
 bool isIpAddr(const nlmsghdr* message);
 AddrInfo decodeAddr(const nlmsghdr* message);
-bool addrMatches(const AddrInfo& addr, const AddrFilter& filter, uint32_t ifindex);
 
 }  // namespace fastlink::rtnl

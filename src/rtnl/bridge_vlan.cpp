@@ -128,13 +128,8 @@ std::vector<BridgeVlanInfo> decodeBridgeVlans(const nlmsghdr* message) {
 namespace fastlink {
 namespace {
 
-struct Traits {
-  using Info = BridgeVlanInfo;
-  using Filter = BridgeVlanFilter;
-  static constexpr uint16_t kNew = RTM_NEWLINK;
-  static constexpr uint64_t kFamilies = rtnl::familyBit(AF_BRIDGE);
+struct Traits : rtnl::Object<BridgeVlanInfo, BridgeVlanFilter, RTM_NEWLINK, rtnl::familyBit(AF_BRIDGE)> {
   static constexpr const char* kNoun = "vlan";
-  static void devices(auto& v, auto&& visit) { visit(v.dev); }
   static void encodeDump(core::MessageWriter& w, const Filter& f, const rtnl::Indexes&) { rtnl::encodeBridgeVlanDump(w, f.compressed); }
   static std::vector<Info> decodeMany(const nlmsghdr* m) { return rtnl::decodeBridgeVlans(m); }
   // The kernel has no device filter for this dump.
@@ -152,11 +147,6 @@ Request BridgeVlanRequests::del(const BridgeVlanInfo& vlan) { return rtnl::encod
 void BridgeVlanApi::add(const BridgeVlanInfo& vlan) { rtnl::apply<Traits>(engine_, vlan, BridgeVlanRequests::add); }
 void BridgeVlanApi::del(const BridgeVlanInfo& vlan) { rtnl::apply<Traits>(engine_, vlan, BridgeVlanRequests::del); }
 
-void BridgeVlanApi::forEach(const BridgeVlanFilter& filter, const std::function<void(const BridgeVlanInfo&)>& each,
-                            const std::function<void()>& restart) {
-  rtnl::forEach<Traits>(engine_, filter, each, restart);
-}
-
-std::vector<BridgeVlanInfo> BridgeVlanApi::list(const BridgeVlanFilter& filter) { return rtnl::list<Traits>(engine_, filter); }
+FASTLINK_RTNL_LIST_API(BridgeVlanApi, Traits)
 
 }  // namespace fastlink

@@ -152,12 +152,8 @@ FdbInfo decodeFdb(const nlmsghdr* message) {
 namespace fastlink {
 namespace {
 
-struct Traits {
-  using Info = FdbInfo;
-  using Filter = FdbFilter;
-  static constexpr uint16_t kNew = RTM_NEWNEIGH;
-  static constexpr uint64_t kFamilies = rtnl::familyBit(AF_BRIDGE);
-  static constexpr const char* kNoun = "fdb entry";
+struct Traits : rtnl::Object<FdbInfo, FdbFilter, RTM_NEWNEIGH, rtnl::familyBit(AF_BRIDGE)> {
+  static constexpr const char* kNoun = "fdb";
   static void devices(auto& e, auto&& visit) {
     visit(e.dev);
     visit(e.via);
@@ -184,11 +180,6 @@ void FdbApi::append(const FdbInfo& e) { rtnl::apply<Traits>(engine_, e, FdbReque
 void FdbApi::replace(const FdbInfo& e) { rtnl::apply<Traits>(engine_, e, FdbRequests::replace); }
 void FdbApi::del(const FdbInfo& e) { rtnl::apply<Traits>(engine_, e, FdbRequests::del); }
 
-void FdbApi::forEach(const FdbFilter& filter, const std::function<void(const FdbInfo&)>& each,
-                     const std::function<void()>& restart) {
-  rtnl::forEach<Traits>(engine_, filter, each, restart);
-}
-
-std::vector<FdbInfo> FdbApi::list(const FdbFilter& filter) { return rtnl::list<Traits>(engine_, filter); }
+FASTLINK_RTNL_LIST_API(FdbApi, Traits)
 
 }  // namespace fastlink

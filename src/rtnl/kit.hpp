@@ -2,20 +2,18 @@
 // Info type, a codec (encode(Info, Verb) -> Request, decode, a dump-request encoder, a match for
 // what the kernel cannot filter) and a traits struct naming them for the templates below:
 //
-//   struct Traits {
-//     using Info = ...; using Filter = ...;
-//     static constexpr uint16_t kNew = RTM_NEW...;      // RTM_DEL* = +1, RTM_GET* = +2
-//     static constexpr uint64_t kFamilies = ...;         // families of dumped messages to keep
-//     static constexpr const char* kNoun = "...";        // "no NOUN in the reply"
-//     static void devices(auto& info, auto&& visit);     // every std::optional<Ifref> to resolve
+//   struct Traits : Object<Info, Filter, RTM_NEW..., families of dumped messages to keep> {
+//     static constexpr const char* kNoun = "...";        // "NOUN show", "no NOUN in the reply"
+//     static void devices(auto& info, auto&& visit);     // optional: every std::optional<Ifref> to resolve
 //     static void encodeDump(core::MessageWriter&, const Filter&, const Indexes&);
 //     static void decode(const nlmsghdr*, Info& out, const Filter&);
 //     static bool matches(const Info&, const Filter&, const Indexes&);
-//     static std::string show(const Filter&);           // the dump's description
+//     static std::string show(const Filter&);           // optional: the dump's description
 //     // optional: decodeMany(m) (one message, several objects), emptyOn(filter, error)
 //   };
 #pragma once
 
+#include <sys/socket.h>
 #include <linux/netlink.h>
 
 #include <functional>
@@ -58,6 +56,20 @@ struct Indexes {
 
 constexpr uint64_t kAnyFamily = ~uint64_t{0};
 constexpr uint64_t familyBit(unsigned family) { return uint64_t{1} << family; }
+constexpr uint64_t kIpFamilies = familyBit(AF_INET) | familyBit(AF_INET6);
+
+/// The base of every traits struct: the Info and Filter types, the RTM_NEW* type, the families.
+template <class InfoT, class FilterT, uint16_t kNewType, uint64_t kFamilySet = kAnyFamily>
+struct Object {
+  using Info = InfoT;
+  using Filter = FilterT;
+  static constexpr uint16_t kNew = kNewType;
+  static constexpr uint64_t kFamilies = kFamilySet;
+  /// By default the device to resolve is info.dev, if the Info has one.
+  static void devices(auto& info, auto&& visit) {
+    if constexpr (requires { info.dev; }) visit(info.dev);
+  }
+};
 
 /// Every rtnetlink header starts with its family byte.
 inline bool hasFamily(const nlmsghdr* m, uint64_t families) {
@@ -122,7 +134,10 @@ void dump(core::Engine& engine, const typename T::Filter& filter, Sink&& sink, c
     }
   };
   try {
-    engine.dump(w.bytes(), T::show(filter), onMessage, restart);
+    std::string operation;
+    if constexpr (requires { T::show(filter); }) operation = T::show(filter);
+    else operation = std::string(T::kNoun) + " show";
+    engine.dump(w.bytes(), operation, onMessage, restart);
   } catch (const Error& e) {
     if constexpr (requires { T::emptyOn(filter, e); })
       if (T::emptyOn(filter, e)) return;
@@ -182,3 +197,11 @@ auto find(std::errc missing, Get&& get) -> std::optional<decltype(get())> {
 }
 
 }  // namespace fastlink::rtnl
+
+/// Defines Api::forEach and Api::list (which every object API has, the same way) over the kit.
+#define FASTLINK_RTNL_LIST_API(Api, T)                                                                  \
+  void Api::forEach(const T::Filter& filter, const std::function<void(const T::Info&)>& each,          \
+                    const std::function<void()>& restart) {                                            \
+    rtnl::forEach<T>(engine_, filter, each, restart);                                                  \
+  }                                                                                                    \
+  std::vector<T::Info> Api::list(const T::Filter& filter) { return rtnl::list<T>(engine_, filter); }

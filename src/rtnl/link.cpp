@@ -14,11 +14,7 @@ namespace {
 
 using rtnl::Verb;
 
-struct Traits {
-  using Info = LinkInfo;
-  using Filter = LinkFilter;
-  static constexpr uint16_t kNew = RTM_NEWLINK;
-  static constexpr uint64_t kFamilies = rtnl::kAnyFamily;
+struct Traits : rtnl::Object<LinkInfo, LinkFilter, RTM_NEWLINK> {
   static constexpr const char* kNoun = "link";
   static void devices(auto& l, auto&& visit) {
     visit(l.master);
@@ -41,7 +37,6 @@ struct Traits {
     if (f.group && l.group != f.group) return false;
     return !f.namePattern || (l.name && fnmatch(f.namePattern->c_str(), l.name->c_str(), 0) == 0);
   }
-  static std::string show(const Filter&) { return "link show"; }
 };
 
 Request build(const LinkInfo& link, Verb verb, uint16_t flags, std::string operation, const Ifref* device = nullptr) {
@@ -149,11 +144,6 @@ uint32_t LinkApi::indexOf(const Ifref& dev) { return rtnl::Names(engine_).index(
 
 LinkInfo LinkApi::resolveNames(const LinkInfo& link) { return rtnl::resolved<Traits>(engine_, link); }
 
-void LinkApi::forEach(const LinkFilter& filter, const std::function<void(const LinkInfo&)>& each,
-                      const std::function<void()>& restart) {
-  rtnl::forEach<Traits>(engine_, filter, each, restart);
-}
-
-std::vector<LinkInfo> LinkApi::list(const LinkFilter& filter) { return rtnl::list<Traits>(engine_, filter); }
+FASTLINK_RTNL_LIST_API(LinkApi, Traits)
 
 }  // namespace fastlink

@@ -168,13 +168,8 @@ NeighInfo decodeNeigh(const nlmsghdr* message) {
 namespace fastlink {
 namespace {
 
-struct Traits {
-  using Info = NeighInfo;
-  using Filter = NeighFilter;
-  static constexpr uint16_t kNew = RTM_NEWNEIGH;
-  static constexpr uint64_t kFamilies = rtnl::familyBit(AF_INET) | rtnl::familyBit(AF_INET6);
+struct Traits : rtnl::Object<NeighInfo, NeighFilter, RTM_NEWNEIGH, rtnl::kIpFamilies> {
   static constexpr const char* kNoun = "neighbour";
-  static void devices(auto& n, auto&& visit) { visit(n.dev); }
   static void encodeDump(core::MessageWriter& w, const Filter& f, const rtnl::Indexes& ix) {
     rtnl::encodeNeighDump(w, f.family, ix.dev, ix.master, f.proxy);
   }
@@ -216,12 +211,7 @@ std::optional<NeighInfo> NeighApi::find(const IpAddress& dst, const Ifref& dev, 
   return rtnl::find(std::errc::no_such_file_or_directory, [&] { return get(dst, dev, proxy); });
 }
 
-void NeighApi::forEach(const NeighFilter& filter, const std::function<void(const NeighInfo&)>& each,
-                       const std::function<void()>& restart) {
-  rtnl::forEach<Traits>(engine_, filter, each, restart);
-}
-
-std::vector<NeighInfo> NeighApi::list(const NeighFilter& filter) { return rtnl::list<Traits>(engine_, filter); }
+FASTLINK_RTNL_LIST_API(NeighApi, Traits)
 
 std::size_t NeighApi::flush(const NeighFilter& filter) {
   NeighFilter f = filter;

@@ -134,20 +134,14 @@ NexthopInfo decodeNexthop(const nlmsghdr* m) {
 namespace fastlink {
 namespace {
 
-struct Traits {
-  using Info = NexthopInfo;
-  using Filter = NexthopFilter;
-  static constexpr uint16_t kNew = RTM_NEWNEXTHOP;
-  static constexpr uint64_t kFamilies = rtnl::kAnyFamily;
+struct Traits : rtnl::Object<NexthopInfo, NexthopFilter, RTM_NEWNEXTHOP> {
   static constexpr const char* kNoun = "nexthop";
-  static void devices(auto& n, auto&& visit) { visit(n.dev); }
   static void encodeDump(core::MessageWriter& w, const Filter& f, const rtnl::Indexes& ix) { rtnl::encodeNexthopDump(w, f, ix.dev); }
   static void decode(const nlmsghdr* m, Info& out, const Filter&) { out = rtnl::decodeNexthop(m); }
   // The kernel filtered (strict checking); the same checks here cost nothing.
   static bool matches(const Info& n, const Filter& f, const rtnl::Indexes& ix) {
     return (!ix.dev || n.devIndex() == ix.dev) && (!f.groupsOnly || n.isGroup()) && (!f.fdbOnly || n.fdb);
   }
-  static std::string show(const Filter&) { return "nexthop show"; }
 };
 
 }  // namespace
@@ -168,11 +162,6 @@ NexthopInfo NexthopApi::get(uint32_t id) {
   return rtnl::get<Traits>(engine_, w, "nexthop get id " + std::to_string(id));
 }
 
-void NexthopApi::forEach(const NexthopFilter& filter, const std::function<void(const NexthopInfo&)>& each,
-                         const std::function<void()>& restart) {
-  rtnl::forEach<Traits>(engine_, filter, each, restart);
-}
-
-std::vector<NexthopInfo> NexthopApi::list(const NexthopFilter& filter) { return rtnl::list<Traits>(engine_, filter); }
+FASTLINK_RTNL_LIST_API(NexthopApi, Traits)
 
 }  // namespace fastlink

@@ -4,6 +4,7 @@
 #include <linux/rtnetlink.h>
 
 #include <libmnl/libmnl.h>
+#include <algorithm>
 #include <cstring>
 
 #include "fastlink/netlink.hpp"
@@ -298,32 +299,13 @@ void decodeRoute(const nlmsghdr* m, RouteInfo& r) {
   if (!haveDst && (family == AF_INET || family == AF_INET6)) r.dst = Prefix::any(fam);
 }
 
-bool routeMatches(const RouteInfo& r, const RouteFilter& f, uint32_t oif) {
-  if (f.skipCloned && r.flags && (*r.flags & RTM_F_CLONED)) return false;
-  if (f.family && r.dst && r.dst->family() != *f.family) return false;
-  if (f.table && r.table != f.table) return false;
-  if (f.protocol && r.protocol != f.protocol) return false;
-  if (f.type && r.type != f.type) return false;
-  if (oif) {
-    bool uses = r.devIndex() == oif;
-    for (const auto& p : r.paths)
-      if (p.dev && p.dev->isIndex() && p.dev->index() == oif) uses = true;
-    if (!uses) return false;
-  }
-  return true;
-}
-
 }  // namespace fastlink::rtnl
 
 namespace fastlink {
 namespace {
 
-struct Traits {
-  using Info = RouteInfo;
-  using Filter = RouteFilter;
-  static constexpr uint16_t kNew = RTM_NEWROUTE;
-  // Dumps with AF_UNSPEC also carry multicast routes of other families: skipped.
-  static constexpr uint64_t kFamilies = rtnl::familyBit(AF_INET) | rtnl::familyBit(AF_INET6);
+// Dumps with AF_UNSPEC also carry multicast routes of other families: skipped.
+struct Traits : rtnl::Object<RouteInfo, RouteFilter, RTM_NEWROUTE, rtnl::kIpFamilies> {
   static constexpr const char* kNoun = "route";
   static void devices(auto& r, auto&& visit) {
     visit(r.dev);
@@ -334,8 +316,14 @@ struct Traits {
   static void decode(const nlmsghdr* m, Info& out, const Filter&) { rtnl::decodeRoute(m, out); }
   // The kernel applied the filter (NLM_F_DUMP_FILTERED); checking again costs little and keeps
   // the answer right on a kernel that ignores part of it.
-  static bool matches(const Info& r, const Filter& f, const rtnl::Indexes& ix) { return rtnl::routeMatches(r, f, ix.dev); }
-  static std::string show(const Filter&) { return "route show"; }
+  static bool matches(const Info& r, const Filter& f, const rtnl::Indexes& ix) {
+    if (f.skipCloned && r.isCloned()) return false;
+    if (f.family && r.dst && r.dst->family() != *f.family) return false;
+    if ((f.table && r.table != f.table) || (f.protocol && r.protocol != f.protocol) || (f.type && r.type != f.type))
+      return false;
+    auto uses = [&](const std::optional<Ifref>& dev) { return dev && dev->isIndex() && dev->index() == ix.dev; };
+    return !ix.dev || uses(r.dev) || std::any_of(r.paths.begin(), r.paths.end(), [&](const RoutePath& p) { return uses(p.dev); });
+  }
   // A family-specific dump of a table that does not exist fails with ENOENT: no routes.
   static bool emptyOn(const Filter& f, const Error& e) { return f.table && e.code() == std::errc::no_such_file_or_directory; }
 };
@@ -397,12 +385,7 @@ RouteInfo RouteApi::get(const RouteQuery& query) {
   return rtnl::get<Traits>(engine_, w, operation);
 }
 
-void RouteApi::forEach(const RouteFilter& filter, const std::function<void(const RouteInfo&)>& each,
-                       const std::function<void()>& restart) {
-  rtnl::forEach<Traits>(engine_, filter, each, restart);
-}
-
-std::vector<RouteInfo> RouteApi::list(const RouteFilter& filter) { return rtnl::list<Traits>(engine_, filter); }
+FASTLINK_RTNL_LIST_API(RouteApi, Traits)
 
 std::size_t RouteApi::flush(const RouteFilter& filter) {
   auto key = [&](const RouteInfo& r) -> std::optional<RouteKey> {

@@ -27,9 +27,6 @@ bool isIpRoute(const nlmsghdr* message);
 /// across a dump without allocating).
 void decodeRoute(const nlmsghdr* message, RouteInfo& out);
 
-/// True when `route` passes `filter` (the user-space re-check of the kernel's filter).
-bool routeMatches(const RouteInfo& route, const RouteFilter& filter, uint32_t oif);
-
 /// "route add 10.1.0.0/16 table 100" — for error messages.
 std::string describeRoute(Verb verb, const RouteInfo& route);
 

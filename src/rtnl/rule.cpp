@@ -216,13 +216,9 @@ RuleInfo decodeRule(const nlmsghdr* message) {
 namespace fastlink {
 namespace {
 
-struct Traits {
-  using Info = RuleInfo;
-  using Filter = RuleFilter;
-  static constexpr uint16_t kNew = RTM_NEWRULE;
-  static constexpr uint64_t kFamilies = rtnl::familyBit(AF_INET) | rtnl::familyBit(AF_INET6);  // not ipmr rules
+// IPv4/IPv6 rules only (a dump also carries ipmr rules of other families).
+struct Traits : rtnl::Object<RuleInfo, RuleFilter, RTM_NEWRULE, rtnl::kIpFamilies> {
   static constexpr const char* kNoun = "rule";
-  static void devices(auto&, auto&&) {}  // rules name devices (iif/oif), the kernel matches names
   static void encodeDump(core::MessageWriter& w, const Filter& f, const rtnl::Indexes&) { rtnl::encodeRuleDump(w, f.family); }
   static void decode(const nlmsghdr* m, Info& out, const Filter&) { out = rtnl::decodeRule(m); }
   // The kernel only filters rule dumps by family.
@@ -230,7 +226,6 @@ struct Traits {
     return (!f.priority || r.priority == f.priority) && (!f.table || r.table == f.table) && (!f.iif || r.iif == f.iif) &&
            (!f.oif || r.oif == f.oif);
   }
-  static std::string show(const Filter&) { return "rule show"; }
 };
 
 }  // namespace
@@ -248,11 +243,6 @@ Request RuleRequests::del(const RuleInfo& rule) { return rtnl::encodeRule(rule, 
 void RuleApi::add(const RuleInfo& rule) { rtnl::apply<Traits>(engine_, rule, RuleRequests::add); }
 void RuleApi::del(const RuleInfo& rule) { rtnl::apply<Traits>(engine_, rule, RuleRequests::del); }
 
-void RuleApi::forEach(const RuleFilter& filter, const std::function<void(const RuleInfo&)>& each,
-                      const std::function<void()>& restart) {
-  rtnl::forEach<Traits>(engine_, filter, each, restart);
-}
-
-std::vector<RuleInfo> RuleApi::list(const RuleFilter& filter) { return rtnl::list<Traits>(engine_, filter); }
+FASTLINK_RTNL_LIST_API(RuleApi, Traits)
 
 }  // namespace fastlink
