@@ -11,19 +11,7 @@
 #include "rtnl/fdb_codec.hpp"
 #include "rtnl/kit.hpp"
 
-namespace fastlink {
-
-std::string fdbStateName(FdbState state) {
-  switch (state) {
-    case FdbState::Permanent: return "permanent";
-    case FdbState::Static: return "static";
-    case FdbState::Dynamic: return "";
-    case FdbState::Stale: return "stale";
-  }
-  return "";
-}
-
-namespace rtnl {
+namespace fastlink::rtnl {
 namespace {
 
 constexpr uint32_t kMaxVni = 0xffffff;  // 24 bits
@@ -146,10 +134,20 @@ FdbInfo decodeFdb(const nlmsghdr* message) {
   return e;
 }
 
-}  // namespace rtnl
-}  // namespace fastlink
+}  // namespace fastlink::rtnl
 
 namespace fastlink {
+
+std::string fdbStateName(FdbState state) {
+  switch (state) {
+    case FdbState::Permanent: return "permanent";
+    case FdbState::Static: return "static";
+    case FdbState::Dynamic: return "";
+    case FdbState::Stale: return "stale";
+  }
+  return "";
+}
+
 namespace {
 
 struct Traits : rtnl::Object<FdbInfo, FdbFilter, RTM_NEWNEIGH, rtnl::familyBit(AF_BRIDGE)> {

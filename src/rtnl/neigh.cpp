@@ -13,56 +13,7 @@
 #include "rtnl/kit.hpp"
 #include "rtnl/neigh_codec.hpp"
 
-namespace fastlink {
-namespace {
-
-struct StateName {
-  NeighState state;
-  const char* name;
-};
-
-constexpr StateName kStateNames[] = {
-    {NeighState::Incomplete, "INCOMPLETE"}, {NeighState::Reachable, "REACHABLE"}, {NeighState::Stale, "STALE"},
-    {NeighState::Delay, "DELAY"},           {NeighState::Probe, "PROBE"},         {NeighState::Failed, "FAILED"},
-    {NeighState::Noarp, "NOARP"},           {NeighState::Permanent, "PERMANENT"},
-};
-
-}  // namespace
-
-std::string neighStateName(NeighState state) {
-  auto bits = static_cast<uint16_t>(state);
-  if (bits == 0) return "NONE";
-  std::string out;
-  for (const auto& s : kStateNames) {
-    if (bits & static_cast<uint16_t>(s.state)) {
-      if (!out.empty()) out += ',';
-      out += s.name;
-      bits &= static_cast<uint16_t>(~static_cast<uint16_t>(s.state));
-    }
-  }
-  if (bits) {
-    if (!out.empty()) out += ',';
-    out += "0x" + [&] {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "%x", bits);
-      return std::string(buf);
-    }();
-  }
-  return out;
-}
-
-NeighState parseNeighState(std::string_view word) {
-  std::string upper(word);
-  std::transform(upper.begin(), upper.end(), upper.begin(), [](unsigned char c) { return std::toupper(c); });
-  if (upper == "NONE") return NeighState::None;
-  for (const auto& s : kStateNames)
-    if (upper == s.name) return s.state;
-  throw Error::invalidArgument("neigh", "unknown neighbour state \"" + std::string(word) +
-                                            "\" (permanent, noarp, reachable, stale, none, incomplete, delay, "
-                                            "probe, failed)");
-}
-
-namespace rtnl {
+namespace fastlink::rtnl {
 namespace {
 
 std::string describe(Verb verb, const NeighInfo& neigh) {
@@ -162,10 +113,57 @@ NeighInfo decodeNeigh(const nlmsghdr* message) {
   return n;
 }
 
-}  // namespace rtnl
-}  // namespace fastlink
+}  // namespace fastlink::rtnl
 
 namespace fastlink {
+namespace {
+
+struct StateName {
+  NeighState state;
+  const char* name;
+};
+
+constexpr StateName kStateNames[] = {
+    {NeighState::Incomplete, "INCOMPLETE"}, {NeighState::Reachable, "REACHABLE"}, {NeighState::Stale, "STALE"},
+    {NeighState::Delay, "DELAY"},           {NeighState::Probe, "PROBE"},         {NeighState::Failed, "FAILED"},
+    {NeighState::Noarp, "NOARP"},           {NeighState::Permanent, "PERMANENT"},
+};
+
+}  // namespace
+
+std::string neighStateName(NeighState state) {
+  auto bits = static_cast<uint16_t>(state);
+  if (bits == 0) return "NONE";
+  std::string out;
+  for (const auto& s : kStateNames) {
+    if (bits & static_cast<uint16_t>(s.state)) {
+      if (!out.empty()) out += ',';
+      out += s.name;
+      bits &= static_cast<uint16_t>(~static_cast<uint16_t>(s.state));
+    }
+  }
+  if (bits) {
+    if (!out.empty()) out += ',';
+    out += "0x" + [&] {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "%x", bits);
+      return std::string(buf);
+    }();
+  }
+  return out;
+}
+
+NeighState parseNeighState(std::string_view word) {
+  std::string upper(word);
+  std::transform(upper.begin(), upper.end(), upper.begin(), [](unsigned char c) { return std::toupper(c); });
+  if (upper == "NONE") return NeighState::None;
+  for (const auto& s : kStateNames)
+    if (upper == s.name) return s.state;
+  throw Error::invalidArgument("neigh", "unknown neighbour state \"" + std::string(word) +
+                                            "\" (permanent, noarp, reachable, stale, none, incomplete, delay, "
+                                            "probe, failed)");
+}
+
 namespace {
 
 struct Traits : rtnl::Object<NeighInfo, NeighFilter, RTM_NEWNEIGH, rtnl::kIpFamilies> {

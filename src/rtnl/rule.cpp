@@ -12,28 +12,7 @@
 #include "rtnl/kit.hpp"
 #include "rtnl/rule_codec.hpp"
 
-namespace fastlink {
-
-std::string ruleActionName(RuleAction action) {
-  switch (action) {
-    case RuleAction::ToTable: return "lookup";
-    case RuleAction::Goto: return "goto";
-    case RuleAction::Nop: return "nop";
-    case RuleAction::Blackhole: return "blackhole";
-    case RuleAction::Unreachable: return "unreachable";
-    case RuleAction::Prohibit: return "prohibit";
-  }
-  return "action " + std::to_string(static_cast<unsigned>(action));
-}
-
-IpAddress::Family RuleInfo::effectiveFamily() const {
-  if (family) return *family;
-  if (src) return src->family();
-  if (dst) return dst->family();
-  return IpAddress::Family::v4;
-}
-
-namespace rtnl {
+namespace fastlink::rtnl {
 namespace {
 
 constexpr uint32_t kTableMain = 254;  // RT_TABLE_MAIN
@@ -210,10 +189,29 @@ RuleInfo decodeRule(const nlmsghdr* message) {
   return r;
 }
 
-}  // namespace rtnl
-}  // namespace fastlink
+}  // namespace fastlink::rtnl
 
 namespace fastlink {
+
+std::string ruleActionName(RuleAction action) {
+  switch (action) {
+    case RuleAction::ToTable: return "lookup";
+    case RuleAction::Goto: return "goto";
+    case RuleAction::Nop: return "nop";
+    case RuleAction::Blackhole: return "blackhole";
+    case RuleAction::Unreachable: return "unreachable";
+    case RuleAction::Prohibit: return "prohibit";
+  }
+  return "action " + std::to_string(static_cast<unsigned>(action));
+}
+
+IpAddress::Family RuleInfo::effectiveFamily() const {
+  if (family) return *family;
+  if (src) return src->family();
+  if (dst) return dst->family();
+  return IpAddress::Family::v4;
+}
+
 namespace {
 
 // IPv4/IPv6 rules only (a dump also carries ipmr rules of other families).
