@@ -71,11 +71,6 @@ void encodeAddrDump(core::MessageWriter& w, const AddrFilter& filter, uint32_t i
   ifa.ifa_index = ifindex;
 }
 
-bool isIpAddr(const nlmsghdr* m) {
-  const auto* ifa = core::messageHeader<ifaddrmsg>(m);
-  return m->nlmsg_type == RTM_NEWADDR && ifa && (ifa->ifa_family == AF_INET || ifa->ifa_family == AF_INET6);
-}
-
 AddrInfo decodeAddr(const nlmsghdr* m) {
   const auto& ifa = headerOf<ifaddrmsg>(m, "address");
   std::size_t width = ifa.ifa_family == AF_INET ? 4 : 16;

@@ -1,7 +1,7 @@
 // AddrInfo <-> RTM_NEWADDR/RTM_DELADDR/RTM_GETADDR messages.
 #pragma once
 
-#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
 
 #include "fastlink/addr.hpp"
 #include "rtnl/codec_helpers.hpp"
@@ -13,7 +13,7 @@ Request encodeAddr(const AddrInfo& addr, Verb verb);
 /// The dump request: family and ifindex in the header (the kernel filters on both).
 void encodeAddrDump(core::MessageWriter& writer, const AddrFilter& filter, uint32_t ifindex);
 /// True for RTM_NEWADDR messages of IPv4/IPv6.
-bool isIpAddr(const nlmsghdr* message);
+inline bool isIpAddr(const nlmsghdr* m) { return m->nlmsg_type == RTM_NEWADDR && hasFamily(m, kIpFamilies); }
 AddrInfo decodeAddr(const nlmsghdr* message);
 
 }  // namespace fastlink::rtnl

@@ -2,6 +2,7 @@
 // errors, fixed-size payloads, addresses, namespaces, ifindexes, unknown attributes.
 #pragma once
 
+#include <sys/socket.h>
 #include <libmnl/libmnl.h>
 
 #include <cstring>
@@ -70,8 +71,22 @@ const Header& headerOf(const nlmsghdr* message, const std::string& noun) {
   return *h;
 }
 
+/// Sets of families (bit n: family n), for the messages a dump keeps.
+constexpr uint64_t kAnyFamily = ~uint64_t{0};
+constexpr uint64_t familyBit(unsigned family) { return uint64_t{1} << family; }
+constexpr uint64_t kIpFamilies = familyBit(AF_INET) | familyBit(AF_INET6);
+/// Every rtnetlink header starts with its family byte.
+inline bool hasFamily(const nlmsghdr* m, uint64_t families) {
+  if (families == kAnyFamily) return true;
+  if (m->nlmsg_len < NLMSG_HDRLEN + 1) return false;
+  unsigned family = *static_cast<const uint8_t*>(NLMSG_DATA(m));
+  return family < 64 && (families >> family & 1);
+}
+
 /// AF_INET / AF_INET6.
 uint8_t familyOf(IpAddress::Family family);
+/// "IPv4" / "IPv6".
+inline const char* familyWord(IpAddress::Family f) { return f == IpAddress::Family::v4 ? "IPv4" : "IPv6"; }
 /// A device in a description: its name, or its ifindex as a bare number.
 std::string devWord(const Ifref& dev);
 

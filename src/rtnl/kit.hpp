@@ -13,7 +13,6 @@
 //   };
 #pragma once
 
-#include <sys/socket.h>
 #include <linux/netlink.h>
 
 #include <functional>
@@ -54,9 +53,6 @@ struct Indexes {
   uint32_t master = 0;
 };
 
-constexpr uint64_t kAnyFamily = ~uint64_t{0};
-constexpr uint64_t familyBit(unsigned family) { return uint64_t{1} << family; }
-constexpr uint64_t kIpFamilies = familyBit(AF_INET) | familyBit(AF_INET6);
 
 /// The base of every traits struct: the Info and Filter types, the RTM_NEW* type, the families.
 template <class InfoT, class FilterT, uint16_t kNewType, uint64_t kFamilySet = kAnyFamily>
@@ -70,14 +66,6 @@ struct Object {
     if constexpr (requires { info.dev; }) visit(info.dev);
   }
 };
-
-/// Every rtnetlink header starts with its family byte.
-inline bool hasFamily(const nlmsghdr* m, uint64_t families) {
-  if (families == kAnyFamily) return true;
-  if (m->nlmsg_len < NLMSG_HDRLEN + 1) return false;
-  unsigned family = *static_cast<const uint8_t*>(NLMSG_DATA(m));
-  return family < 64 && (families >> family & 1);
-}
 
 inline void send(core::Engine& engine, const Request& r) { engine.execute(r.bytes(), r.operation()); }
 

@@ -39,10 +39,13 @@ struct Traits : rtnl::Object<LinkInfo, LinkFilter, RTM_NEWLINK> {
   }
 };
 
-Request build(const LinkInfo& link, Verb verb, uint16_t flags, std::string operation, const Ifref* device = nullptr) {
+// `group`: a Set without a device, applied by the kernel to every device of IFLA_GROUP.
+Request build(const LinkInfo& link, Verb verb, uint16_t flags, std::string operation, const Ifref* device = nullptr,
+              std::optional<uint32_t> group = std::nullopt) {
   core::MessageWriter w(RTM_NEWLINK, flags);
   rtnl::KeepAlive keep;
   rtnl::encodeLink(w, link, verb, keep, device);
+  if (group) w.putU32(IFLA_GROUP, *group);
   return w.toRequest(std::move(operation), std::move(keep));
 }
 
@@ -95,12 +98,7 @@ Request LinkRequests::del(const Ifref& dev) {
 }
 
 Request LinkRequests::setGroup(uint32_t group, const LinkInfo& changes) {
-  // ifindex 0 and no name: the kernel applies the change to every device of IFLA_GROUP.
-  core::MessageWriter w(RTM_NEWLINK, 0);
-  rtnl::KeepAlive keep;
-  rtnl::encodeLink(w, changes, Verb::Set, keep);
-  w.putU32(IFLA_GROUP, group);
-  return w.toRequest(rtnl::describeLink("set group " + std::to_string(group), changes), std::move(keep));
+  return build(changes, Verb::Set, 0, rtnl::describeLink("set group " + std::to_string(group), changes), nullptr, group);
 }
 
 Request LinkRequests::delGroup(uint32_t group) {

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <bit>
 #include <cctype>
+#include <cstdio>
 
 #include "fastlink/neigh.hpp"
 #include "fastlink/netlink.hpp"
@@ -136,21 +137,13 @@ std::string neighStateName(NeighState state) {
   if (bits == 0) return "NONE";
   std::string out;
   for (const auto& s : kStateNames) {
-    if (bits & static_cast<uint16_t>(s.state)) {
-      if (!out.empty()) out += ',';
-      out += s.name;
-      bits &= static_cast<uint16_t>(~static_cast<uint16_t>(s.state));
-    }
+    if (!(bits & static_cast<uint16_t>(s.state))) continue;
+    out += (out.empty() ? "" : ",") + std::string(s.name);
+    bits &= static_cast<uint16_t>(~static_cast<uint16_t>(s.state));
   }
-  if (bits) {
-    if (!out.empty()) out += ',';
-    out += "0x" + [&] {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "%x", bits);
-      return std::string(buf);
-    }();
-  }
-  return out;
+  char rest[12] = "";
+  if (bits) std::snprintf(rest, sizeof rest, "%s0x%x", out.empty() ? "" : ",", bits);
+  return out + rest;
 }
 
 NeighState parseNeighState(std::string_view word) {

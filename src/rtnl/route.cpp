@@ -15,8 +15,6 @@
 namespace fastlink::rtnl {
 namespace {
 
-const char* familyWord(IpAddress::Family f) { return f == IpAddress::Family::v4 ? "IPv4" : "IPv6"; }
-
 // A TLV appended by hand into a byte vector (for RTA_MULTIPATH and RTA_METRICS payloads,
 // which iproute2 sends without NLA_F_NESTED; RTA_MULTIPATH is not even a plain nest).
 void appendAttr(std::vector<uint8_t>& out, uint16_t type, const void* data, std::size_t length) {
@@ -29,15 +27,17 @@ void appendAttr(std::vector<uint8_t>& out, uint16_t type, const void* data, std:
 
 void appendU32(std::vector<uint8_t>& out, uint16_t type, uint32_t v) { appendAttr(out, type, &v, sizeof v); }
 
+// RTA_METRICS as data: the metric each RTAX_* attribute carries (encoded in this order).
+constexpr std::pair<uint16_t, std::optional<uint32_t> RouteMetrics::*> kMetrics[] = {
+    {RTAX_LOCK, &RouteMetrics::lock},         {RTAX_MTU, &RouteMetrics::mtu},
+    {RTAX_WINDOW, &RouteMetrics::window},     {RTAX_ADVMSS, &RouteMetrics::advmss},
+    {RTAX_HOPLIMIT, &RouteMetrics::hoplimit}, {RTAX_INITCWND, &RouteMetrics::initcwnd},
+    {RTAX_INITRWND, &RouteMetrics::initrwnd}};
+
 std::vector<uint8_t> encodeMetrics(const RouteMetrics& m) {
   std::vector<uint8_t> out;
-  if (m.lock) appendU32(out, RTAX_LOCK, *m.lock);
-  if (m.mtu) appendU32(out, RTAX_MTU, *m.mtu);
-  if (m.window) appendU32(out, RTAX_WINDOW, *m.window);
-  if (m.advmss) appendU32(out, RTAX_ADVMSS, *m.advmss);
-  if (m.hoplimit) appendU32(out, RTAX_HOPLIMIT, *m.hoplimit);
-  if (m.initcwnd) appendU32(out, RTAX_INITCWND, *m.initcwnd);
-  if (m.initrwnd) appendU32(out, RTAX_INITRWND, *m.initrwnd);
+  for (auto [type, field] : kMetrics)
+    if (m.*field) appendU32(out, type, *(m.*field));
   for (const auto& raw : m.unknown.list()) appendAttr(out, raw.type, raw.payload.data(), raw.payload.size());
   return out;
 }
@@ -102,10 +102,6 @@ Scope defaultScope(const RouteInfo& route, RouteType type, Verb verb) {
   }
 }
 
-}  // namespace
-
-namespace {
-
 // Every request of a million-route batch carries its description, so it is built without
 // inet_ntop/sprintf (which cost more than the whole encoding).
 void appendAddress(std::string& s, const IpAddress& a) {
@@ -131,8 +127,6 @@ void appendPrefix(std::string& s, const Prefix& p) {
   }
 }
 
-}  // namespace
-
 std::string describeRoute(Verb verb, const RouteInfo& route) {
   std::string s;
   s.reserve(96);
@@ -152,6 +146,8 @@ std::string describeRoute(Verb verb, const RouteInfo& route) {
   if (route.metric) s += " metric " + std::to_string(*route.metric);
   return s;
 }
+
+}  // namespace
 
 Request encodeRoute(const RouteInfo& route, Verb verb) {
   std::string operation = describeRoute(verb, route);
@@ -213,27 +209,15 @@ void encodeRouteGet(core::MessageWriter& w, const RouteQuery& q, uint32_t iif, u
   if (q.mark) w.putU32(RTA_MARK, *q.mark);
 }
 
-bool isIpRoute(const nlmsghdr* m) {
-  const auto* rtm = core::messageHeader<rtmsg>(m);
-  return m->nlmsg_type == RTM_NEWROUTE && rtm && (rtm->rtm_family == AF_INET || rtm->rtm_family == AF_INET6);
-}
-
 namespace {
 
 IpAddress readIp(const nlattr* a, uint8_t family) { return readAddress(a, family == AF_INET ? 4 : 16, "decode route"); }
 
 void decodeMetrics(const nlattr* nest, RouteMetrics& m) {
   forEachAttr(core::readBytes(nest), [&](const nlattr* a) {
-    switch (core::attrType(a)) {
-      case RTAX_LOCK: m.lock = core::readU32(a); break;
-      case RTAX_MTU: m.mtu = core::readU32(a); break;
-      case RTAX_WINDOW: m.window = core::readU32(a); break;
-      case RTAX_ADVMSS: m.advmss = core::readU32(a); break;
-      case RTAX_HOPLIMIT: m.hoplimit = core::readU32(a); break;
-      case RTAX_INITCWND: m.initcwnd = core::readU32(a); break;
-      case RTAX_INITRWND: m.initrwnd = core::readU32(a); break;
-      default: m.unknown.append(core::attrType(a), core::readBytes(a));
-    }
+    for (auto [type, field] : kMetrics)
+      if (core::attrType(a) == type) return void(m.*field = core::readU32(a));
+    m.unknown.append(core::attrType(a), core::readBytes(a));
   });
 }
 

@@ -1,15 +1,15 @@
 // RouteInfo <-> RTM_NEWROUTE/RTM_DELROUTE/RTM_GETROUTE messages.
 #pragma once
 
-#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
 
 #include "fastlink/route.hpp"
 #include "rtnl/codec_helpers.hpp"
 
 namespace fastlink::rtnl {
 
-/// Validates `route` for `verb` (Add, Del, Replace, Append) and encodes the whole request. Throws Error(EINVAL) on bad
-/// input before anything is sent. Devices must be ifindexes.
+/// Validates `route` for `verb` (Add, Del, Replace, Append) and encodes the whole request.
+/// Throws Error(EINVAL) on bad input before anything is sent. Devices must be ifindexes.
 Request encodeRoute(const RouteInfo& route, Verb verb);
 
 /// The dump request for `filter` (RTM_GETROUTE; the engine adds NLM_F_DUMP). `oif` is the
@@ -21,13 +21,10 @@ void encodeRouteGet(core::MessageWriter& writer, const RouteQuery& query, uint32
 
 /// True when the message is an IPv4/IPv6 route (dumps with AF_UNSPEC also carry multicast
 /// routes of other families, which are skipped).
-bool isIpRoute(const nlmsghdr* message);
+inline bool isIpRoute(const nlmsghdr* m) { return m->nlmsg_type == RTM_NEWROUTE && hasFamily(m, kIpFamilies); }
 
 /// Decodes one RTM_NEWROUTE message into `out` (cleared first, so one RouteInfo can be reused
 /// across a dump without allocating).
 void decodeRoute(const nlmsghdr* message, RouteInfo& out);
-
-/// "route add 10.1.0.0/16 table 100" — for error messages.
-std::string describeRoute(Verb verb, const RouteInfo& route);
 
 }  // namespace fastlink::rtnl

@@ -17,8 +17,6 @@ namespace {
 
 constexpr uint32_t kTableMain = 254;  // RT_TABLE_MAIN
 
-std::string familyName(IpAddress::Family f) { return f == IpAddress::Family::v4 ? "IPv4" : "IPv6"; }
-
 void checkIfname(const std::string& operation, const char* what, const std::string& name) {
   try {
     validateIfname(name);
@@ -52,7 +50,7 @@ Request encodeRule(const RuleInfo& r, Verb verb) {
   IpAddress::Family family = r.effectiveFamily();
   for (const auto* p : {&r.src, &r.dst}) {
     if (*p && (*p)->family() != family)
-      throw invalid(operation, "an " + familyName(family) + " rule cannot match the " + familyName((*p)->family()) +
+      throw invalid(operation, "an " + std::string(familyWord(family)) + " rule cannot match the " + familyWord((*p)->family()) +
                                    " prefix " + (*p)->toStringWithLength());
   }
   if (r.iif) checkIfname(operation, "iif", *r.iif);
