@@ -35,7 +35,6 @@ std::string describe(Verb verb, const BridgeVlanInfo& v) {
 
 Request encodeBridgeVlan(const BridgeVlanInfo& v, Verb verb) {
   std::string operation = describe(verb, v);
-  bool del = verb == Verb::Del;
   if (!v.dev) throw invalid(operation, "a VLAN needs a device (dev DEV)");
   uint32_t ifindex = requireIndex(*v.dev, "dev", true);
   if (!v.vid) throw invalid(operation, "a VLAN needs a vid");
@@ -51,9 +50,9 @@ Request encodeBridgeVlan(const BridgeVlanInfo& v, Verb verb) {
       throw invalid(operation, "vid range " + std::to_string(*v.vid) + "-" + std::to_string(*v.vidEnd) + " is empty");
   }
   if (range && v.pvid.value_or(false)) throw invalid(operation, "a range of VLANs cannot be the pvid");
-  if (del && (v.pvid || v.untagged)) throw invalid(operation, "a delete names VLANs only (no pvid/untagged)");
+  if (verb == Verb::Del && (v.pvid || v.untagged)) throw invalid(operation, "a delete names VLANs only (no pvid/untagged)");
 
-  core::MessageWriter w(del ? RTM_DELLINK : RTM_SETLINK, 0);
+  core::MessageWriter w(verb == Verb::Del ? RTM_DELLINK : RTM_SETLINK, 0);
   auto& ifi = w.putHeader<ifinfomsg>();
   ifi.ifi_family = AF_BRIDGE;
   ifi.ifi_index = static_cast<int>(ifindex);
