@@ -123,7 +123,7 @@ class IAddrApi {
 /// The kernel-backed IAddrApi. Obtain it from Netlink::addresses().
 class AddrApi final : public IAddrApi {
  public:
-  explicit AddrApi(core::Engine& engine);
+  explicit AddrApi(core::Engine& engine) : engine_(engine) {}
 
   void add(const AddrInfo& addr) override;
   void replace(const AddrInfo& addr) override;
@@ -134,9 +134,8 @@ class AddrApi final : public IAddrApi {
   std::size_t flush(const AddrFilter& filter) override;
 
  private:
-  AddrInfo resolve(const AddrInfo& addr);
+  const AddrInfo& checkLabel(const AddrInfo& addr);
   core::Engine& engine_;
-  LinkApi links_;
 };
 
 }  // namespace fastlink

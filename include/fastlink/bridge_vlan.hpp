@@ -103,7 +103,6 @@ class BridgeVlanApi final : public IBridgeVlanApi {
                const std::function<void()>& restart = {}) override;
 
  private:
-  uint32_t indexOf(const Ifref& dev);
   core::Engine& engine_;
 };
 

@@ -144,9 +144,6 @@ class FdbApi final : public IFdbApi {
                const std::function<void()>& restart = {}) override;
 
  private:
-  uint32_t indexOf(const Ifref& dev);
-  FdbInfo resolved(const FdbInfo& entry);
-
   core::Engine& engine_;
 };
 

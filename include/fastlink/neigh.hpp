@@ -167,9 +167,6 @@ class NeighApi final : public INeighApi {
   std::size_t flush(const NeighFilter& filter) override;
 
  private:
-  uint32_t indexOf(const Ifref& dev);
-  NeighInfo resolved(const NeighInfo& neigh);
-
   core::Engine& engine_;
 };
 

@@ -104,7 +104,7 @@ class INexthopApi {
 /// The kernel-backed INexthopApi. Obtain it from Netlink::nexthops().
 class NexthopApi final : public INexthopApi {
  public:
-  explicit NexthopApi(core::Engine& engine);
+  explicit NexthopApi(core::Engine& engine) : engine_(engine) {}
 
   void add(const NexthopInfo& nexthop) override;
   void replace(const NexthopInfo& nexthop) override;
@@ -115,9 +115,7 @@ class NexthopApi final : public INexthopApi {
                const std::function<void()>& restart = {}) override;
 
  private:
-  NexthopInfo resolve(const NexthopInfo& nexthop);
   core::Engine& engine_;
-  LinkApi links_;
 };
 
 }  // namespace fastlink

@@ -268,7 +268,7 @@ class IRouteApi {
 /// The kernel-backed IRouteApi. Obtain it from Netlink::routes().
 class RouteApi final : public IRouteApi {
  public:
-  explicit RouteApi(core::Engine& engine);
+  explicit RouteApi(core::Engine& engine) : engine_(engine) {}
 
   void add(const RouteInfo& route) override;
   void del(const RouteInfo& route) override;
@@ -285,7 +285,6 @@ class RouteApi final : public IRouteApi {
 
  private:
   core::Engine& engine_;
-  LinkApi links_;
 };
 
 }  // namespace fastlink

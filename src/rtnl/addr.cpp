@@ -1,92 +1,158 @@
-// Addresses: request builders, and the kernel-backed AddrApi.
+// Addresses: the codec (AddrInfo <-> RTM_NEWADDR/RTM_DELADDR/RTM_GETADDR), the request
+// builders, and the kernel-backed AddrApi over the kit.
 #include <sys/socket.h>
+#include <linux/if_addr.h>
 #include <linux/rtnetlink.h>
 
-#include "core/engine.hpp"
-#include "core/message.hpp"
-#include "fastlink/netlink.hpp"
+#include <cstring>
+
 #include "fastlink/addr.hpp"
+#include "fastlink/netlink.hpp"
 #include "rtnl/addr_codec.hpp"
+#include "rtnl/kit.hpp"
+
+namespace fastlink::rtnl {
+namespace {
+
+// iproute2's default_scope(): loopback addresses are host scope, IPv6 link-local link scope.
+Scope defaultScope(const IpAddress& a) {
+  auto b = a.bytes();
+  if (a.isV4()) return b[0] == 127 ? Scope::Host : Scope::Universe;
+  static const uint8_t kLoopback[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
+  if (std::memcmp(b.data(), kLoopback, 16) == 0) return Scope::Host;
+  if (b[0] == 0xfe && (b[1] & 0xc0) == 0x80) return Scope::Link;
+  return Scope::Universe;
+}
+
+std::string describe(Verb verb, const AddrInfo& a) {
+  std::string s = std::string("address ") + verbWord(verb) + " " + (a.address ? a.address->toStringWithLength() : "?");
+  return a.dev ? s + " dev " + devWord(*a.dev) : s;
+}
+
+}  // namespace
+
+Request encodeAddr(const AddrInfo& a, Verb verb) {
+  auto bad = [&](const std::string& why) { return invalid(describe(verb, a), why); };
+  if (!a.address) throw bad("an address is required (ADDR/LEN)");
+  if (!a.dev) throw bad("a device is required (dev D)");
+  const Prefix& p = *a.address;
+  bool del = verb == Verb::Del;
+  if (a.peer && a.peer->family() != p.family()) throw bad("peer " + a.peer->toString() + " is of another family");
+  if (a.broadcast && !p.isV4()) throw bad("broadcast addresses exist only for IPv4");
+  if (a.broadcast && !a.broadcast->isV4()) throw bad("broadcast " + a.broadcast->toString() + " is not IPv4");
+  if (a.label && !p.isV4()) throw bad("labels exist only for IPv4 addresses");
+  if (a.label && (a.label->empty() || a.label->size() > 15)) throw bad("a label has 1-15 characters");
+  uint32_t valid = a.validLifetime.value_or(kLifetimeForever);
+  uint32_t preferred = a.preferredLifetime.value_or(kLifetimeForever);
+  bool lifetimes = !del && (a.validLifetime || a.preferredLifetime);
+  if (lifetimes && valid == 0) throw bad("valid_lft is zero");
+  if (lifetimes && preferred > valid) throw bad("preferred_lft is greater than valid_lft");
+
+  core::MessageWriter w(messageType(verb, RTM_NEWADDR), createFlags(verb));
+  auto& ifa = w.putHeader<ifaddrmsg>();
+  ifa.ifa_family = familyOf(p.family());
+  ifa.ifa_prefixlen = p.length();
+  uint32_t addrFlags = a.flags.value_or(0);
+  ifa.ifa_flags = del ? 0 : static_cast<uint8_t>(addrFlags & 0xff);
+  ifa.ifa_scope = static_cast<uint8_t>(a.scope.value_or(del ? Scope::Universe : defaultScope(p.address())));
+  ifa.ifa_index = requireIndex(*a.dev, "dev");
+  w.putBytes(IFA_LOCAL, p.address().bytes());
+  w.putBytes(IFA_ADDRESS, a.peer ? a.peer->bytes() : p.address().bytes());
+  if (a.broadcast) w.putBytes(IFA_BROADCAST, a.broadcast->bytes());
+  if (a.label) w.putString(IFA_LABEL, *a.label);
+  if (lifetimes) putStruct(w, IFA_CACHEINFO, ifa_cacheinfo{preferred, valid, 0, 0});
+  if (a.flags && !del) w.putU32(IFA_FLAGS, addrFlags);
+  return w.toRequest(describe(verb, a));
+}
+
+void encodeAddrDump(core::MessageWriter& w, const AddrFilter& filter, uint32_t ifindex) {
+  auto& ifa = w.putHeader<ifaddrmsg>();
+  ifa.ifa_family = filter.family ? familyOf(*filter.family) : AF_UNSPEC;
+  ifa.ifa_index = ifindex;
+}
+
+AddrInfo decodeAddr(const nlmsghdr* m) {
+  const auto& ifa = headerOf<ifaddrmsg>(m, "address");
+  std::size_t width = ifa.ifa_family == AF_INET ? 4 : 16;
+  auto addr = [&](const nlattr* at) { return readAddress(at, width, "decode address"); };
+  AddrInfo a;
+  a.dev = Ifref(ifa.ifa_index);
+  a.scope = static_cast<Scope>(ifa.ifa_scope);
+  a.flags = ifa.ifa_flags;
+  std::optional<IpAddress> local, address;
+  forEachAttr(attrsOf(m, sizeof(ifaddrmsg)), [&](const nlattr* at) {
+    switch (core::attrType(at)) {
+      case IFA_LOCAL: local = addr(at); break;
+      case IFA_ADDRESS: address = addr(at); break;
+      case IFA_BROADCAST: a.broadcast = addr(at); break;
+      case IFA_ANYCAST: a.anycast = addr(at); break;
+      case IFA_LABEL: a.label = core::readString(at); break;
+      case IFA_FLAGS: a.flags = core::readU32(at); break;
+      case IFA_CACHEINFO: {
+        auto ci = readStruct<ifa_cacheinfo>(at);
+        a.preferredLifetime = ci.ifa_prefered, a.validLifetime = ci.ifa_valid;
+        break;
+      }
+      default: a.unknown.append(core::attrType(at), core::readBytes(at));
+    }
+  });
+  // IFA_LOCAL is the interface's address; IFA_ADDRESS is the peer when it differs from it.
+  if (local) {
+    a.address = Prefix(*local, ifa.ifa_prefixlen);
+    if (address && !(*address == *local)) a.peer = address;
+  } else if (address) {
+    a.address = Prefix(*address, ifa.ifa_prefixlen);
+  }
+  return a;
+}
+
+}  // namespace fastlink::rtnl
 
 namespace fastlink {
+namespace {
 
-using rtnl::AddrVerb;
+struct Traits : rtnl::Object<AddrInfo, AddrFilter, RTM_NEWADDR, rtnl::kIpFamilies> {
+  static constexpr const char* kNoun = "address";
+  static void encodeDump(core::MessageWriter& w, const Filter& f, const rtnl::Indexes& ix) { rtnl::encodeAddrDump(w, f, ix.dev); }
+  static void decode(const nlmsghdr* m, Info& out, const Filter&) { out = rtnl::decodeAddr(m); }
+  static bool matches(const Info& a, const Filter& f, const rtnl::Indexes& ix) {
+    return (!ix.dev || a.devIndex() == ix.dev) && (!f.family || (a.address && a.address->family() == *f.family)) &&
+           (!f.scope || a.scope == f.scope) && (!f.label || a.label == f.label);
+  }
+};
+
+}  // namespace
 
 AddrApi& Netlink::addresses() { return lazy(addresses_); }
 
-Request AddrRequests::add(const AddrInfo& addr) { return rtnl::encodeAddr(addr, AddrVerb::Add); }
-Request AddrRequests::replace(const AddrInfo& addr) { return rtnl::encodeAddr(addr, AddrVerb::Replace); }
-Request AddrRequests::del(const AddrInfo& addr) { return rtnl::encodeAddr(addr, AddrVerb::Del); }
+Request AddrRequests::add(const AddrInfo& addr) { return rtnl::encodeAddr(addr, rtnl::Verb::Add); }
+Request AddrRequests::replace(const AddrInfo& addr) { return rtnl::encodeAddr(addr, rtnl::Verb::Replace); }
+Request AddrRequests::del(const AddrInfo& addr) { return rtnl::encodeAddr(addr, rtnl::Verb::Del); }
 
-AddrApi::AddrApi(core::Engine& engine) : engine_(engine), links_(engine) {}
-
-AddrInfo AddrApi::resolve(const AddrInfo& addr) {
-  AddrInfo out = addr;
-  if (!out.dev) return out;
-  if (out.label) {
+const AddrInfo& AddrApi::checkLabel(const AddrInfo& addr) {
+  if (addr.dev && addr.label) {
     // iproute2's rule: a label starts with the device's name ("v0:web" on v0).
-    std::string name = out.dev->isName() ? out.dev->name() : links_.get(*out.dev).name.value_or("");
-    if (out.label->compare(0, name.size(), name) != 0)
-      throw Error::invalidArgument("address", "label \"" + *out.label + "\" must begin with the device name \"" + name + "\"");
+    std::string name = addr.dev->isName() ? addr.dev->name() : LinkApi(engine_).get(*addr.dev).name.value_or("");
+    if (addr.label->compare(0, name.size(), name) != 0)
+      throw Error::invalidArgument("address", "label \"" + *addr.label + "\" must begin with the device name \"" + name + "\"");
   }
-  if (out.dev->isName()) out.dev = Ifref(links_.indexOf(*out.dev));
-  return out;
+  return addr;
 }
 
-void AddrApi::add(const AddrInfo& addr) {
-  Request r = AddrRequests::add(resolve(addr));
-  engine_.execute(r.bytes(), r.operation());
-}
+void AddrApi::add(const AddrInfo& addr) { rtnl::apply<Traits>(engine_, checkLabel(addr), AddrRequests::add); }
+void AddrApi::replace(const AddrInfo& addr) { rtnl::apply<Traits>(engine_, checkLabel(addr), AddrRequests::replace); }
+void AddrApi::del(const AddrInfo& addr) { rtnl::apply<Traits>(engine_, checkLabel(addr), AddrRequests::del); }
 
-void AddrApi::replace(const AddrInfo& addr) {
-  Request r = AddrRequests::replace(resolve(addr));
-  engine_.execute(r.bytes(), r.operation());
-}
-
-void AddrApi::del(const AddrInfo& addr) {
-  Request r = AddrRequests::del(resolve(addr));
-  engine_.execute(r.bytes(), r.operation());
-}
-
-void AddrApi::forEach(const AddrFilter& filter, const std::function<void(const AddrInfo&)>& each,
-                      const std::function<void()>& restart) {
-  uint32_t ifindex = filter.dev ? links_.indexOf(*filter.dev) : 0;
-  core::MessageWriter w(RTM_GETADDR, 0);
-  rtnl::encodeAddrDump(w, filter, ifindex);
-  engine_.dump(
-      w.bytes(), "address show",
-      [&](const nlmsghdr* m) {
-        if (!rtnl::isIpAddr(m)) return;
-        AddrInfo a = rtnl::decodeAddr(m);
-        if (rtnl::addrMatches(a, filter, ifindex)) each(a);
-      },
-      restart);
-}
-
-std::vector<AddrInfo> AddrApi::list(const AddrFilter& filter) {
-  std::vector<AddrInfo> out;
-  forEach(filter, [&](const AddrInfo& a) { out.push_back(a); }, [&] { out.clear(); });
-  return out;
-}
+FASTLINK_RTNL_LIST_API(AddrApi, Traits)
 
 std::size_t AddrApi::flush(const AddrFilter& filter) {
-  std::vector<AddrInfo> found = list(filter);
-  std::size_t next = 0, deleted = 0;
-  RequestSource source = [&]() -> std::optional<Request> {
-    if (next == found.size()) return std::nullopt;
-    const AddrInfo& a = found[next++];
-    AddrInfo key(*a.address, *a.dev);
-    if (a.peer) key.setPeer(*a.peer);
-    return AddrRequests::del(key);
+  auto key = [](const AddrInfo& a) {
+    AddrInfo k(*a.address, *a.dev);
+    if (a.peer) k.setPeer(*a.peer);
+    return std::optional(k);
   };
-  std::optional<Error> failure;
-  engine_.runBatch(source, BatchOptions{.onError = OnError::Continue}, [&](std::size_t, const RequestResult& r) {
-    if (r.status == RequestStatus::Applied) ++deleted;
-    // Deleting a primary IPv4 address also deletes its secondaries: those are gone already.
-    else if (r.error && r.error->code() != std::errc::address_not_available && !failure) failure = r.error;
-  });
-  if (failure) throw *failure;
-  return deleted;
+  // Deleting a primary IPv4 address also deletes its secondaries: those are gone already.
+  return rtnl::flush<Traits>(engine_, filter, key, AddrRequests::del, {std::errc::address_not_available});
 }
 
 }  // namespace fastlink

@@ -1,88 +1,151 @@
-// Bridge VLANs: request builders, and the kernel-backed BridgeVlanApi.
+// Bridge VLANs: the codec (BridgeVlanInfo <-> RTM_SETLINK/RTM_DELLINK with IFLA_AF_SPEC, and the
+// VLAN dump), the request builders, and the kernel-backed BridgeVlanApi over the kit.
 #include <sys/socket.h>
+#include <linux/if_bridge.h>
+#include <linux/if_link.h>
 #include <linux/rtnetlink.h>
 
-#include "core/engine.hpp"
-#include "core/message.hpp"
+#include <cstring>
+
 #include "fastlink/bridge_vlan.hpp"
 #include "fastlink/netlink.hpp"
 #include "rtnl/bridge_vlan_codec.hpp"
+#include "rtnl/kit.hpp"
 
-namespace fastlink {
-
-using core::MessageWriter;
-
-BridgeVlanApi& Netlink::bridgeVlans() { return lazy(bridgeVlans_); }
-
-Request BridgeVlanRequests::add(const BridgeVlanInfo& vlan) {
-  MessageWriter w(RTM_SETLINK, 0);
-  rtnl::encodeBridgeVlan(w, vlan, false);
-  return w.toRequest(rtnl::describeBridgeVlan("add", vlan));
-}
-
-Request BridgeVlanRequests::del(const BridgeVlanInfo& vlan) {
-  MessageWriter w(RTM_DELLINK, 0);
-  rtnl::encodeBridgeVlan(w, vlan, true);
-  return w.toRequest(rtnl::describeBridgeVlan("del", vlan));
-}
-
-uint32_t BridgeVlanApi::indexOf(const Ifref& dev) {
-  if (dev.isIndex()) return dev.index();
-  LinkApi links(engine_);
-  return links.indexOf(dev);
-}
-
+namespace fastlink::rtnl {
 namespace {
 
-// Checks everything but the device lookup first, so bad input is reported as such.
-BridgeVlanInfo probe(const BridgeVlanInfo& v) {
-  BridgeVlanInfo p = v;
-  if (p.dev && p.dev->isName()) {
-    validateIfname(p.dev->name());
-    p.dev = Ifref(1u);
-  }
-  return p;
+constexpr uint16_t kMinVid = 1;
+constexpr uint16_t kMaxVid = 4094;  // 0 and 4095 are reserved by 802.1Q
+
+void putVlanInfo(core::MessageWriter& w, uint16_t flags, uint16_t vid) { putStruct(w, IFLA_BRIDGE_VLAN_INFO, bridge_vlan_info{flags, vid}); }
+
+std::string describe(Verb verb, const BridgeVlanInfo& v) {
+  std::string s = std::string("vlan ") + verbWord(verb);
+  if (v.vid) s += " vid " + std::to_string(*v.vid) + (v.vidEnd ? "-" + std::to_string(*v.vidEnd) : "");
+  if (v.dev) s += " dev " + devWord(*v.dev);
+  if (v.pvid.value_or(false)) s += " pvid";
+  if (v.untagged.value_or(false)) s += " untagged";
+  if (v.master.value_or(false)) s += " master";
+  if (v.self.value_or(false)) s += " self";
+  return s;
 }
 
 }  // namespace
 
-void BridgeVlanApi::add(const BridgeVlanInfo& vlan) {
-  (void)BridgeVlanRequests::add(probe(vlan));
-  BridgeVlanInfo v = vlan;
-  v.dev = Ifref(indexOf(*vlan.dev));
-  Request r = BridgeVlanRequests::add(v);
-  engine_.execute(r.bytes(), r.operation());
+Request encodeBridgeVlan(const BridgeVlanInfo& v, Verb verb) {
+  std::string operation = describe(verb, v);
+  if (!v.dev) throw invalid(operation, "a VLAN needs a device (dev DEV)");
+  uint32_t ifindex = requireIndex(*v.dev, "dev", true);
+  if (!v.vid) throw invalid(operation, "a VLAN needs a vid");
+  auto checkVid = [&](uint16_t vid) {
+    if (vid < kMinVid || vid > kMaxVid)
+      throw invalid(operation, "vid " + std::to_string(vid) + " out of range (1-4094)");
+  };
+  checkVid(*v.vid);
+  bool range = v.vidEnd && *v.vidEnd != *v.vid;
+  if (v.vidEnd) {
+    checkVid(*v.vidEnd);
+    if (*v.vidEnd < *v.vid)
+      throw invalid(operation, "vid range " + std::to_string(*v.vid) + "-" + std::to_string(*v.vidEnd) + " is empty");
+  }
+  if (range && v.pvid.value_or(false)) throw invalid(operation, "a range of VLANs cannot be the pvid");
+  if (verb == Verb::Del && (v.pvid || v.untagged)) throw invalid(operation, "a delete names VLANs only (no pvid/untagged)");
+
+  core::MessageWriter w(verb == Verb::Del ? RTM_DELLINK : RTM_SETLINK, 0);
+  auto& ifi = w.putHeader<ifinfomsg>();
+  ifi.ifi_family = AF_BRIDGE;
+  ifi.ifi_index = static_cast<int>(ifindex);
+  std::size_t spec = w.beginNest(IFLA_AF_SPEC);
+  uint16_t bridgeFlags = 0;
+  if (v.master.value_or(false)) bridgeFlags |= BRIDGE_FLAGS_MASTER;
+  if (v.self.value_or(false)) bridgeFlags |= BRIDGE_FLAGS_SELF;
+  if (bridgeFlags) w.putU16(IFLA_BRIDGE_FLAGS, bridgeFlags);
+  uint16_t flags = 0;
+  if (v.pvid.value_or(false)) flags |= BRIDGE_VLAN_INFO_PVID;
+  if (v.untagged.value_or(false)) flags |= BRIDGE_VLAN_INFO_UNTAGGED;
+  if (range) {
+    putVlanInfo(w, flags | BRIDGE_VLAN_INFO_RANGE_BEGIN, *v.vid);
+    putVlanInfo(w, flags | BRIDGE_VLAN_INFO_RANGE_END, *v.vidEnd);
+  } else {
+    putVlanInfo(w, flags, *v.vid);
+  }
+  w.endNest(spec);
+  return w.toRequest(std::move(operation));
 }
 
-void BridgeVlanApi::del(const BridgeVlanInfo& vlan) {
-  (void)BridgeVlanRequests::del(probe(vlan));
-  BridgeVlanInfo v = vlan;
-  v.dev = Ifref(indexOf(*vlan.dev));
-  Request r = BridgeVlanRequests::del(v);
-  engine_.execute(r.bytes(), r.operation());
+void encodeBridgeVlanDump(core::MessageWriter& w, bool compressed) {
+  // Strict checking: the header stays zero but for the family, and IFLA_EXT_MASK is the only
+  // attribute the kernel accepts here (so there is no device filter).
+  w.putHeader<ifinfomsg>().ifi_family = AF_BRIDGE;
+  w.putU32(IFLA_EXT_MASK, compressed ? RTEXT_FILTER_BRVLAN_COMPRESSED : RTEXT_FILTER_BRVLAN);
 }
 
-void BridgeVlanApi::forEach(const BridgeVlanFilter& filter, const std::function<void(const BridgeVlanInfo&)>& each,
-                            const std::function<void()>& restart) {
-  uint32_t dev = filter.dev ? indexOf(*filter.dev) : 0;
-  MessageWriter w(RTM_GETLINK, 0);
-  rtnl::encodeBridgeVlanDump(w, filter.compressed);
-  engine_.dump(
-      w.bytes(), std::string("vlan show") + (filter.dev ? " dev " + filter.dev->toString() : ""),
-      [&](const nlmsghdr* m) {
-        if (m->nlmsg_type != RTM_NEWLINK) return;
-        const auto* ifi = core::messageHeader<ifinfomsg>(m);
-        if (!ifi || ifi->ifi_family != AF_BRIDGE) return;
-        if (dev && static_cast<uint32_t>(ifi->ifi_index) != dev) return;
-        for (const auto& v : rtnl::decodeBridgeVlans(m)) each(v);
-      },
-      restart);
-}
-
-std::vector<BridgeVlanInfo> BridgeVlanApi::list(const BridgeVlanFilter& filter) {
+std::vector<BridgeVlanInfo> decodeBridgeVlans(const nlmsghdr* message) {
+  const auto& ifi = headerOf<ifinfomsg>(message, "bridge vlan");
+  auto bad = [](const std::string& why) { return malformed("decode bridge vlan", why); };
+  core::AttrTable t = core::AttrTable::ofMessage(message, sizeof(ifinfomsg), IFLA_MAX);
   std::vector<BridgeVlanInfo> out;
-  forEach(filter, [&](const BridgeVlanInfo& v) { out.push_back(v); }, [&] { out.clear(); });
+  const nlattr* spec = t.get(IFLA_AF_SPEC);
+  if (!spec) return out;
+  BridgeVlanInfo base;
+  base.dev = Ifref(static_cast<uint32_t>(ifi.ifi_index));
+  if (auto* a = t.get(IFLA_IFNAME)) base.devName = core::readString(a);
+  if (auto* a = t.get(IFLA_MASTER)) base.masterDev = core::readU32(a);
+  bool inRange = false;
+  uint16_t rangeStart = 0;
+  core::AttrTable nested = core::AttrTable::ofNest(spec, IFLA_BRIDGE_MAX);
+  for (const nlattr* a : nested.all()) {
+    if (core::attrType(a) != IFLA_BRIDGE_VLAN_INFO) continue;
+    auto info = readExact<bridge_vlan_info>(a, "decode bridge vlan");
+    if (info.flags & BRIDGE_VLAN_INFO_RANGE_BEGIN) {
+      inRange = true;
+      rangeStart = info.vid;
+      continue;
+    }
+    BridgeVlanInfo v = base;
+    uint16_t flags = info.flags & ~(BRIDGE_VLAN_INFO_RANGE_BEGIN | BRIDGE_VLAN_INFO_RANGE_END);
+    if (info.flags & BRIDGE_VLAN_INFO_RANGE_END) {
+      if (!inRange) throw bad("VLAN range end without a beginning");
+      v.vid = rangeStart;
+      v.vidEnd = info.vid;
+      inRange = false;
+    } else {
+      v.vid = info.vid;
+    }
+    v.flags = flags;
+    v.pvid = (flags & BRIDGE_VLAN_INFO_PVID) != 0;
+    v.untagged = (flags & BRIDGE_VLAN_INFO_UNTAGGED) != 0;
+    v.brentry = (flags & BRIDGE_VLAN_INFO_BRENTRY) != 0;
+    out.push_back(std::move(v));
+  }
   return out;
 }
+
+}  // namespace fastlink::rtnl
+
+namespace fastlink {
+namespace {
+
+struct Traits : rtnl::Object<BridgeVlanInfo, BridgeVlanFilter, RTM_NEWLINK, rtnl::familyBit(AF_BRIDGE)> {
+  static constexpr const char* kNoun = "vlan";
+  static void encodeDump(core::MessageWriter& w, const Filter& f, const rtnl::Indexes&) { rtnl::encodeBridgeVlanDump(w, f.compressed); }
+  static std::vector<Info> decodeMany(const nlmsghdr* m) { return rtnl::decodeBridgeVlans(m); }
+  // The kernel has no device filter for this dump.
+  static bool matches(const Info& v, const Filter&, const rtnl::Indexes& ix) { return !ix.dev || v.dev == Ifref(ix.dev); }
+  static std::string show(const Filter& f) { return std::string("vlan show") + (f.dev ? " dev " + f.dev->toString() : ""); }
+};
+
+}  // namespace
+
+BridgeVlanApi& Netlink::bridgeVlans() { return lazy(bridgeVlans_); }
+
+Request BridgeVlanRequests::add(const BridgeVlanInfo& vlan) { return rtnl::encodeBridgeVlan(vlan, rtnl::Verb::Add); }
+Request BridgeVlanRequests::del(const BridgeVlanInfo& vlan) { return rtnl::encodeBridgeVlan(vlan, rtnl::Verb::Del); }
+
+void BridgeVlanApi::add(const BridgeVlanInfo& vlan) { rtnl::apply<Traits>(engine_, vlan, BridgeVlanRequests::add); }
+void BridgeVlanApi::del(const BridgeVlanInfo& vlan) { rtnl::apply<Traits>(engine_, vlan, BridgeVlanRequests::del); }
+
+FASTLINK_RTNL_LIST_API(BridgeVlanApi, Traits)
 
 }  // namespace fastlink

@@ -1,13 +1,38 @@
 #include "rtnl/codec_helpers.hpp"
 
+#include <sys/socket.h>
 #include <linux/if_link.h>
+#include <linux/netlink.h>
 
 #include <algorithm>
-#include <string>
-
-#include "fastlink/error.hpp"
+#include <climits>
 
 namespace fastlink::rtnl {
+
+const char* verbWord(Verb verb) {
+  static const char* const kWords[] = {"add", "del", "set", "replace", "append", "get", "show"};
+  return kWords[static_cast<int>(verb)];
+}
+
+uint16_t createFlags(Verb verb) {
+  switch (verb) {
+    case Verb::Add: return NLM_F_CREATE | NLM_F_EXCL;
+    case Verb::Replace: return NLM_F_CREATE | NLM_F_REPLACE;
+    case Verb::Append: return NLM_F_CREATE | NLM_F_APPEND;
+    default: return 0;
+  }
+}
+
+uint8_t familyOf(IpAddress::Family f) { return f == IpAddress::Family::v4 ? AF_INET : AF_INET6; }
+
+std::string devWord(const Ifref& dev) { return dev.isName() ? dev.name() : std::to_string(dev.index()); }
+
+IpAddress readAddress(const nlattr* attr, std::size_t width, const char* what) {
+  auto b = core::readBytes(attr);
+  if (width ? b.size() < width : b.size() != 4 && b.size() != 16)
+    throw malformed(what, "address attribute of " + std::to_string(b.size()) + " bytes");
+  return IpAddress::fromBytes(width ? b.first(width) : b);
+}
 
 void encodeNetns(core::MessageWriter& writer, const Netns& ns, KeepAlive& keep) {
   if (ns.kind() == Netns::Kind::Pid) {
@@ -26,10 +51,13 @@ void keepUnknown(const core::AttrTable& table, const std::vector<uint16_t>& know
   }
 }
 
-uint32_t requireIndex(const Ifref& ref, std::string_view what) {
-  if (ref.isIndex()) return ref.index();
-  throw Error::invalidArgument(std::string(what), std::string(what) + " \"" + ref.name() +
-                                                      "\" must be resolved to an ifindex first (LinkApi does this)");
+uint32_t requireIndex(const Ifref& ref, std::string_view what, bool nonzero) {
+  std::string w(what);
+  if (ref.isName())
+    throw invalid(w, w + " \"" + ref.name() + "\" must be resolved to an ifindex first (LinkApi does this)");
+  if (nonzero && ref.index() == 0) throw invalid(w, "ifindex 0 names no device");
+  if (nonzero && ref.index() > INT_MAX) throw invalid(w, w + ": ifindex out of range");
+  return ref.index();
 }
 
 }  // namespace fastlink::rtnl

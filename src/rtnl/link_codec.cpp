@@ -31,21 +31,21 @@ std::optional<std::string> effectiveKind(const LinkInfo& link) {
   return std::nullopt;
 }
 
-void validateCommon(const LinkInfo& link, LinkEncodeMode mode) {
+void validateCommon(const LinkInfo& link, bool create, bool group) {
   if (link.name) validateIfname(*link.name);
   if (link.mtu && (*link.mtu < kMinMtu || *link.mtu > kMaxMtu))
     throw invalid("mtu " + std::to_string(*link.mtu) + " out of range (" + std::to_string(kMinMtu) + "-" +
                   std::to_string(kMaxMtu) + ")");
   if (link.address && link.address->size() == 0) throw invalid("empty link address");
   if (link.kind && (link.kind->empty() || link.kind->size() > 63)) throw invalid("invalid link type");
-  if (mode == LinkEncodeMode::Create && link.alias)
+  if (create && link.alias)
     throw invalid("alias can only be set on an existing device (the kernel ignores it at creation)");
-  if (mode != LinkEncodeMode::Create) {
+  if (!create) {
     if (link.numTxQueues || link.numRxQueues) throw invalid("numtxqueues/numrxqueues can only be set when creating");
     if (link.parent) throw invalid("the parent link can only be set when creating");
     if (link.veth && link.veth->peerName) throw invalid("a veth peer can only be set when creating");
   }
-  if (mode == LinkEncodeMode::Group) {
+  if (group) {
     if (link.name || link.index) throw invalid("a group change cannot rename or pick one device");
     if (link.group) throw invalid("a group change cannot move devices to another group; set each device");
     if (!kindOptionsPresent(link).empty() || link.kind) throw invalid("a group change cannot carry link-type options");
@@ -66,11 +66,11 @@ void encodeLinkInfoNest(core::MessageWriter& w, const LinkInfo& link, const std:
 
 }  // namespace
 
-void encodeLink(core::MessageWriter& w, const LinkInfo& link, LinkEncodeMode mode, KeepAlive& keep,
-                const Ifref* device) {
-  validateCommon(link, mode);
+void encodeLink(core::MessageWriter& w, const LinkInfo& link, Verb verb, KeepAlive& keep, const Ifref* device) {
+  bool create = verb == Verb::Add || verb == Verb::Replace;
+  validateCommon(link, create, verb == Verb::Set && !device);
   std::optional<std::string> kind = effectiveKind(link);
-  if (mode == LinkEncodeMode::Create && !kind) throw invalid("a new device needs a type (type KIND)");
+  if (create && !kind) throw invalid("a new device needs a type (type KIND)");
 
   auto& ifi = w.putHeader<ifinfomsg>();
   ifi.ifi_family = AF_UNSPEC;
@@ -184,8 +184,8 @@ LinkInfo decodeLink(const nlmsghdr* message, bool withStats) {
   return link;
 }
 
-std::string describeLink(const char* verb, const LinkInfo& link) {
-  std::string s = std::string("link ") + verb;
+std::string describeLink(const std::string& verb, const LinkInfo& link) {
+  std::string s = "link " + verb;
   if (link.name) s += " " + *link.name;
   else if (link.index) s += " index " + std::to_string(*link.index);
   if (link.kind) s += " type " + *link.kind;

@@ -3,20 +3,17 @@
 
 #include <linux/netlink.h>
 
-#include "core/message.hpp"
 #include "fastlink/link.hpp"
+#include "rtnl/codec_helpers.hpp"
 #include "rtnl/link_kind.hpp"
 
 namespace fastlink::rtnl {
 
-/// What the message is for; decides which fields are allowed.
-enum class LinkEncodeMode { Create, Change, Group };
-
-/// Validates `link` for `mode` and writes its header and attributes. Throws Error(EINVAL) on bad
-/// input before anything is sent.
-/// `device`, when given, names the device a Change applies to (ifindex, or IFLA_IFNAME) instead
-/// of link.index / link.name; link.name then means a rename.
-void encodeLink(core::MessageWriter& writer, const LinkInfo& link, LinkEncodeMode mode, KeepAlive& keep,
+/// Validates `link` for `verb` and writes its header and attributes. Throws Error(EINVAL) on bad
+/// input before anything is sent. Add and Replace create; Set changes `device` (ifindex, or
+/// IFLA_IFNAME) instead of link.index / link.name, link.name then meaning a rename; a Set
+/// without a device changes a whole group (the caller adds IFLA_GROUP).
+void encodeLink(core::MessageWriter& writer, const LinkInfo& link, Verb verb, KeepAlive& keep,
                 const Ifref* device = nullptr);
 
 /// Decodes one RTM_NEWLINK message (from a get or a dump).
@@ -26,6 +23,6 @@ LinkInfo decodeLink(const nlmsghdr* message, bool withStats);
 std::string operStateName(uint8_t state);
 
 /// A short iproute2-style description of a link request, for error messages.
-std::string describeLink(const char* verb, const LinkInfo& link);
+std::string describeLink(const std::string& verb, const LinkInfo& link);
 
 }  // namespace fastlink::rtnl

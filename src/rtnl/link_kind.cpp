@@ -43,10 +43,9 @@ std::vector<std::string_view> kindOptionsPresent(const LinkInfo& link) {
   return present;
 }
 
-namespace {
 // Device references of every options set carried (the kind may still be unset: it is inferred
 // from the options when encoding). Kinds sharing options hand out the same pointers.
-std::vector<Ifref*> deviceRefs(LinkInfo& link) {
+std::vector<Ifref*> kindDeviceRefs(LinkInfo& link) {
   std::vector<Ifref*> refs;
   for (const auto* codec : allLinkKinds()) {
     if (!codec->deviceRefs || !carries(*codec, link)) continue;
@@ -55,18 +54,6 @@ std::vector<Ifref*> deviceRefs(LinkInfo& link) {
   }
   return refs;
 }
-}  // namespace
 
-bool kindOptionsNameDevices(const LinkInfo& link) {
-  // deviceRefs hands out pointers for resolving; here they are only read.
-  for (const Ifref* ref : deviceRefs(const_cast<LinkInfo&>(link)))
-    if (ref->isName()) return true;
-  return false;
-}
-
-void resolveKindDevices(LinkInfo& link, const std::function<uint32_t(const Ifref&)>& indexOf) {
-  for (Ifref* ref : deviceRefs(link))
-    if (ref->isName()) *ref = Ifref(indexOf(*ref));
-}
 
 }  // namespace fastlink::rtnl

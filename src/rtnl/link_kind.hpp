@@ -58,10 +58,9 @@ const std::vector<const LinkKindCodec*>& allLinkKinds();
 /// Error(EINVAL) when the typed slot holds a type no kind takes.
 std::vector<std::string_view> kindOptionsPresent(const LinkInfo& link);
 
-/// True when a kind option names a device by name (the kernel wants an ifindex).
-bool kindOptionsNameDevices(const LinkInfo& link);
-/// Replaces the device names in kind options by `indexOf(name)`.
-void resolveKindDevices(LinkInfo& link, const std::function<uint32_t(const Ifref&)>& indexOf);
+/// Every device named inside the kind options `link` carries (vxlan dev, gre/ipip link), as
+/// pointers into `link` for resolving names to ifindexes. Kinds sharing options appear once.
+std::vector<Ifref*> kindDeviceRefs(LinkInfo& link);
 
 /// Helpers for kinds that keep their options in the typed slot.
 template <class T>

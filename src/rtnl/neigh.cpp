@@ -1,189 +1,222 @@
-// Neighbours: request builders, and the kernel-backed NeighApi.
+// Neighbours: the codec (NeighInfo <-> RTM_NEWNEIGH/RTM_DELNEIGH/RTM_GETNEIGH of AF_INET/AF_INET6),
+// the request builders, and the kernel-backed NeighApi over the kit.
 #include <sys/socket.h>
 #include <linux/neighbour.h>
 #include <linux/rtnetlink.h>
 
-#include "core/engine.hpp"
-#include "core/message.hpp"
+#include <algorithm>
+#include <bit>
+#include <cctype>
+#include <cstdio>
+
 #include "fastlink/neigh.hpp"
 #include "fastlink/netlink.hpp"
+#include "rtnl/kit.hpp"
 #include "rtnl/neigh_codec.hpp"
 
-namespace fastlink {
+namespace fastlink::rtnl {
+namespace {
 
-using core::MessageWriter;
-using rtnl::NeighEncodeMode;
+std::string describe(Verb verb, const NeighInfo& neigh) {
+  std::string s = std::string("neigh ") + (verb == Verb::Set ? "change" : verbWord(verb));
+  if (neigh.isProxy()) s += " proxy";
+  if (neigh.dst) s += " " + neigh.dst->toString();
+  if (neigh.lladdr) s += " lladdr " + neigh.lladdr->toString();
+  if (neigh.dev) s += " dev " + devWord(*neigh.dev);
+  if (neigh.state) {
+    std::string st = neighStateName(*neigh.state);
+    std::transform(st.begin(), st.end(), st.begin(), [](unsigned char c) { return std::tolower(c); });
+    s += " nud " + st;
+  }
+  if (neigh.isRouter()) s += " router";
+  return s;
+}
+
+}  // namespace
+
+Request encodeNeigh(const NeighInfo& neigh, Verb verb) {
+  std::string operation = describe(verb, neigh);
+  if (!neigh.dst) throw invalid(operation, "a neighbour needs a destination address");
+  if (!neigh.dev) throw invalid(operation, "a neighbour needs a device (dev DEV)");
+  uint32_t ifindex = requireIndex(*neigh.dev, "dev", true);
+  bool del = verb == Verb::Del;
+  if (neigh.isProxy()) {
+    if (neigh.lladdr) throw invalid(operation, "a proxy entry has no link-layer address");
+    if (neigh.state) throw invalid(operation, "a proxy entry has no state");
+  }
+  if (neigh.lladdr && neigh.lladdr->size() == 0) throw invalid(operation, "empty link-layer address");
+  if (neigh.state && std::popcount(static_cast<unsigned>(neigh.state.value())) > 1)
+    throw invalid(operation, "a neighbour has one state, not " + neighStateName(*neigh.state));
+  if (del && (neigh.lladdr || neigh.router || neigh.externLearn || neigh.protocol || neigh.state))
+    throw invalid(operation, "a delete names the entry by address and device only");
+
+  core::MessageWriter w(messageType(verb, RTM_NEWNEIGH), verb == Verb::Set ? NLM_F_REPLACE : createFlags(verb));
+  auto& ndm = w.putHeader<ndmsg>();
+  ndm.ndm_family = familyOf(neigh.dst->family());
+  ndm.ndm_ifindex = static_cast<int32_t>(ifindex);
+  if (!del) {
+    // Like `ip neigh add`: an entry without a state is permanent (proxies ignore it).
+    ndm.ndm_state = static_cast<uint16_t>(neigh.state.value_or(NeighState::Permanent));
+  }
+  uint8_t flags = 0;
+  if (neigh.isProxy()) flags |= NTF_PROXY;
+  if (neigh.isRouter()) flags |= NTF_ROUTER;
+  if (neigh.externLearn.value_or(false)) flags |= NTF_EXT_LEARNED;
+  ndm.ndm_flags = flags;
+  w.putBytes(NDA_DST, neigh.dst->bytes());
+  if (neigh.lladdr) w.putBytes(NDA_LLADDR, neigh.lladdr->bytes());
+  if (neigh.protocol) w.putU8(NDA_PROTOCOL, *neigh.protocol);
+  return w.toRequest(std::move(operation));
+}
+
+void encodeNeighGet(core::MessageWriter& w, const IpAddress& dst, uint32_t ifindex, bool proxy) {
+  auto& ndm = w.putHeader<ndmsg>();
+  ndm.ndm_family = familyOf(dst.family());
+  ndm.ndm_ifindex = static_cast<int32_t>(ifindex);
+  if (proxy) ndm.ndm_flags = NTF_PROXY;
+  w.putBytes(NDA_DST, dst.bytes());
+}
+
+void encodeNeighDump(core::MessageWriter& w, std::optional<IpAddress::Family> family, uint32_t ifindex,
+                     uint32_t master, bool proxy) {
+  // Strict checking: ifindex, state and type stay zero in the header; the device filter goes
+  // in NDA_IFINDEX, the bridge/VRF filter in NDA_MASTER.
+  auto& ndm = w.putHeader<ndmsg>();
+  ndm.ndm_family = family ? familyOf(*family) : AF_UNSPEC;
+  if (proxy) ndm.ndm_flags = NTF_PROXY;
+  if (ifindex) w.putU32(NDA_IFINDEX, ifindex);
+  if (master) w.putU32(NDA_MASTER, master);
+}
+
+NeighInfo decodeNeigh(const nlmsghdr* message) {
+  const auto& ndm = headerOf<ndmsg>(message, "neigh");
+  NeighInfo n;
+  n.dev = Ifref(static_cast<uint32_t>(ndm.ndm_ifindex));
+  n.flags = ndm.ndm_flags;
+  n.proxy = (ndm.ndm_flags & NTF_PROXY) != 0;
+  n.router = (ndm.ndm_flags & NTF_ROUTER) != 0;
+  n.externLearn = (ndm.ndm_flags & NTF_EXT_LEARNED) != 0;
+  if (!n.isProxy()) n.state = static_cast<NeighState>(ndm.ndm_state);
+  forEachAttr(attrsOf(message, sizeof(ndmsg)), [&](const nlattr* a) {
+    switch (core::attrType(a)) {
+      case NDA_DST: n.dst = readAddress(a, 0, "decode neigh"); break;
+      case NDA_LLADDR: n.lladdr = MacAddress(core::readBytes(a)); break;
+      case NDA_PROBES: n.probes = core::readU32(a); break;
+      case NDA_PROTOCOL: n.protocol = core::readU8(a); break;
+      case NDA_CACHEINFO: {
+        auto ci = readExact<nda_cacheinfo>(a, "decode neigh");
+        n.confirmedAgo = ci.ndm_confirmed, n.usedAgo = ci.ndm_used, n.updatedAgo = ci.ndm_updated, n.refcnt = ci.ndm_refcnt;
+        break;
+      }
+      default: n.unknown.append(core::attrType(a), core::readBytes(a));
+    }
+  });
+  return n;
+}
+
+}  // namespace fastlink::rtnl
+
+namespace fastlink {
+namespace {
+
+struct StateName {
+  NeighState state;
+  const char* name;
+};
+
+constexpr StateName kStateNames[] = {
+    {NeighState::Incomplete, "INCOMPLETE"}, {NeighState::Reachable, "REACHABLE"}, {NeighState::Stale, "STALE"},
+    {NeighState::Delay, "DELAY"},           {NeighState::Probe, "PROBE"},         {NeighState::Failed, "FAILED"},
+    {NeighState::Noarp, "NOARP"},           {NeighState::Permanent, "PERMANENT"},
+};
+
+}  // namespace
+
+std::string neighStateName(NeighState state) {
+  auto bits = static_cast<uint16_t>(state);
+  if (bits == 0) return "NONE";
+  std::string out;
+  for (const auto& s : kStateNames) {
+    if (!(bits & static_cast<uint16_t>(s.state))) continue;
+    out += (out.empty() ? "" : ",") + std::string(s.name);
+    bits &= static_cast<uint16_t>(~static_cast<uint16_t>(s.state));
+  }
+  char rest[12] = "";
+  if (bits) std::snprintf(rest, sizeof rest, "%s0x%x", out.empty() ? "" : ",", bits);
+  return out + rest;
+}
+
+NeighState parseNeighState(std::string_view word) {
+  std::string upper(word);
+  std::transform(upper.begin(), upper.end(), upper.begin(), [](unsigned char c) { return std::toupper(c); });
+  if (upper == "NONE") return NeighState::None;
+  for (const auto& s : kStateNames)
+    if (upper == s.name) return s.state;
+  throw Error::invalidArgument("neigh", "unknown neighbour state \"" + std::string(word) +
+                                            "\" (permanent, noarp, reachable, stale, none, incomplete, delay, "
+                                            "probe, failed)");
+}
+
+namespace {
+
+struct Traits : rtnl::Object<NeighInfo, NeighFilter, RTM_NEWNEIGH, rtnl::kIpFamilies> {
+  static constexpr const char* kNoun = "neighbour";
+  static void encodeDump(core::MessageWriter& w, const Filter& f, const rtnl::Indexes& ix) {
+    rtnl::encodeNeighDump(w, f.family, ix.dev, ix.master, f.proxy);
+  }
+  static void decode(const nlmsghdr* m, Info& out, const Filter&) { out = rtnl::decodeNeigh(m); }
+  // The kernel has no state filter.
+  static bool matches(const Info& n, const Filter& f, const rtnl::Indexes&) {
+    if (!f.stateMask || n.isProxy()) return true;
+    auto bits = static_cast<uint16_t>(n.state.value_or(NeighState::None));
+    return bits ? (bits & *f.stateMask) != 0 : (*f.stateMask & kNeighStateNoneBit) != 0;
+  }
+  static std::string show(const Filter& f) {
+    return std::string("neigh show") + (f.proxy ? " proxy" : "") + (f.dev ? " dev " + f.dev->toString() : "") +
+           (f.master ? " master " + f.master->toString() : "");
+  }
+};
+
+}  // namespace
 
 NeighApi& Netlink::neighbours() { return lazy(neighbours_); }
 
-// ---- NeighRequests ------------------------------------------------------------------------
+Request NeighRequests::add(const NeighInfo& neigh) { return rtnl::encodeNeigh(neigh, rtnl::Verb::Add); }
+Request NeighRequests::replace(const NeighInfo& neigh) { return rtnl::encodeNeigh(neigh, rtnl::Verb::Replace); }
+Request NeighRequests::change(const NeighInfo& neigh) { return rtnl::encodeNeigh(neigh, rtnl::Verb::Set); }
+Request NeighRequests::del(const NeighInfo& neigh) { return rtnl::encodeNeigh(neigh, rtnl::Verb::Del); }
 
-namespace {
-
-Request build(uint16_t type, uint16_t flags, const NeighInfo& neigh, NeighEncodeMode mode, const char* verb) {
-  MessageWriter w(type, flags);
-  rtnl::encodeNeigh(w, neigh, mode);
-  return w.toRequest(rtnl::describeNeigh(verb, neigh));
-}
-
-}  // namespace
-
-Request NeighRequests::add(const NeighInfo& neigh) {
-  return build(RTM_NEWNEIGH, NLM_F_CREATE | NLM_F_EXCL, neigh, NeighEncodeMode::Add, "add");
-}
-
-Request NeighRequests::replace(const NeighInfo& neigh) {
-  return build(RTM_NEWNEIGH, NLM_F_CREATE | NLM_F_REPLACE, neigh, NeighEncodeMode::Replace, "replace");
-}
-
-Request NeighRequests::change(const NeighInfo& neigh) {
-  return build(RTM_NEWNEIGH, NLM_F_REPLACE, neigh, NeighEncodeMode::Change, "change");
-}
-
-Request NeighRequests::del(const NeighInfo& neigh) {
-  return build(RTM_DELNEIGH, 0, neigh, NeighEncodeMode::Del, "del");
-}
-
-// ---- NeighApi ---------------------------------------------------------------------------------
-
-uint32_t NeighApi::indexOf(const Ifref& dev) {
-  if (dev.isIndex()) return dev.index();
-  LinkApi links(engine_);
-  return links.indexOf(dev);
-}
-
-NeighInfo NeighApi::resolved(const NeighInfo& neigh) {
-  NeighInfo out = neigh;
-  if (out.dev && out.dev->isName()) {
-    validateIfname(out.dev->name());
-    out.dev = Ifref(indexOf(*out.dev));
-  }
-  return out;
-}
-
-namespace {
-
-void send(core::Engine& engine, const Request& r) { engine.execute(r.bytes(), r.operation()); }
-
-// Checks the request before any name lookup, so bad input never reaches the kernel and a
-// nonexistent device is not what hides the real mistake.
-void precheck(const NeighInfo& neigh, Request (*builder)(const NeighInfo&)) {
-  NeighInfo probe = neigh;
-  if (probe.dev && probe.dev->isName()) {
-    validateIfname(probe.dev->name());
-    probe.dev = Ifref(1u);
-  }
-  (void)builder(probe);
-}
-
-}  // namespace
-
-void NeighApi::add(const NeighInfo& neigh) {
-  precheck(neigh, NeighRequests::add);
-  send(engine_, NeighRequests::add(resolved(neigh)));
-}
-
-void NeighApi::replace(const NeighInfo& neigh) {
-  precheck(neigh, NeighRequests::replace);
-  send(engine_, NeighRequests::replace(resolved(neigh)));
-}
-
-void NeighApi::change(const NeighInfo& neigh) {
-  precheck(neigh, NeighRequests::change);
-  send(engine_, NeighRequests::change(resolved(neigh)));
-}
-
-void NeighApi::del(const NeighInfo& neigh) {
-  precheck(neigh, NeighRequests::del);
-  send(engine_, NeighRequests::del(resolved(neigh)));
-}
+void NeighApi::add(const NeighInfo& neigh) { rtnl::apply<Traits>(engine_, neigh, NeighRequests::add); }
+void NeighApi::replace(const NeighInfo& neigh) { rtnl::apply<Traits>(engine_, neigh, NeighRequests::replace); }
+void NeighApi::change(const NeighInfo& neigh) { rtnl::apply<Traits>(engine_, neigh, NeighRequests::change); }
+void NeighApi::del(const NeighInfo& neigh) { rtnl::apply<Traits>(engine_, neigh, NeighRequests::del); }
 
 NeighInfo NeighApi::get(const IpAddress& dst, const Ifref& dev, bool proxy) {
   std::string operation = std::string("neigh get ") + (proxy ? "proxy " : "") + dst.toString() + " dev " + dev.toString();
-  if (dev.isName()) validateIfname(dev.name());
-  MessageWriter w(RTM_GETNEIGH, 0);
-  rtnl::encodeNeighGet(w, dst, indexOf(dev), proxy);
-  std::optional<NeighInfo> out;
-  engine_.query(w.bytes(), operation, [&](const nlmsghdr* m) {
-    if (m->nlmsg_type == RTM_NEWNEIGH) out = rtnl::decodeNeigh(m);
-  });
-  if (!out) throw Error(make_error_code(Errc::malformed_reply), operation, "no neighbour in the reply");
-  return std::move(*out);
+  core::MessageWriter w(RTM_GETNEIGH, 0);
+  rtnl::encodeNeighGet(w, dst, rtnl::Names(engine_).index(dev), proxy);
+  return rtnl::get<Traits>(engine_, w, operation);
 }
 
 std::optional<NeighInfo> NeighApi::find(const IpAddress& dst, const Ifref& dev, bool proxy) {
-  try {
-    return get(dst, dev, proxy);
-  } catch (const Error& e) {
-    if (e.code() == std::errc::no_such_file_or_directory) return std::nullopt;
-    throw;
-  }
+  return rtnl::find(std::errc::no_such_file_or_directory, [&] { return get(dst, dev, proxy); });
 }
 
-void NeighApi::forEach(const NeighFilter& filter, const std::function<void(const NeighInfo&)>& each,
-                       const std::function<void()>& restart) {
-  uint32_t ifindex = filter.dev ? indexOf(*filter.dev) : 0;
-  uint32_t master = filter.master ? indexOf(*filter.master) : 0;
-  MessageWriter w(RTM_GETNEIGH, 0);
-  rtnl::encodeNeighDump(w, filter.family, ifindex, master, filter.proxy);
-  std::string operation = std::string("neigh show") + (filter.proxy ? " proxy" : "") +
-                          (filter.dev ? " dev " + filter.dev->toString() : "") +
-                          (filter.master ? " master " + filter.master->toString() : "");
-  engine_.dump(
-      w.bytes(), operation,
-      [&](const nlmsghdr* m) {
-        if (m->nlmsg_type != RTM_NEWNEIGH) return;
-        const auto* ndm = core::messageHeader<ndmsg>(m);
-        if (!ndm || (ndm->ndm_family != AF_INET && ndm->ndm_family != AF_INET6)) return;
-        NeighInfo n = rtnl::decodeNeigh(m);
-        if (filter.stateMask && !n.isProxy()) {
-          auto bits = static_cast<uint16_t>(n.state.value_or(NeighState::None));
-          if (bits ? !(bits & *filter.stateMask) : !(*filter.stateMask & kNeighStateNoneBit)) return;
-        }
-        each(n);
-      },
-      restart);
-}
-
-std::vector<NeighInfo> NeighApi::list(const NeighFilter& filter) {
-  std::vector<NeighInfo> out;
-  forEach(filter, [&](const NeighInfo& n) { out.push_back(n); }, [&] { out.clear(); });
-  return out;
-}
+FASTLINK_RTNL_LIST_API(NeighApi, Traits)
 
 std::size_t NeighApi::flush(const NeighFilter& filter) {
   NeighFilter f = filter;
   if (!f.stateMask && !f.proxy)  // like `ip neigh flush`: permanent and noarp entries stay
     f.stateMask = static_cast<uint16_t>(0xffff & ~(static_cast<uint16_t>(NeighState::Permanent) |
                                                  static_cast<uint16_t>(NeighState::Noarp)));
-  std::vector<NeighInfo> victims;
-  forEach(f, [&](const NeighInfo& n) {
-    if (!n.dst) return;
-    NeighInfo key;
-    key.dst = n.dst;
-    key.dev = n.dev;
-    if (n.isProxy()) key.proxy = true;
-    victims.push_back(std::move(key));
-  }, [&] { victims.clear(); });
-
-  std::size_t next = 0;
-  RequestSource source = [&]() -> std::optional<Request> {
-    if (next == victims.size()) return std::nullopt;
-    return NeighRequests::del(victims[next++]);
+  auto key = [](const NeighInfo& n) -> std::optional<NeighInfo> {
+    if (!n.dst) return std::nullopt;
+    NeighInfo k(*n.dst, *n.dev);
+    if (n.isProxy()) k.proxy = true;
+    return k;
   };
-  std::size_t deleted = 0;
-  std::optional<Error> failure;
-  BatchOptions options;
-  options.onError = OnError::Continue;
-  engine_.runBatch(source, options, [&](std::size_t, const RequestResult& r) {
-    if (r.status == RequestStatus::Applied) {
-      ++deleted;
-    } else if (r.error && r.error->code() != std::errc::no_such_file_or_directory && !failure) {
-      failure = *r.error;  // an entry that vanished meanwhile is already flushed
-    }
-  });
-  if (failure) throw *failure;
-  return deleted;
+  // An entry that vanished meanwhile is already flushed.
+  return rtnl::flush<Traits>(engine_, f, key, NeighRequests::del, {std::errc::no_such_file_or_directory});
 }
 
 }  // namespace fastlink

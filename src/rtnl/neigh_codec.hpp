@@ -5,17 +5,14 @@
 
 #include <string>
 
-#include "core/message.hpp"
 #include "fastlink/neigh.hpp"
+#include "rtnl/codec_helpers.hpp"
 
 namespace fastlink::rtnl {
 
-/// What a neighbour message is for; decides the header defaults and what is allowed.
-enum class NeighEncodeMode { Add, Replace, Change, Del };
-
-/// Validates `neigh` and writes its ndmsg and attributes. `dev` must be an ifindex. Throws
-/// Error(EINVAL) on bad input before anything is sent.
-void encodeNeigh(core::MessageWriter& writer, const NeighInfo& neigh, NeighEncodeMode mode);
+/// Validates and encodes an Add, Replace, Set (`ip neigh change`) or Del request. `dev` must be
+/// an ifindex. Throws Error(EINVAL) on bad input before anything is sent.
+Request encodeNeigh(const NeighInfo& neigh, Verb verb);
 
 /// Writes an RTM_GETNEIGH get request (ndmsg + NDA_DST), valid under strict checking.
 void encodeNeighGet(core::MessageWriter& writer, const IpAddress& dst, uint32_t ifindex, bool proxy);
@@ -26,11 +23,5 @@ void encodeNeighDump(core::MessageWriter& writer, std::optional<IpAddress::Famil
 
 /// Decodes one RTM_NEWNEIGH message of family AF_INET or AF_INET6.
 NeighInfo decodeNeigh(const nlmsghdr* message);
-
-/// "neigh add 10.0.0.2 dev ifindex 3 ..." for error messages.
-std::string describeNeigh(const char* verb, const NeighInfo& neigh);
-
-/// The ndmsg family of an IP family.
-uint8_t neighFamily(IpAddress::Family family);
 
 }  // namespace fastlink::rtnl

@@ -3,14 +3,13 @@
 
 #include <linux/netlink.h>
 
-#include "core/message.hpp"
 #include "fastlink/nexthop.hpp"
+#include "rtnl/codec_helpers.hpp"
 
 namespace fastlink::rtnl {
 
-/// Validates and encodes an add (`replace` = false) or replace request. Devices must be ifindexes.
-Request encodeNexthop(const NexthopInfo& nexthop, bool replace);
-Request encodeNexthopDel(uint32_t id);
+/// Validates and encodes an Add, Replace or Del (by id) request. Devices must be ifindexes.
+Request encodeNexthop(const NexthopInfo& nexthop, Verb verb);
 /// RTM_GETNEXTHOP for one id.
 void encodeNexthopGet(core::MessageWriter& writer, uint32_t id);
 /// The dump request with the kernel filters (oif: resolved ifindex of filter.dev, 0 = none).

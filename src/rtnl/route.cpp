@@ -1,17 +1,327 @@
-// Routes: request builders, and the kernel-backed RouteApi.
+// Routes: the codec (RouteInfo <-> RTM_NEWROUTE/RTM_DELROUTE/RTM_GETROUTE), the request
+// builders, and the kernel-backed RouteApi over the kit.
 #include <sys/socket.h>
 #include <linux/rtnetlink.h>
 
-#include "core/engine.hpp"
-#include "core/message.hpp"
+#include <libmnl/libmnl.h>
+#include <algorithm>
+#include <cstring>
+
 #include "fastlink/netlink.hpp"
 #include "fastlink/route.hpp"
+#include "rtnl/kit.hpp"
 #include "rtnl/route_codec.hpp"
 
-namespace fastlink {
+namespace fastlink::rtnl {
+namespace {
 
-using core::MessageWriter;
-using rtnl::RouteVerb;
+// A TLV appended by hand into a byte vector (for RTA_MULTIPATH and RTA_METRICS payloads,
+// which iproute2 sends without NLA_F_NESTED; RTA_MULTIPATH is not even a plain nest).
+void appendAttr(std::vector<uint8_t>& out, uint16_t type, const void* data, std::size_t length) {
+  std::size_t at = out.size();
+  out.resize(at + MNL_ALIGN(MNL_ATTR_HDRLEN + length), 0);
+  nlattr attr{static_cast<uint16_t>(MNL_ATTR_HDRLEN + length), type};
+  std::memcpy(&out[at], &attr, sizeof attr);
+  if (length) std::memcpy(&out[at + MNL_ATTR_HDRLEN], data, length);
+}
+
+void appendU32(std::vector<uint8_t>& out, uint16_t type, uint32_t v) { appendAttr(out, type, &v, sizeof v); }
+
+// RTA_METRICS as data: the metric each RTAX_* attribute carries (encoded in this order).
+constexpr std::pair<uint16_t, std::optional<uint32_t> RouteMetrics::*> kMetrics[] = {
+    {RTAX_LOCK, &RouteMetrics::lock},         {RTAX_MTU, &RouteMetrics::mtu},
+    {RTAX_WINDOW, &RouteMetrics::window},     {RTAX_ADVMSS, &RouteMetrics::advmss},
+    {RTAX_HOPLIMIT, &RouteMetrics::hoplimit}, {RTAX_INITCWND, &RouteMetrics::initcwnd},
+    {RTAX_INITRWND, &RouteMetrics::initrwnd}};
+
+std::vector<uint8_t> encodeMetrics(const RouteMetrics& m) {
+  std::vector<uint8_t> out;
+  for (auto [type, field] : kMetrics)
+    if (m.*field) appendU32(out, type, *(m.*field));
+  for (const auto& raw : m.unknown.list()) appendAttr(out, raw.type, raw.payload.data(), raw.payload.size());
+  return out;
+}
+
+std::vector<uint8_t> encodeMultipath(const RouteInfo& route, const std::string& operation) {
+  std::vector<uint8_t> out;
+  for (std::size_t i = 0; i < route.paths.size(); ++i) {
+    const RoutePath& p = route.paths[i];
+    std::string which = "nexthop #" + std::to_string(i + 1);
+    if (!p.gateway && !p.dev) throw invalid(operation, which + " needs a gateway (via) or a device (dev)");
+    if (p.weight < 1 || p.weight > 256)
+      throw invalid(operation, which + ": weight " + std::to_string(p.weight) + " is out of range (1-256)");
+    if (p.gateway && p.gateway->family() != route.family())
+      throw invalid(operation, which + ": gateway " + p.gateway->toString() + " is not an " +
+                                   familyWord(route.family()) + " address");
+    std::size_t at = out.size();
+    out.resize(at + sizeof(rtnexthop), 0);
+    rtnexthop nh{};
+    nh.rtnh_flags = p.onlink ? RTNH_F_ONLINK : 0;
+    nh.rtnh_hops = static_cast<uint8_t>(p.weight - 1);
+    nh.rtnh_ifindex = p.dev ? static_cast<int>(requireIndex(*p.dev, "nexthop dev")) : 0;
+    if (p.gateway) appendAttr(out, RTA_GATEWAY, p.gateway->bytes().data(), p.gateway->bytes().size());
+    nh.rtnh_len = static_cast<uint16_t>(out.size() - at);
+    std::memcpy(&out[at], &nh, sizeof nh);
+  }
+  return out;
+}
+
+void validate(const RouteInfo& route, const std::string& operation) {
+  if (!route.dst) throw invalid(operation, "a route needs a destination prefix");
+  const Prefix& dst = *route.dst;
+  if (dst.isV4() && dst.hasHostBits())
+    throw invalid(operation, "invalid prefix " + dst.toStringWithLength() + ": host bits are set (the network is " +
+                                 dst.masked().toStringWithLength() + ")");
+  auto sameFamily = [&](const IpAddress& a, const char* what) {
+    if (a.family() != dst.family())
+      throw invalid(operation, std::string(what) + " " + a.toString() + " is not an " + familyWord(dst.family()) +
+                                   " address (the route is " + dst.toStringWithLength() + ")");
+  };
+  if (route.gateway) sameFamily(*route.gateway, "gateway");
+  if (route.prefsrc) sameFamily(*route.prefsrc, "prefsrc");
+  if (!route.paths.empty() && (route.gateway || route.dev))
+    throw invalid(operation, "a multipath route takes via/dev inside each nexthop, not on the route");
+  if (route.nhid && (route.gateway || route.dev || !route.paths.empty()))
+    throw invalid(operation, "a route using a nexthop object (nhid) cannot also have via, dev or nexthop");
+  if (route.nhid && *route.nhid == 0) throw invalid(operation, "nexthop id 0 is not valid");
+}
+
+Scope defaultScope(const RouteInfo& route, RouteType type, Verb verb) {
+  switch (type) {
+    case RouteType::Local:
+    case RouteType::Nat: return Scope::Host;
+    case RouteType::Broadcast:
+    case RouteType::Multicast:
+    case RouteType::Anycast: return Scope::Link;
+    case RouteType::Unicast:
+    case RouteType::Unspec:
+      if (verb == Verb::Del) return Scope::Nowhere;
+      if (!route.gateway && route.paths.empty() && !route.nhid) return Scope::Link;
+      return Scope::Universe;
+    default: return Scope::Universe;
+  }
+}
+
+// Every request of a million-route batch carries its description, so it is built without
+// inet_ntop/sprintf (which cost more than the whole encoding).
+void appendAddress(std::string& s, const IpAddress& a) {
+  if (!a.isV4()) {
+    s += a.toString();
+    return;
+  }
+  auto b = a.bytes();
+  for (std::size_t i = 0; i < 4; ++i) {
+    if (i) s += '.';
+    unsigned v = b[i];
+    if (v >= 100) s += static_cast<char>('0' + v / 100);
+    if (v >= 10) s += static_cast<char>('0' + v / 10 % 10);
+    s += static_cast<char>('0' + v % 10);
+  }
+}
+
+void appendPrefix(std::string& s, const Prefix& p) {
+  appendAddress(s, p.address());
+  if (!p.isHost()) {
+    s += '/';
+    s += std::to_string(p.length());
+  }
+}
+
+std::string describeRoute(Verb verb, const RouteInfo& route) {
+  std::string s;
+  s.reserve(96);
+  s += "route ";
+  s += verbWord(verb);
+  if (route.type && *route.type != RouteType::Unicast) s += " " + routeTypeName(*route.type);
+  s += ' ';
+  if (route.dst) appendPrefix(s, *route.dst);
+  else s += '?';
+  if (route.gateway) {
+    s += " via ";
+    appendAddress(s, *route.gateway);
+  }
+  if (route.dev) s += " dev " + devWord(*route.dev);
+  if (route.nhid) s += " nhid " + std::to_string(*route.nhid);
+  if (route.table && *route.table != kTableMain) s += " table " + std::to_string(*route.table);
+  if (route.metric) s += " metric " + std::to_string(*route.metric);
+  return s;
+}
+
+}  // namespace
+
+Request encodeRoute(const RouteInfo& route, Verb verb) {
+  std::string operation = describeRoute(verb, route);
+  validate(route, operation);
+  core::MessageWriter w(messageType(verb, RTM_NEWROUTE), createFlags(verb));
+  const Prefix& dst = *route.dst;
+  bool del = verb == Verb::Del;
+  RouteType type = route.type.value_or(del ? RouteType::Unspec : RouteType::Unicast);
+  uint32_t table = route.tableOrMain();
+
+  auto& rtm = w.putHeader<rtmsg>();
+  rtm.rtm_family = familyOf(dst.family());
+  rtm.rtm_dst_len = dst.length();
+  rtm.rtm_tos = route.tos.value_or(0);
+  rtm.rtm_table = static_cast<uint8_t>(table < 256 ? table : RT_TABLE_UNSPEC);
+  rtm.rtm_protocol = static_cast<uint8_t>(route.protocol.value_or(del ? RouteProtocol::Unspec : RouteProtocol::Boot));
+  rtm.rtm_scope = static_cast<uint8_t>(route.scope.value_or(defaultScope(route, type, verb)));
+  rtm.rtm_type = static_cast<uint8_t>(type);
+  rtm.rtm_flags = route.onlink ? RTNH_F_ONLINK : 0;
+
+  if (dst.length() > 0) w.putBytes(RTA_DST, dst.address().bytes());
+  if (table >= 256) w.putU32(RTA_TABLE, table);
+  if (route.metric) w.putU32(RTA_PRIORITY, *route.metric);
+  if (route.prefsrc) w.putBytes(RTA_PREFSRC, route.prefsrc->bytes());
+  if (route.gateway) w.putBytes(RTA_GATEWAY, route.gateway->bytes());
+  if (route.dev) w.putU32(RTA_OIF, requireIndex(*route.dev, "dev"));
+  if (route.nhid) w.putU32(RTA_NH_ID, *route.nhid);
+  if (route.metrics && !route.metrics->empty()) {
+    auto m = encodeMetrics(*route.metrics);
+    w.putBytes(RTA_METRICS, m);
+  }
+  if (!route.paths.empty()) w.putBytes(RTA_MULTIPATH, encodeMultipath(route, operation));
+  return w.toRequest(std::move(operation));
+}
+
+void encodeRouteDump(core::MessageWriter& w, const RouteFilter& filter, uint32_t oif) {
+  auto& rtm = w.putHeader<rtmsg>();
+  rtm.rtm_family = filter.family ? familyOf(*filter.family) : AF_UNSPEC;
+  if (filter.table) rtm.rtm_table = static_cast<uint8_t>(*filter.table < 256 ? *filter.table : RT_TABLE_UNSPEC);
+  if (filter.protocol) rtm.rtm_protocol = static_cast<uint8_t>(*filter.protocol);
+  if (filter.type) rtm.rtm_type = static_cast<uint8_t>(*filter.type);
+  if (filter.table) w.putU32(RTA_TABLE, *filter.table);
+  if (oif) w.putU32(RTA_OIF, oif);
+}
+
+void encodeRouteGet(core::MessageWriter& w, const RouteQuery& q, uint32_t iif, uint32_t oif) {
+  std::string operation = "route get " + q.dst.toString();
+  if (q.from && q.from->family() != q.dst.family())
+    throw invalid(operation, "from " + q.from->toString() + " is not of the family of " + q.dst.toString());
+  auto& rtm = w.putHeader<rtmsg>();
+  rtm.rtm_family = familyOf(q.dst.family());
+  rtm.rtm_dst_len = q.dst.isV4() ? 32 : 128;
+  rtm.rtm_src_len = q.from ? rtm.rtm_dst_len : 0;
+  rtm.rtm_flags = RTM_F_LOOKUP_TABLE | (q.fibMatch ? RTM_F_FIB_MATCH : 0);
+  w.putBytes(RTA_DST, q.dst.bytes());
+  if (q.from) w.putBytes(RTA_SRC, q.from->bytes());
+  if (iif) w.putU32(RTA_IIF, iif);
+  if (oif) w.putU32(RTA_OIF, oif);
+  if (q.mark) w.putU32(RTA_MARK, *q.mark);
+}
+
+namespace {
+
+IpAddress readIp(const nlattr* a, uint8_t family) { return readAddress(a, family == AF_INET ? 4 : 16, "decode route"); }
+
+void decodeMetrics(const nlattr* nest, RouteMetrics& m) {
+  forEachAttr(core::readBytes(nest), [&](const nlattr* a) {
+    for (auto [type, field] : kMetrics)
+      if (core::attrType(a) == type) return void(m.*field = core::readU32(a));
+    m.unknown.append(core::attrType(a), core::readBytes(a));
+  });
+}
+
+void decodeMultipath(const nlattr* attr, uint8_t family, std::vector<RoutePath>& paths) {
+  auto bytes = core::readBytes(attr);
+  std::size_t at = 0;
+  while (at + sizeof(rtnexthop) <= bytes.size()) {
+    rtnexthop nh;
+    std::memcpy(&nh, bytes.data() + at, sizeof nh);
+    if (nh.rtnh_len < sizeof nh || at + nh.rtnh_len > bytes.size()) throw malformed("decode route", "bad rtnexthop length");
+    RoutePath p;
+    p.weight = static_cast<uint16_t>(nh.rtnh_hops + 1);
+    p.flags = nh.rtnh_flags;
+    p.onlink = (nh.rtnh_flags & RTNH_F_ONLINK) != 0;
+    if (nh.rtnh_ifindex) p.dev = Ifref(static_cast<uint32_t>(nh.rtnh_ifindex));
+    // The rtnexthop's attributes follow it; their data is 4-byte aligned inside the payload.
+    forEachAttr(bytes.subspan(at + sizeof nh, nh.rtnh_len - sizeof nh), [&](const nlattr* a) {
+      if (core::attrType(a) == RTA_GATEWAY) p.gateway = readIp(a, family);
+    });
+    paths.push_back(std::move(p));
+    at += RTNH_ALIGN(nh.rtnh_len);
+  }
+}
+
+}  // namespace
+
+void decodeRoute(const nlmsghdr* m, RouteInfo& r) {
+  const auto& rtm = headerOf<rtmsg>(m, "route");
+  r = RouteInfo();
+  uint8_t family = rtm.rtm_family;
+  IpAddress::Family fam = family == AF_INET ? IpAddress::Family::v4 : IpAddress::Family::v6;
+  r.table = rtm.rtm_table;
+  r.type = static_cast<RouteType>(rtm.rtm_type);
+  r.protocol = static_cast<RouteProtocol>(rtm.rtm_protocol);
+  r.scope = static_cast<Scope>(rtm.rtm_scope);
+  r.tos = rtm.rtm_tos;
+  r.flags = rtm.rtm_flags;
+  r.onlink = (rtm.rtm_flags & RTNH_F_ONLINK) != 0;
+  bool haveDst = false;
+  forEachAttr(attrsOf(m, sizeof(rtmsg)), [&](const nlattr* a) {
+    switch (core::attrType(a)) {
+      case RTA_DST:
+        r.dst = Prefix(readIp(a, family), rtm.rtm_dst_len);
+        haveDst = true;
+        break;
+      case RTA_SRC: r.src = Prefix(readIp(a, family), rtm.rtm_src_len); break;
+      case RTA_IIF: r.iif = Ifref(core::readU32(a)); break;
+      case RTA_OIF: r.dev = Ifref(core::readU32(a)); break;
+      case RTA_GATEWAY: r.gateway = readIp(a, family); break;
+      case RTA_PRIORITY: r.metric = core::readU32(a); break;
+      case RTA_PREFSRC: r.prefsrc = readIp(a, family); break;
+      case RTA_TABLE: r.table = core::readU32(a); break;
+      case RTA_NH_ID: r.nhid = core::readU32(a); break;
+      case RTA_PREF: r.pref = core::readU8(a); break;
+      case RTA_METRICS: decodeMetrics(a, r.metrics.emplace()); break;
+      case RTA_MULTIPATH: decodeMultipath(a, family, r.paths); break;
+      case RTA_CACHEINFO:
+        if (auto ci = readStruct<rta_cacheinfo>(a); ci.rta_expires) r.expires = ci.rta_expires / 100;  // USER_HZ
+        break;
+      default: r.unknown.append(core::attrType(a), core::readBytes(a));
+    }
+  });
+  if (!haveDst && (family == AF_INET || family == AF_INET6)) r.dst = Prefix::any(fam);
+}
+
+}  // namespace fastlink::rtnl
+
+namespace fastlink {
+namespace {
+
+// Dumps with AF_UNSPEC also carry multicast routes of other families: skipped.
+struct Traits : rtnl::Object<RouteInfo, RouteFilter, RTM_NEWROUTE, rtnl::kIpFamilies> {
+  static constexpr const char* kNoun = "route";
+  static void devices(auto& r, auto&& visit) {
+    visit(r.dev);
+    for (auto& p : r.paths) visit(p.dev);
+  }
+  static void encodeDump(core::MessageWriter& w, const Filter& f, const rtnl::Indexes& ix) { rtnl::encodeRouteDump(w, f, ix.dev); }
+  // Decoded into one reused RouteInfo: a million routes allocate nothing per route.
+  static void decode(const nlmsghdr* m, Info& out, const Filter&) { rtnl::decodeRoute(m, out); }
+  // The kernel applied the filter (NLM_F_DUMP_FILTERED); checking again costs little and keeps
+  // the answer right on a kernel that ignores part of it.
+  static bool matches(const Info& r, const Filter& f, const rtnl::Indexes& ix) {
+    if (f.skipCloned && r.isCloned()) return false;
+    if (f.family && r.dst && r.dst->family() != *f.family) return false;
+    if ((f.table && r.table != f.table) || (f.protocol && r.protocol != f.protocol) || (f.type && r.type != f.type))
+      return false;
+    auto uses = [&](const std::optional<Ifref>& dev) { return dev && dev->isIndex() && dev->index() == ix.dev; };
+    return !ix.dev || uses(r.dev) || std::any_of(r.paths.begin(), r.paths.end(), [&](const RoutePath& p) { return uses(p.dev); });
+  }
+  // A family-specific dump of a table that does not exist fails with ENOENT: no routes.
+  static bool emptyOn(const Filter& f, const Error& e) { return f.table && e.code() == std::errc::no_such_file_or_directory; }
+};
+
+// What identifies a route to delete it: compact, so flushing a million routes stays small.
+struct RouteKey {
+  Prefix dst;
+  uint32_t table;
+  std::optional<uint32_t> metric;
+  uint8_t tos;
+  RouteType type;
+};
+
+}  // namespace
 
 RouteApi& Netlink::routes() { return lazy(routes_); }
 
@@ -26,145 +336,53 @@ IpAddress::Family RouteInfo::family() const {
 
 bool RouteInfo::isCloned() const { return flags && (*flags & RTM_F_CLONED); }
 
-// ---- RouteRequests ----------------------------------------------------------------------------
+Request RouteRequests::add(const RouteInfo& route) { return rtnl::encodeRoute(route, rtnl::Verb::Add); }
+Request RouteRequests::del(const RouteInfo& route) { return rtnl::encodeRoute(route, rtnl::Verb::Del); }
+Request RouteRequests::replace(const RouteInfo& route) { return rtnl::encodeRoute(route, rtnl::Verb::Replace); }
+Request RouteRequests::append(const RouteInfo& route) { return rtnl::encodeRoute(route, rtnl::Verb::Append); }
 
-Request RouteRequests::add(const RouteInfo& route) { return rtnl::encodeRoute(route, RouteVerb::Add); }
-Request RouteRequests::del(const RouteInfo& route) { return rtnl::encodeRoute(route, RouteVerb::Del); }
-Request RouteRequests::replace(const RouteInfo& route) { return rtnl::encodeRoute(route, RouteVerb::Replace); }
-Request RouteRequests::append(const RouteInfo& route) { return rtnl::encodeRoute(route, RouteVerb::Append); }
+RouteInfo RouteApi::resolveNames(const RouteInfo& route) { return rtnl::resolved<Traits>(engine_, route); }
 
-// ---- RouteApi -----------------------------------------------------------------------------------
-
-RouteApi::RouteApi(core::Engine& engine) : engine_(engine), links_(engine) {}
-
-RouteInfo RouteApi::resolveNames(const RouteInfo& route) {
-  RouteInfo out = route;
-  if (out.dev && out.dev->isName()) out.dev = Ifref(links_.indexOf(*out.dev));
-  for (auto& p : out.paths)
-    if (p.dev && p.dev->isName()) p.dev = Ifref(links_.indexOf(*p.dev));
-  return out;
-}
-
-void RouteApi::add(const RouteInfo& route) {
-  Request r = RouteRequests::add(resolveNames(route));
-  engine_.execute(r.bytes(), r.operation());
-}
-
-void RouteApi::del(const RouteInfo& route) {
-  Request r = RouteRequests::del(resolveNames(route));
-  engine_.execute(r.bytes(), r.operation());
-}
-
-void RouteApi::replace(const RouteInfo& route) {
-  Request r = RouteRequests::replace(resolveNames(route));
-  engine_.execute(r.bytes(), r.operation());
-}
-
-void RouteApi::append(const RouteInfo& route) {
-  Request r = RouteRequests::append(resolveNames(route));
-  engine_.execute(r.bytes(), r.operation());
-}
+void RouteApi::add(const RouteInfo& route) { rtnl::apply<Traits>(engine_, route, RouteRequests::add); }
+void RouteApi::del(const RouteInfo& route) { rtnl::apply<Traits>(engine_, route, RouteRequests::del); }
+void RouteApi::replace(const RouteInfo& route) { rtnl::apply<Traits>(engine_, route, RouteRequests::replace); }
+void RouteApi::append(const RouteInfo& route) { rtnl::apply<Traits>(engine_, route, RouteRequests::append); }
 
 RouteInfo RouteApi::get(const RouteQuery& query) {
   std::string operation = "route get " + query.dst.toString();
   if (query.vrf && query.oif) throw Error::invalidArgument(operation, "give either vrf or oif, not both");
   if (query.table && (query.vrf || query.oif))
     throw Error::invalidArgument(operation, "give either table or vrf/oif, not both");
-  uint32_t iif = query.iif ? links_.indexOf(*query.iif) : 0;
-  uint32_t oif = 0;
-  if (query.oif) oif = links_.indexOf(*query.oif);
-  if (query.vrf) oif = links_.indexOf(*query.vrf);
+  rtnl::Names names(engine_);
+  uint32_t iif = query.iif ? names.index(*query.iif) : 0;
+  uint32_t oif = names.index(query.vrf ? query.vrf : query.oif);
   if (query.table) {
     // The kernel looks up one table only through the VRF device bound to it.
-    for (const auto& l : links_.list(LinkFilter().setKind("vrf")))
+    for (const auto& l : LinkApi(engine_).list(LinkFilter().setKind("vrf")))
       if (l.vrf && l.vrf->table == query.table) oif = *l.index;
     if (!oif)
       throw Error::invalidArgument(operation, "no VRF device is bound to table " + std::to_string(*query.table) +
                                                   ": the kernel looks up a single table only through its VRF");
   }
-  MessageWriter w(RTM_GETROUTE, 0);
+  core::MessageWriter w(RTM_GETROUTE, 0);
   rtnl::encodeRouteGet(w, query, iif, oif);
-  std::optional<RouteInfo> out;
-  engine_.query(w.bytes(), operation, [&](const nlmsghdr* m) {
-    if (m->nlmsg_type == RTM_NEWROUTE) rtnl::decodeRoute(m, out.emplace());
-  });
-  if (!out) throw Error(make_error_code(Errc::malformed_reply), operation, "no route in the reply");
-  return std::move(*out);
+  return rtnl::get<Traits>(engine_, w, operation);
 }
 
-void RouteApi::forEach(const RouteFilter& filter, const std::function<void(const RouteInfo&)>& each,
-                       const std::function<void()>& restart) {
-  uint32_t oif = filter.dev ? links_.indexOf(*filter.dev) : 0;
-  MessageWriter w(RTM_GETROUTE, 0);
-  rtnl::encodeRouteDump(w, filter, oif);
-  RouteInfo route;  // reused: decoding a million routes allocates nothing per route
-  try {
-    engine_.dump(
-        w.bytes(), "route show",
-        [&](const nlmsghdr* m) {
-          if (!rtnl::isIpRoute(m)) return;
-          rtnl::decodeRoute(m, route);
-          // The kernel applied the filter (NLM_F_DUMP_FILTERED); checking again costs little
-          // and keeps the answer right on a kernel that ignores part of it.
-          if (rtnl::routeMatches(route, filter, oif)) each(route);
-        },
-        restart);
-  } catch (const Error& e) {
-    // A family-specific dump of a table that does not exist fails with ENOENT: no routes.
-    if (filter.table && e.code() == std::errc::no_such_file_or_directory) return;
-    throw;
-  }
-}
-
-std::vector<RouteInfo> RouteApi::list(const RouteFilter& filter) {
-  std::vector<RouteInfo> out;
-  forEach(filter, [&](const RouteInfo& r) { out.push_back(r); }, [&] { out.clear(); });
-  return out;
-}
-
-namespace {
-
-// What identifies a route to delete it: compact, so flushing a million routes stays small.
-struct RouteKey {
-  Prefix dst;
-  uint32_t table;
-  uint32_t metric;
-  bool hasMetric;
-  uint8_t tos;
-  RouteType type;
-};
-
-}  // namespace
+FASTLINK_RTNL_LIST_API(RouteApi, Traits)
 
 std::size_t RouteApi::flush(const RouteFilter& filter) {
-  std::vector<RouteKey> keys;
-  forEach(
-      filter,
-      [&](const RouteInfo& r) {
-        if (!filter.table && r.table == kTableLocal) return;  // the kernel's own local routes
-        keys.push_back(RouteKey{*r.dst, r.tableOrMain(), r.metric.value_or(0), r.metric.has_value(), r.tos.value_or(0),
-                                r.type.value_or(RouteType::Unicast)});
-      },
-      [&] { keys.clear(); });
-  std::size_t next = 0, deleted = 0;
-  RequestSource source = [&]() -> std::optional<Request> {
-    if (next == keys.size()) return std::nullopt;
-    const RouteKey& k = keys[next++];
+  auto key = [&](const RouteInfo& r) -> std::optional<RouteKey> {
+    if (!filter.table && r.table == kTableLocal) return std::nullopt;  // the kernel's own local routes
+    return RouteKey{*r.dst, r.tableOrMain(), r.metric, r.tos.value_or(0), r.type.value_or(RouteType::Unicast)};
+  };
+  auto del = [](const RouteKey& k) {
     RouteInfo r(k.dst);
-    r.setTable(k.table).setTos(k.tos).setType(k.type);
-    if (k.hasMetric) r.setMetric(k.metric);
+    r.setTable(k.table).setTos(k.tos).setType(k.type).metric = k.metric;
     return RouteRequests::del(r);
   };
-  std::optional<Error> failure;
-  BatchOptions options;
-  options.onError = OnError::Continue;
-  engine_.runBatch(source, options, [&](std::size_t, const RequestResult& result) {
-    if (result.status == RequestStatus::Applied) ++deleted;
-    // A route may vanish on its own meanwhile (its device went away): not a failure.
-    else if (result.error && result.error->code() != std::errc::no_such_process && !failure) failure = result.error;
-  });
-  if (failure) throw *failure;
-  return deleted;
+  // A route may vanish on its own meanwhile (its device went away): not a failure.
+  return rtnl::flush<Traits>(engine_, filter, key, del, {std::errc::no_such_process});
 }
 
 }  // namespace fastlink

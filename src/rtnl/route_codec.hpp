@@ -1,18 +1,16 @@
 // RouteInfo <-> RTM_NEWROUTE/RTM_DELROUTE/RTM_GETROUTE messages.
 #pragma once
 
-#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
 
-#include "core/message.hpp"
 #include "fastlink/route.hpp"
+#include "rtnl/codec_helpers.hpp"
 
 namespace fastlink::rtnl {
 
-enum class RouteVerb { Add, Del, Replace, Append };
-
-/// Validates `route` for `verb` and encodes the whole request. Throws Error(EINVAL) on bad
-/// input before anything is sent. Devices must be ifindexes.
-Request encodeRoute(const RouteInfo& route, RouteVerb verb);
+/// Validates `route` for `verb` (Add, Del, Replace, Append) and encodes the whole request.
+/// Throws Error(EINVAL) on bad input before anything is sent. Devices must be ifindexes.
+Request encodeRoute(const RouteInfo& route, Verb verb);
 
 /// The dump request for `filter` (RTM_GETROUTE; the engine adds NLM_F_DUMP). `oif` is the
 /// resolved ifindex of filter.dev (0: none).
@@ -23,16 +21,10 @@ void encodeRouteGet(core::MessageWriter& writer, const RouteQuery& query, uint32
 
 /// True when the message is an IPv4/IPv6 route (dumps with AF_UNSPEC also carry multicast
 /// routes of other families, which are skipped).
-bool isIpRoute(const nlmsghdr* message);
+inline bool isIpRoute(const nlmsghdr* m) { return m->nlmsg_type == RTM_NEWROUTE && hasFamily(m, kIpFamilies); }
 
 /// Decodes one RTM_NEWROUTE message into `out` (cleared first, so one RouteInfo can be reused
 /// across a dump without allocating).
 void decodeRoute(const nlmsghdr* message, RouteInfo& out);
-
-/// True when `route` passes `filter` (the user-space re-check of the kernel's filter).
-bool routeMatches(const RouteInfo& route, const RouteFilter& filter, uint32_t oif);
-
-/// "route add 10.1.0.0/16 table 100" — for error messages.
-std::string describeRoute(const char* verb, const RouteInfo& route);
 
 }  // namespace fastlink::rtnl

@@ -76,6 +76,19 @@ constexpr const char* kRouteTypeNames[] = {"unspec",    "unicast",     "local", 
                                            "anycast",   "multicast",   "blackhole", "unreachable",
                                            "prohibit",  "throw",       "nat",       "xresolve"};
 
+// The address with every bit after the first `length` cleared (or set).
+IpAddress hostBits(const IpAddress& a, uint8_t length, bool set) {
+  auto b = a.bytes();
+  std::array<uint8_t, 16> out{};
+  for (std::size_t i = 0; i < b.size(); ++i) {
+    int bits = std::clamp(static_cast<int>(length) - static_cast<int>(i * 8), 0, 8);
+    auto mask = static_cast<uint8_t>(bits == 0 ? 0 : 0xff << (8 - bits));
+    out[i] = static_cast<uint8_t>(set ? (b[i] & mask) | ~mask : b[i] & mask);
+  }
+  return IpAddress::fromBytes({out.data(), b.size()});
+}
+
+
 }  // namespace
 
 // ---- Prefix -------------------------------------------------------------------------------
@@ -109,27 +122,8 @@ Prefix Prefix::any(IpAddress::Family family) {
 
 bool Prefix::hasHostBits() const { return !(masked().address_ == address_); }
 
-Prefix Prefix::masked() const {
-  auto b = address_.bytes();
-  std::array<uint8_t, 16> out{};
-  for (std::size_t i = 0; i < b.size(); ++i) {
-    int bits = std::clamp(static_cast<int>(length_) - static_cast<int>(i * 8), 0, 8);
-    uint8_t mask = bits == 0 ? 0 : static_cast<uint8_t>(0xff << (8 - bits));
-    out[i] = b[i] & mask;
-  }
-  return Prefix(IpAddress::fromBytes({out.data(), b.size()}), length_);
-}
-
-IpAddress Prefix::lastAddress() const {
-  auto b = address_.bytes();
-  std::array<uint8_t, 16> out{};
-  for (std::size_t i = 0; i < b.size(); ++i) {
-    int bits = std::clamp(static_cast<int>(length_) - static_cast<int>(i * 8), 0, 8);
-    uint8_t mask = bits == 0 ? 0 : static_cast<uint8_t>(0xff << (8 - bits));
-    out[i] = static_cast<uint8_t>((b[i] & mask) | ~mask);
-  }
-  return IpAddress::fromBytes({out.data(), b.size()});
-}
+Prefix Prefix::masked() const { return Prefix(hostBits(address_, length_, false), length_); }
+IpAddress Prefix::lastAddress() const { return hostBits(address_, length_, true); }
 
 bool Prefix::contains(const IpAddress& a) const {
   if (a.family() != family()) return false;

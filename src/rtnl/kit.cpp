@@ -1,0 +1,58 @@
+#include "rtnl/kit.hpp"
+
+#include <sys/socket.h>
+#include <linux/if_link.h>
+#include <linux/rtnetlink.h>
+
+#include <algorithm>
+
+namespace fastlink::rtnl {
+
+void putDevice(core::MessageWriter& w, const Ifref& dev, const std::string& operation) {
+  auto& ifi = w.putHeader<ifinfomsg>();
+  ifi.ifi_family = AF_UNSPEC;
+  if (dev.isName()) {
+    validateIfname(dev.name());
+    w.putString(IFLA_IFNAME, dev.name());
+  } else if (dev.index() == 0) {
+    throw invalid(operation, "ifindex 0 names no device");
+  } else {
+    ifi.ifi_index = static_cast<int>(dev.index());
+  }
+}
+
+uint32_t Names::index(const Ifref& dev) {
+  if (dev.isIndex()) return dev.index();
+  for (const auto& [name, index] : cache_)
+    if (name == dev.name()) return index;
+  std::string operation = "link show dev " + dev.name();
+  core::MessageWriter w(RTM_GETLINK, 0);
+  putDevice(w, dev, operation);
+  uint32_t index = 0;
+  engine_.query(w.bytes(), operation, [&](const nlmsghdr* m) {
+    if (const auto* ifi = core::messageHeader<ifinfomsg>(m); ifi && m->nlmsg_type == RTM_NEWLINK)
+      index = static_cast<uint32_t>(ifi->ifi_index);
+  });
+  if (!index) throw malformed(operation, "no link in the reply");
+  cache_.emplace_back(dev.name(), index);
+  return index;
+}
+
+std::size_t runAll(core::Engine& engine, std::size_t count, const std::function<Request(std::size_t)>& request,
+                   std::initializer_list<std::errc> gone) {
+  std::size_t next = 0, applied = 0;
+  RequestSource source = [&]() -> std::optional<Request> {
+    if (next == count) return std::nullopt;
+    return request(next++);
+  };
+  std::optional<Error> failure;
+  engine.runBatch(source, BatchOptions{.onError = OnError::Continue}, [&](std::size_t, const RequestResult& r) {
+    if (r.status == RequestStatus::Applied) ++applied;
+    else if (r.error && !failure && std::none_of(gone.begin(), gone.end(), [&](std::errc e) { return r.error->code() == e; }))
+      failure = r.error;
+  });
+  if (failure) throw *failure;
+  return applied;
+}
+
+}  // namespace fastlink::rtnl
