@@ -90,6 +90,7 @@ void noteReceived(int fd, const uint8_t* data, std::size_t size) {
       ++(error == 0 ? c.acks : c.errors);
     } else if (h->nlmsg_type != NLMSG_DONE) {
       ++c.dataMessages;
+      ++c.dataBySeq[h->nlmsg_seq];
     }
   }
 }
@@ -149,6 +150,16 @@ void noteReceivedIov(int fd, const msghdr* msg, ssize_t n) {
 
 }  // namespace
 
+std::vector<uint64_t> dumpReplies(const Counts& c, uint16_t type) {
+  std::vector<uint64_t> out;
+  for (const auto& m : c.sent) {
+    if (m.type != type || (m.flags & NLM_F_DUMP) != NLM_F_DUMP) continue;
+    auto it = c.dataBySeq.find(m.seq);
+    out.push_back(it == c.dataBySeq.end() ? 0 : it->second);
+  }
+  return out;
+}
+
 void reset() {
   State& s = state();
   std::lock_guard lock(s.mutex);
@@ -201,6 +212,11 @@ bool readWireLog(const std::string& path, Counts& out) {
       uint64_t n = 0;
       f >> type >> n;
       out.requestTypes[static_cast<uint16_t>(type)] = n;
+    } else if (key == "replies") {
+      uint32_t seq = 0;
+      uint64_t n = 0;
+      f >> seq >> n;
+      out.dataBySeq[seq] = n;
     } else if (key == "sent") {
       unsigned type = 0, flags = 0;
       uint32_t seq = 0;
@@ -238,6 +254,7 @@ __attribute__((destructor)) void writeWireLog() {
     << c.dumpInterrupted << "\n";
   for (const auto& [type, n] : c.requestTypes) f << "type " << type << " " << n << "\n";
   for (const auto& m : c.sent) f << "sent " << m.type << " " << m.flags << " " << m.seq << "\n";
+  for (const auto& [seq, n] : c.dataBySeq) f << "replies " << seq << " " << n << "\n";
 }
 }  // namespace
 #endif

@@ -38,6 +38,7 @@ struct Counts {
   uint64_t errors = 0;          ///< NLMSG_ERROR with an error
   uint64_t dumpInterrupted = 0; ///< messages carrying NLM_F_DUMP_INTR
   std::map<uint16_t, uint64_t> requestTypes;  ///< message type -> how many were sent
+  std::map<uint32_t, uint64_t> dataBySeq;     ///< sequence number -> data messages received for it
   std::vector<SentMessage> sent;              ///< the first 4096 messages sent
   std::vector<std::vector<uint8_t>> sentBytes;  ///< the first 64 messages sent, whole (in process only)
 };
@@ -45,6 +46,9 @@ struct Counts {
 /// The attributes of a sent rtnetlink message after its fixed header of `fixedSize` bytes:
 /// type (nested/byte-order bits cleared) -> payload. For checking what a request carried.
 std::map<uint16_t, std::vector<uint8_t>> attributes(const std::vector<uint8_t>& message, std::size_t fixedSize);
+
+/// Data messages the kernel returned for each dump of `type` that was sent, in sending order.
+std::vector<uint64_t> dumpReplies(const Counts& c, uint16_t type);
 
 /// Forgets everything seen so far (all protocols).
 void reset();
