@@ -292,7 +292,9 @@ TEST_F(CliTest, JsonMatchesIproute2FieldByField) {
         "mcast_query_use_ifaddr", "mcast_querier", "mcast_hash_elasticity", "mcast_hash_max", "mcast_last_member_cnt",
         "mcast_startup_query_cnt", "mcast_last_member_intvl", "mcast_membership_intvl", "mcast_querier_intvl",
         "mcast_query_intvl", "mcast_query_response_intvl", "mcast_startup_query_intvl", "mcast_stats_enabled",
-        "mcast_igmp_version", "mcast_mld_version", "nf_call_iptables", "nf_call_ip6tables", "nf_call_arptables"}},
+        "mcast_igmp_version", "mcast_mld_version", "nf_call_iptables", "nf_call_ip6tables", "nf_call_arptables",
+        // Kernels with CONFIG_BRIDGE_VLAN_FILTERING (the VM's) add these.
+        "vlan_protocol", "vlan_stats_enabled", "vlan_stats_per_port"}},
   };
   for (std::size_t i = 0; i < mine.size(); ++i) {
     const json& m = mine[i];

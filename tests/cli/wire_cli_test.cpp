@@ -9,6 +9,7 @@
 #include <linux/rtnetlink.h>
 
 #include <algorithm>
+#include <map>
 
 #include "cli/cli_fixture.hpp"
 
@@ -39,14 +40,7 @@ class WireCliTest : public CliTest {
       lines.push_back("route add 10.5." + std::to_string(i) + ".0/24 via 10.0.0.2 table 100");
     lines.push_back("route add 10.6.0.0/24 via 10.0.1.2 table 200");
     for (int i = 20; i < 32; ++i) lines.push_back("link set a" + std::to_string(i) + " group 5");
-    std::string path = "/tmp/fastlink-wire-cli-setup-" + std::to_string(getpid()) + "-" + ns.name();
-    {
-      std::ofstream f(path);
-      for (const auto& l : lines) f << l << "\n";
-    }
-    auto r = run("ip -n " + ns.name() + " -batch " + path);
-    std::remove(path.c_str());
-    ASSERT_EQ(r.status, 0) << r.err;
+    ns.ipBatch(lines);
   }
 
   static std::set<std::string> field(const json& j, const char* key) {
@@ -128,13 +122,16 @@ TEST_F(WireCliTest, GroupSetAndDeleteAreOneRequestEach) {
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(w.requests, 1u) << "one request for the whole group, no dump, no per-device requests";
   EXPECT_EQ(w.dumpRequests, 0u);
-  for (int i = 0; i < 40; ++i) EXPECT_EQ(ipLink("a" + std::to_string(i))["mtu"], i >= 20 && i < 32 ? 1400 : 1500) << i;
+  std::map<std::string, int> mtu;
+  for (const auto& l : ns.ipJson("link show")) mtu[l["ifname"].get<std::string>()] = l["mtu"].get<int>();
+  for (int i = 0; i < 40; ++i) EXPECT_EQ(mtu["a" + std::to_string(i)], i >= 20 && i < 32 ? 1400 : 1500) << i;
 
   r = cliWire("link del group 5", w);
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(w.requests, 1u) << "one request for the whole group";
   EXPECT_EQ(w.dumpRequests, 0u);
-  for (int i = 0; i < 40; ++i) EXPECT_EQ(ipHas("a" + std::to_string(i)), !(i >= 20 && i < 32)) << i;
+  std::set<std::string> have = field(ns.ipJson("link show"), "ifname");
+  for (int i = 0; i < 40; ++i) EXPECT_EQ(have.count("a" + std::to_string(i)), i >= 20 && i < 32 ? 0u : 1u) << i;
 }
 
 }  // namespace

@@ -70,17 +70,7 @@ class ChurnTest : public ::testing::Test {
     ns.ip("addr add 10.0.0.1/16 dev v0");
   }
 
-  /// Runs `ip -n NS -batch` over the given lines (fast setup of many objects).
-  void ipBatch(const std::vector<std::string>& lines) {
-    std::string path = "/tmp/fastlink-churn-" + std::to_string(getpid()) + "-" + ns.name();
-    {
-      std::ofstream f(path);
-      for (const auto& l : lines) f << l << "\n";
-    }
-    auto r = run("ip -n " + ns.name() + " -batch " + path);
-    std::remove(path.c_str());
-    ASSERT_EQ(r.status, 0) << r.err;
-  }
+  void ipBatch(const std::vector<std::string>& lines) { ns.ipBatch(lines); }
 
   /// Lists (keys of one listing) under churn until the budget is spent, or until restarts
   /// happened and at least `minLists` listings were checked. Every listing: no duplicate, and

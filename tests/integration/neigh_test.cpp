@@ -89,10 +89,12 @@ TEST_F(NeighTest, AddV4AndV6EntriesInEveryStateMatchIproute2) {
 
   // Family and device filters in the kernel: 60 entries elsewhere (v2) that a dump the kernel
   // did not filter would carry; replies counted on the wire (not by fastlink's counters).
+  std::vector<std::string> lines;
   for (int i = 0; i < 30; ++i) {
-    ns.ip("neigh add 10.0.2." + std::to_string(i + 1) + " lladdr 02:00:00:00:02:01 dev v2");
-    ns.ip("neigh add 2001:db8:2::" + std::to_string(i + 1) + " lladdr 02:00:00:00:02:01 dev v2");
+    lines.push_back("neigh add 10.0.2." + std::to_string(i + 1) + " lladdr 02:00:00:00:02:01 dev v2");
+    lines.push_back("neigh add 2001:db8:2::" + std::to_string(i + 1) + " lladdr 02:00:00:00:02:01 dev v2");
   }
+  ns.ipBatch(lines);
   std::set<std::string> v6Expected = {"2001:db8::2 dev v0 02:00:00:00:00:62 REACHABLE router",
                                       "2001:db8::3 dev v0 02:00:00:00:00:63 STALE"};
   for (int i = 0; i < 30; ++i) v6Expected.insert("2001:db8:2::" + std::to_string(i + 1) + " dev v2 02:00:00:00:02:01 PERMANENT");
