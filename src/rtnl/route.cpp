@@ -201,7 +201,9 @@ void encodeRouteGet(core::MessageWriter& w, const RouteQuery& q, uint32_t iif, u
   rtm.rtm_family = familyOf(q.dst.family());
   rtm.rtm_dst_len = q.dst.isV4() ? 32 : 128;
   rtm.rtm_src_len = q.from ? rtm.rtm_dst_len : 0;
-  rtm.rtm_flags = RTM_F_LOOKUP_TABLE | (q.fibMatch ? RTM_F_FIB_MATCH : 0);
+  // IPv6 accepts only RTM_F_FIB_MATCH here: with strict checking any other flag is EINVAL
+  // ("ipv6: Invalid flags for get route request").
+  rtm.rtm_flags = (q.dst.isV4() ? RTM_F_LOOKUP_TABLE : 0) | (q.fibMatch ? RTM_F_FIB_MATCH : 0);
   w.putBytes(RTA_DST, q.dst.bytes());
   if (q.from) w.putBytes(RTA_SRC, q.from->bytes());
   if (iif) w.putU32(RTA_IIF, iif);

@@ -1,5 +1,8 @@
 // `fastlink -batch FILE`: validation before sending, stop/force/window semantics, name resolution.
+#include <cstdio>
+#include <fstream>
 #include <regex>
+#include <set>
 
 #include "cli_fixture.hpp"
 
@@ -94,27 +97,65 @@ TEST_F(CliTest, BatchForceContinuesAndReportsEveryFailure) {
 }
 
 TEST_F(CliTest, BatchWindowReportsInFlightLinesTruthfully) {
-  // Line 10 fails; with -window 8 the lines sent with it were applied, the rest not sent.
-  std::string content = bridges(1, 9) + "link add b1 type bridge\n" + bridges(11, 40);
+  // Line 10 fails. -window W sends the requests in windows of W (1-W, W+1-2W, ...): the lines of
+  // line 10's window after it were already sent and applied; every later line was not sent.
+  // Pinned for several window sizes, so a window that is not honoured fails.
+  struct Case {
+    int window;
+    int lastApplied;  // 10 = nothing after line 10 was in flight
+  };
+  for (Case c : {Case{8, 16}, Case{3, 12}, Case{5, 10}, Case{16, 16}}) {
+    SCOPED_TRACE("-window " + std::to_string(c.window));
+    TestNetns fresh;
+    std::string path = "/tmp/fastlink-cli-window-" + std::to_string(getpid()) + "-" + fresh.name();
+    {
+      std::ofstream f(path);
+      f << bridges(1, 9) + "link add b1 type bridge\n" + bridges(11, 40);
+    }
+    auto r = run(cliPath() + " -n " + fresh.name() + " -window " + std::to_string(c.window) + " -batch " + path);
+    std::remove(path.c_str());
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.err.find("Error: File exists (line 10: link add b1 type bridge)"), std::string::npos) << r.err;
+    std::string note = c.lastApplied == 11 ? "Note: line 11 already in flight when line 10 failed, and applied"
+                                           : "Note: lines 11-" + std::to_string(c.lastApplied) +
+                                                 " already in flight when line 10 failed, and applied";
+    EXPECT_EQ(r.err.find(c.lastApplied > 10 ? note : "Note:") != std::string::npos, c.lastApplied > 10) << r.err;
+    EXPECT_NE(r.err.find("Not sent: line " + std::to_string(c.lastApplied + 1) + " and every later line (" +
+                         std::to_string(40 - c.lastApplied) + " requests)"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find(std::to_string(c.lastApplied - 1) + " lines applied, 1 failed, " +
+                         std::to_string(40 - c.lastApplied) + " not sent"),
+              std::string::npos)
+        << r.err;
+    // What fastlink says is exactly what the kernel has.
+    std::set<std::string> expected = {"b1"};
+    for (int i = 2; i <= c.lastApplied; ++i)
+      if (i != 10) expected.insert("b" + std::to_string(i));
+    std::set<std::string> have;
+    for (const auto& l : fresh.ipJson("link show type bridge")) have.insert(l["ifname"].get<std::string>());
+    EXPECT_EQ(have, expected);
+  }
+}
+
+TEST_F(CliTest, BatchReportsFileLinesNotRequestIndexesAroundCommentsAndBlankLines) {
+  // Five lines that are not requests: request #10 is on line 13, and the lines in flight with
+  // it (requests 11-16 with -window 8) are lines 15-20, one comment line further down.
+  std::string content = "# header comment\n\n   # indented comment\n" + bridges(1, 9) + "link add b1 type bridge\n" +
+                        "# a comment inside the window\n" + bridges(11, 12) + "\n" + bridges(13, 40);
   auto r = batch(content, "-window 8");
   EXPECT_EQ(r.status, 1);
-  EXPECT_NE(r.err.find("(line 10: link add b1 type bridge)"), std::string::npos) << r.err;
-  std::smatch m;
-  std::regex note(R"(Note: lines? (\d+)(?:-(\d+))? already in flight when line 10 failed, and applied)");
-  ASSERT_TRUE(std::regex_search(r.err, m, note)) << r.err;
-  int firstApplied = std::stoi(m[1]);
-  int lastApplied = m[2].matched ? std::stoi(m[2]) : firstApplied;
-  EXPECT_EQ(firstApplied, 11);
-  std::regex notSent(R"(Not sent: line (\d+) and every later line \((\d+) requests?\))");
-  ASSERT_TRUE(std::regex_search(r.err, m, notSent)) << r.err;
-  EXPECT_EQ(std::stoi(m[1]), lastApplied + 1);
-  EXPECT_EQ(std::stoi(m[2]), 40 - lastApplied);
-  // What fastlink says is exactly what the kernel has.
-  for (int i = 1; i <= 40; ++i) {
-    if (i == 10) continue;
-    EXPECT_EQ(ipHas("b" + std::to_string(i)), i <= lastApplied) << "b" << i;
-  }
-  EXPECT_NE(r.err.find(std::to_string(lastApplied - 1) + " lines applied, 1 failed"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("Error: File exists (line 13: link add b1 type bridge)"), std::string::npos) << r.err;
+  // Requests 11-16 are b11, b12 (lines 15-16), a blank line (17), b13-b16 (lines 18-21).
+  EXPECT_NE(r.err.find("Note: lines 15-16, 18-21 already in flight when line 13 failed, and applied"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("Not sent: line 22 and every later line (24 requests)"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("15 lines applied, 1 failed, 24 not sent"), std::string::npos) << r.err;
+  std::set<std::string> have, expected;
+  for (const auto& l : ns.ipJson("link show type bridge")) have.insert(l["ifname"].get<std::string>());
+  for (int i = 1; i <= 16; ++i)
+    if (i != 10) expected.insert("b" + std::to_string(i));
+  EXPECT_EQ(have, expected);
 }
 
 TEST_F(CliTest, BatchResolvesNamesCreatedEarlierInTheBatch) {

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "support/test_netns.hpp"
+#include "support/wire_observer.hpp"
 
 namespace fastlink::test {
 
@@ -31,6 +32,24 @@ class CliTest : public ::testing::Test {
 
   /// Runs `fastlink -n NS ARGS` (ARGS is shell text).
   CommandResult cli(const std::string& args) const { return run(cliPath() + " -n " + ns.name() + " " + args); }
+
+  /// Runs `fastlink -n NS ARGS` with the wire observer preloaded (tests/support/wire_observer):
+  /// `wire` receives what crossed the process's rtnetlink sockets, counted outside fastlink.
+  CommandResult cliWire(const std::string& args, wire::Counts& wire) const {
+    std::string log = "/tmp/fastlink-cli-wire-" + std::to_string(getpid()) + "-" + ns.name();
+    std::remove(log.c_str());
+    // ASan wants its runtime first in the library list; the observer does not need that.
+    auto r = run("FASTLINK_WIRE_LOG=" + log + " LD_PRELOAD=" + shellQuote(wirePreloadPath()) +
+                 " ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0\" " + cliPath() + " -n " +
+                 ns.name() + " " + args);
+    EXPECT_TRUE(wire::readWireLog(log, wire)) << "the preloaded observer wrote no " << log;
+    std::remove(log.c_str());
+    return r;
+  }
+  static std::string wirePreloadPath() {
+    if (const char* env = std::getenv("FASTLINK_WIRE_PRELOAD"); env && *env) return env;
+    return FASTLINK_WIRE_PRELOAD_PATH;
+  }
 
   /// Writes `content` to a temporary file and runs `fastlink -n NS OPTIONS -batch FILE`.
   CommandResult batch(const std::string& content, const std::string& options = "") {

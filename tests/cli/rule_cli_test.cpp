@@ -45,10 +45,20 @@ TEST_F(RuleCliTest, AddShowDelMatchIproute2) {
     EXPECT_EQ(m, t) << i;
   }
   // Filters.
+  // Filters: the same rules as ip's filter selects (two-sided), and not nothing.
+  auto prefs = [](const json& j) {
+    std::set<uint32_t> out;
+    for (const auto& x : j) out.insert(x["priority"].get<uint32_t>());
+    return out;
+  };
   r = cli("-j rule show pref 107");
-  EXPECT_EQ(json::parse(r.out).size(), 1u);
+  EXPECT_EQ(prefs(json::parse(r.out)), (std::set<uint32_t>{107}));
+  EXPECT_EQ(prefs(json::parse(r.out)), prefs(ns.ipJson("rule show pref 107")));
   r = cli("-j rule show lookup main");
-  for (const auto& x : json::parse(r.out)) EXPECT_EQ(x["table"], "main");
+  json main = json::parse(r.out);
+  EXPECT_EQ(prefs(main), prefs(ns.ipJson("rule show lookup main")));
+  EXPECT_GE(main.size(), 1u);
+  for (const auto& x : main) EXPECT_EQ(x["table"], "main");
 
   ASSERT_EQ(cli("rule del pref 100").status, 0);
   EXPECT_EQ(ns.ip("rule show pref 100"), "");

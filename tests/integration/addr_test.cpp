@@ -4,7 +4,10 @@
 #include <fastlink/addr.hpp>
 #include <fastlink/fastlink.hpp>
 
+#include <set>
+
 #include "support/test_netns.hpp"
+#include "support/wire_observer.hpp"
 
 namespace fastlink::test {
 namespace {
@@ -104,15 +107,34 @@ TEST_F(AddrTest, Ipv6WithFlagsAndLifetimes) {
 
 TEST_F(AddrTest, ListIsFilteredByDeviceInTheKernel) {
   addrs.add(AddrInfo(Prefix::parse("10.0.0.1/24"), "v0"));
+  // Many addresses elsewhere: a dump the kernel did not filter would carry all of them.
+  Batch b;
+  for (int i = 0; i < 100; ++i)
+    b.add(AddrRequests::add(AddrInfo(Prefix::parse("10.1." + std::to_string(i) + ".1/24"), nl.links().indexOf("v0"))));
+  ASSERT_TRUE(nl.run(b).ok());
   addrs.add(AddrInfo(Prefix::parse("10.0.1.1/24"), "v1"));
+
+  // Counted on the wire by an observer of the socket calls (not fastlink's own counters).
+  wire::reset();
   auto onV1 = addrs.list(AddrFilter().setDev("v1").setFamily(IpAddress::Family::v4));
+  wire::Counts w = wire::counts();
   ASSERT_EQ(onV1.size(), 1u);
   EXPECT_EQ(onV1[0].address, Prefix::parse("10.0.1.1/24"));
   EXPECT_EQ(onV1[0].devIndex(), *nl.links().get("v1").index);
-  // Everything, all families, equals what ip shows.
-  std::size_t ipCount = 0;
-  for (const auto& link : ns.ipJson("addr show")) ipCount += link["addr_info"].size();
-  EXPECT_EQ(addrs.list().size(), ipCount);
+  EXPECT_EQ(w.dumpRequests, 1u);
+  // v1's one address, plus at most the reply to the lookup of v1's index.
+  EXPECT_LE(w.dataMessages, 2u) << "the kernel filtered by device: 101 addresses are on v0";
+
+  // Everything, all families, equals what ip shows: the same set of (device, address), both ways.
+  std::set<std::string> oracle, mine;
+  for (const auto& link : ns.ipJson("addr show"))
+    for (const auto& a : link["addr_info"])
+      oracle.insert(std::to_string(link["ifindex"].get<uint32_t>()) + " " + a["local"].get<std::string>() + "/" +
+                    std::to_string(a["prefixlen"].get<int>()));
+  for (const auto& a : addrs.list())
+    mine.insert(std::to_string(a.devIndex()) + " " + a.address->toStringWithLength());
+  EXPECT_EQ(mine, oracle);
+  EXPECT_GE(mine.size(), 103u);
 }
 
 TEST_F(AddrTest, FlushDevice) {

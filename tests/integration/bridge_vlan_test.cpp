@@ -4,6 +4,8 @@
 // need VLANs probe for it and skip with a reason; FASTLINK_REQUIRE_KINDS=bridge_vlan (the VM,
 // tests/vm) turns the skip into a failure. Bad input and the dump itself run everywhere.
 #include <gtest/gtest.h>
+#include <linux/netlink.h>
+#include <sys/socket.h>
 
 #include <fastlink/bridge_vlan.hpp>
 #include <fastlink/fastlink.hpp>
@@ -11,6 +13,7 @@
 #include <map>
 
 #include "support/test_netns.hpp"
+#include "support/wire_observer.hpp"
 
 namespace fastlink::test {
 namespace {
@@ -83,6 +86,17 @@ class BridgeVlanTest : public ::testing::Test {
 
 TEST_F(BridgeVlanTest, DumpIsAcceptedWithStrictChecking) {
   makeBridge(false);
+  // Strict checking really is on for the socket these dumps go through (the kernel would accept
+  // almost any header without it, and this test would prove nothing): asked of the kernel.
+  wire::reset();
+  EXPECT_NO_THROW(vlans.list(BridgeVlanFilter().setDev("v1")));
+  std::vector<int> fds = wire::sockets();
+  ASSERT_EQ(fds.size(), 1u) << "the dump crossed one rtnetlink socket";
+  int strict = 0;
+  socklen_t len = sizeof strict;
+  ASSERT_EQ(getsockopt(fds[0], SOL_NETLINK, NETLINK_GET_STRICT_CHK, &strict, &len), 0);
+  EXPECT_EQ(strict, 1) << "NETLINK_GET_STRICT_CHK is off";
+  EXPECT_EQ(wire::counts().dumpRequests, 1u);
   // Without vlan filtering the ports have no VLANs, but the dump request itself must be valid.
   EXPECT_NO_THROW(vlans.list());
   EXPECT_NO_THROW(vlans.list(BridgeVlanFilter().setCompressed(false)));

@@ -1,6 +1,9 @@
 // Links against the real kernel, each test in a fresh namespace, checked with `ip -j` and /sys.
 #include <arpa/inet.h>
 #include <fcntl.h>
+#include <linux/if_link.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
 #include <netinet/in.h>
 #include <sched.h>
 #include <sys/socket.h>
@@ -9,9 +12,13 @@
 #include <thread>
 
 #include <algorithm>
+#include <cstring>
+#include <map>
+#include <optional>
 #include <set>
 
 #include "integration/link_fixture.hpp"
+#include "support/wire_observer.hpp"
 
 namespace fastlink::test {
 namespace {
@@ -258,27 +265,39 @@ TEST_F(LinkTest, MissingNamespaceIsAClearErrorAndChangesNothing) {
 
 TEST_F(LinkTest, ListFiltersKindAndMasterInTheKernel) {
   for (int i = 0; i < 3; ++i) links.add(LinkInfo("br" + std::to_string(i), "bridge"));
-  for (int i = 0; i < 10; ++i) addVeth("a" + std::to_string(i), "b" + std::to_string(i));
+  for (int i = 0; i < 30; ++i) addVeth("a" + std::to_string(i), "b" + std::to_string(i));
   for (int i = 0; i < 4; ++i) links.set("a" + std::to_string(i), LinkInfo().setMaster("br1"));
+  const std::size_t total = ns.ipJson("link show").size();  // lo + 3 bridges + 60 veths
+  ASSERT_EQ(total, 64u);
 
-  uint64_t before = nl.counters().bytesReceived;
+  // Counted on the wire by an observer of the socket calls, not by fastlink's own counters:
+  // filtering in user space would show every device crossing the socket.
+  wire::reset();
   auto bridges = links.list(LinkFilter().setKind("bridge"));
-  uint64_t filteredBytes = nl.counters().bytesReceived - before;
+  wire::Counts w = wire::counts();
   std::set<std::string> names;
   for (const auto& l : bridges) names.insert(*l.name);
   EXPECT_EQ(names, (std::set<std::string>{"br0", "br1", "br2"}));
+  EXPECT_EQ(w.dumpRequests, 1u);
+  EXPECT_EQ(w.dataMessages, 3u) << "the kernel sent only the 3 bridges, not all " << total << " devices";
 
-  before = nl.counters().bytesReceived;
+  wire::reset();
   auto all = links.list();
-  uint64_t allBytes = nl.counters().bytesReceived - before;
-  EXPECT_EQ(all.size(), ns.ipJson("link show").size());
-  // The kernel filtered: far fewer bytes crossed than for the full dump.
-  EXPECT_LT(filteredBytes * 3, allBytes);
+  EXPECT_EQ(all.size(), total);
+  EXPECT_EQ(wire::counts().dataMessages, total);
 
+  wire::reset();
   auto ports = links.list(LinkFilter().setMaster("br1"));
+  w = wire::counts();
   names.clear();
   for (const auto& l : ports) names.insert(*l.name);
   EXPECT_EQ(names, (std::set<std::string>{"a0", "a1", "a2", "a3"}));
+  EXPECT_EQ(w.dumpRequests, 1u);
+  // The 4 ports, plus at most the lookup of br1's index.
+  EXPECT_LE(w.dataMessages, 5u) << "the kernel filtered by master";
+  std::set<std::string> oracle;
+  for (const auto& l : ns.ipJson("link show master br1")) oracle.insert(l["ifname"].get<std::string>());
+  EXPECT_EQ(names, oracle);
 }
 
 TEST_F(LinkTest, ListFiltersGroupAndNameInUserSpaceAndStatsOnlyWhenAsked) {
@@ -293,10 +312,34 @@ TEST_F(LinkTest, ListFiltersGroupAndNameInUserSpaceAndStatsOnlyWhenAsked) {
   auto withStats = links.list(LinkFilter().setNamePattern("lo").setWithStats(true));
   ASSERT_EQ(withStats.size(), 1u);
   EXPECT_TRUE(withStats[0].stats.has_value());
+
+  // The skip-stats mask reaches the kernel: the dump request carries IFLA_EXT_MASK with
+  // RTEXT_FILTER_SKIP_STATS (seen on the wire), and without the option it carries none.
+  auto extMask = [](const wire::Counts& w) -> std::optional<uint32_t> {
+    for (const auto& m : w.sentBytes) {
+      auto* h = reinterpret_cast<const nlmsghdr*>(m.data());
+      if (h->nlmsg_type != RTM_GETLINK || !(h->nlmsg_flags & NLM_F_DUMP)) continue;
+      auto attrs = wire::attributes(m, sizeof(ifinfomsg));
+      auto it = attrs.find(IFLA_EXT_MASK);
+      if (it == attrs.end() || it->second.size() != 4) return std::nullopt;
+      uint32_t v;
+      std::memcpy(&v, it->second.data(), 4);
+      return v;
+    }
+    return std::nullopt;
+  };
+  wire::reset();
   auto skip = links.list(LinkFilter().setKernelSkipStats(true).setWithStats(true).setNamePattern("g0"));
+  auto mask = extMask(wire::counts());
+  ASSERT_TRUE(mask.has_value()) << "no IFLA_EXT_MASK in the dump request";
+  EXPECT_TRUE(*mask & RTEXT_FILTER_SKIP_STATS);
   ASSERT_EQ(skip.size(), 1u);
   // RTEXT_FILTER_SKIP_STATS only drops per-VF statistics; the device's own counters still come.
   EXPECT_TRUE(skip[0].stats.has_value());
+  wire::reset();
+  links.list(LinkFilter().setWithStats(true).setNamePattern("g0"));
+  mask = extMask(wire::counts());
+  EXPECT_FALSE(mask && (*mask & RTEXT_FILTER_SKIP_STATS)) << "skip-stats only when asked";
 }
 
 // Sends `count` UDP datagrams to `to` from inside the test namespace (a thread may change its
@@ -343,15 +386,25 @@ TEST_F(LinkTest, GroupSetAndDeleteAreSingleRequests) {
     addVeth("m" + std::to_string(i), "n" + std::to_string(i));
     if (i < 12) links.set("m" + std::to_string(i), LinkInfo().setGroup(5));
   }
-  uint64_t sends = nl.counters().sendCalls;
+  // Requests counted on the wire (every netlink message this process sends), not sendmsg calls.
+  wire::reset();
   links.setGroup(5, LinkInfo().setMtu(1400).setAdmin(true));
-  EXPECT_EQ(nl.counters().sendCalls, sends + 1);
-  for (int i = 0; i < 20; ++i) {
-    auto j = ipLink("m" + std::to_string(i));
-    EXPECT_EQ(j["mtu"], i < 12 ? 1400 : 1500) << i;
-  }
+  wire::Counts w = wire::counts();
+  EXPECT_EQ(w.requests, 1u) << "one RTM_NEWLINK for the whole group, no per-device requests or dumps";
+  EXPECT_EQ(w.requestTypes[RTM_NEWLINK], 1u);
+  EXPECT_EQ(w.dumpRequests, 0u);
+  std::map<std::string, int> mtu;
+  for (const auto& l : ns.ipJson("link show")) mtu[l["ifname"].get<std::string>()] = l["mtu"].get<int>();
+  for (int i = 0; i < 20; ++i) EXPECT_EQ(mtu["m" + std::to_string(i)], i < 12 ? 1400 : 1500) << i;
+  wire::reset();
   links.delGroup(5);
-  for (int i = 0; i < 20; ++i) EXPECT_EQ(ipHasLink("m" + std::to_string(i)), i >= 12) << i;
+  w = wire::counts();
+  EXPECT_EQ(w.requests, 1u) << "one RTM_DELLINK for the whole group";
+  EXPECT_EQ(w.requestTypes[RTM_DELLINK], 1u);
+  EXPECT_EQ(w.dumpRequests, 0u);
+  std::set<std::string> have;
+  for (const auto& l : ns.ipJson("link show")) have.insert(l["ifname"].get<std::string>());
+  for (int i = 0; i < 20; ++i) EXPECT_EQ(have.count("m" + std::to_string(i)), i >= 12 ? 1u : 0u) << i;
 }
 
 TEST_F(LinkTest, GroupZeroDeletionIsRefused) {

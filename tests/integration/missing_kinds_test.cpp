@@ -1,6 +1,9 @@
 // Kinds the host kernel (6.18 here) lacks: they skip visibly on the host and run for real in
 // the VM (tests/vm), where FASTLINK_REQUIRE_KINDS turns a skip into a failure.
+#include <linux/rtnetlink.h>
+
 #include "integration/link_fixture.hpp"
+#include "support/wire_observer.hpp"
 
 namespace fastlink::test {
 namespace {
@@ -64,11 +67,19 @@ TEST_F(LinkTest, DummyGroupOfManyInOneRequest) {
   Batch b;
   for (int i = 0; i < 100; ++i) b.add(LinkRequests::add(LinkInfo("dg" + std::to_string(i), "dummy").setGroup(8)));
   ASSERT_TRUE(nl.run(b, {.onError = OnError::Continue}).ok());
+  // One request each, counted on the wire (every netlink message this process sends).
+  wire::reset();
   links.setGroup(8, LinkInfo().setMtu(4000));
-  for (const auto& l : ns.ipJson("link show group 8")) EXPECT_EQ(l["mtu"], 4000);
-  EXPECT_EQ(ns.ipJson("link show group 8").size(), 100u);
+  EXPECT_EQ(wire::counts().requests, 1u);
+  EXPECT_EQ(wire::counts().requestTypes[RTM_NEWLINK], 1u);
+  auto group = dropEmptyObjects(ns.ipJson("link show group 8"));
+  ASSERT_EQ(group.size(), 100u);
+  for (const auto& l : group) EXPECT_EQ(l["mtu"], 4000) << l["ifname"];
+  wire::reset();
   links.delGroup(8);
-  EXPECT_EQ(ns.ipJson("link show group 8").size(), 0u);
+  EXPECT_EQ(wire::counts().requests, 1u);
+  EXPECT_EQ(wire::counts().requestTypes[RTM_DELLINK], 1u);
+  EXPECT_EQ(dropEmptyObjects(ns.ipJson("link show group 8")).size(), 0u);
 }
 
 }  // namespace

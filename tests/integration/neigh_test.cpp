@@ -8,6 +8,7 @@
 #include <set>
 
 #include "support/test_netns.hpp"
+#include "support/wire_observer.hpp"
 
 namespace fastlink::test {
 namespace {
@@ -86,10 +87,35 @@ TEST_F(NeighTest, AddV4AndV6EntriesInEveryStateMatchIproute2) {
   EXPECT_EQ(oracle("dev v0"), expected);
   EXPECT_EQ(mine(NeighFilter().setDev("v0"), false), expected);
 
-  // Family filter in the kernel.
-  for (const auto& n : neigh.list(NeighFilter().setFamily(IpAddress::Family::v6))) EXPECT_FALSE(n.dst->isV4());
+  // Family and device filters in the kernel: 60 entries elsewhere (v2) that a dump the kernel
+  // did not filter would carry; replies counted on the wire (not by fastlink's counters).
+  std::vector<std::string> lines;
+  for (int i = 0; i < 30; ++i) {
+    lines.push_back("neigh add 10.0.2." + std::to_string(i + 1) + " lladdr 02:00:00:00:02:01 dev v2");
+    lines.push_back("neigh add 2001:db8:2::" + std::to_string(i + 1) + " lladdr 02:00:00:00:02:01 dev v2");
+  }
+  ns.ipBatch(lines);
+  std::set<std::string> v6Expected = {"2001:db8::2 dev v0 02:00:00:00:00:62 REACHABLE router",
+                                      "2001:db8::3 dev v0 02:00:00:00:00:63 STALE"};
+  for (int i = 0; i < 30; ++i) v6Expected.insert("2001:db8:2::" + std::to_string(i + 1) + " dev v2 02:00:00:00:02:01 PERMANENT");
+  std::set<std::string> v6Oracle;
+  for (const auto& line : oracle("")) if (line.find(':') < line.find(' ')) v6Oracle.insert(line);
+  EXPECT_EQ(v6Oracle, v6Expected);
+  EXPECT_EQ(mine(NeighFilter().setFamily(IpAddress::Family::v6), true), v6Expected);
+  wire::reset();
   auto v4 = neigh.list(NeighFilter().setFamily(IpAddress::Family::v4).setDev("v0"));
+  wire::Counts w = wire::counts();
   EXPECT_EQ(v4.size(), 3u);
+  for (const auto& n : v4) EXPECT_TRUE(n.dst->isV4() && n.devIndex() == ifindex("v0"));
+  EXPECT_EQ(w.dumpRequests, 1u);
+  // v0's 3 IPv4 entries, plus at most the lookup of v0's index.
+  EXPECT_LE(w.dataMessages, 4u) << "the kernel filtered by family and device: 63 other entries exist";
+  wire::reset();
+  auto v6OnV0 = neigh.list(NeighFilter().setFamily(IpAddress::Family::v6).setDev("v0"));
+  w = wire::counts();
+  std::size_t unicast = std::count_if(v6OnV0.begin(), v6OnV0.end(), [](const NeighInfo& n) { return !n.dst->isMulticast(); });
+  EXPECT_EQ(unicast, 2u);
+  EXPECT_LE(w.dataMessages, v6OnV0.size() + 1) << "the kernel filtered by family and device";
 
   // get/find.
   NeighInfo got = neigh.get(IpAddress::parse("10.0.0.2"), "v0");

@@ -69,6 +69,17 @@ nlohmann::json TestNetns::ipJson(const std::string& args) const {
   return dropEmptyObjects(nlohmann::json::parse(r.out));
 }
 
+void TestNetns::ipBatch(const std::vector<std::string>& lines) const {
+  std::string path = "/tmp/fastlink-test-batch-" + std::to_string(getpid()) + "-" + name_;
+  {
+    std::ofstream f(path);
+    for (const auto& l : lines) f << l << "\n";
+  }
+  auto r = run("ip -n " + name_ + " -batch " + path);
+  std::remove(path.c_str());
+  EXPECT_EQ(r.status, 0) << "ip -batch: " << r.err;
+}
+
 CommandResult TestNetns::exec(const std::string& command) const {
   return run("ip netns exec " + name_ + " sh -c '" + command + "'");
 }

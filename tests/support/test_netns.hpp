@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <vector>
 
 namespace fastlink::test {
 
@@ -32,6 +33,9 @@ class TestNetns {
   std::string ip(const std::string& args) const;
   /// Runs `ip -n NS -j <args>` and parses the JSON output.
   nlohmann::json ipJson(const std::string& args) const;
+  /// Runs `ip -n NS -batch` over `lines` (one ip process for many objects); fails the test on
+  /// a non-zero exit.
+  void ipBatch(const std::vector<std::string>& lines) const;
   /// Runs a command inside the namespace (`ip netns exec NS sh -c ...`).
   CommandResult exec(const std::string& command) const;
   /// Reads /sys/class/net/DEV/FILE as seen from inside the namespace.
