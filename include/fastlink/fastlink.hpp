@@ -5,6 +5,7 @@
 #include "fastlink/bridge_vlan.hpp"
 #include "fastlink/error.hpp"
 #include "fastlink/fdb.hpp"
+#include "fastlink/ethtool.hpp"
 #include "fastlink/genl.hpp"
 #include "fastlink/link.hpp"
 #include "fastlink/neigh.hpp"
