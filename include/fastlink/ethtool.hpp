@@ -178,7 +178,7 @@ class IEthtoolApi {
   virtual CoalesceInfo coalesce(const Ifref& device) = 0;
   /// Equivalent to: ethtool -C DEV [rx-usecs N] ...
   virtual void setCoalesce(const Ifref& device, const CoalesceInfo& coalesce) = 0;
-  /// The standard statistics groups the driver reports (empty when it reports none).
+  /// The standard statistics groups the driver reports counters in (empty when none).
   /// Equivalent to: ethtool -S DEV --all-groups
   virtual std::vector<StatsGroup> stats(const Ifref& device) = 0;
 };

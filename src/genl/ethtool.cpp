@@ -269,9 +269,13 @@ std::vector<StatsGroup> EthtoolApi::stats(const Ifref& device) {
   std::vector<genl::RawStatsGroup> raw;
   engine_.query(r.bytes(), r.operation(), [&](const nlmsghdr* m) { raw = genl::decodeStats(m); });
   std::vector<StatsGroup> out;
-  if (raw.empty()) return out;
+  bool any = false;
+  for (const auto& g : raw) any = any || !g.counters.empty();
+  if (!any) return out;  // no string set round trips for a device without standard stats
   const std::vector<std::string>& groupNames = strings(ETH_SS_STATS_STD);
   for (const auto& g : raw) {
+    // A driver without the group's callback still gets the group nest, with no counter in it.
+    if (g.counters.empty()) continue;
     StatsGroup group;
     group.id = g.id;
     group.name = g.id < groupNames.size() ? groupNames[g.id] : "group-" + std::to_string(g.id);
