@@ -6,6 +6,7 @@
 #include "fastlink/error.hpp"
 #include "fastlink/fdb.hpp"
 #include "fastlink/ethtool.hpp"
+#include "fastlink/steering.hpp"
 #include "fastlink/genl.hpp"
 #include "fastlink/link.hpp"
 #include "fastlink/neigh.hpp"
