@@ -391,9 +391,13 @@ int runEthtool(Context& ctx, Args& args) {
   while (!args.done() && (args.peek() == "--json" || args.peek() == "-j" || args.peek() == "--all-groups")) {
     if (args.next() != "--all-groups") options.json = true;
   }
-  if (args.done() || args.peek() == "help" || args.peek() == "-h" || args.peek() == "--help") {
+  if (args.done()) {
+    std::fputs((std::string(kUsage) + "\n").c_str(), stderr);
+    return kExitUsage;
+  }
+  if (args.peek() == "help" || args.peek() == "-h" || args.peek() == "--help") {
     printLine(kUsage);
-    return args.done() ? kExitUsage : kExitOk;
+    return kExitOk;
   }
   std::string action = args.next();
   if (args.done()) throw UsageError(fmt::format("ethtool {}: a device name is required", action));

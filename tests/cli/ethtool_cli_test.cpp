@@ -78,6 +78,8 @@ TEST_F(EthtoolCliTest, BadInputIsAClearErrorAndChangesNothing) {
   EXPECT_EQ(cli("ethtool -L e0").status, 2);
   EXPECT_EQ(cli("ethtool -K e0 rx-gro-list maybe").status, 2);
   EXPECT_EQ(cli("ethtool -X e0").status, 2);
+  EXPECT_EQ(cli("ethtool").status, 2);
+  EXPECT_EQ(cli("ethtool -l").status, 2);
   EXPECT_EQ(ethtool("-l e0"), channels);
   EXPECT_EQ(ethtool("-k e0"), features);
 }
