@@ -214,12 +214,10 @@ int showFeatures(Context& ctx, const std::string& dev) {
       const Feature& f = info.features[hits[0]];
       s += featureLine("", g.longName, f.active, f.fixed(), f.wanted);
     } else {
-      bool any = false, allFixed = true;
-      for (auto i : hits) {
-        any = any || info.features[i].active;
-        allFixed = allFixed && info.features[i].fixed();
-      }
-      s += featureLine("", g.longName, any, allFixed, any);
+      // ethtool prints a group's line with no [fixed]/[requested] suffix: on if any is on.
+      bool any = false;
+      for (auto i : hits) any = any || info.features[i].active;
+      s += fmt::format("{}: {}\n", g.longName, any ? "on" : "off");
       for (auto i : hits) {
         const Feature& f = info.features[i];
         s += featureLine("\t", f.name, f.active, f.fixed(), f.wanted);

@@ -25,6 +25,9 @@ TEST_F(EthtoolCliTest, ShowTextIsEthtools) {
   auto k = cli("ethtool -k e0");
   EXPECT_EQ(k.status, 0) << k.err;
   EXPECT_EQ(k.out, ethtool("-k e0"));
+  // Other feature sets: the loopback (groups whose members are all fixed) and a bridge.
+  ns.ip("link add br0 type bridge");
+  for (const char* dev : {"lo", "br0", "e1"}) EXPECT_EQ(cli(std::string("ethtool -k ") + dev).out, ethtool(std::string("-k ") + dev)) << dev;
   // Long option names as ethtool spells them.
   EXPECT_EQ(cli("ethtool --show-channels e0").out, l.out);
 }
