@@ -145,7 +145,7 @@ struct EthtoolRequests {
   static Request getFeatures(const GenlFamily& family, const Ifref& device);
   /// Equivalent to: ethtool -K DEV NAME on|off ... (verbose bitset by name; no reply asked)
   static Request setFeatures(const GenlFamily& family, const Ifref& device, const FeatureChanges& changes);
-  /// The names of the feature bits (the kernel's ETH_SS_FEATURES string set).
+  /// The names of the feature bits (the kernel's "features" string set, id 4).
   static Request featureNames(const GenlFamily& family);
   /// Equivalent to: ethtool -c DEV
   static Request getCoalesce(const GenlFamily& family, const Ifref& device);
@@ -153,7 +153,7 @@ struct EthtoolRequests {
   static Request setCoalesce(const GenlFamily& family, const Ifref& device, const CoalesceInfo& coalesce);
   /// Equivalent to: ethtool -S DEV --all-groups (all four standard groups, compact bitset)
   static Request getStats(const GenlFamily& family, const Ifref& device);
-  /// A global string set by its kernel id (ETH_SS_*): names of stats groups and counters.
+  /// A global string set by its kernel id (e.g. 4 feature names, 17 standard stats groups).
   static Request stringSet(const GenlFamily& family, uint32_t setId);
 };
 
