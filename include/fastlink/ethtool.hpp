@@ -153,7 +153,7 @@ struct EthtoolRequests {
   static Request setCoalesce(const GenlFamily& family, const Ifref& device, const CoalesceInfo& coalesce);
   /// Equivalent to: ethtool -S DEV --all-groups (all four standard groups, compact bitset)
   static Request getStats(const GenlFamily& family, const Ifref& device);
-  /// A global string set by its kernel id (e.g. 4 feature names, 17 standard stats groups).
+  /// A global string set by its kernel id (e.g. 4 feature names, 16 standard stats group names).
   static Request stringSet(const GenlFamily& family, uint32_t setId);
 };
 
