@@ -5,6 +5,8 @@
 #include "fastlink/bridge_vlan.hpp"
 #include "fastlink/error.hpp"
 #include "fastlink/fdb.hpp"
+#include "fastlink/ethtool.hpp"
+#include "fastlink/steering.hpp"
 #include "fastlink/genl.hpp"
 #include "fastlink/link.hpp"
 #include "fastlink/neigh.hpp"

@@ -23,6 +23,7 @@ class FdbApi;
 class BridgeVlanApi;
 class RuleApi;
 class GenlApi;
+class EthtoolApi;
 
 
 /// The netlink sockets of one namespace (extended ACKs, capped ACKs and strict checking on) and
@@ -44,6 +45,7 @@ class Netlink {
   BridgeVlanApi& bridgeVlans();  ///< fastlink/bridge_vlan.hpp
   RuleApi& rules();           ///< fastlink/rule.hpp
   GenlApi& families();        ///< fastlink/genl.hpp: generic netlink families, cached
+  EthtoolApi& ethtool();      ///< fastlink/ethtool.hpp: channels, rings, features, coalescing
 
   /// Sends one request and waits for its ACK; throws fastlink::Error on failure.
   void execute(const Request& request);
@@ -103,6 +105,7 @@ class Netlink {
   ApiPtr<BridgeVlanApi> bridgeVlans_{nullptr, nullptr};
   ApiPtr<RuleApi> rules_{nullptr, nullptr};
   ApiPtr<GenlApi> families_{nullptr, nullptr};
+  ApiPtr<EthtoolApi> ethtool_{nullptr, nullptr};
 };
 
 }  // namespace fastlink

@@ -1,0 +1,214 @@
+// ethtool settings over generic netlink (the kernel's "ethtool" family): channels (queues),
+// rings, features (offloads), interrupt coalescing and the standard statistics groups.
+//
+//   fastlink::Netlink nl;
+//   auto& et = nl.ethtool();
+//   fastlink::ChannelsInfo ch = et.channels("eth0");          // ethtool -l eth0
+//   et.setChannels("eth0", fastlink::ChannelsInfo().setCombined(4));   // ethtool -L eth0 combined 4
+//   auto after = et.setFeatures("eth0", fastlink::FeatureChanges().set("rx-gro-list", true));
+//   for (const auto& miss : after.unmet) ...                   // what the kernel did not apply
+//
+// Every set is one request the kernel checks as a whole: a refused request (more channels than
+// the maximum, an unknown feature name, a driver without the operation) changes nothing and is
+// thrown as fastlink::Error carrying the kernel's extack ("requested channel count exceeds
+// maximum"). The family is resolved on first use through Netlink::families() and cached.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "fastlink/genl.hpp"
+#include "fastlink/request.hpp"
+#include "fastlink/types.hpp"
+
+namespace fastlink {
+
+namespace core {
+class Engine;
+}
+
+/// Queue counts (`ethtool -l`). A kind of channel the driver does not have (its maximum is 0)
+/// is left unset in a reply, which ethtool prints as "n/a". On set, unset counts are not sent.
+///   ChannelsInfo().setRx(4).setTx(4)
+struct ChannelsInfo {
+  std::optional<uint32_t> rxMax, txMax, otherMax, combinedMax;  ///< reported only
+  std::optional<uint32_t> rx, tx, other, combined;              ///< current counts
+
+  ChannelsInfo& setRx(uint32_t n) { rx = n; return *this; }
+  ChannelsInfo& setTx(uint32_t n) { tx = n; return *this; }
+  ChannelsInfo& setOther(uint32_t n) { other = n; return *this; }
+  ChannelsInfo& setCombined(uint32_t n) { combined = n; return *this; }
+  friend bool operator==(const ChannelsInfo&, const ChannelsInfo&) = default;
+};
+
+/// Ring sizes (`ethtool -g`). Unset = the driver does not report it / not sent on set.
+struct RingsInfo {
+  std::optional<uint32_t> rxMax, rxMiniMax, rxJumboMax, txMax;  ///< reported only
+  std::optional<uint32_t> rx, rxMini, rxJumbo, tx;
+  std::optional<uint32_t> rxBufLen;      ///< `rx-buf-len N`
+  std::optional<uint8_t> tcpDataSplit;   ///< 0 unknown, 1 disabled, 2 enabled (reported only)
+  std::optional<uint32_t> cqeSize;       ///< `cqe-size N`
+  std::optional<bool> txPush;            ///< `tx-push on|off`
+
+  RingsInfo& setRx(uint32_t n) { rx = n; return *this; }
+  RingsInfo& setRxMini(uint32_t n) { rxMini = n; return *this; }
+  RingsInfo& setRxJumbo(uint32_t n) { rxJumbo = n; return *this; }
+  RingsInfo& setTx(uint32_t n) { tx = n; return *this; }
+  RingsInfo& setRxBufLen(uint32_t n) { rxBufLen = n; return *this; }
+  RingsInfo& setCqeSize(uint32_t n) { cqeSize = n; return *this; }
+  RingsInfo& setTxPush(bool on) { txPush = on; return *this; }
+  friend bool operator==(const RingsInfo&, const RingsInfo&) = default;
+};
+
+/// Interrupt coalescing (`ethtool -c`), the fields ethtool -C sets by name.
+struct CoalesceInfo {
+  std::optional<uint32_t> rxUsecs, rxMaxFrames, rxUsecsIrq, rxMaxFramesIrq;
+  std::optional<uint32_t> txUsecs, txMaxFrames, txUsecsIrq, txMaxFramesIrq;
+  std::optional<uint32_t> statsBlockUsecs;
+  std::optional<bool> adaptiveRx, adaptiveTx;
+  std::optional<uint32_t> pktRateLow, rxUsecsLow, rxMaxFramesLow, txUsecsLow, txMaxFramesLow;
+  std::optional<uint32_t> pktRateHigh, rxUsecsHigh, rxMaxFramesHigh, txUsecsHigh, txMaxFramesHigh;
+  std::optional<uint32_t> rateSampleInterval;
+  std::optional<bool> cqeModeTx, cqeModeRx;
+
+  CoalesceInfo& setRxUsecs(uint32_t v) { rxUsecs = v; return *this; }
+  CoalesceInfo& setRxMaxFrames(uint32_t v) { rxMaxFrames = v; return *this; }
+  CoalesceInfo& setTxUsecs(uint32_t v) { txUsecs = v; return *this; }
+  CoalesceInfo& setTxMaxFrames(uint32_t v) { txMaxFrames = v; return *this; }
+  CoalesceInfo& setAdaptiveRx(bool on) { adaptiveRx = on; return *this; }
+  CoalesceInfo& setAdaptiveTx(bool on) { adaptiveTx = on; return *this; }
+  friend bool operator==(const CoalesceInfo&, const CoalesceInfo&) = default;
+};
+
+/// One device feature (offload) as `ethtool -k` shows it.
+struct Feature {
+  std::string name;      ///< the kernel's name, e.g. "rx-gro-list"
+  bool active = false;   ///< on now
+  bool wanted = false;   ///< what was last requested (differs from active: "[requested on]")
+  bool changeable = false;  ///< in the device's hw_features: ethtool prints "[fixed]" when not
+  bool noChange = false;    ///< the kernel never lets it change ("[fixed]" as well)
+
+  bool fixed() const { return !changeable || noChange; }
+  friend bool operator==(const Feature&, const Feature&) = default;
+};
+
+/// Every feature the kernel knows, in the kernel's order (the order `ethtool -k` uses).
+struct FeaturesInfo {
+  std::vector<Feature> features;
+  /// The feature named `name`, or nullptr.
+  const Feature* find(std::string_view name) const;
+  friend bool operator==(const FeaturesInfo&, const FeaturesInfo&) = default;
+};
+
+/// Features to turn on or off (`ethtool -K DEV NAME on|off ...`), by kernel name.
+struct FeatureChanges {
+  std::vector<std::pair<std::string, bool>> changes;
+  FeatureChanges& set(std::string name, bool on) {
+    changes.emplace_back(std::move(name), on);
+    return *this;
+  }
+};
+
+/// What setFeatures left behind: the device's features after the change, and the requested
+/// changes the kernel accepted but did not apply (a fixed feature, a dependency).
+struct FeaturesSetResult {
+  FeaturesInfo after;
+  std::vector<std::pair<std::string, bool>> unmet;  ///< requested name and value not reached
+};
+
+/// One standard statistics group (`ethtool -S DEV --all-groups`): IEEE 802.3 PHY/MAC/control
+/// counters or RMON, as the driver reports them.
+struct StatsGroup {
+  uint32_t id = 0;       ///< 0 eth-phy, 1 eth-mac, 2 eth-ctrl, 3 rmon
+  std::string name;      ///< the kernel's group name ("eth-mac")
+  std::vector<std::pair<std::string, uint64_t>> counters;  ///< kernel's counter names
+  friend bool operator==(const StatsGroup&, const StatsGroup&) = default;
+};
+
+/// Builds ethtool requests without sending them; `family` is the resolved "ethtool" family.
+/// The device is a name (the kernel resolves it) or an ifindex.
+struct EthtoolRequests {
+  /// Equivalent to: ethtool -l DEV
+  static Request getChannels(const GenlFamily& family, const Ifref& device);
+  /// Equivalent to: ethtool -L DEV [rx N] [tx N] [other N] [combined N]
+  static Request setChannels(const GenlFamily& family, const Ifref& device, const ChannelsInfo& channels);
+  /// Equivalent to: ethtool -g DEV
+  static Request getRings(const GenlFamily& family, const Ifref& device);
+  /// Equivalent to: ethtool -G DEV [rx N] [rx-mini N] [rx-jumbo N] [tx N] ...
+  static Request setRings(const GenlFamily& family, const Ifref& device, const RingsInfo& rings);
+  /// Equivalent to: ethtool -k DEV (compact bitsets: names come from featureNames)
+  static Request getFeatures(const GenlFamily& family, const Ifref& device);
+  /// Equivalent to: ethtool -K DEV NAME on|off ... (verbose bitset by name; no reply asked)
+  static Request setFeatures(const GenlFamily& family, const Ifref& device, const FeatureChanges& changes);
+  /// The names of the feature bits (the kernel's "features" string set, id 4).
+  static Request featureNames(const GenlFamily& family);
+  /// Equivalent to: ethtool -c DEV
+  static Request getCoalesce(const GenlFamily& family, const Ifref& device);
+  /// Equivalent to: ethtool -C DEV [rx-usecs N] ...
+  static Request setCoalesce(const GenlFamily& family, const Ifref& device, const CoalesceInfo& coalesce);
+  /// Equivalent to: ethtool -S DEV --all-groups (all four standard groups, compact bitset)
+  static Request getStats(const GenlFamily& family, const Ifref& device);
+  /// A global string set by its kernel id (e.g. 4 feature names, 16 standard stats group names).
+  static Request stringSet(const GenlFamily& family, uint32_t setId);
+};
+
+/// The ethtool operations, as an interface so that users can mock them (GoogleMock).
+class IEthtoolApi {
+ public:
+  virtual ~IEthtoolApi() = default;
+  /// Equivalent to: ethtool -l DEV
+  virtual ChannelsInfo channels(const Ifref& device) = 0;
+  /// Sends only the counts that are set. Equivalent to: ethtool -L DEV [rx N] [tx N] [other N] [combined N]
+  virtual void setChannels(const Ifref& device, const ChannelsInfo& channels) = 0;
+  /// Equivalent to: ethtool -g DEV
+  virtual RingsInfo rings(const Ifref& device) = 0;
+  /// Equivalent to: ethtool -G DEV [rx N] [tx N] ...
+  virtual void setRings(const Ifref& device, const RingsInfo& rings) = 0;
+  /// Equivalent to: ethtool -k DEV
+  virtual FeaturesInfo features(const Ifref& device) = 0;
+  /// Applies the changes in one request, then reads the features back to report what did not
+  /// take. Equivalent to: ethtool -K DEV NAME on|off ...
+  virtual FeaturesSetResult setFeatures(const Ifref& device, const FeatureChanges& changes) = 0;
+  /// Equivalent to: ethtool -c DEV
+  virtual CoalesceInfo coalesce(const Ifref& device) = 0;
+  /// Equivalent to: ethtool -C DEV [rx-usecs N] ...
+  virtual void setCoalesce(const Ifref& device, const CoalesceInfo& coalesce) = 0;
+  /// The standard statistics groups the driver reports counters in (empty when none).
+  /// Equivalent to: ethtool -S DEV --all-groups
+  virtual std::vector<StatsGroup> stats(const Ifref& device) = 0;
+};
+
+/// The kernel-backed IEthtoolApi; obtain it from Netlink::ethtool(). Caches the family and the
+/// global string sets (feature and counter names) for the life of its Netlink.
+class EthtoolApi final : public IEthtoolApi {
+ public:
+  EthtoolApi(GenlApi& families, core::Engine& engine);
+  ~EthtoolApi() override;
+  EthtoolApi(const EthtoolApi&) = delete;
+  EthtoolApi& operator=(const EthtoolApi&) = delete;
+
+  ChannelsInfo channels(const Ifref& device) override;
+  void setChannels(const Ifref& device, const ChannelsInfo& channels) override;
+  RingsInfo rings(const Ifref& device) override;
+  void setRings(const Ifref& device, const RingsInfo& rings) override;
+  FeaturesInfo features(const Ifref& device) override;
+  FeaturesSetResult setFeatures(const Ifref& device, const FeatureChanges& changes) override;
+  CoalesceInfo coalesce(const Ifref& device) override;
+  void setCoalesce(const Ifref& device, const CoalesceInfo& coalesce) override;
+  std::vector<StatsGroup> stats(const Ifref& device) override;
+
+ private:
+  struct Cache;
+  const GenlFamily& family();
+  const std::vector<std::string>& strings(uint32_t setId);
+  GenlApi& families_;
+  core::Engine& engine_;
+  std::unique_ptr<Cache> cache_;
+};
+
+}  // namespace fastlink

@@ -1,0 +1,290 @@
+// ethtool over generic netlink: request builders (pure encoding) and EthtoolApi (resolve the
+// family once, send, decode). Codec of the replies: ethtool_codec.cpp.
+#include <linux/ethtool.h>
+#include <linux/ethtool_netlink.h>
+
+#include <map>
+#include <string>
+
+#include "core/engine.hpp"
+#include "fastlink/ethtool.hpp"
+#include "fastlink/netlink.hpp"
+#include "genl/ethtool_codec.hpp"
+#include "genl/genl_message.hpp"
+
+namespace fastlink {
+
+EthtoolApi& Netlink::ethtool() { return lazy(ethtool_, families(), genericEngine()); }
+
+const Feature* FeaturesInfo::find(std::string_view name) const {
+  for (const auto& f : features)
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
+namespace {
+
+constexpr const char* kFamily = ETHTOOL_GENL_NAME;
+
+// Every ethtool request carries a header nest (attribute 1 in most message types, 2 in
+// STATS where 1 is padding): the device by name or index, and ETHTOOL_FLAG_* bits.
+void putHeader(core::MessageWriter& w, const Ifref& device, uint32_t flags = 0, uint16_t type = 1) {
+  std::size_t nest = w.beginNest(type);
+  if (device.isName()) {
+    validateIfname(device.name());
+    w.putString(ETHTOOL_A_HEADER_DEV_NAME, device.name());
+  } else {
+    w.putU32(ETHTOOL_A_HEADER_DEV_INDEX, device.index());
+  }
+  if (flags) w.putU32(ETHTOOL_A_HEADER_FLAGS, flags);
+  w.endNest(nest);
+}
+
+void putU32If(core::MessageWriter& w, uint16_t type, const std::optional<uint32_t>& v) {
+  if (v) w.putU32(type, *v);
+}
+void putBoolIf(core::MessageWriter& w, uint16_t type, const std::optional<bool>& v) {
+  if (v) w.putU8(type, *v ? 1 : 0);
+}
+
+Request getRequest(const GenlFamily& family, uint8_t cmd, const Ifref& device, const std::string& what,
+                   uint32_t flags = 0) {
+  genl::GenlWriter w(family, cmd, ETHTOOL_GENL_VERSION);
+  putHeader(w, device, flags);
+  return w.toRequest(what + " " + device.toString());
+}
+
+Error emptySet(const std::string& operation, const char* what) {
+  return Error::invalidArgument(operation, std::string("no ") + what + " given to change");
+}
+
+}  // namespace
+
+Request EthtoolRequests::getChannels(const GenlFamily& family, const Ifref& device) {
+  return getRequest(family, ETHTOOL_MSG_CHANNELS_GET, device, "ethtool -l");
+}
+
+Request EthtoolRequests::setChannels(const GenlFamily& family, const Ifref& device, const ChannelsInfo& c) {
+  std::string op = "ethtool -L " + device.toString();
+  if (!c.rx && !c.tx && !c.other && !c.combined) throw emptySet(op, "channel count");
+  genl::GenlWriter w(family, ETHTOOL_MSG_CHANNELS_SET, ETHTOOL_GENL_VERSION);
+  putHeader(w, device);
+  putU32If(w, ETHTOOL_A_CHANNELS_RX_COUNT, c.rx);
+  putU32If(w, ETHTOOL_A_CHANNELS_TX_COUNT, c.tx);
+  putU32If(w, ETHTOOL_A_CHANNELS_OTHER_COUNT, c.other);
+  putU32If(w, ETHTOOL_A_CHANNELS_COMBINED_COUNT, c.combined);
+  return w.toRequest(op);
+}
+
+Request EthtoolRequests::getRings(const GenlFamily& family, const Ifref& device) {
+  return getRequest(family, ETHTOOL_MSG_RINGS_GET, device, "ethtool -g");
+}
+
+Request EthtoolRequests::setRings(const GenlFamily& family, const Ifref& device, const RingsInfo& g) {
+  std::string op = "ethtool -G " + device.toString();
+  if (!g.rx && !g.rxMini && !g.rxJumbo && !g.tx && !g.rxBufLen && !g.cqeSize && !g.txPush)
+    throw emptySet(op, "ring parameter");
+  genl::GenlWriter w(family, ETHTOOL_MSG_RINGS_SET, ETHTOOL_GENL_VERSION);
+  putHeader(w, device);
+  putU32If(w, ETHTOOL_A_RINGS_RX, g.rx);
+  putU32If(w, ETHTOOL_A_RINGS_RX_MINI, g.rxMini);
+  putU32If(w, ETHTOOL_A_RINGS_RX_JUMBO, g.rxJumbo);
+  putU32If(w, ETHTOOL_A_RINGS_TX, g.tx);
+  putU32If(w, ETHTOOL_A_RINGS_RX_BUF_LEN, g.rxBufLen);
+  putU32If(w, ETHTOOL_A_RINGS_CQE_SIZE, g.cqeSize);
+  putBoolIf(w, ETHTOOL_A_RINGS_TX_PUSH, g.txPush);
+  return w.toRequest(op);
+}
+
+Request EthtoolRequests::getFeatures(const GenlFamily& family, const Ifref& device) {
+  // Compact: four bitsets of a few words each instead of a nest per feature; the names come
+  // once per Netlink from the ETH_SS_FEATURES string set.
+  return getRequest(family, ETHTOOL_MSG_FEATURES_GET, device, "ethtool -k", ETHTOOL_FLAG_COMPACT_BITSETS);
+}
+
+Request EthtoolRequests::setFeatures(const GenlFamily& family, const Ifref& device, const FeatureChanges& changes) {
+  std::string op = "ethtool -K " + device.toString();
+  for (const auto& [name, on] : changes.changes) op += " " + name + (on ? " on" : " off");
+  if (changes.changes.empty()) throw emptySet(op, "feature");
+  genl::GenlWriter w(family, ETHTOOL_MSG_FEATURES_SET, ETHTOOL_GENL_VERSION);
+  // No reply message: the API reads the features back itself, which also shows what an
+  // ACKed request did not change.
+  putHeader(w, device, ETHTOOL_FLAG_OMIT_REPLY);
+  // A verbose bitset without NOMASK: only the listed bits change, each named (the kernel
+  // resolves names against its feature strings and refuses an unknown one with extack).
+  std::size_t wanted = w.beginNest(ETHTOOL_A_FEATURES_WANTED);
+  std::size_t bits = w.beginNest(ETHTOOL_A_BITSET_BITS);
+  for (const auto& [name, on] : changes.changes) {
+    if (name.empty() || name.size() >= ETH_GSTRING_LEN)
+      throw Error::invalidArgument(op, "feature name \"" + name + "\" is not a feature name");
+    std::size_t bit = w.beginNest(ETHTOOL_A_BITSET_BITS_BIT);
+    w.putString(ETHTOOL_A_BITSET_BIT_NAME, name);
+    if (on) w.putFlag(ETHTOOL_A_BITSET_BIT_VALUE);
+    w.endNest(bit);
+  }
+  w.endNest(bits);
+  w.endNest(wanted);
+  return w.toRequest(op);
+}
+
+Request EthtoolRequests::stringSet(const GenlFamily& family, uint32_t setId) {
+  genl::GenlWriter w(family, ETHTOOL_MSG_STRSET_GET, ETHTOOL_GENL_VERSION);
+  // Global sets need no device: an empty header.
+  std::size_t header = w.beginNest(ETHTOOL_A_STRSET_HEADER);
+  w.endNest(header);
+  std::size_t sets = w.beginNest(ETHTOOL_A_STRSET_STRINGSETS);
+  std::size_t set = w.beginNest(ETHTOOL_A_STRINGSETS_STRINGSET);
+  w.putU32(ETHTOOL_A_STRINGSET_ID, setId);
+  w.endNest(set);
+  w.endNest(sets);
+  return w.toRequest("ethtool string set " + std::to_string(setId));
+}
+
+Request EthtoolRequests::featureNames(const GenlFamily& family) { return stringSet(family, ETH_SS_FEATURES); }
+
+Request EthtoolRequests::getCoalesce(const GenlFamily& family, const Ifref& device) {
+  return getRequest(family, ETHTOOL_MSG_COALESCE_GET, device, "ethtool -c");
+}
+
+Request EthtoolRequests::setCoalesce(const GenlFamily& family, const Ifref& device, const CoalesceInfo& c) {
+  std::string op = "ethtool -C " + device.toString();
+  if (c == CoalesceInfo()) throw emptySet(op, "coalescing parameter");
+  genl::GenlWriter w(family, ETHTOOL_MSG_COALESCE_SET, ETHTOOL_GENL_VERSION);
+  putHeader(w, device);
+  putU32If(w, ETHTOOL_A_COALESCE_RX_USECS, c.rxUsecs);
+  putU32If(w, ETHTOOL_A_COALESCE_RX_MAX_FRAMES, c.rxMaxFrames);
+  putU32If(w, ETHTOOL_A_COALESCE_RX_USECS_IRQ, c.rxUsecsIrq);
+  putU32If(w, ETHTOOL_A_COALESCE_RX_MAX_FRAMES_IRQ, c.rxMaxFramesIrq);
+  putU32If(w, ETHTOOL_A_COALESCE_TX_USECS, c.txUsecs);
+  putU32If(w, ETHTOOL_A_COALESCE_TX_MAX_FRAMES, c.txMaxFrames);
+  putU32If(w, ETHTOOL_A_COALESCE_TX_USECS_IRQ, c.txUsecsIrq);
+  putU32If(w, ETHTOOL_A_COALESCE_TX_MAX_FRAMES_IRQ, c.txMaxFramesIrq);
+  putU32If(w, ETHTOOL_A_COALESCE_STATS_BLOCK_USECS, c.statsBlockUsecs);
+  putBoolIf(w, ETHTOOL_A_COALESCE_USE_ADAPTIVE_RX, c.adaptiveRx);
+  putBoolIf(w, ETHTOOL_A_COALESCE_USE_ADAPTIVE_TX, c.adaptiveTx);
+  putU32If(w, ETHTOOL_A_COALESCE_PKT_RATE_LOW, c.pktRateLow);
+  putU32If(w, ETHTOOL_A_COALESCE_RX_USECS_LOW, c.rxUsecsLow);
+  putU32If(w, ETHTOOL_A_COALESCE_RX_MAX_FRAMES_LOW, c.rxMaxFramesLow);
+  putU32If(w, ETHTOOL_A_COALESCE_TX_USECS_LOW, c.txUsecsLow);
+  putU32If(w, ETHTOOL_A_COALESCE_TX_MAX_FRAMES_LOW, c.txMaxFramesLow);
+  putU32If(w, ETHTOOL_A_COALESCE_PKT_RATE_HIGH, c.pktRateHigh);
+  putU32If(w, ETHTOOL_A_COALESCE_RX_USECS_HIGH, c.rxUsecsHigh);
+  putU32If(w, ETHTOOL_A_COALESCE_RX_MAX_FRAMES_HIGH, c.rxMaxFramesHigh);
+  putU32If(w, ETHTOOL_A_COALESCE_TX_USECS_HIGH, c.txUsecsHigh);
+  putU32If(w, ETHTOOL_A_COALESCE_TX_MAX_FRAMES_HIGH, c.txMaxFramesHigh);
+  putU32If(w, ETHTOOL_A_COALESCE_RATE_SAMPLE_INTERVAL, c.rateSampleInterval);
+  putBoolIf(w, ETHTOOL_A_COALESCE_USE_CQE_MODE_TX, c.cqeModeTx);
+  putBoolIf(w, ETHTOOL_A_COALESCE_USE_CQE_MODE_RX, c.cqeModeRx);
+  return w.toRequest(op);
+}
+
+Request EthtoolRequests::getStats(const GenlFamily& family, const Ifref& device) {
+  genl::GenlWriter w(family, ETHTOOL_MSG_STATS_GET, ETHTOOL_GENL_VERSION);
+  putHeader(w, device, 0, ETHTOOL_A_STATS_HEADER);
+  // A compact bitset with NOMASK: the groups wanted, as words (bits 0-3: phy, mac, ctrl, rmon).
+  std::size_t groups = w.beginNest(ETHTOOL_A_STATS_GROUPS);
+  w.putFlag(ETHTOOL_A_BITSET_NOMASK);
+  w.putU32(ETHTOOL_A_BITSET_SIZE, __ETHTOOL_STATS_CNT);
+  uint32_t all = (1u << __ETHTOOL_STATS_CNT) - 1;
+  w.putBytes(ETHTOOL_A_BITSET_VALUE, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(&all), 4));
+  w.endNest(groups);
+  return w.toRequest("ethtool -S " + device.toString() + " --all-groups");
+}
+
+// ---- EthtoolApi --------------------------------------------------------------------------
+
+struct EthtoolApi::Cache {
+  std::map<uint32_t, std::vector<std::string>> strings;  // global string sets by ETH_SS_* id
+};
+
+EthtoolApi::EthtoolApi(GenlApi& families, core::Engine& engine)
+    : families_(families), engine_(engine), cache_(std::make_unique<Cache>()) {}
+EthtoolApi::~EthtoolApi() = default;
+
+const GenlFamily& EthtoolApi::family() { return families_.get(kFamily); }
+
+const std::vector<std::string>& EthtoolApi::strings(uint32_t setId) {
+  if (auto it = cache_->strings.find(setId); it != cache_->strings.end()) return it->second;
+  Request r = EthtoolRequests::stringSet(family(), setId);
+  std::vector<std::string> names;
+  engine_.query(r.bytes(), r.operation(), [&](const nlmsghdr* m) { names = genl::decodeStringSet(m); });
+  return cache_->strings.emplace(setId, std::move(names)).first->second;
+}
+
+namespace {
+template <class Info, class Decode>
+Info queryOne(core::Engine& engine, const Request& r, Decode decode) {
+  Info out;
+  engine.query(r.bytes(), r.operation(), [&](const nlmsghdr* m) { out = decode(m); });
+  return out;
+}
+}  // namespace
+
+ChannelsInfo EthtoolApi::channels(const Ifref& device) {
+  return queryOne<ChannelsInfo>(engine_, EthtoolRequests::getChannels(family(), device), genl::decodeChannels);
+}
+
+void EthtoolApi::setChannels(const Ifref& device, const ChannelsInfo& channels) {
+  Request r = EthtoolRequests::setChannels(family(), device, channels);
+  engine_.execute(r.bytes(), r.operation());
+}
+
+RingsInfo EthtoolApi::rings(const Ifref& device) {
+  return queryOne<RingsInfo>(engine_, EthtoolRequests::getRings(family(), device), genl::decodeRings);
+}
+
+void EthtoolApi::setRings(const Ifref& device, const RingsInfo& rings) {
+  Request r = EthtoolRequests::setRings(family(), device, rings);
+  engine_.execute(r.bytes(), r.operation());
+}
+
+FeaturesInfo EthtoolApi::features(const Ifref& device) {
+  const std::vector<std::string>& names = strings(ETH_SS_FEATURES);
+  Request r = EthtoolRequests::getFeatures(family(), device);
+  return queryOne<FeaturesInfo>(engine_, r, [&](const nlmsghdr* m) { return genl::decodeFeatures(m, names); });
+}
+
+FeaturesSetResult EthtoolApi::setFeatures(const Ifref& device, const FeatureChanges& changes) {
+  Request r = EthtoolRequests::setFeatures(family(), device, changes);
+  engine_.execute(r.bytes(), r.operation());
+  FeaturesSetResult out{features(device), {}};
+  for (const auto& [name, on] : changes.changes) {
+    const Feature* f = out.after.find(name);
+    if (!f || f->active != on) out.unmet.emplace_back(name, on);
+  }
+  return out;
+}
+
+CoalesceInfo EthtoolApi::coalesce(const Ifref& device) {
+  return queryOne<CoalesceInfo>(engine_, EthtoolRequests::getCoalesce(family(), device), genl::decodeCoalesce);
+}
+
+void EthtoolApi::setCoalesce(const Ifref& device, const CoalesceInfo& coalesce) {
+  Request r = EthtoolRequests::setCoalesce(family(), device, coalesce);
+  engine_.execute(r.bytes(), r.operation());
+}
+
+std::vector<StatsGroup> EthtoolApi::stats(const Ifref& device) {
+  Request r = EthtoolRequests::getStats(family(), device);
+  std::vector<genl::RawStatsGroup> raw;
+  engine_.query(r.bytes(), r.operation(), [&](const nlmsghdr* m) { raw = genl::decodeStats(m); });
+  std::vector<StatsGroup> out;
+  bool any = false;
+  for (const auto& g : raw) any = any || !g.counters.empty();
+  if (!any) return out;  // no string set round trips for a device without standard stats
+  const std::vector<std::string>& groupNames = strings(ETH_SS_STATS_STD);
+  for (const auto& g : raw) {
+    // A driver without the group's callback still gets the group nest, with no counter in it.
+    if (g.counters.empty()) continue;
+    StatsGroup group;
+    group.id = g.id;
+    group.name = g.id < groupNames.size() ? groupNames[g.id] : "group-" + std::to_string(g.id);
+    const std::vector<std::string>& names = strings(g.stringSet);
+    for (const auto& [index, value] : g.counters)
+      group.counters.emplace_back(index < names.size() ? names[index] : "stat-" + std::to_string(index), value);
+    out.push_back(std::move(group));
+  }
+  return out;
+}
+
+}  // namespace fastlink

@@ -1,0 +1,231 @@
+// ethtool family decoders: channels, rings, coalesce, features (bitsets), string sets, stats.
+#include "genl/ethtool_codec.hpp"
+
+#include <linux/ethtool_netlink.h>
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "fastlink/error.hpp"
+#include "genl/genl_message.hpp"
+
+namespace fastlink::genl {
+
+using core::AttrTable;
+
+namespace {
+
+Error malformed(const std::string& why) {
+  return Error(make_error_code(Errc::malformed_reply), "ethtool reply", why);
+}
+
+void u32If(const AttrTable& t, uint16_t type, std::optional<uint32_t>& out) {
+  if (auto* a = t.get(type)) out = core::readU32(a);
+}
+void u8If(const AttrTable& t, uint16_t type, std::optional<uint8_t>& out) {
+  if (auto* a = t.get(type)) out = core::readU8(a);
+}
+void boolIf(const AttrTable& t, uint16_t type, std::optional<bool>& out) {
+  if (auto* a = t.get(type)) out = core::readU8(a) != 0;
+}
+
+// Compact bitset words: u32 in host order, bit i in word i / 32.
+std::vector<bool> words(const nlattr* a, uint32_t size) {
+  std::span<const uint8_t> b = core::readBytes(a);
+  if (b.size() < (size + 31) / 32 * 4) throw malformed("bitset words shorter than its size");
+  std::vector<bool> out(size);
+  for (uint32_t i = 0; i < size; ++i) {
+    uint32_t w;
+    std::memcpy(&w, b.data() + (i / 32) * 4, 4);
+    out[i] = (w >> (i % 32)) & 1;
+  }
+  return out;
+}
+
+// The kernel never sends more bits than it has features (a few hundred); a bigger size is a
+// corrupt message, and refusing it keeps a fuzzed size from allocating gigabytes.
+constexpr uint32_t kMaxBits = 1u << 16;
+
+}  // namespace
+
+EthtoolBitset decodeBitset(const nlattr* nest) {
+  AttrTable t = AttrTable::ofNest(nest, ETHTOOL_A_BITSET_MAX);
+  EthtoolBitset out;
+  out.noMask = t.has(ETHTOOL_A_BITSET_NOMASK);
+  if (auto* a = t.get(ETHTOOL_A_BITSET_SIZE)) out.size = core::readU32(a);
+  if (out.size > kMaxBits) throw malformed("bitset size " + std::to_string(out.size) + " is not plausible");
+  if (auto* bits = t.get(ETHTOOL_A_BITSET_BITS)) {
+    // Verbose: only the listed bits are in the mask; without NOMASK a listed bit without
+    // VALUE is a 0 in the mask.
+    out.value.assign(out.size, false);
+    if (!out.noMask) out.mask.assign(out.size, false);
+    AttrTable entries = AttrTable::ofNest(bits, 0);
+    for (const nlattr* e : entries.all()) {
+      if (core::attrType(e) != ETHTOOL_A_BITSET_BITS_BIT) continue;
+      AttrTable b = AttrTable::ofNest(e, ETHTOOL_A_BITSET_BIT_MAX);
+      auto* idx = b.get(ETHTOOL_A_BITSET_BIT_INDEX);
+      if (!idx) throw malformed("verbose bitset bit without an index");
+      uint32_t i = core::readU32(idx);
+      if (i >= out.size) throw malformed("bitset bit " + std::to_string(i) + " beyond its size");
+      if (auto* n = b.get(ETHTOOL_A_BITSET_BIT_NAME)) out.names[i] = core::readString(n);
+      bool on = b.has(ETHTOOL_A_BITSET_BIT_VALUE);
+      out.value[i] = out.noMask ? true : on;
+      if (!out.noMask) out.mask[i] = true;
+    }
+    return out;
+  }
+  if (auto* a = t.get(ETHTOOL_A_BITSET_VALUE)) out.value = words(a, out.size);
+  else out.value.assign(out.size, false);
+  if (!out.noMask) {
+    if (auto* a = t.get(ETHTOOL_A_BITSET_MASK)) out.mask = words(a, out.size);
+  }
+  return out;
+}
+
+ChannelsInfo decodeChannels(const nlmsghdr* message) {
+  GenlReply r = decodeGenl(message, ETHTOOL_A_CHANNELS_MAX);
+  ChannelsInfo c;
+  u32If(r.attrs, ETHTOOL_A_CHANNELS_RX_MAX, c.rxMax);
+  u32If(r.attrs, ETHTOOL_A_CHANNELS_TX_MAX, c.txMax);
+  u32If(r.attrs, ETHTOOL_A_CHANNELS_OTHER_MAX, c.otherMax);
+  u32If(r.attrs, ETHTOOL_A_CHANNELS_COMBINED_MAX, c.combinedMax);
+  u32If(r.attrs, ETHTOOL_A_CHANNELS_RX_COUNT, c.rx);
+  u32If(r.attrs, ETHTOOL_A_CHANNELS_TX_COUNT, c.tx);
+  u32If(r.attrs, ETHTOOL_A_CHANNELS_OTHER_COUNT, c.other);
+  u32If(r.attrs, ETHTOOL_A_CHANNELS_COMBINED_COUNT, c.combined);
+  return c;
+}
+
+RingsInfo decodeRings(const nlmsghdr* message) {
+  GenlReply r = decodeGenl(message, ETHTOOL_A_RINGS_MAX);
+  RingsInfo g;
+  u32If(r.attrs, ETHTOOL_A_RINGS_RX_MAX, g.rxMax);
+  u32If(r.attrs, ETHTOOL_A_RINGS_RX_MINI_MAX, g.rxMiniMax);
+  u32If(r.attrs, ETHTOOL_A_RINGS_RX_JUMBO_MAX, g.rxJumboMax);
+  u32If(r.attrs, ETHTOOL_A_RINGS_TX_MAX, g.txMax);
+  u32If(r.attrs, ETHTOOL_A_RINGS_RX, g.rx);
+  u32If(r.attrs, ETHTOOL_A_RINGS_RX_MINI, g.rxMini);
+  u32If(r.attrs, ETHTOOL_A_RINGS_RX_JUMBO, g.rxJumbo);
+  u32If(r.attrs, ETHTOOL_A_RINGS_TX, g.tx);
+  u32If(r.attrs, ETHTOOL_A_RINGS_RX_BUF_LEN, g.rxBufLen);
+  u8If(r.attrs, ETHTOOL_A_RINGS_TCP_DATA_SPLIT, g.tcpDataSplit);
+  u32If(r.attrs, ETHTOOL_A_RINGS_CQE_SIZE, g.cqeSize);
+  boolIf(r.attrs, ETHTOOL_A_RINGS_TX_PUSH, g.txPush);
+  return g;
+}
+
+CoalesceInfo decodeCoalesce(const nlmsghdr* message) {
+  GenlReply r = decodeGenl(message, ETHTOOL_A_COALESCE_MAX);
+  const AttrTable& t = r.attrs;
+  CoalesceInfo c;
+  u32If(t, ETHTOOL_A_COALESCE_RX_USECS, c.rxUsecs);
+  u32If(t, ETHTOOL_A_COALESCE_RX_MAX_FRAMES, c.rxMaxFrames);
+  u32If(t, ETHTOOL_A_COALESCE_RX_USECS_IRQ, c.rxUsecsIrq);
+  u32If(t, ETHTOOL_A_COALESCE_RX_MAX_FRAMES_IRQ, c.rxMaxFramesIrq);
+  u32If(t, ETHTOOL_A_COALESCE_TX_USECS, c.txUsecs);
+  u32If(t, ETHTOOL_A_COALESCE_TX_MAX_FRAMES, c.txMaxFrames);
+  u32If(t, ETHTOOL_A_COALESCE_TX_USECS_IRQ, c.txUsecsIrq);
+  u32If(t, ETHTOOL_A_COALESCE_TX_MAX_FRAMES_IRQ, c.txMaxFramesIrq);
+  u32If(t, ETHTOOL_A_COALESCE_STATS_BLOCK_USECS, c.statsBlockUsecs);
+  boolIf(t, ETHTOOL_A_COALESCE_USE_ADAPTIVE_RX, c.adaptiveRx);
+  boolIf(t, ETHTOOL_A_COALESCE_USE_ADAPTIVE_TX, c.adaptiveTx);
+  u32If(t, ETHTOOL_A_COALESCE_PKT_RATE_LOW, c.pktRateLow);
+  u32If(t, ETHTOOL_A_COALESCE_RX_USECS_LOW, c.rxUsecsLow);
+  u32If(t, ETHTOOL_A_COALESCE_RX_MAX_FRAMES_LOW, c.rxMaxFramesLow);
+  u32If(t, ETHTOOL_A_COALESCE_TX_USECS_LOW, c.txUsecsLow);
+  u32If(t, ETHTOOL_A_COALESCE_TX_MAX_FRAMES_LOW, c.txMaxFramesLow);
+  u32If(t, ETHTOOL_A_COALESCE_PKT_RATE_HIGH, c.pktRateHigh);
+  u32If(t, ETHTOOL_A_COALESCE_RX_USECS_HIGH, c.rxUsecsHigh);
+  u32If(t, ETHTOOL_A_COALESCE_RX_MAX_FRAMES_HIGH, c.rxMaxFramesHigh);
+  u32If(t, ETHTOOL_A_COALESCE_TX_USECS_HIGH, c.txUsecsHigh);
+  u32If(t, ETHTOOL_A_COALESCE_TX_MAX_FRAMES_HIGH, c.txMaxFramesHigh);
+  u32If(t, ETHTOOL_A_COALESCE_RATE_SAMPLE_INTERVAL, c.rateSampleInterval);
+  boolIf(t, ETHTOOL_A_COALESCE_USE_CQE_MODE_TX, c.cqeModeTx);
+  boolIf(t, ETHTOOL_A_COALESCE_USE_CQE_MODE_RX, c.cqeModeRx);
+  return c;
+}
+
+FeaturesInfo decodeFeatures(const nlmsghdr* message, const std::vector<std::string>& names) {
+  GenlReply r = decodeGenl(message, ETHTOOL_A_FEATURES_MAX);
+  EthtoolBitset hw, wanted, active, nochange;
+  if (auto* a = r.attrs.get(ETHTOOL_A_FEATURES_HW)) hw = decodeBitset(a);
+  if (auto* a = r.attrs.get(ETHTOOL_A_FEATURES_WANTED)) wanted = decodeBitset(a);
+  if (auto* a = r.attrs.get(ETHTOOL_A_FEATURES_ACTIVE)) active = decodeBitset(a);
+  if (auto* a = r.attrs.get(ETHTOOL_A_FEATURES_NOCHANGE)) nochange = decodeBitset(a);
+  auto bit = [](const EthtoolBitset& b, uint32_t i) { return i < b.value.size() && b.value[i]; };
+  uint32_t size = std::max({hw.size, wanted.size, active.size, nochange.size});
+  FeaturesInfo out;
+  out.features.reserve(size);
+  for (uint32_t i = 0; i < size; ++i) {
+    Feature f;
+    if (i < names.size() && !names[i].empty()) {
+      f.name = names[i];
+    } else {
+      for (const EthtoolBitset* b : {&active, &hw, &wanted, &nochange})
+        if (auto it = b->names.find(i); it != b->names.end()) f.name = it->second;
+    }
+    // Bits the kernel has no name for are unused (ethtool -k skips them too).
+    if (f.name.empty()) continue;
+    f.active = bit(active, i);
+    f.wanted = bit(wanted, i);
+    f.changeable = bit(hw, i);
+    f.noChange = bit(nochange, i);
+    out.features.push_back(std::move(f));
+  }
+  return out;
+}
+
+std::vector<std::string> decodeStringSet(const nlmsghdr* message) {
+  GenlReply r = decodeGenl(message, ETHTOOL_A_STRSET_MAX);
+  std::vector<std::string> out;
+  auto* sets = r.attrs.get(ETHTOOL_A_STRSET_STRINGSETS);
+  if (!sets) return out;
+  AttrTable setList = AttrTable::ofNest(sets, 0);
+  for (const nlattr* set : setList.all()) {
+    if (core::attrType(set) != ETHTOOL_A_STRINGSETS_STRINGSET) continue;
+    AttrTable s = AttrTable::ofNest(set, ETHTOOL_A_STRINGSET_MAX);
+    uint32_t count = 0;
+    if (auto* a = s.get(ETHTOOL_A_STRINGSET_COUNT)) count = core::readU32(a);
+    if (count > kMaxBits) throw malformed("string set of " + std::to_string(count) + " strings is not plausible");
+    out.assign(count, std::string());
+    auto* strings = s.get(ETHTOOL_A_STRINGSET_STRINGS);
+    if (!strings) return out;
+    AttrTable list = AttrTable::ofNest(strings, 0);
+    for (const nlattr* e : list.all()) {
+      if (core::attrType(e) != ETHTOOL_A_STRINGS_STRING) continue;
+      AttrTable st = AttrTable::ofNest(e, ETHTOOL_A_STRING_MAX);
+      auto* idx = st.get(ETHTOOL_A_STRING_INDEX);
+      auto* val = st.get(ETHTOOL_A_STRING_VALUE);
+      if (!idx || !val) continue;
+      uint32_t i = core::readU32(idx);
+      if (i >= count) throw malformed("string index " + std::to_string(i) + " beyond the set's count");
+      out[i] = core::readString(val);
+    }
+    return out;  // one set asked, one set read
+  }
+  return out;
+}
+
+std::vector<RawStatsGroup> decodeStats(const nlmsghdr* message) {
+  GenlReply r = decodeGenl(message, ETHTOOL_A_STATS_MAX);
+  std::vector<RawStatsGroup> out;
+  for (const nlattr* g : r.attrs.all()) {
+    if (core::attrType(g) != ETHTOOL_A_STATS_GRP) continue;
+    AttrTable t = AttrTable::ofNest(g, ETHTOOL_A_STATS_GRP_MAX);
+    RawStatsGroup group;
+    if (auto* a = t.get(ETHTOOL_A_STATS_GRP_ID)) group.id = core::readU32(a);
+    if (auto* a = t.get(ETHTOOL_A_STATS_GRP_SS_ID)) group.stringSet = core::readU32(a);
+    for (const nlattr* s : t.all()) {
+      if (core::attrType(s) != ETHTOOL_A_STATS_GRP_STAT) continue;
+      // One counter per STAT nest: its attribute type is the counter's index in the set.
+      AttrTable c = AttrTable::ofNest(s, 0);
+      for (const nlattr* v : c.all())
+        if (core::readBytes(v).size() == 8) group.counters.emplace_back(core::attrType(v), core::readU64(v));
+    }
+    out.push_back(std::move(group));
+  }
+  return out;
+}
+
+}  // namespace fastlink::genl

@@ -1,0 +1,202 @@
+// ethtool over generic netlink against the real kernel, in a fresh namespace with a 4-queue
+// veth pair. Oracles: the `ethtool` program (its text: 6.1 has no --json for -l/-k) and /sys
+// (queue directories), both run inside the namespace.
+#include <gtest/gtest.h>
+
+#include <fastlink/ethtool.hpp>
+#include <fastlink/fastlink.hpp>
+
+#include <map>
+#include <sstream>
+
+#include "support/test_netns.hpp"
+
+namespace fastlink::test {
+namespace {
+
+/// `ethtool -l` text, section by section: {"max", "RX"} -> "4" (or "n/a").
+std::map<std::pair<std::string, std::string>, std::string> parseChannels(const std::string& text) {
+  std::map<std::pair<std::string, std::string>, std::string> out;
+  std::istringstream in(text);
+  std::string line, section;
+  while (std::getline(in, line)) {
+    if (line.starts_with("Pre-set")) section = "max";
+    else if (line.starts_with("Current")) section = "cur";
+    else if (auto colon = line.find(':'); colon != std::string::npos && !section.empty()) {
+      std::string value = line.substr(colon + 1);
+      value.erase(0, value.find_first_not_of("\t "));
+      out[{section, line.substr(0, colon)}] = value;
+    }
+  }
+  return out;
+}
+
+/// `ethtool -k` text: feature name -> "on" / "off" (suffixes such as [fixed] dropped).
+std::map<std::string, std::string> parseFeatures(const std::string& text) {
+  std::map<std::string, std::string> out;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.starts_with("Features for")) continue;
+    auto colon = line.find(": ");
+    if (colon == std::string::npos) continue;
+    std::string name = line.substr(line.find_first_not_of('\t'), colon - line.find_first_not_of('\t'));
+    std::string value = line.substr(colon + 2, 3);
+    out[name] = value.starts_with("on") ? "on" : "off";
+  }
+  return out;
+}
+
+class EthtoolTest : public ::testing::Test {
+ protected:
+  TestNetns ns;
+  Netlink nl{NetlinkOptions{.netns = Netns::named(ns.name())}};
+
+  void SetUp() override {
+    if (ns.exec("command -v ethtool").status != 0) GTEST_SKIP() << "ethtool is not installed (scripts/setup)";
+    ns.ip("link add e0 numtxqueues 4 numrxqueues 4 type veth peer name e1 numtxqueues 4 numrxqueues 4");
+  }
+
+  std::string ethtool(const std::string& args) const {
+    CommandResult r = ns.exec("ethtool " + args);
+    EXPECT_EQ(r.status, 0) << "ethtool " << args << ": " << r.err;
+    return r.out;
+  }
+  /// Number of queue directories of `kind` ("rx" or "tx") in /sys/class/net/DEV/queues.
+  int sysQueues(const std::string& dev, const std::string& kind) const {
+    CommandResult r = ns.exec("ls /sys/class/net/" + dev + "/queues | grep -c '^" + kind + "-'");
+    return std::stoi(r.out);
+  }
+};
+
+TEST_F(EthtoolTest, ChannelsMatchEthtool) {
+  ChannelsInfo c = nl.ethtool().channels("e0");
+  auto oracle = parseChannels(ethtool("-l e0"));
+  EXPECT_EQ(std::to_string(*c.rxMax), oracle.at({"max", "RX"}));
+  EXPECT_EQ(std::to_string(*c.txMax), oracle.at({"max", "TX"}));
+  EXPECT_EQ(std::to_string(*c.rx), oracle.at({"cur", "RX"}));
+  EXPECT_EQ(std::to_string(*c.tx), oracle.at({"cur", "TX"}));
+  EXPECT_FALSE(c.combinedMax);  // veth has separate rx/tx channels: ethtool prints n/a
+  EXPECT_EQ(oracle.at({"max", "Combined"}), "n/a");
+  EXPECT_EQ(*c.rxMax, 4u);
+  // By ifindex as well.
+  uint32_t index = ns.ipJson("link show dev e0")[0]["ifindex"];
+  EXPECT_EQ(nl.ethtool().channels(index), c);
+}
+
+TEST_F(EthtoolTest, SetChannelsChangesQueuesAndIsReversible) {
+  nl.ethtool().setChannels("e0", ChannelsInfo().setRx(2).setTx(3));
+  auto oracle = parseChannels(ethtool("-l e0"));
+  EXPECT_EQ(oracle.at({"cur", "RX"}), "2");
+  EXPECT_EQ(oracle.at({"cur", "TX"}), "3");
+  EXPECT_EQ(sysQueues("e0", "rx"), 2);
+  EXPECT_EQ(sysQueues("e0", "tx"), 3);
+  // Only what is set is sent: tx stays.
+  nl.ethtool().setChannels("e0", ChannelsInfo().setRx(4));
+  EXPECT_EQ(sysQueues("e0", "rx"), 4);
+  EXPECT_EQ(sysQueues("e0", "tx"), 3);
+  nl.ethtool().setChannels("e0", ChannelsInfo().setTx(4));
+  EXPECT_EQ(sysQueues("e0", "tx"), 4);
+}
+
+TEST_F(EthtoolTest, TooManyChannelsIsRefusedWithExtackAndChangesNothing) {
+  std::string before = ethtool("-l e0");
+  try {
+    nl.ethtool().setChannels("e0", ChannelsInfo().setRx(2).setTx(9));
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), std::errc::invalid_argument);
+    EXPECT_NE(e.extack().find("exceeds maximum"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(ethtool("-l e0"), before);
+  EXPECT_EQ(sysQueues("e0", "rx"), 4);
+  // A kind the device does not have.
+  EXPECT_THROW(nl.ethtool().setChannels("e0", ChannelsInfo().setCombined(2)), Error);
+  EXPECT_EQ(ethtool("-l e0"), before);
+}
+
+TEST_F(EthtoolTest, MissingDeviceIsAClearError) {
+  try {
+    nl.ethtool().channels("nosuchdev");
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), std::errc::no_such_device);
+    EXPECT_FALSE(e.extack().empty());
+  }
+  EXPECT_THROW(nl.ethtool().setChannels("nosuchdev", ChannelsInfo().setRx(1)), Error);
+  EXPECT_THROW(nl.ethtool().features("nosuchdev"), Error);
+}
+
+TEST_F(EthtoolTest, FeaturesMatchEthtool) {
+  FeaturesInfo f = nl.ethtool().features("e0");
+  auto oracle = parseFeatures(ethtool("-k e0"));
+  std::size_t compared = 0;
+  for (const auto& feature : f.features) {
+    auto it = oracle.find(feature.name);
+    if (it == oracle.end()) continue;  // shown under a legacy group name by ethtool
+    EXPECT_EQ(it->second, feature.active ? "on" : "off") << feature.name;
+    ++compared;
+  }
+  EXPECT_GT(compared, 40u);
+  ASSERT_NE(f.find("rx-gro-list"), nullptr);
+  EXPECT_FALSE(f.find("rx-gro-list")->fixed());
+  ASSERT_NE(f.find("tx-checksum-ipv4"), nullptr);
+  EXPECT_TRUE(f.find("tx-checksum-ipv4")->fixed());
+}
+
+TEST_F(EthtoolTest, SetFeaturesTogglesAndReportsWhatDidNotTake) {
+  bool was = parseFeatures(ethtool("-k e0")).at("rx-gro-list") == "on";
+  FeaturesSetResult r = nl.ethtool().setFeatures("e0", FeatureChanges().set("rx-gro-list", !was));
+  EXPECT_TRUE(r.unmet.empty());
+  EXPECT_EQ(parseFeatures(ethtool("-k e0")).at("rx-gro-list"), !was ? "on" : "off");
+  EXPECT_EQ(r.after.find("rx-gro-list")->active, !was);
+  nl.ethtool().setFeatures("e0", FeatureChanges().set("rx-gro-list", was));
+  EXPECT_EQ(parseFeatures(ethtool("-k e0")).at("rx-gro-list"), was ? "on" : "off");
+  // A fixed feature: the kernel accepts the request, but the feature stays off.
+  FeaturesSetResult fixed = nl.ethtool().setFeatures("e0", FeatureChanges().set("tx-checksum-ipv4", true));
+  ASSERT_EQ(fixed.unmet.size(), 1u);
+  EXPECT_EQ(fixed.unmet[0].first, "tx-checksum-ipv4");
+  EXPECT_EQ(parseFeatures(ethtool("-k e0")).at("tx-checksum-ipv4"), "off");
+}
+
+TEST_F(EthtoolTest, UnknownFeatureIsRefusedAndChangesNothing) {
+  std::string before = ethtool("-k e0");
+  try {
+    // The known one must not be applied either: the kernel checks the whole request first.
+    nl.ethtool().setFeatures("e0", FeatureChanges().set("rx-gro-list", true).set("no-such-feature", false));
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(e.extack().find("bit name not found"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(ethtool("-k e0"), before);
+}
+
+TEST_F(EthtoolTest, RingsAndCoalesceRefusalReachesTheCaller) {
+  // veth implements neither: the kernel's refusal (EOPNOTSUPP) must surface, like ethtool's.
+  EXPECT_NE(ns.exec("ethtool -g e0").status, 0);
+  try {
+    nl.ethtool().rings("e0");
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), std::errc::operation_not_supported) << e.what();
+  }
+  try {
+    nl.ethtool().setRings("e0", RingsInfo().setRx(128));
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), std::errc::operation_not_supported) << e.what();
+    EXPECT_EQ(e.operation(), "ethtool -G e0");
+  }
+  EXPECT_THROW(nl.ethtool().coalesce("e0"), Error);
+  EXPECT_THROW(nl.ethtool().setCoalesce("e0", CoalesceInfo().setRxUsecs(10)), Error);
+}
+
+TEST_F(EthtoolTest, StandardStatsOfAVethAreEmpty) {
+  // veth reports no IEEE 802.3 / RMON groups; the request itself must be accepted.
+  EXPECT_TRUE(nl.ethtool().stats("e0").empty());
+  CommandResult r = ns.exec("ethtool -S e0 --all-groups");
+  EXPECT_EQ(r.status, 0) << r.err;
+}
+
+}  // namespace
+}  // namespace fastlink::test

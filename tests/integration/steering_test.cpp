@@ -1,0 +1,142 @@
+// SteeringApi (RPS/RFS/XPS through sysfs) on a 4-queue veth in the test's namespace. The
+// library is pointed at a sysfs mounted from inside that namespace (sysfs shows the namespace
+// of whoever mounts it); the oracle reads the same files through `ip netns exec`, which
+// remounts /sys on its own.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <sys/mount.h>
+#include <unistd.h>
+
+#include <fastlink/steering.hpp>
+
+#include <thread>
+
+#include "fastlink/error.hpp"
+#include "support/test_netns.hpp"
+
+namespace fastlink::test {
+namespace {
+
+/// A sysfs of namespace `ns` mounted on a temporary directory: mounted from a thread that
+/// joined the namespace (setns moves only that thread), unmounted when the object goes.
+class NamespaceSysfs {
+ public:
+  explicit NamespaceSysfs(const std::string& ns) {
+    char tmpl[] = "/tmp/fastlink-sysfs-XXXXXX";
+    if (!mkdtemp(tmpl)) throw std::runtime_error("mkdtemp failed");
+    dir_ = tmpl;
+    int rc = -1;
+    std::thread t([&] {
+      int fd = ::open(("/run/netns/" + ns).c_str(), O_RDONLY | O_CLOEXEC);
+      if (fd < 0) return;
+      if (::setns(fd, CLONE_NEWNET) == 0) rc = ::mount("sysfs", dir_.c_str(), "sysfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, nullptr);
+      ::close(fd);
+    });
+    t.join();
+    if (rc != 0) {
+      ::rmdir(dir_.c_str());
+      throw std::runtime_error("cannot mount the namespace's sysfs");
+    }
+  }
+  ~NamespaceSysfs() {
+    ::umount2(dir_.c_str(), MNT_DETACH);
+    ::rmdir(dir_.c_str());
+  }
+  const std::string& root() const { return dir_; }
+
+ private:
+  std::string dir_;
+};
+
+class SteeringTest : public ::testing::Test {
+ protected:
+  TestNetns ns;
+  std::unique_ptr<NamespaceSysfs> sysfs;
+  std::unique_ptr<SteeringApi> steer;
+
+  void SetUp() override {
+    ns.ip("link add e0 numtxqueues 4 numrxqueues 4 type veth peer name e1 numtxqueues 4 numrxqueues 4");
+    sysfs = std::make_unique<NamespaceSysfs>(ns.name());
+    steer = std::make_unique<SteeringApi>(sysfs->root());
+  }
+  std::string oracle(const std::string& file) const {
+    CommandResult r = ns.exec("cat /sys/class/net/e0/queues/" + file);
+    EXPECT_EQ(r.status, 0) << r.err;
+    return r.out;
+  }
+};
+
+TEST_F(SteeringTest, ReadsWhatSysfsHolds) {
+  ASSERT_EQ(ns.exec("echo 2 > /sys/class/net/e0/queues/rx-1/rps_cpus && echo 256 > /sys/class/net/e0/queues/rx-1/rps_flow_cnt")
+                .status,
+            0);
+  auto rx = steer->rxQueues("e0");
+  ASSERT_EQ(rx.size(), 4u);
+  EXPECT_EQ(rx[1], (RxQueueSteering{1, {1}, 256}));
+  EXPECT_EQ(rx[0], (RxQueueSteering{0, {}, 0}));
+  EXPECT_EQ(steer->txQueues("e0").size(), 4u);
+}
+
+TEST_F(SteeringTest, WritesAreAppliedAndReversible) {
+  steer->setRpsCpus("e0", 2, {0, 1});
+  EXPECT_EQ(oracle("rx-2/rps_cpus"), "3\n");
+  steer->setRpsFlowCount("e0", 2, 1000);
+  EXPECT_EQ(oracle("rx-2/rps_flow_cnt"), "1024\n");  // the kernel rounds up to a power of two
+  steer->setXpsCpus("e0", 3, {1});
+  EXPECT_EQ(oracle("tx-3/xps_cpus"), "2\n");
+  steer->setRpsAll("e0", {0}, 64);
+  for (int q = 0; q < 4; ++q) EXPECT_EQ(oracle("rx-" + std::to_string(q) + "/rps_cpus"), "1\n");
+  steer->setRpsAll("e0", {}, 0);
+  steer->setXpsCpus("e0", 3, {});
+  for (int q = 0; q < 4; ++q) EXPECT_EQ(oracle("rx-" + std::to_string(q) + "/rps_cpus"), "0\n");
+  EXPECT_EQ(oracle("rx-2/rps_flow_cnt"), "0\n");
+  EXPECT_EQ(oracle("tx-3/xps_cpus"), "0\n");
+}
+
+TEST_F(SteeringTest, BadInputIsAClearErrorAndChangesNothing) {
+  steer->setRpsCpus("e0", 0, {1});
+  // CPUs this machine does not have: refused (or dropped, which the read-back catches).
+  EXPECT_THROW(steer->setRpsCpus("e0", 0, {200}), Error);
+  EXPECT_EQ(oracle("rx-0/rps_cpus"), "2\n");
+  try {
+    steer->setRpsCpus("e0", 9, {0});
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), std::errc::no_such_file_or_directory);
+  }
+  try {
+    steer->setRpsCpus("nosuchdev", 0, {0});
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), std::errc::no_such_device);
+  }
+  EXPECT_THROW(steer->rxQueues("nosuchdev"), Error);
+}
+
+TEST_F(SteeringTest, ProcessSysfsShowsOnlyItsOwnNamespace) {
+  // The sysfs of this process was mounted outside the test's namespace: e0 is not there.
+  SteeringApi own;
+  EXPECT_THROW(own.rxQueues("e0"), Error);
+}
+
+TEST_F(SteeringTest, SockFlowEntriesExistOnlyInTheInitialNamespace) {
+  // Read only: the value is global, and tests never change the host.
+  CommandResult r = ns.exec("cat /proc/sys/net/core/rps_sock_flow_entries");
+  SteeringApi inNs(sysfs->root(), "/proc");
+  if (r.status != 0) {
+    try {
+      // This process runs in a namespace that is not the initial one (the sandbox or ns).
+      (void)inNs.sockFlowEntries();
+      FAIL() << "no error";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), std::errc::no_such_file_or_directory);
+      EXPECT_NE(e.extack().find("initial network namespace"), std::string::npos);
+    }
+    EXPECT_THROW(inNs.setSockFlowEntries(4096), Error);
+  }
+}
+
+}  // namespace
+}  // namespace fastlink::test
