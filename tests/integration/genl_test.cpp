@@ -171,7 +171,7 @@ TEST_F(GenlTest, ListFillsTheCacheAndRefreshAsksAgain) {
   families.list();
   uint64_t before = families.counters().requestsSent;
   EXPECT_EQ(families.get("ethtool").name, "ethtool");
-  EXPECT_EQ(families.get("netdev").name, "netdev");
+  EXPECT_EQ(families.get("nlctrl").name, "nlctrl");  // netdev is newer than the VM's 6.1
   EXPECT_EQ(families.counters().requestsSent, before);
   const GenlFamilyInfo& cached = families.get("ethtool");
   const GenlFamilyInfo& fresh = families.refresh("ethtool");
