@@ -180,32 +180,27 @@ TEST_F(WireGuardTest, ListFindsWireGuardDevicesOnly) {
   EXPECT_NE(wgCmd("show interfaces").find(dev().name()), std::string::npos);
 }
 
-// Two namespaces joined by a veth; a wireguard-go device in each; keys, ports and peers set by
-// fastlink alone; addresses by ip. A ping goes through the tunnel, and the transfer counters
-// fastlink reads match `wg show dump`.
-TEST(WireGuardTunnel, PingThroughATunnelConfiguredByFastlink) {
-  FASTLINK_REQUIRE_WIREGUARD_GO();
-  TestNetns left, right;
-  left.ip("link add wgv0 type veth peer name wgv1 netns " + right.name());
-  left.ip("addr add 192.168.77.1/24 dev wgv0");
-  left.ip("link set wgv0 up");
-  right.ip("addr add 192.168.77.2/24 dev wgv1");
-  right.ip("link set wgv1 up");
-  WireguardGo a(left, uniqueWgName()), b(right, uniqueWgName());
+// Two namespaces joined by a veth; a WireGuard device in each (wireguard-go on the host, the
+// kernel module in the VM); keys, ports and peers set by fastlink alone; addresses by ip. A ping
+// goes through the tunnel, and the transfer counters fastlink reads match `wg show dump`.
+void pingThroughATunnelConfiguredByFastlink(TestNetns& left, TestNetns& right, const std::string& nameA,
+                                            const std::string& nameB, WgBackendKind backend) {
   Netlink nlA{NetlinkOptions{.netns = Netns::named(left.name())}};
   Netlink nlB{NetlinkOptions{.netns = Netns::named(right.name())}};
   auto wgA = makeWireGuardApi(nlA), wgB = makeWireGuardApi(nlB);
+  ASSERT_EQ(wgA->backendOf(nameA), backend);
+  ASSERT_EQ(wgB->backendOf(nameB), backend);
   WgKey keyA = WgKey::generatePrivate(), keyB = WgKey::generatePrivate(), psk = WgKey::generatePreshared();
-  wgA->set(WgDevice(a.name()).setPrivateKey(keyA).setListenPort(51100).addPeer(
+  wgA->set(WgDevice(nameA).setPrivateKey(keyA).setListenPort(51100).addPeer(
       WgPeer(keyB.publicKey()).setPresharedKey(psk).setEndpoint(WgEndpoint::parse("192.168.77.2:51101"))
           .addAllowedIp(WgAllowedIp::parse("10.77.0.2/32"))));
-  wgB->set(WgDevice(b.name()).setPrivateKey(keyB).setListenPort(51101).addPeer(
+  wgB->set(WgDevice(nameB).setPrivateKey(keyB).setListenPort(51101).addPeer(
       WgPeer(keyA.publicKey()).setPresharedKey(psk).setEndpoint(WgEndpoint::parse("192.168.77.1:51100"))
           .addAllowedIp(WgAllowedIp::parse("10.77.0.1/32"))));
-  left.ip("addr add 10.77.0.1/24 dev " + a.name());
-  left.ip("link set " + a.name() + " up");
-  right.ip("addr add 10.77.0.2/24 dev " + b.name());
-  right.ip("link set " + b.name() + " up");
+  left.ip("addr add 10.77.0.1/24 dev " + nameA);
+  left.ip("link set " + nameA + " up");
+  right.ip("addr add 10.77.0.2/24 dev " + nameB);
+  right.ip("link set " + nameB + " up");
 
   bool pinged = false;
   for (int i = 0; i < 10 && !pinged; ++i)  // the first handshake can take ~2 s
@@ -213,19 +208,45 @@ TEST(WireGuardTunnel, PingThroughATunnelConfiguredByFastlink) {
   ASSERT_TRUE(pinged) << "no ping through the tunnel";
   ASSERT_EQ(left.exec("ping -c 3 -i 0.2 -W 1 10.77.0.2 >/dev/null").status, 0);
 
-  WgDevice readA = wgA->get(a.name());
+  WgDevice readA = wgA->get(nameA);
   ASSERT_EQ(readA.peers.size(), 1u);
   const WgPeer& peer = readA.peers[0];
   EXPECT_GT(peer.rxBytes.value_or(0), 0u);
   EXPECT_GT(peer.txBytes.value_or(0), 0u);
   ASSERT_TRUE(peer.lastHandshake);
   EXPECT_GT(peer.lastHandshake->seconds, 0);
-  WgDump dump = wgDump(left, a.name());
+  WgDump dump = wgDump(left, nameA);
   auto oracle = dump.peers.at(keyB.publicKey().toBase64());
   EXPECT_EQ(oracle[3], std::to_string(peer.lastHandshake->seconds));
   // No traffic flows between the two reads, so the counters match exactly.
   EXPECT_EQ(oracle[4], std::to_string(*peer.rxBytes));
   EXPECT_EQ(oracle[5], std::to_string(*peer.txBytes));
+}
+
+void joinByVeth(TestNetns& left, TestNetns& right) {
+  left.ip("link add wgv0 type veth peer name wgv1 netns " + right.name());
+  left.ip("addr add 192.168.77.1/24 dev wgv0");
+  left.ip("link set wgv0 up");
+  right.ip("addr add 192.168.77.2/24 dev wgv1");
+  right.ip("link set wgv1 up");
+}
+
+TEST(WireGuardTunnel, PingThroughATunnelConfiguredByFastlink) {
+  FASTLINK_REQUIRE_WIREGUARD_GO();
+  TestNetns left, right;
+  joinByVeth(left, right);
+  WireguardGo a(left, uniqueWgName()), b(right, uniqueWgName());
+  pingThroughATunnelConfiguredByFastlink(left, right, a.name(), b.name(), WgBackendKind::Userspace);
+}
+
+// The same tunnel over the kernel module (generic netlink): runs in the VM (tests/vm).
+TEST(WireGuardTunnel, PingThroughAKernelTunnelConfiguredByFastlink) {
+  FASTLINK_REQUIRE_KIND("wireguard");
+  TestNetns left, right;
+  joinByVeth(left, right);
+  left.ip("link add wgk0 type wireguard");
+  right.ip("link add wgk1 type wireguard");
+  pingThroughATunnelConfiguredByFastlink(left, right, "wgk0", "wgk1", WgBackendKind::Kernel);
 }
 
 }  // namespace
