@@ -1,23 +1,37 @@
-// `fastlink wg` against wireguard-tools' `wg` on a wireguard-go device: the same output for the
-// same device, keys that `wg pubkey` agrees with, and bad input refused with nothing changed.
+// `fastlink wg` against wireguard-tools' `wg`, on a wireguard-go device (userspace backend, host
+// and VM) and on a kernel device (generic netlink backend, VM): the same output for the same
+// device, keys that `wg pubkey` agrees with, and bad input refused with nothing changed.
 #include <gtest/gtest.h>
 
 #include <fstream>
 
 #include "cli/cli_fixture.hpp"
+#include "fastlink/wireguard.hpp"
 #include "support/wireguard_go.hpp"
 
 namespace fastlink::test {
 namespace {
 
-class WgCliTest : public CliTest {
+class WgCliTest : public CliTest, public ::testing::WithParamInterface<WgBackendKind> {
  protected:
   void SetUp() override {
-    FASTLINK_REQUIRE_WIREGUARD_GO();
-    go = std::make_unique<WireguardGo>(ns, uniqueWgName());
+    if (GetParam() == WgBackendKind::Userspace) {
+      FASTLINK_REQUIRE_WIREGUARD_GO();
+      go = std::make_unique<WireguardGo>(ns, uniqueWgName());
+      dev_.name_ = go->name();
+    } else {
+      FASTLINK_REQUIRE_KIND("wireguard");
+      dev_.name_ = "fwgk0";
+      ns.ip("link add " + dev_.name_ + " type wireguard");
+    }
   }
+  struct Device {
+    std::string name_;
+    const std::string& name() const { return name_; }
+  };
   std::unique_ptr<WireguardGo> go;
-  const WireguardGo& dev() const { return *go; }
+  Device dev_;
+  const Device& dev() const { return dev_; }
 
   std::string wg(const std::string& args) {
     auto r = ns.exec("wg " + args);
@@ -48,7 +62,7 @@ class WgCliTest : public CliTest {
   std::vector<std::string> paths_;
 };
 
-TEST_F(WgCliTest, KeysAgreeWithWgPubkey) {
+TEST_P(WgCliTest, KeysAgreeWithWgPubkey) {
   std::string priv = trimmed(ok("wg genkey"));
   ASSERT_EQ(priv.size(), 44u);
   EXPECT_EQ(trimmed(ok("wg pubkey < " + file(priv + "\n"))), trimmed(run("echo " + priv + " | wg pubkey").out));
@@ -58,7 +72,7 @@ TEST_F(WgCliTest, KeysAgreeWithWgPubkey) {
 }
 
 // One peer, so wireguard-go's (random) peer order cannot differ between the two tools.
-TEST_F(WgCliTest, SetThenOutputMatchesWg) {
+TEST_P(WgCliTest, SetThenOutputMatchesWg) {
   std::string priv = trimmed(ok("wg genkey"));
   std::string peer = trimmed(run("wg genkey | wg pubkey").out);
   std::string psk = file(trimmed(ok("wg genpsk")));
@@ -82,14 +96,14 @@ TEST_F(WgCliTest, SetThenOutputMatchesWg) {
   EXPECT_EQ(ok("-j wg show " + dev().name()).find(priv), std::string::npos);
 }
 
-TEST_F(WgCliTest, WgSetThenFastlinkShowsTheSame) {
+TEST_P(WgCliTest, WgSetThenFastlinkShowsTheSame) {
   std::string peer = trimmed(run("wg genkey | wg pubkey").out);
   wg("set " + dev().name() + " listen-port 51201 peer " + peer + " allowed-ips 10.6.0.0/24 persistent-keepalive 30");
   EXPECT_EQ(ok("wg show " + dev().name() + " dump"), wg("show " + dev().name() + " dump"));
   EXPECT_EQ(ok("wg show " + dev().name() + " persistent-keepalive"), peer + "\t30\n");
 }
 
-TEST_F(WgCliTest, ConfigFilesSetconfAddconfSyncconf) {
+TEST_P(WgCliTest, ConfigFilesSetconfAddconfSyncconf) {
   std::string a = trimmed(run("wg genkey | wg pubkey").out), b = trimmed(run("wg genkey | wg pubkey").out);
   std::string priv = trimmed(ok("wg genkey"));
   std::string conf = "[Interface]\nListenPort = 51202\nPrivateKey = " + priv + "\n\n[Peer]\nPublicKey = " + a +
@@ -102,7 +116,7 @@ TEST_F(WgCliTest, ConfigFilesSetconfAddconfSyncconf) {
   EXPECT_EQ(wg("showconf " + dev().name()), conf);
 }
 
-TEST_F(WgCliTest, BadInputIsRefusedWithAClearErrorAndChangesNothing) {
+TEST_P(WgCliTest, BadInputIsRefusedWithAClearErrorAndChangesNothing) {
   std::string peer = trimmed(run("wg genkey | wg pubkey").out);
   wg("set " + dev().name() + " listen-port 51203 peer " + peer + " allowed-ips 10.8.0.0/24");
   std::string before = wg("show " + dev().name() + " dump");
@@ -134,6 +148,11 @@ TEST_F(WgCliTest, BadInputIsRefusedWithAClearErrorAndChangesNothing) {
   }
   EXPECT_EQ(wg("show " + dev().name() + " dump"), before);
 }
+
+INSTANTIATE_TEST_SUITE_P(Backends, WgCliTest, ::testing::Values(WgBackendKind::Userspace, WgBackendKind::Kernel),
+                         [](const ::testing::TestParamInfo<WgBackendKind>& info) {
+                           return info.param == WgBackendKind::Kernel ? "Kernel" : "Userspace";
+                         });
 
 }  // namespace
 }  // namespace fastlink::test
