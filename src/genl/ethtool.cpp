@@ -226,7 +226,7 @@ ChannelsInfo EthtoolApi::channels(const Ifref& device) {
 
 void EthtoolApi::setChannels(const Ifref& device, const ChannelsInfo& channels) {
   Request r = EthtoolRequests::setChannels(family(), device, channels);
-  engine_.execute(r.bytes(), r.operation());
+  engine_.execute(r);
 }
 
 RingsInfo EthtoolApi::rings(const Ifref& device) {
@@ -235,7 +235,7 @@ RingsInfo EthtoolApi::rings(const Ifref& device) {
 
 void EthtoolApi::setRings(const Ifref& device, const RingsInfo& rings) {
   Request r = EthtoolRequests::setRings(family(), device, rings);
-  engine_.execute(r.bytes(), r.operation());
+  engine_.execute(r);
 }
 
 FeaturesInfo EthtoolApi::features(const Ifref& device) {
@@ -246,7 +246,7 @@ FeaturesInfo EthtoolApi::features(const Ifref& device) {
 
 FeaturesSetResult EthtoolApi::setFeatures(const Ifref& device, const FeatureChanges& changes) {
   Request r = EthtoolRequests::setFeatures(family(), device, changes);
-  engine_.execute(r.bytes(), r.operation());
+  engine_.execute(r);
   FeaturesSetResult out{features(device), {}};
   for (const auto& [name, on] : changes.changes) {
     const Feature* f = out.after.find(name);
@@ -261,7 +261,7 @@ CoalesceInfo EthtoolApi::coalesce(const Ifref& device) {
 
 void EthtoolApi::setCoalesce(const Ifref& device, const CoalesceInfo& coalesce) {
   Request r = EthtoolRequests::setCoalesce(family(), device, coalesce);
-  engine_.execute(r.bytes(), r.operation());
+  engine_.execute(r);
 }
 
 std::vector<StatsGroup> EthtoolApi::stats(const Ifref& device) {

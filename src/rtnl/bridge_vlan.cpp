@@ -34,7 +34,7 @@ std::string describe(Verb verb, const BridgeVlanInfo& v) {
 }  // namespace
 
 Request encodeBridgeVlan(const BridgeVlanInfo& v, Verb verb) {
-  std::string operation = describe(verb, v);
+  auto operation = [&] { return describe(verb, v); };
   if (!v.dev) throw invalid(operation, "a VLAN needs a device (dev DEV)");
   uint32_t ifindex = requireIndex(*v.dev, "dev", true);
   if (!v.vid) throw invalid(operation, "a VLAN needs a vid");
@@ -71,7 +71,7 @@ Request encodeBridgeVlan(const BridgeVlanInfo& v, Verb verb) {
     putVlanInfo(w, flags, *v.vid);
   }
   w.endNest(spec);
-  return w.toRequest(std::move(operation));
+  return w.toRequest(lazily(verb, v, describe));
 }
 
 void encodeBridgeVlanDump(core::MessageWriter& w, bool compressed) {

@@ -45,7 +45,7 @@ std::string describe(Verb verb, const FdbInfo& e) {
 }  // namespace
 
 Request encodeFdb(const FdbInfo& e, Verb verb) {
-  std::string operation = describe(verb, e);
+  auto operation = [&] { return describe(verb, e); };
   bool del = verb == Verb::Del;
   if (!e.mac) throw invalid(operation, "an fdb entry needs a MAC address");
   if (e.mac->size() != 6) throw invalid(operation, "an fdb MAC address has 6 bytes");
@@ -86,7 +86,7 @@ Request encodeFdb(const FdbInfo& e, Verb verb) {
   if (e.vni) w.putU32(NDA_VNI, *e.vni);
   if (e.srcVni) w.putU32(NDA_SRC_VNI, *e.srcVni);
   if (e.via) w.putU32(NDA_IFINDEX, requireIndex(*e.via, "via", true));
-  return w.toRequest(std::move(operation));
+  return w.toRequest(lazily(verb, e, describe));
 }
 
 void encodeFdbDump(core::MessageWriter& w, uint32_t bridge, uint32_t dev) {

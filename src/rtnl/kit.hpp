@@ -67,7 +67,7 @@ struct Object {
   }
 };
 
-inline void send(core::Engine& engine, const Request& r) { engine.execute(r.bytes(), r.operation()); }
+inline void send(core::Engine& engine, const Request& r) { engine.execute(r); }
 
 /// Sends a pipelined batch of `count` requests, counting the applied ones. Errors whose errno
 /// is in `gone` (the object vanished meanwhile) are not failures; the first other one is thrown.

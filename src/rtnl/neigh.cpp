@@ -35,7 +35,7 @@ std::string describe(Verb verb, const NeighInfo& neigh) {
 }  // namespace
 
 Request encodeNeigh(const NeighInfo& neigh, Verb verb) {
-  std::string operation = describe(verb, neigh);
+  auto operation = [&] { return describe(verb, neigh); };
   if (!neigh.dst) throw invalid(operation, "a neighbour needs a destination address");
   if (!neigh.dev) throw invalid(operation, "a neighbour needs a device (dev DEV)");
   uint32_t ifindex = requireIndex(*neigh.dev, "dev", true);
@@ -66,7 +66,7 @@ Request encodeNeigh(const NeighInfo& neigh, Verb verb) {
   w.putBytes(NDA_DST, neigh.dst->bytes());
   if (neigh.lladdr) w.putBytes(NDA_LLADDR, neigh.lladdr->bytes());
   if (neigh.protocol) w.putU8(NDA_PROTOCOL, *neigh.protocol);
-  return w.toRequest(std::move(operation));
+  return w.toRequest(lazily(verb, neigh, describe));
 }
 
 void encodeNeighGet(core::MessageWriter& w, const IpAddress& dst, uint32_t ifindex, bool proxy) {
