@@ -140,11 +140,8 @@ struct Traits : rtnl::Object<BridgeVlanInfo, BridgeVlanFilter, RTM_NEWLINK, rtnl
 
 BridgeVlanApi& Netlink::bridgeVlans() { return lazy(bridgeVlans_); }
 
-Request BridgeVlanRequests::add(const BridgeVlanInfo& vlan) { return rtnl::encodeBridgeVlan(vlan, rtnl::Verb::Add); }
-Request BridgeVlanRequests::del(const BridgeVlanInfo& vlan) { return rtnl::encodeBridgeVlan(vlan, rtnl::Verb::Del); }
-
-void BridgeVlanApi::add(const BridgeVlanInfo& vlan) { rtnl::apply<Traits>(engine_, vlan, BridgeVlanRequests::add); }
-void BridgeVlanApi::del(const BridgeVlanInfo& vlan) { rtnl::apply<Traits>(engine_, vlan, BridgeVlanRequests::del); }
+FASTLINK_RTNL_VERB(BridgeVlan, add, Add, encodeBridgeVlan)
+FASTLINK_RTNL_VERB(BridgeVlan, del, Del, encodeBridgeVlan)
 
 FASTLINK_RTNL_LIST_API(BridgeVlanApi, Traits)
 

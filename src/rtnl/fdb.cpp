@@ -168,15 +168,10 @@ struct Traits : rtnl::Object<FdbInfo, FdbFilter, RTM_NEWNEIGH, rtnl::familyBit(A
 
 FdbApi& Netlink::fdb() { return lazy(fdb_); }
 
-Request FdbRequests::add(const FdbInfo& e) { return rtnl::encodeFdb(e, rtnl::Verb::Add); }
-Request FdbRequests::append(const FdbInfo& e) { return rtnl::encodeFdb(e, rtnl::Verb::Append); }
-Request FdbRequests::replace(const FdbInfo& e) { return rtnl::encodeFdb(e, rtnl::Verb::Replace); }
-Request FdbRequests::del(const FdbInfo& e) { return rtnl::encodeFdb(e, rtnl::Verb::Del); }
-
-void FdbApi::add(const FdbInfo& e) { rtnl::apply<Traits>(engine_, e, FdbRequests::add); }
-void FdbApi::append(const FdbInfo& e) { rtnl::apply<Traits>(engine_, e, FdbRequests::append); }
-void FdbApi::replace(const FdbInfo& e) { rtnl::apply<Traits>(engine_, e, FdbRequests::replace); }
-void FdbApi::del(const FdbInfo& e) { rtnl::apply<Traits>(engine_, e, FdbRequests::del); }
+FASTLINK_RTNL_VERB(Fdb, add, Add, encodeFdb)
+FASTLINK_RTNL_VERB(Fdb, append, Append, encodeFdb)
+FASTLINK_RTNL_VERB(Fdb, replace, Replace, encodeFdb)
+FASTLINK_RTNL_VERB(Fdb, del, Del, encodeFdb)
 
 FASTLINK_RTNL_LIST_API(FdbApi, Traits)
 

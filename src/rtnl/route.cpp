@@ -320,17 +320,12 @@ IpAddress::Family RouteInfo::family() const {
 
 bool RouteInfo::isCloned() const { return flags && (*flags & RTM_F_CLONED); }
 
-Request RouteRequests::add(const RouteInfo& route) { return rtnl::encodeRoute(route, rtnl::Verb::Add); }
-Request RouteRequests::del(const RouteInfo& route) { return rtnl::encodeRoute(route, rtnl::Verb::Del); }
-Request RouteRequests::replace(const RouteInfo& route) { return rtnl::encodeRoute(route, rtnl::Verb::Replace); }
-Request RouteRequests::append(const RouteInfo& route) { return rtnl::encodeRoute(route, rtnl::Verb::Append); }
+FASTLINK_RTNL_VERB(Route, add, Add, encodeRoute)
+FASTLINK_RTNL_VERB(Route, del, Del, encodeRoute)
+FASTLINK_RTNL_VERB(Route, replace, Replace, encodeRoute)
+FASTLINK_RTNL_VERB(Route, append, Append, encodeRoute)
 
 RouteInfo RouteApi::resolveNames(const RouteInfo& route) { return rtnl::resolved<Traits>(engine_, route); }
-
-void RouteApi::add(const RouteInfo& route) { rtnl::apply<Traits>(engine_, route, RouteRequests::add); }
-void RouteApi::del(const RouteInfo& route) { rtnl::apply<Traits>(engine_, route, RouteRequests::del); }
-void RouteApi::replace(const RouteInfo& route) { rtnl::apply<Traits>(engine_, route, RouteRequests::replace); }
-void RouteApi::append(const RouteInfo& route) { rtnl::apply<Traits>(engine_, route, RouteRequests::append); }
 
 RouteInfo RouteApi::get(const RouteQuery& query) {
   std::string operation = "route get " + query.dst.toString();

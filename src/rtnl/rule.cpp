@@ -233,11 +233,8 @@ RuleInfo& RuleInfo::setTable(std::string_view nameOrNumber) {
   return *this;
 }
 
-Request RuleRequests::add(const RuleInfo& rule) { return rtnl::encodeRule(rule, rtnl::Verb::Add); }
-Request RuleRequests::del(const RuleInfo& rule) { return rtnl::encodeRule(rule, rtnl::Verb::Del); }
-
-void RuleApi::add(const RuleInfo& rule) { rtnl::apply<Traits>(engine_, rule, RuleRequests::add); }
-void RuleApi::del(const RuleInfo& rule) { rtnl::apply<Traits>(engine_, rule, RuleRequests::del); }
+FASTLINK_RTNL_VERB(Rule, add, Add, encodeRule)
+FASTLINK_RTNL_VERB(Rule, del, Del, encodeRule)
 
 FASTLINK_RTNL_LIST_API(RuleApi, Traits)
 
