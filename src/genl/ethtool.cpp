@@ -40,13 +40,6 @@ void putHeader(core::MessageWriter& w, const Ifref& device, uint32_t flags = 0, 
   w.endNest(nest);
 }
 
-void putU32If(core::MessageWriter& w, uint16_t type, const std::optional<uint32_t>& v) {
-  if (v) w.putU32(type, *v);
-}
-void putBoolIf(core::MessageWriter& w, uint16_t type, const std::optional<bool>& v) {
-  if (v) w.putU8(type, *v ? 1 : 0);
-}
-
 Request getRequest(const GenlFamily& family, uint8_t cmd, const Ifref& device, const std::string& what,
                    uint32_t flags = 0) {
   genl::GenlWriter w(family, cmd, ETHTOOL_GENL_VERSION);
@@ -66,13 +59,10 @@ Request EthtoolRequests::getChannels(const GenlFamily& family, const Ifref& devi
 
 Request EthtoolRequests::setChannels(const GenlFamily& family, const Ifref& device, const ChannelsInfo& c) {
   std::string op = "ethtool -L " + device.toString();
-  if (!c.rx && !c.tx && !c.other && !c.combined) throw emptySet(op, "channel count");
+  if (!genl::anySettable(c, genl::kChannelsFields)) throw emptySet(op, "channel count");
   genl::GenlWriter w(family, ETHTOOL_MSG_CHANNELS_SET, ETHTOOL_GENL_VERSION);
   putHeader(w, device);
-  putU32If(w, ETHTOOL_A_CHANNELS_RX_COUNT, c.rx);
-  putU32If(w, ETHTOOL_A_CHANNELS_TX_COUNT, c.tx);
-  putU32If(w, ETHTOOL_A_CHANNELS_OTHER_COUNT, c.other);
-  putU32If(w, ETHTOOL_A_CHANNELS_COMBINED_COUNT, c.combined);
+  genl::putFields(w, c, genl::kChannelsFields);
   return w.toRequest(op);
 }
 
@@ -82,17 +72,10 @@ Request EthtoolRequests::getRings(const GenlFamily& family, const Ifref& device)
 
 Request EthtoolRequests::setRings(const GenlFamily& family, const Ifref& device, const RingsInfo& g) {
   std::string op = "ethtool -G " + device.toString();
-  if (!g.rx && !g.rxMini && !g.rxJumbo && !g.tx && !g.rxBufLen && !g.cqeSize && !g.txPush)
-    throw emptySet(op, "ring parameter");
+  if (!genl::anySettable(g, genl::kRingsFields)) throw emptySet(op, "ring parameter");
   genl::GenlWriter w(family, ETHTOOL_MSG_RINGS_SET, ETHTOOL_GENL_VERSION);
   putHeader(w, device);
-  putU32If(w, ETHTOOL_A_RINGS_RX, g.rx);
-  putU32If(w, ETHTOOL_A_RINGS_RX_MINI, g.rxMini);
-  putU32If(w, ETHTOOL_A_RINGS_RX_JUMBO, g.rxJumbo);
-  putU32If(w, ETHTOOL_A_RINGS_TX, g.tx);
-  putU32If(w, ETHTOOL_A_RINGS_RX_BUF_LEN, g.rxBufLen);
-  putU32If(w, ETHTOOL_A_RINGS_CQE_SIZE, g.cqeSize);
-  putBoolIf(w, ETHTOOL_A_RINGS_TX_PUSH, g.txPush);
+  genl::putFields(w, g, genl::kRingsFields);
   return w.toRequest(op);
 }
 
@@ -151,30 +134,7 @@ Request EthtoolRequests::setCoalesce(const GenlFamily& family, const Ifref& devi
   if (c == CoalesceInfo()) throw emptySet(op, "coalescing parameter");
   genl::GenlWriter w(family, ETHTOOL_MSG_COALESCE_SET, ETHTOOL_GENL_VERSION);
   putHeader(w, device);
-  putU32If(w, ETHTOOL_A_COALESCE_RX_USECS, c.rxUsecs);
-  putU32If(w, ETHTOOL_A_COALESCE_RX_MAX_FRAMES, c.rxMaxFrames);
-  putU32If(w, ETHTOOL_A_COALESCE_RX_USECS_IRQ, c.rxUsecsIrq);
-  putU32If(w, ETHTOOL_A_COALESCE_RX_MAX_FRAMES_IRQ, c.rxMaxFramesIrq);
-  putU32If(w, ETHTOOL_A_COALESCE_TX_USECS, c.txUsecs);
-  putU32If(w, ETHTOOL_A_COALESCE_TX_MAX_FRAMES, c.txMaxFrames);
-  putU32If(w, ETHTOOL_A_COALESCE_TX_USECS_IRQ, c.txUsecsIrq);
-  putU32If(w, ETHTOOL_A_COALESCE_TX_MAX_FRAMES_IRQ, c.txMaxFramesIrq);
-  putU32If(w, ETHTOOL_A_COALESCE_STATS_BLOCK_USECS, c.statsBlockUsecs);
-  putBoolIf(w, ETHTOOL_A_COALESCE_USE_ADAPTIVE_RX, c.adaptiveRx);
-  putBoolIf(w, ETHTOOL_A_COALESCE_USE_ADAPTIVE_TX, c.adaptiveTx);
-  putU32If(w, ETHTOOL_A_COALESCE_PKT_RATE_LOW, c.pktRateLow);
-  putU32If(w, ETHTOOL_A_COALESCE_RX_USECS_LOW, c.rxUsecsLow);
-  putU32If(w, ETHTOOL_A_COALESCE_RX_MAX_FRAMES_LOW, c.rxMaxFramesLow);
-  putU32If(w, ETHTOOL_A_COALESCE_TX_USECS_LOW, c.txUsecsLow);
-  putU32If(w, ETHTOOL_A_COALESCE_TX_MAX_FRAMES_LOW, c.txMaxFramesLow);
-  putU32If(w, ETHTOOL_A_COALESCE_PKT_RATE_HIGH, c.pktRateHigh);
-  putU32If(w, ETHTOOL_A_COALESCE_RX_USECS_HIGH, c.rxUsecsHigh);
-  putU32If(w, ETHTOOL_A_COALESCE_RX_MAX_FRAMES_HIGH, c.rxMaxFramesHigh);
-  putU32If(w, ETHTOOL_A_COALESCE_TX_USECS_HIGH, c.txUsecsHigh);
-  putU32If(w, ETHTOOL_A_COALESCE_TX_MAX_FRAMES_HIGH, c.txMaxFramesHigh);
-  putU32If(w, ETHTOOL_A_COALESCE_RATE_SAMPLE_INTERVAL, c.rateSampleInterval);
-  putBoolIf(w, ETHTOOL_A_COALESCE_USE_CQE_MODE_TX, c.cqeModeTx);
-  putBoolIf(w, ETHTOOL_A_COALESCE_USE_CQE_MODE_RX, c.cqeModeRx);
+  genl::putFields(w, c, genl::kCoalesceFields);
   return w.toRequest(op);
 }
 
@@ -226,7 +186,7 @@ ChannelsInfo EthtoolApi::channels(const Ifref& device) {
 
 void EthtoolApi::setChannels(const Ifref& device, const ChannelsInfo& channels) {
   Request r = EthtoolRequests::setChannels(family(), device, channels);
-  engine_.execute(r.bytes(), r.operation());
+  engine_.execute(r);
 }
 
 RingsInfo EthtoolApi::rings(const Ifref& device) {
@@ -235,7 +195,7 @@ RingsInfo EthtoolApi::rings(const Ifref& device) {
 
 void EthtoolApi::setRings(const Ifref& device, const RingsInfo& rings) {
   Request r = EthtoolRequests::setRings(family(), device, rings);
-  engine_.execute(r.bytes(), r.operation());
+  engine_.execute(r);
 }
 
 FeaturesInfo EthtoolApi::features(const Ifref& device) {
@@ -246,7 +206,7 @@ FeaturesInfo EthtoolApi::features(const Ifref& device) {
 
 FeaturesSetResult EthtoolApi::setFeatures(const Ifref& device, const FeatureChanges& changes) {
   Request r = EthtoolRequests::setFeatures(family(), device, changes);
-  engine_.execute(r.bytes(), r.operation());
+  engine_.execute(r);
   FeaturesSetResult out{features(device), {}};
   for (const auto& [name, on] : changes.changes) {
     const Feature* f = out.after.find(name);
@@ -261,7 +221,7 @@ CoalesceInfo EthtoolApi::coalesce(const Ifref& device) {
 
 void EthtoolApi::setCoalesce(const Ifref& device, const CoalesceInfo& coalesce) {
   Request r = EthtoolRequests::setCoalesce(family(), device, coalesce);
-  engine_.execute(r.bytes(), r.operation());
+  engine_.execute(r);
 }
 
 std::vector<StatsGroup> EthtoolApi::stats(const Ifref& device) {

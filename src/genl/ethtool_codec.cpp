@@ -20,16 +20,6 @@ Error malformed(const std::string& why) {
   return Error(make_error_code(Errc::malformed_reply), "ethtool reply", why);
 }
 
-void u32If(const AttrTable& t, uint16_t type, std::optional<uint32_t>& out) {
-  if (auto* a = t.get(type)) out = core::readU32(a);
-}
-void u8If(const AttrTable& t, uint16_t type, std::optional<uint8_t>& out) {
-  if (auto* a = t.get(type)) out = core::readU8(a);
-}
-void boolIf(const AttrTable& t, uint16_t type, std::optional<bool>& out) {
-  if (auto* a = t.get(type)) out = core::readU8(a) != 0;
-}
-
 // Compact bitset words: u32 in host order, bit i in word i / 32.
 std::vector<bool> words(const nlattr* a, uint32_t size) {
   std::span<const uint8_t> b = core::readBytes(a);
@@ -84,66 +74,21 @@ EthtoolBitset decodeBitset(const nlattr* nest) {
 }
 
 ChannelsInfo decodeChannels(const nlmsghdr* message) {
-  GenlReply r = decodeGenl(message, ETHTOOL_A_CHANNELS_MAX);
-  ChannelsInfo c;
-  u32If(r.attrs, ETHTOOL_A_CHANNELS_RX_MAX, c.rxMax);
-  u32If(r.attrs, ETHTOOL_A_CHANNELS_TX_MAX, c.txMax);
-  u32If(r.attrs, ETHTOOL_A_CHANNELS_OTHER_MAX, c.otherMax);
-  u32If(r.attrs, ETHTOOL_A_CHANNELS_COMBINED_MAX, c.combinedMax);
-  u32If(r.attrs, ETHTOOL_A_CHANNELS_RX_COUNT, c.rx);
-  u32If(r.attrs, ETHTOOL_A_CHANNELS_TX_COUNT, c.tx);
-  u32If(r.attrs, ETHTOOL_A_CHANNELS_OTHER_COUNT, c.other);
-  u32If(r.attrs, ETHTOOL_A_CHANNELS_COMBINED_COUNT, c.combined);
-  return c;
+  ChannelsInfo x;
+  readFields(decodeGenl(message, ETHTOOL_A_CHANNELS_MAX).attrs, x, kChannelsFields);
+  return x;
 }
 
 RingsInfo decodeRings(const nlmsghdr* message) {
-  GenlReply r = decodeGenl(message, ETHTOOL_A_RINGS_MAX);
-  RingsInfo g;
-  u32If(r.attrs, ETHTOOL_A_RINGS_RX_MAX, g.rxMax);
-  u32If(r.attrs, ETHTOOL_A_RINGS_RX_MINI_MAX, g.rxMiniMax);
-  u32If(r.attrs, ETHTOOL_A_RINGS_RX_JUMBO_MAX, g.rxJumboMax);
-  u32If(r.attrs, ETHTOOL_A_RINGS_TX_MAX, g.txMax);
-  u32If(r.attrs, ETHTOOL_A_RINGS_RX, g.rx);
-  u32If(r.attrs, ETHTOOL_A_RINGS_RX_MINI, g.rxMini);
-  u32If(r.attrs, ETHTOOL_A_RINGS_RX_JUMBO, g.rxJumbo);
-  u32If(r.attrs, ETHTOOL_A_RINGS_TX, g.tx);
-  u32If(r.attrs, ETHTOOL_A_RINGS_RX_BUF_LEN, g.rxBufLen);
-  u8If(r.attrs, ETHTOOL_A_RINGS_TCP_DATA_SPLIT, g.tcpDataSplit);
-  u32If(r.attrs, ETHTOOL_A_RINGS_CQE_SIZE, g.cqeSize);
-  boolIf(r.attrs, ETHTOOL_A_RINGS_TX_PUSH, g.txPush);
-  return g;
+  RingsInfo x;
+  readFields(decodeGenl(message, ETHTOOL_A_RINGS_MAX).attrs, x, kRingsFields);
+  return x;
 }
 
 CoalesceInfo decodeCoalesce(const nlmsghdr* message) {
-  GenlReply r = decodeGenl(message, ETHTOOL_A_COALESCE_MAX);
-  const AttrTable& t = r.attrs;
-  CoalesceInfo c;
-  u32If(t, ETHTOOL_A_COALESCE_RX_USECS, c.rxUsecs);
-  u32If(t, ETHTOOL_A_COALESCE_RX_MAX_FRAMES, c.rxMaxFrames);
-  u32If(t, ETHTOOL_A_COALESCE_RX_USECS_IRQ, c.rxUsecsIrq);
-  u32If(t, ETHTOOL_A_COALESCE_RX_MAX_FRAMES_IRQ, c.rxMaxFramesIrq);
-  u32If(t, ETHTOOL_A_COALESCE_TX_USECS, c.txUsecs);
-  u32If(t, ETHTOOL_A_COALESCE_TX_MAX_FRAMES, c.txMaxFrames);
-  u32If(t, ETHTOOL_A_COALESCE_TX_USECS_IRQ, c.txUsecsIrq);
-  u32If(t, ETHTOOL_A_COALESCE_TX_MAX_FRAMES_IRQ, c.txMaxFramesIrq);
-  u32If(t, ETHTOOL_A_COALESCE_STATS_BLOCK_USECS, c.statsBlockUsecs);
-  boolIf(t, ETHTOOL_A_COALESCE_USE_ADAPTIVE_RX, c.adaptiveRx);
-  boolIf(t, ETHTOOL_A_COALESCE_USE_ADAPTIVE_TX, c.adaptiveTx);
-  u32If(t, ETHTOOL_A_COALESCE_PKT_RATE_LOW, c.pktRateLow);
-  u32If(t, ETHTOOL_A_COALESCE_RX_USECS_LOW, c.rxUsecsLow);
-  u32If(t, ETHTOOL_A_COALESCE_RX_MAX_FRAMES_LOW, c.rxMaxFramesLow);
-  u32If(t, ETHTOOL_A_COALESCE_TX_USECS_LOW, c.txUsecsLow);
-  u32If(t, ETHTOOL_A_COALESCE_TX_MAX_FRAMES_LOW, c.txMaxFramesLow);
-  u32If(t, ETHTOOL_A_COALESCE_PKT_RATE_HIGH, c.pktRateHigh);
-  u32If(t, ETHTOOL_A_COALESCE_RX_USECS_HIGH, c.rxUsecsHigh);
-  u32If(t, ETHTOOL_A_COALESCE_RX_MAX_FRAMES_HIGH, c.rxMaxFramesHigh);
-  u32If(t, ETHTOOL_A_COALESCE_TX_USECS_HIGH, c.txUsecsHigh);
-  u32If(t, ETHTOOL_A_COALESCE_TX_MAX_FRAMES_HIGH, c.txMaxFramesHigh);
-  u32If(t, ETHTOOL_A_COALESCE_RATE_SAMPLE_INTERVAL, c.rateSampleInterval);
-  boolIf(t, ETHTOOL_A_COALESCE_USE_CQE_MODE_TX, c.cqeModeTx);
-  boolIf(t, ETHTOOL_A_COALESCE_USE_CQE_MODE_RX, c.cqeModeRx);
-  return c;
+  CoalesceInfo x;
+  readFields(decodeGenl(message, ETHTOOL_A_COALESCE_MAX).attrs, x, kCoalesceFields);
+  return x;
 }
 
 FeaturesInfo decodeFeatures(const nlmsghdr* message, const std::vector<std::string>& names) {

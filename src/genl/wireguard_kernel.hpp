@@ -33,7 +33,7 @@ class EngineWgTransport final : public WgKernelTransport {
   EngineWgTransport(core::Engine& engine, std::function<uint16_t()> resolveFamily)
       : engine_(engine), resolveFamily_(std::move(resolveFamily)) {}
   uint16_t familyId() override { return resolveFamily_(); }
-  void execute(const Request& r) override { engine_.execute(r.bytes(), r.operation()); }
+  void execute(const Request& r) override { engine_.execute(r); }
   void dump(const Request& r, const core::MessageHandler& onMessage, const std::function<void()>& onRestart) override {
     engine_.dump(r.bytes(), r.operation(), onMessage, onRestart);
   }

@@ -62,7 +62,7 @@ Request encodeAddr(const AddrInfo& a, Verb verb) {
   if (a.label) w.putString(IFA_LABEL, *a.label);
   if (lifetimes) putStruct(w, IFA_CACHEINFO, ifa_cacheinfo{preferred, valid, 0, 0});
   if (a.flags && !del) w.putU32(IFA_FLAGS, addrFlags);
-  return w.toRequest(describe(verb, a));
+  return w.toRequest(lazily(verb, a, describe));
 }
 
 void encodeAddrDump(core::MessageWriter& w, const AddrFilter& filter, uint32_t ifindex) {

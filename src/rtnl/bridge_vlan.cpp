@@ -34,7 +34,7 @@ std::string describe(Verb verb, const BridgeVlanInfo& v) {
 }  // namespace
 
 Request encodeBridgeVlan(const BridgeVlanInfo& v, Verb verb) {
-  std::string operation = describe(verb, v);
+  auto operation = [&] { return describe(verb, v); };
   if (!v.dev) throw invalid(operation, "a VLAN needs a device (dev DEV)");
   uint32_t ifindex = requireIndex(*v.dev, "dev", true);
   if (!v.vid) throw invalid(operation, "a VLAN needs a vid");
@@ -71,7 +71,7 @@ Request encodeBridgeVlan(const BridgeVlanInfo& v, Verb verb) {
     putVlanInfo(w, flags, *v.vid);
   }
   w.endNest(spec);
-  return w.toRequest(std::move(operation));
+  return w.toRequest(lazily(verb, v, describe));
 }
 
 void encodeBridgeVlanDump(core::MessageWriter& w, bool compressed) {
@@ -140,11 +140,8 @@ struct Traits : rtnl::Object<BridgeVlanInfo, BridgeVlanFilter, RTM_NEWLINK, rtnl
 
 BridgeVlanApi& Netlink::bridgeVlans() { return lazy(bridgeVlans_); }
 
-Request BridgeVlanRequests::add(const BridgeVlanInfo& vlan) { return rtnl::encodeBridgeVlan(vlan, rtnl::Verb::Add); }
-Request BridgeVlanRequests::del(const BridgeVlanInfo& vlan) { return rtnl::encodeBridgeVlan(vlan, rtnl::Verb::Del); }
-
-void BridgeVlanApi::add(const BridgeVlanInfo& vlan) { rtnl::apply<Traits>(engine_, vlan, BridgeVlanRequests::add); }
-void BridgeVlanApi::del(const BridgeVlanInfo& vlan) { rtnl::apply<Traits>(engine_, vlan, BridgeVlanRequests::del); }
+FASTLINK_RTNL_VERB(BridgeVlan, add, Add, encodeBridgeVlan)
+FASTLINK_RTNL_VERB(BridgeVlan, del, Del, encodeBridgeVlan)
 
 FASTLINK_RTNL_LIST_API(BridgeVlanApi, Traits)
 

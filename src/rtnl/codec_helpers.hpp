@@ -5,6 +5,7 @@
 #include <sys/socket.h>
 #include <libmnl/libmnl.h>
 
+#include <concepts>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -42,6 +43,17 @@ using KeepAlive = std::vector<std::shared_ptr<const void>>;
 /// Error(EINVAL) for bad input of `operation`.
 inline Error invalid(const std::string& operation, const std::string& why) {
   return Error::invalidArgument(operation, why);
+}
+/// Same, for a builder's lazy description (a callable): it is formatted only now.
+template <std::invocable Describe>
+Error invalid(const Describe& operation, const std::string& why) {
+  return Error::invalidArgument(operation(), why);
+}
+/// A request's description, formatted only if it is ever read (a failure): `info` is copied
+/// with the request and describe(verb, info) runs on demand. See Request::Describer.
+template <class Info, class Describe>
+Request::Describer lazily(Verb verb, Info info, Describe describe) {
+  return [verb, info = std::move(info), describe] { return describe(verb, info); };
 }
 /// Error(malformed_reply) for a message the kernel should not have sent ("decode route").
 inline Error malformed(const std::string& what, const std::string& why) {

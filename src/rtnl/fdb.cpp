@@ -45,7 +45,7 @@ std::string describe(Verb verb, const FdbInfo& e) {
 }  // namespace
 
 Request encodeFdb(const FdbInfo& e, Verb verb) {
-  std::string operation = describe(verb, e);
+  auto operation = [&] { return describe(verb, e); };
   bool del = verb == Verb::Del;
   if (!e.mac) throw invalid(operation, "an fdb entry needs a MAC address");
   if (e.mac->size() != 6) throw invalid(operation, "an fdb MAC address has 6 bytes");
@@ -86,7 +86,7 @@ Request encodeFdb(const FdbInfo& e, Verb verb) {
   if (e.vni) w.putU32(NDA_VNI, *e.vni);
   if (e.srcVni) w.putU32(NDA_SRC_VNI, *e.srcVni);
   if (e.via) w.putU32(NDA_IFINDEX, requireIndex(*e.via, "via", true));
-  return w.toRequest(std::move(operation));
+  return w.toRequest(lazily(verb, e, describe));
 }
 
 void encodeFdbDump(core::MessageWriter& w, uint32_t bridge, uint32_t dev) {
@@ -168,15 +168,10 @@ struct Traits : rtnl::Object<FdbInfo, FdbFilter, RTM_NEWNEIGH, rtnl::familyBit(A
 
 FdbApi& Netlink::fdb() { return lazy(fdb_); }
 
-Request FdbRequests::add(const FdbInfo& e) { return rtnl::encodeFdb(e, rtnl::Verb::Add); }
-Request FdbRequests::append(const FdbInfo& e) { return rtnl::encodeFdb(e, rtnl::Verb::Append); }
-Request FdbRequests::replace(const FdbInfo& e) { return rtnl::encodeFdb(e, rtnl::Verb::Replace); }
-Request FdbRequests::del(const FdbInfo& e) { return rtnl::encodeFdb(e, rtnl::Verb::Del); }
-
-void FdbApi::add(const FdbInfo& e) { rtnl::apply<Traits>(engine_, e, FdbRequests::add); }
-void FdbApi::append(const FdbInfo& e) { rtnl::apply<Traits>(engine_, e, FdbRequests::append); }
-void FdbApi::replace(const FdbInfo& e) { rtnl::apply<Traits>(engine_, e, FdbRequests::replace); }
-void FdbApi::del(const FdbInfo& e) { rtnl::apply<Traits>(engine_, e, FdbRequests::del); }
+FASTLINK_RTNL_VERB(Fdb, add, Add, encodeFdb)
+FASTLINK_RTNL_VERB(Fdb, append, Append, encodeFdb)
+FASTLINK_RTNL_VERB(Fdb, replace, Replace, encodeFdb)
+FASTLINK_RTNL_VERB(Fdb, del, Del, encodeFdb)
 
 FASTLINK_RTNL_LIST_API(FdbApi, Traits)
 

@@ -67,7 +67,7 @@ struct Object {
   }
 };
 
-inline void send(core::Engine& engine, const Request& r) { engine.execute(r.bytes(), r.operation()); }
+inline void send(core::Engine& engine, const Request& r) { engine.execute(r); }
 
 /// Sends a pipelined batch of `count` requests, counting the applied ones. Errors whose errno
 /// is in `gone` (the object vanished meanwhile) are not failures; the first other one is thrown.
@@ -185,6 +185,13 @@ auto find(std::errc missing, Get&& get) -> std::optional<decltype(get())> {
 }
 
 }  // namespace fastlink::rtnl
+
+// One verb of an object: its request builder (encode with Verb::verb) and its API method
+// (resolve names, send). FASTLINK_RTNL_VERB(Fdb, append, Append, encodeFdb) defines
+// FdbRequests::append and FdbApi::append; the file's traits struct is `Traits`.
+#define FASTLINK_RTNL_VERB(Object, name, verb, encode)                                                    \
+  Request Object##Requests::name(const Object##Info& x) { return rtnl::encode(x, rtnl::Verb::verb); }     \
+  void Object##Api::name(const Object##Info& x) { rtnl::apply<Traits>(engine_, x, Object##Requests::name); }
 
 /// Defines Api::forEach and Api::list (which every object API has, the same way) over the kit.
 #define FASTLINK_RTNL_LIST_API(Api, T)                                                                  \

@@ -46,13 +46,20 @@ struct Traits : rtnl::Object<LinkInfo, LinkFilter, RTM_NEWLINK> {
 };
 
 // `group`: a Set without a device, applied by the kernel to every device of IFLA_GROUP.
-Request build(const LinkInfo& link, Verb verb, uint16_t flags, std::string operation, const Ifref* device = nullptr,
+Request build(const LinkInfo& link, Verb verb, uint16_t flags, Request::Describer operation, const Ifref* device = nullptr,
               std::optional<uint32_t> group = std::nullopt) {
   core::MessageWriter w(RTM_NEWLINK, flags);
   rtnl::KeepAlive keep;
   rtnl::encodeLink(w, link, verb, keep, device);
   if (group) w.putU32(IFLA_GROUP, *group);
   return w.toRequest(std::move(operation), std::move(keep));
+}
+
+// The lazy description of add/replace/set group: only the fields describeLink reads are kept.
+Request::Describer describe(std::string verb, const LinkInfo& l) {
+  LinkInfo words;
+  words.name = l.name, words.index = l.index, words.kind = l.kind, words.mtu = l.mtu, words.admin = l.admin;
+  return [verb = std::move(verb), words = std::move(words)] { return rtnl::describeLink(verb, words); };
 }
 
 }  // namespace
@@ -72,13 +79,13 @@ std::vector<std::string> knownLinkKinds() {
 
 Request LinkRequests::add(const LinkInfo& link) {
   if (!link.name) throw Error::invalidArgument("link add", "a new device needs a name");
-  return build(link, Verb::Add, rtnl::createFlags(Verb::Add), rtnl::describeLink("add", link));
+  return build(link, Verb::Add, rtnl::createFlags(Verb::Add), describe("add", link));
 }
 
 Request LinkRequests::replace(const LinkInfo& link) {
   if (!link.name && !link.index) throw Error::invalidArgument("link replace", "needs a name or an index");
   // NLM_F_CREATE without REPLACE: create, or change the existing device in place.
-  return build(link, Verb::Replace, NLM_F_CREATE, rtnl::describeLink("replace", link));
+  return build(link, Verb::Replace, NLM_F_CREATE, describe("replace", link));
 }
 
 Request LinkRequests::set(const Ifref& dev, const LinkInfo& changes) {
@@ -93,7 +100,7 @@ Request LinkRequests::set(const Ifref& dev, const LinkInfo& changes) {
       throw Error::invalidArgument(operation, "renaming needs the device's ifindex (LinkApi::set resolves it)");
   }
   if (changes.name && dev.isIndex()) operation += " name " + *changes.name;
-  return build(changes, Verb::Set, 0, std::move(operation), &dev);
+  return build(changes, Verb::Set, 0, [operation = std::move(operation)] { return operation; }, &dev);
 }
 
 Request LinkRequests::del(const Ifref& dev) {
@@ -104,7 +111,7 @@ Request LinkRequests::del(const Ifref& dev) {
 }
 
 Request LinkRequests::setGroup(uint32_t group, const LinkInfo& changes) {
-  return build(changes, Verb::Set, 0, rtnl::describeLink("set group " + std::to_string(group), changes), nullptr, group);
+  return build(changes, Verb::Set, 0, describe("set group " + std::to_string(group), changes), nullptr, group);
 }
 
 Request LinkRequests::delGroup(uint32_t group) {

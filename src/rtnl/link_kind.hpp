@@ -15,6 +15,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
+#include <type_traits>
 #include <memory>
 #include <span>
 #include <string_view>
@@ -66,6 +68,101 @@ std::vector<Ifref*> kindDeviceRefs(LinkInfo& link);
 template <class T>
 bool slotHas(const LinkInfo& link) {
   return link.kindOptions<T>() != nullptr;
+}
+
+/// IFLA_INFO_DATA being decoded: options are read into optional fields by the field's type
+/// (bool as u8; 1-, 2- and 4-byte integers and enums in host order) and every attribute not
+/// read is kept in unknownKindData by keepRest().
+class KindAttrs {
+ public:
+  KindAttrs(const nlattr* data, uint16_t max) : t_(core::AttrTable::ofNest(data, max)) {}
+  /// The attribute (or nullptr), counted as read.
+  const nlattr* take(uint16_t type) {
+    const nlattr* a = t_.get(type);
+    if (a) known_.push_back(type);
+    return a;
+  }
+  /// The attribute without counting it as read (for values that may be kept raw).
+  const nlattr* peek(uint16_t type) const { return t_.get(type); }
+  template <class V>
+  void read(uint16_t type, std::optional<V>& field) {
+    const nlattr* a = take(type);
+    if (!a) return;
+    if constexpr (std::is_same_v<V, bool>) field = core::readU8(a) != 0;
+    else if constexpr (sizeof(V) == 1) field = static_cast<V>(core::readU8(a));
+    else if constexpr (sizeof(V) == 2) field = static_cast<V>(core::readU16(a));
+    else field = static_cast<V>(core::readU32(a));
+  }
+  /// A 16-bit field in network byte order (ports, VLAN protocols).
+  template <class V>
+  void readBe16(uint16_t type, std::optional<V>& field) {
+    if (const nlattr* a = take(type)) field = static_cast<V>(core::readBe16(a));
+  }
+  /// An address of `length` bytes; one of another length is left unread (kept raw) instead of
+  /// failing the decode.
+  void address(uint16_t type, std::size_t length, std::optional<IpAddress>& field) {
+    const nlattr* a = peek(type);
+    if (!a || core::readBytes(a).size() != length) return;
+    known_.push_back(type);
+    field = IpAddress::fromBytes(core::readBytes(a));
+  }
+  /// A nonzero ifindex (0 means "no device").
+  void device(uint16_t type, std::optional<Ifref>& field) {
+    if (const nlattr* a = take(type); a && core::readU32(a) != 0) field = Ifref(core::readU32(a));
+  }
+  void keepRest(LinkInfo& link) const { keepUnknown(t_, known_, link.unknownKindData); }
+
+ private:
+  core::AttrTable t_;
+  std::vector<uint16_t> known_;
+};
+
+/// Writes an optional option by its type, the inverse of KindAttrs::read.
+template <class V>
+void putOption(core::MessageWriter& w, uint16_t type, const std::optional<V>& field) {
+  if (!field) return;
+  if constexpr (std::is_same_v<V, bool>) w.putU8(type, *field ? 1 : 0);
+  else if constexpr (sizeof(V) == 1) w.putU8(type, static_cast<uint8_t>(*field));
+  else if constexpr (sizeof(V) == 2) w.putU16(type, static_cast<uint16_t>(*field));
+  else w.putU32(type, static_cast<uint32_t>(*field));
+}
+
+/// The IPv4 tunnel options gre and ipip share (the same members, each kind's attribute types).
+struct TunnelAttrTypes {
+  uint16_t local, remote, ttl, tos, pmtudisc;
+  const char* operation;  // "gre": the error's operation
+  const char* endpointRule;  // " must be an IPv4 address..."
+};
+
+template <class T>
+void encodeTunnel(core::MessageWriter& w, const T& o, const TunnelAttrTypes& types) {
+  auto endpoint = [&](uint16_t type, const std::optional<IpAddress>& ip, const char* what) {
+    if (!ip) return;
+    if (!ip->isV4()) throw Error::invalidArgument(types.operation, what + std::string(types.endpointRule));
+    w.putBytes(type, ip->bytes());
+  };
+  endpoint(types.local, o.local, "local");
+  endpoint(types.remote, o.remote, "remote");
+  putOption(w, types.ttl, o.ttl);
+  putOption(w, types.tos, o.tos);
+  putOption(w, types.pmtudisc, o.pmtudisc);
+}
+
+template <class T>
+void decodeTunnel(KindAttrs& d, T& o, const TunnelAttrTypes& types) {
+  d.address(types.local, 4, o.local);
+  d.address(types.remote, 4, o.remote);
+  d.read(types.ttl, o.ttl);
+  d.read(types.tos, o.tos);
+  d.read(types.pmtudisc, o.pmtudisc);
+}
+
+/// deviceRefs of a kind whose options T (in the typed slot) name one device, `dev`.
+template <class T>
+std::vector<Ifref*> slotDeviceRef(LinkInfo& link) {
+  auto* o = link.kindOptions<T>();
+  if (o && o->dev) return {&*o->dev};
+  return {};
 }
 
 /// Every codec of the kind files, in file order (the generated index; use allLinkKinds()).

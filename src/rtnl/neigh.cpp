@@ -35,7 +35,7 @@ std::string describe(Verb verb, const NeighInfo& neigh) {
 }  // namespace
 
 Request encodeNeigh(const NeighInfo& neigh, Verb verb) {
-  std::string operation = describe(verb, neigh);
+  auto operation = [&] { return describe(verb, neigh); };
   if (!neigh.dst) throw invalid(operation, "a neighbour needs a destination address");
   if (!neigh.dev) throw invalid(operation, "a neighbour needs a device (dev DEV)");
   uint32_t ifindex = requireIndex(*neigh.dev, "dev", true);
@@ -66,7 +66,7 @@ Request encodeNeigh(const NeighInfo& neigh, Verb verb) {
   w.putBytes(NDA_DST, neigh.dst->bytes());
   if (neigh.lladdr) w.putBytes(NDA_LLADDR, neigh.lladdr->bytes());
   if (neigh.protocol) w.putU8(NDA_PROTOCOL, *neigh.protocol);
-  return w.toRequest(std::move(operation));
+  return w.toRequest(lazily(verb, neigh, describe));
 }
 
 void encodeNeighGet(core::MessageWriter& w, const IpAddress& dst, uint32_t ifindex, bool proxy) {
@@ -181,15 +181,10 @@ struct Traits : rtnl::Object<NeighInfo, NeighFilter, RTM_NEWNEIGH, rtnl::kIpFami
 
 NeighApi& Netlink::neighbours() { return lazy(neighbours_); }
 
-Request NeighRequests::add(const NeighInfo& neigh) { return rtnl::encodeNeigh(neigh, rtnl::Verb::Add); }
-Request NeighRequests::replace(const NeighInfo& neigh) { return rtnl::encodeNeigh(neigh, rtnl::Verb::Replace); }
-Request NeighRequests::change(const NeighInfo& neigh) { return rtnl::encodeNeigh(neigh, rtnl::Verb::Set); }
-Request NeighRequests::del(const NeighInfo& neigh) { return rtnl::encodeNeigh(neigh, rtnl::Verb::Del); }
-
-void NeighApi::add(const NeighInfo& neigh) { rtnl::apply<Traits>(engine_, neigh, NeighRequests::add); }
-void NeighApi::replace(const NeighInfo& neigh) { rtnl::apply<Traits>(engine_, neigh, NeighRequests::replace); }
-void NeighApi::change(const NeighInfo& neigh) { rtnl::apply<Traits>(engine_, neigh, NeighRequests::change); }
-void NeighApi::del(const NeighInfo& neigh) { rtnl::apply<Traits>(engine_, neigh, NeighRequests::del); }
+FASTLINK_RTNL_VERB(Neigh, add, Add, encodeNeigh)
+FASTLINK_RTNL_VERB(Neigh, replace, Replace, encodeNeigh)
+FASTLINK_RTNL_VERB(Neigh, change, Set, encodeNeigh)
+FASTLINK_RTNL_VERB(Neigh, del, Del, encodeNeigh)
 
 NeighInfo NeighApi::get(const IpAddress& dst, const Ifref& dev, bool proxy) {
   std::string operation = std::string("neigh get ") + (proxy ? "proxy " : "") + dst.toString() + " dev " + dev.toString();

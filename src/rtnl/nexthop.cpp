@@ -40,7 +40,7 @@ Request encodeNexthop(const NexthopInfo& n, Verb verb) {
     core::MessageWriter w(RTM_DELNEXTHOP, 0);
     w.putHeader<nhmsg>().nh_family = AF_UNSPEC;
     w.putU32(NHA_ID, *n.id);
-    return w.toRequest(describe(verb, n));
+    return w.toRequest(lazily(verb, n, describe));
   }
   if (verb == Verb::Replace && !n.id) throw bad("replace needs the id of the nexthop");
   if (n.id && *n.id == 0) throw bad("nexthop id 0 is not valid (leave the id unset to let the kernel pick one)");
@@ -79,7 +79,7 @@ Request encodeNexthop(const NexthopInfo& n, Verb verb) {
   if (n.dev) w.putU32(NHA_OIF, requireIndex(*n.dev, "dev"));
   if (n.gateway) w.putBytes(NHA_GATEWAY, n.gateway->bytes());
   if (n.fdb) w.putFlag(NHA_FDB);
-  return w.toRequest(describe(verb, n));
+  return w.toRequest(lazily(verb, n, describe));
 }
 
 void encodeNexthopGet(core::MessageWriter& w, uint32_t id) {

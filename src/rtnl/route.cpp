@@ -42,7 +42,7 @@ std::vector<uint8_t> encodeMetrics(const RouteMetrics& m) {
   return out;
 }
 
-std::vector<uint8_t> encodeMultipath(const RouteInfo& route, const std::string& operation) {
+std::vector<uint8_t> encodeMultipath(const RouteInfo& route, const auto& operation) {
   std::vector<uint8_t> out;
   for (std::size_t i = 0; i < route.paths.size(); ++i) {
     const RoutePath& p = route.paths[i];
@@ -66,7 +66,7 @@ std::vector<uint8_t> encodeMultipath(const RouteInfo& route, const std::string& 
   return out;
 }
 
-void validate(const RouteInfo& route, const std::string& operation) {
+void validate(const RouteInfo& route, const auto& operation) {
   if (!route.dst) throw invalid(operation, "a route needs a destination prefix");
   const Prefix& dst = *route.dst;
   if (dst.isV4() && dst.hasHostBits())
@@ -102,44 +102,25 @@ Scope defaultScope(const RouteInfo& route, RouteType type, Verb verb) {
   }
 }
 
-// Every request of a million-route batch carries its description, so it is built without
-// inet_ntop/sprintf (which cost more than the whole encoding).
-void appendAddress(std::string& s, const IpAddress& a) {
-  if (!a.isV4()) {
-    s += a.toString();
-    return;
-  }
-  auto b = a.bytes();
-  for (std::size_t i = 0; i < 4; ++i) {
-    if (i) s += '.';
-    unsigned v = b[i];
-    if (v >= 100) s += static_cast<char>('0' + v / 100);
-    if (v >= 10) s += static_cast<char>('0' + v / 10 % 10);
-    s += static_cast<char>('0' + v % 10);
-  }
-}
+// What describeRoute reads, kept with a request for its lazy description (a RouteInfo is
+// several times larger: nexthops, metrics, ...).
+struct RouteWords {
+  std::optional<RouteType> type;
+  std::optional<Prefix> dst;
+  std::optional<IpAddress> gateway;
+  std::optional<Ifref> dev;
+  std::optional<uint32_t> nhid, table, metric;
+};
 
-void appendPrefix(std::string& s, const Prefix& p) {
-  appendAddress(s, p.address());
-  if (!p.isHost()) {
-    s += '/';
-    s += std::to_string(p.length());
-  }
-}
-
-std::string describeRoute(Verb verb, const RouteInfo& route) {
+std::string describeRoute(Verb verb, const auto& route) {
   std::string s;
   s.reserve(96);
   s += "route ";
   s += verbWord(verb);
   if (route.type && *route.type != RouteType::Unicast) s += " " + routeTypeName(*route.type);
   s += ' ';
-  if (route.dst) appendPrefix(s, *route.dst);
-  else s += '?';
-  if (route.gateway) {
-    s += " via ";
-    appendAddress(s, *route.gateway);
-  }
+  s += route.dst ? route.dst->toString() : "?";
+  if (route.gateway) s += " via " + route.gateway->toString();
   if (route.dev) s += " dev " + devWord(*route.dev);
   if (route.nhid) s += " nhid " + std::to_string(*route.nhid);
   if (route.table && *route.table != kTableMain) s += " table " + std::to_string(*route.table);
@@ -150,7 +131,7 @@ std::string describeRoute(Verb verb, const RouteInfo& route) {
 }  // namespace
 
 Request encodeRoute(const RouteInfo& route, Verb verb) {
-  std::string operation = describeRoute(verb, route);
+  auto operation = [&] { return describeRoute(verb, route); };
   validate(route, operation);
   core::MessageWriter w(messageType(verb, RTM_NEWROUTE), createFlags(verb));
   const Prefix& dst = *route.dst;
@@ -180,7 +161,8 @@ Request encodeRoute(const RouteInfo& route, Verb verb) {
     w.putBytes(RTA_METRICS, m);
   }
   if (!route.paths.empty()) w.putBytes(RTA_MULTIPATH, encodeMultipath(route, operation));
-  return w.toRequest(std::move(operation));
+  RouteWords words{route.type, route.dst, route.gateway, route.dev, route.nhid, route.table, route.metric};
+  return w.toRequest(lazily(verb, std::move(words), describeRoute<RouteWords>));
 }
 
 void encodeRouteDump(core::MessageWriter& w, const RouteFilter& filter, uint32_t oif) {
@@ -338,17 +320,12 @@ IpAddress::Family RouteInfo::family() const {
 
 bool RouteInfo::isCloned() const { return flags && (*flags & RTM_F_CLONED); }
 
-Request RouteRequests::add(const RouteInfo& route) { return rtnl::encodeRoute(route, rtnl::Verb::Add); }
-Request RouteRequests::del(const RouteInfo& route) { return rtnl::encodeRoute(route, rtnl::Verb::Del); }
-Request RouteRequests::replace(const RouteInfo& route) { return rtnl::encodeRoute(route, rtnl::Verb::Replace); }
-Request RouteRequests::append(const RouteInfo& route) { return rtnl::encodeRoute(route, rtnl::Verb::Append); }
+FASTLINK_RTNL_VERB(Route, add, Add, encodeRoute)
+FASTLINK_RTNL_VERB(Route, del, Del, encodeRoute)
+FASTLINK_RTNL_VERB(Route, replace, Replace, encodeRoute)
+FASTLINK_RTNL_VERB(Route, append, Append, encodeRoute)
 
 RouteInfo RouteApi::resolveNames(const RouteInfo& route) { return rtnl::resolved<Traits>(engine_, route); }
-
-void RouteApi::add(const RouteInfo& route) { rtnl::apply<Traits>(engine_, route, RouteRequests::add); }
-void RouteApi::del(const RouteInfo& route) { rtnl::apply<Traits>(engine_, route, RouteRequests::del); }
-void RouteApi::replace(const RouteInfo& route) { rtnl::apply<Traits>(engine_, route, RouteRequests::replace); }
-void RouteApi::append(const RouteInfo& route) { rtnl::apply<Traits>(engine_, route, RouteRequests::append); }
 
 RouteInfo RouteApi::get(const RouteQuery& query) {
   std::string operation = "route get " + query.dst.toString();

@@ -17,7 +17,7 @@ namespace {
 
 constexpr uint32_t kTableMain = 254;  // RT_TABLE_MAIN
 
-void checkIfname(const std::string& operation, const char* what, const std::string& name) {
+void checkIfname(const auto& operation, const char* what, const std::string& name) {
   try {
     validateIfname(name);
   } catch (const Error& e) {
@@ -46,7 +46,7 @@ std::string describe(Verb verb, const RuleInfo& r) {
 
 Request encodeRule(const RuleInfo& r, Verb verb) {
   bool add = verb == Verb::Add;
-  std::string operation = describe(verb, r);
+  auto operation = [&] { return describe(verb, r); };
   IpAddress::Family family = r.effectiveFamily();
   for (const auto* p : {&r.src, &r.dst}) {
     if (*p && (*p)->family() != family)
@@ -116,7 +116,7 @@ Request encodeRule(const RuleInfo& r, Verb verb) {
   if (r.sport) putStruct(w, FRA_SPORT_RANGE, fib_rule_port_range{r.sport->start, r.sport->end});
   if (r.dport) putStruct(w, FRA_DPORT_RANGE, fib_rule_port_range{r.dport->start, r.dport->end});
   if (r.protocol) w.putU8(FRA_PROTOCOL, *r.protocol);
-  return w.toRequest(std::move(operation));
+  return w.toRequest(lazily(verb, r, describe));
 }
 
 void encodeRuleDump(core::MessageWriter& w, std::optional<IpAddress::Family> family) {
@@ -233,11 +233,8 @@ RuleInfo& RuleInfo::setTable(std::string_view nameOrNumber) {
   return *this;
 }
 
-Request RuleRequests::add(const RuleInfo& rule) { return rtnl::encodeRule(rule, rtnl::Verb::Add); }
-Request RuleRequests::del(const RuleInfo& rule) { return rtnl::encodeRule(rule, rtnl::Verb::Del); }
-
-void RuleApi::add(const RuleInfo& rule) { rtnl::apply<Traits>(engine_, rule, RuleRequests::add); }
-void RuleApi::del(const RuleInfo& rule) { rtnl::apply<Traits>(engine_, rule, RuleRequests::del); }
+FASTLINK_RTNL_VERB(Rule, add, Add, encodeRule)
+FASTLINK_RTNL_VERB(Rule, del, Del, encodeRule)
 
 FASTLINK_RTNL_LIST_API(RuleApi, Traits)
 

@@ -9,16 +9,16 @@ bool hasData(const LinkInfo& link) { return link.bond && (link.bond->mode || lin
 
 void encodeData(core::MessageWriter& w, const LinkInfo& link, KeepAlive&) {
   const BondInfo& b = *link.bond;
-  if (b.mode) w.putU8(IFLA_BOND_MODE, static_cast<uint8_t>(*b.mode));
-  if (b.miimon) w.putU32(IFLA_BOND_MIIMON, *b.miimon);
+  putOption(w, IFLA_BOND_MODE, b.mode);
+  putOption(w, IFLA_BOND_MIIMON, b.miimon);
 }
 
 void decodeData(const nlattr* data, LinkInfo& link) {
-  core::AttrTable t = core::AttrTable::ofNest(data, IFLA_BOND_MAX);
+  KindAttrs d(data, IFLA_BOND_MAX);
   BondInfo b;
-  if (auto* a = t.get(IFLA_BOND_MODE)) b.mode = static_cast<BondMode>(core::readU8(a));
-  if (auto* a = t.get(IFLA_BOND_MIIMON)) b.miimon = core::readU32(a);
-  keepUnknown(t, {IFLA_BOND_MODE, IFLA_BOND_MIIMON}, link.unknownKindData);
+  d.read(IFLA_BOND_MODE, b.mode);
+  d.read(IFLA_BOND_MIIMON, b.miimon);
+  d.keepRest(link);
   link.bond = b;
 }
 

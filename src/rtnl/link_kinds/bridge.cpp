@@ -13,13 +13,13 @@ bool hasData(const LinkInfo& link) {
 
 void encodeData(core::MessageWriter& w, const LinkInfo& link, KeepAlive&) {
   const BridgeInfo& b = *link.bridge;
-  if (b.vlanFiltering) w.putU8(IFLA_BR_VLAN_FILTERING, *b.vlanFiltering ? 1 : 0);
+  putOption(w, IFLA_BR_VLAN_FILTERING, b.vlanFiltering);
   if (b.vlanDefaultPvid) {
     if (*b.vlanDefaultPvid >= 4095) throw Error::invalidArgument("bridge", "vlan_default_pvid must be 0-4094");
     w.putU16(IFLA_BR_VLAN_DEFAULT_PVID, *b.vlanDefaultPvid);
   }
-  if (b.stpState) w.putU32(IFLA_BR_STP_STATE, *b.stpState);
-  if (b.ageingTime) w.putU32(IFLA_BR_AGEING_TIME, *b.ageingTime);
+  putOption(w, IFLA_BR_STP_STATE, b.stpState);
+  putOption(w, IFLA_BR_AGEING_TIME, b.ageingTime);
   if (b.noLinklocalLearn) {
     br_boolopt_multi opt{};
     opt.optmask = 1u << BR_BOOLOPT_NO_LL_LEARN;
@@ -29,20 +29,18 @@ void encodeData(core::MessageWriter& w, const LinkInfo& link, KeepAlive&) {
 }
 
 void decodeData(const nlattr* data, LinkInfo& link) {
-  core::AttrTable t = core::AttrTable::ofNest(data, IFLA_BR_MAX);
+  KindAttrs d(data, IFLA_BR_MAX);
   BridgeInfo b;
-  std::vector<uint16_t> known;
-  if (auto* a = t.get(IFLA_BR_VLAN_FILTERING)) b.vlanFiltering = core::readU8(a) != 0, known.push_back(IFLA_BR_VLAN_FILTERING);
-  if (auto* a = t.get(IFLA_BR_VLAN_DEFAULT_PVID)) b.vlanDefaultPvid = core::readU16(a), known.push_back(IFLA_BR_VLAN_DEFAULT_PVID);
-  if (auto* a = t.get(IFLA_BR_STP_STATE)) b.stpState = core::readU32(a), known.push_back(IFLA_BR_STP_STATE);
-  if (auto* a = t.get(IFLA_BR_AGEING_TIME)) b.ageingTime = core::readU32(a), known.push_back(IFLA_BR_AGEING_TIME);
-  if (auto* a = t.get(IFLA_BR_MULTI_BOOLOPT); a && core::readBytes(a).size() >= sizeof(br_boolopt_multi)) {
+  d.read(IFLA_BR_VLAN_FILTERING, b.vlanFiltering);
+  d.read(IFLA_BR_VLAN_DEFAULT_PVID, b.vlanDefaultPvid);
+  d.read(IFLA_BR_STP_STATE, b.stpState);
+  d.read(IFLA_BR_AGEING_TIME, b.ageingTime);
+  if (auto* a = d.peek(IFLA_BR_MULTI_BOOLOPT); a && core::readBytes(a).size() >= sizeof(br_boolopt_multi)) {
     br_boolopt_multi opt;
-    std::memcpy(&opt, core::readBytes(a).data(), sizeof opt);
+    std::memcpy(&opt, core::readBytes(d.take(IFLA_BR_MULTI_BOOLOPT)).data(), sizeof opt);
     b.noLinklocalLearn = (opt.optval & (1u << BR_BOOLOPT_NO_LL_LEARN)) != 0;
-    known.push_back(IFLA_BR_MULTI_BOOLOPT);
   }
-  keepUnknown(t, known, link.unknownKindData);
+  d.keepRest(link);
   link.bridge = b;
 }
 

@@ -27,11 +27,11 @@ void encodeData(core::MessageWriter& w, const LinkInfo& link, KeepAlive&) {
     if (*g.flowLabel >= (1u << 20)) throw invalid("flow label must be below 1048576");
     w.putU32(IFLA_GENEVE_LABEL, htonl(*g.flowLabel));
   }
-  if (g.ttl) w.putU8(IFLA_GENEVE_TTL, *g.ttl);
+  putOption(w, IFLA_GENEVE_TTL, g.ttl);
   // The kernel reads IFLA_GENEVE_TTL only without IFLA_GENEVE_TTL_INHERIT, so "not inherited"
   // goes without it when a ttl is given (a decoded link carries both).
   if (g.ttlInherit && (*g.ttlInherit || !g.ttl)) w.putU8(IFLA_GENEVE_TTL_INHERIT, *g.ttlInherit ? 1 : 0);
-  if (g.tos) w.putU8(IFLA_GENEVE_TOS, *g.tos);
+  putOption(w, IFLA_GENEVE_TOS, g.tos);
   if (g.df) {
     if (static_cast<uint8_t>(*g.df) > GENEVE_DF_MAX) throw invalid("unknown df mode");
     w.putU8(IFLA_GENEVE_DF, static_cast<uint8_t>(*g.df));
@@ -41,41 +41,28 @@ void encodeData(core::MessageWriter& w, const LinkInfo& link, KeepAlive&) {
     if (g.vni || g.remote) throw invalid("external (collect metadata) takes neither id nor remote");
     w.putFlag(IFLA_GENEVE_COLLECT_METADATA);
   }
-  if (g.udpCsum) w.putU8(IFLA_GENEVE_UDP_CSUM, *g.udpCsum ? 1 : 0);
-  if (g.udp6ZeroCsumTx) w.putU8(IFLA_GENEVE_UDP_ZERO_CSUM6_TX, *g.udp6ZeroCsumTx ? 1 : 0);
-  if (g.udp6ZeroCsumRx) w.putU8(IFLA_GENEVE_UDP_ZERO_CSUM6_RX, *g.udp6ZeroCsumRx ? 1 : 0);
+  putOption(w, IFLA_GENEVE_UDP_CSUM, g.udpCsum);
+  putOption(w, IFLA_GENEVE_UDP_ZERO_CSUM6_TX, g.udp6ZeroCsumTx);
+  putOption(w, IFLA_GENEVE_UDP_ZERO_CSUM6_RX, g.udp6ZeroCsumRx);
 }
 
 void decodeData(const nlattr* data, LinkInfo& link) {
-  core::AttrTable t = core::AttrTable::ofNest(data, IFLA_GENEVE_MAX);
+  KindAttrs d(data, IFLA_GENEVE_MAX);
   GeneveInfo g;
-  std::vector<uint16_t> known;
-  auto take = [&](uint16_t type) {
-    const nlattr* a = t.get(type);
-    if (a) known.push_back(type);
-    return a;
-  };
-  // An address of the wrong length is left in unknownKindData instead of failing the decode.
-  auto address = [&](uint16_t type, std::size_t length) -> std::optional<IpAddress> {
-    const nlattr* a = t.get(type);
-    if (!a || core::readBytes(a).size() != length) return std::nullopt;
-    known.push_back(type);
-    return IpAddress::fromBytes(core::readBytes(a));
-  };
-  if (auto* a = take(IFLA_GENEVE_ID)) g.vni = core::readU32(a);
-  if (auto ip = address(IFLA_GENEVE_REMOTE, 4)) g.remote = ip;
-  if (auto ip = address(IFLA_GENEVE_REMOTE6, 16)) g.remote = ip;
-  if (auto* a = take(IFLA_GENEVE_TTL)) g.ttl = core::readU8(a);
-  if (auto* a = take(IFLA_GENEVE_TTL_INHERIT)) g.ttlInherit = core::readU8(a) != 0;
-  if (auto* a = take(IFLA_GENEVE_TOS)) g.tos = core::readU8(a);
-  if (auto* a = take(IFLA_GENEVE_DF)) g.df = static_cast<GeneveDf>(core::readU8(a));
-  if (auto* a = take(IFLA_GENEVE_LABEL)) g.flowLabel = ntohl(core::readU32(a));
-  if (auto* a = take(IFLA_GENEVE_PORT)) g.dstPort = core::readBe16(a);
-  if (take(IFLA_GENEVE_COLLECT_METADATA)) g.external = true;
-  if (auto* a = take(IFLA_GENEVE_UDP_CSUM)) g.udpCsum = core::readU8(a) != 0;
-  if (auto* a = take(IFLA_GENEVE_UDP_ZERO_CSUM6_TX)) g.udp6ZeroCsumTx = core::readU8(a) != 0;
-  if (auto* a = take(IFLA_GENEVE_UDP_ZERO_CSUM6_RX)) g.udp6ZeroCsumRx = core::readU8(a) != 0;
-  keepUnknown(t, known, link.unknownKindData);
+  d.read(IFLA_GENEVE_ID, g.vni);
+  d.address(IFLA_GENEVE_REMOTE, 4, g.remote);
+  d.address(IFLA_GENEVE_REMOTE6, 16, g.remote);
+  d.read(IFLA_GENEVE_TTL, g.ttl);
+  d.read(IFLA_GENEVE_TTL_INHERIT, g.ttlInherit);
+  d.read(IFLA_GENEVE_TOS, g.tos);
+  d.read(IFLA_GENEVE_DF, g.df);
+  if (auto* a = d.take(IFLA_GENEVE_LABEL)) g.flowLabel = ntohl(core::readU32(a));
+  d.readBe16(IFLA_GENEVE_PORT, g.dstPort);
+  if (d.take(IFLA_GENEVE_COLLECT_METADATA)) g.external = true;
+  d.read(IFLA_GENEVE_UDP_CSUM, g.udpCsum);
+  d.read(IFLA_GENEVE_UDP_ZERO_CSUM6_TX, g.udp6ZeroCsumTx);
+  d.read(IFLA_GENEVE_UDP_ZERO_CSUM6_RX, g.udp6ZeroCsumRx);
+  d.keepRest(link);
   link.setKindOptions(g);
 }
 

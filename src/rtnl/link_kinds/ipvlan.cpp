@@ -27,17 +27,16 @@ void encodeData(core::MessageWriter& w, const LinkInfo& link, KeepAlive&) {
 }
 
 void decodeData(const nlattr* data, LinkInfo& link) {
-  core::AttrTable t = core::AttrTable::ofNest(data, IFLA_IPVLAN_MAX);
+  KindAttrs d(data, IFLA_IPVLAN_MAX);
   IpvlanInfo o;
-  std::vector<uint16_t> known;
-  if (auto* a = t.get(IFLA_IPVLAN_MODE)) o.mode = static_cast<IpvlanMode>(core::readU16(a)), known.push_back(IFLA_IPVLAN_MODE);
+  d.read(IFLA_IPVLAN_MODE, o.mode);
   // Flags other than one isolation mode (none today) stay raw rather than being misread.
-  if (auto* a = t.get(IFLA_IPVLAN_FLAGS)) {
+  if (auto* a = d.peek(IFLA_IPVLAN_FLAGS)) {
     uint16_t flags = core::readU16(a);
     if (flags == 0 || flags == IPVLAN_F_PRIVATE || flags == IPVLAN_F_VEPA)
-      o.isolation = static_cast<IpvlanIsolation>(flags), known.push_back(IFLA_IPVLAN_FLAGS);
+      o.isolation = static_cast<IpvlanIsolation>(flags), d.take(IFLA_IPVLAN_FLAGS);
   }
-  keepUnknown(t, known, link.unknownKindData);
+  d.keepRest(link);
   link.setKindOptions(o);
 }
 

@@ -13,10 +13,10 @@ void encodeData(core::MessageWriter& w, const LinkInfo& link, KeepAlive&) {
 }
 
 void decodeData(const nlattr* data, LinkInfo& link) {
-  core::AttrTable t = core::AttrTable::ofNest(data, IFLA_MACVLAN_MAX);
+  KindAttrs d(data, IFLA_MACVLAN_MAX);
   MacvlanInfo m;
-  if (auto* a = t.get(IFLA_MACVLAN_MODE)) m.mode = static_cast<MacvlanMode>(core::readU32(a));
-  keepUnknown(t, {IFLA_MACVLAN_MODE}, link.unknownKindData);
+  d.read(IFLA_MACVLAN_MODE, m.mode);
+  d.keepRest(link);
   link.macvlan = m;
 }
 

@@ -17,11 +17,11 @@ void encodeData(core::MessageWriter& w, const LinkInfo& link, KeepAlive&) {
 }
 
 void decodeData(const nlattr* data, LinkInfo& link) {
-  core::AttrTable t = core::AttrTable::ofNest(data, IFLA_VLAN_MAX);
+  KindAttrs d(data, IFLA_VLAN_MAX);
   VlanInfo v;
-  if (auto* a = t.get(IFLA_VLAN_ID)) v.id = core::readU16(a);
-  if (auto* a = t.get(IFLA_VLAN_PROTOCOL)) v.protocol = static_cast<VlanProtocol>(core::readBe16(a));
-  keepUnknown(t, {IFLA_VLAN_ID, IFLA_VLAN_PROTOCOL}, link.unknownKindData);
+  d.read(IFLA_VLAN_ID, v.id);
+  d.readBe16(IFLA_VLAN_PROTOCOL, v.protocol);
+  d.keepRest(link);
   link.vlan = v;
 }
 

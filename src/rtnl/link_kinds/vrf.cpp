@@ -10,10 +10,10 @@ bool hasData(const LinkInfo& link) { return link.vrf && link.vrf->table; }
 void encodeData(core::MessageWriter& w, const LinkInfo& link, KeepAlive&) { w.putU32(IFLA_VRF_TABLE, *link.vrf->table); }
 
 void decodeData(const nlattr* data, LinkInfo& link) {
-  core::AttrTable t = core::AttrTable::ofNest(data, IFLA_VRF_MAX);
+  KindAttrs d(data, IFLA_VRF_MAX);
   VrfInfo v;
-  if (auto* a = t.get(IFLA_VRF_TABLE)) v.table = core::readU32(a);
-  keepUnknown(t, {IFLA_VRF_TABLE}, link.unknownKindData);
+  d.read(IFLA_VRF_TABLE, v.table);
+  d.keepRest(link);
   link.vrf = v;
 }
 

@@ -19,35 +19,23 @@ void encodeData(core::MessageWriter& w, const LinkInfo& link, KeepAlive&) {
     throw Error::invalidArgument("vxlan", "local and remote/group must be of the same address family");
   if (v.dstPort) w.putBe16(IFLA_VXLAN_PORT, *v.dstPort);
   if (v.dev) w.putU32(IFLA_VXLAN_LINK, requireIndex(*v.dev, "vxlan dev"));
-  if (v.learning) w.putU8(IFLA_VXLAN_LEARNING, *v.learning ? 1 : 0);
-  if (v.ttl) w.putU8(IFLA_VXLAN_TTL, *v.ttl);
+  putOption(w, IFLA_VXLAN_LEARNING, v.learning);
+  putOption(w, IFLA_VXLAN_TTL, v.ttl);
 }
 
 void decodeData(const nlattr* data, LinkInfo& link) {
-  core::AttrTable t = core::AttrTable::ofNest(data, IFLA_VXLAN_MAX);
+  KindAttrs d(data, IFLA_VXLAN_MAX);
   VxlanInfo v;
-  std::vector<uint16_t> known;
-  auto take = [&](uint16_t type) {
-    known.push_back(type);
-    return t.get(type);
-  };
-  if (auto* a = take(IFLA_VXLAN_ID)) v.vni = core::readU32(a);
-  // An address of the wrong length is left in unknownKindData instead of failing the decode.
-  auto address = [&](uint16_t type, std::size_t length) -> std::optional<IpAddress> {
-    const nlattr* a = t.get(type);
-    if (!a || core::readBytes(a).size() != length) return std::nullopt;
-    known.push_back(type);
-    return IpAddress::fromBytes(core::readBytes(a));
-  };
-  if (auto ip = address(IFLA_VXLAN_LOCAL, 4)) v.local = ip;
-  if (auto ip = address(IFLA_VXLAN_LOCAL6, 16)) v.local = ip;
-  if (auto ip = address(IFLA_VXLAN_GROUP, 4)) v.remote = ip;
-  if (auto ip = address(IFLA_VXLAN_GROUP6, 16)) v.remote = ip;
-  if (auto* a = take(IFLA_VXLAN_PORT)) v.dstPort = core::readBe16(a);
-  if (auto* a = take(IFLA_VXLAN_LINK)) v.dev = Ifref(core::readU32(a));
-  if (auto* a = take(IFLA_VXLAN_LEARNING)) v.learning = core::readU8(a) != 0;
-  if (auto* a = take(IFLA_VXLAN_TTL)) v.ttl = core::readU8(a);
-  keepUnknown(t, known, link.unknownKindData);
+  d.read(IFLA_VXLAN_ID, v.vni);
+  d.address(IFLA_VXLAN_LOCAL, 4, v.local);
+  d.address(IFLA_VXLAN_LOCAL6, 16, v.local);
+  d.address(IFLA_VXLAN_GROUP, 4, v.remote);
+  d.address(IFLA_VXLAN_GROUP6, 16, v.remote);
+  d.readBe16(IFLA_VXLAN_PORT, v.dstPort);
+  if (auto* a = d.take(IFLA_VXLAN_LINK)) v.dev = Ifref(core::readU32(a));
+  d.read(IFLA_VXLAN_LEARNING, v.learning);
+  d.read(IFLA_VXLAN_TTL, v.ttl);
+  d.keepRest(link);
   link.vxlan = v;
 }
 
