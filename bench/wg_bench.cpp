@@ -194,7 +194,7 @@ std::vector<std::string> blocks(const std::string& text) {
   std::vector<std::string> out;
   for (const auto& l : lines(text)) {
     if (l.rfind("interface: ", 0) == 0 || out.empty()) out.emplace_back();
-    out.back() += l + "\n";
+    if (!l.empty()) out.back() += l + "\n";  // blank lines separate blocks, wherever they sort
   }
   std::sort(out.begin(), out.end());
   return out;
