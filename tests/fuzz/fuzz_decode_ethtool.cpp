@@ -4,6 +4,7 @@
 // (the kernel's reply command numbers: 1 strset, 12 features, 16 rings, 18 channels,
 // 20 coalesce, 33 stats; anything else tries them all).
 #include <linux/netlink.h>
+#include "fuzz_message.hpp"
 
 #include <cstring>
 #include <vector>
@@ -26,12 +27,8 @@ void guarded(F f) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size > 65536) return 0;
-  std::size_t length = NLMSG_HDRLEN + size;
-  std::vector<uint32_t> storage((length + 3) / 4);
-  auto* h = reinterpret_cast<nlmsghdr*>(storage.data());
-  h->nlmsg_len = static_cast<uint32_t>(length);
-  h->nlmsg_type = 0x14;
-  if (size) std::memcpy(reinterpret_cast<uint8_t*>(storage.data()) + NLMSG_HDRLEN, data, size);
+  fastlink::fuzz::FuzzMessage message(data, size, 0x14);
+  nlmsghdr* h = message.header();
   using namespace fastlink::genl;
   uint8_t cmd = size ? data[0] : 0;
   bool all = cmd != 1 && cmd != 12 && cmd != 16 && cmd != 18 && cmd != 20 && cmd != 33;

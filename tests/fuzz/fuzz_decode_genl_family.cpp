@@ -4,6 +4,7 @@
 // back to the encoders that take one (GenlWriter, getFamily), so odd names and ids reach them too.
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
+#include "fuzz_message.hpp"
 
 #include <cstring>
 #include <vector>
@@ -14,12 +15,8 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size > 65536) return 0;
-  std::size_t length = NLMSG_HDRLEN + size;
-  std::vector<uint32_t> storage((length + 3) / 4);
-  auto* h = reinterpret_cast<nlmsghdr*>(storage.data());
-  h->nlmsg_len = static_cast<uint32_t>(length);
-  h->nlmsg_type = GENL_ID_CTRL;
-  if (size) std::memcpy(reinterpret_cast<uint8_t*>(storage.data()) + NLMSG_HDRLEN, data, size);
+  fastlink::fuzz::FuzzMessage message(data, size, GENL_ID_CTRL);
+  nlmsghdr* h = message.header();
   try {
     std::optional<fastlink::GenlFamilyInfo> f = fastlink::genl::decodeFamily(h);
     if (!f) return 0;

@@ -4,6 +4,7 @@
 // `set` request, so the encoder sees whatever values a kernel (or an attacker) could report.
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
+#include "fuzz_message.hpp"
 
 #include <cstring>
 #include <vector>
@@ -40,14 +41,8 @@ void reencode(const fastlink::LinkInfo& d) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size > 65536) return 0;
-  // 4-byte aligned storage, exactly as long as the message (so ASan sees any overrun).
-  std::size_t length = NLMSG_HDRLEN + size;
-  std::vector<uint32_t> storage((length + 3) / 4);
-  auto* h = reinterpret_cast<nlmsghdr*>(storage.data());
-  h->nlmsg_len = static_cast<uint32_t>(length);
-  h->nlmsg_type = RTM_NEWLINK;
-  h->nlmsg_flags = NLM_F_MULTI;
-  if (size) std::memcpy(reinterpret_cast<uint8_t*>(storage.data()) + NLMSG_HDRLEN, data, size);
+  fastlink::fuzz::FuzzMessage message(data, size, RTM_NEWLINK, NLM_F_MULTI);
+  nlmsghdr* h = message.header();
   for (bool withStats : {false, true}) {
     try {
       fastlink::LinkInfo link = fastlink::rtnl::decodeLink(h, withStats);

@@ -5,6 +5,7 @@
 // attacker) could report, and the UAPI text form is produced and parsed back.
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
+#include "fuzz_message.hpp"
 
 #include <cstring>
 #include <vector>
@@ -22,13 +23,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       std::size_t body = data[0] | (static_cast<std::size_t>(data[1]) << 8);
       data += 2, size -= 2;
       if (body > size) body = size;
-      std::size_t length = NLMSG_HDRLEN + body;
-      std::vector<uint32_t> storage((length + 3) / 4);  // aligned, exactly as long as needed
-      auto* h = reinterpret_cast<nlmsghdr*>(storage.data());
-      h->nlmsg_len = static_cast<uint32_t>(length);
-      h->nlmsg_type = 0x20;
-      h->nlmsg_flags = NLM_F_MULTI;
-      if (body) std::memcpy(reinterpret_cast<uint8_t*>(storage.data()) + NLMSG_HDRLEN, data, body);
+      fastlink::fuzz::FuzzMessage message(data, body, 0x20, NLM_F_MULTI);
+      nlmsghdr* h = message.header();
       data += body, size -= body;
       folder.add(h);
     }
