@@ -1,6 +1,7 @@
 // NeighInfo <-> RTM_NEWNEIGH/RTM_DELNEIGH/RTM_GETNEIGH messages (families AF_INET, AF_INET6).
 #pragma once
 
+#include <linux/neighbour.h>
 #include <linux/netlink.h>
 
 #include <string>
@@ -20,6 +21,12 @@ void encodeNeighGet(core::MessageWriter& writer, const IpAddress& dst, uint32_t 
 /// Writes a dump request filtered in the kernel: family, NTF_PROXY, NDA_IFINDEX, NDA_MASTER.
 void encodeNeighDump(core::MessageWriter& writer, std::optional<IpAddress::Family> family, uint32_t ifindex,
                      uint32_t master, bool proxy);
+
+/// The ndmsg that starts every neighbour-table message (neighbours, and fdb entries of AF_BRIDGE).
+ndmsg& putNdmsg(core::MessageWriter& writer, uint8_t family, uint32_t ifindex);
+
+/// The ages in NDA_CACHEINFO, or std::nullopt for any other attribute.
+std::optional<nda_cacheinfo> readCacheinfo(const nlattr* attr, const char* what);
 
 /// Decodes one RTM_NEWNEIGH message of family AF_INET or AF_INET6.
 NeighInfo decodeNeigh(const nlmsghdr* message);
