@@ -100,22 +100,16 @@ void encodeFdbDump(core::MessageWriter& w, uint32_t bridge, uint32_t dev) {
 }
 
 FdbInfo decodeFdb(const nlmsghdr* message) {
-  const auto& ndm = headerOf<ndmsg>(message, "fdb");
   FdbInfo e;
-  e.dev = Ifref(static_cast<uint32_t>(ndm.ndm_ifindex));
-  e.flags = ndm.ndm_flags;
+  const auto& ndm = decodeNdmsg(message, "fdb", "decode fdb", e, kFields, kFlagBits, [&](const nda_cacheinfo& ci) {
+    e.usedAgo = ci.ndm_used, e.updatedAgo = ci.ndm_updated;
+  });
   e.nudState = ndm.ndm_state;
-  decodeBits(ndm.ndm_flags, e, kFlagBits);
   e.offloaded = (ndm.ndm_flags & NTF_OFFLOADED) != 0;
   if (ndm.ndm_state & NUD_PERMANENT) e.state = FdbState::Permanent;
   else if (ndm.ndm_state & NUD_NOARP) e.state = FdbState::Static;
   else if (ndm.ndm_state & NUD_STALE) e.state = FdbState::Stale;
   else e.state = FdbState::Dynamic;
-  kFields.decodeAll(attrsOf(message, sizeof(ndmsg)), e, {"decode fdb"}, [&](const nlattr* a) {
-    auto ci = readCacheinfo(a, "decode fdb");
-    if (ci) e.usedAgo = ci->ndm_used, e.updatedAgo = ci->ndm_updated;
-    return ci.has_value();
-  });
   return e;
 }
 

@@ -101,17 +101,11 @@ void encodeNeighDump(core::MessageWriter& w, std::optional<IpAddress::Family> fa
 }
 
 NeighInfo decodeNeigh(const nlmsghdr* message) {
-  const auto& ndm = headerOf<ndmsg>(message, "neigh");
   NeighInfo n;
-  n.dev = Ifref(static_cast<uint32_t>(ndm.ndm_ifindex));
-  n.flags = ndm.ndm_flags;
-  decodeBits(ndm.ndm_flags, n, kFlagBits);
-  if (!n.isProxy()) n.state = static_cast<NeighState>(ndm.ndm_state);
-  kFields.decodeAll(attrsOf(message, sizeof(ndmsg)), n, {"decode neigh"}, [&](const nlattr* a) {
-    auto ci = readCacheinfo(a, "decode neigh");
-    if (ci) n.confirmedAgo = ci->ndm_confirmed, n.usedAgo = ci->ndm_used, n.updatedAgo = ci->ndm_updated, n.refcnt = ci->ndm_refcnt;
-    return ci.has_value();
+  const auto& ndm = decodeNdmsg(message, "neigh", "decode neigh", n, kFields, kFlagBits, [&](const nda_cacheinfo& ci) {
+    n.confirmedAgo = ci.ndm_confirmed, n.usedAgo = ci.ndm_used, n.updatedAgo = ci.ndm_updated, n.refcnt = ci.ndm_refcnt;
   });
+  if (!n.isProxy()) n.state = static_cast<NeighState>(ndm.ndm_state);
   return n;
 }
 
