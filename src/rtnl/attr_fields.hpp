@@ -105,8 +105,10 @@ class FieldTable {
  public:
   constexpr FieldTable(const AttrField<Info> (&rows)[N]) {
     for (std::size_t i = 0; i < N; ++i) {
+      // Tables are constexpr: a row beyond the index fails the build here.
+      if (rows[i].type >= kIndexed) throw "attribute type beyond FieldTable's index";
       rows_[i] = rows[i];
-      if (rows[i].type < kIndexed) byType_[rows[i].type] = static_cast<uint8_t>(i + 1);
+      byType_[rows[i].type] = static_cast<uint8_t>(i + 1);
     }
   }
 
