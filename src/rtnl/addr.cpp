@@ -9,6 +9,7 @@
 #include "fastlink/addr.hpp"
 #include "fastlink/netlink.hpp"
 #include "rtnl/addr_codec.hpp"
+#include "rtnl/attr_fields.hpp"
 #include "rtnl/kit.hpp"
 
 namespace fastlink::rtnl {
@@ -23,6 +24,14 @@ Scope defaultScope(const IpAddress& a) {
   if (b[0] == 0xfe && (b[1] & 0xc0) == 0x80) return Scope::Link;
   return Scope::Universe;
 }
+
+// The simple attributes; IFA_FLAGS is sent only by hand (never on a delete).
+constexpr FieldTable kFields({
+    field<IFA_BROADCAST, &AddrInfo::broadcast>(),
+    field<IFA_LABEL, &AddrInfo::label>(),
+    field<IFA_ANYCAST, &AddrInfo::anycast, Wire::Reported>(),
+    field<IFA_FLAGS, &AddrInfo::flags, Wire::Reported>(),
+});
 
 std::string describe(Verb verb, const AddrInfo& a) {
   std::string s = std::string("address ") + verbWord(verb) + " " + (a.address ? a.address->toStringWithLength() : "?");
@@ -58,8 +67,7 @@ Request encodeAddr(const AddrInfo& a, Verb verb) {
   ifa.ifa_index = requireIndex(*a.dev, "dev");
   w.putBytes(IFA_LOCAL, p.address().bytes());
   w.putBytes(IFA_ADDRESS, a.peer ? a.peer->bytes() : p.address().bytes());
-  if (a.broadcast) w.putBytes(IFA_BROADCAST, a.broadcast->bytes());
-  if (a.label) w.putString(IFA_LABEL, *a.label);
+  kFields.encode(w, a);
   if (lifetimes) putStruct(w, IFA_CACHEINFO, ifa_cacheinfo{preferred, valid, 0, 0});
   if (a.flags && !del) w.putU32(IFA_FLAGS, addrFlags);
   return w.toRequest(lazily(verb, a, describe));
@@ -73,28 +81,24 @@ void encodeAddrDump(core::MessageWriter& w, const AddrFilter& filter, uint32_t i
 
 AddrInfo decodeAddr(const nlmsghdr* m) {
   const auto& ifa = headerOf<ifaddrmsg>(m, "address");
-  std::size_t width = ifa.ifa_family == AF_INET ? 4 : 16;
-  auto addr = [&](const nlattr* at) { return readAddress(at, width, "decode address"); };
+  FieldContext context{"decode address", ifa.ifa_family == AF_INET ? 4u : 16u};
+  auto addr = [&](const nlattr* at) { return readAddress(at, context.addressWidth, context.what); };
   AddrInfo a;
   a.dev = Ifref(ifa.ifa_index);
   a.scope = static_cast<Scope>(ifa.ifa_scope);
   a.flags = ifa.ifa_flags;
   std::optional<IpAddress> local, address;
-  forEachAttr(attrsOf(m, sizeof(ifaddrmsg)), [&](const nlattr* at) {
+  kFields.decodeAll(attrsOf(m, sizeof(ifaddrmsg)), a, context, [&](const nlattr* at) {
     switch (core::attrType(at)) {
-      case IFA_LOCAL: local = addr(at); break;
-      case IFA_ADDRESS: address = addr(at); break;
-      case IFA_BROADCAST: a.broadcast = addr(at); break;
-      case IFA_ANYCAST: a.anycast = addr(at); break;
-      case IFA_LABEL: a.label = core::readString(at); break;
-      case IFA_FLAGS: a.flags = core::readU32(at); break;
+      case IFA_LOCAL: local = addr(at); return true;
+      case IFA_ADDRESS: address = addr(at); return true;
       case IFA_CACHEINFO: {
         auto ci = readStruct<ifa_cacheinfo>(at);
         a.preferredLifetime = ci.ifa_prefered, a.validLifetime = ci.ifa_valid;
-        break;
+        return true;
       }
-      default: a.unknown.append(core::attrType(at), core::readBytes(at));
     }
+    return false;
   });
   // IFA_LOCAL is the interface's address; IFA_ADDRESS is the peer when it differs from it.
   if (local) {

@@ -9,6 +9,7 @@
 
 #include "fastlink/bridge_vlan.hpp"
 #include "fastlink/netlink.hpp"
+#include "rtnl/attr_fields.hpp"
 #include "rtnl/bridge_vlan_codec.hpp"
 #include "rtnl/kit.hpp"
 
@@ -17,6 +18,12 @@ namespace {
 
 constexpr uint16_t kMinVid = 1;
 constexpr uint16_t kMaxVid = 4094;  // 0 and 4095 are reserved by 802.1Q
+
+// Which table a change is for (the bridge's own, a port's) and the VLAN's own flags.
+constexpr FlagBit<BridgeVlanInfo> kBridgeFlags[] = {{BRIDGE_FLAGS_MASTER, &BridgeVlanInfo::master},
+                                                    {BRIDGE_FLAGS_SELF, &BridgeVlanInfo::self}};
+constexpr FlagBit<BridgeVlanInfo> kVlanFlags[] = {{BRIDGE_VLAN_INFO_PVID, &BridgeVlanInfo::pvid},
+                                                  {BRIDGE_VLAN_INFO_UNTAGGED, &BridgeVlanInfo::untagged}};
 
 void putVlanInfo(core::MessageWriter& w, uint16_t flags, uint16_t vid) { putStruct(w, IFLA_BRIDGE_VLAN_INFO, bridge_vlan_info{flags, vid}); }
 
@@ -57,13 +64,8 @@ Request encodeBridgeVlan(const BridgeVlanInfo& v, Verb verb) {
   ifi.ifi_family = AF_BRIDGE;
   ifi.ifi_index = static_cast<int>(ifindex);
   std::size_t spec = w.beginNest(IFLA_AF_SPEC);
-  uint16_t bridgeFlags = 0;
-  if (v.master.value_or(false)) bridgeFlags |= BRIDGE_FLAGS_MASTER;
-  if (v.self.value_or(false)) bridgeFlags |= BRIDGE_FLAGS_SELF;
-  if (bridgeFlags) w.putU16(IFLA_BRIDGE_FLAGS, bridgeFlags);
-  uint16_t flags = 0;
-  if (v.pvid.value_or(false)) flags |= BRIDGE_VLAN_INFO_PVID;
-  if (v.untagged.value_or(false)) flags |= BRIDGE_VLAN_INFO_UNTAGGED;
+  if (auto bridgeFlags = static_cast<uint16_t>(encodeBits(v, kBridgeFlags))) w.putU16(IFLA_BRIDGE_FLAGS, bridgeFlags);
+  auto flags = static_cast<uint16_t>(encodeBits(v, kVlanFlags));
   if (range) {
     putVlanInfo(w, flags | BRIDGE_VLAN_INFO_RANGE_BEGIN, *v.vid);
     putVlanInfo(w, flags | BRIDGE_VLAN_INFO_RANGE_END, *v.vidEnd);
@@ -114,8 +116,7 @@ std::vector<BridgeVlanInfo> decodeBridgeVlans(const nlmsghdr* message) {
       v.vid = info.vid;
     }
     v.flags = flags;
-    v.pvid = (flags & BRIDGE_VLAN_INFO_PVID) != 0;
-    v.untagged = (flags & BRIDGE_VLAN_INFO_UNTAGGED) != 0;
+    decodeBits(flags, v, kVlanFlags);
     v.brentry = (flags & BRIDGE_VLAN_INFO_BRENTRY) != 0;
     out.push_back(std::move(v));
   }

@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "core/message.hpp"
@@ -119,6 +120,23 @@ T readExact(const nlattr* attr, const std::string& what) {
 template <class T>
 void putStruct(core::MessageWriter& writer, uint16_t type, const T& value) {
   writer.putBytes(type, {reinterpret_cast<const uint8_t*>(&value), sizeof value});
+}
+
+/// Writes a number by its type: bool as u8, 1-, 2- and 4-byte integers and enums in host order.
+template <class V>
+void putNumber(core::MessageWriter& writer, uint16_t type, V value) {
+  if constexpr (std::is_same_v<V, bool>) writer.putU8(type, value ? 1 : 0);
+  else if constexpr (sizeof(V) == 1) writer.putU8(type, static_cast<uint8_t>(value));
+  else if constexpr (sizeof(V) == 2) writer.putU16(type, static_cast<uint16_t>(value));
+  else writer.putU32(type, static_cast<uint32_t>(value));
+}
+/// Reads a number by its type, the inverse of putNumber.
+template <class V>
+V readNumber(const nlattr* attr) {
+  if constexpr (std::is_same_v<V, bool>) return core::readU8(attr) != 0;
+  else if constexpr (sizeof(V) == 1) return static_cast<V>(core::readU8(attr));
+  else if constexpr (sizeof(V) == 2) return static_cast<V>(core::readU16(attr));
+  else return static_cast<V>(core::readU32(attr));
 }
 
 /// An IPv4/IPv6 address attribute: `width` 4 or 16 bytes (longer payloads are cut), or 0 for

@@ -8,8 +8,10 @@
 
 #include "fastlink/fdb.hpp"
 #include "fastlink/netlink.hpp"
+#include "rtnl/attr_fields.hpp"
 #include "rtnl/fdb_codec.hpp"
 #include "rtnl/kit.hpp"
+#include "rtnl/neigh_codec.hpp"
 
 namespace fastlink::rtnl {
 namespace {
@@ -26,6 +28,23 @@ uint16_t nudOf(FdbState state) {
   }
   return 0;
 }
+
+// The simple attributes, in the order bridge(8) sends them.
+constexpr FieldTable kFields({
+    field<NDA_LLADDR, &FdbInfo::mac>(),
+    field<NDA_DST, &FdbInfo::dst>(),
+    field<NDA_VLAN, &FdbInfo::vlan>(),
+    field<NDA_PORT, &FdbInfo::port, Wire::Be16>(),
+    field<NDA_VNI, &FdbInfo::vni>(),
+    field<NDA_SRC_VNI, &FdbInfo::srcVni>(),
+    field<NDA_IFINDEX, &FdbInfo::via>("via", true),
+    field<NDA_MASTER, &FdbInfo::masterDev, Wire::Reported>(),
+});
+
+// The NTF_* bits an entry has as members (NTF_OFFLOADED is only reported).
+constexpr FlagBit<FdbInfo> kFlagBits[] = {
+    {NTF_MASTER, &FdbInfo::master}, {NTF_SELF, &FdbInfo::self}, {NTF_STICKY, &FdbInfo::sticky},
+    {NTF_EXT_LEARNED, &FdbInfo::externLearn}, {NTF_ROUTER, &FdbInfo::router}};
 
 std::string describe(Verb verb, const FdbInfo& e) {
   std::string s = std::string("fdb ") + verbWord(verb);
@@ -67,70 +86,30 @@ Request encodeFdb(const FdbInfo& e, Verb verb) {
   if (verb == Verb::Append && !e.dst) throw invalid(operation, "append adds a remote destination: it needs dst");
 
   core::MessageWriter w(messageType(verb, RTM_NEWNEIGH), createFlags(verb));
-  auto& ndm = w.putHeader<ndmsg>();
-  ndm.ndm_family = AF_BRIDGE;
-  ndm.ndm_ifindex = static_cast<int32_t>(ifindex);
+  auto& ndm = putNdmsg(w, AF_BRIDGE, ifindex);
   if (!del) ndm.ndm_state = nudOf(state);
-  uint8_t flags = 0;
-  if (master) flags |= NTF_MASTER;
-  if (self) flags |= NTF_SELF;
-  if (e.sticky.value_or(false)) flags |= NTF_STICKY;
-  if (e.externLearn.value_or(false)) flags |= NTF_EXT_LEARNED;
-  if (e.router.value_or(false)) flags |= NTF_ROUTER;
-  ndm.ndm_flags = flags;
-  // Attribute order as bridge(8) sends them.
-  w.putBytes(NDA_LLADDR, e.mac->bytes());
-  if (e.dst) w.putBytes(NDA_DST, e.dst->bytes());
-  if (e.vlan) w.putU16(NDA_VLAN, *e.vlan);
-  if (e.port) w.putBe16(NDA_PORT, *e.port);
-  if (e.vni) w.putU32(NDA_VNI, *e.vni);
-  if (e.srcVni) w.putU32(NDA_SRC_VNI, *e.srcVni);
-  if (e.via) w.putU32(NDA_IFINDEX, requireIndex(*e.via, "via", true));
+  ndm.ndm_flags = static_cast<uint8_t>(encodeBits(e, kFlagBits) | (self ? NTF_SELF : 0));
+  kFields.encode(w, e);
   return w.toRequest(lazily(verb, e, describe));
 }
 
 void encodeFdbDump(core::MessageWriter& w, uint32_t bridge, uint32_t dev) {
   // Strict checking: only ndm_ifindex may be set in the header, only NDA_MASTER/NDA_IFINDEX follow.
-  auto& ndm = w.putHeader<ndmsg>();
-  ndm.ndm_family = AF_BRIDGE;
-  ndm.ndm_ifindex = static_cast<int32_t>(dev);
+  putNdmsg(w, AF_BRIDGE, dev);
   if (bridge) w.putU32(NDA_MASTER, bridge);
 }
 
 FdbInfo decodeFdb(const nlmsghdr* message) {
-  const auto& ndm = headerOf<ndmsg>(message, "fdb");
   FdbInfo e;
-  e.dev = Ifref(static_cast<uint32_t>(ndm.ndm_ifindex));
-  e.flags = ndm.ndm_flags;
+  const auto& ndm = decodeNdmsg(message, "fdb", "decode fdb", e, kFields, kFlagBits, [&](const nda_cacheinfo& ci) {
+    e.usedAgo = ci.ndm_used, e.updatedAgo = ci.ndm_updated;
+  });
   e.nudState = ndm.ndm_state;
-  e.self = (ndm.ndm_flags & NTF_SELF) != 0;
-  e.master = (ndm.ndm_flags & NTF_MASTER) != 0;
-  e.sticky = (ndm.ndm_flags & NTF_STICKY) != 0;
-  e.externLearn = (ndm.ndm_flags & NTF_EXT_LEARNED) != 0;
-  e.router = (ndm.ndm_flags & NTF_ROUTER) != 0;
   e.offloaded = (ndm.ndm_flags & NTF_OFFLOADED) != 0;
   if (ndm.ndm_state & NUD_PERMANENT) e.state = FdbState::Permanent;
   else if (ndm.ndm_state & NUD_NOARP) e.state = FdbState::Static;
   else if (ndm.ndm_state & NUD_STALE) e.state = FdbState::Stale;
   else e.state = FdbState::Dynamic;
-  forEachAttr(attrsOf(message, sizeof(ndmsg)), [&](const nlattr* a) {
-    switch (core::attrType(a)) {
-      case NDA_LLADDR: e.mac = MacAddress(core::readBytes(a)); break;
-      case NDA_DST: e.dst = readAddress(a, 0, "decode fdb"); break;
-      case NDA_VLAN: e.vlan = core::readU16(a); break;
-      case NDA_PORT: e.port = core::readBe16(a); break;
-      case NDA_VNI: e.vni = core::readU32(a); break;
-      case NDA_SRC_VNI: e.srcVni = core::readU32(a); break;
-      case NDA_IFINDEX: e.via = Ifref(core::readU32(a)); break;
-      case NDA_MASTER: e.masterDev = core::readU32(a); break;
-      case NDA_CACHEINFO: {
-        auto ci = readExact<nda_cacheinfo>(a, "decode fdb");
-        e.usedAgo = ci.ndm_used, e.updatedAgo = ci.ndm_updated;
-        break;
-      }
-      default: e.unknown.append(core::attrType(a), core::readBytes(a));
-    }
-  });
   return e;
 }
 

@@ -7,6 +7,8 @@
 
 #include <cstring>
 
+#include "rtnl/attr_fields.hpp"
+
 namespace fastlink::rtnl {
 namespace {
 
@@ -15,6 +17,28 @@ constexpr uint32_t kMinMtu = 68;
 constexpr uint32_t kMaxMtu = 65536;
 
 Error invalid(const std::string& why) { return Error::invalidArgument("link", why); }
+
+// The simple attributes, in the order iproute2 sends them (after IFLA_IFNAME, which names
+// either the device or its new name; before the namespace and IFLA_LINKINFO).
+constexpr FieldTable kFields({
+    field<IFLA_MTU, &LinkInfo::mtu>(),
+    field<IFLA_ADDRESS, &LinkInfo::address>(),
+    field<IFLA_GROUP, &LinkInfo::group>(),
+    field<IFLA_MASTER, &LinkInfo::master>("master"),
+    field<IFLA_TXQLEN, &LinkInfo::txqlen>(),
+    field<IFLA_IFALIAS, &LinkInfo::alias>(),
+    field<IFLA_NUM_TX_QUEUES, &LinkInfo::numTxQueues>(),
+    field<IFLA_NUM_RX_QUEUES, &LinkInfo::numRxQueues>(),
+    field<IFLA_LINK, &LinkInfo::parent>("parent link"),
+    field<IFLA_IFNAME, &LinkInfo::name, Wire::Reported>(),
+    field<IFLA_BROADCAST, &LinkInfo::broadcast, Wire::Reported>(),
+    field<IFLA_CARRIER, &LinkInfo::carrier, Wire::Reported>(),
+    field<IFLA_PROMISCUITY, &LinkInfo::promiscuity, Wire::Reported>(),
+    field<IFLA_MIN_MTU, &LinkInfo::minMtu, Wire::Reported>(),
+    field<IFLA_MAX_MTU, &LinkInfo::maxMtu, Wire::Reported>(),
+    field<IFLA_QDISC, &LinkInfo::qdisc, Wire::Reported>(),
+    field<IFLA_LINK_NETNSID, &LinkInfo::linkNetnsId, Wire::Reported>(),
+});
 
 // Kind options need the kind: infer it from the single options struct given, else insist.
 std::optional<std::string> effectiveKind(const LinkInfo& link) {
@@ -82,15 +106,7 @@ void encodeLink(core::MessageWriter& w, const LinkInfo& link, Verb verb, KeepAli
   }
   if (device && device->isName()) w.putString(IFLA_IFNAME, device->name());
   else if (link.name) w.putString(IFLA_IFNAME, *link.name);
-  if (link.mtu) w.putU32(IFLA_MTU, *link.mtu);
-  if (link.address) w.putBytes(IFLA_ADDRESS, link.address->bytes());
-  if (link.group) w.putU32(IFLA_GROUP, *link.group);
-  if (link.master) w.putU32(IFLA_MASTER, requireIndex(*link.master, "master"));
-  if (link.txqlen) w.putU32(IFLA_TXQLEN, *link.txqlen);
-  if (link.alias) w.putString(IFLA_IFALIAS, *link.alias);
-  if (link.numTxQueues) w.putU32(IFLA_NUM_TX_QUEUES, *link.numTxQueues);
-  if (link.numRxQueues) w.putU32(IFLA_NUM_RX_QUEUES, *link.numRxQueues);
-  if (link.parent) w.putU32(IFLA_LINK, requireIndex(*link.parent, "parent link"));
+  kFields.encode(w, link);
   if (link.netns) encodeNetns(w, *link.netns, keep);
   if (kind) encodeLinkInfoNest(w, link, *kind, keep);
 }
@@ -141,46 +157,21 @@ LinkInfo decodeLink(const nlmsghdr* message, bool withStats) {
   link.flags = ifi->ifi_flags;
   link.type = ifi->ifi_type;
   link.admin = (ifi->ifi_flags & IFF_UP) != 0;
-  core::AttrTable t = core::AttrTable::ofMessage(message, sizeof(ifinfomsg), IFLA_MAX);
   // Most of a dumped link's bytes are attributes fastlink keeps raw: one allocation, not one
   // growth step per attribute.
   link.unknown.reserve(message->nlmsg_len);
-  for (const nlattr* a : t.all()) {
+  kFields.decodeAll(attrsOf(message, sizeof(ifinfomsg)), link, {"decode link"}, [&](const nlattr* a) {
     switch (core::attrType(a)) {
-      case IFLA_IFNAME: link.name = core::readString(a); break;
-      case IFLA_MTU: link.mtu = core::readU32(a); break;
-      // Hardware addresses longer than MacAddress holds are kept raw rather than refused.
-      case IFLA_ADDRESS:
-        if (core::readBytes(a).size() <= MacAddress::kMaxLength) link.address = MacAddress(core::readBytes(a));
-        else link.unknown.append(IFLA_ADDRESS, core::readBytes(a));
-        break;
-      case IFLA_BROADCAST:
-        if (core::readBytes(a).size() <= MacAddress::kMaxLength) link.broadcast = MacAddress(core::readBytes(a));
-        else link.unknown.append(IFLA_BROADCAST, core::readBytes(a));
-        break;
-      case IFLA_GROUP: link.group = core::readU32(a); break;
-      case IFLA_MASTER: link.master = Ifref(core::readU32(a)); break;
-      case IFLA_TXQLEN: link.txqlen = core::readU32(a); break;
-      case IFLA_IFALIAS: link.alias = core::readString(a); break;
-      case IFLA_NUM_TX_QUEUES: link.numTxQueues = core::readU32(a); break;
-      case IFLA_NUM_RX_QUEUES: link.numRxQueues = core::readU32(a); break;
-      case IFLA_LINK: link.parent = Ifref(core::readU32(a)); break;
-      case IFLA_OPERSTATE: link.operState = operStateName(core::readU8(a)); break;
-      case IFLA_CARRIER: link.carrier = core::readU8(a) != 0; break;
-      case IFLA_LINKMODE: link.linkMode = core::readU8(a) == IF_LINK_MODE_DORMANT ? "DORMANT" : "DEFAULT"; break;
-      case IFLA_PROMISCUITY: link.promiscuity = core::readU32(a); break;
-      case IFLA_MIN_MTU: link.minMtu = core::readU32(a); break;
-      case IFLA_MAX_MTU: link.maxMtu = core::readU32(a); break;
-      case IFLA_QDISC: link.qdisc = core::readString(a); break;
-      case IFLA_LINK_NETNSID: link.linkNetnsId = core::readS32(a); break;
-      case IFLA_LINKINFO: decodeLinkInfoNest(a, link); break;
+      case IFLA_OPERSTATE: link.operState = operStateName(core::readU8(a)); return true;
+      case IFLA_LINKMODE: link.linkMode = core::readU8(a) == IF_LINK_MODE_DORMANT ? "DORMANT" : "DEFAULT"; return true;
+      case IFLA_LINKINFO: decodeLinkInfoNest(a, link); return true;
       case IFLA_STATS64:
         if (withStats) link.stats = decodeStats(a);
-        break;
-      case IFLA_STATS: break;  // the 32-bit copy of IFLA_STATS64
-      default: link.unknown.append(core::attrType(a), core::readBytes(a));
+        return true;
+      case IFLA_STATS: return true;  // the 32-bit copy of IFLA_STATS64
     }
-  }
+    return false;
+  });
   return link;
 }
 

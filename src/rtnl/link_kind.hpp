@@ -86,12 +86,7 @@ class KindAttrs {
   const nlattr* peek(uint16_t type) const { return t_.get(type); }
   template <class V>
   void read(uint16_t type, std::optional<V>& field) {
-    const nlattr* a = take(type);
-    if (!a) return;
-    if constexpr (std::is_same_v<V, bool>) field = core::readU8(a) != 0;
-    else if constexpr (sizeof(V) == 1) field = static_cast<V>(core::readU8(a));
-    else if constexpr (sizeof(V) == 2) field = static_cast<V>(core::readU16(a));
-    else field = static_cast<V>(core::readU32(a));
+    if (const nlattr* a = take(type)) field = readNumber<V>(a);
   }
   /// A 16-bit field in network byte order (ports, VLAN protocols).
   template <class V>
@@ -120,11 +115,7 @@ class KindAttrs {
 /// Writes an optional option by its type, the inverse of KindAttrs::read.
 template <class V>
 void putOption(core::MessageWriter& w, uint16_t type, const std::optional<V>& field) {
-  if (!field) return;
-  if constexpr (std::is_same_v<V, bool>) w.putU8(type, *field ? 1 : 0);
-  else if constexpr (sizeof(V) == 1) w.putU8(type, static_cast<uint8_t>(*field));
-  else if constexpr (sizeof(V) == 2) w.putU16(type, static_cast<uint16_t>(*field));
-  else w.putU32(type, static_cast<uint32_t>(*field));
+  if (field) putNumber(w, type, *field);
 }
 
 /// The IPv4 tunnel options gre and ipip share (the same members, each kind's attribute types).

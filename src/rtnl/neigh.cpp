@@ -11,11 +11,22 @@
 
 #include "fastlink/neigh.hpp"
 #include "fastlink/netlink.hpp"
+#include "rtnl/attr_fields.hpp"
 #include "rtnl/kit.hpp"
 #include "rtnl/neigh_codec.hpp"
 
 namespace fastlink::rtnl {
 namespace {
+
+constexpr FieldTable kFields({
+    field<NDA_DST, &NeighInfo::dst>(),
+    field<NDA_LLADDR, &NeighInfo::lladdr>(),
+    field<NDA_PROTOCOL, &NeighInfo::protocol>(),
+    field<NDA_PROBES, &NeighInfo::probes, Wire::Reported>(),
+});
+
+constexpr FlagBit<NeighInfo> kFlagBits[] = {
+    {NTF_PROXY, &NeighInfo::proxy}, {NTF_ROUTER, &NeighInfo::router}, {NTF_EXT_LEARNED, &NeighInfo::externLearn}};
 
 std::string describe(Verb verb, const NeighInfo& neigh) {
   std::string s = std::string("neigh ") + (verb == Verb::Set ? "change" : verbWord(verb));
@@ -51,28 +62,30 @@ Request encodeNeigh(const NeighInfo& neigh, Verb verb) {
     throw invalid(operation, "a delete names the entry by address and device only");
 
   core::MessageWriter w(messageType(verb, RTM_NEWNEIGH), verb == Verb::Set ? NLM_F_REPLACE : createFlags(verb));
-  auto& ndm = w.putHeader<ndmsg>();
-  ndm.ndm_family = familyOf(neigh.dst->family());
-  ndm.ndm_ifindex = static_cast<int32_t>(ifindex);
+  auto& ndm = putNdmsg(w, familyOf(neigh.dst->family()), ifindex);
   if (!del) {
     // Like `ip neigh add`: an entry without a state is permanent (proxies ignore it).
     ndm.ndm_state = static_cast<uint16_t>(neigh.state.value_or(NeighState::Permanent));
   }
-  uint8_t flags = 0;
-  if (neigh.isProxy()) flags |= NTF_PROXY;
-  if (neigh.isRouter()) flags |= NTF_ROUTER;
-  if (neigh.externLearn.value_or(false)) flags |= NTF_EXT_LEARNED;
-  ndm.ndm_flags = flags;
-  w.putBytes(NDA_DST, neigh.dst->bytes());
-  if (neigh.lladdr) w.putBytes(NDA_LLADDR, neigh.lladdr->bytes());
-  if (neigh.protocol) w.putU8(NDA_PROTOCOL, *neigh.protocol);
+  ndm.ndm_flags = static_cast<uint8_t>(encodeBits(neigh, kFlagBits));
+  kFields.encode(w, neigh);
   return w.toRequest(lazily(verb, neigh, describe));
 }
 
-void encodeNeighGet(core::MessageWriter& w, const IpAddress& dst, uint32_t ifindex, bool proxy) {
+ndmsg& putNdmsg(core::MessageWriter& w, uint8_t family, uint32_t ifindex) {
   auto& ndm = w.putHeader<ndmsg>();
-  ndm.ndm_family = familyOf(dst.family());
+  ndm.ndm_family = family;
   ndm.ndm_ifindex = static_cast<int32_t>(ifindex);
+  return ndm;
+}
+
+std::optional<nda_cacheinfo> readCacheinfo(const nlattr* a, const char* what) {
+  if (core::attrType(a) != NDA_CACHEINFO) return std::nullopt;
+  return readExact<nda_cacheinfo>(a, what);
+}
+
+void encodeNeighGet(core::MessageWriter& w, const IpAddress& dst, uint32_t ifindex, bool proxy) {
+  auto& ndm = putNdmsg(w, familyOf(dst.family()), ifindex);
   if (proxy) ndm.ndm_flags = NTF_PROXY;
   w.putBytes(NDA_DST, dst.bytes());
 }
@@ -81,36 +94,18 @@ void encodeNeighDump(core::MessageWriter& w, std::optional<IpAddress::Family> fa
                      uint32_t master, bool proxy) {
   // Strict checking: ifindex, state and type stay zero in the header; the device filter goes
   // in NDA_IFINDEX, the bridge/VRF filter in NDA_MASTER.
-  auto& ndm = w.putHeader<ndmsg>();
-  ndm.ndm_family = family ? familyOf(*family) : AF_UNSPEC;
+  auto& ndm = putNdmsg(w, family ? familyOf(*family) : AF_UNSPEC, 0);
   if (proxy) ndm.ndm_flags = NTF_PROXY;
   if (ifindex) w.putU32(NDA_IFINDEX, ifindex);
   if (master) w.putU32(NDA_MASTER, master);
 }
 
 NeighInfo decodeNeigh(const nlmsghdr* message) {
-  const auto& ndm = headerOf<ndmsg>(message, "neigh");
   NeighInfo n;
-  n.dev = Ifref(static_cast<uint32_t>(ndm.ndm_ifindex));
-  n.flags = ndm.ndm_flags;
-  n.proxy = (ndm.ndm_flags & NTF_PROXY) != 0;
-  n.router = (ndm.ndm_flags & NTF_ROUTER) != 0;
-  n.externLearn = (ndm.ndm_flags & NTF_EXT_LEARNED) != 0;
-  if (!n.isProxy()) n.state = static_cast<NeighState>(ndm.ndm_state);
-  forEachAttr(attrsOf(message, sizeof(ndmsg)), [&](const nlattr* a) {
-    switch (core::attrType(a)) {
-      case NDA_DST: n.dst = readAddress(a, 0, "decode neigh"); break;
-      case NDA_LLADDR: n.lladdr = MacAddress(core::readBytes(a)); break;
-      case NDA_PROBES: n.probes = core::readU32(a); break;
-      case NDA_PROTOCOL: n.protocol = core::readU8(a); break;
-      case NDA_CACHEINFO: {
-        auto ci = readExact<nda_cacheinfo>(a, "decode neigh");
-        n.confirmedAgo = ci.ndm_confirmed, n.usedAgo = ci.ndm_used, n.updatedAgo = ci.ndm_updated, n.refcnt = ci.ndm_refcnt;
-        break;
-      }
-      default: n.unknown.append(core::attrType(a), core::readBytes(a));
-    }
+  const auto& ndm = decodeNdmsg(message, "neigh", "decode neigh", n, kFields, kFlagBits, [&](const nda_cacheinfo& ci) {
+    n.confirmedAgo = ci.ndm_confirmed, n.usedAgo = ci.ndm_used, n.updatedAgo = ci.ndm_updated, n.refcnt = ci.ndm_refcnt;
   });
+  if (!n.isProxy()) n.state = static_cast<NeighState>(ndm.ndm_state);
   return n;
 }
 

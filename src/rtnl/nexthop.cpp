@@ -4,15 +4,27 @@
 #include <linux/nexthop.h>
 #include <linux/rtnetlink.h>
 
+#include <cstddef>
 #include <cstring>
 
 #include "fastlink/netlink.hpp"
 #include "fastlink/nexthop.hpp"
+#include "rtnl/attr_fields.hpp"
 #include "rtnl/kit.hpp"
 #include "rtnl/nexthop_codec.hpp"
 
 namespace fastlink::rtnl {
 namespace {
+
+// The simple attributes, in the order iproute2 sends them; NHA_GROUP (never with any of them
+// but the id) follows.
+constexpr FieldTable kFields({
+    field<NHA_ID, &NexthopInfo::id>(),
+    field<NHA_BLACKHOLE, &NexthopInfo::blackhole, Wire::Flag>(),
+    field<NHA_OIF, &NexthopInfo::dev>("dev"),
+    field<NHA_GATEWAY, &NexthopInfo::gateway>(),
+    field<NHA_FDB, &NexthopInfo::fdb, Wire::Flag>(),
+});
 
 std::string describe(Verb verb, const NexthopInfo& n) {
   std::string s = std::string("nexthop ") + verbWord(verb);
@@ -65,7 +77,7 @@ Request encodeNexthop(const NexthopInfo& n, Verb verb) {
   else nhm.nh_family = familyOf(n.family.value_or(IpAddress::Family::v4));
   nhm.nh_protocol = static_cast<uint8_t>(n.protocol.value_or(RouteProtocol::Unspec));
   nhm.nh_flags = n.onlink ? RTNH_F_ONLINK : 0;
-  if (n.id) w.putU32(NHA_ID, *n.id);
+  kFields.encode(w, n);
   if (n.isGroup()) {
     std::vector<nexthop_grp> grp(n.group.size());
     for (std::size_t i = 0; i < n.group.size(); ++i) {
@@ -75,10 +87,6 @@ Request encodeNexthop(const NexthopInfo& n, Verb verb) {
     }
     w.putBytes(NHA_GROUP, {reinterpret_cast<const uint8_t*>(grp.data()), grp.size() * sizeof(nexthop_grp)});
   }
-  if (n.blackhole) w.putFlag(NHA_BLACKHOLE);
-  if (n.dev) w.putU32(NHA_OIF, requireIndex(*n.dev, "dev"));
-  if (n.gateway) w.putBytes(NHA_GATEWAY, n.gateway->bytes());
-  if (n.fdb) w.putFlag(NHA_FDB);
   return w.toRequest(lazily(verb, n, describe));
 }
 
@@ -95,9 +103,25 @@ void encodeNexthopDump(core::MessageWriter& w, const NexthopFilter& filter, uint
   if (filter.fdbOnly) w.putFlag(NHA_FDB);
 }
 
+namespace {
+
+void decodeGroup(const nlattr* a, std::vector<NexthopGroupMember>& group) {
+  auto b = core::readBytes(a);
+  if (b.size() % sizeof(nexthop_grp) != 0) throw malformed("decode nexthop", "NHA_GROUP is not an array of nexthop_grp");
+  for (std::size_t at = 0; at < b.size(); at += sizeof(nexthop_grp)) {
+    nexthop_grp g;
+    std::memcpy(&g, b.data() + at, sizeof g);
+    // Kernels from 6.12 carry the high byte of (weight - 1) in the byte after weight
+    // (resvd1 in older headers, weight_high in newer ones: read it by offset).
+    uint8_t high = b[at + offsetof(nexthop_grp, weight) + 1];
+    group.push_back({g.id, static_cast<uint16_t>(((high << 8) | g.weight) + 1)});
+  }
+}
+
+}  // namespace
+
 NexthopInfo decodeNexthop(const nlmsghdr* m) {
   const auto& nhm = headerOf<nhmsg>(m, "nexthop");
-  auto bad = [](const char* why) { return malformed("decode nexthop", why); };
   NexthopInfo n;
   if (nhm.nh_family == AF_INET) n.family = IpAddress::Family::v4;
   if (nhm.nh_family == AF_INET6) n.family = IpAddress::Family::v6;
@@ -105,26 +129,10 @@ NexthopInfo decodeNexthop(const nlmsghdr* m) {
   n.protocol = static_cast<RouteProtocol>(nhm.nh_protocol);
   n.flags = nhm.nh_flags;
   n.onlink = (nhm.nh_flags & RTNH_F_ONLINK) != 0;
-  forEachAttr(attrsOf(m, sizeof(nhmsg)), [&](const nlattr* a) {
-    switch (core::attrType(a)) {
-      case NHA_ID: n.id = core::readU32(a); break;
-      case NHA_GROUP: {
-        auto b = core::readBytes(a);
-        if (b.size() % sizeof(nexthop_grp) != 0) throw bad("NHA_GROUP is not an array of nexthop_grp");
-        for (std::size_t at = 0; at < b.size(); at += sizeof(nexthop_grp)) {
-          nexthop_grp g;
-          std::memcpy(&g, b.data() + at, sizeof g);
-          // Kernels from 6.12 carry the high byte of (weight - 1) in the former resvd1.
-          n.group.push_back({g.id, static_cast<uint16_t>(((g.resvd1 << 8) | g.weight) + 1)});
-        }
-        break;
-      }
-      case NHA_BLACKHOLE: n.blackhole = true; break;
-      case NHA_OIF: n.dev = Ifref(core::readU32(a)); break;
-      case NHA_GATEWAY: n.gateway = readAddress(a, 0, "decode nexthop"); break;
-      case NHA_FDB: n.fdb = true; break;
-      default: n.unknown.append(core::attrType(a), core::readBytes(a));
-    }
+  kFields.decodeAll(attrsOf(m, sizeof(nhmsg)), n, {"decode nexthop"}, [&](const nlattr* a) {
+    if (core::attrType(a) != NHA_GROUP) return false;
+    decodeGroup(a, n.group);
+    return true;
   });
   return n;
 }

@@ -9,6 +9,7 @@
 
 #include "fastlink/netlink.hpp"
 #include "fastlink/route.hpp"
+#include "rtnl/attr_fields.hpp"
 #include "rtnl/kit.hpp"
 #include "rtnl/route_codec.hpp"
 
@@ -26,6 +27,18 @@ void appendAttr(std::vector<uint8_t>& out, uint16_t type, const void* data, std:
 }
 
 void appendU32(std::vector<uint8_t>& out, uint16_t type, uint32_t v) { appendAttr(out, type, &v, sizeof v); }
+
+// The simple attributes, in the order iproute2 sends them (between RTA_TABLE and RTA_METRICS).
+constexpr FieldTable kFields({
+    field<RTA_PRIORITY, &RouteInfo::metric>(),
+    field<RTA_PREFSRC, &RouteInfo::prefsrc>(),
+    field<RTA_GATEWAY, &RouteInfo::gateway>(),
+    field<RTA_OIF, &RouteInfo::dev>("dev"),
+    field<RTA_NH_ID, &RouteInfo::nhid>(),
+    field<RTA_IIF, &RouteInfo::iif, Wire::Reported>(),
+    field<RTA_TABLE, &RouteInfo::table, Wire::Reported>(),
+    field<RTA_PREF, &RouteInfo::pref, Wire::Reported>(),
+});
 
 // RTA_METRICS as data: the metric each RTAX_* attribute carries (encoded in this order).
 constexpr std::pair<uint16_t, std::optional<uint32_t> RouteMetrics::*> kMetrics[] = {
@@ -151,11 +164,7 @@ Request encodeRoute(const RouteInfo& route, Verb verb) {
 
   if (dst.length() > 0) w.putBytes(RTA_DST, dst.address().bytes());
   if (table >= 256) w.putU32(RTA_TABLE, table);
-  if (route.metric) w.putU32(RTA_PRIORITY, *route.metric);
-  if (route.prefsrc) w.putBytes(RTA_PREFSRC, route.prefsrc->bytes());
-  if (route.gateway) w.putBytes(RTA_GATEWAY, route.gateway->bytes());
-  if (route.dev) w.putU32(RTA_OIF, requireIndex(*route.dev, "dev"));
-  if (route.nhid) w.putU32(RTA_NH_ID, *route.nhid);
+  kFields.encode(w, route);
   if (route.metrics && !route.metrics->empty()) {
     auto m = encodeMetrics(*route.metrics);
     w.putBytes(RTA_METRICS, m);
@@ -241,28 +250,21 @@ void decodeRoute(const nlmsghdr* m, RouteInfo& r) {
   r.flags = rtm.rtm_flags;
   r.onlink = (rtm.rtm_flags & RTNH_F_ONLINK) != 0;
   bool haveDst = false;
-  forEachAttr(attrsOf(m, sizeof(rtmsg)), [&](const nlattr* a) {
+  FieldContext context{"decode route", family == AF_INET ? 4u : 16u};
+  kFields.decodeAll(attrsOf(m, sizeof(rtmsg)), r, context, [&](const nlattr* a) {
     switch (core::attrType(a)) {
       case RTA_DST:
         r.dst = Prefix(readIp(a, family), rtm.rtm_dst_len);
         haveDst = true;
-        break;
-      case RTA_SRC: r.src = Prefix(readIp(a, family), rtm.rtm_src_len); break;
-      case RTA_IIF: r.iif = Ifref(core::readU32(a)); break;
-      case RTA_OIF: r.dev = Ifref(core::readU32(a)); break;
-      case RTA_GATEWAY: r.gateway = readIp(a, family); break;
-      case RTA_PRIORITY: r.metric = core::readU32(a); break;
-      case RTA_PREFSRC: r.prefsrc = readIp(a, family); break;
-      case RTA_TABLE: r.table = core::readU32(a); break;
-      case RTA_NH_ID: r.nhid = core::readU32(a); break;
-      case RTA_PREF: r.pref = core::readU8(a); break;
-      case RTA_METRICS: decodeMetrics(a, r.metrics.emplace()); break;
-      case RTA_MULTIPATH: decodeMultipath(a, family, r.paths); break;
+        return true;
+      case RTA_SRC: r.src = Prefix(readIp(a, family), rtm.rtm_src_len); return true;
+      case RTA_METRICS: decodeMetrics(a, r.metrics.emplace()); return true;
+      case RTA_MULTIPATH: decodeMultipath(a, family, r.paths); return true;
       case RTA_CACHEINFO:
         if (auto ci = readStruct<rta_cacheinfo>(a); ci.rta_expires) r.expires = ci.rta_expires / 100;  // USER_HZ
-        break;
-      default: r.unknown.append(core::attrType(a), core::readBytes(a));
+        return true;
     }
+    return false;
   });
   if (!haveDst && (family == AF_INET || family == AF_INET6)) r.dst = Prefix::any(fam);
 }

@@ -135,20 +135,17 @@ std::string Prefix::toStringWithLength() const { return address_.toString() + "/
 
 // ---- Scopes and route types -----------------------------------------------------------------
 
+// The first name of a value is the one printed.
+constexpr NamedValue kScopes[] = {{"global", 0}, {"universe", 0}, {"site", 200}, {"link", 253},
+                                  {"host", 254}, {"nowhere", 255}};
+
 std::string scopeName(Scope scope) {
-  switch (scope) {
-    case Scope::Universe: return "global";
-    case Scope::Site: return "site";
-    case Scope::Link: return "link";
-    case Scope::Host: return "host";
-    case Scope::Nowhere: return "nowhere";
-  }
+  for (const auto& s : kScopes)
+    if (s.value == static_cast<uint32_t>(scope)) return s.name;
   return std::to_string(static_cast<unsigned>(scope));
 }
 
 Scope parseScope(std::string_view text) {
-  static const NamedValue kScopes[] = {{"global", 0}, {"universe", 0}, {"site", 200}, {"link", 253},
-                                       {"host", 254}, {"nowhere", 255}};
   for (const auto& s : kScopes)
     if (text == s.name) return static_cast<Scope>(s.value);
   if (auto n = parseNumber(text, 255)) return static_cast<Scope>(*n);

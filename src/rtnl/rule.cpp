@@ -9,6 +9,7 @@
 #include "fastlink/netlink.hpp"
 #include "fastlink/route.hpp"
 #include "fastlink/rule.hpp"
+#include "rtnl/attr_fields.hpp"
 #include "rtnl/kit.hpp"
 #include "rtnl/rule_codec.hpp"
 
@@ -24,6 +25,73 @@ void checkIfname(const auto& operation, const char* what, const std::string& nam
     throw invalid(operation, std::string(what) + ": " + e.reason());
   }
 }
+
+// A range member from the kernel struct of the same two fields (uid and port ranges).
+template <uint16_t kType, auto kMember, class Kernel>
+constexpr AttrField<RuleInfo> rangeField() {
+  auto put = [](core::MessageWriter& w, const AttrField<RuleInfo>&, const RuleInfo& r) {
+    if (const auto& v = r.*kMember) putStruct(w, kType, Kernel{v->start, v->end});
+  };
+  auto get = [](const nlattr* a, RuleInfo& r, const FieldContext& context) {
+    auto k = readExact<Kernel>(a, context.what);
+    r.*kMember = {{k.start, k.end}};
+    return true;
+  };
+  return {kType, put, get};
+}
+
+// A number the kernel reports as all ones when it is not set.
+template <uint16_t kType, auto kMember>
+constexpr AttrField<RuleInfo> unlessAllOnes() {
+  auto row = field<kType, kMember>();
+  row.get = [](const nlattr* a, RuleInfo& r, const FieldContext&) {
+    if (uint32_t v = core::readU32(a); v != UINT32_MAX) r.*kMember = v;
+    return true;
+  };
+  return row;
+}
+
+// Like iproute2: a table below 256 fits the header, a larger one goes in FRA_TABLE.
+constexpr AttrField<RuleInfo> kLargeTable{
+    FRA_TABLE,
+    [](core::MessageWriter& w, const AttrField<RuleInfo>&, const RuleInfo& r) {
+      if (r.table && *r.table >= 256) w.putU32(FRA_TABLE, *r.table);
+    },
+    [](const nlattr* a, RuleInfo& r, const FieldContext&) {
+      uint32_t table = core::readU32(a);
+      r.table = table ? std::optional(table) : std::nullopt;
+      return true;
+    }};
+
+// l3mdev is sent only when asked for.
+constexpr AttrField<RuleInfo> kL3mdev{
+    FRA_L3MDEV,
+    [](core::MessageWriter& w, const AttrField<RuleInfo>&, const RuleInfo& r) {
+      if (r.l3mdev.value_or(false)) w.putU8(FRA_L3MDEV, 1);
+    },
+    field<FRA_L3MDEV, &RuleInfo::l3mdev>().get};
+
+// Every attribute, in the order iproute2 sends them; FRA_SRC and FRA_DST are decoded with the
+// header's prefix lengths.
+constexpr FieldTable kFields({
+    field<FRA_PRIORITY, &RuleInfo::priority>(),
+    field<FRA_SRC, &RuleInfo::src, Wire::Sent>(),
+    field<FRA_DST, &RuleInfo::dst, Wire::Sent>(),
+    field<FRA_FWMARK, &RuleInfo::fwmark>(),
+    field<FRA_FWMASK, &RuleInfo::fwmask>(),
+    field<FRA_IIFNAME, &RuleInfo::iif>(),
+    field<FRA_OIFNAME, &RuleInfo::oif>(),
+    kLargeTable,
+    field<FRA_GOTO, &RuleInfo::gotoTarget>(),
+    unlessAllOnes<FRA_SUPPRESS_PREFIXLEN, &RuleInfo::suppressPrefixLength>(),
+    unlessAllOnes<FRA_SUPPRESS_IFGROUP, &RuleInfo::suppressIfgroup>(),
+    kL3mdev,
+    rangeField<FRA_UID_RANGE, &RuleInfo::uidRange, fib_rule_uid_range>(),
+    field<FRA_IP_PROTO, &RuleInfo::ipProto>(),
+    rangeField<FRA_SPORT_RANGE, &RuleInfo::sport, fib_rule_port_range>(),
+    rangeField<FRA_DPORT_RANGE, &RuleInfo::dport, fib_rule_port_range>(),
+    field<FRA_PROTOCOL, &RuleInfo::protocol>(),
+});
 
 std::string describe(Verb verb, const RuleInfo& r) {
   std::string s = std::string("rule ") + verbWord(verb);
@@ -94,28 +162,8 @@ Request encodeRule(const RuleInfo& r, Verb verb) {
   if (r.tos) frh.tos = *r.tos;
   if (action) frh.action = static_cast<uint8_t>(*action);
   if (r.invert.value_or(false)) frh.flags |= FIB_RULE_INVERT;
-  // Like iproute2: a table below 256 fits the header, a larger one goes in FRA_TABLE.
-  if (table) {
-    if (*table < 256) frh.table = static_cast<uint8_t>(*table);
-    else frh.table = RT_TABLE_UNSPEC;
-  }
-  if (r.priority) w.putU32(FRA_PRIORITY, *r.priority);
-  if (r.src) w.putBytes(FRA_SRC, r.src->address().bytes());
-  if (r.dst) w.putBytes(FRA_DST, r.dst->address().bytes());
-  if (r.fwmark) w.putU32(FRA_FWMARK, *r.fwmark);
-  if (r.fwmask) w.putU32(FRA_FWMASK, *r.fwmask);
-  if (r.iif) w.putString(FRA_IIFNAME, *r.iif);
-  if (r.oif) w.putString(FRA_OIFNAME, *r.oif);
-  if (table && *table >= 256) w.putU32(FRA_TABLE, *table);
-  if (r.gotoTarget) w.putU32(FRA_GOTO, *r.gotoTarget);
-  if (r.suppressPrefixLength) w.putU32(FRA_SUPPRESS_PREFIXLEN, *r.suppressPrefixLength);
-  if (r.suppressIfgroup) w.putU32(FRA_SUPPRESS_IFGROUP, *r.suppressIfgroup);
-  if (l3mdev) w.putU8(FRA_L3MDEV, 1);
-  if (r.uidRange) putStruct(w, FRA_UID_RANGE, fib_rule_uid_range{r.uidRange->start, r.uidRange->end});
-  if (r.ipProto) w.putU8(FRA_IP_PROTO, *r.ipProto);
-  if (r.sport) putStruct(w, FRA_SPORT_RANGE, fib_rule_port_range{r.sport->start, r.sport->end});
-  if (r.dport) putStruct(w, FRA_DPORT_RANGE, fib_rule_port_range{r.dport->start, r.dport->end});
-  if (r.protocol) w.putU8(FRA_PROTOCOL, *r.protocol);
+  if (table) frh.table = static_cast<uint8_t>(*table < 256 ? *table : RT_TABLE_UNSPEC);
+  kFields.encode(w, r);  // FRA_TABLE from r.table: a defaulted table (main) fits the header
   return w.toRequest(lazily(verb, r, describe));
 }
 
@@ -141,48 +189,11 @@ RuleInfo decodeRule(const nlmsghdr* message) {
     if (bytes.size() != (frh.family == AF_INET ? 4u : 16u)) throw bad("rule address of the wrong size");
     return Prefix(IpAddress::fromBytes(bytes), length);
   };
-  forEachAttr(attrsOf(message, sizeof(fib_rule_hdr)), [&](const nlattr* a) {
-    switch (core::attrType(a)) {
-      case FRA_PRIORITY: r.priority = core::readU32(a); break;
-      case FRA_SRC: r.src = prefix(a, frh.src_len); break;
-      case FRA_DST: r.dst = prefix(a, frh.dst_len); break;
-      case FRA_IIFNAME: r.iif = core::readString(a); break;
-      case FRA_OIFNAME: r.oif = core::readString(a); break;
-      case FRA_FWMARK: r.fwmark = core::readU32(a); break;
-      case FRA_FWMASK: r.fwmask = core::readU32(a); break;
-      case FRA_TABLE: {
-        uint32_t table = core::readU32(a);
-        if (table) r.table = table;
-        else r.table.reset();
-        break;
-      }
-      case FRA_GOTO: r.gotoTarget = core::readU32(a); break;
-      case FRA_SUPPRESS_PREFIXLEN: {
-        uint32_t v = core::readU32(a);
-        if (v != UINT32_MAX) r.suppressPrefixLength = v;
-        break;
-      }
-      case FRA_SUPPRESS_IFGROUP: {
-        uint32_t v = core::readU32(a);
-        if (v != UINT32_MAX) r.suppressIfgroup = v;
-        break;
-      }
-      case FRA_L3MDEV: r.l3mdev = core::readU8(a) != 0; break;
-      case FRA_UID_RANGE: {
-        auto u = readExact<fib_rule_uid_range>(a, "decode rule");
-        r.uidRange = UidRange{u.start, u.end};
-        break;
-      }
-      case FRA_IP_PROTO: r.ipProto = core::readU8(a); break;
-      case FRA_SPORT_RANGE:
-      case FRA_DPORT_RANGE: {
-        auto p = readExact<fib_rule_port_range>(a, "decode rule");
-        (core::attrType(a) == FRA_SPORT_RANGE ? r.sport : r.dport) = PortRange{p.start, p.end};
-        break;
-      }
-      case FRA_PROTOCOL: r.protocol = core::readU8(a); break;
-      default: r.unknown.append(core::attrType(a), core::readBytes(a));
-    }
+  kFields.decodeAll(attrsOf(message, sizeof(fib_rule_hdr)), r, {"decode rule"}, [&](const nlattr* a) {
+    if (core::attrType(a) == FRA_SRC) r.src = prefix(a, frh.src_len);
+    else if (core::attrType(a) == FRA_DST) r.dst = prefix(a, frh.dst_len);
+    else return false;
+    return true;
   });
   return r;
 }
