@@ -101,8 +101,8 @@ uint32_t iffFlags(const TunTapInfo& d) {
 }
 
 std::optional<SysfsTun> readSysfsTun(const std::string& name, uint32_t index, uint16_t type,
-                                     const std::string& address) {
-  const std::string dir = "/sys/class/net/" + name + "/";
+                                     const std::string& address, const std::string& classNet) {
+  const std::string dir = classNet + name + "/";
   auto ifindex = readLine(dir + "ifindex");
   auto linkType = readLine(dir + "type");
   auto sysAddress = readLine(dir + "address");

@@ -47,7 +47,7 @@ struct SysfsTun {
 /// Netlink's (a process moved by setns keeps its /sys), so the ifindex, the link type and the
 /// address must match. nullopt otherwise.
 std::optional<SysfsTun> readSysfsTun(const std::string& name, uint32_t index, uint16_t type,
-                                     const std::string& address);
+                                     const std::string& address, const std::string& classNet = "/sys/class/net/");
 
 /// Fills what the kernel's `tun` link info lacks (one_queue, napi, or everything on kernels
 /// before 4.15) from sysfs flags.

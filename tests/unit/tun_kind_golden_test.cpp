@@ -7,6 +7,12 @@
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+
 #include "fastlink/link.hpp"
 #include "fastlink/tuntap.hpp"
 #include "rtnl/link_codec.hpp"
@@ -137,6 +143,42 @@ TEST(TunTapFlags, SysfsFillsWhatRtnetlinkLacksAndNeverOverrides) {
   EXPECT_EQ(oldKernel.persist, false);
   EXPECT_EQ(oldKernel.group, 7u);
   EXPECT_FALSE(oldKernel.otherFlags.has_value());
+}
+
+/// A fake /sys/class/net/NAME for readSysfsTun (what tun's sysfs attributes print).
+class FakeSysfs {
+ public:
+  FakeSysfs() : root_(std::filesystem::temp_directory_path() / ("fastlink-sysfs-" + std::to_string(getpid()))) {}
+  ~FakeSysfs() { std::filesystem::remove_all(root_); }
+  void device(const std::string& name, const std::map<std::string, std::string>& files) {
+    std::filesystem::create_directories(root_ / name);
+    for (const auto& [file, text] : files) std::ofstream(root_ / name / file) << text << "\n";
+  }
+  std::string classNet() const { return root_.string() + "/"; }
+
+ private:
+  std::filesystem::path root_;
+};
+
+TEST(TunTapSysfs, ReadOnlyWhenTheEntryIsTheSameDevice) {
+  FakeSysfs sys;
+  sys.device("tap0", {{"ifindex", "7"}, {"type", "1"}, {"address", "02:00:00:00:00:01"}, {"tun_flags", "0x3002"},
+                      {"owner", "-1"}, {"group", "5"}});
+  auto s = tuntap::readSysfsTun("tap0", 7, 1, "02:00:00:00:00:01", sys.classNet());
+  ASSERT_TRUE(s.has_value());
+  EXPECT_EQ(s->flags, uint32_t{IFF_TAP | IFF_NO_PI | IFF_ONE_QUEUE});
+  EXPECT_FALSE(s->owner.has_value());
+  EXPECT_EQ(s->group, 5u);
+  // The same name in another namespace's sysfs: another ifindex, type or address -> not used.
+  EXPECT_FALSE(tuntap::readSysfsTun("tap0", 8, 1, "02:00:00:00:00:01", sys.classNet()).has_value());
+  EXPECT_FALSE(tuntap::readSysfsTun("tap0", 7, 65534, "02:00:00:00:00:01", sys.classNet()).has_value());
+  EXPECT_FALSE(tuntap::readSysfsTun("tap0", 7, 1, "02:00:00:00:00:02", sys.classNet()).has_value());
+  EXPECT_FALSE(tuntap::readSysfsTun("tap1", 7, 1, "02:00:00:00:00:01", sys.classNet()).has_value());
+  // Not a tun device (no tun_flags) or garbage: not used.
+  sys.device("v0", {{"ifindex", "3"}, {"type", "1"}, {"address", ""}, {"owner", "-1"}, {"group", "-1"}});
+  EXPECT_FALSE(tuntap::readSysfsTun("v0", 3, 1, "", sys.classNet()).has_value());
+  sys.device("tun0", {{"ifindex", "4"}, {"type", "65534"}, {"address", ""}, {"tun_flags", "zz"}, {"owner", "-1"}, {"group", "-1"}});
+  EXPECT_FALSE(tuntap::readSysfsTun("tun0", 4, 65534, "", sys.classNet()).has_value());
 }
 
 TEST(TunTapOwner, NumbersAreTakenAsIsNamesMustExist) {
