@@ -107,9 +107,23 @@ struct TunTapQueueOptions {
   bool nonBlocking = true;  ///< O_NONBLOCK on the fd
 };
 
+/// TUN/TAP operations, as an interface so callers can mock them (TunTapApi is the real one).
+class ITunTapApi {
+ public:
+  virtual ~ITunTapApi() = default;
+  virtual std::string add(const TunTapInfo& device) = 0;
+  virtual void del(const std::string& name, std::optional<TunTapMode> mode = std::nullopt) = 0;
+  virtual std::vector<TunTapInfo> list() = 0;
+  virtual std::optional<TunTapInfo> find(const std::string& name) = 0;
+  virtual TunTapInfo get(const std::string& name) = 0;
+  virtual TunTapQueue openQueue(const std::string& name, const TunTapQueueOptions& options = {}) = 0;
+  virtual std::vector<TunTapQueue> openQueues(const std::string& name, unsigned count,
+                                              const TunTapQueueOptions& options = {}) = 0;
+};
+
 /// TUN/TAP devices in a Netlink's namespace. Holds a reference to the Netlink (its rtnetlink
 /// socket reads and deletes; the ioctls open /dev/net/tun in its namespace).
-class TunTapApi {
+class TunTapApi final : public ITunTapApi {
  public:
   explicit TunTapApi(Netlink& netlink) : netlink_(netlink) {}
 
@@ -119,25 +133,29 @@ class TunTapApi {
   /// device disappears with its fd.
   /// Equivalent to: ip tuntap add dev NAME mode tun|tap [user U] [group G] [one_queue] [pi]
   ///                [vnet_hdr] [multi_queue]
-  std::string add(const TunTapInfo& device);
+  std::string add(const TunTapInfo& device) override;
   /// Deletes a tun/tap device (RTM_DELLINK), also one a program has attached. Refuses devices of
   /// another kind (EINVAL), and of the other mode when `mode` is given. ENODEV when missing.
   /// Equivalent to: ip tuntap del dev NAME mode tun|tap
-  void del(const std::string& name, std::optional<TunTapMode> mode = std::nullopt);
+  void del(const std::string& name, std::optional<TunTapMode> mode = std::nullopt) override;
   /// Every tun/tap device (one kind-filtered link dump).
   /// Equivalent to: ip tuntap show
-  std::vector<TunTapInfo> list();
+  std::vector<TunTapInfo> list() override;
   /// The device, or nullopt when there is none of that name (or it is not tun/tap).
-  std::optional<TunTapInfo> find(const std::string& name);
+  /// Equivalent to: ip tuntap show dev NAME (fastlink's filter; ip 6.1 ignores `dev`)
+  std::optional<TunTapInfo> find(const std::string& name) override;
   /// The device; throws Error(ENODEV) when missing, Error(EINVAL) when not a tun/tap device.
-  TunTapInfo get(const std::string& name);
+  /// Equivalent to: ip -d link show dev NAME (its `tun` link info)
+  TunTapInfo get(const std::string& name) override;
 
   /// Opens one more queue of an existing device with the device's own flags (mode, pi,
   /// vnet_hdr, multi_queue), so attaching never changes how the device frames packets. A
   /// single-queue device takes one queue (EBUSY for a second).
-  TunTapQueue openQueue(const std::string& name, const TunTapQueueOptions& options = {});
+  /// Equivalent to: what qemu/openvpn do with TUNSETIFF on /dev/net/tun (no ip command)
+  TunTapQueue openQueue(const std::string& name, const TunTapQueueOptions& options = {}) override;
   /// Opens `count` queues of a multi_queue device (all or none: on failure the opened ones close).
-  std::vector<TunTapQueue> openQueues(const std::string& name, unsigned count, const TunTapQueueOptions& options = {});
+  std::vector<TunTapQueue> openQueues(const std::string& name, unsigned count,
+                                      const TunTapQueueOptions& options = {}) override;
 
  private:
   Netlink& netlink_;
