@@ -1,10 +1,13 @@
 #include "fastlink/netns.hpp"
 
 #include <fcntl.h>
+#include <sched.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 
+#include "core/netns_guard.hpp"
 #include "fastlink/error.hpp"
 
 namespace fastlink {
@@ -44,3 +47,45 @@ NetnsHandle::~NetnsHandle() {
 }
 
 }  // namespace fastlink
+
+namespace fastlink::core {
+namespace {
+
+[[noreturn]] void throwErrno(const std::string& operation, int err) {
+  throw Error(std::error_code(err, std::generic_category()), operation);
+}
+
+}  // namespace
+
+NetnsGuard::NetnsGuard(const Netns& target) {
+  auto handle = NetnsHandle::open(target);
+  int targetFd = handle->fd();
+  int pidFd = -1;
+  if (target.kind() == Netns::Kind::Pid) {
+    pidFd = ::open(("/proc/" + std::to_string(handle->pid()) + "/ns/net").c_str(), O_RDONLY | O_CLOEXEC);
+    if (pidFd < 0) throwErrno("open network namespace of pid " + std::to_string(handle->pid()), errno);
+    targetFd = pidFd;
+  }
+  original_ = ::open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+  if (original_ < 0) {
+    int err = errno;
+    if (pidFd >= 0) ::close(pidFd);
+    throwErrno("open current network namespace", err);
+  }
+  int rc = setns(targetFd, CLONE_NEWNET);
+  int err = errno;
+  if (pidFd >= 0) ::close(pidFd);
+  if (rc < 0) {
+    ::close(original_);
+    throw Error(std::error_code(err, std::generic_category()), "enter network namespace " + target.toString());
+  }
+}
+
+NetnsGuard::~NetnsGuard() {
+  // Returning cannot fail with a valid fd of our own namespace; if it somehow did, staying in
+  // the wrong namespace silently would be worse than stopping.
+  if (setns(original_, CLONE_NEWNET) < 0) std::abort();
+  ::close(original_);
+}
+
+}  // namespace fastlink::core

@@ -3,7 +3,6 @@
 #include <fcntl.h>
 #include <libmnl/libmnl.h>
 #include <linux/netlink.h>
-#include <sched.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -11,6 +10,7 @@
 #include <memory>
 #include <string>
 
+#include "core/netns_guard.hpp"
 #include "fastlink/error.hpp"
 
 namespace fastlink::core {
@@ -23,46 +23,6 @@ namespace {
 void setIntOption(int fd, int level, int name, int value) {
   if (setsockopt(fd, level, name, &value, sizeof value) < 0) throwErrno("setsockopt");
 }
-
-// Moves the calling thread into a namespace for the lifetime of the guard. A netlink socket
-// belongs to the namespace it was created in, so this is only needed while opening it.
-class NetnsGuard {
- public:
-  explicit NetnsGuard(const Netns& target) {
-    auto handle = NetnsHandle::open(target);
-    int targetFd = handle->fd();
-    int pidFd = -1;
-    if (target.kind() == Netns::Kind::Pid) {
-      pidFd = ::open(("/proc/" + std::to_string(handle->pid()) + "/ns/net").c_str(), O_RDONLY | O_CLOEXEC);
-      if (pidFd < 0) throwErrno("open network namespace of pid " + std::to_string(handle->pid()));
-      targetFd = pidFd;
-    }
-    original_ = ::open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
-    if (original_ < 0) {
-      int err = errno;
-      if (pidFd >= 0) ::close(pidFd);
-      throwErrno("open current network namespace", err);
-    }
-    int rc = setns(targetFd, CLONE_NEWNET);
-    int err = errno;
-    if (pidFd >= 0) ::close(pidFd);
-    if (rc < 0) {
-      ::close(original_);
-      throw Error(std::error_code(err, std::generic_category()), "enter network namespace " + target.toString());
-    }
-  }
-  ~NetnsGuard() {
-    // Returning cannot fail with a valid fd of our own namespace; if it somehow did, staying in
-    // the wrong namespace silently would be worse than stopping.
-    if (setns(original_, CLONE_NEWNET) < 0) std::abort();
-    ::close(original_);
-  }
-  NetnsGuard(const NetnsGuard&) = delete;
-  NetnsGuard& operator=(const NetnsGuard&) = delete;
-
- private:
-  int original_ = -1;
-};
 
 mnl_socket* openSocket(int protocol, const std::optional<Netns>& netns) {
   std::optional<NetnsGuard> guard;

@@ -1,0 +1,263 @@
+// Where packets die when a TAP device's reader is slower than its sender (issue 11, item 4).
+//
+// In the current network namespace (run it in a throwaway one: bench/tap_drop/run does), it
+// creates a TAP device with fastlink, gives it an address and a permanent neighbour, optionally
+// replaces its root qdisc, then for SECONDS floods UDP at the neighbour from one thread while
+// another holds the TAP fd and reads at most READ_RATE packets per second. Every figure comes
+// from counters read before and after: the sender's own count, the device's (rtnetlink
+// stats64, cross-checked with /sys/class/net/tap0/statistics), the qdisc's (`tc -s -j qdisc`,
+// an independent reader) and UDP's SndbufErrors (/proc/net/snmp: a qdisc drop UDP was told of).
+//
+// Usage: tap_drop "QDISC..." [SECONDS] [READ_RATE] [PAYLOAD]   (or TAP_DROP_QDISCS, _SECONDS,
+//        _READ_RATE, _PAYLOAD, _REPS in the environment)
+//   QDISC      default (leave the kernel's), noqueue, fq_codel, pfifo_fast, ... (tc qdisc replace);
+//              several, space-separated, run one after the other (a new device each)
+// Prints one human table row and one JSON line ("TAPDROP {...}"). Exit 1 when the counters do
+// not add up (every packet the app sent must be read, dropped somewhere or still queued).
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <fastlink/fastlink.hpp>
+#include <nlohmann/json.hpp>
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using fastlink::LinkInfo;
+
+constexpr const char* kDev = "tap0";
+
+std::string capture(const std::string& command) {
+  std::string out;
+  if (FILE* p = popen(command.c_str(), "r")) {
+    char buf[4096];
+    std::size_t n;
+    while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+    pclose(p);
+  }
+  return out;
+}
+
+void sh(const std::string& command) {
+  if (std::system(command.c_str()) != 0) {
+    std::fprintf(stderr, "tap_drop: failed: %s\n", command.c_str());
+    std::exit(2);  // the device goes with the throwaway namespace the bench runs in
+  }
+}
+
+struct QdiscCounters {
+  std::string kind = "none";
+  uint64_t packets = 0, drops = 0, overlimits = 0, requeues = 0, backlog = 0, qlen = 0;
+};
+
+// The root qdisc of tap0 from `tc -s -j qdisc show dev tap0` (sums the children of mq, if any).
+QdiscCounters readQdisc() {
+  QdiscCounters q;
+  auto text = capture(std::string("tc -s -j qdisc show dev ") + kDev);
+  auto j = nlohmann::json::parse(text.empty() ? "[]" : text, nullptr, false);
+  if (!j.is_array()) return q;
+  for (const auto& e : j) {
+    if (e.value("root", false) || !e.contains("parent")) q.kind = e.value("kind", "?");
+    q.packets += e.value("packets", 0ull);
+    q.drops += e.value("drops", 0ull);
+    q.overlimits += e.value("overlimits", 0ull);
+    q.requeues += e.value("requeues", 0ull);
+    q.backlog += e.value("backlog", 0ull);
+    q.qlen += e.value("qlen", 0ull);
+  }
+  return q;
+}
+
+uint64_t udpSndbufErrors() {
+  std::ifstream f("/proc/net/snmp");
+  std::string header, values;
+  while (std::getline(f, header) && std::getline(f, values)) {
+    if (header.rfind("Udp:", 0) != 0) continue;
+    std::istringstream h(header), v(values);
+    std::string name, value;
+    while (h >> name && v >> value)
+      if (name == "SndbufErrors") return std::stoull(value);
+  }
+  return 0;
+}
+
+uint64_t sysStat(const std::string& counter) {
+  std::ifstream f(std::string("/sys/class/net/") + kDev + "/statistics/" + counter);
+  uint64_t v = 0;
+  f >> v;
+  return v;
+}
+
+struct Snapshot {
+  fastlink::LinkStats dev;
+  uint64_t sysTxPackets = 0, sysTxDropped = 0;
+  QdiscCounters qdisc;
+  uint64_t sndbufErrors = 0;
+};
+
+Snapshot snapshot(fastlink::Netlink& nl) {
+  Snapshot s;
+  s.dev = *nl.links().get(kDev, true).stats;
+  s.sysTxPackets = sysStat("tx_packets");
+  s.sysTxDropped = sysStat("tx_dropped");
+  s.qdisc = readQdisc();
+  s.sndbufErrors = udpSndbufErrors();
+  return s;
+}
+
+}  // namespace
+
+namespace {
+
+/// One measurement; true when the counters balance.
+bool measure(const std::string& qdisc, double seconds, uint64_t readRate, std::size_t payload) {
+  fastlink::Netlink nl;
+  fastlink::TunTapApi tuntap(nl);
+  tuntap.add(fastlink::TunTapInfo(kDev, fastlink::TunTapMode::Tap));
+  fastlink::TunTapQueue queue = tuntap.openQueue(kDev);  // the reader's fd, held from the start
+  // No IPv6 on the device: its router solicitations and MLD reports would be packets the sender
+  // did not send.
+  std::ofstream(std::string("/proc/sys/net/ipv6/conf/") + kDev + "/disable_ipv6") << "1\n";
+  nl.links().set(kDev, LinkInfo().setAdmin(true));
+  sh(std::string("ip addr add 10.9.0.1/24 dev ") + kDev);
+  sh(std::string("ip neigh replace 10.9.0.2 lladdr 02:00:00:00:00:02 nud permanent dev ") + kDev);
+  if (qdisc != "default") sh(std::string("tc qdisc replace dev ") + kDev + " root " + qdisc);
+  const uint32_t txqlen = *nl.links().get(kDev).txqlen;
+
+  // Drain what the device queued while it came up (IPv6 router solicitations, ...).
+  std::vector<char> buf(65536);
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  while (read(queue.fd(), buf.data(), buf.size()) > 0) {
+  }
+
+  Snapshot before = snapshot(nl);
+  std::atomic<bool> sending{true}, reading{true};
+  std::atomic<uint64_t> readCount{0};
+
+  std::thread reader([&] {
+    // A token bucket refilled every millisecond: at most readRate packets per second.
+    const double perMs = readRate / 1000.0;
+    double tokens = 0;
+    auto next = Clock::now();
+    while (reading.load(std::memory_order_relaxed)) {
+      next += std::chrono::milliseconds(1);
+      std::this_thread::sleep_until(next);
+      tokens = std::min(tokens + perMs, perMs * 10);
+      while (tokens >= 1 && read(queue.fd(), buf.data(), buf.size()) > 0) {
+        tokens -= 1;
+        readCount.fetch_add(1, std::memory_order_relaxed);
+      }
+    }
+  });
+
+  uint64_t sent = 0, sendErrors = 0;
+  auto start = Clock::now();
+  std::thread sender([&] {
+    int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    sockaddr_in to{};
+    to.sin_family = AF_INET;
+    to.sin_port = htons(9);
+    inet_pton(AF_INET, "10.9.0.2", &to.sin_addr);
+    if (connect(s, reinterpret_cast<sockaddr*>(&to), sizeof to) < 0) std::exit(2);
+    std::vector<char> data(payload, 'x');
+    auto deadline = start + std::chrono::duration<double>(seconds);
+    while (Clock::now() < deadline) {
+      for (int i = 0; i < 64; ++i) {
+        if (send(s, data.data(), data.size(), 0) == static_cast<ssize_t>(data.size())) ++sent;
+        else ++sendErrors;
+      }
+    }
+    close(s);
+  });
+  sender.join();
+  double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+  Snapshot atStop = snapshot(nl);  // the qdisc's backlog and the ring's fill at the end of the flood
+  // Let the reader empty what the qdisc and the ring still hold (nothing new arrives), then stop.
+  uint64_t lastRead = ~0ull;
+  while (readCount.load() != lastRead) {
+    lastRead = readCount.load();
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  }
+  reading = false;
+  reader.join();
+  Snapshot after = snapshot(nl);
+
+  const uint64_t devTx = after.dev.txPackets - before.dev.txPackets;
+  const uint64_t ringDrops = after.dev.txDropped - before.dev.txDropped;
+  const uint64_t qdiscDrops = after.qdisc.drops - before.qdisc.drops;
+  const uint64_t sndbuf = after.sndbufErrors - before.sndbufErrors;
+  const uint64_t got = readCount.load();
+  const uint64_t lost = ringDrops + qdiscDrops;
+  // tun counts a packet as transmitted when it enters the ring (tx_packets), and one it cannot
+  // put there as tx_dropped; the qdisc counts what it dropped, and UDP what a qdisc refused.
+  bool sysAgrees = after.sysTxPackets - before.sysTxPackets == devTx && after.sysTxDropped - before.sysTxDropped == ringDrops;
+  // Every sent packet went somewhere: read, dropped at the ring or at the qdisc. (A qdisc drop
+  // is also counted by UDP as SndbufErrors when the qdisc said so at enqueue time.)
+  bool balanced = got == devTx && sent == devTx + ringDrops + qdiscDrops;
+
+  auto rate = [&](uint64_t n) { return n / elapsed; };
+  std::printf("%-10s %-11s txqlen %-5u sent %9.0f/s  read %8.0f/s  lost %9.0f/s (ring %9.0f/s, qdisc %9.0f/s)  "
+              "at stop: qdisc backlog %llu pkts  udp SndbufErrors %llu  %s\n",
+              qdisc.c_str(), after.qdisc.kind.c_str(), txqlen, rate(sent), rate(got), rate(lost), rate(ringDrops),
+              rate(qdiscDrops), static_cast<unsigned long long>(atStop.qdisc.qlen), static_cast<unsigned long long>(sndbuf),
+              balanced && sysAgrees ? "(counters balance)" : "(COUNTERS DO NOT BALANCE)");
+  nlohmann::ordered_json j = {{"qdisc", qdisc},
+                              {"root_kind", after.qdisc.kind},
+                              {"txqlen", txqlen},
+                              {"seconds", elapsed},
+                              {"read_rate_limit", readRate},
+                              {"sent", sent},
+                              {"send_errors", sendErrors},
+                              {"read", got},
+                              {"dev_tx_packets", devTx},
+                              {"dev_tx_dropped_ring", ringDrops},
+                              {"qdisc_sent_packets", after.qdisc.packets - before.qdisc.packets},
+                              {"qdisc_drops", qdiscDrops},
+                              {"qdisc_overlimits", after.qdisc.overlimits - before.qdisc.overlimits},
+                              {"qdisc_requeues", after.qdisc.requeues - before.qdisc.requeues},
+                              {"qdisc_backlog_at_stop", atStop.qdisc.backlog},
+                              {"qdisc_qlen_at_stop", atStop.qdisc.qlen},
+                              {"udp_sndbuf_errors", sndbuf},
+                              {"sysfs_agrees", sysAgrees},
+                              {"balanced", balanced}};
+  std::printf("TAPDROP %s\n", j.dump().c_str());
+  std::fflush(stdout);
+  tuntap.del(kDev);
+  return balanced && sysAgrees;
+}
+
+const char* env(const char* name, const char* fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? v : fallback;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Arguments, or (in the VM, where tests/vm/run passes only environment) TAP_DROP_* variables.
+  std::string qdiscs = argc > 1 ? argv[1] : env("TAP_DROP_QDISCS", "default noqueue");
+  const double seconds = std::atof(argc > 2 ? argv[2] : env("TAP_DROP_SECONDS", "3"));
+  const uint64_t readRate = std::strtoull(argc > 3 ? argv[3] : env("TAP_DROP_READ_RATE", "20000"), nullptr, 10);
+  const std::size_t payload = std::strtoul(argc > 4 ? argv[4] : env("TAP_DROP_PAYLOAD", "18"), nullptr, 10);  // 64-byte frames
+  const int reps = std::atoi(env("TAP_DROP_REPS", "1"));
+  bool ok = true;
+  std::istringstream words(qdiscs);
+  std::vector<std::string> list;
+  for (std::string q; words >> q;) list.push_back(q);
+  for (int r = 0; r < reps; ++r)
+    for (const auto& q : list) ok = measure(q, seconds, readRate, payload) && ok;
+  return ok ? 0 : 1;
+}

@@ -1,0 +1,155 @@
+// TunTapApi: create with ioctls on /dev/net/tun (in the Netlink's namespace), read through
+// rtnetlink's `tun` link info (src/rtnl/link_kinds/tun.cpp) with sysfs for what it lacks, delete
+// with RTM_DELLINK.
+#include <grp.h>
+#include <linux/if_tun.h>
+#include <pwd.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <charconv>
+#include <vector>
+
+#include "fastlink/error.hpp"
+#include "fastlink/link.hpp"
+#include "fastlink/netlink.hpp"
+#include "fastlink/tuntap.hpp"
+#include "fastlink/types.hpp"
+#include "netlink_internals.hpp"
+#include "tuntap/tun_file.hpp"
+
+namespace fastlink {
+namespace {
+
+constexpr const char* kKind = "tun";
+
+std::string describeAdd(const TunTapInfo& d) {
+  std::string s = "tuntap add";
+  if (!d.name.empty()) s += " dev " + d.name;
+  if (d.mode) s += std::string(" mode ") + std::string(tunTapModeName(*d.mode));
+  return s;
+}
+
+// A decimal id, or nullopt when `text` is not all digits. (uint32_t)-1 means "none" to the
+// kernel, so it is not an id.
+std::optional<uint32_t> parseId(std::string_view text) {
+  uint32_t v = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || v == UINT32_MAX) return std::nullopt;
+  return v;
+}
+
+std::vector<char> nssBuffer(int which) {
+  long size = sysconf(which);
+  return std::vector<char>(size > 0 ? static_cast<std::size_t>(size) : 16384);
+}
+
+TunTapInfo fromLink(const LinkInfo& link) {
+  TunTapInfo d;
+  if (const auto* t = link.kindOptions<TunTapInfo>()) d = *t;
+  d.name = link.name.value_or("");
+  d.index = link.index;
+  // The link info lacks one_queue and napi (and is missing before 4.15): sysfs has them when it
+  // shows this very device.
+  if (link.index && link.type) {
+    std::string address = link.address ? link.address->toString() : "";
+    if (auto s = tuntap::readSysfsTun(d.name, *link.index, *link.type, address)) tuntap::mergeSysfs(d, *s);
+  }
+  return d;
+}
+
+Error notTunTap(const std::string& operation, const LinkInfo& link) {
+  return Error::invalidArgument(operation, "\"" + link.name.value_or("") + "\" is not a tun/tap device (type " +
+                                               link.kind.value_or("none") + ")");
+}
+
+}  // namespace
+
+std::string_view tunTapModeName(TunTapMode mode) { return mode == TunTapMode::Tap ? "tap" : "tun"; }
+
+TunTapInfo& TunTapInfo::setOwner(std::string_view nameOrId) {
+  if (auto id = parseId(nameOrId)) return setOwner(*id);
+  std::string name(nameOrId);
+  auto buffer = nssBuffer(_SC_GETPW_R_SIZE_MAX);
+  passwd pw{};
+  passwd* found = nullptr;
+  getpwnam_r(name.c_str(), &pw, buffer.data(), buffer.size(), &found);
+  if (!found) throw Error::invalidArgument("tuntap user", "user \"" + name + "\" does not exist");
+  return setOwner(static_cast<uint32_t>(found->pw_uid));
+}
+
+TunTapInfo& TunTapInfo::setGroup(std::string_view nameOrId) {
+  if (auto id = parseId(nameOrId)) return setGroup(*id);
+  std::string name(nameOrId);
+  auto buffer = nssBuffer(_SC_GETGR_R_SIZE_MAX);
+  ::group gr{};
+  ::group* found = nullptr;
+  getgrnam_r(name.c_str(), &gr, buffer.data(), buffer.size(), &found);
+  if (!found) throw Error::invalidArgument("tuntap group", "group \"" + name + "\" does not exist");
+  return setGroup(static_cast<uint32_t>(found->gr_gid));
+}
+
+std::string TunTapApi::add(const TunTapInfo& device) {
+  const std::string operation = describeAdd(device);
+  if (!device.mode) throw Error::invalidArgument(operation, "a mode is needed (mode tun or mode tap)");
+  if (!device.name.empty()) {
+    try {
+      validateIfname(device.name);
+    } catch (const Error& e) {
+      throw Error::invalidArgument(operation, e.reason());
+    }
+  }
+  if (device.owner && *device.owner == UINT32_MAX) throw Error::invalidArgument(operation, "uid 4294967295 is not a user");
+  if (device.group && *device.group == UINT32_MAX) throw Error::invalidArgument(operation, "gid 4294967295 is not a group");
+  tuntap::TunFile file(NetlinkInternals::netns(netlink_), false, operation);
+  // IFF_TUN_EXCL: fail on an existing name instead of attaching to that device.
+  std::string name = file.setIff(device.name, tuntap::iffFlags(device) | IFF_TUN_EXCL, operation);
+  // Until TUNSETPERSIST the device lives only as long as the file: any failure below leaves
+  // nothing behind.
+  if (device.owner) file.control(TUNSETOWNER, *device.owner, "TUNSETOWNER", operation);
+  if (device.group) file.control(TUNSETGROUP, *device.group, "TUNSETGROUP", operation);
+  file.control(TUNSETPERSIST, 1, "TUNSETPERSIST", operation);
+  return name;
+}
+
+void TunTapApi::del(const std::string& name, std::optional<TunTapMode> mode) {
+  std::string operation = "tuntap del dev " + name;
+  if (mode) operation += std::string(" mode ") + std::string(tunTapModeName(*mode));
+  validateIfname(name);
+  std::optional<LinkInfo> link = netlink_.links().find(name);
+  if (!link) throw Error(std::make_error_code(std::errc::no_such_device), operation, "Cannot find device \"" + name + "\"");
+  if (link->kind != kKind) throw notTunTap(operation, *link);
+  const auto* t = link->kindOptions<TunTapInfo>();
+  if (mode && t && t->mode && *t->mode != *mode)
+    throw Error::invalidArgument(operation, "\"" + name + "\" is a " + std::string(tunTapModeName(*t->mode)) +
+                                                " device, not " + std::string(tunTapModeName(*mode)));
+  // By index: the device checked above is the one deleted even if the name moves meanwhile.
+  try {
+    netlink_.links().del(Ifref(*link->index));
+  } catch (const Error& e) {
+    throw Error(e.code(), operation, e.extack(), e.extackOffset());
+  }
+}
+
+std::vector<TunTapInfo> TunTapApi::list() {
+  std::vector<TunTapInfo> out;
+  netlink_.links().forEach(LinkFilter().setKind(kKind), [&](const LinkInfo& l) { out.push_back(fromLink(l)); },
+                           [&] { out.clear(); });
+  return out;
+}
+
+std::optional<TunTapInfo> TunTapApi::find(const std::string& name) {
+  std::optional<LinkInfo> link = netlink_.links().find(name);
+  if (!link || link->kind != kKind) return std::nullopt;
+  return fromLink(*link);
+}
+
+TunTapInfo TunTapApi::get(const std::string& name) {
+  const std::string operation = "tuntap show dev " + name;
+  std::optional<LinkInfo> link = netlink_.links().find(name);
+  if (!link) throw Error(std::make_error_code(std::errc::no_such_device), operation, "Cannot find device \"" + name + "\"");
+  if (link->kind != kKind) throw notTunTap(operation, *link);
+  return fromLink(*link);
+}
+
+}  // namespace fastlink
