@@ -7,6 +7,8 @@
 #include "fastlink/fdb.hpp"
 #include "fastlink/ethtool.hpp"
 #include "fastlink/steering.hpp"
+#include "fastlink/tune.hpp"
+#include "fastlink/xdp.hpp"
 #include "fastlink/genl.hpp"
 #include "fastlink/link.hpp"
 #include "fastlink/neigh.hpp"
