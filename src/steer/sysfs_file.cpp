@@ -34,11 +34,11 @@ std::string readFile(const std::string& path) {
   return out;
 }
 
-// One write() of the whole value: sysfs stores take the value in one call and report the
+// O_TRUNC as the shell's `>` does (the test tree uses regular files). One write() of the whole value: sysfs stores take the value in one call and report the
 // kernel's refusal (EINVAL, EIO when no CPU of a mask is usable) as the write's errno.
 void writeFile(const std::string& path, const std::string& value) {
   std::string op = "echo " + value + " > " + path;
-  int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  int fd = ::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
   if (fd < 0) throw fileError(errno, op);
   ssize_t n = ::write(fd, value.data(), value.size());
   int err = errno;
