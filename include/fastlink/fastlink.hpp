@@ -7,6 +7,7 @@
 #include "fastlink/fdb.hpp"
 #include "fastlink/ethtool.hpp"
 #include "fastlink/steering.hpp"
+#include "fastlink/napi.hpp"
 #include "fastlink/tune.hpp"
 #include "fastlink/xdp.hpp"
 #include "fastlink/genl.hpp"
