@@ -136,7 +136,10 @@ TEST_F(VmNic, TuneAppliesIrqsChannelsAndSteeringAndRestores) {
   for (const auto& d : s.deviceIrqs(nic))
     if (d.queue) irqs.push_back(d.irq);
   for (unsigned irq : irqs) s.setIrqAffinity(irq, {1});
-  TuneApi tune(*nl, TuneOptions{.sysfsRoot = sysfs->root(), .snapshotDir = dir});
+  TuneOptions options;
+  options.sysfsRoot = sysfs->root();
+  options.snapshotDir = dir;
+  TuneApi tune(*nl, options);
   TunePlan plan = tune.plan(nic);
   EXPECT_TRUE(plan.irqNote.empty());
   ASSERT_EQ(plan.after.irqs.size(), 4u);
