@@ -28,6 +28,16 @@ constexpr uint16_t kNapiPid = 4;      // NETDEV_A_NAPI_PID
 constexpr uint16_t kNapiThreaded = 8;  // NETDEV_A_NAPI_THREADED (6.17): u32, 0 disabled, 1 enabled
 constexpr uint16_t kNapiMax = 8;
 
+// The family appeared in Linux 6.3: before that, "not supported" is the honest answer.
+const GenlFamilyInfo& netdevFamily(Netlink& netlink, const std::string& op) {
+  try {
+    return netlink.families().get(kFamily);
+  } catch (const Error& e) {
+    if (e.code() != std::errc::no_such_file_or_directory) throw;
+    throw Error(std::make_error_code(std::errc::operation_not_supported), op, "this kernel has no netdev generic netlink family (Linux 6.3+)");
+  }
+}
+
 bool hasCommand(const GenlFamilyInfo& family, uint8_t cmd) {
   for (const auto& op : family.ops)
     if (op.id == cmd) return true;
@@ -50,8 +60,8 @@ NapiInfo decodeNapi(const nlmsghdr* m) {
 NapiApi::NapiApi(Netlink& netlink) : netlink_(netlink) {}
 
 std::vector<NapiInfo> NapiApi::list(uint32_t ifindex) {
-  const GenlFamilyInfo& family = netlink_.families().get(kFamily);
   std::string op = "ynl --family netdev --dump napi-get --json '{\"ifindex\": " + std::to_string(ifindex) + "}'";
+  const GenlFamilyInfo& family = netdevFamily(netlink_, op);
   if (!hasCommand(family, kCmdNapiGet))
     throw Error(std::make_error_code(std::errc::operation_not_supported), op, "this kernel's netdev family has no napi-get (Linux 6.9+)");
   genl::GenlWriter w(family, kCmdNapiGet, kVersion);
@@ -64,9 +74,9 @@ std::vector<NapiInfo> NapiApi::list(uint32_t ifindex) {
 }
 
 void NapiApi::setThreaded(uint32_t napiId, bool on) {
-  const GenlFamilyInfo& family = netlink_.families().get(kFamily);
   std::string op = "ynl --family netdev --do napi-set --json '{\"id\": " + std::to_string(napiId) + ", \"threaded\": \"" +
                    (on ? "enabled" : "disabled") + "\"}'";
+  const GenlFamilyInfo& family = netdevFamily(netlink_, op);
   if (!hasCommand(family, kCmdNapiSet))
     throw Error(std::make_error_code(std::errc::operation_not_supported), op, "this kernel's netdev family has no napi-set (Linux 6.13+)");
   genl::GenlWriter w(family, kCmdNapiSet, kVersion);
