@@ -99,7 +99,7 @@ int main(int argc, char** argv) {
   std::printf("one 4-queue veth, %u online CPUs -> %u queues; medians of %d rounds\n", cpus, queues, rounds);
 
   // Library: plan + apply (snapshot, writes, read-back, verify), then restore.
-  std::vector<double> libTune, libRestore;
+  std::vector<double> libTune, libPlan, libRestore;
   {
     fastlink::Netlink nl;
     fastlink::TuneOptions options;
@@ -107,7 +107,9 @@ int main(int argc, char** argv) {
     for (int i = 0; i < rounds; ++i) {
       auto t0 = Clock::now();
       fastlink::TuneApi tune(nl, options);
-      tune.apply(tune.plan("tb0"));
+      auto plan = tune.plan("tb0");
+      libPlan.push_back(ms(t0));
+      tune.apply(plan);
       libTune.push_back(ms(t0));
       if (!isTuned(queues)) return 1;
       t0 = Clock::now();
@@ -141,6 +143,7 @@ int main(int argc, char** argv) {
   }
 
   std::printf("fastlink library tune (plan+apply+verify): %7.2f ms\n", median(libTune));
+  std::printf("  of which plan (reads only):               %7.2f ms\n", median(libPlan));
   std::printf("fastlink library restore:                  %7.2f ms\n", median(libRestore));
   std::printf("shell recipe (ethtool -L + sh, no checks): %7.2f ms\n", median(shell));
   if (!cli.empty()) {

@@ -74,7 +74,8 @@ void makeDirs(const std::string& dir) {
   }
 }
 
-// Written to a temporary file and renamed: a crash never leaves half a snapshot.
+// Written to a temporary file and renamed: a crash never leaves half a snapshot. No fsync: the
+// directory is a tmpfs (/run) whose contents die with the settings they record, at reboot.
 void writeSnapshot(const std::string& path, const std::string& dir, const TuneState& s) {
   makeDirs(dir);
   std::string tmp = path + ".tmp";
@@ -83,9 +84,8 @@ void writeSnapshot(const std::string& path, const std::string& dir, const TuneSt
   if (fd < 0) throw steer::fileError(errno, "save snapshot " + path);
   ssize_t n = ::write(fd, text.data(), text.size());
   int err = errno;
-  bool synced = ::fsync(fd) == 0;
   ::close(fd);
-  if (n != static_cast<ssize_t>(text.size()) || !synced) {
+  if (n != static_cast<ssize_t>(text.size())) {
     ::unlink(tmp.c_str());
     throw steer::fileError(n < 0 ? err : EIO, "save snapshot " + path);
   }
@@ -146,7 +146,7 @@ TuneState TuneApi::read(const std::string& device) {
   s.device = device;
   s.ifindex = ifindexOf(device);
   try {
-    s.channels = countsOnly(netlink_.ethtool().channels(device));
+    s.channels = netlink_.ethtool().channels(device);
   } catch (const Error& e) {
     if (e.code() != std::errc::operation_not_supported) throw;
   }
@@ -180,8 +180,8 @@ TunePlan TuneApi::plan(const std::string& device) {
   if (!p.before.channels) {
     p.channelsNote = "the driver has no channel settings (ethtool -l: not supported); queues left as they are";
   } else {
-    ChannelsInfo max = netlink_.ethtool().channels(device);
-    ChannelsInfo want = *p.before.channels;
+    const ChannelsInfo& max = *p.before.channels;  // read() kept the maxima
+    ChannelsInfo want = countsOnly(*p.before.channels);
     if (max.combinedMax.value_or(0) > 0) {
       want.combined = std::min(ncpu, *max.combinedMax);
       // Dedicated rx/tx channels on top of combined ones would add queues with no CPU of their own.
