@@ -84,11 +84,13 @@ std::optional<PreparedRequest> prepareLinkSetXdp(Context& ctx, Args& args) {
   uint32_t current = attachedIn(api.status(device), mode);
   std::shared_ptr<XdpProgram> expected;
   if (current) expected = std::make_shared<XdpProgram>(XdpProgram::fromId(current));
-  r.encode = [device, mode, prog, expected](Resolver&) {
+  // Errors name the line as typed (the file, not the fd it was loaded into).
+  std::string typed = fmt::format("link set dev {} {} obj {}{}", device, word, file,
+                                  expected ? fmt::format(" (replacing program {})", current) : "");
+  r.encode = [device, mode, prog, expected, typed](Resolver&) {
     Request req = expected ? XdpRequests::replace(Ifref(device), prog->fd(), expected->fd(), mode)
                            : XdpRequests::attach(Ifref(device), prog->fd(), mode);
-    return Request(std::vector<uint8_t>(req.bytes().begin(), req.bytes().end()), req.operation(),
-                   Request::KeepAlive{prog, expected});
+    return Request(std::vector<uint8_t>(req.bytes().begin(), req.bytes().end()), typed, Request::KeepAlive{prog, expected});
   };
   return r;
 }
