@@ -8,6 +8,7 @@
 #include "command.hpp"
 #include "link_kind.hpp"
 #include "link_show.hpp"
+#include "xdp_command.hpp"
 
 namespace fastlink::cli {
 namespace {
@@ -15,6 +16,7 @@ namespace {
 constexpr const char* kUsageHead = R"(Usage: fastlink link add [link DEV] [name] NAME [OPTIONS] type KIND [KIND OPTIONS]
        fastlink link replace [name] NAME [OPTIONS] type KIND [KIND OPTIONS]
        fastlink link set { [dev] NAME | group GROUP } [OPTIONS] [type KIND [KIND OPTIONS]]
+       fastlink link set [dev] NAME { xdp | xdpgeneric | xdpdrv | xdpoffload } { obj FILE [sec NAME] [program NAME] | off }
        fastlink link del { [dev] NAME | group GROUP }
        fastlink link [show] [[dev] NAME] [type KIND] [master DEV] [group GROUP] [up]
 
@@ -200,11 +202,14 @@ PreparedRequest prepareDel(Args& args) {
 
 bool isHelp(const Args& args) { return args.peek() == "help"; }
 
-PreparedRequest prepareLink(Context&, Args& args) {
+PreparedRequest prepareLink(Context& ctx, Args& args) {
   if (args.done()) throw UsageError("link: a verb is required (add, set, del, replace, show)");
   if (args.accept("add")) return isHelp(args) ? throw UsageError(usage()) : prepareCreate(args, Verb::Add);
   if (args.accept("replace")) return isHelp(args) ? throw UsageError(usage()) : prepareCreate(args, Verb::Replace);
-  if (args.acceptAny({"set", "change"})) return isHelp(args) ? throw UsageError(usage()) : prepareSet(args);
+  if (args.acceptAny({"set", "change"})) {
+    if (auto xdp = isHelp(args) ? std::nullopt : prepareLinkSetXdp(ctx, args)) return *xdp;
+    return isHelp(args) ? throw UsageError(usage()) : prepareSet(args);
+  }
   if (args.acceptAny({"del", "delete"})) return isHelp(args) ? throw UsageError(usage()) : prepareDel(args);
   if (args.acceptAny({"show", "list", "lst", "ls", "sh"}))
     throw UsageError("link show cannot be used in a batch (a batch only sends changes)");

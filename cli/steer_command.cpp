@@ -25,76 +25,25 @@
 #include "fastlink/error.hpp"
 #include "fastlink/steering.hpp"
 #include "output.hpp"
+#include "steer_support.hpp"
 
 namespace fastlink::cli {
 namespace {
 
 constexpr const char* kUsage = R"(Usage: fastlink steer show DEV
-       fastlink steer set DEV [ queue N ] [ rps CPUS ] [ rps-flow-cnt N ] [ xps CPUS ]
+       fastlink steer set DEV [ queue N ] [ rps CPUS ] [ rps-flow-cnt N ] [ xps CPUS ] [ threaded on|off ]
+       fastlink steer irq show DEV
+       fastlink steer irq set DEV { spread [ cpus CPUS ] | irq N cpus CPUS }
        CPUS := LIST like 0-3,6 | none       (see docs/cli/steer.md))";
-
-std::vector<unsigned> parseCpuList(const std::string& text) {
-  std::vector<unsigned> cpus;
-  if (text == "none") return cpus;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    std::size_t comma = text.find(',', start);
-    std::string part = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    std::size_t dash = part.find('-');
-    unsigned lo = parseU32(part.substr(0, dash), "cpu", 0, 4095);
-    unsigned hi = dash == std::string::npos ? lo : parseU32(part.substr(dash + 1), "cpu", 0, 4095);
-    if (hi < lo) throw UsageError(fmt::format("cpu range \"{}\" goes backwards", part));
-    for (unsigned c = lo; c <= hi; ++c) cpus.push_back(c);
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  return cpus;
-}
-
-std::string cpuListText(const std::vector<unsigned>& cpus) {
-  if (cpus.empty()) return "none";
-  std::string s;
-  for (std::size_t i = 0; i < cpus.size();) {
-    std::size_t j = i;
-    while (j + 1 < cpus.size() && cpus[j + 1] == cpus[j] + 1) ++j;
-    s += (s.empty() ? "" : ",") + (i == j ? std::to_string(cpus[i]) : fmt::format("{}-{}", cpus[i], cpus[j]));
-    i = j + 1;
-  }
-  return s;
-}
-
-/// With -n NS: a private mount namespace with NS's sysfs on /sys, like `ip netns exec`.
-void enterSysfsOf(const std::optional<std::string>& netns) {
-  if (!netns) return;
-  auto fail = [&](const std::string& what) {
-    throw Error(std::error_code(errno, std::generic_category()), "steer -n " + *netns, what);
-  };
-  if (::unshare(CLONE_NEWNS) != 0) fail("cannot make a private mount namespace");
-  if (::mount(nullptr, "/", nullptr, MS_REC | MS_SLAVE, nullptr) != 0) fail("cannot make mounts private");
-  int fd = ::open(("/run/netns/" + *netns).c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) fail("cannot open network namespace \"" + *netns + "\"");
-  int err = 0;
-  // setns in a helper thread: this process's own sockets stay where they are.
-  std::thread t([&] {
-    if (::setns(fd, CLONE_NEWNET) != 0) err = errno;
-    else if (::umount2("/sys", MNT_DETACH) != 0 && errno != EINVAL) err = errno;
-    else if (::mount("sysfs", "/sys", "sysfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, nullptr) != 0) err = errno;
-  });
-  t.join();
-  ::close(fd);
-  if (err) {
-    errno = err;
-    fail("cannot mount the namespace's sysfs");
-  }
-}
 
 int show(Context& ctx, const std::string& dev) {
   enterSysfsOf(ctx.options().netns);
   SteeringApi steer;
   auto rx = steer.rxQueues(dev);
   auto tx = steer.txQueues(dev);
+  bool threaded = steer.threaded(dev);
   if (ctx.options().json) {
-    nlohmann::ordered_json j{{"ifname", dev}};
+    nlohmann::ordered_json j{{"ifname", dev}, {"threaded", threaded}};
     j["rx"] = nlohmann::ordered_json::array();
     for (const auto& q : rx)
       j["rx"].push_back({{"queue", q.queue}, {"rps_cpus", q.rpsCpus}, {"rps_flow_cnt", q.rpsFlowCount}});
@@ -109,21 +58,26 @@ int show(Context& ctx, const std::string& dev) {
   for (const auto& q : rx)
     s += fmt::format("{} rx-{} rps_cpus {} rps_flow_cnt {}\n", dev, q.queue, cpuListText(q.rpsCpus), q.rpsFlowCount);
   for (const auto& q : tx) s += fmt::format("{} tx-{} xps_cpus {}\n", dev, q.queue, cpuListText(q.xpsCpus));
+  s += fmt::format("{} threaded {}\n", dev, threaded ? "on" : "off");
   std::fputs(s.c_str(), stdout);
   return kExitOk;
 }
 
+bool parseOnOff(const std::string& text, const char* what);
+
 int set(Context& ctx, const std::string& dev, Args& args) {
   std::optional<uint32_t> queue, flows;
   std::optional<std::vector<unsigned>> rps, xps;
+  std::optional<bool> threaded;
   while (!args.done()) {
     if (args.accept("queue")) queue = parseU32(args.value("queue"), "queue");
     else if (args.accept("rps")) rps = parseCpuList(args.value("rps"));
     else if (args.accept("rps-flow-cnt")) flows = parseU32(args.value("rps-flow-cnt"), "rps-flow-cnt");
     else if (args.accept("xps")) xps = parseCpuList(args.value("xps"));
-    else args.unknown("steer set takes: queue N, rps CPUS, rps-flow-cnt N, xps CPUS");
+    else if (args.accept("threaded")) threaded = parseOnOff(args.value("threaded"), "threaded");
+    else args.unknown("steer set takes: queue N, rps CPUS, rps-flow-cnt N, xps CPUS, threaded on|off");
   }
-  if (!rps && !flows && !xps) throw UsageError("steer set: nothing to set (rps, rps-flow-cnt, xps)");
+  if (!rps && !flows && !xps && !threaded) throw UsageError("steer set: nothing to set (rps, rps-flow-cnt, xps, threaded)");
   enterSysfsOf(ctx.options().netns);
   SteeringApi steer;
   std::vector<uint32_t> rxQueues, txQueues;
@@ -139,7 +93,74 @@ int set(Context& ctx, const std::string& dev, Args& args) {
   }
   if (xps)
     for (uint32_t q : txQueues) steer.setXpsCpus(dev, q, *xps);
+  if (threaded) steer.setThreaded(dev, *threaded);
   return kExitOk;
+}
+
+bool parseOnOff(const std::string& text, const char* what) {
+  if (text == "on") return true;
+  if (text == "off") return false;
+  throw UsageError(fmt::format("{}: expected on or off, not \"{}\"", what, text));
+}
+
+/// `steer irq show DEV`: the device's interrupts, queue ones first, with their CPUs.
+int irqShow(Context& ctx, const std::string& dev) {
+  enterSysfsOf(ctx.options().netns);
+  SteeringApi steer;
+  auto irqs = steer.deviceIrqs(dev);
+  if (ctx.options().json) {
+    JsonArrayWriter out(stdout, ctx.options().pretty);
+    for (const auto& i : irqs)
+      out.add(nlohmann::ordered_json{{"irq", i.irq}, {"name", i.name}, {"queue", i.queue}, {"cpus", i.cpus}});
+    out.finish();
+    return kExitOk;
+  }
+  std::string s;
+  for (const auto& i : irqs)
+    s += fmt::format("{} irq {} {} {} cpus {}\n", dev, i.irq, i.name.empty() ? "-" : i.name, i.queue ? "queue" : "other", cpuListText(i.cpus));
+  std::fputs(s.c_str(), stdout);
+  return kExitOk;
+}
+
+/// `steer irq set DEV spread [cpus CPUS]` or `steer irq set DEV irq N cpus CPUS`.
+int irqSet(Context& ctx, const std::string& dev, Args& args) {
+  std::optional<std::vector<unsigned>> cpus;
+  std::optional<uint32_t> irq;
+  bool spread = false;
+  while (!args.done()) {
+    if (args.accept("spread")) spread = true;
+    else if (args.accept("irq")) irq = parseU32(args.value("irq"), "irq");
+    else if (args.accept("cpus")) cpus = parseCpuList(args.value("cpus"));
+    else args.unknown("steer irq set takes: spread [cpus CPUS] | irq N cpus CPUS");
+  }
+  if (spread == irq.has_value()) throw UsageError("steer irq set: say either spread or irq N");
+  if (irq && !cpus) throw UsageError("steer irq set: irq N needs cpus CPUS");
+  enterSysfsOf(ctx.options().netns);
+  SteeringApi steer;
+  std::vector<IrqAffinity> plan;
+  if (spread) {
+    plan = steer.planQueueIrqSpread(dev, cpus ? *cpus : steer.onlineCpus());
+  } else {
+    // Only an interrupt of this device: a typo must not move another device's IRQ.
+    bool ours = false;
+    for (const auto& d : steer.deviceIrqs(dev)) ours = ours || d.irq == *irq;
+    if (!ours) throw Error(std::make_error_code(std::errc::invalid_argument), fmt::format("steer irq set {} irq {}", dev, *irq),
+                           fmt::format("IRQ {} is not an interrupt of {} (see: fastlink steer irq show {})", *irq, dev, dev));
+    plan = {{*irq, *cpus}};
+  }
+  steer.applyIrqAffinity(plan);
+  return kExitOk;
+}
+
+int runIrq(Context& ctx, Args& args) {
+  bool isSet = false;
+  if (args.accept("set")) isSet = true;
+  else if (!args.acceptAny({"show", "list", "ls"})) args.unknown("steer irq verbs: show, set");
+  if (args.done()) throw UsageError("steer irq: a device name is required");
+  std::string dev = args.next();
+  if (isSet) return irqSet(ctx, dev, args);
+  if (!args.done()) args.unknown("steer irq show takes only a device");
+  return irqShow(ctx, dev);
 }
 
 int runSteer(Context& ctx, Args& args) {
@@ -151,9 +172,17 @@ int runSteer(Context& ctx, Args& args) {
     printLine(kUsage);
     return kExitOk;
   }
+  if (args.accept("irq")) {
+    try {
+      return runIrq(ctx, args);
+    } catch (const Error& e) {
+      printError(e.reason() + " (" + e.operation() + ")");
+      return kExitFailed;
+    }
+  }
   bool isSet = false;
   if (args.accept("set")) isSet = true;
-  else if (!args.acceptAny({"show", "list", "ls"})) args.unknown("steer verbs: show, set");
+  else if (!args.acceptAny({"show", "list", "ls"})) args.unknown("steer verbs: show, set, irq");
   if (args.done()) throw UsageError("steer: a device name is required");
   std::string dev = args.next();
   try {

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -202,9 +203,17 @@ class EthtoolApi final : public IEthtoolApi {
   void setCoalesce(const Ifref& device, const CoalesceInfo& coalesce) override;
   std::vector<StatsGroup> stats(const Ifref& device) override;
 
+  /// The resolved `ethtool` family, for building EthtoolRequests (resolved on first use).
+  const GenlFamily& family();
+  /// Sends ethtool requests (EthtoolRequests::set*) pipelined on the generic netlink socket,
+  /// many per sendmsg, ACKs matched by sequence number: the bulk form for many devices.
+  /// Per-request results as Netlink::run. Feature sets in a batch are not read back: compare
+  /// with features() afterwards when that matters.
+  /// Equivalent to: one `ethtool -L/-K` per request, without the processes
+  BatchResult run(std::span<const Request> requests, const BatchOptions& options = {});
+
  private:
   struct Cache;
-  const GenlFamily& family();
   const std::vector<std::string>& strings(uint32_t setId);
   GenlApi& families_;
   core::Engine& engine_;

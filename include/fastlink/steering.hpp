@@ -39,6 +39,23 @@ struct TxQueueSteering {
   friend bool operator==(const TxQueueSteering&, const TxQueueSteering&) = default;
 };
 
+/// One interrupt of a device (found through its MSI/MSI-X vectors in sysfs and named by the
+/// handlers registered on it in /proc/irq/N/), with its CPU affinity.
+struct DeviceIrq {
+  unsigned irq = 0;
+  std::string name;              ///< the handler's name, e.g. "virtio0-input.0", "eth0-TxRx-3"
+  bool queue = false;            ///< serves a queue (rx/tx/TxRx/input/output), not config/misc
+  std::vector<unsigned> cpus;    ///< smp_affinity_list
+  friend bool operator==(const DeviceIrq&, const DeviceIrq&) = default;
+};
+
+/// One IRQ to pin to one set of CPUs (see SteeringApi::spreadQueueIrqs).
+struct IrqAffinity {
+  unsigned irq = 0;
+  std::vector<unsigned> cpus;
+  friend bool operator==(const IrqAffinity&, const IrqAffinity&) = default;
+};
+
 /// The kernel's CPU mask text ("00000000,0000000f": 32-bit hex words, highest first) to CPU
 /// numbers in increasing order, and back. Throws Error(EINVAL) on text that is not a mask.
 std::vector<unsigned> parseCpuMask(const std::string& text);
@@ -64,6 +81,42 @@ class SteeringApi {
   /// Sets every receive queue at once (the common "RPS on all queues" step); stops at the
   /// first failure, which names the queue.
   void setRpsAll(const std::string& device, const std::vector<unsigned>& cpus, uint32_t flowCountPerQueue) const;
+
+  /// The CPUs that are online (/sys/devices/system/cpu/online), in increasing order.
+  std::vector<unsigned> onlineCpus() const;
+
+  /// The interrupts of `device`: its PCI function's MSI/MSI-X vectors
+  /// (/sys/class/net/DEV/device/msi_irqs, or the parent's for virtio-net, whose netdev hangs
+  /// off a virtio device under the PCI one), else its legacy `irq`, named by the handler
+  /// directories in /proc/irq/N/. Queue interrupts first matched by their handler names, not
+  /// by grepping /proc/interrupts for the device name.
+  /// Throws Error(ENODEV) when the device has no interrupts (veth, bridge, netdevsim: no
+  /// `device` in sysfs, or no vectors), naming the device.
+  /// Equivalent to: for i in $(ls /sys/class/net/DEV/device/msi_irqs); do ls /proc/irq/$i; done
+  std::vector<DeviceIrq> deviceIrqs(const std::string& device) const;
+
+  /// Pins one IRQ to `cpus`, then reads smp_affinity_list back. Error(EINVAL) naming the CPU
+  /// when one is offline (nothing written); Error(EIO) when the kernel kept other CPUs (a
+  /// managed IRQ whose affinity the kernel owns).
+  /// Equivalent to: echo CPUS > /proc/irq/N/smp_affinity_list (then read back)
+  void setIrqAffinity(unsigned irq, const std::vector<unsigned>& cpus) const;
+
+  /// The plan "one queue interrupt per CPU": the device's queue IRQs in order, each given the
+  /// next CPU of `cpus` (round robin when there are more IRQs than CPUs). Distinct CPUs per
+  /// IRQ by construction: the published shell recipe's bug (every CPU written into the same
+  /// IRQ) cannot be expressed. Throws like deviceIrqs, and Error(EINVAL) for an offline CPU.
+  std::vector<IrqAffinity> planQueueIrqSpread(const std::string& device, const std::vector<unsigned>& cpus) const;
+  /// Applies a plan: checks every CPU is online first (nothing is written otherwise), then
+  /// sets and reads back each IRQ; stops at the first failure, which names the IRQ.
+  void applyIrqAffinity(const std::vector<IrqAffinity>& plan) const;
+
+  /// Threaded NAPI of every NAPI instance of `device` (/sys/class/net/DEV/threaded): polling
+  /// in a kernel thread per NAPI instead of softirq context. The netdev generic netlink family
+  /// (NapiApi) sets it per NAPI instance on kernels that offer it.
+  /// Equivalent to: cat /sys/class/net/DEV/threaded
+  bool threaded(const std::string& device) const;
+  /// Equivalent to: echo 0|1 > /sys/class/net/DEV/threaded (then read back)
+  void setThreaded(const std::string& device, bool on) const;
 
   /// Equivalent to: cat /proc/sys/net/core/rps_sock_flow_entries (initial namespace only)
   uint32_t sockFlowEntries() const;

@@ -247,4 +247,14 @@ std::vector<StatsGroup> EthtoolApi::stats(const Ifref& device) {
   return out;
 }
 
+BatchResult EthtoolApi::run(std::span<const Request> requests, const BatchOptions& options) {
+  BatchResult result;
+  result.results.reserve(requests.size());
+  BatchResult totals = engine_.runBatch(requests, options, [&](std::size_t, const RequestResult& r) { result.results.push_back(r); });
+  result.applied = totals.applied;
+  result.failed = totals.failed;
+  result.notSent = totals.notSent;
+  return result;
+}
+
 }  // namespace fastlink

@@ -14,47 +14,16 @@
 
 #include "fastlink/error.hpp"
 #include "fastlink/types.hpp"
+#include "steer/sysfs_file.hpp"
 
 namespace fastlink {
 
+using steer::cpuList;
+using steer::fileError;
+using steer::readFile;
+using steer::writeFile;
+
 namespace {
-
-Error fileError(int err, const std::string& operation, const std::string& why = {}) {
-  return Error(std::error_code(err, std::generic_category()), operation, why);
-}
-
-std::string readFile(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw fileError(errno, "cat " + path);
-  std::string out;
-  char buf[4096];
-  for (;;) {
-    ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n < 0) {
-      int err = errno;
-      ::close(fd);
-      throw fileError(err, "cat " + path);
-    }
-    if (n == 0) break;
-    out.append(buf, static_cast<std::size_t>(n));
-  }
-  ::close(fd);
-  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
-  return out;
-}
-
-// One write() of the whole value: sysfs stores take the value in one call and report the
-// kernel's refusal (EINVAL, EIO when no CPU of a mask is usable) as the write's errno.
-void writeFile(const std::string& path, const std::string& value) {
-  std::string op = "echo " + value + " > " + path;
-  int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
-  if (fd < 0) throw fileError(errno, op);
-  ssize_t n = ::write(fd, value.data(), value.size());
-  int err = errno;
-  ::close(fd);
-  if (n < 0) throw fileError(err, op);
-  if (static_cast<std::size_t>(n) != value.size()) throw fileError(EIO, op, "short write");
-}
 
 uint32_t parseCount(const std::string& text, const std::string& path) {
   try {
@@ -64,13 +33,6 @@ uint32_t parseCount(const std::string& text, const std::string& path) {
   } catch (const std::exception&) {
   }
   throw Error(make_error_code(Errc::malformed_reply), "cat " + path, "not a number: \"" + text + "\"");
-}
-
-std::string cpuList(const std::vector<unsigned>& cpus) {
-  if (cpus.empty()) return "none";
-  std::string s;
-  for (unsigned c : cpus) s += (s.empty() ? "" : ",") + std::to_string(c);
-  return s;
 }
 
 // Queue numbers of DEV's queues of one kind ("rx-" / "tx-"), sorted.

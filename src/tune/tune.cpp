@@ -1,0 +1,289 @@
+// TuneApi: plan, apply (snapshot first, roll back on failure, verify) and restore.
+#include "fastlink/tune.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "fastlink/error.hpp"
+#include "fastlink/netlink.hpp"
+#include "steer/sysfs_file.hpp"
+
+namespace fastlink {
+
+namespace {
+
+using nlohmann::json;
+
+// ---- snapshot file (JSON) ----
+
+json channelsJson(const ChannelsInfo& c) {
+  json j = json::object();
+  if (c.rx) j["rx"] = *c.rx;
+  if (c.tx) j["tx"] = *c.tx;
+  if (c.other) j["other"] = *c.other;
+  if (c.combined) j["combined"] = *c.combined;
+  return j;
+}
+
+ChannelsInfo channelsOf(const json& j) {
+  ChannelsInfo c;
+  if (j.contains("rx")) c.rx = j["rx"].get<uint32_t>();
+  if (j.contains("tx")) c.tx = j["tx"].get<uint32_t>();
+  if (j.contains("other")) c.other = j["other"].get<uint32_t>();
+  if (j.contains("combined")) c.combined = j["combined"].get<uint32_t>();
+  return c;
+}
+
+json stateJson(const TuneState& s) {
+  json j{{"device", s.device}, {"ifindex", s.ifindex}};
+  if (s.channels) j["channels"] = channelsJson(*s.channels);
+  j["irqs"] = json::array();
+  for (const auto& i : s.irqs) j["irqs"].push_back({{"irq", i.irq}, {"cpus", i.cpus}});
+  j["rx"] = json::array();
+  for (const auto& q : s.rx) j["rx"].push_back({{"queue", q.queue}, {"rps_cpus", q.rpsCpus}, {"rps_flow_cnt", q.rpsFlowCount}});
+  j["tx"] = json::array();
+  for (const auto& q : s.tx) j["tx"].push_back({{"queue", q.queue}, {"xps_cpus", q.xpsCpus}});
+  return j;
+}
+
+TuneState stateOf(const json& j) {
+  TuneState s;
+  s.device = j.at("device").get<std::string>();
+  s.ifindex = j.at("ifindex").get<uint32_t>();
+  if (j.contains("channels")) s.channels = channelsOf(j["channels"]);
+  for (const auto& i : j.at("irqs")) s.irqs.push_back({i.at("irq").get<unsigned>(), i.at("cpus").get<std::vector<unsigned>>()});
+  for (const auto& q : j.at("rx"))
+    s.rx.push_back({q.at("queue").get<uint32_t>(), q.at("rps_cpus").get<std::vector<unsigned>>(), q.at("rps_flow_cnt").get<uint32_t>()});
+  for (const auto& q : j.at("tx")) s.tx.push_back({q.at("queue").get<uint32_t>(), q.at("xps_cpus").get<std::vector<unsigned>>()});
+  return s;
+}
+
+void makeDirs(const std::string& dir) {
+  std::string path;
+  std::size_t pos = 0;
+  while (pos != std::string::npos) {
+    pos = dir.find('/', pos + 1);
+    path = dir.substr(0, pos);
+    if (::mkdir(path.c_str(), 0700) != 0 && errno != EEXIST) throw steer::fileError(errno, "mkdir -p " + dir);
+  }
+}
+
+// Written to a temporary file and renamed: a crash never leaves half a snapshot. No fsync: the
+// directory is a tmpfs (/run) whose contents die with the settings they record, at reboot.
+void writeSnapshot(const std::string& path, const std::string& dir, const TuneState& s) {
+  makeDirs(dir);
+  std::string tmp = path + ".tmp";
+  std::string text = stateJson(s).dump(2) + "\n";
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd < 0) throw steer::fileError(errno, "save snapshot " + path);
+  ssize_t n = ::write(fd, text.data(), text.size());
+  int err = errno;
+  ::close(fd);
+  if (n != static_cast<ssize_t>(text.size())) {
+    ::unlink(tmp.c_str());
+    throw steer::fileError(n < 0 ? err : EIO, "save snapshot " + path);
+  }
+  if (::rename(tmp.c_str(), path.c_str()) != 0) throw steer::fileError(errno, "save snapshot " + path);
+}
+
+bool fileExists(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0;
+}
+
+uint64_t ownNetnsInode() {
+  struct stat st {};
+  if (::stat("/proc/self/ns/net", &st) != 0) throw steer::fileError(errno, "stat /proc/self/ns/net");
+  return st.st_ino;
+}
+
+// CPU c is served by queue c mod Q: queue q's CPUs.
+std::vector<unsigned> cpusOfQueue(const std::vector<unsigned>& cpus, uint32_t queue, uint32_t queues) {
+  std::vector<unsigned> out;
+  for (std::size_t i = 0; i < cpus.size(); ++i)
+    if (i % queues == queue) out.push_back(cpus[i]);
+  return out;
+}
+
+bool sameCounts(const ChannelsInfo& a, const ChannelsInfo& b) {
+  return a.rx.value_or(0) == b.rx.value_or(0) && a.tx.value_or(0) == b.tx.value_or(0) &&
+         a.combined.value_or(0) == b.combined.value_or(0) && a.other.value_or(0) == b.other.value_or(0);
+}
+
+ChannelsInfo countsOnly(const ChannelsInfo& c) {
+  ChannelsInfo out;
+  out.rx = c.rx, out.tx = c.tx, out.other = c.other, out.combined = c.combined;
+  return out;
+}
+
+}  // namespace
+
+TuneApi::TuneApi(Netlink& netlink, TuneOptions options)
+    : netlink_(netlink), options_(std::move(options)), steer_(options_.sysfsRoot, options_.procRoot) {
+  if (options_.netnsInode == 0) options_.netnsInode = ownNetnsInode();
+}
+
+uint32_t TuneApi::ifindexOf(const std::string& device) {
+  validateIfname(device);
+  std::string path = options_.sysfsRoot + "/class/net/" + device + "/ifindex";
+  if (!fileExists(path))
+    throw steer::fileError(ENODEV, "cat " + path, "no device \"" + device + "\" in this sysfs (sysfs shows the namespace that mounted it)");
+  return static_cast<uint32_t>(std::stoul(steer::readFile(path)));
+}
+
+std::string TuneApi::snapshotPath(const std::string& device) {
+  return options_.snapshotDir + "/" + std::to_string(options_.netnsInode) + "-" + std::to_string(ifindexOf(device)) + ".json";
+}
+
+TuneState TuneApi::read(const std::string& device) {
+  TuneState s;
+  s.device = device;
+  s.ifindex = ifindexOf(device);
+  try {
+    s.channels = netlink_.ethtool().channels(device);
+  } catch (const Error& e) {
+    if (e.code() != std::errc::operation_not_supported) throw;
+  }
+  try {
+    for (const auto& d : steer_.deviceIrqs(device))
+      if (d.queue) s.irqs.push_back({d.irq, d.cpus});
+  } catch (const Error& e) {
+    if (e.code() != std::errc::no_such_device) throw;
+  }
+  s.rx = steer_.rxQueues(device);
+  s.tx = steer_.txQueues(device);
+  return s;
+}
+
+TunePlan TuneApi::plan(const std::string& device) {
+  TunePlan p;
+  p.before = read(device);
+  p.cpus = options_.cpus.empty() ? steer_.onlineCpus() : options_.cpus;
+  std::sort(p.cpus.begin(), p.cpus.end());
+  p.cpus.erase(std::unique(p.cpus.begin(), p.cpus.end()), p.cpus.end());
+  auto online = steer_.onlineCpus();
+  for (unsigned c : p.cpus)
+    if (!std::binary_search(online.begin(), online.end(), c))
+      throw steer::fileError(EINVAL, "tune " + device, "CPU " + std::to_string(c) + " is not online (online: " + steer::cpuList(online) + ")");
+  const uint32_t ncpu = static_cast<uint32_t>(p.cpus.size());
+  p.after = p.before;
+
+  // Channels: one queue per CPU, up to what the device has.
+  uint32_t rxQueues = static_cast<uint32_t>(p.before.rx.size());
+  uint32_t txQueues = static_cast<uint32_t>(p.before.tx.size());
+  if (!p.before.channels) {
+    p.channelsNote = "the driver has no channel settings (ethtool -l: not supported); queues left as they are";
+  } else {
+    const ChannelsInfo& max = *p.before.channels;  // read() kept the maxima
+    ChannelsInfo want = countsOnly(*p.before.channels);
+    if (max.combinedMax.value_or(0) > 0) {
+      want.combined = std::min(ncpu, *max.combinedMax);
+      // Dedicated rx/tx channels on top of combined ones would add queues with no CPU of their own.
+      if (want.rx) want.rx = 0;
+      if (want.tx) want.tx = 0;
+      rxQueues = txQueues = *want.combined;
+    } else if (max.rxMax.value_or(0) > 0 || max.txMax.value_or(0) > 0) {
+      if (max.rxMax.value_or(0) > 0) want.rx = rxQueues = std::min(ncpu, *max.rxMax);
+      if (max.txMax.value_or(0) > 0) want.tx = txQueues = std::min(ncpu, *max.txMax);
+    } else {
+      p.channelsNote = "the driver reports no channel maxima; queues left as they are";
+    }
+    p.after.channels = want;
+  }
+
+  // IRQs: queue q's interrupt on the first CPU queue q serves.
+  if (p.before.irqs.empty()) {
+    p.irqNote = "device has no interrupts (a virtual device): IRQ step skipped";
+  } else {
+    p.after.irqs.clear();
+    for (std::size_t i = 0; i < p.before.irqs.size(); ++i)
+      p.after.irqs.push_back({p.before.irqs[i].irq, {p.cpus[i % ncpu]}});
+  }
+
+  // RPS and XPS for the queues the device will have.
+  p.after.rx.clear();
+  for (uint32_t q = 0; q < std::max(rxQueues, 1u); ++q) {
+    uint32_t flows = q < p.before.rx.size() ? p.before.rx[q].rpsFlowCount : 0;
+    p.after.rx.push_back({q, cpusOfQueue(p.cpus, q, std::max(rxQueues, 1u)), flows});
+  }
+  p.after.tx.clear();
+  for (uint32_t q = 0; q < std::max(txQueues, 1u); ++q) p.after.tx.push_back({q, cpusOfQueue(p.cpus, q, std::max(txQueues, 1u))});
+  return p;
+}
+
+void TuneApi::set(const TuneState& target, const TuneState& current) {
+  if (target.channels && current.channels && !sameCounts(*target.channels, *current.channels)) {
+    ChannelsInfo c;
+    // Only counts that differ: an unchanged count the driver cannot set (veth's combined 0) stays out.
+    if (target.channels->rx != current.channels->rx) c.rx = target.channels->rx;
+    if (target.channels->tx != current.channels->tx) c.tx = target.channels->tx;
+    if (target.channels->combined != current.channels->combined) c.combined = target.channels->combined;
+    if (target.channels->other != current.channels->other) c.other = target.channels->other;
+    netlink_.ethtool().setChannels(target.device, c);
+  }
+  steer_.applyIrqAffinity(target.irqs);
+  // An RPS/XPS mask with no CPU that is online would be refused: empty means "off" and is written as 0.
+  for (const auto& q : target.rx) {
+    steer_.setRpsCpus(target.device, q.queue, q.rpsCpus);
+    steer_.setRpsFlowCount(target.device, q.queue, q.rpsFlowCount);
+  }
+  for (const auto& q : target.tx) steer_.setXpsCpus(target.device, q.queue, q.xpsCpus);
+}
+
+void TuneApi::apply(const TunePlan& plan) {
+  const std::string& dev = plan.after.device;
+  std::string path = snapshotPath(dev);
+  if (fileExists(path))
+    throw steer::fileError(EEXIST, "tune " + dev, "already tuned: a snapshot exists in " + path + " (restore first: fastlink tune " + dev + " --restore)");
+  TuneState now = read(dev);
+  if (!(now == plan.before)) throw steer::fileError(EAGAIN, "tune " + dev, "the device changed since the plan was made: plan again");
+  writeSnapshot(path, options_.snapshotDir, plan.before);
+  try {
+    set(plan.after, plan.before);
+    TuneState got = read(dev);
+    // Verify: everything the plan set (queues the plan does not mention keep their values).
+    TuneState want = plan.after;
+    want.rx.resize(std::min(want.rx.size(), got.rx.size()));
+    if (got.channels && want.channels && !sameCounts(*got.channels, *want.channels))
+      throw steer::fileError(EIO, "ethtool -l " + dev, "channels read back differ from the plan");
+    if (got.irqs != want.irqs) throw steer::fileError(EIO, "cat /proc/irq/*/smp_affinity_list", "IRQ affinity read back differs from the plan");
+    if (got.rx.size() < plan.after.rx.size() || got.tx.size() < plan.after.tx.size())
+      throw steer::fileError(EIO, "ls /sys/class/net/" + dev + "/queues", "the device has fewer queues than planned");
+    for (std::size_t q = 0; q < plan.after.rx.size(); ++q)
+      if (got.rx[q].rpsCpus != plan.after.rx[q].rpsCpus) throw steer::fileError(EIO, "cat rx-" + std::to_string(q) + "/rps_cpus", "differs from the plan");
+    for (std::size_t q = 0; q < plan.after.tx.size(); ++q)
+      if (got.tx[q].xpsCpus != plan.after.tx[q].xpsCpus) throw steer::fileError(EIO, "cat tx-" + std::to_string(q) + "/xps_cpus", "differs from the plan");
+  } catch (const Error& e) {
+    // Put back what was changed; the first error is the one the caller needs.
+    try {
+      set(plan.before, read(dev));
+      ::unlink(path.c_str());
+    } catch (const Error&) {
+      throw Error(e.code(), e.operation(), e.extack() + " (rollback failed too: the snapshot stays in " + path + ")");
+    }
+    throw;
+  }
+}
+
+TuneState TuneApi::restore(const std::string& device) {
+  std::string path = snapshotPath(device);
+  if (!fileExists(path)) throw steer::fileError(ENOENT, "tune " + device + " --restore", "no snapshot in " + path + " (device not tuned)");
+  TuneState saved;
+  try {
+    saved = stateOf(json::parse(steer::readFile(path)));
+  } catch (const json::exception& e) {
+    throw Error(make_error_code(Errc::malformed_reply), "tune " + device + " --restore", std::string("bad snapshot ") + path + ": " + e.what());
+  }
+  saved.device = device;  // the device may have been renamed since; the ifindex is what matched
+  set(saved, read(device));
+  ::unlink(path.c_str());
+  return saved;
+}
+
+}  // namespace fastlink

@@ -1,0 +1,13 @@
+// Decoding the XDP part of an RTM_NEWLINK reply (shared by XdpApi and the CLI's tests).
+#pragma once
+
+#include <linux/netlink.h>
+
+#include "fastlink/xdp.hpp"
+
+namespace fastlink::xdp {
+
+/// The IFLA_XDP nest of a link message as program ids per mode (all 0 when absent).
+XdpStatus decodeStatus(const nlmsghdr* message);
+
+}  // namespace fastlink::xdp

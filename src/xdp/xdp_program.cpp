@@ -1,0 +1,155 @@
+// XdpProgram: one program of a BPF ELF object, loaded with libbpf. libbpf would print its
+// warnings and the verifier log on stderr; the library never prints, so its messages are
+// captured while loading and the last of them become the error's explanation.
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdarg>
+#include <cstdio>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "fastlink/error.hpp"
+#include "fastlink/xdp.hpp"
+
+namespace fastlink {
+
+struct XdpProgram::State {
+  bpf_object* object = nullptr;  // null for a program opened by id
+  int fd = -1;
+  uint32_t id = 0;
+  std::string name;
+  std::string section;
+  ~State() {
+    if (object) bpf_object__close(object);  // closes the program's fd too
+    else if (fd >= 0) ::close(fd);
+  }
+};
+
+namespace {
+
+// libbpf's print hook is process-wide: loads are serialized while it points at our buffer.
+std::mutex gLogMutex;
+std::string* gLog = nullptr;
+
+int captureLibbpf(enum libbpf_print_level level, const char* format, va_list args) {
+  if (level == LIBBPF_DEBUG || !gLog) return 0;
+  char buf[1024];
+  int n = std::vsnprintf(buf, sizeof buf, format, args);
+  if (n > 0) gLog->append(buf, std::min<std::size_t>(static_cast<std::size_t>(n), sizeof buf - 1));
+  return n;
+}
+
+class CapturedLog {
+ public:
+  CapturedLog() : lock_(gLogMutex) {
+    gLog = &text_;
+    previous_ = libbpf_set_print(captureLibbpf);
+  }
+  ~CapturedLog() {
+    libbpf_set_print(previous_);
+    gLog = nullptr;
+  }
+  /// The last lines libbpf said (the verifier's verdict is at the end), trimmed.
+  std::string tail() const {
+    std::string t = text_;
+    while (!t.empty() && (t.back() == '\n' || t.back() == ' ')) t.pop_back();
+    constexpr std::size_t kMax = 600;
+    return t.size() > kMax ? "..." + t.substr(t.size() - kMax) : t;
+  }
+
+ private:
+  std::lock_guard<std::mutex> lock_;
+  std::string text_;
+  libbpf_print_fn_t previous_ = nullptr;
+};
+
+Error bpfError(int err, const std::string& operation, const std::string& why) {
+  return Error(std::error_code(err < 0 ? -err : err, std::generic_category()), operation, why);
+}
+
+uint32_t programId(int fd, const std::string& operation) {
+  bpf_prog_info info{};
+  uint32_t len = sizeof info;
+  if (int err = bpf_obj_get_info_by_fd(fd, &info, &len); err) throw bpfError(errno, operation, "cannot read the program's id");
+  return info.id;
+}
+
+std::string programList(const std::vector<bpf_program*>& programs) {
+  std::string s;
+  for (auto* p : programs) s += (s.empty() ? "" : ", ") + std::string(bpf_program__name(p)) + " (section " + bpf_program__section_name(p) + ")";
+  return s;
+}
+
+}  // namespace
+
+XdpProgram::XdpProgram(std::unique_ptr<State> state) : state_(std::move(state)) {}
+XdpProgram::XdpProgram(XdpProgram&&) noexcept = default;
+XdpProgram& XdpProgram::operator=(XdpProgram&&) noexcept = default;
+XdpProgram::~XdpProgram() = default;
+
+XdpProgram XdpProgram::load(const std::string& path, const std::optional<std::string>& section,
+                            const std::optional<std::string>& program) {
+  std::string op = "load " + path + (section ? " sec " + *section : "") + (program ? " program " + *program : "");
+  CapturedLog log;
+  auto state = std::make_unique<State>();
+  state->object = bpf_object__open_file(path.c_str(), nullptr);
+  if (!state->object) {
+    int err = errno;
+    state->object = nullptr;
+    throw bpfError(err, op, log.tail().empty() ? "cannot open the BPF object file" : log.tail());
+  }
+  std::vector<bpf_program*> all, chosen;
+  bpf_program* p = nullptr;
+  bpf_object__for_each_program(p, state->object) {
+    all.push_back(p);
+    if (section && *section != bpf_program__section_name(p)) continue;
+    if (program && *program != bpf_program__name(p)) continue;
+    chosen.push_back(p);
+  }
+  if (chosen.empty())
+    throw bpfError(ENOENT, op, all.empty() ? "the object holds no program" : "no such program; the object holds: " + programList(all));
+  if (chosen.size() > 1) throw bpfError(EINVAL, op, "ambiguous: " + programList(chosen) + "; name one with sec/program");
+  bpf_program* pick = chosen.front();
+  // Load only the chosen program (and the maps): the others may be of types this use ignores.
+  for (auto* other : all) bpf_program__set_autoload(other, other == pick);
+  if (bpf_program__type(pick) != BPF_PROG_TYPE_XDP) {
+    throw bpfError(EINVAL, op, std::string("program ") + bpf_program__name(pick) + " in section " +
+                                   bpf_program__section_name(pick) + " is not an XDP program");
+  }
+  if (int err = bpf_object__load(state->object); err)
+    throw bpfError(err, op, log.tail().empty() ? "the kernel refused the program" : log.tail());
+  state->fd = bpf_program__fd(pick);
+  state->name = bpf_program__name(pick);
+  state->section = bpf_program__section_name(pick);
+  state->id = programId(state->fd, op);
+  return XdpProgram(std::move(state));
+}
+
+XdpProgram XdpProgram::fromId(uint32_t id) {
+  std::string op = "bpftool prog show id " + std::to_string(id);
+  auto state = std::make_unique<State>();
+  state->fd = bpf_prog_get_fd_by_id(id);
+  if (state->fd < 0) throw bpfError(errno, op, "no loaded BPF program has this id");
+  state->id = id;
+  bpf_prog_info info{};
+  uint32_t len = sizeof info;
+  if (bpf_obj_get_info_by_fd(state->fd, &info, &len) == 0) state->name = info.name;
+  return XdpProgram(std::move(state));
+}
+
+int XdpProgram::fd() const { return state_->fd; }
+uint32_t XdpProgram::id() const { return state_->id; }
+const std::string& XdpProgram::name() const { return state_->name; }
+const std::string& XdpProgram::section() const { return state_->section; }
+
+int XdpProgram::mapFd(const std::string& name) const {
+  bpf_map* map = state_->object ? bpf_object__find_map_by_name(state_->object, name.c_str()) : nullptr;
+  if (!map) throw bpfError(ENOENT, "map " + name, "the program's object has no map of that name");
+  return bpf_map__fd(map);
+}
+
+}  // namespace fastlink

@@ -1,0 +1,162 @@
+// XDP over rtnetlink: RTM_SETLINK with the IFLA_XDP nest (attach / replace / detach) and
+// RTM_GETLINK decoded for the attached program ids. Its own requests, not LinkApi's: XDP is
+// one nest on a link message and needs none of the link codec.
+#include <linux/if_link.h>
+#include <linux/rtnetlink.h>
+#include <sys/socket.h>
+
+#include <string>
+
+#include "core/engine.hpp"
+#include "core/message.hpp"
+#include "fastlink/error.hpp"
+#include "fastlink/netlink.hpp"
+#include "fastlink/xdp.hpp"
+#include "netlink_internals.hpp"
+#include "xdp/xdp_codec.hpp"
+
+namespace fastlink {
+
+namespace {
+
+uint32_t modeFlag(XdpMode mode) {
+  switch (mode) {
+    case XdpMode::Generic: return XDP_FLAGS_SKB_MODE;
+    case XdpMode::Native: return XDP_FLAGS_DRV_MODE;
+    case XdpMode::Offload: return XDP_FLAGS_HW_MODE;
+    case XdpMode::Auto: break;
+  }
+  return 0;
+}
+
+std::string modeWord(XdpMode mode) {
+  switch (mode) {
+    case XdpMode::Generic: return "xdpgeneric";
+    case XdpMode::Native: return "xdpdrv";
+    case XdpMode::Offload: return "xdpoffload";
+    case XdpMode::Auto: break;
+  }
+  return "xdp";
+}
+
+// The device by index in the header, or by IFLA_IFNAME with index 0 (the kernel looks a
+// device up by name then), so no separate name lookup is needed.
+void putDevice(core::MessageWriter& w, const Ifref& device) {
+  auto& ifi = w.putHeader<ifinfomsg>();
+  ifi.ifi_family = AF_UNSPEC;
+  if (device.isName()) {
+    validateIfname(device.name());
+    w.putString(IFLA_IFNAME, device.name());
+  } else {
+    // putHeader's reference is valid until the next put: set the index first.
+    ifi.ifi_index = static_cast<int>(device.index());
+  }
+}
+
+std::string deviceText(const Ifref& device) {
+  return device.isName() ? device.name() : "ifindex " + std::to_string(device.index());
+}
+
+Request setXdp(const Ifref& device, int fd, std::optional<int> expectedFd, uint32_t flags, std::string operation) {
+  core::MessageWriter w(RTM_SETLINK, 0);
+  putDevice(w, device);
+  std::size_t nest = w.beginNest(IFLA_XDP | NLA_F_NESTED);
+  w.putS32(IFLA_XDP_FD, fd);
+  if (expectedFd) w.putS32(IFLA_XDP_EXPECTED_FD, *expectedFd);
+  if (flags) w.putU32(IFLA_XDP_FLAGS, flags);
+  w.endNest(nest);
+  return w.toRequest(std::move(operation));
+}
+
+}  // namespace
+
+std::string toString(XdpMode mode) {
+  switch (mode) {
+    case XdpMode::Generic: return "generic";
+    case XdpMode::Native: return "native";
+    case XdpMode::Offload: return "offload";
+    case XdpMode::Auto: break;
+  }
+  return "auto";
+}
+
+Request XdpRequests::attach(const Ifref& device, int progFd, XdpMode mode) {
+  return setXdp(device, progFd, std::nullopt, XDP_FLAGS_UPDATE_IF_NOEXIST | modeFlag(mode),
+                "ip link set dev " + deviceText(device) + " " + modeWord(mode) + " fd " + std::to_string(progFd));
+}
+
+Request XdpRequests::replace(const Ifref& device, int progFd, int expectedFd, XdpMode mode) {
+  return setXdp(device, progFd, expectedFd, XDP_FLAGS_REPLACE | modeFlag(mode),
+                "ip -force link set dev " + deviceText(device) + " " + modeWord(mode) + " fd " + std::to_string(progFd) +
+                    " (replacing fd " + std::to_string(expectedFd) + ")");
+}
+
+Request XdpRequests::detach(const Ifref& device, XdpMode mode) {
+  return setXdp(device, -1, std::nullopt, modeFlag(mode), "ip link set dev " + deviceText(device) + " " + modeWord(mode) + " off");
+}
+
+Request XdpRequests::get(const Ifref& device) {
+  core::MessageWriter w(RTM_GETLINK, 0);
+  putDevice(w, device);
+  // Only what the status needs: no statistics.
+  w.putU32(IFLA_EXT_MASK, RTEXT_FILTER_SKIP_STATS);
+  return w.toRequest("ip -d link show dev " + deviceText(device));
+}
+
+namespace xdp {
+
+XdpStatus decodeStatus(const nlmsghdr* message) {
+  XdpStatus s;
+  auto attrs = core::AttrTable::ofMessage(message, sizeof(ifinfomsg), IFLA_MAX);
+  const nlattr* nest = attrs.get(IFLA_XDP);
+  if (!nest) return s;
+  auto x = core::AttrTable::ofNest(nest, IFLA_XDP_MAX);
+  uint8_t attached = x.get(IFLA_XDP_ATTACHED) ? core::readU8(x.get(IFLA_XDP_ATTACHED)) : static_cast<uint8_t>(XDP_ATTACHED_NONE);
+  uint32_t one = x.get(IFLA_XDP_PROG_ID) ? core::readU32(x.get(IFLA_XDP_PROG_ID)) : 0;
+  // With one mode in use the kernel sends only IFLA_XDP_PROG_ID; with several, one id per mode.
+  if (x.get(IFLA_XDP_SKB_PROG_ID)) s.genericProgId = core::readU32(x.get(IFLA_XDP_SKB_PROG_ID));
+  if (x.get(IFLA_XDP_DRV_PROG_ID)) s.nativeProgId = core::readU32(x.get(IFLA_XDP_DRV_PROG_ID));
+  if (x.get(IFLA_XDP_HW_PROG_ID)) s.offloadProgId = core::readU32(x.get(IFLA_XDP_HW_PROG_ID));
+  switch (attached) {
+    case XDP_ATTACHED_SKB: s.genericProgId = one; break;
+    case XDP_ATTACHED_DRV: s.nativeProgId = one; break;
+    case XDP_ATTACHED_HW: s.offloadProgId = one; break;
+    default: break;
+  }
+  if (attached != XDP_ATTACHED_MULTI) s.progId = one;
+  return s;
+}
+
+}  // namespace xdp
+
+XdpApi::XdpApi(Netlink& netlink) : netlink_(netlink) {}
+
+XdpStatus XdpApi::status(const Ifref& device) {
+  Request r = XdpRequests::get(device);
+  XdpStatus s;
+  NetlinkInternals::routeEngine(netlink_).query(r.bytes(), r.operation(), [&](const nlmsghdr* m) { s = xdp::decodeStatus(m); });
+  return s;
+}
+
+void XdpApi::attach(const Ifref& device, const XdpProgram& program, const XdpAttachOptions& options) {
+  netlink_.execute(XdpRequests::attach(device, program.fd(), options.mode));
+}
+
+void XdpApi::replace(const Ifref& device, const XdpProgram& program, const XdpProgram& expected, const XdpAttachOptions& options) {
+  netlink_.execute(XdpRequests::replace(device, program.fd(), expected.fd(), options.mode));
+}
+
+void XdpApi::detach(const Ifref& device, const XdpAttachOptions& options) {
+  if (options.mode != XdpMode::Auto) {
+    netlink_.execute(XdpRequests::detach(device, options.mode));
+    return;
+  }
+  // "Off" without a mode means whatever is attached: the kernel alone would pick the driver
+  // hook and leave a generic program in place.
+  XdpStatus s = status(device);
+  if (s.genericProgId) netlink_.execute(XdpRequests::detach(device, XdpMode::Generic));
+  if (s.nativeProgId) netlink_.execute(XdpRequests::detach(device, XdpMode::Native));
+  if (s.offloadProgId) netlink_.execute(XdpRequests::detach(device, XdpMode::Offload));
+}
+
+}  // namespace fastlink
