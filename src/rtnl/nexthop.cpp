@@ -4,6 +4,7 @@
 #include <linux/nexthop.h>
 #include <linux/rtnetlink.h>
 
+#include <cstddef>
 #include <cstring>
 
 #include "fastlink/netlink.hpp"
@@ -115,7 +116,9 @@ NexthopInfo decodeNexthop(const nlmsghdr* m) {
           nexthop_grp g;
           std::memcpy(&g, b.data() + at, sizeof g);
           // Kernels from 6.12 carry the high byte of (weight - 1) in the former resvd1.
-          n.group.push_back({g.id, static_cast<uint16_t>(((g.resvd1 << 8) | g.weight) + 1)});
+          // Read by offset: linux-libc-dev renamed the byte (resvd1 -> weight_high) in 6.1.192.
+          uint8_t high = reinterpret_cast<const uint8_t*>(&g)[offsetof(nexthop_grp, weight) + 1];
+          n.group.push_back({g.id, static_cast<uint16_t>(((high << 8) | g.weight) + 1)});
         }
         break;
       }
