@@ -170,7 +170,12 @@ Canonical route(const nlmsghdr* m) {
   putU32be(c.key, nhid);
   putAddress(c.key, gateway);
   c.key.append(reinterpret_cast<const char*>(multipath.data()), multipath.size());
-  if (rtm.rtm_family == AF_INET && multipath.empty() && !nhid) c.ipv4Dev = oif;
+  c.family = rtm.rtm_family;
+  c.routeType = rtm.rtm_type;
+  if (multipath.empty() && !nhid) c.routeDev = oif;
+  // Local routes keep their nexthop when the device goes down (the kernel gives them no scope
+  // to lose); every other IPv4 route through it goes, silently.
+  if (rtm.rtm_family == AF_INET && c.routeDev && rtm.rtm_type != RTN_LOCAL) c.ipv4Dev = oif;
   c.message = rebuild(m, RTM_NEWROUTE, sizeof rtm, [](uint16_t t) { return t == RTA_CACHEINFO || t == RTA_EXPIRES; },
                       [](char*) {});
   return c;
@@ -183,6 +188,10 @@ Canonical neighbour(const nlmsghdr* m) {
   std::memcpy(&ndm, NLMSG_DATA(m), sizeof ndm);
   // fdb entries (AF_BRIDGE) and proxy entries are other tables, not in a plain dump.
   if (!isIp(ndm.ndm_family) || (ndm.ndm_flags & NTF_PROXY)) return c;
+  // NOARP entries (multicast and broadcast mappings) are created by the kernel without a
+  // notification (only their deletion is announced): they cannot be followed, so they are not
+  // mirrored (`ip neigh show` hides them too).
+  if (ndm.ndm_state & NUD_NOARP) return c;
   c.valid = true;
   c.kind = ObjectKind::Neighbour;
   c.deleted = m->nlmsg_type == RTM_DELNEIGH;
@@ -214,6 +223,17 @@ Canonical canonicalize(const nlmsghdr* m) {
     case RTM_DELNEIGH: return neighbour(m);
     default: return {};
   }
+}
+
+bool setLinkdown(std::string& message, bool linkdown) {
+  if (message.size() < NLMSG_LENGTH(sizeof(rtmsg))) return false;
+  rtmsg rtm;
+  std::memcpy(&rtm, message.data() + NLMSG_HDRLEN, sizeof rtm);
+  uint32_t flags = linkdown ? (rtm.rtm_flags | RTNH_F_LINKDOWN) : (rtm.rtm_flags & ~RTNH_F_LINKDOWN);
+  if (flags == rtm.rtm_flags) return false;
+  rtm.rtm_flags = flags;
+  std::memcpy(message.data() + NLMSG_HDRLEN, &rtm, sizeof rtm);
+  return true;
 }
 
 uint32_t linkFlags(const nlmsghdr* m) {

@@ -30,10 +30,17 @@ struct Canonical {
   std::string name;        ///< links: IFLA_IFNAME
   uint32_t linkFlags = 0;  ///< links: IFF_*
   uint32_t ipv4Dev = 0;    ///< IPv4 single-path routes: the output device
+  uint32_t routeDev = 0;   ///< single-path routes of both families: the output device
+  uint8_t family = 0;
+  uint8_t routeType = 0;   ///< RTN_*
 };
 
 /// Classifies and normalises one notification or dump message.
 Canonical canonicalize(const nlmsghdr* m);
+
+/// RTNH_F_LINKDOWN set or cleared in a stored single-path route message (in place).
+/// Returns true when the message changed.
+bool setLinkdown(std::string& routeMessage, bool linkdown);
 
 /// IFF_* flags of a link message.
 uint32_t linkFlags(const nlmsghdr* m);

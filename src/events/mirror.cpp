@@ -79,6 +79,9 @@ struct StateMirror::State {
   // IPv4 routes per output device: the kernel drops them without a notification when the
   // device goes down or away; the counter says when a scan is worth it.
   std::unordered_map<uint32_t, uint32_t> ipv4RoutesByDev;
+  // Single-path routes per output device (both families): their linkdown flag follows the
+  // device's carrier, also without a notification.
+  std::unordered_map<uint32_t, uint32_t> routesByDev;
   uint32_t generation = 1;
   MirrorStats counters;
 
@@ -112,6 +115,7 @@ struct StateMirror::State {
   void added(ObjectKind kind, const Canonical& c) {
     if (kind == ObjectKind::Link && !c.name.empty()) linkNames[c.name] = c.ifindex;
     if (kind == ObjectKind::Route && c.ipv4Dev) ++ipv4RoutesByDev[c.ipv4Dev];
+    if (kind == ObjectKind::Route && c.routeDev) ++routesByDev[c.routeDev];
   }
   void removed(ObjectKind kind, const std::string& message) {
     Canonical c = events::canonicalize(header(message));
@@ -122,6 +126,10 @@ struct StateMirror::State {
     if (kind == ObjectKind::Route && c.ipv4Dev) {
       auto it = ipv4RoutesByDev.find(c.ipv4Dev);
       if (it != ipv4RoutesByDev.end() && --it->second == 0) ipv4RoutesByDev.erase(it);
+    }
+    if (kind == ObjectKind::Route && c.routeDev) {
+      auto it = routesByDev.find(c.routeDev);
+      if (it != routesByDev.end() && --it->second == 0) routesByDev.erase(it);
     }
   }
 
@@ -158,9 +166,22 @@ struct StateMirror::State {
   // A link that went administratively down loses its IPv4 routes silently (fib_sync_down_dev).
   void onLinkChange(const nlmsghdr* before, const Canonical& after, const EventHandler& onChange,
                     std::size_t& reported) {
-    bool wasUp = events::linkFlags(before) & IFF_UP;
-    bool isUp = after.linkFlags & IFF_UP;
-    if (wasUp && !isUp) dropIpv4RoutesOf(after.ifindex, onChange, reported);
+    uint32_t was = events::linkFlags(before), is = after.linkFlags;
+    if ((was & IFF_UP) && !(is & IFF_UP)) dropIpv4RoutesOf(after.ifindex, onChange, reported);
+    if ((was ^ is) & (IFF_RUNNING | IFF_LOWER_UP)) followCarrier(after.ifindex, is, onChange, reported);
+  }
+
+  // The kernel marks routes through a device without carrier "linkdown" (IPv4: neither running
+  // nor lower-up; IPv6: not operationally up) and clears it on carrier, without notifications.
+  void followCarrier(uint32_t ifindex, uint32_t flags, const EventHandler& onChange, std::size_t& reported) {
+    if (!options.routes || !routesByDev.count(ifindex)) return;
+    for (auto& [key, entry] : tables[slot(ObjectKind::Route)]) {
+      Canonical c = events::canonicalize(header(entry.message));
+      if (c.routeDev != ifindex || c.routeType == RTN_LOCAL) continue;
+      bool down = c.family == AF_INET ? !(flags & (IFF_RUNNING | IFF_LOWER_UP)) : !(flags & IFF_RUNNING);
+      if (events::setLinkdown(entry.message, down))
+        report(onChange, EventAction::Changed, ObjectKind::Route, entry.message, reported);
+    }
   }
 
   void dropIpv4RoutesOf(uint32_t ifindex, const EventHandler& onChange, std::size_t& reported) {
@@ -258,19 +279,27 @@ int StateMirror::fd() const { return state_->subscription.fd(); }
 
 std::size_t StateMirror::process(const EventHandler& onChange) {
   std::size_t reported = 0;
+  // After ENOBUFS the socket still holds notifications from before the gap (the error is
+  // reported first), then newer ones. Applied after a re-dump, the old ones would bring back
+  // what the gap deleted; so everything queued is dropped, and the dump (taken after the queue
+  // ran dry) stands for all of it. What arrives during the dump is applied after it, which is
+  // idempotent like the start.
+  bool lost = false;
   Subscription::Handlers handlers;
   handlers.onNotification = [&](const Notification& n) {
-    state_->applyNotification(reinterpret_cast<const nlmsghdr*>(n.bytes.data()), onChange, reported);
+    if (!lost) state_->applyNotification(reinterpret_cast<const nlmsghdr*>(n.bytes.data()), onChange, reported);
   };
-  // The queue after the gap is still delivered; resynchronising first and then applying it is
-  // idempotent like the start.
   handlers.onOverflow = [&] {
     ++state_->counters.overflows;
+    lost = true;
+  };
+  for (;;) {
+    state_->subscription.process(handlers);
+    if (!lost) return reported;
+    lost = false;
     ++state_->counters.resyncs;
     reported += state_->reload(onChange);
-  };
-  state_->subscription.process(handlers);
-  return reported;
+  }
 }
 
 std::size_t StateMirror::wait(const EventHandler& onChange, std::chrono::milliseconds timeout) {
