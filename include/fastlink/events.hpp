@@ -56,7 +56,8 @@ std::string_view eventActionName(EventAction action);
 
 /// One decoded event.
 struct Event {
-  using Object = std::variant<LinkInfo, AddrInfo, RouteInfo, NeighInfo, RuleInfo, NexthopInfo, FdbInfo>;
+  /// std::monostate only in a default-constructed Event (a cheap empty start: LinkInfo is big).
+  using Object = std::variant<std::monostate, LinkInfo, AddrInfo, RouteInfo, NeighInfo, RuleInfo, NexthopInfo, FdbInfo>;
 
   EventAction action = EventAction::New;
   ObjectKind kind = ObjectKind::Link;

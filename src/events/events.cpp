@@ -96,9 +96,7 @@ std::optional<Event> decodeEvent(const Notification& notification) {
     case RTM_DELROUTE: {
       if (!isIp(family)) return std::nullopt;  // multicast routing (RTNL_FAMILY_IPMR), MPLS
       Event e = make(action, ObjectKind::Route, m, notification);
-      RouteInfo r;
-      rtnl::decodeRoute(m, r);
-      e.object = std::move(r);
+      rtnl::decodeRoute(m, e.object.emplace<RouteInfo>());
       return e;
     }
     case RTM_NEWNEIGH:
