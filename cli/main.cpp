@@ -53,6 +53,7 @@ Parsed parseGlobalOptions(int argc, char** argv) {
     else if (opt == "-n" || opt == "-netns") p.options.netns = value(opt);
     else if (opt == "-b" || opt == "-batch") p.options.batchFile = value(opt);
     else if (opt == "-force") p.options.force = true;
+    else if (opt == "-t" || opt == "-timestamp") p.options.timestamp = true;
     else if (opt == "-window") p.options.window = parseU32(value(opt), "-window", 1, 1u << 20);
     else if (opt == "-h" || opt == "-help") p.help = true;
     else if (opt == "-V" || opt == "-version") p.version = true;

@@ -40,6 +40,9 @@ enum class NotificationGroup {
 /// with RawMessage::parse (fastlink/raw.hpp) or an object decoder; valid during the callback.
 struct Notification {
   std::span<const uint8_t> bytes;
+  /// With SubscriptionOptions::allNamespaces: the sender namespace's id as this socket's
+  /// namespace knows it (`ip netns list-id`); unset for this socket's own namespace.
+  std::optional<int32_t> nsid;
   uint16_t type() const;
   uint16_t flags() const;
 };
@@ -48,6 +51,9 @@ struct SubscriptionOptions {
   /// Socket receive buffer: how many notifications may queue before the kernel drops some
   /// (an overflow). Busy tables want more.
   int receiveBufferBytes = 4 * 1024 * 1024;
+  /// Also receive the notifications of every namespace that has an id in this socket's
+  /// namespace (like `ip monitor all-nsid`); each carries its Notification::nsid.
+  bool allNamespaces = false;
 };
 
 /// A socket joined to multicast groups (see Netlink::subscribe). It never shares the request
@@ -86,8 +92,17 @@ class Subscription {
   friend class Netlink;
   Subscription(int protocol, const std::optional<Netns>& netns, const SubscriptionOptions& options);
 
+  /// One datagram (grown when larger), with the sender's nsid when listening to all namespaces.
+  struct Datagram {
+    std::size_t length = 0;
+    uint32_t senderPortId = 0;
+    std::optional<int32_t> nsid;
+  };
+  std::optional<Datagram> receive();
+
   std::unique_ptr<core::NetlinkSocket> socket_;
   std::vector<uint8_t> buffer_;
+  bool allNamespaces_ = false;
   uint64_t overflows_ = 0;
 };
 

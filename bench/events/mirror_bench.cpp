@@ -1,0 +1,45 @@
+// StateMirror at scale: time to start (subscribe + dump) and to resynchronise, memory per object
+// (the mirror's own estimate and the process's resident memory). Run by bench/events/run in a
+// scratch namespace that already holds the links and routes.
+#include <fastlink/fastlink.hpp>
+#include <fastlink/mirror.hpp>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <fstream>
+
+namespace {
+
+long residentBytes() {
+  std::ifstream f("/proc/self/statm");
+  long size = 0, resident = 0;
+  f >> size >> resident;
+  return resident * sysconf(_SC_PAGESIZE);
+}
+
+double secondsSince(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+}  // namespace
+
+int main() {
+  fastlink::Netlink nl;
+  fastlink::MirrorOptions options;
+  options.addresses = options.neighbours = false;  // links + routes, as the target says
+  long before = residentBytes();
+  auto t0 = std::chrono::steady_clock::now();
+  fastlink::StateMirror mirror(nl, options);
+  double start = secondsSince(t0);
+  long after = residentBytes();
+  auto t1 = std::chrono::steady_clock::now();
+  std::size_t reported = mirror.resync();
+  double resync = secondsSince(t1);
+  auto s = mirror.stats();
+  fmt::print("{{\"links\":{},\"routes\":{},\"start_s\":{:.3f},\"resync_s\":{:.3f},\"resync_events\":{},"
+             "\"estimated_bytes_per_object\":{:.0f},\"rss_bytes_per_object\":{:.0f}}}\n",
+             mirror.count(fastlink::ObjectKind::Link), mirror.count(fastlink::ObjectKind::Route), start, resync, reported,
+             double(s.bytes) / double(s.objects), double(after - before) / double(s.objects));
+  return 0;
+}

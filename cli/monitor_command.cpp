@@ -1,0 +1,233 @@
+// `fastlink monitor`: kernel events as `ip monitor` prints them, or one JSON object per line;
+// with `sync`, the current state first and a StateMirror that repairs overflows.
+#include <fmt/format.h>
+#include <poll.h>
+#include <sys/time.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <ctime>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "command.hpp"
+#include "fastlink/events.hpp"
+#include "fastlink/link.hpp"
+#include "fastlink/mirror.hpp"
+#include "monitor_print.hpp"
+#include "output.hpp"
+
+namespace fastlink::cli {
+namespace {
+
+constexpr const char* kUsage = R"(Usage: fastlink [ -t ] [ -j ] [ -n NS ] monitor [ all | OBJECT... ] [ dev DEV ] [ all-nsid ] [ sync ]
+OBJECT := { link | address | route | neigh | rule | nexthop }
+  all-nsid  also the namespaces that have an id here; lines start with [nsid N]
+  sync      print the current state first (link, address, route, neigh), then changes; after a
+            lost notification (overflow) re-read the state and print the differences)";
+
+struct MonitorOptions {
+  std::vector<ObjectKind> kinds;
+  bool banner = false;  // `all` or several objects: [LINK]-style labels, like ip
+  std::optional<std::string> dev;
+  bool allNsid = false;
+  bool sync = false;
+};
+
+std::optional<ObjectKind> parseKind(std::string_view w) {
+  if (w == "link") return ObjectKind::Link;
+  if (w == "address" || w == "addr" || w == "a") return ObjectKind::Address;
+  if (w == "route" || w == "r") return ObjectKind::Route;
+  if (w == "neigh" || w == "neighbour" || w == "neighbor") return ObjectKind::Neighbour;
+  if (w == "rule") return ObjectKind::Rule;
+  if (w == "nexthop") return ObjectKind::Nexthop;
+  return std::nullopt;
+}
+
+MonitorOptions parseMonitor(Args& args) {
+  MonitorOptions m;
+  bool all = false;
+  while (!args.done()) {
+    std::string w = args.next();
+    if (w == "all") all = true;
+    else if (auto k = parseKind(w)) m.kinds.push_back(*k);
+    else if (w == "dev") m.dev = args.value("dev");
+    else if (w == "all-nsid") m.allNsid = true;
+    else if (w == "sync") m.sync = true;
+    else if (w == "help") throw UsageError(kUsage);
+    else throw UsageError(fmt::format("argument \"{}\" is wrong: unknown monitor object\n{}", w, kUsage));
+  }
+  if (all || m.kinds.empty()) {
+    m.kinds = {ObjectKind::Link, ObjectKind::Address, ObjectKind::Route, ObjectKind::Neighbour, ObjectKind::Rule,
+               ObjectKind::Nexthop};
+    // `ip monitor all` labels each line ([LINK], ...); `ip monitor` and named objects do not.
+    m.banner = all;
+  }
+  if (m.sync) {
+    for (ObjectKind k : m.kinds)
+      if (k == ObjectKind::Rule || k == ObjectKind::Nexthop) {
+        if (all || m.banner) continue;
+        throw UsageError("sync mirrors link, address, route and neigh only");
+      }
+  }
+  return m;
+}
+
+const char* bannerOf(ObjectKind k) {
+  switch (k) {
+    case ObjectKind::Link: return "[LINK]";
+    case ObjectKind::Address: return "[ADDR]";
+    case ObjectKind::Route: return "[ROUTE]";
+    case ObjectKind::Neighbour: return "[NEIGH]";
+    case ObjectKind::Rule: return "[RULE]";
+    case ObjectKind::Nexthop: return "[NEXTHOP]";
+    case ObjectKind::Fdb: return "[NEIGH]";
+  }
+  return "";
+}
+
+bool onDevice(const Event& e, uint32_t dev) {
+  if (auto* l = e.link()) return l->index.value_or(0) == dev;
+  if (auto* a = e.address()) return a->devIndex() == dev;
+  if (auto* n = e.neighbour()) return n->devIndex() == dev;
+  if (auto* n = e.nexthop()) return n->devIndex() == dev;
+  if (auto* r = e.route()) {
+    if (r->devIndex() == dev) return true;
+    for (const auto& p : r->paths)
+      if (p.dev && p.dev->isIndex() && p.dev->index() == dev) return true;
+    return false;
+  }
+  return true;  // rules are not about a device
+}
+
+/// Formats and writes events; flushes after each batch the kernel had queued, so a reader of a
+/// pipe sees every event as soon as the monitor has it.
+class Printer {
+ public:
+  Printer(const GlobalOptions& g, const MonitorOptions& m, Netlink& nl)
+      : global_(g), monitor_(m), names_([&nl](uint32_t index) { return nl.links().find(Ifref(index)); }) {
+    if (m.dev) dev_ = nl.links().indexOf(Ifref(*m.dev));
+    // Like ip: know every device before the first event (names of routes, M-DOWN of peers).
+    for (const auto& l : nl.links().list()) names_.remember(l);
+  }
+
+  void print(const Event& e) {
+    if (dev_ && !onDevice(e, *dev_)) {
+      if (auto* l = e.link()) names_.remember(*l);
+      return;
+    }
+    if (global_.timestamp && !global_.json) timestamp();
+    if (global_.json) {
+      appendEventJson(out_, e, names_);
+      out_ += '\n';
+    } else {
+      if (monitor_.allNsid) out_ += e.nsid ? fmt::format("[nsid {}]", *e.nsid) : std::string("[nsid current]");
+      if (monitor_.banner) out_ += bannerOf(e.kind);
+      appendEventText(out_, e, names_);
+    }
+    // After printing: a link's line shows the M-DOWN of its peer as known before this event.
+    if (auto* l = e.link()) names_.remember(*l);
+    ++printed_;
+  }
+
+  /// Writes what is buffered. False when stdout is gone (the reader closed the pipe).
+  bool flush() {
+    if (out_.empty()) return true;
+    bool ok = std::fwrite(out_.data(), 1, out_.size(), stdout) == out_.size() && std::fflush(stdout) == 0;
+    out_.clear();
+    return ok;
+  }
+
+  DeviceNames& names() { return names_; }
+
+ private:
+  void timestamp() {
+    timeval tv;
+    gettimeofday(&tv, nullptr);
+    std::tm tm;
+    localtime_r(&tv.tv_sec, &tm);
+    char text[64];
+    std::strftime(text, sizeof text, "%a %b %e %H:%M:%S %Y", &tm);
+    fmt::format_to(std::back_inserter(out_), "Timestamp: {} {} usec\n", text, static_cast<long>(tv.tv_usec));
+  }
+
+  const GlobalOptions& global_;
+  const MonitorOptions& monitor_;
+  DeviceNames names_;
+  std::optional<uint32_t> dev_;
+  std::string out_;
+  uint64_t printed_ = 0;
+};
+
+bool waitForInput(int fd) {
+  pollfd p{fd, POLLIN, 0};
+  int rc;
+  do {
+    rc = ::poll(&p, 1, -1);
+  } while (rc < 0 && errno == EINTR);
+  return rc > 0;
+}
+
+int monitorEvents(Netlink& nl, Printer& printer, const MonitorOptions& m) {
+  EventOptions options;
+  options.subscription.allNamespaces = m.allNsid;
+  EventStream stream(nl, m.kinds, options);
+  auto onOverflow = [&] {
+    // Like ip monitor, say it and go on; `sync` repairs instead.
+    printer.flush();
+    std::fputs("Error: the kernel dropped events (receive buffer overflow, ENOBUFS); use \"sync\" to resynchronise\n", stderr);
+  };
+  while (waitForInput(stream.fd())) {
+    stream.process([&](const Event& e) { printer.print(e); }, onOverflow);
+    if (!printer.flush()) return kExitOk;
+  }
+  return kExitFailed;
+}
+
+int monitorMirror(Netlink& nl, Printer& printer, const MonitorOptions& m) {
+  MirrorOptions options;
+  auto wants = [&](ObjectKind k) { return std::find(m.kinds.begin(), m.kinds.end(), k) != m.kinds.end(); };
+  options.links = wants(ObjectKind::Link);
+  options.addresses = wants(ObjectKind::Address);
+  options.routes = wants(ObjectKind::Route);
+  options.neighbours = wants(ObjectKind::Neighbour);
+  StateMirror mirror(nl, options);
+  // The current state, as events of a fresh start: what a restarted monitor's reader needs to
+  // rebuild its view (nothing claimed before is lost; see docs/cli/monitor.md).
+  auto snapshot = [&](ObjectKind kind, auto&& object) {
+    Event e;
+    e.kind = kind;
+    e.object = object;
+    printer.print(e);
+  };
+  mirror.forEachLink([&](const LinkInfo& x) { printer.names().remember(x); });
+  mirror.forEachLink([&](const LinkInfo& x) { snapshot(ObjectKind::Link, x); });
+  mirror.forEachAddress([&](const AddrInfo& x) { snapshot(ObjectKind::Address, x); });
+  mirror.forEachRoute([&](const RouteInfo& x) { snapshot(ObjectKind::Route, x); });
+  mirror.forEachNeighbour([&](const NeighInfo& x) { snapshot(ObjectKind::Neighbour, x); });
+  if (!printer.flush()) return kExitOk;
+  do {
+    mirror.process([&](const Event& e) { printer.print(e); });
+    if (!printer.flush()) return kExitOk;
+  } while (waitForInput(mirror.fd()));
+  return kExitFailed;
+}
+
+int runMonitor(Context& ctx, Args& args) {
+  MonitorOptions m = parseMonitor(args);
+  Netlink& nl = ctx.netlink();
+  try {
+    Printer printer(ctx.options(), m, nl);
+    return m.sync ? monitorMirror(nl, printer, m) : monitorEvents(nl, printer, m);
+  } catch (const Error& e) {
+    printError(fmt::format("{} ({})", failureReason(e, nullptr), e.operation()));
+    return kExitFailed;
+  }
+}
+
+const Registrar kMonitor{{.name = "monitor", .aliases = {"mon"}, .usage = kUsage, .run = runMonitor, .prepare = {}}};
+
+}  // namespace
+}  // namespace fastlink::cli

@@ -1,0 +1,515 @@
+// Event printers (see monitor_print.hpp). Text follows iproute2 6.1's `ip monitor` byte for byte
+// where tests compare it (trailing spaces aside); JSON uses the field names of the show commands.
+#include "monitor_print.hpp"
+
+#include <fmt/format.h>
+
+#include <utility>
+#include <vector>
+
+#include "fastlink/prefix.hpp"
+
+namespace fastlink::cli {
+namespace {
+
+constexpr uint32_t kIffUp = 1u << 0;
+constexpr uint32_t kIffRunning = 1u << 6;
+constexpr uint32_t kTableMain = 254;
+
+// Interface flags in the order iproute2 prints them.
+constexpr std::pair<uint32_t, const char*> kLinkFlags[] = {
+    {1u << 3, "LOOPBACK"}, {1u << 1, "BROADCAST"},  {1u << 4, "POINTOPOINT"}, {1u << 12, "MULTICAST"},
+    {1u << 7, "NOARP"},    {1u << 9, "ALLMULTI"},   {1u << 8, "PROMISC"},     {1u << 10, "MASTER"},
+    {1u << 11, "SLAVE"},   {1u << 2, "DEBUG"},      {1u << 15, "DYNAMIC"},    {1u << 14, "AUTOMEDIA"},
+    {1u << 13, "PORTSEL"}, {1u << 5, "NOTRAILERS"}, {1u << 0, "UP"},          {1u << 16, "LOWER_UP"},
+    {1u << 17, "DORMANT"}, {1u << 18, "ECHO"}};
+
+// Address flags in iproute2's order (IFA_F_* bits); "secondary"/"temporary" share a bit.
+constexpr std::pair<uint32_t, const char*> kAddrFlags[] = {
+    {0x02, "nodad"},      {0x04, "optimistic"},  {0x08, "dadfailed"},        {0x10, "home"},
+    {0x20, "deprecated"}, {0x40, "tentative"},   {0x100, "mngtmpaddr"},      {0x200, "noprefixroute"},
+    {0x400, "autojoin"},  {0x800, "stable-privacy"}};
+constexpr uint32_t kAddrSecondary = 0x01;
+constexpr uint32_t kAddrPermanent = 0x80;
+
+// Route and nexthop flags (RTNH_F_*), as iproute2 prints them.
+constexpr std::pair<uint32_t, const char*> kRouteFlags[] = {{1, "dead"},    {2, "pervasive"}, {4, "onlink"},
+                                                            {8, "offload"}, {16, "linkdown"}, {32, "unresolved"},
+                                                            {64, "trap"}};
+
+std::vector<std::string> linkFlagNames(uint32_t flags, bool lowerDown) {
+  std::vector<std::string> out;
+  if ((flags & kIffUp) && !(flags & kIffRunning)) out.emplace_back("NO-CARRIER");
+  flags &= ~kIffRunning;
+  for (const auto& [bit, name] : kLinkFlags)
+    if (flags & bit) out.emplace_back(name), flags &= ~bit;
+  if (flags) out.push_back(fmt::format("{:x}", flags));
+  if (lowerDown) out.emplace_back("M-DOWN");
+  return out;
+}
+
+std::string linkTypeName(uint16_t type) {
+  switch (type) {
+    case 1: return "ether";
+    case 772: return "loopback";
+    case 768: return "ipip";
+    case 769: return "tunnel6";
+    case 776: return "sit";
+    case 778: return "gre";
+    case 823: return "gre6";
+    case 65534: return "none";
+    default: return fmt::format("[{}]", type);
+  }
+}
+
+std::string lifetime(std::optional<uint32_t> v) {
+  return !v || *v == 0xffffffffu ? "forever" : fmt::format("{}sec", *v);
+}
+
+/// One JSON object written straight into the output (no document tree: a monitor prints
+/// hundreds of thousands of these).
+class JsonObject {
+ public:
+  explicit JsonObject(std::string& out) : out_(out) { out_ += '{'; }
+  void close() { out_ += '}'; }
+  JsonObject& str(std::string_view key, std::string_view value) {
+    this->key(key);
+    quote(value);
+    return *this;
+  }
+  JsonObject& num(std::string_view key, int64_t value) {
+    this->key(key);
+    fmt::format_to(std::back_inserter(out_), "{}", value);
+    return *this;
+  }
+  JsonObject& boolean(std::string_view key, bool value) {
+    this->key(key);
+    out_ += value ? "true" : "false";
+    return *this;
+  }
+  JsonObject& strings(std::string_view key, const std::vector<std::string>& values) {
+    this->key(key);
+    out_ += '[';
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      if (i) out_ += ',';
+      quote(values[i]);
+    }
+    out_ += ']';
+    return *this;
+  }
+  /// Starts a nested value under `key`; the caller writes it.
+  std::string& raw(std::string_view key) {
+    this->key(key);
+    return out_;
+  }
+
+ private:
+  void key(std::string_view k) {
+    if (!first_) out_ += ',';
+    first_ = false;
+    quote(k);
+    out_ += ':';
+  }
+  void quote(std::string_view s) {
+    out_ += '"';
+    for (char c : s) {
+      if (c == '"' || c == '\\') out_ += '\\', out_ += c;
+      else if (static_cast<unsigned char>(c) < 0x20) fmt::format_to(std::back_inserter(out_), "\\u{:04x}", c);
+      else out_ += c;
+    }
+    out_ += '"';
+  }
+  std::string& out_;
+  bool first_ = true;
+};
+
+// ---- links ----------------------------------------------------------------------------------
+
+struct Lower {
+  bool present = false;
+  std::string text;  // "vb", "NONE", "if5"
+  bool down = false;
+};
+
+Lower lowerOf(const LinkInfo& l, DeviceNames& names) {
+  Lower lower;
+  if (!l.parent) return lower;
+  uint32_t index = l.parentIndex();
+  if (l.index && index == *l.index) return lower;
+  lower.present = true;
+  if (index == 0) {
+    lower.text = "NONE";
+    return lower;
+  }
+  if (l.linkNetnsId) {
+    lower.text = fmt::format("if{}", index);  // in another namespace: its flags are not ours to see
+    return lower;
+  }
+  lower.text = names.name(index);
+  lower.down = !(names.flags(index) & kIffUp);
+  return lower;
+}
+
+void linkText(std::string& out, const LinkInfo& l, DeviceNames& names) {
+  Lower lower = lowerOf(l, names);
+  fmt::format_to(std::back_inserter(out), "{}: {}", l.index.value_or(0), l.name.value_or(""));
+  if (lower.present) fmt::format_to(std::back_inserter(out), "@{}", lower.text);
+  std::vector<std::string> flags = linkFlagNames(l.flags.value_or(0), lower.present && lower.down);
+  fmt::format_to(std::back_inserter(out), ": <{}>", fmt::join(flags, ","));
+  if (l.mtu) fmt::format_to(std::back_inserter(out), " mtu {}", *l.mtu);
+  if (l.qdisc) fmt::format_to(std::back_inserter(out), " qdisc {}", *l.qdisc);
+  if (l.masterIndex()) fmt::format_to(std::back_inserter(out), " master {}", names.name(l.masterIndex()));
+  if (l.operState) fmt::format_to(std::back_inserter(out), " state {}", *l.operState);
+  if (l.group) out += *l.group == 0 ? " group default" : fmt::format(" group {}", *l.group);
+  out += " \n    link/";
+  out += linkTypeName(l.type.value_or(65534));
+  if (l.address) fmt::format_to(std::back_inserter(out), " {}", l.address->toString());
+  if (l.broadcast) fmt::format_to(std::back_inserter(out), " brd {}", l.broadcast->toString());
+  if (l.linkNetnsId) fmt::format_to(std::back_inserter(out), " link-netnsid {}", *l.linkNetnsId);
+  if (l.alias) fmt::format_to(std::back_inserter(out), "\n    alias {}", *l.alias);
+  out += '\n';
+}
+
+void linkJson(JsonObject& j, const LinkInfo& l, DeviceNames& names) {
+  Lower lower = lowerOf(l, names);
+  if (l.index) j.num("ifindex", *l.index);
+  if (lower.present && l.linkNetnsId) j.num("link_index", l.parentIndex());
+  else if (lower.present && l.parentIndex()) j.str("link", lower.text);
+  if (l.name) j.str("ifname", *l.name);
+  j.strings("flags", linkFlagNames(l.flags.value_or(0), lower.present && lower.down));
+  if (l.mtu) j.num("mtu", *l.mtu);
+  if (l.qdisc) j.str("qdisc", *l.qdisc);
+  if (l.masterIndex()) j.str("master", names.name(l.masterIndex()));
+  if (l.operState) j.str("operstate", *l.operState);
+  if (l.linkMode) j.str("linkmode", *l.linkMode);
+  if (l.group) j.str("group", *l.group == 0 ? "default" : std::to_string(*l.group));
+  if (l.txqlen) j.num("txqlen", *l.txqlen);
+  if (l.type) j.str("link_type", linkTypeName(*l.type));
+  if (l.address) j.str("address", l.address->toString());
+  if (l.broadcast) j.str("broadcast", l.broadcast->toString());
+  if (l.linkNetnsId) j.num("link_netnsid", *l.linkNetnsId);
+  if (l.alias) j.str("ifalias", *l.alias);
+}
+
+// ---- addresses ------------------------------------------------------------------------------
+
+std::vector<std::string> addrFlagWords(const AddrInfo& a) {
+  std::vector<std::string> out;
+  uint32_t flags = a.flags.value_or(0);
+  bool v4 = a.address && a.address->isV4();
+  if (flags & kAddrSecondary) out.emplace_back(v4 ? "secondary" : "temporary");
+  if (!(flags & kAddrPermanent)) out.emplace_back("dynamic");
+  for (const auto& [bit, name] : kAddrFlags)
+    if (flags & bit) out.emplace_back(name);
+  return out;
+}
+
+void addrText(std::string& out, const AddrInfo& a, DeviceNames& names) {
+  if (!a.address) return;
+  uint32_t dev = a.devIndex();
+  fmt::format_to(std::back_inserter(out), "{}: {}    {} {}", dev, names.name(dev), a.address->isV4() ? "inet" : "inet6",
+                 a.peer ? a.address->address().toString() : a.address->toStringWithLength());
+  if (a.peer) fmt::format_to(std::back_inserter(out), " peer {}/{}", a.peer->toString(), a.address->length());
+  if (a.broadcast) fmt::format_to(std::back_inserter(out), " brd {}", a.broadcast->toString());
+  fmt::format_to(std::back_inserter(out), " scope {}", scopeName(a.scope.value_or(Scope::Universe)));
+  for (const auto& w : addrFlagWords(a)) fmt::format_to(std::back_inserter(out), " {}", w);
+  if (a.label) fmt::format_to(std::back_inserter(out), " {}", *a.label);
+  else out += ' ';
+  fmt::format_to(std::back_inserter(out), "\n       valid_lft {} preferred_lft {}\n", lifetime(a.validLifetime),
+                 lifetime(a.preferredLifetime));
+}
+
+void addrJson(JsonObject& j, const AddrInfo& a, DeviceNames& names) {
+  if (!a.address) return;
+  uint32_t dev = a.devIndex();
+  j.num("ifindex", dev).str("ifname", names.name(dev));
+  bool v4 = a.address->isV4();
+  j.str("family", v4 ? "inet" : "inet6").str("local", a.address->address().toString());
+  if (a.peer) j.str("address", a.peer->toString());
+  j.num("prefixlen", a.address->length());
+  if (a.broadcast) j.str("broadcast", a.broadcast->toString());
+  j.str("scope", scopeName(a.scope.value_or(Scope::Universe)));
+  for (const auto& w : addrFlagWords(a)) j.boolean(w, true);
+  if (a.label) j.str("label", *a.label);
+  j.num("valid_life_time", a.validLifetime.value_or(0xffffffffu));
+  j.num("preferred_life_time", a.preferredLifetime.value_or(0xffffffffu));
+}
+
+// ---- routes ---------------------------------------------------------------------------------
+
+std::vector<std::string> routeFlagWords(uint32_t flags) {
+  std::vector<std::string> out;
+  for (const auto& [bit, name] : kRouteFlags)
+    if (flags & bit) out.emplace_back(name);
+  return out;
+}
+
+std::string routeDst(const RouteInfo& r) {
+  if (!r.dst) return "default";
+  if (r.dst->isDefault()) return "default";
+  // iproute2 prints host routes without their length
+  if (r.dst->length() == (r.dst->isV4() ? 32 : 128)) return r.dst->address().toString();
+  return r.dst->toString();
+}
+
+const char* prefName(uint8_t pref) {
+  switch (pref) {
+    case 0: return "medium";
+    case 1: return "high";
+    case 3: return "low";
+    default: return "?";
+  }
+}
+
+bool isV6(const RouteInfo& r) { return r.dst && !r.dst->isV4(); }
+
+void routeText(std::string& out, const RouteInfo& r, DeviceNames& names) {
+  const RouteNames& rn = RouteNames::system();
+  auto put = [&](std::string_view f, const auto&... args) { fmt::format_to(std::back_inserter(out), fmt::runtime(f), args...); };
+  if (r.type && *r.type != RouteType::Unicast) put("{} ", routeTypeName(*r.type));
+  out += routeDst(r);
+  if (r.src && r.src->length()) put(" from {}", r.src->toString());
+  if (r.nhid) put(" nhid {}", *r.nhid);
+  if (r.gateway) put(" via {}", r.gateway->toString());
+  if (r.devIndex()) put(" dev {}", names.name(r.devIndex()));
+  if (r.table && *r.table != kTableMain) put(" table {}", rn.tableName(*r.table));
+  if (r.protocol && *r.protocol != RouteProtocol::Boot) put(" proto {}", rn.protocolName(*r.protocol));
+  if (r.scope && *r.scope != Scope::Universe) put(" scope {}", scopeName(*r.scope));
+  if (r.metric || isV6(r)) put(" metric {}", r.metric.value_or(0));
+  if (r.prefsrc) put(" src {}", r.prefsrc->toString());
+  for (const auto& f : routeFlagWords(r.flags.value_or(0) & 0xff)) put(" {}", f);
+  if (r.metrics) {
+    if (r.metrics->mtu) put(" mtu {}", *r.metrics->mtu);
+    if (r.metrics->advmss) put(" advmss {}", *r.metrics->advmss);
+  }
+  if (isV6(r) && r.pref) put(" pref {}", prefName(*r.pref));
+  else if (!isV6(r)) out += ' ';
+  for (const auto& p : r.paths) {
+    out += "\n\tnexthop";
+    if (p.gateway) put(" via {}", p.gateway->toString());
+    if (p.dev && p.dev->isIndex()) put(" dev {}", names.name(p.dev->index()));
+    put(" weight {}", p.weight);
+    for (const auto& f : routeFlagWords(p.flags)) put(" {}", f);
+    out += ' ';
+  }
+  out += '\n';
+}
+
+void routeJson(JsonObject& j, const RouteInfo& r, DeviceNames& names) {
+  const RouteNames& rn = RouteNames::system();
+  if (r.type && *r.type != RouteType::Unicast) j.str("type", routeTypeName(*r.type));
+  j.str("dst", routeDst(r));
+  if (r.nhid) j.num("nhid", *r.nhid);
+  if (r.gateway) j.str("gateway", r.gateway->toString());
+  if (r.devIndex()) j.str("dev", names.name(r.devIndex()));
+  if (r.table && *r.table != kTableMain) j.str("table", rn.tableName(*r.table));
+  if (r.protocol && *r.protocol != RouteProtocol::Boot) j.str("protocol", rn.protocolName(*r.protocol));
+  if (r.scope && *r.scope != Scope::Universe) j.str("scope", scopeName(*r.scope));
+  if (r.metric) j.num("metric", *r.metric);
+  if (r.prefsrc) j.str("prefsrc", r.prefsrc->toString());
+  j.strings("flags", routeFlagWords(r.flags.value_or(0) & 0xff));
+  if (isV6(r) && r.pref) j.str("pref", prefName(*r.pref));
+  if (!r.paths.empty()) {
+    std::string& out = j.raw("nexthops");
+    out += '[';
+    bool first = true;
+    for (const auto& p : r.paths) {
+      if (!first) out += ',';
+      first = false;
+      JsonObject h(out);
+      if (p.gateway) h.str("gateway", p.gateway->toString());
+      if (p.dev && p.dev->isIndex()) h.str("dev", names.name(p.dev->index()));
+      h.num("weight", p.weight).strings("flags", routeFlagWords(p.flags));
+      h.close();
+    }
+    out += ']';
+  }
+}
+
+// ---- neighbours -----------------------------------------------------------------------------
+
+void neighText(std::string& out, const NeighInfo& n, DeviceNames& names) {
+  if (n.isProxy()) out += "proxy ";
+  out += n.dst ? n.dst->toString() : "?";
+  fmt::format_to(std::back_inserter(out), " dev {}", names.name(n.devIndex()));
+  if (n.lladdr) fmt::format_to(std::back_inserter(out), " lladdr {}", n.lladdr->toString());
+  if (n.isRouter()) out += " router";
+  if (n.externLearn.value_or(false)) out += " extern_learn";
+  if (!n.isProxy() && n.state && *n.state != NeighState::None) fmt::format_to(std::back_inserter(out), " {}", neighStateName(*n.state));
+  out += " \n";
+}
+
+void neighJson(JsonObject& j, const NeighInfo& n, DeviceNames& names) {
+  if (n.dst) j.str("dst", n.dst->toString());
+  j.str("dev", names.name(n.devIndex()));
+  if (n.lladdr) j.str("lladdr", n.lladdr->toString());
+  if (n.isRouter()) j.boolean("router", true);
+  if (n.isProxy()) j.boolean("proxy", true);
+  if (!n.isProxy() && n.state && *n.state != NeighState::None) j.strings("state", {neighStateName(*n.state)});
+}
+
+// ---- fdb ------------------------------------------------------------------------------------
+
+void fdbText(std::string& out, const FdbInfo& f, DeviceNames& names) {
+  out += f.mac ? f.mac->toString() : "?";
+  fmt::format_to(std::back_inserter(out), " dev {}", names.name(f.devIndex()));
+  if (f.vlan) fmt::format_to(std::back_inserter(out), " vlan {}", *f.vlan);
+  if (f.dst) fmt::format_to(std::back_inserter(out), " dst {}", f.dst->toString());
+  out += " \n";
+}
+
+void fdbJson(JsonObject& j, const FdbInfo& f, DeviceNames& names) {
+  if (f.mac) j.str("mac", f.mac->toString());
+  j.str("ifname", names.name(f.devIndex()));
+  if (f.vlan) j.num("vlan", *f.vlan);
+  if (f.dst) j.str("dst", f.dst->toString());
+}
+
+// ---- rules ----------------------------------------------------------------------------------
+
+std::string ruleTable(uint32_t table) { return RouteNames::system().tableName(table); }
+
+void ruleText(std::string& out, const RuleInfo& r) {
+  auto put = [&](std::string_view f, const auto&... args) { fmt::format_to(std::back_inserter(out), fmt::runtime(f), args...); };
+  put("{}:\t", r.priority.value_or(0));
+  if (r.invert.value_or(false)) out += "not ";
+  put("from {}", r.src && r.src->length() ? r.src->toString() : "all");
+  if (r.dst && r.dst->length()) put(" to {}", r.dst->toString());
+  if (r.tos) put(" tos {:#x}", *r.tos);
+  if (r.fwmark || r.fwmask) {
+    put(" fwmark {:#x}", r.fwmark.value_or(0));
+    if (r.fwmask && *r.fwmask != 0xffffffffu) put("/{:#x}", *r.fwmask);
+  }
+  if (r.iif) put(" iif {}", *r.iif);
+  if (r.oif) put(" oif {}", *r.oif);
+  if (r.l3mdev.value_or(false)) out += " lookup [l3mdev-table]";
+  RuleAction action = r.action.value_or(RuleAction::ToTable);
+  if (action == RuleAction::ToTable && r.table && !r.l3mdev.value_or(false)) put(" lookup {}", ruleTable(*r.table));
+  else if (action == RuleAction::Goto) put(" goto {}", r.gotoTarget.value_or(0));
+  else if (action != RuleAction::ToTable) put(" {}", ruleActionName(action));
+  if (r.suppressPrefixLength && *r.suppressPrefixLength != 0xffffffffu) put(" suppress_prefixlength {}", *r.suppressPrefixLength);
+  out += '\n';
+}
+
+void ruleJson(JsonObject& j, const RuleInfo& r) {
+  j.num("priority", r.priority.value_or(0));
+  if (r.invert.value_or(false)) j.boolean("not", true);
+  j.str("src", r.src && r.src->length() ? r.src->address().toString() : "all");
+  if (r.src && r.src->length()) j.num("srclen", r.src->length());
+  if (r.dst && r.dst->length()) j.str("dst", r.dst->address().toString()).num("dstlen", r.dst->length());
+  if (r.fwmark) j.str("fwmark", fmt::format("{:#x}", *r.fwmark));
+  if (r.iif) j.str("iif", *r.iif);
+  if (r.oif) j.str("oif", *r.oif);
+  RuleAction action = r.action.value_or(RuleAction::ToTable);
+  if (action == RuleAction::ToTable && r.table) j.str("table", ruleTable(*r.table));
+  else if (action == RuleAction::Goto) j.num("goto", r.gotoTarget.value_or(0));
+  else if (action != RuleAction::ToTable) j.str("action", ruleActionName(action));
+}
+
+// ---- nexthops -------------------------------------------------------------------------------
+
+void nexthopText(std::string& out, const NexthopInfo& n, DeviceNames& names) {
+  auto put = [&](std::string_view f, const auto&... args) { fmt::format_to(std::back_inserter(out), fmt::runtime(f), args...); };
+  put("id {}", n.id.value_or(0));
+  if (n.isGroup()) {
+    out += " group ";
+    for (std::size_t i = 0; i < n.group.size(); ++i) {
+      if (i) out += '/';
+      put("{}", n.group[i].id);
+      if (n.group[i].weight > 1) put(",{}", n.group[i].weight);
+    }
+  }
+  if (n.gateway) put(" via {}", n.gateway->toString());
+  if (n.devIndex()) put(" dev {}", names.name(n.devIndex()));
+  if (n.blackhole) out += " blackhole";
+  if (n.scope && *n.scope != Scope::Universe) put(" scope {}", scopeName(*n.scope));
+  for (const auto& f : routeFlagWords(n.flags.value_or(0))) put(" {}", f);
+  if (n.protocol && *n.protocol != RouteProtocol::Boot && *n.protocol != RouteProtocol::Unspec)
+    put(" proto {}", RouteNames::system().protocolName(*n.protocol));
+  if (n.fdb) out += " fdb";
+  out += " \n";
+}
+
+void nexthopJson(JsonObject& j, const NexthopInfo& n, DeviceNames& names) {
+  j.num("id", n.id.value_or(0));
+  if (n.isGroup()) {
+    std::string& out = j.raw("group");
+    out += '[';
+    for (std::size_t i = 0; i < n.group.size(); ++i) {
+      if (i) out += ',';
+      JsonObject g(out);
+      g.num("id", n.group[i].id);
+      if (n.group[i].weight > 1) g.num("weight", n.group[i].weight);
+      g.close();
+    }
+    out += ']';
+  }
+  if (n.gateway) j.str("gateway", n.gateway->toString());
+  if (n.devIndex()) j.str("dev", names.name(n.devIndex()));
+  if (n.blackhole) j.boolean("blackhole", true);
+  if (n.scope) j.str("scope", scopeName(*n.scope));
+  j.strings("flags", routeFlagWords(n.flags.value_or(0)));
+  if (n.protocol) j.str("protocol", RouteNames::system().protocolName(*n.protocol));
+  if (n.fdb) j.boolean("fdb", true);
+}
+
+}  // namespace
+
+void DeviceNames::remember(const LinkInfo& link) {
+  if (!link.index) return;
+  Device& d = devices_[*link.index];
+  if (link.name) d.name = *link.name;
+  d.flags = link.flags.value_or(0);
+}
+
+const std::string& DeviceNames::name(uint32_t index) {
+  auto it = devices_.find(index);
+  if (it != devices_.end()) return it->second.name;
+  std::optional<LinkInfo> found = lookup_ ? lookup_(index) : std::nullopt;
+  Device& d = devices_[index];
+  d.name = found && found->name ? *found->name : fmt::format("if{}", index);
+  d.flags = found ? found->flags.value_or(0) : 0;
+  return d.name;
+}
+
+uint32_t DeviceNames::flags(uint32_t index) const {
+  auto it = devices_.find(index);
+  return it == devices_.end() ? 0 : it->second.flags;
+}
+
+void appendEventText(std::string& out, const Event& e, DeviceNames& names) {
+  if (e.action == EventAction::Deleted) out += "Deleted ";
+  std::visit(
+      [&](const auto& o) {
+        using T = std::decay_t<decltype(o)>;
+        if constexpr (std::is_same_v<T, LinkInfo>) linkText(out, o, names);
+        else if constexpr (std::is_same_v<T, AddrInfo>) addrText(out, o, names);
+        else if constexpr (std::is_same_v<T, RouteInfo>) routeText(out, o, names);
+        else if constexpr (std::is_same_v<T, NeighInfo>) neighText(out, o, names);
+        else if constexpr (std::is_same_v<T, RuleInfo>) ruleText(out, o);
+        else if constexpr (std::is_same_v<T, NexthopInfo>) nexthopText(out, o, names);
+        else if constexpr (std::is_same_v<T, FdbInfo>) fdbText(out, o, names);
+      },
+      e.object);
+}
+
+void appendEventJson(std::string& out, const Event& e, DeviceNames& names) {
+  JsonObject j(out);
+  j.str("event", eventActionName(e.action)).str("object", objectKindName(e.kind));
+  if (e.nsid) j.num("nsid", *e.nsid);
+  std::visit(
+      [&](const auto& o) {
+        using T = std::decay_t<decltype(o)>;
+        if constexpr (std::is_same_v<T, LinkInfo>) linkJson(j, o, names);
+        else if constexpr (std::is_same_v<T, AddrInfo>) addrJson(j, o, names);
+        else if constexpr (std::is_same_v<T, RouteInfo>) routeJson(j, o, names);
+        else if constexpr (std::is_same_v<T, NeighInfo>) neighJson(j, o, names);
+        else if constexpr (std::is_same_v<T, RuleInfo>) ruleJson(j, o);
+        else if constexpr (std::is_same_v<T, NexthopInfo>) nexthopJson(j, o, names);
+        else if constexpr (std::is_same_v<T, FdbInfo>) fdbJson(j, o, names);
+      },
+      e.object);
+  j.close();
+}
+
+}  // namespace fastlink::cli

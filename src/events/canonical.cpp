@@ -1,0 +1,307 @@
+// Canonical messages and keys of mirrored objects (see canonical.hpp).
+#include "events/canonical.hpp"
+
+#include <linux/if_addr.h>
+#include <linux/if_link.h>
+#include <linux/neighbour.h>
+#include <linux/rtnetlink.h>
+#include <sys/socket.h>
+
+#include <cstring>
+#include <span>
+
+#include "core/message.hpp"
+
+namespace fastlink::events {
+namespace {
+
+struct Attr {
+  uint16_t type;
+  std::span<const uint8_t> value;
+};
+
+// Calls visit(attr, whole TLV bytes) for each attribute after the family header.
+template <class Visit>
+void forEachAttr(const nlmsghdr* m, std::size_t familyHeader, Visit&& visit) {
+  const auto* base = reinterpret_cast<const uint8_t*>(m);
+  std::size_t off = NLMSG_HDRLEN + NLMSG_ALIGN(familyHeader);
+  const std::size_t end = m->nlmsg_len;
+  while (off + NLA_HDRLEN <= end) {
+    nlattr a;
+    std::memcpy(&a, base + off, sizeof a);
+    if (a.nla_len < NLA_HDRLEN || off + a.nla_len > end) return;  // malformed: stop, keep what came before
+    const std::size_t length = a.nla_len, aligned = NLA_ALIGN(length);
+    visit(Attr{static_cast<uint16_t>(a.nla_type & NLA_TYPE_MASK),
+               {base + off + NLA_HDRLEN, length - static_cast<std::size_t>(NLA_HDRLEN)}},
+          std::span<const uint8_t>(base + off, aligned <= end - off ? aligned : length));
+    off += aligned;
+  }
+}
+
+void putU32be(std::string& s, uint32_t v) {
+  for (int shift = 24; shift >= 0; shift -= 8) s.push_back(static_cast<char>((v >> shift) & 0xff));
+}
+
+// An address padded to 16 bytes, so keys of both families have one layout.
+void putAddress(std::string& s, std::span<const uint8_t> bytes) {
+  char padded[16] = {};
+  std::memcpy(padded, bytes.data(), std::min<std::size_t>(bytes.size(), 16));
+  s.append(padded, 16);
+}
+
+uint32_t u32(std::span<const uint8_t> v) {
+  uint32_t x = 0;
+  if (v.size() >= 4) std::memcpy(&x, v.data(), 4);
+  return x;
+}
+
+// The message rebuilt: header normalised (a notification and a dump of the same object then
+// compare equal), the family header as is (with `patch` applied), attributes except `drop`.
+template <class Drop, class Patch>
+std::string rebuild(const nlmsghdr* m, uint16_t newType, std::size_t familyHeader, Drop drop, Patch patch) {
+  std::string out(NLMSG_HDRLEN + NLMSG_ALIGN(familyHeader), '\0');
+  std::memcpy(out.data() + NLMSG_HDRLEN, NLMSG_DATA(m), familyHeader);
+  patch(out.data() + NLMSG_HDRLEN);
+  forEachAttr(m, familyHeader, [&](const Attr& a, std::span<const uint8_t> tlv) {
+    if (drop(a.type)) return;
+    out.append(reinterpret_cast<const char*>(tlv.data()), tlv.size());
+    out.resize(NLMSG_ALIGN(out.size()), '\0');
+  });
+  nlmsghdr h{};
+  h.nlmsg_len = static_cast<uint32_t>(out.size());
+  h.nlmsg_type = newType;
+  std::memcpy(out.data(), &h, sizeof h);
+  return out;
+}
+
+bool isIp(uint8_t family) { return family == AF_INET || family == AF_INET6; }
+
+Canonical link(const nlmsghdr* m) {
+  Canonical c;
+  if (m->nlmsg_len < NLMSG_LENGTH(sizeof(ifinfomsg))) return c;
+  ifinfomsg ifi;
+  std::memcpy(&ifi, NLMSG_DATA(m), sizeof ifi);
+  if (ifi.ifi_family != AF_UNSPEC) return c;  // bridge / IPv6 per-device parts
+  c.valid = true;
+  c.kind = ObjectKind::Link;
+  c.deleted = m->nlmsg_type == RTM_DELLINK;
+  c.ifindex = static_cast<uint32_t>(ifi.ifi_index);
+  c.linkFlags = ifi.ifi_flags;
+  c.key = linkKey(c.ifindex);
+  forEachAttr(m, sizeof ifi, [&](const Attr& a, auto) {
+    if (a.type == IFLA_IFNAME && !a.value.empty())
+      c.name.assign(reinterpret_cast<const char*>(a.value.data()), strnlen(reinterpret_cast<const char*>(a.value.data()), a.value.size()));
+  });
+  // Counters change without notifications; IFLA_AF_SPEC holds per-family state (IPv6 cache
+  // timestamps) that does too; the others only exist in notifications.
+  c.message = rebuild(
+      m, RTM_NEWLINK, sizeof ifi,
+      [](uint16_t t) {
+        return t == IFLA_STATS || t == IFLA_STATS64 || t == IFLA_AF_SPEC || t == IFLA_EVENT || t == IFLA_NEW_NETNSID ||
+               t == IFLA_IF_NETNSID || t == IFLA_NEW_IFINDEX;
+      },
+      [](char* family) { std::memset(family + offsetof(ifinfomsg, ifi_change), 0, sizeof(ifinfomsg::ifi_change)); });
+  return c;
+}
+
+Canonical address(const nlmsghdr* m) {
+  Canonical c;
+  if (m->nlmsg_len < NLMSG_LENGTH(sizeof(ifaddrmsg))) return c;
+  ifaddrmsg ifa;
+  std::memcpy(&ifa, NLMSG_DATA(m), sizeof ifa);
+  if (!isIp(ifa.ifa_family)) return c;
+  c.valid = true;
+  c.kind = ObjectKind::Address;
+  c.deleted = m->nlmsg_type == RTM_DELADDR;
+  c.ifindex = ifa.ifa_index;
+  std::span<const uint8_t> local, addr;
+  forEachAttr(m, sizeof ifa, [&](const Attr& a, auto) {
+    if (a.type == IFA_LOCAL) local = a.value;
+    if (a.type == IFA_ADDRESS) addr = a.value;
+  });
+  c.key = linkKey(c.ifindex);
+  c.key.push_back(static_cast<char>(ifa.ifa_family));
+  c.key.push_back(static_cast<char>(ifa.ifa_prefixlen));
+  putAddress(c.key, local.empty() ? addr : local);
+  putAddress(c.key, addr);
+  // IFA_CACHEINFO: lifetimes count down and timestamps move without notifications.
+  c.message = rebuild(m, RTM_NEWADDR, sizeof ifa, [](uint16_t t) { return t == IFA_CACHEINFO; }, [](char*) {});
+  return c;
+}
+
+Canonical route(const nlmsghdr* m) {
+  Canonical c;
+  if (m->nlmsg_len < NLMSG_LENGTH(sizeof(rtmsg))) return c;
+  rtmsg rtm;
+  std::memcpy(&rtm, NLMSG_DATA(m), sizeof rtm);
+  // Cached (cloned) routes are not in a plain dump; other families are multicast routing.
+  if (!isIp(rtm.rtm_family) || (rtm.rtm_flags & RTM_F_CLONED)) return c;
+  c.valid = true;
+  c.kind = ObjectKind::Route;
+  c.deleted = m->nlmsg_type == RTM_DELROUTE;
+  c.replaces = (m->nlmsg_flags & NLM_F_REPLACE) != 0;
+  uint32_t table = rtm.rtm_table, priority = 0, oif = 0, nhid = 0;
+  std::span<const uint8_t> dst, src, gateway, multipath;
+  forEachAttr(m, sizeof rtm, [&](const Attr& a, auto) {
+    switch (a.type) {
+      case RTA_TABLE: table = u32(a.value); break;
+      case RTA_PRIORITY: priority = u32(a.value); break;
+      case RTA_OIF: oif = u32(a.value); break;
+      case RTA_NH_ID: nhid = u32(a.value); break;
+      case RTA_DST: dst = a.value; break;
+      case RTA_SRC: src = a.value; break;
+      case RTA_GATEWAY: gateway = a.value; break;
+      case RTA_MULTIPATH: multipath = a.value; break;
+      default: break;
+    }
+  });
+  c.identity.push_back(static_cast<char>(rtm.rtm_family));
+  putU32be(c.identity, table);
+  c.identity.push_back(static_cast<char>(rtm.rtm_dst_len));
+  putAddress(c.identity, dst);
+  c.identity.push_back(static_cast<char>(rtm.rtm_tos));
+  putU32be(c.identity, priority);
+  c.identity.push_back(static_cast<char>(rtm.rtm_src_len));
+  putAddress(c.identity, src);
+  // The nexthop tells apart routes the kernel keeps side by side under one identity (IPv6
+  // per-device routes such as fe80::/64, IPv4 `ip route append`).
+  c.key = c.identity;
+  putU32be(c.key, oif);
+  putU32be(c.key, nhid);
+  putAddress(c.key, gateway);
+  c.key.append(reinterpret_cast<const char*>(multipath.data()), multipath.size());
+  c.family = rtm.rtm_family;
+  c.routeType = rtm.rtm_type;
+  if (multipath.empty() && !nhid) c.routeDev = oif;
+  // Local routes keep their nexthop when the device goes down (the kernel gives them no scope
+  // to lose); every other IPv4 route through it goes, silently.
+  if (rtm.rtm_family == AF_INET && c.routeDev && rtm.rtm_type != RTN_LOCAL) c.ipv4Dev = oif;
+  c.message = rebuild(m, RTM_NEWROUTE, sizeof rtm, [](uint16_t t) { return t == RTA_CACHEINFO || t == RTA_EXPIRES; },
+                      [](char*) {});
+  return c;
+}
+
+Canonical neighbour(const nlmsghdr* m) {
+  Canonical c;
+  if (m->nlmsg_len < NLMSG_LENGTH(sizeof(ndmsg))) return c;
+  ndmsg ndm;
+  std::memcpy(&ndm, NLMSG_DATA(m), sizeof ndm);
+  // fdb entries (AF_BRIDGE) and proxy entries are other tables, not in a plain dump.
+  if (!isIp(ndm.ndm_family) || (ndm.ndm_flags & NTF_PROXY)) return c;
+  // NOARP entries (multicast and broadcast mappings) are created by the kernel without a
+  // notification (only their deletion is announced): they cannot be followed, so they are not
+  // mirrored (`ip neigh show` hides them too).
+  if (ndm.ndm_state & NUD_NOARP) return c;
+  c.valid = true;
+  c.kind = ObjectKind::Neighbour;
+  c.deleted = m->nlmsg_type == RTM_DELNEIGH;
+  c.ifindex = static_cast<uint32_t>(ndm.ndm_ifindex);
+  std::span<const uint8_t> dst;
+  forEachAttr(m, sizeof ndm, [&](const Attr& a, auto) {
+    if (a.type == NDA_DST) dst = a.value;
+  });
+  c.key = linkKey(c.ifindex);
+  c.key.push_back(static_cast<char>(ndm.ndm_family));
+  putAddress(c.key, dst);
+  // Cache info (confirmed/used/updated times) and probe counts move without notifications.
+  c.message = rebuild(m, RTM_NEWNEIGH, sizeof ndm, [](uint16_t t) { return t == NDA_CACHEINFO || t == NDA_PROBES; },
+                      [](char*) {});
+  return c;
+}
+
+}  // namespace
+
+Canonical canonicalize(const nlmsghdr* m) {
+  switch (m->nlmsg_type) {
+    case RTM_NEWLINK:
+    case RTM_DELLINK: return link(m);
+    case RTM_NEWADDR:
+    case RTM_DELADDR: return address(m);
+    case RTM_NEWROUTE:
+    case RTM_DELROUTE: return route(m);
+    case RTM_NEWNEIGH:
+    case RTM_DELNEIGH: return neighbour(m);
+    default: return {};
+  }
+}
+
+bool setLinkdown(std::string& message, bool linkdown) {
+  if (message.size() < NLMSG_LENGTH(sizeof(rtmsg))) return false;
+  rtmsg rtm;
+  std::memcpy(&rtm, message.data() + NLMSG_HDRLEN, sizeof rtm);
+  uint32_t flags = linkdown ? (rtm.rtm_flags | RTNH_F_LINKDOWN) : (rtm.rtm_flags & ~RTNH_F_LINKDOWN);
+  if (flags == rtm.rtm_flags) return false;
+  rtm.rtm_flags = flags;
+  std::memcpy(message.data() + NLMSG_HDRLEN, &rtm, sizeof rtm);
+  return true;
+}
+
+uint32_t linkFlags(const nlmsghdr* m) {
+  if (m->nlmsg_len < NLMSG_LENGTH(sizeof(ifinfomsg))) return 0;
+  ifinfomsg ifi;
+  std::memcpy(&ifi, NLMSG_DATA(m), sizeof ifi);
+  return ifi.ifi_flags;
+}
+
+std::string linkKey(uint32_t ifindex) {
+  std::string s;
+  putU32be(s, ifindex);
+  return s;
+}
+
+std::string routeLookupKey(uint32_t table, const Prefix& dst) {
+  std::string s;
+  s.push_back(static_cast<char>(dst.address().isV4() ? AF_INET : AF_INET6));
+  putU32be(s, table);
+  s.push_back(static_cast<char>(dst.length()));
+  // The kernel omits RTA_DST for a default route (/0): the key holds zeros either way.
+  if (dst.length() == 0) putAddress(s, {});
+  else putAddress(s, dst.address().bytes());
+  return s;
+}
+
+std::string neighKey(uint32_t ifindex, const IpAddress& dst) {
+  std::string s = linkKey(ifindex);
+  s.push_back(static_cast<char>(dst.isV4() ? AF_INET : AF_INET6));
+  putAddress(s, dst.bytes());
+  return s;
+}
+
+std::vector<uint8_t> dumpRequest(ObjectKind kind) {
+  std::vector<uint8_t> out;
+  auto finish = [&](core::MessageWriter& w) {
+    auto b = w.bytes();
+    out.assign(b.begin(), b.end());
+  };
+  switch (kind) {
+    case ObjectKind::Link: {
+      core::MessageWriter w(RTM_GETLINK, 0);
+      w.putHeader<ifinfomsg>();
+      w.putU32(IFLA_EXT_MASK, RTEXT_FILTER_SKIP_STATS);  // counters are not kept: do not fetch them
+      finish(w);
+      break;
+    }
+    case ObjectKind::Address: {
+      core::MessageWriter w(RTM_GETADDR, 0);
+      w.putHeader<ifaddrmsg>();
+      finish(w);
+      break;
+    }
+    case ObjectKind::Route: {
+      core::MessageWriter w(RTM_GETROUTE, 0);
+      w.putHeader<rtmsg>();
+      finish(w);
+      break;
+    }
+    case ObjectKind::Neighbour: {
+      core::MessageWriter w(RTM_GETNEIGH, 0);
+      w.putHeader<ndmsg>();
+      finish(w);
+      break;
+    }
+    default: break;
+  }
+  return out;
+}
+
+}  // namespace fastlink::events

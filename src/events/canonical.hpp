@@ -1,0 +1,56 @@
+// The stored form of a mirrored object: its kernel message with a normalised header and without
+// the attributes that change with no notification (counters, cache info), and its key.
+#pragma once
+
+#include <linux/netlink.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "fastlink/events.hpp"
+#include "fastlink/prefix.hpp"
+#include "fastlink/types.hpp"
+
+namespace fastlink::events {
+
+struct Canonical {
+  bool valid = false;     ///< a link, address, route or neighbour message the mirror keeps
+  bool deleted = false;   ///< RTM_DEL*
+  bool replaces = false;  ///< NLM_F_REPLACE on a route: drop the others with its identity
+  ObjectKind kind = ObjectKind::Link;
+  /// Unique per object. Links: the ifindex; addresses and neighbours: the ifindex first (one
+  /// device's objects are one range); routes: `identity` then the nexthop.
+  std::string key;
+  /// Routes: what the kernel identifies a route by (family, table, prefix, tos, metric,
+  /// source prefix); starts with routeLookupKey(table, dst).
+  std::string identity;
+  std::string message;
+  uint32_t ifindex = 0;    ///< links: the device; addresses, neighbours: their device
+  std::string name;        ///< links: IFLA_IFNAME
+  uint32_t linkFlags = 0;  ///< links: IFF_*
+  uint32_t ipv4Dev = 0;    ///< IPv4 single-path routes: the output device
+  uint32_t routeDev = 0;   ///< single-path routes of both families: the output device
+  uint8_t family = 0;
+  uint8_t routeType = 0;   ///< RTN_*
+};
+
+/// Classifies and normalises one notification or dump message.
+Canonical canonicalize(const nlmsghdr* m);
+
+/// RTNH_F_LINKDOWN set or cleared in a stored single-path route message (in place).
+/// Returns true when the message changed.
+bool setLinkdown(std::string& routeMessage, bool linkdown);
+
+/// IFF_* flags of a link message.
+uint32_t linkFlags(const nlmsghdr* m);
+
+std::string linkKey(uint32_t ifindex);
+/// The prefix of every route key of `table` to exactly `dst`.
+std::string routeLookupKey(uint32_t table, const Prefix& dst);
+std::string neighKey(uint32_t ifindex, const IpAddress& dst);
+
+/// The dump request (without NLM_F_DUMP, which the engine adds) of a mirrored kind.
+std::vector<uint8_t> dumpRequest(ObjectKind kind);
+
+}  // namespace fastlink::events

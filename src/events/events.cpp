@@ -1,0 +1,184 @@
+// Typed events: the object decoders of src/rtnl applied to notifications.
+#include "fastlink/events.hpp"
+
+#include <linux/if_addr.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <poll.h>
+#include <sys/socket.h>
+
+#include <algorithm>
+#include <cerrno>
+
+#include "fastlink/error.hpp"
+#include "fastlink/netlink.hpp"
+#include "rtnl/addr_codec.hpp"
+#include "rtnl/fdb_codec.hpp"
+#include "rtnl/link_codec.hpp"
+#include "rtnl/neigh_codec.hpp"
+#include "rtnl/nexthop_codec.hpp"
+#include "rtnl/route_codec.hpp"
+#include "rtnl/rule_codec.hpp"
+
+namespace fastlink {
+namespace {
+
+// The family byte that follows the netlink header in every rtnetlink message (ifi_family,
+// ifa_family, rtm_family, ndm_family, ...); 0 when the message is too short to have one.
+uint8_t familyOf(const nlmsghdr* m) {
+  if (m->nlmsg_len < NLMSG_HDRLEN + 1) return 0;
+  return *reinterpret_cast<const uint8_t*>(NLMSG_DATA(m));
+}
+
+bool isIp(uint8_t family) { return family == AF_INET || family == AF_INET6; }
+
+Event make(EventAction action, ObjectKind kind, const nlmsghdr* m, const Notification& n) {
+  Event e;
+  e.action = action;
+  e.kind = kind;
+  e.created = (m->nlmsg_flags & NLM_F_CREATE) != 0;
+  e.replaced = (m->nlmsg_flags & NLM_F_REPLACE) != 0;
+  e.nsid = n.nsid;
+  return e;
+}
+
+}  // namespace
+
+std::string_view objectKindName(ObjectKind kind) {
+  switch (kind) {
+    case ObjectKind::Link: return "link";
+    case ObjectKind::Address: return "address";
+    case ObjectKind::Route: return "route";
+    case ObjectKind::Neighbour: return "neigh";
+    case ObjectKind::Rule: return "rule";
+    case ObjectKind::Nexthop: return "nexthop";
+    case ObjectKind::Fdb: return "fdb";
+  }
+  return "?";
+}
+
+std::string_view eventActionName(EventAction action) {
+  switch (action) {
+    case EventAction::New: return "new";
+    case EventAction::Changed: return "changed";
+    case EventAction::Deleted: return "deleted";
+  }
+  return "?";
+}
+
+std::optional<Event> decodeEvent(const Notification& notification) {
+  if (notification.bytes.size() < NLMSG_HDRLEN) return std::nullopt;
+  const auto* m = reinterpret_cast<const nlmsghdr*>(notification.bytes.data());
+  const uint16_t type = m->nlmsg_type;
+  const uint8_t family = familyOf(m);
+  const EventAction action = (type == RTM_DELLINK || type == RTM_DELADDR || type == RTM_DELROUTE ||
+                              type == RTM_DELNEIGH || type == RTM_DELRULE || type == RTM_DELNEXTHOP)
+                                 ? EventAction::Deleted
+                                 : EventAction::New;
+  switch (type) {
+    case RTM_NEWLINK:
+    case RTM_DELLINK: {
+      // Bridge ports (AF_BRIDGE) and IPv6 (AF_INET6) announce their own per-device parts with
+      // the same types; only AF_UNSPEC describes the link itself.
+      if (family != AF_UNSPEC) return std::nullopt;
+      Event e = make(action, ObjectKind::Link, m, notification);
+      e.object = rtnl::decodeLink(m, false);
+      return e;
+    }
+    case RTM_NEWADDR:
+    case RTM_DELADDR: {
+      if (!isIp(family)) return std::nullopt;
+      Event e = make(action, ObjectKind::Address, m, notification);
+      e.object = rtnl::decodeAddr(m);
+      return e;
+    }
+    case RTM_NEWROUTE:
+    case RTM_DELROUTE: {
+      if (!isIp(family)) return std::nullopt;  // multicast routing (RTNL_FAMILY_IPMR), MPLS
+      Event e = make(action, ObjectKind::Route, m, notification);
+      rtnl::decodeRoute(m, e.object.emplace<RouteInfo>());
+      return e;
+    }
+    case RTM_NEWNEIGH:
+    case RTM_DELNEIGH: {
+      if (family == AF_BRIDGE) {
+        Event e = make(action, ObjectKind::Fdb, m, notification);
+        e.object = rtnl::decodeFdb(m);
+        return e;
+      }
+      if (!isIp(family)) return std::nullopt;
+      Event e = make(action, ObjectKind::Neighbour, m, notification);
+      e.object = rtnl::decodeNeigh(m);
+      return e;
+    }
+    case RTM_NEWRULE:
+    case RTM_DELRULE: {
+      if (!isIp(family)) return std::nullopt;
+      Event e = make(action, ObjectKind::Rule, m, notification);
+      e.object = rtnl::decodeRule(m);
+      return e;
+    }
+    case RTM_NEWNEXTHOP:
+    case RTM_DELNEXTHOP: {
+      Event e = make(action, ObjectKind::Nexthop, m, notification);
+      e.object = rtnl::decodeNexthop(m);
+      return e;
+    }
+    default: return std::nullopt;
+  }
+}
+
+std::vector<NotificationGroup> groupsOf(ObjectKind kind) {
+  switch (kind) {
+    case ObjectKind::Link: return {NotificationGroup::Link};
+    case ObjectKind::Address: return {NotificationGroup::Ipv4Addr, NotificationGroup::Ipv6Addr};
+    case ObjectKind::Route: return {NotificationGroup::Ipv4Route, NotificationGroup::Ipv6Route};
+    case ObjectKind::Neighbour:
+    case ObjectKind::Fdb: return {NotificationGroup::Neigh};
+    case ObjectKind::Rule: return {NotificationGroup::Ipv4Rule, NotificationGroup::Ipv6Rule};
+    case ObjectKind::Nexthop: return {NotificationGroup::Nexthop};
+  }
+  return {};
+}
+
+EventStream::EventStream(Netlink& netlink, std::initializer_list<ObjectKind> kinds, const EventOptions& options)
+    : EventStream(netlink, std::vector<ObjectKind>(kinds), options) {}
+
+EventStream::EventStream(Netlink& netlink, const std::vector<ObjectKind>& kinds, const EventOptions& options)
+    : subscription_(netlink.subscribe({}, options.subscription)), kinds_(kinds) {
+  std::vector<NotificationGroup> joined;
+  for (ObjectKind k : kinds_)
+    for (NotificationGroup g : groupsOf(k))
+      if (std::find(joined.begin(), joined.end(), g) == joined.end()) {
+        subscription_.join(g);
+        joined.push_back(g);
+      }
+}
+
+std::size_t EventStream::process(const EventHandler& onEvent, const std::function<void()>& onOverflow) {
+  std::size_t delivered = 0;
+  Subscription::Handlers handlers;
+  handlers.onNotification = [&](const Notification& n) {
+    std::optional<Event> e = decodeEvent(n);
+    // The neighbour group carries fdb entries too: deliver only the kinds asked for.
+    if (!e || std::find(kinds_.begin(), kinds_.end(), e->kind) == kinds_.end()) return;
+    ++delivered;
+    onEvent(*e);
+  };
+  handlers.onOverflow = onOverflow;
+  subscription_.process(handlers);
+  return delivered;
+}
+
+std::size_t EventStream::wait(const EventHandler& onEvent, std::chrono::milliseconds timeout,
+                              const std::function<void()>& onOverflow) {
+  pollfd p{fd(), POLLIN, 0};
+  int rc;
+  do {
+    rc = ::poll(&p, 1, static_cast<int>(timeout.count()));
+  } while (rc < 0 && errno == EINTR);
+  if (rc < 0) throw Error(std::error_code(errno, std::generic_category()), "poll events");
+  return process(onEvent, onOverflow);
+}
+
+}  // namespace fastlink

@@ -1,0 +1,160 @@
+// `fastlink monitor` against `ip monitor` on the same changes: both run at once, their lines are
+// compared (trailing spaces aside: iproute2 leaves some).
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "cli_fixture.hpp"
+
+namespace fastlink::test {
+namespace {
+
+using nlohmann::json;
+
+std::vector<std::string> lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);) {
+    while (!l.empty() && l.back() == ' ') l.pop_back();
+    // Netconf events are not monitored by fastlink (docs/cli/monitor.md); `ip monitor` without
+    // an object prints them unlabelled ("inet va forwarding off ...", "Deleted inet6 va").
+    static const std::regex netconf(R"(^(\[NETCONF\])?(Deleted )?inet6? \S+( forwarding .*)?$)");
+    if (std::regex_match(l, netconf)) continue;
+    out.push_back(l);
+  }
+  return out;
+}
+
+class MonitorCliTest : public CliTest {
+ protected:
+  /// The changes every comparison sees: one of each object, created, changed and deleted.
+  std::string changes() const {
+    std::string ip = "ip -n " + ns.name() + " ";
+    return ip + "link add va type veth peer name vb; " + ip + "link set va mtu 1400; " + ip + "link set va up; " + ip +
+           "link set vb up; " + ip + "addr add 10.9.0.1/24 dev va; " + ip + "-6 addr add 2001:db8::1/64 dev va nodad; " +
+           ip + "route add 10.10.0.0/16 via 10.9.0.2; " + ip + "route add blackhole 10.11.0.0/16 table 100; " + ip +
+           "route replace 10.10.0.0/16 via 10.9.0.3; " + ip + "neigh add 10.9.0.7 lladdr 02:00:00:00:00:07 dev va; " +
+           ip + "neigh del 10.9.0.7 dev va; " + ip + "rule add from 10.1.0.0/16 table 100 pref 100; " + ip +
+           "rule del pref 100; " + ip + "nexthop add id 5 via 10.9.0.2 dev va; " + ip + "nexthop del id 5; " + ip +
+           "route del 10.10.0.0/16; " + ip + "addr del 10.9.0.1/24 dev va; " + ip + "link del va";
+  }
+
+  /// Runs `ip ARGS monitor WORDS` and `fastlink ARGS monitor WORDS` while changes() happen.
+  std::pair<std::string, std::string> both(const std::string& options, const std::string& words) {
+    std::string a = "/tmp/fastlink-mon-ip-" + ns.name(), b = "/tmp/fastlink-mon-fl-" + ns.name();
+    std::string script = "ip -n " + ns.name() + " " + options + " monitor " + words + " >" + a + " 2>&1 & A=$!; " +
+                         cliPath() + " -n " + ns.name() + " " + options + " monitor " + words + " >" + b +
+                         " 2>&1 & B=$!; sleep 0.5; " + changes() + "; sleep 0.5; kill $A $B; wait";
+    auto r = run("sh -c " + shellQuote(script));
+    std::string ipOut = run("cat " + a).out, flOut = run("cat " + b).out;
+    run("rm -f " + a + " " + b);
+    return {ipOut, flOut};
+  }
+};
+
+class MonitorObjectTest : public MonitorCliTest, public ::testing::WithParamInterface<const char*> {};
+
+TEST_P(MonitorObjectTest, TextEqualsIpMonitor) {
+  auto [ip, mine] = both("", GetParam());
+  auto expected = lines(ip);
+  ASSERT_FALSE(expected.empty()) << "ip monitor saw nothing";
+  EXPECT_EQ(lines(mine), expected) << "ip:\n" << ip << "\nfastlink:\n" << mine;
+}
+
+INSTANTIATE_TEST_SUITE_P(Objects, MonitorObjectTest,
+                         ::testing::Values("link", "address", "route", "neigh", "rule", "nexthop", "all", ""),
+                         [](const auto& info) { return *info.param ? std::string(info.param) : std::string("none"); });
+
+TEST_F(MonitorCliTest, TimestampsLikeIp) {
+  auto [ip, mine] = both("-t", "route");
+  auto theirs = lines(ip), ours = lines(mine);
+  ASSERT_EQ(ours.size(), theirs.size()) << mine;
+  for (std::size_t i = 0; i < ours.size(); ++i) {
+    if (theirs[i].rfind("Timestamp: ", 0) == 0) {
+      // Same shape ("Timestamp: Sun Nov 22 21:33:19 2026 605545 usec"), not the same instant.
+      EXPECT_EQ(ours[i].rfind("Timestamp: ", 0), 0u) << ours[i];
+      EXPECT_EQ(ours[i].substr(ours[i].size() - 5), " usec");
+      EXPECT_EQ(ours[i].size() / 4, theirs[i].size() / 4) << ours[i] << " vs " << theirs[i];
+    } else {
+      EXPECT_EQ(ours[i], theirs[i]);
+    }
+  }
+}
+
+TEST_F(MonitorCliTest, JsonOneObjectPerEventWithShowFields) {
+  auto [ip, mine] = both("-j", "route");
+  // ip 6.1 ignores -j for monitor: its text says how many events there were.
+  std::size_t events = lines(ip).size();
+  auto ours = lines(mine);
+  ASSERT_EQ(ours.size(), events) << mine;
+  std::multiset<std::string> seen;
+  for (const auto& l : ours) {
+    json j = json::parse(l);
+    EXPECT_EQ(j["object"], "route");
+    seen.insert(j["event"].get<std::string>() + " " + j["dst"].get<std::string>());
+  }
+  EXPECT_EQ(seen.count("new 10.10.0.0/16"), 2u);  // add, then replace
+  EXPECT_EQ(seen.count("deleted 10.10.0.0/16"), 1u);
+  EXPECT_EQ(seen.count("new 10.11.0.0/16"), 1u);
+}
+
+TEST_F(MonitorCliTest, DevFilterKeepsOneDevice) {
+  auto [ip, mine] = both("", "route dev vb");
+  for (const auto& l : lines(mine)) EXPECT_NE(l.find("dev vb"), std::string::npos) << l;
+  EXPECT_FALSE(lines(mine).empty());
+}
+
+TEST_F(MonitorCliTest, BadObjectIsAUsageError) {
+  auto r = cli("monitor bogus");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("bogus"), std::string::npos);
+}
+
+TEST_F(MonitorCliTest, AllNsidLabelsOtherNamespaces) {
+  // A second namespace with an id in ours: its events arrive with [nsid N].
+  TestNetns other;
+  ns.ip("netns set " + other.name() + " 7");
+  std::string out = "/tmp/fastlink-mon-nsid-" + ns.name();
+  std::string script = cliPath() + " -n " + ns.name() + " monitor link all-nsid >" + out + " 2>&1 & B=$!; sleep 0.5; " +
+                       "ip -n " + other.name() + " link add xa type veth peer name xb; ip -n " + ns.name() +
+                       " link add ya type veth peer name yb; sleep 0.5; kill $B; wait";
+  run("sh -c " + shellQuote(script));
+  std::string text = run("cat " + out).out;
+  run("rm -f " + out);
+  EXPECT_NE(text.find("[nsid 7]2: xb"), std::string::npos) << text;
+  EXPECT_NE(text.find("[nsid current]"), std::string::npos) << text;
+}
+
+TEST_F(MonitorCliTest, RestartedSyncMonitorRebuildsTheExactState) {
+  // What a monitor claims to have delivered is what it wrote: whole lines. A reader that loses
+  // the monitor restarts it with `sync`, which prints the current state first; the reader's
+  // view (snapshot + events) then equals the kernel's, whatever happened while no monitor ran.
+  std::string first = "/tmp/fastlink-mon-sync1-" + ns.name(), second = "/tmp/fastlink-mon-sync2-" + ns.name();
+  std::string ip = "ip -n " + ns.name() + " ";
+  std::string script = cliPath() + " -n " + ns.name() + " -j monitor route sync >" + first + " & B=$!; sleep 0.3; " +
+                       ip + "route add blackhole 10.1.0.0/16; " + ip + "route add blackhole 10.2.0.0/16; sleep 0.3; kill -9 $B; " +
+                       ip + "route del blackhole 10.1.0.0/16; " + ip + "route add blackhole 10.3.0.0/16 table 5; " +
+                       cliPath() + " -n " + ns.name() + " -j monitor route sync >" + second + " & C=$!; sleep 0.3; " +
+                       ip + "route add blackhole 10.4.0.0/16; " + ip + "route del blackhole 10.2.0.0/16; sleep 0.3; kill $C; wait";
+  run("sh -c " + shellQuote(script));
+  auto firstLines = lines(run("cat " + first).out), secondLines = lines(run("cat " + second).out);
+  run("rm -f " + first + " " + second);
+  for (const auto& l : firstLines) EXPECT_TRUE(json::accept(l)) << l;  // no half event
+  std::set<std::string> view;
+  for (const auto& l : secondLines) {
+    json j = json::parse(l);
+    std::string key = j["dst"].get<std::string>() + " " + j.value("table", "main");
+    if (j["event"] == "deleted") view.erase(key);
+    else view.insert(key);
+  }
+  std::set<std::string> kernel;
+  for (const char* family : {"-4", "-6"})
+    for (const auto& r : ns.ipJson(std::string(family) + " route show table all"))
+      kernel.insert(r["dst"].get<std::string>() + " " + r.value("table", "main"));
+  EXPECT_EQ(view, kernel);
+  EXPECT_TRUE(view.count("10.3.0.0/16 5"));
+  EXPECT_FALSE(view.count("10.1.0.0/16 main"));
+}
+
+}  // namespace
+}  // namespace fastlink::test

@@ -1,0 +1,281 @@
+// Typed events and StateMirror in a fresh namespace, checked against iproute2 (`ip -j`) and
+// against fresh kernel dumps.
+#include <gtest/gtest.h>
+
+#include <fastlink/events.hpp>
+#include <fastlink/fastlink.hpp>
+#include <fastlink/mirror.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <fstream>
+#include <map>
+#include <set>
+#include <thread>
+
+#include "support/test_netns.hpp"
+
+namespace fastlink::test {
+namespace {
+
+using namespace std::chrono_literals;
+
+class EventsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ns.ip("link set lo up");
+    // No DAD: addresses do not change flags a second later, after the test compared them.
+    ns.exec("sysctl -qw net.ipv6.conf.all.accept_dad=0 net.ipv6.conf.default.accept_dad=0");
+  }
+  uint32_t ifindex(const std::string& dev) { return ns.ipJson("link show dev " + dev)[0]["ifindex"].get<uint32_t>(); }
+
+  /// Reads events until none came for `quiet`.
+  std::vector<Event> drain(EventStream& s, std::chrono::milliseconds quiet = 300ms) {
+    std::vector<Event> out;
+    while (s.wait([&](const Event& e) { out.push_back(e); }, quiet) > 0) {
+    }
+    return out;
+  }
+
+  TestNetns ns;
+  Netlink nl{NetlinkOptions{.netns = Netns::named(ns.name())}};
+};
+
+const Event* find(const std::vector<Event>& events, ObjectKind kind, EventAction action,
+                  const std::function<bool(const Event&)>& match) {
+  for (const auto& e : events)
+    if (e.kind == kind && e.action == action && match(e)) return &e;
+  return nullptr;
+}
+
+TEST_F(EventsTest, EveryObjectIsDecodedFromRealNotifications) {
+  EventStream stream(nl, {ObjectKind::Link, ObjectKind::Address, ObjectKind::Route, ObjectKind::Neighbour,
+                          ObjectKind::Rule, ObjectKind::Nexthop, ObjectKind::Fdb});
+  ns.ip("link add va type veth peer name vb");
+  ns.ip("link set va mtu 1400 up");
+  ns.ip("link set vb up");
+  ns.ip("addr add 10.9.0.1/24 dev va");
+  ns.ip("route add 10.10.0.0/16 via 10.9.0.2 metric 7");
+  ns.ip("route replace 10.10.0.0/16 via 10.9.0.3 metric 7");
+  ns.ip("neigh add 10.9.0.7 lladdr 02:00:00:00:00:07 dev va");
+  ns.ip("rule add from 10.1.0.0/16 table 100 pref 100");
+  ns.ip("nexthop add id 5 via 10.9.0.2 dev va");
+  run("bridge -n " + ns.name() + " fdb add 02:00:00:00:00:09 dev vb");
+  // The oracle's view of what now exists, before it is deleted.
+  auto ipLink = ns.ipJson("link show dev va")[0];
+  auto ipRoute = ns.ipJson("route show 10.10.0.0/16")[0];
+  auto ipNeigh = ns.ipJson("neigh show 10.9.0.7 dev va")[0];
+  ns.ip("route del 10.10.0.0/16");
+  ns.ip("rule del pref 100");
+  ns.ip("nexthop del id 5");
+  ns.ip("link del va");
+  auto events = drain(stream);
+  uint32_t va = ipLink["ifindex"].get<uint32_t>();
+
+  const Event* link = find(events, ObjectKind::Link, EventAction::New,
+                           [&](const Event& e) { return e.link()->name == "va" && e.link()->mtu == 1400u && e.link()->admin == true; });
+  ASSERT_TRUE(link);
+  EXPECT_EQ(link->link()->index, va);
+  EXPECT_EQ(link->link()->address->toString(), ipLink["address"]);
+  EXPECT_TRUE(find(events, ObjectKind::Link, EventAction::Deleted, [&](const Event& e) { return e.link()->index == va; }));
+
+  EXPECT_TRUE(find(events, ObjectKind::Address, EventAction::New, [&](const Event& e) {
+    return e.address()->address->toStringWithLength() == "10.9.0.1/24" && e.address()->devIndex() == va;
+  }));
+  EXPECT_TRUE(find(events, ObjectKind::Address, EventAction::Deleted,
+                   [&](const Event& e) { return e.address()->address->toStringWithLength() == "10.9.0.1/24"; }));
+
+  auto isRoute = [](const Event& e) { return e.route()->dst && e.route()->dst->toString() == "10.10.0.0/16"; };
+  const Event* added = find(events, ObjectKind::Route, EventAction::New, [&](const Event& e) { return isRoute(e) && !e.replaced; });
+  ASSERT_TRUE(added);
+  EXPECT_TRUE(added->created);
+  EXPECT_EQ(added->route()->gateway->toString(), "10.9.0.2");
+  EXPECT_EQ(added->route()->metric, 7u);
+  const Event* replaced = find(events, ObjectKind::Route, EventAction::New, [&](const Event& e) { return isRoute(e) && e.replaced; });
+  ASSERT_TRUE(replaced);
+  EXPECT_EQ(replaced->route()->gateway->toString(), ipRoute["gateway"]);
+  EXPECT_TRUE(find(events, ObjectKind::Route, EventAction::Deleted, isRoute));
+
+  const Event* neigh = find(events, ObjectKind::Neighbour, EventAction::New,
+                            [](const Event& e) { return e.neighbour()->dst->toString() == "10.9.0.7"; });
+  ASSERT_TRUE(neigh);
+  EXPECT_EQ(neigh->neighbour()->lladdr->toString(), ipNeigh["lladdr"]);
+  EXPECT_EQ(neigh->neighbour()->devIndex(), va);
+
+  const Event* rule = find(events, ObjectKind::Rule, EventAction::New, [](const Event& e) { return e.rule()->priority == 100u; });
+  ASSERT_TRUE(rule);
+  EXPECT_EQ(rule->rule()->src->toString(), "10.1.0.0/16");
+  EXPECT_EQ(rule->rule()->table, 100u);
+  EXPECT_TRUE(find(events, ObjectKind::Rule, EventAction::Deleted, [](const Event& e) { return e.rule()->priority == 100u; }));
+
+  const Event* nh = find(events, ObjectKind::Nexthop, EventAction::New, [](const Event& e) { return e.nexthop()->id == 5u; });
+  ASSERT_TRUE(nh);
+  EXPECT_EQ(nh->nexthop()->gateway->toString(), "10.9.0.2");
+  EXPECT_EQ(nh->nexthop()->devIndex(), va);
+  EXPECT_TRUE(find(events, ObjectKind::Nexthop, EventAction::Deleted, [](const Event& e) { return e.nexthop()->id == 5u; }));
+
+  EXPECT_TRUE(find(events, ObjectKind::Fdb, EventAction::New,
+                   [](const Event& e) { return e.fdb()->mac && e.fdb()->mac->toString() == "02:00:00:00:00:09"; }));
+}
+
+TEST_F(EventsTest, StreamDeliversOnlyTheKindsAskedFor) {
+  EventStream stream(nl, {ObjectKind::Neighbour});
+  ns.ip("link add va type veth peer name vb");
+  run("bridge -n " + ns.name() + " fdb add 02:00:00:00:00:09 dev vb");
+  ns.ip("neigh add 10.9.0.7 lladdr 02:00:00:00:00:07 dev va");
+  auto events = drain(stream);
+  ASSERT_FALSE(events.empty());
+  for (const auto& e : events) EXPECT_EQ(e.kind, ObjectKind::Neighbour);  // fdb shares the group, links do not come
+}
+
+/// The user's side of a mirror: a set of object descriptions maintained from its events.
+struct View {
+  std::multiset<std::string> routes;
+  static std::string key(const RouteInfo& r) {
+    return std::to_string(r.table.value_or(0)) + " " + (r.dst ? r.dst->toString() : "?") + " " +
+           std::to_string(r.metric.value_or(0)) + " " + std::to_string(r.devIndex());
+  }
+  void apply(const Event& e) {
+    if (!e.route()) return;
+    if (e.action == EventAction::Deleted) {
+      auto it = routes.find(key(*e.route()));
+      if (it != routes.end()) routes.erase(it);
+    } else if (e.action == EventAction::New) {
+      routes.insert(key(*e.route()));
+    }
+  }
+};
+
+void expectMirrorEqualsDump(const StateMirror& mirror, Netlink& nl) {
+  for (ObjectKind k : {ObjectKind::Link, ObjectKind::Address, ObjectKind::Route, ObjectKind::Neighbour})
+    EXPECT_TRUE(mirror.canonical(k) == StateMirror::canonicalDump(nl, k)) << objectKindName(k) << ": mirror holds "
+                                                                           << mirror.count(k) << ", dump "
+                                                                           << StateMirror::canonicalDump(nl, k).size();
+}
+
+TEST_F(EventsTest, MirrorFollowsChangesLooksUpAndEqualsADump) {
+  ns.ip("link add va type veth peer name vb");
+  ns.ip("addr add 10.9.0.1/24 dev va");
+  StateMirror mirror(nl);
+  // The mirror started from a dump: what existed before is there.
+  ASSERT_TRUE(mirror.link("va"));
+  uint32_t va = ifindex("va");
+  EXPECT_EQ(mirror.link("va")->index, va);
+  ASSERT_EQ(mirror.addresses(va).size(), 1u);
+
+  std::vector<Event> events;
+  ns.ip("link set va mtu 1400 up");
+  ns.ip("link set vb up");
+  ns.ip("route add blackhole 10.11.0.0/16 table 100");
+  ns.ip("route add 10.12.0.0/16 via 10.9.0.2 dev va");
+  ns.ip("neigh add 10.9.0.8 lladdr 02:00:00:00:00:08 dev va");
+  ns.ip("link add vc type veth peer name vd");
+  ns.ip("link del vc");
+  // Carrier comes through linkwatch (up to a second late), then IPv6 link-local addresses.
+  while (mirror.wait([&](const Event& e) { events.push_back(e); }, 1500ms) > 0) {
+  }
+  // MTU on an existing link: the mirror knows it is a change, not a new link.
+  EXPECT_TRUE(find(events, ObjectKind::Link, EventAction::Changed, [&](const Event& e) { return e.link()->mtu == 1400u; }));
+  EXPECT_TRUE(find(events, ObjectKind::Link, EventAction::New, [&](const Event& e) { return e.link()->name == "vc"; }));
+  EXPECT_TRUE(find(events, ObjectKind::Link, EventAction::Deleted, [&](const Event& e) { return e.link()->name == "vc"; }));
+  EXPECT_FALSE(mirror.link("vc"));
+
+  auto ipLink = ns.ipJson("link show dev va")[0];
+  EXPECT_EQ(mirror.link(va)->mtu, ipLink["mtu"].get<uint32_t>());
+  auto blackhole = mirror.route(100, Prefix::parse("10.11.0.0/16"));
+  ASSERT_TRUE(blackhole);
+  EXPECT_EQ(blackhole->type, RouteType::Blackhole);
+  auto via = mirror.route(254, Prefix::parse("10.12.0.0/16"));
+  ASSERT_TRUE(via);
+  EXPECT_EQ(via->gateway->toString(), ns.ipJson("route show 10.12.0.0/16")[0]["gateway"]);
+  auto neigh = mirror.neighbour(va, IpAddress::parse("10.9.0.8"));
+  ASSERT_TRUE(neigh);
+  EXPECT_EQ(neigh->lladdr->toString(), "02:00:00:00:00:08");
+  expectMirrorEqualsDump(mirror, nl);
+
+  // Down: the kernel drops the IPv4 routes through va without a word; the mirror does too.
+  ns.ip("link set va down");
+  while (mirror.wait({}, 300ms) > 0) {
+  }
+  EXPECT_FALSE(mirror.route(254, Prefix::parse("10.12.0.0/16")));
+  expectMirrorEqualsDump(mirror, nl);
+  MirrorStats s = mirror.stats();
+  EXPECT_EQ(s.objects, mirror.count(ObjectKind::Link) + mirror.count(ObjectKind::Address) +
+                           mirror.count(ObjectKind::Route) + mirror.count(ObjectKind::Neighbour));
+  EXPECT_GT(s.bytes, 0u);
+}
+
+TEST_F(EventsTest, MirrorOfChosenTablesHoldsOnlyThose) {
+  ns.ip("link add va type veth peer name vb");
+  MirrorOptions routesOnly;
+  routesOnly.links = routesOnly.addresses = routesOnly.neighbours = false;
+  StateMirror mirror(nl, routesOnly);
+  EXPECT_EQ(mirror.count(ObjectKind::Link), 0u);
+  EXPECT_FALSE(mirror.link("va"));
+  ns.ip("route add blackhole 10.11.0.0/16");
+  while (mirror.wait({}, 300ms) > 0) {
+  }
+  EXPECT_TRUE(mirror.route(254, Prefix::parse("10.11.0.0/16")));
+  EXPECT_EQ(mirror.count(ObjectKind::Link), 0u);
+}
+
+// The overflow test: a mirror whose socket holds a few notifications, while `ip -batch` (another
+// process) makes 10,000 link changes and 100,000 route changes.
+TEST_F(EventsTest, MirrorResynchronisesAfterOverflowAndEqualsAFreshDump) {
+  MirrorOptions options;
+  options.subscription.receiveBufferBytes = 4096;
+  StateMirror mirror(nl, options);
+  View view;
+  mirror.forEachRoute([&](const RouteInfo& r) { view.routes.insert(View::key(r)); });
+
+  std::string links = "/tmp/fastlink-overflow-links-" + ns.name(), routes = "/tmp/fastlink-overflow-routes-" + ns.name();
+  {
+    std::ofstream f(links);
+    // 10,000 changes: 600 veth pairs created, 9,000 MTU changes, 400 pairs deleted.
+    for (int i = 0; i < 600; ++i) f << "link add xa" << i << " type veth peer name xb" << i << "\n";
+    for (int round = 0; round < 15; ++round)
+      for (int i = 0; i < 600; ++i) f << "link set " << (round % 2 ? "xb" : "xa") << i << " mtu " << 1300 + round << "\n";
+    for (int i = 0; i < 400; ++i) f << "link del xa" << i << "\n";
+  }
+  {
+    std::ofstream f(routes);
+    for (int i = 0; i < 60000; ++i) f << "route add blackhole 10." << (i >> 8) % 256 << "." << i % 256 << ".0/24 table " << 100 + i / 65536 << "\n";
+    for (int i = 0; i < 40000; ++i) f << "route del blackhole 10." << (i >> 8) % 256 << "." << i % 256 << ".0/24 table " << 100 + i / 65536 << "\n";
+  }
+  std::atomic<bool> done{false};
+  std::thread changer([&] {
+    run("ip -n " + ns.name() + " -batch " + links + " & ip -n " + ns.name() + " -batch " + routes + "; wait");
+    done = true;
+  });
+  std::size_t events = 0;
+  auto onChange = [&](const Event& e) {
+    ++events;
+    view.apply(e);
+  };
+  while (!done) mirror.wait(onChange, 50ms);
+  changer.join();
+  while (mirror.wait(onChange, 500ms) > 0) {
+  }
+  std::remove(links.c_str());
+  std::remove(routes.c_str());
+
+  MirrorStats s = mirror.stats();
+  EXPECT_GT(s.overflows, 0u) << "the test must overflow the mirror's socket";
+  EXPECT_GT(s.resyncs, 0u);
+  expectMirrorEqualsDump(mirror, nl);
+  // Counts by the independent oracle.
+  EXPECT_EQ(mirror.count(ObjectKind::Link), ns.ipJson("link show").size());
+  std::size_t ipRoutes = ns.ipJson("-4 route show table all").size() + ns.ipJson("-6 route show table all").size();
+  EXPECT_EQ(mirror.count(ObjectKind::Route), ipRoutes);
+  EXPECT_EQ(ns.ipJson("-4 route show table 100").size(), 20000u);
+  // The user who applied the reported events converged on the mirror's view.
+  std::multiset<std::string> mirrored;
+  mirror.forEachRoute([&](const RouteInfo& r) { mirrored.insert(View::key(r)); });
+  EXPECT_TRUE(view.routes == mirrored) << "view " << view.routes.size() << " mirror " << mirrored.size();
+  EXPECT_GT(events, 0u);
+  RecordProperty("overflows", std::to_string(s.overflows));
+  RecordProperty("resyncs", std::to_string(s.resyncs));
+}
+
+}  // namespace
+}  // namespace fastlink::test

@@ -1,0 +1,151 @@
+// Event decoding from notifications laid out by the test's own builder (golden.hpp), and the
+// mirror's canonical form (what it strips, what it keys on).
+#include <gtest/gtest.h>
+
+#include <fastlink/events.hpp>
+
+#include "events/canonical.hpp"
+#include "golden.hpp"
+
+namespace fastlink::test {
+namespace {
+
+// rtnetlink numbers, written out here rather than taken from the kernel headers the library uses.
+constexpr uint16_t kNewLink = 16, kNewAddr = 20, kNewRoute = 24, kDelRoute = 25, kNewNeigh = 28, kNewRule = 32,
+                   kNewQdisc = 36, kNewNexthop = 104;
+constexpr uint16_t kCreate = 0x400, kExcl = 0x200, kReplace = 0x100;
+constexpr uint8_t kInet = 2, kBridge = 7;
+
+
+std::optional<Event> decode(const Bytes& message, std::optional<int32_t> nsid = std::nullopt) {
+  AlignedMessage m(message);
+  return decodeEvent(Notification{{m.data(), message.size()}, nsid});
+}
+
+Bytes routeMessage(uint16_t type, uint16_t flags) {
+  // rtmsg: family, dst_len, src_len, tos, table, protocol (boot), scope, type (unicast), flags:u32
+  Bytes rtm = {kInet, 16, 0, 0, 254, 3, 0, 1, 0, 0, 0, 0};
+  Attrs a;
+  a.raw(1 /*RTA_DST*/, {10, 10, 0, 0}).raw(5 /*RTA_GATEWAY*/, {10, 9, 0, 2}).u32(4 /*RTA_OIF*/, 3).u32(6 /*RTA_PRIORITY*/, 7)
+      .u32(15 /*RTA_TABLE*/, 254);
+  return netlinkMessage(type, flags, rtm, a);
+}
+
+TEST(EventsGolden, RouteNewCarriesTheKernelsCreateAndReplaceFlags) {
+  auto e = decode(routeMessage(kNewRoute, kCreate | kExcl), 4);
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->kind, ObjectKind::Route);
+  EXPECT_EQ(e->action, EventAction::New);
+  EXPECT_TRUE(e->created);
+  EXPECT_FALSE(e->replaced);
+  EXPECT_EQ(e->nsid, 4);
+  ASSERT_TRUE(e->route());
+  EXPECT_EQ(e->route()->dst->toString(), "10.10.0.0/16");
+  EXPECT_EQ(e->route()->gateway->toString(), "10.9.0.2");
+  EXPECT_EQ(e->route()->devIndex(), 3u);
+  EXPECT_EQ(e->route()->metric, 7u);
+  EXPECT_EQ(e->route()->table, 254u);
+
+  auto replaced = decode(routeMessage(kNewRoute, kReplace));
+  ASSERT_TRUE(replaced);
+  EXPECT_TRUE(replaced->replaced);
+  EXPECT_FALSE(replaced->created);
+  auto deleted = decode(routeMessage(kDelRoute, 0));
+  ASSERT_TRUE(deleted);
+  EXPECT_EQ(deleted->action, EventAction::Deleted);
+  EXPECT_EQ(deleted->route()->dst->toString(), "10.10.0.0/16");
+}
+
+TEST(EventsGolden, LinkOfFamilyUnspecOnlyBridgePortMessagesAreNotLinks) {
+  Ifinfo ifi;
+  ifi.index = 3;
+  ifi.flags = 0x1003;
+  Attrs a;
+  a.str(3 /*IFLA_IFNAME*/, "va").u32(4 /*IFLA_MTU*/, 1400);
+  auto e = decode(linkMessage(kNewLink, 0, ifi, a));
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->kind, ObjectKind::Link);
+  EXPECT_EQ(e->link()->name, "va");
+  EXPECT_EQ(e->link()->mtu, 1400u);
+  EXPECT_EQ(e->link()->index, 3u);
+  ifi.family = kBridge;
+  EXPECT_FALSE(decode(linkMessage(kNewLink, 0, ifi, a)));
+}
+
+TEST(EventsGolden, AddressNeighbourFdbRuleNexthop) {
+  // ifaddrmsg: family, prefixlen, flags (permanent), scope, index:u32
+  Bytes ifa = {kInet, 24, 0x80, 0, 3, 0, 0, 0};
+  auto addr = decode(netlinkMessage(kNewAddr, 0, ifa, Attrs().raw(1 /*IFA_ADDRESS*/, {10, 9, 0, 1}).raw(2 /*IFA_LOCAL*/, {10, 9, 0, 1})));
+  ASSERT_TRUE(addr);
+  EXPECT_EQ(addr->kind, ObjectKind::Address);
+  EXPECT_EQ(addr->address()->address->toStringWithLength(), "10.9.0.1/24");
+  EXPECT_EQ(addr->address()->devIndex(), 3u);
+
+  // ndmsg: family, pad, pad, ifindex:s32, state:u16 (permanent), flags:u8, type:u8
+  Bytes nd = {kInet, 0, 0, 0, 3, 0, 0, 0, 0x80, 0, 0, 1};
+  Attrs na;
+  na.raw(1 /*NDA_DST*/, {10, 9, 0, 7}).raw(2 /*NDA_LLADDR*/, {2, 0, 0, 0, 0, 7});
+  auto neigh = decode(netlinkMessage(kNewNeigh, 0, nd, na));
+  ASSERT_TRUE(neigh);
+  EXPECT_EQ(neigh->kind, ObjectKind::Neighbour);
+  EXPECT_EQ(neigh->neighbour()->lladdr->toString(), "02:00:00:00:00:07");
+  EXPECT_EQ(neigh->neighbour()->state, NeighState::Permanent);
+  nd[0] = kBridge;
+  auto fdb = decode(netlinkMessage(kNewNeigh, 0, nd, Attrs().raw(2 /*NDA_LLADDR*/, {2, 0, 0, 0, 0, 9})));
+  ASSERT_TRUE(fdb);
+  EXPECT_EQ(fdb->kind, ObjectKind::Fdb);
+  EXPECT_EQ(fdb->fdb()->mac->toString(), "02:00:00:00:00:09");
+
+  // fib_rule_hdr: family, dst_len, src_len, tos, table, res1, res2, action (to table), flags:u32
+  Bytes frh = {kInet, 0, 16, 0, 100, 0, 0, 1, 0, 0, 0, 0};
+  auto rule = decode(netlinkMessage(kNewRule, kCreate, frh,
+                                    Attrs().raw(2 /*FRA_SRC*/, {10, 1, 0, 0}).u32(6 /*FRA_PRIORITY*/, 100).u32(15 /*FRA_TABLE*/, 100)));
+  ASSERT_TRUE(rule);
+  EXPECT_EQ(rule->kind, ObjectKind::Rule);
+  EXPECT_EQ(rule->rule()->priority, 100u);
+  EXPECT_EQ(rule->rule()->src->toString(), "10.1.0.0/16");
+  EXPECT_EQ(rule->rule()->table, 100u);
+
+  // nhmsg: family, scope, protocol, resvd, flags:u32
+  Bytes nhm = {kInet, 0, 3, 0, 0, 0, 0, 0};
+  auto nh = decode(netlinkMessage(kNewNexthop, kCreate, nhm,
+                                  Attrs().u32(1 /*NHA_ID*/, 5).u32(5 /*NHA_OIF*/, 3).raw(6 /*NHA_GATEWAY*/, {10, 9, 0, 2})));
+  ASSERT_TRUE(nh);
+  EXPECT_EQ(nh->kind, ObjectKind::Nexthop);
+  EXPECT_EQ(nh->nexthop()->id, 5u);
+  EXPECT_EQ(nh->nexthop()->gateway->toString(), "10.9.0.2");
+
+  EXPECT_FALSE(decode(netlinkMessage(kNewQdisc, 0, Bytes(20, 0), Attrs())));
+}
+
+TEST(EventsGolden, CanonicalFormIgnoresCountersAndNotificationOnlyParts) {
+  Ifinfo ifi;
+  ifi.index = 3;
+  Attrs plain;
+  plain.str(3 /*IFLA_IFNAME*/, "va").u32(4 /*IFLA_MTU*/, 1400);
+  Attrs withStats = plain;
+  withStats.raw(23 /*IFLA_STATS64*/, Bytes(8 * 24, 0x11)).u32(44 /*IFLA_EVENT*/, 1);
+  Ifinfo changed = ifi;
+  changed.change = 0xffffffff;
+  AlignedMessage a(linkMessage(kNewLink, kCreate, ifi, plain, 7, 99)), b(linkMessage(kNewLink, 0, changed, withStats));
+  auto ca = events::canonicalize(a.as<nlmsghdr>()), cb = events::canonicalize(b.as<nlmsghdr>());
+  ASSERT_TRUE(ca.valid);
+  EXPECT_EQ(ca.key, cb.key);
+  EXPECT_EQ(ca.message, cb.message);
+  EXPECT_EQ(ca.name, "va");
+  // A real difference stays one.
+  Attrs otherMtu;
+  otherMtu.str(3, "va").u32(4, 1500);
+  AlignedMessage c(linkMessage(kNewLink, 0, ifi, otherMtu));
+  EXPECT_NE(events::canonicalize(c.as<nlmsghdr>()).message, ca.message);
+
+  // Routes: two nexthops of one identity are two objects; the lookup key is their common prefix.
+  AlignedMessage r(routeMessage(kNewRoute, 0));
+  auto route = events::canonicalize(r.as<nlmsghdr>());
+  EXPECT_EQ(route.key.rfind(route.identity, 0), 0u);
+  EXPECT_EQ(route.identity.rfind(events::routeLookupKey(254, Prefix::parse("10.10.0.0/16")), 0), 0u);
+  EXPECT_EQ(route.ipv4Dev, 3u);
+}
+
+}  // namespace
+}  // namespace fastlink::test
