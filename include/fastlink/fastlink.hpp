@@ -17,5 +17,6 @@
 #include "fastlink/request.hpp"
 #include "fastlink/route.hpp"
 #include "fastlink/rule.hpp"
+#include "fastlink/tc.hpp"
 #include "fastlink/types.hpp"
 #include "fastlink/wireguard.hpp"
