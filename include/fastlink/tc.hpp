@@ -137,6 +137,7 @@ struct QdiscFilter {
   bool invisible = false;  ///< also the default qdiscs tc hides (`tc qdisc show invisible`)
   QdiscFilter& setDev(Ifref v) { dev = std::move(v); return *this; }
   QdiscFilter& setParent(TcHandle v) { parent = v; return *this; }
+  QdiscFilter& setRoot() { parent = TcHandle(TcHandle::kRoot); return *this; }
   QdiscFilter& setHandle(TcHandle v) { handle = v; return *this; }
 };
 

@@ -1,10 +1,10 @@
 // Qdiscs and classes: the codec (QdiscInfo/ClassInfo <-> RTM_*QDISC / RTM_*TCLASS, tcmsg +
 // TCA_*), tc handles, the request builders, and the kernel-backed TcApi over the kit.
-#include <fmt/format.h>
 #include <linux/pkt_sched.h>
 #include <linux/rtnetlink.h>
 
 #include <charconv>
+#include <cstdio>
 
 #include "fastlink/netlink.hpp"
 #include "fastlink/tc.hpp"
@@ -18,7 +18,7 @@ TcHandle TcHandle::parse(std::string_view text) {
   if (text == "ingress" || text == "clsact") return TcHandle(kIngress);
   if (text == "none") return TcHandle(0u);
   auto bad = [&] {
-    return Error::invalidArgument("tc handle", fmt::format("\"{}\" is not a handle (MAJ:, MAJ:MIN in hex, root, ingress)", text));
+    return Error::invalidArgument("tc handle", "\"" + std::string(text) + "\" is not a handle (MAJ:, MAJ:MIN in hex, root, ingress)");
   };
   auto hex = [&](std::string_view part, uint32_t max) -> uint32_t {
     if (part.empty()) return 0;
@@ -40,8 +40,10 @@ TcHandle TcHandle::parse(std::string_view text) {
 std::string TcHandle::toString() const {
   if (value == kRoot) return "root";
   if (value == kIngress) return "ingress";
-  if (minor() == 0) return fmt::format("{:x}:", major());
-  return fmt::format("{:x}:{:x}", major(), minor());
+  char buf[16];
+  if (minor() == 0) std::snprintf(buf, sizeof buf, "%x:", major());
+  else std::snprintf(buf, sizeof buf, "%x:%x", major(), minor());
+  return buf;
 }
 
 }  // namespace fastlink

@@ -1,9 +1,9 @@
 // tc's units: rates, sizes, times and percentages parsed and printed the way `tc` (iproute2
 // 6.1) does, so that `fastlink tc` reads the same words and prints the same text.
-#include <fmt/format.h>
 #include <strings.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 
@@ -33,7 +33,13 @@ constexpr Scale kTimes[] = {{"", 1.},        {"us", 1.},   {"usec", 1.},   {"use
                             {"msecs", 1e3},  {"s", 1e6},   {"sec", 1e6},   {"secs", 1e6}};
 
 Error bad(std::string_view what, std::string_view text, const std::string& why) {
-  return Error::invalidArgument(std::string(what), fmt::format("\"{}\" {}", text, why));
+  return Error::invalidArgument(std::string(what), "\"" + std::string(text) + "\" " + why);
+}
+
+std::string printf(const char* format, auto... values) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, values...);
+  return buf;
 }
 
 /// The number at the start of `text` and the unit after it.
@@ -95,21 +101,21 @@ std::string rateText(uint64_t bytesPerSecond) {
     if (rate % 1000 != 0 && rate < 1000 * 1000) break;
     rate /= 1000;
   }
-  return fmt::format("{}{}bit", rate, kUnits[i]);
+  return printf("%llu%sbit", static_cast<unsigned long long>(rate), kUnits[i]);
 }
 
 std::string sizeText(uint32_t bytes) {
   double kilo = 1024, mega = kilo * kilo, v = bytes;
-  if (bytes >= mega && std::fabs(mega * std::rint(v / mega) - v) < 1024) return fmt::format("{:g}Mb", std::rint(v / mega));
-  if (bytes >= kilo && std::fabs(kilo * std::rint(v / kilo) - v) < 16) return fmt::format("{:g}Kb", std::rint(v / kilo));
-  return fmt::format("{}b", bytes);
+  if (bytes >= mega && std::fabs(mega * std::rint(v / mega) - v) < 1024) return printf("%gMb", std::rint(v / mega));
+  if (bytes >= kilo && std::fabs(kilo * std::rint(v / kilo) - v) < 16) return printf("%gKb", std::rint(v / kilo));
+  return std::to_string(bytes) + "b";
 }
 
 std::string timeText(uint64_t us) {
   double v = static_cast<double>(us);
-  if (us >= 1000000) return fmt::format("{:.1f}s", v / 1e6);
-  if (us >= 1000) return fmt::format("{:.1f}ms", v / 1e3);
-  return fmt::format("{}us", us);
+  if (us >= 1000000) return printf("%.1fs", v / 1e6);
+  if (us >= 1000) return printf("%.1fms", v / 1e3);
+  return std::to_string(us) + "us";
 }
 
 std::string time64Text(uint64_t ns) {
@@ -122,7 +128,7 @@ std::string time64Text(uint64_t ns) {
   if (ns >= 1000000000) return g3(v / 1e9) + "s";
   if (ns >= 1000000) return g3(v / 1e6) + "ms";
   if (ns >= 1000) return g3(v / 1e3) + "us";
-  return fmt::format("{}ns", ns);
+  return std::to_string(ns) + "ns";
 }
 
 }  // namespace fastlink::tcunits
