@@ -511,7 +511,7 @@ int watch(Context& ctx, Args& args) {
                                  {"overlimits", c.overlimits}, {"overlimits_ps", perSecond(c.overlimits, b.overlimits, seconds)},
                                  {"backlog", c.rxPackets}, {"qlen", c.rxDropped}});
         } else {
-          printLine(fmt::format("{}: sent {:.0f} pkt/s (total {}) dropped {:.0f}/s (total {}) overlimits {:.0f}/s (total {}) "
+          printLine(fmt::format("{} sent {:.0f} pkt/s (total {}) dropped {:.0f}/s (total {}) overlimits {:.0f}/s (total {}) "
                                 "backlog {} {}p",
                                 key, perSecond(c.sent, b.sent, seconds), c.sent, perSecond(c.dropped, b.dropped, seconds),
                                 c.dropped, perSecond(c.overlimits, b.overlimits, seconds), c.overlimits,

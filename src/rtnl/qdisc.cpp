@@ -284,7 +284,15 @@ void TcApi::replaceClass(const ClassInfo& c) {
 void TcApi::changeClass(const ClassInfo& c) { rtnl::apply<ClassTraits>(engine_, c, TcRequests::changeClass); }
 void TcApi::delClass(const ClassInfo& c) { rtnl::apply<ClassTraits>(engine_, c, TcRequests::delClass); }
 
-std::vector<QdiscInfo> TcApi::qdiscs(const QdiscFilter& filter) { return rtnl::list<QdiscTraits>(engine_, filter); }
+std::vector<QdiscInfo> TcApi::qdiscs(const QdiscFilter& filter) {
+  std::vector<QdiscInfo> out;
+  forEachQdisc(filter, [&](const QdiscInfo& q) { out.push_back(q); }, [&] { out.clear(); });
+  return out;
+}
+// The kernel ignores tcm_ifindex in qdisc dumps (6.1 and 6.18 send every device's qdiscs):
+// the request still carries it (a kernel that filters is used as such), and QdiscTraits::matches
+// keeps the device's. RTM_GETQDISC by parent is no way out: the kernel answers it on the TC
+// multicast group (NLM_F_ECHO) and not at all for a builtin noop qdisc (a device that is down).
 void TcApi::forEachQdisc(const QdiscFilter& filter, const std::function<void(const QdiscInfo&)>& each,
                          const std::function<void()>& restart) {
   rtnl::forEach<QdiscTraits>(engine_, filter, each, restart);

@@ -237,6 +237,9 @@ void encodeTcOptions(core::MessageWriter& w, const std::string& kind, const TcOp
   if (given.empty()) {
     if (isClass && kind == "htb") throw invalid(operation, "an htb class needs options (at least a rate)");
     if (!isClass && kind == "tbf") throw invalid(operation, "tbf needs options (rate, burst, limit or latency)");
+    // htb and netem refuse a qdisc without options; tc sends their defaults.
+    if (!isClass && kind == "htb") return encodeTcOptions(w, kind, HtbOptions{}, false, operation);
+    if (!isClass && kind == "netem") return encodeTcOptions(w, kind, NetemOptions{}, false, operation);
     return;
   }
   if (given == "raw") {
