@@ -12,6 +12,8 @@ namespace {
 class TcCli : public CliTest {
  protected:
   void SetUp() override {
+    // No IPv6 router solicitations or MLD reports: counters must not move between our read and tc's.
+    ns.exec("sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1");
     ns.ip("link add v0 numtxqueues 3 type veth peer name v1");
     ns.ip("link set v0 up");
     ns.ip("link set v1 up");

@@ -45,6 +45,7 @@ class TcTest : public ::testing::Test {
   TcApi& tc = nl.tc();
 
   void SetUp() override {
+    ns.exec("sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1");
     ns.ip("link add v0 numtxqueues 4 type veth peer name v1");
     ns.ip("link set v0 up");
     ns.ip("link set v1 up");
