@@ -23,5 +23,7 @@
 #include "fastlink/route.hpp"
 #include "fastlink/rule.hpp"
 #include "fastlink/tuntap.hpp"
+
+#include "fastlink/tc.hpp"
 #include "fastlink/types.hpp"
 #include "fastlink/wireguard.hpp"

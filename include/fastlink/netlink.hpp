@@ -24,6 +24,7 @@ class BridgeVlanApi;
 class RuleApi;
 class GenlApi;
 class EthtoolApi;
+class TcApi;
 
 
 /// The netlink sockets of one namespace (extended ACKs, capped ACKs and strict checking on) and
@@ -46,6 +47,7 @@ class Netlink {
   RuleApi& rules();           ///< fastlink/rule.hpp
   GenlApi& families();        ///< fastlink/genl.hpp: generic netlink families, cached
   EthtoolApi& ethtool();      ///< fastlink/ethtool.hpp: channels, rings, features, coalescing
+  TcApi& tc();                ///< fastlink/tc.hpp: qdiscs and classes
 
   /// Sends one request and waits for its ACK; throws fastlink::Error on failure.
   void execute(const Request& request);
@@ -106,6 +108,7 @@ class Netlink {
   ApiPtr<RuleApi> rules_{nullptr, nullptr};
   ApiPtr<GenlApi> families_{nullptr, nullptr};
   ApiPtr<EthtoolApi> ethtool_{nullptr, nullptr};
+  ApiPtr<TcApi> tc_{nullptr, nullptr};
 };
 
 }  // namespace fastlink
