@@ -118,7 +118,7 @@ TEST(Permission, LibraryWritesFailWithEpermReadsWork) {
   }
   int status = 0;
   ASSERT_EQ(waitpid(pid, &status, 0), pid);
-  ASSERT_TRUE(WIFEXITED(status));
+  ASSERT_TRUE(WIFEXITED(status)) << "child killed by signal " << WTERMSIG(status);
   EXPECT_EQ(WEXITSTATUS(status), 0) << "failed checks (see stderr above)";
   EXPECT_EQ(before, state(ns));
   run("ip -n " + ns.name() + " link del br0");
