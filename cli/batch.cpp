@@ -36,6 +36,16 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
+/// A line as error messages show it: control bytes as \xNN, cut after 120 bytes (a 10 MB line
+/// must not become a 10 MB message).
+std::string shown(std::string_view text) {
+  constexpr std::size_t kMax = 120;
+  std::string out;
+  for (unsigned char c : text.substr(0, kMax)) out += (c < 0x20 || c == 0x7f) ? fmt::format("\\x{:02x}", c) : std::string(1, char(c));
+  if (text.size() > kMax) out += fmt::format("... ({} bytes)", text.size());
+  return out;
+}
+
 /// Reads the batch file twice (validation pass, send pass), skipping blank and comment lines.
 class LineReader {
  public:
@@ -64,12 +74,18 @@ class LineReader {
   /// The next line with words; `line` is set before splitting so errors can name it.
   bool next(Line& line, std::vector<std::string>& words) {
     for (;;) {
+      errno = 0;
       ssize_t n = getline(&buffer_, &capacity_, current());
+      if (n < 0 && std::ferror(current())) {  // e.g. a directory: EISDIR, not an empty batch
+        line.number = 0;  // about the file, not a line
+        throw UsageError(fmt::format("cannot read the batch file: {}", std::strerror(errno ? errno : EIO)));
+      }
       if (n < 0) return false;
       if (spool_ && firstPass_ && std::fwrite(buffer_, 1, static_cast<std::size_t>(n), spool_) != static_cast<std::size_t>(n))
         throw UsageError(fmt::format("cannot spool the batch to a temporary file: {}", std::strerror(errno)));
       line.number = ++number_;
       line.text = std::string(trim(std::string_view(buffer_, static_cast<std::size_t>(n))));
+      if (line.text.find('\0') != std::string::npos) throw UsageError("the line contains a NUL byte");
       words = splitWords(line.text);
       if (!words.empty()) return true;
     }
@@ -121,9 +137,10 @@ Validation validate(Context& ctx, LineReader& reader) {
       ++v.requests;
     }
   } catch (const UsageError& e) {
-    throw UsageError(fmt::format("{} (line {}: {})", e.what(), line.number, line.text));
+    if (line.number == 0) throw;
+    throw UsageError(fmt::format("{} (line {}: {})", e.what(), line.number, shown(line.text)));
   } catch (const Error& e) {
-    throw UsageError(fmt::format("{} (line {}: {})", e.reason(), line.number, line.text));
+    throw UsageError(fmt::format("{} (line {}: {})", e.reason(), line.number, shown(line.text)));
   }
   return v;
 }

@@ -176,16 +176,17 @@ ParsedRoute parseRoute(Args& args, bool del) {
 }
 
 PreparedRequest prepareChange(Args& args, const std::string& verb) {
+  std::string text = args.text();  // errors name the devices as typed, not their ifindexes
   auto p = std::make_shared<ParsedRoute>(parseRoute(args, verb == "del"));
   PreparedRequest r;
   r.needs = p->names();
   r.device = p->dev;
-  r.encode = [p, verb](Resolver& res) {
+  r.encode = [p, verb, text](Resolver& res) {
     RouteInfo route = p->resolved(res);
-    if (verb == "add") return RouteRequests::add(route);
-    if (verb == "replace") return RouteRequests::replace(route);
-    if (verb == "append") return RouteRequests::append(route);
-    return RouteRequests::del(route);
+    if (verb == "add") return asTyped(RouteRequests::add(route), text);
+    if (verb == "replace") return asTyped(RouteRequests::replace(route), text);
+    if (verb == "append") return asTyped(RouteRequests::append(route), text);
+    return asTyped(RouteRequests::del(route), text);
   };
   return r;
 }

@@ -7,6 +7,7 @@
 
 #include "core/engine.hpp"
 #include "core/message.hpp"
+#include "core/message_walk.hpp"
 #include "fastlink/error.hpp"
 
 namespace fastlink::core {
@@ -81,7 +82,7 @@ void Engine::receiveReplies(uint32_t firstSeq, uint32_t count, const MessageHand
   const auto* message = reinterpret_cast<const nlmsghdr*>(receiveBuffer_.data());
   int remaining = static_cast<int>(d.length);
   uint32_t portId = transport_->portId();
-  for (; mnl_nlmsg_ok(message, remaining); message = mnl_nlmsg_next(message, &remaining)) {
+  for (; messageFits(message, remaining); message = mnl_nlmsg_next(message, &remaining)) {
     if (message->nlmsg_pid != portId) {
       ++counters_.droppedForeign;
       continue;

@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "core/message_walk.hpp"
 #include "core/socket.hpp"
 #include "fastlink/error.hpp"
 
@@ -128,7 +129,7 @@ std::size_t Subscription::process(const Handlers& handlers) {
     if (r->senderPortId != 0) continue;  // only the kernel sends notifications
     const auto* m = reinterpret_cast<const nlmsghdr*>(buffer_.data());
     int remaining = static_cast<int>(r->length);
-    for (; mnl_nlmsg_ok(m, remaining); m = mnl_nlmsg_next(m, &remaining)) {
+    for (; core::messageFits(m, remaining); m = mnl_nlmsg_next(m, &remaining)) {
       if (m->nlmsg_type == NLMSG_DONE || m->nlmsg_type == NLMSG_ERROR || m->nlmsg_type == NLMSG_NOOP) continue;
       ++delivered;
       if (handlers.onNotification)

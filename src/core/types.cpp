@@ -88,6 +88,24 @@ std::string IpAddress::toString() const {
   return buf;
 }
 
+namespace {
+
+// Names are shown in text and JSON output and typed back by users: bytes that are not UTF-8
+// would make `-j` output invalid JSON, so they are refused although the kernel takes them.
+bool isUtf8(std::string_view text) {
+  for (std::size_t i = 0; i < text.size();) {
+    auto c = static_cast<unsigned char>(text[i]);
+    std::size_t extra = c < 0x80 ? 0 : (c & 0xE0) == 0xC0 ? 1 : (c & 0xF0) == 0xE0 ? 2 : (c & 0xF8) == 0xF0 ? 3 : 4;
+    if (extra == 4 || (extra == 1 && c < 0xC2) || text.size() - i <= extra) return false;
+    for (std::size_t k = 1; k <= extra; ++k)
+      if ((static_cast<unsigned char>(text[i + k]) & 0xC0) != 0x80) return false;
+    i += extra + 1;
+  }
+  return true;
+}
+
+}  // namespace
+
 void validateIfname(std::string_view name) {
   auto bad = [&](const std::string& why) {
     return Error::invalidArgument("link", "invalid interface name \"" + std::string(name) + "\": " + why);
@@ -102,6 +120,7 @@ void validateIfname(std::string_view name) {
         static_cast<unsigned char>(c) == 0xA0)
       throw bad("contains whitespace");
   }
+  if (!isUtf8(name)) throw bad("not valid UTF-8");
 }
 
 }  // namespace fastlink

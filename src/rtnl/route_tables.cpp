@@ -192,6 +192,8 @@ const RouteNames& RouteNames::system() {
 uint32_t RouteNames::tableId(std::string_view text) const {
   if (auto n = parseNumber(text, UINT32_MAX)) return static_cast<uint32_t>(*n);
   if (auto it = tablesByName_.find(text); it != tablesByName_.end()) return it->second;
+  if (parseNumber(text, UINT64_MAX))  // a number, but not a table id: say so, not "unknown name"
+    throw Error::invalidArgument("route table", "routing table " + std::string(text) + " is out of range (0-4294967295)");
   throw Error::invalidArgument("route table", "unknown routing table \"" + std::string(text) +
                                                   "\" (not a number, and not named in rt_tables or rt_tables.d/*.conf)");
 }

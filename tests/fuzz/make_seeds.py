@@ -136,3 +136,42 @@ for i, text in enumerate([
 # ---- crash reproducers (kept forever) ----
 # libFuzzer + UBSan, 60 s: an error of INT_MIN made makeError() negate INT_MIN (undefined).
 write("error_from_ack", "crash-errno-int-min", nlmsg(NLMSG_ERROR, CAPPED, struct.pack("<i", -2**31) + request[:16]))
+
+# ---- cli_grammar: the command lines the CLI tests run (tests/cli/*.cpp), one per seed ----
+import glob
+import re
+OBJECTS = r"(?:link|l|address|addr|a|route|r|neigh|n|fdb|rule|ru|nexthop|nh|vlan|wg|ethtool|genl|steer)"
+lines = set()
+for path in glob.glob(os.path.join(HERE, "..", "cli", "*.cpp")):
+    for m in re.finditer(r'"(' + OBJECTS + r' [^"\\]{2,200})"', open(path).read()):
+        lines.add(m.group(1))
+for i, text in enumerate(sorted(lines)):
+    write("cli_grammar", "test%03d" % i, text.encode())
+
+# ---- batch_reader: whole batch files ----
+write("batch_reader", "routes", b"# routes\nroute add 10.1.0.0/16 via 10.0.0.2 dev v0\n\nroute del 10.2.0.0/16\n")
+write("batch_reader", "links", b"link add v0 type veth peer name v1\nlink set v0 up mtu 9000\naddr add 10.0.0.1/24 dev v0\n")
+write("batch_reader", "crlf", b"link set v0 up\r\nroute add 10.1.0.0/16 dev v0\r\n")
+write("batch_reader", "quotes", b"link set v0 alias \"an alias # not a comment\"\nlink set v0 alias 'x\\'y'\n")
+write("batch_reader", "no_final_newline", b"neigh add 10.0.0.2 lladdr 02:00:00:00:00:01 dev v0")
+write("batch_reader", "nul_bytes", b"link set v0\0 up\n\0\n")
+write("batch_reader", "mixed", b"rule add from 10.0.0.0/8 table 100\nnexthop add id 1 via 10.0.0.2 dev v0\n"
+      b"fdb add 02:00:00:00:00:01 dev v0 master\nvlan add dev v0 vid 10 pvid untagged\n")
+
+# ---- parse_rt_tables: rt_tables, NUL, rt_protos ----
+write("parse_rt_tables", "debian", b"#\n# reserved values\n#\n255\tlocal\n254\tmain\n253\tdefault\n0\tunspec\n#\n"
+      b"# local\n#\n#1\tinr.ruhep\n100 mine\n0x10 hex # comment\n\0" + b"2\tkernel\n3 boot\n186 bgp\n0xff max\n")
+write("parse_rt_tables", "odd", b"  7\t  spaced  \n4294967295 top\n4294967296 over\n-1 neg\n12\n abc def\n\0300 over\n")
+
+# ---- reply_reader: [op][control length message]... (fuzz_reply_reader.cpp) ----
+def chunk(control, message): return bytes([control, len(message)]) + message
+ack = nlmsg(NLMSG_ERROR, CAPPED, struct.pack("<i", 0) + request[:16])
+einval = nlmsg(NLMSG_ERROR, CAPPED, struct.pack("<i", -22) + request[:16])
+done = nlmsg(NLMSG_DONE, MULTI, struct.pack("<i", 0))
+write("reply_reader", "execute_ack", bytes([0]) + chunk(0x89, ack))
+write("reply_reader", "execute_error", bytes([0]) + chunk(0x89, einval))
+write("reply_reader", "execute_foreign_then_ack", bytes([0]) + chunk(0xC9, einval) + chunk(0x89, ack))
+write("reply_reader", "dump_done", bytes([1]) + chunk(0x89, done))
+write("reply_reader", "batch_acks", bytes([0x33]) + b"".join(chunk(0x89 | (i << 1), ack) for i in range(4)))
+write("reply_reader", "batch_error_continue", bytes([0x13]) + chunk(0x89, ack) + chunk(0x8B, einval) + chunk(0x8D, ack))
+write("reply_reader", "truncated", bytes([0]) + chunk(0x99, ack[:20]))

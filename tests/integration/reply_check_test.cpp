@@ -14,7 +14,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <set>
 #include <thread>
@@ -203,6 +205,50 @@ TEST_F(ReplyCheckTest, StaleKernelRepliesOutsideTheWindowAreDropped) {
   for (const auto& l : ns.ipJson("link show")) oracle.insert(l["ifname"].get<std::string>());
   EXPECT_EQ(mine, oracle);
   EXPECT_EQ(nl.counters().droppedUnexpected - unexpectedBefore, 12u);
+}
+
+// Issue 14: the forger runs concurrently with batches and dumps (not only queued beforehand):
+// a thread keeps sending fake errors, ACKs, devices and ends of dump for the sequence numbers
+// in flight while the main thread runs batches and dumps. Every result must stay correct, and
+// every forged datagram that reached the socket must be counted as dropped.
+TEST_F(ReplyCheckTest, ForgerRunningDuringBatchesAndDumpsChangesNoResult) {
+  std::atomic<bool> stop{false};
+  std::atomic<uint64_t> sentForged{0};
+  uint64_t foreignBefore = nl.counters().droppedForeign;
+  uint32_t portId = nl.portId();
+  std::thread forgerThread([&] {
+    sockaddr_nl to{};
+    to.nl_family = AF_NETLINK;
+    to.nl_pid = portId;
+    for (uint32_t i = 0; !stop && i < 3000; ++i) {
+      uint32_t seq = lastSeq + i % 400;
+      std::vector<uint8_t> d;
+      if (i % 3 == 0) append(d, NLMSG_ERROR, 0, seq, portId, errorPayload(i % 2 ? -EPERM : 0, seq, portId));
+      else append(d, RTM_NEWLINK, NLM_F_MULTI, seq, portId, fakeLinkPayload("forged" + std::to_string(i % 50), 9000));
+      if (i % 3 == 2) append(d, NLMSG_DONE, NLM_F_MULTI, seq, portId, std::vector<uint8_t>(4, 0));
+      if (sendto(forger, d.data(), d.size(), MSG_DONTWAIT, reinterpret_cast<sockaddr*>(&to), sizeof to) ==
+          static_cast<ssize_t>(d.size()))
+        ++sentForged;
+      if (i % 50 == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  });
+  std::set<std::string> oracle;
+  for (const auto& l : ns.ipJson("link show")) oracle.insert(l["ifname"].get<std::string>());
+  for (int round = 0; round < 20; ++round) {
+    Batch b;
+    for (int i = 0; i < 10; ++i) b.add(LinkRequests::set("v" + std::to_string(i), LinkInfo().setMtu(1300 + round * 10 + i)));
+    auto r = nl.run(b, {.onError = OnError::Continue});
+    EXPECT_EQ(r.applied, 10u) << (r.firstError() ? r.firstError()->what() : "");
+    std::set<std::string> mine;
+    for (const auto& l : links.list()) mine.insert(*l.name);
+    EXPECT_EQ(mine, oracle) << "round " << round;
+  }
+  stop = true;
+  forgerThread.join();
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(ipLink("v" + std::to_string(i))["mtu"], 1300 + 190 + i);
+  (void)links.list();  // reads (and drops) whatever forged datagrams are still queued
+  EXPECT_GT(sentForged.load(), 0u);
+  EXPECT_EQ(nl.counters().droppedForeign - foreignBefore, sentForged.load());
 }
 
 }  // namespace

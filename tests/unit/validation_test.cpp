@@ -50,6 +50,14 @@ TEST(ValidateIfname, RefusesWhatTheKernelRefuses) {
   EXPECT_TRUE(throwsInvalid([] { validateIfname(".."); }, "reserved"));
 }
 
+// Issue 14: the kernel takes any bytes, but a name that is not UTF-8 would make `-j` output
+// invalid JSON; UTF-8 names (multi-byte) stay accepted.
+TEST(ValidateIfname, RefusesNamesThatAreNotUtf8) {
+  for (std::string_view name : {"a\xc3\xa9", "\xe2\x82\xac" "0", "\xf0\x9f\x90\xa7x"}) EXPECT_NO_THROW(validateIfname(name));
+  for (std::string_view name : {"a\xff" "b", "\x80", "ab\xc3", "\xc0\xaf", "\xe2\x82", "\xf8\x88\x80\x80"})
+    EXPECT_TRUE(throwsInvalid([name] { validateIfname(name); }, "not valid UTF-8")) << name;
+}
+
 TEST(ValidateIfname, MessageNamesTheName) {
   EXPECT_TRUE(throwsInvalid([] { validateIfname("bad/name"); }, "\"bad/name\""));
 }

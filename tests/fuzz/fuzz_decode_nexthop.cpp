@@ -1,0 +1,12 @@
+// libFuzzer harness for rtnl::decodeNexthop: the input is the body of an RTM_NEWNEXTHOP message (fixed header +
+// attributes), as the engine hands it over after mnl_nlmsg_ok.
+#include <linux/rtnetlink.h>
+
+#include "fuzz_decode.hpp"
+#include "rtnl/nexthop_codec.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  fastlink::fuzz::decodeEach(data, size, RTM_NEWNEXTHOP, [](const nlmsghdr* m) { return fastlink::rtnl::decodeNexthop(m); },
+                             [](const auto& info) { fastlink::fuzz::touch(info.unknown); });
+  return 0;
+}
