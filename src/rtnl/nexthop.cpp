@@ -4,6 +4,7 @@
 #include <linux/nexthop.h>
 #include <linux/rtnetlink.h>
 
+#include <cstddef>
 #include <cstring>
 
 #include "fastlink/netlink.hpp"
@@ -114,8 +115,10 @@ NexthopInfo decodeNexthop(const nlmsghdr* m) {
         for (std::size_t at = 0; at < b.size(); at += sizeof(nexthop_grp)) {
           nexthop_grp g;
           std::memcpy(&g, b.data() + at, sizeof g);
-          // Kernels from 6.12 carry the high byte of (weight - 1) in the former resvd1.
-          n.group.push_back({g.id, static_cast<uint16_t>(((g.resvd1 << 8) | g.weight) + 1)});
+          // Kernels from 6.12 carry the high byte of (weight - 1) in the byte after weight (resvd1
+          // in older headers, weight_high in newer ones: read by offset so both compile).
+          uint8_t high = b[at + offsetof(nexthop_grp, weight) + 1];
+          n.group.push_back({g.id, static_cast<uint16_t>(((high << 8) | g.weight) + 1)});
         }
         break;
       }
