@@ -45,7 +45,7 @@ std::vector<std::string> flagNames(uint32_t flags, bool lowerDown) {
   return out;
 }
 
-std::string linkTypeName(uint16_t type) {
+const char* knownLinkTypeName(uint16_t type) {
   // ARPHRD_* values (<net/if_arp.h>) of the device types fastlink users meet.
   switch (type) {
     case 1: return "ether";
@@ -58,8 +58,31 @@ std::string linkTypeName(uint16_t type) {
     case 823: return "gre6";
     case 65534: return "none";
     case 0xffff: return "void";
-    default: return fmt::format("[{}]", type);
+    default: return nullptr;
   }
+}
+
+/// flagNames() written straight to the buffer, comma-separated (no strings built).
+void putFlags(OutBuffer& out, uint32_t flags, bool lowerDown) {
+  bool first = true;
+  auto word = [&](std::string_view w) {
+    if (!first) out.put(',');
+    first = false;
+    out.put(w);
+  };
+  if ((flags & kFlagUp) && !(flags & kFlagRunning)) word("NO-CARRIER");
+  flags &= ~kFlagRunning;
+  for (const auto& [bit, name] : kFlagNames) {
+    if (flags & bit) word(name);
+    flags &= ~bit;
+  }
+  if (flags) word(fmt::format("{:x}", flags));
+  if (lowerDown) word("M-DOWN");
+}
+
+std::string linkTypeName(uint16_t type) {
+  const char* known = knownLinkTypeName(type);
+  return known ? known : fmt::format("[{}]", type);
 }
 
 std::string groupName(uint32_t group) { return group == 0 ? "default" : std::to_string(group); }
@@ -199,12 +222,7 @@ void printLinkText(OutBuffer& out, const LinkInfo& l, const PeerMap& peers, cons
     else putName(out, peers, lower.index);
   }
   out.put(": <");
-  bool firstFlag = true;
-  for (const auto& f : flagNames(l.flags.value_or(0), lower.index && lower.down)) {
-    if (!firstFlag) out.put(',');
-    firstFlag = false;
-    out.put(f);
-  }
+  putFlags(out, l.flags.value_or(0), lower.index && lower.down);
   out.put('>');
   if (l.mtu) out.put(" mtu ").putUint(*l.mtu);
   if (l.qdisc) out.put(" qdisc ").put(*l.qdisc);
@@ -214,10 +232,11 @@ void printLinkText(OutBuffer& out, const LinkInfo& l, const PeerMap& peers, cons
   if (l.group) putGroup(out.put(" group "), *l.group);
   if (l.txqlen) out.put(" qlen ").putUint(*l.txqlen);
   out.put("\n    link/");
-  if (l.type) out.put(linkTypeName(*l.type));
-  else out.put("none");
-  if (l.address) out.put(' ').put(l.address->toString());
-  if (l.broadcast) out.put(" brd ").put(l.broadcast->toString());
+  if (!l.type) out.put("none");
+  else if (const char* known = knownLinkTypeName(*l.type)) out.put(known);
+  else out.put(linkTypeName(*l.type));
+  if (l.address) out.put(' ').putMac(*l.address);
+  if (l.broadcast) out.put(" brd ").putMac(*l.broadcast);
   if (l.linkNetnsId) out.put(" link-netnsid ").putInt(*l.linkNetnsId);
   if (o.details) {
     if (l.minMtu) out.put(" minmtu ").putUint(*l.minMtu);

@@ -75,6 +75,17 @@ OutBuffer& OutBuffer::putIp(const IpAddress& ip) {
   return put(std::string_view(text));
 }
 
+OutBuffer& OutBuffer::putMac(const MacAddress& mac) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  bool first = true;
+  for (uint8_t b : mac.bytes()) {
+    if (!first) put(':');
+    first = false;
+    put(kHex[b >> 4]).put(kHex[b & 15]);
+  }
+  return *this;
+}
+
 OutBuffer& OutBuffer::putPrefix(const Prefix& prefix) {
   putIp(prefix.address());
   if (!prefix.isHost()) put('/').putUint(prefix.length());

@@ -50,6 +50,8 @@ class OutBuffer {
   OutBuffer& putInt(int64_t v) { return v < 0 ? put('-').putUint(0 - static_cast<uint64_t>(v)) : putUint(static_cast<uint64_t>(v)); }
   /// 10.0.0.1 / 2001:db8::1 (RFC 5952, like inet_ntop).
   OutBuffer& putIp(const IpAddress& ip);
+  /// 02:00:00:00:00:01 (lower-case hex, any length), like MacAddress::toString.
+  OutBuffer& putMac(const MacAddress& mac);
   /// 10.0.0.0/24; a host prefix (/32, /128) without its length, like iproute2.
   OutBuffer& putPrefix(const Prefix& prefix);
   /// "text" with JSON escapes.
