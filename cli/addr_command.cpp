@@ -9,6 +9,7 @@
 #include "command.hpp"
 #include "fastlink/addr.hpp"
 #include "output.hpp"
+#include "writer.hpp"
 
 namespace fastlink::cli {
 namespace {
@@ -200,14 +201,14 @@ int showAddrs(Context& ctx, Args& args) {
     // Addresses come grouped by family; iproute2 prints them per device.
     std::map<uint32_t, std::vector<AddrInfo>> byDev;
     nl.addresses().forEach(f, [&](const AddrInfo& a) { byDev[a.devIndex()].push_back(a); }, [&] { byDev.clear(); });
-    LinkFilter lf;
-    std::vector<LinkInfo> links = f.dev ? std::vector<LinkInfo>{nl.links().get(*f.dev)} : nl.links().list(lf);
     bool filtered = f.scope || f.label || f.family;
+    // The links are streamed (one device printed as it arrives, with its addresses).
+    OutBuffer buffer;
     std::optional<JsonArrayWriter> out;
-    if (ctx.options().json) out.emplace(stdout, ctx.options().pretty);
-    for (const auto& l : links) {
+    if (ctx.options().json) out.emplace(buffer, ctx.options().pretty);
+    auto printLink = [&](const LinkInfo& l) {
       auto it = byDev.find(*l.index);
-      if (filtered && it == byDev.end()) continue;
+      if (filtered && it == byDev.end()) return;
       std::string name = l.name.value_or(std::to_string(*l.index));
       if (out) {
         nlohmann::json j;
@@ -220,10 +221,10 @@ int showAddrs(Context& ctx, Args& args) {
         if (it != byDev.end())
           for (const auto& a : it->second) j["addr_info"].push_back(addrJson(a));
         out->add(j);
-        continue;
+        return;
       }
-      printLine(fmt::format("{}: {}: mtu {} state {}", *l.index, name, l.mtu.value_or(0), l.operState.value_or("UNKNOWN")));
-      if (it == byDev.end()) continue;
+      buffer.put(fmt::format("{}: {}: mtu {} state {}\n", *l.index, name, l.mtu.value_or(0), l.operState.value_or("UNKNOWN")));
+      if (it == byDev.end()) return;
       for (const auto& a : it->second) {
         TextLine line(a.address->isV4() ? "    inet" : "    inet6");
         line.add(a.address->toStringWithLength());
@@ -235,11 +236,22 @@ int showAddrs(Context& ctx, Args& args) {
         for (const auto& fl : kFlagNames)
           if (a.has(fl.flag)) line.add(fl.name);
         if (a.label) line.add(*a.label);
-        printLine(line.str());
-        printLine(fmt::format("       valid_lft {} preferred_lft {}", lifetimeText(a.validLifetime),
-                              lifetimeText(a.preferredLifetime)));
+        buffer.put(line.str()).put('\n');
+        buffer.put(fmt::format("       valid_lft {} preferred_lft {}\n", lifetimeText(a.validLifetime),
+                               lifetimeText(a.preferredLifetime)));
       }
+      buffer.endRecord();
+    };
+    if (f.dev) {
+      printLink(nl.links().get(*f.dev));
+    } else {
+      nl.links().forEach({}, printLink, [&] {
+        if (out) out->restartDump();
+        else buffer.restartDump();
+      });
     }
+    if (out) out->finish();
+    buffer.flush();
   } catch (const Error& e) {
     return failed(e);
   }

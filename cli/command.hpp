@@ -20,11 +20,14 @@
 // - `prepare` turns one line into a PreparedRequest: the request is encoded by a function that
 //   receives a Resolver for the device names the kernel only takes as an ifindex (list them in
 //   `needs`). The same PreparedRequest serves the command line (runPrepared) and -batch files
-//   (batch.cpp validates every line, then resolves and encodes while streaming). Declare in
+//   (batch.cpp parses, validates and encodes every line once into a spool before sending any;
+//   requests with Request::exactUndo are pipelined by default). Declare in
 //   `touches` the device names whose ifindex the request creates, deletes or changes, so a batch
 //   re-resolves them after that line has been applied.
 // - Print with output.hpp: one JsonArrayWriter per command for -j (field names documented in
-//   docs/CLI.md), TextLine for iproute2-like text.
+//   docs/CLI.md), TextLine for iproute2-like text. For dumps, stream: print in the forEach
+//   callback through an OutBuffer (writer.hpp; JsonArrayWriter(OutBuffer&, pretty) or JsonOut),
+//   and call its restartDump() from forEach's restart callback.
 // - Verbs that only read (show) are not batchable: leave them out of `prepare`.
 #pragma once
 

@@ -2,9 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <array>
+#include <deque>
 #include <unordered_map>
 
 #include "link_kind.hpp"
+#include "writer.hpp"
 
 namespace fastlink::cli {
 namespace {
@@ -42,7 +45,7 @@ std::vector<std::string> flagNames(uint32_t flags, bool lowerDown) {
   return out;
 }
 
-std::string linkTypeName(uint16_t type) {
+const char* knownLinkTypeName(uint16_t type) {
   // ARPHRD_* values (<net/if_arp.h>) of the device types fastlink users meet.
   switch (type) {
     case 1: return "ether";
@@ -55,8 +58,31 @@ std::string linkTypeName(uint16_t type) {
     case 823: return "gre6";
     case 65534: return "none";
     case 0xffff: return "void";
-    default: return fmt::format("[{}]", type);
+    default: return nullptr;
   }
+}
+
+/// flagNames() written straight to the buffer, comma-separated (no strings built).
+void putFlags(OutBuffer& out, uint32_t flags, bool lowerDown) {
+  bool first = true;
+  auto word = [&](std::string_view w) {
+    if (!first) out.put(',');
+    first = false;
+    out.put(w);
+  };
+  if ((flags & kFlagUp) && !(flags & kFlagRunning)) word("NO-CARRIER");
+  flags &= ~kFlagRunning;
+  for (const auto& [bit, name] : kFlagNames) {
+    if (flags & bit) word(name);
+    flags &= ~bit;
+  }
+  if (flags) word(fmt::format("{:x}", flags));
+  if (lowerDown) word("M-DOWN");
+}
+
+std::string linkTypeName(uint16_t type) {
+  const char* known = knownLinkTypeName(type);
+  return known ? known : fmt::format("[{}]", type);
 }
 
 std::string groupName(uint32_t group) { return group == 0 ? "default" : std::to_string(group); }
@@ -145,40 +171,78 @@ json linkJson(const LinkInfo& l, const PeerMap& peers, const GlobalOptions& o) {
   return j;
 }
 
-void printStats(const LinkStats& s) {
-  printLine(fmt::format("    RX: {:>10} {:>8} {:>7} {:>7} {:>7} {:>7}", "bytes", "packets", "errors", "dropped", "missed", "mcast"));
-  printLine(fmt::format("        {:>10} {:>8} {:>7} {:>7} {:>7} {:>7}", s.rxBytes, s.rxPackets, s.rxErrors, s.rxDropped,
-                        s.rxMissedErrors, s.multicast));
-  printLine(fmt::format("    TX: {:>10} {:>8} {:>7} {:>7} {:>7} {:>7}", "bytes", "packets", "errors", "dropped", "carrier", "collsns"));
-  printLine(fmt::format("        {:>10} {:>8} {:>7} {:>7} {:>7} {:>7}", s.txBytes, s.txPackets, s.txErrors, s.txDropped,
-                        s.txCarrierErrors, s.collisions));
+/// Right-aligns `v` in `width` columns (printStats' table).
+void putPadded(OutBuffer& out, std::string_view v, std::size_t width) {
+  for (std::size_t i = v.size(); i < width; ++i) out.put(' ');
+  out.put(v);
 }
 
-void printLinkText(const LinkInfo& l, const PeerMap& peers, const GlobalOptions& o) {
-  LowerDevice lower = lowerDevice(l, peers);
-  std::string name = l.name.value_or("?");
-  if (lower.index) name += "@" + (lower.otherNetns ? fmt::format("if{}", lower.index) : nameOf(peers, lower.index));
-  std::string flags;
-  for (const auto& f : flagNames(l.flags.value_or(0), lower.index && lower.down)) flags += (flags.empty() ? "" : ",") + f;
-  TextLine first(fmt::format("{}: {}: <{}>", l.index.value_or(0), name, flags));
-  if (l.mtu) first.add("mtu", *l.mtu);
-  if (l.qdisc) first.add("qdisc", *l.qdisc);
-  if (l.masterIndex()) first.add("master", nameOf(peers, l.masterIndex()));
-  if (l.operState) first.add("state", *l.operState);
-  if (l.linkMode) first.add("mode", *l.linkMode);
-  if (l.group) first.add("group", groupName(*l.group));
-  if (l.txqlen) first.add("qlen", *l.txqlen);
-  printLine(first.str());
+void putPadded(OutBuffer& out, uint64_t v, std::size_t width) {
+  char digits[24];
+  std::size_t n = 0;
+  do digits[sizeof digits - ++n] = static_cast<char>('0' + v % 10);
+  while ((v /= 10) != 0);
+  putPadded(out, std::string_view(digits + sizeof digits - n, n), width);
+}
 
-  TextLine second("    link/" + (l.type ? linkTypeName(*l.type) : std::string("none")));
-  if (l.address) second.add(l.address->toString());
-  if (l.broadcast) second.add("brd", l.broadcast->toString());
-  if (l.linkNetnsId) second.add("link-netnsid", static_cast<uint64_t>(*l.linkNetnsId));
-  if (o.details) {
-    if (l.minMtu) second.add("minmtu", *l.minMtu);
-    if (l.maxMtu) second.add("maxmtu", *l.maxMtu);
+void printStats(OutBuffer& out, const LinkStats& s) {
+  constexpr std::size_t kWidths[] = {10, 8, 7, 7, 7, 7};
+  auto row = [&](const char* head, const auto& cells) {
+    out.put(head);
+    for (std::size_t i = 0; i < 6; ++i) {
+      if (i) out.put(' ');
+      putPadded(out, cells[i], kWidths[i]);
+    }
+    out.put('\n');
+  };
+  row("    RX: ", std::array<std::string_view, 6>{"bytes", "packets", "errors", "dropped", "missed", "mcast"});
+  row("        ", std::array<uint64_t, 6>{s.rxBytes, s.rxPackets, s.rxErrors, s.rxDropped, s.rxMissedErrors, s.multicast});
+  row("    TX: ", std::array<std::string_view, 6>{"bytes", "packets", "errors", "dropped", "carrier", "collsns"});
+  row("        ", std::array<uint64_t, 6>{s.txBytes, s.txPackets, s.txErrors, s.txDropped, s.txCarrierErrors, s.collisions});
+}
+
+void putName(OutBuffer& out, const PeerMap& peers, uint32_t index) {
+  auto it = peers.find(index);
+  if (it != peers.end()) out.put(it->second.name);
+  else out.put("if").putUint(index);
+}
+
+void putGroup(OutBuffer& out, uint32_t group) {
+  if (group == 0) out.put("default");
+  else out.putUint(group);
+}
+
+/// Two lines (more with -d, -s) as `ip link show` prints them, written straight to the buffer.
+void printLinkText(OutBuffer& out, const LinkInfo& l, const PeerMap& peers, const GlobalOptions& o) {
+  LowerDevice lower = lowerDevice(l, peers);
+  out.putUint(l.index.value_or(0)).put(": ").put(l.name ? std::string_view(*l.name) : "?");
+  if (lower.index) {
+    out.put('@');
+    if (lower.otherNetns) out.put("if").putUint(lower.index);
+    else putName(out, peers, lower.index);
   }
-  printLine(second.str());
+  out.put(": <");
+  putFlags(out, l.flags.value_or(0), lower.index && lower.down);
+  out.put('>');
+  if (l.mtu) out.put(" mtu ").putUint(*l.mtu);
+  if (l.qdisc) out.put(" qdisc ").put(*l.qdisc);
+  if (l.masterIndex()) putName(out.put(" master "), peers, l.masterIndex());
+  if (l.operState) out.put(" state ").put(*l.operState);
+  if (l.linkMode) out.put(" mode ").put(*l.linkMode);
+  if (l.group) putGroup(out.put(" group "), *l.group);
+  if (l.txqlen) out.put(" qlen ").putUint(*l.txqlen);
+  out.put("\n    link/");
+  if (!l.type) out.put("none");
+  else if (const char* known = knownLinkTypeName(*l.type)) out.put(known);
+  else out.put(linkTypeName(*l.type));
+  if (l.address) out.put(' ').putMac(*l.address);
+  if (l.broadcast) out.put(" brd ").putMac(*l.broadcast);
+  if (l.linkNetnsId) out.put(" link-netnsid ").putInt(*l.linkNetnsId);
+  if (o.details) {
+    if (l.minMtu) out.put(" minmtu ").putUint(*l.minMtu);
+    if (l.maxMtu) out.put(" maxmtu ").putUint(*l.maxMtu);
+  }
+  out.put('\n');
 
   if (o.details) {
     TextLine kind("    ");
@@ -188,10 +252,11 @@ void printLinkText(const LinkInfo& l, const PeerMap& peers, const GlobalOptions&
     if (l.slaveKind) kind.add(*l.slaveKind + "_slave");
     if (l.numTxQueues) kind.add("numtxqueues", *l.numTxQueues);
     if (l.numRxQueues) kind.add("numrxqueues", *l.numRxQueues);
-    if (kind.str().size() > 4) printLine(kind.str());
+    if (kind.str().size() > 4) out.put(kind.str()).put('\n');
   }
-  if (l.alias && !l.alias->empty()) printLine("    alias " + *l.alias);
-  if (o.stats && l.stats) printStats(*l.stats);
+  if (l.alias && !l.alias->empty()) out.put("    alias ").put(*l.alias).put('\n');
+  if (o.stats && l.stats) printStats(out, *l.stats);
+  out.endRecord();
 }
 
 struct ShowQuery {
@@ -225,28 +290,79 @@ bool keep(const LinkInfo& l, const ShowQuery& q, uint32_t masterIndex) {
   return true;
 }
 
-/// Names and flags of the devices that `links` refer to (masters, lower devices); takes them
-/// from `links` when it holds them all, else from one extra dump.
-PeerMap peerMap(LinkApi& api, const std::vector<LinkInfo>& links) {
-  PeerMap peers;
-  for (const auto& l : links)
-    if (l.index && l.name) peers[*l.index] = {*l.name, l.flags.value_or(0)};
-  bool complete = true;
-  for (const auto& l : links) {
-    std::vector<uint32_t> refs = {l.masterIndex(), l.parentIndex()};
-    if (const CliLinkKind* cli = l.kind ? findCliLinkKind(*l.kind) : nullptr; cli && cli->devices) {
-      auto more = cli->devices(l);
-      refs.insert(refs.end(), more.begin(), more.end());
-    }
-    for (uint32_t ref : refs)
-      if (ref && !peers.count(ref)) complete = false;
+/// The ifindexes a link's lines name (master, lower device, devices in its kind options).
+std::vector<uint32_t> references(const LinkInfo& l) {
+  std::vector<uint32_t> refs;
+  if (l.masterIndex()) refs.push_back(l.masterIndex());
+  uint32_t parent = l.parentIndex();
+  if (parent && !(l.index && parent == *l.index) && !l.linkNetnsId) refs.push_back(parent);
+  if (const CliLinkKind* cli = l.kind ? findCliLinkKind(*l.kind) : nullptr; cli && cli->devices) {
+    auto more = cli->devices(l);
+    refs.insert(refs.end(), more.begin(), more.end());
   }
-  if (complete) return peers;
-  api.forEach({}, [&](const LinkInfo& l) {
-    if (l.index && l.name) peers[*l.index] = {*l.name, l.flags.value_or(0)};
-  });
-  return peers;
+  return refs;
 }
+
+/// Prints links in dump order as they arrive. A link that names a device not seen yet (a veth
+/// whose peer comes next, a master listed later) waits, and the links after it with it, until
+/// that device arrives; what still waits at the end of the dump is printed after one more dump
+/// fills in the names (a kind- or master-filtered dump lists only some devices). Memory: the
+/// names and flags of the devices seen, plus the waiting links (usually none or one).
+class LinkStream {
+ public:
+  LinkStream(const ShowQuery& q, uint32_t masterIndex, const GlobalOptions& o, OutBuffer& out,
+             std::optional<JsonArrayWriter>& json)
+      : q_(q), masterIndex_(masterIndex), o_(o), out_(out), json_(json) {}
+
+  void add(const LinkInfo& l) {
+    if (l.index && l.name) peers_[*l.index] = {*l.name, l.flags.value_or(0)};
+    if (keep(l, q_, masterIndex_)) {
+      if (waiting_.empty() && resolved(l)) print(l);
+      else waiting_.push_back(l);
+    }
+    while (!waiting_.empty() && resolved(waiting_.front())) {
+      print(waiting_.front());
+      waiting_.pop_front();
+    }
+  }
+  void restart() {
+    peers_.clear();
+    waiting_.clear();
+    if (json_) json_->restartDump();
+    else out_.restartDump();
+  }
+  /// End of the dump: names still missing come from one dump of every device.
+  void finish(LinkApi& api) {
+    if (!waiting_.empty()) {
+      api.forEach({}, [&](const LinkInfo& l) {
+        if (l.index && l.name) peers_.try_emplace(*l.index, Peer{*l.name, l.flags.value_or(0)});
+      });
+      for (const auto& l : waiting_) print(l);
+      waiting_.clear();
+    }
+    if (json_) json_->finish();
+    out_.flush();
+  }
+
+ private:
+  bool resolved(const LinkInfo& l) const {
+    for (uint32_t ref : references(l))
+      if (!peers_.count(ref)) return false;
+    return true;
+  }
+  void print(const LinkInfo& l) {
+    if (json_) json_->add(linkJson(l, peers_, o_));
+    else printLinkText(out_, l, peers_, o_);
+  }
+
+  const ShowQuery& q_;
+  uint32_t masterIndex_;
+  const GlobalOptions& o_;
+  OutBuffer& out_;
+  std::optional<JsonArrayWriter>& json_;
+  PeerMap peers_;
+  std::deque<LinkInfo> waiting_;
+};
 
 std::string deviceMissing(const std::string& name) { return fmt::format("Device \"{}\" does not exist.", name); }
 
@@ -264,23 +380,22 @@ int showLinks(Context& ctx, Args& args) {
       masterIndex = *m->index;
       q.filter.setMaster(masterIndex);
     }
-    std::vector<LinkInfo> links;
     q.filter.withStats = o.stats > 0;
+    OutBuffer out;
+    std::optional<JsonArrayWriter> json;
+    if (o.json) json.emplace(out, o.pretty);
+    LinkStream stream(q, masterIndex, o, out, json);
     if (q.dev) {
       auto l = api.find(*q.dev, q.filter.withStats);
-      if (!l) return printError(deviceMissing(*q.dev)), kExitFailed;
-      links.push_back(std::move(*l));
+      if (!l) {
+        json.reset();
+        return printError(deviceMissing(*q.dev)), kExitFailed;
+      }
+      stream.add(*l);
     } else {
-      links = api.list(q.filter);
+      api.forEach(q.filter, [&](const LinkInfo& l) { stream.add(l); }, [&] { stream.restart(); });
     }
-    std::erase_if(links, [&](const LinkInfo& l) { return !keep(l, q, masterIndex); });
-    PeerMap peers = peerMap(api, links);
-    if (o.json) {
-      JsonArrayWriter out(stdout, o.pretty);
-      for (const auto& l : links) out.add(linkJson(l, peers, o));
-    } else {
-      for (const auto& l : links) printLinkText(l, peers, o);
-    }
+    stream.finish(api);
   } catch (const Error& e) {
     printError(fmt::format("{} ({})", failureReason(e, nullptr), e.operation()));
     return kExitFailed;

@@ -158,7 +158,9 @@ ShowOptions parseShow(Args& args, bool flush) {
 
 std::map<uint32_t, std::string> deviceNames(Netlink& nl) {
   std::map<uint32_t, std::string> out;
-  for (const auto& l : nl.links().list()) out[*l.index] = l.name.value_or(std::to_string(*l.index));
+  // Streamed: only the names are kept, not every device's LinkInfo.
+  nl.links().forEach({}, [&](const LinkInfo& l) { out[*l.index] = l.name.value_or(std::to_string(*l.index)); },
+                     [&] { out.clear(); });
   return out;
 }
 

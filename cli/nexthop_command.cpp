@@ -181,7 +181,8 @@ int showNexthops(Context& ctx, Args& args) {
   Netlink& nl = ctx.netlink();
   try {
     Names names;
-    for (const auto& l : nl.links().list()) names[*l.index] = l.name.value_or(std::to_string(*l.index));
+    nl.links().forEach({}, [&](const LinkInfo& l) { names[*l.index] = l.name.value_or(std::to_string(*l.index)); },
+                       [&] { names.clear(); });
     std::vector<NexthopInfo> found = id ? std::vector<NexthopInfo>{nl.nexthops().get(*id)} : nl.nexthops().list(f);
     if (ctx.options().json) {
       JsonArrayWriter out(stdout, ctx.options().pretty);

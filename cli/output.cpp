@@ -1,8 +1,23 @@
 #include "output.hpp"
 
+#include "writer.hpp"
+
 namespace fastlink::cli {
 
-JsonArrayWriter::JsonArrayWriter(std::FILE* out, bool pretty) : out_(out), pretty_(pretty) { std::fputs("[", out_); }
+JsonArrayWriter::JsonArrayWriter(std::FILE* out, bool pretty) : out_(out), pretty_(pretty) { write("["); }
+
+JsonArrayWriter::JsonArrayWriter(OutBuffer& out, bool pretty) : buffer_(&out), pretty_(pretty) { write("["); }
+
+void JsonArrayWriter::write(std::string_view text) {
+  if (buffer_) buffer_->put(text);
+  else std::fwrite(text.data(), 1, text.size(), out_);
+}
+
+void JsonArrayWriter::restartDump() {
+  buffer_->restartDump();
+  first_ = true;
+  write("[");
+}
 
 JsonArrayWriter::~JsonArrayWriter() { finish(); }
 
@@ -17,16 +32,18 @@ void JsonArrayWriter::add(const nlohmann::ordered_json& element) {
     }
     text = std::move(indented);
   }
-  std::fputs(first_ ? (pretty_ ? "\n" : "") : (pretty_ ? ",\n" : ","), out_);
-  std::fputs(text.c_str(), out_);
+  write(first_ ? (pretty_ ? "\n" : "") : (pretty_ ? ",\n" : ","));
+  write(text);
   first_ = false;
+  if (buffer_) buffer_->endRecord();
 }
 
 void JsonArrayWriter::finish() {
   if (finished_) return;
   finished_ = true;
-  std::fputs(pretty_ && !first_ ? "\n]\n" : "]\n", out_);
-  std::fflush(out_);
+  write(pretty_ && !first_ ? "\n]\n" : "]\n");
+  if (buffer_) buffer_->flush();
+  else std::fflush(out_);
 }
 
 TextLine& TextLine::add(std::string_view word) {

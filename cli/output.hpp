@@ -10,6 +10,8 @@
 
 namespace fastlink::cli {
 
+class OutBuffer;
+
 /// Writes one JSON array to a stream, element by element, so a dump of 100,000 objects is
 /// printed in constant memory. `-p` indents like `ip -j -p` (4 spaces). The closing bracket
 /// is written by finish() or the destructor, so the output stays valid JSON also when an
@@ -17,15 +19,23 @@ namespace fastlink::cli {
 class JsonArrayWriter {
  public:
   JsonArrayWriter(std::FILE* out, bool pretty);
+  /// Writes through `out` (see writer.hpp: buffered, with the dump-restart window).
+  JsonArrayWriter(OutBuffer& out, bool pretty);
   ~JsonArrayWriter();
   JsonArrayWriter(const JsonArrayWriter&) = delete;
   JsonArrayWriter& operator=(const JsonArrayWriter&) = delete;
 
   void add(const nlohmann::ordered_json& element);
+  /// The dump is restarted (NLM_F_DUMP_INTR): OutBuffer::restartDump() (which throws when part
+  /// of the array was written already), then a new array. Only for the OutBuffer constructor.
+  void restartDump();
   void finish();
 
  private:
-  std::FILE* out_;
+  void write(std::string_view text);
+
+  std::FILE* out_ = nullptr;
+  OutBuffer* buffer_ = nullptr;
   bool pretty_;
   bool first_ = true;
   bool finished_ = false;

@@ -3,13 +3,14 @@
 // `route add` lines.
 #include <fmt/format.h>
 
-#include <map>
 #include <memory>
+#include <unordered_map>
 
 #include "args.hpp"
 #include "command.hpp"
 #include "fastlink/route.hpp"
 #include "output.hpp"
+#include "writer.hpp"
 
 namespace fastlink::cli {
 namespace {
@@ -202,111 +203,171 @@ PreparedRequest prepareRoute(Context&, Args& args) {
 }
 
 // ---- Output ----------------------------------------------------------------------------------
+// Streams: each route is written to the OutBuffer as it is decoded, text and JSON from the same
+// field order, which is ip's (`ip route show` / `ip -j route show`): type, dst, nhid, gateway,
+// dev, table, protocol, scope, prefsrc, metric, flags, pref, metrics, nexthops.
 
-using Names = std::map<uint32_t, std::string>;
-
-Names deviceNames(Netlink& nl) {
-  Names out;
-  for (const auto& l : nl.links().list()) out[*l.index] = l.name.value_or(std::to_string(*l.index));
-  return out;
-}
-
-std::string devName(const Names& names, uint32_t index) {
-  auto it = names.find(index);
-  return it == names.end() ? std::to_string(index) : it->second;
-}
-
-std::string dstText(const RouteInfo& r) {
-  if (!r.dst) return "?";
-  if (r.dst->isDefault()) return "default";
-  return r.dst->toString();
-}
-
-nlohmann::json flagsJson(uint32_t flags) {
-  nlohmann::json f = nlohmann::json::array();
-  if (flags & 1) f.push_back("dead");       // RTNH_F_DEAD
-  if (flags & 2) f.push_back("pervasive");  // RTNH_F_PERVASIVE
-  if (flags & 4) f.push_back("onlink");     // RTNH_F_ONLINK
-  if (flags & 8) f.push_back("offload");
-  if (flags & 16) f.push_back("linkdown");
-  if (flags & 32) f.push_back("unresolved");
-  if (flags & 64) f.push_back("trap");
-  return f;
-}
-
-/// One route in iproute2's JSON vocabulary (`ip -j route show`).
-nlohmann::json routeJson(const RouteInfo& r, const Names& names, bool showTable) {
-  nlohmann::json j;
-  const RouteNames& rn = RouteNames::system();
-  if (r.type && *r.type != RouteType::Unicast) j["type"] = routeTypeName(*r.type);
-  j["dst"] = dstText(r);
-  if (r.nhid) j["nhid"] = *r.nhid;
-  if (r.gateway) j["gateway"] = r.gateway->toString();
-  if (r.devIndex()) j["dev"] = devName(names, r.devIndex());
-  if (showTable && r.table && *r.table != kTableMain) j["table"] = rn.tableName(*r.table);
-  // A lookup result (`route get`) is a clone: iproute2 leaves out its protocol and scope.
-  bool cloned = r.isCloned();
-  if (!cloned && r.protocol && *r.protocol != RouteProtocol::Boot) j["protocol"] = rn.protocolName(*r.protocol);
-  if (!cloned && r.scope && *r.scope != Scope::Universe) j["scope"] = scopeName(*r.scope);
-  if (r.metric) j["metric"] = *r.metric;
-  if (r.prefsrc) j["prefsrc"] = r.prefsrc->toString();
-  j["flags"] = flagsJson(r.flags.value_or(0) & 0xff);
-  if (r.metrics && !r.metrics->empty()) {
-    nlohmann::json m;
-    if (r.metrics->mtu) m["mtu"] = *r.metrics->mtu;
-    if (r.metrics->advmss) m["advmss"] = *r.metrics->advmss;
-    if (r.metrics->window) m["window"] = *r.metrics->window;
-    if (r.metrics->hoplimit) m["hoplimit"] = *r.metrics->hoplimit;
-    if (r.metrics->initcwnd) m["initcwnd"] = *r.metrics->initcwnd;
-    if (r.metrics->initrwnd) m["initrwnd"] = *r.metrics->initrwnd;
-    j["metrics"] = nlohmann::json::array({m});
+/// ifindex -> name, filled by one link dump before the route dump (the names printed for dev).
+class DeviceNames {
+ public:
+  explicit DeviceNames(Netlink& nl) {
+    nl.links().forEach({}, [&](const LinkInfo& l) {
+      if (l.index && l.name) names_[*l.index] = *l.name;
+    }, [&] { names_.clear(); });
   }
-  if (!r.paths.empty()) {
-    nlohmann::json hops = nlohmann::json::array();
-    for (const auto& p : r.paths) {
-      nlohmann::json h;
-      if (p.gateway) h["gateway"] = p.gateway->toString();
-      if (p.dev && p.dev->isIndex()) h["dev"] = devName(names, p.dev->index());
-      h["weight"] = p.weight;
-      h["flags"] = flagsJson(p.flags);
-      hops.push_back(h);
+  void put(OutBuffer& out, uint32_t index) const {
+    auto it = names_.find(index);
+    if (it == names_.end()) out.putUint(index);
+    else out.put(it->second);
+  }
+
+ private:
+  std::unordered_map<uint32_t, std::string> names_;
+};
+
+/// Names of tables, protocols, scopes and types, formatted once per value rather than per route.
+class RouteWords {
+ public:
+  const std::string& table(uint32_t id) { return cached(tables_, id, [&] { return rn_.tableName(id); }); }
+  const std::string& protocol(RouteProtocol p) {
+    return cached(protocols_, static_cast<uint32_t>(p), [&] { return rn_.protocolName(p); });
+  }
+  const std::string& scope(Scope s) { return cached(scopes_, static_cast<uint32_t>(s), [&] { return scopeName(s); }); }
+  const std::string& type(RouteType t) { return cached(types_, static_cast<uint32_t>(t), [&] { return routeTypeName(t); }); }
+
+ private:
+  template <class F>
+  static const std::string& cached(std::unordered_map<uint32_t, std::string>& cache, uint32_t key, F&& make) {
+    auto it = cache.find(key);
+    if (it == cache.end()) it = cache.emplace(key, make()).first;
+    return it->second;
+  }
+  const RouteNames& rn_ = RouteNames::system();
+  std::unordered_map<uint32_t, std::string> tables_, protocols_, scopes_, types_;
+};
+
+/// RTNH_F_* bits as iproute2 names them, in its order.
+constexpr std::pair<uint32_t, const char*> kNexthopFlags[] = {{1, "dead"},    {2, "pervasive"}, {4, "onlink"},
+                                                              {8, "offload"}, {16, "linkdown"}, {32, "unresolved"},
+                                                              {64, "trap"}};
+
+/// ICMPv6 router preference (RFC 4191) as ip prints it.
+const char* prefName(uint8_t pref) {
+  switch (pref) {
+    case 0: return "medium";
+    case 1: return "high";
+    case 3: return "low";
+    default: return nullptr;
+  }
+}
+
+struct RoutePrinter {
+  DeviceNames names;
+  RouteWords words;
+  bool showTable = false;
+  bool isGet = false;  ///< `route get`: the table is always named
+
+  void text(OutBuffer& out, const RouteInfo& r) {
+    bool sp = false;
+    auto word = [&](std::string_view w) -> OutBuffer& {
+      if (sp) out.put(' ');
+      sp = true;
+      return out.put(w);
+    };
+    if (r.type && *r.type != RouteType::Unicast) word(words.type(*r.type));
+    if (!r.dst) word("?");
+    else if (r.dst->isDefault()) word("default");
+    else word({}).putPrefix(*r.dst);
+    if (r.nhid) word("nhid ").putUint(*r.nhid);
+    if (r.gateway) word("via ").putIp(*r.gateway);
+    if (r.devIndex()) names.put(word("dev "), r.devIndex());
+    if (!isGet && showTable && r.table && *r.table != kTableMain) word("table ").put(words.table(*r.table));
+    bool cloned = r.isCloned();
+    if (!cloned && r.protocol && *r.protocol != RouteProtocol::Boot) word("proto ").put(words.protocol(*r.protocol));
+    if (!cloned && r.scope && *r.scope != Scope::Universe) word("scope ").put(words.scope(*r.scope));
+    if (r.prefsrc) word("src ").putIp(*r.prefsrc);
+    if (r.metric) word("metric ").putUint(*r.metric);
+    for (const auto& [bit, name] : kNexthopFlags)
+      if (r.flags.value_or(0) & bit) word(name);
+    if (r.pref && r.dst && !r.dst->isV4())
+      if (const char* p = prefName(*r.pref)) word("pref ").put(p);
+    if (r.metrics) {
+      if (r.metrics->mtu) word("mtu ").putUint(*r.metrics->mtu);
+      if (r.metrics->advmss) word("advmss ").putUint(*r.metrics->advmss);
     }
-    j["nexthops"] = hops;
+    if (isGet && r.table && *r.table != kTableMain) word("table ").put(words.table(*r.table));
+    for (const auto& p : r.paths) {
+      out.put("\n\tnexthop");
+      if (p.gateway) out.put(" via ").putIp(*p.gateway);
+      if (p.dev && p.dev->isIndex()) names.put(out.put(" dev "), p.dev->index());
+      out.put(" weight ").putUint(p.weight);
+      for (const auto& [bit, name] : kNexthopFlags)
+        if (p.flags & bit) out.put(' ').put(name);
+    }
+    out.put('\n');
+    out.endRecord();
   }
-  return j;
-}
 
-/// One route as `ip route show` prints it.
-std::string routeText(const RouteInfo& r, const Names& names, bool showTable) {
-  const RouteNames& rn = RouteNames::system();
-  TextLine line;
-  if (r.type && *r.type != RouteType::Unicast) line.add(routeTypeName(*r.type));
-  line.add(dstText(r));
-  if (r.nhid) line.add("nhid", *r.nhid);
-  if (r.gateway) line.add("via", r.gateway->toString());
-  if (r.devIndex()) line.add("dev", devName(names, r.devIndex()));
-  if (showTable && r.table && *r.table != kTableMain) line.add("table", rn.tableName(*r.table));
-  bool cloned = r.isCloned();
-  if (!cloned && r.protocol && *r.protocol != RouteProtocol::Boot) line.add("proto", rn.protocolName(*r.protocol));
-  if (!cloned && r.scope && *r.scope != Scope::Universe) line.add("scope", scopeName(*r.scope));
-  if (r.metric) line.add("metric", *r.metric);
-  if (r.prefsrc) line.add("src", r.prefsrc->toString());
-  for (const auto& f : flagsJson(r.flags.value_or(0) & 0xff)) line.add(f.get<std::string>());
-  if (r.metrics) {
-    if (r.metrics->mtu) line.add("mtu", *r.metrics->mtu);
-    if (r.metrics->advmss) line.add("advmss", *r.metrics->advmss);
+  void flags(JsonOut& j, uint32_t bits) {
+    j.key("flags").beginArray();
+    for (const auto& [bit, name] : kNexthopFlags)
+      if (bits & bit) j.value(name);
+    j.endArray();
   }
-  std::string text = line.str();
-  for (const auto& p : r.paths) {
-    TextLine hop("\n\tnexthop");
-    if (p.gateway) hop.add("via", p.gateway->toString());
-    if (p.dev && p.dev->isIndex()) hop.add("dev", devName(names, p.dev->index()));
-    hop.add("weight", p.weight);
-    for (const auto& f : flagsJson(p.flags)) hop.add(f.get<std::string>());
-    text += hop.str();
+
+  void devName(JsonOut& j, uint32_t index) {
+    // The name is written straight into the buffer: no string is built for it.
+    OutBuffer& out = j.key("dev").rawValue();
+    out.put('"');
+    names.put(out, index);
+    out.put('"');
   }
-  return text;
-}
+
+  void json(JsonOut& j, const RouteInfo& r) {
+    j.beginObject();
+    if (r.type && *r.type != RouteType::Unicast) j.field("type", words.type(*r.type));
+    if (!r.dst) j.field("dst", "?");
+    else if (r.dst->isDefault()) j.field("dst", "default");
+    else j.field("dst", *r.dst);
+    if (r.nhid) j.field("nhid", *r.nhid);
+    if (r.gateway) j.field("gateway", *r.gateway);
+    if (r.devIndex()) devName(j, r.devIndex());
+    if (isGet ? r.table.has_value() : (showTable && r.table && *r.table != kTableMain))
+      j.field("table", words.table(*r.table));
+    bool cloned = r.isCloned();
+    if (!cloned && r.protocol && *r.protocol != RouteProtocol::Boot) j.field("protocol", words.protocol(*r.protocol));
+    if (!cloned && r.scope && *r.scope != Scope::Universe) j.field("scope", words.scope(*r.scope));
+    if (r.prefsrc) j.field("prefsrc", *r.prefsrc);
+    if (r.metric) j.field("metric", *r.metric);
+    flags(j, r.flags.value_or(0) & 0xff);
+    if (r.pref && r.dst && !r.dst->isV4())
+      if (const char* p = prefName(*r.pref)) j.field("pref", p);
+    if (r.metrics && !r.metrics->empty()) {
+      j.key("metrics").beginArray().beginObject();
+      if (r.metrics->mtu) j.field("mtu", *r.metrics->mtu);
+      if (r.metrics->advmss) j.field("advmss", *r.metrics->advmss);
+      if (r.metrics->window) j.field("window", *r.metrics->window);
+      if (r.metrics->hoplimit) j.field("hoplimit", *r.metrics->hoplimit);
+      if (r.metrics->initcwnd) j.field("initcwnd", *r.metrics->initcwnd);
+      if (r.metrics->initrwnd) j.field("initrwnd", *r.metrics->initrwnd);
+      j.endObject().endArray();
+    }
+    if (!r.paths.empty()) {
+      j.key("nexthops").beginArray();
+      for (const auto& p : r.paths) {
+        j.beginObject();
+        if (p.gateway) j.field("gateway", *p.gateway);
+        if (p.dev && p.dev->isIndex()) devName(j, p.dev->index());
+        j.field("weight", static_cast<uint32_t>(p.weight));
+        flags(j, p.flags);
+        j.endObject();
+      }
+      j.endArray();
+    }
+    j.endObject();
+    j.endElement();
+  }
+};
 
 /// `[table T|all] [proto P] [dev D] [type T] [-4|-6]`; default: table main, IPv4 (like ip).
 RouteFilter parseFilter(Args& args, bool& showTable) {
@@ -353,12 +414,14 @@ int showRoutes(Context& ctx, Args& args) {
   RouteFilter f = parseFilter(args, showTable);
   Netlink& nl = ctx.netlink();
   try {
-    Names names = deviceNames(nl);
+    RoutePrinter printer{DeviceNames(nl), RouteWords{}};
+    printer.showTable = showTable;
+    OutBuffer out;
     if (ctx.options().json) {
-      JsonArrayWriter out(stdout, ctx.options().pretty);
-      nl.routes().forEach(f, [&](const RouteInfo& r) { out.add(routeJson(r, names, showTable)); });
+      JsonOut j(out, ctx.options().pretty);
+      nl.routes().forEach(f, [&](const RouteInfo& r) { printer.json(j, r); }, [&] { j.restartDump(); });
     } else {
-      nl.routes().forEach(f, [&](const RouteInfo& r) { printLine(routeText(r, names, showTable)); });
+      nl.routes().forEach(f, [&](const RouteInfo& r) { printer.text(out, r); }, [&] { out.restartDump(); });
     }
   } catch (const Error& e) {
     return failed(e);
@@ -394,16 +457,14 @@ int getRoute(Context& ctx, Args& args) {
   Netlink& nl = ctx.netlink();
   try {
     RouteInfo r = nl.routes().get(q);
-    Names names = deviceNames(nl);
+    RoutePrinter printer{DeviceNames(nl), RouteWords{}};
+    printer.isGet = true;
+    OutBuffer out;
     if (ctx.options().json) {
-      nlohmann::json j = routeJson(r, names, false);
-      if (r.table) j["table"] = RouteNames::system().tableName(*r.table);
-      JsonArrayWriter out(stdout, ctx.options().pretty);
-      out.add(j);
+      JsonOut j(out, ctx.options().pretty);
+      printer.json(j, r);
     } else {
-      std::string text = routeText(r, names, false);
-      if (r.table && *r.table != kTableMain) text += " table " + RouteNames::system().tableName(*r.table);
-      printLine(text);
+      printer.text(out, r);
     }
   } catch (const Error& e) {
     return failed(e);

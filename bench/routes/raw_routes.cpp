@@ -2,6 +2,8 @@
 // to 1024 messages per sendmsg, only the last asks for an ACK (errors come regardless), replies
 // read until that ACK. No library, no objects, no per-request allocation.
 //   raw_routes install|replace|delete N TABLE [GW]     raw_routes dump TABLE
+//   raw_routes install-ack N TABLE [GW]: install with an ACK asked of every request (what a
+//   pipelined client that reports each request's outcome needs; the "raw pipelined floor")
 #include <arpa/inet.h>
 #include <libmnl/libmnl.h>
 #include <linux/rtnetlink.h>
@@ -74,6 +76,8 @@ int main(int argc, char** argv) {
   uint32_t table = static_cast<uint32_t>(std::strtoul(argv[3], nullptr, 10));
   in_addr gw{};
   inet_pton(AF_INET, argc > 4 ? argv[4] : "10.0.0.2", &gw);
+  bool ackEach = mode == "install-ack";
+  if (ackEach) mode = "install";
   bool del = mode == "delete";
   uint16_t flags = mode == "install" ? NLM_F_CREATE | NLM_F_EXCL : mode == "replace" ? NLM_F_CREATE | NLM_F_REPLACE : 0;
   std::vector<char> sendBuf(kWindow * 128);
@@ -86,7 +90,7 @@ int main(int argc, char** argv) {
     while (next < count && n < kWindow) {
       nlmsghdr* h = mnl_nlmsg_put_header(sendBuf.data() + used);
       h->nlmsg_type = del ? RTM_DELROUTE : RTM_NEWROUTE;
-      h->nlmsg_flags = NLM_F_REQUEST | flags;
+      h->nlmsg_flags = NLM_F_REQUEST | flags | (ackEach ? NLM_F_ACK : 0);
       h->nlmsg_seq = ++seq;
       auto* rtm = static_cast<rtmsg*>(mnl_nlmsg_put_extra_header(h, sizeof(rtmsg)));
       rtm->rtm_family = AF_INET;

@@ -61,6 +61,18 @@ class Request {
     return *this;
   }
 
+  /// The request that exactly undoes this one once the kernel has applied it, when there is
+  /// one: a single create that refuses to overwrite (`ip route add`, `ip addr add`,
+  /// `ip neigh add`: NLM_F_CREATE|NLM_F_EXCL) is undone by deleting what it created, with the
+  /// same attributes. std::nullopt for everything else (replace, set, del, link add, ...).
+  /// Lets a batch pipeline such requests and still stop exactly at a failure.
+  std::optional<Request> exactUndo() const;
+  /// exactUndo() would return a request (no allocation).
+  bool hasExactUndo() const;
+  /// True when the request keeps something alive (an open namespace fd, say): its bytes alone
+  /// cannot be stored and sent later.
+  bool keepsAlive() const { return !keepAlive_.empty(); }
+
   /// What the request does, in iproute2 words ("link set dev v0 mtu 9000"). Formatted on the
   /// first call when the request was built with a Describer (not thread-safe for that call).
   const std::string& operation() const;

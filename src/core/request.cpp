@@ -2,6 +2,7 @@
 #include "fastlink/request.hpp"
 
 #include <linux/netlink.h>
+#include <linux/rtnetlink.h>
 
 #include <cstring>
 
@@ -16,7 +17,40 @@ uint32_t lengthAt(std::span<const uint8_t> bytes, std::size_t at) {
   return len;
 }
 
+/// The delete message type that undoes a create of `type`, or 0.
+uint16_t undoType(uint16_t type) {
+  switch (type) {
+    case RTM_NEWROUTE: return RTM_DELROUTE;
+    case RTM_NEWADDR: return RTM_DELADDR;
+    case RTM_NEWNEIGH: return RTM_DELNEIGH;
+    default: return 0;
+  }
+}
+
 }  // namespace
+
+bool Request::hasExactUndo() const {
+  if (bytes_.size() < NLMSG_HDRLEN) return false;
+  nlmsghdr h;
+  std::memcpy(&h, bytes_.data(), sizeof h);
+  // One message only: an undo of several would have to know which of them were applied.
+  if (NLMSG_ALIGN(h.nlmsg_len) != bytes_.size() && h.nlmsg_len != bytes_.size()) return false;
+  constexpr uint16_t kCreateExcl = NLM_F_CREATE | NLM_F_EXCL;
+  if ((h.nlmsg_flags & (kCreateExcl | NLM_F_REPLACE | NLM_F_APPEND)) != kCreateExcl) return false;
+  return undoType(h.nlmsg_type) != 0;
+}
+
+std::optional<Request> Request::exactUndo() const {
+  if (!hasExactUndo()) return std::nullopt;
+  std::vector<uint8_t> bytes = bytes_;
+  nlmsghdr h;
+  std::memcpy(&h, bytes.data(), sizeof h);
+  h.nlmsg_type = undoType(h.nlmsg_type);
+  h.nlmsg_flags = NLM_F_REQUEST;  // the sender adds NLM_F_ACK
+  std::memcpy(bytes.data(), &h, sizeof h);
+  std::string what = operation();
+  return Request(std::move(bytes), [what] { return "undo of: " + what; }, keepAlive_);
+}
 
 std::size_t Request::messageCount() const {
   std::size_t n = 0;

@@ -244,5 +244,98 @@ TEST_F(CliTest, BatchMillionLineValidationUsesBoundedMemory) {
   EXPECT_LT(std::stol(m[1]), 32 * 1024) << "max RSS in KiB";
 }
 
+std::string routeLine(int i, int table = 100) {
+  return "route add 20." + std::to_string(i >> 8) + "." + std::to_string(i & 255) + ".0/24 via 10.0.0.2 table " +
+         std::to_string(table) + "\n";
+}
+
+std::set<std::string> routeDsts(const TestNetns& ns, int table) {
+  std::set<std::string> out;
+  for (const auto& r : ns.ipJson("route show table " + std::to_string(table))) out.insert(r["dst"].get<std::string>());
+  return out;
+}
+
+TEST_F(RoutedCliTest, BatchDefaultStopsAtAFailureInTheMiddleOfTenThousandPipelinedRoutes) {
+  // Line 5000 repeats line 10 (File exists). The route adds are pipelined, so lines after 5000
+  // reach the kernel before its answer; they must be undone: afterwards the table holds exactly
+  // lines 1-4999, and the summary accounts for every line.
+  std::string content;
+  for (int i = 1; i <= 10000; ++i) content += i == 5000 ? routeLine(10) : routeLine(i);
+  auto r = batch(content);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("Error: File exists (line 5000: route add 20.0.10.0/24 via 10.0.0.2 table 100)"),
+            std::string::npos)
+      << r.err;
+  std::set<std::string> expected;
+  for (int i = 1; i < 5000; ++i) expected.insert("20." + std::to_string(i >> 8) + "." + std::to_string(i & 255) + ".0/24");
+  EXPECT_EQ(routeDsts(ns, 100), expected);
+  // "4999 lines applied, 1 failed, N not sent, U undone": N + U = 5000 (nothing refused here).
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.err, m, std::regex(R"((\d+) lines applied, (\d+) failed, (\d+) not sent(, (\d+) undone)?)")))
+      << r.err;
+  EXPECT_EQ(m[1], "4999");
+  EXPECT_EQ(m[2], "1");
+  int notSent = std::stoi(m[3]), undone = m[5].matched ? std::stoi(m[5]) : 0;
+  EXPECT_EQ(notSent + undone, 5000) << r.err;
+  if (undone) {
+    EXPECT_NE(r.err.find("Undone: lines 5001-" + std::to_string(5000 + undone) + " (sent with line 5000"), std::string::npos)
+        << r.err;
+  }
+  EXPECT_NE(r.err.find("Not sent: line " + std::to_string(5001 + undone) + " and every later line"), std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find("Note:"), std::string::npos) << r.err;
+}
+
+TEST_F(RoutedCliTest, BatchDefaultUndoesAddressesNeighboursAndRoutesButSendsOtherLinesAlone) {
+  // Addresses, neighbours and routes (exact undo) mixed with a `link set` (none: sent alone).
+  // The route on line 9 needs the address of line 1 (its gateway is only reachable through it);
+  // line 10 fails (no route to 10.77.0.9). Lines 1-9 stay, everything after is gone or unsent.
+  std::string content =
+      "addr add 10.50.0.1/24 dev v0\n"
+      "addr add 2001:db8:50::1/64 dev v0 nodad\n"
+      "neigh add 10.0.0.50 lladdr 02:00:00:00:00:50 dev v0\n"
+      "link set dev v1 mtu 1400\n"
+      "route add 10.60.0.0/16 via 10.50.0.2\n"
+      "route add 2001:db8:60::/48 via 2001:db8:50::2\n"
+      "neigh add 10.0.0.51 lladdr 02:00:00:00:00:51 dev v0\n"
+      "addr add 10.51.0.1/24 dev v1\n"
+      "route add 10.61.0.0/16 via 10.50.0.3\n"
+      "route add 10.62.0.0/16 via 10.77.0.9\n"
+      "addr add 10.52.0.1/24 dev v0\n"
+      "neigh add 10.0.0.52 lladdr 02:00:00:00:00:52 dev v0\n"
+      "route add 10.63.0.0/16 via 10.50.0.4\n"
+      "link set dev v1 mtu 1300\n"
+      "route add 10.64.0.0/16 via 10.50.0.5\n";
+  auto r = batch(content);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("(line 10: route add 10.62.0.0/16 via 10.77.0.9)"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("9 lines applied, 1 failed"), std::string::npos) << r.err;
+  std::set<std::string> v4, v6, neigh;
+  for (const auto& a : ns.ipJson("-4 addr show"))
+    for (const auto& i : a["addr_info"])
+      if (i.contains("local")) v4.insert(i["local"].get<std::string>());
+  for (const auto& a : ns.ipJson("-6 addr show scope global"))
+    for (const auto& i : a["addr_info"])  // ip -j prints {} for addresses filtered out
+      if (i.contains("local")) v6.insert(i["local"].get<std::string>());
+  for (const auto& n : ns.ipJson("neigh show dev v0")) neigh.insert(n["dst"].get<std::string>());
+  EXPECT_EQ(v4, (std::set<std::string>{"127.0.0.1", "10.0.0.1", "10.0.1.1", "10.50.0.1", "10.51.0.1"}));
+  EXPECT_EQ(v6, (std::set<std::string>{"2001:db8:50::1"}));
+  EXPECT_EQ(neigh, (std::set<std::string>{"10.0.0.50", "10.0.0.51"}));
+  std::set<std::string> routes;
+  for (const auto& x : ns.ipJson("route show")) routes.insert(x["dst"].get<std::string>());
+  EXPECT_TRUE(routes.count("10.60.0.0/16") && routes.count("10.61.0.0/16")) << r.out;
+  for (const char* gone : {"10.62.0.0/16", "10.63.0.0/16", "10.64.0.0/16", "10.52.0.0/24"}) EXPECT_FALSE(routes.count(gone)) << gone;
+  EXPECT_EQ(ipLink("v1")["mtu"], 1400);
+}
+
+TEST_F(RoutedCliTest, BatchForcePipelinesEverythingAndKeepsTheRest) {
+  std::string content;
+  for (int i = 1; i <= 2000; ++i) content += i == 1000 ? routeLine(10) : routeLine(i);
+  auto r = batch(content, "-force");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("1999 lines applied, 1 failed, 0 not sent"), std::string::npos) << r.err;
+  EXPECT_EQ(routeDsts(ns, 100).size(), 1999u);
+}
+
 }  // namespace
 }  // namespace fastlink::test

@@ -1,0 +1,139 @@
+// The CLI's output path for dumps: one buffered writer with hand-rolled number and address
+// formatting (no iostream, no locale, no std::string per field), and a streaming JSON emitter on
+// top of it that writes keys in the order they are given (ip's order), `-p` indented like
+// nlohmann's dump(4) inside the array (what JsonArrayWriter prints).
+//
+// Restart window: a dump the kernel interrupts (NLM_F_DUMP_INTR) is restarted by the library
+// after the first attempt has been streamed. Text already on stdout cannot be taken back, so
+// the writer holds the first kRestartWindow bytes of output before writing any: a dump whose
+// output fits there (every listing a person reads) is restarted invisibly and printed once,
+// consistent. A bigger one was partly printed already: restartDump() then reports
+// Errc::dump_interrupted and the command ends with `Error: Dump was interrupted and may be
+// inconsistent` (ip's words) and exit status 1 (ip exits 0 after that warning; a script can
+// tell). JSON stays a closed, valid array. See docs/CLI.md, "Output".
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <string_view>
+
+#include "fastlink/prefix.hpp"
+#include "fastlink/types.hpp"
+
+namespace fastlink::cli {
+
+class OutBuffer {
+ public:
+  /// Output held before the first write (see the header comment), and the write size after it.
+  static constexpr std::size_t kRestartWindow = 1 << 20;
+  static constexpr std::size_t kChunk = 64 * 1024;
+
+  explicit OutBuffer(std::FILE* out = stdout, std::size_t window = kRestartWindow);
+  ~OutBuffer();
+  OutBuffer(const OutBuffer&) = delete;
+  OutBuffer& operator=(const OutBuffer&) = delete;
+
+  OutBuffer& put(char c) {
+    if (size_ == capacity_) grow(1);
+    data_[size_++] = c;
+    return *this;
+  }
+  OutBuffer& put(std::string_view s) {
+    if (capacity_ - size_ < s.size()) grow(s.size());
+    std::memcpy(data_ + size_, s.data(), s.size());
+    size_ += s.size();
+    return *this;
+  }
+  OutBuffer& putUint(uint64_t v);
+  OutBuffer& putInt(int64_t v) { return v < 0 ? put('-').putUint(0 - static_cast<uint64_t>(v)) : putUint(static_cast<uint64_t>(v)); }
+  /// 10.0.0.1 / 2001:db8::1 (RFC 5952, like inet_ntop).
+  OutBuffer& putIp(const IpAddress& ip);
+  /// 02:00:00:00:00:01 (lower-case hex, any length), like MacAddress::toString.
+  OutBuffer& putMac(const MacAddress& mac);
+  /// 10.0.0.0/24; a host prefix (/32, /128) without its length, like iproute2.
+  OutBuffer& putPrefix(const Prefix& prefix);
+  /// "text" with JSON escapes.
+  OutBuffer& putJsonString(std::string_view s);
+
+  /// Ends a record (a line, an element): writes out when the buffer is past its threshold.
+  void endRecord() {
+    if (size_ >= threshold_) drain();
+  }
+  /// Writes everything out and flushes the stream.
+  void flush();
+  /// True once output has left the buffer: a restart would print it twice.
+  bool wroteAny() const { return wrote_; }
+  /// The dump is about to be restarted: drops what this dump printed (still in the buffer) so it
+  /// is printed once; throws Error(Errc::dump_interrupted) when part of it was written already.
+  void restartDump();
+
+ private:
+  void grow(std::size_t more);
+  void drain();
+
+  std::FILE* out_;
+  char* data_ = nullptr;
+  std::size_t size_ = 0;
+  std::size_t capacity_ = 0;
+  std::size_t threshold_;
+  bool wrote_ = false;
+};
+
+/// Streaming JSON: `[` elements `]` with objects and arrays built by calls, keys in call order.
+/// Compact like ip -j; with `pretty`, laid out like JsonArrayWriter's -p output.
+class JsonOut {
+ public:
+  JsonOut(OutBuffer& out, bool pretty);
+  ~JsonOut();  ///< closes the top-level array if finish() was not called (an error ended the dump)
+  JsonOut(const JsonOut&) = delete;
+  JsonOut& operator=(const JsonOut&) = delete;
+
+  JsonOut& beginObject();
+  JsonOut& endObject();
+  JsonOut& beginArray();
+  JsonOut& endArray();
+  /// Key of the next value in the current object.
+  JsonOut& key(std::string_view k);
+  JsonOut& value(std::string_view s);
+  JsonOut& value(const char* s) { return value(std::string_view(s)); }
+  JsonOut& value(uint64_t v);
+  JsonOut& value(uint32_t v) { return value(static_cast<uint64_t>(v)); }
+  JsonOut& value(int v) { return valueInt(v); }
+  JsonOut& value(int64_t v) { return valueInt(v); }
+  JsonOut& value(bool v);
+  JsonOut& value(const IpAddress& ip);
+  JsonOut& value(const Prefix& p);
+  template <class T>
+  JsonOut& field(std::string_view k, const T& v) {
+    return key(k).value(v);
+  }
+  /// Starts a value the caller writes straight into the buffer (a complete JSON value).
+  OutBuffer& rawValue() {
+    beforeValue();
+    return out_;
+  }
+  /// Ends one top-level element (lets the buffer write out).
+  void endElement() { out_.endRecord(); }
+  /// OutBuffer::restartDump(), then starts the array again.
+  void restartDump();
+  /// Closes the top-level array and flushes.
+  void finish();
+  OutBuffer& buffer() { return out_; }
+
+ private:
+  JsonOut& valueInt(int64_t v);
+  void beforeValue();
+  void newline();
+
+  OutBuffer& out_;
+  bool pretty_;
+  bool finished_ = false;
+  int depth_ = 0;
+  // Per nesting level (bounded: ip's JSON is a few levels deep): no element written yet.
+  bool first_[32] = {};
+  bool afterKey_ = false;
+};
+
+}  // namespace fastlink::cli
