@@ -163,9 +163,15 @@ void Subscription::joinGeneric(uint32_t groupId) { socket_->joinGroup(groupId); 
 
 std::size_t Subscription::process(const Handlers& handlers) {
   std::size_t delivered = 0;
+  bool drained = false;
   for (;;) {
     try {
-      if (stateOf(buffer_).next == stateOf(buffer_).count && !receive()) return delivered;
+      if (stateOf(buffer_).next == stateOf(buffer_).count) {
+        // A short batch means the queue was empty when it was read: what came later wakes the
+        // caller's poll again, so one more recvmmsg (EAGAIN) would only cost a system call.
+        if (drained || !receive()) return delivered;
+        drained = stateOf(buffer_).count < kBatchDatagrams;
+      }
       while (stateOf(buffer_).next < stateOf(buffer_).count) {
         // The cursor moves before the handlers run: a handler that throws loses nothing after
         // its own datagram; the next process() resumes with the following one.
