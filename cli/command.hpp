@@ -58,6 +58,7 @@ struct GlobalOptions {
   int stats = 0;  ///< -s given this many times
   bool force = false;
   bool timestamp = false;  ///< -t: `ip -t monitor` timestamps
+  int rcvbuf = 0;          ///< -rcvbuf BYTES: monitor's socket receive buffer; 0 = default
   std::size_t window = 0;  ///< -window N; 0 = default (1 without -force, automatic with it)
   std::optional<std::string> netns;
   std::optional<std::string> batchFile;

@@ -54,6 +54,7 @@ Parsed parseGlobalOptions(int argc, char** argv) {
     else if (opt == "-b" || opt == "-batch") p.options.batchFile = value(opt);
     else if (opt == "-force") p.options.force = true;
     else if (opt == "-t" || opt == "-timestamp") p.options.timestamp = true;
+    else if (opt == "-rc" || opt == "-rcvbuf") p.options.rcvbuf = static_cast<int>(parseU32(value(opt), "-rcvbuf", 4096, 1u << 30));
     else if (opt == "-window") p.options.window = parseU32(value(opt), "-window", 1, 1u << 20);
     else if (opt == "-h" || opt == "-help") p.help = true;
     else if (opt == "-V" || opt == "-version") p.version = true;

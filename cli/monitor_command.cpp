@@ -22,7 +22,7 @@
 namespace fastlink::cli {
 namespace {
 
-constexpr const char* kUsage = R"(Usage: fastlink [ -t ] [ -j ] [ -n NS ] monitor [ all | OBJECT... ] [ dev DEV ] [ all-nsid ] [ sync ]
+constexpr const char* kUsage = R"(Usage: fastlink [ -t ] [ -j ] [ -rcvbuf BYTES ] [ -n NS ] monitor [ all | OBJECT... ] [ dev DEV ] [ all-nsid ] [ sync ]
 OBJECT := { link | address | route | neigh | rule | nexthop }
   all-nsid  also the namespaces that have an id here; lines start with [nsid N]
   sync      print the current state first (link, address, route, neigh), then changes; after a
@@ -130,14 +130,17 @@ class Printer {
     // After printing: a link's line shows the M-DOWN of its peer as known before this event.
     if (auto* l = e.link()) names_.remember(*l);
     ++printed_;
+    // A long backlog is written in pieces: output stays bounded and the reader sees events
+    // while the rest is still being read (one write per ~64 KiB, not per event).
+    if (out_.size() >= kWriteChunk) write();
   }
 
-  /// Writes what is buffered. False when stdout is gone (the reader closed the pipe).
+  /// Writes what is buffered; called when the socket queue is drained, so no event waits in
+  /// the buffer while the monitor waits for the kernel. False when stdout is gone (the reader
+  /// closed the pipe).
   bool flush() {
-    if (out_.empty()) return true;
-    bool ok = std::fwrite(out_.data(), 1, out_.size(), stdout) == out_.size() && std::fflush(stdout) == 0;
-    out_.clear();
-    return ok;
+    write();
+    return ok_;
   }
 
   DeviceNames& names() { return names_; }
@@ -153,12 +156,21 @@ class Printer {
     fmt::format_to(std::back_inserter(out_), "Timestamp: {} {} usec\n", text, static_cast<long>(tv.tv_usec));
   }
 
+  static constexpr std::size_t kWriteChunk = 64 * 1024;
+
+  void write() {
+    if (out_.empty()) return;
+    if (ok_) ok_ = std::fwrite(out_.data(), 1, out_.size(), stdout) == out_.size() && std::fflush(stdout) == 0;
+    out_.clear();
+  }
+
   const GlobalOptions& global_;
   const MonitorOptions& monitor_;
   DeviceNames names_;
   std::optional<uint32_t> dev_;
   std::string out_;
   uint64_t printed_ = 0;
+  bool ok_ = true;
 };
 
 bool waitForInput(int fd) {
@@ -170,9 +182,10 @@ bool waitForInput(int fd) {
   return rc > 0;
 }
 
-int monitorEvents(Netlink& nl, Printer& printer, const MonitorOptions& m) {
+int monitorEvents(Netlink& nl, Printer& printer, const MonitorOptions& m, const GlobalOptions& global) {
   EventOptions options;
   options.subscription.allNamespaces = m.allNsid;
+  if (global.rcvbuf) options.subscription.receiveBufferBytes = global.rcvbuf;
   EventStream stream(nl, m.kinds, options);
   auto onOverflow = [&] {
     // Like ip monitor, say it and go on; `sync` repairs instead.
@@ -186,8 +199,9 @@ int monitorEvents(Netlink& nl, Printer& printer, const MonitorOptions& m) {
   return kExitFailed;
 }
 
-int monitorMirror(Netlink& nl, Printer& printer, const MonitorOptions& m) {
+int monitorMirror(Netlink& nl, Printer& printer, const MonitorOptions& m, const GlobalOptions& global) {
   MirrorOptions options;
+  if (global.rcvbuf) options.subscription.receiveBufferBytes = global.rcvbuf;
   auto wants = [&](ObjectKind k) { return std::find(m.kinds.begin(), m.kinds.end(), k) != m.kinds.end(); };
   options.links = wants(ObjectKind::Link);
   options.addresses = wants(ObjectKind::Address);
@@ -220,7 +234,7 @@ int runMonitor(Context& ctx, Args& args) {
   Netlink& nl = ctx.netlink();
   try {
     Printer printer(ctx.options(), m, nl);
-    return m.sync ? monitorMirror(nl, printer, m) : monitorEvents(nl, printer, m);
+    return m.sync ? monitorMirror(nl, printer, m, ctx.options()) : monitorEvents(nl, printer, m, ctx.options());
   } catch (const Error& e) {
     printError(fmt::format("{} ({})", failureReason(e, nullptr), e.operation()));
     return kExitFailed;

@@ -5,6 +5,7 @@
 #include <linux/netlink.h>
 #include <sys/socket.h>
 #include <sys/types.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -133,6 +134,15 @@ using SendFn = ssize_t (*)(int, const void*, size_t, int);
 using RecvmsgFn = ssize_t (*)(int, msghdr*, int);
 using RecvfromFn = ssize_t (*)(int, void*, size_t, int, sockaddr*, socklen_t*);
 using RecvFn = ssize_t (*)(int, void*, size_t, int);
+using RecvmmsgFn = int (*)(int, mmsghdr*, unsigned int, int, timespec*);
+
+void noteBatchReceive(int fd) {
+  int protocol = netlinkProtocol(fd);
+  if (protocol < 0) return;
+  State& s = state();
+  std::lock_guard lock(s.mutex);
+  ++s.byProtocol[protocol].batchReceiveCalls;
+}
 
 void noteReceivedIov(int fd, const msghdr* msg, ssize_t n) {
   std::size_t size = static_cast<std::size_t>(n);
@@ -229,6 +239,7 @@ bool readWireLog(const std::string& path, Counts& out) {
       else if (key == "requests") out.requests = v;
       else if (key == "dumpRequests") out.dumpRequests = v;
       else if (key == "receiveCalls") out.receiveCalls = v;
+      else if (key == "batchReceiveCalls") out.batchReceiveCalls = v;
       else if (key == "replyBytes") out.replyBytes = v;
       else if (key == "replyMessages") out.replyMessages = v;
       else if (key == "dataMessages") out.dataMessages = v;
@@ -249,7 +260,7 @@ __attribute__((destructor)) void writeWireLog() {
   Counts c = counts(NETLINK_ROUTE);
   std::ofstream f(path);
   f << "sendCalls " << c.sendCalls << "\nrequests " << c.requests << "\ndumpRequests " << c.dumpRequests
-    << "\nreceiveCalls " << c.receiveCalls << "\nreplyBytes " << c.replyBytes << "\nreplyMessages " << c.replyMessages
+    << "\nreceiveCalls " << c.receiveCalls << "\nbatchReceiveCalls " << c.batchReceiveCalls << "\nreplyBytes " << c.replyBytes << "\nreplyMessages " << c.replyMessages
     << "\ndataMessages " << c.dataMessages << "\nacks " << c.acks << "\nerrors " << c.errors << "\ndumpInterrupted "
     << c.dumpInterrupted << "\n";
   for (const auto& [type, n] : c.requestTypes) f << "type " << type << " " << n << "\n";
@@ -300,6 +311,27 @@ ssize_t recvmsg(int fd, msghdr* msg, int flags) {
   if (n >= 0) return n;
   n = real(fd, msg, flags);
   if (n > 0 && !(flags & MSG_PEEK)) noteReceivedIov(fd, msg, n);
+  return n;
+}
+
+// Injected datagrams come first, one per call (like recvmsg), so a test sees them in order.
+int recvmmsg(int fd, mmsghdr* msgs, unsigned int vlen, int flags, timespec* timeout) {
+  static RecvmmsgFn real = next<RecvmmsgFn>("recvmmsg");
+  if (vlen > 0) {
+    msghdr* msg = &msgs[0].msg_hdr;
+    ssize_t n = takeInjected(fd, msg->msg_iov, msg->msg_iovlen, static_cast<sockaddr*>(msg->msg_name),
+                             &msg->msg_namelen, flags, &msg->msg_flags);
+    if (n >= 0) {
+      msg->msg_controllen = 0;
+      msgs[0].msg_len = static_cast<unsigned int>(n);
+      return 1;
+    }
+  }
+  int n = real(fd, msgs, vlen, flags, timeout);
+  if (n > 0 && !(flags & MSG_PEEK)) {
+    noteBatchReceive(fd);
+    for (int i = 0; i < n; ++i) noteReceivedIov(fd, &msgs[i].msg_hdr, msgs[i].msg_len);
+  }
   return n;
 }
 

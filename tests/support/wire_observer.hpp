@@ -1,6 +1,6 @@
 // Test support: an observer of the netlink traffic of this process, independent of fastlink.
 //
-// wire_observer.cpp defines sendto/sendmsg/send/recvmsg/recvfrom/recv itself; a definition in the
+// wire_observer.cpp defines sendto/sendmsg/send/recvmsg/recvmmsg/recvfrom/recv itself; a definition in the
 // executable (or in an LD_PRELOAD library) comes before libc's, so every call fastlink or libmnl
 // makes passes through it and on to libc (dlsym(RTLD_NEXT)). Only netlink sockets are looked at.
 // It parses the netlink messages it sees, so a test can prove "one request" and "filtered in the
@@ -31,6 +31,7 @@ struct Counts {
   uint64_t requests = 0;        ///< netlink messages in them
   uint64_t dumpRequests = 0;    ///< of which with NLM_F_DUMP
   uint64_t receiveCalls = 0;    ///< receives that consumed a datagram (MSG_PEEK ones are not counted)
+  uint64_t batchReceiveCalls = 0; ///< recvmmsg calls that consumed datagrams (each also counted above)
   uint64_t replyBytes = 0;      ///< bytes of those datagrams
   uint64_t replyMessages = 0;   ///< netlink messages in them, NLMSG_DONE and NLMSG_ERROR included
   uint64_t dataMessages = 0;    ///< of which neither NLMSG_DONE nor NLMSG_ERROR (objects)
