@@ -24,6 +24,7 @@ bool kernelHasQdisc(const std::string& kind) {
   TestNetns scratch;
   scratch.ip("link add q0 type veth peer name q1");
   std::string where = kind == "clsact" || kind == "ingress" ? kind : "root " + kind;
+  if (kind == "tbf") where += " rate 1mbit burst 32kbit latency 400ms";  // tbf refuses to start without them
   bool has = run("tc -n " + scratch.name() + " qdisc add dev q0 " + where + " 2>/dev/null").status == 0;
   return known[kind] = has;
 }
