@@ -2,7 +2,10 @@
 // and the one-line JSON result every measuring program prints for bench/run.
 #pragma once
 
+#include <fcntl.h>
 #include <net/if.h>
+#include <spawn.h>
+#include <sys/wait.h>
 #include <sys/resource.h>
 #include <time.h>
 
@@ -12,7 +15,27 @@
 #include <string>
 #include <vector>
 
+extern char** environ;
+
 namespace bench {
+
+/// Runs argv (looked up in PATH) with its stdout sent to `out`; returns its exit status, or -1
+/// when it could not start or did not exit normally. The CLI's peers are timed through this.
+inline int spawn(const std::vector<std::string>& argv, const char* out = "/dev/null") {
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  pid_t pid;
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  int rc = posix_spawnp(&pid, args[0], &fa, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  if (rc != 0) return -1;
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
 
 inline double now() {
   timespec ts{};

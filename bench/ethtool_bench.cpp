@@ -22,27 +22,11 @@
 #include <string>
 #include <vector>
 
-extern char** environ;
+#include "bench_common.hpp"
 
 namespace {
 
-int spawn(const std::vector<std::string>& argv) {
-  std::vector<char*> args;
-  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  pid_t pid;
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-  if (posix_spawnp(&pid, args[0], &fa, nullptr, args.data(), environ) != 0) {
-    posix_spawn_file_actions_destroy(&fa);
-    return -1;
-  }
-  posix_spawn_file_actions_destroy(&fa);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
+using bench::spawn;
 
 ino_t netnsInode(const char* path) {
   struct stat st {};
