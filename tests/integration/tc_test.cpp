@@ -349,7 +349,9 @@ TEST_F(QdiscVm, NetemTbfFqClsactMatchTc) {
   t.rate = 125000;
   t.burst = 32768;
   t.latency = 400000;
-  tc.replaceQdisc(QdiscInfo().setDev("v0").setRoot().setHandle(TcHandle(1, 0)).setKind("tbf").setOptions(t));
+  // A new handle each time: replacing the root with the same handle but another kind is refused
+  // ("Invalid qdisc name"), by tc as well.
+  tc.replaceQdisc(QdiscInfo().setDev("v0").setRoot().setHandle(TcHandle(2, 0)).setKind("tbf").setOptions(t));
   auto tbf = std::get<TbfOptions>(tc.qdiscs(QdiscFilter().setDev("v0").setRoot()).at(0).options);
   EXPECT_EQ(tbf.rate, 125000u);
   EXPECT_EQ(tbf.burst, 32768u);
@@ -361,8 +363,8 @@ TEST_F(QdiscVm, NetemTbfFqClsactMatchTc) {
   f.limit = 5000;
   f.flowLimit = 50;
   f.pacing = false;
-  tc.replaceQdisc(QdiscInfo().setDev("v0").setRoot().setHandle(TcHandle(1, 0)).setKind("fq").setOptions(f));
-  auto fq = tcQdiscs("v0")["1:root"];
+  tc.replaceQdisc(QdiscInfo().setDev("v0").setRoot().setHandle(TcHandle(3, 0)).setKind("fq").setOptions(f));
+  auto fq = tcQdiscs("v0")["3:root"];
   EXPECT_EQ(fq["options"]["limit"], 5000);
   EXPECT_EQ(fq["options"]["flow_limit"], 50);
   auto mineFq = tc.qdiscs(QdiscFilter().setDev("v0").setRoot()).at(0);
