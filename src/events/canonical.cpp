@@ -45,7 +45,7 @@ void putU32be(std::string& s, uint32_t v) {
 // An address padded to 16 bytes, so keys of both families have one layout.
 void putAddress(std::string& s, std::span<const uint8_t> bytes) {
   char padded[16] = {};
-  std::memcpy(padded, bytes.data(), std::min<std::size_t>(bytes.size(), 16));
+  if (!bytes.empty()) std::memcpy(padded, bytes.data(), std::min<std::size_t>(bytes.size(), 16));  // an empty span may have no data
   s.append(padded, 16);
 }
 

@@ -76,7 +76,8 @@ TEST(TunKind, DecodesAPlainTunWithGroup) {
                      .u8(IFLA_TUN_VNET_HDR, 0)
                      .u8(IFLA_TUN_PERSIST, 0)
                      .u8(IFLA_TUN_MULTI_QUEUE, 0);
-  const auto* t = decodeTun(kernel, 65534).kindOptions<TunTapInfo>();
+  LinkInfo l = decodeTun(kernel, 65534);  // kept: kindOptions points into it
+  const auto* t = l.kindOptions<TunTapInfo>();
   ASSERT_NE(t, nullptr);
   EXPECT_EQ(t->mode, TunTapMode::Tun);
   EXPECT_EQ(t->group, 5u);
