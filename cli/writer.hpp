@@ -41,6 +41,7 @@ class OutBuffer {
     return *this;
   }
   OutBuffer& put(std::string_view s) {
+    if (s.empty()) return *this;  // an empty view may carry no data pointer: memcpy must not see it
     if (capacity_ - size_ < s.size()) grow(s.size());
     std::memcpy(data_ + size_, s.data(), s.size());
     size_ += s.size();
