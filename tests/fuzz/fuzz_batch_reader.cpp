@@ -33,7 +33,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size > 65536) return 0;
   FILE* f = std::fopen(batchPath().c_str(), "wb");
   if (!f) std::abort();
-  std::fwrite(data, 1, size, f);
+  if (size > 0) std::fwrite(data, 1, size, f);
   std::fclose(f);
   GlobalOptions options;
   options.netns = "fastlink-fuzz-no-such-namespace";

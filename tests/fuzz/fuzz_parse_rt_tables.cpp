@@ -34,7 +34,7 @@ const std::string& configDir() {
 void writeFile(const std::string& path, std::string_view text) {
   FILE* f = std::fopen(path.c_str(), "wb");
   if (!f) std::abort();
-  std::fwrite(text.data(), 1, text.size(), f);
+  if (!text.empty()) std::fwrite(text.data(), 1, text.size(), f);  // an empty view may hold a null pointer
   std::fclose(f);
 }
 

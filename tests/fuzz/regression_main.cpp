@@ -19,7 +19,8 @@ int main(int argc, char** argv) {
     if (!entry.is_regular_file()) continue;
     std::ifstream in(entry.path(), std::ios::binary);
     std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    LLVMFuzzerTestOneInput(bytes.data(), bytes.size());
+    static const uint8_t kEmpty = 0;  // like libFuzzer: an empty input still has a valid pointer
+    LLVMFuzzerTestOneInput(bytes.empty() ? &kEmpty : bytes.data(), bytes.size());
     ++count;
   }
   std::printf("%zu inputs from %s\n", count, argv[1]);

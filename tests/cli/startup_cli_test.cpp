@@ -1,0 +1,42 @@
+// The CLI's start-up: a short command used to spend more time in the dynamic loader than in its own
+// work (docs/BENCHMARKS.md, "CLI start-up"), so the binary links everything but libc and libmnl
+// statically. A new dependency of the library (libbpf did this once) silently brings the shared
+// libraries back; this test notices.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "cli/cli_fixture.hpp"
+
+namespace fastlink::test {
+namespace {
+
+std::set<std::string> neededLibraries(const std::string& binary) {
+  auto r = run("readelf -d " + shellQuote(binary));
+  EXPECT_EQ(r.status, 0) << r.err;
+  std::set<std::string> needed;
+  std::istringstream lines(r.out);
+  for (std::string line; std::getline(lines, line);) {
+    auto open = line.find("(NEEDED)");
+    if (open == std::string::npos) continue;
+    auto from = line.find('[', open), to = line.find(']', open);
+    if (from != std::string::npos && to != std::string::npos) needed.insert(line.substr(from + 1, to - from - 1));
+  }
+  return needed;
+}
+
+TEST(CliStartup, BinaryLoadsOnlyLibcAndLibmnl) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "the sanitizer build links the sanitizer runtimes (the Release build checks this)";
+#endif
+  if (run("command -v readelf >/dev/null").status != 0) GTEST_SKIP() << "readelf (binutils) is not installed here";
+  std::set<std::string> allowed = {"libc.so.6", "libm.so.6", "libmnl.so.0", "ld-linux-x86-64.so.2"};
+  auto needed = neededLibraries(cliPath());
+  ASSERT_FALSE(needed.empty()) << "readelf found no NEEDED entries in " << cliPath();
+  for (const auto& lib : needed) EXPECT_TRUE(allowed.count(lib)) << cliPath() << " needs " << lib << " at start-up";
+}
+
+}  // namespace
+}  // namespace fastlink::test
