@@ -19,9 +19,10 @@ extern char** environ;
 
 namespace bench {
 
-/// Runs argv (looked up in PATH) with its stdout sent to `out`; returns its exit status, or -1
-/// when it could not start or did not exit normally. The CLI's peers are timed through this.
-inline int spawn(const std::vector<std::string>& argv, const char* out = "/dev/null") {
+/// Runs argv (looked up in PATH) with its stdout sent to `out` (and its stderr to `err` if given);
+/// returns its exit status, or -1 when it could not start or did not exit normally. The CLI's
+/// peers are timed through this.
+inline int spawn(const std::vector<std::string>& argv, const char* out = "/dev/null", const char* err = nullptr) {
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
@@ -29,6 +30,7 @@ inline int spawn(const std::vector<std::string>& argv, const char* out = "/dev/n
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_addopen(&fa, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (err) posix_spawn_file_actions_addopen(&fa, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
   int rc = posix_spawnp(&pid, args[0], &fa, nullptr, args.data(), environ);
   posix_spawn_file_actions_destroy(&fa);
   if (rc != 0) return -1;

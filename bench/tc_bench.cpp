@@ -5,7 +5,8 @@
 //            raw floor (prebuilt RTM_NEWQDISC messages over libmnl, windows of 64, no decoding)
 //   show:    library | `fastlink -s tc qdisc show dev X` | `tc -s qdisc show dev X` | raw floor
 //            (one kernel-filtered RTM_GETQDISC dump over libmnl), medians of repeated runs
-// Every replace round uses a new pfifo limit and is checked with `tc qdisc show` afterwards;
+// Every replace round starts from the default root (an untimed reset), creates pfifo roots with a
+// new limit, and is checked with `tc qdisc show` afterwards;
 // fastlink's show output is compared byte for byte with tc's.
 //
 // Creates its devices in the CURRENT network namespace and refuses to run in the initial one:
@@ -59,6 +60,14 @@ bool verify(int n, uint32_t limit) {
 }
 
 void writeFile(const char* path, const std::string& content) { std::ofstream(path) << content; }
+
+/// Independent check after a reset: `tc qdisc show` lists no pfifo at all.
+bool verifyNoPfifo() {
+  if (spawn({"tc", "qdisc", "show"}, "/tmp/tc_bench.show") != 0) return false;
+  bool none = slurp("/tmp/tc_bench.show").find("qdisc pfifo ") == std::string::npos;
+  if (!none) std::fprintf(stderr, "tc still shows pfifo qdiscs after the reset\n");
+  return none;
+}
 
 /// The raw floor: prebuilt RTM_NEWQDISC (replace root pfifo limit L) for every ifindex, sent in
 /// windows of 64 with an ACK each, ACKs read back; nothing decoded but the error code.
@@ -163,47 +172,82 @@ int main(int argc, char** argv) {
   for (int i = 0; i < n; ++i) ifindexes.push_back(if_nametoindex(dev(i).c_str()));
   std::printf("%d interfaces (%d veth pairs), 1 tx queue each\n\nreplace the root qdisc on every interface (pfifo limit L):\n", n, n / 2);
 
-  // fastlink library: names resolved by one link dump, then one pipelined batch.
+  // Every timed round starts from the same state, the veths' default (noqueue) root, and creates a
+  // pfifo on each device: replacing a pfifo by a pfifo is only a change, far cheaper in the
+  // kernel, so a round that came after another would be timed on easier work (stop 17 timed the
+  // library creating and the others changing). The reset is untimed; the rounds rotate their
+  // order over REPS repetitions and each figure is the median.
+  std::string resetLines;
+  for (int i = 0; i < n; ++i) resetLines += "qdisc del dev " + dev(i) + " root\n";
+  writeFile("/tmp/tc_bench.reset", resetLines);
+  auto reset = [&] {
+    // Devices that already have the default root make tc say so; the check below is what counts.
+    spawn({"tc", "-force", "-batch", "/tmp/tc_bench.reset"}, "/dev/null", "/dev/null");
+    return verifyNoPfifo();
+  };
   fastlink::Netlink nl;
-  uint32_t limit = 101;
-  double t0 = now();
-  std::map<std::string, uint32_t> index;
-  for (const auto& l : nl.links().list()) index[l.name.value_or("")] = l.index.value_or(0);
-  fastlink::Batch batch;
-  for (int i = 0; i < n; ++i)
-    batch.add(fastlink::TcRequests::replaceQdisc(
-        fastlink::QdiscInfo().setDev(index[dev(i)]).setRoot().setKind("pfifo").setOptions(fastlink::FifoOptions{limit})));
-  auto result = nl.run(batch, fastlink::BatchOptions{.onError = fastlink::OnError::Continue});  // pipelined
-  double lib = now() - t0;
-  if (result.failed || !verify(n, limit)) return 1;
-
-  double fastBatch = 0;
-  if (!cli.empty()) {
+  uint32_t limit = 100;
+  // fastlink library: names resolved by one link dump, then one pipelined batch.
+  auto libraryRound = [&]() -> double {
+    double t0 = now();
+    std::map<std::string, uint32_t> index;
+    for (const auto& l : nl.links().list()) index[l.name.value_or("")] = l.index.value_or(0);
+    fastlink::Batch batch;
+    for (int i = 0; i < n; ++i)
+      batch.add(fastlink::TcRequests::replaceQdisc(
+          fastlink::QdiscInfo().setDev(index[dev(i)]).setRoot().setKind("pfifo").setOptions(fastlink::FifoOptions{limit})));
+    auto result = nl.run(batch, fastlink::BatchOptions{.onError = fastlink::OnError::Continue});  // pipelined
+    double t = now() - t0;
+    return result.failed ? -1 : t;
+  };
+  auto batchFileRound = [&](std::vector<std::string> argv, const std::string& prefix) -> double {
     std::string lines;
-    for (int i = 0; i < n; ++i) lines += "tc qdisc replace dev " + dev(i) + " root pfifo limit 102\n";
-    writeFile("/tmp/tc_bench.fastlink", lines);
-    t0 = now();
-    if (spawn({cli, "-force", "-batch", "/tmp/tc_bench.fastlink"}) != 0) return 1;
-    fastBatch = now() - t0;
-    if (!verify(n, 102)) return 1;
+    for (int i = 0; i < n; ++i) lines += prefix + "qdisc replace dev " + dev(i) + " root pfifo limit " + std::to_string(limit) + "\n";
+    writeFile("/tmp/tc_bench.batch", lines);
+    argv.push_back("/tmp/tc_bench.batch");
+    double t0 = now();
+    if (spawn(argv) != 0) return -1;
+    return now() - t0;
+  };
+  enum Round { kLibrary, kCli, kTc, kRaw, kRounds };
+  const char* roundName[kRounds] = {"library", "fastlink -batch", "tc -batch", "raw floor"};
+  std::vector<double> times[kRounds];
+  int reps = std::getenv("TC_BENCH_REPS") ? std::atoi(std::getenv("TC_BENCH_REPS")) : 3;
+  for (int rep = 0; rep < reps; ++rep) {
+    for (int k = 0; k < kRounds; ++k) {
+      int round = (k + rep) % kRounds;
+      if (round == kCli && cli.empty()) continue;
+      if (!reset()) return 1;
+      ++limit;
+      double t = round == kLibrary ? libraryRound()
+                 : round == kCli   ? batchFileRound({cli, "-force", "-batch"}, "tc ")
+                 : round == kTc    ? batchFileRound({"tc", "-force", "-batch"}, "")
+                                   : rawReplace(ifindexes, limit);
+      if (t < 0 || !verify(n, limit)) {
+        std::fprintf(stderr, "%s round failed\n", roundName[round]);
+        return 1;
+      }
+      times[round].push_back(t);
+    }
   }
-
-  std::string lines;
-  for (int i = 0; i < n; ++i) lines += "qdisc replace dev " + dev(i) + " root pfifo limit 103\n";
-  writeFile("/tmp/tc_bench.tc", lines);
-  t0 = now();
-  if (spawn({"tc", "-force", "-batch", "/tmp/tc_bench.tc"}) != 0) return 1;
-  double tcBatch = now() - t0;
-  if (!verify(n, 103)) return 1;
+  auto medianOf = [](std::vector<double> v) {
+    if (v.empty()) return 0.0;
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+  };
+  double lib = medianOf(times[kLibrary]), fastBatch = medianOf(times[kCli]), tcBatch = medianOf(times[kTc]),
+         raw = medianOf(times[kRaw]);
+  std::printf("  (every round creates the pfifo roots from noqueue; medians of %d, rounds rotated)\n", reps);
 
   int sample = std::min(n, 100);
-  t0 = now();
+  if (!reset()) return 1;  // the sample creates too
+  double t0 = now();
   for (int i = 0; i < sample; ++i)
-    if (spawn({"tc", "qdisc", "replace", "dev", dev(i), "root", "pfifo", "limit", "104"}) != 0) return 1;
+    if (spawn({"tc", "qdisc", "replace", "dev", dev(i), "root", "pfifo", "limit", "99"}) != 0) return 1;
   double perProcess = (now() - t0) / sample * n;
-
-  double raw = rawReplace(ifindexes, 105);
-  if (!verify(n, 105)) return 1;
+  // The show part below wants a root qdisc on every device (untimed).
+  ++limit;
+  if (batchFileRound({"tc", "-force", "-batch"}, "") < 0 || !verify(n, limit)) return 1;
 
   std::printf("  fastlink library (1 batch):        %8.3f s\n", lib);
   if (!cli.empty()) std::printf("  fastlink -batch (whole process):   %8.3f s\n", fastBatch);
