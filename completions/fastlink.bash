@@ -5,8 +5,17 @@
 # on the line), namespace names from /run/netns. Nothing here lists words by hand.
 
 _fastlink() {
-  local cur=${COMP_WORDS[COMP_CWORD]}
-  local cmd=${COMP_WORDS[0]}
+  local cur words cword
+  if declare -F _get_comp_words_by_ref >/dev/null; then
+    # bash-completion loaded: keep 00:11:22:33:44:55 and 2001:db8::1 one word (COMP_WORDBREAKS
+    # splits them at ':').
+    _get_comp_words_by_ref -n := cur words cword
+  else
+    words=("${COMP_WORDS[@]}")
+    cword=$COMP_CWORD
+    cur=${COMP_WORDS[COMP_CWORD]}
+  fi
+  local cmd=${words[0]}
   # The binary being completed; the one on PATH if the word is not a runnable path.
   [[ $cmd == */* && -x $cmd ]] || cmd=fastlink
   local line
@@ -19,7 +28,9 @@ _fastlink() {
     else
       COMPREPLY+=("$line")
     fi
-  done < <("$cmd" help-complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null)
+  done < <("$cmd" help-complete "${words[@]:1:cword}" 2>/dev/null)
+  declare -F __ltrim_colon_completions >/dev/null && __ltrim_colon_completions "$cur"
+  return 0
 }
 
 complete -F _fastlink fastlink
