@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <set>
 
@@ -163,9 +164,26 @@ class Grammar {
     if (w == "DEV" || w == "PHYS_DEV" || w == "BRIDGE" || isDeviceKeyword(after)) out.devices = true;
     else if (w == "NETNS" || w == "NETNSNAME" || w == "NS" || after == "netns") out.netns = true;
     else if (w == "FILE") out.files = true;
-    else if (const GrammarNode* def = definition(w)) return first(*def, nullptr, out, depth + 1);
+    else if (const GrammarNode* def = definition(w)) return firstOfDefinition(w, *def, out, depth);
     else if (w == "KIND") out.linkKinds = true;
     return false;
+  }
+
+  /// A definition's first words, computed once per definition (definitions name each other: a
+  /// usage text could otherwise make the expansion exponential); a definition that names itself
+  /// adds nothing more.
+  bool firstOfDefinition(const std::string& name, const GrammarNode& def, Candidates& out, int depth) const {
+    if (auto cached = firstCache_.find(name); cached != firstCache_.end()) {
+      out.merge(cached->second.first);
+      return cached->second.second;
+    }
+    if (!expanding_.insert(name).second) return false;
+    Candidates own;
+    bool nullable = first(def, nullptr, own, depth + 1);
+    expanding_.erase(name);
+    out.merge(own);
+    firstCache_.emplace(name, std::pair{std::move(own), nullable});
+    return nullable;
   }
 
   bool followIn(const GrammarNode& n, std::string_view keyword, Candidates& out, bool& optional) const {
@@ -185,6 +203,8 @@ class Grammar {
 
   UsageGrammar g_;
   std::vector<GrammarNode> fragments_;  ///< link kind options
+  mutable std::map<std::string, std::pair<Candidates, bool>, std::less<>> firstCache_;
+  mutable std::set<std::string, std::less<>> expanding_;
 };
 
 /// Where the typed words stand in one form: in its leading keywords (the path: verbs, `[ -s ]`),
