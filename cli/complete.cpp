@@ -445,7 +445,15 @@ std::vector<std::string> completionCandidates(const std::vector<std::string>& wo
     std::string option = typed[i].starts_with("--") ? typed[i].substr(1) : typed[i];
     Candidates value;
     bool optional = false;
-    if (!global.follow(option, optionRoots, value, optional) || optional) continue;
+    if (!global.follow(option, optionRoots, value, optional)) {
+      // An option `fastlink help` does not list (`-rcvbuf BYTES`): a following word that is no
+      // object is taken as its value.
+      if (i + 1 < typed.size() && !typed[i + 1].starts_with("-") &&
+          !findCommand(typed[i + 1]) && typed[i + 1] != "help")
+        ++i;
+      continue;
+    }
+    if (optional) continue;
     if (i + 1 == typed.size()) {  // completing the option's value
       out = value;
       optionValue = true;
