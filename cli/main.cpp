@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "command.hpp"
+#include "complete.hpp"
 #include "output.hpp"
 
 namespace fastlink::cli {
@@ -67,6 +68,7 @@ Parsed parseGlobalOptions(int argc, char** argv) {
 int dispatch(Context& ctx, std::vector<std::string> words) {
   Args args(std::move(words));
   std::string object = args.next();
+  if (object == kHelpCompleteWord) return runHelpComplete(args, usage());  // for completions/fastlink.bash
   if (object == "help") {
     printLine(usage());
     return kExitOk;
