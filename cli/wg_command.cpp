@@ -10,17 +10,17 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <ctime>
 #include <fstream>
 #include <iostream>
 #include <iterator>
-#include <sstream>
 
 #include "args.hpp"
 #include "command.hpp"
 #include "fastlink/error.hpp"
 #include "fastlink/wireguard.hpp"
 #include "output.hpp"
+#include "wg_print.hpp"
+#include "writer.hpp"
 
 namespace fastlink::cli {
 namespace {
@@ -35,10 +35,6 @@ constexpr const char* kUsage = R"(Usage: fastlink wg [ show [ { all | interfaces
        fastlink wg { genkey | genpsk | pubkey }
 FIELD := { public-key | private-key | listen-port | fwmark | peers | preshared-keys | endpoints |
            allowed-ips | latest-handshakes | transfer | persistent-keepalive | dump })";
-
-const std::vector<std::string_view> kFields = {"public-key", "private-key", "listen-port", "fwmark", "peers",
-                                               "preshared-keys", "endpoints", "allowed-ips", "latest-handshakes",
-                                               "transfer", "persistent-keepalive", "dump"};
 
 WireGuardApi& api(Context& ctx) {
   static std::unique_ptr<WireGuardApi> instance;
@@ -65,103 +61,11 @@ auto asUsage(F&& f) {
   }
 }
 
-std::string keyOrNone(const std::optional<WgKey>& k) { return k && !k->isZero() ? k->toBase64() : "(none)"; }
-std::string fwmarkText(const std::optional<uint32_t>& m) { return m && *m ? fmt::format("0x{:x}", *m) : "off"; }
-std::string endpointText(const WgPeer& p) { return p.endpoint ? p.endpoint->toString() : "(none)"; }
-std::string allowedText(const WgPeer& p, std::string_view sep) {
-  if (p.allowedIps.empty()) return "(none)";
-  std::string out;
-  for (const auto& ip : p.allowedIps) out += (out.empty() ? "" : std::string(sep)) + ip.toString();
-  return out;
-}
 int64_t handshake(const WgPeer& p) { return p.lastHandshake ? p.lastHandshake->seconds : 0; }
-
-/// "1 minute, 5 seconds", like wg.
-std::string prettyTime(uint64_t left) {
-  static constexpr std::pair<uint64_t, const char*> kUnits[] = {
-      {365ull * 24 * 3600, "year"}, {24 * 3600, "day"}, {3600, "hour"}, {60, "minute"}, {1, "second"}};
-  std::string out;
-  for (auto [size, name] : kUnits) {
-    uint64_t n = left / size;
-    left %= size;
-    if (n) out += fmt::format("{}{} {}{}", out.empty() ? "" : ", ", n, name, n == 1 ? "" : "s");
-  }
-  return out;
-}
-
-std::string ago(int64_t seconds) {
-  int64_t now = std::time(nullptr);
-  if (now == seconds) return "Now";
-  if (now < seconds) return "(System clock wound backward; connection problems may ensue.)";
-  return prettyTime(static_cast<uint64_t>(now - seconds)) + " ago";
-}
-
-std::string bytesText(uint64_t b) {
-  if (b < 1024) return fmt::format("{} B", b);
-  if (b < 1024ull * 1024) return fmt::format("{:.2f} KiB", b / 1024.0);
-  if (b < 1024ull * 1024 * 1024) return fmt::format("{:.2f} MiB", b / (1024.0 * 1024));
-  if (b < 1024ull * 1024 * 1024 * 1024) return fmt::format("{:.2f} GiB", b / (1024.0 * 1024 * 1024));
-  return fmt::format("{:.2f} TiB", b / (1024.0 * 1024 * 1024 * 1024));
-}
 
 /// wg's pretty listing shows the most recent handshakes first.
 void sortPeers(WgDevice& d) {
   std::stable_sort(d.peers.begin(), d.peers.end(), [](const WgPeer& a, const WgPeer& b) { return handshake(a) > handshake(b); });
-}
-
-void printPretty(const WgDevice& d, bool first) {
-  std::string out = fmt::format("{}interface: {}\n", first ? "" : "\n", d.name);
-  if (d.publicKey && !d.publicKey->isZero()) out += fmt::format("  public key: {}\n", d.publicKey->toBase64());
-  if (d.privateKey && !d.privateKey->isZero()) out += "  private key: (hidden)\n";
-  if (d.listenPort && *d.listenPort) out += fmt::format("  listening port: {}\n", *d.listenPort);
-  if (d.fwmark && *d.fwmark) out += fmt::format("  fwmark: 0x{:x}\n", *d.fwmark);
-  for (const WgPeer& p : d.peers) {
-    out += fmt::format("\npeer: {}\n", p.publicKey.toBase64());
-    if (p.presharedKey && !p.presharedKey->isZero()) out += "  preshared key: (hidden)\n";
-    if (p.endpoint) out += fmt::format("  endpoint: {}\n", p.endpoint->toString());
-    out += fmt::format("  allowed ips: {}\n", allowedText(p, ", "));
-    if (handshake(p)) out += fmt::format("  latest handshake: {}\n", ago(handshake(p)));
-    if (p.rxBytes.value_or(0) || p.txBytes.value_or(0))
-      out += fmt::format("  transfer: {} received, {} sent\n", bytesText(p.rxBytes.value_or(0)), bytesText(p.txBytes.value_or(0)));
-    if (p.persistentKeepalive.value_or(0))
-      out += fmt::format("  persistent keepalive: every {}\n", prettyTime(*p.persistentKeepalive));
-  }
-  std::fputs(out.c_str(), stdout);
-}
-
-/// `wg show DEV FIELD` lines; with `all`, every line starts with the device name and a tab.
-void printField(const WgDevice& d, std::string_view field, bool withName) {
-  std::string prefix = withName ? d.name + "\t" : "";
-  std::string out;
-  auto perPeer = [&](auto&& value) {
-    for (const WgPeer& p : d.peers) out += prefix + p.publicKey.toBase64() + "\t" + value(p) + "\n";
-  };
-  if (field == "public-key") out = prefix + keyOrNone(d.publicKey) + "\n";
-  else if (field == "private-key") out = prefix + keyOrNone(d.privateKey) + "\n";
-  else if (field == "listen-port") out = prefix + std::to_string(d.listenPort.value_or(0)) + "\n";
-  else if (field == "fwmark") out = prefix + fwmarkText(d.fwmark) + "\n";
-  else if (field == "peers") {
-    for (const WgPeer& p : d.peers) out += prefix + p.publicKey.toBase64() + "\n";
-  } else if (field == "preshared-keys") perPeer([](const WgPeer& p) { return keyOrNone(p.presharedKey); });
-  else if (field == "endpoints") perPeer([](const WgPeer& p) { return endpointText(p); });
-  else if (field == "allowed-ips") perPeer([](const WgPeer& p) { return allowedText(p, " "); });
-  else if (field == "latest-handshakes") perPeer([](const WgPeer& p) { return std::to_string(handshake(p)); });
-  else if (field == "transfer")
-    perPeer([](const WgPeer& p) { return fmt::format("{}\t{}", p.rxBytes.value_or(0), p.txBytes.value_or(0)); });
-  else if (field == "persistent-keepalive")
-    perPeer([](const WgPeer& p) {
-      return p.persistentKeepalive.value_or(0) ? std::to_string(*p.persistentKeepalive) : std::string("off");
-    });
-  else if (field == "dump") {
-    out = fmt::format("{}{}\t{}\t{}\t{}\n", prefix, keyOrNone(d.privateKey), keyOrNone(d.publicKey),
-                      d.listenPort.value_or(0), fwmarkText(d.fwmark));
-    for (const WgPeer& p : d.peers)
-      out += fmt::format("{}{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n", prefix, p.publicKey.toBase64(), keyOrNone(p.presharedKey),
-                         endpointText(p), allowedText(p, ","), handshake(p), p.rxBytes.value_or(0),
-                         p.txBytes.value_or(0),
-                         p.persistentKeepalive.value_or(0) ? std::to_string(*p.persistentKeepalive) : "off");
-  }
-  std::fputs(out.c_str(), stdout);
 }
 
 /// -j: one object per device. Secrets only with `dump` (as wg's dump prints them).
@@ -211,17 +115,20 @@ int show(Context& ctx, Args& args) {
     if (!line.empty()) printLine(line);
     return kExitOk;
   }
-  std::optional<std::string> field;
+  std::optional<WgField> field;
   if (!args.done()) {
-    field = args.next();
-    if (std::find(kFields.begin(), kFields.end(), *field) == kFields.end())
-      throw UsageError(fmt::format("wg show: unknown field \"{}\"\n{}", *field, kUsage));
+    std::string word = args.next();
+    field = parseWgField(word);
+    if (!field) throw UsageError(fmt::format("wg show: unknown field \"{}\"\n{}", word, kUsage));
   }
   if (!args.done()) args.unknown("wg show takes one field");
   bool all = target == "all";
   std::vector<std::string> names = all ? api(ctx).list() : std::vector<std::string>{parseIfname(target, "wg show")};
   std::optional<JsonArrayWriter> json;
+  std::optional<OutBuffer> text;
+  // Nothing here is restarted (see writer.hpp): write out from the first chunk on.
   if (ctx.options().json) json.emplace(stdout, ctx.options().pretty);
+  else text.emplace(stdout, OutBuffer::kChunk);
   int status = kExitOk;
   bool first = true;
   for (const auto& name : names) {
@@ -231,15 +138,16 @@ int show(Context& ctx, Args& args) {
     } catch (const Error& e) {
       // A device that vanished between list and get is skipped in `all`, like wg.
       if (all && e.code() == std::errc::no_such_device) continue;
+      if (text) text->flush();  // what was printed before the error comes before it
       printError(fmt::format("{} ({})", e.reason(), e.operation()));
       status = kExitFailed;
       if (!all) return status;
       continue;
     }
     if (!field) sortPeers(d);
-    if (json) json->add(toJson(d, field == "dump"));
-    else if (field) printField(d, *field, all);
-    else printPretty(d, first);
+    if (json) json->add(toJson(d, field == WgField::Dump));
+    else if (field) printWgField(*text, d, *field, all);
+    else printWgPretty(*text, d, !first);
     first = false;
   }
   return status;
@@ -248,7 +156,9 @@ int show(Context& ctx, Args& args) {
 int showconf(Context& ctx, Args& args) {
   std::string name = parseIfname(args.value("showconf"), "wg showconf");
   if (!args.done()) args.unknown("wg showconf takes one device");
-  std::fputs(formatWgConfig(api(ctx).get(name)).c_str(), stdout);
+  WgDevice device = api(ctx).get(name);
+  OutBuffer out(stdout, OutBuffer::kChunk);
+  printWgConfig(out, device);
   return kExitOk;
 }
 

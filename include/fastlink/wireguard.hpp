@@ -50,6 +50,9 @@ class WgKey {
   WgKey publicKey() const;
 
   std::string toBase64() const;
+  /// The same 44 characters written into `out` (no terminator, no allocation): for a caller
+  /// printing many keys straight into its own buffer (which it wipes when the key is secret).
+  void toBase64(std::span<char, kBase64Length> out) const;
   std::string toHex() const;
   /// True when every byte is zero (constant time). wg treats an all-zero key as "no key".
   bool isZero() const;

@@ -159,8 +159,11 @@ std::string formatWgConfig(const WgDevice& dev) {
     out += std::string("FwMark = ") + buf + "\n";
   }
   if (dev.privateKey && !dev.privateKey->isZero()) out += "PrivateKey = " + dev.privateKey->toBase64() + "\n";
+  // wg ends the [Interface] section with a blank line, and puts one between peers only.
+  out += "\n";
   for (const WgPeer& p : dev.peers) {
-    out += "\n[Peer]\nPublicKey = " + p.publicKey.toBase64() + "\n";
+    if (&p != &dev.peers.front()) out += "\n";
+    out += "[Peer]\nPublicKey = " + p.publicKey.toBase64() + "\n";
     if (p.presharedKey && !p.presharedKey->isZero()) out += "PresharedKey = " + p.presharedKey->toBase64() + "\n";
     if (!p.allowedIps.empty()) {
       out += "AllowedIPs = ";

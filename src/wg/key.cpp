@@ -95,6 +95,15 @@ std::string WgKey::toBase64() const {
   return s;
 }
 
+void WgKey::toBase64(std::span<char, kBase64Length> out) const {
+  // libsodium writes a terminator: encode into room for it, then copy the text alone.
+  char text[sodium_base64_ENCODED_LEN(kSize, sodium_base64_VARIANT_ORIGINAL)];
+  static_assert(sizeof text == kBase64Length + 1);
+  sodium_bin2base64(text, sizeof text, bytes_.data(), kSize, sodium_base64_VARIANT_ORIGINAL);
+  std::memcpy(out.data(), text, kBase64Length);
+  sodium_memzero(text, sizeof text);
+}
+
 std::string WgKey::toHex() const {
   char out[2 * kSize + 1];
   sodium_bin2hex(out, sizeof out, bytes_.data(), kSize);

@@ -3,7 +3,11 @@
 // device, keys that `wg pubkey` agrees with, and bad input refused with nothing changed.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
 #include <fstream>
+#include <sstream>
+#include <thread>
 
 #include "cli/cli_fixture.hpp"
 #include "fastlink/wireguard.hpp"
@@ -86,6 +90,14 @@ TEST_P(WgCliTest, SetThenOutputMatchesWg) {
                             "allowed-ips", "latest-handshakes", "transfer", "persistent-keepalive"})
     EXPECT_EQ(ok("wg show " + dev().name() + " " + field), wg("show " + dev().name() + " " + field)) << field;
   EXPECT_NE(ok("wg show all dump").find(dev().name() + "\t" + priv), std::string::npos);
+  // `all` lists other tests' wireguard-go devices too (their sockets are global), so only this
+  // device's part is compared: the name starts its endpoints block once (wg's quirk, see
+  // docs/cli/wg.md), and every line of the other fields.
+  for (const char* field : {"endpoints", "allowed-ips"}) {
+    std::string part = dev().name() + "\t" + ok(std::string("wg show ") + dev().name() + " " + field);
+    EXPECT_NE(wg(std::string("show all ") + field).find(part), std::string::npos) << field;
+    EXPECT_NE(ok(std::string("wg show all ") + field).find(part), std::string::npos) << field;
+  }
 
   auto j = nlohmann::json::parse(ok("-j wg show " + dev().name()));
   ASSERT_EQ(j.size(), 1u);
@@ -147,6 +159,150 @@ TEST_P(WgCliTest, BadInputIsRefusedWithAClearErrorAndChangesNothing) {
     EXPECT_EQ(r.err.find("dwdtCnMY"), std::string::npos) << "key text in the error: " << r.err;
   }
   EXPECT_EQ(wg("show " + dev().name() + " dump"), before);
+}
+
+/// Lines of `text`, sorted: wireguard-go lists its peers from a Go map, in a new random order
+/// on every request, so two tools asking it can only agree line for line, not in order.
+std::vector<std::string> sortedLines(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream ss(text);
+  for (std::string line; std::getline(ss, line);) out.push_back(line);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+/// This device's lines of `show all FIELD` output that lists other devices too (sorted). For
+/// `endpoints` wg names the device once, before its first peer (see docs/cli/wg.md): then the
+/// block is the `peers` lines after the name.
+std::vector<std::string> deviceLines(const std::string& all, const std::string& name, bool nameOnce, std::size_t peers) {
+  std::vector<std::string> out;
+  std::string start = name + "\t";
+  if (nameOnce) {
+    auto at = all.find(start);
+    if (at == std::string::npos) return out;
+    std::stringstream ss(all.substr(at + start.size()));
+    for (std::string line; out.size() < peers && std::getline(ss, line);) out.push_back(line);
+  } else {
+    for (const std::string& line : sortedLines(all))
+      if (line.starts_with(start)) out.push_back(line);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+/// A config of `count` peers covering every shape a peer line can take: with and without a
+/// preshared key, IPv4 / IPv6 / no endpoint, none, one or several allowed IPs (host routes
+/// included, which wg prints with /32 and /128), keepalive on and off.
+std::string manyPeersConfig(std::size_t count, const WgKey& privateKey) {
+  std::string conf = "[Interface]\nListenPort = 51300\nFwMark = 0x1234\nPrivateKey = " + privateKey.toBase64() + "\n";
+  for (std::size_t i = 0; i < count; ++i) {
+    auto a = std::to_string(i / 250), b = std::to_string(i % 250);
+    conf += "\n[Peer]\nPublicKey = " + WgKey::generatePrivate().publicKey().toBase64() + "\n";
+    if (i % 3 == 0) conf += "PresharedKey = " + WgKey::generatePreshared().toBase64() + "\n";
+    if (i % 5 != 4) {
+      conf += "AllowedIPs = 10." + a + "." + b + ".0/24";
+      if (i % 2) conf += ", fd00:" + a + ":" + b + "::/64, 172.16." + a + "." + b + "/32";
+      if (i % 7 == 0) conf += ", fd01::" + std::to_string(i) + "/128";
+      conf += "\n";
+    }
+    if (i % 4 == 1) conf += "Endpoint = 192.0." + a + "." + b + ":" + std::to_string(1000 + i) + "\n";
+    else if (i % 4 == 2) conf += "Endpoint = [2001:db8:" + a + "::" + b + "]:" + std::to_string(40000 + i) + "\n";
+    if (i % 6 == 5) conf += "PersistentKeepalive = " + std::to_string(1 + i % 3600) + "\n";
+  }
+  return conf;
+}
+
+// 2,000 peers set by `wg setconf` (the oracle): fastlink's dump, every field, the pretty
+// listing and showconf equal wg's. The kernel lists peers in a stable order, so there the
+// comparison is byte for byte; wireguard-go reorders them on every request (see sortedLines),
+// so there each line must be byte-identical and the totals equal.
+TEST_P(WgCliTest, ManyPeersPrintLikeWg) {
+  constexpr std::size_t kPeers = 2000;
+  // A device without peers first: wg still ends showconf's [Interface] section with a blank line.
+  EXPECT_EQ(ok("wg showconf " + dev().name()), wg("showconf " + dev().name()));
+  EXPECT_EQ(ok("wg show " + dev().name()), wg("show " + dev().name()));
+  wg("setconf " + dev().name() + " " + file(manyPeersConfig(kPeers, WgKey::generatePrivate())));
+  bool ordered = GetParam() == WgBackendKind::Kernel;
+  auto same = [&](const std::string& args) {
+    std::string mine = ok("wg " + args), theirs = wg(args);
+    EXPECT_EQ(mine.size(), theirs.size()) << args;
+    if (ordered) EXPECT_TRUE(mine == theirs) << args << ": outputs differ";
+    else EXPECT_TRUE(sortedLines(mine) == sortedLines(theirs)) << args << ": lines differ";
+    return mine;
+  };
+  std::string dump = same("show " + dev().name() + " dump");
+  EXPECT_EQ(std::count(dump.begin(), dump.end(), '\n'), static_cast<long>(kPeers + 1));
+  for (const char* field : {"public-key", "private-key", "listen-port", "fwmark", "peers", "preshared-keys", "endpoints",
+                            "allowed-ips", "latest-handshakes", "transfer", "persistent-keepalive"})
+    same(std::string("show ") + dev().name() + " " + field);
+  if (ordered) {
+    same("show all dump");
+    same("show all endpoints");
+  } else {  // `all` also lists every wireguard-go socket of the host, other tests' too
+    for (const char* field : {"dump", "endpoints", "allowed-ips"}) {
+      bool nameOnce = std::string_view(field) == "endpoints";
+      std::size_t lines = kPeers + (nameOnce ? 0 : 1);
+      auto mine = deviceLines(ok(std::string("wg show all ") + field), dev().name(), nameOnce, kPeers);
+      auto theirs = deviceLines(wg(std::string("show all ") + field), dev().name(), nameOnce, kPeers);
+      EXPECT_EQ(theirs.size(), field == std::string_view("dump") ? lines : kPeers) << field;
+      EXPECT_TRUE(mine == theirs) << "show all " << field << ": lines differ";
+    }
+  }
+  same("showconf " + dev().name());
+  same("show " + dev().name());
+}
+
+// A live tunnel (this device and one in a second namespace, joined by a veth): after a ping the
+// peer has a handshake time and transfer counters, which the listings print as "N seconds ago",
+// "1.23 KiB" and raw numbers; those forms equal wg's too. The handshake's age may tick by a
+// second between two processes, so fastlink's output must equal wg's from just before or just
+// after it.
+TEST_P(WgCliTest, LiveTunnelPrintsHandshakeAndTransferLikeWg) {
+  TestNetns right;
+  std::unique_ptr<WireguardGo> rightGo;
+  std::string rightName = "fwgk1";
+  if (GetParam() == WgBackendKind::Userspace) {
+    rightGo = std::make_unique<WireguardGo>(right, uniqueWgName());
+    rightName = rightGo->name();
+  } else {
+    right.ip("link add " + rightName + " type wireguard");
+  }
+  ns.ip("link add fwgv0 type veth peer name fwgv1 netns " + right.name());
+  ns.ip("addr add 192.168.78.1/24 dev fwgv0");
+  ns.ip("link set fwgv0 up");
+  right.ip("addr add 192.168.78.2/24 dev fwgv1");
+  right.ip("link set fwgv1 up");
+  std::string leftKey = trimmed(ok("wg genkey")), rightKey = trimmed(ok("wg genkey"));
+  std::string leftPub = trimmed(run("echo " + leftKey + " | wg pubkey").out);
+  std::string rightPub = trimmed(run("echo " + rightKey + " | wg pubkey").out);
+  wg("set " + dev().name() + " private-key " + file(leftKey) + " listen-port 51310 peer " + rightPub +
+     " endpoint 192.168.78.2:51311 allowed-ips 10.78.0.2/32 persistent-keepalive 3725");
+  auto r = right.exec("wg set " + rightName + " private-key " + file(rightKey) + " listen-port 51311 peer " + leftPub +
+                      " endpoint 192.168.78.1:51310 allowed-ips 10.78.0.1/32");
+  ASSERT_EQ(r.status, 0) << r.err;
+  ns.ip("addr add 10.78.0.1/24 dev " + dev().name());
+  ns.ip("link set " + dev().name() + " up");
+  right.ip("addr add 10.78.0.2/24 dev " + rightName);
+  right.ip("link set " + rightName + " up");
+  bool pinged = false;
+  for (int i = 0; i < 10 && !pinged; ++i)  // the first handshake can take ~2 s
+    pinged = ns.exec("ping -c 1 -W 1 10.78.0.2 >/dev/null").status == 0;
+  ASSERT_TRUE(pinged) << "no ping through the tunnel";
+  // Enough traffic for the counters to pass 1 KiB (the "KiB" form).
+  ASSERT_EQ(ns.exec("ping -c 3 -i 0.2 -s 600 -W 1 10.78.0.2 >/dev/null").status, 0);
+
+  // Let the handshake age past "Now", so the "N seconds ago" form is the one compared.
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+  for (const char* form : {"", " latest-handshakes", " transfer", " dump", " persistent-keepalive"}) {
+    std::string args = "show " + dev().name() + form;
+    std::string before = wg(args), mine = ok("wg " + args), after = wg(args);
+    EXPECT_TRUE(mine == before || mine == after) << args << "\nfastlink:\n" << mine << "wg:\n" << before;
+  }
+  std::string pretty = ok("wg show " + dev().name());
+  EXPECT_NE(pretty.find("  latest handshake: "), std::string::npos) << pretty;
+  EXPECT_NE(pretty.find(" ago\n"), std::string::npos) << pretty;
+  EXPECT_NE(pretty.find(" KiB received, "), std::string::npos) << pretty;
+  EXPECT_NE(pretty.find("  persistent keepalive: every 1 hour, 2 minutes, 5 seconds\n"), std::string::npos) << pretty;
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, WgCliTest, ::testing::Values(WgBackendKind::Userspace, WgBackendKind::Kernel),

@@ -109,6 +109,10 @@ TEST(WgConfig, ParsesAndPrintsLikeWgShowconf) {
             "PresharedKey = AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=\n"
             "AllowedIPs = 10.0.0.0/24, fd00::/64, 10.1.0.1/32\nEndpoint = [2001:db8::1]:51820\n"
             "PersistentKeepalive = 25\n");
+  // Without peers wg still ends the [Interface] section with a blank line.
+  d.peers.clear();
+  EXPECT_EQ(formatWgConfig(d),
+            "[Interface]\nListenPort = 51820\nFwMark = 0x10\nPrivateKey = dwdtCnMYpX08FsFyUbJmRd9ML4frwJkqsXf7pR25LCo=\n\n");
 }
 
 TEST(WgConfig, ErrorsNameTheLineAndNeverTheKey) {
