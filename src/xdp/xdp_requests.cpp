@@ -106,10 +106,13 @@ Request XdpRequests::get(const Ifref& device) {
 namespace xdp {
 
 XdpStatus decodeStatus(const nlmsghdr* message) {
-  XdpStatus s;
   auto attrs = core::AttrTable::ofMessage(message, sizeof(ifinfomsg), IFLA_MAX);
   const nlattr* nest = attrs.get(IFLA_XDP);
-  if (!nest) return s;
+  return nest ? decodeStatusNest(nest) : XdpStatus{};
+}
+
+XdpStatus decodeStatusNest(const nlattr* nest) {
+  XdpStatus s;
   auto x = core::AttrTable::ofNest(nest, IFLA_XDP_MAX);
   uint8_t attached = x.get(IFLA_XDP_ATTACHED) ? core::readU8(x.get(IFLA_XDP_ATTACHED)) : static_cast<uint8_t>(XDP_ATTACHED_NONE);
   uint32_t one = x.get(IFLA_XDP_PROG_ID) ? core::readU32(x.get(IFLA_XDP_PROG_ID)) : 0;
@@ -117,7 +120,8 @@ XdpStatus decodeStatus(const nlmsghdr* message) {
   if (x.get(IFLA_XDP_SKB_PROG_ID)) s.genericProgId = core::readU32(x.get(IFLA_XDP_SKB_PROG_ID));
   if (x.get(IFLA_XDP_DRV_PROG_ID)) s.nativeProgId = core::readU32(x.get(IFLA_XDP_DRV_PROG_ID));
   if (x.get(IFLA_XDP_HW_PROG_ID)) s.offloadProgId = core::readU32(x.get(IFLA_XDP_HW_PROG_ID));
-  switch (attached) {
+  // Older kernels send only the single id; a missing one must not clear a per-mode id.
+  if (one) switch (attached) {
     case XDP_ATTACHED_SKB: s.genericProgId = one; break;
     case XDP_ATTACHED_DRV: s.nativeProgId = one; break;
     case XDP_ATTACHED_HW: s.offloadProgId = one; break;
