@@ -8,6 +8,7 @@
 
 #include "link_kind.hpp"
 #include "writer.hpp"
+#include "xdp_show.hpp"
 
 namespace fastlink::cli {
 namespace {
@@ -136,6 +137,7 @@ json linkJson(const LinkInfo& l, const PeerMap& peers, const GlobalOptions& o) {
   if (l.name) j["ifname"] = *l.name;
   j["flags"] = flagNames(l.flags.value_or(0), lower.index && lower.down);
   if (l.mtu) j["mtu"] = *l.mtu;
+  if (l.xdp && l.xdp->attached()) j["xdp"] = xdpJson(*l.xdp, o.details, lookUpXdpProgram);
   if (l.qdisc) j["qdisc"] = *l.qdisc;
   if (l.masterIndex()) j["master"] = nameOf(peers, l.masterIndex());
   if (l.operState) j["operstate"] = *l.operState;
@@ -225,6 +227,7 @@ void printLinkText(OutBuffer& out, const LinkInfo& l, const PeerMap& peers, cons
   putFlags(out, l.flags.value_or(0), lower.index && lower.down);
   out.put('>');
   if (l.mtu) out.put(" mtu ").putUint(*l.mtu);
+  if (l.xdp && l.xdp->attached()) out.put(' ').put(xdpModeWord(*l.xdp));
   if (l.qdisc) out.put(" qdisc ").put(*l.qdisc);
   if (l.masterIndex()) putName(out.put(" master "), peers, l.masterIndex());
   if (l.operState) out.put(" state ").put(*l.operState);
@@ -255,6 +258,7 @@ void printLinkText(OutBuffer& out, const LinkInfo& l, const PeerMap& peers, cons
     if (kind.str().size() > 4) out.put(kind.str()).put('\n');
   }
   if (l.alias && !l.alias->empty()) out.put("    alias ").put(*l.alias).put('\n');
+  if (l.xdp && l.xdp->attached()) out.put(xdpProgramLines(*l.xdp, o.details, lookUpXdpProgram));
   if (o.stats && l.stats) printStats(out, *l.stats);
   out.endRecord();
 }

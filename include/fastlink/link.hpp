@@ -13,6 +13,7 @@
 #include "fastlink/raw_attributes.hpp"
 #include "fastlink/request.hpp"
 #include "fastlink/types.hpp"
+#include "fastlink/xdp_status.hpp"
 
 namespace fastlink {
 
@@ -156,6 +157,9 @@ struct LinkInfo {
   std::optional<std::string> slaveKind;  ///< kind of the master when enslaved ("bridge")
   std::optional<uint16_t> type;          ///< ARPHRD_* link type
   std::optional<LinkStats> stats;        ///< only when asked for
+  /// The XDP programs attached to the device, per mode (IFLA_XDP; all ids 0 when none). Attach
+  /// and detach with XdpApi; details of a program with XdpProgram::info(id).
+  std::optional<XdpStatus> xdp;
   RawAttributes unknown;                 ///< top-level attributes not decoded above
   RawAttributes unknownKindData;         ///< kind data not decoded (or of a kind we do not know)
   RawAttributes slaveData;               ///< port options given by the master (IFLA_INFO_SLAVE_DATA)

@@ -24,29 +24,23 @@
 
 #include "fastlink/request.hpp"
 #include "fastlink/types.hpp"
+#include "fastlink/xdp_status.hpp"
 
 namespace fastlink {
 
 class Netlink;
 
-/// Where the program runs. `Auto` lets the kernel choose: the driver's hook when the driver
-/// has one, else the generic (skb) hook.
-enum class XdpMode {
-  Auto,     ///< `ip link set dev X xdp ...`
-  Generic,  ///< `xdpgeneric`: after the skb is built; works on every device
-  Native,   ///< `xdpdrv`: in the driver, before the skb
-  Offload,  ///< `xdpoffload`: on the NIC
-};
-
-/// Which program is attached to a device, per mode (0 = none).
-struct XdpStatus {
-  uint32_t genericProgId = 0;
-  uint32_t nativeProgId = 0;
-  uint32_t offloadProgId = 0;
-  /// The one attached program, or 0 when none (or when several modes are in use: see the ids).
-  uint32_t progId = 0;
-  bool attached() const { return genericProgId || nativeProgId || offloadProgId; }
-  friend bool operator==(const XdpStatus&, const XdpStatus&) = default;
+/// What the kernel tells about a loaded BPF program (BPF_OBJ_GET_INFO_BY_FD): the fields
+/// `ip link show` prints on its `prog/xdp` line.
+struct BpfProgramInfo {
+  uint32_t id = 0;
+  std::string name;      ///< the program's function name (at most 15 characters: the kernel truncates)
+  std::string tag;       ///< the kernel's hash of the instructions, 16 hex digits
+  bool jited = false;    ///< compiled to native code
+  uint64_t loadTime = 0; ///< nanoseconds since boot (0 when the kernel does not say)
+  uint32_t createdByUid = 0;
+  uint32_t btfId = 0;    ///< 0 when the program carries no BTF
+  friend bool operator==(const BpfProgramInfo&, const BpfProgramInfo&) = default;
 };
 
 /// One XDP program loaded from a BPF ELF object file, with the object's maps. Owns the
@@ -63,6 +57,10 @@ class XdpProgram {
   /// A new file descriptor for the loaded program with this id (to name the attached program
   /// in replace/detach). Throws Error(ENOENT) when no such program exists.
   static XdpProgram fromId(uint32_t id);
+  /// What the kernel tells about the loaded program with this id (any program type). Throws
+  /// Error(ENOENT) when none has it, Error(EPERM) without CAP_SYS_ADMIN.
+  /// Equivalent to: bpftool prog show id ID (the fields `ip link show` prints after prog/xdp)
+  static BpfProgramInfo info(uint32_t id);
 
   XdpProgram(XdpProgram&&) noexcept;
   XdpProgram& operator=(XdpProgram&&) noexcept;

@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "rtnl/attr_fields.hpp"
+#include "xdp/xdp_codec.hpp"
 
 namespace fastlink::rtnl {
 namespace {
@@ -165,6 +166,7 @@ LinkInfo decodeLink(const nlmsghdr* message, bool withStats) {
       case IFLA_OPERSTATE: link.operState = operStateName(core::readU8(a)); return true;
       case IFLA_LINKMODE: link.linkMode = core::readU8(a) == IF_LINK_MODE_DORMANT ? "DORMANT" : "DEFAULT"; return true;
       case IFLA_LINKINFO: decodeLinkInfoNest(a, link); return true;
+      case IFLA_XDP: link.xdp = xdp::decodeStatusNest(a); return true;
       case IFLA_STATS64:
         if (withStats) link.stats = decodeStats(a);
         return true;

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstdarg>
 #include <cstdio>
+#include <cstring>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -139,6 +140,30 @@ XdpProgram XdpProgram::fromId(uint32_t id) {
   uint32_t len = sizeof info;
   if (bpf_obj_get_info_by_fd(state->fd, &info, &len) == 0) state->name = info.name;
   return XdpProgram(std::move(state));
+}
+
+BpfProgramInfo XdpProgram::info(uint32_t id) {
+  std::string op = "bpftool prog show id " + std::to_string(id);
+  int fd = bpf_prog_get_fd_by_id(id);
+  if (fd < 0) throw bpfError(errno, op, errno == ENOENT ? "no loaded BPF program has this id" : "cannot open the program");
+  bpf_prog_info raw{};
+  uint32_t len = sizeof raw;
+  int err = bpf_obj_get_info_by_fd(fd, &raw, &len) ? errno : 0;
+  ::close(fd);
+  if (err) throw bpfError(err, op, "cannot read the program's information");
+  BpfProgramInfo out;
+  out.id = raw.id ? raw.id : id;
+  out.name.assign(raw.name, strnlen(raw.name, sizeof raw.name));
+  static constexpr char kHex[] = "0123456789abcdef";
+  for (uint8_t byte : raw.tag) {
+    out.tag += kHex[byte >> 4];
+    out.tag += kHex[byte & 0xf];
+  }
+  out.jited = raw.jited_prog_len != 0;
+  out.loadTime = raw.load_time;
+  out.createdByUid = raw.created_by_uid;
+  out.btfId = raw.btf_id;
+  return out;
 }
 
 int XdpProgram::fd() const { return state_->fd; }

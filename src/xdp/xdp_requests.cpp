@@ -13,6 +13,7 @@
 #include "fastlink/netlink.hpp"
 #include "fastlink/xdp.hpp"
 #include "netlink_internals.hpp"
+#include "rtnl/codec_helpers.hpp"
 #include "xdp/xdp_codec.hpp"
 
 namespace fastlink {
@@ -106,18 +107,31 @@ Request XdpRequests::get(const Ifref& device) {
 namespace xdp {
 
 XdpStatus decodeStatus(const nlmsghdr* message) {
-  XdpStatus s;
   auto attrs = core::AttrTable::ofMessage(message, sizeof(ifinfomsg), IFLA_MAX);
   const nlattr* nest = attrs.get(IFLA_XDP);
-  if (!nest) return s;
-  auto x = core::AttrTable::ofNest(nest, IFLA_XDP_MAX);
-  uint8_t attached = x.get(IFLA_XDP_ATTACHED) ? core::readU8(x.get(IFLA_XDP_ATTACHED)) : static_cast<uint8_t>(XDP_ATTACHED_NONE);
-  uint32_t one = x.get(IFLA_XDP_PROG_ID) ? core::readU32(x.get(IFLA_XDP_PROG_ID)) : 0;
-  // With one mode in use the kernel sends only IFLA_XDP_PROG_ID; with several, one id per mode.
-  if (x.get(IFLA_XDP_SKB_PROG_ID)) s.genericProgId = core::readU32(x.get(IFLA_XDP_SKB_PROG_ID));
-  if (x.get(IFLA_XDP_DRV_PROG_ID)) s.nativeProgId = core::readU32(x.get(IFLA_XDP_DRV_PROG_ID));
-  if (x.get(IFLA_XDP_HW_PROG_ID)) s.offloadProgId = core::readU32(x.get(IFLA_XDP_HW_PROG_ID));
-  switch (attached) {
+  return nest ? decodeStatusNest(nest) : XdpStatus{};
+}
+
+XdpStatus decodeStatusNest(const nlattr* nest) {
+  // Walked in place, allocating nothing: every link of a dump comes through here.
+  XdpStatus s;
+  uint8_t attached = XDP_ATTACHED_NONE;
+  uint32_t one = 0;
+  const auto* payload = static_cast<const uint8_t*>(mnl_attr_get_payload(nest));
+  rtnl::forEachAttr({payload, mnl_attr_get_payload_len(nest)}, [&](const nlattr* a) {
+    switch (core::attrType(a)) {
+      case IFLA_XDP_ATTACHED: attached = core::readU8(a); break;
+      case IFLA_XDP_PROG_ID: one = core::readU32(a); break;
+      // With one mode in use the kernel sends its per-mode id and IFLA_XDP_PROG_ID; with
+      // several, the per-mode ids only.
+      case IFLA_XDP_SKB_PROG_ID: s.genericProgId = core::readU32(a); break;
+      case IFLA_XDP_DRV_PROG_ID: s.nativeProgId = core::readU32(a); break;
+      case IFLA_XDP_HW_PROG_ID: s.offloadProgId = core::readU32(a); break;
+      default: break;
+    }
+  });
+  // Older kernels send only the single id; a missing one must not clear a per-mode id.
+  if (one) switch (attached) {
     case XDP_ATTACHED_SKB: s.genericProgId = one; break;
     case XDP_ATTACHED_DRV: s.nativeProgId = one; break;
     case XDP_ATTACHED_HW: s.offloadProgId = one; break;

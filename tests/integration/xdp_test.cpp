@@ -128,6 +128,51 @@ TEST_F(XdpTest, ReplaceIsGuardedByTheExpectedProgram) {
   xdp->detach("vb");
 }
 
+// The link decoder carries IFLA_XDP: every LinkApi get/list reports the attached program, the
+// same one `ip -j link show` names. Attached by ip (independent of XdpApi).
+TEST_F(XdpTest, LinkInfoReportsTheAttachedProgramLikeIp) {
+  EXPECT_EQ(nl->links().get("vb").xdp, XdpStatus{}) << "reported, nothing attached";
+  b.ip("link set dev vb xdpgeneric obj " + kCount + " sec xdp");
+  uint32_t id = oracle()["prog"]["id"];
+  LinkInfo l = nl->links().get("vb");
+  ASSERT_TRUE(l.xdp.has_value());
+  EXPECT_EQ(*l.xdp, (XdpStatus{.genericProgId = id, .nativeProgId = 0, .offloadProgId = 0, .progId = id}));
+  bool listed = false;
+  for (const LinkInfo& each : nl->links().list())
+    if (each.name == "vb") listed = each.xdp == l.xdp;
+    else EXPECT_FALSE(each.xdp && each.xdp->attached()) << *each.name;
+  EXPECT_TRUE(listed);
+  b.ip("link set dev vb xdpgeneric off");
+  b.ip("link set dev vb xdpdrv obj " + kDrop + " sec xdp");
+  uint32_t native = oracle()["prog"]["id"];
+  EXPECT_EQ(nl->links().get("vb").xdp->nativeProgId, native);
+  EXPECT_EQ(nl->links().get("vb").xdp->genericProgId, 0u);
+  b.ip("link set dev vb xdpdrv off");
+  EXPECT_FALSE(nl->links().get("vb").xdp->attached());
+}
+
+// XdpProgram::info against bpftool's view of the same program.
+TEST_F(XdpTest, ProgramInfoMatchesBpftool) {
+  auto count = XdpProgram::load(kCount, "xdp");
+  BpfProgramInfo info = XdpProgram::info(count.id());
+  auto tool = run("bpftool -j prog show id " + std::to_string(count.id()));
+  ASSERT_EQ(tool.status, 0) << tool.err;
+  auto j = nlohmann::json::parse(tool.out);
+  EXPECT_EQ(info.id, count.id());
+  EXPECT_EQ(info.name, j["name"]);
+  EXPECT_EQ(info.tag, j["tag"]);
+  EXPECT_EQ(info.jited, j["jited"].get<bool>());
+  EXPECT_EQ(info.createdByUid, j["uid"]);
+  EXPECT_EQ(info.btfId, j.value("btf_id", 0u));
+  EXPECT_GT(info.loadTime, 0u);
+  try {
+    XdpProgram::info(0xfffffff0u);
+    FAIL() << "no program has this id";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), std::errc::no_such_file_or_directory) << e.what();
+  }
+}
+
 TEST_F(XdpTest, BadObjectsAreClearErrorsAndAttachNothing) {
   try {
     XdpProgram::load("/nonexistent/x.o");

@@ -178,11 +178,13 @@ TEST(LinkDecode, VethBridgePortEveryField) {
 TEST(LinkDecode, UnknownTopLevelAttributesAreKeptByteExactInOrder) {
   LinkInfo d = decode(vethPortMessage());
   auto unknown = d.unknown.list();
-  // IFLA_LINKMODE and IFLA_PROMISCUITY are decoded (linkMode, promiscuity), so not kept raw.
+  // IFLA_LINKMODE, IFLA_PROMISCUITY and IFLA_XDP are decoded (linkMode, promiscuity, xdp), so
+  // not kept raw.
   EXPECT_EQ(d.linkMode, "DEFAULT");
   EXPECT_EQ(d.promiscuity, 1u);
-  const Attrs* expected[] = {&kCarrierChanges, &kPad, &kXdp, &kPropList, &kAfSpec, &kPermAddress};
-  const uint16_t types[] = {IFLA_CARRIER_CHANGES, IFLA_PAD, IFLA_XDP, IFLA_PROP_LIST, IFLA_AF_SPEC, IFLA_PERM_ADDRESS};
+  EXPECT_EQ(d.xdp, XdpStatus{}) << "reported, nothing attached";
+  const Attrs* expected[] = {&kCarrierChanges, &kPad, &kPropList, &kAfSpec, &kPermAddress};
+  const uint16_t types[] = {IFLA_CARRIER_CHANGES, IFLA_PAD, IFLA_PROP_LIST, IFLA_AF_SPEC, IFLA_PERM_ADDRESS};
   ASSERT_EQ(unknown.size(), std::size(expected));
   for (std::size_t i = 0; i < unknown.size(); ++i) {
     SCOPED_TRACE(types[i]);

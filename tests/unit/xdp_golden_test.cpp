@@ -11,6 +11,7 @@
 #include "fastlink/error.hpp"
 #include "fastlink/xdp.hpp"
 #include "unit/golden.hpp"
+#include "rtnl/link_codec.hpp"
 #include "xdp/xdp_codec.hpp"
 
 namespace fastlink {
@@ -81,6 +82,53 @@ TEST(XdpDecode, NoneOrAbsent) {
   EXPECT_FALSE(xdp::decodeStatus(reply(b, Attrs().u8(2, 0))).attached());
   Bytes plain = test::netlinkMessage(16, 0, Ifinfo{.index = 5}.bytes(), Attrs().str(3, "vb"));
   EXPECT_EQ(xdp::decodeStatus(reinterpret_cast<nlmsghdr*>(plain.data())), XdpStatus{});
+}
+
+// What the link decoder (every `link show`, LinkApi::get/list) makes of IFLA_XDP. The kernel's
+// layout (rtnl_xdp_fill): the per-mode ids first, then IFLA_XDP_ATTACHED, then IFLA_XDP_PROG_ID
+// unless several modes are in use.
+LinkInfo decodedLink(Bytes& storage, const std::optional<Attrs>& xdp) {
+  Attrs a = Attrs().str(3, "vb").u32(4 /* IFLA_MTU */, 1500);
+  if (xdp) a.nestNoFlag(43, *xdp);
+  storage = test::netlinkMessage(16, 0, Ifinfo{.index = 5}.bytes(), a);
+  return rtnl::decodeLink(reinterpret_cast<nlmsghdr*>(storage.data()), false);
+}
+
+TEST(XdpDecode, LinkCarriesTheAttachedProgram) {
+  Bytes b;
+  LinkInfo generic = decodedLink(b, Attrs().u32(6, 548).u8(2, 2).u32(4, 548));
+  ASSERT_TRUE(generic.xdp.has_value());
+  EXPECT_EQ(*generic.xdp, (XdpStatus{.genericProgId = 548, .nativeProgId = 0, .offloadProgId = 0, .progId = 548}));
+  EXPECT_FALSE(generic.xdp->multi());
+  EXPECT_FALSE(generic.unknown.find(43).has_value()) << "decoded, so not kept raw";
+  EXPECT_EQ(generic.mtu, 1500u);
+
+  LinkInfo native = decodedLink(b, Attrs().u32(5, 9).u8(2, 1).u32(4, 9));
+  EXPECT_EQ(*native.xdp, (XdpStatus{.genericProgId = 0, .nativeProgId = 9, .offloadProgId = 0, .progId = 9}));
+
+  LinkInfo multi = decodedLink(b, Attrs().u32(6, 7).u32(7, 8).u8(2, 4));
+  EXPECT_EQ(*multi.xdp, (XdpStatus{.genericProgId = 7, .nativeProgId = 0, .offloadProgId = 8, .progId = 0}));
+  EXPECT_TRUE(multi.xdp->multi());
+}
+
+TEST(XdpDecode, LinkWithoutProgramOrWithoutTheNest) {
+  Bytes b;
+  LinkInfo none = decodedLink(b, Attrs().u8(2, 0));
+  ASSERT_TRUE(none.xdp.has_value()) << "the kernel reported the hook: nothing attached";
+  EXPECT_FALSE(none.xdp->attached());
+  EXPECT_FALSE(decodedLink(b, std::nullopt).xdp.has_value()) << "not reported, so unset";
+}
+
+TEST(XdpDecode, ASingleIdNeverClearsAPerModeId) {
+  // A reply with ATTACHED = SKB but no IFLA_XDP_PROG_ID keeps the per-mode id it carries.
+  Bytes b;
+  EXPECT_EQ(decodedLink(b, Attrs().u32(6, 31).u8(2, 2)).xdp->genericProgId, 31u);
+}
+
+TEST(XdpDecode, ShortAttributeIsAMalformedReply) {
+  Bytes b;
+  Attrs shortId = Attrs().raw(4, {0x01, 0x02}).u8(2, 2);  // a 2-byte program id
+  EXPECT_THROW(decodedLink(b, shortId), Error);
 }
 
 }  // namespace
