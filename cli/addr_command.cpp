@@ -244,6 +244,7 @@ int showAddrs(Context& ctx, Args& args) {
     // link/ether line.
     hooks.header = (!o.oneline && !f.label) || linksOnly;
     hooks.linkLine = !f.family;
+    hooks.inet6View = f.family == IpAddress::Family::v6 && !f.dev;
     hooks.keep = [&](const LinkInfo& l) { return !(filtered || (o.oneline && !linksOnly)) || addrsOf(l); };
     if (!linksOnly) {
       hooks.text = [&](OutBuffer& out, const LinkInfo& l) {
@@ -283,6 +284,8 @@ int showAddrs(Context& ctx, Args& args) {
 
 int flushAddrs(Context& ctx, Args& args) {
   AddrFilter f = parseFilter(args);
+  if (ctx.options().family == FamilyOption::Inet) f.family = IpAddress::Family::v4;
+  if (ctx.options().family == FamilyOption::Inet6) f.family = IpAddress::Family::v6;
   if (!f.dev && !f.label) throw UsageError("address flush: name a device (flush dev DEV) or a label");
   try {
     ctx.netlink().addresses().flush(f);

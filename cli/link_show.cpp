@@ -251,8 +251,8 @@ void printBrief(OutBuffer& out, const LinkInfo& l, const PeerMap& peers, const L
 json briefJson(const LinkInfo& l, const PeerMap& peers, const LinkRecordHooks* hooks) {
   json j = json::object();
   LowerDevice lower = lowerDevice(l, peers);
+  if (lower.index && !lower.otherNetns) j["link"] = nameOf(peers, lower.index);  // ip's order
   if (l.name) j["ifname"] = *l.name;
-  if (lower.index && !lower.otherNetns) j["link"] = nameOf(peers, lower.index);
   j["operstate"] = l.operState.value_or("UNKNOWN");
   if (!hooks) {
     if (l.address) j["address"] = l.address->toString();
@@ -396,8 +396,18 @@ class LinkStream {
       if (!peers_.count(ref)) return false;
     return true;
   }
-  void print(const LinkInfo& l) {
-    if (hooks_ && hooks_->keep && !hooks_->keep(l)) return;
+  void print(const LinkInfo& full) {
+    if (hooks_ && hooks_->keep && !hooks_->keep(full)) return;
+    std::optional<LinkInfo> reduced;
+    if (hooks_ && hooks_->inet6View) {
+      reduced = full;
+      reduced->qdisc.reset(), reduced->group.reset(), reduced->master.reset(), reduced->type.reset();
+      reduced->address.reset(), reduced->broadcast.reset(), reduced->linkMode.reset();
+    } else if (hooks_ && !hooks_->linkLine) {
+      reduced = full;  // what the link/ether line shows is left out of the JSON as well
+      reduced->type.reset(), reduced->address.reset(), reduced->broadcast.reset();
+    }
+    const LinkInfo& l = reduced ? *reduced : full;
     if (json_) {
       json j = o_.brief ? briefJson(l, peers_, hooks_) : linkJson(l, peers_, o_, hooks_ != nullptr);
       if (hooks_ && hooks_->json) hooks_->json(j, l);

@@ -31,6 +31,9 @@ struct LinkRecordHooks {
   bool header = true;
   /// The `link/ether MAC brd ...` line (`ip -4 addr` leaves it out).
   bool linkLine = true;
+  /// `ip -6 addr` (no dev): ip lists the devices with the IPv6 link dump, which carries no
+  /// qdisc, group, master, link type or addresses, so neither line shows them.
+  bool inet6View = false;
 };
 
 /// Streams the records of every device (or of `dev`) as `ip addr show` does, through `hooks`.

@@ -109,6 +109,7 @@ ParsedRoute parseRoute(Args& args, bool del) {
   RouteMetrics metrics;
   bool haveMetrics = false;
   if (isRouteType(args.peek())) p.info.type = parseRouteType(args.next());
+  args.accept("to");  // `route add to PREFIX`, as ip (also after the type: `to unicast` is not)
   if (args.done()) throw UsageError("route: a destination prefix is required (PREFIX or default)");
   std::string dst = args.next();
   if (dst == "default" || dst == "all" || dst == "any") p.isDefault = true;

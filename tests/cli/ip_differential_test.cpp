@@ -130,7 +130,7 @@ std::string normalise(std::string text, const std::string& nsName) {
   for (std::size_t at; (at = text.find(nsName)) != std::string::npos;) text.replace(at, nsName.size(), "NS");
   text = numberMatches(text, linkLocal, "LL");
   text = numberMatches(text, mac, "MAC");
-  return std::regex_replace(text, timer, "${1}0");
+  return std::regex_replace(text, timer, "$010");  // $01: the group, then a 0
 }
 
 /// Kernel state of a namespace as `ip -j` reports it, normalised.
@@ -160,7 +160,8 @@ std::string stateOf(const TestNetns& ns) {
 
 /// Operational states are set by the kernel's linkwatch work, up to a second after the change
 /// that causes them (the work is global and rate limited): waits until every device that is up
-/// with carrier reports UP/UNKNOWN and every device that is down reports DOWN, so that the two
+/// with carrier reports UP/UNKNOWN, every device up without carrier something else, and every
+/// device that is down reports DOWN, so that the two
 /// namespaces are compared in the same settled state.
 void settle(const TestNetns& ns) {
   for (int attempt = 0; attempt < 40; ++attempt) {
@@ -173,7 +174,8 @@ void settle(const TestNetns& ns) {
         std::string state = link.value("operstate", "");
         bool up = flags.count("UP") > 0, carrier = flags.count("LOWER_UP") > 0;
         if (up && carrier && state != "UP" && state != "UNKNOWN") settled = false;
-        if (up && !carrier && state == "UP") settled = false;
+        // Until linkwatch ran, a device just set up without carrier still reads UNKNOWN.
+        if (up && !carrier && (state == "UP" || state == "UNKNOWN")) settled = false;
         if (!up && state != "DOWN" && state != "UNKNOWN") settled = false;
       }
     }
