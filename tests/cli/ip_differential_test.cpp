@@ -128,6 +128,9 @@ std::string normalise(std::string text, const std::string& nsName) {
   static const std::regex linkLocal("fe80::[0-9a-f:]+");
   static const std::regex timer("((hello|tcn|topology_change|gc)_timer\"?:?\\s*)[0-9.]+");
   for (std::size_t at; (at = text.find(nsName)) != std::string::npos;) text.replace(at, nsName.size(), "NS");
+  // Bridge ids print the MAC without leading zeros ("8000.6:9a:..."): numbered apart.
+  static const std::regex bridgeId("[0-9a-f]{4}\\.([0-9a-f]{1,2}:){5}[0-9a-f]{1,2}");
+  text = numberMatches(text, bridgeId, "BRID");
   text = numberMatches(text, linkLocal, "LL");
   text = numberMatches(text, mac, "MAC");
   return std::regex_replace(text, timer, "$010");  // $01: the group, then a 0
@@ -161,7 +164,7 @@ std::string stateOf(const TestNetns& ns) {
 /// Operational states are set by the kernel's linkwatch work, up to a second after the change
 /// that causes them (the work is global and rate limited): waits until every device that is up
 /// with carrier reports UP/UNKNOWN, every device up without carrier something else, and every
-/// device that is down reports DOWN, so that the two
+/// device that is down reports DOWN, and no IPv6 address is still tentative, so that the two
 /// namespaces are compared in the same settled state.
 void settle(const TestNetns& ns) {
   for (int attempt = 0; attempt < 40; ++attempt) {
@@ -179,6 +182,9 @@ void settle(const TestNetns& ns) {
         if (!up && state != "DOWN" && state != "UNKNOWN") settled = false;
       }
     }
+    // IPv6 addresses stay tentative until addrconf has seen the carrier (after linkwatch), even
+    // without duplicate address detection.
+    if (settled) settled = run("ip -n " + ns.name() + " -j addr show").out.find("\"tentative\"") == std::string::npos;
     if (settled) return;
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
