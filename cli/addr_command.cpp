@@ -8,6 +8,7 @@
 #include "args.hpp"
 #include "command.hpp"
 #include "fastlink/addr.hpp"
+#include "link_show.hpp"
 #include "output.hpp"
 #include "writer.hpp"
 
@@ -20,7 +21,7 @@ constexpr const char* kUsage = R"(Usage: fastlink address { add | replace } IFAD
        fastlink address flush dev DEV [ scope SCOPE ] [ label LABEL ] [ -4 | -6 ]
 IFADDR := PREFIX [ peer PREFIX ]
 OPTIONS := broadcast ADDRESS | broadcast + | scope SCOPE | label LABEL | valid_lft LFT |
-           preferred_lft LFT | nodad | noprefixroute | home | mngtmpaddr | optimistic | autojoin
+           preferred_lft LFT | metric N | nodad | noprefixroute | home | mngtmpaddr | optimistic | autojoin
 LFT := forever | SECONDS
 SCOPE := global | site | link | host | 0-255)";
 
@@ -84,6 +85,8 @@ ParsedAddr parseAddr(Args& args, bool del) {
       p.info.validLifetime = parseLifetime(args.value("valid_lft"), "valid_lft");
     } else if (args.accept("preferred_lft")) {
       p.info.preferredLifetime = parseLifetime(args.value("preferred_lft"), "preferred_lft");
+    } else if (args.acceptAny({"metric", "priority"})) {
+      p.info.metric = parseU32(args.value("metric"), "metric");
     } else if (args.accept("nodad")) {
       p.info.setFlag(AddrFlag::Nodad);
     } else if (args.accept("noprefixroute")) {
@@ -166,13 +169,14 @@ constexpr FlagName kFlagNames[] = {{AddrFlag::Nodad, "nodad"},           {AddrFl
                                    {AddrFlag::Autojoin, "autojoin"},     {AddrFlag::StablePrivacy, "stable-privacy"}};
 
 /// One entry of addr_info, with iproute2's field names.
-nlohmann::json addrJson(const AddrInfo& a) {
-  nlohmann::json j;
+nlohmann::ordered_json addrJson(const AddrInfo& a) {
+  nlohmann::ordered_json j;
   bool v4 = a.address->isV4();
   j["family"] = v4 ? "inet" : "inet6";
   j["local"] = a.address->address().toString();
   if (a.peer) j["address"] = a.peer->toString();
   j["prefixlen"] = a.address->length();
+  if (a.metric) j["metric"] = *a.metric;
   if (a.broadcast) j["broadcast"] = a.broadcast->toString();
   j["scope"] = scopeName(a.scope.value_or(Scope::Universe));
   if (a.has(AddrFlag::Secondary)) j[v4 ? "secondary" : "temporary"] = true;
@@ -194,72 +198,94 @@ int failed(const Error& e) {
   return kExitFailed;
 }
 
+/// One address as `ip addr show` prints it: "    inet PREFIX ... scope S [flags] LABEL" and the
+/// lifetimes line.
+void putAddrText(OutBuffer& out, const AddrInfo& a, bool oneline = false) {
+  TextLine line(a.address->isV4() ? "    inet" : "    inet6");
+  // ip: "10.0.0.1/24", or "10.0.0.1 peer 10.0.0.2/32"; then the prefix route's metric.
+  if (a.peer) line.add(a.address->address().toString()).add("peer", fmt::format("{}/{}", a.peer->toString(), a.address->length()));
+  else line.add(a.address->toStringWithLength());
+  if (a.metric) line.add("metric", *a.metric);
+  if (a.broadcast) line.add("brd", a.broadcast->toString());
+  line.add("scope", scopeName(a.scope.value_or(Scope::Universe)));
+  if (a.has(AddrFlag::Secondary)) line.add(a.address->isV4() ? "secondary" : "temporary");
+  if (!a.has(AddrFlag::Permanent)) line.add("dynamic");
+  for (const auto& fl : kFlagNames)
+    if (a.has(fl.flag)) line.add(fl.name);
+  if (a.label) line.add(*a.label);
+  // ip ends each word but the label with a blank; -o keeps it before the `\`.
+  out.put(line.str()).put(oneline && !a.label ? " \n" : "\n");
+  out.put(fmt::format("       valid_lft {} preferred_lft {}\n", lifetimeText(a.validLifetime),
+                      lifetimeText(a.preferredLifetime)));
+}
+
 int showAddrs(Context& ctx, Args& args) {
   AddrFilter f = parseFilter(args);
+  const GlobalOptions& o = ctx.options();
+  if (o.family == FamilyOption::Inet) f.family = IpAddress::Family::v4;
+  if (o.family == FamilyOption::Inet6) f.family = IpAddress::Family::v6;
+  bool linksOnly = o.family == FamilyOption::Link;  // `ip -0 addr`: the devices, no address
   Netlink& nl = ctx.netlink();
+  std::optional<std::string> dev;
+  if (f.dev) dev = f.dev->isName() ? f.dev->name() : std::to_string(f.dev->index());
   try {
-    // Addresses come grouped by family; iproute2 prints them per device.
+    // Addresses come grouped by family; iproute2 prints them per device, so they are kept and
+    // the devices streamed.
     std::map<uint32_t, std::vector<AddrInfo>> byDev;
-    nl.addresses().forEach(f, [&](const AddrInfo& a) { byDev[a.devIndex()].push_back(a); }, [&] { byDev.clear(); });
+    if (!linksOnly)
+      nl.addresses().forEach(f, [&](const AddrInfo& a) { byDev[a.devIndex()].push_back(a); }, [&] { byDev.clear(); });
     bool filtered = f.scope || f.label || f.family;
-    // The links are streamed (one device printed as it arrives, with its addresses).
-    OutBuffer buffer;
-    std::optional<JsonArrayWriter> out;
-    if (ctx.options().json) out.emplace(buffer, ctx.options().pretty);
-    auto printLink = [&](const LinkInfo& l) {
-      auto it = byDev.find(*l.index);
-      if (filtered && it == byDev.end()) return;
-      std::string name = l.name.value_or(std::to_string(*l.index));
-      if (out) {
-        nlohmann::json j;
-        j["ifindex"] = *l.index;
-        j["ifname"] = name;
-        if (l.mtu) j["mtu"] = *l.mtu;
-        if (l.operState) j["operstate"] = *l.operState;
-        if (l.address) j["address"] = l.address->toString();
-        j["addr_info"] = nlohmann::json::array();
-        if (it != byDev.end())
-          for (const auto& a : it->second) j["addr_info"].push_back(addrJson(a));
-        out->add(j);
-        return;
-      }
-      buffer.put(fmt::format("{}: {}: mtu {} state {}\n", *l.index, name, l.mtu.value_or(0), l.operState.value_or("UNKNOWN")));
-      if (it == byDev.end()) return;
-      for (const auto& a : it->second) {
-        TextLine line(a.address->isV4() ? "    inet" : "    inet6");
-        line.add(a.address->toStringWithLength());
-        if (a.peer) line.add("peer", a.peer->toString());
-        if (a.broadcast) line.add("brd", a.broadcast->toString());
-        line.add("scope", scopeName(a.scope.value_or(Scope::Universe)));
-        if (a.has(AddrFlag::Secondary)) line.add(a.address->isV4() ? "secondary" : "temporary");
-        if (!a.has(AddrFlag::Permanent)) line.add("dynamic");
-        for (const auto& fl : kFlagNames)
-          if (a.has(fl.flag)) line.add(fl.name);
-        if (a.label) line.add(*a.label);
-        buffer.put(line.str()).put('\n');
-        buffer.put(fmt::format("       valid_lft {} preferred_lft {}\n", lifetimeText(a.validLifetime),
-                               lifetimeText(a.preferredLifetime)));
-      }
-      buffer.endRecord();
+    auto addrsOf = [&](const LinkInfo& l) -> const std::vector<AddrInfo>* {
+      auto it = byDev.find(l.index.value_or(0));
+      return it == byDev.end() ? nullptr : &it->second;
     };
-    if (f.dev) {
-      printLink(nl.links().get(*f.dev));
+    LinkRecordHooks hooks;
+    // As ip: `-o` prints address lines only, so does a label filter; a family filter drops the
+    // link/ether line.
+    hooks.header = (!o.oneline && !f.label) || linksOnly;
+    hooks.linkLine = !f.family;
+    hooks.inet6View = f.family == IpAddress::Family::v6 && !f.dev;
+    hooks.keep = [&](const LinkInfo& l) { return !(filtered || (o.oneline && !linksOnly)) || addrsOf(l); };
+    if (!linksOnly) {
+      hooks.text = [&](OutBuffer& out, const LinkInfo& l) {
+        const auto* addrs = addrsOf(l);
+        if (!addrs) return;
+        for (const auto& a : *addrs) {
+          std::size_t mark = out.held();
+          if (o.oneline) out.putUint(l.index.value_or(0)).put(": ").put(l.name.value_or("?"));
+          putAddrText(out, a, o.oneline);
+          if (o.oneline) out.joinLines(mark);
+        }
+      };
+      hooks.briefText = [&](OutBuffer& out, const LinkInfo& l) {
+        if (const auto* addrs = addrsOf(l))
+          for (const auto& a : *addrs) out.put(a.address->toStringWithLength()).put(' ');
+      };
+      hooks.json = [&](nlohmann::ordered_json& j, const LinkInfo& l) {
+        auto list = nlohmann::ordered_json::array();
+        if (const auto* addrs = addrsOf(l))
+          for (const auto& a : *addrs) {
+            if (o.brief) {
+              list.push_back({{"local", a.address->address().toString()}, {"prefixlen", a.address->length()}});
+              continue;
+            }
+            list.push_back(addrJson(a));
+          }
+        j["addr_info"] = std::move(list);
+      };
     } else {
-      nl.links().forEach({}, printLink, [&] {
-        if (out) out->restartDump();
-        else buffer.restartDump();
-      });
+      hooks.briefText = [](OutBuffer&, const LinkInfo&) {};
     }
-    if (out) out->finish();
-    buffer.flush();
+    return showLinkRecords(ctx, dev, hooks);
   } catch (const Error& e) {
     return failed(e);
   }
-  return kExitOk;
 }
 
 int flushAddrs(Context& ctx, Args& args) {
   AddrFilter f = parseFilter(args);
+  if (ctx.options().family == FamilyOption::Inet) f.family = IpAddress::Family::v4;
+  if (ctx.options().family == FamilyOption::Inet6) f.family = IpAddress::Family::v6;
   if (!f.dev && !f.label) throw UsageError("address flush: name a device (flush dev DEV) or a label");
   try {
     ctx.netlink().addresses().flush(f);

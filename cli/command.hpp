@@ -51,8 +51,15 @@ constexpr int kExitOk = 0;
 constexpr int kExitFailed = 1;
 constexpr int kExitUsage = 2;
 
+/// `-4`, `-6`, `-0` / `-f[amily] inet|inet6|link`: which protocol family `show` lists (and
+/// `route`/`addr flush` touches). Any: the object's own default (route: IPv4, as ip).
+enum class FamilyOption { Any, Inet, Inet6, Link };
+
 struct GlobalOptions {
   bool json = false;
+  FamilyOption family = FamilyOption::Any;
+  bool brief = false;    ///< -br: one line per device (link, address) or route, as `ip -br`
+  bool oneline = false;  ///< -o: each record on one line, `\` where ip would break it
   bool pretty = false;
   bool details = false;
   int stats = 0;  ///< -s given this many times

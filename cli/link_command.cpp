@@ -22,7 +22,8 @@ constexpr const char* kUsageHead = R"(Usage: fastlink link add [link DEV] [name]
 
 OPTIONS := mtu MTU | address LLADDR | group GROUP | master DEV | nomaster | up | down |
            txqlen N | qlen N | alias TEXT | numtxqueues N | numrxqueues N | link DEV |
-           netns NETNSNAME | name NEWNAME (set: rename))";
+           netns NETNSNAME | name NEWNAME (set: rename) |
+           { arp | multicast | allmulticast | promisc | dynamic | trailers | carrier } { on | off })";
 
 std::string knownKindsText();
 
@@ -72,9 +73,28 @@ void parseKindOptions(Args& args, ParsedLink& p) {
 
 // ---- common options --------------------------------------------------------------------------
 
+/// `ip link set` flag words, each followed by on|off.
+constexpr std::pair<std::string_view, LinkFlag> kFlagWords[] = {
+    {"arp", LinkFlag::Arp},         {"multicast", LinkFlag::Multicast}, {"allmulticast", LinkFlag::AllMulticast},
+    {"promisc", LinkFlag::Promisc}, {"dynamic", LinkFlag::Dynamic},     {"trailers", LinkFlag::Trailers},
+    {"carrier", LinkFlag::Carrier}};
+
+/// Consumes `WORD on|off` for a flag word; false when the current word is not one.
+bool parseFlagOption(Args& args, LinkInfo& l) {
+  for (const auto& [word, flag] : kFlagWords) {
+    if (!args.accept(word)) continue;
+    std::string value = args.value(word);
+    if (value != "on" && value != "off") throw UsageError(fmt::format("{}: \"{}\" is not on or off", word, value));
+    l.setFlag(flag, value == "on");
+    return true;
+  }
+  return false;
+}
+
 /// Consumes one common option; false when the current word is not one.
 bool parseCommonOption(Args& args, ParsedLink& p, Verb verb) {
   LinkInfo& l = p.info;
+  if (parseFlagOption(args, l)) return true;
   if (args.accept("mtu")) l.mtu = parseU32(args.value("mtu"), "mtu");
   else if (args.acceptAny({"address", "addr"})) l.address = parseMac(args.value("address"), "address");
   else if (args.accept("group")) l.group = parseGroup(args.value("group"));

@@ -128,7 +128,7 @@ json statsJson(const LinkStats& s) {
             {"carrier_errors", s.txCarrierErrors}, {"collisions", s.collisions}}}};
 }
 
-json linkJson(const LinkInfo& l, const PeerMap& peers, const GlobalOptions& o) {
+json linkJson(const LinkInfo& l, const PeerMap& peers, const GlobalOptions& o, bool addrStyle) {
   json j = json::object();
   if (l.index) j["ifindex"] = *l.index;
   LowerDevice lower = lowerDevice(l, peers);
@@ -141,7 +141,7 @@ json linkJson(const LinkInfo& l, const PeerMap& peers, const GlobalOptions& o) {
   if (l.qdisc) j["qdisc"] = *l.qdisc;
   if (l.masterIndex()) j["master"] = nameOf(peers, l.masterIndex());
   if (l.operState) j["operstate"] = *l.operState;
-  if (l.linkMode) j["linkmode"] = *l.linkMode;
+  if (l.linkMode && !addrStyle) j["linkmode"] = *l.linkMode;  // `ip addr` leaves the mode out
   if (l.group) j["group"] = groupName(*l.group);
   if (l.txqlen) j["txqlen"] = *l.txqlen;
   if (l.type) j["link_type"] = linkTypeName(*l.type);
@@ -215,14 +215,59 @@ void putGroup(OutBuffer& out, uint32_t group) {
 }
 
 /// Two lines (more with -d, -s) as `ip link show` prints them, written straight to the buffer.
-void printLinkText(OutBuffer& out, const LinkInfo& l, const PeerMap& peers, const GlobalOptions& o) {
-  LowerDevice lower = lowerDevice(l, peers);
-  out.putUint(l.index.value_or(0)).put(": ").put(l.name ? std::string_view(*l.name) : "?");
+/// NAME, or NAME@LOWER as ip prints it ("v1@v0", "v1@if5" in another namespace).
+void putNameAt(OutBuffer& out, const LinkInfo& l, const PeerMap& peers, const LowerDevice& lower) {
+  out.put(l.name ? std::string_view(*l.name) : "?");
   if (lower.index) {
     out.put('@');
     if (lower.otherNetns) out.put("if").putUint(lower.index);
     else putName(out, peers, lower.index);
   }
+}
+
+/// Left-aligns what `write` prints in `width` columns, then one blank (ip's "%-16s ").
+template <typename Write>
+void putColumn(OutBuffer& out, std::size_t width, Write write) {
+  std::size_t start = out.held();
+  write();
+  for (std::size_t n = out.held() - start; n < width; ++n) out.put(' ');
+  out.put(' ');
+}
+
+/// `ip -br link` / `ip -br addr`: name, state, then the object's columns.
+void printBrief(OutBuffer& out, const LinkInfo& l, const PeerMap& peers, const LinkRecordHooks* hooks) {
+  LowerDevice lower = lowerDevice(l, peers);
+  putColumn(out, 16, [&] { putNameAt(out, l, peers, lower); });
+  putColumn(out, 14, [&] { out.put(l.operState ? std::string_view(*l.operState) : "UNKNOWN"); });
+  if (hooks && hooks->briefText) {
+    hooks->briefText(out, l);
+  } else {
+    if (l.address) out.putMac(*l.address).put(' ');
+    out.put('<');
+    putFlags(out, l.flags.value_or(0), lower.index && lower.down);
+    out.put("> ");
+  }
+  out.put('\n');
+}
+
+json briefJson(const LinkInfo& l, const PeerMap& peers, const LinkRecordHooks* hooks) {
+  json j = json::object();
+  LowerDevice lower = lowerDevice(l, peers);
+  if (lower.index && !lower.otherNetns) j["link"] = nameOf(peers, lower.index);  // ip's order
+  if (l.name) j["ifname"] = *l.name;
+  j["operstate"] = l.operState.value_or("UNKNOWN");
+  if (!hooks) {
+    if (l.address) j["address"] = l.address->toString();
+    j["flags"] = flagNames(l.flags.value_or(0), lower.index && lower.down);
+  }
+  return j;
+}
+
+void printLinkText(OutBuffer& out, const LinkInfo& l, const PeerMap& peers, const GlobalOptions& o, bool addrStyle,
+                   bool linkLine = true) {
+  LowerDevice lower = lowerDevice(l, peers);
+  out.putUint(l.index.value_or(0)).put(": ");
+  putNameAt(out, l, peers, lower);
   out.put(": <");
   putFlags(out, l.flags.value_or(0), lower.index && lower.down);
   out.put('>');
@@ -231,10 +276,12 @@ void printLinkText(OutBuffer& out, const LinkInfo& l, const PeerMap& peers, cons
   if (l.qdisc) out.put(" qdisc ").put(*l.qdisc);
   if (l.masterIndex()) putName(out.put(" master "), peers, l.masterIndex());
   if (l.operState) out.put(" state ").put(*l.operState);
-  if (l.linkMode) out.put(" mode ").put(*l.linkMode);
+  if (l.linkMode && !addrStyle) out.put(" mode ").put(*l.linkMode);
   if (l.group) putGroup(out.put(" group "), *l.group);
   if (l.txqlen) out.put(" qlen ").putUint(*l.txqlen);
-  out.put("\n    link/");
+  out.put('\n');
+  if (!linkLine) return;
+  out.put("    link/");
   if (!l.type) out.put("none");
   else if (const char* known = knownLinkTypeName(*l.type)) out.put(known);
   else out.put(linkTypeName(*l.type));
@@ -260,7 +307,6 @@ void printLinkText(OutBuffer& out, const LinkInfo& l, const PeerMap& peers, cons
   if (l.alias && !l.alias->empty()) out.put("    alias ").put(*l.alias).put('\n');
   if (l.xdp && l.xdp->attached()) out.put(xdpProgramLines(*l.xdp, o.details, lookUpXdpProgram));
   if (o.stats && l.stats) printStats(out, *l.stats);
-  out.endRecord();
 }
 
 struct ShowQuery {
@@ -315,8 +361,8 @@ std::vector<uint32_t> references(const LinkInfo& l) {
 class LinkStream {
  public:
   LinkStream(const ShowQuery& q, uint32_t masterIndex, const GlobalOptions& o, OutBuffer& out,
-             std::optional<JsonArrayWriter>& json)
-      : q_(q), masterIndex_(masterIndex), o_(o), out_(out), json_(json) {}
+             std::optional<JsonArrayWriter>& json, const LinkRecordHooks* hooks = nullptr)
+      : q_(q), masterIndex_(masterIndex), o_(o), out_(out), json_(json), hooks_(hooks) {}
 
   void add(const LinkInfo& l) {
     if (l.index && l.name) peers_[*l.index] = {*l.name, l.flags.value_or(0)};
@@ -354,9 +400,33 @@ class LinkStream {
       if (!peers_.count(ref)) return false;
     return true;
   }
-  void print(const LinkInfo& l) {
-    if (json_) json_->add(linkJson(l, peers_, o_));
-    else printLinkText(out_, l, peers_, o_);
+  void print(const LinkInfo& full) {
+    if (hooks_ && hooks_->keep && !hooks_->keep(full)) return;
+    std::optional<LinkInfo> reduced;
+    if (hooks_ && hooks_->inet6View) {
+      reduced = full;
+      reduced->qdisc.reset(), reduced->group.reset(), reduced->master.reset(), reduced->type.reset();
+      reduced->address.reset(), reduced->broadcast.reset(), reduced->linkMode.reset();
+    } else if (hooks_ && !hooks_->linkLine) {
+      reduced = full;  // what the link/ether line shows is left out of the JSON as well
+      reduced->type.reset(), reduced->address.reset(), reduced->broadcast.reset();
+    }
+    const LinkInfo& l = reduced ? *reduced : full;
+    if (json_) {
+      json j = o_.brief ? briefJson(l, peers_, hooks_) : linkJson(l, peers_, o_, hooks_ != nullptr);
+      if (hooks_ && hooks_->json) hooks_->json(j, l);
+      json_->add(j);
+      return;
+    }
+    std::size_t mark = out_.held();
+    if (o_.brief) {
+      printBrief(out_, l, peers_, hooks_);
+    } else {
+      if (!hooks_ || hooks_->header) printLinkText(out_, l, peers_, o_, hooks_ != nullptr, !hooks_ || hooks_->linkLine);
+      if (hooks_ && hooks_->text) hooks_->text(out_, l);
+      if (o_.oneline && (!hooks_ || hooks_->header)) out_.joinLines(mark);
+    }
+    out_.endRecord();
   }
 
   const ShowQuery& q_;
@@ -364,6 +434,7 @@ class LinkStream {
   const GlobalOptions& o_;
   OutBuffer& out_;
   std::optional<JsonArrayWriter>& json_;
+  const LinkRecordHooks* hooks_;
   PeerMap peers_;
   std::deque<LinkInfo> waiting_;
 };
@@ -371,6 +442,33 @@ class LinkStream {
 std::string deviceMissing(const std::string& name) { return fmt::format("Device \"{}\" does not exist.", name); }
 
 }  // namespace
+
+int showLinkRecords(Context& ctx, const std::optional<std::string>& dev, const LinkRecordHooks& hooks) {
+  const GlobalOptions& o = ctx.options();
+  LinkApi& api = ctx.netlink().links();
+  ShowQuery q;
+  try {
+    OutBuffer out;
+    std::optional<JsonArrayWriter> json;
+    if (o.json) json.emplace(out, o.pretty);
+    LinkStream stream(q, 0, o, out, json, &hooks);
+    if (dev) {
+      auto l = api.find(*dev);
+      if (!l) {
+        json.reset();
+        return printError(deviceMissing(*dev)), kExitFailed;
+      }
+      stream.add(*l);
+    } else {
+      api.forEach(q.filter, [&](const LinkInfo& l) { stream.add(l); }, [&] { stream.restart(); });
+    }
+    stream.finish(api);
+  } catch (const Error& e) {
+    printError(fmt::format("{} ({})", failureReason(e, nullptr), e.operation()));
+    return kExitFailed;
+  }
+  return kExitOk;
+}
 
 int showLinks(Context& ctx, Args& args) {
   ShowQuery q = parseShow(args);

@@ -24,6 +24,7 @@ std::string usage() {
       "       fastlink [ OPTIONS ] -batch FILE\n"
       "where  OBJECT := {{ {} }}\n"
       "       OPTIONS := {{ -j[son] | -p[retty] | -s[tats] | -d[etails] | -n[etns] NETNS |\n"
+      "                    -4 | -6 | -0 | -f[amily] {{ inet | inet6 | link }} | -br[ief] | -o[neline] |\n"
       "                    -batch FILE | -force | -window N | -h[elp] | -V[ersion] }}\n"
       "Exit status: 0 success, 1 a request failed, 2 usage or parse error.",
       objects);
@@ -37,6 +38,13 @@ struct Parsed {
   bool version = false;
 };
 
+FamilyOption parseFamily(std::string_view word) {
+  if (word == "inet") return FamilyOption::Inet;
+  if (word == "inet6") return FamilyOption::Inet6;
+  if (word == "link") return FamilyOption::Link;
+  throw UsageError(fmt::format("-family: \"{}\" is not a family (inet, inet6, link)", word));
+}
+
 Parsed parseGlobalOptions(int argc, char** argv) {
   Parsed p;
   int i = 1;
@@ -48,6 +56,12 @@ Parsed parseGlobalOptions(int argc, char** argv) {
     std::string_view opt = argv[i];
     if (opt.starts_with("--")) opt.remove_prefix(1);  // iproute2 accepts --json as -json
     if (opt == "-j" || opt == "-json") p.options.json = true;
+    else if (opt == "-4") p.options.family = FamilyOption::Inet;
+    else if (opt == "-6") p.options.family = FamilyOption::Inet6;
+    else if (opt == "-0") p.options.family = FamilyOption::Link;
+    else if (opt == "-f" || opt == "-family") p.options.family = parseFamily(value(opt));
+    else if (opt == "-br" || opt == "-brief") p.options.brief = true;
+    else if (opt == "-o" || opt == "-oneline") p.options.oneline = true;
     else if (opt == "-p" || opt == "-pretty") p.options.pretty = true;
     else if (opt == "-s" || opt == "-stats" || opt == "-statistics") ++p.options.stats;
     else if (opt == "-d" || opt == "-details") p.options.details = true;

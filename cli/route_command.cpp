@@ -15,7 +15,7 @@
 namespace fastlink::cli {
 namespace {
 
-constexpr const char* kUsage = R"(Usage: fastlink route { add | del | replace | append } ROUTE
+constexpr const char* kUsage = R"(Usage: fastlink route { add | del | replace | append | change } ROUTE
        fastlink route [ show ] [ table TABLE | all ] [ proto PROTO ] [ dev DEV ] [ type TYPE ] [ -4 | -6 ]
        fastlink route flush [ table TABLE | all ] [ proto PROTO ] [ dev DEV ] [ type TYPE ] [ -4 | -6 ]
        fastlink route get ADDRESS [ from ADDRESS ] [ iif DEV ] [ oif DEV ] [ vrf NAME | table TABLE ]
@@ -109,6 +109,7 @@ ParsedRoute parseRoute(Args& args, bool del) {
   RouteMetrics metrics;
   bool haveMetrics = false;
   if (isRouteType(args.peek())) p.info.type = parseRouteType(args.next());
+  args.accept("to");  // `route add to PREFIX`, as ip (also after the type: `to unicast` is not)
   if (args.done()) throw UsageError("route: a destination prefix is required (PREFIX or default)");
   std::string dst = args.next();
   if (dst == "default" || dst == "all" || dst == "any") p.isDefault = true;
@@ -187,19 +188,20 @@ PreparedRequest prepareChange(Args& args, const std::string& verb) {
     if (verb == "add") return asTyped(RouteRequests::add(route), text);
     if (verb == "replace") return asTyped(RouteRequests::replace(route), text);
     if (verb == "append") return asTyped(RouteRequests::append(route), text);
+    if (verb == "change") return asTyped(RouteRequests::change(route), text);
     return asTyped(RouteRequests::del(route), text);
   };
   return r;
 }
 
 PreparedRequest prepareRoute(Context&, Args& args) {
-  if (args.done()) throw UsageError("route: a verb is required (add, del, replace, append, show, get, flush)");
-  for (const char* verb : {"add", "replace", "append"})
+  if (args.done()) throw UsageError("route: a verb is required (add, del, replace, append, change, show, get, flush)");
+  for (const char* verb : {"add", "replace", "append", "change"})
     if (args.accept(verb)) return isHelp(args) ? throw UsageError(kUsage) : prepareChange(args, verb);
   if (args.acceptAny({"del", "delete"})) return isHelp(args) ? throw UsageError(kUsage) : prepareChange(args, "del");
   if (args.acceptAny({"show", "list", "ls", "lst", "get", "flush"}))
     throw UsageError("route show/get/flush cannot be used in a batch (a batch sends one request per line)");
-  args.unknown("route verbs: add, del, replace, append, show, get, flush");
+  args.unknown("route verbs: add, del, replace, append, change, show, get, flush");
 }
 
 // ---- Output ----------------------------------------------------------------------------------
@@ -266,6 +268,8 @@ struct RoutePrinter {
   RouteWords words;
   bool showTable = false;
   bool isGet = false;  ///< `route get`: the table is always named
+  bool hideDev = false;    ///< `route show dev D`: ip leaves out what the filter fixed
+  bool hideProto = false;  ///< `route show proto P`: likewise
 
   void text(OutBuffer& out, const RouteInfo& r) {
     bool sp = false;
@@ -280,10 +284,10 @@ struct RoutePrinter {
     else word({}).putPrefix(*r.dst);
     if (r.nhid) word("nhid ").putUint(*r.nhid);
     if (r.gateway) word("via ").putIp(*r.gateway);
-    if (r.devIndex()) names.put(word("dev "), r.devIndex());
+    if (r.devIndex() && !hideDev) names.put(word("dev "), r.devIndex());
     if (!isGet && showTable && r.table && *r.table != kTableMain) word("table ").put(words.table(*r.table));
     bool cloned = r.isCloned();
-    if (!cloned && r.protocol && *r.protocol != RouteProtocol::Boot) word("proto ").put(words.protocol(*r.protocol));
+    if (!cloned && !hideProto && r.protocol && *r.protocol != RouteProtocol::Boot) word("proto ").put(words.protocol(*r.protocol));
     if (!cloned && r.scope && *r.scope != Scope::Universe) word("scope ").put(words.scope(*r.scope));
     if (r.prefsrc) word("src ").putIp(*r.prefsrc);
     if (r.metric) word("metric ").putUint(*r.metric);
@@ -331,11 +335,11 @@ struct RoutePrinter {
     else j.field("dst", *r.dst);
     if (r.nhid) j.field("nhid", *r.nhid);
     if (r.gateway) j.field("gateway", *r.gateway);
-    if (r.devIndex()) devName(j, r.devIndex());
+    if (r.devIndex() && !hideDev) devName(j, r.devIndex());
     if (isGet ? r.table.has_value() : (showTable && r.table && *r.table != kTableMain))
       j.field("table", words.table(*r.table));
     bool cloned = r.isCloned();
-    if (!cloned && r.protocol && *r.protocol != RouteProtocol::Boot) j.field("protocol", words.protocol(*r.protocol));
+    if (!cloned && !hideProto && r.protocol && *r.protocol != RouteProtocol::Boot) j.field("protocol", words.protocol(*r.protocol));
     if (!cloned && r.scope && *r.scope != Scope::Universe) j.field("scope", words.scope(*r.scope));
     if (r.prefsrc) j.field("prefsrc", *r.prefsrc);
     if (r.metric) j.field("metric", *r.metric);
@@ -370,12 +374,12 @@ struct RoutePrinter {
 };
 
 /// `[table T|all] [proto P] [dev D] [type T] [-4|-6]`; default: table main, IPv4 (like ip).
-RouteFilter parseFilter(Args& args, bool& showTable) {
+RouteFilter parseFilter(Args& args, bool& showTable, FamilyOption family) {
   RouteFilter f;
   f.setTable(kTableMain);
-  f.setFamily(IpAddress::Family::v4);
+  f.setFamily(family == FamilyOption::Inet6 ? IpAddress::Family::v6 : IpAddress::Family::v4);
   showTable = false;
-  bool familyGiven = false;
+  bool familyGiven = family == FamilyOption::Inet || family == FamilyOption::Inet6;
   while (!args.done()) {
     if (args.accept("table")) {
       std::string t = args.value("table");
@@ -411,11 +415,13 @@ int failed(const Error& e) {
 
 int showRoutes(Context& ctx, Args& args) {
   bool showTable = false;
-  RouteFilter f = parseFilter(args, showTable);
+  RouteFilter f = parseFilter(args, showTable, ctx.options().family);
   Netlink& nl = ctx.netlink();
   try {
     RoutePrinter printer{DeviceNames(nl), RouteWords{}};
     printer.showTable = showTable;
+    printer.hideDev = f.dev.has_value();
+    printer.hideProto = f.protocol.has_value();
     OutBuffer out;
     if (ctx.options().json) {
       JsonOut j(out, ctx.options().pretty);
@@ -431,7 +437,7 @@ int showRoutes(Context& ctx, Args& args) {
 
 int flushRoutes(Context& ctx, Args& args) {
   bool showTable = false;
-  RouteFilter f = parseFilter(args, showTable);
+  RouteFilter f = parseFilter(args, showTable, ctx.options().family);
   try {
     ctx.netlink().routes().flush(f);
   } catch (const Error& e) {

@@ -62,6 +62,13 @@ class OutBuffer {
   void endRecord() {
     if (size_ >= threshold_) drain();
   }
+  /// Bytes held now: a mark for joinLines() (valid until the next endRecord()).
+  std::size_t held() const { return size_; }
+  /// `ip -o`: every line break written since `mark`, except a last one, becomes `\`.
+  void joinLines(std::size_t mark) {
+    for (std::size_t i = mark; i + 1 < size_; ++i)
+      if (data_[i] == '\n') data_[i] = '\\';
+  }
   /// Writes everything out and flushes the stream.
   void flush();
   /// True once output has left the buffer: a restart would print it twice.

@@ -52,6 +52,7 @@ struct AddrInfo {
   std::optional<uint32_t> flags;       ///< AddrFlag bits
   std::optional<uint32_t> validLifetime;      ///< seconds, kLifetimeForever = forever
   std::optional<uint32_t> preferredLifetime;  ///< seconds, kLifetimeForever = forever
+  std::optional<uint32_t> metric;  ///< metric of the prefix route the kernel adds (`metric N`)
 
   // Reported only.
   std::optional<IpAddress> anycast;

@@ -110,6 +110,22 @@ struct BondInfo {
 /// A network device. Every field is optional: an unset field is never sent, and a field the
 /// kernel did not report stays unset. Setters chain:
 ///   LinkInfo("br0", "bridge").setMtu(9000).setAdmin(true)
+/// Device properties `ip link set` switches on or off besides up/down.
+enum class LinkFlag : uint8_t {
+  Arp,           ///< `arp on|off` (off: the device does not use ARP)
+  Multicast,     ///< `multicast on|off`
+  AllMulticast,  ///< `allmulticast on|off` (receive every multicast frame)
+  Promisc,       ///< `promisc on|off`
+  Dynamic,       ///< `dynamic on|off` (addresses may change when the device goes down)
+  Trailers,      ///< `trailers on|off` (off: no trailer encapsulation)
+  Carrier,       ///< `carrier on|off` (devices that let user space set it, e.g. veth)
+};
+
+struct LinkFlagSetting {
+  LinkFlag flag;
+  bool on;
+};
+
 struct LinkInfo {
   LinkInfo() = default;
   explicit LinkInfo(std::string name) : name(std::move(name)) {}
@@ -130,6 +146,9 @@ struct LinkInfo {
   std::optional<uint32_t> numRxQueues;
   std::optional<Ifref> parent;  ///< `link DEV`: the lower device (vlan, macvlan, ...)
   std::optional<Netns> netns;   ///< move the device there (`netns NAME`)
+  /// Flags to switch (`arp off promisc on`); the others stay as they are. Only sent, never
+  /// filled by a dump (see `flags`).
+  std::vector<LinkFlagSetting> flagSettings;
 
   std::optional<VethInfo> veth;
   std::optional<BridgeInfo> bridge;
@@ -173,6 +192,7 @@ struct LinkInfo {
   LinkInfo& setMaster(Ifref v) { master = std::move(v); return *this; }
   LinkInfo& setNoMaster() { master = Ifref(0u); return *this; }
   LinkInfo& setAdmin(bool up) { admin = up; return *this; }
+  LinkInfo& setFlag(LinkFlag flag, bool on) { flagSettings.push_back({flag, on}); return *this; }
   LinkInfo& setTxqlen(uint32_t v) { txqlen = v; return *this; }
   LinkInfo& setAlias(std::string v) { alias = std::move(v); return *this; }
   LinkInfo& setNumTxQueues(uint32_t v) { numTxQueues = v; return *this; }

@@ -237,6 +237,9 @@ struct RouteRequests {
   /// Equivalent to: ip route append PREFIX ... (adds another route with the same key; IPv6
   /// adds a path to an existing multipath route)
   static Request append(const RouteInfo& route);
+  /// Equivalent to: ip route change PREFIX ... (overwrites an existing route; ENOENT when none
+  /// matches, unlike replace it never creates one)
+  static Request change(const RouteInfo& route);
 };
 
 /// The route operations, as an interface so that users can mock them (GoogleMock) in tests.
@@ -251,6 +254,8 @@ class IRouteApi {
   virtual void replace(const RouteInfo& route) = 0;
   /// Equivalent to: ip route append PREFIX ...
   virtual void append(const RouteInfo& route) = 0;
+  /// Equivalent to: ip route change PREFIX ... (ENOENT if no route matches)
+  virtual void change(const RouteInfo& route) = 0;
   /// Equivalent to: ip route get ADDR [from A] [iif D] [oif D] [vrf V] [mark M] [fibmatch]
   virtual RouteInfo get(const RouteQuery& query) = 0;
   /// Equivalent to: ip route show [table T|all] [proto P] [type T] [dev D]
@@ -274,6 +279,7 @@ class RouteApi final : public IRouteApi {
   void del(const RouteInfo& route) override;
   void replace(const RouteInfo& route) override;
   void append(const RouteInfo& route) override;
+  void change(const RouteInfo& route) override;
   RouteInfo get(const RouteQuery& query) override;
   std::vector<RouteInfo> list(const RouteFilter& filter = {}) override;
   void forEach(const RouteFilter& filter, const std::function<void(const RouteInfo&)>& each,

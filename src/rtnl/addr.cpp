@@ -29,6 +29,7 @@ Scope defaultScope(const IpAddress& a) {
 constexpr FieldTable kFields({
     field<IFA_BROADCAST, &AddrInfo::broadcast>(),
     field<IFA_LABEL, &AddrInfo::label>(),
+    field<IFA_RT_PRIORITY, &AddrInfo::metric>(),
     field<IFA_ANYCAST, &AddrInfo::anycast, Wire::Reported>(),
     field<IFA_FLAGS, &AddrInfo::flags, Wire::Reported>(),
 });

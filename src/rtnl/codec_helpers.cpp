@@ -10,7 +10,7 @@
 namespace fastlink::rtnl {
 
 const char* verbWord(Verb verb) {
-  static const char* const kWords[] = {"add", "del", "set", "replace", "append", "get", "show"};
+  static const char* const kWords[] = {"add", "del", "set", "replace", "append", "get", "show", "change"};
   return kWords[static_cast<int>(verb)];
 }
 
@@ -19,6 +19,7 @@ uint16_t createFlags(Verb verb) {
     case Verb::Add: return NLM_F_CREATE | NLM_F_EXCL;
     case Verb::Replace: return NLM_F_CREATE | NLM_F_REPLACE;
     case Verb::Append: return NLM_F_CREATE | NLM_F_APPEND;
+    case Verb::Change: return NLM_F_REPLACE;
     default: return 0;
   }
 }

@@ -23,13 +23,13 @@ namespace fastlink::rtnl {
 
 /// The style guide's fixed verbs, one meaning each, shared by every codec. Append (route, fdb)
 /// is a create that adds beside an existing object; neighbours call Set "change".
-enum class Verb { Add, Del, Set, Replace, Append, Get, List };
+enum class Verb { Add, Del, Set, Replace, Append, Get, List, Change };
 
 /// "add", "del", "set", ... as iproute2 spells the verb.
 const char* verbWord(Verb verb);
 
 /// NLM_F_* of a change request: Add creates exclusively, Replace creates or overwrites, Append
-/// creates beside; Del and Set carry none.
+/// creates beside, Change overwrites without creating; Del and Set carry none.
 uint16_t createFlags(Verb verb);
 
 /// The rtnetlink message type of a change: RTM_DEL* for Del, else RTM_NEW* (every family puts

@@ -56,6 +56,20 @@ std::optional<std::string> effectiveKind(const LinkInfo& link) {
   return std::nullopt;
 }
 
+/// The IFF_* bit of a LinkFlag and whether `on` sets it (Arp and Trailers are negated bits).
+std::pair<unsigned, bool> deviceFlagBit(LinkFlag flag, bool on) {
+  switch (flag) {
+    case LinkFlag::Arp: return {IFF_NOARP, !on};
+    case LinkFlag::Multicast: return {IFF_MULTICAST, on};
+    case LinkFlag::AllMulticast: return {IFF_ALLMULTI, on};
+    case LinkFlag::Promisc: return {IFF_PROMISC, on};
+    case LinkFlag::Dynamic: return {IFF_DYNAMIC, on};
+    case LinkFlag::Trailers: return {IFF_NOTRAILERS, !on};
+    case LinkFlag::Carrier: break;
+  }
+  return {0, false};
+}
+
 void validateCommon(const LinkInfo& link, bool create, bool group) {
   if (link.name) validateIfname(*link.name);
   if (link.mtu && (*link.mtu < kMinMtu || *link.mtu > kMaxMtu))
@@ -105,9 +119,21 @@ void encodeLink(core::MessageWriter& w, const LinkInfo& link, Verb verb, KeepAli
     ifi.ifi_change = IFF_UP;
     ifi.ifi_flags = *link.admin ? IFF_UP : 0;
   }
+  std::optional<bool> carrier;
+  for (const auto& [flag, on] : link.flagSettings) {
+    if (flag == LinkFlag::Carrier) {
+      carrier = on;  // an attribute, not a device flag
+      continue;
+    }
+    // Arp and Trailers are the negations of the kernel's IFF_NOARP and IFF_NOTRAILERS.
+    auto [bit, set] = deviceFlagBit(flag, on);
+    ifi.ifi_change |= bit;
+    ifi.ifi_flags = set ? ifi.ifi_flags | bit : ifi.ifi_flags & ~bit;
+  }
   if (device && device->isName()) w.putString(IFLA_IFNAME, device->name());
   else if (link.name) w.putString(IFLA_IFNAME, *link.name);
   kFields.encode(w, link);
+  if (carrier) w.putU8(IFLA_CARRIER, *carrier ? 1 : 0);
   if (link.netns) encodeNetns(w, *link.netns, keep);
   if (kind) encodeLinkInfoNest(w, link, *kind, keep);
 }

@@ -326,6 +326,7 @@ FASTLINK_RTNL_VERB(Route, add, Add, encodeRoute)
 FASTLINK_RTNL_VERB(Route, del, Del, encodeRoute)
 FASTLINK_RTNL_VERB(Route, replace, Replace, encodeRoute)
 FASTLINK_RTNL_VERB(Route, append, Append, encodeRoute)
+FASTLINK_RTNL_VERB(Route, change, Change, encodeRoute)
 
 RouteInfo RouteApi::resolveNames(const RouteInfo& route) { return rtnl::resolved<Traits>(engine_, route); }
 

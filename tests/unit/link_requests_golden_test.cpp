@@ -310,6 +310,20 @@ TEST(LinkRequestsGolden, SetByName) {
   EXPECT_EQ(r.operation(), "link set dev v0");
 }
 
+TEST(LinkRequestsGolden, SetFlagsOnOff) {
+  // ip link set v0 arp off promisc on multicast off trailers on carrier off: NOARP set, PROMISC
+  // set, MULTICAST cleared, NOTRAILERS cleared (all in the change mask), IFLA_CARRIER 0.
+  Request r = LinkRequests::set("v0", LinkInfo()
+                                          .setFlag(LinkFlag::Arp, false)
+                                          .setFlag(LinkFlag::Promisc, true)
+                                          .setFlag(LinkFlag::Multicast, false)
+                                          .setFlag(LinkFlag::Trailers, true)
+                                          .setFlag(LinkFlag::Carrier, false));
+  Attrs attrs = Attrs().str(IFLA_IFNAME, "v0").u8(IFLA_CARRIER, 0);
+  Ifinfo ifi{.flags = IFF_NOARP | IFF_PROMISC, .change = IFF_NOARP | IFF_PROMISC | IFF_MULTICAST | IFF_NOTRAILERS};
+  EXPECT_TRUE(sameBytes(r.bytes(), linkMessage(RTM_NEWLINK, kPlainFlags, ifi, attrs)));
+}
+
 TEST(LinkRequestsGolden, SetByIndex) {
   // ip link set dev <ifindex 5> down
   Request r = LinkRequests::set(5u, LinkInfo().setAdmin(false));

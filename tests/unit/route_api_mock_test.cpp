@@ -19,6 +19,7 @@ class MockRouteApi : public IRouteApi {
   MOCK_METHOD(void, del, (const RouteInfo&), (override));
   MOCK_METHOD(void, replace, (const RouteInfo&), (override));
   MOCK_METHOD(void, append, (const RouteInfo&), (override));
+  MOCK_METHOD(void, change, (const RouteInfo&), (override));
   MOCK_METHOD(RouteInfo, get, (const RouteQuery&), (override));
   MOCK_METHOD(std::vector<RouteInfo>, list, (const RouteFilter&), (override));
   MOCK_METHOD(void, forEach,

@@ -26,6 +26,7 @@ using test::v4;
 constexpr uint16_t kAdd = NLM_F_REQUEST | NLM_F_CREATE | NLM_F_EXCL;
 constexpr uint16_t kReplace = NLM_F_REQUEST | NLM_F_CREATE | NLM_F_REPLACE;
 constexpr uint16_t kAppend = NLM_F_REQUEST | NLM_F_CREATE | NLM_F_APPEND;
+constexpr uint16_t kChange = NLM_F_REQUEST | NLM_F_REPLACE;  // ip route change: never creates
 
 IpAddress ip(const char* s) { return IpAddress::parse(s); }
 Prefix pfx(const char* s) { return Prefix::parse(s); }
@@ -69,6 +70,15 @@ TEST(RouteRequestsGolden, LargeTableIdGoesInRtaTable) {
   Request r = RouteRequests::replace(RouteInfo(Prefix::any(IpAddress::Family::v4)).setGateway(ip("10.0.0.2")).setTable(1000));
   Rtmsg h{.family = AF_INET, .dstLen = 0, .table = RT_TABLE_UNSPEC, .protocol = RTPROT_BOOT, .type = RTN_UNICAST};
   EXPECT_TRUE(sameBytes(r.bytes(), familyMessage(RTM_NEWROUTE, kReplace, h, Attrs().u32(RTA_TABLE, 1000).raw(RTA_GATEWAY, v4(10, 0, 0, 2)))));
+}
+
+TEST(RouteRequestsGolden, ChangeReplacesWithoutCreate) {
+  // ip route change 10.9.0.0/16 via 10.0.0.2
+  Request r = RouteRequests::change(RouteInfo(pfx("10.9.0.0/16")).setGateway(ip("10.0.0.2")));
+  Rtmsg h{.family = AF_INET, .dstLen = 16, .table = RT_TABLE_MAIN, .protocol = RTPROT_BOOT, .type = RTN_UNICAST};
+  EXPECT_TRUE(sameBytes(r.bytes(), familyMessage(RTM_NEWROUTE, kChange, h,
+                                                 Attrs().raw(RTA_DST, v4(10, 9, 0, 0)).raw(RTA_GATEWAY, v4(10, 0, 0, 2)))));
+  EXPECT_FALSE(r.hasExactUndo());
 }
 
 TEST(RouteRequestsGolden, AppendIpv6) {
