@@ -131,10 +131,11 @@ int showRings(Context& ctx, const std::string& dev) {
       "RX Buf Len:\t\t{}\nCQE Size:\t\t{}\nTX Push:\t{}\n",
       dev, opt(g.rxMax), opt(g.rxMiniMax), opt(g.rxJumboMax), opt(g.txMax), opt(g.rx), opt(g.rxMini), opt(g.rxJumbo),
       opt(g.tx), opt(g.rxBufLen), opt(g.cqeSize), g.txPush ? (*g.txPush ? "on" : "off") : "n/a");
-  if (g.tcpDataSplit) {
-    static const char* kSplit[] = {"n/a", "off", "on"};
-    s += fmt::format("TCP data split:\t{}\n", *g.tcpDataSplit < 3 ? kSplit[*g.tcpDataSplit] : "unknown");
-  }
+  // ethtool 6.1 prints this line even when the kernel leaves the attribute out (6.1 sends it
+  // only when the driver knows), as "n/a", like the value 0 (unknown).
+  static const char* kSplit[] = {"n/a", "off", "on"};
+  uint8_t split = g.tcpDataSplit.value_or(0);
+  s += fmt::format("TCP data split:\t{}\n", split < 3 ? kSplit[split] : "unknown");
   std::fputs(s.c_str(), stdout);
   return kExitOk;
 }
@@ -328,15 +329,15 @@ int showCoalesce(Context& ctx, const std::string& dev) {
   }
   std::string s = fmt::format("Coalesce parameters for {}:\nAdaptive RX: {}  TX: {}\n", dev, onOff(c.adaptiveRx),
                               onOff(c.adaptiveTx));
-  s += fmt::format("stats-block-usecs:\t{}\nsample-interval:\t{}\npkt-rate-low:\t\t{}\npkt-rate-high:\t\t{}\n\n",
+  s += fmt::format("stats-block-usecs: {}\nsample-interval: {}\npkt-rate-low: {}\npkt-rate-high: {}\n\n",
                    opt(c.statsBlockUsecs), opt(c.rateSampleInterval), opt(c.pktRateLow), opt(c.pktRateHigh));
-  s += fmt::format("rx-usecs:\t{}\nrx-frames:\t{}\nrx-usecs-irq:\t{}\nrx-frames-irq:\t{}\n\n", opt(c.rxUsecs),
+  s += fmt::format("rx-usecs: {}\nrx-frames: {}\nrx-usecs-irq: {}\nrx-frames-irq: {}\n\n", opt(c.rxUsecs),
                    opt(c.rxMaxFrames), opt(c.rxUsecsIrq), opt(c.rxMaxFramesIrq));
-  s += fmt::format("tx-usecs:\t{}\ntx-frames:\t{}\ntx-usecs-irq:\t{}\ntx-frames-irq:\t{}\n\n", opt(c.txUsecs),
+  s += fmt::format("tx-usecs: {}\ntx-frames: {}\ntx-usecs-irq: {}\ntx-frames-irq: {}\n\n", opt(c.txUsecs),
                    opt(c.txMaxFrames), opt(c.txUsecsIrq), opt(c.txMaxFramesIrq));
-  s += fmt::format("rx-usecs-low:\t{}\nrx-frame-low:\t{}\ntx-usecs-low:\t{}\ntx-frame-low:\t{}\n\n", opt(c.rxUsecsLow),
+  s += fmt::format("rx-usecs-low: {}\nrx-frame-low: {}\ntx-usecs-low: {}\ntx-frame-low: {}\n\n", opt(c.rxUsecsLow),
                    opt(c.rxMaxFramesLow), opt(c.txUsecsLow), opt(c.txMaxFramesLow));
-  s += fmt::format("rx-usecs-high:\t{}\nrx-frame-high:\t{}\ntx-usecs-high:\t{}\ntx-frame-high:\t{}\n\n",
+  s += fmt::format("rx-usecs-high: {}\nrx-frame-high: {}\ntx-usecs-high: {}\ntx-frame-high: {}\n\n",
                    opt(c.rxUsecsHigh), opt(c.rxMaxFramesHigh), opt(c.txUsecsHigh), opt(c.txMaxFramesHigh));
   s += fmt::format("CQE mode RX: {}  TX: {}\n\n", onOff(c.cqeModeRx), onOff(c.cqeModeTx));
   std::fputs(s.c_str(), stdout);
