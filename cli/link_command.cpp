@@ -23,7 +23,8 @@ constexpr const char* kUsageHead = R"(Usage: fastlink link add [link DEV] [name]
 OPTIONS := mtu MTU | address LLADDR | group GROUP | master DEV | nomaster | up | down |
            txqlen N | qlen N | alias TEXT | numtxqueues N | numrxqueues N | link DEV |
            netns NETNSNAME | name NEWNAME (set: rename) |
-           { arp | multicast | allmulticast | promisc | dynamic | trailers | carrier } { on | off })";
+           arp { on | off } | multicast { on | off } | allmulticast { on | off } |
+           promisc { on | off } | dynamic { on | off } | trailers { on | off } | carrier { on | off })";
 
 std::string knownKindsText();
 
