@@ -443,31 +443,43 @@ std::string deviceMissing(const std::string& name) { return fmt::format("Device 
 
 }  // namespace
 
-int showLinkRecords(Context& ctx, const std::optional<std::string>& dev, const LinkRecordHooks& hooks) {
-  const GlobalOptions& o = ctx.options();
-  LinkApi& api = ctx.netlink().links();
-  ShowQuery q;
-  try {
-    OutBuffer out;
-    std::optional<JsonArrayWriter> json;
-    if (o.json) json.emplace(out, o.pretty);
-    LinkStream stream(q, 0, o, out, json, &hooks);
-    if (dev) {
-      auto l = api.find(*dev);
-      if (!l) {
-        json.reset();
-        return printError(deviceMissing(*dev)), kExitFailed;
-      }
-      stream.add(*l);
-    } else {
-      api.forEach(q.filter, [&](const LinkInfo& l) { stream.add(l); }, [&] { stream.restart(); });
+namespace {
+
+/// Prints DEV, or every link the query keeps, as the dump arrives (LinkStream); HOOKS, when
+/// given, print other records (addresses) under each link.
+int streamLinks(LinkApi& api, const ShowQuery& q, uint32_t masterIndex, const GlobalOptions& o,
+                const std::optional<std::string>& dev, const LinkRecordHooks* hooks) {
+  OutBuffer out;
+  std::optional<JsonArrayWriter> json;
+  if (o.json) json.emplace(out, o.pretty);
+  LinkStream stream(q, masterIndex, o, out, json, hooks);
+  if (dev) {
+    auto l = api.find(*dev, q.filter.withStats);
+    if (!l) {
+      json.reset();
+      return printError(deviceMissing(*dev)), kExitFailed;
     }
-    stream.finish(api);
-  } catch (const Error& e) {
-    printError(fmt::format("{} ({})", failureReason(e, nullptr), e.operation()));
-    return kExitFailed;
+    stream.add(*l);
+  } else {
+    api.forEach(q.filter, [&](const LinkInfo& l) { stream.add(l); }, [&] { stream.restart(); });
   }
+  stream.finish(api);
   return kExitOk;
+}
+
+int reportFailure(const Error& e) {
+  printError(fmt::format("{} ({})", failureReason(e, nullptr), e.operation()));
+  return kExitFailed;
+}
+
+}  // namespace
+
+int showLinkRecords(Context& ctx, const std::optional<std::string>& dev, const LinkRecordHooks& hooks) {
+  try {
+    return streamLinks(ctx.netlink().links(), ShowQuery{}, 0, ctx.options(), dev, &hooks);
+  } catch (const Error& e) {
+    return reportFailure(e);
+  }
 }
 
 int showLinks(Context& ctx, Args& args) {
@@ -483,26 +495,10 @@ int showLinks(Context& ctx, Args& args) {
       q.filter.setMaster(masterIndex);
     }
     q.filter.withStats = o.stats > 0;
-    OutBuffer out;
-    std::optional<JsonArrayWriter> json;
-    if (o.json) json.emplace(out, o.pretty);
-    LinkStream stream(q, masterIndex, o, out, json);
-    if (q.dev) {
-      auto l = api.find(*q.dev, q.filter.withStats);
-      if (!l) {
-        json.reset();
-        return printError(deviceMissing(*q.dev)), kExitFailed;
-      }
-      stream.add(*l);
-    } else {
-      api.forEach(q.filter, [&](const LinkInfo& l) { stream.add(l); }, [&] { stream.restart(); });
-    }
-    stream.finish(api);
+    return streamLinks(api, q, masterIndex, o, q.dev, nullptr);
   } catch (const Error& e) {
-    printError(fmt::format("{} ({})", failureReason(e, nullptr), e.operation()));
-    return kExitFailed;
+    return reportFailure(e);
   }
-  return kExitOk;
 }
 
 }  // namespace fastlink::cli
