@@ -14,7 +14,9 @@
 namespace {
 
 const std::string& batchPath() {
-  static const std::string path = [] {
+  // Never destroyed: the atexit cleanup is registered before the string's own destructor would
+  // be, so it runs after it.
+  static const std::string& path = *new std::string([] {
     char pattern[] = "/tmp/fastlink-fuzz-batch-XXXXXX";
     int fd = mkstemp(pattern);
     if (fd < 0) std::abort();
@@ -22,7 +24,7 @@ const std::string& batchPath() {
     std::string p = pattern;
     std::atexit([] { std::remove(batchPath().c_str()); });
     return p;
-  }();
+  }());
   return path;
 }
 

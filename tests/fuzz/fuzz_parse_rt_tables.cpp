@@ -17,7 +17,9 @@
 namespace {
 
 const std::string& configDir() {
-  static const std::string dir = [] {
+  // Never destroyed: the atexit cleanup is registered before the string's own destructor would
+  // be, so it runs after it (ASan saw it read the freed string).
+  static const std::string& dir = *new std::string([] {
     char pattern[] = "/tmp/fastlink-fuzz-rt-XXXXXX";
     if (!mkdtemp(pattern)) std::abort();
     std::string d = pattern;
@@ -27,7 +29,7 @@ const std::string& configDir() {
       rmdir(configDir().c_str());
     });
     return d;
-  }();
+  }());
   return dir;
 }
 
