@@ -2,7 +2,8 @@
 // and showing one device's qdiscs with statistics among them.
 //   replace: fastlink library (one pipelined batch) | `fastlink -force -batch` | `tc -force -batch` | one `tc`
 //            process per interface (timed on a sample, extrapolated: said so in the output) |
-//            raw floor (prebuilt RTM_NEWQDISC messages over libmnl, windows of 64, no decoding)
+//            raw floor (names by SIOCGIFINDEX, RTM_NEWQDISC over libmnl in windows of 64 with an
+//            ACK asked of each window's last message, nothing decoded but error codes)
 //   show:    library | `fastlink -s tc qdisc show dev X` | `tc -s qdisc show dev X` | raw floor
 //            (one kernel-filtered RTM_GETQDISC dump over libmnl), medians of repeated runs
 // Every replace round starts from the default root (an untimed reset), creates pfifo roots with a
@@ -17,6 +18,7 @@
 #include <linux/rtnetlink.h>
 #include <net/if.h>
 #include <spawn.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -69,37 +71,42 @@ bool verifyNoPfifo() {
   return none;
 }
 
-/// The raw floor: prebuilt RTM_NEWQDISC (replace root pfifo limit L) for every ifindex, sent in
-/// windows of 64 with an ACK each, ACKs read back; nothing decoded but the error code.
-double rawReplace(const std::vector<uint32_t>& ifindexes, uint32_t limit) {
+/// The raw floor: each name resolved by SIOCGIFINDEX on the netlink socket (the cheapest way),
+/// RTM_NEWQDISC (replace root pfifo limit L) sent in windows of 64, an ACK asked of each window's
+/// last message only (errors come back anyway); nothing decoded but the error codes.
+double rawReplace(const std::vector<std::string>& names, uint32_t limit) {
   mnl_socket* s = mnl_socket_open(NETLINK_ROUTE);
   mnl_socket_bind(s, 0, MNL_SOCKET_AUTOPID);
   std::vector<char> buf(64 * 256);
   std::vector<char> rx(1 << 16);
   double t0 = now();
   uint32_t seq = 1;
-  for (std::size_t i = 0; i < ifindexes.size();) {
+  for (std::size_t i = 0; i < names.size();) {
     std::size_t len = 0, inWindow = 0;
-    for (; i < ifindexes.size() && inWindow < 64; ++i, ++inWindow) {
-      nlmsghdr* h = mnl_nlmsg_put_header(buf.data() + len);
+    nlmsghdr* last = nullptr;
+    for (; i < names.size() && inWindow < 64; ++i, ++inWindow) {
+      ifreq ifr{};
+      names[i].copy(ifr.ifr_name, IFNAMSIZ - 1);
+      if (ioctl(mnl_socket_get_fd(s), SIOCGIFINDEX, &ifr) != 0) std::fprintf(stderr, "raw: no %s\n", names[i].c_str());
+      nlmsghdr* h = last = mnl_nlmsg_put_header(buf.data() + len);
       h->nlmsg_type = RTM_NEWQDISC;
-      h->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | NLM_F_CREATE | NLM_F_REPLACE;
+      h->nlmsg_flags = NLM_F_REQUEST | NLM_F_CREATE | NLM_F_REPLACE;
       h->nlmsg_seq = seq++;
       auto* t = static_cast<tcmsg*>(mnl_nlmsg_put_extra_header(h, sizeof(tcmsg)));
-      t->tcm_ifindex = static_cast<int>(ifindexes[i]);
+      t->tcm_ifindex = ifr.ifr_ifindex;
       t->tcm_parent = TC_H_ROOT;
       mnl_attr_put_strz(h, TCA_KIND, "pfifo");
       mnl_attr_put(h, TCA_OPTIONS, sizeof limit, &limit);
       len += h->nlmsg_len;
     }
+    last->nlmsg_flags |= NLM_F_ACK;
     mnl_socket_sendto(s, buf.data(), len);
-    std::size_t acked = 0;
-    while (acked < inWindow) {
+    for (bool windowDone = false; !windowDone;) {
       ssize_t n = mnl_socket_recvfrom(s, rx.data(), rx.size());
       if (n <= 0) break;
       for (auto* h = reinterpret_cast<nlmsghdr*>(rx.data()); mnl_nlmsg_ok(h, static_cast<int>(n)); h = mnl_nlmsg_next(h, reinterpret_cast<int*>(&n))) {
         if (h->nlmsg_type == NLMSG_ERROR && static_cast<nlmsgerr*>(mnl_nlmsg_get_payload(h))->error != 0) std::fprintf(stderr, "raw: error\n");
-        ++acked;
+        if (h->nlmsg_seq == last->nlmsg_seq) windowDone = true;
       }
     }
   }
@@ -168,8 +175,8 @@ int main(int argc, char** argv) {
     writeFile("/tmp/tc_bench.links", lines);
   }
   if (spawn({"ip", "-batch", "/tmp/tc_bench.links"}) != 0) return 1;
-  std::vector<uint32_t> ifindexes;
-  for (int i = 0; i < n; ++i) ifindexes.push_back(if_nametoindex(dev(i).c_str()));
+  std::vector<std::string> names;
+  for (int i = 0; i < n; ++i) names.push_back(dev(i));
   std::printf("%d interfaces (%d veth pairs), 1 tx queue each\n\nreplace the root qdisc on every interface (pfifo limit L):\n", n, n / 2);
 
   // Every timed round starts from the same state, the veths' default (noqueue) root, and creates a
@@ -187,15 +194,16 @@ int main(int argc, char** argv) {
   };
   fastlink::Netlink nl;
   uint32_t limit = 100;
-  // fastlink library: names resolved by one link dump, then one pipelined batch.
+  // fastlink library: each name resolved by LinkApi::findIndex (one ioctl), then one pipelined batch.
   auto libraryRound = [&]() -> double {
     double t0 = now();
-    std::map<std::string, uint32_t> index;
-    for (const auto& l : nl.links().list()) index[l.name.value_or("")] = l.index.value_or(0);
     fastlink::Batch batch;
     for (int i = 0; i < n; ++i)
-      batch.add(fastlink::TcRequests::replaceQdisc(
-          fastlink::QdiscInfo().setDev(index[dev(i)]).setRoot().setKind("pfifo").setOptions(fastlink::FifoOptions{limit})));
+      batch.add(fastlink::TcRequests::replaceQdisc(fastlink::QdiscInfo()
+                                                       .setDev(nl.links().findIndex(dev(i)).value_or(0))
+                                                       .setRoot()
+                                                       .setKind("pfifo")
+                                                       .setOptions(fastlink::FifoOptions{limit})));
     auto result = nl.run(batch, fastlink::BatchOptions{.onError = fastlink::OnError::Continue});  // pipelined
     double t = now() - t0;
     return result.failed ? -1 : t;
@@ -222,7 +230,7 @@ int main(int argc, char** argv) {
       double t = round == kLibrary ? libraryRound()
                  : round == kCli   ? batchFileRound({cli, "-force", "-batch"}, "tc ")
                  : round == kTc    ? batchFileRound({"tc", "-force", "-batch"}, "")
-                                   : rawReplace(ifindexes, limit);
+                                   : rawReplace(names, limit);
       if (t < 0 || !verify(n, limit)) {
         std::fprintf(stderr, "%s round failed\n", roundName[round]);
         return 1;
@@ -253,7 +261,7 @@ int main(int argc, char** argv) {
   if (!cli.empty()) std::printf("  fastlink -batch (whole process):   %8.3f s\n", fastBatch);
   std::printf("  tc -batch:                         %8.3f s\n", tcBatch);
   std::printf("  tc, one process per interface:     %8.3f s  (%d processes timed, extrapolated to %d)\n", perProcess, sample, n);
-  std::printf("  raw floor (libmnl, windows of 64): %8.3f s\n", raw);
+  std::printf("  raw floor (ioctl names, libmnl):   %8.3f s\n", raw);
   std::printf("  tc -batch / library:        %6.1fx   tc per process / library:        %7.1fx\n", tcBatch / lib, perProcess / lib);
   if (!cli.empty())
     std::printf("  tc -batch / fastlink -batch: %5.1fx   tc per process / fastlink -batch: %6.1fx\n", tcBatch / fastBatch, perProcess / fastBatch);

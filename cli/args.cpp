@@ -2,13 +2,34 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 
 #include "fastlink/error.hpp"
 
 namespace fastlink::cli {
 
+namespace {
+
+constexpr std::string_view kBlanks = " \t\r\n";
+
+/// The common line, without quotes, escapes or comments: words are cut out whole instead of
+/// built a character at a time (a -batch file of a million lines goes through here).
+std::vector<std::string> splitPlainWords(std::string_view line) {
+  std::vector<std::string> words;
+  words.reserve(12);
+  for (std::size_t start = line.find_first_not_of(kBlanks); start != std::string_view::npos;) {
+    std::size_t end = std::min(line.find_first_of(kBlanks, start), line.size());
+    words.emplace_back(line.substr(start, end - start));
+    start = line.find_first_not_of(kBlanks, end);
+  }
+  return words;
+}
+
+}  // namespace
+
 std::vector<std::string> splitWords(std::string_view line) {
+  if (line.find_first_of("\"'\\#") == std::string_view::npos) return splitPlainWords(line);
   std::vector<std::string> words;
   std::string word;
   bool inWord = false;

@@ -323,11 +323,13 @@ Request classRequest(TcVerb verb, const ClassInfo& c) {
 }
 
 PreparedRequest prepareQdisc(Args& args) {
-  auto [verb, q] = parseQdiscLine(args);
+  // Not a structured binding: clang before 16 cannot capture one in a lambda.
+  auto parsed = parseQdiscLine(args);
   std::string typed = args.text();
-  std::optional<std::string> dev = q.dev ? std::optional<std::string>(q.dev->name()) : std::nullopt;
+  const QdiscInfo& info = parsed.info;
+  std::optional<std::string> dev = info.dev ? std::optional<std::string>(info.dev->name()) : std::nullopt;
   return prepared(
-      [verb, q](uint32_t index) {
+      [verb = parsed.verb, q = parsed.info](uint32_t index) {
         QdiscInfo x = q;
         x.dev = Ifref(index);
         return qdiscRequest(verb, x);

@@ -3,6 +3,8 @@
 #include <fcntl.h>
 #include <libmnl/libmnl.h>
 #include <linux/netlink.h>
+#include <net/if.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -33,6 +35,15 @@ mnl_socket* openSocket(int protocol, const std::optional<Netns>& netns) {
 }
 
 }  // namespace
+
+std::optional<uint32_t> interfaceIndex(int fd, const std::string& name) {
+  ifreq request{};
+  if (name.size() >= sizeof request.ifr_name) return std::nullopt;
+  name.copy(request.ifr_name, name.size());
+  if (ioctl(fd, SIOCGIFINDEX, &request) == 0) return static_cast<uint32_t>(request.ifr_ifindex);
+  if (errno == ENODEV) return 0u;
+  return std::nullopt;
+}
 
 NetlinkSocket::NetlinkSocket(int protocol, const std::optional<Netns>& netns, int receiveBufferBytes)
     : socket_(openSocket(protocol, netns)) {

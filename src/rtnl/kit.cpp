@@ -5,6 +5,7 @@
 #include <linux/rtnetlink.h>
 
 #include <algorithm>
+#include <cerrno>
 
 namespace fastlink::rtnl {
 
@@ -26,6 +27,13 @@ uint32_t Names::index(const Ifref& dev) {
   for (const auto& [name, index] : cache_)
     if (name == dev.name()) return index;
   std::string operation = "link show dev " + dev.name();
+  validateIfname(dev.name());
+  if (auto found = engine_.fd() >= 0 ? core::interfaceIndex(engine_.fd(), dev.name()) : std::nullopt) {
+    // The same error RTM_GETLINK gives for a missing name (ENODEV, no extack).
+    if (*found == 0) throw Error(std::error_code(ENODEV, std::generic_category()), operation);
+    cache_.emplace_back(dev.name(), *found);
+    return *found;
+  }
   core::MessageWriter w(RTM_GETLINK, 0);
   putDevice(w, dev, operation);
   uint32_t index = 0;

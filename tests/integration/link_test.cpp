@@ -4,6 +4,7 @@
 #include <linux/if_link.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
+#include <net/if.h>
 #include <netinet/in.h>
 #include <sched.h>
 #include <sys/socket.h>
@@ -80,6 +81,32 @@ TEST_F(LinkTest, MissingDeviceIsEnodevAndFindIsEmpty) {
   EXPECT_THROW(links.set("nosuch0", LinkInfo().setMtu(1400)), Error);
   EXPECT_THROW(links.del("nosuch0"), Error);
   EXPECT_EQ(ipLinkSnapshot(), before);
+}
+
+// findIndex asks with an ioctl on the Netlink's own socket: it must answer for the Netlink's
+// namespace (not the process's), see altnames like RTM_GETLINK does, and send no netlink message.
+TEST_F(LinkTest, FindIndexAnswersForTheSocketsNamespaceWithoutAMessage) {
+  addVeth("fx0", "fx1");
+  ASSERT_EQ(run("ip -n " + ns.name() + " link property add dev fx0 altname fx0-uplink").status, 0);
+  ASSERT_EQ(if_nametoindex("fx0"), 0u) << "fx0 must exist only in the test namespace";
+  uint32_t want0 = ipLink("fx0")["ifindex"].get<uint32_t>();
+  uint32_t want1 = ipLink("fx1")["ifindex"].get<uint32_t>();
+  wire::reset();
+  EXPECT_EQ(links.findIndex("fx0"), want0);
+  EXPECT_EQ(links.findIndex("fx1"), want1);
+  EXPECT_EQ(links.findIndex("fx0-uplink"), want0);
+  EXPECT_EQ(links.findIndex("nosuch0"), std::nullopt);
+  EXPECT_EQ(links.indexOf("fx1"), want1);
+  EXPECT_EQ(wire::counts().requests, 0u) << "names are looked up by ioctl, not RTM_GETLINK";
+  try {
+    links.indexOf("nosuch0");
+    FAIL() << "expected ENODEV";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), std::errc::no_such_device);
+    EXPECT_NE(std::string(e.what()).find("No such device"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("link show dev nosuch0"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(links.findIndex("name-longer-than-15"), Error) << "an invalid name is bad input, not absent";
 }
 
 TEST_F(LinkTest, AddExistingFailsWithEexist) {
