@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <ctime>
 #include <optional>
@@ -263,6 +264,9 @@ int monitorMirror(Netlink& nl, Printer& printer, const MonitorOptions& m, const 
 
 int runMonitor(Context& ctx, Args& args) {
   MonitorOptions m = parseMonitor(args);
+  // A reader that closes the pipe (`| head`) ends the monitor with status 0: write() then fails
+  // with EPIPE and the loop returns, instead of SIGPIPE killing the process (status 141).
+  std::signal(SIGPIPE, SIG_IGN);
   Netlink& nl = ctx.netlink();
   try {
     Printer printer(ctx.options(), m, nl);

@@ -201,5 +201,14 @@ TEST_F(MonitorCliTest, StreamIsWholeAndEachEventIsPromptWhenTheStreamStops) {
   EXPECT_EQ(ns.ipJson("route show type blackhole").size(), 1u);
 }
 
+TEST_F(MonitorCliTest, ReaderClosingThePipeEndsTheMonitorWithStatusZero) {
+  std::string script = "(" + cliPath() + " -n " + ns.name() + " -j monitor route | head -n 1 >/dev/null; echo status ${PIPESTATUS[0]}) & " +
+                       "sleep 0.5; ip -n " + ns.name() + " route add blackhole 10.60.0.0/16; sleep 0.2; ip -n " + ns.name() +
+                       " route del blackhole 10.60.0.0/16; wait";
+  auto r = run("timeout 10 bash -c " + shellQuote(script));
+  EXPECT_NE(r.out.find("status 0"), std::string::npos) << r.out << r.err;
+  EXPECT_TRUE(ns.ipJson("route show type blackhole").empty());  // the oracle: both changes happened
+}
+
 }  // namespace
 }  // namespace fastlink::test
