@@ -108,10 +108,15 @@ class EventStream {
   /// Waits up to `timeout` for input, then delivers what is queued. Returns how many.
   std::size_t wait(const EventHandler& onEvent, std::chrono::milliseconds timeout,
                    const std::function<void()>& onOverflow = {});
+  /// Waits without a time limit, then delivers what is queued (Subscription::wait: one system
+  /// call per wake-up). Returns how many; 0 after a signal or when only an overflow came.
+  std::size_t wait(const EventHandler& onEvent, const std::function<void()>& onOverflow = {});
   /// The underlying subscription (overflow count, raw access).
   Subscription& subscription() { return subscription_; }
 
  private:
+  std::size_t deliver(const EventHandler& onEvent, const std::function<void()>& onOverflow, bool block);
+
   Subscription subscription_;
   std::vector<ObjectKind> kinds_;
 };

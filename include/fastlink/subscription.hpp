@@ -85,6 +85,10 @@ class Subscription {
   std::size_t process(const Handlers& handlers);
   /// Waits up to `timeout` for a notification, then delivers what is queued. Returns how many.
   std::size_t wait(const Handlers& handlers, std::chrono::milliseconds timeout);
+  /// Waits without a time limit, then delivers what is queued: one system call per wake-up (a
+  /// blocking receive instead of poll + receive), for a loop that only reads notifications.
+  /// Returns how many; 0 when a signal interrupted the wait (or only an overflow was reported).
+  std::size_t wait(const Handlers& handlers);
   /// Overflows seen so far.
   uint64_t overflows() const { return overflows_; }
 
@@ -98,7 +102,8 @@ class Subscription {
     uint32_t senderPortId = 0;
     std::optional<int32_t> nsid;
   };
-  std::optional<Datagram> receive();
+  std::optional<Datagram> receive(bool block);
+  std::size_t deliver(const Handlers& handlers, bool block);
 
   std::unique_ptr<core::NetlinkSocket> socket_;
   std::vector<uint8_t> buffer_;

@@ -1,4 +1,5 @@
-// Subscription: a netlink socket joined to multicast groups, read without blocking.
+// Subscription: a netlink socket joined to multicast groups, read in batches (recvmmsg), without
+// blocking (process) or blocking until the first notification (wait).
 #include "fastlink/subscription.hpp"
 
 #include <libmnl/libmnl.h>
@@ -106,8 +107,10 @@ Subscription::Subscription(int protocol, const std::optional<Netns>& netns, cons
 }
 
 // Reads up to kBatchDatagrams queued datagrams into the slots (one recvmmsg); the first one's
-// length when any came, std::nullopt when none was queued.
-std::optional<Subscription::Datagram> Subscription::receive() {
+// length when any came, std::nullopt when none was queued (or, blocking, a signal came first).
+// Blocking: MSG_WAITFORONE sleeps until the first datagram, then takes what is queued without
+// waiting for more, so one system call does what poll + a non-blocking read did.
+std::optional<Subscription::Datagram> Subscription::receive(bool block) {
   // Many datagrams per system call: at 100,000 events a second one recvmsg per notification
   // made the system calls the monitor's main cost. No size peek: a datagram larger than its
   // slot is lost like an overflow, reported as one, and the slots grow before the next read.
@@ -133,9 +136,21 @@ std::optional<Subscription::Datagram> Subscription::receive() {
   }
   for (;;) {
     // MSG_TRUNC: msg_len is the datagram's real length even when it did not fit.
-    int n = recvmmsg(fd(), headers.data(), kBatchDatagrams, MSG_DONTWAIT | MSG_TRUNC, nullptr);
+    int n = recvmmsg(fd(), headers.data(), kBatchDatagrams, (block ? MSG_WAITFORONE : MSG_DONTWAIT) | MSG_TRUNC,
+                     nullptr);
     if (n < 0) {
-      if (errno == EINTR) continue;
+      if (errno == EINTR) {
+        if (block) return std::nullopt;  // the caller may want to look at the signal
+        continue;
+      }
+      if ((errno == EAGAIN || errno == EWOULDBLOCK) && block) {
+        // The caller made fd() non-blocking (O_NONBLOCK wins over MSG_WAITFORONE): wait here.
+        pollfd p{fd(), POLLIN, 0};
+        if (::poll(&p, 1, -1) < 0 && errno != EINTR)
+          throw Error(std::error_code(errno, std::generic_category()), "poll subscription");
+        block = false;
+        continue;
+      }
       if (errno == EAGAIN || errno == EWOULDBLOCK) return std::nullopt;
       // The kernel reports a loss before the datagrams still queued (when it happens after the
       // first datagram of a batch, on the next call), so events and the gap stay in order.
@@ -162,7 +177,11 @@ int Subscription::fd() const { return socket_->fd(); }
 void Subscription::join(NotificationGroup group) { socket_->joinGroup(rtnlGroup(group)); }
 void Subscription::joinGeneric(uint32_t groupId) { socket_->joinGroup(groupId); }
 
-std::size_t Subscription::process(const Handlers& handlers) {
+std::size_t Subscription::process(const Handlers& handlers) { return deliver(handlers, false); }
+
+std::size_t Subscription::wait(const Handlers& handlers) { return deliver(handlers, true); }
+
+std::size_t Subscription::deliver(const Handlers& handlers, bool block) {
   std::size_t delivered = 0;
   bool drained = false;
   for (;;) {
@@ -170,9 +189,13 @@ std::size_t Subscription::process(const Handlers& handlers) {
       if (stateOf(buffer_).next == stateOf(buffer_).count) {
         // A short batch means the queue was empty when it was read: what came later wakes the
         // caller's poll again, so one more recvmmsg (EAGAIN) would only cost a system call.
-        if (drained || !receive()) return delivered;
+        // Only the first read of a blocking call may sleep (datagrams left from an earlier
+        // call count as the first read: they are delivered without waiting).
+        if (drained || !receive(block)) return delivered;
+        block = false;
         drained = stateOf(buffer_).count < kBatchDatagrams;
       }
+      block = false;
       while (stateOf(buffer_).next < stateOf(buffer_).count) {
         // The cursor moves before the handlers run: a handler that throws loses nothing after
         // its own datagram; the next process() resumes with the following one.
@@ -199,6 +222,7 @@ std::size_t Subscription::process(const Handlers& handlers) {
       // The kernel reports the loss once and the socket reads on; what is queued after the
       // gap is still delivered by the next call.
       ++overflows_;
+      block = false;  // the overflow is news: the caller hears of it without another wait
       if (!handlers.onOverflow) throw;
       handlers.onOverflow();
     }

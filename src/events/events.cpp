@@ -156,6 +156,14 @@ EventStream::EventStream(Netlink& netlink, const std::vector<ObjectKind>& kinds,
 }
 
 std::size_t EventStream::process(const EventHandler& onEvent, const std::function<void()>& onOverflow) {
+  return deliver(onEvent, onOverflow, false);
+}
+
+std::size_t EventStream::wait(const EventHandler& onEvent, const std::function<void()>& onOverflow) {
+  return deliver(onEvent, onOverflow, true);
+}
+
+std::size_t EventStream::deliver(const EventHandler& onEvent, const std::function<void()>& onOverflow, bool block) {
   std::size_t delivered = 0;
   Subscription::Handlers handlers;
   handlers.onNotification = [&](const Notification& n) {
@@ -166,7 +174,8 @@ std::size_t EventStream::process(const EventHandler& onEvent, const std::functio
     onEvent(*e);
   };
   handlers.onOverflow = onOverflow;
-  subscription_.process(handlers);
+  if (block) subscription_.wait(handlers);
+  else subscription_.process(handlers);
   return delivered;
 }
 

@@ -156,5 +156,59 @@ TEST_F(MonitorCliTest, RestartedSyncMonitorRebuildsTheExactState) {
   EXPECT_FALSE(view.count("10.1.0.0/16 main"));
 }
 
+TEST_F(MonitorCliTest, StreamIsWholeAndEachEventIsPromptWhenTheStreamStops) {
+  // Events that stream in are read in batches (held up to 1 ms so that more queue up); that
+  // must neither lose nor cut a line, nor keep an event waiting once nothing else comes.
+  // Timed with the shell's clock (bash), polling the output file every 5 ms: a single event
+  // after the stream must show within 100 ms; the burst's last line within 1 s (the monitor may
+  // still be catching up on a loaded machine: what must not happen is a line left in a buffer
+  // until the next event).
+  std::string out = "/tmp/fastlink-mon-stream-" + ns.name(), batch = "/tmp/fastlink-mon-batch-" + ns.name();
+  std::string lines2000;
+  for (int i = 0; i < 1000; ++i) lines2000 += "route add blackhole 10.50." + std::to_string(i / 250) + "." + std::to_string(i % 250) + "/32\n";
+  for (int i = 0; i < 1000; ++i) lines2000 += "route del blackhole 10.50." + std::to_string(i / 250) + "." + std::to_string(i % 250) + "/32\n";
+  run("printf %s " + shellQuote(lines2000) + " > " + batch);
+  std::string ip = "ip -n " + ns.name() + " ";
+  // until FILE has N lines: milliseconds waited (or "timeout" after 2 s)
+  std::string until = "until_lines() { t0=${EPOCHREALTIME/./}; while [ $(wc -l < $1) -lt $2 ]; do "
+                      "[ $(( ${EPOCHREALTIME/./} - t0 )) -gt 2000000 ] && { echo timeout; return; }; sleep 0.005; done; "
+                      "echo $(( (${EPOCHREALTIME/./} - t0) / 1000 )); }; ";
+  std::string script = until + cliPath() + " -n " + ns.name() + " -j monitor route >" + out + " & B=$!; sleep 0.5; " +
+                       ip + "-batch " + batch + "; echo burst $(until_lines " + out + " 2000); sleep 0.3; " + ip +
+                       "route add blackhole 10.51.0.0/16; echo single $(until_lines " + out + " 2001); kill $B; wait";
+  auto r = run("bash -c " + shellQuote(script));
+  std::string text = run("cat " + out).out;
+  run("rm -f " + out + " " + batch);
+  std::istringstream report(r.out);
+  std::string word, burst, single;
+  report >> word >> burst >> word >> single;
+  ASSERT_NE(burst, "timeout") << r.out;
+  ASSERT_NE(single, "timeout") << r.out;
+  EXPECT_LE(std::stoi(burst), 1000) << "ms from the end of the burst to its last line";
+  EXPECT_LE(std::stoi(single), 100) << "ms from a single change to its line";
+  auto ours = lines(text);
+  ASSERT_EQ(ours.size(), 2001u);
+  std::multiset<std::string> seen;
+  for (const auto& l : ours) {
+    json j = json::parse(l);  // throws on a cut line
+    seen.insert(j["event"].get<std::string>() + " " + j["dst"].get<std::string>());
+  }
+  EXPECT_EQ(seen.count("new 10.50.3.249"), 1u);
+  EXPECT_EQ(seen.count("deleted 10.50.0.0"), 1u);
+  EXPECT_EQ(seen.count("new 10.51.0.0/16"), 1u);
+  EXPECT_EQ(ours.back(), R"({"event":"new","object":"route","type":"blackhole","dst":"10.51.0.0/16","flags":[]})");
+  // The oracle: the burst left nothing behind, the single route is there.
+  EXPECT_EQ(ns.ipJson("route show type blackhole").size(), 1u);
+}
+
+TEST_F(MonitorCliTest, ReaderClosingThePipeEndsTheMonitorWithStatusZero) {
+  std::string script = "(" + cliPath() + " -n " + ns.name() + " -j monitor route | head -n 1 >/dev/null; echo status ${PIPESTATUS[0]}) & " +
+                       "sleep 0.5; ip -n " + ns.name() + " route add blackhole 10.60.0.0/16; sleep 0.2; ip -n " + ns.name() +
+                       " route del blackhole 10.60.0.0/16; wait";
+  auto r = run("timeout 10 bash -c " + shellQuote(script));
+  EXPECT_NE(r.out.find("status 0"), std::string::npos) << r.out << r.err;
+  EXPECT_TRUE(ns.ipJson("route show type blackhole").empty());  // the oracle: both changes happened
+}
+
 }  // namespace
 }  // namespace fastlink::test

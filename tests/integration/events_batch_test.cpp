@@ -6,7 +6,11 @@
 #include <fastlink/events.hpp>
 #include <fastlink/fastlink.hpp>
 
+#include <fcntl.h>
+
+#include <chrono>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "support/test_netns.hpp"
@@ -67,6 +71,46 @@ TEST(EventsBatchTest, OneProcessDeliversAQueuedBacklogInOrderWithEachNsid) {
   // The oracle agrees that the changes happened where the events said.
   EXPECT_EQ(here.ipJson("route show dev lo").size(), 600u);
   EXPECT_EQ(other.ipJson("route show dev lo").size(), 400u);
+}
+
+TEST(EventsBatchTest, WaitSleepsUntilTheFirstNotificationThenDeliversTheQueue) {
+  TestNetns here;
+  here.ip("link set lo up");
+  Netlink nl{NetlinkOptions{.netns = Netns::named(here.name())}};
+  EventStream stream(nl, {ObjectKind::Route});
+
+  // Queued before the call: delivered at once, 100 in two recvmmsg calls (64 + 36), no sleep.
+  here.ipBatch(addRoutes(0, 100));
+  wire::reset();
+  std::vector<std::string> seen;
+  auto keep = [&](const Event& e) { seen.push_back(e.route()->dst->toStringWithLength()); };
+  EXPECT_EQ(stream.wait(keep), 100u);
+  EXPECT_EQ(wire::counts().batchReceiveCalls, 2u);
+  ASSERT_EQ(seen.size(), 100u);
+  EXPECT_EQ(seen.front(), hostRoute(0));
+  EXPECT_EQ(seen.back(), hostRoute(99));
+
+  // Nothing queued: wait() sleeps in the receive until a change comes 200 ms later, and the
+  // fd made non-blocking by the caller (O_NONBLOCK) must not turn it into a busy return of 0.
+  for (bool nonBlocking : {false, true}) {
+    SCOPED_TRACE(nonBlocking ? "O_NONBLOCK" : "blocking fd");
+    if (nonBlocking) fcntl(stream.fd(), F_SETFL, fcntl(stream.fd(), F_GETFL) | O_NONBLOCK);
+    int route = nonBlocking ? 201 : 200;
+    std::thread changer([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      here.ip("route add " + hostRoute(route) + " dev lo");
+    });
+    seen.clear();
+    auto t0 = std::chrono::steady_clock::now();
+    std::size_t n = stream.wait(keep);
+    auto waited = std::chrono::steady_clock::now() - t0;
+    changer.join();
+    EXPECT_EQ(n, 1u);
+    ASSERT_EQ(seen.size(), 1u);
+    EXPECT_EQ(seen[0], hostRoute(route));
+    EXPECT_GE(waited, std::chrono::milliseconds(150));
+  }
+  EXPECT_EQ(here.ipJson("route show dev lo").size(), 102u);  // the oracle saw the same changes
 }
 
 }  // namespace
