@@ -128,6 +128,68 @@ json statsJson(const LinkStats& s) {
             {"carrier_errors", s.txCarrierErrors}, {"collisions", s.collisions}}}};
 }
 
+const char* addrGenModeName(Ipv6AddrGenMode mode) {
+  switch (mode) {
+    case Ipv6AddrGenMode::Eui64: return "eui64";
+    case Ipv6AddrGenMode::None: return "none";
+    case Ipv6AddrGenMode::StableSecret: return "stable_secret";
+    case Ipv6AddrGenMode::Random: return "random";
+  }
+  return "unknown";
+}
+
+struct DeviceLimit {
+  const char* key;   ///< JSON
+  const char* word;  ///< text
+  const std::optional<uint32_t>* value;
+};
+
+/// The queue counts and offload limits `ip -d` prints after the kind, in its order.
+std::vector<DeviceLimit> deviceLimits(const LinkInfo& l) {
+  std::vector<DeviceLimit> out;
+  for (DeviceLimit d : {DeviceLimit{"num_tx_queues", "numtxqueues", &l.numTxQueues},
+                        DeviceLimit{"num_rx_queues", "numrxqueues", &l.numRxQueues},
+                        DeviceLimit{"gso_max_size", "gso_max_size", &l.gsoMaxSize},
+                        DeviceLimit{"gso_max_segs", "gso_max_segs", &l.gsoMaxSegs},
+                        DeviceLimit{"tso_max_size", "tso_max_size", &l.tsoMaxSize},
+                        DeviceLimit{"tso_max_segs", "tso_max_segs", &l.tsoMaxSegs},
+                        DeviceLimit{"gro_max_size", "gro_max_size", &l.groMaxSize}})
+    if (*d.value) out.push_back(d);
+  return out;
+}
+
+/// What `ip -d link show` adds, from the end of the link/ line on, laid out as ip does:
+/// " promiscuity N  allmulti N minmtu N maxmtu N", a line with the kind and its options, a line
+/// `KIND_slave` for a port, then addrgenmode, queue counts and offload limits continuing the
+/// last line. ip ends each piece with a blank, also before its line breaks; fastlink keeps
+/// those only for -o, where they stand before the `\` (scripts split on them).
+std::string detailsText(const LinkInfo& l, const PeerMap& peers, bool oneline) {
+  std::string d;
+  if (l.promiscuity) d += fmt::format(" promiscuity {} ", *l.promiscuity);
+  if (l.allmulti) d += fmt::format(" allmulti {} ", *l.allmulti);
+  if (l.minMtu) d += fmt::format("minmtu {} ", *l.minMtu);
+  if (l.maxMtu) d += fmt::format("maxmtu {} ", *l.maxMtu);
+  if (l.kind) {
+    d += "\n    " + *l.kind + " ";
+    for (const auto& opt : kindOptions(l, peers))
+      if (!opt.text.empty()) d += opt.text + " ";  // empty: a key iproute2 prints in JSON only
+  }
+  if (l.slaveKind) d += "\n    " + *l.slaveKind + "_slave ";
+  if (l.addrGenMode) d += fmt::format("addrgenmode {} ", addrGenModeName(*l.addrGenMode));
+  for (const auto& [key, word, value] : deviceLimits(l)) d += fmt::format("{} {} ", word, **value);
+  std::string out;
+  out.reserve(d.size());
+  for (char c : d) {
+    if (c == '\n' && !oneline)
+      while (!out.empty() && out.back() == ' ') out.pop_back();
+    out += c;
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  // Without promiscuity (never on a real kernel) the first word still needs its blank.
+  if (!out.empty() && out[0] != ' ' && out[0] != '\n') out.insert(out.begin(), ' ');
+  return out;
+}
+
 json linkJson(const LinkInfo& l, const PeerMap& peers, const GlobalOptions& o, bool addrStyle) {
   json j = json::object();
   if (l.index) j["ifindex"] = *l.index;
@@ -150,6 +212,7 @@ json linkJson(const LinkInfo& l, const PeerMap& peers, const GlobalOptions& o, b
   if (l.linkNetnsId) j["link_netnsid"] = *l.linkNetnsId;
   if (o.details) {
     if (l.promiscuity) j["promiscuity"] = *l.promiscuity;
+    if (l.allmulti) j["allmulti"] = *l.allmulti;
     if (l.minMtu) j["min_mtu"] = *l.minMtu;
     if (l.maxMtu) j["max_mtu"] = *l.maxMtu;
     if (l.kind || l.slaveKind) {
@@ -165,8 +228,8 @@ json linkJson(const LinkInfo& l, const PeerMap& peers, const GlobalOptions& o, b
       if (l.slaveKind) info["info_slave_kind"] = *l.slaveKind;
       j["linkinfo"] = info;
     }
-    if (l.numTxQueues) j["num_tx_queues"] = *l.numTxQueues;
-    if (l.numRxQueues) j["num_rx_queues"] = *l.numRxQueues;
+    if (l.addrGenMode) j["inet6_addr_gen_mode"] = addrGenModeName(*l.addrGenMode);
+    for (const auto& [key, word, value] : deviceLimits(l)) j[key] = **value;
   }
   if (l.alias && !l.alias->empty()) j["ifalias"] = *l.alias;
   if (o.stats && l.stats) j["stats64"] = statsJson(*l.stats);
@@ -288,22 +351,9 @@ void printLinkText(OutBuffer& out, const LinkInfo& l, const PeerMap& peers, cons
   if (l.address) out.put(' ').putMac(*l.address);
   if (l.broadcast) out.put(" brd ").putMac(*l.broadcast);
   if (l.linkNetnsId) out.put(" link-netnsid ").putInt(*l.linkNetnsId);
-  if (o.details) {
-    if (l.minMtu) out.put(" minmtu ").putUint(*l.minMtu);
-    if (l.maxMtu) out.put(" maxmtu ").putUint(*l.maxMtu);
-  }
+  if (o.details) out.put(detailsText(l, peers, o.oneline));
   out.put('\n');
 
-  if (o.details) {
-    TextLine kind("    ");
-    if (l.kind) kind.add(*l.kind);
-    for (const auto& opt : kindOptions(l, peers))
-      if (!opt.text.empty()) kind.add(opt.text);  // empty: a key iproute2 prints in JSON only
-    if (l.slaveKind) kind.add(*l.slaveKind + "_slave");
-    if (l.numTxQueues) kind.add("numtxqueues", *l.numTxQueues);
-    if (l.numRxQueues) kind.add("numrxqueues", *l.numRxQueues);
-    if (kind.str().size() > 4) out.put(kind.str()).put('\n');
-  }
   if (l.alias && !l.alias->empty()) out.put("    alias ").put(*l.alias).put('\n');
   if (l.xdp && l.xdp->attached()) out.put(xdpProgramLines(*l.xdp, o.details, lookUpXdpProgram));
   if (o.stats && l.stats) printStats(out, *l.stats);

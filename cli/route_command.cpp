@@ -22,7 +22,8 @@ constexpr const char* kUsage = R"(Usage: fastlink route { add | del | replace | 
                                   [ mark MARK ] [ fibmatch ]
 ROUTE := [ TYPE ] PREFIX [ via ADDRESS ] [ dev DEV ] [ table TABLE ] [ metric N ] [ proto PROTO ]
          [ scope SCOPE ] [ src ADDRESS ] [ tos TOS ] [ mtu N ] [ advmss N ] [ hoplimit N ] [ window N ]
-         [ initcwnd N ] [ initrwnd N ] [ onlink ] [ nhid ID ] [ NEXTHOP ... ]
+         [ initcwnd N ] [ initrwnd N ] [ onlink ] [ nhid ID ] [ pref { low | medium | high } ]
+         [ NEXTHOP ... ]
 NEXTHOP := nexthop [ via ADDRESS ] [ dev DEV ] [ weight 1-256 ] [ onlink ]
 PREFIX := default | ADDRESS[/LENGTH]
 TYPE := unicast | local | broadcast | multicast | blackhole | unreachable | prohibit | throw | nat
@@ -156,6 +157,12 @@ ParsedRoute parseRoute(Args& args, bool del) {
       p.info.nhid = parseU32(args.value("nhid"), "nhid", 1);
     } else if (args.accept("type")) {
       p.info.type = orUsage("type", [&] { return parseRouteType(args.value("type")); });
+    } else if (args.accept("pref")) {
+      std::string v = args.value("pref");
+      if (v == "low") p.info.pref = 3;  // ICMPV6_ROUTER_PREF_* (RFC 4191)
+      else if (v == "medium") p.info.pref = 0;
+      else if (v == "high") p.info.pref = 1;
+      else throw UsageError("pref: \"" + v + "\" is not low, medium or high");
     } else if (args.accept("nexthop")) {
       std::optional<std::string> dev;
       p.info.paths.push_back(parsePath(args, dev));

@@ -24,7 +24,19 @@ void parseVxlan(Args& args, ParsedLink& p) {
     else if (args.acceptAny({"ttl", "hoplimit"})) {
       std::string t = args.value("ttl");
       v.ttl = t == "auto" || t == "inherit" ? 0 : static_cast<uint8_t>(parseInteger(t, "ttl", 0, 255));
-    } else args.unknown("type vxlan takes: id, local, remote, group, dstport, dev, learning, nolearning, ttl");
+    } else if (args.acceptAny({"tos", "dsfield"})) v.tos = parseTunnelTos(args.value("tos"));
+    else if (args.accept("srcport")) {
+      // ip's `srcport MIN MAX`: two words, both ports.
+      auto low = static_cast<uint16_t>(parseInteger(args.value("srcport"), "srcport", 0, 65535));
+      auto high = static_cast<uint16_t>(parseInteger(args.value("srcport MAX"), "srcport MAX", 0, 65535));
+      if (low > high) throw UsageError(fmt::format("srcport: the low end {} is above the high end {}", low, high));
+      v.srcPortMin = low;
+      v.srcPortMax = high;
+    } else if (args.accept("ageing")) v.ageing = parseU32(args.value("ageing"), "ageing");
+    else if (args.accept("udpcsum")) v.udpCsum = true;
+    else if (args.accept("noudpcsum")) v.udpCsum = false;
+    else args.unknown("type vxlan takes: id, local, remote, group, dev, srcport, dstport, [no]learning, tos, ttl, ageing, "
+                      "[no]udpcsum");
   }
   p.info.vxlan = v;
 }
@@ -43,9 +55,16 @@ std::vector<KindOption> printVxlan(const LinkInfo& l, const NameOf& nameOf) {
     std::string dev = nameOf(v.dev->index());
     out.push_back(stringOption("link", dev, "dev " + dev));
   }
+  if (v.srcPortMin && v.srcPortMax)
+    out.push_back({"port_range", {{"low", *v.srcPortMin}, {"high", *v.srcPortMax}},
+                   fmt::format("srcport {} {}", *v.srcPortMin, *v.srcPortMax)});
   if (v.dstPort) out.push_back({"port", *v.dstPort, fmt::format("dstport {}", *v.dstPort)});
   if (v.learning) out.push_back({"learning", *v.learning, *v.learning ? "learning" : "nolearning"});
+  if (v.tos)
+    if (auto tos = tunnelTos(*v.tos)) out.push_back(*tos);
   if (v.ttl) out.push_back(numberOption("ttl", *v.ttl));
+  if (v.ageing) out.push_back(numberOption("ageing", *v.ageing));
+  if (v.udpCsum) out.push_back({"udp_csum", *v.udpCsum, *v.udpCsum ? "udpcsum" : "noudpcsum"});
   return out;
 }
 
@@ -55,7 +74,8 @@ std::vector<uint32_t> vxlanDevices(const LinkInfo& l) {
 }
 
 const LinkKindRegistrar kVxlan{{.kinds = {"vxlan"},
-                                .usage = "vxlan:   id VNI | local IP | remote IP | group IP | dstport PORT | dev DEV | learning | nolearning | ttl TTL",
+                                .usage = "vxlan:   id VNI | local IP | remote IP | group IP | dev DEV | srcport MIN MAX | dstport PORT |\n"
+                                         "           [no]learning | tos TOS | ttl TTL | ageing SECONDS | [no]udpcsum",
                                 .parse = parseVxlan,
                                 .print = printVxlan,
                                 .devices = vxlanDevices}};

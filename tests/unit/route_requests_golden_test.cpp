@@ -89,6 +89,18 @@ TEST(RouteRequestsGolden, AppendIpv6) {
   EXPECT_TRUE(sameBytes(r.bytes(), familyMessage(RTM_NEWROUTE, kAppend, h, a)));
 }
 
+TEST(RouteRequestsGolden, Ipv6RouterPreference) {
+  // ip -6 route add 2001:db8:9::/48 dev <4> pref high: RTA_PREF, one byte, ICMPV6_ROUTER_PREF_HIGH = 1
+  Request r = RouteRequests::add(RouteInfo(pfx("2001:db8:9::/48")).setDev(4u).setPref(1));
+  Rtmsg h{.family = AF_INET6, .dstLen = 48, .table = RT_TABLE_MAIN, .protocol = RTPROT_BOOT, .scope = RT_SCOPE_LINK,
+          .type = RTN_UNICAST};
+  Attrs a = Attrs().raw(RTA_DST, ipv6("2001:db8:9::")).u32(RTA_OIF, 4).u8(RTA_PREF, 1);
+  EXPECT_TRUE(sameBytes(r.bytes(), familyMessage(RTM_NEWROUTE, kAdd, h, a)));
+  // low is 3 (0b11), not 2: 2 is reserved.
+  Request low = RouteRequests::add(RouteInfo(pfx("2001:db8:9::/48")).setDev(4u).setPref(3));
+  EXPECT_TRUE(sameBytes(low.bytes(), familyMessage(RTM_NEWROUTE, kAdd, h, Attrs().raw(RTA_DST, ipv6("2001:db8:9::")).u32(RTA_OIF, 4).u8(RTA_PREF, 3))));
+}
+
 TEST(RouteRequestsGolden, MultipathWithWeightsAndOnlink) {
   // ip route add 10.2.0.0/16 nexthop via 10.0.0.2 dev <3> weight 1 nexthop via 10.0.1.2 dev <4> weight 2 onlink
   Request r = RouteRequests::add(RouteInfo(pfx("10.2.0.0/16"))
@@ -166,6 +178,8 @@ TEST(RouteRequestsGolden, BadInputIsRejectedBeforeEncoding) {
             "nexthop #1 needs a gateway (via) or a device (dev)");
   EXPECT_EQ(reason([] { RouteRequests::add(RouteInfo(pfx("10.0.0.0/24")).addPath(RoutePath().setDev(1u).setWeight(0))); }),
             "nexthop #1: weight 0 is out of range (1-256)");
+  EXPECT_EQ(reason([] { RouteRequests::add(RouteInfo(pfx("2001:db8::/32")).setDev(1u).setPref(2)); }),
+            "router preference 2 is not 3 (low), 0 (medium) or 1 (high)");
   EXPECT_EQ(reason([] { Prefix::parse("10.0.0.1/33"); }), "invalid prefix \"10.0.0.1/33\": length 33 is longer than 32");
   EXPECT_EQ(reason([] { Prefix::parse("2001:db8::/129"); }),
             "invalid prefix \"2001:db8::/129\": length 129 is longer than 128");
