@@ -67,6 +67,9 @@ struct BridgeInfo {
   BridgeInfo& setMcastSnooping(bool v) { mcastSnooping = v; return *this; }
 };
 
+/// Don't Fragment bit of the outer IPv4 header (`df unset|set|inherit`).
+enum class VxlanDf : uint8_t { Unset = 0, Set = 1, Inherit = 2 };
+
 struct VxlanInfo {
   std::optional<uint32_t> vni;
   std::optional<IpAddress> local;
@@ -80,6 +83,9 @@ struct VxlanInfo {
   std::optional<uint16_t> srcPortMax;  ///< both or neither are sent
   std::optional<uint32_t> ageing;      ///< FDB entry lifetime, seconds
   std::optional<bool> udpCsum;         ///< checksum outer UDP over IPv4
+  std::optional<bool> udp6ZeroCsumTx;  ///< send outer UDP over IPv6 without checksum
+  std::optional<bool> udp6ZeroCsumRx;  ///< accept outer UDP over IPv6 without checksum
+  std::optional<VxlanDf> df;
   VxlanInfo& setVni(uint32_t v) { vni = v; return *this; }
   VxlanInfo& setLocal(IpAddress v) { local = v; return *this; }
   VxlanInfo& setRemote(IpAddress v) { remote = v; return *this; }
@@ -92,13 +98,19 @@ struct VxlanInfo {
   VxlanInfo& setSrcPortRange(uint16_t min, uint16_t max) { srcPortMin = min; srcPortMax = max; return *this; }
   VxlanInfo& setAgeing(uint32_t v) { ageing = v; return *this; }
   VxlanInfo& setUdpCsum(bool v) { udpCsum = v; return *this; }
+  VxlanInfo& setUdp6ZeroCsumTx(bool v) { udp6ZeroCsumTx = v; return *this; }
+  VxlanInfo& setUdp6ZeroCsumRx(bool v) { udp6ZeroCsumRx = v; return *this; }
+  VxlanInfo& setDf(VxlanDf v) { df = v; return *this; }
 };
 
 enum class MacvlanMode : uint32_t { Private = 1, Vepa = 2, Bridge = 4, Passthru = 8, Source = 16 };
 
 struct MacvlanInfo {  ///< for kinds macvlan and macvtap
   std::optional<MacvlanMode> mode;
+  std::optional<uint32_t> bcQueueLen;      ///< broadcast/multicast queue length asked for
+  std::optional<uint32_t> usedBcQueueLen;  ///< reported only: the length in use (the largest asked)
   MacvlanInfo& setMode(MacvlanMode v) { mode = v; return *this; }
+  MacvlanInfo& setBcQueueLen(uint32_t v) { bcQueueLen = v; return *this; }
 };
 
 enum class VlanProtocol : uint16_t { Dot1Q = 0x8100, Dot1AD = 0x88a8 };

@@ -180,6 +180,23 @@ TEST(LinkRequestsGolden, AddVxlanWithTosSrcportAgeingUdpcsum) {
   EXPECT_TRUE(sameBytes(r.bytes(), addMessage(Attrs().str(IFLA_IFNAME, "vx0").append(linkInfo("vxlan", data)))));
 }
 
+TEST(LinkRequestsGolden, AddVxlanWithDfAndIpv6ZeroChecksums) {
+  // ip link add vx0 type vxlan id 42 remote 2001:db8::2 df inherit udp6zerocsumtx noudp6zerocsumrx
+  Request r = LinkRequests::add(LinkInfo("vx0", "vxlan").setVxlan(VxlanInfo()
+                                                                      .setVni(42)
+                                                                      .setRemote(ip("2001:db8::2"))
+                                                                      .setDf(VxlanDf::Inherit)
+                                                                      .setUdp6ZeroCsumTx(true)
+                                                                      .setUdp6ZeroCsumRx(false)));
+  Attrs data = Attrs()
+                   .u32(IFLA_VXLAN_ID, 42)
+                   .raw(IFLA_VXLAN_GROUP6, {0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x02})
+                   .u8(IFLA_VXLAN_UDP_ZERO_CSUM6_TX, 1)
+                   .u8(IFLA_VXLAN_UDP_ZERO_CSUM6_RX, 0)
+                   .u8(IFLA_VXLAN_DF, 2);  // VXLAN_DF_INHERIT
+  EXPECT_TRUE(sameBytes(r.bytes(), addMessage(Attrs().str(IFLA_IFNAME, "vx0").append(linkInfo("vxlan", data)))));
+}
+
 TEST(LinkRequestsGolden, VxlanSrcportRangeMustBeOrderedAndComplete) {
   for (VxlanInfo v : {VxlanInfo().setVni(1).setSrcPortRange(2000, 1000), [] {
                         VxlanInfo half = VxlanInfo().setVni(1);
@@ -202,6 +219,19 @@ TEST(LinkRequestsGolden, AddVxlanMulticastGroup) {
       LinkInfo("vx1", "vxlan").setVxlan(VxlanInfo().setVni(7).setGroup(ip("239.1.1.1")).setDev(2u)));
   Attrs data = Attrs().u32(IFLA_VXLAN_ID, 7).raw(IFLA_VXLAN_GROUP, {239, 1, 1, 1}).u32(IFLA_VXLAN_LINK, 2);
   EXPECT_TRUE(sameBytes(r.bytes(), addMessage(Attrs().str(IFLA_IFNAME, "vx1").append(linkInfo("vxlan", data)))));
+}
+
+TEST(LinkRequestsGolden, AddMacvlanWithBcQueueLen) {
+  // ip link add mv0 link <2> type macvlan mode vepa bcqueuelen 2000; the used length is never sent
+  MacvlanInfo m = MacvlanInfo().setMode(MacvlanMode::Vepa).setBcQueueLen(2000);
+  m.usedBcQueueLen = 3000;
+  Request r = LinkRequests::add(LinkInfo("mv0", "macvlan").setParent(2u).setMacvlan(m));
+  Attrs data = Attrs().u32(IFLA_MACVLAN_MODE, 2).u32(IFLA_MACVLAN_BC_QUEUE_LEN, 2000);
+  EXPECT_TRUE(sameBytes(r.bytes(), addMessage(Attrs().str(IFLA_IFNAME, "mv0").u32(IFLA_LINK, 2).append(linkInfo("macvlan", data)))));
+  // bcqueuelen alone (ip link set mv0 type macvlan bcqueuelen 10): no mode attribute.
+  Request set = LinkRequests::set(Ifref(5u), LinkInfo().setKind("macvlan").setMacvlan(MacvlanInfo().setBcQueueLen(10)));
+  EXPECT_TRUE(sameBytes(set.bytes(), linkMessage(RTM_NEWLINK, NLM_F_REQUEST, Ifinfo{.index = 5},
+                                                 linkInfo("macvlan", Attrs().u32(IFLA_MACVLAN_BC_QUEUE_LEN, 10)))));
 }
 
 TEST(LinkRequestsGolden, AddMacvlanBridgeMode) {

@@ -33,6 +33,9 @@ void encodeData(core::MessageWriter& w, const LinkInfo& link, KeepAlive&) {
     w.putBytes(IFLA_VXLAN_PORT_RANGE, range);
   }
   putOption(w, IFLA_VXLAN_UDP_CSUM, v.udpCsum);
+  putOption(w, IFLA_VXLAN_UDP_ZERO_CSUM6_TX, v.udp6ZeroCsumTx);
+  putOption(w, IFLA_VXLAN_UDP_ZERO_CSUM6_RX, v.udp6ZeroCsumRx);
+  putOption(w, IFLA_VXLAN_DF, v.df);
 }
 
 void decodeData(const nlattr* data, LinkInfo& link) {
@@ -55,6 +58,9 @@ void decodeData(const nlattr* data, LinkInfo& link) {
     v.srcPortMax = static_cast<uint16_t>(r[2] << 8 | r[3]);
   }
   d.read(IFLA_VXLAN_UDP_CSUM, v.udpCsum);
+  d.read(IFLA_VXLAN_UDP_ZERO_CSUM6_TX, v.udp6ZeroCsumTx);
+  d.read(IFLA_VXLAN_UDP_ZERO_CSUM6_RX, v.udp6ZeroCsumRx);
+  d.read(IFLA_VXLAN_DF, v.df);
   d.keepRest(link);
   link.vxlan = v;
 }
