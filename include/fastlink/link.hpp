@@ -206,6 +206,7 @@ struct LinkInfo {
   std::optional<uint32_t> minMtu;
   std::optional<uint32_t> maxMtu;
   std::optional<uint32_t> allmulti;      ///< how many users asked for all-multicast mode
+  std::optional<uint32_t> carrierChanges;  ///< carrier transitions since the device was created
   std::optional<uint32_t> gsoMaxSize;    ///< largest GSO packet the stack builds for the device
   std::optional<uint32_t> gsoMaxSegs;
   std::optional<uint32_t> tsoMaxSize;    ///< largest TSO packet the device takes

@@ -155,6 +155,7 @@ struct RouteInfo {
   /// when set (IPv4 routes ignore it), reported for IPv6 routes.
   std::optional<uint8_t> pref;
   std::optional<uint32_t> expires;  ///< seconds, for routes that expire
+  std::optional<uint32_t> uid;      ///< `route get`: the user id the lookup was made for
   RawAttributes unknown;  ///< attributes not decoded above
 
   RouteInfo& setDst(Prefix v) { dst = v; return *this; }

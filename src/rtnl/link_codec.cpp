@@ -40,6 +40,7 @@ constexpr FieldTable kFields({
     field<IFLA_QDISC, &LinkInfo::qdisc, Wire::Reported>(),
     field<IFLA_LINK_NETNSID, &LinkInfo::linkNetnsId, Wire::Reported>(),
     field<IFLA_ALLMULTI, &LinkInfo::allmulti, Wire::Reported>(),
+    field<IFLA_CARRIER_CHANGES, &LinkInfo::carrierChanges, Wire::Reported>(),
     field<IFLA_GSO_MAX_SIZE, &LinkInfo::gsoMaxSize, Wire::Reported>(),
     field<IFLA_GSO_MAX_SEGS, &LinkInfo::gsoMaxSegs, Wire::Reported>(),
     field<IFLA_TSO_MAX_SIZE, &LinkInfo::tsoMaxSize, Wire::Reported>(),

@@ -178,13 +178,14 @@ TEST(LinkDecode, VethBridgePortEveryField) {
 TEST(LinkDecode, UnknownTopLevelAttributesAreKeptByteExactInOrder) {
   LinkInfo d = decode(vethPortMessage());
   auto unknown = d.unknown.list();
-  // IFLA_LINKMODE, IFLA_PROMISCUITY and IFLA_XDP are decoded (linkMode, promiscuity, xdp), so
-  // not kept raw.
+  // IFLA_LINKMODE, IFLA_PROMISCUITY, IFLA_XDP and IFLA_CARRIER_CHANGES are decoded (linkMode,
+  // promiscuity, xdp, carrierChanges), so not kept raw.
   EXPECT_EQ(d.linkMode, "DEFAULT");
   EXPECT_EQ(d.promiscuity, 1u);
   EXPECT_EQ(d.xdp, XdpStatus{}) << "reported, nothing attached";
-  const Attrs* expected[] = {&kCarrierChanges, &kPad, &kPropList, &kAfSpec, &kPermAddress};
-  const uint16_t types[] = {IFLA_CARRIER_CHANGES, IFLA_PAD, IFLA_PROP_LIST, IFLA_AF_SPEC, IFLA_PERM_ADDRESS};
+  EXPECT_EQ(d.carrierChanges, 2u);
+  const Attrs* expected[] = {&kPad, &kPropList, &kAfSpec, &kPermAddress};
+  const uint16_t types[] = {IFLA_PAD, IFLA_PROP_LIST, IFLA_AF_SPEC, IFLA_PERM_ADDRESS};
   ASSERT_EQ(unknown.size(), std::size(expected));
   for (std::size_t i = 0; i < unknown.size(); ++i) {
     SCOPED_TRACE(types[i]);

@@ -273,6 +273,28 @@ TEST(RouteDecodeGolden, DefaultRouteWithoutDstAndOtherFamiliesSkipped) {
   EXPECT_FALSE(rtnl::isIpRoute(m2.as<nlmsghdr>()));
 }
 
+TEST(RouteDecodeGolden, GetReplyCarriesUidSourceAndCacheFlags) {
+  // ip route get 10.9.1.1 from 10.0.0.1: RTM_F_CLONED with RTCF_LOCAL in the high half, RTA_SRC
+  // with rtm_src_len 32, RTA_UID.
+  Rtmsg h{.family = AF_INET, .dstLen = 32, .srcLen = 32, .table = RT_TABLE_MAIN, .type = RTN_UNICAST,
+          .flags = RTM_F_CLONED | 0x80000000u};
+  Attrs a = Attrs()
+                .u32(RTA_TABLE, RT_TABLE_MAIN)
+                .raw(RTA_DST, v4(10, 9, 1, 1))
+                .raw(RTA_SRC, v4(10, 0, 0, 1))
+                .u32(RTA_OIF, 2)
+                .raw(RTA_GATEWAY, v4(10, 0, 0, 2))
+                .u32(RTA_UID, 1000);
+  AlignedMessage m(familyMessage(RTM_NEWROUTE, 0, h, a));
+  RouteInfo r;
+  rtnl::decodeRoute(m.as<nlmsghdr>(), r);
+  EXPECT_EQ(r.uid, 1000u);
+  EXPECT_EQ(r.src, pfx("10.0.0.1/32"));
+  EXPECT_TRUE(r.isCloned());
+  EXPECT_EQ(r.flags, RTM_F_CLONED | 0x80000000u);
+  EXPECT_TRUE(r.unknown.empty()) << "RTA_UID is decoded, not kept raw";
+}
+
 TEST(RouteDecodeGolden, TruncatedAddressIsMalformed) {
   Rtmsg h{.family = AF_INET, .dstLen = 24, .table = RT_TABLE_MAIN, .type = RTN_UNICAST};
   AlignedMessage m(familyMessage(RTM_NEWROUTE, 0, h, Attrs().raw(RTA_DST, {10, 0})));
