@@ -119,13 +119,88 @@ LowerDevice lowerDevice(const LinkInfo& l, const PeerMap& peers) {
   return d;
 }
 
-json statsJson(const LinkStats& s) {
-  return {{"rx",
-           {{"bytes", s.rxBytes}, {"packets", s.rxPackets}, {"errors", s.rxErrors}, {"dropped", s.rxDropped},
-            {"over_errors", s.rxOverErrors}, {"multicast", s.multicast}}},
-          {"tx",
-           {{"bytes", s.txBytes}, {"packets", s.txPackets}, {"errors", s.txErrors}, {"dropped", s.txDropped},
-            {"carrier_errors", s.txCarrierErrors}, {"collisions", s.collisions}}}};
+/// `stats64` of `ip -j -s`; `-s -s` (`twice`) adds the error counters, as ip.
+json statsJson(const LinkStats& s, std::optional<uint32_t> carrierChanges, bool twice) {
+  json rx = {{"bytes", s.rxBytes},       {"packets", s.rxPackets}, {"errors", s.rxErrors},
+             {"dropped", s.rxDropped},   {"over_errors", s.rxOverErrors}, {"multicast", s.multicast}};
+  json tx = {{"bytes", s.txBytes},     {"packets", s.txPackets},
+             {"errors", s.txErrors},   {"dropped", s.txDropped},
+             {"carrier_errors", s.txCarrierErrors}, {"collisions", s.collisions}};
+  if (twice) {
+    rx["length_errors"] = s.rxLengthErrors;
+    rx["crc_errors"] = s.rxCrcErrors;
+    rx["frame_errors"] = s.rxFrameErrors;
+    rx["fifo_errors"] = s.rxFifoErrors;
+    rx["missed_errors"] = s.rxMissedErrors;
+    tx["aborted_errors"] = s.txAbortedErrors;
+    tx["fifo_errors"] = s.txFifoErrors;
+    tx["window_errors"] = s.txWindowErrors;
+    tx["heartbeat_errors"] = s.txHeartbeatErrors;
+    if (carrierChanges) tx["carrier_changes"] = *carrierChanges;
+  }
+  return {{"rx", rx}, {"tx", tx}};
+}
+
+const char* addrGenModeName(Ipv6AddrGenMode mode) {
+  switch (mode) {
+    case Ipv6AddrGenMode::Eui64: return "eui64";
+    case Ipv6AddrGenMode::None: return "none";
+    case Ipv6AddrGenMode::StableSecret: return "stable_secret";
+    case Ipv6AddrGenMode::Random: return "random";
+  }
+  return "unknown";
+}
+
+struct DeviceLimit {
+  const char* key;   ///< JSON
+  const char* word;  ///< text
+  const std::optional<uint32_t>* value;
+};
+
+/// The queue counts and offload limits `ip -d` prints after the kind, in its order.
+std::vector<DeviceLimit> deviceLimits(const LinkInfo& l) {
+  std::vector<DeviceLimit> out;
+  for (DeviceLimit d : {DeviceLimit{"num_tx_queues", "numtxqueues", &l.numTxQueues},
+                        DeviceLimit{"num_rx_queues", "numrxqueues", &l.numRxQueues},
+                        DeviceLimit{"gso_max_size", "gso_max_size", &l.gsoMaxSize},
+                        DeviceLimit{"gso_max_segs", "gso_max_segs", &l.gsoMaxSegs},
+                        DeviceLimit{"tso_max_size", "tso_max_size", &l.tsoMaxSize},
+                        DeviceLimit{"tso_max_segs", "tso_max_segs", &l.tsoMaxSegs},
+                        DeviceLimit{"gro_max_size", "gro_max_size", &l.groMaxSize}})
+    if (*d.value) out.push_back(d);
+  return out;
+}
+
+/// What `ip -d link show` adds, from the end of the link/ line on, laid out as ip does:
+/// " promiscuity N  allmulti N minmtu N maxmtu N", a line with the kind and its options, a line
+/// `KIND_slave` for a port, then addrgenmode, queue counts and offload limits continuing the
+/// last line. ip ends each piece with a blank, also before its line breaks; fastlink keeps
+/// those only for -o, where they stand before the `\` (scripts split on them).
+std::string detailsText(const LinkInfo& l, const PeerMap& peers, bool oneline) {
+  std::string d;
+  if (l.promiscuity) d += fmt::format(" promiscuity {} ", *l.promiscuity);
+  if (l.allmulti) d += fmt::format(" allmulti {} ", *l.allmulti);
+  if (l.minMtu) d += fmt::format("minmtu {} ", *l.minMtu);
+  if (l.maxMtu) d += fmt::format("maxmtu {} ", *l.maxMtu);
+  if (l.kind) {
+    d += "\n    " + *l.kind + " ";
+    for (const auto& opt : kindOptions(l, peers))
+      if (!opt.text.empty()) d += opt.text + " ";  // empty: a key iproute2 prints in JSON only
+  }
+  if (l.slaveKind) d += "\n    " + *l.slaveKind + "_slave ";
+  if (l.addrGenMode) d += fmt::format("addrgenmode {} ", addrGenModeName(*l.addrGenMode));
+  for (const auto& [key, word, value] : deviceLimits(l)) d += fmt::format("{} {} ", word, **value);
+  std::string out;
+  out.reserve(d.size());
+  for (char c : d) {
+    if (c == '\n' && !oneline)
+      while (!out.empty() && out.back() == ' ') out.pop_back();
+    out += c;
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  // Without promiscuity (never on a real kernel) the first word still needs its blank.
+  if (!out.empty() && out[0] != ' ' && out[0] != '\n') out.insert(out.begin(), ' ');
+  return out;
 }
 
 json linkJson(const LinkInfo& l, const PeerMap& peers, const GlobalOptions& o, bool addrStyle) {
@@ -150,6 +225,7 @@ json linkJson(const LinkInfo& l, const PeerMap& peers, const GlobalOptions& o, b
   if (l.linkNetnsId) j["link_netnsid"] = *l.linkNetnsId;
   if (o.details) {
     if (l.promiscuity) j["promiscuity"] = *l.promiscuity;
+    if (l.allmulti) j["allmulti"] = *l.allmulti;
     if (l.minMtu) j["min_mtu"] = *l.minMtu;
     if (l.maxMtu) j["max_mtu"] = *l.maxMtu;
     if (l.kind || l.slaveKind) {
@@ -165,42 +241,76 @@ json linkJson(const LinkInfo& l, const PeerMap& peers, const GlobalOptions& o, b
       if (l.slaveKind) info["info_slave_kind"] = *l.slaveKind;
       j["linkinfo"] = info;
     }
-    if (l.numTxQueues) j["num_tx_queues"] = *l.numTxQueues;
-    if (l.numRxQueues) j["num_rx_queues"] = *l.numRxQueues;
+    if (l.addrGenMode) j["inet6_addr_gen_mode"] = addrGenModeName(*l.addrGenMode);
+    for (const auto& [key, word, value] : deviceLimits(l)) j[key] = **value;
   }
   if (l.alias && !l.alias->empty()) j["ifalias"] = *l.alias;
-  if (o.stats && l.stats) j["stats64"] = statsJson(*l.stats);
+  if (o.stats && l.stats) j["stats64"] = statsJson(*l.stats, l.carrierChanges, o.stats > 1);
   return j;
 }
 
-/// Right-aligns `v` in `width` columns (printStats' table).
-void putPadded(OutBuffer& out, std::string_view v, std::size_t width) {
-  for (std::size_t i = v.size(); i < width; ++i) out.put(' ');
-  out.put(v);
+std::size_t digitCount(uint64_t v) {
+  std::size_t n = 1;
+  while (v >= 10) v /= 10, ++n;
+  return n;
 }
 
-void putPadded(OutBuffer& out, uint64_t v, std::size_t width) {
-  char digits[24];
-  std::size_t n = 0;
-  do digits[sizeof digits - ++n] = static_cast<char>('0' + v % 10);
-  while ((v /= 10) != 0);
-  putPadded(out, std::string_view(digits + sizeof digits - n, n), width);
-}
-
-void printStats(OutBuffer& out, const LinkStats& s) {
-  constexpr std::size_t kWidths[] = {10, 8, 7, 7, 7, 7};
-  auto row = [&](const char* head, const auto& cells) {
-    out.put(head);
-    for (std::size_t i = 0; i < 6; ++i) {
-      if (i) out.put(' ');
-      putPadded(out, cells[i], kWidths[i]);
-    }
-    out.put('\n');
+/// `-s` (and `-s -s`, `twice`) as ip prints them: seven columns, each as wide as its header's
+/// widest word or its widest number, whichever is wider, shared by the RX and TX blocks (and the
+/// error rows); a column for compressed packets (nohandler, carrier transitions) only when there
+/// is something in it.
+void printStats(OutBuffer& out, const LinkStats& s, std::optional<uint32_t> carrierChanges, bool twice) {
+  std::array<std::size_t, 7> cols = {10, 7, 6, 7, 7, 7, 10};
+  auto size = [&](std::array<uint64_t, 7> v) {
+    for (std::size_t i = 0; i < cols.size(); ++i) cols[i] = std::max(cols[i], digitCount(v[i]));
   };
-  row("    RX: ", std::array<std::string_view, 6>{"bytes", "packets", "errors", "dropped", "missed", "mcast"});
-  row("        ", std::array<uint64_t, 6>{s.rxBytes, s.rxPackets, s.rxErrors, s.rxDropped, s.rxMissedErrors, s.multicast});
-  row("    TX: ", std::array<std::string_view, 6>{"bytes", "packets", "errors", "dropped", "carrier", "collsns"});
-  row("        ", std::array<uint64_t, 6>{s.txBytes, s.txPackets, s.txErrors, s.txDropped, s.txCarrierErrors, s.collisions});
+  size({s.rxBytes, s.rxPackets, s.rxErrors, s.rxDropped, s.rxMissedErrors, s.multicast, s.rxCompressed});
+  size({s.txBytes, s.txPackets, s.txErrors, s.txDropped, s.txCarrierErrors, s.collisions, s.txCompressed});
+  if (twice) {
+    size({0, s.rxLengthErrors, s.rxCrcErrors, s.rxFrameErrors, s.rxFifoErrors, s.rxOverErrors, s.rxNohandler});
+    size({0, s.txAbortedErrors, s.txFifoErrors, s.txWindowErrors, s.txHeartbeatErrors, carrierChanges.value_or(0), 0});
+  }
+  // Laid out as ip's fprintf formats do (a blank after each cell), then without trailing blanks.
+  auto line = [&](std::string text) {
+    while (!text.empty() && text.back() == ' ') text.pop_back();
+    out.put(text).put('\n');
+  };
+  auto cell = [](auto v, std::size_t width) { return fmt::format("{:>{}}", v, width); };
+  auto header = [&](std::string_view label, std::array<std::string_view, 7> words) {
+    std::string text(label);
+    for (std::size_t i = 0; i < words.size(); ++i) text += " " + cell(words[i], i == 0 ? cols[0] - 4 : cols[i]);
+    line(text);
+  };
+  auto errorHeader = [&](std::string_view label, std::array<std::string_view, 6> words) {
+    std::string text = std::string(label) + std::string(cols[0] - 10, ' ');
+    for (std::size_t i = 0; i < words.size(); ++i) text += " " + cell(words[i], cols[i + 1]);
+    line(text);
+  };
+  // `first`: the column of the first value; the columns before it are blank.
+  auto numbers = [&](std::size_t indent, std::size_t first, std::initializer_list<std::optional<uint64_t>> values) {
+    std::string text(indent, ' ');
+    std::size_t i = first;
+    for (const auto& v : values) {
+      if (v) text += cell(*v, cols[i]) + " ";
+      ++i;
+    }
+    line(text);
+  };
+  auto some = [](uint64_t v) { return v ? std::optional<uint64_t>(v) : std::nullopt; };
+  header("    RX:", {"bytes", "packets", "errors", "dropped", "missed", "mcast", s.rxCompressed ? "compressed" : ""});
+  numbers(4, 0, {s.rxBytes, s.rxPackets, s.rxErrors, s.rxDropped, s.rxMissedErrors, s.multicast, some(s.rxCompressed)});
+  if (twice) {
+    errorHeader("    RX errors:", {"length", "crc", "frame", "fifo", "overrun", s.rxNohandler ? "nohandler" : ""});
+    numbers(cols[0] + 5, 1, {s.rxLengthErrors, s.rxCrcErrors, s.rxFrameErrors, s.rxFifoErrors, s.rxOverErrors, some(s.rxNohandler)});
+  }
+  header("    TX:", {"bytes", "packets", "errors", "dropped", "carrier", "collsns", s.txCompressed ? "compressed" : ""});
+  numbers(4, 0, {s.txBytes, s.txPackets, s.txErrors, s.txDropped, s.txCarrierErrors, s.collisions, some(s.txCompressed)});
+  if (twice) {
+    errorHeader("    TX errors:", {"aborted", "fifo", "window", "heartbt", carrierChanges ? "transns" : "", ""});
+    std::optional<uint64_t> transitions;
+    if (carrierChanges) transitions = *carrierChanges;
+    numbers(cols[0] + 5, 1, {s.txAbortedErrors, s.txFifoErrors, s.txWindowErrors, s.txHeartbeatErrors, transitions});
+  }
 }
 
 void putName(OutBuffer& out, const PeerMap& peers, uint32_t index) {
@@ -288,25 +398,12 @@ void printLinkText(OutBuffer& out, const LinkInfo& l, const PeerMap& peers, cons
   if (l.address) out.put(' ').putMac(*l.address);
   if (l.broadcast) out.put(" brd ").putMac(*l.broadcast);
   if (l.linkNetnsId) out.put(" link-netnsid ").putInt(*l.linkNetnsId);
-  if (o.details) {
-    if (l.minMtu) out.put(" minmtu ").putUint(*l.minMtu);
-    if (l.maxMtu) out.put(" maxmtu ").putUint(*l.maxMtu);
-  }
+  if (o.details) out.put(detailsText(l, peers, o.oneline));
   out.put('\n');
 
-  if (o.details) {
-    TextLine kind("    ");
-    if (l.kind) kind.add(*l.kind);
-    for (const auto& opt : kindOptions(l, peers))
-      if (!opt.text.empty()) kind.add(opt.text);  // empty: a key iproute2 prints in JSON only
-    if (l.slaveKind) kind.add(*l.slaveKind + "_slave");
-    if (l.numTxQueues) kind.add("numtxqueues", *l.numTxQueues);
-    if (l.numRxQueues) kind.add("numrxqueues", *l.numRxQueues);
-    if (kind.str().size() > 4) out.put(kind.str()).put('\n');
-  }
   if (l.alias && !l.alias->empty()) out.put("    alias ").put(*l.alias).put('\n');
   if (l.xdp && l.xdp->attached()) out.put(xdpProgramLines(*l.xdp, o.details, lookUpXdpProgram));
-  if (o.stats && l.stats) printStats(out, *l.stats);
+  if (o.stats && l.stats) printStats(out, *l.stats, l.carrierChanges, o.stats > 1);
 }
 
 struct ShowQuery {

@@ -22,7 +22,8 @@ constexpr const char* kUsage = R"(Usage: fastlink route { add | del | replace | 
                                   [ mark MARK ] [ fibmatch ]
 ROUTE := [ TYPE ] PREFIX [ via ADDRESS ] [ dev DEV ] [ table TABLE ] [ metric N ] [ proto PROTO ]
          [ scope SCOPE ] [ src ADDRESS ] [ tos TOS ] [ mtu N ] [ advmss N ] [ hoplimit N ] [ window N ]
-         [ initcwnd N ] [ initrwnd N ] [ onlink ] [ nhid ID ] [ NEXTHOP ... ]
+         [ initcwnd N ] [ initrwnd N ] [ onlink ] [ nhid ID ] [ pref { low | medium | high } ]
+         [ NEXTHOP ... ]
 NEXTHOP := nexthop [ via ADDRESS ] [ dev DEV ] [ weight 1-256 ] [ onlink ]
 PREFIX := default | ADDRESS[/LENGTH]
 TYPE := unicast | local | broadcast | multicast | blackhole | unreachable | prohibit | throw | nat
@@ -156,6 +157,12 @@ ParsedRoute parseRoute(Args& args, bool del) {
       p.info.nhid = parseU32(args.value("nhid"), "nhid", 1);
     } else if (args.accept("type")) {
       p.info.type = orUsage("type", [&] { return parseRouteType(args.value("type")); });
+    } else if (args.accept("pref")) {
+      std::string v = args.value("pref");
+      if (v == "low") p.info.pref = 3;  // ICMPV6_ROUTER_PREF_* (RFC 4191)
+      else if (v == "medium") p.info.pref = 0;
+      else if (v == "high") p.info.pref = 1;
+      else throw UsageError("pref: \"" + v + "\" is not low, medium or high");
     } else if (args.accept("nexthop")) {
       std::optional<std::string> dev;
       p.info.paths.push_back(parsePath(args, dev));
@@ -253,6 +260,24 @@ constexpr std::pair<uint32_t, const char*> kNexthopFlags[] = {{1, "dead"},    {2
                                                               {8, "offload"}, {16, "linkdown"}, {32, "unresolved"},
                                                               {64, "trap"}};
 
+/// RTCF_* (linux/in_route.h), the routing cache flags in the high half of rtm_flags of an IPv4
+/// lookup result, as ip's print_cache_flags names them, in its order.
+constexpr std::pair<uint32_t, const char*> kCacheFlags[] = {
+    {0x80000000u, "local"},      {0x40000000u, "reject"},     {0x20000000u, "mc"},     {0x10000000u, "brd"},
+    {0x08000000u, "dst-nat"},    {0x00800000u, "snat"},       {0x00400000u, "masq"},   {0x04000000u, "dst-direct"},
+    {0x00040000u, "redirected"}, {0x01000000u, "redirect"},   {0x00200000u, "fastroute"}, {0x00010000u, "notify"},
+    {0x00080000u, "tproxy"}};
+
+/// The names of the cache flags set in `flags` (bits ip has no name for: one hex word).
+std::vector<std::string> cacheFlagNames(uint32_t flags) {
+  flags &= ~0xffffu;
+  std::vector<std::string> out;
+  for (const auto& [bit, name] : kCacheFlags)
+    if (flags & bit) out.emplace_back(name), flags &= ~bit;
+  if (flags) out.push_back(fmt::format("{:x}", flags));
+  return out;
+}
+
 /// ICMPv6 router preference (RFC 4191) as ip prints it.
 const char* prefName(uint8_t pref) {
   switch (pref) {
@@ -263,6 +288,9 @@ const char* prefName(uint8_t pref) {
   }
 }
 
+/// An IPv4 lookup result (RTM_F_CLONED): ip adds its `cache` line.
+bool isIpv4Cache(const RouteInfo& r) { return r.isCloned() && r.dst && r.dst->isV4() && r.flags; }
+
 struct RoutePrinter {
   DeviceNames names;
   RouteWords words;
@@ -270,6 +298,7 @@ struct RoutePrinter {
   bool isGet = false;  ///< `route get`: the table is always named
   bool hideDev = false;    ///< `route show dev D`: ip leaves out what the filter fixed
   bool hideProto = false;  ///< `route show proto P`: likewise
+  bool oneline = false;    ///< -o: ip's line break before `cache` becomes ` \`
 
   void text(OutBuffer& out, const RouteInfo& r) {
     bool sp = false;
@@ -282,6 +311,7 @@ struct RoutePrinter {
     if (!r.dst) word("?");
     else if (r.dst->isDefault()) word("default");
     else word({}).putPrefix(*r.dst);
+    if (r.src) word("from ").putPrefix(*r.src);
     if (r.nhid) word("nhid ").putUint(*r.nhid);
     if (r.gateway) word("via ").putIp(*r.gateway);
     if (r.devIndex() && !hideDev) names.put(word("dev "), r.devIndex());
@@ -293,6 +323,14 @@ struct RoutePrinter {
     if (r.metric) word("metric ").putUint(*r.metric);
     for (const auto& [bit, name] : kNexthopFlags)
       if (r.flags.value_or(0) & bit) word(name);
+    if (r.uid) word("uid ").putUint(*r.uid);
+    if (isIpv4Cache(r)) {
+      // ip: a second line "    cache" with the cache flags as <a,b>.
+      out.put(oneline ? " \\    cache" : "\n    cache");
+      auto names = cacheFlagNames(*r.flags);
+      for (std::size_t i = 0; i < names.size(); ++i) out.put(i ? "," : " <").put(names[i]);
+      if (!names.empty()) out.put('>');
+    }
     if (r.pref && r.dst && !r.dst->isV4())
       if (const char* p = prefName(*r.pref)) word("pref ").put(p);
     if (r.metrics) {
@@ -333,17 +371,24 @@ struct RoutePrinter {
     if (!r.dst) j.field("dst", "?");
     else if (r.dst->isDefault()) j.field("dst", "default");
     else j.field("dst", *r.dst);
+    if (r.src) j.field("from", *r.src);
     if (r.nhid) j.field("nhid", *r.nhid);
     if (r.gateway) j.field("gateway", *r.gateway);
     if (r.devIndex() && !hideDev) devName(j, r.devIndex());
-    if (isGet ? r.table.has_value() : (showTable && r.table && *r.table != kTableMain))
-      j.field("table", words.table(*r.table));
+    // As in text: a lookup result names a table other than main (ip prints it the same way).
+    if (r.table && *r.table != kTableMain && (isGet || showTable)) j.field("table", words.table(*r.table));
     bool cloned = r.isCloned();
     if (!cloned && !hideProto && r.protocol && *r.protocol != RouteProtocol::Boot) j.field("protocol", words.protocol(*r.protocol));
     if (!cloned && r.scope && *r.scope != Scope::Universe) j.field("scope", words.scope(*r.scope));
     if (r.prefsrc) j.field("prefsrc", *r.prefsrc);
     if (r.metric) j.field("metric", *r.metric);
     flags(j, r.flags.value_or(0) & 0xff);
+    if (r.uid) j.field("uid", *r.uid);
+    if (isIpv4Cache(r)) {
+      j.key("cache").beginArray();
+      for (const auto& name : cacheFlagNames(*r.flags)) j.value(name);
+      j.endArray();
+    }
     if (r.pref && r.dst && !r.dst->isV4())
       if (const char* p = prefName(*r.pref)) j.field("pref", p);
     if (r.metrics && !r.metrics->empty()) {
@@ -420,6 +465,7 @@ int showRoutes(Context& ctx, Args& args) {
   try {
     RoutePrinter printer{DeviceNames(nl), RouteWords{}};
     printer.showTable = showTable;
+    printer.oneline = ctx.options().oneline;
     printer.hideDev = f.dev.has_value();
     printer.hideProto = f.protocol.has_value();
     OutBuffer out;
@@ -465,6 +511,7 @@ int getRoute(Context& ctx, Args& args) {
     RouteInfo r = nl.routes().get(q);
     RoutePrinter printer{DeviceNames(nl), RouteWords{}};
     printer.isGet = true;
+    printer.oneline = ctx.options().oneline;
     OutBuffer out;
     if (ctx.options().json) {
       JsonOut j(out, ctx.options().pretty);

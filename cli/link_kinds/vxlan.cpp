@@ -24,7 +24,29 @@ void parseVxlan(Args& args, ParsedLink& p) {
     else if (args.acceptAny({"ttl", "hoplimit"})) {
       std::string t = args.value("ttl");
       v.ttl = t == "auto" || t == "inherit" ? 0 : static_cast<uint8_t>(parseInteger(t, "ttl", 0, 255));
-    } else args.unknown("type vxlan takes: id, local, remote, group, dstport, dev, learning, nolearning, ttl");
+    } else if (args.acceptAny({"tos", "dsfield"})) v.tos = parseTunnelTos(args.value("tos"));
+    else if (args.accept("srcport")) {
+      // ip's `srcport MIN MAX`: two words, both ports.
+      auto low = static_cast<uint16_t>(parseInteger(args.value("srcport"), "srcport", 0, 65535));
+      auto high = static_cast<uint16_t>(parseInteger(args.value("srcport MAX"), "srcport MAX", 0, 65535));
+      if (low > high) throw UsageError(fmt::format("srcport: the low end {} is above the high end {}", low, high));
+      v.srcPortMin = low;
+      v.srcPortMax = high;
+    } else if (args.accept("ageing")) v.ageing = parseU32(args.value("ageing"), "ageing");
+    else if (args.accept("udpcsum")) v.udpCsum = true;
+    else if (args.accept("noudpcsum")) v.udpCsum = false;
+    else if (args.accept("udp6zerocsumtx")) v.udp6ZeroCsumTx = true;
+    else if (args.accept("noudp6zerocsumtx")) v.udp6ZeroCsumTx = false;
+    else if (args.accept("udp6zerocsumrx")) v.udp6ZeroCsumRx = true;
+    else if (args.accept("noudp6zerocsumrx")) v.udp6ZeroCsumRx = false;
+    else if (args.accept("df")) {
+      std::string df = args.value("df");
+      if (df == "unset") v.df = VxlanDf::Unset;
+      else if (df == "set") v.df = VxlanDf::Set;
+      else if (df == "inherit") v.df = VxlanDf::Inherit;
+      else throw UsageError("df: \"" + df + "\" is not unset, set or inherit");
+    } else args.unknown("type vxlan takes: id, local, remote, group, dev, srcport, dstport, [no]learning, tos, ttl, df, "
+                        "ageing, [no]udpcsum, [no]udp6zerocsumtx, [no]udp6zerocsumrx");
   }
   p.info.vxlan = v;
 }
@@ -43,9 +65,28 @@ std::vector<KindOption> printVxlan(const LinkInfo& l, const NameOf& nameOf) {
     std::string dev = nameOf(v.dev->index());
     out.push_back(stringOption("link", dev, "dev " + dev));
   }
+  if (v.srcPortMin && v.srcPortMax)
+    out.push_back({"port_range", {{"low", *v.srcPortMin}, {"high", *v.srcPortMax}},
+                   fmt::format("srcport {} {}", *v.srcPortMin, *v.srcPortMax)});
   if (v.dstPort) out.push_back({"port", *v.dstPort, fmt::format("dstport {}", *v.dstPort)});
-  if (v.learning) out.push_back({"learning", *v.learning, *v.learning ? "learning" : "nolearning"});
-  if (v.ttl) out.push_back(numberOption("ttl", *v.ttl));
+  // Text names learning only when it is off; JSON always.
+  if (v.learning) out.push_back({"learning", *v.learning, *v.learning ? "" : "nolearning"});
+  if (v.tos)
+    if (auto tos = tunnelTos(*v.tos)) out.push_back(*tos);
+  if (v.ttl) out.push_back({"ttl", *v.ttl, *v.ttl ? fmt::format("ttl {}", *v.ttl) : std::string("ttl auto")});
+  if (v.df) {
+    static const char* const kDf[] = {"unset", "set", "inherit"};
+    auto i = static_cast<std::size_t>(*v.df);
+    std::string df = i < std::size(kDf) ? kDf[i] : "unknown";
+    out.push_back({"df", df, *v.df == VxlanDf::Unset ? std::string() : "df " + df});
+  }
+  if (v.ageing) out.push_back(numberOption("ageing", *v.ageing));
+  auto flag = [&](const char* key, const char* word, const std::optional<bool>& on) {
+    if (on) out.push_back({key, *on, std::string(*on ? "" : "no") + word});
+  };
+  flag("udp_csum", "udpcsum", v.udpCsum);
+  flag("udp_zero_csum6_tx", "udp6zerocsumtx", v.udp6ZeroCsumTx);
+  flag("udp_zero_csum6_rx", "udp6zerocsumrx", v.udp6ZeroCsumRx);
   return out;
 }
 
@@ -55,7 +96,9 @@ std::vector<uint32_t> vxlanDevices(const LinkInfo& l) {
 }
 
 const LinkKindRegistrar kVxlan{{.kinds = {"vxlan"},
-                                .usage = "vxlan:   id VNI | local IP | remote IP | group IP | dstport PORT | dev DEV | learning | nolearning | ttl TTL",
+                                .usage = "vxlan:   id VNI | local IP | remote IP | group IP | dev DEV | srcport MIN MAX | dstport PORT |\n"
+                                         "           [no]learning | tos TOS | ttl TTL | df { unset | set | inherit } | ageing SECONDS |\n"
+                                         "           [no]udpcsum | [no]udp6zerocsumtx | [no]udp6zerocsumrx",
                                 .parse = parseVxlan,
                                 .print = printVxlan,
                                 .devices = vxlanDevices}};

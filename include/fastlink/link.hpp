@@ -50,12 +50,25 @@ struct BridgeInfo {
   std::optional<uint32_t> stpState;         ///< 0 off, 1 on
   std::optional<uint32_t> ageingTime;       ///< centiseconds, as in iproute2
   std::optional<bool> noLinklocalLearn;
+  std::optional<uint32_t> forwardDelay;  ///< centiseconds, as in iproute2
+  std::optional<uint32_t> helloTime;     ///< centiseconds
+  std::optional<uint32_t> maxAge;        ///< centiseconds
+  std::optional<uint16_t> priority;      ///< STP bridge priority
+  std::optional<bool> mcastSnooping;
   BridgeInfo& setVlanFiltering(bool v) { vlanFiltering = v; return *this; }
   BridgeInfo& setVlanDefaultPvid(uint16_t v) { vlanDefaultPvid = v; return *this; }
   BridgeInfo& setStpState(uint32_t v) { stpState = v; return *this; }
   BridgeInfo& setAgeingTime(uint32_t v) { ageingTime = v; return *this; }
   BridgeInfo& setNoLinklocalLearn(bool v) { noLinklocalLearn = v; return *this; }
+  BridgeInfo& setForwardDelay(uint32_t v) { forwardDelay = v; return *this; }
+  BridgeInfo& setHelloTime(uint32_t v) { helloTime = v; return *this; }
+  BridgeInfo& setMaxAge(uint32_t v) { maxAge = v; return *this; }
+  BridgeInfo& setPriority(uint16_t v) { priority = v; return *this; }
+  BridgeInfo& setMcastSnooping(bool v) { mcastSnooping = v; return *this; }
 };
+
+/// Don't Fragment bit of the outer IPv4 header (`df unset|set|inherit`).
+enum class VxlanDf : uint8_t { Unset = 0, Set = 1, Inherit = 2 };
 
 struct VxlanInfo {
   std::optional<uint32_t> vni;
@@ -65,6 +78,14 @@ struct VxlanInfo {
   std::optional<Ifref> dev;         ///< underlying device
   std::optional<bool> learning;
   std::optional<uint8_t> ttl;
+  std::optional<uint8_t> tos;          ///< 1 = inherit from the inner packet
+  std::optional<uint16_t> srcPortMin;  ///< UDP source port range (`srcport MIN MAX`), host order;
+  std::optional<uint16_t> srcPortMax;  ///< both or neither are sent
+  std::optional<uint32_t> ageing;      ///< FDB entry lifetime, seconds
+  std::optional<bool> udpCsum;         ///< checksum outer UDP over IPv4
+  std::optional<bool> udp6ZeroCsumTx;  ///< send outer UDP over IPv6 without checksum
+  std::optional<bool> udp6ZeroCsumRx;  ///< accept outer UDP over IPv6 without checksum
+  std::optional<VxlanDf> df;
   VxlanInfo& setVni(uint32_t v) { vni = v; return *this; }
   VxlanInfo& setLocal(IpAddress v) { local = v; return *this; }
   VxlanInfo& setRemote(IpAddress v) { remote = v; return *this; }
@@ -73,13 +94,23 @@ struct VxlanInfo {
   VxlanInfo& setDev(Ifref v) { dev = std::move(v); return *this; }
   VxlanInfo& setLearning(bool v) { learning = v; return *this; }
   VxlanInfo& setTtl(uint8_t v) { ttl = v; return *this; }
+  VxlanInfo& setTos(uint8_t v) { tos = v; return *this; }
+  VxlanInfo& setSrcPortRange(uint16_t min, uint16_t max) { srcPortMin = min; srcPortMax = max; return *this; }
+  VxlanInfo& setAgeing(uint32_t v) { ageing = v; return *this; }
+  VxlanInfo& setUdpCsum(bool v) { udpCsum = v; return *this; }
+  VxlanInfo& setUdp6ZeroCsumTx(bool v) { udp6ZeroCsumTx = v; return *this; }
+  VxlanInfo& setUdp6ZeroCsumRx(bool v) { udp6ZeroCsumRx = v; return *this; }
+  VxlanInfo& setDf(VxlanDf v) { df = v; return *this; }
 };
 
 enum class MacvlanMode : uint32_t { Private = 1, Vepa = 2, Bridge = 4, Passthru = 8, Source = 16 };
 
 struct MacvlanInfo {  ///< for kinds macvlan and macvtap
   std::optional<MacvlanMode> mode;
+  std::optional<uint32_t> bcQueueLen;      ///< broadcast/multicast queue length asked for
+  std::optional<uint32_t> usedBcQueueLen;  ///< reported only: the length in use (the largest asked)
   MacvlanInfo& setMode(MacvlanMode v) { mode = v; return *this; }
+  MacvlanInfo& setBcQueueLen(uint32_t v) { bcQueueLen = v; return *this; }
 };
 
 enum class VlanProtocol : uint16_t { Dot1Q = 0x8100, Dot1AD = 0x88a8 };
@@ -120,6 +151,9 @@ enum class LinkFlag : uint8_t {
   Trailers,      ///< `trailers on|off` (off: no trailer encapsulation)
   Carrier,       ///< `carrier on|off` (devices that let user space set it, e.g. veth)
 };
+
+/// How the kernel makes the device's IPv6 link-local address (`ip link set addrgenmode`).
+enum class Ipv6AddrGenMode : uint8_t { Eui64 = 0, None = 1, StableSecret = 2, Random = 3 };
 
 struct LinkFlagSetting {
   LinkFlag flag;
@@ -171,6 +205,15 @@ struct LinkInfo {
   std::optional<MacAddress> broadcast;
   std::optional<uint32_t> minMtu;
   std::optional<uint32_t> maxMtu;
+  std::optional<uint32_t> allmulti;      ///< how many users asked for all-multicast mode
+  std::optional<uint32_t> carrierChanges;  ///< carrier transitions since the device was created
+  std::optional<uint32_t> gsoMaxSize;    ///< largest GSO packet the stack builds for the device
+  std::optional<uint32_t> gsoMaxSegs;
+  std::optional<uint32_t> tsoMaxSize;    ///< largest TSO packet the device takes
+  std::optional<uint32_t> tsoMaxSegs;
+  std::optional<uint32_t> groMaxSize;
+  /// IPv6 address generation mode; the IFLA_AF_SPEC it comes from is also kept in `unknown`.
+  std::optional<Ipv6AddrGenMode> addrGenMode;
   std::optional<std::string> qdisc;
   std::optional<int32_t> linkNetnsId;
   std::optional<std::string> slaveKind;  ///< kind of the master when enslaved ("bridge")

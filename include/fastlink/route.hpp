@@ -151,8 +151,11 @@ struct RouteInfo {
   std::optional<Prefix> src;   ///< source prefix (IPv6 `from`)
   std::optional<Ifref> iif;    ///< route get with iif
   std::optional<uint32_t> flags;  ///< rtm_flags (RTM_F_*, RTNH_F_*)
-  std::optional<uint8_t> pref;    ///< IPv6 router preference
+  /// IPv6 router preference (RFC 4191; `pref low|medium|high`): 3 low, 0 medium, 1 high. Sent
+  /// when set (IPv4 routes ignore it), reported for IPv6 routes.
+  std::optional<uint8_t> pref;
   std::optional<uint32_t> expires;  ///< seconds, for routes that expire
+  std::optional<uint32_t> uid;      ///< `route get`: the user id the lookup was made for
   RawAttributes unknown;  ///< attributes not decoded above
 
   RouteInfo& setDst(Prefix v) { dst = v; return *this; }
@@ -169,6 +172,7 @@ struct RouteInfo {
   RouteInfo& setMetrics(RouteMetrics v) { metrics = std::move(v); return *this; }
   RouteInfo& addPath(RoutePath v) { paths.push_back(std::move(v)); return *this; }
   RouteInfo& setOnlink(bool v = true) { onlink = v; return *this; }
+  RouteInfo& setPref(uint8_t v) { pref = v; return *this; }
 
   /// The family of dst (or of the gateway when dst is unset).
   IpAddress::Family family() const;

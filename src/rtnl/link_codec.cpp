@@ -39,6 +39,13 @@ constexpr FieldTable kFields({
     field<IFLA_MAX_MTU, &LinkInfo::maxMtu, Wire::Reported>(),
     field<IFLA_QDISC, &LinkInfo::qdisc, Wire::Reported>(),
     field<IFLA_LINK_NETNSID, &LinkInfo::linkNetnsId, Wire::Reported>(),
+    field<IFLA_ALLMULTI, &LinkInfo::allmulti, Wire::Reported>(),
+    field<IFLA_CARRIER_CHANGES, &LinkInfo::carrierChanges, Wire::Reported>(),
+    field<IFLA_GSO_MAX_SIZE, &LinkInfo::gsoMaxSize, Wire::Reported>(),
+    field<IFLA_GSO_MAX_SEGS, &LinkInfo::gsoMaxSegs, Wire::Reported>(),
+    field<IFLA_TSO_MAX_SIZE, &LinkInfo::tsoMaxSize, Wire::Reported>(),
+    field<IFLA_TSO_MAX_SEGS, &LinkInfo::tsoMaxSegs, Wire::Reported>(),
+    field<IFLA_GRO_MAX_SIZE, &LinkInfo::groMaxSize, Wire::Reported>(),
 });
 
 // Kind options need the kind: infer it from the single options struct given, else insist.
@@ -174,6 +181,17 @@ void decodeLinkInfoNest(const nlattr* nest, LinkInfo& link) {
   }
 }
 
+/// IFLA_AF_SPEC -> AF_INET6 -> IFLA_INET6_ADDR_GEN_MODE (the rest of the nest stays raw).
+std::optional<Ipv6AddrGenMode> addrGenModeOf(const nlattr* afSpec) {
+  core::AttrTable families = core::AttrTable::ofNest(afSpec, AF_INET6);
+  const nlattr* inet6 = families.get(AF_INET6);
+  if (!inet6) return std::nullopt;
+  core::AttrTable t = core::AttrTable::ofNest(inet6, IFLA_INET6_MAX);
+  const nlattr* mode = t.get(IFLA_INET6_ADDR_GEN_MODE);
+  if (!mode || core::readBytes(mode).size() != 1) return std::nullopt;
+  return static_cast<Ipv6AddrGenMode>(core::readU8(mode));
+}
+
 }  // namespace
 
 LinkInfo decodeLink(const nlmsghdr* message, bool withStats) {
@@ -197,6 +215,7 @@ LinkInfo decodeLink(const nlmsghdr* message, bool withStats) {
         if (withStats) link.stats = decodeStats(a);
         return true;
       case IFLA_STATS: return true;  // the 32-bit copy of IFLA_STATS64
+      case IFLA_AF_SPEC: link.addrGenMode = addrGenModeOf(a); return false;  // kept raw as well
     }
     return false;
   });

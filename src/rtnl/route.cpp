@@ -37,7 +37,8 @@ constexpr FieldTable kFields({
     field<RTA_NH_ID, &RouteInfo::nhid>(),
     field<RTA_IIF, &RouteInfo::iif, Wire::Reported>(),
     field<RTA_TABLE, &RouteInfo::table, Wire::Reported>(),
-    field<RTA_PREF, &RouteInfo::pref, Wire::Reported>(),
+    field<RTA_PREF, &RouteInfo::pref>(),
+    field<RTA_UID, &RouteInfo::uid, Wire::Reported>(),
 });
 
 // RTA_METRICS as data: the metric each RTAX_* attribute carries (encoded in this order).
@@ -97,6 +98,9 @@ void validate(const RouteInfo& route, const auto& operation) {
   if (route.nhid && (route.gateway || route.dev || !route.paths.empty()))
     throw invalid(operation, "a route using a nexthop object (nhid) cannot also have via, dev or nexthop");
   if (route.nhid && *route.nhid == 0) throw invalid(operation, "nexthop id 0 is not valid");
+  // RFC 4191's 2-bit field: 2 is reserved (the kernel reads it as medium); refuse it outright.
+  if (route.pref && *route.pref != 0 && *route.pref != 1 && *route.pref != 3)
+    throw invalid(operation, "router preference " + std::to_string(*route.pref) + " is not 3 (low), 0 (medium) or 1 (high)");
 }
 
 Scope defaultScope(const RouteInfo& route, RouteType type, Verb verb) {

@@ -178,13 +178,14 @@ TEST(LinkDecode, VethBridgePortEveryField) {
 TEST(LinkDecode, UnknownTopLevelAttributesAreKeptByteExactInOrder) {
   LinkInfo d = decode(vethPortMessage());
   auto unknown = d.unknown.list();
-  // IFLA_LINKMODE, IFLA_PROMISCUITY and IFLA_XDP are decoded (linkMode, promiscuity, xdp), so
-  // not kept raw.
+  // IFLA_LINKMODE, IFLA_PROMISCUITY, IFLA_XDP and IFLA_CARRIER_CHANGES are decoded (linkMode,
+  // promiscuity, xdp, carrierChanges), so not kept raw.
   EXPECT_EQ(d.linkMode, "DEFAULT");
   EXPECT_EQ(d.promiscuity, 1u);
   EXPECT_EQ(d.xdp, XdpStatus{}) << "reported, nothing attached";
-  const Attrs* expected[] = {&kCarrierChanges, &kPad, &kPropList, &kAfSpec, &kPermAddress};
-  const uint16_t types[] = {IFLA_CARRIER_CHANGES, IFLA_PAD, IFLA_PROP_LIST, IFLA_AF_SPEC, IFLA_PERM_ADDRESS};
+  EXPECT_EQ(d.carrierChanges, 2u);
+  const Attrs* expected[] = {&kPad, &kPropList, &kAfSpec, &kPermAddress};
+  const uint16_t types[] = {IFLA_PAD, IFLA_PROP_LIST, IFLA_AF_SPEC, IFLA_PERM_ADDRESS};
   ASSERT_EQ(unknown.size(), std::size(expected));
   for (std::size_t i = 0; i < unknown.size(); ++i) {
     SCOPED_TRACE(types[i]);
@@ -324,10 +325,13 @@ TEST(LinkDecode, BridgeKnownAndUnknownKindData) {
   EXPECT_EQ(d.bridge->stpState, 1u);
   EXPECT_EQ(d.bridge->ageingTime, 30000u);
   EXPECT_EQ(d.bridge->noLinklocalLearn, true);
+  EXPECT_EQ(d.bridge->forwardDelay, 1500u);
+  EXPECT_EQ(d.bridge->helloTime, 200u);
+  EXPECT_EQ(d.bridge->priority, 32768);
+  EXPECT_FALSE(d.bridge->maxAge.has_value()) << "not reported, so unset";
 
-  const Attrs* unknown[] = {&forwardDelay, &helloTime, &priority, &vlanProtocol, &bridgeId, &pad, &helloTimer};
-  const uint16_t types[] = {IFLA_BR_FORWARD_DELAY, IFLA_BR_HELLO_TIME, IFLA_BR_PRIORITY, IFLA_BR_VLAN_PROTOCOL,
-                            IFLA_BR_BRIDGE_ID,     IFLA_BR_PAD,        IFLA_BR_HELLO_TIMER};
+  const Attrs* unknown[] = {&vlanProtocol, &bridgeId, &pad, &helloTimer};
+  const uint16_t types[] = {IFLA_BR_VLAN_PROTOCOL, IFLA_BR_BRIDGE_ID, IFLA_BR_PAD, IFLA_BR_HELLO_TIMER};
   auto kept = d.unknownKindData.list();
   ASSERT_EQ(kept.size(), std::size(unknown));
   for (std::size_t i = 0; i < kept.size(); ++i) {
@@ -339,6 +343,9 @@ TEST(LinkDecode, BridgeKnownAndUnknownKindData) {
   // Emit: the bridge options go back as IFLA_INFO_DATA; the boolopt mask names only what is set.
   Request r = LinkRequests::set(*d.index, LinkInfo().setKind(*d.kind).setBridge(*d.bridge));
   Attrs out = Attrs()
+                  .u32(IFLA_BR_FORWARD_DELAY, 1500)
+                  .u32(IFLA_BR_HELLO_TIME, 200)
+                  .u16(IFLA_BR_PRIORITY, 32768)
                   .u8(IFLA_BR_VLAN_FILTERING, 1)
                   .u16(IFLA_BR_VLAN_DEFAULT_PVID, 1)
                   .u32(IFLA_BR_STP_STATE, 1)
@@ -356,6 +363,41 @@ TEST(LinkDecode, BridgeShortBooloptIsKeptRaw) {
   EXPECT_TRUE(sameBytes(d.unknownKindData.list()[0].payload, payload(shortOpt)));
 }
 
+TEST(LinkDecode, DetailsIpPrintsWithDashD) {
+  // What `ip -d link show` prints beyond the kind: allmulti count, GSO/TSO/GRO limits, and the
+  // IPv6 address generation mode from IFLA_AF_SPEC (AF_INET6 nest), which also stays raw.
+  const Attrs afSpec = Attrs().nestNoFlag(
+      IFLA_AF_SPEC, Attrs()
+                        .nestNoFlag(2 /* AF_INET */, Attrs().u32(1, 1))
+                        .nestNoFlag(10 /* AF_INET6 */, Attrs().u32(IFLA_INET6_FLAGS, 0).u8(IFLA_INET6_ADDR_GEN_MODE, 3)));
+  LinkInfo d = decode(kernelLink(5, kUpRunning, Attrs()
+                                                    .str(IFLA_IFNAME, "v0")
+                                                    .u32(IFLA_PROMISCUITY, 1)
+                                                    .u32(IFLA_ALLMULTI, 2)
+                                                    .u32(IFLA_GSO_MAX_SEGS, 65535)
+                                                    .u32(IFLA_GSO_MAX_SIZE, 65536)
+                                                    .u32(IFLA_GRO_MAX_SIZE, 65536)
+                                                    .u32(IFLA_TSO_MAX_SIZE, 524280)
+                                                    .u32(IFLA_TSO_MAX_SEGS, 65535)
+                                                    .append(afSpec)));
+  EXPECT_EQ(d.promiscuity, 1u);
+  EXPECT_EQ(d.allmulti, 2u);
+  EXPECT_EQ(d.gsoMaxSegs, 65535u);
+  EXPECT_EQ(d.gsoMaxSize, 65536u);
+  EXPECT_EQ(d.groMaxSize, 65536u);
+  EXPECT_EQ(d.tsoMaxSize, 524280u);
+  EXPECT_EQ(d.tsoMaxSegs, 65535u);
+  EXPECT_EQ(d.addrGenMode, Ipv6AddrGenMode::Random);
+  auto kept = d.unknown.list();
+  ASSERT_EQ(kept.size(), 1u);
+  EXPECT_EQ(kept[0].type, IFLA_AF_SPEC);
+  EXPECT_TRUE(sameBytes(kept[0].payload, payload(afSpec)));
+
+  // Without an AF_INET6 nest (IPv6 disabled) there is no mode, and nothing fails.
+  const Attrs v4Only = Attrs().nestNoFlag(IFLA_AF_SPEC, Attrs().nestNoFlag(2, Attrs().u32(1, 1)));
+  EXPECT_FALSE(decode(kernelLink(6, 0, v4Only)).addrGenMode.has_value());
+}
+
 Attrs vxlanKernelData(bool v6) {
   Attrs a;
   a.u32(IFLA_VXLAN_ID, 42);
@@ -368,10 +410,12 @@ Attrs vxlanKernelData(bool v6) {
   }
   a.u32(IFLA_VXLAN_LINK, 2)
       .u8(IFLA_VXLAN_TTL, 0)
-      .u8(IFLA_VXLAN_TOS, 0)           // unknown
+      .u8(IFLA_VXLAN_TOS, 0x10)
       .u8(IFLA_VXLAN_LEARNING, 1)
-      .u32(IFLA_VXLAN_AGEING, 300)     // unknown
-      .raw(IFLA_VXLAN_PORT_RANGE, {0, 0, 0, 0})  // unknown
+      .u32(IFLA_VXLAN_AGEING, 300)
+      .raw(IFLA_VXLAN_PORT_RANGE, {0x03, 0xe8, 0x07, 0xd0})  // 1000-2000, network byte order
+      .u8(IFLA_VXLAN_UDP_CSUM, 0)
+      .u8(IFLA_VXLAN_L2MISS, 0)  // unknown
       .be16(IFLA_VXLAN_PORT, 4789);
   return a;
 }
@@ -387,12 +431,15 @@ TEST(LinkDecode, VxlanV4) {
   EXPECT_EQ(v.ttl, 0);
   EXPECT_EQ(v.learning, true);
   EXPECT_EQ(v.dstPort, 4789) << "IFLA_VXLAN_PORT is network byte order on the wire";
+  EXPECT_EQ(v.tos, 0x10);
+  EXPECT_EQ(v.ageing, 300u);
+  EXPECT_EQ(v.srcPortMin, 1000) << "IFLA_VXLAN_PORT_RANGE is network byte order on the wire";
+  EXPECT_EQ(v.srcPortMax, 2000);
+  EXPECT_EQ(v.udpCsum, false);
   auto kept = d.unknownKindData.list();
-  ASSERT_EQ(kept.size(), 3u);
-  EXPECT_EQ(kept[0].type, IFLA_VXLAN_TOS);
-  EXPECT_EQ(kept[1].type, IFLA_VXLAN_AGEING);
-  EXPECT_EQ(bytesOf(kept[1].payload), (Bytes{0x2c, 0x01, 0, 0}));
-  EXPECT_EQ(kept[2].type, IFLA_VXLAN_PORT_RANGE);
+  ASSERT_EQ(kept.size(), 1u);
+  EXPECT_EQ(kept[0].type, IFLA_VXLAN_L2MISS);
+  EXPECT_EQ(bytesOf(kept[0].payload), (Bytes{0}));
 
   Request r = LinkRequests::set(*d.index, LinkInfo().setKind("vxlan").setVxlan(v));
   Attrs out = Attrs()
@@ -402,7 +449,11 @@ TEST(LinkDecode, VxlanV4) {
                   .raw(IFLA_VXLAN_PORT, {0x12, 0xb5})
                   .u32(IFLA_VXLAN_LINK, 2)
                   .u8(IFLA_VXLAN_LEARNING, 1)
-                  .u8(IFLA_VXLAN_TTL, 0);
+                  .u8(IFLA_VXLAN_TTL, 0)
+                  .u8(IFLA_VXLAN_TOS, 0x10)
+                  .u32(IFLA_VXLAN_AGEING, 300)
+                  .raw(IFLA_VXLAN_PORT_RANGE, {0x03, 0xe8, 0x07, 0xd0})
+                  .u8(IFLA_VXLAN_UDP_CSUM, 0);
   EXPECT_TRUE(sameBytes(r.bytes(), kindChange(11, "vxlan", out)));
 }
 

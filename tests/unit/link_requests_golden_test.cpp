@@ -98,6 +98,24 @@ TEST(LinkRequestsGolden, AddBridgeOptionsOffAreSentAsZero) {
   EXPECT_TRUE(sameBytes(r.bytes(), addMessage(Attrs().str(IFLA_IFNAME, "br0").append(linkInfo("bridge", data)))));
 }
 
+TEST(LinkRequestsGolden, AddBridgeWithStpTimersPriorityAndSnooping) {
+  // ip link add br0 type bridge forward_delay 400 hello_time 300 max_age 1000 priority 4096
+  //   mcast_snooping 0
+  Request r = LinkRequests::add(LinkInfo("br0", "bridge").setBridge(BridgeInfo()
+                                                                        .setForwardDelay(400)
+                                                                        .setHelloTime(300)
+                                                                        .setMaxAge(1000)
+                                                                        .setPriority(4096)
+                                                                        .setMcastSnooping(false)));
+  Attrs data = Attrs()
+                   .u32(IFLA_BR_FORWARD_DELAY, 400)
+                   .u32(IFLA_BR_HELLO_TIME, 300)
+                   .u32(IFLA_BR_MAX_AGE, 1000)
+                   .u16(IFLA_BR_PRIORITY, 4096)
+                   .u8(IFLA_BR_MCAST_SNOOPING, 0);  // off is sent, not left out
+  EXPECT_TRUE(sameBytes(r.bytes(), addMessage(Attrs().str(IFLA_IFNAME, "br0").append(linkInfo("bridge", data)))));
+}
+
 TEST(LinkRequestsGolden, AddBridgeWithoutOptionsHasNoData) {
   Request r = LinkRequests::add(LinkInfo("br0", "bridge").setBridge(BridgeInfo()));
   EXPECT_TRUE(sameBytes(r.bytes(), addMessage(Attrs().str(IFLA_IFNAME, "br0").append(linkInfo("bridge")))));
@@ -142,12 +160,78 @@ TEST(LinkRequestsGolden, AddVxlanV6WithLearning) {
   EXPECT_TRUE(sameBytes(r.bytes(), addMessage(Attrs().str(IFLA_IFNAME, "vx6").append(linkInfo("vxlan", data)))));
 }
 
+TEST(LinkRequestsGolden, AddVxlanWithTosSrcportAgeingUdpcsum) {
+  // ip link add vx0 type vxlan id 42 dstport 4789 tos 0x10 ageing 100 srcport 1000 2000 noudpcsum
+  Request r = LinkRequests::add(LinkInfo("vx0", "vxlan").setVxlan(VxlanInfo()
+                                                                      .setVni(42)
+                                                                      .setDstPort(4789)
+                                                                      .setTos(0x10)
+                                                                      .setAgeing(100)
+                                                                      .setSrcPortRange(1000, 2000)
+                                                                      .setUdpCsum(false)));
+  Attrs data = Attrs()
+                   .u32(IFLA_VXLAN_ID, 42)
+                   .raw(IFLA_VXLAN_PORT, {0x12, 0xb5})
+                   .u8(IFLA_VXLAN_TOS, 0x10)
+                   .u32(IFLA_VXLAN_AGEING, 100)
+                   // struct ifla_vxlan_port_range { __be16 low, high; }: 1000 = 0x03e8, 2000 = 0x07d0
+                   .raw(IFLA_VXLAN_PORT_RANGE, {0x03, 0xe8, 0x07, 0xd0})
+                   .u8(IFLA_VXLAN_UDP_CSUM, 0);
+  EXPECT_TRUE(sameBytes(r.bytes(), addMessage(Attrs().str(IFLA_IFNAME, "vx0").append(linkInfo("vxlan", data)))));
+}
+
+TEST(LinkRequestsGolden, AddVxlanWithDfAndIpv6ZeroChecksums) {
+  // ip link add vx0 type vxlan id 42 remote 2001:db8::2 df inherit udp6zerocsumtx noudp6zerocsumrx
+  Request r = LinkRequests::add(LinkInfo("vx0", "vxlan").setVxlan(VxlanInfo()
+                                                                      .setVni(42)
+                                                                      .setRemote(ip("2001:db8::2"))
+                                                                      .setDf(VxlanDf::Inherit)
+                                                                      .setUdp6ZeroCsumTx(true)
+                                                                      .setUdp6ZeroCsumRx(false)));
+  Attrs data = Attrs()
+                   .u32(IFLA_VXLAN_ID, 42)
+                   .raw(IFLA_VXLAN_GROUP6, {0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x02})
+                   .u8(IFLA_VXLAN_UDP_ZERO_CSUM6_TX, 1)
+                   .u8(IFLA_VXLAN_UDP_ZERO_CSUM6_RX, 0)
+                   .u8(IFLA_VXLAN_DF, 2);  // VXLAN_DF_INHERIT
+  EXPECT_TRUE(sameBytes(r.bytes(), addMessage(Attrs().str(IFLA_IFNAME, "vx0").append(linkInfo("vxlan", data)))));
+}
+
+TEST(LinkRequestsGolden, VxlanSrcportRangeMustBeOrderedAndComplete) {
+  for (VxlanInfo v : {VxlanInfo().setVni(1).setSrcPortRange(2000, 1000), [] {
+                        VxlanInfo half = VxlanInfo().setVni(1);
+                        half.srcPortMin = 1000;
+                        return half;
+                      }()}) {
+    try {
+      LinkRequests::add(LinkInfo("vx0", "vxlan").setVxlan(v));
+      FAIL() << "an inverted or half source port range was encoded";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), std::errc::invalid_argument);
+      EXPECT_NE(std::string(e.what()).find("port range"), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(LinkRequestsGolden, AddVxlanMulticastGroup) {
   // ip link add vx1 type vxlan id 7 group 239.1.1.1 dev <2>
   Request r = LinkRequests::add(
       LinkInfo("vx1", "vxlan").setVxlan(VxlanInfo().setVni(7).setGroup(ip("239.1.1.1")).setDev(2u)));
   Attrs data = Attrs().u32(IFLA_VXLAN_ID, 7).raw(IFLA_VXLAN_GROUP, {239, 1, 1, 1}).u32(IFLA_VXLAN_LINK, 2);
   EXPECT_TRUE(sameBytes(r.bytes(), addMessage(Attrs().str(IFLA_IFNAME, "vx1").append(linkInfo("vxlan", data)))));
+}
+
+TEST(LinkRequestsGolden, AddMacvlanWithBcQueueLen) {
+  // ip link add mv0 link <2> type macvlan mode vepa bcqueuelen 2000; the used length is never sent
+  MacvlanInfo m = MacvlanInfo().setMode(MacvlanMode::Vepa).setBcQueueLen(2000);
+  m.usedBcQueueLen = 3000;
+  Request r = LinkRequests::add(LinkInfo("mv0", "macvlan").setParent(2u).setMacvlan(m));
+  Attrs data = Attrs().u32(IFLA_MACVLAN_MODE, 2).u32(IFLA_MACVLAN_BC_QUEUE_LEN, 2000);
+  EXPECT_TRUE(sameBytes(r.bytes(), addMessage(Attrs().str(IFLA_IFNAME, "mv0").u32(IFLA_LINK, 2).append(linkInfo("macvlan", data)))));
+  // bcqueuelen alone (ip link set mv0 type macvlan bcqueuelen 10): no mode attribute.
+  Request set = LinkRequests::set(Ifref(5u), LinkInfo().setKind("macvlan").setMacvlan(MacvlanInfo().setBcQueueLen(10)));
+  EXPECT_TRUE(sameBytes(set.bytes(), linkMessage(RTM_NEWLINK, NLM_F_REQUEST, Ifinfo{.index = 5},
+                                                 linkInfo("macvlan", Attrs().u32(IFLA_MACVLAN_BC_QUEUE_LEN, 10)))));
 }
 
 TEST(LinkRequestsGolden, AddMacvlanBridgeMode) {

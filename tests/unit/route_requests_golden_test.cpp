@@ -89,6 +89,18 @@ TEST(RouteRequestsGolden, AppendIpv6) {
   EXPECT_TRUE(sameBytes(r.bytes(), familyMessage(RTM_NEWROUTE, kAppend, h, a)));
 }
 
+TEST(RouteRequestsGolden, Ipv6RouterPreference) {
+  // ip -6 route add 2001:db8:9::/48 dev <4> pref high: RTA_PREF, one byte, ICMPV6_ROUTER_PREF_HIGH = 1
+  Request r = RouteRequests::add(RouteInfo(pfx("2001:db8:9::/48")).setDev(4u).setPref(1));
+  Rtmsg h{.family = AF_INET6, .dstLen = 48, .table = RT_TABLE_MAIN, .protocol = RTPROT_BOOT, .scope = RT_SCOPE_LINK,
+          .type = RTN_UNICAST};
+  Attrs a = Attrs().raw(RTA_DST, ipv6("2001:db8:9::")).u32(RTA_OIF, 4).u8(RTA_PREF, 1);
+  EXPECT_TRUE(sameBytes(r.bytes(), familyMessage(RTM_NEWROUTE, kAdd, h, a)));
+  // low is 3 (0b11), not 2: 2 is reserved.
+  Request low = RouteRequests::add(RouteInfo(pfx("2001:db8:9::/48")).setDev(4u).setPref(3));
+  EXPECT_TRUE(sameBytes(low.bytes(), familyMessage(RTM_NEWROUTE, kAdd, h, Attrs().raw(RTA_DST, ipv6("2001:db8:9::")).u32(RTA_OIF, 4).u8(RTA_PREF, 3))));
+}
+
 TEST(RouteRequestsGolden, MultipathWithWeightsAndOnlink) {
   // ip route add 10.2.0.0/16 nexthop via 10.0.0.2 dev <3> weight 1 nexthop via 10.0.1.2 dev <4> weight 2 onlink
   Request r = RouteRequests::add(RouteInfo(pfx("10.2.0.0/16"))
@@ -166,6 +178,8 @@ TEST(RouteRequestsGolden, BadInputIsRejectedBeforeEncoding) {
             "nexthop #1 needs a gateway (via) or a device (dev)");
   EXPECT_EQ(reason([] { RouteRequests::add(RouteInfo(pfx("10.0.0.0/24")).addPath(RoutePath().setDev(1u).setWeight(0))); }),
             "nexthop #1: weight 0 is out of range (1-256)");
+  EXPECT_EQ(reason([] { RouteRequests::add(RouteInfo(pfx("2001:db8::/32")).setDev(1u).setPref(2)); }),
+            "router preference 2 is not 3 (low), 0 (medium) or 1 (high)");
   EXPECT_EQ(reason([] { Prefix::parse("10.0.0.1/33"); }), "invalid prefix \"10.0.0.1/33\": length 33 is longer than 32");
   EXPECT_EQ(reason([] { Prefix::parse("2001:db8::/129"); }),
             "invalid prefix \"2001:db8::/129\": length 129 is longer than 128");
@@ -257,6 +271,28 @@ TEST(RouteDecodeGolden, DefaultRouteWithoutDstAndOtherFamiliesSkipped) {
   Rtmsg mr{.family = 128 /* RTNL_FAMILY_IPMR */, .table = RT_TABLE_DEFAULT, .type = RTN_MULTICAST};
   AlignedMessage m2(familyMessage(RTM_NEWROUTE, NLM_F_MULTI, mr));
   EXPECT_FALSE(rtnl::isIpRoute(m2.as<nlmsghdr>()));
+}
+
+TEST(RouteDecodeGolden, GetReplyCarriesUidSourceAndCacheFlags) {
+  // ip route get 10.9.1.1 from 10.0.0.1: RTM_F_CLONED with RTCF_LOCAL in the high half, RTA_SRC
+  // with rtm_src_len 32, RTA_UID.
+  Rtmsg h{.family = AF_INET, .dstLen = 32, .srcLen = 32, .table = RT_TABLE_MAIN, .type = RTN_UNICAST,
+          .flags = RTM_F_CLONED | 0x80000000u};
+  Attrs a = Attrs()
+                .u32(RTA_TABLE, RT_TABLE_MAIN)
+                .raw(RTA_DST, v4(10, 9, 1, 1))
+                .raw(RTA_SRC, v4(10, 0, 0, 1))
+                .u32(RTA_OIF, 2)
+                .raw(RTA_GATEWAY, v4(10, 0, 0, 2))
+                .u32(RTA_UID, 1000);
+  AlignedMessage m(familyMessage(RTM_NEWROUTE, 0, h, a));
+  RouteInfo r;
+  rtnl::decodeRoute(m.as<nlmsghdr>(), r);
+  EXPECT_EQ(r.uid, 1000u);
+  EXPECT_EQ(r.src, pfx("10.0.0.1/32"));
+  EXPECT_TRUE(r.isCloned());
+  EXPECT_EQ(r.flags, RTM_F_CLONED | 0x80000000u);
+  EXPECT_TRUE(r.unknown.empty()) << "RTA_UID is decoded, not kept raw";
 }
 
 TEST(RouteDecodeGolden, TruncatedAddressIsMalformed) {

@@ -6,16 +6,20 @@
 namespace fastlink::rtnl {
 namespace {
 
-bool hasData(const LinkInfo& link) { return link.macvlan && link.macvlan->mode; }
+bool hasData(const LinkInfo& link) { return link.macvlan && (link.macvlan->mode || link.macvlan->bcQueueLen); }
 
+// usedBcQueueLen is the kernel's answer, never sent.
 void encodeData(core::MessageWriter& w, const LinkInfo& link, KeepAlive&) {
-  w.putU32(IFLA_MACVLAN_MODE, static_cast<uint32_t>(*link.macvlan->mode));
+  putOption(w, IFLA_MACVLAN_MODE, link.macvlan->mode);
+  putOption(w, IFLA_MACVLAN_BC_QUEUE_LEN, link.macvlan->bcQueueLen);
 }
 
 void decodeData(const nlattr* data, LinkInfo& link) {
   KindAttrs d(data, IFLA_MACVLAN_MAX);
   MacvlanInfo m;
   d.read(IFLA_MACVLAN_MODE, m.mode);
+  d.read(IFLA_MACVLAN_BC_QUEUE_LEN, m.bcQueueLen);
+  d.read(IFLA_MACVLAN_BC_QUEUE_LEN_USED, m.usedBcQueueLen);
   d.keepRest(link);
   link.macvlan = m;
 }

@@ -21,6 +21,21 @@ void encodeData(core::MessageWriter& w, const LinkInfo& link, KeepAlive&) {
   if (v.dev) w.putU32(IFLA_VXLAN_LINK, requireIndex(*v.dev, "vxlan dev"));
   putOption(w, IFLA_VXLAN_LEARNING, v.learning);
   putOption(w, IFLA_VXLAN_TTL, v.ttl);
+  putOption(w, IFLA_VXLAN_TOS, v.tos);
+  putOption(w, IFLA_VXLAN_AGEING, v.ageing);
+  if (v.srcPortMin.has_value() != v.srcPortMax.has_value())
+    throw Error::invalidArgument("vxlan", "the source port range needs both its low and its high end");
+  if (v.srcPortMin) {
+    if (*v.srcPortMin > *v.srcPortMax) throw Error::invalidArgument("vxlan", "source port range: low end above high end");
+    // struct ifla_vxlan_port_range: two ports in network byte order.
+    const uint8_t range[4] = {static_cast<uint8_t>(*v.srcPortMin >> 8), static_cast<uint8_t>(*v.srcPortMin & 0xff),
+                              static_cast<uint8_t>(*v.srcPortMax >> 8), static_cast<uint8_t>(*v.srcPortMax & 0xff)};
+    w.putBytes(IFLA_VXLAN_PORT_RANGE, range);
+  }
+  putOption(w, IFLA_VXLAN_UDP_CSUM, v.udpCsum);
+  putOption(w, IFLA_VXLAN_UDP_ZERO_CSUM6_TX, v.udp6ZeroCsumTx);
+  putOption(w, IFLA_VXLAN_UDP_ZERO_CSUM6_RX, v.udp6ZeroCsumRx);
+  putOption(w, IFLA_VXLAN_DF, v.df);
 }
 
 void decodeData(const nlattr* data, LinkInfo& link) {
@@ -35,6 +50,17 @@ void decodeData(const nlattr* data, LinkInfo& link) {
   if (auto* a = d.take(IFLA_VXLAN_LINK)) v.dev = Ifref(core::readU32(a));
   d.read(IFLA_VXLAN_LEARNING, v.learning);
   d.read(IFLA_VXLAN_TTL, v.ttl);
+  d.read(IFLA_VXLAN_TOS, v.tos);
+  d.read(IFLA_VXLAN_AGEING, v.ageing);
+  if (auto* a = d.peek(IFLA_VXLAN_PORT_RANGE); a && core::readBytes(a).size() == 4) {
+    auto r = core::readBytes(d.take(IFLA_VXLAN_PORT_RANGE));
+    v.srcPortMin = static_cast<uint16_t>(r[0] << 8 | r[1]);
+    v.srcPortMax = static_cast<uint16_t>(r[2] << 8 | r[3]);
+  }
+  d.read(IFLA_VXLAN_UDP_CSUM, v.udpCsum);
+  d.read(IFLA_VXLAN_UDP_ZERO_CSUM6_TX, v.udp6ZeroCsumTx);
+  d.read(IFLA_VXLAN_UDP_ZERO_CSUM6_RX, v.udp6ZeroCsumRx);
+  d.read(IFLA_VXLAN_DF, v.df);
   d.keepRest(link);
   link.vxlan = v;
 }
