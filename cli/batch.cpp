@@ -237,8 +237,8 @@ class BeforeBatchResolver final : public Resolver {
  private:
   /// The name's index before the batch, looked up on first need (std::nullopt: no such device).
   const std::optional<uint32_t>& lookup(const std::string& name) {
-    auto it = names_.find(name);
-    if (it == names_.end()) it = names_.emplace(name, ctx_.netlink().links().findIndex(name)).first;
+    auto [it, inserted] = names_.try_emplace(name);
+    if (inserted) it->second = ctx_.netlink().links().findIndex(name);
     return it->second;
   }
 

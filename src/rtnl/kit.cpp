@@ -22,28 +22,37 @@ void putDevice(core::MessageWriter& w, const Ifref& dev, const std::string& oper
   }
 }
 
+std::optional<uint32_t> findIndex(core::Engine& engine, const std::string& name) {
+  validateIfname(name);
+  if (engine.fd() >= 0)
+    if (auto found = core::interfaceIndex(engine.fd(), name)) return *found ? found : std::nullopt;
+  // No fd (the unit tests' fake kernel) or the ioctl refused: ask with RTM_GETLINK.
+  std::string operation = "link show dev " + name;
+  core::MessageWriter w(RTM_GETLINK, 0);
+  putDevice(w, Ifref(name), operation);
+  uint32_t index = 0;
+  try {
+    engine.query(w.bytes(), operation, [&](const nlmsghdr* m) {
+      if (const auto* ifi = core::messageHeader<ifinfomsg>(m); ifi && m->nlmsg_type == RTM_NEWLINK)
+        index = static_cast<uint32_t>(ifi->ifi_index);
+    });
+  } catch (const Error& e) {
+    if (e.code() == std::errc::no_such_device) return std::nullopt;
+    throw;
+  }
+  if (!index) throw malformed(operation, "no link in the reply");
+  return index;
+}
+
 uint32_t Names::index(const Ifref& dev) {
   if (dev.isIndex()) return dev.index();
   for (const auto& [name, index] : cache_)
     if (name == dev.name()) return index;
-  std::string operation = "link show dev " + dev.name();
-  validateIfname(dev.name());
-  if (auto found = engine_.fd() >= 0 ? core::interfaceIndex(engine_.fd(), dev.name()) : std::nullopt) {
-    // The same error RTM_GETLINK gives for a missing name (ENODEV, no extack).
-    if (*found == 0) throw Error(std::error_code(ENODEV, std::generic_category()), operation);
-    cache_.emplace_back(dev.name(), *found);
-    return *found;
-  }
-  core::MessageWriter w(RTM_GETLINK, 0);
-  putDevice(w, dev, operation);
-  uint32_t index = 0;
-  engine_.query(w.bytes(), operation, [&](const nlmsghdr* m) {
-    if (const auto* ifi = core::messageHeader<ifinfomsg>(m); ifi && m->nlmsg_type == RTM_NEWLINK)
-      index = static_cast<uint32_t>(ifi->ifi_index);
-  });
-  if (!index) throw malformed(operation, "no link in the reply");
-  cache_.emplace_back(dev.name(), index);
-  return index;
+  auto found = findIndex(engine_, dev.name());
+  // The error RTM_GETLINK gives for a missing name (ENODEV, no extack), however it was looked up.
+  if (!found) throw Error(std::error_code(ENODEV, std::generic_category()), "link show dev " + dev.name());
+  cache_.emplace_back(dev.name(), *found);
+  return *found;
 }
 
 std::size_t runAll(core::Engine& engine, std::size_t count, const std::function<Request(std::size_t)>& request,

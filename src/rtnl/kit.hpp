@@ -27,8 +27,13 @@
 
 namespace fastlink::rtnl {
 
-/// Name -> ifindex, the one way every object resolves devices: RTM_GETLINK by IFLA_IFNAME,
-/// reading only the reply's header. Lives for one call; a name given twice is looked up once.
+/// The ifindex of device `name` (or altname) in the engine's namespace, std::nullopt when there
+/// is none: SIOCGIFINDEX on the engine's socket (core::interfaceIndex), else RTM_GETLINK.
+/// Throws Error for an invalid name.
+std::optional<uint32_t> findIndex(core::Engine& engine, const std::string& name);
+
+/// Name -> ifindex, the one way every object resolves devices (by findIndex). Lives for one
+/// call; a name given twice is looked up once.
 class Names {
  public:
   explicit Names(core::Engine& engine) : engine_(engine) {}

@@ -153,14 +153,7 @@ std::optional<LinkInfo> LinkApi::find(const Ifref& dev, bool withStats) {
 
 uint32_t LinkApi::indexOf(const Ifref& dev) { return rtnl::Names(engine_).index(dev); }
 
-std::optional<uint32_t> LinkApi::findIndex(const std::string& name) {
-  try {
-    return rtnl::Names(engine_).index(Ifref(name));
-  } catch (const Error& e) {
-    if (e.code() == std::errc::no_such_device) return std::nullopt;
-    throw;
-  }
-}
+std::optional<uint32_t> LinkApi::findIndex(const std::string& name) { return rtnl::findIndex(engine_, name); }
 
 LinkInfo LinkApi::resolveNames(const LinkInfo& link) { return rtnl::resolved<Traits>(engine_, link); }
 
