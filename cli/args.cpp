@@ -85,6 +85,15 @@ bool Args::acceptAny(std::initializer_list<std::string_view> keywords) {
   return false;
 }
 
+bool Args::acceptSwitch(std::string_view keyword, std::optional<bool>& field) {
+  const std::string& word = peek();
+  bool negated = word.size() == keyword.size() + 2 && word.starts_with("no") && word.ends_with(keyword);
+  if (word != keyword && !negated) return false;
+  field = !negated;
+  ++pos_;
+  return true;
+}
+
 std::string Args::text() const {
   std::string s;
   for (const auto& w : words_) {

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <stdexcept>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -43,6 +44,8 @@ class Args {
   bool accept(std::string_view keyword);
   /// Consumes the current word if it equals any of `keywords`.
   bool acceptAny(std::initializer_list<std::string_view> keywords);
+  /// Consumes `keyword` (sets `field` true) or `no` + `keyword` (sets it false): ip's [no]X switches.
+  bool acceptSwitch(std::string_view keyword, std::optional<bool>& field);
 
   /// The whole command as typed, for messages.
   std::string text() const;

@@ -28,15 +28,10 @@ void parseGeneve(Args& args, ParsedLink& p) {
       else throw UsageError(fmt::format("df: \"{}\" is not one of set, unset, inherit", df));
     } else if (args.acceptAny({"flowlabel", "label"})) g.flowLabel = parseU32(args.value("flowlabel"), "flowlabel", 0, (1u << 20) - 1);
     else if (args.acceptAny({"dstport", "port"})) g.dstPort = static_cast<uint16_t>(parseInteger(args.value("dstport"), "dstport", 0, 65535));
-    else if (args.accept("external")) g.external = true;
-    else if (args.accept("noexternal")) g.external = false;
-    else if (args.accept("udpcsum")) g.udpCsum = true;
-    else if (args.accept("noudpcsum")) g.udpCsum = false;
-    else if (args.accept("udp6zerocsumtx")) g.udp6ZeroCsumTx = true;
-    else if (args.accept("noudp6zerocsumtx")) g.udp6ZeroCsumTx = false;
-    else if (args.accept("udp6zerocsumrx")) g.udp6ZeroCsumRx = true;
-    else if (args.accept("noudp6zerocsumrx")) g.udp6ZeroCsumRx = false;
-    else args.unknown("type geneve takes: id, remote, ttl, tos, df, flowlabel, dstport, external, [no]udpcsum, "
+    else if (args.acceptSwitch("external", g.external) || args.acceptSwitch("udpcsum", g.udpCsum) ||
+             args.acceptSwitch("udp6zerocsumtx", g.udp6ZeroCsumTx) || args.acceptSwitch("udp6zerocsumrx", g.udp6ZeroCsumRx)) {
+      // the switch has set its field
+    } else args.unknown("type geneve takes: id, remote, ttl, tos, df, flowlabel, dstport, external, [no]udpcsum, "
                       "[no]udp6zerocsumtx, [no]udp6zerocsumrx");
   }
   if (!g.external.value_or(false) && !g.vni) throw UsageError("geneve: \"id VNI\" is required (or \"external\")");

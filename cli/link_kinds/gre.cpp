@@ -32,9 +32,9 @@ void parseGre(Args& args, ParsedLink& p) {
     else if (args.accept("local")) g.local = parseEndpoint(args.value("local"), "local");
     else if (args.acceptAny({"ttl", "hoplimit"})) g.ttl = parseTunnelTtl(args.value("ttl"));
     else if (args.acceptAny({"tos", "dsfield", "tclass"})) g.tos = parseTunnelTos(args.value("tos"));
-    else if (args.accept("pmtudisc")) g.pmtudisc = true;
-    else if (args.accept("nopmtudisc")) g.pmtudisc = false;
-    else if (args.accept("key")) g.setKey(parseKey(args.value("key"), "key"));
+    else if (args.acceptSwitch("pmtudisc", g.pmtudisc)) {
+      // the switch has set its field
+    } else if (args.accept("key")) g.setKey(parseKey(args.value("key"), "key"));
     else if (args.accept("ikey")) g.ikey = parseKey(args.value("ikey"), "ikey");
     else if (args.accept("okey")) g.okey = parseKey(args.value("okey"), "okey");
     else if (args.accept("csum")) g.setCsum(true);

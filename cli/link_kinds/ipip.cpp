@@ -20,9 +20,9 @@ void parseIpTunnel(Args& args, ParsedLink& p) {
     else if (args.accept("local")) o.local = parseEndpoint(args.value("local"), "local");
     else if (args.acceptAny({"ttl", "hoplimit"})) o.ttl = parseTunnelTtl(args.value("ttl"));
     else if (args.acceptAny({"tos", "dsfield", "tclass"})) o.tos = parseTunnelTos(args.value("tos"));
-    else if (args.accept("pmtudisc")) o.pmtudisc = true;
-    else if (args.accept("nopmtudisc")) o.pmtudisc = false;
-    else if (args.accept("dev")) {
+    else if (args.acceptSwitch("pmtudisc", o.pmtudisc)) {
+      // the switch has set its field
+    } else if (args.accept("dev")) {
       p.kindDevices.push_back({parseIfname(args.value("dev"), "dev"),
                                [](LinkInfo& l, uint32_t index) { l.kindOptions<IpTunnelInfo>()->dev = Ifref(index); }});
     } else args.unknown(fmt::format("type {} takes: remote, local, ttl, tos, [no]pmtudisc, dev", *p.info.kind));

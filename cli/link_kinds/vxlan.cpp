@@ -19,9 +19,8 @@ void parseVxlan(Args& args, ParsedLink& p) {
     } else if (args.acceptAny({"dstport", "port"})) v.dstPort = static_cast<uint16_t>(parseInteger(args.value("dstport"), "dstport", 0, 65535));
     else if (args.accept("dev")) {
       p.kindDevices.push_back({parseIfname(args.value("dev"), "dev"), [](LinkInfo& l, uint32_t index) { l.vxlan->dev = Ifref(index); }});
-    } else if (args.accept("learning")) v.learning = true;
-    else if (args.accept("nolearning")) v.learning = false;
-    else if (args.acceptAny({"ttl", "hoplimit"})) {
+    } else if (args.acceptSwitch("learning", v.learning)) {
+    } else if (args.acceptAny({"ttl", "hoplimit"})) {
       std::string t = args.value("ttl");
       v.ttl = t == "auto" || t == "inherit" ? 0 : static_cast<uint8_t>(parseInteger(t, "ttl", 0, 255));
     } else if (args.acceptAny({"tos", "dsfield"})) v.tos = parseTunnelTos(args.value("tos"));
@@ -33,13 +32,9 @@ void parseVxlan(Args& args, ParsedLink& p) {
       v.srcPortMin = low;
       v.srcPortMax = high;
     } else if (args.accept("ageing")) v.ageing = parseU32(args.value("ageing"), "ageing");
-    else if (args.accept("udpcsum")) v.udpCsum = true;
-    else if (args.accept("noudpcsum")) v.udpCsum = false;
-    else if (args.accept("udp6zerocsumtx")) v.udp6ZeroCsumTx = true;
-    else if (args.accept("noudp6zerocsumtx")) v.udp6ZeroCsumTx = false;
-    else if (args.accept("udp6zerocsumrx")) v.udp6ZeroCsumRx = true;
-    else if (args.accept("noudp6zerocsumrx")) v.udp6ZeroCsumRx = false;
-    else if (args.accept("df")) {
+    else if (args.acceptSwitch("udpcsum", v.udpCsum) || args.acceptSwitch("udp6zerocsumtx", v.udp6ZeroCsumTx) ||
+             args.acceptSwitch("udp6zerocsumrx", v.udp6ZeroCsumRx)) {
+    } else if (args.accept("df")) {
       std::string df = args.value("df");
       if (df == "unset") v.df = VxlanDf::Unset;
       else if (df == "set") v.df = VxlanDf::Set;
