@@ -46,7 +46,12 @@ std::string readFile(const std::string& path) {
   if (path == "-") return std::string(std::istreambuf_iterator<char>(std::cin), {});
   std::ifstream in(path, std::ios::binary);
   if (!in) throw UsageError(fmt::format("cannot open \"{}\": {}", path, std::strerror(errno)));
-  return std::string(std::istreambuf_iterator<char>(in), {});
+  try {
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  } catch (const std::ios_base::failure&) {
+    // A directory opens but fails on the first read; libstdc++'s filebuf throws there.
+    throw UsageError(fmt::format("cannot read \"{}\": {}", path, std::strerror(errno ? errno : EIO)));
+  }
 }
 
 /// Library input errors (bad key, port, prefix) are usage errors for the command line.
