@@ -161,6 +161,17 @@ std::string stateOf(const TestNetns& ns) {
   return sorted;
 }
 
+/// Whether the device `link` names as its lower one (ip's "link": a veth peer, a vlan's parent)
+/// has carrier, in the same `ip -j link show` output.
+bool lowerHasCarrier(const std::string& dump, const json& link) {
+  std::string lower = link.value("link", "");
+  for (const auto& other : json::parse(dump))
+    if (other.value("ifname", "") == lower)
+      for (const auto& f : other.value("flags", json::array()))
+        if (f == "LOWER_UP") return true;
+  return false;
+}
+
 /// Operational states are set by the kernel's linkwatch work, up to a second after the change
 /// that causes them (the work is global and rate limited): waits until every device that is up
 /// with carrier reports UP/UNKNOWN, every device up without carrier something else, and every
@@ -177,8 +188,12 @@ void settle(const TestNetns& ns) {
         std::string state = link.value("operstate", "");
         bool up = flags.count("UP") > 0, carrier = flags.count("LOWER_UP") > 0;
         if (up && carrier && state != "UP" && state != "UNKNOWN") settled = false;
-        // Until linkwatch ran, a device just set up without carrier still reads UNKNOWN.
+        // Until linkwatch ran, a device just set up without carrier still reads UNKNOWN, or
+        // DOWN; one with a lower device (a veth peer, a vlan's parent) that lacks carrier too
+        // ends LOWERLAYERDOWN (the kernel's default_operstate), so DOWN is not final for it.
         if (up && !carrier && (state == "UP" || state == "UNKNOWN")) settled = false;
+        if (up && !carrier && state == "DOWN" && link.contains("link") && !lowerHasCarrier(r.out, link))
+          settled = false;
         if (!up && state != "DOWN" && state != "UNKNOWN") settled = false;
       }
     }
