@@ -102,7 +102,8 @@ TEST_F(LinkKindCliTest, IpipAndSit) {
   // sit picks its own ttl when given none (64 on 6.1): only the words around it are fixed.
   std::string sit = detailLine("sit1");
   EXPECT_EQ(sit.rfind("    sit remote 203.0.113.3 local any ttl ", 0), 0u) << sit;
-  EXPECT_NE(sit.find(" nopmtudisc numtxqueues"), std::string::npos) << sit;
+  // After the kind's words, ip's -d goes on with addrgenmode and the queue counts.
+  EXPECT_NE(sit.find(" nopmtudisc addrgenmode eui64 numtxqueues 1 "), std::string::npos) << sit;
   EXPECT_EQ(detailLine("ipip1").rfind("    ipip remote 203.0.113.2 local 203.0.113.1 ttl 33 pmtudisc", 0), 0u) << detailLine("ipip1");
 }
 
