@@ -4,13 +4,14 @@
 // Secrets: private and preshared keys are printed only where wg prints them (showconf, dump,
 // `show DEV private-key|preshared-keys`, genkey/genpsk); plain `show` and -j show "(hidden)" /
 // leave them out, except -j with dump. Error messages never contain key text.
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <iostream>
 #include <iterator>
 
@@ -42,15 +43,25 @@ WireGuardApi& api(Context& ctx) {
   return *instance;
 }
 
+/// The whole file ("-": standard input), read with read(2) so a directory or an unreadable file
+/// is a usage error naming it. (libstdc++'s filebuf opens a directory, then throws
+/// ios_base::failure from its first read.)
 std::string readFile(const std::string& path) {
-  if (path == "-") return std::string(std::istreambuf_iterator<char>(std::cin), {});
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UsageError(fmt::format("cannot open \"{}\": {}", path, std::strerror(errno)));
-  try {
-    return std::string(std::istreambuf_iterator<char>(in), {});
-  } catch (const std::ios_base::failure&) {
-    // A directory opens but fails on the first read; libstdc++'s filebuf throws there.
-    throw UsageError(fmt::format("cannot read \"{}\": {}", path, std::strerror(errno ? errno : EIO)));
+  int fd = path == "-" ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw UsageError(fmt::format("cannot open \"{}\": {}", path, std::strerror(errno)));
+  std::string content;
+  char chunk[65536];
+  for (;;) {
+    ssize_t n = ::read(fd, chunk, sizeof chunk);
+    if (n > 0) {
+      content.append(chunk, static_cast<std::size_t>(n));
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    int err = errno;
+    if (fd != STDIN_FILENO) ::close(fd);
+    if (n < 0) throw UsageError(fmt::format("cannot read \"{}\": {}", path, std::strerror(err)));
+    return content;
   }
 }
 

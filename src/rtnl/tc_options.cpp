@@ -37,6 +37,12 @@ namespace {
 constexpr double kUsPerSecond = 1e6;
 
 uint32_t clamp32(uint64_t v) { return v > UINT32_MAX ? UINT32_MAX : static_cast<uint32_t>(v); }
+/// A computed time or size as a u32: negative or NaN as 0, beyond 2^32-1 as UINT32_MAX. Casting
+/// an out-of-range double is undefined, and a kernel message (or a user) can ask for any value.
+uint32_t clampDouble32(double v) {
+  if (!(v > 0)) return 0;
+  return v >= static_cast<double>(UINT32_MAX) ? UINT32_MAX : static_cast<uint32_t>(v);
+}
 
 /// A tc_ratespec as tc sends it for a rate in bytes/s: link layer Ethernet (so the kernel needs
 /// no rate table), rates above 32 bits in the kind's *_RATE64 attribute.
@@ -101,8 +107,8 @@ void encodeNetem(core::MessageWriter& w, const NetemOptions& o, const std::strin
   q.loss = probability(o.loss);
   q.duplicate = probability(o.duplicate);
   q.gap = o.gap ? o.gap : (o.reorder > 0 ? 1 : 0);
-  q.latency = clamp32(static_cast<uint64_t>(std::llround(static_cast<double>(o.delay) * ticksPerMicrosecond())));
-  q.jitter = clamp32(static_cast<uint64_t>(std::llround(static_cast<double>(o.jitter) * ticksPerMicrosecond())));
+  q.latency = clampDouble32(std::round(static_cast<double>(o.delay) * ticksPerMicrosecond()));
+  q.jitter = clampDouble32(std::round(static_cast<double>(o.jitter) * ticksPerMicrosecond()));
   OptionsNest nest(w);
   w.putEncodedAttributes({reinterpret_cast<const uint8_t*>(&q), sizeof q});
   if (o.delayCorrelation > 0 || o.lossCorrelation > 0 || o.duplicateCorrelation > 0)
@@ -137,7 +143,7 @@ void encodeTbf(core::MessageWriter& w, const TbfOptions& o, const std::string& o
       double peak = static_cast<double>(*o.peakrate) * static_cast<double>(*o.latency) / kUsPerSecond + *o.mtu;
       if (peak < limit) limit = peak;
     }
-    q.limit = clamp32(static_cast<uint64_t>(limit));
+    q.limit = clampDouble32(limit);
   }
   OptionsNest nest(w);
   putStruct(w, TCA_TBF_PARMS, q);
@@ -223,12 +229,12 @@ uint64_t schedulerHz() {
 uint32_t xmitTicks(uint64_t rate, uint32_t bytes) {
   if (rate == 0) return 0;
   double us = kUsPerSecond * static_cast<double>(bytes) / static_cast<double>(rate);
-  return clamp32(static_cast<uint64_t>(us * ticksPerMicrosecond()));
+  return clampDouble32(us * ticksPerMicrosecond());
 }
 
 uint32_t xmitSize(uint64_t rate, uint32_t ticks) {
   double us = static_cast<double>(ticks) / ticksPerMicrosecond();
-  return clamp32(static_cast<uint64_t>(static_cast<double>(rate) * us / kUsPerSecond));
+  return clampDouble32(static_cast<double>(rate) * us / kUsPerSecond);
 }
 
 void encodeTcOptions(core::MessageWriter& w, const std::string& kind, const TcOptions& options, bool isClass,
