@@ -190,7 +190,11 @@ int main(int argc, char** argv) {
   auto reset = [&] {
     // Devices that already have the default root make tc say so; the check below is what counts.
     spawn({"tc", "-force", "-batch", "/tmp/tc_bench.reset"}, "/dev/null", "/dev/null");
-    return verifyNoPfifo();
+    bool reset = verifyNoPfifo();
+    // The kernel frees the 10,000 deleted qdiscs after an RCU grace period, in softirq: left to
+    // run inside the next timed round, that work made one round 1.5x slower than the next.
+    usleep(300'000);
+    return reset;
   };
   fastlink::Netlink nl;
   uint32_t limit = 100;
@@ -220,7 +224,7 @@ int main(int argc, char** argv) {
   enum Round { kLibrary, kCli, kTc, kRaw, kRounds };
   const char* roundName[kRounds] = {"library", "fastlink -batch", "tc -batch", "raw floor"};
   std::vector<double> times[kRounds];
-  int reps = std::getenv("TC_BENCH_REPS") ? std::atoi(std::getenv("TC_BENCH_REPS")) : 3;
+  int reps = std::getenv("TC_BENCH_REPS") ? std::atoi(std::getenv("TC_BENCH_REPS")) : 5;
   for (int rep = 0; rep < reps; ++rep) {
     for (int k = 0; k < kRounds; ++k) {
       int round = (k + rep) % kRounds;
@@ -246,6 +250,12 @@ int main(int argc, char** argv) {
   double lib = medianOf(times[kLibrary]), fastBatch = medianOf(times[kCli]), tcBatch = medianOf(times[kTc]),
          raw = medianOf(times[kRaw]);
   std::printf("  (every round creates the pfifo roots from noqueue; medians of %d, rounds rotated)\n", reps);
+  for (int round = 0; round < kRounds; ++round) {
+    if (times[round].empty()) continue;
+    std::printf("  %-16s each round (ms):", roundName[round]);
+    for (double t : times[round]) std::printf(" %.0f", t * 1e3);
+    std::printf("\n");
+  }
 
   int sample = std::min(n, 100);
   if (!reset()) return 1;  // the sample creates too

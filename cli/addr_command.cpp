@@ -303,7 +303,7 @@ int runAddr(Context& ctx, Args& args) {
   }
   if (args.acceptAny({"show", "list", "ls", "lst"})) return showAddrs(ctx, args);
   if (args.accept("flush")) return flushAddrs(ctx, args);
-  return runPrepared(ctx, prepareAddr(ctx, args));
+  return runPrepared(ctx, prepareAddr(ctx, args), args);
 }
 
 const Registrar kAddr{ObjectCommand{.name = "address", .aliases = {"a", "addr", "ad", "addre"}, .usage = kUsage,

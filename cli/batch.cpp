@@ -21,6 +21,7 @@
 // - -force: everything pipelined, every failure reported, the rest applied.
 // - -window N: N in flight, stop at a failure; lines in flight with it are reported as applied.
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -29,10 +30,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <deque>
-#include <unordered_map>
+#include <stdexcept>
 #include <unordered_set>
 
 #include "command.hpp"
+#include "name_table.hpp"
 
 namespace fastlink::cli {
 namespace {
@@ -85,6 +87,9 @@ class Spool {
     if (!file_ && memory_.size() > kSpoolMemory) spill();
   }
   std::size_t size() const { return count_; }
+  /// Room for about `bytes` in memory at once (capped at kSpoolMemory): the buffer is not
+  /// copied while it grows. Pages are touched only as records fill them.
+  void expect(std::size_t bytes) { memory_.reserve(std::min(bytes, kSpoolMemory + (1u << 20))); }
 
   void startReading() {
     if (file_) {
@@ -172,6 +177,11 @@ class LineReader {
     if (owned_) std::fclose(file_);
   }
   LineReader(const LineReader&) = delete;
+  /// The file's size when it is a regular file, else 0 (stdin, a pipe).
+  std::size_t fileSize() const {
+    struct stat st {};
+    return fstat(fileno(file_), &st) == 0 && S_ISREG(st.st_mode) ? static_cast<std::size_t>(st.st_size) : 0;
+  }
   LineReader& operator=(const LineReader&) = delete;
 
   /// The next line with words; `number` and `text` are set before splitting so errors can name it.
@@ -200,8 +210,8 @@ class LineReader {
   std::size_t capacity_ = 0;
 };
 
-PreparedRequest prepareLine(Context& ctx, const std::vector<std::string>& words) {
-  Args args(words);
+PreparedRequest prepareLine(Context& ctx, std::vector<std::string> words) {
+  Args args(std::move(words));
   std::string object = args.next();
   const ObjectCommand* command = findCommand(object);
   if (!command) {
@@ -220,43 +230,64 @@ class BeforeBatchResolver final : public Resolver {
  public:
   explicit BeforeBatchResolver(Context& ctx) : ctx_(ctx) {}
 
-  /// True when every name resolves now (else the line must be resolved when it is sent).
+  /// True when every name resolves now (else the line must be resolved when it is sent); the
+  /// indexes are kept for this line's index() calls, so each name costs one hash lookup.
   bool resolvable(const PreparedRequest& p) {
+    line_ = &p;
+    lineIndexes_.clear();
     if (p.needs.empty()) return true;
     if (allTouched_) return false;
-    for (const auto& name : p.needs)
-      if (touched_.count(name) || !lookup(name)) return false;
+    for (const auto& name : p.needs) {
+      if (!touched_.empty() && touched_.count(name)) return false;
+      const std::optional<uint32_t>& index = lookup(name);
+      if (!index) return false;
+      lineIndexes_.push_back(*index);
+    }
     return true;
   }
   void touch(const PreparedRequest& p) {
     if (p.touchesAll) allTouched_ = true;
     for (const auto& name : p.touches) touched_.insert(name);
   }
-  uint32_t index(const std::string& name) override { return *names_.at(name); }
+  /// Asked by the encoder of the line resolvable() last answered true for, for its needs.
+  uint32_t index(const std::string& name) override {
+    for (std::size_t i = 0; i < lineIndexes_.size(); ++i)
+      if (line_->needs[i] == name) return lineIndexes_[i];
+    throw std::logic_error("batch: a line's encoder asked for a name it did not declare: " + name);
+  }
+  /// About one name per line: sized once, no rehash while the file is read.
+  void expectNames(std::size_t count) { names_.reserve(count); }
 
  private:
   /// The name's index before the batch, looked up on first need (std::nullopt: no such device).
   const std::optional<uint32_t>& lookup(const std::string& name) {
-    auto [it, inserted] = names_.try_emplace(name);
-    if (inserted) it->second = ctx_.netlink().links().findIndex(name);
-    return it->second;
+    auto [index, inserted] = names_.findOrInsert(name);
+    if (inserted) *index = ctx_.netlink().links().findIndex(name);
+    return *index;
   }
 
   Context& ctx_;
   bool allTouched_ = false;
-  std::unordered_map<std::string, std::optional<uint32_t>> names_;
+  NameTable names_;
   std::unordered_set<std::string> touched_;
+  const PreparedRequest* line_ = nullptr;
+  std::vector<uint32_t> lineIndexes_;  ///< line_->needs' indexes, in order
 };
 
 /// Pass 1: every line parsed, validated and encoded into the spool; nothing sent. Throws
 /// UsageError naming the first bad line.
 void readAll(Context& ctx, LineReader& reader, Spool& spool) {
   BeforeBatchResolver resolver(ctx);
+  // Sizes from the file's: a line is ~40 bytes and names one device at most; its record (text,
+  // header, encoded request) is ~3x the line.
+  std::size_t fileSize = reader.fileSize();
+  resolver.expectNames(std::min<std::size_t>(fileSize / 40, 1u << 16));
+  spool.expect(3 * fileSize);
   Record r;
   std::vector<std::string> words;
   try {
     while (reader.next(r.line, r.text, words)) {
-      PreparedRequest p = prepareLine(ctx, words);
+      PreparedRequest p = prepareLine(ctx, std::move(words));
       r.bytes.clear();
       r.undoable = false;
       r.kind = Record::Kind::Deferred;
@@ -372,7 +403,7 @@ class Sender {
   }
 
   /// Between runs: parses a deferred line again and resolves its names in the kernel (one
-  /// RTM_GETLINK each). A failure here is the line's failure.
+  /// LinkApi::findIndex each). A failure here is the line's failure.
   void prepareCarry() {
     Record& r = *carry_;
     std::optional<Error> error;
@@ -397,10 +428,10 @@ class Sender {
    public:
     explicit KernelLookup(LinkApi& links) : links_(links) {}
     uint32_t index(const std::string& name) override {
-      std::optional<LinkInfo> l = links_.find(name);
-      if (!l) throw Error(std::make_error_code(std::errc::no_such_device), "link show dev " + name,
-                          fmt::format("Cannot find device \"{}\"", name));
-      return *l->index;
+      std::optional<uint32_t> index = links_.findIndex(name);
+      if (!index) throw Error(std::make_error_code(std::errc::no_such_device), "link show dev " + name,
+                              fmt::format("Cannot find device \"{}\"", name));
+      return *index;
     }
 
    private:

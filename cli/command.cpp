@@ -15,7 +15,7 @@ std::vector<ObjectCommand>& registry() {
   return commands;
 }
 
-/// Resolves through the kernel, one RTM_GETLINK per name (the command line needs few).
+/// Resolves through the kernel, one lookup per name (LinkApi::indexOf: an ioctl).
 class KernelResolver final : public Resolver {
  public:
   explicit KernelResolver(LinkApi& links) : links_(links) {}
@@ -52,8 +52,11 @@ Netlink& Context::netlink() {
 void registerCommand(ObjectCommand command) { registry().push_back(std::move(command)); }
 
 const ObjectCommand* findCommand(std::string_view word) {
+  // A batch names the same object on line after line: the last hit is tried first.
+  static const ObjectCommand* last = nullptr;
+  if (last && last->name == word) return last;
   for (const auto& c : registry()) {
-    if (c.name == word) return &c;
+    if (c.name == word) return last = &c;
     for (const auto& a : c.aliases)
       if (a == word) return &c;
   }
@@ -83,12 +86,13 @@ void validateEncoding(const PreparedRequest& prepared) {
   }
 }
 
-int runPrepared(Context& ctx, const PreparedRequest& prepared) {
+int runPrepared(Context& ctx, const PreparedRequest& prepared, const Args& args) {
   validateEncoding(prepared);
   Netlink& netlink = ctx.netlink();
   KernelResolver resolver(netlink.links());
   try {
     Request request = prepared.encode(resolver);
+    if (prepared.namedAsTyped) request.setOperation(args.text());
     netlink.execute(request);
   } catch (const Error& e) {
     printError(fmt::format("{} ({})", failureReason(e, &prepared), e.operation()));

@@ -8,7 +8,7 @@
 //   PreparedRequest prepareAddr(Context& ctx, Args& args) { ... }   // add/del/replace/set lines
 //   int runAddr(Context& ctx, Args& args) {                          // the command line
 //     if (args.acceptAny({"show", "list", "ls"})) return showAddrs(ctx, args);
-//     return runPrepared(ctx, prepareAddr(ctx, args));               // one request, one ACK
+//     return runPrepared(ctx, prepareAddr(ctx, args), args);         // one request, one ACK
 //   }
 //   const Registrar kAddr{{.name = "address", .aliases = {"a", "addr"},
 //                          .usage = "Usage: fastlink address { add | del } ...",
@@ -93,14 +93,11 @@ struct PreparedRequest {
   bool touchesAll = false;
   /// The device the request is about, for "Cannot find device" messages.
   std::optional<std::string> device;
+  /// Errors of the sent request name the command as typed (runPrepared's Args::text()), not
+  /// the ifindexes its names resolved to. A batch names the line itself, so it formats nothing
+  /// per line for this.
+  bool namedAsTyped = false;
 };
-
-/// The request with the command line as typed as its operation, so that errors name the device
-/// rather than the ifindex it was resolved to.
-inline Request asTyped(Request request, std::string text) {
-  request.setOperation(std::move(text));
-  return request;
-}
 
 /// State of one fastlink run: the options and the (lazily opened) netlink socket.
 class Context {
@@ -138,8 +135,9 @@ struct Registrar {
 };
 
 /// Runs one PreparedRequest now: validates, resolves names (one lookup each), sends, waits for
-/// the ACK. Prints errors; returns the exit status.
-int runPrepared(Context& ctx, const PreparedRequest& prepared);
+/// the ACK. Prints errors; returns the exit status. `args`: the command line it was prepared
+/// from (named in errors when prepared.namedAsTyped).
+int runPrepared(Context& ctx, const PreparedRequest& prepared, const Args& args);
 
 /// The reason of a failure as the user should read it: the kernel's extack, else the errno text,
 /// with "Cannot find device" for ENODEV on the request's device.

@@ -58,23 +58,23 @@ ParsedFdb parseModify(Args& args) {
 }
 
 PreparedRequest prepareModify(Args& args, Verb verb) {
-  std::string text = args.text();
   ParsedFdb p = parseModify(args);
   PreparedRequest r;
   r.needs = {p.dev};
   if (p.via) r.needs.push_back(*p.via);
   r.device = p.dev;
-  r.encode = [p, verb, text](Resolver& resolver) {
+  r.namedAsTyped = true;
+  r.encode = [p, verb](Resolver& resolver) {
     FdbInfo e = p.info;
     e.dev = Ifref(resolver.index(p.dev));
     if (p.via) e.via = Ifref(resolver.index(*p.via));
     switch (verb) {
-      case Verb::Add: return asTyped(FdbRequests::add(e), text);
-      case Verb::Append: return asTyped(FdbRequests::append(e), text);
-      case Verb::Del: return asTyped(FdbRequests::del(e), text);
+      case Verb::Add: return FdbRequests::add(e);
+      case Verb::Append: return FdbRequests::append(e);
+      case Verb::Del: return FdbRequests::del(e);
       case Verb::Replace: break;
     }
-    return asTyped(FdbRequests::replace(e), text);
+    return FdbRequests::replace(e);
   };
   return r;
 }
@@ -171,7 +171,7 @@ int runFdb(Context& ctx, Args& args) {
     printLine(kUsage);
     return kExitOk;
   }
-  return runPrepared(ctx, prepareFdb(ctx, args));
+  return runPrepared(ctx, prepareFdb(ctx, args), args);
 }
 
 const Registrar kFdb{ObjectCommand{.name = "fdb", .aliases = {}, .usage = kUsage, .run = runFdb, .prepare = prepareFdb}};

@@ -244,7 +244,7 @@ int runLink(Context& ctx, Args& args) {
     return kExitOk;
   }
   if (args.acceptAny({"show", "list", "lst", "ls", "sh"})) return showLinks(ctx, args);
-  return runPrepared(ctx, prepareLink(ctx, args));
+  return runPrepared(ctx, prepareLink(ctx, args), args);
 }
 
 const Registrar kLink{ObjectCommand{.name = "link", .aliases = {"l", "li", "lin"}, .usage = kUsageHead, .run = runLink, .prepare = prepareLink}};

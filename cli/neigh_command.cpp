@@ -65,21 +65,21 @@ ParsedNeigh parseModify(Args& args, Verb verb) {
 }
 
 PreparedRequest prepareModify(Args& args, Verb verb) {
-  std::string text = args.text();
   ParsedNeigh p = parseModify(args, verb);
   PreparedRequest r;
   r.needs = {p.dev};
   r.device = p.dev;
-  r.encode = [p, verb, text](Resolver& resolver) {
+  r.namedAsTyped = true;
+  r.encode = [p, verb](Resolver& resolver) {
     NeighInfo n = p.info;
     n.dev = Ifref(resolver.index(p.dev));
     switch (verb) {
-      case Verb::Add: return asTyped(NeighRequests::add(n), text);
-      case Verb::Del: return asTyped(NeighRequests::del(n), text);
-      case Verb::Change: return asTyped(NeighRequests::change(n), text);
+      case Verb::Add: return NeighRequests::add(n);
+      case Verb::Del: return NeighRequests::del(n);
+      case Verb::Change: return NeighRequests::change(n);
       case Verb::Replace: break;
     }
-    return asTyped(NeighRequests::replace(n), text);
+    return NeighRequests::replace(n);
   };
   return r;
 }
@@ -291,7 +291,7 @@ int runNeigh(Context& ctx, Args& args) {
     printLine(kUsage);
     return kExitOk;
   }
-  return runPrepared(ctx, prepareNeigh(ctx, args));
+  return runPrepared(ctx, prepareNeigh(ctx, args), args);
 }
 
 const Registrar kNeigh{ObjectCommand{.name = "neigh",

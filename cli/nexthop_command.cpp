@@ -203,7 +203,7 @@ int runNexthop(Context& ctx, Args& args) {
     return kExitOk;
   }
   if (args.acceptAny({"show", "list", "ls", "get"})) return showNexthops(ctx, args);
-  return runPrepared(ctx, prepareNexthop(ctx, args));
+  return runPrepared(ctx, prepareNexthop(ctx, args), args);
 }
 
 const Registrar kNexthop{ObjectCommand{.name = "nexthop", .aliases = {"nh", "nexthops"}, .usage = kUsage,

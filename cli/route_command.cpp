@@ -185,18 +185,18 @@ ParsedRoute parseRoute(Args& args, bool del) {
 }
 
 PreparedRequest prepareChange(Args& args, const std::string& verb) {
-  std::string text = args.text();  // errors name the devices as typed, not their ifindexes
   auto p = std::make_shared<ParsedRoute>(parseRoute(args, verb == "del"));
   PreparedRequest r;
   r.needs = p->names();
   r.device = p->dev;
-  r.encode = [p, verb, text](Resolver& res) {
+  r.namedAsTyped = true;  // errors name the devices as typed, not their ifindexes
+  r.encode = [p, verb](Resolver& res) {
     RouteInfo route = p->resolved(res);
-    if (verb == "add") return asTyped(RouteRequests::add(route), text);
-    if (verb == "replace") return asTyped(RouteRequests::replace(route), text);
-    if (verb == "append") return asTyped(RouteRequests::append(route), text);
-    if (verb == "change") return asTyped(RouteRequests::change(route), text);
-    return asTyped(RouteRequests::del(route), text);
+    if (verb == "add") return RouteRequests::add(route);
+    if (verb == "replace") return RouteRequests::replace(route);
+    if (verb == "append") return RouteRequests::append(route);
+    if (verb == "change") return RouteRequests::change(route);
+    return RouteRequests::del(route);
   };
   return r;
 }
@@ -534,7 +534,7 @@ int runRoute(Context& ctx, Args& args) {
   if (args.acceptAny({"show", "list", "ls", "lst"})) return showRoutes(ctx, args);
   if (args.accept("get")) return getRoute(ctx, args);
   if (args.accept("flush")) return flushRoutes(ctx, args);
-  return runPrepared(ctx, prepareRoute(ctx, args));
+  return runPrepared(ctx, prepareRoute(ctx, args), args);
 }
 
 const Registrar kRoute{ObjectCommand{.name = "route", .aliases = {"r", "ro", "rou"}, .usage = kUsage, .run = runRoute,

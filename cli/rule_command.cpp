@@ -274,7 +274,7 @@ int runRule(Context& ctx, Args& args) {
     printLine(kUsage);
     return kExitOk;
   }
-  return runPrepared(ctx, prepareRule(ctx, args));
+  return runPrepared(ctx, prepareRule(ctx, args), args);
 }
 
 const Registrar kRule{ObjectCommand{.name = "rule", .aliases = {"ru"}, .usage = kUsage, .run = runRule, .prepare = prepareRule}};

@@ -272,15 +272,13 @@ Placement parsePlacement(Args& args, bool isClass) {
 }
 
 /// Errors name the device as typed (`qdisc add dev v0 root foo`), not its ifindex.
-PreparedRequest prepared(std::function<Request(uint32_t)> build, const std::optional<std::string>& dev, const char* object,
-                         std::string typed) {
+PreparedRequest prepared(std::function<Request(uint32_t)> build, const std::optional<std::string>& dev, const char* object) {
   if (!dev) throw UsageError(fmt::format("tc {}: \"dev NAME\" is required", object));
   PreparedRequest p;
   p.needs = {*dev};
   p.device = *dev;
-  p.encode = [build = std::move(build), dev = *dev, typed = std::move(typed)](Resolver& r) {
-    return asTyped(build(r.index(dev)), typed);
-  };
+  p.namedAsTyped = true;
+  p.encode = [build = std::move(build), dev = *dev](Resolver& r) { return build(r.index(dev)); };
   return p;
 }
 
@@ -325,22 +323,19 @@ Request classRequest(TcVerb verb, const ClassInfo& c) {
 PreparedRequest prepareQdisc(Args& args) {
   // Not a structured binding: clang before 16 cannot capture one in a lambda.
   auto parsed = parseQdiscLine(args);
-  std::string typed = args.text();
   const QdiscInfo& info = parsed.info;
   std::optional<std::string> dev = info.dev ? std::optional<std::string>(info.dev->name()) : std::nullopt;
   return prepared(
-      [verb = parsed.verb, q = parsed.info](uint32_t index) {
-        QdiscInfo x = q;
-        x.dev = Ifref(index);
-        return qdiscRequest(verb, x);
+      [verb = parsed.verb, q = parsed.info](uint32_t index) mutable {
+        q.dev = Ifref(index);  // set again on every call: encoding twice gives the same request
+        return qdiscRequest(verb, q);
       },
-      dev, "qdisc", std::move(typed));
+      dev, "qdisc");
 }
 
 struct ParsedClass {
   TcVerb verb;
   ClassInfo info;
-  std::string typed;
 };
 
 ParsedClass parseClassLine(Args& args) {
@@ -352,7 +347,7 @@ ParsedClass parseClassLine(Args& args) {
   c.kind = p.kind;
   c.options = parseOptions(args, c.kind, true);
   if (p.dev) c.dev = Ifref(*p.dev);
-  return {verb, c, args.text()};
+  return {verb, c};
 }
 
 PreparedRequest prepareClass(const ParsedClass& parsed) {
@@ -365,7 +360,7 @@ PreparedRequest prepareClass(const ParsedClass& parsed) {
         x.dev = Ifref(index);
         return classRequest(verb, x);
       },
-      dev, "class", parsed.typed);
+      dev, "class");
 }
 
 PreparedRequest prepareTc(Context&, Args& args) {
@@ -542,7 +537,7 @@ int runTc(Context& ctx, Args& args) {
   bool klass = !qdisc && args.acceptAny({"class", "c"});
   if (!qdisc && !klass) args.unknown("tc objects: qdisc, class, watch");
   if (args.done() || args.acceptAny({"show", "list", "ls"})) return qdisc ? showQdiscs(ctx, args) : showClasses(ctx, args);
-  if (qdisc) return runPrepared(ctx, prepareQdisc(args));
+  if (qdisc) return runPrepared(ctx, prepareQdisc(args), args);
   ParsedClass parsed = parseClassLine(args);
   PreparedRequest p = prepareClass(parsed);
   const ClassInfo& c = parsed.info;
@@ -562,7 +557,7 @@ int runTc(Context& ctx, Args& args) {
       return kExitFailed;
     }
   }
-  return runPrepared(ctx, p);
+  return runPrepared(ctx, p, args);
 }
 
 const Registrar kTc{ObjectCommand{.name = "tc", .aliases = {}, .usage = kUsage, .run = runTc, .prepare = prepareTc}};

@@ -44,15 +44,15 @@ ParsedVlan parseModify(Args& args, bool del) {
 }
 
 PreparedRequest prepareModify(Args& args, bool del) {
-  std::string text = args.text();
   ParsedVlan p = parseModify(args, del);
   PreparedRequest r;
   r.needs = {p.dev};
   r.device = p.dev;
-  r.encode = [p, del, text](Resolver& resolver) {
+  r.namedAsTyped = true;
+  r.encode = [p, del](Resolver& resolver) {
     BridgeVlanInfo v = p.info;
     v.dev = Ifref(resolver.index(p.dev));
-    return asTyped(del ? BridgeVlanRequests::del(v) : BridgeVlanRequests::add(v), text);
+    return del ? BridgeVlanRequests::del(v) : BridgeVlanRequests::add(v);
   };
   return r;
 }
@@ -127,7 +127,7 @@ int runVlan(Context& ctx, Args& args) {
     printLine(kUsage);
     return kExitOk;
   }
-  return runPrepared(ctx, prepareVlan(ctx, args));
+  return runPrepared(ctx, prepareVlan(ctx, args), args);
 }
 
 const Registrar kVlan{ObjectCommand{.name = "vlan", .aliases = {}, .usage = kUsage, .run = runVlan, .prepare = prepareVlan}};

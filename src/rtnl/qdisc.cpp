@@ -76,14 +76,14 @@ std::string describeClass(Verb verb, const ClassInfo& c) {
   return s;
 }
 
-void checkKind(const std::string& operation, const std::string& kind) {
+void checkKind(const Operation& operation, const std::string& kind) {
   if (kind.size() >= 16) throw invalid(operation, "kind \"" + kind + "\" is too long (at most 15 bytes)");
   for (char ch : kind)
     if (!(std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-'))
       throw invalid(operation, "kind \"" + kind + "\" is not a qdisc name");
 }
 
-tcmsg& putTcmsg(core::MessageWriter& w, const std::optional<Ifref>& dev, const std::string& operation) {
+tcmsg& putTcmsg(core::MessageWriter& w, const std::optional<Ifref>& dev, const Operation& operation) {
   if (!dev) throw invalid(operation, "a device is required (dev NAME)");
   auto& t = w.putHeader<tcmsg>();
   t.tcm_family = AF_UNSPEC;
@@ -94,7 +94,7 @@ tcmsg& putTcmsg(core::MessageWriter& w, const std::optional<Ifref>& dev, const s
 }  // namespace
 
 Request encodeQdisc(const QdiscInfo& q, Verb verb) {
-  std::string operation = describeQdisc(verb, q);
+  Operation operation = [&] { return describeQdisc(verb, q); };
   if (!q.parent) throw invalid(operation, "a parent is required (root, ingress, clsact or parent MAJ:MIN)");
   if (verb != Verb::Del && q.kind.empty()) throw invalid(operation, "a qdisc kind is required (pfifo, htb, fq_codel, ...)");
   if (!q.kind.empty()) checkKind(operation, q.kind);
@@ -115,7 +115,7 @@ Request encodeQdisc(const QdiscInfo& q, Verb verb) {
 }
 
 Request encodeClass(const ClassInfo& c, Verb verb) {
-  std::string operation = describeClass(verb, c);
+  Operation operation = [&] { return describeClass(verb, c); };
   if (!c.classid) throw invalid(operation, "a classid is required (classid MAJ:MIN)");
   if (c.classid->minor() == 0 || c.classid->value == TcHandle::kRoot)
     throw invalid(operation, "classid " + c.classid->toString() + " names a qdisc, not a class (MAJ:MIN with MIN > 0)");

@@ -4,6 +4,7 @@
 
 #include <linux/netlink.h>
 
+#include <functional>
 #include <string>
 
 #include "fastlink/tc.hpp"
@@ -21,10 +22,14 @@ uint32_t xmitSize(uint64_t rate, uint32_t ticks);
 /// The kernel's HZ for default bursts (tc's get_hz: /proc/net/psched's 4th field).
 uint64_t schedulerHz();
 
+/// The operation an error names ("qdisc replace dev 7 root pfifo"), formatted only when an error
+/// is thrown: a batch of 10,000 good requests formats none.
+using Operation = std::function<std::string()>;
+
 /// Validates `options` against `kind` (isClass: options of a class of that kind) and appends
 /// TCA_OPTIONS. Throws Error(EINVAL) naming `operation`.
 void encodeTcOptions(core::MessageWriter& w, const std::string& kind, const TcOptions& options, bool isClass,
-                     const std::string& operation);
+                     const Operation& operation);
 /// TCA_OPTIONS of a `kind` qdisc or class; unknown kinds (and undecodable payloads) kept raw.
 TcOptions decodeTcOptions(const std::string& kind, const nlattr* options, bool isClass);
 /// TCA_STATS2 (with TCA_STATS_APP decoded by `kind`).

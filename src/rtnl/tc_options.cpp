@@ -68,11 +68,11 @@ struct OptionsNest {
 uint32_t probability(double fraction) { return static_cast<uint32_t>(std::rint(fraction * UINT32_MAX)); }
 double fraction(uint32_t p) { return static_cast<double>(p) / UINT32_MAX; }
 
-void checkFraction(const std::string& operation, const char* what, double v) {
+void checkFraction(const Operation& operation, const char* what, double v) {
   if (!(v >= 0 && v <= 1)) throw invalid(operation, std::string("netem ") + what + " must be between 0% and 100%");
 }
 
-void encodeHtbClass(core::MessageWriter& w, const HtbClassOptions& o, const std::string& operation) {
+void encodeHtbClass(core::MessageWriter& w, const HtbClassOptions& o, const Operation& operation) {
   if (o.rate == 0) throw invalid(operation, "htb class needs a rate above 0");
   uint64_t ceil = o.ceil.value_or(o.rate);
   if (ceil == 0) throw invalid(operation, "htb ceil must be above 0");
@@ -94,7 +94,7 @@ void encodeHtbClass(core::MessageWriter& w, const HtbClassOptions& o, const std:
   nest.end();
 }
 
-void encodeNetem(core::MessageWriter& w, const NetemOptions& o, const std::string& operation) {
+void encodeNetem(core::MessageWriter& w, const NetemOptions& o, const Operation& operation) {
   checkFraction(operation, "loss", o.loss);
   checkFraction(operation, "duplicate", o.duplicate);
   checkFraction(operation, "reorder", o.reorder);
@@ -123,7 +123,7 @@ void encodeNetem(core::MessageWriter& w, const NetemOptions& o, const std::strin
   nest.end();
 }
 
-void encodeTbf(core::MessageWriter& w, const TbfOptions& o, const std::string& operation) {
+void encodeTbf(core::MessageWriter& w, const TbfOptions& o, const Operation& operation) {
   if (o.rate == 0) throw invalid(operation, "tbf needs a rate above 0");
   if (o.burst == 0) throw invalid(operation, "tbf needs a burst (burst BYTES)");
   if (o.limit.has_value() == o.latency.has_value()) throw invalid(operation, "tbf needs either limit or latency (one of them)");
@@ -238,7 +238,7 @@ uint32_t xmitSize(uint64_t rate, uint32_t ticks) {
 }
 
 void encodeTcOptions(core::MessageWriter& w, const std::string& kind, const TcOptions& options, bool isClass,
-                     const std::string& operation) {
+                     const Operation& operation) {
   std::string given = tcOptionsKind(options);
   if (given.empty()) {
     if (isClass && kind == "htb") throw invalid(operation, "an htb class needs options (at least a rate)");
