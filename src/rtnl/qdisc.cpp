@@ -291,8 +291,10 @@ std::vector<QdiscInfo> TcApi::qdiscs(const QdiscFilter& filter) {
 }
 // The kernel ignores tcm_ifindex in qdisc dumps (6.1 and 6.18 send every device's qdiscs):
 // the request still carries it (a kernel that filters is used as such), and QdiscTraits::matches
-// keeps the device's. RTM_GETQDISC by parent is no way out: the kernel answers it on the TC
-// multicast group (NLM_F_ECHO) and not at all for a builtin noop qdisc (a device that is down).
+// keeps the device's. RTM_GETQDISC by parent (root, ingress) is no way out: the kernel sends its
+// answer to every RTNLGRP_TC listener as well (qdisc_get_notify; NLM_F_ECHO only adds us), so
+// each show would print a qdisc event in every `tc monitor`, and it answers nothing at all for
+// a builtin noop qdisc (a device that is down).
 void TcApi::forEachQdisc(const QdiscFilter& filter, const std::function<void(const QdiscInfo&)>& each,
                          const std::function<void()>& restart) {
   rtnl::forEach<QdiscTraits>(engine_, filter, each, restart);
