@@ -4,9 +4,45 @@
 
 namespace fastlink::cli {
 
-JsonArrayWriter::JsonArrayWriter(std::FILE* out, bool pretty) : out_(out), pretty_(pretty) { write("["); }
+namespace {
 
-JsonArrayWriter::JsonArrayWriter(OutBuffer& out, bool pretty) : buffer_(&out), pretty_(pretty) { write("["); }
+/// `v` in ip's -p layout (JsonOut's): members one per line, indented four spaces a level (an
+/// object at `depth` indents its members depth + 1 levels), array elements on the line.
+void appendPretty(std::string& out, const nlohmann::ordered_json& v, int depth) {
+  if (v.is_object()) {
+    out += '{';
+    bool first = true;
+    for (const auto& [key, member] : v.items()) {
+      out += first ? "\n" : ",\n";
+      first = false;
+      out.append(4 * static_cast<std::size_t>(depth + 1), ' ');
+      out += nlohmann::ordered_json(key).dump();
+      out += ": ";
+      appendPretty(out, member, depth + 1);
+    }
+    if (!first) out += '\n' + std::string(4 * static_cast<std::size_t>(depth), ' ');
+    out += '}';
+  } else if (v.is_array()) {
+    out += "[ ";
+    bool first = true;
+    for (const auto& element : v) {
+      if (!first) out += ',';
+      first = false;
+      appendPretty(out, element, depth + 1);
+    }
+    out += first ? "]" : " ]";
+  } else {
+    out += v.dump();
+  }
+}
+
+}  // namespace
+
+JsonArrayWriter::JsonArrayWriter(std::FILE* out, bool pretty) : out_(out), pretty_(pretty) { write(pretty ? "[ " : "["); }
+
+JsonArrayWriter::JsonArrayWriter(OutBuffer& out, bool pretty) : buffer_(&out), pretty_(pretty) {
+  write(pretty ? "[ " : "[");
+}
 
 void JsonArrayWriter::write(std::string_view text) {
   if (buffer_) buffer_->put(text);
@@ -16,23 +52,16 @@ void JsonArrayWriter::write(std::string_view text) {
 void JsonArrayWriter::restartDump() {
   buffer_->restartDump();
   first_ = true;
-  write("[");
+  write(pretty_ ? "[ " : "[");
 }
 
 JsonArrayWriter::~JsonArrayWriter() { finish(); }
 
 void JsonArrayWriter::add(const nlohmann::ordered_json& element) {
-  std::string text = pretty_ ? element.dump(4) : element.dump();
-  if (pretty_) {
-    // Indent the element one level inside the array.
-    std::string indented = "    ";
-    for (char c : text) {
-      indented += c;
-      if (c == '\n') indented += "    ";
-    }
-    text = std::move(indented);
-  }
-  write(first_ ? (pretty_ ? "\n" : "") : (pretty_ ? ",\n" : ","));
+  std::string text;
+  if (pretty_) appendPretty(text, element, 1);
+  else text = element.dump();
+  if (!first_) write(",");
   write(text);
   first_ = false;
   if (buffer_) buffer_->endRecord();
@@ -41,7 +70,7 @@ void JsonArrayWriter::add(const nlohmann::ordered_json& element) {
 void JsonArrayWriter::finish() {
   if (finished_) return;
   finished_ = true;
-  write(pretty_ && !first_ ? "\n]\n" : "]\n");
+  write(pretty_ && !first_ ? " ]\n" : "]\n");
   if (buffer_) buffer_->flush();
   else std::fflush(out_);
 }

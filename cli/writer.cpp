@@ -116,15 +116,18 @@ OutBuffer& OutBuffer::putJsonString(std::string_view s) {
   return put('"');
 }
 
+// -p lays JSON out as ip's json_writer does: an object's members one per line, indented four
+// spaces a level; an array's elements on the array's line, "[ a,b ]", so objects in an array
+// read "[ {", "},{", "} ]".
 JsonOut::JsonOut(OutBuffer& out, bool pretty) : out_(out), pretty_(pretty) {
-  out_.put('[');
-  depth_ = 1;  // the elements are indented one level, like JsonArrayWriter
+  out_.put(pretty_ ? "[ " : "[");
+  depth_ = 1;  // the elements' members are indented two levels, as ip's are
   first_[1] = true;
 }
 
 void JsonOut::restartDump() {
   out_.restartDump();
-  out_.put('[');
+  out_.put(pretty_ ? "[ " : "[");
   depth_ = 1;
   first_[1] = true;
   afterKey_ = false;
@@ -135,7 +138,7 @@ JsonOut::~JsonOut() { finish(); }
 void JsonOut::finish() {
   if (finished_) return;
   finished_ = true;
-  out_.put(pretty_ && !first_[1] ? "\n]\n" : "]\n");
+  out_.put(pretty_ && !first_[1] ? " ]\n" : "]\n");
   out_.flush();
 }
 
@@ -149,8 +152,7 @@ void JsonOut::beforeValue() {
     afterKey_ = false;
     return;
   }
-  if (!first_[depth_]) out_.put(',');
-  if (pretty_) newline();
+  if (!first_[depth_]) out_.put(',');  // an array's element: on the same line
   first_[depth_] = false;
 }
 
@@ -171,7 +173,7 @@ JsonOut& JsonOut::endObject() {
 
 JsonOut& JsonOut::beginArray() {
   beforeValue();
-  out_.put('[');
+  out_.put(pretty_ ? "[ " : "[");
   first_[++depth_] = true;
   return *this;
 }
@@ -179,13 +181,15 @@ JsonOut& JsonOut::beginArray() {
 JsonOut& JsonOut::endArray() {
   bool empty = first_[depth_];
   --depth_;
-  if (pretty_ && !empty) newline();
+  if (pretty_ && !empty) out_.put(' ');
   out_.put(']');
   return *this;
 }
 
 JsonOut& JsonOut::key(std::string_view k) {
-  beforeValue();
+  if (!first_[depth_]) out_.put(',');
+  first_[depth_] = false;
+  if (pretty_) newline();  // an object's member: on its own line
   out_.putJsonString(k);
   out_.put(pretty_ ? ": " : ":");
   afterKey_ = true;

@@ -90,7 +90,7 @@ class OutBuffer {
 };
 
 /// Streaming JSON: `[` elements `]` with objects and arrays built by calls, keys in call order.
-/// Compact like ip -j; with `pretty`, laid out like JsonArrayWriter's -p output.
+/// Compact like ip -j; with `pretty`, laid out like ip -j -p (and JsonArrayWriter's -p output).
 class JsonOut {
  public:
   JsonOut(OutBuffer& out, bool pretty);
