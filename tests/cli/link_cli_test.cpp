@@ -96,6 +96,33 @@ TEST_F(CliTest, AddBridgeWithVlanFiltering) {
   EXPECT_EQ(data["vlan_default_pvid"], 7);
 }
 
+// What only kernels with bridge VLAN filtering report (vlan_protocol after vlan_filtering;
+// vlan_default_pvid, vlan_stats_enabled, vlan_stats_per_port after the timers): `-d` text and
+// `-d -j` byte for byte as ip, once the running timers and ip's trailing blanks are evened out.
+TEST_F(CliTest, DetailsOfVlanFilteringBridgeAsIp) {
+  if (run("ip -n " + ns.name() + " link add probe type bridge vlan_filtering 1").status != 0) {
+    if (kindRequired("bridge_vlan")) FAIL() << "bridge vlan filtering required";
+    GTEST_SKIP() << "kernel bridge lacks vlan filtering (CONFIG_BRIDGE_VLAN_FILTERING): runs in the VM";
+  }
+  ns.ip("link del probe");
+  ns.ip("link add br0 type bridge vlan_filtering 1 vlan_protocol 802.1ad vlan_default_pvid 7 vlan_stats_enabled 1 "
+        "vlan_stats_per_port 1 group_fwd_mask 8");
+  auto even = [](std::string text) {
+    static const std::regex timer("((hello|tcn|topology_change|gc)_timer\"?:?\\s*)[0-9.]+");
+    static const std::regex trailing(" +\n");
+    return std::regex_replace(std::regex_replace(text, trailing, "\n"), timer, "$01T");
+  };
+  for (const char* args : {"-d link show dev br0", "-d -j link show dev br0", "-d -j -p link show dev br0"}) {
+    SCOPED_TRACE(args);
+    auto theirs = run("ip -n " + ns.name() + " " + args);
+    auto mine = cli(args);
+    ASSERT_EQ(mine.status, 0) << mine.err;
+    EXPECT_NE(theirs.out.find("802.1ad"), std::string::npos) << theirs.out;
+    EXPECT_NE(theirs.out.find("vlan_stats_per_port"), std::string::npos) << theirs.out;
+    EXPECT_EQ(even(mine.out), even(theirs.out));
+  }
+}
+
 TEST_F(CliTest, AddVxlanWithOptions) {
   ASSERT_EQ(cli("link add v0 type veth peer name v1").status, 0);
   auto r = cli("link add vx0 type vxlan id 42 local 10.0.0.1 remote 10.0.0.2 dstport 4789 nolearning ttl 5");
