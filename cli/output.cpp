@@ -1,10 +1,65 @@
 #include "output.hpp"
 
+#include <cstdint>
+#include <vector>
+
 #include "writer.hpp"
 
 namespace fastlink::cli {
 
 namespace {
+
+// The binary subtype that marks jsonNumberText() (any byte value of our own; no other binary
+// value is ever put in a record).
+constexpr std::uint64_t kNumberTextSubtype = 0x6e;
+
+bool isNumberText(const nlohmann::ordered_json& v) {
+  return v.is_binary() && v.get_binary().has_subtype() && v.get_binary().subtype() == kNumberTextSubtype;
+}
+
+void appendNumberText(std::string& out, const nlohmann::ordered_json& v) {
+  const auto& bytes = v.get_binary();
+  out.append(bytes.begin(), bytes.end());
+}
+
+/// Whether `v` holds a jsonNumberText() anywhere (then the compact form is written by
+/// appendCompact, else by nlohmann's faster dump()).
+bool hasNumberText(const nlohmann::ordered_json& v) {
+  if (v.is_binary()) return true;
+  if (v.is_object() || v.is_array())
+    for (const auto& member : v)
+      if (hasNumberText(member)) return true;
+  return false;
+}
+
+/// `v` as nlohmann's compact dump() writes it, with jsonNumberText() values as their text.
+void appendCompact(std::string& out, const nlohmann::ordered_json& v) {
+  if (v.is_object()) {
+    out += '{';
+    bool first = true;
+    for (const auto& [key, member] : v.items()) {
+      if (!first) out += ',';
+      first = false;
+      out += nlohmann::ordered_json(key).dump();
+      out += ':';
+      appendCompact(out, member);
+    }
+    out += '}';
+  } else if (v.is_array()) {
+    out += '[';
+    bool first = true;
+    for (const auto& element : v) {
+      if (!first) out += ',';
+      first = false;
+      appendCompact(out, element);
+    }
+    out += ']';
+  } else if (isNumberText(v)) {
+    appendNumberText(out, v);
+  } else {
+    out += v.dump();
+  }
+}
 
 /// `v` in ip's -p layout (JsonOut's): members one per line, indented four spaces a level (an
 /// object at `depth` indents its members depth + 1 levels), array elements on the line.
@@ -31,12 +86,18 @@ void appendPretty(std::string& out, const nlohmann::ordered_json& v, int depth) 
       appendPretty(out, element, depth + 1);
     }
     out += first ? "]" : " ]";
+  } else if (isNumberText(v)) {
+    appendNumberText(out, v);
   } else {
     out += v.dump();
   }
 }
 
 }  // namespace
+
+nlohmann::ordered_json jsonNumberText(std::string_view text) {
+  return nlohmann::ordered_json::binary(std::vector<std::uint8_t>(text.begin(), text.end()), kNumberTextSubtype);
+}
 
 JsonArrayWriter::JsonArrayWriter(std::FILE* out, bool pretty) : out_(out), pretty_(pretty) { write(pretty ? "[ " : "["); }
 
@@ -60,6 +121,7 @@ JsonArrayWriter::~JsonArrayWriter() { finish(); }
 void JsonArrayWriter::add(const nlohmann::ordered_json& element) {
   std::string text;
   if (pretty_) appendPretty(text, element, 1);
+  else if (hasNumberText(element)) appendCompact(text, element);
   else text = element.dump();
   if (!first_) write(",");
   write(text);

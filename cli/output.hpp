@@ -12,6 +12,13 @@ namespace fastlink::cli {
 
 class OutBuffer;
 
+/// A JSON number written exactly as `text` (e.g. "0.00"): iproute2 prints some numbers with a
+/// fixed number of decimals (a bridge's timers, "%i.%.2i"), which a double cannot carry through
+/// nlohmann's printer ("0.0"). Held as a binary value with a subtype of its own; only
+/// JsonArrayWriter knows it (anything else would print the bytes), so use it only in records
+/// that JsonArrayWriter writes.
+nlohmann::ordered_json jsonNumberText(std::string_view text);
+
 /// Writes one JSON array to a stream, element by element, so a dump of 100,000 objects is
 /// printed in constant memory. `-p` indents like `ip -j -p` (4 spaces). The closing bracket
 /// is written by finish() or the destructor, so the output stays valid JSON also when an

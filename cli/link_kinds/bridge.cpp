@@ -1,4 +1,7 @@
+#include <fmt/format.h>
+
 #include "../link_kind.hpp"
+#include "../output.hpp"
 
 namespace fastlink::cli {
 namespace {
@@ -26,11 +29,99 @@ void parseBridge(Args& args, ParsedLink& p) {
   p.info.bridge = b;
 }
 
+/// "8000.0:0:0:0:0:0" as iproute2 prints a bridge id: the priority as four hex digits, then the
+/// MAC as ether_ntoa() writes it (no leading zeros).
+std::string bridgeIdText(const BridgeId& id) {
+  std::string text = fmt::format("{:04x}.", id.priority);
+  bool first = true;
+  for (uint8_t byte : id.address.bytes()) {
+    if (!first) text += ':';
+    first = false;
+    text += fmt::format("{:x}", byte);
+  }
+  return text;
+}
+
+/// A running timer, centiseconds as seconds with two decimals: " %4i.%.2i" in text (so
+/// "hello_timer    0.00"), a number with two decimals in JSON, as iproute2.
+KindOption timerOption(std::string key, uint64_t centiseconds) {
+  std::string seconds = fmt::format("{}.{:02}", centiseconds / 100, centiseconds % 100);
+  std::string text = fmt::format("{} {:>7}", key, seconds);
+  return {std::move(key), jsonNumberText(seconds), std::move(text)};
+}
+
+/// The VLAN protocol as iproute2's ll_proto_n2a names it ("[N]" for one it does not know).
+std::string vlanProtocolName(uint16_t protocol) {
+  switch (protocol) {
+    case 0x8100: return "802.1Q";
+    case 0x88a8: return "802.1ad";
+    default: return fmt::format("[{}]", protocol);
+  }
+}
+
+/// The tail iproute2 prints after the options BridgeInfo sets: what BridgeState holds, in
+/// bridge_print_opt's order, split in two around the options `out` already has.
+void printStpState(std::vector<KindOption>& out, const BridgeState& s) {
+  if (s.vlanProtocol) {
+    std::string name = vlanProtocolName(*s.vlanProtocol);
+    out.push_back(stringOption("vlan_protocol", name, "vlan_protocol " + name));
+  }
+  if (s.bridgeId) out.push_back(stringOption("bridge_id", bridgeIdText(*s.bridgeId), "bridge_id " + bridgeIdText(*s.bridgeId)));
+  // ip's JSON key is root_id, its text word designated_root. (ip 6.1 prints the bridge's own id
+  // here, a bug fixed in later versions: fastlink prints the root's.)
+  if (s.rootId) out.push_back(stringOption("root_id", bridgeIdText(*s.rootId), "designated_root " + bridgeIdText(*s.rootId)));
+  if (s.rootPort) out.push_back(numberOption("root_port", *s.rootPort));
+  if (s.rootPathCost) out.push_back(numberOption("root_path_cost", *s.rootPathCost));
+  if (s.topologyChange) out.push_back(numberOption("topology_change", *s.topologyChange ? 1 : 0));
+  if (s.topologyChangeDetected)
+    out.push_back(numberOption("topology_change_detected", *s.topologyChangeDetected ? 1 : 0));
+  if (s.helloTimer) out.push_back(timerOption("hello_timer", *s.helloTimer));
+  if (s.tcnTimer) out.push_back(timerOption("tcn_timer", *s.tcnTimer));
+  if (s.topologyChangeTimer) out.push_back(timerOption("topology_change_timer", *s.topologyChangeTimer));
+  if (s.gcTimer) out.push_back(timerOption("gc_timer", *s.gcTimer));
+}
+
+/// A number whose JSON key and text word differ (iproute2 shortens some keys: mcast_last_member_cnt).
+KindOption renamedNumber(std::string key, std::string_view word, uint64_t value) {
+  return {std::move(key), value, fmt::format("{} {}", word, value)};
+}
+
+void printMulticastState(std::vector<KindOption>& out, const BridgeState& s) {
+  auto flag = [&](const char* key, const std::optional<bool>& v) {
+    if (v) out.push_back(numberOption(key, *v ? 1 : 0));
+  };
+  auto number = [&](const char* key, std::string_view word, const auto& v) {
+    if (v) out.push_back(renamedNumber(key, word, *v));
+  };
+  flag("mcast_vlan_snooping", s.mcastVlanSnooping);
+  number("mcast_router", "mcast_router", s.mcastRouter);
+  flag("mcast_query_use_ifaddr", s.mcastQueryUseIfaddr);
+  flag("mcast_querier", s.mcastQuerier);
+  number("mcast_hash_elasticity", "mcast_hash_elasticity", s.mcastHashElasticity);
+  number("mcast_hash_max", "mcast_hash_max", s.mcastHashMax);
+  number("mcast_last_member_cnt", "mcast_last_member_count", s.mcastLastMemberCount);
+  number("mcast_startup_query_cnt", "mcast_startup_query_count", s.mcastStartupQueryCount);
+  number("mcast_last_member_intvl", "mcast_last_member_interval", s.mcastLastMemberInterval);
+  number("mcast_membership_intvl", "mcast_membership_interval", s.mcastMembershipInterval);
+  number("mcast_querier_intvl", "mcast_querier_interval", s.mcastQuerierInterval);
+  number("mcast_query_intvl", "mcast_query_interval", s.mcastQueryInterval);
+  number("mcast_query_response_intvl", "mcast_query_response_interval", s.mcastQueryResponseInterval);
+  number("mcast_startup_query_intvl", "mcast_startup_query_interval", s.mcastStartupQueryInterval);
+  flag("mcast_stats_enabled", s.mcastStatsEnabled);
+  number("mcast_igmp_version", "mcast_igmp_version", s.mcastIgmpVersion);
+  number("mcast_mld_version", "mcast_mld_version", s.mcastMldVersion);
+  flag("nf_call_iptables", s.nfCallIptables);
+  flag("nf_call_ip6tables", s.nfCallIp6tables);
+  flag("nf_call_arptables", s.nfCallArptables);
+}
+
 std::vector<KindOption> printBridge(const LinkInfo& l, const NameOf&) {
   std::vector<KindOption> out;
   if (!l.bridge) return out;
   const auto& b = *l.bridge;
-  // iproute2's bridge_print_opt order.
+  static const BridgeState kNothing;
+  const BridgeState& s = b.state ? *b.state : kNothing;
+  // iproute2's bridge_print_opt order (6.1), which interleaves settable options and state.
   if (b.forwardDelay) out.push_back(numberOption("forward_delay", *b.forwardDelay));
   if (b.helloTime) out.push_back(numberOption("hello_time", *b.helloTime));
   if (b.maxAge) out.push_back(numberOption("max_age", *b.maxAge));
@@ -38,9 +129,20 @@ std::vector<KindOption> printBridge(const LinkInfo& l, const NameOf&) {
   if (b.stpState) out.push_back(numberOption("stp_state", *b.stpState));
   if (b.priority) out.push_back(numberOption("priority", *b.priority));
   if (b.vlanFiltering) out.push_back(numberOption("vlan_filtering", *b.vlanFiltering ? 1 : 0));
+  printStpState(out, s);
   if (b.vlanDefaultPvid) out.push_back(numberOption("vlan_default_pvid", *b.vlanDefaultPvid));
+  if (s.vlanStatsEnabled) out.push_back(numberOption("vlan_stats_enabled", *s.vlanStatsEnabled ? 1 : 0));
+  if (s.vlanStatsPerPort) out.push_back(numberOption("vlan_stats_per_port", *s.vlanStatsPerPort ? 1 : 0));
+  if (s.groupFwdMask) {
+    // "%#llx": "0" for zero, else "0x..."; a string in JSON (print_0xhex).
+    std::string mask = *s.groupFwdMask ? fmt::format("{:#x}", *s.groupFwdMask) : "0";
+    out.push_back(stringOption("group_fwd_mask", mask, "group_fwd_mask " + mask));
+  }
+  if (s.groupAddress)
+    out.push_back(stringOption("group_addr", s.groupAddress->toString(), "group_address " + s.groupAddress->toString()));
   if (b.mcastSnooping) out.push_back(numberOption("mcast_snooping", *b.mcastSnooping ? 1 : 0));
   if (b.noLinklocalLearn) out.push_back(numberOption("no_linklocal_learn", *b.noLinklocalLearn ? 1 : 0));
+  printMulticastState(out, s);
   return out;
 }
 

@@ -44,6 +44,67 @@ struct VethInfo {
   VethInfo& setPeerAddress(MacAddress v) { peerAddress = v; return *this; }
 };
 
+/// A spanning-tree bridge identifier: priority and MAC address (`ip -d` prints it as
+/// "8000.aa:bb:cc:dd:ee:ff").
+struct BridgeId {
+  uint16_t priority = 0;
+  MacAddress address;
+};
+
+/// What the kernel reports about a bridge beyond the options BridgeInfo sets. **Reported only:**
+/// filled by get/list/forEach, never sent (LinkRequests and LinkApi ignore it, also when a
+/// decoded BridgeInfo is passed back to set). Two kinds of values:
+///   - the kernel's read-only STP state: ids, root port and cost, topology flags, and the running
+///     timers (which tick: two reads a moment apart differ);
+///   - tunables the kernel lets `ip link set ... type bridge` change (multicast, VLAN statistics,
+///     netfilter hooks, group address) that fastlink reports but does not set (yet).
+/// A value the kernel did not send (e.g. the VLAN ones without CONFIG_BRIDGE_VLAN_FILTERING)
+/// stays unset. Times are in centiseconds (USER_HZ ticks), as the kernel and iproute2 give them.
+struct BridgeState {
+  // Spanning tree (read-only).
+  std::optional<BridgeId> bridgeId;          ///< this bridge's id (`bridge_id`)
+  std::optional<BridgeId> rootId;            ///< the root bridge's id (`designated_root`)
+  std::optional<uint16_t> rootPort;          ///< port number towards the root; 0 = this is the root
+  std::optional<uint32_t> rootPathCost;
+  std::optional<bool> topologyChange;
+  std::optional<bool> topologyChangeDetected;
+  std::optional<uint64_t> helloTimer;           ///< centiseconds left; 0 = not running
+  std::optional<uint64_t> tcnTimer;             ///< centiseconds left
+  std::optional<uint64_t> topologyChangeTimer;  ///< centiseconds left
+  std::optional<uint64_t> gcTimer;              ///< centiseconds until the next FDB garbage collection
+  // VLAN tunables (reported only by kernels with bridge VLAN filtering).
+  std::optional<uint16_t> vlanProtocol;      ///< EtherType, host order: 0x8100 (802.1Q) or 0x88a8 (802.1ad)
+  std::optional<bool> vlanStatsEnabled;
+  std::optional<bool> vlanStatsPerPort;
+  // Link-local forwarding.
+  std::optional<uint16_t> groupFwdMask;      ///< which 01:80:c2:00:00:0X groups are forwarded (bit X)
+  std::optional<MacAddress> groupAddress;    ///< the STP group address
+  // Multicast snooping tunables.
+  std::optional<bool> mcastVlanSnooping;
+  std::optional<uint8_t> mcastRouter;        ///< 0 disabled, 1 learn (default), 2 permanent
+  std::optional<bool> mcastQueryUseIfaddr;
+  std::optional<bool> mcastQuerier;
+  std::optional<uint32_t> mcastHashElasticity;
+  std::optional<uint32_t> mcastHashMax;
+  std::optional<uint32_t> mcastLastMemberCount;
+  std::optional<uint32_t> mcastStartupQueryCount;
+  std::optional<uint64_t> mcastLastMemberInterval;     ///< centiseconds
+  std::optional<uint64_t> mcastMembershipInterval;     ///< centiseconds
+  std::optional<uint64_t> mcastQuerierInterval;        ///< centiseconds
+  std::optional<uint64_t> mcastQueryInterval;          ///< centiseconds
+  std::optional<uint64_t> mcastQueryResponseInterval;  ///< centiseconds
+  std::optional<uint64_t> mcastStartupQueryInterval;   ///< centiseconds
+  std::optional<bool> mcastStatsEnabled;
+  std::optional<uint8_t> mcastIgmpVersion;
+  std::optional<uint8_t> mcastMldVersion;
+  // Netfilter hooks on bridged traffic (with br_netfilter).
+  std::optional<bool> nfCallIptables;
+  std::optional<bool> nfCallIp6tables;
+  std::optional<bool> nfCallArptables;
+};
+
+/// Bridge options (`ip link add ... type bridge ...`). The optional fields are sent when set;
+/// `state` is what the kernel reports beyond them and is never sent.
 struct BridgeInfo {
   std::optional<bool> vlanFiltering;
   std::optional<uint16_t> vlanDefaultPvid;  ///< 0 = no PVID for new ports
@@ -55,6 +116,8 @@ struct BridgeInfo {
   std::optional<uint32_t> maxAge;        ///< centiseconds
   std::optional<uint16_t> priority;      ///< STP bridge priority
   std::optional<bool> mcastSnooping;
+  /// Reported only (see BridgeState): filled by a dump, ignored when sent.
+  std::optional<BridgeState> state;
   BridgeInfo& setVlanFiltering(bool v) { vlanFiltering = v; return *this; }
   BridgeInfo& setVlanDefaultPvid(uint16_t v) { vlanDefaultPvid = v; return *this; }
   BridgeInfo& setStpState(uint32_t v) { stpState = v; return *this; }

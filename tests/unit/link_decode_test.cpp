@@ -329,18 +329,24 @@ TEST(LinkDecode, BridgeKnownAndUnknownKindData) {
   EXPECT_EQ(d.bridge->helloTime, 200u);
   EXPECT_EQ(d.bridge->priority, 32768);
   EXPECT_FALSE(d.bridge->maxAge.has_value()) << "not reported, so unset";
+  ASSERT_TRUE(d.bridge->state.has_value());
+  EXPECT_EQ(d.bridge->state->vlanProtocol, 0x8100);
+  ASSERT_TRUE(d.bridge->state->bridgeId.has_value());
+  EXPECT_EQ(d.bridge->state->bridgeId->priority, 0x8000);
+  EXPECT_EQ(d.bridge->state->bridgeId->address.toString(), "02:00:00:00:00:01");
+  EXPECT_EQ(d.bridge->state->helloTimer, 12345u);
+  // The kernel's optmask names mcast_vlan_snooping (bit 1): reported, off.
+  EXPECT_EQ(d.bridge->state->mcastVlanSnooping, false);
+  EXPECT_FALSE(d.bridge->state->gcTimer.has_value()) << "not reported, so unset";
 
-  const Attrs* unknown[] = {&vlanProtocol, &bridgeId, &pad, &helloTimer};
-  const uint16_t types[] = {IFLA_BR_VLAN_PROTOCOL, IFLA_BR_BRIDGE_ID, IFLA_BR_PAD, IFLA_BR_HELLO_TIMER};
+  // IFLA_BR_PAD carries nothing, but is not ours to drop: kept raw like any unknown attribute.
   auto kept = d.unknownKindData.list();
-  ASSERT_EQ(kept.size(), std::size(unknown));
-  for (std::size_t i = 0; i < kept.size(); ++i) {
-    SCOPED_TRACE(types[i]);
-    EXPECT_EQ(kept[i].type, types[i]);
-    EXPECT_TRUE(sameBytes(kept[i].payload, payload(*unknown[i])));
-  }
+  ASSERT_EQ(kept.size(), 1u);
+  EXPECT_EQ(kept[0].type, IFLA_BR_PAD);
+  EXPECT_TRUE(sameBytes(kept[0].payload, payload(pad)));
 
-  // Emit: the bridge options go back as IFLA_INFO_DATA; the boolopt mask names only what is set.
+  // Emit: the bridge options go back as IFLA_INFO_DATA; the boolopt mask names only what is set;
+  // the reported state (vlan protocol, bridge id, timer) is never sent.
   Request r = LinkRequests::set(*d.index, LinkInfo().setKind(*d.kind).setBridge(*d.bridge));
   Attrs out = Attrs()
                   .u32(IFLA_BR_FORWARD_DELAY, 1500)
@@ -352,6 +358,156 @@ TEST(LinkDecode, BridgeKnownAndUnknownKindData) {
                   .u32(IFLA_BR_AGEING_TIME, 30000)
                   .raw(IFLA_BR_MULTI_BOOLOPT, {0x01, 0, 0, 0, 0x01, 0, 0, 0});
   EXPECT_TRUE(sameBytes(r.bytes(), kindChange(3, "bridge", out)));
+}
+
+// Every IFLA_BR_* attribute a 6.x kernel reports for a bridge (br_fill_info's order and sizes:
+// ids as struct ifla_bridge_id, timers and intervals as u64 after IFLA_BR_PAD, the VLAN
+// protocol big-endian), decoded into BridgeInfo and its reported-only BridgeState.
+TEST(LinkDecode, BridgeEveryReportedAttribute) {
+  const Attrs pad = Attrs().flag(IFLA_BR_PAD);
+  const Attrs unknownFuture = Attrs().u32(IFLA_BR_MAX + 1, 7);  // e.g. IFLA_BR_FDB_N_LEARNED
+  Attrs data = Attrs()
+                   .u32(IFLA_BR_FORWARD_DELAY, 1500)
+                   .u32(IFLA_BR_HELLO_TIME, 100)
+                   .u32(IFLA_BR_MAX_AGE, 2000)
+                   .u32(IFLA_BR_AGEING_TIME, 1000)
+                   .u32(IFLA_BR_STP_STATE, 1)
+                   .u16(IFLA_BR_PRIORITY, 4096)
+                   .u8(IFLA_BR_VLAN_FILTERING, 1)
+                   .u16(IFLA_BR_GROUP_FWD_MASK, 0x8)
+                   .raw(IFLA_BR_BRIDGE_ID, {0x10, 0x00, 0xde, 0xec, 0x86, 0x3a, 0xaa, 0x8d})
+                   .raw(IFLA_BR_ROOT_ID, {0x0f, 0xff, 0x02, 0x00, 0x00, 0x00, 0x00, 0x0a})
+                   .u16(IFLA_BR_ROOT_PORT, 3)
+                   .u32(IFLA_BR_ROOT_PATH_COST, 200)
+                   .u8(IFLA_BR_TOPOLOGY_CHANGE, 1)
+                   .u8(IFLA_BR_TOPOLOGY_CHANGE_DETECTED, 0)
+                   .raw(IFLA_BR_GROUP_ADDR, {0x01, 0x80, 0xc2, 0x00, 0x00, 0x00})
+                   .raw(IFLA_BR_MULTI_BOOLOPT, {0x03, 0, 0, 0, 0x07, 0, 0, 0})  // no_ll_learn, mcast_vlan_snooping on
+                   .append(pad)
+                   .u64(IFLA_BR_HELLO_TIMER, 86)
+                   .u64(IFLA_BR_TCN_TIMER, 1)
+                   .u64(IFLA_BR_TOPOLOGY_CHANGE_TIMER, 3456)
+                   .u64(IFLA_BR_GC_TIMER, 29880)
+                   .be16(IFLA_BR_VLAN_PROTOCOL, 0x88a8)
+                   .u16(IFLA_BR_VLAN_DEFAULT_PVID, 7)
+                   .u8(IFLA_BR_VLAN_STATS_ENABLED, 1)
+                   .u8(IFLA_BR_VLAN_STATS_PER_PORT, 0)
+                   .u8(IFLA_BR_MCAST_ROUTER, 2)
+                   .u8(IFLA_BR_MCAST_SNOOPING, 0)
+                   .u8(IFLA_BR_MCAST_QUERY_USE_IFADDR, 1)
+                   .u8(IFLA_BR_MCAST_QUERIER, 1)
+                   .u8(IFLA_BR_MCAST_STATS_ENABLED, 1)
+                   .u32(IFLA_BR_MCAST_HASH_ELASTICITY, 16)
+                   .u32(IFLA_BR_MCAST_HASH_MAX, 512)
+                   .u32(IFLA_BR_MCAST_LAST_MEMBER_CNT, 3)
+                   .u32(IFLA_BR_MCAST_STARTUP_QUERY_CNT, 4)
+                   .u8(IFLA_BR_MCAST_IGMP_VERSION, 3)
+                   .u8(IFLA_BR_MCAST_MLD_VERSION, 2)
+                   .u64(IFLA_BR_MCAST_LAST_MEMBER_INTVL, 100)
+                   .u64(IFLA_BR_MCAST_MEMBERSHIP_INTVL, 26000)
+                   .u64(IFLA_BR_MCAST_QUERIER_INTVL, 25500)
+                   .u64(IFLA_BR_MCAST_QUERY_INTVL, 0x100000000ull + 6000)  // all 64 bits are read
+                   .u64(IFLA_BR_MCAST_QUERY_RESPONSE_INTVL, 1000)
+                   .u64(IFLA_BR_MCAST_STARTUP_QUERY_INTVL, 3124)
+                   .u8(IFLA_BR_NF_CALL_IPTABLES, 1)
+                   .u8(IFLA_BR_NF_CALL_IP6TABLES, 0)
+                   .u8(IFLA_BR_NF_CALL_ARPTABLES, 1)
+                   .append(unknownFuture);
+  LinkInfo d = decode(kernelLink(3, kUpRunning, Attrs().str(IFLA_IFNAME, "br0").append(kernelLinkInfo("bridge", data))));
+  ASSERT_TRUE(d.bridge.has_value());
+  const BridgeInfo& b = *d.bridge;
+  EXPECT_EQ(b.forwardDelay, 1500u);
+  EXPECT_EQ(b.helloTime, 100u);
+  EXPECT_EQ(b.maxAge, 2000u);
+  EXPECT_EQ(b.ageingTime, 1000u);
+  EXPECT_EQ(b.stpState, 1u);
+  EXPECT_EQ(b.priority, 4096);
+  EXPECT_EQ(b.vlanFiltering, true);
+  EXPECT_EQ(b.vlanDefaultPvid, 7);
+  EXPECT_EQ(b.mcastSnooping, false);
+  EXPECT_EQ(b.noLinklocalLearn, true);
+  ASSERT_TRUE(b.state.has_value());
+  const BridgeState& s = *b.state;
+  ASSERT_TRUE(s.bridgeId && s.rootId);
+  EXPECT_EQ(s.bridgeId->priority, 0x1000);
+  EXPECT_EQ(s.bridgeId->address.toString(), "de:ec:86:3a:aa:8d");
+  EXPECT_EQ(s.rootId->priority, 0x0fff);
+  EXPECT_EQ(s.rootId->address.toString(), "02:00:00:00:00:0a");
+  EXPECT_EQ(s.rootPort, 3);
+  EXPECT_EQ(s.rootPathCost, 200u);
+  EXPECT_EQ(s.topologyChange, true);
+  EXPECT_EQ(s.topologyChangeDetected, false);
+  EXPECT_EQ(s.helloTimer, 86u);
+  EXPECT_EQ(s.tcnTimer, 1u);
+  EXPECT_EQ(s.topologyChangeTimer, 3456u);
+  EXPECT_EQ(s.gcTimer, 29880u);
+  EXPECT_EQ(s.vlanProtocol, 0x88a8);
+  EXPECT_EQ(s.vlanStatsEnabled, true);
+  EXPECT_EQ(s.vlanStatsPerPort, false);
+  EXPECT_EQ(s.groupFwdMask, 0x8);
+  ASSERT_TRUE(s.groupAddress.has_value());
+  EXPECT_EQ(s.groupAddress->toString(), "01:80:c2:00:00:00");
+  EXPECT_EQ(s.mcastVlanSnooping, true);
+  EXPECT_EQ(s.mcastRouter, 2);
+  EXPECT_EQ(s.mcastQueryUseIfaddr, true);
+  EXPECT_EQ(s.mcastQuerier, true);
+  EXPECT_EQ(s.mcastHashElasticity, 16u);
+  EXPECT_EQ(s.mcastHashMax, 512u);
+  EXPECT_EQ(s.mcastLastMemberCount, 3u);
+  EXPECT_EQ(s.mcastStartupQueryCount, 4u);
+  EXPECT_EQ(s.mcastLastMemberInterval, 100u);
+  EXPECT_EQ(s.mcastMembershipInterval, 26000u);
+  EXPECT_EQ(s.mcastQuerierInterval, 25500u);
+  EXPECT_EQ(s.mcastQueryInterval, 0x100000000ull + 6000);
+  EXPECT_EQ(s.mcastQueryResponseInterval, 1000u);
+  EXPECT_EQ(s.mcastStartupQueryInterval, 3124u);
+  EXPECT_EQ(s.mcastStatsEnabled, true);
+  EXPECT_EQ(s.mcastIgmpVersion, 3);
+  EXPECT_EQ(s.mcastMldVersion, 2);
+  EXPECT_EQ(s.nfCallIptables, true);
+  EXPECT_EQ(s.nfCallIp6tables, false);
+  EXPECT_EQ(s.nfCallArptables, true);
+
+  // Only the padding and the attribute this build does not know stay raw, byte-exact.
+  auto kept = d.unknownKindData.list();
+  ASSERT_EQ(kept.size(), 2u);
+  EXPECT_EQ(kept[0].type, IFLA_BR_PAD);
+  EXPECT_EQ(kept[1].type, IFLA_BR_MAX + 1);
+  EXPECT_TRUE(sameBytes(kept[1].payload, payload(unknownFuture)));
+
+  // Sending the decoded options back sends the settable ones only, never the state.
+  Request r = LinkRequests::set(*d.index, LinkInfo().setKind(*d.kind).setBridge(b));
+  Attrs out = Attrs()
+                  .u32(IFLA_BR_FORWARD_DELAY, 1500)
+                  .u32(IFLA_BR_HELLO_TIME, 100)
+                  .u32(IFLA_BR_MAX_AGE, 2000)
+                  .u16(IFLA_BR_PRIORITY, 4096)
+                  .u8(IFLA_BR_VLAN_FILTERING, 1)
+                  .u16(IFLA_BR_VLAN_DEFAULT_PVID, 7)
+                  .u32(IFLA_BR_STP_STATE, 1)
+                  .u32(IFLA_BR_AGEING_TIME, 1000)
+                  .u8(IFLA_BR_MCAST_SNOOPING, 0)
+                  .raw(IFLA_BR_MULTI_BOOLOPT, {0x01, 0, 0, 0, 0x01, 0, 0, 0});
+  EXPECT_TRUE(sameBytes(r.bytes(), kindChange(3, "bridge", out)));
+  // A BridgeInfo holding nothing but state needs no IFLA_INFO_DATA at all.
+  BridgeInfo onlyState;
+  onlyState.state = s;
+  Request bare = LinkRequests::set(3, LinkInfo().setKind("bridge").setBridge(onlyState));
+  EXPECT_TRUE(sameBytes(bare.bytes(), test::linkMessage(RTM_NEWLINK, NLM_F_REQUEST, Ifinfo{.index = 3},
+                                                         Attrs().nest(IFLA_LINKINFO, Attrs().str(IFLA_INFO_KIND, "bridge")))));
+}
+
+// Ids and the group address of another size (a future or broken kernel) are kept raw, not guessed.
+TEST(LinkDecode, BridgeIdOfWrongSizeIsKeptRaw) {
+  const Attrs shortId = Attrs().raw(IFLA_BR_BRIDGE_ID, {0x80, 0x00, 0x02});
+  const Attrs longAddr = Attrs().raw(IFLA_BR_GROUP_ADDR, {1, 2, 3, 4, 5, 6, 7, 8});
+  LinkInfo d = decode(kernelLink(3, 0, kernelLinkInfo("bridge", Attrs().append(shortId).append(longAddr))));
+  ASSERT_TRUE(d.bridge && d.bridge->state);
+  EXPECT_FALSE(d.bridge->state->bridgeId.has_value());
+  EXPECT_FALSE(d.bridge->state->groupAddress.has_value());
+  ASSERT_EQ(d.unknownKindData.count(), 2u);
+  EXPECT_TRUE(sameBytes(d.unknownKindData.list()[0].payload, payload(shortId)));
+  EXPECT_TRUE(sameBytes(d.unknownKindData.list()[1].payload, payload(longAddr)));
 }
 
 TEST(LinkDecode, BridgeShortBooloptIsKeptRaw) {

@@ -34,6 +34,64 @@ void encodeData(core::MessageWriter& w, const LinkInfo& link, KeepAlive&) {
   }
 }
 
+/// A bridge id (struct ifla_bridge_id: two priority bytes, big-endian, then the MAC); one of
+/// another size is left unread (kept raw).
+void readBridgeId(KindAttrs& d, uint16_t type, std::optional<BridgeId>& field) {
+  const nlattr* a = d.peek(type);
+  if (!a || core::readBytes(a).size() != sizeof(ifla_bridge_id)) return;
+  auto bytes = core::readBytes(d.take(type));
+  field = BridgeId{.priority = static_cast<uint16_t>(bytes[0] << 8 | bytes[1]), .address = MacAddress(bytes.subspan(2))};
+}
+
+/// Timers and multicast intervals: u64 centiseconds (nla_put_u64_64bit; KindAttrs::read
+/// reads integers up to 32 bits).
+void readU64(KindAttrs& d, uint16_t type, std::optional<uint64_t>& field) {
+  if (const nlattr* a = d.take(type)) field = core::readU64(a);
+}
+
+/// What the kernel reports beyond the settable options (see BridgeState in link.hpp).
+BridgeState decodeState(KindAttrs& d, const std::optional<br_boolopt_multi>& boolopts) {
+  BridgeState s;
+  readBridgeId(d, IFLA_BR_BRIDGE_ID, s.bridgeId);
+  readBridgeId(d, IFLA_BR_ROOT_ID, s.rootId);
+  d.read(IFLA_BR_ROOT_PORT, s.rootPort);
+  d.read(IFLA_BR_ROOT_PATH_COST, s.rootPathCost);
+  d.read(IFLA_BR_TOPOLOGY_CHANGE, s.topologyChange);
+  d.read(IFLA_BR_TOPOLOGY_CHANGE_DETECTED, s.topologyChangeDetected);
+  readU64(d, IFLA_BR_HELLO_TIMER, s.helloTimer);
+  readU64(d, IFLA_BR_TCN_TIMER, s.tcnTimer);
+  readU64(d, IFLA_BR_TOPOLOGY_CHANGE_TIMER, s.topologyChangeTimer);
+  readU64(d, IFLA_BR_GC_TIMER, s.gcTimer);
+  d.readBe16(IFLA_BR_VLAN_PROTOCOL, s.vlanProtocol);
+  d.read(IFLA_BR_VLAN_STATS_ENABLED, s.vlanStatsEnabled);
+  d.read(IFLA_BR_VLAN_STATS_PER_PORT, s.vlanStatsPerPort);
+  d.read(IFLA_BR_GROUP_FWD_MASK, s.groupFwdMask);
+  if (const nlattr* a = d.peek(IFLA_BR_GROUP_ADDR); a && core::readBytes(a).size() == 6)
+    s.groupAddress = MacAddress(core::readBytes(d.take(IFLA_BR_GROUP_ADDR)));
+  constexpr uint32_t kVlanSnoopingBit = 1u << BR_BOOLOPT_MCAST_VLAN_SNOOPING;
+  if (boolopts && (boolopts->optmask & kVlanSnoopingBit)) s.mcastVlanSnooping = (boolopts->optval & kVlanSnoopingBit) != 0;
+  d.read(IFLA_BR_MCAST_ROUTER, s.mcastRouter);
+  d.read(IFLA_BR_MCAST_QUERY_USE_IFADDR, s.mcastQueryUseIfaddr);
+  d.read(IFLA_BR_MCAST_QUERIER, s.mcastQuerier);
+  d.read(IFLA_BR_MCAST_HASH_ELASTICITY, s.mcastHashElasticity);
+  d.read(IFLA_BR_MCAST_HASH_MAX, s.mcastHashMax);
+  d.read(IFLA_BR_MCAST_LAST_MEMBER_CNT, s.mcastLastMemberCount);
+  d.read(IFLA_BR_MCAST_STARTUP_QUERY_CNT, s.mcastStartupQueryCount);
+  readU64(d, IFLA_BR_MCAST_LAST_MEMBER_INTVL, s.mcastLastMemberInterval);
+  readU64(d, IFLA_BR_MCAST_MEMBERSHIP_INTVL, s.mcastMembershipInterval);
+  readU64(d, IFLA_BR_MCAST_QUERIER_INTVL, s.mcastQuerierInterval);
+  readU64(d, IFLA_BR_MCAST_QUERY_INTVL, s.mcastQueryInterval);
+  readU64(d, IFLA_BR_MCAST_QUERY_RESPONSE_INTVL, s.mcastQueryResponseInterval);
+  readU64(d, IFLA_BR_MCAST_STARTUP_QUERY_INTVL, s.mcastStartupQueryInterval);
+  d.read(IFLA_BR_MCAST_STATS_ENABLED, s.mcastStatsEnabled);
+  d.read(IFLA_BR_MCAST_IGMP_VERSION, s.mcastIgmpVersion);
+  d.read(IFLA_BR_MCAST_MLD_VERSION, s.mcastMldVersion);
+  d.read(IFLA_BR_NF_CALL_IPTABLES, s.nfCallIptables);
+  d.read(IFLA_BR_NF_CALL_IP6TABLES, s.nfCallIp6tables);
+  d.read(IFLA_BR_NF_CALL_ARPTABLES, s.nfCallArptables);
+  return s;
+}
+
 void decodeData(const nlattr* data, LinkInfo& link) {
   KindAttrs d(data, IFLA_BR_MAX);
   BridgeInfo b;
@@ -46,11 +104,13 @@ void decodeData(const nlattr* data, LinkInfo& link) {
   d.read(IFLA_BR_MAX_AGE, b.maxAge);
   d.read(IFLA_BR_PRIORITY, b.priority);
   d.read(IFLA_BR_MCAST_SNOOPING, b.mcastSnooping);
+  std::optional<br_boolopt_multi> boolopts;
   if (auto* a = d.peek(IFLA_BR_MULTI_BOOLOPT); a && core::readBytes(a).size() >= sizeof(br_boolopt_multi)) {
-    br_boolopt_multi opt;
-    std::memcpy(&opt, core::readBytes(d.take(IFLA_BR_MULTI_BOOLOPT)).data(), sizeof opt);
-    b.noLinklocalLearn = (opt.optval & (1u << BR_BOOLOPT_NO_LL_LEARN)) != 0;
+    boolopts.emplace();
+    std::memcpy(&*boolopts, core::readBytes(d.take(IFLA_BR_MULTI_BOOLOPT)).data(), sizeof *boolopts);
+    b.noLinklocalLearn = (boolopts->optval & (1u << BR_BOOLOPT_NO_LL_LEARN)) != 0;
   }
+  b.state = decodeState(d, boolopts);
   d.keepRest(link);
   link.bridge = b;
 }
