@@ -23,7 +23,7 @@ void appendNumberText(std::string& out, const nlohmann::ordered_json& v) {
 }
 
 /// Whether `v` holds a jsonNumberText() anywhere (then the compact form is written by
-/// appendCompact, else by nlohmann's faster dump()).
+/// appendJson, else by nlohmann's faster dump()).
 bool hasNumberText(const nlohmann::ordered_json& v) {
   if (v.is_binary()) return true;
   if (v.is_object() || v.is_array())
@@ -32,60 +32,37 @@ bool hasNumberText(const nlohmann::ordered_json& v) {
   return false;
 }
 
-/// `v` as nlohmann's compact dump() writes it, with jsonNumberText() values as their text.
-void appendCompact(std::string& out, const nlohmann::ordered_json& v) {
+/// `v` with jsonNumberText() values as their text, laid out compact (as nlohmann's dump()
+/// writes it) or, with `pretty`, as ip -j -p does (JsonOut's layout): an object's members one
+/// per line, indented four spaces a level (an object at `depth` indents its members depth + 1
+/// levels); an array's elements on the array's line, "[ a,b ]".
+void appendJson(std::string& out, const nlohmann::ordered_json& v, bool pretty, int depth) {
+  auto newline = [&](int level) {
+    out += '\n';
+    out.append(4 * static_cast<std::size_t>(level), ' ');
+  };
   if (v.is_object()) {
     out += '{';
     bool first = true;
     for (const auto& [key, member] : v.items()) {
       if (!first) out += ',';
       first = false;
+      if (pretty) newline(depth + 1);
       out += nlohmann::ordered_json(key).dump();
-      out += ':';
-      appendCompact(out, member);
+      out += pretty ? ": " : ":";
+      appendJson(out, member, pretty, depth + 1);
     }
+    if (pretty && !first) newline(depth);
     out += '}';
   } else if (v.is_array()) {
-    out += '[';
+    out += pretty ? "[ " : "[";
     bool first = true;
     for (const auto& element : v) {
       if (!first) out += ',';
       first = false;
-      appendCompact(out, element);
+      appendJson(out, element, pretty, depth + 1);
     }
-    out += ']';
-  } else if (isNumberText(v)) {
-    appendNumberText(out, v);
-  } else {
-    out += v.dump();
-  }
-}
-
-/// `v` in ip's -p layout (JsonOut's): members one per line, indented four spaces a level (an
-/// object at `depth` indents its members depth + 1 levels), array elements on the line.
-void appendPretty(std::string& out, const nlohmann::ordered_json& v, int depth) {
-  if (v.is_object()) {
-    out += '{';
-    bool first = true;
-    for (const auto& [key, member] : v.items()) {
-      out += first ? "\n" : ",\n";
-      first = false;
-      out.append(4 * static_cast<std::size_t>(depth + 1), ' ');
-      out += nlohmann::ordered_json(key).dump();
-      out += ": ";
-      appendPretty(out, member, depth + 1);
-    }
-    if (!first) out += '\n' + std::string(4 * static_cast<std::size_t>(depth), ' ');
-    out += '}';
-  } else if (v.is_array()) {
-    out += "[ ";
-    bool first = true;
-    for (const auto& element : v) {
-      if (!first) out += ',';
-      first = false;
-      appendPretty(out, element, depth + 1);
-    }
-    out += first ? "]" : " ]";
+    out += pretty && !first ? " ]" : "]";
   } else if (isNumberText(v)) {
     appendNumberText(out, v);
   } else {
@@ -120,8 +97,7 @@ JsonArrayWriter::~JsonArrayWriter() { finish(); }
 
 void JsonArrayWriter::add(const nlohmann::ordered_json& element) {
   std::string text;
-  if (pretty_) appendPretty(text, element, 1);
-  else if (hasNumberText(element)) appendCompact(text, element);
+  if (pretty_ || hasNumberText(element)) appendJson(text, element, pretty_, 1);
   else text = element.dump();
   if (!first_) write(",");
   write(text);
