@@ -130,6 +130,63 @@ struct BridgeInfo {
   BridgeInfo& setMcastSnooping(bool v) { mcastSnooping = v; return *this; }
 };
 
+/// A bridge port's spanning-tree state (BR_STATE_*). A value past Blocking (a future kernel's)
+/// is kept as its number.
+enum class BridgePortStpState : uint8_t { Disabled = 0, Listening = 1, Learning = 2, Forwarding = 3, Blocking = 4 };
+
+/// What a bridge reports about one of its ports (a device enslaved to it: LinkInfo::slaveKind
+/// "bridge"), as `ip -d link show` prints it after `bridge_slave`. **Reported only:** filled by
+/// get/list/forEach, never sent; fastlink does not set port options (`ip link set dev P type
+/// bridge_slave cost 7 ...`) yet. Three kinds of values:
+///   - the port's spanning-tree settings and read-only state (ids, designated port and cost,
+///     flags, and the running timers, which tick: two reads a moment apart differ);
+///   - forwarding and learning switches;
+///   - multicast snooping settings.
+/// A value the kernel did not send (multicastRouter without CONFIG_BRIDGE_IGMP_SNOOPING,
+/// backupPort when none is set) stays unset; attributes of kernels newer than fastlink stay raw in
+/// LinkInfo::slaveData. Times are in centiseconds (USER_HZ ticks), as the kernel and iproute2 give them.
+struct BridgePortInfo {
+  // Spanning tree.
+  std::optional<BridgePortStpState> state;
+  std::optional<uint16_t> priority;              ///< port priority (0-63), the top bits of portId
+  std::optional<uint32_t> cost;                  ///< path cost
+  std::optional<uint16_t> portId;                ///< priority << 12 | port number (`port_id 0x8001`)
+  std::optional<uint16_t> portNumber;            ///< `port_no`
+  std::optional<uint16_t> designatedPort;        ///< port id of the designated port on this segment
+  std::optional<uint16_t> designatedCost;        ///< root path cost of the designated bridge
+  std::optional<BridgeId> designatedBridge;
+  std::optional<BridgeId> designatedRoot;
+  std::optional<bool> topologyChangeAck;
+  std::optional<bool> configPending;
+  std::optional<uint64_t> messageAgeTimer;       ///< centiseconds left; 0 = not running
+  std::optional<uint64_t> forwardDelayTimer;     ///< centiseconds left
+  std::optional<uint64_t> holdTimer;             ///< centiseconds left
+  std::optional<bool> guard;                     ///< BPDU guard: a BPDU received disables the port
+  std::optional<bool> rootBlock;                 ///< the port may never become a root port
+  // Forwarding and learning.
+  std::optional<bool> hairpin;                   ///< frames may go back out of the port they came in
+  std::optional<bool> learning;
+  std::optional<bool> unicastFlood;              ///< `flood`
+  std::optional<bool> mcastFlood;
+  std::optional<bool> bcastFlood;
+  std::optional<bool> proxyArp;
+  std::optional<bool> proxyArpWifi;
+  std::optional<bool> neighSuppress;
+  std::optional<bool> vlanTunnel;
+  std::optional<bool> isolated;
+  std::optional<bool> locked;
+  std::optional<uint16_t> groupFwdMask;          ///< which 01:80:c2:00:00:0X groups are forwarded (bit X)
+  std::optional<uint32_t> backupPort;            ///< ifindex of the backup port
+  std::optional<bool> mrpRingOpen;               ///< media redundancy protocol: ring open
+  std::optional<bool> mrpInOpen;                 ///< media redundancy protocol: interconnect open
+  // Multicast snooping.
+  std::optional<bool> fastLeave;                 ///< `fastleave` (also printed as `mcast_fast_leave`)
+  std::optional<bool> mcastToUnicast;
+  std::optional<uint8_t> mcastRouter;            ///< 0 disabled, 1 learn (default), 2 permanent, 3 temporary
+  std::optional<uint32_t> mcastEhtHostsLimit;    ///< IGMPv3/MLDv2 explicit tracking: host limit
+  std::optional<uint32_t> mcastEhtHostsCount;    ///< hosts tracked now
+};
+
 /// Don't Fragment bit of the outer IPv4 header (`df unset|set|inherit`).
 enum class VxlanDf : uint8_t { Unset = 0, Set = 1, Inherit = 2 };
 
@@ -280,6 +337,8 @@ struct LinkInfo {
   std::optional<std::string> qdisc;
   std::optional<int32_t> linkNetnsId;
   std::optional<std::string> slaveKind;  ///< kind of the master when enslaved ("bridge")
+  /// What the bridge reports about this device when it is a bridge port (slaveKind "bridge").
+  std::optional<BridgePortInfo> bridgePort;
   std::optional<uint16_t> type;          ///< ARPHRD_* link type
   std::optional<LinkStats> stats;        ///< only when asked for
   /// The XDP programs attached to the device, per mode (IFLA_XDP; all ids 0 when none). Attach
@@ -287,7 +346,9 @@ struct LinkInfo {
   std::optional<XdpStatus> xdp;
   RawAttributes unknown;                 ///< top-level attributes not decoded above
   RawAttributes unknownKindData;         ///< kind data not decoded (or of a kind we do not know)
-  RawAttributes slaveData;               ///< port options given by the master (IFLA_INFO_SLAVE_DATA)
+  /// Port data given by the master (IFLA_INFO_SLAVE_DATA) not decoded above: all of it for a
+  /// master kind fastlink does not decode, a newer kernel's additions for a bridge port.
+  RawAttributes slaveData;
 
   LinkInfo& setName(std::string v) { name = std::move(v); return *this; }
   LinkInfo& setIndex(uint32_t v) { index = v; return *this; }

@@ -173,7 +173,12 @@ void decodeLinkInfoNest(const nlattr* nest, LinkInfo& link) {
   core::AttrTable t = core::AttrTable::ofNest(nest, IFLA_INFO_MAX);
   if (auto* a = t.get(IFLA_INFO_KIND)) link.kind = core::readString(a);
   if (auto* a = t.get(IFLA_INFO_SLAVE_KIND)) link.slaveKind = core::readString(a);
-  if (auto* a = t.get(IFLA_INFO_SLAVE_DATA)) keepUnknown(core::AttrTable::ofNest(a, 0), {}, link.slaveData);
+  if (auto* a = t.get(IFLA_INFO_SLAVE_DATA)) {
+    // The master's kind decodes its ports' data (a bridge: BridgePortInfo).
+    const LinkKindCodec* master = link.slaveKind ? findLinkKind(*link.slaveKind) : nullptr;
+    if (master && master->decodePortData) master->decodePortData(a, link);
+    else keepUnknown(core::AttrTable::ofNest(a, 0), {}, link.slaveData);
+  }
   if (auto* data = t.get(IFLA_INFO_DATA)) {
     const LinkKindCodec* codec = link.kind ? findLinkKind(*link.kind) : nullptr;
     if (codec && codec->decodeData) codec->decodeData(data, link);

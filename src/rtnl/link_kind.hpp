@@ -46,6 +46,10 @@ struct LinkKindCodec {
   void (*encodeData)(core::MessageWriter& writer, const LinkInfo& link, KeepAlive& keep) = nullptr;
   /// Decodes IFLA_INFO_DATA into `link`; attributes it does not know go to unknownKindData.
   void (*decodeData)(const nlattr* data, LinkInfo& link) = nullptr;
+  /// Decodes what a master of this kind reports about each of its ports (IFLA_INFO_SLAVE_DATA
+  /// of a device whose IFLA_INFO_SLAVE_KIND is this kind) into `port`; attributes it does not
+  /// know go to slaveData. nullptr: all of it is kept in slaveData.
+  void (*decodePortData)(const nlattr* data, LinkInfo& port) = nullptr;
   /// The device references inside the options (vxlan dev, gre dev), which LinkApi resolves from
   /// names to ifindexes before encoding. nullptr: none.
   std::vector<Ifref*> (*deviceRefs)(LinkInfo& link) = nullptr;
@@ -70,9 +74,10 @@ bool slotHas(const LinkInfo& link) {
   return link.kindOptions<T>() != nullptr;
 }
 
-/// IFLA_INFO_DATA being decoded: options are read into optional fields by the field's type
-/// (bool as u8; 1-, 2- and 4-byte integers and enums in host order) and every attribute not
-/// read is kept in unknownKindData by keepRest().
+/// IFLA_INFO_DATA (or IFLA_INFO_SLAVE_DATA) being decoded: options are read into optional
+/// fields by the field's type (bool as u8; 1-, 2- and 4-byte integers and enums in host order;
+/// u64 by readU64) and every attribute not read is kept in unknownKindData (or slaveData) by
+/// keepRest().
 class KindAttrs {
  public:
   KindAttrs(const nlattr* data, uint16_t max) : t_(core::AttrTable::ofNest(data, max)) {}
@@ -87,6 +92,10 @@ class KindAttrs {
   template <class V>
   void read(uint16_t type, std::optional<V>& field) {
     if (const nlattr* a = take(type)) field = readNumber<V>(a);
+  }
+  /// A u64 (timers, intervals: nla_put_u64_64bit), which read() does not take.
+  void readU64(uint16_t type, std::optional<uint64_t>& field) {
+    if (const nlattr* a = take(type)) field = core::readU64(a);
   }
   /// A 16-bit field in network byte order (ports, VLAN protocols).
   template <class V>
@@ -105,7 +114,8 @@ class KindAttrs {
   void device(uint16_t type, std::optional<Ifref>& field) {
     if (const nlattr* a = take(type); a && core::readU32(a) != 0) field = Ifref(core::readU32(a));
   }
-  void keepRest(LinkInfo& link) const { keepUnknown(t_, known_, link.unknownKindData); }
+  void keepRest(LinkInfo& link) const { keepRest(link.unknownKindData); }
+  void keepRest(RawAttributes& out) const { keepUnknown(t_, known_, out); }
 
  private:
   core::AttrTable t_;

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <optional>
@@ -207,9 +208,80 @@ TEST_F(LinkTest, MasterAndNomaster) {
   auto got = links.get("v0");
   EXPECT_EQ(got.masterIndex(), *links.get("br0").index);
   EXPECT_EQ(got.slaveKind, "bridge");
-  EXPECT_FALSE(got.slaveData.empty());
+  EXPECT_TRUE(got.bridgePort.has_value()) << "the bridge's port data is decoded";
   links.set("v0", LinkInfo().setNoMaster());
   EXPECT_FALSE(ipLink("v0").contains("master"));
+  EXPECT_FALSE(links.get("v0").bridgePort.has_value());
+}
+
+// What a bridge reports about a port comes back typed, as `ip -d -j` reads it (info_slave_data):
+// options set with ip, the STP ids and numbers, the backup port; only what a kernel newer than
+// fastlink adds stays raw (6.18's MAB and group counts; nothing on 6.1).
+TEST_F(LinkTest, BridgePortInfoMatchesIp) {
+  links.add(LinkInfo("br0", "bridge"));
+  addVeth("v0", "v1");
+  addVeth("v2", "v3");
+  links.set("v0", LinkInfo().setMaster("br0"));
+  links.set("v2", LinkInfo().setMaster("br0"));
+  ns.ip("link set dev v0 type bridge_slave cost 7 priority 5 hairpin on learning off flood off proxy_arp on "
+        "mcast_router 2 mcast_to_unicast on group_fwd_mask 0x4004 isolated on locked on backup_port v2");
+  auto ip = ipLink("v0")["linkinfo"]["info_slave_data"];
+  auto got = links.get("v0");
+  ASSERT_TRUE(got.bridgePort.has_value());
+  const BridgePortInfo& p = *got.bridgePort;
+  static const char* const kStates[] = {"disabled", "listening", "learning", "forwarding", "blocking"};
+  ASSERT_TRUE(p.state);
+  EXPECT_EQ(kStates[static_cast<int>(*p.state)], ip["state"].get<std::string>());
+  EXPECT_EQ(p.priority, ip["priority"].get<uint16_t>());
+  EXPECT_EQ(p.cost, ip["cost"].get<uint32_t>());
+  EXPECT_EQ(p.priority, 5);
+  EXPECT_EQ(p.cost, 7u);
+  auto hex = [](const std::optional<uint16_t>& v) {
+    char text[16] = "(unset)";
+    if (v) std::snprintf(text, sizeof text, "%#x", *v);  // ip's print_0xhex ("%#llx")
+    return std::string(text);
+  };
+  EXPECT_EQ(hex(p.portId), ip["id"].get<std::string>());
+  EXPECT_EQ(hex(p.portNumber), ip["no"].get<std::string>());
+  EXPECT_EQ(hex(p.groupFwdMask), ip["group_fwd_mask"].get<std::string>());
+  EXPECT_EQ(p.designatedPort, ip["designated_port"].get<uint16_t>());
+  EXPECT_EQ(p.designatedCost, ip["designated_cost"].get<uint16_t>());
+  auto id = [](const std::optional<BridgeId>& v) {  // ip's "8000.a:b:c:d:e:f" (ether_ntoa)
+    if (!v) return std::string("(unset)");
+    char text[40];
+    auto b = v->address.bytes();
+    std::snprintf(text, sizeof text, "%04x.%x:%x:%x:%x:%x:%x", v->priority, b[0], b[1], b[2], b[3], b[4], b[5]);
+    return std::string(text);
+  };
+  EXPECT_EQ(id(p.designatedBridge), ip["bridge_id"].get<std::string>());
+  EXPECT_EQ(id(p.designatedRoot), ip["root_id"].get<std::string>());
+  for (auto [key, value] : std::initializer_list<std::pair<const char*, const std::optional<bool>*>>{
+           {"hairpin", &p.hairpin},           {"guard", &p.guard},
+           {"root_block", &p.rootBlock},      {"fastleave", &p.fastLeave},
+           {"learning", &p.learning},         {"flood", &p.unicastFlood},
+           {"proxy_arp", &p.proxyArp},        {"proxy_arp_wifi", &p.proxyArpWifi},
+           {"mcast_flood", &p.mcastFlood},    {"bcast_flood", &p.bcastFlood},
+           {"mcast_to_unicast", &p.mcastToUnicast}, {"neigh_suppress", &p.neighSuppress},
+           {"vlan_tunnel", &p.vlanTunnel},    {"isolated", &p.isolated},
+           {"locked", &p.locked}}) {
+    SCOPED_TRACE(key);
+    ASSERT_TRUE(value->has_value());
+    EXPECT_EQ(**value, ip[key].get<bool>());
+  }
+  EXPECT_EQ(p.topologyChangeAck, ip["topology_change_ack"].get<int>() != 0);
+  EXPECT_EQ(p.configPending, ip["config_pending"].get<int>() != 0);
+  EXPECT_EQ(p.mcastRouter, ip["multicast_router"].get<uint8_t>());
+  EXPECT_EQ(p.backupPort, *links.get("v2").index);
+  EXPECT_EQ(ip["backup_port"], "v2");
+  // The timers tick: present, and no larger than the bridge's forward delay (15 s) allows.
+  ASSERT_TRUE(p.holdTimer && p.messageAgeTimer && p.forwardDelayTimer);
+  EXPECT_LE(*p.forwardDelayTimer, 1500u);
+  for (uint16_t decoded : {IFLA_BRPORT_STATE, IFLA_BRPORT_COST, IFLA_BRPORT_ROOT_ID, IFLA_BRPORT_HOLD_TIMER,
+                           IFLA_BRPORT_GROUP_FWD_MASK, IFLA_BRPORT_BACKUP_PORT, IFLA_BRPORT_LOCKED,
+                           IFLA_BRPORT_MCAST_EHT_HOSTS_LIMIT})
+    EXPECT_FALSE(got.slaveData.find(decoded)) << "attribute " << decoded << " is decoded, not kept raw";
+  for (const auto& kept : got.slaveData.list())
+    EXPECT_TRUE(kept.type > IFLA_BRPORT_MAX || kept.type == IFLA_BRPORT_PAD) << "attribute " << kept.type << " kept raw";
 }
 
 TEST_F(LinkTest, VxlanOptions) {

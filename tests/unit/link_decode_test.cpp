@@ -197,18 +197,174 @@ TEST(LinkDecode, UnknownTopLevelAttributesAreKeptByteExactInOrder) {
   EXPECT_FALSE(d.unknown.find(IFLA_STATS64).has_value());
 }
 
-TEST(LinkDecode, SlaveDataIsKeptByteExact) {
+// The bridge decodes what it reports about a port: nothing of the veth's port data stays raw.
+TEST(LinkDecode, VethBridgePortDataIsDecoded) {
   LinkInfo d = decode(vethPortMessage());
-  auto slave = d.slaveData.list();
-  ASSERT_EQ(slave.size(), 3u);
-  EXPECT_EQ(slave[0].type, IFLA_BRPORT_STATE);
-  EXPECT_TRUE(sameBytes(slave[0].payload, payload(kBrportState)));
-  EXPECT_EQ(slave[1].type, IFLA_BRPORT_PRIORITY);
-  EXPECT_TRUE(sameBytes(slave[1].payload, payload(kBrportPriority)));
-  EXPECT_EQ(slave[2].type, IFLA_BRPORT_COST);
-  EXPECT_TRUE(sameBytes(slave[2].payload, payload(kBrportCost)));
+  ASSERT_TRUE(d.bridgePort.has_value());
+  EXPECT_EQ(d.bridgePort->state, BridgePortStpState::Forwarding);
+  EXPECT_EQ(d.bridgePort->priority, 32);
+  EXPECT_EQ(d.bridgePort->cost, 2u);
+  EXPECT_FALSE(d.bridgePort->learning.has_value()) << "not reported, so unset";
+  EXPECT_TRUE(d.slaveData.empty());
 }
 
+/// A port of a master of `slaveKind` (not a kind: a device enslaved only) with `slaveData`.
+Bytes portMessage(std::string_view slaveKind, const Attrs& slaveData) {
+  return kernelLink(7, kUpRunning,
+                    Attrs().str(IFLA_IFNAME, "p0").nestNoFlag(IFLA_LINKINFO, Attrs()
+                                                                             .str(IFLA_INFO_SLAVE_KIND, slaveKind)
+                                                                             .nestNoFlag(IFLA_INFO_SLAVE_DATA, slaveData)));
+}
+
+// The port data of a master fastlink does not decode it for (a bond's) is kept raw, byte-exact.
+TEST(LinkDecode, PortDataOfOtherMastersIsKeptByteExact) {
+  const Attrs state = Attrs().u8(IFLA_BOND_SLAVE_STATE, 1);
+  const Attrs mii = Attrs().u8(IFLA_BOND_SLAVE_MII_STATUS, 0);
+  const Attrs perm = Attrs().raw(IFLA_BOND_SLAVE_PERM_HWADDR, {0x02, 0, 0, 0, 0, 0x07});
+  LinkInfo d = decode(portMessage("bond", Attrs().append(state).append(mii).append(perm)));
+  EXPECT_EQ(d.slaveKind, "bond");
+  EXPECT_FALSE(d.kind.has_value());
+  EXPECT_FALSE(d.bridgePort.has_value());
+  auto slave = d.slaveData.list();
+  ASSERT_EQ(slave.size(), 3u);
+  EXPECT_EQ(slave[0].type, IFLA_BOND_SLAVE_STATE);
+  EXPECT_TRUE(sameBytes(slave[0].payload, payload(state)));
+  EXPECT_EQ(slave[1].type, IFLA_BOND_SLAVE_MII_STATUS);
+  EXPECT_TRUE(sameBytes(slave[1].payload, payload(mii)));
+  EXPECT_EQ(slave[2].type, IFLA_BOND_SLAVE_PERM_HWADDR);
+  EXPECT_TRUE(sameBytes(slave[2].payload, payload(perm)));
+}
+
+// Every IFLA_BRPORT_* attribute a 6.x kernel reports for a bridge port, in br_port_fill_attrs'
+// order and sizes (6.18, read from a live kernel: ids as struct ifla_bridge_id, timers as u64
+// after IFLA_BRPORT_PAD when unaligned), with values other than the defaults; the attributes
+// of kernels newer than the build's headers (6.1: up to IFLA_BRPORT_LOCKED) stay raw.
+TEST(LinkDecode, BridgePortEveryReportedAttribute) {
+  const Attrs pad = Attrs().flag(IFLA_BRPORT_PAD);
+  // Newer than 6.1's headers, so numbered here: IFLA_BRPORT_MAB (6.2), IFLA_BRPORT_NEIGH_VLAN_SUPPRESS
+  // (6.8), IFLA_BRPORT_BACKUP_NHID (6.7), IFLA_BRPORT_MCAST_N_GROUPS and _MAX_GROUPS (6.3).
+  const Attrs mab = Attrs().u8(IFLA_BRPORT_LOCKED + 1, 1);
+  const Attrs neighVlanSuppress = Attrs().u8(IFLA_BRPORT_LOCKED + 4, 1);
+  const Attrs backupNhid = Attrs().u32(IFLA_BRPORT_LOCKED + 5, 9);
+  const Attrs groups = Attrs().u32(IFLA_BRPORT_LOCKED + 2, 3);
+  const Attrs maxGroups = Attrs().u32(IFLA_BRPORT_LOCKED + 3, 100);
+  Attrs data = Attrs()
+                   .u8(IFLA_BRPORT_STATE, 1)  // listening
+                   .u16(IFLA_BRPORT_PRIORITY, 5)
+                   .u32(IFLA_BRPORT_COST, 7)
+                   .u8(IFLA_BRPORT_MODE, 1)
+                   .u8(IFLA_BRPORT_GUARD, 1)
+                   .u8(IFLA_BRPORT_PROTECT, 1)
+                   .u8(IFLA_BRPORT_FAST_LEAVE, 1)
+                   .u8(IFLA_BRPORT_MCAST_TO_UCAST, 1)
+                   .u8(IFLA_BRPORT_LEARNING, 0)
+                   .u8(IFLA_BRPORT_UNICAST_FLOOD, 0)
+                   .u8(IFLA_BRPORT_MCAST_FLOOD, 0)
+                   .u8(IFLA_BRPORT_BCAST_FLOOD, 0)
+                   .u8(IFLA_BRPORT_PROXYARP, 1)
+                   .u8(IFLA_BRPORT_PROXYARP_WIFI, 1)
+                   .raw(IFLA_BRPORT_ROOT_ID, {0x0f, 0xff, 0x02, 0x00, 0x00, 0x00, 0x00, 0x0a})
+                   .raw(IFLA_BRPORT_BRIDGE_ID, {0x10, 0x00, 0xde, 0xec, 0x86, 0x3a, 0xaa, 0x8d})
+                   .u16(IFLA_BRPORT_DESIGNATED_PORT, 0x5002)
+                   .u16(IFLA_BRPORT_DESIGNATED_COST, 19)
+                   .u16(IFLA_BRPORT_ID, 0x5001)
+                   .u16(IFLA_BRPORT_NO, 1)
+                   .u8(IFLA_BRPORT_TOPOLOGY_CHANGE_ACK, 1)
+                   .u8(IFLA_BRPORT_CONFIG_PENDING, 1)
+                   .u8(IFLA_BRPORT_VLAN_TUNNEL, 1)
+                   .u16(IFLA_BRPORT_GROUP_FWD_MASK, 0x400d)
+                   .u8(IFLA_BRPORT_NEIGH_SUPPRESS, 1)
+                   .u8(IFLA_BRPORT_MRP_RING_OPEN, 1)
+                   .u8(IFLA_BRPORT_MRP_IN_OPEN, 1)
+                   .u8(IFLA_BRPORT_ISOLATED, 1)
+                   .u8(IFLA_BRPORT_LOCKED, 1)
+                   .append(mab)
+                   .append(neighVlanSuppress)
+                   .u32(IFLA_BRPORT_BACKUP_PORT, 9)
+                   .append(backupNhid)
+                   .append(pad)
+                   .u64(IFLA_BRPORT_MESSAGE_AGE_TIMER, 1234)
+                   .u64(IFLA_BRPORT_FORWARD_DELAY_TIMER, 0x100000000ull + 2998)  // all 64 bits are read
+                   .u64(IFLA_BRPORT_HOLD_TIMER, 95)
+                   .u8(IFLA_BRPORT_MULTICAST_ROUTER, 2)
+                   .u32(IFLA_BRPORT_MCAST_EHT_HOSTS_LIMIT, 512)
+                   .u32(IFLA_BRPORT_MCAST_EHT_HOSTS_CNT, 4)
+                   .append(groups)
+                   .append(maxGroups);
+  LinkInfo d = decode(portMessage("bridge", data));
+  ASSERT_TRUE(d.bridgePort.has_value());
+  const BridgePortInfo& p = *d.bridgePort;
+  EXPECT_EQ(p.state, BridgePortStpState::Listening);
+  EXPECT_EQ(p.priority, 5);
+  EXPECT_EQ(p.cost, 7u);
+  EXPECT_EQ(p.hairpin, true);
+  EXPECT_EQ(p.guard, true);
+  EXPECT_EQ(p.rootBlock, true);
+  EXPECT_EQ(p.fastLeave, true);
+  EXPECT_EQ(p.mcastToUnicast, true);
+  EXPECT_EQ(p.learning, false);
+  EXPECT_EQ(p.unicastFlood, false);
+  EXPECT_EQ(p.mcastFlood, false);
+  EXPECT_EQ(p.bcastFlood, false);
+  EXPECT_EQ(p.proxyArp, true);
+  EXPECT_EQ(p.proxyArpWifi, true);
+  ASSERT_TRUE(p.designatedRoot && p.designatedBridge);
+  EXPECT_EQ(p.designatedRoot->priority, 0x0fff);
+  EXPECT_EQ(p.designatedRoot->address.toString(), "02:00:00:00:00:0a");
+  EXPECT_EQ(p.designatedBridge->priority, 0x1000);
+  EXPECT_EQ(p.designatedBridge->address.toString(), "de:ec:86:3a:aa:8d");
+  EXPECT_EQ(p.designatedPort, 0x5002);
+  EXPECT_EQ(p.designatedCost, 19);
+  EXPECT_EQ(p.portId, 0x5001);
+  EXPECT_EQ(p.portNumber, 1);
+  EXPECT_EQ(p.topologyChangeAck, true);
+  EXPECT_EQ(p.configPending, true);
+  EXPECT_EQ(p.vlanTunnel, true);
+  EXPECT_EQ(p.groupFwdMask, 0x400d);
+  EXPECT_EQ(p.neighSuppress, true);
+  EXPECT_EQ(p.mrpRingOpen, true);
+  EXPECT_EQ(p.mrpInOpen, true);
+  EXPECT_EQ(p.isolated, true);
+  EXPECT_EQ(p.locked, true);
+  EXPECT_EQ(p.backupPort, 9u);
+  EXPECT_EQ(p.messageAgeTimer, 1234u);
+  EXPECT_EQ(p.forwardDelayTimer, 0x100000000ull + 2998);
+  EXPECT_EQ(p.holdTimer, 95u);
+  EXPECT_EQ(p.mcastRouter, 2);
+  EXPECT_EQ(p.mcastEhtHostsLimit, 512u);
+  EXPECT_EQ(p.mcastEhtHostsCount, 4u);
+
+  // Only the padding and what the build's headers do not know stay raw, byte-exact, in order.
+  const Attrs* raw[] = {&mab, &neighVlanSuppress, &backupNhid, &pad, &groups, &maxGroups};
+  const uint16_t types[] = {IFLA_BRPORT_LOCKED + 1, IFLA_BRPORT_LOCKED + 4, IFLA_BRPORT_LOCKED + 5,
+                            IFLA_BRPORT_PAD,        IFLA_BRPORT_LOCKED + 2, IFLA_BRPORT_LOCKED + 3};
+  auto kept = d.slaveData.list();
+  ASSERT_EQ(kept.size(), std::size(raw));
+  for (std::size_t i = 0; i < kept.size(); ++i) {
+    SCOPED_TRACE(types[i]);
+    EXPECT_EQ(kept[i].type, types[i]);
+    EXPECT_TRUE(sameBytes(kept[i].payload, payload(*raw[i])));
+  }
+  EXPECT_TRUE(d.unknownKindData.empty());
+
+  // The port data is reported only: a LinkInfo carrying it sends nothing of it.
+  LinkInfo onlyPort;
+  onlyPort.bridgePort = p;
+  Request r = LinkRequests::set(7, onlyPort);
+  EXPECT_TRUE(sameBytes(r.bytes(), test::linkMessage(RTM_NEWLINK, NLM_F_REQUEST, Ifinfo{.index = 7}, Attrs())));
+}
+
+// An id of another size (a future or broken kernel) is kept raw, not guessed; a state past
+// Blocking is kept as its number (the CLI prints it as ip does, `state (7)`).
+TEST(LinkDecode, BridgePortIdOfWrongSizeIsKeptRaw) {
+  const Attrs shortRoot = Attrs().raw(IFLA_BRPORT_ROOT_ID, {0x80, 0x00, 0x02});
+  LinkInfo d = decode(portMessage("bridge", Attrs().u8(IFLA_BRPORT_STATE, 7).append(shortRoot)));
+  ASSERT_TRUE(d.bridgePort.has_value());
+  EXPECT_EQ(static_cast<int>(d.bridgePort->state.value()), 7);
+  EXPECT_FALSE(d.bridgePort->designatedRoot.has_value());
+  ASSERT_EQ(d.slaveData.count(), 1u);
+  EXPECT_TRUE(sameBytes(d.slaveData.list()[0].payload, payload(shortRoot)));
+}
 TEST(LinkDecode, StatisticsWhenAsked) {
   LinkInfo d = decode(vethPortMessage(), true);
   ASSERT_TRUE(d.stats.has_value());

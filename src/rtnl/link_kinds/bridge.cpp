@@ -1,3 +1,5 @@
+// bridge: its options and the kernel's STP state (IFLA_BR_*), and what a bridge reports about
+// each of its ports (IFLA_BRPORT_* in a port's IFLA_INFO_SLAVE_DATA).
 #include <linux/if_bridge.h>
 #include <linux/if_link.h>
 
@@ -43,12 +45,6 @@ void readBridgeId(KindAttrs& d, uint16_t type, std::optional<BridgeId>& field) {
   field = BridgeId{.priority = static_cast<uint16_t>(bytes[0] << 8 | bytes[1]), .address = MacAddress(bytes.subspan(2))};
 }
 
-/// Timers and multicast intervals: u64 centiseconds (nla_put_u64_64bit; KindAttrs::read
-/// reads integers up to 32 bits).
-void readU64(KindAttrs& d, uint16_t type, std::optional<uint64_t>& field) {
-  if (const nlattr* a = d.take(type)) field = core::readU64(a);
-}
-
 /// What the kernel reports beyond the settable options (see BridgeState in link.hpp).
 BridgeState decodeState(KindAttrs& d, const std::optional<br_boolopt_multi>& boolopts) {
   BridgeState s;
@@ -58,10 +54,10 @@ BridgeState decodeState(KindAttrs& d, const std::optional<br_boolopt_multi>& boo
   d.read(IFLA_BR_ROOT_PATH_COST, s.rootPathCost);
   d.read(IFLA_BR_TOPOLOGY_CHANGE, s.topologyChange);
   d.read(IFLA_BR_TOPOLOGY_CHANGE_DETECTED, s.topologyChangeDetected);
-  readU64(d, IFLA_BR_HELLO_TIMER, s.helloTimer);
-  readU64(d, IFLA_BR_TCN_TIMER, s.tcnTimer);
-  readU64(d, IFLA_BR_TOPOLOGY_CHANGE_TIMER, s.topologyChangeTimer);
-  readU64(d, IFLA_BR_GC_TIMER, s.gcTimer);
+  d.readU64(IFLA_BR_HELLO_TIMER, s.helloTimer);
+  d.readU64(IFLA_BR_TCN_TIMER, s.tcnTimer);
+  d.readU64(IFLA_BR_TOPOLOGY_CHANGE_TIMER, s.topologyChangeTimer);
+  d.readU64(IFLA_BR_GC_TIMER, s.gcTimer);
   d.readBe16(IFLA_BR_VLAN_PROTOCOL, s.vlanProtocol);
   d.read(IFLA_BR_VLAN_STATS_ENABLED, s.vlanStatsEnabled);
   d.read(IFLA_BR_VLAN_STATS_PER_PORT, s.vlanStatsPerPort);
@@ -77,12 +73,12 @@ BridgeState decodeState(KindAttrs& d, const std::optional<br_boolopt_multi>& boo
   d.read(IFLA_BR_MCAST_HASH_MAX, s.mcastHashMax);
   d.read(IFLA_BR_MCAST_LAST_MEMBER_CNT, s.mcastLastMemberCount);
   d.read(IFLA_BR_MCAST_STARTUP_QUERY_CNT, s.mcastStartupQueryCount);
-  readU64(d, IFLA_BR_MCAST_LAST_MEMBER_INTVL, s.mcastLastMemberInterval);
-  readU64(d, IFLA_BR_MCAST_MEMBERSHIP_INTVL, s.mcastMembershipInterval);
-  readU64(d, IFLA_BR_MCAST_QUERIER_INTVL, s.mcastQuerierInterval);
-  readU64(d, IFLA_BR_MCAST_QUERY_INTVL, s.mcastQueryInterval);
-  readU64(d, IFLA_BR_MCAST_QUERY_RESPONSE_INTVL, s.mcastQueryResponseInterval);
-  readU64(d, IFLA_BR_MCAST_STARTUP_QUERY_INTVL, s.mcastStartupQueryInterval);
+  d.readU64(IFLA_BR_MCAST_LAST_MEMBER_INTVL, s.mcastLastMemberInterval);
+  d.readU64(IFLA_BR_MCAST_MEMBERSHIP_INTVL, s.mcastMembershipInterval);
+  d.readU64(IFLA_BR_MCAST_QUERIER_INTVL, s.mcastQuerierInterval);
+  d.readU64(IFLA_BR_MCAST_QUERY_INTVL, s.mcastQueryInterval);
+  d.readU64(IFLA_BR_MCAST_QUERY_RESPONSE_INTVL, s.mcastQueryResponseInterval);
+  d.readU64(IFLA_BR_MCAST_STARTUP_QUERY_INTVL, s.mcastStartupQueryInterval);
   d.read(IFLA_BR_MCAST_STATS_ENABLED, s.mcastStatsEnabled);
   d.read(IFLA_BR_MCAST_IGMP_VERSION, s.mcastIgmpVersion);
   d.read(IFLA_BR_MCAST_MLD_VERSION, s.mcastMldVersion);
@@ -117,10 +113,56 @@ void decodeData(const nlattr* data, LinkInfo& link) {
 
 bool hasOptions(const LinkInfo& link) { return link.bridge.has_value(); }
 
+/// What a bridge reports about a port (br_port_fill_attrs; see BridgePortInfo in link.hpp).
+/// What a newer kernel adds (IFLA_BRPORT_MAB, the multicast group counts, ...) stays raw in
+/// slaveData, as does the alignment padding of the timers (IFLA_BRPORT_PAD).
+void decodePortData(const nlattr* data, LinkInfo& link) {
+  KindAttrs d(data, IFLA_BRPORT_MAX);
+  BridgePortInfo p;
+  d.read(IFLA_BRPORT_STATE, p.state);
+  d.read(IFLA_BRPORT_PRIORITY, p.priority);
+  d.read(IFLA_BRPORT_COST, p.cost);
+  d.read(IFLA_BRPORT_ID, p.portId);
+  d.read(IFLA_BRPORT_NO, p.portNumber);
+  d.read(IFLA_BRPORT_DESIGNATED_PORT, p.designatedPort);
+  d.read(IFLA_BRPORT_DESIGNATED_COST, p.designatedCost);
+  readBridgeId(d, IFLA_BRPORT_BRIDGE_ID, p.designatedBridge);
+  readBridgeId(d, IFLA_BRPORT_ROOT_ID, p.designatedRoot);
+  d.read(IFLA_BRPORT_TOPOLOGY_CHANGE_ACK, p.topologyChangeAck);
+  d.read(IFLA_BRPORT_CONFIG_PENDING, p.configPending);
+  d.readU64(IFLA_BRPORT_MESSAGE_AGE_TIMER, p.messageAgeTimer);
+  d.readU64(IFLA_BRPORT_FORWARD_DELAY_TIMER, p.forwardDelayTimer);
+  d.readU64(IFLA_BRPORT_HOLD_TIMER, p.holdTimer);
+  d.read(IFLA_BRPORT_GUARD, p.guard);
+  d.read(IFLA_BRPORT_PROTECT, p.rootBlock);
+  d.read(IFLA_BRPORT_MODE, p.hairpin);
+  d.read(IFLA_BRPORT_LEARNING, p.learning);
+  d.read(IFLA_BRPORT_UNICAST_FLOOD, p.unicastFlood);
+  d.read(IFLA_BRPORT_MCAST_FLOOD, p.mcastFlood);
+  d.read(IFLA_BRPORT_BCAST_FLOOD, p.bcastFlood);
+  d.read(IFLA_BRPORT_PROXYARP, p.proxyArp);
+  d.read(IFLA_BRPORT_PROXYARP_WIFI, p.proxyArpWifi);
+  d.read(IFLA_BRPORT_NEIGH_SUPPRESS, p.neighSuppress);
+  d.read(IFLA_BRPORT_VLAN_TUNNEL, p.vlanTunnel);
+  d.read(IFLA_BRPORT_ISOLATED, p.isolated);
+  d.read(IFLA_BRPORT_LOCKED, p.locked);
+  d.read(IFLA_BRPORT_GROUP_FWD_MASK, p.groupFwdMask);
+  d.read(IFLA_BRPORT_BACKUP_PORT, p.backupPort);
+  d.read(IFLA_BRPORT_MRP_RING_OPEN, p.mrpRingOpen);
+  d.read(IFLA_BRPORT_MRP_IN_OPEN, p.mrpInOpen);
+  d.read(IFLA_BRPORT_FAST_LEAVE, p.fastLeave);
+  d.read(IFLA_BRPORT_MCAST_TO_UCAST, p.mcastToUnicast);
+  d.read(IFLA_BRPORT_MULTICAST_ROUTER, p.mcastRouter);
+  d.read(IFLA_BRPORT_MCAST_EHT_HOSTS_LIMIT, p.mcastEhtHostsLimit);
+  d.read(IFLA_BRPORT_MCAST_EHT_HOSTS_CNT, p.mcastEhtHostsCount);
+  d.keepRest(link.slaveData);
+  link.bridgePort = p;
+}
+
 }  // namespace
 
 const LinkKindCodec kBridgeKind{.kind = "bridge", .options = "bridge", .hasFieldOptions = hasOptions, .hasData = hasData,
-                                .encodeData = encodeData, .decodeData = decodeData};
+                                .encodeData = encodeData, .decodeData = decodeData, .decodePortData = decodePortData};
 
 }  // namespace fastlink::rtnl
 
