@@ -70,6 +70,12 @@ struct CliLinkKind {
   std::function<std::vector<KindOption>(const LinkInfo&, const NameOf&)> print = {};
   /// Ifindexes the printed options name (so `show` knows their names). Empty: none.
   std::function<std::vector<uint32_t>(const LinkInfo&)> devices = {};
+  /// What a master of this kind reports about a port (a link whose slaveKind is this kind), in
+  /// `ip -d` order: the words after `KIND_slave`, JSON `info_slave_data`. Empty: ip prints
+  /// neither (only `KIND_slave` / `info_slave_kind`).
+  std::function<std::vector<KindOption>(const LinkInfo&, const NameOf&)> printPort = {};
+  /// Ifindexes printPort names (a bridge port's backup port). Empty: none.
+  std::function<std::vector<uint32_t>(const LinkInfo&)> portDevices = {};
 };
 
 struct LinkKindRegistrar {
@@ -85,6 +91,11 @@ std::vector<const CliLinkKind*> allCliLinkKinds();
 inline KindOption numberOption(std::string key, uint64_t value) {
   std::string text = key + " " + std::to_string(value);
   return {std::move(key), value, std::move(text)};
+}
+/// `key on|off` in text, true/false in JSON (iproute2's print_on_off).
+inline KindOption onOffOption(std::string key, bool on) {
+  std::string text = key + (on ? " on" : " off");
+  return {std::move(key), on, std::move(text)};
 }
 inline KindOption stringOption(std::string key, std::string value, std::string text) {
   return {std::move(key), std::move(value), std::move(text)};

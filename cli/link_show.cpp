@@ -101,6 +101,14 @@ std::vector<KindOption> kindOptions(const LinkInfo& l, const PeerMap& peers) {
   return cli->print(l, [&](uint32_t index) { return nameOf(peers, index); });
 }
 
+/// What the master reports about `l` as a port (the words after `bridge_slave`), printed by the
+/// master kind's file; nullopt when iproute2 prints none for that kind of master.
+std::optional<std::vector<KindOption>> portOptions(const LinkInfo& l, const PeerMap& peers) {
+  const CliLinkKind* cli = l.slaveKind ? findCliLinkKind(*l.slaveKind) : nullptr;
+  if (!cli || !cli->printPort) return std::nullopt;
+  return cli->printPort(l, [&](uint32_t index) { return nameOf(peers, index); });
+}
+
 /// The lower device of `l` as iproute2 shows it: a name ("@v1"), or "if5" in another namespace.
 struct LowerDevice {
   uint32_t index = 0;
@@ -187,7 +195,12 @@ std::string detailsText(const LinkInfo& l, const PeerMap& peers, bool oneline) {
     for (const auto& opt : kindOptions(l, peers))
       if (!opt.text.empty()) d += opt.text + " ";  // empty: a key iproute2 prints in JSON only
   }
-  if (l.slaveKind) d += "\n    " + *l.slaveKind + "_slave ";
+  if (l.slaveKind) {
+    d += "\n    " + *l.slaveKind + "_slave ";
+    if (auto opts = portOptions(l, peers))
+      for (const auto& opt : *opts)
+        if (!opt.text.empty()) d += opt.text + " ";
+  }
   if (l.addrGenMode) d += fmt::format("addrgenmode {} ", addrGenModeName(*l.addrGenMode));
   for (const auto& [key, word, value] : deviceLimits(l)) d += fmt::format("{} {} ", word, **value);
   std::string out;
@@ -239,6 +252,12 @@ json linkJson(const LinkInfo& l, const PeerMap& peers, const GlobalOptions& o, b
         info["info_data"] = data;
       }
       if (l.slaveKind) info["info_slave_kind"] = *l.slaveKind;
+      if (auto opts = portOptions(l, peers)) {
+        json data = json::object();  // ip prints it also when empty
+        for (auto& opt : *opts)
+          if (!opt.value.is_null()) data[opt.key] = opt.value;
+        info["info_slave_data"] = data;
+      }
       j["linkinfo"] = info;
     }
     if (l.addrGenMode) j["inet6_addr_gen_mode"] = addrGenModeName(*l.addrGenMode);
@@ -445,6 +464,10 @@ std::vector<uint32_t> references(const LinkInfo& l) {
   if (parent && !(l.index && parent == *l.index) && !l.linkNetnsId) refs.push_back(parent);
   if (const CliLinkKind* cli = l.kind ? findCliLinkKind(*l.kind) : nullptr; cli && cli->devices) {
     auto more = cli->devices(l);
+    refs.insert(refs.end(), more.begin(), more.end());
+  }
+  if (const CliLinkKind* master = l.slaveKind ? findCliLinkKind(*l.slaveKind) : nullptr; master && master->portDevices) {
+    auto more = master->portDevices(l);
     refs.insert(refs.end(), more.begin(), more.end());
   }
   return refs;

@@ -1,4 +1,8 @@
+// `type bridge`: its options, and `-d` of a bridge (its options and STP state) and of a bridge
+// port (`bridge_slave ...`) as iproute2 6.1 prints them.
 #include <fmt/format.h>
+
+#include <iterator>
 
 #include "../link_kind.hpp"
 #include "../output.hpp"
@@ -48,6 +52,14 @@ KindOption timerOption(std::string key, uint64_t centiseconds) {
   std::string seconds = fmt::format("{}.{:02}", centiseconds / 100, centiseconds % 100);
   std::string text = fmt::format("{} {:>7}", key, seconds);
   return {std::move(key), jsonNumberText(seconds), std::move(text)};
+}
+
+/// A number as iproute2's print_0xhex prints it: "%#llx" ("0" for zero, else "0x..."), in text
+/// after `word` and as a string in JSON under `key`.
+KindOption hexOption(std::string key, std::string_view word, uint64_t value) {
+  std::string hex = value ? fmt::format("{:#x}", value) : "0";
+  std::string text = fmt::format("{} {}", word, hex);
+  return {std::move(key), std::move(hex), std::move(text)};
 }
 
 /// The VLAN protocol as iproute2's ll_proto_n2a names it ("[N]" for one it does not know).
@@ -133,11 +145,7 @@ std::vector<KindOption> printBridge(const LinkInfo& l, const NameOf&) {
   if (b.vlanDefaultPvid) out.push_back(numberOption("vlan_default_pvid", *b.vlanDefaultPvid));
   if (s.vlanStatsEnabled) out.push_back(numberOption("vlan_stats_enabled", *s.vlanStatsEnabled ? 1 : 0));
   if (s.vlanStatsPerPort) out.push_back(numberOption("vlan_stats_per_port", *s.vlanStatsPerPort ? 1 : 0));
-  if (s.groupFwdMask) {
-    // "%#llx": "0" for zero, else "0x..."; a string in JSON (print_0xhex).
-    std::string mask = *s.groupFwdMask ? fmt::format("{:#x}", *s.groupFwdMask) : "0";
-    out.push_back(stringOption("group_fwd_mask", mask, "group_fwd_mask " + mask));
-  }
+  if (s.groupFwdMask) out.push_back(hexOption("group_fwd_mask", "group_fwd_mask", *s.groupFwdMask));
   if (s.groupAddress)
     out.push_back(stringOption("group_addr", s.groupAddress->toString(), "group_address " + s.groupAddress->toString()));
   if (b.mcastSnooping) out.push_back(numberOption("mcast_snooping", *b.mcastSnooping ? 1 : 0));
@@ -146,12 +154,115 @@ std::vector<KindOption> printBridge(const LinkInfo& l, const NameOf&) {
   return out;
 }
 
+// ---- Ports: what a bridge reports about each device enslaved to it (`bridge_slave ...`) --------
+
+/// `state forwarding` (JSON "state": "forwarding"); a state iproute2 has no name for is
+/// `state (5)` (JSON "state_index": 5).
+KindOption portStateOption(BridgePortStpState state) {
+  static const char* const kNames[] = {"disabled", "listening", "learning", "forwarding", "blocking"};
+  auto number = static_cast<uint8_t>(state);
+  if (number < std::size(kNames)) return stringOption("state", kNames[number], fmt::format("state {}", kNames[number]));
+  return {"state_index", number, fmt::format("state ({})", number)};
+}
+
+/// The forwarded link-local groups as iproute2 names them: each bit set, lowest first, as
+/// "stp" (bit 0), "lacp" (2), "lldp" (14) or "0x<bit value>", comma-separated; "0x0" for none.
+std::string groupFwdMaskText(uint16_t mask) {
+  std::string text;
+  for (unsigned bit = 0; bit < 16; ++bit) {
+    if (!(mask & (1u << bit))) continue;
+    if (!text.empty()) text += ',';
+    switch (bit) {
+      case 0: text += "stp"; break;
+      case 2: text += "lacp"; break;
+      case 14: text += "lldp"; break;
+      default: text += fmt::format("{:#x}", 1u << bit);
+    }
+  }
+  return text.empty() ? "0x0" : text;
+}
+
+/// The port's STP settings and state, up to the timers and flags (bridge_slave_print_opt's
+/// first half).
+void printPortStp(std::vector<KindOption>& out, const BridgePortInfo& p) {
+  auto onOff = [&](const char* key, const std::optional<bool>& v) {
+    if (v) out.push_back(onOffOption(key, *v));
+  };
+  if (p.state) out.push_back(portStateOption(*p.state));
+  if (p.priority) out.push_back(numberOption("priority", *p.priority));
+  if (p.cost) out.push_back(numberOption("cost", *p.cost));
+  onOff("hairpin", p.hairpin);
+  onOff("guard", p.guard);
+  onOff("root_block", p.rootBlock);
+  onOff("fastleave", p.fastLeave);
+  onOff("learning", p.learning);
+  onOff("flood", p.unicastFlood);
+  if (p.portId) out.push_back(hexOption("id", "port_id", *p.portId));
+  if (p.portNumber) out.push_back(hexOption("no", "port_no", *p.portNumber));
+  if (p.designatedPort) out.push_back(numberOption("designated_port", *p.designatedPort));
+  if (p.designatedCost) out.push_back(numberOption("designated_cost", *p.designatedCost));
+  // JSON keys bridge_id and root_id, text words designated_bridge and designated_root.
+  if (p.designatedBridge) {
+    std::string id = bridgeIdText(*p.designatedBridge);
+    out.push_back(stringOption("bridge_id", id, "designated_bridge " + id));
+  }
+  if (p.designatedRoot) {
+    std::string id = bridgeIdText(*p.designatedRoot);
+    out.push_back(stringOption("root_id", id, "designated_root " + id));
+  }
+  if (p.holdTimer) out.push_back(timerOption("hold_timer", *p.holdTimer));
+  if (p.messageAgeTimer) out.push_back(timerOption("message_age_timer", *p.messageAgeTimer));
+  if (p.forwardDelayTimer) out.push_back(timerOption("forward_delay_timer", *p.forwardDelayTimer));
+  if (p.topologyChangeAck) out.push_back(numberOption("topology_change_ack", *p.topologyChangeAck ? 1 : 0));
+  if (p.configPending) out.push_back(numberOption("config_pending", *p.configPending ? 1 : 0));
+}
+
+std::vector<KindOption> printBridgePort(const LinkInfo& l, const NameOf& nameOf) {
+  std::vector<KindOption> out;
+  if (!l.bridgePort) return out;
+  const BridgePortInfo& p = *l.bridgePort;
+  auto onOff = [&](const char* key, const std::optional<bool>& v) {
+    if (v) out.push_back(onOffOption(key, *v));
+  };
+  // iproute2 6.1's bridge_slave_print_opt order.
+  printPortStp(out, p);
+  onOff("proxy_arp", p.proxyArp);
+  onOff("proxy_arp_wifi", p.proxyArpWifi);
+  if (p.mcastRouter) out.push_back(renamedNumber("multicast_router", "mcast_router", *p.mcastRouter));
+  // fastleave again under its other name, in text only (JSON has it as "fastleave" above).
+  if (p.fastLeave) out.push_back({"mcast_fast_leave", nullptr, *p.fastLeave ? "mcast_fast_leave on" : "mcast_fast_leave off"});
+  onOff("mcast_flood", p.mcastFlood);
+  onOff("bcast_flood", p.bcastFlood);
+  onOff("mcast_to_unicast", p.mcastToUnicast);
+  onOff("neigh_suppress", p.neighSuppress);
+  if (p.groupFwdMask) {
+    out.push_back(hexOption("group_fwd_mask", "group_fwd_mask", *p.groupFwdMask));
+    std::string groups = groupFwdMaskText(*p.groupFwdMask);
+    out.push_back(stringOption("group_fwd_mask_str", groups, "group_fwd_mask_str " + groups));
+  }
+  onOff("vlan_tunnel", p.vlanTunnel);
+  onOff("isolated", p.isolated);
+  onOff("locked", p.locked);
+  if (p.backupPort) {
+    std::string name = nameOf(*p.backupPort);
+    out.push_back(stringOption("backup_port", name, "backup_port " + name));
+  }
+  return out;
+}
+
+std::vector<uint32_t> bridgePortDevices(const LinkInfo& l) {
+  if (l.bridgePort && l.bridgePort->backupPort) return {*l.bridgePort->backupPort};
+  return {};
+}
+
 const LinkKindRegistrar kBridge{{.kinds = {"bridge"},
                                  .usage = "bridge:  forward_delay CENTISECONDS | hello_time CENTISECONDS | max_age CENTISECONDS |\n"
                                           "           ageing_time CENTISECONDS | stp_state 0|1 | priority PRIORITY | vlan_filtering 0|1 |\n"
                                           "           vlan_default_pvid VID | mcast_snooping 0|1 | no_linklocal_learn 0|1",
                                  .parse = parseBridge,
-                                 .print = printBridge}};
+                                 .print = printBridge,
+                                 .printPort = printBridgePort,
+                                 .portDevices = bridgePortDevices}};
 
 }  // namespace
 }  // namespace fastlink::cli

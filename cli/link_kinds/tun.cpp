@@ -18,8 +18,6 @@ void parseTun(Args&, ParsedLink&) {
   throw UsageError("tun/tap devices are created with \"fastlink tuntap add dev NAME mode tun|tap\"");
 }
 
-KindOption onOff(const char* key, bool on) { return {key, on, fmt::format("{} {}", key, on ? "on" : "off")}; }
-
 // Like iproute2: the name when the id resolves, else the number.
 KindOption idOption(const char* key, uint32_t id, bool user) {
   std::vector<char> buffer(16384);
@@ -46,8 +44,8 @@ std::vector<KindOption> printTun(const LinkInfo& l, const NameOf&) {
     std::string mode(tunTapModeName(*t->mode));
     out.push_back(stringOption("type", mode, "type " + mode));
   }
-  if (t->pi) out.push_back(onOff("pi", *t->pi));
-  if (t->vnetHdr) out.push_back(onOff("vnet_hdr", *t->vnetHdr));
+  if (t->pi) out.push_back(onOffOption("pi", *t->pi));
+  if (t->vnetHdr) out.push_back(onOffOption("vnet_hdr", *t->vnetHdr));
   if (t->multiQueue.value_or(false)) {
     out.push_back({"multi_queue", true, "multi_queue"});
     if (t->numQueues) out.push_back(numberOption("numqueues", *t->numQueues));
@@ -55,7 +53,7 @@ std::vector<KindOption> printTun(const LinkInfo& l, const NameOf&) {
   } else {
     out.push_back({"multi_queue", false, ""});  // JSON only, as iproute2
   }
-  if (t->persist) out.push_back(onOff("persist", *t->persist));
+  if (t->persist) out.push_back(onOffOption("persist", *t->persist));
   if (t->owner) out.push_back(idOption("user", *t->owner, true));
   if (t->group) out.push_back(idOption("group", *t->group, false));
   return out;

@@ -119,14 +119,15 @@ std::string numberMatches(const std::string& text, const std::regex& pattern, co
 }
 
 /// What may differ between two runs of the same command: random MACs, the link-local addresses
-/// made from them, bridge timers, the namespace names; and the blanks iproute2 leaves at the end
-/// of its lines (fastlink prints none; no script sees them).
+/// made from them, bridge and bridge port timers, the namespace names; and the blanks iproute2
+/// leaves at the end of its lines (fastlink prints none; no script sees them).
 std::string normalise(std::string text, const std::string& nsName) {
   static const std::regex trailing("[ \\t]+\n");
   text = std::regex_replace(text, trailing, "\n");
   static const std::regex mac("([0-9a-f]{2}:){5}[0-9a-f]{2}");
   static const std::regex linkLocal("fe80::[0-9a-f:]+");
-  static const std::regex timer("((hello|tcn|topology_change|gc)_timer\"?:?\\s*)[0-9.]+");
+  // A bridge's timers and its ports' (hold, message_age, forward_delay) tick between the twins.
+  static const std::regex timer("((hello|tcn|topology_change|gc|hold|message_age|forward_delay)_timer\"?:?\\s*)[0-9.]+");
   for (std::size_t at; (at = text.find(nsName)) != std::string::npos;) text.replace(at, nsName.size(), "NS");
   // Bridge ids print the MAC without leading zeros ("8000.6:9a:..."): numbered apart.
   static const std::regex bridgeId("[0-9a-f]{4}\\.([0-9a-f]{1,2}:){5}[0-9a-f]{1,2}");

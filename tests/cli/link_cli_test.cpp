@@ -291,13 +291,17 @@ TEST_F(CliTest, JsonMatchesIproute2FieldByField) {
   TestNetns other;
   ASSERT_EQ(cli("link add x0 type veth peer name x1 netns " + other.name()).status, 0);
 
-  // A bridge's timers (hello_timer, gc_timer, ...) tick between any two dumps: each is checked
-  // to be a number, then replaced by a mark, so that presence is compared but not the moment.
+  // A bridge's timers (hello_timer, gc_timer, ...) and its ports' (hold_timer, ...) tick between
+  // any two dumps: each is checked to be a number, then replaced by a mark, so that presence is
+  // compared but not the moment.
   auto maskTimers = [](json links) {
     for (auto& link : links) {
-      if (!link.contains("linkinfo") || !link["linkinfo"].contains("info_data")) continue;
-      for (auto& [key, value] : link["linkinfo"]["info_data"].items())
-        if (key.size() > 6 && key.ends_with("_timer")) value = value.is_number() ? "(timer)" : "(not a number)";
+      if (!link.contains("linkinfo")) continue;
+      for (const char* data : {"info_data", "info_slave_data"}) {
+        if (!link["linkinfo"].contains(data)) continue;
+        for (auto& [key, value] : link["linkinfo"][data].items())
+          if (key.size() > 6 && key.ends_with("_timer")) value = value.is_number() ? "(timer)" : "(not a number)";
+      }
     }
     return links;
   };
@@ -343,6 +347,8 @@ TEST_F(CliTest, JsonMatchesIproute2FieldByField) {
     if (!t.contains("linkinfo")) continue;
     EXPECT_EQ(m["linkinfo"]["info_kind"], t["linkinfo"]["info_kind"]) << name;
     EXPECT_EQ(m["linkinfo"].value("info_slave_kind", ""), t["linkinfo"].value("info_slave_kind", "")) << name;
+    // A bridge port's data (v0): every field as ip prints it, none missing, none extra.
+    EXPECT_EQ(m["linkinfo"].value("info_slave_data", json()), t["linkinfo"].value("info_slave_data", json())) << name;
     // Every kind option either side prints: same name and value (two-sided).
     const json data = m["linkinfo"].value("info_data", json::object());
     const json theirData = t["linkinfo"].value("info_data", json::object());
