@@ -95,6 +95,25 @@ GrammarNode sequenceOf(std::vector<GrammarNode> children) {
   return n;
 }
 
+/// The usage texts' words have one or two bracket groups; a word with many ("a[b|c][d|e]..."),
+/// which only a malformed text holds, would expand to the product of its groups' sizes (the fuzzer
+/// ran out of memory on one). Beyond this many variants the word is kept as written.
+constexpr std::size_t kMaxWordVariants = 64;
+
+/// How many variants expandBrackets(word) makes, counted up to a limit (then limit + 1).
+std::size_t countBracketVariants(std::string_view word, std::size_t limit) {
+  std::size_t count = 1;
+  for (std::size_t open = word.find('['); open != std::string_view::npos; open = word.find('[', open)) {
+    std::size_t close = matchingBracket(word, open);
+    if (close == std::string_view::npos) break;
+    std::string_view inner = word.substr(open + 1, close - open - 1);
+    count *= 2 + static_cast<std::size_t>(std::count(inner.begin(), inner.end(), '|'));
+    if (count > limit) return limit + 1;
+    open = close + 1;
+  }
+  return count;
+}
+
 /// `[no]udpcsum` -> udpcsum, noudpcsum; `[i|o]csum` -> csum, icsum, ocsum; `-j[son]` -> -j, -json.
 std::vector<std::string> expandBrackets(std::string_view word) {
   std::size_t open = word.find('[');
@@ -138,6 +157,8 @@ GrammarNode expandWord(std::string_view word) {
   for (std::string_view part : splitTopLevelBars(word)) {
     if (part.empty()) continue;
     if (std::isupper(static_cast<unsigned char>(part[0]))) variants.emplace_back(part);
+    else if (countBracketVariants(part, kMaxWordVariants) > kMaxWordVariants)
+      variants.emplace_back(part);
     else
       for (auto& v : expandBrackets(part)) variants.push_back(std::move(v));
   }
