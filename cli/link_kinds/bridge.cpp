@@ -182,21 +182,23 @@ std::string groupFwdMaskText(uint16_t mask) {
   return text.empty() ? "0x0" : text;
 }
 
+/// `key on|off`, when the kernel reported the flag.
+void addOnOff(std::vector<KindOption>& out, const char* key, const std::optional<bool>& v) {
+  if (v) out.push_back(onOffOption(key, *v));
+}
+
 /// The port's STP settings and state, up to the timers and flags (bridge_slave_print_opt's
 /// first half).
 void printPortStp(std::vector<KindOption>& out, const BridgePortInfo& p) {
-  auto onOff = [&](const char* key, const std::optional<bool>& v) {
-    if (v) out.push_back(onOffOption(key, *v));
-  };
   if (p.state) out.push_back(portStateOption(*p.state));
   if (p.priority) out.push_back(numberOption("priority", *p.priority));
   if (p.cost) out.push_back(numberOption("cost", *p.cost));
-  onOff("hairpin", p.hairpin);
-  onOff("guard", p.guard);
-  onOff("root_block", p.rootBlock);
-  onOff("fastleave", p.fastLeave);
-  onOff("learning", p.learning);
-  onOff("flood", p.unicastFlood);
+  addOnOff(out, "hairpin", p.hairpin);
+  addOnOff(out, "guard", p.guard);
+  addOnOff(out, "root_block", p.rootBlock);
+  addOnOff(out, "fastleave", p.fastLeave);
+  addOnOff(out, "learning", p.learning);
+  addOnOff(out, "flood", p.unicastFlood);
   if (p.portId) out.push_back(hexOption("id", "port_id", *p.portId));
   if (p.portNumber) out.push_back(hexOption("no", "port_no", *p.portNumber));
   if (p.designatedPort) out.push_back(numberOption("designated_port", *p.designatedPort));
@@ -221,28 +223,25 @@ std::vector<KindOption> printBridgePort(const LinkInfo& l, const NameOf& nameOf)
   std::vector<KindOption> out;
   if (!l.bridgePort) return out;
   const BridgePortInfo& p = *l.bridgePort;
-  auto onOff = [&](const char* key, const std::optional<bool>& v) {
-    if (v) out.push_back(onOffOption(key, *v));
-  };
   // iproute2 6.1's bridge_slave_print_opt order.
   printPortStp(out, p);
-  onOff("proxy_arp", p.proxyArp);
-  onOff("proxy_arp_wifi", p.proxyArpWifi);
+  addOnOff(out, "proxy_arp", p.proxyArp);
+  addOnOff(out, "proxy_arp_wifi", p.proxyArpWifi);
   if (p.mcastRouter) out.push_back(renamedNumber("multicast_router", "mcast_router", *p.mcastRouter));
   // fastleave again under its other name, in text only (JSON has it as "fastleave" above).
   if (p.fastLeave) out.push_back({"mcast_fast_leave", nullptr, *p.fastLeave ? "mcast_fast_leave on" : "mcast_fast_leave off"});
-  onOff("mcast_flood", p.mcastFlood);
-  onOff("bcast_flood", p.bcastFlood);
-  onOff("mcast_to_unicast", p.mcastToUnicast);
-  onOff("neigh_suppress", p.neighSuppress);
+  addOnOff(out, "mcast_flood", p.mcastFlood);
+  addOnOff(out, "bcast_flood", p.bcastFlood);
+  addOnOff(out, "mcast_to_unicast", p.mcastToUnicast);
+  addOnOff(out, "neigh_suppress", p.neighSuppress);
   if (p.groupFwdMask) {
     out.push_back(hexOption("group_fwd_mask", "group_fwd_mask", *p.groupFwdMask));
     std::string groups = groupFwdMaskText(*p.groupFwdMask);
     out.push_back(stringOption("group_fwd_mask_str", groups, "group_fwd_mask_str " + groups));
   }
-  onOff("vlan_tunnel", p.vlanTunnel);
-  onOff("isolated", p.isolated);
-  onOff("locked", p.locked);
+  addOnOff(out, "vlan_tunnel", p.vlanTunnel);
+  addOnOff(out, "isolated", p.isolated);
+  addOnOff(out, "locked", p.locked);
   if (p.backupPort) {
     std::string name = nameOf(*p.backupPort);
     out.push_back(stringOption("backup_port", name, "backup_port " + name));
