@@ -1,7 +1,9 @@
 // `fastlink monitor`: kernel events as `ip monitor` prints them, or one JSON object per line;
 // with `sync`, the current state first and a StateMirror that repairs overflows.
 #include <fmt/format.h>
+#include <fcntl.h>
 #include <poll.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <unistd.h>
 
@@ -113,6 +115,7 @@ class Printer {
   Printer(const GlobalOptions& g, const MonitorOptions& m, Netlink& nl)
       : global_(g), monitor_(m), names_([&nl](uint32_t index) { return nl.links().find(Ifref(index)); }) {
     std::fflush(stdout);  // output bypasses stdio from here on (write())
+    growPipe();
     if (m.dev) dev_ = nl.links().indexOf(Ifref(*m.dev));
     // Like ip: know every device before the first event (names of routes, M-DOWN of peers).
     for (const auto& l : nl.links().list()) names_.remember(l);
@@ -162,6 +165,17 @@ class Printer {
   }
 
   static constexpr std::size_t kWriteChunk = 64 * 1024;
+  static constexpr int kPipeBytes = 1024 * 1024;
+
+  // A pipe holds 64 KiB by default: in a burst the monitor would sleep in write() whenever its
+  // reader lags, and while it sleeps the kernel's notifications pile up in the socket (towards
+  // an overflow). 1 MiB (the unprivileged limit, fs.pipe-max-size) lets it go on reading while
+  // the reader catches up. Best effort: a refusal (a user over fs.pipe-user-pages-soft) keeps 64 KiB.
+  static void growPipe() {
+    struct stat st;
+    if (fstat(STDOUT_FILENO, &st) == 0 && S_ISFIFO(st.st_mode) && fcntl(STDOUT_FILENO, F_GETPIPE_SZ) < kPipeBytes)
+      (void)fcntl(STDOUT_FILENO, F_SETPIPE_SZ, kPipeBytes);
+  }
 
   // Straight to the file descriptor: the buffer is already one piece, stdio would copy it.
   void write() {
