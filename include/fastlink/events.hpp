@@ -83,6 +83,10 @@ struct Event {
 /// object (e.g. a bridge port's RTM_NEWLINK of family AF_BRIDGE, IPv6 per-device information).
 /// Throws Error(Errc::malformed_reply) on a malformed message.
 std::optional<Event> decodeEvent(const Notification& notification);
+/// The same into `out`, reusing the object it holds when the notification is of the same kind
+/// (a stream of route events decodes into one RouteInfo). False, and `out` unchanged, where the
+/// other returns std::nullopt.
+bool decodeEvent(const Notification& notification, Event& out);
 
 /// The notification groups that carry `kind` (IPv4 and IPv6 where both exist).
 std::vector<NotificationGroup> groupsOf(ObjectKind kind);

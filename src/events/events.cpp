@@ -32,14 +32,20 @@ uint8_t familyOf(const nlmsghdr* m) {
 
 bool isIp(uint8_t family) { return family == AF_INET || family == AF_INET6; }
 
-Event make(EventAction action, ObjectKind kind, const nlmsghdr* m, const Notification& n) {
-  Event e;
+void setHeader(Event& e, EventAction action, ObjectKind kind, const nlmsghdr* m, const Notification& n) {
   e.action = action;
   e.kind = kind;
   e.created = (m->nlmsg_flags & NLM_F_CREATE) != 0;
   e.replaced = (m->nlmsg_flags & NLM_F_REPLACE) != 0;
   e.nsid = n.nsid;
-  return e;
+}
+
+// The event's object as a T: the one it holds when it is already a T (a stream of route events
+// reuses one RouteInfo: its decoder resets it), else a fresh one.
+template <class T>
+T& objectAs(Event& e) {
+  if (auto* held = std::get_if<T>(&e.object)) return *held;
+  return e.object.emplace<T>();
 }
 
 }  // namespace
@@ -66,8 +72,8 @@ std::string_view eventActionName(EventAction action) {
   return "?";
 }
 
-std::optional<Event> decodeEvent(const Notification& notification) {
-  if (notification.bytes.size() < NLMSG_HDRLEN) return std::nullopt;
+bool decodeEvent(const Notification& notification, Event& out) {
+  if (notification.bytes.size() < NLMSG_HDRLEN) return false;
   const auto* m = reinterpret_cast<const nlmsghdr*>(notification.bytes.data());
   const uint16_t type = m->nlmsg_type;
   const uint8_t family = familyOf(m);
@@ -75,57 +81,58 @@ std::optional<Event> decodeEvent(const Notification& notification) {
                               type == RTM_DELNEIGH || type == RTM_DELRULE || type == RTM_DELNEXTHOP)
                                  ? EventAction::Deleted
                                  : EventAction::New;
+  auto start = [&](ObjectKind kind) { setHeader(out, action, kind, m, notification); };
   switch (type) {
     case RTM_NEWLINK:
-    case RTM_DELLINK: {
+    case RTM_DELLINK:
       // Bridge ports (AF_BRIDGE) and IPv6 (AF_INET6) announce their own per-device parts with
       // the same types; only AF_UNSPEC describes the link itself.
-      if (family != AF_UNSPEC) return std::nullopt;
-      Event e = make(action, ObjectKind::Link, m, notification);
-      e.object = rtnl::decodeLink(m, false);
-      return e;
-    }
+      if (family != AF_UNSPEC) return false;
+      start(ObjectKind::Link);
+      out.object = rtnl::decodeLink(m, false);
+      return true;
     case RTM_NEWADDR:
-    case RTM_DELADDR: {
-      if (!isIp(family)) return std::nullopt;
-      Event e = make(action, ObjectKind::Address, m, notification);
-      e.object = rtnl::decodeAddr(m);
-      return e;
-    }
+    case RTM_DELADDR:
+      if (!isIp(family)) return false;
+      start(ObjectKind::Address);
+      out.object = rtnl::decodeAddr(m);
+      return true;
     case RTM_NEWROUTE:
-    case RTM_DELROUTE: {
-      if (!isIp(family)) return std::nullopt;  // multicast routing (RTNL_FAMILY_IPMR), MPLS
-      Event e = make(action, ObjectKind::Route, m, notification);
-      rtnl::decodeRoute(m, e.object.emplace<RouteInfo>());
-      return e;
-    }
+    case RTM_DELROUTE:
+      if (!isIp(family)) return false;  // multicast routing (RTNL_FAMILY_IPMR), MPLS
+      start(ObjectKind::Route);
+      rtnl::decodeRoute(m, objectAs<RouteInfo>(out));
+      return true;
     case RTM_NEWNEIGH:
-    case RTM_DELNEIGH: {
+    case RTM_DELNEIGH:
       if (family == AF_BRIDGE) {
-        Event e = make(action, ObjectKind::Fdb, m, notification);
-        e.object = rtnl::decodeFdb(m);
-        return e;
+        start(ObjectKind::Fdb);
+        out.object = rtnl::decodeFdb(m);
+        return true;
       }
-      if (!isIp(family)) return std::nullopt;
-      Event e = make(action, ObjectKind::Neighbour, m, notification);
-      e.object = rtnl::decodeNeigh(m);
-      return e;
-    }
+      if (!isIp(family)) return false;
+      start(ObjectKind::Neighbour);
+      out.object = rtnl::decodeNeigh(m);
+      return true;
     case RTM_NEWRULE:
-    case RTM_DELRULE: {
-      if (!isIp(family)) return std::nullopt;
-      Event e = make(action, ObjectKind::Rule, m, notification);
-      e.object = rtnl::decodeRule(m);
-      return e;
-    }
+    case RTM_DELRULE:
+      if (!isIp(family)) return false;
+      start(ObjectKind::Rule);
+      out.object = rtnl::decodeRule(m);
+      return true;
     case RTM_NEWNEXTHOP:
-    case RTM_DELNEXTHOP: {
-      Event e = make(action, ObjectKind::Nexthop, m, notification);
-      e.object = rtnl::decodeNexthop(m);
-      return e;
-    }
-    default: return std::nullopt;
+    case RTM_DELNEXTHOP:
+      start(ObjectKind::Nexthop);
+      out.object = rtnl::decodeNexthop(m);
+      return true;
+    default: return false;
   }
+}
+
+std::optional<Event> decodeEvent(const Notification& notification) {
+  Event e;
+  if (!decodeEvent(notification, e)) return std::nullopt;
+  return e;
 }
 
 std::vector<NotificationGroup> groupsOf(ObjectKind kind) {
@@ -166,12 +173,12 @@ std::size_t EventStream::wait(const EventHandler& onEvent, const std::function<v
 std::size_t EventStream::deliver(const EventHandler& onEvent, const std::function<void()>& onOverflow, bool block) {
   std::size_t delivered = 0;
   Subscription::Handlers handlers;
+  Event event;  // one for the whole batch: decoding a route event into it allocates nothing
   handlers.onNotification = [&](const Notification& n) {
-    std::optional<Event> e = decodeEvent(n);
     // The neighbour group carries fdb entries too: deliver only the kinds asked for.
-    if (!e || std::find(kinds_.begin(), kinds_.end(), e->kind) == kinds_.end()) return;
+    if (!decodeEvent(n, event) || std::find(kinds_.begin(), kinds_.end(), event.kind) == kinds_.end()) return;
     ++delivered;
-    onEvent(*e);
+    onEvent(event);
   };
   handlers.onOverflow = onOverflow;
   if (block) subscription_.wait(handlers);

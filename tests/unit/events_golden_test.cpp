@@ -56,6 +56,38 @@ TEST(EventsGolden, RouteNewCarriesTheKernelsCreateAndReplaceFlags) {
   EXPECT_EQ(deleted->route()->dst->toString(), "10.10.0.0/16");
 }
 
+TEST(EventsGolden, DecodingIntoAReusedEventLeavesNothingOfTheEventBefore) {
+  // EventStream decodes a batch into one Event: a route after a route reuses its RouteInfo, so
+  // every field the second message lacks must be reset, and the header flags follow each message.
+  Bytes rtm = {kInet, 32, 0, 0, 100, 4, 0, 6 /*blackhole*/, 0, 0, 0, 0};
+  Bytes bare = netlinkMessage(kDelRoute, 0, rtm, Attrs().raw(1 /*RTA_DST*/, {10, 20, 0, 1}).u32(15 /*RTA_TABLE*/, 100));
+  Event e;
+  AlignedMessage first(routeMessage(kNewRoute, kCreate));
+  ASSERT_TRUE(decodeEvent(Notification{{first.data(), routeMessage(kNewRoute, kCreate).size()}, 7}, e));
+  ASSERT_TRUE(e.route());
+  EXPECT_EQ(e.route()->gateway->toString(), "10.9.0.2");
+  AlignedMessage second(bare);
+  ASSERT_TRUE(decodeEvent(Notification{{second.data(), bare.size()}, std::nullopt}, e));
+  auto expected = decode(bare);
+  ASSERT_TRUE(expected && expected->route());
+  EXPECT_EQ(e.action, EventAction::Deleted);
+  EXPECT_FALSE(e.created);
+  EXPECT_EQ(e.nsid, std::nullopt);
+  EXPECT_EQ(e.route()->dst->toStringWithLength(), "10.20.0.1/32");
+  EXPECT_FALSE(e.route()->gateway) << "left over from the first route";
+  EXPECT_FALSE(e.route()->metric);
+  EXPECT_EQ(e.route()->devIndex(), 0u);
+  EXPECT_EQ(e.route()->table, 100u);
+  EXPECT_EQ(e.route()->type, expected->route()->type);
+  // A message that is no event leaves the Event as it was.
+  Ifinfo ifi;
+  ifi.family = kBridge;
+  AlignedMessage port(linkMessage(kNewLink, 0, ifi, Attrs().str(3, "va")));
+  EXPECT_FALSE(decodeEvent(Notification{{port.data(), linkMessage(kNewLink, 0, ifi, Attrs().str(3, "va")).size()}, 1}, e));
+  EXPECT_EQ(e.kind, ObjectKind::Route);
+  EXPECT_EQ(e.route()->dst->toStringWithLength(), "10.20.0.1/32");
+}
+
 TEST(EventsGolden, LinkOfFamilyUnspecOnlyBridgePortMessagesAreNotLinks) {
   Ifinfo ifi;
   ifi.index = 3;
