@@ -12,6 +12,17 @@
 
 namespace fastlink::rtnl {
 
+/// Rounds to the nearest integer, halves away from zero (std::llround for the values tc has);
+/// 0 for values that are not positive. Written out so that the CLI does not load libm for its
+/// only two calls: a shared library costs every process start ~50 µs (docs/BENCHMARKS.md,
+/// "CLI start-up"). `v - whole` is exact below 2^52, above which every double is whole.
+inline uint64_t roundToUnsigned(double v) {
+  if (!(v > 0)) return 0;
+  if (v >= 4503599627370496.0) return v >= 18446744073709551615.0 ? UINT64_MAX : static_cast<uint64_t>(v);
+  auto whole = static_cast<uint64_t>(v);
+  return whole + (v - static_cast<double>(whole) >= 0.5 ? 1 : 0);
+}
+
 /// Kernel scheduler ticks (64 ns on every kernel since 2.6.x, read from /proc/net/psched when
 /// present) <-> microseconds, as tc converts burst times.
 double ticksPerMicrosecond();

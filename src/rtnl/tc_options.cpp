@@ -4,6 +4,7 @@
 #include <linux/pkt_sched.h>
 #include <linux/rtnetlink.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -43,6 +44,9 @@ uint32_t clampDouble32(double v) {
   if (!(v > 0)) return 0;
   return v >= static_cast<double>(UINT32_MAX) ? UINT32_MAX : static_cast<uint32_t>(v);
 }
+
+/// Ticks rounded to the nearest, at most 32 bits (netem's latency and jitter fields).
+uint32_t clampTicks32(double ticks) { return static_cast<uint32_t>(std::min<uint64_t>(roundToUnsigned(ticks), UINT32_MAX)); }
 
 /// A tc_ratespec as tc sends it for a rate in bytes/s: link layer Ethernet (so the kernel needs
 /// no rate table), rates above 32 bits in the kind's *_RATE64 attribute.
@@ -107,8 +111,8 @@ void encodeNetem(core::MessageWriter& w, const NetemOptions& o, const Operation&
   q.loss = probability(o.loss);
   q.duplicate = probability(o.duplicate);
   q.gap = o.gap ? o.gap : (o.reorder > 0 ? 1 : 0);
-  q.latency = clampDouble32(std::round(static_cast<double>(o.delay) * ticksPerMicrosecond()));
-  q.jitter = clampDouble32(std::round(static_cast<double>(o.jitter) * ticksPerMicrosecond()));
+  q.latency = clampTicks32(static_cast<double>(o.delay) * ticksPerMicrosecond());
+  q.jitter = clampTicks32(static_cast<double>(o.jitter) * ticksPerMicrosecond());
   OptionsNest nest(w);
   w.putEncodedAttributes({reinterpret_cast<const uint8_t*>(&q), sizeof q});
   if (o.delayCorrelation > 0 || o.lossCorrelation > 0 || o.duplicateCorrelation > 0)
@@ -349,8 +353,8 @@ TcOptions decodeNetem(const nlattr* a) {
   o.loss = fraction(q.loss);
   o.duplicate = fraction(q.duplicate);
   o.gap = q.gap;
-  o.delay = static_cast<uint64_t>(std::llround(q.latency / ticksPerMicrosecond()));
-  o.jitter = static_cast<uint64_t>(std::llround(q.jitter / ticksPerMicrosecond()));
+  o.delay = roundToUnsigned(q.latency / ticksPerMicrosecond());
+  o.jitter = roundToUnsigned(q.jitter / ticksPerMicrosecond());
   eachNested(a, sizeof q, [&](const nlattr* x) {
     switch (core::attrType(x)) {
       case TCA_NETEM_CORR: {

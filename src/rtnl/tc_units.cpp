@@ -9,6 +9,7 @@
 
 #include "fastlink/error.hpp"
 #include "fastlink/tc_options.hpp"
+#include "rtnl/tc_codec.hpp"
 
 namespace fastlink::tcunits {
 namespace {
@@ -82,7 +83,7 @@ uint32_t parseSize(std::string_view text, std::string_view what) {
 uint64_t parseTime(std::string_view text, std::string_view what) {
   double v = scaled(text, what, kTimes, "s, ms, us (or sec, msec, usec)");
   if (v >= 1.8e19) throw bad(what, text, "is too large");
-  return static_cast<uint64_t>(std::llround(v));
+  return rtnl::roundToUnsigned(v);
 }
 
 double parsePercent(std::string_view text, std::string_view what) {

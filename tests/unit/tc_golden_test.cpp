@@ -6,6 +6,8 @@
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 
+#include <cmath>
+
 #include "fastlink/tc.hpp"
 #include "rtnl/tc_codec.hpp"
 #include "unit/golden.hpp"
@@ -345,6 +347,21 @@ TEST(TcUnits, ParseLikeTc) {
   EXPECT_DOUBLE_EQ(parsePercent("10%"), 0.1);
   EXPECT_DOUBLE_EQ(parsePercent("0.5"), 0.005);
   EXPECT_THROW(parsePercent("101%"), Error);
+}
+
+TEST(TcUnits, RoundingIsLlroundsForEveryValueTcHas) {
+  // roundToUnsigned stands in for std::llround (the CLI does not load libm): the same answer on
+  // halves, just below a half (0.49999999999999994 + 0.5 is 1.0 in doubles), integers above
+  // 2^52, and fractional times; not-positive values give 0.
+  for (double v : {0.0, 0.4, 0.5, 0.49999999999999994, 1.5, 2.5, 2.4999999, 999999.5, 4503599627370495.5,
+                   4503599627370497.0, 9007199254740993.0, 1e18})
+    EXPECT_EQ(rtnl::roundToUnsigned(v), static_cast<uint64_t>(std::llround(v))) << std::to_string(v);
+  EXPECT_EQ(rtnl::roundToUnsigned(-3.7), 0u);
+  EXPECT_EQ(rtnl::roundToUnsigned(std::nan("")), 0u);
+  EXPECT_EQ(rtnl::roundToUnsigned(1e30), UINT64_MAX);
+  EXPECT_EQ(tcunits::parseTime("2.5us"), 3u);
+  EXPECT_EQ(tcunits::parseTime("0.0004ms"), 0u);
+  EXPECT_EQ(tcunits::parseTime("1.0005ms"), 1001u);
 }
 
 TEST(TcUnits, PrintLikeTc) {
