@@ -2,6 +2,7 @@
 
 #include <arpa/inet.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <new>
 
@@ -64,10 +65,18 @@ OutBuffer& OutBuffer::putUint(uint64_t v) {
 OutBuffer& OutBuffer::putIp(const IpAddress& ip) {
   auto b = ip.bytes();
   if (ip.isV4()) {
-    for (int i = 0; i < 4; ++i) {
-      if (i) put('.');
-      putUint(b[static_cast<std::size_t>(i)]);
+    // Room for the longest quad first, then the digits in place: a million routes print two
+    // addresses each, and four putUint calls with their checks were ~4% of `-j route show`.
+    if (capacity_ - size_ < 15) grow(15);
+    char* p = data_ + size_;
+    for (std::size_t i = 0; i < 4; ++i) {
+      unsigned v = b[i];
+      if (i) *p++ = '.';
+      if (v >= 100) *p++ = static_cast<char>('0' + v / 100);
+      if (v >= 10) *p++ = static_cast<char>('0' + v / 10 % 10);
+      *p++ = static_cast<char>('0' + v % 10);
     }
+    size_ = static_cast<std::size_t>(p - data_);
     return *this;
   }
   char text[INET6_ADDRSTRLEN];
@@ -187,12 +196,26 @@ JsonOut& JsonOut::endArray() {
 }
 
 JsonOut& JsonOut::key(std::string_view k) {
-  if (!first_[depth_]) out_.put(',');
+  bool first = first_[depth_];
   first_[depth_] = false;
+  afterKey_ = true;
+  // Keys are the printers' own words (ip's keys): nothing to escape. Compact output writes
+  // `,"key":` in one piece (escaping and five puts per key were ~5% of `-j route show`).
+  char piece[64];
+  if (!pretty_ && k.size() <= sizeof piece - 4) {
+    char* p = piece;
+    if (!first) *p++ = ',';
+    *p++ = '"';
+    p = std::copy(k.begin(), k.end(), p);
+    *p++ = '"';
+    *p++ = ':';
+    out_.put(std::string_view(piece, static_cast<std::size_t>(p - piece)));
+    return *this;
+  }
+  if (!first) out_.put(',');
   if (pretty_) newline();  // an object's member: on its own line
   out_.putJsonString(k);
   out_.put(pretty_ ? ": " : ":");
-  afterKey_ = true;
   return *this;
 }
 

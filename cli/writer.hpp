@@ -102,7 +102,8 @@ class JsonOut {
   JsonOut& endObject();
   JsonOut& beginArray();
   JsonOut& endArray();
-  /// Key of the next value in the current object.
+  /// Key of the next value in the current object: the program's own word (ip's keys), written
+  /// without escaping in compact output.
   JsonOut& key(std::string_view k);
   JsonOut& value(std::string_view s);
   JsonOut& value(const char* s) { return value(std::string_view(s)); }
