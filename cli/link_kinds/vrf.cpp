@@ -1,3 +1,5 @@
+// `type vrf`: its table, and `-d` of a vrf and of a vrf port (`vrf_slave table N`) as
+// iproute2 6.1 prints them.
 #include "../link_kind.hpp"
 
 namespace fastlink::cli {
@@ -17,7 +19,17 @@ std::vector<KindOption> printVrf(const LinkInfo& l, const NameOf&) {
   return {numberOption("table", *l.vrf->table)};
 }
 
-const LinkKindRegistrar kVrf{{.kinds = {"vrf"}, .usage = "vrf:     table TABLE", .parse = parseVrf, .print = printVrf}};
+/// The VRF's table, as iproute2's vrf_slave_print_opt prints it.
+std::vector<KindOption> printVrfPort(const LinkInfo& l, const NameOf&) {
+  if (!l.vrfPort || !l.vrfPort->table) return {};
+  return {numberOption("table", *l.vrfPort->table)};
+}
+
+const LinkKindRegistrar kVrf{{.kinds = {"vrf"},
+                              .usage = "vrf:     table TABLE",
+                              .parse = parseVrf,
+                              .print = printVrf,
+                              .printPort = printVrfPort}};
 
 }  // namespace
 }  // namespace fastlink::cli

@@ -247,6 +247,12 @@ struct VrfInfo {
   VrfInfo& setTable(uint32_t v) { table = v; return *this; }
 };
 
+/// What a VRF reports about a device enslaved to it (LinkInfo::slaveKind "vrf"), as `ip -d link
+/// show` prints it after `vrf_slave`. **Reported only:** filled by get/list/forEach, never sent.
+struct VrfPortInfo {
+  std::optional<uint32_t> table;  ///< the routing table of the VRF the port belongs to
+};
+
 enum class BondMode : uint8_t { BalanceRr = 0, ActiveBackup, BalanceXor, Broadcast, Lacp8023ad, BalanceTlb, BalanceAlb };
 
 struct BondInfo {
@@ -254,6 +260,38 @@ struct BondInfo {
   std::optional<uint32_t> miimon;  ///< milliseconds
   BondInfo& setMode(BondMode v) { mode = v; return *this; }
   BondInfo& setMiimon(uint32_t v) { miimon = v; return *this; }
+};
+
+/// Whether a bond sends through a port (BOND_STATE_*). A value past Backup (a future kernel's)
+/// is kept as its number.
+enum class BondPortState : uint8_t { Active = 0, Backup = 1 };
+
+/// A bond port's link as the bond's link monitoring sees it (BOND_LINK_*; `GoingDown` is the
+/// kernel's BOND_LINK_FAIL: down, waiting out downdelay). A value past GoingBack is kept as its number.
+enum class BondPortMiiStatus : uint8_t { Up = 0, GoingDown = 1, Down = 2, GoingBack = 3 };
+
+/// What a bond reports about one of its ports (a device enslaved to it: LinkInfo::slaveKind
+/// "bond"), as `ip -d link show` prints it after `bond_slave`. **Reported only:** filled by
+/// get/list/forEach, never sent; fastlink does not set port options (`ip link set dev P type
+/// bond_slave queue_id 2 prio 5`) yet. The 802.3ad fields are reported only by a bond in 802.3ad
+/// mode whose port has an aggregator; what newer kernels add after `prio` (the LACP actor port
+/// priority, ...) stays raw in LinkInfo::slaveData.
+struct BondPortInfo {
+  std::optional<BondPortState> state;
+  std::optional<BondPortMiiStatus> miiStatus;
+  std::optional<uint32_t> linkFailureCount;   ///< times the port's link went down while enslaved
+  /// The port's own address from before it was enslaved (the bond may have changed it): 6 bytes
+  /// for Ethernet, 20 for InfiniBand; an empty one or one longer than 32 bytes stays raw in slaveData.
+  std::optional<MacAddress> permanentAddress;
+  std::optional<uint16_t> queueId;            ///< the transmit queue mapped to this port (0: none)
+  std::optional<int32_t> priority;            ///< `prio`: preference as the active port (kernel 6.0+)
+  // 802.3ad (LACP) only.
+  std::optional<uint16_t> aggregatorId;       ///< the aggregator the port belongs to
+  /// LACP_STATE_* bits of our side and of the partner, as sent in LACPDUs: activity (0x01),
+  /// short timeout (0x02), aggregation (0x04), in sync (0x08), collecting (0x10), distributing
+  /// (0x20), defaulted (0x40), expired (0x80).
+  std::optional<uint8_t> actorOperPortState;
+  std::optional<uint8_t> partnerOperPortState;
 };
 
 // ---- LinkInfo ----------------------------------------------------------------------------
@@ -339,6 +377,10 @@ struct LinkInfo {
   std::optional<std::string> slaveKind;  ///< kind of the master when enslaved ("bridge")
   /// What the bridge reports about this device when it is a bridge port (slaveKind "bridge").
   std::optional<BridgePortInfo> bridgePort;
+  /// What the bond reports about this device when it is a bond port (slaveKind "bond").
+  std::optional<BondPortInfo> bondPort;
+  /// What the VRF reports about this device when it is enslaved to a VRF (slaveKind "vrf").
+  std::optional<VrfPortInfo> vrfPort;
   std::optional<uint16_t> type;          ///< ARPHRD_* link type
   std::optional<LinkStats> stats;        ///< only when asked for
   /// The XDP programs attached to the device, per mode (IFLA_XDP; all ids 0 when none). Attach
@@ -347,7 +389,7 @@ struct LinkInfo {
   RawAttributes unknown;                 ///< top-level attributes not decoded above
   RawAttributes unknownKindData;         ///< kind data not decoded (or of a kind we do not know)
   /// Port data given by the master (IFLA_INFO_SLAVE_DATA) not decoded above: all of it for a
-  /// master kind fastlink does not decode, a newer kernel's additions for a bridge port.
+  /// master kind fastlink does not decode, a newer kernel's additions for a bridge or bond port.
   RawAttributes slaveData;
 
   LinkInfo& setName(std::string v) { name = std::move(v); return *this; }

@@ -1,8 +1,12 @@
 // `fastlink link add NAME type KIND ...` and `fastlink -d [-j] link show` for the kinds added as
-// one CLI file each (cli/link_kinds/): ipvlan, geneve, gre, gretap, ipip, sit. The oracle is
-// `ip -d -j link show`: every info_data key fastlink prints must have ip's value, and the keys
-// listed per test must be printed by both. The host lacks these modules: they run in the VM.
+// one CLI file each (cli/link_kinds/): ipvlan, geneve, gre, gretap, ipip, sit; and a port of an
+// 802.3ad bond. The oracle is `ip -d -j link show`: every info_data key fastlink prints must have
+// ip's value, and the keys listed per test must be printed by both. The host lacks these modules:
+// they run in the VM.
+#include <chrono>
+#include <regex>
 #include <sstream>
+#include <thread>
 
 #include "cli_fixture.hpp"
 
@@ -105,6 +109,47 @@ TEST_F(LinkKindCliTest, IpipAndSit) {
   // After the kind's words, ip's -d goes on with addrgenmode and the queue counts.
   EXPECT_NE(sit.find(" nopmtudisc addrgenmode eui64 numtxqueues 1 "), std::string::npos) << sit;
   EXPECT_EQ(detailLine("ipip1").rfind("    ipip remote 203.0.113.2 local 203.0.113.1 ttl 33 pmtudisc", 0), 0u) << detailLine("ipip1");
+}
+
+// A port of an 802.3ad bond whose LACP partner is another bond (over a veth pair), so the
+// aggregator and both LACP states are reported: `-d` text, -o, -j and -j -p as ip prints them
+// (ad_aggregator_id, ad_actor_oper_port_state and its _str names, in text and as JSON arrays).
+// The state machine ticks (every 100 ms) until the two sides agree, so the outputs are compared
+// when ip reads the same before and after fastlink; the differential suite covers the rest.
+TEST_F(LinkKindCliTest, LacpBondPortAsIp) {
+  FASTLINK_REQUIRE_KIND("bond");
+  ns.ipBatch({"link add bond1 type bond mode 802.3ad lacp_rate fast", "link add bond2 type bond mode 802.3ad lacp_rate fast",
+              "link add u0 type veth peer name u1", "link set u0 master bond1", "link set u1 master bond2",
+              "link set bond1 up", "link set bond2 up"});
+  // Without the blanks ip leaves at the end of its text lines (fastlink prints none).
+  auto outputs = [&](auto show) {
+    static const std::regex trailing("[ \\t]+\n");
+    return std::regex_replace(show("-d link show dev u0") + show("-d -o link show dev u0"), trailing, "\n") +
+           show("-d -j link show dev u0") + show("-d -j -p link show dev u0");
+  };
+  auto ipShow = [&](const std::string& args) { return ns.ip(args); };
+  auto fastlinkShow = [&](const std::string& args) {
+    auto r = cli(args);
+    EXPECT_EQ(r.status, 0) << args << ": " << r.err;
+    return r.out;
+  };
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    std::string before = outputs(ipShow);
+    std::string mine = outputs(fastlinkShow);
+    std::string after = outputs(ipShow);
+    // Wait for the partner: in_sync on our side needs its LACPDUs.
+    bool negotiated = before.find("ad_partner_oper_port_state") != std::string::npos &&
+                      before.find("in_sync") != std::string::npos;
+    if (before == after && negotiated) {
+      EXPECT_EQ(mine, before);
+      EXPECT_NE(mine.find("ad_aggregator_id "), std::string::npos) << mine;
+      EXPECT_NE(mine.find(" ad_actor_oper_port_state_str <active,"), std::string::npos) << mine;
+      EXPECT_NE(mine.find("\"ad_actor_oper_port_state_str\": [ \""), std::string::npos) << mine;
+      return;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  FAIL() << "the LACP state of u0 did not settle in 10 s:\n" << outputs(ipShow);
 }
 
 // Parse errors need no kernel module: they run everywhere.

@@ -216,23 +216,114 @@ Bytes portMessage(std::string_view slaveKind, const Attrs& slaveData) {
                                                                              .nestNoFlag(IFLA_INFO_SLAVE_DATA, slaveData)));
 }
 
-// The port data of a master fastlink does not decode it for (a bond's) is kept raw, byte-exact.
+// The port data of a master fastlink does not decode it for (a team's, say) is kept raw, byte-exact.
 TEST(LinkDecode, PortDataOfOtherMastersIsKeptByteExact) {
-  const Attrs state = Attrs().u8(IFLA_BOND_SLAVE_STATE, 1);
-  const Attrs mii = Attrs().u8(IFLA_BOND_SLAVE_MII_STATUS, 0);
-  const Attrs perm = Attrs().raw(IFLA_BOND_SLAVE_PERM_HWADDR, {0x02, 0, 0, 0, 0, 0x07});
-  LinkInfo d = decode(portMessage("bond", Attrs().append(state).append(mii).append(perm)));
-  EXPECT_EQ(d.slaveKind, "bond");
+  const Attrs first = Attrs().u8(1, 1);
+  const Attrs second = Attrs().u32(2, 0);
+  const Attrs third = Attrs().raw(3, {0x02, 0, 0, 0, 0, 0x07});
+  LinkInfo d = decode(portMessage("team", Attrs().append(first).append(second).append(third)));
+  EXPECT_EQ(d.slaveKind, "team");
   EXPECT_FALSE(d.kind.has_value());
   EXPECT_FALSE(d.bridgePort.has_value());
+  EXPECT_FALSE(d.bondPort.has_value());
+  EXPECT_FALSE(d.vrfPort.has_value());
   auto slave = d.slaveData.list();
   ASSERT_EQ(slave.size(), 3u);
-  EXPECT_EQ(slave[0].type, IFLA_BOND_SLAVE_STATE);
-  EXPECT_TRUE(sameBytes(slave[0].payload, payload(state)));
-  EXPECT_EQ(slave[1].type, IFLA_BOND_SLAVE_MII_STATUS);
-  EXPECT_TRUE(sameBytes(slave[1].payload, payload(mii)));
-  EXPECT_EQ(slave[2].type, IFLA_BOND_SLAVE_PERM_HWADDR);
-  EXPECT_TRUE(sameBytes(slave[2].payload, payload(perm)));
+  EXPECT_EQ(slave[0].type, 1);
+  EXPECT_TRUE(sameBytes(slave[0].payload, payload(first)));
+  EXPECT_EQ(slave[1].type, 2);
+  EXPECT_TRUE(sameBytes(slave[1].payload, payload(second)));
+  EXPECT_EQ(slave[2].type, 3);
+  EXPECT_TRUE(sameBytes(slave[2].payload, payload(third)));
+}
+
+// A port of a bond in 802.3ad mode, laid out as bond_fill_slave_info() sends it (its order and
+// sizes: the partner's state as a u16, the s32 prio of 6.0+), with values other than the
+// defaults; an attribute after IFLA_BOND_SLAVE_PRIO (what newer kernels add, e.g. the actor port
+// priority) stays raw, byte-exact.
+TEST(LinkDecode, BondPortEveryReportedAttribute) {
+  const Attrs newer = Attrs().u16(IFLA_BOND_SLAVE_PRIO + 1, 255);
+  Attrs data = Attrs()
+                   .u8(IFLA_BOND_SLAVE_STATE, 1)  // backup
+                   .u8(IFLA_BOND_SLAVE_MII_STATUS, 2)  // down
+                   .u32(IFLA_BOND_SLAVE_LINK_FAILURE_COUNT, 3)
+                   .raw(IFLA_BOND_SLAVE_PERM_HWADDR, {0x02, 0x1a, 0x2b, 0x3c, 0x4d, 0x05})
+                   .u16(IFLA_BOND_SLAVE_QUEUE_ID, 2)
+                   .u32(IFLA_BOND_SLAVE_PRIO, static_cast<uint32_t>(-5))
+                   .u16(IFLA_BOND_SLAVE_AD_AGGREGATOR_ID, 4)
+                   .u8(IFLA_BOND_SLAVE_AD_ACTOR_OPER_PORT_STATE, 0x3d)
+                   .u16(IFLA_BOND_SLAVE_AD_PARTNER_OPER_PORT_STATE, 0x41)
+                   .append(newer);
+  LinkInfo d = decode(portMessage("bond", data));
+  ASSERT_TRUE(d.bondPort.has_value());
+  const BondPortInfo& p = *d.bondPort;
+  EXPECT_EQ(p.state, BondPortState::Backup);
+  EXPECT_EQ(p.miiStatus, BondPortMiiStatus::Down);
+  EXPECT_EQ(p.linkFailureCount, 3u);
+  ASSERT_TRUE(p.permanentAddress.has_value());
+  EXPECT_EQ(p.permanentAddress->toString(), "02:1a:2b:3c:4d:05");
+  EXPECT_EQ(p.queueId, 2);
+  EXPECT_EQ(p.priority, -5);
+  EXPECT_EQ(p.aggregatorId, 4);
+  EXPECT_EQ(p.actorOperPortState, 0x3d);
+  EXPECT_EQ(p.partnerOperPortState, 0x41);
+  EXPECT_FALSE(d.bridgePort.has_value());
+  ASSERT_EQ(d.slaveData.count(), 1u);
+  EXPECT_EQ(d.slaveData.list()[0].type, IFLA_BOND_SLAVE_PRIO + 1);
+  EXPECT_TRUE(sameBytes(d.slaveData.list()[0].payload, payload(newer)));
+
+  // The port data is reported only: a LinkInfo carrying it sends nothing of it.
+  LinkInfo onlyPort;
+  onlyPort.bondPort = p;
+  Request r = LinkRequests::set(7, onlyPort);
+  EXPECT_TRUE(sameBytes(r.bytes(), test::linkMessage(RTM_NEWLINK, NLM_F_REQUEST, Ifinfo{.index = 7}, Attrs())));
+}
+
+// An active-backup bond's port reports no 802.3ad fields (they stay unset); a state or MII
+// status past the ones fastlink names is kept as its number; a permanent address of another
+// length (an InfiniBand port's 20 bytes) is kept as it is, an empty one stays raw.
+TEST(LinkDecode, BondPortOfActiveBackupBond) {
+  const std::vector<uint8_t> infiniband(20, 0xab);
+  LinkInfo d = decode(portMessage("bond", Attrs()
+                                              .u8(IFLA_BOND_SLAVE_STATE, 7)
+                                              .u8(IFLA_BOND_SLAVE_MII_STATUS, 9)
+                                              .u32(IFLA_BOND_SLAVE_LINK_FAILURE_COUNT, 0)
+                                              .raw(IFLA_BOND_SLAVE_PERM_HWADDR, infiniband)
+                                              .u16(IFLA_BOND_SLAVE_QUEUE_ID, 0)
+                                              .u32(IFLA_BOND_SLAVE_PRIO, 0)));
+  ASSERT_TRUE(d.bondPort.has_value());
+  EXPECT_EQ(static_cast<int>(d.bondPort->state.value()), 7);
+  EXPECT_EQ(static_cast<int>(d.bondPort->miiStatus.value()), 9);
+  ASSERT_TRUE(d.bondPort->permanentAddress.has_value());
+  EXPECT_EQ(d.bondPort->permanentAddress->size(), 20u);
+  EXPECT_FALSE(d.bondPort->aggregatorId || d.bondPort->actorOperPortState || d.bondPort->partnerOperPortState);
+  EXPECT_TRUE(d.slaveData.empty());
+
+  const Attrs empty = Attrs().flag(IFLA_BOND_SLAVE_PERM_HWADDR);
+  LinkInfo e = decode(portMessage("bond", Attrs().u8(IFLA_BOND_SLAVE_STATE, 0).append(empty)));
+  ASSERT_TRUE(e.bondPort.has_value());
+  EXPECT_EQ(e.bondPort->state, BondPortState::Active);
+  EXPECT_FALSE(e.bondPort->permanentAddress.has_value());
+  ASSERT_EQ(e.slaveData.count(), 1u);
+  EXPECT_TRUE(sameBytes(e.slaveData.list()[0].payload, payload(empty)));
+}
+
+// A VRF reports its table about each port (vrf_fill_slave_info); an attribute it does not know
+// stays raw; and nothing of it is sent.
+TEST(LinkDecode, VrfPortTable) {
+  const Attrs unknown = Attrs().u32(IFLA_VRF_PORT_MAX + 1, 42);
+  LinkInfo d = decode(portMessage("vrf", Attrs().u32(IFLA_VRF_PORT_TABLE, 1001).append(unknown)));
+  ASSERT_TRUE(d.vrfPort.has_value());
+  EXPECT_EQ(d.vrfPort->table, 1001u);
+  EXPECT_FALSE(d.bondPort.has_value());
+  ASSERT_EQ(d.slaveData.count(), 1u);
+  EXPECT_EQ(d.slaveData.list()[0].type, IFLA_VRF_PORT_MAX + 1);
+  EXPECT_TRUE(sameBytes(d.slaveData.list()[0].payload, payload(unknown)));
+
+  LinkInfo onlyPort;
+  onlyPort.vrfPort = d.vrfPort;
+  Request r = LinkRequests::set(7, onlyPort);
+  EXPECT_TRUE(sameBytes(r.bytes(), test::linkMessage(RTM_NEWLINK, NLM_F_REQUEST, Ifinfo{.index = 7}, Attrs())));
 }
 
 // Every IFLA_BRPORT_* attribute a 6.x kernel reports for a bridge port, in br_port_fill_attrs'
