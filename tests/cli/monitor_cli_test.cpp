@@ -213,7 +213,8 @@ TEST_F(MonitorCliTest, ReaderThatLagsDoesNotStopTheMonitorReadingTheKernel) {
   std::string changes;
   for (int i = 0; i < 2000; ++i) changes += "route add blackhole 10.52." + std::to_string(i / 250) + "." + std::to_string(i % 250) + "/32\n";
   run("printf %s " + shellQuote(changes) + " > " + batch);
-  std::string queued = "for i in $(readlink /proc/$B/fd/* | grep socket | tr -dc '0-9\\n'); do "
+  // (one readlink per fd: busybox readlink, in the VM, takes one file)
+  std::string queued = "for i in $(for f in /proc/$B/fd/*; do readlink $f; done | grep socket | tr -dc '0-9\\n'); do "
                        "ip netns exec " + ns.name() + " awk -v i=$i '$NF == i {print \"rmem\", $5}' /proc/net/netlink; done; ";
   std::string script = cliPath() + " -n " + ns.name() + " -j monitor route > " + fifo + " & B=$!; " +
                        "(sleep 2; cat > " + out + ") < " + fifo + " & R=$!; sleep 0.5; ip -n " + ns.name() + " -batch " + batch +
