@@ -100,6 +100,13 @@ FeaturesInfo decodeFeatures(const nlmsghdr* message, const std::vector<std::stri
   if (auto* a = r.attrs.get(ETHTOOL_A_FEATURES_NOCHANGE)) nochange = decodeBitset(a);
   auto bit = [](const EthtoolBitset& b, uint32_t i) { return i < b.value.size() && b.value[i]; };
   uint32_t size = std::max({hw.size, wanted.size, active.size, nochange.size});
+  // Only a named bit is a feature: past the last name (the string set's, or a verbose bitset's)
+  // there is nothing to report, however large the bitsets say they are (up to 65,536 bits, each
+  // looked up in four maps: the decoder's cost on a hostile reply, and its fuzzer's speed).
+  uint32_t lastNamed = static_cast<uint32_t>(names.size());
+  for (const EthtoolBitset* b : {&active, &hw, &wanted, &nochange})
+    if (!b->names.empty()) lastNamed = std::max(lastNamed, b->names.rbegin()->first + 1);
+  size = std::min(size, lastNamed);
   FeaturesInfo out;
   out.features.reserve(size);
   for (uint32_t i = 0; i < size; ++i) {

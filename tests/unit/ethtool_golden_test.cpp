@@ -172,6 +172,19 @@ TEST(EthtoolDecode, FeaturesFromCompactBitsetsAndNames) {
   EXPECT_EQ(f.find("nope"), nullptr);
 }
 
+TEST(EthtoolDecode, FeaturesNamedOnlyByAVerboseBitsetBeyondTheStringSet) {
+  // A verbose active set of 60,000 bits: bit 0 (named by the string set) and bit 40,000 (named
+  // only in the bitset) on. Both are features; nothing past the last name is looked at.
+  Attrs bits = Attrs()
+                   .nestNoFlag(1, Attrs().u32(1, 0).flag(3))
+                   .nestNoFlag(1, Attrs().u32(1, 40000).str(2, "far").flag(3));
+  AlignedMessage m(reply(12, Attrs().nestNoFlag(4, Attrs().u32(2, 60000).nestNoFlag(3, bits))));
+  FeaturesInfo f = genl::decodeFeatures(m.as<nlmsghdr>(), {"sg"});
+  ASSERT_EQ(f.features.size(), 2u);
+  EXPECT_EQ(f.features[0], (Feature{"sg", true, false, false, false}));
+  EXPECT_EQ(f.features[1], (Feature{"far", true, false, false, false}));
+}
+
 TEST(EthtoolDecode, VerboseBitsetWithMaskAndNames) {
   Attrs bits = Attrs()
                    .nestNoFlag(1, Attrs().u32(1, 0).str(2, "a").flag(3))
