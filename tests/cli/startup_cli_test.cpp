@@ -46,8 +46,8 @@ TEST(CliStartup, NoIostreamInitialisationAtStartUp) {
 #if defined(__SANITIZE_ADDRESS__)
   GTEST_SKIP() << "the sanitizer build links the sanitizer runtimes (the Release build checks this)";
 #endif
-  if (run("command -v nm >/dev/null").status != 0) GTEST_SKIP() << "nm (binutils) is not installed here";
-  auto r = run("nm " + shellQuote(cliPath()) + " | grep -c _ZNSt8ios_base4InitC1Ev");
+  if (run("command -v readelf >/dev/null").status != 0) GTEST_SKIP() << "readelf (binutils) is not installed here";
+  auto r = run("readelf -sW " + shellQuote(cliPath()) + " | grep -c _ZNSt8ios_base4InitC1Ev");
   EXPECT_EQ(r.out, "0\n") << cliPath() << " initialises iostreams at start-up: a source file includes <iostream>";
 }
 
