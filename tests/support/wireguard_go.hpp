@@ -8,12 +8,15 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <chrono>
 #include <map>
@@ -74,8 +77,10 @@ class WireguardGo {
     if (rc != 0) throw std::runtime_error("cannot start wireguard-go");
     std::string sock = "/var/run/wireguard/" + name_ + ".sock";
     for (int i = 0; i < 500; ++i) {
-      struct stat st {};
-      if (::stat(sock.c_str(), &st) == 0 && S_ISSOCK(st.st_mode)) return;
+      // Ready when the socket accepts a connection: wireguard-go binds (the file appears) before
+      // it listens, and a test that came in between found the device's UAPI refusing it (the
+      // backend then took the device for a kernel one: "is not a WireGuard device").
+      if (accepts(sock)) return;
       int status = 0;
       if (waitpid(pid_, &status, WNOHANG) == pid_) {
         pid_ = -1;
@@ -87,6 +92,20 @@ class WireguardGo {
     throw std::runtime_error("wireguard-go " + name_ + " made no socket in 5 s");
   }
   ~WireguardGo() { stop(); }
+
+  static bool accepts(const std::string& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0 || !S_ISSOCK(st.st_mode)) return false;
+    int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return false;
+    sockaddr_un addr{};
+    addr.sun_family = AF_UNIX;
+    if (path.size() >= sizeof addr.sun_path) return ::close(fd), false;
+    std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
+    bool ok = ::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
+    ::close(fd);
+    return ok;
+  }
   WireguardGo(const WireguardGo&) = delete;
   WireguardGo& operator=(const WireguardGo&) = delete;
 
