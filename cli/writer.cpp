@@ -67,15 +67,7 @@ OutBuffer& OutBuffer::putIp(const IpAddress& ip) {
     // Room for the longest quad first, then the digits in place: a million routes print two
     // addresses each, and four putUint calls with their checks were ~4% of `-j route show`.
     if (capacity_ - size_ < 15) grow(15);
-    char* p = data_ + size_;
-    for (std::size_t i = 0; i < 4; ++i) {
-      unsigned v = b[i];
-      if (i) *p++ = '.';
-      if (v >= 100) *p++ = static_cast<char>('0' + v / 100);
-      if (v >= 10) *p++ = static_cast<char>('0' + v / 10 % 10);
-      *p++ = static_cast<char>('0' + v % 10);
-    }
-    size_ = static_cast<std::size_t>(p - data_);
+    size_ = static_cast<std::size_t>(writeIpv4(data_ + size_, b.data()) - data_);
     return *this;
   }
   char text[INET6_ADDRSTRLEN];

@@ -24,6 +24,20 @@
 
 namespace fastlink::cli {
 
+/// Writes an IPv4 address (4 bytes) as a dotted quad at `out` (at most 15 characters) and returns
+/// the end: by hand, since glibc's inet_ntop formats with sprintf (the monitor and `-j route show`
+/// print one or two per object).
+inline char* writeIpv4(char* out, const uint8_t* bytes) {
+  for (std::size_t i = 0; i < 4; ++i) {
+    unsigned v = bytes[i];
+    if (i) *out++ = '.';
+    if (v >= 100) *out++ = static_cast<char>('0' + v / 100);
+    if (v >= 10) *out++ = static_cast<char>('0' + v / 10 % 10);
+    *out++ = static_cast<char>('0' + v % 10);
+  }
+  return out;
+}
+
 class OutBuffer {
  public:
   /// Output held before the first write (see the header comment), and the write size after it.
@@ -119,8 +133,8 @@ class JsonOut {
   JsonOut& endObject();
   JsonOut& beginArray();
   JsonOut& endArray();
-  /// Key of the next value in the current object: the program's own word (ip's keys), written
-  /// without escaping in compact output.
+  /// Key of the next value in the current object. A literal key (the template below, every
+  /// printer's case) is written without escaping in compact output.
   JsonOut& key(std::string_view k);
   template <std::size_t N>
   JsonOut& key(const char (&k)[N]) {
