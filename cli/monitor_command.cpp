@@ -108,13 +108,36 @@ bool onDevice(const Event& e, uint32_t dev) {
   return true;  // rules are not about a device
 }
 
+/// Standard output without stdio's own buffer: OutBuffer hands it whole pieces, which stdio
+/// would copy again (a drain writes ~64 KiB per write()).
+class UnbufferedStdout {
+ public:
+  UnbufferedStdout() {
+    std::fflush(stdout);  // what was printed through stdout before goes first
+    int fd = ::dup(STDOUT_FILENO);
+    file_ = fd < 0 ? nullptr : ::fdopen(fd, "w");
+    if (!file_) {
+      std::error_code code(errno, std::generic_category());
+      if (fd >= 0) ::close(fd);
+      throw Error(code, "open standard output");
+    }
+    std::setvbuf(file_, nullptr, _IONBF, 0);
+  }
+  ~UnbufferedStdout() { std::fclose(file_); }
+  UnbufferedStdout(const UnbufferedStdout&) = delete;
+  UnbufferedStdout& operator=(const UnbufferedStdout&) = delete;
+  std::FILE* file() const { return file_; }
+
+ private:
+  std::FILE* file_;
+};
+
 /// Formats and writes events; flushes after each batch the kernel had queued, so a reader of a
 /// pipe sees every event as soon as the monitor has it.
 class Printer {
  public:
   Printer(const GlobalOptions& g, const MonitorOptions& m, Netlink& nl)
       : global_(g), monitor_(m), names_([&nl](uint32_t index) { return nl.links().find(Ifref(index)); }) {
-    std::fflush(stdout);  // output bypasses stdio from here on (write())
     growPipe();
     if (m.dev) dev_ = nl.links().indexOf(Ifref(*m.dev));
     // Like ip: know every device before the first event (names of routes, M-DOWN of peers).
@@ -126,29 +149,28 @@ class Printer {
       if (auto* l = e.link()) names_.remember(*l);
       return;
     }
-    if (global_.timestamp && !global_.json) timestamp();
     if (global_.json) {
-      appendEventJson(out_, e, names_);
-      out_ += '\n';
+      writeEventJson(json_, e, names_);
+      json_.endElement();
     } else {
-      if (monitor_.allNsid) out_ += e.nsid ? fmt::format("[nsid {}]", *e.nsid) : std::string("[nsid current]");
-      if (monitor_.banner) out_ += bannerOf(e.kind);
-      appendEventText(out_, e, names_);
+      text_.clear();
+      if (global_.timestamp) timestamp();
+      if (monitor_.allNsid) text_ += e.nsid ? fmt::format("[nsid {}]", *e.nsid) : std::string("[nsid current]");
+      if (monitor_.banner) text_ += bannerOf(e.kind);
+      appendEventText(text_, e, names_);
+      out_.put(text_);
+      out_.endRecord();
     }
     // After printing: a link's line shows the M-DOWN of its peer as known before this event.
     if (auto* l = e.link()) names_.remember(*l);
-    ++printed_;
-    // A long backlog is written in pieces: output stays bounded and the reader sees events
-    // while the rest is still being read (one write per ~64 KiB, not per event).
-    if (out_.size() >= kWriteChunk) write();
   }
 
   /// Writes what is buffered; called when the socket queue is drained, so no event waits in
   /// the buffer while the monitor waits for the kernel. False when stdout is gone (the reader
   /// closed the pipe).
   bool flush() {
-    write();
-    return ok_;
+    out_.flush();
+    return !out_.failed();
   }
 
   DeviceNames& names() { return names_; }
@@ -161,10 +183,9 @@ class Printer {
     localtime_r(&tv.tv_sec, &tm);
     char text[64];
     std::strftime(text, sizeof text, "%a %b %e %H:%M:%S %Y", &tm);
-    fmt::format_to(std::back_inserter(out_), "Timestamp: {} {} usec\n", text, static_cast<long>(tv.tv_usec));
+    fmt::format_to(std::back_inserter(text_), "Timestamp: {} {} usec\n", text, static_cast<long>(tv.tv_usec));
   }
 
-  static constexpr std::size_t kWriteChunk = 64 * 1024;
   static constexpr int kPipeBytes = 1024 * 1024;
 
   // A pipe holds 64 KiB by default: in a burst the monitor would sleep in write() whenever its
@@ -177,27 +198,16 @@ class Printer {
       (void)fcntl(STDOUT_FILENO, F_SETPIPE_SZ, kPipeBytes);
   }
 
-  // Straight to the file descriptor: the buffer is already one piece, stdio would copy it.
-  void write() {
-    if (out_.empty()) return;
-    const char* p = out_.data();
-    std::size_t left = out_.size();
-    while (ok_ && left) {
-      ssize_t n = ::write(STDOUT_FILENO, p, left);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) ok_ = false;
-      else p += n, left -= static_cast<std::size_t>(n);
-    }
-    out_.clear();
-  }
-
   const GlobalOptions& global_;
   const MonitorOptions& monitor_;
   DeviceNames names_;
   std::optional<uint32_t> dev_;
-  std::string out_;
-  uint64_t printed_ = 0;
-  bool ok_ = true;
+  // A long backlog is written in pieces of ~64 KiB (OutBuffer::kChunk): output stays bounded
+  // and the reader sees events while the rest is still being read; flush() writes the rest.
+  UnbufferedStdout stdout_;
+  OutBuffer out_{stdout_.file(), OutBuffer::kChunk};
+  JsonOut json_{out_, false, JsonOut::Layout::Lines};
+  std::string text_;  // one event's text (fmt formats into a string)
 };
 
 bool waitForInput(int fd) {

@@ -97,105 +97,12 @@ void appendRouteDst(std::string& out, const RouteInfo& r) {
   appendNumber(out, r.dst->length());
 }
 
-/// One JSON object written straight into the output (no document tree: a monitor prints
-/// hundreds of thousands of these).
-class JsonObject {
- public:
-  explicit JsonObject(std::string& out) : out_(out) { out_ += '{'; }
-  void close() { out_ += '}'; }
-  JsonObject& str(std::string_view key, std::string_view value) {
-    this->key(key);
-    quote(value);
-    return *this;
-  }
-  JsonObject& num(std::string_view key, int64_t value) {
-    this->key(key);
-    char buf[24];
-    out_.append(buf, std::to_chars(buf, buf + sizeof buf, value).ptr);
-    return *this;
-  }
-  /// An address as a string value (no escaping needed: digits, dots, colons, hex).
-  JsonObject& addr(std::string_view key, const IpAddress& value) {
-    this->key(key);
-    out_ += '"';
-    appendAddress(out_, value);
-    out_ += '"';
-    return *this;
-  }
-  JsonObject& boolean(std::string_view key, bool value) {
-    this->key(key);
-    out_ += value ? "true" : "false";
-    return *this;
-  }
-  JsonObject& strings(std::string_view key, const std::vector<std::string>& values) {
-    this->key(key);
-    out_ += '[';
-    for (std::size_t i = 0; i < values.size(); ++i) {
-      if (i) out_ += ',';
-      quote(values[i]);
-    }
-    out_ += ']';
-    return *this;
-  }
-  /// Starts a nested value under `key`; the caller writes it.
-  std::string& raw(std::string_view key) {
-    this->key(key);
-    return out_;
-  }
-
- private:
-  // Keys are the printers' own words: nothing to escape. `,"key":` goes in one append: each
-  // std::string append costs a capacity check and a terminator, and a route event has ~8 keys.
-  void key(std::string_view k) {
-    char piece[48];
-    if (k.size() + 4 > sizeof piece) {
-      out_ += first_ ? std::string_view("\"") : std::string_view(",\"");
-      out_ += k;
-      out_ += std::string_view("\":");
-    } else {
-      char* p = piece;
-      if (!first_) *p++ = ',';
-      *p++ = '"';
-      p = std::copy(k.begin(), k.end(), p);
-      *p++ = '"';
-      *p++ = ':';
-      out_.append(piece, static_cast<std::size_t>(p - piece));
-    }
-    first_ = false;
-  }
-  // Runs without a character to escape are appended whole (appending char by char was the
-  // monitor's largest user-space cost per event).
-  void quote(std::string_view s) {
-    // The common case, a short value with nothing to escape (a device name, "blackhole"), in
-    // one append with its quotes.
-    if (s.size() <= 46 && std::none_of(s.begin(), s.end(), needsEscape)) {
-      char piece[48];
-      piece[0] = '"';
-      char* p = std::copy(s.begin(), s.end(), piece + 1);
-      *p++ = '"';
-      out_.append(piece, static_cast<std::size_t>(p - piece));
-      return;
-    }
-    out_ += '"';
-    std::size_t start = 0;
-    for (std::size_t i = 0; i < s.size(); ++i) {
-      auto c = static_cast<unsigned char>(s[i]);
-      if (!needsEscape(s[i])) continue;
-      out_.append(s, start, i - start);
-      if (c < 0x20) fmt::format_to(std::back_inserter(out_), "\\u{:04x}", c);
-      else out_ += '\\', out_ += static_cast<char>(c);
-      start = i + 1;
-    }
-    out_.append(s, start, s.size() - start);
-    out_ += '"';
-  }
-  static bool needsEscape(char ch) {
-    auto c = static_cast<unsigned char>(ch);
-    return c == '"' || c == '\\' || c < 0x20;
-  }
-  std::string& out_;
-  bool first_ = true;
-};
+/// A JSON array of strings (flag words) as the value of the key just written.
+void stringArray(JsonOut& j, const std::vector<std::string>& values) {
+  j.beginArray();
+  for (const auto& v : values) j.value(v);
+  j.endArray();
+}
 
 // ---- links ----------------------------------------------------------------------------------
 
@@ -244,25 +151,25 @@ void linkText(std::string& out, const LinkInfo& l, DeviceNames& names) {
   out += '\n';
 }
 
-void linkJson(JsonObject& j, const LinkInfo& l, DeviceNames& names) {
+void linkJson(JsonOut& j, const LinkInfo& l, DeviceNames& names) {
   Lower lower = lowerOf(l, names);
-  if (l.index) j.num("ifindex", *l.index);
-  if (lower.present && l.linkNetnsId) j.num("link_index", l.parentIndex());
-  else if (lower.present && l.parentIndex()) j.str("link", lower.text);
-  if (l.name) j.str("ifname", *l.name);
-  j.strings("flags", linkFlagNames(l.flags.value_or(0), lower.present && lower.down));
-  if (l.mtu) j.num("mtu", *l.mtu);
-  if (l.qdisc) j.str("qdisc", *l.qdisc);
-  if (l.masterIndex()) j.str("master", names.name(l.masterIndex()));
-  if (l.operState) j.str("operstate", *l.operState);
-  if (l.linkMode) j.str("linkmode", *l.linkMode);
-  if (l.group) j.str("group", *l.group == 0 ? "default" : std::to_string(*l.group));
-  if (l.txqlen) j.num("txqlen", *l.txqlen);
-  if (l.type) j.str("link_type", linkTypeName(*l.type));
-  if (l.address) j.str("address", l.address->toString());
-  if (l.broadcast) j.str("broadcast", l.broadcast->toString());
-  if (l.linkNetnsId) j.num("link_netnsid", *l.linkNetnsId);
-  if (l.alias) j.str("ifalias", *l.alias);
+  if (l.index) j.field("ifindex", *l.index);
+  if (lower.present && l.linkNetnsId) j.field("link_index", l.parentIndex());
+  else if (lower.present && l.parentIndex()) j.field("link", lower.text);
+  if (l.name) j.field("ifname", *l.name);
+  stringArray(j.key("flags"), linkFlagNames(l.flags.value_or(0), lower.present && lower.down));
+  if (l.mtu) j.field("mtu", *l.mtu);
+  if (l.qdisc) j.field("qdisc", *l.qdisc);
+  if (l.masterIndex()) j.field("master", names.name(l.masterIndex()));
+  if (l.operState) j.field("operstate", *l.operState);
+  if (l.linkMode) j.field("linkmode", *l.linkMode);
+  if (l.group) j.field("group", *l.group == 0 ? "default" : std::to_string(*l.group));
+  if (l.txqlen) j.field("txqlen", *l.txqlen);
+  if (l.type) j.field("link_type", linkTypeName(*l.type));
+  if (l.address) j.key("address").rawValue().put('"').putMac(*l.address).put('"');
+  if (l.broadcast) j.key("broadcast").rawValue().put('"').putMac(*l.broadcast).put('"');
+  if (l.linkNetnsId) j.field("link_netnsid", *l.linkNetnsId);
+  if (l.alias) j.field("ifalias", *l.alias);
 }
 
 // ---- addresses ------------------------------------------------------------------------------
@@ -293,20 +200,20 @@ void addrText(std::string& out, const AddrInfo& a, DeviceNames& names) {
                  lifetime(a.preferredLifetime));
 }
 
-void addrJson(JsonObject& j, const AddrInfo& a, DeviceNames& names) {
+void addrJson(JsonOut& j, const AddrInfo& a, DeviceNames& names) {
   if (!a.address) return;
   uint32_t dev = a.devIndex();
-  j.num("ifindex", dev).str("ifname", names.name(dev));
+  j.field("ifindex", dev).field("ifname", names.name(dev));
   bool v4 = a.address->isV4();
-  j.str("family", v4 ? "inet" : "inet6").str("local", a.address->address().toString());
-  if (a.peer) j.str("address", a.peer->toString());
-  j.num("prefixlen", a.address->length());
-  if (a.broadcast) j.str("broadcast", a.broadcast->toString());
-  j.str("scope", scopeName(a.scope.value_or(Scope::Universe)));
-  for (const auto& w : addrFlagWords(a)) j.boolean(w, true);
-  if (a.label) j.str("label", *a.label);
-  j.num("valid_life_time", a.validLifetime.value_or(0xffffffffu));
-  j.num("preferred_life_time", a.preferredLifetime.value_or(0xffffffffu));
+  j.field("family", v4 ? "inet" : "inet6").field("local", a.address->address());
+  if (a.peer) j.field("address", *a.peer);
+  j.field("prefixlen", a.address->length());
+  if (a.broadcast) j.field("broadcast", *a.broadcast);
+  j.field("scope", scopeName(a.scope.value_or(Scope::Universe)));
+  for (const auto& w : addrFlagWords(a)) j.field(std::string_view(w), true);
+  if (a.label) j.field("label", *a.label);
+  j.field("valid_life_time", a.validLifetime.value_or(0xffffffffu));
+  j.field("preferred_life_time", a.preferredLifetime.value_or(0xffffffffu));
 }
 
 // ---- routes ---------------------------------------------------------------------------------
@@ -361,40 +268,40 @@ void routeText(std::string& out, const RouteInfo& r, DeviceNames& names) {
   out += '\n';
 }
 
-void routeJson(JsonObject& j, const RouteInfo& r, DeviceNames& names) {
+// The flag words of RTNH_F_* bits, written straight from the table (a route event has them).
+void routeFlagArray(JsonOut& j, uint32_t flags) {
+  j.beginArray();
+  for (const auto& [bit, name] : kRouteFlags)
+    if (flags & bit) j.value(name);
+  j.endArray();
+}
+
+void routeJson(JsonOut& j, const RouteInfo& r, DeviceNames& names) {
   const RouteNames& rn = RouteNames::system();
-  if (r.type && *r.type != RouteType::Unicast) j.str("type", routeTypeName(*r.type));
-  {
-    std::string& out = j.raw("dst");
-    out += '"';
-    appendRouteDst(out, r);
-    out += '"';
+  if (r.type && *r.type != RouteType::Unicast) j.field("type", routeTypeName(*r.type));
+  if (!r.dst || r.dst->isDefault()) j.field("dst", "default");
+  else j.field("dst", *r.dst);  // a host route without its length, like iproute2
+  if (r.nhid) j.field("nhid", *r.nhid);
+  if (r.gateway) j.field("gateway", *r.gateway);
+  if (r.devIndex()) j.field("dev", names.name(r.devIndex()));
+  if (r.table && *r.table != kTableMain) j.field("table", rn.tableName(*r.table));
+  if (r.protocol && *r.protocol != RouteProtocol::Boot) j.field("protocol", rn.protocolName(*r.protocol));
+  if (r.scope && *r.scope != Scope::Universe) j.field("scope", scopeName(*r.scope));
+  if (r.metric) j.field("metric", *r.metric);
+  if (r.prefsrc) j.field("prefsrc", *r.prefsrc);
+  routeFlagArray(j.key("flags"), r.flags.value_or(0) & 0xff);
+  if (isV6(r) && r.pref) j.field("pref", prefName(*r.pref));
+  if (r.paths.empty()) return;
+  j.key("nexthops").beginArray();
+  for (const auto& p : r.paths) {
+    j.beginObject();
+    if (p.gateway) j.field("gateway", *p.gateway);
+    if (p.dev && p.dev->isIndex()) j.field("dev", names.name(p.dev->index()));
+    j.field("weight", p.weight);
+    routeFlagArray(j.key("flags"), p.flags);
+    j.endObject();
   }
-  if (r.nhid) j.num("nhid", *r.nhid);
-  if (r.gateway) j.addr("gateway", *r.gateway);
-  if (r.devIndex()) j.str("dev", names.name(r.devIndex()));
-  if (r.table && *r.table != kTableMain) j.str("table", rn.tableName(*r.table));
-  if (r.protocol && *r.protocol != RouteProtocol::Boot) j.str("protocol", rn.protocolName(*r.protocol));
-  if (r.scope && *r.scope != Scope::Universe) j.str("scope", scopeName(*r.scope));
-  if (r.metric) j.num("metric", *r.metric);
-  if (r.prefsrc) j.addr("prefsrc", *r.prefsrc);
-  j.strings("flags", routeFlagWords(r.flags.value_or(0) & 0xff));
-  if (isV6(r) && r.pref) j.str("pref", prefName(*r.pref));
-  if (!r.paths.empty()) {
-    std::string& out = j.raw("nexthops");
-    out += '[';
-    bool first = true;
-    for (const auto& p : r.paths) {
-      if (!first) out += ',';
-      first = false;
-      JsonObject h(out);
-      if (p.gateway) h.addr("gateway", *p.gateway);
-      if (p.dev && p.dev->isIndex()) h.str("dev", names.name(p.dev->index()));
-      h.num("weight", p.weight).strings("flags", routeFlagWords(p.flags));
-      h.close();
-    }
-    out += ']';
-  }
+  j.endArray();
 }
 
 // ---- neighbours -----------------------------------------------------------------------------
@@ -410,13 +317,14 @@ void neighText(std::string& out, const NeighInfo& n, DeviceNames& names) {
   out += " \n";
 }
 
-void neighJson(JsonObject& j, const NeighInfo& n, DeviceNames& names) {
-  if (n.dst) j.str("dst", n.dst->toString());
-  j.str("dev", names.name(n.devIndex()));
-  if (n.lladdr) j.str("lladdr", n.lladdr->toString());
-  if (n.isRouter()) j.boolean("router", true);
-  if (n.isProxy()) j.boolean("proxy", true);
-  if (!n.isProxy() && n.state && *n.state != NeighState::None) j.strings("state", {neighStateName(*n.state)});
+void neighJson(JsonOut& j, const NeighInfo& n, DeviceNames& names) {
+  if (n.dst) j.field("dst", *n.dst);
+  j.field("dev", names.name(n.devIndex()));
+  if (n.lladdr) j.key("lladdr").rawValue().put('"').putMac(*n.lladdr).put('"');
+  if (n.isRouter()) j.field("router", true);
+  if (n.isProxy()) j.field("proxy", true);
+  if (!n.isProxy() && n.state && *n.state != NeighState::None)
+    j.key("state").beginArray().value(neighStateName(*n.state)).endArray();
 }
 
 // ---- fdb ------------------------------------------------------------------------------------
@@ -429,11 +337,11 @@ void fdbText(std::string& out, const FdbInfo& f, DeviceNames& names) {
   out += " \n";
 }
 
-void fdbJson(JsonObject& j, const FdbInfo& f, DeviceNames& names) {
-  if (f.mac) j.str("mac", f.mac->toString());
-  j.str("ifname", names.name(f.devIndex()));
-  if (f.vlan) j.num("vlan", *f.vlan);
-  if (f.dst) j.str("dst", f.dst->toString());
+void fdbJson(JsonOut& j, const FdbInfo& f, DeviceNames& names) {
+  if (f.mac) j.key("mac").rawValue().put('"').putMac(*f.mac).put('"');
+  j.field("ifname", names.name(f.devIndex()));
+  if (f.vlan) j.field("vlan", *f.vlan);
+  if (f.dst) j.field("dst", *f.dst);
 }
 
 // ---- rules ----------------------------------------------------------------------------------
@@ -462,19 +370,19 @@ void ruleText(std::string& out, const RuleInfo& r) {
   out += '\n';
 }
 
-void ruleJson(JsonObject& j, const RuleInfo& r) {
-  j.num("priority", r.priority.value_or(0));
-  if (r.invert.value_or(false)) j.boolean("not", true);
-  j.str("src", r.src && r.src->length() ? r.src->address().toString() : "all");
-  if (r.src && r.src->length()) j.num("srclen", r.src->length());
-  if (r.dst && r.dst->length()) j.str("dst", r.dst->address().toString()).num("dstlen", r.dst->length());
-  if (r.fwmark) j.str("fwmark", fmt::format("{:#x}", *r.fwmark));
-  if (r.iif) j.str("iif", *r.iif);
-  if (r.oif) j.str("oif", *r.oif);
+void ruleJson(JsonOut& j, const RuleInfo& r) {
+  j.field("priority", r.priority.value_or(0));
+  if (r.invert.value_or(false)) j.field("not", true);
+  if (r.src && r.src->length()) j.field("src", r.src->address()).field("srclen", r.src->length());
+  else j.field("src", "all");
+  if (r.dst && r.dst->length()) j.field("dst", r.dst->address()).field("dstlen", r.dst->length());
+  if (r.fwmark) j.field("fwmark", fmt::format("{:#x}", *r.fwmark));
+  if (r.iif) j.field("iif", *r.iif);
+  if (r.oif) j.field("oif", *r.oif);
   RuleAction action = r.action.value_or(RuleAction::ToTable);
-  if (action == RuleAction::ToTable && r.table) j.str("table", ruleTable(*r.table));
-  else if (action == RuleAction::Goto) j.num("goto", r.gotoTarget.value_or(0));
-  else if (action != RuleAction::ToTable) j.str("action", ruleActionName(action));
+  if (action == RuleAction::ToTable && r.table) j.field("table", ruleTable(*r.table));
+  else if (action == RuleAction::Goto) j.field("goto", r.gotoTarget.value_or(0));
+  else if (action != RuleAction::ToTable) j.field("action", ruleActionName(action));
 }
 
 // ---- nexthops -------------------------------------------------------------------------------
@@ -501,27 +409,26 @@ void nexthopText(std::string& out, const NexthopInfo& n, DeviceNames& names) {
   out += " \n";
 }
 
-void nexthopJson(JsonObject& j, const NexthopInfo& n, DeviceNames& names) {
-  j.num("id", n.id.value_or(0));
+void nexthopJson(JsonOut& j, const NexthopInfo& n, DeviceNames& names) {
+  j.field("id", n.id.value_or(0));
   if (n.isGroup()) {
-    std::string& out = j.raw("group");
-    out += '[';
-    for (std::size_t i = 0; i < n.group.size(); ++i) {
-      if (i) out += ',';
-      JsonObject g(out);
-      g.num("id", n.group[i].id);
-      if (n.group[i].weight > 1) g.num("weight", n.group[i].weight);
-      g.close();
+    j.key("group").beginArray();
+    for (const auto& member : n.group) {
+      j.beginObject().field("id", member.id);
+      if (member.weight > 1) j.field("weight", member.weight);
+      j.endObject();
     }
-    out += ']';
+    j.endArray();
   }
-  if (n.gateway) j.str("gateway", n.gateway->toString());
-  if (n.devIndex()) j.str("dev", names.name(n.devIndex()));
-  if (n.blackhole) j.boolean("blackhole", true);
-  if (n.scope) j.str("scope", scopeName(*n.scope));
-  j.strings("flags", routeFlagWords(n.flags.value_or(0)));
-  if (n.protocol) j.str("protocol", RouteNames::system().protocolName(*n.protocol));
-  if (n.fdb) j.boolean("fdb", true);
+  if (n.gateway) j.field("gateway", *n.gateway);
+  if (n.devIndex()) j.field("dev", names.name(n.devIndex()));
+  if (n.blackhole) j.field("blackhole", true);
+  // The keys `ip -j nexthop show` (and `fastlink -j nexthop show`) print: no scope for a group or
+  // a blackhole, no protocol when unset.
+  if (n.scope && !n.isGroup() && !n.blackhole) j.field("scope", scopeName(*n.scope));
+  routeFlagArray(j.key("flags"), n.flags.value_or(0));
+  if (n.protocol && *n.protocol != RouteProtocol::Unspec) j.field("protocol", RouteNames::system().protocolName(*n.protocol));
+  if (n.fdb) j.field("fdb", true);
 }
 
 }  // namespace
@@ -564,10 +471,10 @@ void appendEventText(std::string& out, const Event& e, DeviceNames& names) {
       e.object);
 }
 
-void appendEventJson(std::string& out, const Event& e, DeviceNames& names) {
-  JsonObject j(out);
-  j.str("event", eventActionName(e.action)).str("object", objectKindName(e.kind));
-  if (e.nsid) j.num("nsid", *e.nsid);
+void writeEventJson(JsonOut& j, const Event& e, DeviceNames& names) {
+  j.beginObject();
+  j.field("event", eventActionName(e.action)).field("object", objectKindName(e.kind));
+  if (e.nsid) j.field("nsid", *e.nsid);
   std::visit(
       [&](const auto& o) {
         using T = std::decay_t<decltype(o)>;
@@ -580,7 +487,7 @@ void appendEventJson(std::string& out, const Event& e, DeviceNames& names) {
         else if constexpr (std::is_same_v<T, FdbInfo>) fdbJson(j, o, names);
       },
       e.object);
-  j.close();
+  j.endObject();
 }
 
 }  // namespace fastlink::cli

@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "fastlink/events.hpp"
+#include "writer.hpp"
 
 namespace fastlink::cli {
 
@@ -35,8 +36,8 @@ class DeviceNames {
 /// Appends the event's text (without the [LINK]-style banner and nsid prefix), one or more
 /// lines, each ending in '\n'.
 void appendEventText(std::string& out, const Event& e, DeviceNames& names);
-/// Appends the event as one JSON object (no newline): "event", "object", the fields of
-/// `fastlink -j OBJECT show`, and "nsid" when set.
-void appendEventJson(std::string& out, const Event& e, DeviceNames& names);
+/// Writes the event as one JSON object (the caller ends the element): "event", "object", the
+/// fields of `fastlink -j OBJECT show`, and "nsid" when set.
+void writeEventJson(JsonOut& json, const Event& e, DeviceNames& names);
 
 }  // namespace fastlink::cli

@@ -119,15 +119,16 @@ OutBuffer& OutBuffer::putJsonString(std::string_view s) {
 // -p lays JSON out as ip's json_writer does: an object's members one per line, indented four
 // spaces a level; an array's elements on the array's line, "[ a,b ]", so objects in an array
 // read "[ {", "},{", "} ]".
-JsonOut::JsonOut(OutBuffer& out, bool pretty) : out_(out), pretty_(pretty) {
-  out_.put(pretty_ ? "[ " : "[");
+JsonOut::JsonOut(OutBuffer& out, bool pretty, Layout layout)
+    : out_(out), pretty_(pretty && layout == Layout::Array), lines_(layout == Layout::Lines) {
+  if (!lines_) out_.put(pretty_ ? "[ " : "[");
   depth_ = 1;  // the elements' members are indented two levels, as ip's are
   first_[1] = true;
 }
 
 void JsonOut::restartDump() {
   out_.restartDump();
-  out_.put(pretty_ ? "[ " : "[");
+  if (!lines_) out_.put(pretty_ ? "[ " : "[");
   depth_ = 1;
   first_[1] = true;
   afterKey_ = false;
@@ -138,7 +139,7 @@ JsonOut::~JsonOut() { finish(); }
 void JsonOut::finish() {
   if (finished_) return;
   finished_ = true;
-  out_.put(pretty_ && !first_[1] ? " ]\n" : "]\n");
+  if (!lines_) out_.put(pretty_ && !first_[1] ? " ]\n" : "]\n");
   out_.flush();
 }
 

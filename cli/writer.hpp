@@ -104,6 +104,8 @@ class OutBuffer {
   void flush();
   /// True once output has left the buffer: a restart would print it twice.
   bool wroteAny() const { return wrote_; }
+  /// True once a write failed (e.g. EPIPE: the reader closed the pipe, SIGPIPE being ignored).
+  bool failed() const { return std::ferror(out_) != 0; }
   /// The dump is about to be restarted: drops what this dump printed (still in the buffer) so it
   /// is printed once; throws Error(Errc::dump_interrupted) when part of it was written already.
   void restartDump();
@@ -124,7 +126,10 @@ class OutBuffer {
 /// Compact like ip -j; with `pretty`, laid out like ip -j -p (and JsonArrayWriter's -p output).
 class JsonOut {
  public:
-  JsonOut(OutBuffer& out, bool pretty);
+  /// How the top-level elements are laid out: in one array (a show command's listing), or one
+  /// compact element per line (JSON Lines: the monitor, whose output has no end to close).
+  enum class Layout { Array, Lines };
+  JsonOut(OutBuffer& out, bool pretty, Layout layout = Layout::Array);
   ~JsonOut();  ///< closes the top-level array if finish() was not called (an error ended the dump)
   JsonOut(const JsonOut&) = delete;
   JsonOut& operator=(const JsonOut&) = delete;
@@ -167,7 +172,13 @@ class JsonOut {
     return out_;
   }
   /// Ends one top-level element (lets the buffer write out).
-  void endElement() { out_.endRecord(); }
+  void endElement() {
+    if (lines_) {
+      out_.put('\n');
+      first_[1] = true;  // the next line's element takes no comma
+    }
+    out_.endRecord();
+  }
   /// OutBuffer::restartDump(), then starts the array again.
   void restartDump();
   /// Closes the top-level array and flushes.
@@ -181,6 +192,7 @@ class JsonOut {
 
   OutBuffer& out_;
   bool pretty_;
+  bool lines_;
   bool finished_ = false;
   int depth_ = 0;
   // Per nesting level (bounded: ip's JSON is a few levels deep): no element written yet.

@@ -127,14 +127,16 @@ std::string normalise(std::string text, const std::string& nsName) {
   static const std::regex mac("([0-9a-f]{2}:){5}[0-9a-f]{2}");
   static const std::regex linkLocal("fe80::[0-9a-f:]+");
   // A bridge's timers and its ports' (hold, message_age, forward_delay) tick between the twins.
-  static const std::regex timer("((hello|tcn|topology_change|gc|hold|message_age|forward_delay)_timer\"?:?\\s*)[0-9.]+");
+  // Text pads them to a width ("%4i"), so the blanks before one change when it crosses 100 s
+  // between the twins: they are normalised with it.
+  static const std::regex timer("((hello|tcn|topology_change|gc|hold|message_age|forward_delay)_timer\"?:?)\\s*[0-9.]+");
   for (std::size_t at; (at = text.find(nsName)) != std::string::npos;) text.replace(at, nsName.size(), "NS");
   // Bridge ids print the MAC without leading zeros ("8000.6:9a:..."): numbered apart.
   static const std::regex bridgeId("[0-9a-f]{4}\\.([0-9a-f]{1,2}:){5}[0-9a-f]{1,2}");
   text = numberMatches(text, bridgeId, "BRID");
   text = numberMatches(text, linkLocal, "LL");
   text = numberMatches(text, mac, "MAC");
-  return std::regex_replace(text, timer, "$010");  // $01: the group, then a 0
+  return std::regex_replace(text, timer, "$01 0");  // $01: the name (and JSON's `":`), then " 0"
 }
 
 /// Kernel state of a namespace as `ip -j` reports it, normalised.
