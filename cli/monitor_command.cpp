@@ -29,7 +29,9 @@ namespace fastlink::cli {
 namespace {
 
 constexpr const char* kUsage = R"(Usage: fastlink [ -t ] [ -j ] [ -rcvbuf BYTES ] [ -n NS ] monitor [ all | OBJECT... ] [ dev DEV ] [ all-nsid ] [ sync ]
-OBJECT := { link | address | route | neigh | rule | nexthop }
+OBJECT := { link | address | route | neigh | rule | nexthop | qdisc | class | tc }
+  all       ip monitor's objects (link, address, route, neigh, rule, nexthop)
+  tc        qdisc and class, as tc monitor prints them
   all-nsid  also the namespaces that have an id here; lines start with [nsid N]
   sync      print the current state first (link, address, route, neigh), then changes; after a
             lost notification (overflow) re-read the state and print the differences)";
@@ -49,6 +51,8 @@ std::optional<ObjectKind> parseKind(std::string_view w) {
   if (w == "neigh" || w == "neighbour" || w == "neighbor") return ObjectKind::Neighbour;
   if (w == "rule") return ObjectKind::Rule;
   if (w == "nexthop") return ObjectKind::Nexthop;
+  if (w == "qdisc") return ObjectKind::Qdisc;
+  if (w == "class") return ObjectKind::Class;
   return std::nullopt;
 }
 
@@ -58,6 +62,7 @@ MonitorOptions parseMonitor(Args& args) {
   while (!args.done()) {
     std::string w = args.next();
     if (w == "all") all = true;
+    else if (w == "tc") m.kinds.insert(m.kinds.end(), {ObjectKind::Qdisc, ObjectKind::Class});
     else if (auto k = parseKind(w)) m.kinds.push_back(*k);
     else if (w == "dev") m.dev = args.value("dev");
     else if (w == "all-nsid") m.allNsid = true;
@@ -66,17 +71,21 @@ MonitorOptions parseMonitor(Args& args) {
     else throw UsageError(fmt::format("argument \"{}\" is wrong: unknown monitor object\n{}", w, kUsage));
   }
   if (all || m.kinds.empty()) {
+    // ip monitor's objects, and tc's when named beside `all`.
+    std::vector<ObjectKind> named = m.kinds;
     m.kinds = {ObjectKind::Link, ObjectKind::Address, ObjectKind::Route, ObjectKind::Neighbour, ObjectKind::Rule,
                ObjectKind::Nexthop};
+    for (ObjectKind k : named)
+      if (std::find(m.kinds.begin(), m.kinds.end(), k) == m.kinds.end()) m.kinds.push_back(k);
     // `ip monitor all` labels each line ([LINK], ...); `ip monitor` and named objects do not.
     m.banner = all;
   }
   if (m.sync) {
-    for (ObjectKind k : m.kinds)
-      if (k == ObjectKind::Rule || k == ObjectKind::Nexthop) {
-        if (all || m.banner) continue;
-        throw UsageError("sync mirrors link, address, route and neigh only");
-      }
+    for (ObjectKind k : m.kinds) {
+      bool mirrored = k == ObjectKind::Link || k == ObjectKind::Address || k == ObjectKind::Route || k == ObjectKind::Neighbour;
+      if (mirrored || (all && (k == ObjectKind::Rule || k == ObjectKind::Nexthop))) continue;
+      throw UsageError("sync mirrors link, address, route and neigh only");
+    }
   }
   return m;
 }
@@ -90,6 +99,8 @@ const char* bannerOf(ObjectKind k) {
     case ObjectKind::Rule: return "[RULE]";
     case ObjectKind::Nexthop: return "[NEXTHOP]";
     case ObjectKind::Fdb: return "[NEIGH]";
+    case ObjectKind::Qdisc: return "[QDISC]";
+    case ObjectKind::Class: return "[CLASS]";
   }
   return "";
 }
@@ -99,6 +110,8 @@ bool onDevice(const Event& e, uint32_t dev) {
   if (auto* a = e.address()) return a->devIndex() == dev;
   if (auto* n = e.neighbour()) return n->devIndex() == dev;
   if (auto* n = e.nexthop()) return n->devIndex() == dev;
+  if (auto* q = e.qdisc()) return q->dev && q->dev->isIndex() && q->dev->index() == dev;
+  if (auto* c = e.tcClass()) return c->dev && c->dev->isIndex() && c->dev->index() == dev;
   if (auto* r = e.route()) {
     if (r->devIndex() == dev) return true;
     for (const auto& p : r->paths)

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "fastlink/prefix.hpp"
+#include "tc_print.hpp"
 #include "writer.hpp"
 
 namespace fastlink::cli {
@@ -431,6 +432,23 @@ void nexthopJson(JsonOut& j, const NexthopInfo& n, DeviceNames& names) {
   if (n.fdb) j.field("fdb", true);
 }
 
+// ---- tc: qdiscs and classes ------------------------------------------------------------------
+
+uint32_t tcDevIndex(const std::optional<Ifref>& dev) { return dev && dev->isIndex() ? dev->index() : 0; }
+
+// `tc monitor` prints the line of `tc qdisc show` / `tc class show` (with "dev NAME"), after
+// "deleted " for a deletion.
+TcPrintOptions tcOptions(const std::optional<Ifref>& dev, DeviceNames& names) {
+  TcPrintOptions o;
+  o.devName = names.name(tcDevIndex(dev));
+  return o;
+}
+
+// The fields of `fastlink -j tc qdisc show` / `tc -j qdisc show`, in their order.
+void tcJson(JsonOut& j, const nlohmann::ordered_json& fields) {
+  for (const auto& [key, value] : fields.items()) j.key(std::string_view(key)).rawValue().put(value.dump());
+}
+
 }  // namespace
 
 void DeviceNames::remember(const LinkInfo& link) {
@@ -456,7 +474,8 @@ uint32_t DeviceNames::flags(uint32_t index) const {
 }
 
 void appendEventText(std::string& out, const Event& e, DeviceNames& names) {
-  if (e.action == EventAction::Deleted) out += "Deleted ";
+  bool tc = e.kind == ObjectKind::Qdisc || e.kind == ObjectKind::Class;
+  if (e.action == EventAction::Deleted) out += tc ? "deleted " : "Deleted ";  // each tool's word
   std::visit(
       [&](const auto& o) {
         using T = std::decay_t<decltype(o)>;
@@ -467,6 +486,8 @@ void appendEventText(std::string& out, const Event& e, DeviceNames& names) {
         else if constexpr (std::is_same_v<T, RuleInfo>) ruleText(out, o);
         else if constexpr (std::is_same_v<T, NexthopInfo>) nexthopText(out, o, names);
         else if constexpr (std::is_same_v<T, FdbInfo>) fdbText(out, o, names);
+        else if constexpr (std::is_same_v<T, QdiscInfo>) out += qdiscText(o, tcOptions(o.dev, names));
+        else if constexpr (std::is_same_v<T, ClassInfo>) out += classText(o, tcOptions(o.dev, names));
       },
       e.object);
 }
@@ -485,6 +506,8 @@ void writeEventJson(JsonOut& j, const Event& e, DeviceNames& names) {
         else if constexpr (std::is_same_v<T, RuleInfo>) ruleJson(j, o);
         else if constexpr (std::is_same_v<T, NexthopInfo>) nexthopJson(j, o, names);
         else if constexpr (std::is_same_v<T, FdbInfo>) fdbJson(j, o, names);
+        else if constexpr (std::is_same_v<T, QdiscInfo>) tcJson(j, qdiscJson(o, tcOptions(o.dev, names)));
+        else if constexpr (std::is_same_v<T, ClassInfo>) tcJson(j, classJson(o, tcOptions(o.dev, names)));
       },
       e.object);
   j.endObject();

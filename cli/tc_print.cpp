@@ -26,6 +26,14 @@ std::string classidText(uint32_t h) {
 
 std::string percent(double fraction) { return fmt::format("{:g}%", fraction * 100); }
 
+/// tc's sprint_time of microseconds: three significant digits in s or ms, else whole us.
+std::string latencyText(uint32_t us) {
+  double v = us;
+  if (us >= 1000000) return fmt::format("{:.3g}s", v / 1e6);
+  if (us >= 1000) return fmt::format("{:.3g}ms", v / 1e3);
+  return fmt::format("{}us", us);
+}
+
 // Each kind's options, as text (appended to the qdisc line) and as the JSON "options" object.
 struct OptionsPrinter {
   const std::string& kind;
@@ -155,7 +163,11 @@ struct OptionsPrinter {
       json["minburst"] = o.mtu.value_or(0);
       text += "peakrate " + rateText(*o.peakrate) + " minburst " + sizeText(o.mtu.value_or(0)) + " ";
     }
-    if (o.limit) {
+    // Like tc: the latency the limit allows, or the limit itself when that latency is negative.
+    if (o.reportedLatency) {
+      json["lat"] = *o.reportedLatency;
+      text += "lat " + latencyText(*o.reportedLatency) + " ";
+    } else if (o.limit) {
       json["limit"] = *o.limit;
       text += "limit " + sizeText(*o.limit) + " ";
     }

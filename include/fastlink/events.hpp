@@ -33,15 +33,18 @@
 #include "fastlink/route.hpp"
 #include "fastlink/rule.hpp"
 #include "fastlink/subscription.hpp"
+#include "fastlink/tc.hpp"
 
 namespace fastlink {
 
 class Netlink;
 
-/// The objects events are about.
-enum class ObjectKind : uint8_t { Link, Address, Route, Neighbour, Rule, Nexthop, Fdb };
+/// The objects events are about. Qdisc and Class are tc's (the RTNLGRP_TC group, `tc monitor`);
+/// tc filters and actions are not decoded (fastlink does not manage them).
+enum class ObjectKind : uint8_t { Link, Address, Route, Neighbour, Rule, Nexthop, Fdb, Qdisc, Class };
 
-/// "link", "address", "route", "neigh", "rule", "nexthop", "fdb" (the `ip monitor` words).
+/// "link", "address", "route", "neigh", "rule", "nexthop", "fdb" (the `ip monitor` words),
+/// "qdisc", "class" (`tc monitor`'s).
 std::string_view objectKindName(ObjectKind kind);
 
 /// What happened to the object.
@@ -57,7 +60,8 @@ std::string_view eventActionName(EventAction action);
 /// One decoded event.
 struct Event {
   /// std::monostate only in a default-constructed Event (a cheap empty start: LinkInfo is big).
-  using Object = std::variant<std::monostate, LinkInfo, AddrInfo, RouteInfo, NeighInfo, RuleInfo, NexthopInfo, FdbInfo>;
+  using Object = std::variant<std::monostate, LinkInfo, AddrInfo, RouteInfo, NeighInfo, RuleInfo, NexthopInfo, FdbInfo,
+                              QdiscInfo, ClassInfo>;
 
   EventAction action = EventAction::New;
   ObjectKind kind = ObjectKind::Link;
@@ -76,10 +80,12 @@ struct Event {
   const RuleInfo* rule() const { return std::get_if<RuleInfo>(&object); }
   const NexthopInfo* nexthop() const { return std::get_if<NexthopInfo>(&object); }
   const FdbInfo* fdb() const { return std::get_if<FdbInfo>(&object); }
+  const QdiscInfo* qdisc() const { return std::get_if<QdiscInfo>(&object); }
+  const ClassInfo* tcClass() const { return std::get_if<ClassInfo>(&object); }
 };
 
 /// Decodes one notification (a whole netlink message) into an Event. std::nullopt for messages
-/// that are not about one of the ObjectKinds (netconf, tc, ...) or that only echo part of an
+/// that are not about one of the ObjectKinds (netconf, tc filters, ...) or that only echo part of an
 /// object (e.g. a bridge port's RTM_NEWLINK of family AF_BRIDGE, IPv6 per-device information).
 /// Throws Error(Errc::malformed_reply) on a malformed message.
 std::optional<Event> decodeEvent(const Notification& notification);

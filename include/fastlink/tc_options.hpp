@@ -131,6 +131,10 @@ struct TbfOptions {
   std::optional<uint64_t> latency;    ///< us; converted to a limit like tc
   std::optional<uint64_t> peakrate;
   std::optional<uint32_t> mtu;        ///< minburst with peakrate
+  /// Reported only, never sent: how long a packet may wait in the queue (us), computed from the
+  /// limit, the bucket and the rates as tc computes its "lat"; unset when that is negative (a
+  /// limit smaller than the bucket).
+  std::optional<uint32_t> reportedLatency;
   friend bool operator==(const TbfOptions&, const TbfOptions&) = default;
 };
 

@@ -19,6 +19,7 @@
 #include "rtnl/nexthop_codec.hpp"
 #include "rtnl/route_codec.hpp"
 #include "rtnl/rule_codec.hpp"
+#include "rtnl/tc_codec.hpp"
 
 namespace fastlink {
 namespace {
@@ -59,6 +60,8 @@ std::string_view objectKindName(ObjectKind kind) {
     case ObjectKind::Rule: return "rule";
     case ObjectKind::Nexthop: return "nexthop";
     case ObjectKind::Fdb: return "fdb";
+    case ObjectKind::Qdisc: return "qdisc";
+    case ObjectKind::Class: return "class";
   }
   return "?";
 }
@@ -78,7 +81,8 @@ bool decodeEvent(const Notification& notification, Event& out) {
   const uint16_t type = m->nlmsg_type;
   const uint8_t family = familyOf(m);
   const EventAction action = (type == RTM_DELLINK || type == RTM_DELADDR || type == RTM_DELROUTE ||
-                              type == RTM_DELNEIGH || type == RTM_DELRULE || type == RTM_DELNEXTHOP)
+                              type == RTM_DELNEIGH || type == RTM_DELRULE || type == RTM_DELNEXTHOP ||
+                              type == RTM_DELQDISC || type == RTM_DELTCLASS)
                                  ? EventAction::Deleted
                                  : EventAction::New;
   auto start = [&](ObjectKind kind) { setHeader(out, action, kind, m, notification); };
@@ -125,6 +129,16 @@ bool decodeEvent(const Notification& notification, Event& out) {
       start(ObjectKind::Nexthop);
       out.object = rtnl::decodeNexthop(m);
       return true;
+    case RTM_NEWQDISC:
+    case RTM_DELQDISC:
+      start(ObjectKind::Qdisc);
+      rtnl::decodeQdisc(m, objectAs<QdiscInfo>(out));
+      return true;
+    case RTM_NEWTCLASS:
+    case RTM_DELTCLASS:
+      start(ObjectKind::Class);
+      rtnl::decodeClass(m, objectAs<ClassInfo>(out));
+      return true;
     default: return false;
   }
 }
@@ -144,6 +158,8 @@ std::vector<NotificationGroup> groupsOf(ObjectKind kind) {
     case ObjectKind::Fdb: return {NotificationGroup::Neigh};
     case ObjectKind::Rule: return {NotificationGroup::Ipv4Rule, NotificationGroup::Ipv6Rule};
     case ObjectKind::Nexthop: return {NotificationGroup::Nexthop};
+    case ObjectKind::Qdisc:
+    case ObjectKind::Class: return {NotificationGroup::Tc};
   }
   return {};
 }

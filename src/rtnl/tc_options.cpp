@@ -385,6 +385,18 @@ TcOptions decodeNetem(const nlattr* a) {
   return o;
 }
 
+// tc's "lat": the time to send the limit at the rate, less the bucket's time (and the same at
+// the peak rate, if that is longer), in us; none when negative.
+std::optional<uint32_t> tbfLatency(const tc_tbf_qopt& q, const TbfOptions& o) {
+  if (o.rate == 0) return std::nullopt;
+  double limit = static_cast<double>(q.limit);
+  double latency = kUsPerSecond * limit / static_cast<double>(o.rate) - q.buffer / ticksPerMicrosecond();
+  if (o.peakrate && *o.peakrate)
+    latency = std::max(latency, kUsPerSecond * limit / static_cast<double>(*o.peakrate) - q.mtu / ticksPerMicrosecond());
+  if (!(latency >= 0)) return std::nullopt;
+  return clampDouble32(latency);
+}
+
 TcOptions decodeTbf(const nlattr* a) {
   TbfOptions o;
   tc_tbf_qopt q{};
@@ -406,6 +418,7 @@ TcOptions decodeTbf(const nlattr* a) {
     o.peakrate = prate64.value_or(q.peakrate.rate);
     o.mtu = pburst.value_or(xmitSize(*o.peakrate, q.mtu));
   }
+  o.reportedLatency = tbfLatency(q, o);
   return o;
 }
 

@@ -179,6 +179,44 @@ TEST_F(MonitorCliTest, JsonOfEveryObjectCarriesTheValuesOfIpShow) {
   EXPECT_TRUE(aliasSeen) << "the escaped alias did not come back whole\n" << text;
 }
 
+TEST_F(MonitorCliTest, TcEventsEqualTcMonitor) {
+  // `fastlink monitor tc` prints what `tc monitor` prints for qdiscs and classes (tc's "deleted "),
+  // both watching the same changes; -j carries the fields of `tc -j qdisc show`.
+  std::string a = "/tmp/fastlink-mon-tc-" + ns.name(), b = a + "-fl", c = a + "-json", tc = "tc -n " + ns.name() + " ";
+  std::string script = "ip -n " + ns.name() + " link add va type veth peer name vb; tc -n " + ns.name() + " monitor >" + a +
+                       " 2>&1 & A=$!; " + cliPath() + " -n " + ns.name() + " monitor tc >" + b + " 2>&1 & B=$!; " + cliPath() +
+                       " -n " + ns.name() + " -j monitor qdisc class >" + c + " 2>&1 & C=$!; sleep 0.5; " + tc +
+                       "qdisc add dev va root handle 1: htb default 10; " + tc +
+                       "class add dev va parent 1: classid 1:10 htb rate 10mbit 2>/dev/null; " + tc +
+                       "class change dev va parent 1: classid 1:10 htb rate 20mbit 2>/dev/null; " + tc +
+                       "qdisc add dev va parent 1:10 handle 10: pfifo limit 50; " + tc + "class del dev va classid 1:10; " +
+                       tc + "qdisc add dev vb ingress; " + tc + "qdisc del dev vb ingress; " + tc + "qdisc del dev va root; " +
+                       tc + "qdisc add dev vb root bfifo limit 10kb; sleep 0.5; kill $A $B $C; wait";
+  run("sh -c " + shellQuote(script));
+  std::string theirs = run("cat " + a).out, mine = run("cat " + b).out, jsonText = run("cat " + c).out;
+  run("rm -f " + a + " " + b + " " + c);
+  ASSERT_GE(lines(theirs).size(), 9u) << theirs;
+  EXPECT_EQ(lines(mine), lines(theirs)) << "tc monitor:\n" << theirs << "\nfastlink:\n" << mine;
+  auto objects = lines(jsonText);
+  ASSERT_EQ(objects.size(), lines(theirs).size()) << jsonText;
+  for (const auto& l : objects) EXPECT_TRUE(json::accept(l)) << l;  // whole JSON lines
+  json last = json::parse(objects.back());
+  json shown = json::parse(run(tc + "-j qdisc show dev vb").out).at(0);
+  EXPECT_EQ(last["event"], "new");
+  EXPECT_EQ(last["object"], "qdisc");
+  for (const char* key : {"kind", "handle", "root", "options"}) EXPECT_EQ(last[key], shown[key]) << key << "\n" << jsonText;
+  EXPECT_EQ(last["dev"], "vb");
+  json deletedClass = json::parse(objects[4]);
+  EXPECT_EQ(deletedClass["event"], "deleted");
+  EXPECT_EQ(deletedClass["object"], "class");
+}
+
+TEST_F(MonitorCliTest, SyncRefusesTc) {
+  auto r = cli("monitor qdisc sync");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("sync mirrors link, address, route and neigh only"), std::string::npos) << r.err;
+}
+
 TEST_F(MonitorCliTest, DevFilterKeepsOneDevice) {
   auto [ip, mine] = both("", "route dev vb");
   for (const auto& l : lines(mine)) EXPECT_NE(l.find("dev vb"), std::string::npos) << l;

@@ -48,6 +48,49 @@ const Event* find(const std::vector<Event>& events, ObjectKind kind, EventAction
   return nullptr;
 }
 
+TEST_F(EventsTest, QdiscsAndClassesAreDecodedFromRealNotifications) {
+  EventStream stream(nl, {ObjectKind::Qdisc, ObjectKind::Class});
+  ns.ip("link add va type veth peer name vb");
+  auto tc = [&](const std::string& args) { ASSERT_EQ(run("tc -n " + ns.name() + " " + args).status, 0) << args; };
+  tc("qdisc add dev va root handle 1: htb default 10");
+  tc("class add dev va parent 1: classid 1:10 htb rate 10mbit");
+  tc("class change dev va parent 1: classid 1:10 htb rate 20mbit");
+  tc("qdisc add dev va parent 1:10 handle 10: pfifo limit 50");
+  // The oracle's view before the deletions: tc's own listing.
+  std::string tcClasses = run("tc -n " + ns.name() + " class show dev va").out;
+  tc("class del dev va classid 1:10");
+  tc("qdisc del dev va root");
+  auto events = drain(stream);
+  uint32_t va = ns.ipJson("link show dev va")[0]["ifindex"].get<uint32_t>();
+  auto qdiscOf = [&](const char* kind, uint32_t handle) {
+    return [=](const Event& e) {
+      return e.qdisc()->kind == kind && e.qdisc()->handle && e.qdisc()->handle->value == handle &&
+             e.qdisc()->dev && e.qdisc()->dev->index() == va;
+    };
+  };
+  const Event* htb = find(events, ObjectKind::Qdisc, EventAction::New, qdiscOf("htb", 0x10000));
+  ASSERT_TRUE(htb);
+  EXPECT_EQ(std::get<HtbOptions>(htb->qdisc()->options).defaultClass, 0x10u);
+  const Event* pfifo = find(events, ObjectKind::Qdisc, EventAction::New, qdiscOf("pfifo", 0x100000));
+  ASSERT_TRUE(pfifo);
+  EXPECT_EQ(pfifo->qdisc()->parent->value, 0x10010u);
+  EXPECT_EQ(std::get<FifoOptions>(pfifo->qdisc()->options).limit, 50u);
+  EXPECT_TRUE(find(events, ObjectKind::Qdisc, EventAction::Deleted, qdiscOf("htb", 0x10000)));
+
+  auto classRate = [](const Event& e) { return std::get<HtbClassOptions>(e.tcClass()->options).rate; };
+  auto is110 = [](const Event& e) { return e.tcClass()->classid && e.tcClass()->classid->value == 0x10010u; };
+  const Event* added = find(events, ObjectKind::Class, EventAction::New, [&](const Event& e) { return is110(e) && classRate(e) == 1250000u; });
+  ASSERT_TRUE(added);
+  EXPECT_EQ(added->tcClass()->kind, "htb");
+  const Event* changed = find(events, ObjectKind::Class, EventAction::New, [&](const Event& e) { return is110(e) && classRate(e) == 2500000u; });
+  ASSERT_TRUE(changed);
+  EXPECT_NE(tcClasses.find("rate 20Mbit"), std::string::npos) << tcClasses;
+  const Event* deleted = find(events, ObjectKind::Class, EventAction::Deleted, is110);
+  ASSERT_TRUE(deleted);
+  EXPECT_EQ(deleted->tcClass()->leaf->value, 0x100000u);  // the pfifo was still attached
+  for (const auto& e : events) EXPECT_TRUE(e.kind == ObjectKind::Qdisc || e.kind == ObjectKind::Class);
+}
+
 TEST_F(EventsTest, EveryObjectIsDecodedFromRealNotifications) {
   EventStream stream(nl, {ObjectKind::Link, ObjectKind::Address, ObjectKind::Route, ObjectKind::Neighbour,
                           ObjectKind::Rule, ObjectKind::Nexthop, ObjectKind::Fdb});

@@ -145,6 +145,20 @@ TEST_F(GenlTest, UnknownFamilyIsEnoentWithAClearMessage) {
   }
 }
 
+TEST_F(GenlTest, WireGuardFamilyHasNoNotificationGroup) {
+  // Why `fastlink monitor` has no WireGuard events (docs/cli/monitor.md): the kernel's family
+  // has no multicast group to join. Should a kernel add one, this fails and says so.
+  const GenlFamilyInfo* wg = nl.families().find("wireguard");
+  if (!wg) {
+    if (std::getenv("FASTLINK_REQUIRE_KINDS")) FAIL() << "the VM kernel lacks the wireguard module";
+    GTEST_SKIP() << "kernel lacks the wireguard module: runs in the VM (tests/vm)";
+  }
+  EXPECT_TRUE(wg->groups.empty()) << wg->groups.size() << " groups, the first: " << wg->groups[0].name;
+  if (haveGenl()) {
+    EXPECT_EQ(ns.exec("genl ctrl get name wireguard").out.find("multicast groups"), std::string::npos);
+  }
+}
+
 TEST_F(GenlTest, SecondGetSendsNothing) {
   GenlApi& families = nl.families();
   uint64_t before = families.counters().requestsSent;

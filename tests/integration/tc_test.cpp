@@ -356,6 +356,7 @@ TEST_F(QdiscVm, NetemTbfFqClsactMatchTc) {
   EXPECT_EQ(tbf.rate, 125000u);
   EXPECT_EQ(tbf.burst, 32768u);
   EXPECT_EQ(tbf.limit, 82768u);
+  EXPECT_EQ(tbf.reportedLatency, 400000u);  // 50,000 bytes beyond the bucket at 125,000 bytes/s
   text = run("tc -n " + ns.name() + " qdisc show dev v0").out;
   EXPECT_NE(text.find("rate 1Mbit burst 32Kb"), std::string::npos) << text;
 

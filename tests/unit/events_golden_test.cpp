@@ -12,7 +12,7 @@ namespace {
 
 // rtnetlink numbers, written out here rather than taken from the kernel headers the library uses.
 constexpr uint16_t kNewLink = 16, kNewAddr = 20, kNewRoute = 24, kDelRoute = 25, kNewNeigh = 28, kNewRule = 32,
-                   kNewQdisc = 36, kNewNexthop = 104;
+                   kNewQdisc = 36, kDelTclass = 41, kNewTfilter = 44, kNewNexthop = 104;
 constexpr uint16_t kCreate = 0x400, kExcl = 0x200, kReplace = 0x100;
 constexpr uint8_t kInet = 2, kBridge = 7;
 
@@ -147,7 +147,34 @@ TEST(EventsGolden, AddressNeighbourFdbRuleNexthop) {
   EXPECT_EQ(nh->nexthop()->id, 5u);
   EXPECT_EQ(nh->nexthop()->gateway->toString(), "10.9.0.2");
 
-  EXPECT_FALSE(decode(netlinkMessage(kNewQdisc, 0, Bytes(20, 0), Attrs())));
+}
+
+TEST(EventsGolden, QdiscAndClassButNotTcFilters) {
+  // tcmsg: family, pad x3, ifindex:s32 (3), handle:u32 (10:), parent:u32 (1:10), info:u32 (refcnt 1)
+  Bytes tcm = {0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0x10, 0, 0x10, 0, 1, 0, 1, 0, 0, 0};
+  auto qdisc = decode(netlinkMessage(kNewQdisc, kCreate, tcm, Attrs().str(1 /*TCA_KIND*/, "pfifo").raw(2 /*TCA_OPTIONS*/, {50, 0, 0, 0})));
+  ASSERT_TRUE(qdisc);
+  EXPECT_EQ(qdisc->kind, ObjectKind::Qdisc);
+  EXPECT_EQ(qdisc->action, EventAction::New);
+  EXPECT_EQ(objectKindName(qdisc->kind), "qdisc");
+  ASSERT_TRUE(qdisc->qdisc());
+  EXPECT_EQ(qdisc->qdisc()->kind, "pfifo");
+  EXPECT_EQ(qdisc->qdisc()->handle->toString(), "10:");
+  EXPECT_EQ(qdisc->qdisc()->parent->toString(), "1:10");
+  EXPECT_EQ(qdisc->qdisc()->dev->index(), 3u);
+  EXPECT_EQ(std::get<FifoOptions>(qdisc->qdisc()->options).limit, 50u);
+
+  // A deleted class 1:10 of an htb (no options: the kind alone)
+  Bytes tcc = {0, 0, 0, 0, 3, 0, 0, 0, 0x10, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0};
+  auto tcClass = decode(netlinkMessage(kDelTclass, 0, tcc, Attrs().str(1 /*TCA_KIND*/, "htb")));
+  ASSERT_TRUE(tcClass);
+  EXPECT_EQ(tcClass->kind, ObjectKind::Class);
+  EXPECT_EQ(tcClass->action, EventAction::Deleted);
+  ASSERT_TRUE(tcClass->tcClass());
+  EXPECT_EQ(tcClass->tcClass()->classid->toString(), "1:10");
+  EXPECT_EQ(tcClass->tcClass()->kind, "htb");
+
+  EXPECT_FALSE(decode(netlinkMessage(kNewTfilter, kCreate, tcm, Attrs().str(1 /*TCA_KIND*/, "u32"))));
 }
 
 TEST(EventsGolden, CanonicalFormIgnoresCountersAndNotificationOnlyParts) {
