@@ -22,6 +22,7 @@
 #include "fastlink/events.hpp"
 #include "fastlink/link.hpp"
 #include "fastlink/mirror.hpp"
+#include "monitor_ethtool.hpp"
 #include "monitor_print.hpp"
 #include "output.hpp"
 
@@ -30,6 +31,7 @@ namespace {
 
 constexpr const char* kUsage = R"(Usage: fastlink [ -t ] [ -j ] [ -rcvbuf BYTES ] [ -n NS ] monitor [ all | OBJECT... ] [ dev DEV ] [ all-nsid ] [ sync ]
 OBJECT := { link | address | route | neigh | rule | nexthop }
+       fastlink [ -j ] monitor ethtool [ dev DEV ]   (alone: ethtool --monitor's notifications)
   all-nsid  also the namespaces that have an id here; lines start with [nsid N]
   sync      print the current state first (link, address, route, neigh), then changes; after a
             lost notification (overflow) re-read the state and print the differences)";
@@ -40,6 +42,7 @@ struct MonitorOptions {
   std::optional<std::string> dev;
   bool allNsid = false;
   bool sync = false;
+  bool ethtool = false;  // `ethtool`: its own stream (generic netlink), like ethtool --monitor
 };
 
 std::optional<ObjectKind> parseKind(std::string_view w) {
@@ -59,11 +62,17 @@ MonitorOptions parseMonitor(Args& args) {
     std::string w = args.next();
     if (w == "all") all = true;
     else if (auto k = parseKind(w)) m.kinds.push_back(*k);
+    else if (w == "ethtool") m.ethtool = true;
     else if (w == "dev") m.dev = args.value("dev");
     else if (w == "all-nsid") m.allNsid = true;
     else if (w == "sync") m.sync = true;
     else if (w == "help") throw UsageError(kUsage);
     else throw UsageError(fmt::format("argument \"{}\" is wrong: unknown monitor object\n{}", w, kUsage));
+  }
+  if (m.ethtool) {
+    if (all || !m.kinds.empty() || m.allNsid || m.sync)
+      throw UsageError("\"ethtool\" is a stream of its own (ethtool --monitor): it takes only \"dev DEV\"");
+    return m;
   }
   if (all || m.kinds.empty()) {
     m.kinds = {ObjectKind::Link, ObjectKind::Address, ObjectKind::Route, ObjectKind::Neighbour, ObjectKind::Rule,
@@ -293,6 +302,7 @@ int runMonitor(Context& ctx, Args& args) {
   std::signal(SIGPIPE, SIG_IGN);
   Netlink& nl = ctx.netlink();
   try {
+    if (m.ethtool) return monitorEthtool(nl, ctx.options(), m.dev);
     Printer printer(ctx.options(), m, nl);
     return m.sync ? monitorMirror(nl, printer, m, ctx.options()) : monitorEvents(nl, printer, m, ctx.options());
   } catch (const Error& e) {
