@@ -30,8 +30,8 @@ namespace fastlink::cli {
 namespace {
 
 constexpr const char* kUsage = R"(Usage: fastlink [ -t ] [ -j ] [ -rcvbuf BYTES ] [ -n NS ] monitor [ all | OBJECT... ] [ dev DEV ] [ all-nsid ] [ sync ]
+       fastlink [ -j ] [ -rcvbuf BYTES ] [ -n NS ] monitor ethtool [ dev DEV ]
 OBJECT := { link | address | route | neigh | rule | nexthop }
-       fastlink [ -j ] monitor ethtool [ dev DEV ]   (alone: ethtool --monitor's notifications)
   all-nsid  also the namespaces that have an id here; lines start with [nsid N]
   sync      print the current state first (link, address, route, neigh), then changes; after a
             lost notification (overflow) re-read the state and print the differences)";
