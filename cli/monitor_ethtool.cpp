@@ -49,6 +49,11 @@ class EthtoolPrinter {
     out_.endRecord();
   }
 
+  void listening() {
+    out_.put("listening...\n");
+    out_.flush();
+  }
+
   /// False when stdout is gone (the reader closed the pipe).
   bool flush() {
     out_.flush();
@@ -60,7 +65,8 @@ class EthtoolPrinter {
   void printJson(const EthtoolEvent& e, const std::string& dev) {
     json_.beginObject();
     json_.field("event", "changed").field("object", "ethtool").field("kind", ethtoolEventKindName(e.kind));
-    for (const auto& [key, value] : jsonOf(e, dev).items()) {
+    const nlohmann::ordered_json fields = jsonOf(e, dev);  // held: items() refers into it
+    for (const auto& [key, value] : fields.items()) {
       json_.key(key);
       json_.rawValue().put(value.dump());
     }
@@ -83,6 +89,9 @@ int monitorEthtool(Netlink& netlink, const GlobalOptions& global, const std::opt
   std::optional<uint32_t> index;
   if (dev) index = netlink.links().indexOf(Ifref(*dev));
   EthtoolPrinter printer(global.json, index);
+  // ethtool --monitor's first line, once it listens (text only: JSON lines are events). A reader
+  // may wait for it before making changes.
+  if (!global.json) printer.listening();
   auto onOverflow = [&] {
     printer.flush();
     std::fputs("Error: the kernel dropped ethtool events (receive buffer overflow, ENOBUFS)\n", stderr);

@@ -40,6 +40,7 @@ class MonitorEthtoolCliTest : public CliTest {
 
 TEST_F(MonitorEthtoolCliTest, TextEqualsEthtoolMonitor) {
   auto [ethtool, mine] = both("", "");
+  // "listening..." first (ethtool prints it on stdout once subscribed), then each notification.
   ASSERT_NE(ethtool.find("Channel parameters for va:"), std::string::npos) << "ethtool --monitor saw nothing:\n" << ethtool;
   ASSERT_NE(ethtool.find("Features for va:"), std::string::npos) << ethtool;
   EXPECT_EQ(mine, ethtool);
@@ -50,9 +51,12 @@ TEST_F(MonitorEthtoolCliTest, DevLimitsTheOutputToOneDevice) {
   EXPECT_NE(mine.find("Channel parameters for vb:"), std::string::npos) << mine;
   EXPECT_NE(mine.find("Features for vb:"), std::string::npos) << mine;
   EXPECT_EQ(mine.find(" va:"), std::string::npos) << mine;
-  // What ethtool printed about vb, block by block ("\n" starts each), is what we printed.
-  std::string theirs;
-  std::size_t at = 0;
+  // What ethtool printed about vb, block by block ("\n" starts each), is what we printed, after
+  // the same first line.
+  const std::string first = "listening...\n";
+  ASSERT_TRUE(ethtool.starts_with(first)) << ethtool;
+  std::string theirs = first;
+  std::size_t at = first.size();  // each block starts with its empty line
   while ((at = ethtool.find('\n', at)) != std::string::npos && at + 1 < ethtool.size()) {
     std::size_t next = ethtool.find("\n\n", at + 1);
     std::string block = ethtool.substr(at, next == std::string::npos ? std::string::npos : next + 1 - at);
