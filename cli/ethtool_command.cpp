@@ -17,6 +17,7 @@
 
 #include "args.hpp"
 #include "command.hpp"
+#include "ethtool_print.hpp"
 #include "fastlink/ethtool.hpp"
 #include "output.hpp"
 
@@ -39,8 +40,6 @@ bool parseOnOff(Args& args, std::string_view keyword) {
   throw UsageError(fmt::format("\"{}\" takes on or off, not \"{}\"", keyword, v));
 }
 
-std::string opt(const std::optional<uint32_t>& v) { return v ? std::to_string(*v) : "n/a"; }
-
 /// Prints the library's error like the other commands (`Error: <extack or errno text>`).
 int failed(const Error& e, const std::string& device) {
   if (e.code() == std::errc::no_such_device && e.extack().empty())
@@ -56,37 +55,12 @@ void printJson(Context& ctx, const nlohmann::ordered_json& j) {
   out.finish();
 }
 
-void putOpt(nlohmann::ordered_json& j, const char* key, const std::optional<uint32_t>& v) {
-  if (v) j[key] = *v;
-}
-void putOpt(nlohmann::ordered_json& j, const char* key, const std::optional<bool>& v) {
-  if (v) j[key] = *v;
-}
-
 // ---- -l / -L -----------------------------------------------------------------------------
 
 int showChannels(Context& ctx, const std::string& dev) {
   ChannelsInfo c = ctx.netlink().ethtool().channels(dev);
-  if (ctx.options().json) {
-    nlohmann::ordered_json j{{"ifname", dev}};
-    putOpt(j, "rx_max", c.rxMax);
-    putOpt(j, "tx_max", c.txMax);
-    putOpt(j, "other_max", c.otherMax);
-    putOpt(j, "combined_max", c.combinedMax);
-    putOpt(j, "rx", c.rx);
-    putOpt(j, "tx", c.tx);
-    putOpt(j, "other", c.other);
-    putOpt(j, "combined", c.combined);
-    printJson(ctx, j);
-    return kExitOk;
-  }
-  std::fputs(fmt::format("Channel parameters for {}:\nPre-set maximums:\nRX:\t\t{}\nTX:\t\t{}\nOther:\t\t{}\n"
-                         "Combined:\t{}\nCurrent hardware settings:\nRX:\t\t{}\nTX:\t\t{}\nOther:\t\t{}\n"
-                         "Combined:\t{}\n",
-                         dev, opt(c.rxMax), opt(c.txMax), opt(c.otherMax), opt(c.combinedMax), opt(c.rx), opt(c.tx),
-                         opt(c.other), opt(c.combined))
-                 .c_str(),
-             stdout);
+  if (ctx.options().json) printJson(ctx, channelsJson(dev, c));
+  else std::fputs(channelsText(dev, c).c_str(), stdout);
   return kExitOk;
 }
 
@@ -108,35 +82,8 @@ int setChannels(Context& ctx, const std::string& dev, Args& args) {
 
 int showRings(Context& ctx, const std::string& dev) {
   RingsInfo g = ctx.netlink().ethtool().rings(dev);
-  if (ctx.options().json) {
-    nlohmann::ordered_json j{{"ifname", dev}};
-    putOpt(j, "rx_max", g.rxMax);
-    putOpt(j, "rx_mini_max", g.rxMiniMax);
-    putOpt(j, "rx_jumbo_max", g.rxJumboMax);
-    putOpt(j, "tx_max", g.txMax);
-    putOpt(j, "rx", g.rx);
-    putOpt(j, "rx_mini", g.rxMini);
-    putOpt(j, "rx_jumbo", g.rxJumbo);
-    putOpt(j, "tx", g.tx);
-    putOpt(j, "rx_buf_len", g.rxBufLen);
-    putOpt(j, "cqe_size", g.cqeSize);
-    putOpt(j, "tx_push", g.txPush);
-    if (g.tcpDataSplit) j["tcp_data_split"] = *g.tcpDataSplit;
-    printJson(ctx, j);
-    return kExitOk;
-  }
-  std::string s = fmt::format(
-      "Ring parameters for {}:\nPre-set maximums:\nRX:\t\t{}\nRX Mini:\t{}\nRX Jumbo:\t{}\nTX:\t\t{}\n"
-      "Current hardware settings:\nRX:\t\t{}\nRX Mini:\t{}\nRX Jumbo:\t{}\nTX:\t\t{}\n"
-      "RX Buf Len:\t\t{}\nCQE Size:\t\t{}\nTX Push:\t{}\n",
-      dev, opt(g.rxMax), opt(g.rxMiniMax), opt(g.rxJumboMax), opt(g.txMax), opt(g.rx), opt(g.rxMini), opt(g.rxJumbo),
-      opt(g.tx), opt(g.rxBufLen), opt(g.cqeSize), g.txPush ? (*g.txPush ? "on" : "off") : "n/a");
-  // ethtool 6.1 prints this line even when the kernel leaves the attribute out (6.1 sends it
-  // only when the driver knows), as "n/a", like the value 0 (unknown).
-  static const char* kSplit[] = {"n/a", "off", "on"};
-  uint8_t split = g.tcpDataSplit.value_or(0);
-  s += fmt::format("TCP data split:\t{}\n", split < 3 ? kSplit[split] : "unknown");
-  std::fputs(s.c_str(), stdout);
+  if (ctx.options().json) printJson(ctx, ringsJson(dev, g));
+  else std::fputs(ringsText(dev, g).c_str(), stdout);
   return kExitOk;
 }
 
@@ -159,78 +106,10 @@ int setRings(Context& ctx, const std::string& dev, Args& args) {
 
 // ---- -k / -K -----------------------------------------------------------------------------
 
-// ethtool's legacy feature groups: a long name printed over the kernel features it matches
-// (a '*' in the pattern matches any run of characters), and the short name -K accepts.
-struct LegacyGroup {
-  const char* shortName;
-  const char* longName;
-  const char* pattern;
-};
-constexpr LegacyGroup kLegacy[] = {
-    {"rx", "rx-checksumming", "rx-checksum"},
-    {"tx", "tx-checksumming", "tx-checksum-*"},
-    {"sg", "scatter-gather", "tx-scatter-gather*"},
-    {"tso", "tcp-segmentation-offload", "tx-tcp*-segmentation"},
-    {"ufo", "udp-fragmentation-offload", "tx-udp-fragmentation"},
-    {"gso", "generic-segmentation-offload", "tx-generic-segmentation"},
-    {"gro", "generic-receive-offload", "rx-gro"},
-    {"lro", "large-receive-offload", "rx-lro"},
-    {"rxvlan", "rx-vlan-offload", "rx-vlan-hw-parse"},
-    {"txvlan", "tx-vlan-offload", "tx-vlan-hw-insert"},
-    {"ntuple", "ntuple-filters", "rx-ntuple-filter"},
-    {"rxhash", "receive-hashing", "rx-hashing"},
-};
-
-bool matches(std::string_view name, std::string_view pattern) {
-  auto star = pattern.find('*');
-  if (star == std::string_view::npos) return name == pattern;
-  std::string_view head = pattern.substr(0, star), tail = pattern.substr(star + 1);
-  return name.size() >= head.size() + tail.size() && name.starts_with(head) && name.ends_with(tail);
-}
-
-std::string featureLine(const std::string& prefix, const std::string& name, bool active, bool fixed, bool wanted) {
-  std::string suffix;
-  if (fixed) suffix = " [fixed]";
-  else if (active != wanted) suffix = wanted ? " [requested on]" : " [requested off]";
-  return fmt::format("{}{}: {}{}\n", prefix, name, active ? "on" : "off", suffix);
-}
-
 int showFeatures(Context& ctx, const std::string& dev) {
   FeaturesInfo info = ctx.netlink().ethtool().features(dev);
-  if (ctx.options().json) {
-    nlohmann::ordered_json features = nlohmann::ordered_json::object();
-    for (const auto& f : info.features)
-      features[f.name] = {{"active", f.active}, {"fixed", f.fixed()}, {"requested", f.wanted}};
-    printJson(ctx, {{"ifname", dev}, {"features", features}});
-    return kExitOk;
-  }
-  std::string s = fmt::format("Features for {}:\n", dev);
-  std::vector<bool> shown(info.features.size(), false);
-  for (const auto& g : kLegacy) {
-    std::vector<std::size_t> hits;
-    for (std::size_t i = 0; i < info.features.size(); ++i)
-      if (matches(info.features[i].name, g.pattern)) hits.push_back(i);
-    if (hits.empty()) continue;
-    if (hits.size() == 1) {
-      const Feature& f = info.features[hits[0]];
-      s += featureLine("", g.longName, f.active, f.fixed(), f.wanted);
-    } else {
-      // ethtool prints a group's line with no [fixed]/[requested] suffix: on if any is on.
-      bool any = false;
-      for (auto i : hits) any = any || info.features[i].active;
-      s += fmt::format("{}: {}\n", g.longName, any ? "on" : "off");
-      for (auto i : hits) {
-        const Feature& f = info.features[i];
-        s += featureLine("\t", f.name, f.active, f.fixed(), f.wanted);
-      }
-    }
-    for (auto i : hits) shown[i] = true;
-  }
-  for (std::size_t i = 0; i < info.features.size(); ++i) {
-    const Feature& f = info.features[i];
-    if (!shown[i]) s += featureLine("", f.name, f.active, f.fixed(), f.wanted);
-  }
-  std::fputs(s.c_str(), stdout);
+  if (ctx.options().json) printJson(ctx, featuresJson(dev, info));
+  else std::fputs(featuresText(dev, info).c_str(), stdout);
   return kExitOk;
 }
 
@@ -247,7 +126,7 @@ int setFeatures(Context& ctx, const std::string& dev, Args& args) {
   std::optional<FeaturesInfo> current;
   for (const auto& [name, on] : asked) {
     const LegacyGroup* legacy = nullptr;
-    for (const auto& g : kLegacy)
+    for (const auto& g : legacyFeatureGroups())
       if (name == g.shortName || name == g.longName) legacy = &g;
     if (!legacy) {
       changes.set(name, on);
@@ -257,7 +136,7 @@ int setFeatures(Context& ctx, const std::string& dev, Args& args) {
     if (!current) current = et.features(dev);
     bool any = false;
     for (const auto& f : current->features)
-      if (matches(f.name, legacy->pattern) && !f.fixed()) {
+      if (matchesFeaturePattern(f.name, legacy->pattern) && !f.fixed()) {
         changes.set(f.name, on);
         any = true;
       }
@@ -281,66 +160,10 @@ int setFeatures(Context& ctx, const std::string& dev, Args& args) {
 
 // ---- -c / -C -----------------------------------------------------------------------------
 
-// The -C keywords (ethtool's) and the field each sets.
-struct CoalesceKey {
-  const char* word;
-  std::optional<uint32_t> CoalesceInfo::*u32 = nullptr;
-  std::optional<bool> CoalesceInfo::*flag = nullptr;
-};
-const CoalesceKey kCoalesceKeys[] = {
-    {"adaptive-rx", nullptr, &CoalesceInfo::adaptiveRx},
-    {"adaptive-tx", nullptr, &CoalesceInfo::adaptiveTx},
-    {"sample-interval", &CoalesceInfo::rateSampleInterval},
-    {"stats-block-usecs", &CoalesceInfo::statsBlockUsecs},
-    {"pkt-rate-low", &CoalesceInfo::pktRateLow},
-    {"pkt-rate-high", &CoalesceInfo::pktRateHigh},
-    {"rx-usecs", &CoalesceInfo::rxUsecs},
-    {"rx-frames", &CoalesceInfo::rxMaxFrames},
-    {"rx-usecs-irq", &CoalesceInfo::rxUsecsIrq},
-    {"rx-frames-irq", &CoalesceInfo::rxMaxFramesIrq},
-    {"tx-usecs", &CoalesceInfo::txUsecs},
-    {"tx-frames", &CoalesceInfo::txMaxFrames},
-    {"tx-usecs-irq", &CoalesceInfo::txUsecsIrq},
-    {"tx-frames-irq", &CoalesceInfo::txMaxFramesIrq},
-    {"rx-usecs-low", &CoalesceInfo::rxUsecsLow},
-    {"rx-frames-low", &CoalesceInfo::rxMaxFramesLow},
-    {"tx-usecs-low", &CoalesceInfo::txUsecsLow},
-    {"tx-frames-low", &CoalesceInfo::txMaxFramesLow},
-    {"rx-usecs-high", &CoalesceInfo::rxUsecsHigh},
-    {"rx-frames-high", &CoalesceInfo::rxMaxFramesHigh},
-    {"tx-usecs-high", &CoalesceInfo::txUsecsHigh},
-    {"tx-frames-high", &CoalesceInfo::txMaxFramesHigh},
-    {"cqe-mode-rx", nullptr, &CoalesceInfo::cqeModeRx},
-    {"cqe-mode-tx", nullptr, &CoalesceInfo::cqeModeTx},
-};
-
-std::string onOff(const std::optional<bool>& v) { return v ? (*v ? "on" : "off") : "n/a"; }
-
 int showCoalesce(Context& ctx, const std::string& dev) {
   CoalesceInfo c = ctx.netlink().ethtool().coalesce(dev);
-  if (ctx.options().json) {
-    nlohmann::ordered_json j{{"ifname", dev}};
-    for (const auto& k : kCoalesceKeys) {
-      if (k.u32) putOpt(j, k.word, c.*k.u32);
-      else putOpt(j, k.word, c.*k.flag);
-    }
-    printJson(ctx, j);
-    return kExitOk;
-  }
-  std::string s = fmt::format("Coalesce parameters for {}:\nAdaptive RX: {}  TX: {}\n", dev, onOff(c.adaptiveRx),
-                              onOff(c.adaptiveTx));
-  s += fmt::format("stats-block-usecs: {}\nsample-interval: {}\npkt-rate-low: {}\npkt-rate-high: {}\n\n",
-                   opt(c.statsBlockUsecs), opt(c.rateSampleInterval), opt(c.pktRateLow), opt(c.pktRateHigh));
-  s += fmt::format("rx-usecs: {}\nrx-frames: {}\nrx-usecs-irq: {}\nrx-frames-irq: {}\n\n", opt(c.rxUsecs),
-                   opt(c.rxMaxFrames), opt(c.rxUsecsIrq), opt(c.rxMaxFramesIrq));
-  s += fmt::format("tx-usecs: {}\ntx-frames: {}\ntx-usecs-irq: {}\ntx-frames-irq: {}\n\n", opt(c.txUsecs),
-                   opt(c.txMaxFrames), opt(c.txUsecsIrq), opt(c.txMaxFramesIrq));
-  s += fmt::format("rx-usecs-low: {}\nrx-frame-low: {}\ntx-usecs-low: {}\ntx-frame-low: {}\n\n", opt(c.rxUsecsLow),
-                   opt(c.rxMaxFramesLow), opt(c.txUsecsLow), opt(c.txMaxFramesLow));
-  s += fmt::format("rx-usecs-high: {}\nrx-frame-high: {}\ntx-usecs-high: {}\ntx-frame-high: {}\n\n",
-                   opt(c.rxUsecsHigh), opt(c.rxMaxFramesHigh), opt(c.txUsecsHigh), opt(c.txMaxFramesHigh));
-  s += fmt::format("CQE mode RX: {}  TX: {}\n\n", onOff(c.cqeModeRx), onOff(c.cqeModeTx));
-  std::fputs(s.c_str(), stdout);
+  if (ctx.options().json) printJson(ctx, coalesceJson(dev, c));
+  else std::fputs(coalesceText(dev, c).c_str(), stdout);
   return kExitOk;
 }
 
@@ -349,7 +172,7 @@ int setCoalesce(Context& ctx, const std::string& dev, Args& args) {
   while (!args.done()) {
     std::string word = args.peek();
     const CoalesceKey* key = nullptr;
-    for (const auto& k : kCoalesceKeys)
+    for (const auto& k : coalesceKeys())
       if (word == k.word) key = &k;
     if (!key) args.unknown("ethtool -C takes ethtool's coalescing keywords (see docs/cli/ethtool.md)");
     args.next();

@@ -22,6 +22,7 @@
 #include "fastlink/events.hpp"
 #include "fastlink/link.hpp"
 #include "fastlink/mirror.hpp"
+#include "monitor_ethtool.hpp"
 #include "monitor_print.hpp"
 #include "output.hpp"
 
@@ -29,6 +30,7 @@ namespace fastlink::cli {
 namespace {
 
 constexpr const char* kUsage = R"(Usage: fastlink [ -t ] [ -j ] [ -rcvbuf BYTES ] [ -n NS ] monitor [ all | OBJECT... ] [ dev DEV ] [ all-nsid ] [ sync ]
+       fastlink [ -j ] [ -rcvbuf BYTES ] [ -n NS ] monitor ethtool [ dev DEV ]
 OBJECT := { link | address | route | neigh | rule | nexthop | qdisc | class | tc }
   all       ip monitor's objects (link, address, route, neigh, rule, nexthop)
   tc        qdisc and class, as tc monitor prints them
@@ -42,6 +44,7 @@ struct MonitorOptions {
   std::optional<std::string> dev;
   bool allNsid = false;
   bool sync = false;
+  bool ethtool = false;  // `ethtool`: its own stream (generic netlink), like ethtool --monitor
 };
 
 std::optional<ObjectKind> parseKind(std::string_view w) {
@@ -64,11 +67,17 @@ MonitorOptions parseMonitor(Args& args) {
     if (w == "all") all = true;
     else if (w == "tc") m.kinds.insert(m.kinds.end(), {ObjectKind::Qdisc, ObjectKind::Class});
     else if (auto k = parseKind(w)) m.kinds.push_back(*k);
+    else if (w == "ethtool") m.ethtool = true;
     else if (w == "dev") m.dev = args.value("dev");
     else if (w == "all-nsid") m.allNsid = true;
     else if (w == "sync") m.sync = true;
     else if (w == "help") throw UsageError(kUsage);
     else throw UsageError(fmt::format("argument \"{}\" is wrong: unknown monitor object\n{}", w, kUsage));
+  }
+  if (m.ethtool) {
+    if (all || !m.kinds.empty() || m.allNsid || m.sync)
+      throw UsageError("\"ethtool\" is a stream of its own (ethtool --monitor): it takes only \"dev DEV\"");
+    return m;
   }
   if (all || m.kinds.empty()) {
     // ip monitor's objects, and tc's when named beside `all`.
@@ -306,6 +315,7 @@ int runMonitor(Context& ctx, Args& args) {
   std::signal(SIGPIPE, SIG_IGN);
   Netlink& nl = ctx.netlink();
   try {
+    if (m.ethtool) return monitorEthtool(nl, ctx.options(), m.dev);
     Printer printer(ctx.options(), m, nl);
     return m.sync ? monitorMirror(nl, printer, m, ctx.options()) : monitorEvents(nl, printer, m, ctx.options());
   } catch (const Error& e) {

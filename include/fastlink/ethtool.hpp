@@ -205,6 +205,9 @@ class EthtoolApi final : public IEthtoolApi {
 
   /// The resolved `ethtool` family, for building EthtoolRequests (resolved on first use).
   const GenlFamily& family();
+  /// The kernel's feature names by bit number (string set ETH_SS_FEATURES), cached: what names
+  /// the bits of a features reply or notification (decodeEthtoolEvent).
+  const std::vector<std::string>& featureNames();
   /// Sends ethtool requests (EthtoolRequests::set*) pipelined on the generic netlink socket,
   /// many per sendmsg, ACKs matched by sequence number: the bulk form for many devices.
   /// Per-request results as Netlink::run. Feature sets in a batch are not read back: compare

@@ -7,6 +7,7 @@
 #include "fastlink/events.hpp"
 #include "fastlink/fdb.hpp"
 #include "fastlink/ethtool.hpp"
+#include "fastlink/ethtool_events.hpp"
 #include "fastlink/steering.hpp"
 #include "fastlink/napi.hpp"
 #include "fastlink/tune.hpp"

@@ -163,6 +163,8 @@ EthtoolApi::~EthtoolApi() = default;
 
 const GenlFamily& EthtoolApi::family() { return families_.get(kFamily); }
 
+const std::vector<std::string>& EthtoolApi::featureNames() { return strings(ETH_SS_FEATURES); }
+
 const std::vector<std::string>& EthtoolApi::strings(uint32_t setId) {
   if (auto it = cache_->strings.find(setId); it != cache_->strings.end()) return it->second;
   Request r = EthtoolRequests::stringSet(family(), setId);

@@ -2,7 +2,8 @@
 // message body (genlmsghdr + attributes); the harness puts an nlmsghdr in front, as the engine
 // hands over a message that passed mnl_nlmsg_ok, and the genl command byte picks the decoder
 // (the kernel's reply command numbers: 1 strset, 12 features, 16 rings, 18 channels,
-// 20 coalesce, 33 stats; anything else tries them all).
+// 20 coalesce, 33 stats; anything else tries them all). Every input is also decoded as a
+// notification (decodeEthtoolEvent: 13 features, 17 rings, 19 channels, 21 coalesce).
 #include <linux/netlink.h>
 #include "fuzz_message.hpp"
 
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "fastlink/error.hpp"
+#include "fastlink/ethtool_events.hpp"
 #include "genl/ethtool_codec.hpp"
 
 namespace {
@@ -47,5 +49,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       volatile std::size_t sink = g.size();
       (void)sink;
     });
+  guarded([&] {
+    fastlink::Notification n{std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(h), h->nlmsg_len), std::nullopt};
+    auto e = fastlink::decodeEthtoolEvent(n, names);
+    volatile std::size_t sink = e ? e->ifname.size() + e->ifindex : 0;
+    (void)sink;
+  });
   return 0;
 }

@@ -1,0 +1,48 @@
+// The ethtool objects as the `ethtool` program prints them (6.1's -l, -g, -k, -c text) and as
+// fastlink's JSON: shared by `fastlink ethtool` (the show commands) and `fastlink monitor
+// ethtool` (whose notifications ethtool --monitor prints with the same text).
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "fastlink/ethtool.hpp"
+
+namespace fastlink::cli {
+
+/// ethtool's legacy feature groups: a long name printed over the kernel features it matches
+/// (a '*' in the pattern matches any run of characters), and the short name -K accepts.
+struct LegacyGroup {
+  const char* shortName;
+  const char* longName;
+  const char* pattern;
+};
+std::span<const LegacyGroup> legacyFeatureGroups();
+/// `name` matches a LegacyGroup pattern.
+bool matchesFeaturePattern(std::string_view name, std::string_view pattern);
+
+/// One -C keyword (ethtool's) and the field it sets.
+struct CoalesceKey {
+  const char* word;
+  std::optional<uint32_t> CoalesceInfo::*u32 = nullptr;
+  std::optional<bool> CoalesceInfo::*flag = nullptr;
+};
+std::span<const CoalesceKey> coalesceKeys();
+
+/// `ethtool -l DEV`, `-g`, `-k`, `-c` text (each ends with a newline).
+std::string channelsText(std::string_view dev, const ChannelsInfo& c);
+std::string ringsText(std::string_view dev, const RingsInfo& g);
+std::string featuresText(std::string_view dev, const FeaturesInfo& info);
+std::string coalesceText(std::string_view dev, const CoalesceInfo& c);
+
+/// `fastlink -j ethtool -l DEV` (and -g, -k, -c): {"ifname": DEV, ...}.
+nlohmann::ordered_json channelsJson(std::string_view dev, const ChannelsInfo& c);
+nlohmann::ordered_json ringsJson(std::string_view dev, const RingsInfo& g);
+nlohmann::ordered_json featuresJson(std::string_view dev, const FeaturesInfo& info);
+nlohmann::ordered_json coalesceJson(std::string_view dev, const CoalesceInfo& c);
+
+}  // namespace fastlink::cli

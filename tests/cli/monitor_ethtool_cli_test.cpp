@@ -1,0 +1,113 @@
+// `fastlink monitor ethtool` against `ethtool --monitor` on the same changes (channels and
+// features of a 4-queue veth): both run at once and print the same text; with -j, one object
+// per line carrying the values `ethtool -l/-k` shows afterwards.
+#include <map>
+#include <sstream>
+
+#include "cli_fixture.hpp"
+
+namespace fastlink::test {
+namespace {
+
+using nlohmann::json;
+
+class MonitorEthtoolCliTest : public CliTest {
+ protected:
+  void SetUp() override {
+    if (ns.exec("command -v ethtool").status != 0) GTEST_SKIP() << "ethtool is not installed (scripts/setup)";
+    ns.ip("link add va numtxqueues 4 numrxqueues 4 type veth peer name vb numtxqueues 4 numrxqueues 4");
+  }
+
+  /// The changes both monitors see: channels of both ends, then features of va.
+  std::string changes() const {
+    std::string et = "ip netns exec " + ns.name() + " ethtool ";
+    return et + "-L va rx 2 tx 3; " + et + "-L vb rx 1; " + et + "-K va rx-gro-list on; " + et + "-K vb tx off >/dev/null 2>&1";
+  }
+
+  /// Runs `ethtool --monitor` and `fastlink OPTIONS monitor ethtool WORDS` while changes() happen.
+  std::pair<std::string, std::string> both(const std::string& options, const std::string& words) {
+    std::string a = "/tmp/fastlink-ethmon-et-" + ns.name(), b = "/tmp/fastlink-ethmon-fl-" + ns.name();
+    // ethtool writes through stdio: line-buffered, or a kill would lose what it printed.
+    std::string script = "ip netns exec " + ns.name() + " stdbuf -oL ethtool --monitor >" + a + " 2>/dev/null & A=$!; " +
+                         cliPath() + " -n " + ns.name() + " " + options + " monitor ethtool " + words + " >" + b +
+                         " 2>&1 & B=$!; sleep 0.5; " + changes() + "; sleep 0.5; kill $A $B; wait";
+    run("sh -c " + shellQuote(script));
+    std::string etOut = run("cat " + a).out, flOut = run("cat " + b).out;
+    run("rm -f " + a + " " + b);
+    return {etOut, flOut};
+  }
+};
+
+TEST_F(MonitorEthtoolCliTest, TextEqualsEthtoolMonitor) {
+  auto [ethtool, mine] = both("", "");
+  // "listening..." first (ethtool prints it on stdout once subscribed), then each notification.
+  ASSERT_NE(ethtool.find("Channel parameters for va:"), std::string::npos) << "ethtool --monitor saw nothing:\n" << ethtool;
+  ASSERT_NE(ethtool.find("Features for va:"), std::string::npos) << ethtool;
+  EXPECT_EQ(mine, ethtool);
+}
+
+TEST_F(MonitorEthtoolCliTest, DevLimitsTheOutputToOneDevice) {
+  auto [ethtool, mine] = both("", "dev vb");
+  EXPECT_NE(mine.find("Channel parameters for vb:"), std::string::npos) << mine;
+  EXPECT_NE(mine.find("Features for vb:"), std::string::npos) << mine;
+  EXPECT_EQ(mine.find(" va:"), std::string::npos) << mine;
+  // What ethtool printed about vb, block by block ("\n" starts each), is what we printed, after
+  // the same first line.
+  const std::string first = "listening...\n";
+  ASSERT_TRUE(ethtool.starts_with(first)) << ethtool;
+  std::string theirs = first;
+  std::size_t at = first.size();  // each block starts with its empty line
+  while ((at = ethtool.find('\n', at)) != std::string::npos && at + 1 < ethtool.size()) {
+    std::size_t next = ethtool.find("\n\n", at + 1);
+    std::string block = ethtool.substr(at, next == std::string::npos ? std::string::npos : next + 1 - at);
+    if (block.find(" vb:\n") != std::string::npos) theirs += block;
+    if (next == std::string::npos) break;
+    at = next + 1;
+  }
+  EXPECT_EQ(mine, theirs);
+}
+
+TEST_F(MonitorEthtoolCliTest, JsonLinesCarryTheShowFields) {
+  auto [ethtool, mine] = both("-j", "");
+  std::istringstream in(mine);
+  std::map<std::string, json> lastOf;  // "kind ifname" -> the last event's object
+  std::size_t count = 0;
+  for (std::string line; std::getline(in, line);) {
+    json j = json::parse(line);
+    EXPECT_EQ(j["event"], "changed");
+    EXPECT_EQ(j["object"], "ethtool");
+    lastOf[j["kind"].get<std::string>() + " " + j["ifname"].get<std::string>()] = j;
+    ++count;
+  }
+  ASSERT_GE(count, 4u) << mine;
+  json ch = lastOf.at("channels va");
+  // The fields `fastlink -j ethtool -l va` prints, with the values it prints now.
+  json shown = json::parse(cli("-j ethtool -l va").out)[0];
+  for (const auto& [key, value] : shown.items()) EXPECT_EQ(ch[key], value) << key;
+  EXPECT_EQ(ch["rx"], 2);
+  EXPECT_EQ(ch["tx"], 3);
+  EXPECT_EQ(lastOf.at("channels vb")["rx"], 1);
+  json features = lastOf.at("features va")["features"];
+  EXPECT_EQ(features["rx-gro-list"]["active"], true);
+  // The oracle: ethtool -k after the changes.
+  std::string k = ns.exec("ethtool -k vb").out;
+  EXPECT_NE(k.find("\ttx-checksum-ip-generic: off"), std::string::npos) << k;
+  EXPECT_EQ(lastOf.at("features vb")["features"]["tx-checksum-ip-generic"]["active"], false);
+}
+
+TEST_F(MonitorEthtoolCliTest, EthtoolWithOtherObjectsIsAUsageError) {
+  auto r = cli("monitor ethtool route");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("\"ethtool\" is a stream of its own"), std::string::npos) << r.err;
+  EXPECT_EQ(cli("monitor link ethtool").status, 2);
+  EXPECT_EQ(cli("monitor ethtool sync").status, 2);
+}
+
+TEST_F(MonitorEthtoolCliTest, UnknownDeviceIsAnError) {
+  auto r = cli("monitor ethtool dev nope0");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_FALSE(r.err.empty());
+}
+
+}  // namespace
+}  // namespace fastlink::test
