@@ -89,7 +89,10 @@ class EthtoolEventStream {
   Subscription& subscription() { return subscription_; }
 
  private:
-  std::size_t deliver(const EventHandler& onEvent, const std::function<void()>& onOverflow, bool block);
+  /// Reads the subscription with `read` (process, wait, or wait with a timeout), delivering
+  /// the decoded events.
+  using Read = std::function<std::size_t(Subscription&, const Subscription::Handlers&)>;
+  std::size_t deliver(const EventHandler& onEvent, const std::function<void()>& onOverflow, const Read& read);
 
   std::vector<std::string> featureNames_;
   Subscription subscription_;

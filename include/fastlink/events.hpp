@@ -125,7 +125,10 @@ class EventStream {
   Subscription& subscription() { return subscription_; }
 
  private:
-  std::size_t deliver(const EventHandler& onEvent, const std::function<void()>& onOverflow, bool block);
+  /// Reads the subscription with `read` (process, wait, or wait with a timeout), delivering
+  /// the decoded events.
+  using Read = std::function<std::size_t(Subscription&, const Subscription::Handlers&)>;
+  std::size_t deliver(const EventHandler& onEvent, const std::function<void()>& onOverflow, const Read& read);
 
   Subscription subscription_;
   std::vector<ObjectKind> kinds_;

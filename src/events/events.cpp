@@ -4,11 +4,9 @@
 #include <linux/if_addr.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
-#include <poll.h>
 #include <sys/socket.h>
 
 #include <algorithm>
-#include <cerrno>
 
 #include "fastlink/error.hpp"
 #include "fastlink/netlink.hpp"
@@ -179,14 +177,20 @@ EventStream::EventStream(Netlink& netlink, const std::vector<ObjectKind>& kinds,
 }
 
 std::size_t EventStream::process(const EventHandler& onEvent, const std::function<void()>& onOverflow) {
-  return deliver(onEvent, onOverflow, false);
+  return deliver(onEvent, onOverflow, [](Subscription& s, const Subscription::Handlers& h) { return s.process(h); });
 }
 
 std::size_t EventStream::wait(const EventHandler& onEvent, const std::function<void()>& onOverflow) {
-  return deliver(onEvent, onOverflow, true);
+  return deliver(onEvent, onOverflow, [](Subscription& s, const Subscription::Handlers& h) { return s.wait(h); });
 }
 
-std::size_t EventStream::deliver(const EventHandler& onEvent, const std::function<void()>& onOverflow, bool block) {
+std::size_t EventStream::wait(const EventHandler& onEvent, std::chrono::milliseconds timeout,
+                              const std::function<void()>& onOverflow) {
+  return deliver(onEvent, onOverflow,
+                 [timeout](Subscription& s, const Subscription::Handlers& h) { return s.wait(h, timeout); });
+}
+
+std::size_t EventStream::deliver(const EventHandler& onEvent, const std::function<void()>& onOverflow, const Read& read) {
   std::size_t delivered = 0;
   Subscription::Handlers handlers;
   Event event;  // one for the whole batch: decoding a route event into it allocates nothing
@@ -197,20 +201,8 @@ std::size_t EventStream::deliver(const EventHandler& onEvent, const std::functio
     onEvent(event);
   };
   handlers.onOverflow = onOverflow;
-  if (block) subscription_.wait(handlers);
-  else subscription_.process(handlers);
+  read(subscription_, handlers);
   return delivered;
-}
-
-std::size_t EventStream::wait(const EventHandler& onEvent, std::chrono::milliseconds timeout,
-                              const std::function<void()>& onOverflow) {
-  pollfd p{fd(), POLLIN, 0};
-  int rc;
-  do {
-    rc = ::poll(&p, 1, static_cast<int>(timeout.count()));
-  } while (rc < 0 && errno == EINTR);
-  if (rc < 0) throw Error(std::error_code(errno, std::generic_category()), "poll events");
-  return process(onEvent, onOverflow);
 }
 
 }  // namespace fastlink

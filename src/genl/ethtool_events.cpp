@@ -4,9 +4,7 @@
 
 #include <linux/ethtool_netlink.h>
 #include <linux/netlink.h>
-#include <poll.h>
 
-#include <cerrno>
 #include <string>
 
 #include "fastlink/error.hpp"
@@ -114,26 +112,21 @@ EthtoolEventStream::EthtoolEventStream(Netlink& netlink, const SubscriptionOptio
 }
 
 std::size_t EthtoolEventStream::process(const EventHandler& onEvent, const std::function<void()>& onOverflow) {
-  return deliver(onEvent, onOverflow, false);
+  return deliver(onEvent, onOverflow, [](Subscription& s, const Subscription::Handlers& h) { return s.process(h); });
 }
 
 std::size_t EthtoolEventStream::wait(const EventHandler& onEvent, const std::function<void()>& onOverflow) {
-  return deliver(onEvent, onOverflow, true);
+  return deliver(onEvent, onOverflow, [](Subscription& s, const Subscription::Handlers& h) { return s.wait(h); });
 }
 
 std::size_t EthtoolEventStream::wait(const EventHandler& onEvent, std::chrono::milliseconds timeout,
                                      const std::function<void()>& onOverflow) {
-  pollfd p{fd(), POLLIN, 0};
-  int rc;
-  do {
-    rc = ::poll(&p, 1, static_cast<int>(timeout.count()));
-  } while (rc < 0 && errno == EINTR);
-  if (rc < 0) throw Error(std::error_code(errno, std::generic_category()), "poll ethtool events");
-  return process(onEvent, onOverflow);
+  return deliver(onEvent, onOverflow,
+                 [timeout](Subscription& s, const Subscription::Handlers& h) { return s.wait(h, timeout); });
 }
 
 std::size_t EthtoolEventStream::deliver(const EventHandler& onEvent, const std::function<void()>& onOverflow,
-                                        bool block) {
+                                        const Read& read) {
   std::size_t delivered = 0;
   Subscription::Handlers handlers;
   handlers.onNotification = [&](const Notification& n) {
@@ -143,8 +136,7 @@ std::size_t EthtoolEventStream::deliver(const EventHandler& onEvent, const std::
     onEvent(*e);
   };
   handlers.onOverflow = onOverflow;
-  if (block) subscription_.wait(handlers);
-  else subscription_.process(handlers);
+  read(subscription_, handlers);
   return delivered;
 }
 

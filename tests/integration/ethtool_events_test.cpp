@@ -18,6 +18,8 @@
 #include <map>
 #include <sstream>
 
+#include "support/ethtool_text.hpp"
+#include "support/netdevsim.hpp"
 #include "support/test_netns.hpp"
 
 namespace fastlink::test {
@@ -25,23 +27,6 @@ namespace {
 
 using namespace std::chrono_literals;
 namespace fs = std::filesystem;
-
-/// "Key:\tvalue" lines of `ethtool -l/-g` text, by section ("max" or "cur") and key.
-std::map<std::pair<std::string, std::string>, std::string> parseSections(const std::string& text) {
-  std::map<std::pair<std::string, std::string>, std::string> out;
-  std::istringstream in(text);
-  std::string line, section;
-  while (std::getline(in, line)) {
-    if (line.starts_with("Pre-set")) section = "max";
-    else if (line.starts_with("Current")) section = "cur";
-    else if (auto colon = line.find(':'); colon != std::string::npos && !section.empty()) {
-      std::string value = line.substr(colon + 1);
-      value.erase(0, value.find_first_not_of("\t "));
-      out[{section, line.substr(0, colon)}] = value;
-    }
-  }
-  return out;
-}
 
 /// `ethtool -k` text: kernel feature name -> on (the legacy group lines are in it too).
 std::map<std::string, bool> parseFeatures(const std::string& text) {
@@ -111,7 +96,7 @@ TEST_F(EthtoolEventTest, ChannelsChangeArrivesWithEthtoolsValues) {
   EXPECT_EQ(e->ifindex, ifindex("va"));
   ASSERT_NE(e->channels(), nullptr);
   const ChannelsInfo& c = *e->channels();
-  auto oracle = parseSections(ethtool("-l va"));
+  auto oracle = parseEthtoolSections(ethtool("-l va"));
   EXPECT_EQ(opt(c.rx), oracle.at({"cur", "RX"}));
   EXPECT_EQ(opt(c.tx), oracle.at({"cur", "TX"}));
   EXPECT_EQ(opt(c.rxMax), oracle.at({"max", "RX"}));
@@ -153,7 +138,7 @@ TEST_F(EthtoolEventTest, EachDeviceIsNamedAndOnlyChangesAreAnnounced) {
   const EthtoolEvent* channels = last(events, EthtoolEventKind::Channels, "vb");
   ASSERT_NE(channels, nullptr);
   EXPECT_EQ(channels->ifindex, ifindex("vb"));
-  EXPECT_EQ(opt(channels->channels()->rx), parseSections(ethtool("-l vb")).at({"cur", "RX"}));
+  EXPECT_EQ(opt(channels->channels()->rx), parseEthtoolSections(ethtool("-l vb")).at({"cur", "RX"}));
   EXPECT_EQ(last(events, EthtoolEventKind::Channels, "va"), nullptr);
   ASSERT_NE(last(events, EthtoolEventKind::Features, "va"), nullptr);
 }
@@ -214,26 +199,16 @@ TEST_F(EthtoolEventTest, NotificationsItDoesNotDecodeAreNullAndBadOnesThrow) {
 class EthtoolEventNetdevsim : public ::testing::Test {
  protected:
   TestNetns ns;
+  std::unique_ptr<NetdevsimDevice> device;
   std::string dev;
-  unsigned id = 0;
   std::unique_ptr<Netlink> nl;
 
   void SetUp() override {
-    if (!fs::exists("/sys/bus/netdevsim")) GTEST_SKIP() << "the kernel has no module netdevsim (tests/vm/run has it)";
-    id = 900 + static_cast<unsigned>(::getpid() % 90);
-    std::ofstream("/sys/bus/netdevsim/new_device") << id << " 1 4";
-    std::string dir = "/sys/bus/netdevsim/devices/netdevsim" + std::to_string(id) + "/net";
-    for (int i = 0; i < 50 && dev.empty(); ++i) {
-      if (fs::exists(dir))
-        for (const auto& e : fs::directory_iterator(dir)) dev = e.path().filename();
-      if (dev.empty()) ::usleep(20000);
-    }
-    ASSERT_FALSE(dev.empty()) << "netdevsim device did not appear";
-    ASSERT_EQ(run("ip link set dev " + dev + " netns " + ns.name()).status, 0);
+    if (!NetdevsimDevice::available()) GTEST_SKIP() << "the kernel has no module netdevsim (tests/vm/run has it)";
+    device = std::make_unique<NetdevsimDevice>(ns, 900 + static_cast<unsigned>(::getpid() % 90));
+    dev = device->name();
+    ASSERT_FALSE(dev.empty()) << "the netdevsim device did not appear in the namespace";
     nl = std::make_unique<Netlink>(NetlinkOptions{.netns = Netns::named(ns.name())});
-  }
-  void TearDown() override {
-    if (!dev.empty()) std::ofstream("/sys/bus/netdevsim/del_device") << id;
   }
   std::string ethtool(const std::string& args) const {
     CommandResult r = ns.exec("ethtool " + args);
@@ -257,7 +232,7 @@ TEST_F(EthtoolEventNetdevsim, RingsAndCoalesceChangesArriveWithEthtoolsValues) {
   }
   const EthtoolEvent* rings = last(events, EthtoolEventKind::Rings);
   ASSERT_NE(rings, nullptr);
-  auto g = parseSections(ethtool("-g " + dev));
+  auto g = parseEthtoolSections(ethtool("-g " + dev));
   EXPECT_EQ(opt(rings->rings()->rx), g.at({"cur", "RX"}));
   EXPECT_EQ(opt(rings->rings()->tx), g.at({"cur", "TX"}));
   EXPECT_EQ(opt(rings->rings()->rxMax), g.at({"max", "RX"}));

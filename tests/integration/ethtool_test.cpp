@@ -9,27 +9,11 @@
 #include <map>
 #include <sstream>
 
+#include "support/ethtool_text.hpp"
 #include "support/test_netns.hpp"
 
 namespace fastlink::test {
 namespace {
-
-/// `ethtool -l` text, section by section: {"max", "RX"} -> "4" (or "n/a").
-std::map<std::pair<std::string, std::string>, std::string> parseChannels(const std::string& text) {
-  std::map<std::pair<std::string, std::string>, std::string> out;
-  std::istringstream in(text);
-  std::string line, section;
-  while (std::getline(in, line)) {
-    if (line.starts_with("Pre-set")) section = "max";
-    else if (line.starts_with("Current")) section = "cur";
-    else if (auto colon = line.find(':'); colon != std::string::npos && !section.empty()) {
-      std::string value = line.substr(colon + 1);
-      value.erase(0, value.find_first_not_of("\t "));
-      out[{section, line.substr(0, colon)}] = value;
-    }
-  }
-  return out;
-}
 
 /// `ethtool -k` text: feature name -> "on" / "off" (suffixes such as [fixed] dropped).
 std::map<std::string, std::string> parseFeatures(const std::string& text) {
@@ -71,7 +55,7 @@ class EthtoolTest : public ::testing::Test {
 
 TEST_F(EthtoolTest, ChannelsMatchEthtool) {
   ChannelsInfo c = nl.ethtool().channels("e0");
-  auto oracle = parseChannels(ethtool("-l e0"));
+  auto oracle = parseEthtoolSections(ethtool("-l e0"));
   EXPECT_EQ(std::to_string(*c.rxMax), oracle.at({"max", "RX"}));
   EXPECT_EQ(std::to_string(*c.txMax), oracle.at({"max", "TX"}));
   EXPECT_EQ(std::to_string(*c.rx), oracle.at({"cur", "RX"}));
@@ -86,7 +70,7 @@ TEST_F(EthtoolTest, ChannelsMatchEthtool) {
 
 TEST_F(EthtoolTest, SetChannelsChangesQueuesAndIsReversible) {
   nl.ethtool().setChannels("e0", ChannelsInfo().setRx(2).setTx(3));
-  auto oracle = parseChannels(ethtool("-l e0"));
+  auto oracle = parseEthtoolSections(ethtool("-l e0"));
   EXPECT_EQ(oracle.at({"cur", "RX"}), "2");
   EXPECT_EQ(oracle.at({"cur", "TX"}), "3");
   EXPECT_EQ(sysQueues("e0", "rx"), 2);

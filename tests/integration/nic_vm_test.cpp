@@ -13,6 +13,7 @@
 #include <fstream>
 
 #include "support/namespace_sysfs.hpp"
+#include "support/netdevsim.hpp"
 #include "support/test_netns.hpp"
 
 namespace fastlink::test {
@@ -176,28 +177,18 @@ TEST_F(VmNic, RingsAndCoalescingReadAgainstEthtool) {
 class VmNetdevsim : public ::testing::Test {
  protected:
   TestNetns ns;
+  std::unique_ptr<NetdevsimDevice> device;
   std::string dev;
-  unsigned id = 0;
   std::unique_ptr<Netlink> nl;
 
   void SetUp() override {
     if (!std::getenv("FASTLINK_VM")) GTEST_SKIP() << "netdevsim runs in the VM (tests/vm/run): the host kernel lacks the module";
     // A kernel without it (and no out-of-tree build): the VM run knows the module is absent.
-    if (!fs::exists("/sys/bus/netdevsim")) GTEST_SKIP() << "the kernel has no module netdevsim";
-    id = 100 + static_cast<unsigned>(::getpid() % 800);
-    std::ofstream("/sys/bus/netdevsim/new_device") << id << " 1 4";
-    std::string dir = "/sys/bus/netdevsim/devices/netdevsim" + std::to_string(id) + "/net";
-    for (int i = 0; i < 50 && dev.empty(); ++i) {
-      if (fs::exists(dir))
-        for (const auto& e : fs::directory_iterator(dir)) dev = e.path().filename();
-      if (dev.empty()) ::usleep(20000);
-    }
-    ASSERT_FALSE(dev.empty()) << "netdevsim device did not appear";
-    ASSERT_EQ(run("ip link set dev " + dev + " netns " + ns.name()).status, 0);
+    if (!NetdevsimDevice::available()) GTEST_SKIP() << "the kernel has no module netdevsim";
+    device = std::make_unique<NetdevsimDevice>(ns, 100 + static_cast<unsigned>(::getpid() % 800));
+    dev = device->name();
+    ASSERT_FALSE(dev.empty()) << "the netdevsim device did not appear in the namespace";
     nl = std::make_unique<Netlink>(NetlinkOptions{.netns = Netns::named(ns.name())});
-  }
-  void TearDown() override {
-    if (!dev.empty()) std::ofstream("/sys/bus/netdevsim/del_device") << id;
   }
 
   /// `ethtool -g` / `ethtool -c` in the test's namespace (ethtool 6.1 has no --json for them).
