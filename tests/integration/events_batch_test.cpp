@@ -96,12 +96,13 @@ TEST(EventsBatchTest, WaitSleepsUntilTheFirstNotificationThenDeliversTheQueue) {
     SCOPED_TRACE(nonBlocking ? "O_NONBLOCK" : "blocking fd");
     if (nonBlocking) fcntl(stream.fd(), F_SETFL, fcntl(stream.fd(), F_GETFL) | O_NONBLOCK);
     int route = nonBlocking ? 201 : 200;
+    seen.clear();
+    // t0 before the thread: its 200 ms count from t0 however late the main thread gets to wait().
+    auto t0 = std::chrono::steady_clock::now();
     std::thread changer([&] {
-      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      std::this_thread::sleep_until(t0 + std::chrono::milliseconds(200));
       here.ip("route add " + hostRoute(route) + " dev lo");
     });
-    seen.clear();
-    auto t0 = std::chrono::steady_clock::now();
     std::size_t n = stream.wait(keep);
     auto waited = std::chrono::steady_clock::now() - t0;
     changer.join();

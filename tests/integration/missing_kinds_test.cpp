@@ -106,7 +106,10 @@ TEST_F(LinkTest, LacpBondPortInfoMatchesIp) {
     auto before = ipLink("u0")["linkinfo"]["info_slave_data"];
     auto got = links.get("u0");
     auto after = ipLink("u0")["linkinfo"]["info_slave_data"];
-    bool inSync = before.contains("ad_actor_oper_port_state") && (before["ad_actor_oper_port_state"].get<int>() & 0x08);
+    // Settled: in sync, collecting and distributing (0x08|0x10|0x20), and so an active port. In
+    // sync alone the port can still be a backup for a bond timer tick.
+    bool inSync = before.contains("ad_actor_oper_port_state") &&
+                  (before["ad_actor_oper_port_state"].get<int>() & 0x38) == 0x38 && before.value("state", "") == "ACTIVE";
     if (before == after && inSync) {
       ASSERT_TRUE(got.bondPort.has_value());
       const BondPortInfo& p = *got.bondPort;

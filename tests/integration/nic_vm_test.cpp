@@ -49,13 +49,21 @@ class VmNic : public ::testing::Test {
 
   void SetUp() override {
     if (!std::getenv("FASTLINK_VM_NIC")) GTEST_SKIP() << "needs the VM's multi-queue virtio-net NIC (tests/vm/run)";
-    nic = findVirtioNic();
+    // TearDown gives the NIC back; should that have failed, deleting the namespace does too,
+    // later, from a kernel workqueue: wait for it rather than fail the next test.
+    for (int i = 0; i < 100 && nic.empty(); ++i) {
+      nic = findVirtioNic();
+      if (nic.empty()) usleep(100000);
+    }
     ASSERT_FALSE(nic.empty()) << "FASTLINK_VM_NIC is set but no virtio_net device exists";
-    // Deleting the namespace moves the NIC back to the initial one.
     ASSERT_EQ(run("ip link set dev " + nic + " netns " + ns.name()).status, 0);
     ns.ip("link set dev " + nic + " up");
     sysfs = std::make_unique<NamespaceSysfs>(ns.name());
     nl = std::make_unique<Netlink>(NetlinkOptions{.netns = Netns::named(ns.name())});
+  }
+  void TearDown() override {
+    // Back into this process's namespace now, synchronously (see SetUp).
+    if (!nic.empty()) ns.exec("ip link set dev " + nic + " netns " + std::to_string(::getpid()));
   }
   SteeringApi steer() const { return SteeringApi(sysfs->root()); }
 };

@@ -11,6 +11,7 @@
 #include <map>
 #include <regex>
 
+#include "support/settled.hpp"
 #include "support/test_netns.hpp"
 #include "support/wire_observer.hpp"
 
@@ -253,18 +254,16 @@ TEST_F(TcTest, QdiscStatsDropsAndOverlimitsEqualTc) {
   cls.rate = 125000;
   tc.addClass(ClassInfo().setDev("v0").setParent(TcHandle(1, 0)).setClassid(TcHandle(1, 1)).setKind("htb").setOptions(cls));
   tc.addQdisc(QdiscInfo().setDev("v0").setParent(TcHandle(1, 1)).setHandle(TcHandle(0x10, 0)).setKind("pfifo").setOptions(FifoOptions{5}));
-  // Resolve the neighbour first: a preload sent during ARP resolution is dropped (or held) by
-  // the neighbour layer, never reaching the qdisc.
-  ns.exec("ping -q -c 1 -w 3 10.9.0.2 >/dev/null 2>&1");
+  // Permanent neighbours on both sides: no ARP at all. A preload sent during ARP resolution
+  // would be held by the neighbour layer, never reaching the qdisc, and an ARP probe (5 s after
+  // the last confirmation) would add a packet between fastlink's read and tc's.
+  std::string mac0 = ns.ipJson("link show dev v0")[0]["address"], mac1 = peer.ipJson("link show dev v1")[0]["address"];
+  ns.ip("neigh replace 10.9.0.2 lladdr " + mac1 + " dev v0 nud permanent");
+  peer.ip("neigh replace 10.9.0.1 lladdr " + mac0 + " dev v1 nud permanent");
   ns.exec("ping -q -f -l 100 -c 400 -s 1200 -w 10 10.9.0.2 >/dev/null 2>&1");
-  // Let the queue drain so both reads see the same counters.
-  for (int i = 0; i < 50; ++i) {
-    auto q = tc.qdiscs(QdiscFilter().setDev("v0").setHandle(TcHandle(0x10, 0)));
-    if (!q.empty() && q[0].stats->qlen == 0) break;
-    usleep(100000);
-  }
-  auto mine = tc.qdiscs(QdiscFilter().setDev("v0"));
-  auto oracle = tcQdiscs("v0");
+  // Let the queue drain, and read until tc reads the same counters before and after fastlink.
+  auto [mine, oracle] = settledReads([&] { return tc.qdiscs(QdiscFilter().setDev("v0")); },
+                                     [&] { return tcQdiscs("v0"); }, 100);
   uint64_t drops = 0;
   for (const auto& q : mine) {
     const auto& o = oracle.at(key(q));
