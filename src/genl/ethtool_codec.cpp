@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <string>
+#include <string_view>
 
 #include "fastlink/error.hpp"
 #include "genl/genl_message.hpp"
@@ -100,25 +102,21 @@ FeaturesInfo decodeFeatures(const nlmsghdr* message, const std::vector<std::stri
   if (auto* a = r.attrs.get(ETHTOOL_A_FEATURES_NOCHANGE)) nochange = decodeBitset(a);
   auto bit = [](const EthtoolBitset& b, uint32_t i) { return i < b.value.size() && b.value[i]; };
   uint32_t size = std::max({hw.size, wanted.size, active.size, nochange.size});
-  // Only a named bit is a feature: past the last name (the string set's, or a verbose bitset's)
-  // there is nothing to report, however large the bitsets say they are (up to 65,536 bits, each
-  // looked up in four maps: the decoder's cost on a hostile reply, and its fuzzer's speed).
-  uint32_t lastNamed = static_cast<uint32_t>(names.size());
+  // Only a named bit is a feature: the string set's name, else a verbose bitset's own (the last
+  // of active, hw, wanted, nochange that names it). Only the named bits are visited, not every
+  // bit up to the highest named one: a hostile reply naming bit 65,535 alone costs one entry,
+  // not 65,536 bits of lookups in four maps.
+  std::map<uint32_t, std::string_view> named;
   for (const EthtoolBitset* b : {&active, &hw, &wanted, &nochange})
-    if (!b->names.empty()) lastNamed = std::max(lastNamed, b->names.rbegin()->first + 1);
-  size = std::min(size, lastNamed);
+    for (const auto& [i, name] : b->names)
+      if (i < size && !name.empty()) named[i] = name;
+  for (uint32_t i = 0; i < std::min<std::size_t>(size, names.size()); ++i)
+    if (!names[i].empty()) named[i] = names[i];
   FeaturesInfo out;
-  out.features.reserve(size);
-  for (uint32_t i = 0; i < size; ++i) {
+  out.features.reserve(named.size());
+  for (const auto& [i, name] : named) {
     Feature f;
-    if (i < names.size() && !names[i].empty()) {
-      f.name = names[i];
-    } else {
-      for (const EthtoolBitset* b : {&active, &hw, &wanted, &nochange})
-        if (auto it = b->names.find(i); it != b->names.end()) f.name = it->second;
-    }
-    // Bits the kernel has no name for are unused (ethtool -k skips them too).
-    if (f.name.empty()) continue;
+    f.name = name;
     f.active = bit(active, i);
     f.wanted = bit(wanted, i);
     f.changeable = bit(hw, i);

@@ -185,6 +185,25 @@ TEST(EthtoolDecode, FeaturesNamedOnlyByAVerboseBitsetBeyondTheStringSet) {
   EXPECT_EQ(f.features[1], (Feature{"far", true, false, false, false}));
 }
 
+TEST(EthtoolDecode, FeaturesAreTheNamedBitsWithinTheBitsetsOnly) {
+  // The highest bit a bitset may have, named by the bitset alone, and a string set naming more
+  // bits than the bitsets hold: the named bits inside the bitsets, in bit order, are the features.
+  Attrs bits = Attrs()
+                   .nestNoFlag(1, Attrs().u32(1, 65535).str(2, "last").flag(3))
+                   .nestNoFlag(1, Attrs().u32(1, 1).flag(3));
+  AlignedMessage m(reply(12, Attrs().nestNoFlag(4, Attrs().u32(2, 65536).nestNoFlag(3, bits))));
+  FeaturesInfo f = genl::decodeFeatures(m.as<nlmsghdr>(), {"sg", "", "tso"});
+  ASSERT_EQ(f.features.size(), 3u);  // bit 1 is on but has no name: not a feature
+  EXPECT_EQ(f.features[0], (Feature{"sg", false, false, false, false}));
+  EXPECT_EQ(f.features[1], (Feature{"tso", false, false, false, false}));
+  EXPECT_EQ(f.features[2], (Feature{"last", true, false, false, false}));
+  Attrs bit0 = Attrs().nestNoFlag(1, Attrs().u32(1, 0).flag(3));
+  AlignedMessage small(reply(12, Attrs().nestNoFlag(4, Attrs().u32(2, 1).nestNoFlag(3, bit0))));
+  FeaturesInfo g = genl::decodeFeatures(small.as<nlmsghdr>(), {"sg", "", "tso"});
+  ASSERT_EQ(g.features.size(), 1u);  // "tso" is bit 2 of a 1-bit set: not a feature here
+  EXPECT_EQ(g.features[0], (Feature{"sg", true, false, false, false}));
+}
+
 TEST(EthtoolDecode, VerboseBitsetWithMaskAndNames) {
   Attrs bits = Attrs()
                    .nestNoFlag(1, Attrs().u32(1, 0).str(2, "a").flag(3))
