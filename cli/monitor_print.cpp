@@ -404,8 +404,8 @@ void nexthopText(std::string& out, const NexthopInfo& n, DeviceNames& names) {
   if (n.blackhole) out += " blackhole";
   if (n.scope && *n.scope != Scope::Universe) put(" scope {}", scopeName(*n.scope));
   for (const auto& f : routeFlagWords(n.flags.value_or(0))) put(" {}", f);
-  if (n.protocol && *n.protocol != RouteProtocol::Boot && *n.protocol != RouteProtocol::Unspec)
-    put(" proto {}", RouteNames::system().protocolName(*n.protocol));
+  // Unlike a route's line, a nexthop's names `proto boot` too: only unspec is left out (ip does so).
+  if (n.protocol && *n.protocol != RouteProtocol::Unspec) put(" proto {}", RouteNames::system().protocolName(*n.protocol));
   if (n.fdb) out += " fdb";
   out += " \n";
 }

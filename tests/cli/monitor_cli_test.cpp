@@ -38,7 +38,9 @@ class MonitorCliTest : public CliTest {
            "route replace 10.10.0.0/16 via 10.9.0.3; " + ip + "neigh add 10.9.0.7 lladdr 02:00:00:00:00:07 dev va; " +
            ip + "neigh del 10.9.0.7 dev va; " + ip + "rule add from 10.1.0.0/16 table 100 pref 100; " + ip +
            "rule del pref 100; " + ip + "nexthop add id 5 via 10.9.0.2 dev va; " + ip + "nexthop del id 5; " + ip +
-           "route del 10.10.0.0/16; " + ip + "addr del 10.9.0.1/24 dev va; " + ip + "link del va";
+           // A nexthop's text names every protocol but unspec, boot included (a route's leaves out boot).
+           "nexthop add id 7 dev va proto boot; " + ip + "nexthop add id 8 dev va proto static; " + ip +
+           "nexthop del id 7; " + ip + "nexthop del id 8; " + ip + "route del 10.10.0.0/16; " + ip + "addr del 10.9.0.1/24 dev va; " + ip + "link del va";
   }
 
   /// Runs `ip ARGS monitor WORDS` and `fastlink ARGS monitor WORDS` while changes() happen.
