@@ -21,8 +21,10 @@
 // previous view as events (then continues with the queued notifications), so a user that
 // applies the events converges on the kernel's state.
 //
-// What the kernel changes without telling (IPv4 routes through a link that goes down or away;
-// the mirror drops them itself, like the kernel), and attributes that change without any
+// What the kernel changes without telling is followed too: IPv4 routes through a link that goes
+// down or away (the mirror drops them itself, like the kernel), and routes over nexthop objects
+// (`nhid`) when a nexthop goes, a group loses a member or a device's nexthops are removed (the
+// mirror reads again the route tables that hold such routes). Attributes that change without any
 // notification (counters, cache timestamps, lifetimes) are not kept: see docs/cli/monitor.md.
 #pragma once
 
@@ -56,6 +58,9 @@ struct MirrorStats {
   uint64_t notifications = 0;  ///< notifications applied
   uint64_t overflows = 0;      ///< ENOBUFS seen on the subscription
   uint64_t resyncs = 0;        ///< re-dumps (overflows, interrupted dumps, resync())
+  /// Route tables read again because routes over nexthop objects changed without a route
+  /// notification (a nexthop deleted, a group that lost a member, a device down).
+  uint64_t tableRereads = 0;
   uint64_t objects = 0;        ///< objects held now
   uint64_t bytes = 0;          ///< memory held for them (messages, keys, table nodes), estimated
 };

@@ -7,6 +7,7 @@
 #include <linux/rtnetlink.h>
 #include <sys/socket.h>
 
+#include <cstddef>
 #include <cstring>
 #include <span>
 
@@ -129,6 +130,19 @@ Canonical address(const nlmsghdr* m) {
   return c;
 }
 
+// RTA_MULTIPATH's bytes with every rtnh_flags byte zeroed.
+void appendPathsWithoutFlags(std::string& key, std::span<const uint8_t> multipath) {
+  std::size_t start = key.size();
+  key.append(reinterpret_cast<const char*>(multipath.data()), multipath.size());
+  for (std::size_t at = 0; at + sizeof(rtnexthop) <= multipath.size();) {
+    rtnexthop path;
+    std::memcpy(&path, multipath.data() + at, sizeof path);
+    if (path.rtnh_len < sizeof path) break;
+    key[start + at + offsetof(rtnexthop, rtnh_flags)] = 0;
+    at += RTNH_ALIGN(path.rtnh_len);
+  }
+}
+
 Canonical route(const nlmsghdr* m) {
   Canonical c;
   if (m->nlmsg_len < NLMSG_LENGTH(sizeof(rtmsg))) return c;
@@ -164,12 +178,28 @@ Canonical route(const nlmsghdr* m) {
   c.identity.push_back(static_cast<char>(rtm.rtm_src_len));
   putAddress(c.identity, src);
   // The nexthop tells apart routes the kernel keeps side by side under one identity (IPv6
-  // per-device routes such as fe80::/64, IPv4 `ip route append`).
+  // per-device routes such as fe80::/64, IPv4 `ip route append`). Over a nexthop object the
+  // id is the nexthop: the paths shown with it follow the object and change in place. A
+  // multipath route keeps its key while its paths' flags (linkdown, dead) change; IPv6 has one
+  // multipath route per identity (its paths are siblings that come and go), so the paths
+  // themselves are not in its key either.
   c.key = c.identity;
-  putU32be(c.key, oif);
+  putU32be(c.key, nhid ? 0 : oif);
   putU32be(c.key, nhid);
-  putAddress(c.key, gateway);
-  c.key.append(reinterpret_cast<const char*>(multipath.data()), multipath.size());
+  if (!nhid) putAddress(c.key, gateway);
+  if (!nhid && !multipath.empty()) {
+    c.key.push_back('M');
+    if (rtm.rtm_family == AF_INET) appendPathsWithoutFlags(c.key, multipath);
+  }
+  c.nexthopId = nhid;
+  for (std::size_t at = 0; at + sizeof(rtnexthop) <= multipath.size();) {
+    rtnexthop path;
+    std::memcpy(&path, multipath.data() + at, sizeof path);
+    if (path.rtnh_len < sizeof path) break;
+    c.pathDevices.push_back(static_cast<uint32_t>(path.rtnh_ifindex));
+    at += RTNH_ALIGN(path.rtnh_len);
+  }
+  c.table = table;
   c.family = rtm.rtm_family;
   c.routeType = rtm.rtm_type;
   if (multipath.empty() && !nhid) c.routeDev = oif;
@@ -250,13 +280,17 @@ std::string linkKey(uint32_t ifindex) {
 }
 
 std::string routeLookupKey(uint32_t table, const Prefix& dst) {
-  std::string s;
-  s.push_back(static_cast<char>(dst.address().isV4() ? AF_INET : AF_INET6));
-  putU32be(s, table);
+  std::string s = routeTableKey(dst.address().isV4() ? AF_INET : AF_INET6, table);
   s.push_back(static_cast<char>(dst.length()));
   // The kernel omits RTA_DST for a default route (/0): the key holds zeros either way.
   if (dst.length() == 0) putAddress(s, {});
   else putAddress(s, dst.address().bytes());
+  return s;
+}
+
+std::string routeTableKey(uint8_t family, uint32_t table) {
+  std::string s(1, static_cast<char>(family));
+  putU32be(s, table);
   return s;
 }
 

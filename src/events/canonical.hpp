@@ -31,6 +31,9 @@ struct Canonical {
   uint32_t linkFlags = 0;  ///< links: IFF_*
   uint32_t ipv4Dev = 0;    ///< IPv4 single-path routes: the output device
   uint32_t routeDev = 0;   ///< single-path routes of both families: the output device
+  uint32_t nexthopId = 0; ///< routes over a nexthop object: RTA_NH_ID
+  std::vector<uint32_t> pathDevices;  ///< multipath routes (RTA_MULTIPATH): each path's device
+  uint32_t table = 0;      ///< routes: the table id
   uint8_t family = 0;
   uint8_t routeType = 0;   ///< RTN_*
 };
@@ -48,6 +51,8 @@ uint32_t linkFlags(const nlmsghdr* m);
 std::string linkKey(uint32_t ifindex);
 /// The prefix of every route key of `table` to exactly `dst`.
 std::string routeLookupKey(uint32_t table, const Prefix& dst);
+/// The prefix of every route key of one table of one family.
+std::string routeTableKey(uint8_t family, uint32_t table);
 std::string neighKey(uint32_t ifindex, const IpAddress& dst);
 
 /// The dump request (without NLM_F_DUMP, which the engine adds) of a mirrored kind.

@@ -15,18 +15,21 @@
 #include <cerrno>
 #include <cstring>
 #include <map>
+#include <set>
 #include <string>
 #include <unordered_map>
 
 #include "core/engine.hpp"
 #include "core/message.hpp"
 #include "events/canonical.hpp"
+#include "events/nexthop_uses.hpp"
 #include "fastlink/error.hpp"
 #include "fastlink/netlink.hpp"
 #include "netlink_internals.hpp"
 #include "rtnl/addr_codec.hpp"
 #include "rtnl/link_codec.hpp"
 #include "rtnl/neigh_codec.hpp"
+#include "rtnl/nexthop_codec.hpp"
 #include "rtnl/route_codec.hpp"
 
 namespace fastlink {
@@ -82,6 +85,18 @@ struct StateMirror::State {
   // Single-path routes per output device (both families): their linkdown flag follows the
   // device's carrier, also without a notification.
   std::unordered_map<uint32_t, uint32_t> routesByDev;
+  // Devices' IFF_* flags, kept whenever routes are mirrored (links or not): routes change
+  // silently when a device goes down, loses its carrier or goes away.
+  std::unordered_map<uint32_t, uint32_t> deviceFlags;
+  // Nexthop objects and the tables of the routes over them. Changes that alter such routes
+  // silently mark tables (and the nexthops) stale; process() reads them again once the queued
+  // notifications are applied, so a burst costs one read per table.
+  events::NexthopUses nexthopUses;
+  // Multipath routes by the devices of their paths: a path's linkdown and dead flags follow its
+  // device silently, IPv4 drops the route when the device goes away.
+  events::RouteTableUses multipathByDevice;
+  std::set<events::RouteTable> staleRouteTables;
+  bool nexthopsStale = false;
   uint32_t generation = 1;
   MirrorStats counters;
 
@@ -116,6 +131,9 @@ struct StateMirror::State {
     if (kind == ObjectKind::Link && !c.name.empty()) linkNames[c.name] = c.ifindex;
     if (kind == ObjectKind::Route && c.ipv4Dev) ++ipv4RoutesByDev[c.ipv4Dev];
     if (kind == ObjectKind::Route && c.routeDev) ++routesByDev[c.routeDev];
+    if (kind == ObjectKind::Route && c.nexthopId) nexthopUses.routeAdded(c.nexthopId, {c.family, c.table});
+    if (kind == ObjectKind::Route)
+      for (uint32_t dev : c.pathDevices) multipathByDevice.add(dev, {c.family, c.table});
   }
   void removed(ObjectKind kind, const std::string& message) {
     Canonical c = events::canonicalize(header(message));
@@ -131,6 +149,9 @@ struct StateMirror::State {
       auto it = routesByDev.find(c.routeDev);
       if (it != routesByDev.end() && --it->second == 0) routesByDev.erase(it);
     }
+    if (kind == ObjectKind::Route && c.nexthopId) nexthopUses.routeRemoved(c.nexthopId, {c.family, c.table});
+    if (kind == ObjectKind::Route)
+      for (uint32_t dev : c.pathDevices) multipathByDevice.remove(dev, {c.family, c.table});
   }
 
   void erase(ObjectKind kind, std::map<std::string, Entry>::iterator it, const EventHandler& onChange,
@@ -153,22 +174,52 @@ struct StateMirror::State {
       return;
     }
     if (it->second.message == c.message) return;
-    if (c.kind == ObjectKind::Link) {
-      onLinkChange(header(it->second.message), c, onChange, reported);
-      it = table.find(c.key);  // the table of links is not touched by onLinkChange; be safe
-    }
     removed(c.kind, it->second.message);
     it->second.message = std::move(c.message);
     added(c.kind, c);
     report(onChange, EventAction::Changed, c.kind, it->second.message, reported);
   }
 
-  // A link that went administratively down loses its IPv4 routes silently (fib_sync_down_dev).
-  void onLinkChange(const nlmsghdr* before, const Canonical& after, const EventHandler& onChange,
-                    std::size_t& reported) {
-    uint32_t was = events::linkFlags(before), is = after.linkFlags;
-    if ((was & IFF_UP) && !(is & IFF_UP)) dropIpv4RoutesOf(after.ifindex, onChange, reported);
-    if ((was ^ is) & (IFF_RUNNING | IFF_LOWER_UP)) followCarrier(after.ifindex, is, onChange, reported);
+  // What a device's change does to routes without a route notification: going down or away
+  // drops its IPv4 routes (fib_sync_down_dev); its carrier sets their linkdown flag; down or
+  // carrier lost removes the nexthop objects through it (and so changes the routes over them);
+  // down, up or carrier marks, clears or removes the paths of multipath routes through it.
+  void followDevice(const Canonical& link, const EventHandler& onChange, std::size_t& reported) {
+    if (!options.routes) return;
+    if (link.deleted) {
+      deviceFlags.erase(link.ifindex);
+      dropIpv4RoutesOf(link.ifindex, onChange, reported);
+      pathsThrough(link.ifindex);
+      return;
+    }
+    auto [it, inserted] = deviceFlags.try_emplace(link.ifindex, link.linkFlags);
+    if (inserted) return;
+    uint32_t was = std::exchange(it->second, link.linkFlags), is = link.linkFlags;
+    bool wentDown = (was & IFF_UP) && !(is & IFF_UP);
+    bool carrierChanged = ((was ^ is) & (IFF_RUNNING | IFF_LOWER_UP)) != 0;
+    if (wentDown) dropIpv4RoutesOf(link.ifindex, onChange, reported);
+    if (carrierChanged) followCarrier(link.ifindex, is, onChange, reported);
+    // Up again revives dead paths (fib_sync_up): that too is silent.
+    if (((was ^ is) & IFF_UP) || carrierChanged) pathsThrough(link.ifindex);
+  }
+
+  // The device's nexthop objects and multipath routes changed: their tables are read again.
+  void pathsThrough(uint32_t ifindex) {
+    nexthopsStale |= nexthopUses.deviceChanged(ifindex, staleRouteTables);
+    multipathByDevice.mark(ifindex, staleRouteTables);
+  }
+
+  // IPv6 keeps a multipath route as sibling routes and tells of them unlike a dump does: a
+  // sibling appended is announced with every path in another order, one deleted (or gone with
+  // its device) alone. Such a notification marks the table to be read again instead.
+  bool isIpv6SiblingNews(const Canonical& c) const {
+    if (c.family != AF_INET6 || c.nexthopId) return false;
+    if (!c.pathDevices.empty()) return true;
+    if (!c.deleted) return false;
+    const auto& routes = tables[slot(ObjectKind::Route)];
+    if (routes.count(c.key)) return false;
+    auto it = routes.lower_bound(c.identity);
+    return it != routes.end() && it->first.compare(0, c.identity.size(), c.identity) == 0;
   }
 
   // The kernel marks routes through a device without carrier "linkdown" (IPv4: neither running
@@ -196,14 +247,23 @@ struct StateMirror::State {
   }
 
   void applyNotification(const nlmsghdr* m, const EventHandler& onChange, std::size_t& reported) {
+    if (m->nlmsg_type == RTM_NEWNEXTHOP || m->nlmsg_type == RTM_DELNEXTHOP) {
+      if (options.routes) nexthopUses.apply(m, staleRouteTables);
+      return;
+    }
     Canonical c = events::canonicalize(m);
-    if (!c.valid || !mirrors(c.kind)) return;
+    if (!c.valid) return;
+    if (c.kind == ObjectKind::Link) followDevice(c, onChange, reported);
+    if (!mirrors(c.kind)) return;
     ++counters.notifications;
+    if (c.kind == ObjectKind::Route && isIpv6SiblingNews(c)) {
+      staleRouteTables.insert({c.family, c.table});
+      return;
+    }
     auto& table = tables[slot(c.kind)];
     if (c.deleted) {
       auto it = table.find(c.key);
       if (it != table.end()) erase(c.kind, it, onChange, reported);
-      if (c.kind == ObjectKind::Link) dropIpv4RoutesOf(c.ifindex, onChange, reported);
       return;
     }
     if (c.replaces) {
@@ -227,9 +287,79 @@ struct StateMirror::State {
         request, std::string(objectKindName(kind)) + " dump (mirror)",
         [&](const nlmsghdr* m) {
           Canonical c = events::canonicalize(m);
-          if (c.valid && c.kind == kind && !c.deleted) upsert(std::move(c), onChange, reported);
+          if (!c.valid || c.kind != kind || c.deleted) return;
+          if (kind == ObjectKind::Link) followDevice(c, onChange, reported);
+          if (mirrors(kind)) upsert(std::move(c), onChange, reported);
         },
         [&] { ++generation; });
+  }
+
+  // Sweeps what the last pass did not see, in the key range `prefix` of `kind`'s table.
+  void sweep(ObjectKind kind, const std::string& prefix, const EventHandler& onChange, std::size_t& reported) {
+    auto& table = tables[slot(kind)];
+    for (auto it = table.lower_bound(prefix); it != table.end() && it->first.compare(0, prefix.size(), prefix) == 0;) {
+      auto next = std::next(it);
+      if (it->second.generation != generation) erase(kind, it, onChange, reported);
+      it = next;
+    }
+  }
+
+  // One table of one family read again (the kernel filters the dump: strict checking).
+  void rereadRouteTable(events::RouteTable t, const EventHandler& onChange, std::size_t& reported) {
+    core::Engine& engine = NetlinkInternals::routeEngine(*netlink);
+    core::MessageWriter request(RTM_GETROUTE, 0);
+    RouteFilter filter;
+    filter.setFamily(t.first == AF_INET ? IpAddress::Family::v4 : IpAddress::Family::v6).setTable(t.second);
+    rtnl::encodeRouteDump(request, filter, 0);
+    for (;;) {
+      ++generation;
+      try {
+        engine.dump(
+            request.bytes(), "route dump of table " + std::to_string(t.second) + " (mirror)",
+            [&](const nlmsghdr* m) {
+              Canonical c = events::canonicalize(m);
+              if (c.valid && c.kind == ObjectKind::Route && !c.deleted && c.family == t.first && c.table == t.second)
+                upsert(std::move(c), onChange, reported);
+            },
+            [&] { ++generation; });
+      } catch (const Error& e) {
+        if (e.code() != Errc::dump_interrupted) throw;
+        continue;
+      }
+      sweep(ObjectKind::Route, events::routeTableKey(t.first, t.second), onChange, reported);
+      return;
+    }
+  }
+
+  // The kernel's nexthop objects, read afresh. A kernel without them (before 5.3) refuses the
+  // dump: then no route can use one.
+  void rereadNexthops() {
+    core::Engine& engine = NetlinkInternals::routeEngine(*netlink);
+    core::MessageWriter request(RTM_GETNEXTHOP, 0);
+    rtnl::encodeNexthopDump(request, {}, 0);
+    std::set<events::RouteTable> ignored;  // a full read of the routes follows, or is under way
+    nexthopUses.clearNexthops();
+    try {
+      engine.dump(
+          request.bytes(), "nexthop dump (mirror)", [&](const nlmsghdr* m) { nexthopUses.apply(m, ignored); },
+          [&] { nexthopUses.clearNexthops(); });
+    } catch (const Error& e) {
+      if (e.code() == Errc::dump_interrupted) return rereadNexthops();
+      if (e.code() != std::errc::operation_not_supported) throw;
+    }
+  }
+
+  // Reads again what notifications said had changed silently (process(), once the queue is dry).
+  std::size_t settle(const EventHandler& onChange) {
+    std::size_t reported = 0;
+    if (std::exchange(nexthopsStale, false)) rereadNexthops();
+    while (!staleRouteTables.empty()) {
+      events::RouteTable t = *staleRouteTables.begin();
+      staleRouteTables.erase(staleRouteTables.begin());
+      ++counters.tableRereads;
+      rereadRouteTable(t, onChange, reported);
+    }
+    return reported;
   }
 
   // Dumps one table and drops what the dump did not show. A restarted dump (NLM_F_DUMP_INTR)
@@ -244,20 +374,22 @@ struct StateMirror::State {
         if (e.code() != Errc::dump_interrupted) throw;
         continue;
       }
-      auto& table = tables[slot(kind)];
-      for (auto it = table.begin(); it != table.end();) {
-        auto next = std::next(it);
-        if (it->second.generation != generation) erase(kind, it, onChange, reported);
-        it = next;
-      }
+      if (mirrors(kind)) sweep(kind, {}, onChange, reported);
       return;
     }
   }
 
+  // Every mirrored table read again. With routes, the devices' flags (links mirrored or not)
+  // and the nexthops are read first: the routes' book-keeping starts from them.
   std::size_t reload(const EventHandler& onChange) {
     std::size_t reported = 0;
-    for (ObjectKind k : kMirrorable)
-      if (mirrors(k)) reloadKind(k, onChange, reported);
+    staleRouteTables.clear();
+    nexthopsStale = false;
+    deviceFlags.clear();
+    for (ObjectKind k : kMirrorable) {
+      if (k == ObjectKind::Route && options.routes) rereadNexthops();
+      if (mirrors(k) || (k == ObjectKind::Link && options.routes)) reloadKind(k, onChange, reported);
+    }
     return reported;
   }
 };
@@ -268,6 +400,15 @@ StateMirror::StateMirror(Netlink& netlink, const MirrorOptions& options)
   for (ObjectKind k : kMirrorable)
     if (state_->mirrors(k))
       for (NotificationGroup g : groupsOf(k)) state_->subscription.join(g);
+  if (options.routes) {
+    // Devices and nexthops change routes without route notifications (State::followDevice).
+    if (!options.links) state_->subscription.join(NotificationGroup::Link);
+    try {
+      state_->subscription.join(NotificationGroup::Nexthop);
+    } catch (const Error& e) {
+      if (e.code() != std::errc::invalid_argument) throw;  // a kernel without nexthop objects (< 5.3)
+    }
+  }
   state_->reload({});
 }
 
@@ -295,7 +436,7 @@ std::size_t StateMirror::process(const EventHandler& onChange) {
   };
   for (;;) {
     state_->subscription.process(handlers);
-    if (!lost) return reported;
+    if (!lost) return reported + state_->settle(onChange);
     lost = false;
     ++state_->counters.resyncs;
     reported += state_->reload(onChange);
@@ -425,7 +566,8 @@ MirrorStats StateMirror::stats() const {
     for (const auto& [key, entry] : table) s.bytes += kNode + stringBytes(key) + stringBytes(entry.message);
   }
   for (const auto& [name, index] : state_->linkNames) s.bytes += 64 + stringBytes(name);
-  s.bytes += state_->ipv4RoutesByDev.size() * 32;
+  s.bytes += (state_->ipv4RoutesByDev.size() + state_->routesByDev.size() + state_->deviceFlags.size()) * 32;
+  s.bytes += state_->nexthopUses.bytes() + state_->multipathByDevice.bytes();
   return s;
 }
 

@@ -276,6 +276,210 @@ TEST_F(EventsTest, MirrorOfChosenTablesHoldsOnlyThose) {
   EXPECT_EQ(mirror.count(ObjectKind::Link), 0u);
 }
 
+// Routes whose paths the kernel changes without a route notification. Routes over nexthop objects
+// (`nhid`, as FRR installs them) change or vanish with their nexthops: a group that loses a
+// member, a nexthop deleted, a device going down (which removes its nexthops without even a
+// nexthop notification). Multipath routes mark, or lose, the paths through a device that loses
+// its carrier, goes down or away; IPv6 tells of its multipath siblings one by one.
+class MirrorPathsTest : public EventsTest {
+ protected:
+  void SetUp() override {
+    EventsTest::SetUp();
+    for (const char* pair : {"va type veth peer name vb", "vc type veth peer name vd"}) ns.ip(std::string("link add ") + pair);
+    for (const char* dev : {"va", "vb", "vc", "vd"}) ns.ip(std::string("link set ") + dev + " up");
+    for (const char* a : {"10.9.0.1/24 dev va", "10.8.0.1/24 dev vc", "2001:db8:9::1/64 dev va", "2001:db8:8::1/64 dev vc"})
+      ns.ip(std::string("addr add ") + a);
+    for (const char* nh : {"1 via 10.9.0.2 dev va", "2 via 10.8.0.2 dev vc", "3 via 10.9.0.3 dev va", "4 via 10.8.0.3 dev vc",
+                           "10 group 1/2/3", "11 group 4", "20 via 2001:db8:9::2 dev va", "21 via 2001:db8:8::2 dev vc",
+                           "30 group 20/21"})
+      ns.ip(std::string("nexthop add id ") + nh);
+    for (const char* r : {"10.50.0.0/16 nhid 10", "10.54.0.0/16 nhid 10 table 100", "10.51.0.0/16 nhid 11 table 100",
+                          "10.52.0.0/16 nhid 3", "10.53.0.0/16 nhid 2", "2001:db8:50::/48 nhid 30"})
+      ns.ip(std::string("route add ") + r);
+  }
+
+  /// Makes one change and collects the mirror's events until it has been quiet for 300 ms.
+  std::vector<Event> change(StateMirror& mirror, const std::string& ipWords) {
+    ns.ip(ipWords);
+    std::vector<Event> events;
+    while (mirror.wait([&](const Event& e) { events.push_back(e); }, 300ms) > 0) {
+    }
+    return events;
+  }
+
+  /// "table dst" of every route to 10.5x/10.7x.0.0/16 or 2001:db8:50|70::/48, as the mirror and as ip see them.
+  static bool ours(const std::string& dst) {
+    for (const char* p : {"10.5", "10.7", "2001:db8:50:", "2001:db8:70:"})
+      if (dst.rfind(p, 0) == 0) return true;
+    return false;
+  }
+  std::set<std::string> mirrored(const StateMirror& mirror) {
+    std::set<std::string> out;
+    mirror.forEachRoute([&](const RouteInfo& r) {
+      if (r.dst && ours(r.dst->toString())) out.insert(std::to_string(r.table.value_or(0)) + " " + r.dst->toString());
+    });
+    return out;
+  }
+  std::set<std::string> ipRoutes() {
+    std::set<std::string> out;
+    for (const char* family : {"-4", "-6"})
+      for (const auto& r : ns.ipJson(std::string(family) + " route show table all")) {
+        std::string dst = r["dst"].get<std::string>(), table = r.contains("table") ? r["table"].get<std::string>() : "main";
+        if (ours(dst)) out.insert((table == "main" ? "254" : table) + " " + dst);
+      }
+    return out;
+  }
+  /// The mirror's route to `dst` in `table`, and how many paths it has.
+  std::size_t pathsOf(const StateMirror& mirror, uint32_t table, const char* dst) {
+    auto r = mirror.route(table, Prefix::parse(dst));
+    return r ? std::max<std::size_t>(r->paths.size(), 1) : 0;
+  }
+};
+
+bool hasRoute(const std::vector<Event>& events, EventAction action, const char* dst) {
+  return find(events, ObjectKind::Route, action, [&](const Event& e) { return e.route()->dst && e.route()->dst->toString() == dst; });
+}
+
+TEST_F(MirrorPathsTest, GroupThatLosesAMemberChangesItsRoutes) {
+  StateMirror mirror(nl);
+  ASSERT_EQ(pathsOf(mirror, 254, "10.50.0.0/16"), 3u);
+  auto events = change(mirror, "nexthop del id 1");
+  // One route changed, in place: not deleted and added again.
+  EXPECT_TRUE(hasRoute(events, EventAction::Changed, "10.50.0.0/16"));
+  EXPECT_TRUE(hasRoute(events, EventAction::Changed, "10.54.0.0/16"));
+  EXPECT_FALSE(hasRoute(events, EventAction::Deleted, "10.50.0.0/16"));
+  EXPECT_EQ(pathsOf(mirror, 254, "10.50.0.0/16"), 2u);
+  EXPECT_EQ(ns.ipJson("route show 10.50.0.0/16")[0]["nexthops"].size(), 2u);
+  EXPECT_EQ(mirrored(mirror), ipRoutes());
+  expectMirrorConvergesToDump(mirror, nl);
+}
+
+TEST_F(MirrorPathsTest, DeviceDownRemovesItsNexthopsAndTheirRoutes) {
+  StateMirror mirror(nl);
+  auto events = change(mirror, "link set vc down");
+  // Nexthops 2 and 4 are gone without a word: 10.53 (nhid 2) and 10.51 (group 11 = {4}) with
+  // them; group 10 keeps 1 and 3, group 30 keeps 20.
+  EXPECT_TRUE(hasRoute(events, EventAction::Deleted, "10.53.0.0/16"));
+  EXPECT_TRUE(hasRoute(events, EventAction::Deleted, "10.51.0.0/16"));
+  EXPECT_TRUE(hasRoute(events, EventAction::Changed, "10.50.0.0/16"));
+  EXPECT_EQ(pathsOf(mirror, 254, "10.50.0.0/16"), 2u);
+  EXPECT_EQ(pathsOf(mirror, 254, "2001:db8:50::/48"), 1u);
+  EXPECT_EQ(mirrored(mirror), ipRoutes());
+  expectMirrorConvergesToDump(mirror, nl);
+}
+
+TEST_F(MirrorPathsTest, DeletedNexthopTakesItsRoutesAndEmptiedGroupsWithIt) {
+  StateMirror mirror(nl);
+  change(mirror, "nexthop del id 1");
+  change(mirror, "nexthop del id 2");
+  // Group 10 is {3} now; deleting 3 empties it: every route over 3 or over 10 goes.
+  auto events = change(mirror, "nexthop del id 3");
+  for (const char* dst : {"10.50.0.0/16", "10.52.0.0/16", "10.54.0.0/16"})
+    EXPECT_TRUE(hasRoute(events, EventAction::Deleted, dst)) << dst;
+  EXPECT_EQ(mirrored(mirror), ipRoutes());
+  EXPECT_EQ(ipRoutes(), (std::set<std::string>{"100 10.51.0.0/16", "254 2001:db8:50::/48"}));
+  expectMirrorConvergesToDump(mirror, nl);
+}
+
+TEST_F(MirrorPathsTest, CarrierLossRemovesNexthopsToo) {
+  StateMirror mirror(nl);
+  // vc stays up but loses its carrier with its peer: the kernel removes nexthops 2 and 4 as for
+  // a device down.
+  auto events = change(mirror, "link set vd down");
+  EXPECT_TRUE(hasRoute(events, EventAction::Deleted, "10.53.0.0/16"));
+  EXPECT_EQ(pathsOf(mirror, 254, "10.50.0.0/16"), 2u);
+  EXPECT_EQ(mirrored(mirror), ipRoutes());
+  expectMirrorConvergesToDump(mirror, nl);
+}
+
+TEST_F(MirrorPathsTest, AfterAResyncTheMirrorStillFollowsNexthops) {
+  StateMirror mirror(nl);
+  mirror.resync();
+  uint64_t rereads = mirror.stats().tableRereads;
+  auto events = change(mirror, "nexthop del id 4");
+  EXPECT_TRUE(hasRoute(events, EventAction::Deleted, "10.51.0.0/16"));
+  // Only table 100 held routes over nexthop 4 (or a group holding it): one table read again.
+  EXPECT_EQ(mirror.stats().tableRereads, rereads + 1);
+  EXPECT_EQ(mirrored(mirror), ipRoutes());
+  expectMirrorConvergesToDump(mirror, nl);
+}
+
+TEST_F(MirrorPathsTest, NexthopsNoRouteUsesCostNoRead) {
+  StateMirror mirror(nl);
+  change(mirror, "nexthop add id 40 via 10.9.0.4 dev va");
+  change(mirror, "nexthop add id 41 group 40");
+  change(mirror, "nexthop del id 40");
+  EXPECT_EQ(mirror.stats().tableRereads, 0u);
+  expectMirrorConvergesToDump(mirror, nl);
+}
+
+TEST_F(MirrorPathsTest, MultipathRoutesFollowTheirDevices) {
+  ns.ip("route add 10.70.0.0/16 nexthop via 10.9.0.2 dev va nexthop via 10.8.0.2 dev vc");
+  ns.ip("-6 route add 2001:db8:70::/48 nexthop via 2001:db8:9::2 dev va nexthop via 2001:db8:8::2 dev vc");
+  StateMirror mirror(nl);
+  // Carrier lost: the paths through vc turn linkdown; then down: dead too. Both in place.
+  for (const char* change_ : {"link set vd down", "link set vc down"}) {
+    auto events = change(mirror, change_);
+    EXPECT_TRUE(hasRoute(events, EventAction::Changed, "10.70.0.0/16")) << change_;
+    EXPECT_TRUE(hasRoute(events, EventAction::Changed, "2001:db8:70::/48")) << change_;
+    expectMirrorConvergesToDump(mirror, nl);
+  }
+  auto ip = ns.ipJson("route show 10.70.0.0/16")[0];
+  EXPECT_EQ(ip["nexthops"][1]["flags"], nlohmann::json::parse(R"(["dead","linkdown"])"));
+  for (const char* change_ : {"link set vc up", "link set vd up"}) {
+    auto events = change(mirror, change_);
+    EXPECT_TRUE(hasRoute(events, EventAction::Changed, "10.70.0.0/16")) << change_;
+    expectMirrorConvergesToDump(mirror, nl);
+  }
+  // va away: IPv4 drops the route without a word, IPv6 keeps the path through vc.
+  auto events = change(mirror, "link del va");
+  EXPECT_TRUE(hasRoute(events, EventAction::Deleted, "10.70.0.0/16"));
+  EXPECT_FALSE(mirror.route(254, Prefix::parse("10.70.0.0/16")));
+  EXPECT_EQ(pathsOf(mirror, 254, "2001:db8:70::/48"), 1u);
+  EXPECT_EQ(mirrored(mirror), ipRoutes());
+  expectMirrorConvergesToDump(mirror, nl);
+}
+
+TEST_F(MirrorPathsTest, Ipv6SiblingsAppendedAndDeletedOneByOneStayOneRoute) {
+  StateMirror mirror(nl);
+  auto events = change(mirror, "-6 route add 2001:db8:70::/48 nexthop via 2001:db8:9::2 dev va nexthop via 2001:db8:8::2 dev vc");
+  EXPECT_TRUE(hasRoute(events, EventAction::New, "2001:db8:70::/48"));
+  // The kernel announces the append with all three paths, in another order than a dump's.
+  events = change(mirror, "-6 route append 2001:db8:70::/48 via 2001:db8:8::3 dev vc");
+  EXPECT_TRUE(hasRoute(events, EventAction::Changed, "2001:db8:70::/48"));
+  EXPECT_EQ(pathsOf(mirror, 254, "2001:db8:70::/48"), 3u);
+  // ... and a deleted sibling alone, as a single-path route.
+  events = change(mirror, "-6 route del 2001:db8:70::/48 via 2001:db8:9::2 dev va");
+  EXPECT_TRUE(hasRoute(events, EventAction::Changed, "2001:db8:70::/48"));
+  EXPECT_FALSE(hasRoute(events, EventAction::Deleted, "2001:db8:70::/48"));
+  EXPECT_EQ(pathsOf(mirror, 254, "2001:db8:70::/48"), 2u);
+  EXPECT_EQ(ns.ipJson("-6 route show 2001:db8:70::/48")[0]["nexthops"].size(), 2u);
+  EXPECT_EQ(mirrored(mirror), ipRoutes());
+  expectMirrorConvergesToDump(mirror, nl);
+  events = change(mirror, "-6 route del 2001:db8:70::/48");
+  EXPECT_TRUE(hasRoute(events, EventAction::Deleted, "2001:db8:70::/48"));
+  EXPECT_EQ(mirrored(mirror), ipRoutes());
+}
+
+TEST_F(MirrorPathsTest, MirrorOfRoutesAloneStillFollowsDevices) {
+  // Without links in the mirror, the devices' changes still reach the routes' book-keeping.
+  ns.ip("route add 10.60.0.0/16 via 10.9.0.2 dev va");
+  MirrorOptions routesOnly;
+  routesOnly.links = routesOnly.addresses = routesOnly.neighbours = false;
+  StateMirror mirror(nl, routesOnly);
+  auto events = change(mirror, "link set vc down");
+  EXPECT_TRUE(hasRoute(events, EventAction::Deleted, "10.53.0.0/16"));
+  events = change(mirror, "link set va down");
+  EXPECT_TRUE(hasRoute(events, EventAction::Deleted, "10.60.0.0/16"));  // dropped silently by the kernel
+  EXPECT_EQ(mirrored(mirror), ipRoutes());
+  EXPECT_EQ(mirror.count(ObjectKind::Link), 0u);
+  auto deadline = std::chrono::steady_clock::now() + 10s;
+  while (mirror.canonical(ObjectKind::Route) != StateMirror::canonicalDump(nl, ObjectKind::Route) &&
+         std::chrono::steady_clock::now() < deadline)
+    mirror.wait({}, 200ms);
+  EXPECT_TRUE(mirror.canonical(ObjectKind::Route) == StateMirror::canonicalDump(nl, ObjectKind::Route));
+}
+
 // The overflow test: a mirror whose socket holds a few notifications, while `ip -batch` (another
 // process) makes 10,000 link changes and 100,000 route changes.
 TEST_F(EventsTest, MirrorResynchronisesAfterOverflowAndEqualsAFreshDump) {

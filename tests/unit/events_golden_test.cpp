@@ -4,6 +4,10 @@
 
 #include <fastlink/events.hpp>
 
+#include <optional>
+#include <tuple>
+#include <vector>
+
 #include "events/canonical.hpp"
 #include "golden.hpp"
 
@@ -204,6 +208,51 @@ TEST(EventsGolden, CanonicalFormIgnoresCountersAndNotificationOnlyParts) {
   EXPECT_EQ(route.key.rfind(route.identity, 0), 0u);
   EXPECT_EQ(route.identity.rfind(events::routeLookupKey(254, Prefix::parse("10.10.0.0/16")), 0), 0u);
   EXPECT_EQ(route.ipv4Dev, 3u);
+}
+
+// RTA_MULTIPATH of two paths (rtnexthop: len:u16, flags:u8, hops:u8, ifindex:s32, then a gateway)
+// through devices 3 and 5; `flags` on the second path (RTNH_F_DEAD 1, RTNH_F_LINKDOWN 16).
+Bytes twoPaths(uint8_t flags) {
+  Bytes out;
+  for (auto [dev, pathFlags, last] : {std::tuple<uint8_t, uint8_t, uint8_t>{3, 0, 2}, {5, flags, 3}}) {
+    Bytes path = {16, 0, pathFlags, 0, dev, 0, 0, 0, 8, 0, 5 /*RTA_GATEWAY*/, 0, 10, 9, 0, last};
+    out.insert(out.end(), path.begin(), path.end());
+  }
+  return out;
+}
+
+Bytes multipathRoute(uint8_t family, const Bytes& paths, std::optional<uint32_t> nhid = std::nullopt) {
+  Bytes rtm = {family, 16, 0, 0, 254, 3, 0, 1, 0, 0, 0, 0};
+  Attrs a;
+  a.raw(1 /*RTA_DST*/, family == kInet ? Bytes{10, 10, 0, 0} : Bytes(16, 0x20)).u32(15 /*RTA_TABLE*/, 254);
+  if (nhid) a.u32(30 /*RTA_NH_ID*/, *nhid);
+  if (!paths.empty()) a.raw(9 /*RTA_MULTIPATH*/, paths);
+  return netlinkMessage(kNewRoute, 0, rtm, a);
+}
+
+TEST(EventsGolden, RouteKeysStayWhileTheKernelChangesPathsSilently) {
+  auto canonical = [](const Bytes& message) {
+    AlignedMessage m(message);
+    return events::canonicalize(m.as<nlmsghdr>());
+  };
+  // A path's linkdown and dead flags change the message, not the key: the route is Changed.
+  auto healthy = canonical(multipathRoute(kInet, twoPaths(0))), dead = canonical(multipathRoute(kInet, twoPaths(1 | 16)));
+  EXPECT_EQ(healthy.key, dead.key);
+  EXPECT_NE(healthy.message, dead.message);
+  EXPECT_EQ(healthy.pathDevices, (std::vector<uint32_t>{3, 5}));
+  // Other IPv4 paths are another route (`ip route append` keeps both).
+  Bytes otherPaths = twoPaths(0);
+  otherPaths.back() = 9;
+  EXPECT_NE(canonical(multipathRoute(kInet, otherPaths)).key, healthy.key);
+  // IPv6 has one multipath route per identity: its paths are not in the key.
+  constexpr uint8_t kInet6 = 10;
+  EXPECT_EQ(canonical(multipathRoute(kInet6, twoPaths(0))).key, canonical(multipathRoute(kInet6, otherPaths)).key);
+  // Over a nexthop object the id is the key, whatever paths the kernel shows with it.
+  auto overGroup = canonical(multipathRoute(kInet, twoPaths(0), 10)), shrunk = canonical(multipathRoute(kInet, {}, 10));
+  EXPECT_EQ(overGroup.key, shrunk.key);
+  EXPECT_EQ(overGroup.nexthopId, 10u);
+  EXPECT_NE(canonical(multipathRoute(kInet, {}, 11)).key, shrunk.key);
+  EXPECT_EQ(overGroup.table, 254u);
 }
 
 }  // namespace
