@@ -115,11 +115,13 @@ Canonical address(const nlmsghdr* m) {
   c.kind = ObjectKind::Address;
   c.deleted = m->nlmsg_type == RTM_DELADDR;
   c.ifindex = ifa.ifa_index;
+  c.family = ifa.ifa_family;
   std::span<const uint8_t> local, addr;
   forEachAttr(m, sizeof ifa, [&](const Attr& a, auto) {
     if (a.type == IFA_LOCAL) local = a.value;
     if (a.type == IFA_ADDRESS) addr = a.value;
   });
+  if (ifa.ifa_family == AF_INET && local.size() == 4) std::memcpy(&c.ipv4Address, local.data(), 4);
   c.key = linkKey(c.ifindex);
   c.key.push_back(static_cast<char>(ifa.ifa_family));
   c.key.push_back(static_cast<char>(ifa.ifa_prefixlen));
@@ -155,7 +157,7 @@ Canonical route(const nlmsghdr* m) {
   c.deleted = m->nlmsg_type == RTM_DELROUTE;
   c.replaces = (m->nlmsg_flags & NLM_F_REPLACE) != 0;
   uint32_t table = rtm.rtm_table, priority = 0, oif = 0, nhid = 0;
-  std::span<const uint8_t> dst, src, gateway, multipath;
+  std::span<const uint8_t> dst, src, gateway, multipath, prefsrc;
   forEachAttr(m, sizeof rtm, [&](const Attr& a, auto) {
     switch (a.type) {
       case RTA_TABLE: table = u32(a.value); break;
@@ -166,6 +168,7 @@ Canonical route(const nlmsghdr* m) {
       case RTA_SRC: src = a.value; break;
       case RTA_GATEWAY: gateway = a.value; break;
       case RTA_MULTIPATH: multipath = a.value; break;
+      case RTA_PREFSRC: prefsrc = a.value; break;
       default: break;
     }
   });
@@ -192,6 +195,7 @@ Canonical route(const nlmsghdr* m) {
     if (rtm.rtm_family == AF_INET) appendPathsWithoutFlags(c.key, multipath);
   }
   c.nexthopId = nhid;
+  if (rtm.rtm_family == AF_INET && prefsrc.size() == 4) std::memcpy(&c.ipv4Address, prefsrc.data(), 4);
   for (std::size_t at = 0; at + sizeof(rtnexthop) <= multipath.size();) {
     rtnexthop path;
     std::memcpy(&path, multipath.data() + at, sizeof path);

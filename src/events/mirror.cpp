@@ -79,9 +79,11 @@ struct StateMirror::State {
   // a replace finds the entries it overwrites with one range.
   std::array<std::map<std::string, Entry>, 4> tables;
   std::unordered_map<std::string, uint32_t> linkNames;  // name -> ifindex
-  // IPv4 routes per output device: the kernel drops them without a notification when the
-  // device goes down or away; the counter says when a scan is worth it.
-  std::unordered_map<uint32_t, uint32_t> ipv4RoutesByDev;
+  // IPv4 routes by output device: the kernel drops them without a notification when the
+  // device goes down or away, or loses its last IPv4 address; and by preferred source, which
+  // takes them along when it is deleted (6.18 announces that; older kernels need not).
+  events::RouteTableUses ipv4RoutesByDev;
+  events::RouteTableUses ipv4RoutesBySource;
   // Single-path routes per output device (both families): their linkdown flag follows the
   // device's carrier, also without a notification.
   std::unordered_map<uint32_t, uint32_t> routesByDev;
@@ -129,7 +131,8 @@ struct StateMirror::State {
   // Book-keeping done on every insert and erase.
   void added(ObjectKind kind, const Canonical& c) {
     if (kind == ObjectKind::Link && !c.name.empty()) linkNames[c.name] = c.ifindex;
-    if (kind == ObjectKind::Route && c.ipv4Dev) ++ipv4RoutesByDev[c.ipv4Dev];
+    if (kind == ObjectKind::Route && c.ipv4Dev) ipv4RoutesByDev.add(c.ipv4Dev, {c.family, c.table});
+    if (kind == ObjectKind::Route && c.ipv4Address) ipv4RoutesBySource.add(c.ipv4Address, {c.family, c.table});
     if (kind == ObjectKind::Route && c.routeDev) ++routesByDev[c.routeDev];
     if (kind == ObjectKind::Route && c.nexthopId) nexthopUses.routeAdded(c.nexthopId, {c.family, c.table});
     if (kind == ObjectKind::Route)
@@ -141,10 +144,8 @@ struct StateMirror::State {
       auto it = linkNames.find(c.name);
       if (it != linkNames.end() && it->second == c.ifindex) linkNames.erase(it);
     }
-    if (kind == ObjectKind::Route && c.ipv4Dev) {
-      auto it = ipv4RoutesByDev.find(c.ipv4Dev);
-      if (it != ipv4RoutesByDev.end() && --it->second == 0) ipv4RoutesByDev.erase(it);
-    }
+    if (kind == ObjectKind::Route && c.ipv4Dev) ipv4RoutesByDev.remove(c.ipv4Dev, {c.family, c.table});
+    if (kind == ObjectKind::Route && c.ipv4Address) ipv4RoutesBySource.remove(c.ipv4Address, {c.family, c.table});
     if (kind == ObjectKind::Route && c.routeDev) {
       auto it = routesByDev.find(c.routeDev);
       if (it != routesByDev.end() && --it->second == 0) routesByDev.erase(it);
@@ -203,6 +204,16 @@ struct StateMirror::State {
     if (((was ^ is) & IFF_UP) || carrierChanged) pathsThrough(link.ifindex);
   }
 
+  // An IPv4 address deleted takes the routes that prefer it as their source; the device's last
+  // one turns IPv4 off there (fib_disable_ip), which drops the routes through it. Whether it was
+  // the last is not known here (addresses may not be mirrored): the tables are read again.
+  void followAddress(const Canonical& address) {
+    if (!options.routes || !address.deleted || address.family != AF_INET) return;
+    ipv4RoutesBySource.mark(address.ipv4Address, staleRouteTables);
+    ipv4RoutesByDev.mark(address.ifindex, staleRouteTables);
+    multipathByDevice.mark(address.ifindex, staleRouteTables);
+  }
+
   // The device's nexthop objects and multipath routes changed: their tables are read again.
   void pathsThrough(uint32_t ifindex) {
     nexthopsStale |= nexthopUses.deviceChanged(ifindex, staleRouteTables);
@@ -236,7 +247,7 @@ struct StateMirror::State {
   }
 
   void dropIpv4RoutesOf(uint32_t ifindex, const EventHandler& onChange, std::size_t& reported) {
-    if (!options.routes || !ipv4RoutesByDev.count(ifindex)) return;
+    if (!options.routes || !ipv4RoutesByDev.has(ifindex)) return;
     auto& routes = tables[slot(ObjectKind::Route)];
     for (auto it = routes.begin(); it != routes.end();) {
       auto next = std::next(it);
@@ -254,6 +265,7 @@ struct StateMirror::State {
     Canonical c = events::canonicalize(m);
     if (!c.valid) return;
     if (c.kind == ObjectKind::Link) followDevice(c, onChange, reported);
+    if (c.kind == ObjectKind::Address) followAddress(c);
     if (!mirrors(c.kind)) return;
     ++counters.notifications;
     if (c.kind == ObjectKind::Route && isIpv6SiblingNews(c)) {
@@ -401,8 +413,10 @@ StateMirror::StateMirror(Netlink& netlink, const MirrorOptions& options)
     if (state_->mirrors(k))
       for (NotificationGroup g : groupsOf(k)) state_->subscription.join(g);
   if (options.routes) {
-    // Devices and nexthops change routes without route notifications (State::followDevice).
+    // Devices, IPv4 addresses and nexthops change routes without route notifications
+    // (State::followDevice, followAddress).
     if (!options.links) state_->subscription.join(NotificationGroup::Link);
+    if (!options.addresses) state_->subscription.join(NotificationGroup::Ipv4Addr);
     try {
       state_->subscription.join(NotificationGroup::Nexthop);
     } catch (const Error& e) {
@@ -566,8 +580,9 @@ MirrorStats StateMirror::stats() const {
     for (const auto& [key, entry] : table) s.bytes += kNode + stringBytes(key) + stringBytes(entry.message);
   }
   for (const auto& [name, index] : state_->linkNames) s.bytes += 64 + stringBytes(name);
-  s.bytes += (state_->ipv4RoutesByDev.size() + state_->routesByDev.size() + state_->deviceFlags.size()) * 32;
-  s.bytes += state_->nexthopUses.bytes() + state_->multipathByDevice.bytes();
+  s.bytes += (state_->routesByDev.size() + state_->deviceFlags.size()) * 32;
+  s.bytes += state_->nexthopUses.bytes() + state_->multipathByDevice.bytes() + state_->ipv4RoutesByDev.bytes() +
+             state_->ipv4RoutesBySource.bytes();
   return s;
 }
 

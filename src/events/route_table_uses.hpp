@@ -1,6 +1,6 @@
 // Which route tables hold routes that depend on something the kernel can change under them
-// without a route notification (a nexthop object, a device of a multipath route), counted per
-// (family, table), so that a change of that thing names the tables to read again.
+// without a route notification (a nexthop object, a device, a preferred source address),
+// counted per (family, table), so that a change of that thing names the tables to read again.
 #pragma once
 
 #include <cstddef>
@@ -33,6 +33,8 @@ class RouteTableUses {
     for (const auto& [table, routes] : it->second) stale.insert(table);
   }
   bool empty() const { return uses_.empty(); }
+  /// True when some mirrored route depends on `on`.
+  bool has(uint32_t on) const { return uses_.count(on) != 0; }
   /// Memory held, estimated: a hash node and a map node per (thing, table).
   std::size_t bytes() const {
     std::size_t b = 0;

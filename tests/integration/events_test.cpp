@@ -461,6 +461,39 @@ TEST_F(MirrorPathsTest, Ipv6SiblingsAppendedAndDeletedOneByOneStayOneRoute) {
   EXPECT_EQ(mirrored(mirror), ipRoutes());
 }
 
+TEST_F(MirrorPathsTest, RoutesGoWithTheirSourceAddressAndTheDevicesLastIpv4Address) {
+  ns.ip("addr add 10.9.0.5/24 dev va");
+  ns.ip("route add 10.80.0.0/16 via 10.9.0.2 src 10.9.0.5");
+  ns.ip("route add 10.81.0.0/16 via 10.9.0.2 dev va");
+  ns.ip("route add 10.82.0.0/16 nexthop via 10.9.0.2 dev va nexthop via 10.8.0.2 dev vc");
+  for (bool routesOnly : {false, true}) {
+    SCOPED_TRACE(routesOnly ? "routes only" : "every table");
+    if (routesOnly) {
+      ns.ip("addr add 10.9.0.1/24 dev va");
+      ns.ip("addr add 10.9.0.5/24 dev va");
+      ns.ip("route replace 10.80.0.0/16 via 10.9.0.2 src 10.9.0.5");
+      ns.ip("route replace 10.81.0.0/16 via 10.9.0.2 dev va");
+      ns.ip("route replace 10.82.0.0/16 nexthop via 10.9.0.2 dev va nexthop via 10.8.0.2 dev vc");
+    }
+    MirrorOptions options;
+    if (routesOnly) options.links = options.addresses = options.neighbours = false;
+    StateMirror mirror(nl, options);
+    // A route's preferred source goes with the address (6.18 announces it; older kernels need not).
+    auto events = change(mirror, "addr del 10.9.0.5/24 dev va");
+    EXPECT_TRUE(hasRoute(events, EventAction::Deleted, "10.80.0.0/16"));
+    EXPECT_TRUE(mirror.route(254, Prefix::parse("10.81.0.0/16")));
+    // The device's last IPv4 address: IPv4 is off there, its routes go without a word.
+    events = change(mirror, "addr del 10.9.0.1/24 dev va");
+    EXPECT_TRUE(hasRoute(events, EventAction::Deleted, "10.81.0.0/16"));
+    EXPECT_EQ(mirrored(mirror), ipRoutes());
+    auto deadline = std::chrono::steady_clock::now() + 10s;
+    while (mirror.canonical(ObjectKind::Route) != StateMirror::canonicalDump(nl, ObjectKind::Route) &&
+           std::chrono::steady_clock::now() < deadline)
+      mirror.wait({}, 200ms);
+    EXPECT_TRUE(mirror.canonical(ObjectKind::Route) == StateMirror::canonicalDump(nl, ObjectKind::Route));
+  }
+}
+
 TEST_F(MirrorPathsTest, MirrorOfRoutesAloneStillFollowsDevices) {
   // Without links in the mirror, the devices' changes still reach the routes' book-keeping.
   ns.ip("route add 10.60.0.0/16 via 10.9.0.2 dev va");
