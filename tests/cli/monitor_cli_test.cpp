@@ -277,6 +277,45 @@ TEST_F(MonitorCliTest, RestartedSyncMonitorRebuildsTheExactState) {
   EXPECT_FALSE(view.count("10.1.0.0/16 main"));
 }
 
+TEST_F(MonitorCliTest, SyncShowsRouteChangesTheKernelDoesNotAnnounce) {
+  // Routes over a nexthop group lose a path when a member goes, and a route over a nexthop goes
+  // with the nexthop's device: `ip monitor` prints no route line for either. A `sync` monitor's
+  // reader still ends with the kernel's routes.
+  std::string ip = "ip -n " + ns.name() + " ", out = "/tmp/fastlink-mon-silent-" + ns.name();
+  std::string setup = ip + "link add va type veth peer name vb; " + ip + "link add vc type veth peer name vd; ";
+  for (const char* dev : {"va", "vb", "vc", "vd"}) setup += ip + "link set " + dev + " up; ";
+  setup += ip + "addr add 10.9.0.1/24 dev va; " + ip + "addr add 10.8.0.1/24 dev vc; " + ip +
+           "nexthop add id 1 via 10.9.0.2 dev va; " + ip + "nexthop add id 2 via 10.8.0.2 dev vc; " + ip +
+           "nexthop add id 3 via 10.9.0.3 dev va; " + ip + "nexthop add id 10 group 1/2/3; " + ip +
+           "route add 10.50.0.0/16 nhid 10; " + ip + "route add 10.53.0.0/16 nhid 2 table 7; ";
+  std::string script = setup + cliPath() + " -n " + ns.name() + " -j monitor route sync >" + out + " & B=$!; sleep 0.3; " +
+                       ip + "nexthop del id 1; " + ip + "link set vc down; sleep 0.5; kill $B; wait";
+  run("sh -c " + shellQuote(script));
+  auto events = lines(run("cat " + out).out);
+  run("rm -f " + out);
+  std::map<std::string, json> view;
+  bool groupRouteChanged = false, nexthopRouteDeleted = false;
+  for (const auto& l : events) {
+    json j = json::parse(l);
+    std::string key = j["dst"].get<std::string>() + " " + j.value("table", "main");
+    if (j["event"] == "deleted") view.erase(key);
+    else view[key] = j;
+    groupRouteChanged |= j["event"] == "changed" && key == "10.50.0.0/16 main";
+    nexthopRouteDeleted |= j["event"] == "deleted" && key == "10.53.0.0/16 7";
+  }
+  EXPECT_TRUE(groupRouteChanged);
+  EXPECT_TRUE(nexthopRouteDeleted);
+  std::set<std::string> kernel, mine;
+  for (const char* family : {"-4", "-6"})
+    for (const auto& r : ns.ipJson(std::string(family) + " route show table all"))
+      kernel.insert(r["dst"].get<std::string>() + " " + r.value("table", "main"));
+  for (const auto& [key, j] : view) mine.insert(key);
+  EXPECT_EQ(mine, kernel);
+  // The group route's paths are ip's: 3 only (1 deleted, 2 gone with vc).
+  ASSERT_TRUE(view.count("10.50.0.0/16 main"));
+  EXPECT_EQ(view["10.50.0.0/16 main"]["gateway"], ns.ipJson("route show 10.50.0.0/16")[0]["gateway"]);
+}
+
 TEST_F(MonitorCliTest, StreamIsWholeAndEachEventIsPromptWhenTheStreamStops) {
   // Events that stream in are read in batches (held up to 1 ms so that more queue up); that
   // must neither lose nor cut a line, nor keep an event waiting once nothing else comes.
