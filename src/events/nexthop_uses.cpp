@@ -37,7 +37,8 @@ void NexthopUses::apply(const nlmsghdr* message, std::set<RouteTable>& stale) {
     // The kernel takes a deleted nexthop out of every group.
     auto holding = groupsHolding_.find(id);
     if (holding != groupsHolding_.end()) {
-      for (uint32_t group : holding->second) std::erase(nexthops_[group].members, id);
+      for (uint32_t group : holding->second)
+        if (auto g = nexthops_.find(group); g != nexthops_.end()) std::erase(g->second.members, id);
       groupsHolding_.erase(holding);
     }
     return;

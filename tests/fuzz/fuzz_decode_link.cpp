@@ -2,8 +2,10 @@
 // (ifinfomsg + attributes); the harness puts the netlink header in front, as the engine would
 // hand over a message that passed mnl_nlmsg_ok. Each decoded link is then re-encoded as a
 // `set` request, so the encoder sees whatever values a kernel (or an attacker) could report.
+// Also read as a notification by the mirror's canonical form.
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
+#include "fuzz_canonical.hpp"
 #include "fuzz_message.hpp"
 
 #include <cstring>
@@ -56,5 +58,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       // malformed input is reported as an Error: fine
     }
   }
+  fastlink::fuzz::canonicalizeEach(data, size, RTM_NEWLINK, RTM_DELLINK);
   return 0;
 }

@@ -1,8 +1,10 @@
 // libFuzzer harness for rtnl::decodeRoute: the input is the body of an RTM_NEWROUTE message
 // (rtmsg + attributes, multipath nexthops, metrics). One RouteInfo is reused across the two
-// decodes, as a dump reuses it, so state left over from the first decode is exercised too.
+// decodes, as a dump reuses it, so state left over from the first decode is exercised too. Also
+// read as a notification by the mirror's canonical form (multipath devices, nexthop id, source).
 #include <linux/rtnetlink.h>
 
+#include "fuzz_canonical.hpp"
 #include "fuzz_decode.hpp"
 #include "rtnl/route_codec.hpp"
 
@@ -18,5 +20,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         fastlink::fuzz::touch(info.unknown);
         if (info.dst) (void)info.dst->toString();
       });
+  fastlink::fuzz::canonicalizeEach(data, size, RTM_NEWROUTE, RTM_DELROUTE);
   return 0;
 }

@@ -71,6 +71,18 @@ write("decode_link", "macvtap", ifinfo(30) + nest(LINKINFO, s(KIND, "macvtap"), 
 write("decode_link", "vrf", ifinfo(31) + nest(LINKINFO, s(KIND, "vrf"), nest(DATA, u32(1, 1001))))
 write("decode_link", "unknown_kind", ifinfo(40) + nest(LINKINFO, s(KIND, "geneve"), nest(DATA, u32(1, 5))))
 write("decode_link", "netnsid", ifinfo(9, 1) + s(IFNAME, "v1") + u32(LINK_NETNSID, 0xffffffff))
+
+# Routes as the mirror's canonical form reads them (events/canonical.cpp): over a nexthop object
+# with the paths the kernel shows with it, and a multipath route (a dead, linkdown path) with a
+# preferred source. rtmsg: family, dst_len, src_len, tos, table, protocol, scope, type, flags.
+def rtmsg(family=2, dst_len=16): return struct.pack("<BBBBBBBBI", family, dst_len, 0, 0, 254, 3, 0, 1, 0)
+def rtnexthop(flags, ifindex, *attrs):
+    body = b"".join(attrs)
+    return struct.pack("<HBBi", 8 + len(body), flags, 0, ifindex) + body
+paths = rtnexthop(0, 3, attr(5, bytes([10, 9, 0, 2]))) + rtnexthop(0x11, 5, attr(5, bytes([10, 8, 0, 2])))
+write("decode_route", "mirror_nhid_group", rtmsg() + attr(1, bytes([10, 50, 0, 0])) + u32(15, 254) + u32(30, 10) + attr(9, paths))
+write("decode_route", "mirror_multipath_prefsrc", rtmsg() + attr(1, bytes([10, 70, 0, 0])) + u32(15, 254) +
+      attr(7, bytes([10, 9, 0, 5])) + attr(9, paths))
 write("decode_link", "truncated", (ifinfo(2) + s(IFNAME, "eth0") + u32(MTU, 1500) + s(QDISC, "fq_codel"))[:-4])
 write("decode_link", "short_header", ifinfo(2)[:8])
 

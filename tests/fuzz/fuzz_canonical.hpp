@@ -1,0 +1,26 @@
+// Shared by the harnesses of objects a StateMirror keeps: the input is also read as a
+// notification (created and deleted) by events::canonicalize, the mirror's own reader of kernel
+// messages (key, stripped message, multipath devices), whose every byte is then read.
+#pragma once
+
+#include <cstdint>
+
+#include "events/canonical.hpp"
+#include "fuzz_message.hpp"
+
+namespace fastlink::fuzz {
+
+inline void canonicalizeEach(const uint8_t* data, std::size_t size, uint16_t newType, uint16_t delType) {
+  if (size > 65536) return;
+  for (uint16_t type : {newType, delType}) {
+    FuzzMessage message(data, size, type);
+    events::Canonical c = events::canonicalize(message.header());
+    volatile uint32_t sink = c.ifindex ^ c.nexthopId ^ c.ipv4Address;
+    for (const std::string* s : {&c.key, &c.identity, &c.message, &c.name})
+      for (char b : *s) sink = sink ^ static_cast<uint8_t>(b);
+    for (uint32_t dev : c.pathDevices) sink = sink ^ dev;
+    (void)sink;
+  }
+}
+
+}  // namespace fastlink::fuzz
