@@ -195,7 +195,10 @@ Canonical route(const nlmsghdr* m) {
     if (rtm.rtm_family == AF_INET) appendPathsWithoutFlags(c.key, multipath);
   }
   c.nexthopId = nhid;
-  if (rtm.rtm_family == AF_INET && prefsrc.size() == 4) std::memcpy(&c.ipv4Address, prefsrc.data(), 4);
+  // The routes the kernel makes for an address (proto kernel) go with it announced; only the
+  // others' preferred source is of interest (their removal is silent on older kernels).
+  if (rtm.rtm_family == AF_INET && rtm.rtm_protocol != RTPROT_KERNEL && prefsrc.size() == 4)
+    std::memcpy(&c.ipv4Address, prefsrc.data(), 4);
   for (std::size_t at = 0; at + sizeof(rtnexthop) <= multipath.size();) {
     rtnexthop path;
     std::memcpy(&path, multipath.data() + at, sizeof path);

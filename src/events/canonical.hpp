@@ -31,7 +31,9 @@ struct Canonical {
   uint32_t linkFlags = 0;  ///< links: IFF_*
   uint32_t ipv4Dev = 0;    ///< IPv4 single-path routes: the output device
   uint32_t routeDev = 0;   ///< single-path routes of both families: the output device
-  uint32_t ipv4Address = 0;  ///< IPv4 addresses: IFA_LOCAL; IPv4 routes: RTA_PREFSRC (network order)
+  /// IPv4 addresses: IFA_LOCAL; IPv4 routes not made by the kernel for an address (proto
+  /// kernel): RTA_PREFSRC. Network order.
+  uint32_t ipv4Address = 0;
   uint32_t nexthopId = 0; ///< routes over a nexthop object: RTA_NH_ID
   std::vector<uint32_t> pathDevices;  ///< multipath routes (RTA_MULTIPATH): each path's device
   uint32_t table = 0;      ///< routes: the table id

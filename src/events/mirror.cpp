@@ -84,6 +84,9 @@ struct StateMirror::State {
   // takes them along when it is deleted (6.18 announces that; older kernels need not).
   events::RouteTableUses ipv4RoutesByDev;
   events::RouteTableUses ipv4RoutesBySource;
+  // Which devices have IPv4 addresses, when routes are mirrored and addresses are not (else the
+  // table of addresses says): the last one's deletion turns IPv4 off on the device.
+  std::set<std::string> ipv4AddressKeys;
   // Single-path routes per output device (both families): their linkdown flag follows the
   // device's carrier, also without a notification.
   std::unordered_map<uint32_t, uint32_t> routesByDev;
@@ -204,14 +207,34 @@ struct StateMirror::State {
     if (((was ^ is) & IFF_UP) || carrierChanged) pathsThrough(link.ifindex);
   }
 
-  // An IPv4 address deleted takes the routes that prefer it as their source; the device's last
-  // one turns IPv4 off there (fib_disable_ip), which drops the routes through it. Whether it was
-  // the last is not known here (addresses may not be mirrored): the tables are read again.
-  void followAddress(const Canonical& address) {
-    if (!options.routes || !address.deleted || address.family != AF_INET) return;
-    ipv4RoutesBySource.mark(address.ipv4Address, staleRouteTables);
-    ipv4RoutesByDev.mark(address.ifindex, staleRouteTables);
-    multipathByDevice.mark(address.ifindex, staleRouteTables);
+  // Book-keeping of IPv4 addresses when they are not mirrored.
+  void noteAddress(const Canonical& address) {
+    if (!options.routes || options.addresses || address.family != AF_INET) return;
+    if (address.deleted) ipv4AddressKeys.erase(address.key);
+    else ipv4AddressKeys.insert(address.key);
+  }
+
+  bool hasIpv4Address(uint32_t ifindex) const {
+    std::string prefix = events::linkKey(ifindex) + static_cast<char>(AF_INET);
+    auto startsWith = [&](const std::string& key) { return key.compare(0, prefix.size(), prefix) == 0; };
+    if (!options.addresses) {
+      auto it = ipv4AddressKeys.lower_bound(prefix);
+      return it != ipv4AddressKeys.end() && startsWith(*it);
+    }
+    const auto& addresses = tables[slot(ObjectKind::Address)];
+    auto it = addresses.lower_bound(prefix);
+    return it != addresses.end() && startsWith(it->first);
+  }
+
+  // An IPv4 address deleted (and applied) takes the routes that prefer it as their source:
+  // their tables are read again. The device's last one turns IPv4 off there (fib_disable_ip,
+  // forced): every IPv4 route through it goes, `local` ones too, and its multipath paths die.
+  void followIpv4AddressGone(uint32_t ifindex, uint32_t address, const EventHandler& onChange, std::size_t& reported) {
+    if (!options.routes) return;
+    ipv4RoutesBySource.mark(address, staleRouteTables);
+    if (hasIpv4Address(ifindex)) return;
+    dropIpv4RoutesOf(ifindex, onChange, reported, /*evenLocal=*/true);
+    multipathByDevice.mark(ifindex, staleRouteTables);
   }
 
   // The device's nexthop objects and multipath routes changed: their tables are read again.
@@ -246,12 +269,14 @@ struct StateMirror::State {
     }
   }
 
-  void dropIpv4RoutesOf(uint32_t ifindex, const EventHandler& onChange, std::size_t& reported) {
-    if (!options.routes || !ipv4RoutesByDev.has(ifindex)) return;
+  // The single-path IPv4 routes through a device, `local` ones only if `evenLocal`.
+  void dropIpv4RoutesOf(uint32_t ifindex, const EventHandler& onChange, std::size_t& reported, bool evenLocal = false) {
+    if (!options.routes || !(evenLocal ? routesByDev.count(ifindex) != 0 : ipv4RoutesByDev.has(ifindex))) return;
     auto& routes = tables[slot(ObjectKind::Route)];
     for (auto it = routes.begin(); it != routes.end();) {
       auto next = std::next(it);
-      if (events::canonicalize(header(it->second.message)).ipv4Dev == ifindex)
+      Canonical c = events::canonicalize(header(it->second.message));
+      if (c.family == AF_INET && c.routeDev == ifindex && (evenLocal || c.routeType != RTN_LOCAL))
         erase(ObjectKind::Route, it, onChange, reported);
       it = next;
     }
@@ -265,8 +290,14 @@ struct StateMirror::State {
     Canonical c = events::canonicalize(m);
     if (!c.valid) return;
     if (c.kind == ObjectKind::Link) followDevice(c, onChange, reported);
-    if (c.kind == ObjectKind::Address) followAddress(c);
-    if (!mirrors(c.kind)) return;
+    bool ipv4AddressGone = c.kind == ObjectKind::Address && c.deleted && c.family == AF_INET;
+    uint32_t ifindex = c.ifindex, address = c.ipv4Address;
+    if (c.kind == ObjectKind::Address) noteAddress(c);
+    if (mirrors(c.kind)) applyToTable(std::move(c), onChange, reported);
+    if (ipv4AddressGone) followIpv4AddressGone(ifindex, address, onChange, reported);
+  }
+
+  void applyToTable(Canonical&& c, const EventHandler& onChange, std::size_t& reported) {
     ++counters.notifications;
     if (c.kind == ObjectKind::Route && isIpv6SiblingNews(c)) {
       staleRouteTables.insert({c.family, c.table});
@@ -301,6 +332,7 @@ struct StateMirror::State {
           Canonical c = events::canonicalize(m);
           if (!c.valid || c.kind != kind || c.deleted) return;
           if (kind == ObjectKind::Link) followDevice(c, onChange, reported);
+          if (kind == ObjectKind::Address) noteAddress(c);
           if (mirrors(kind)) upsert(std::move(c), onChange, reported);
         },
         [&] { ++generation; });
@@ -391,16 +423,19 @@ struct StateMirror::State {
     }
   }
 
-  // Every mirrored table read again. With routes, the devices' flags (links mirrored or not)
-  // and the nexthops are read first: the routes' book-keeping starts from them.
+  // Every mirrored table read again. With routes, the devices' flags and IPv4 addresses (links
+  // and addresses mirrored or not) and the nexthops are read first: the routes' book-keeping
+  // starts from them.
   std::size_t reload(const EventHandler& onChange) {
     std::size_t reported = 0;
     staleRouteTables.clear();
     nexthopsStale = false;
     deviceFlags.clear();
+    ipv4AddressKeys.clear();
     for (ObjectKind k : kMirrorable) {
       if (k == ObjectKind::Route && options.routes) rereadNexthops();
-      if (mirrors(k) || (k == ObjectKind::Link && options.routes)) reloadKind(k, onChange, reported);
+      bool bookKeeping = options.routes && (k == ObjectKind::Link || k == ObjectKind::Address);
+      if (mirrors(k) || bookKeeping) reloadKind(k, onChange, reported);
     }
     return reported;
   }

@@ -473,6 +473,7 @@ TEST_F(MirrorPathsTest, RoutesGoWithTheirSourceAddressAndTheDevicesLastIpv4Addre
   ns.ip("route add 10.80.0.0/16 via 10.9.0.2 src 10.9.0.5");
   ns.ip("route add 10.81.0.0/16 via 10.9.0.2 dev va");
   ns.ip("route add 10.82.0.0/16 nexthop via 10.9.0.2 dev va nexthop via 10.8.0.2 dev vc");
+  ns.ip("route add local 10.55.0.0/16 dev va table 100");
   for (bool routesOnly : {false, true}) {
     SCOPED_TRACE(routesOnly ? "routes only" : "every table");
     if (routesOnly) {
@@ -481,17 +482,27 @@ TEST_F(MirrorPathsTest, RoutesGoWithTheirSourceAddressAndTheDevicesLastIpv4Addre
       ns.ip("route replace 10.80.0.0/16 via 10.9.0.2 src 10.9.0.5");
       ns.ip("route replace 10.81.0.0/16 via 10.9.0.2 dev va");
       ns.ip("route replace 10.82.0.0/16 nexthop via 10.9.0.2 dev va nexthop via 10.8.0.2 dev vc");
+      ns.ip("route replace local 10.55.0.0/16 dev va table 100");
     }
     MirrorOptions options;
     if (routesOnly) options.links = options.addresses = options.neighbours = false;
     StateMirror mirror(nl, options);
+    // An address no route prefers, not the device's last: nothing to read again (the routes the
+    // kernel made for it go announced).
+    ns.ip("addr add 10.9.0.7/24 dev va");
+    change(mirror, "addr del 10.9.0.7/24 dev va");
+    EXPECT_EQ(mirror.stats().tableRereads, 0u);
     // A route's preferred source goes with the address (6.18 announces it; older kernels need not).
     auto events = change(mirror, "addr del 10.9.0.5/24 dev va");
     EXPECT_TRUE(hasRoute(events, EventAction::Deleted, "10.80.0.0/16"));
     EXPECT_TRUE(mirror.route(254, Prefix::parse("10.81.0.0/16")));
-    // The device's last IPv4 address: IPv4 is off there, its routes go without a word.
+    EXPECT_EQ(mirror.stats().tableRereads, 1u);  // main, for the routes that preferred 10.9.0.5
+    // The device's last IPv4 address: IPv4 is off there, its routes go without a word (its
+    // `local` route too), the multipath route keeps its path through vc.
     events = change(mirror, "addr del 10.9.0.1/24 dev va");
     EXPECT_TRUE(hasRoute(events, EventAction::Deleted, "10.81.0.0/16"));
+    EXPECT_TRUE(hasRoute(events, EventAction::Deleted, "10.55.0.0/16"));
+    EXPECT_TRUE(hasRoute(events, EventAction::Changed, "10.82.0.0/16"));
     EXPECT_EQ(mirrored(mirror), ipRoutes());
     expectMirrorConvergesToDump(mirror, nl, routesOnly ? std::span<const ObjectKind>(kRoutesOnly) : kMirrored);
   }
