@@ -210,9 +210,6 @@ Canonical route(const nlmsghdr* m) {
   c.family = rtm.rtm_family;
   c.routeType = rtm.rtm_type;
   if (multipath.empty() && !nhid) c.routeDev = oif;
-  // Local routes keep their nexthop when the device goes down (the kernel gives them no scope
-  // to lose); every other IPv4 route through it goes, silently.
-  if (rtm.rtm_family == AF_INET && c.routeDev && rtm.rtm_type != RTN_LOCAL) c.ipv4Dev = oif;
   c.message = rebuild(m, RTM_NEWROUTE, sizeof rtm, [](uint16_t t) { return t == RTA_CACHEINFO || t == RTA_EXPIRES; },
                       [](char*) {});
   return c;

@@ -29,7 +29,6 @@ struct Canonical {
   uint32_t ifindex = 0;    ///< links: the device; addresses, neighbours: their device
   std::string name;        ///< links: IFLA_IFNAME
   uint32_t linkFlags = 0;  ///< links: IFF_*
-  uint32_t ipv4Dev = 0;    ///< IPv4 single-path routes: the output device
   uint32_t routeDev = 0;   ///< single-path routes of both families: the output device
   /// IPv4 addresses: IFA_LOCAL; IPv4 routes not made by the kernel for an address (proto
   /// kernel): RTA_PREFSRC. Network order.

@@ -207,7 +207,7 @@ TEST(EventsGolden, CanonicalFormIgnoresCountersAndNotificationOnlyParts) {
   auto route = events::canonicalize(r.as<nlmsghdr>());
   EXPECT_EQ(route.key.rfind(route.identity, 0), 0u);
   EXPECT_EQ(route.identity.rfind(events::routeLookupKey(254, Prefix::parse("10.10.0.0/16")), 0), 0u);
-  EXPECT_EQ(route.ipv4Dev, 3u);
+  EXPECT_EQ(route.routeDev, 3u);
 }
 
 // RTA_MULTIPATH of two paths (rtnexthop: len:u16, flags:u8, hops:u8, ifindex:s32, then a gateway)
