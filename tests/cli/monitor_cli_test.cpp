@@ -283,7 +283,9 @@ TEST_F(MonitorCliTest, SyncShowsRouteChangesTheKernelDoesNotAnnounce) {
   // reader still ends with the kernel's routes.
   std::string ip = "ip -n " + ns.name() + " ", out = "/tmp/fastlink-mon-silent-" + ns.name();
   std::string setup = ip + "link add va type veth peer name vb; " + ip + "link add vc type veth peer name vd; ";
-  for (const char* dev : {"va", "vb", "vc", "vd"}) setup += ip + "link set " + dev + " up; ";
+  // No IPv6 link-local addresses: their routes would appear a moment after `up`, maybe between
+  // the monitor's end and ip's read (the VM is slow enough).
+  for (const char* dev : {"va", "vb", "vc", "vd"}) setup += ip + "link set " + dev + " addrgenmode none up; ";
   setup += ip + "addr add 10.9.0.1/24 dev va; " + ip + "addr add 10.8.0.1/24 dev vc; " + ip +
            "nexthop add id 1 via 10.9.0.2 dev va; " + ip + "nexthop add id 2 via 10.8.0.2 dev vc; " + ip +
            "nexthop add id 3 via 10.9.0.3 dev va; " + ip + "nexthop add id 10 group 1/2/3; " + ip +
