@@ -132,17 +132,23 @@ Canonical address(const nlmsghdr* m) {
   return c;
 }
 
+// Calls visit(path, offset) for each rtnexthop of RTA_MULTIPATH (stops at a malformed one).
+template <class Visit>
+void forEachPath(std::span<const uint8_t> multipath, Visit&& visit) {
+  for (std::size_t at = 0; at + sizeof(rtnexthop) <= multipath.size();) {
+    rtnexthop path;
+    std::memcpy(&path, multipath.data() + at, sizeof path);
+    if (path.rtnh_len < sizeof path) return;
+    visit(path, at);
+    at += RTNH_ALIGN(path.rtnh_len);
+  }
+}
+
 // RTA_MULTIPATH's bytes with every rtnh_flags byte zeroed.
 void appendPathsWithoutFlags(std::string& key, std::span<const uint8_t> multipath) {
   std::size_t start = key.size();
   key.append(reinterpret_cast<const char*>(multipath.data()), multipath.size());
-  for (std::size_t at = 0; at + sizeof(rtnexthop) <= multipath.size();) {
-    rtnexthop path;
-    std::memcpy(&path, multipath.data() + at, sizeof path);
-    if (path.rtnh_len < sizeof path) break;
-    key[start + at + offsetof(rtnexthop, rtnh_flags)] = 0;
-    at += RTNH_ALIGN(path.rtnh_len);
-  }
+  forEachPath(multipath, [&](const rtnexthop&, std::size_t at) { key[start + at + offsetof(rtnexthop, rtnh_flags)] = 0; });
 }
 
 Canonical route(const nlmsghdr* m) {
@@ -199,13 +205,7 @@ Canonical route(const nlmsghdr* m) {
   // others' preferred source is of interest (their removal is silent on older kernels).
   if (rtm.rtm_family == AF_INET && rtm.rtm_protocol != RTPROT_KERNEL && prefsrc.size() == 4)
     std::memcpy(&c.ipv4Address, prefsrc.data(), 4);
-  for (std::size_t at = 0; at + sizeof(rtnexthop) <= multipath.size();) {
-    rtnexthop path;
-    std::memcpy(&path, multipath.data() + at, sizeof path);
-    if (path.rtnh_len < sizeof path) break;
-    c.pathDevices.push_back(static_cast<uint32_t>(path.rtnh_ifindex));
-    at += RTNH_ALIGN(path.rtnh_len);
-  }
+  forEachPath(multipath, [&](const rtnexthop& path, std::size_t) { c.pathDevices.push_back(static_cast<uint32_t>(path.rtnh_ifindex)); });
   c.table = table;
   c.family = rtm.rtm_family;
   c.routeType = rtm.rtm_type;

@@ -15,7 +15,9 @@
 #include <cerrno>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <unordered_map>
 
@@ -355,22 +357,6 @@ struct StateMirror::State {
     upsert(std::move(c), onChange, reported);
   }
 
-  // One dump of `kind` marks what it sees with the current generation.
-  void dumpKind(ObjectKind kind, const EventHandler& onChange, std::size_t& reported) {
-    core::Engine& engine = NetlinkInternals::routeEngine(*netlink);
-    std::vector<uint8_t> request = events::dumpRequest(kind);
-    engine.dump(
-        request, std::string(objectKindName(kind)) + " dump (mirror)",
-        [&](const nlmsghdr* m) {
-          Canonical c = events::canonicalize(m);
-          if (!c.valid || c.kind != kind || c.deleted) return;
-          if (kind == ObjectKind::Link) followDevice(c, onChange, reported);
-          if (kind == ObjectKind::Address) noteAddress(c);
-          if (mirrors(kind)) upsert(std::move(c), onChange, reported);
-        },
-        [&] { ++generation; });
-  }
-
   // Sweeps what the last pass did not see, in the key range `prefix` of `kind`'s table.
   void sweep(ObjectKind kind, const std::string& prefix, const EventHandler& onChange, std::size_t& reported) {
     auto& table = tables[slot(kind)];
@@ -381,31 +367,55 @@ struct StateMirror::State {
     }
   }
 
-  // One table of one family read again (the kernel filters the dump: strict checking).
-  void rereadRouteTable(events::RouteTable t, const EventHandler& onChange, std::size_t& reported) {
+  // One complete pass of a dump: `onMessage` marks what it stores with the current generation,
+  // then what the pass did not show in `prefix`'s range of `kind`'s table is dropped (no sweep
+  // when `prefix` is unset: a dump for book-keeping only). A restarted dump (NLM_F_DUMP_INTR)
+  // raised the generation, so only the last, complete pass counts; if the engine gave up
+  // restarting, the pass starts again.
+  void markAndSweep(std::span<const uint8_t> request, const std::string& operation, ObjectKind kind,
+                    const std::optional<std::string>& prefix, const core::MessageHandler& onMessage,
+                    const EventHandler& onChange, std::size_t& reported) {
     core::Engine& engine = NetlinkInternals::routeEngine(*netlink);
-    core::MessageWriter request(RTM_GETROUTE, 0);
-    RouteFilter filter;
-    filter.setFamily(t.first == AF_INET ? IpAddress::Family::v4 : IpAddress::Family::v6).setTable(t.second);
-    rtnl::encodeRouteDump(request, filter, 0);
     for (;;) {
       ++generation;
       try {
-        engine.dump(
-            request.bytes(), "route dump of table " + std::to_string(t.second) + " (mirror)",
-            [&](const nlmsghdr* m) {
-              Canonical c = events::canonicalize(m);
-              if (c.valid && c.kind == ObjectKind::Route && !c.deleted && c.family == t.first && c.table == t.second)
-                upsert(std::move(c), onChange, reported);
-            },
-            [&] { ++generation; });
+        engine.dump(request, operation, onMessage, [&] { ++generation; });
       } catch (const Error& e) {
         if (e.code() != Errc::dump_interrupted) throw;
         continue;
       }
-      sweep(ObjectKind::Route, events::routeTableKey(t.first, t.second), onChange, reported);
+      if (prefix) sweep(kind, *prefix, onChange, reported);
       return;
     }
+  }
+
+  // One kind read again whole: stored if mirrored, else only its book-keeping (devices' flags,
+  // IPv4 addresses) is fed.
+  void reloadKind(ObjectKind kind, const EventHandler& onChange, std::size_t& reported) {
+    auto onMessage = [&](const nlmsghdr* m) {
+      Canonical c = events::canonicalize(m);
+      if (!c.valid || c.kind != kind || c.deleted) return;
+      if (kind == ObjectKind::Link) followDevice(c, onChange, reported);
+      if (kind == ObjectKind::Address) noteAddress(c);
+      if (mirrors(kind)) upsert(std::move(c), onChange, reported);
+    };
+    markAndSweep(events::dumpRequest(kind), std::string(objectKindName(kind)) + " dump (mirror)", kind,
+                 mirrors(kind) ? std::optional<std::string>("") : std::nullopt, onMessage, onChange, reported);
+  }
+
+  // One table of one family read again (the kernel filters the dump: strict checking).
+  void rereadRouteTable(events::RouteTable t, const EventHandler& onChange, std::size_t& reported) {
+    core::MessageWriter request(RTM_GETROUTE, 0);
+    RouteFilter filter;
+    filter.setFamily(t.first == AF_INET ? IpAddress::Family::v4 : IpAddress::Family::v6).setTable(t.second);
+    rtnl::encodeRouteDump(request, filter, 0);
+    auto onMessage = [&](const nlmsghdr* m) {
+      Canonical c = events::canonicalize(m);
+      if (c.valid && c.kind == ObjectKind::Route && !c.deleted && c.family == t.first && c.table == t.second)
+        upsert(std::move(c), onChange, reported);
+    };
+    markAndSweep(request.bytes(), "route dump of table " + std::to_string(t.second) + " (mirror)", ObjectKind::Route,
+                 events::routeTableKey(t.first, t.second), onMessage, onChange, reported);
   }
 
   // The kernel's nexthop objects, read afresh. A kernel without them (before 5.3) refuses the
@@ -437,23 +447,6 @@ struct StateMirror::State {
       rereadRouteTable(t, onChange, reported);
     }
     return reported;
-  }
-
-  // Dumps one table and drops what the dump did not show. A restarted dump (NLM_F_DUMP_INTR)
-  // raised the generation, so only what the last, complete pass saw stays; if the engine gave
-  // up restarting, the pass starts again.
-  void reloadKind(ObjectKind kind, const EventHandler& onChange, std::size_t& reported) {
-    for (;;) {
-      ++generation;
-      try {
-        dumpKind(kind, onChange, reported);
-      } catch (const Error& e) {
-        if (e.code() != Errc::dump_interrupted) throw;
-        continue;
-      }
-      if (mirrors(kind)) sweep(kind, {}, onChange, reported);
-      return;
-    }
   }
 
   // Every mirrored table read again. With routes, the devices' flags and IPv4 addresses (links
