@@ -113,6 +113,36 @@ int showFeatures(Context& ctx, const std::string& dev) {
   return kExitOk;
 }
 
+// ethtool 6.1's report after -K, in the kernel's feature order: every feature that changed or
+// was asked for and is not as asked, as "NAME: on|off", marked "[requested on|off]" when not as
+// asked and "[not requested]" when it changed as a consequence of another (tx-checksumming off
+// turns TSO off). "Actual changes:" and these lines go to stdout; when no feature changed at
+// all, "Could not change any device features" goes to stderr and the exit status is 1.
+int reportFeatureChanges(const FeaturesInfo& before, const FeaturesSetResult& r, const FeatureChanges& changes) {
+  std::string lines;
+  bool changed = false;
+  for (const Feature& f : r.after.features) {
+    const Feature* old = before.find(f.name);
+    bool differs = old && old->active != f.active;
+    const std::pair<std::string, bool>* asked = nullptr;
+    for (const auto& c : changes.changes)
+      if (c.first == f.name) asked = &c;
+    bool unmet = asked && asked->second != f.active;
+    changed = changed || differs;
+    if (!differs && !unmet) continue;
+    lines += fmt::format("{}: {}", f.name, f.active ? "on" : "off");
+    if (unmet) lines += fmt::format(" [requested {}]", asked->second ? "on" : "off");
+    else if (!asked) lines += " [not requested]";
+    lines += "\n";
+  }
+  if (lines.empty()) return kExitOk;
+  std::fputs(("Actual changes:\n" + lines).c_str(), stdout);
+  if (changed) return kExitOk;
+  std::fflush(stdout);
+  std::fputs("Could not change any device features\n", stderr);  // ethtool's words, no "Error: "
+  return kExitFailed;
+}
+
 int setFeatures(Context& ctx, const std::string& dev, Args& args) {
   std::vector<std::pair<std::string, bool>> asked;
   while (!args.done()) {
@@ -123,7 +153,9 @@ int setFeatures(Context& ctx, const std::string& dev, Args& args) {
   if (asked.empty()) throw UsageError("ethtool -K: no feature given");
   EthtoolApi& et = ctx.netlink().ethtool();
   FeatureChanges changes;
-  std::optional<FeaturesInfo> current;
+  // The state before is what "Actual changes" is measured against (ethtool gets it from the
+  // kernel's reply; fastlink reads the features before and after).
+  const FeaturesInfo before = et.features(dev);
   for (const auto& [name, on] : asked) {
     const LegacyGroup* legacy = nullptr;
     for (const auto& g : legacyFeatureGroups())
@@ -132,30 +164,21 @@ int setFeatures(Context& ctx, const std::string& dev, Args& args) {
       changes.set(name, on);
       continue;
     }
-    // A legacy name stands for every changeable kernel feature of its group, like ethtool's.
-    if (!current) current = et.features(dev);
+    // A legacy name stands for every kernel feature of its group, fixed ones included, as in
+    // ethtool: `tx-checksumming on` reports "tx-checksum-ipv4: off [requested on]" on a veth.
     bool any = false;
-    for (const auto& f : current->features)
-      if (matchesFeaturePattern(f.name, legacy->pattern) && !f.fixed()) {
+    for (const auto& f : before.features)
+      if (matchesFeaturePattern(f.name, legacy->pattern)) {
         changes.set(f.name, on);
         any = true;
       }
     if (!any) {
-      printError(fmt::format("feature \"{}\" cannot be changed on {}", name, dev));
+      printError(fmt::format("device {} has no feature of the group \"{}\"", dev, name));
       return kExitFailed;
     }
   }
   FeaturesSetResult r = et.setFeatures(dev, changes);
-  if (r.unmet.empty()) return kExitOk;
-  // ethtool's words when the kernel accepted the request but left features as they were.
-  std::string s = r.unmet.size() == changes.changes.size() ? "Could not change any device features\n" : "";
-  s += "Actual changes:\n";
-  for (const auto& [name, on] : r.unmet) {
-    const Feature* f = r.after.find(name);
-    s += fmt::format("{}: {} [requested {}]\n", name, f && f->active ? "on" : "off", on ? "on" : "off");
-  }
-  std::fputs(s.c_str(), stderr);
-  return kExitFailed;
+  return reportFeatureChanges(before, r, changes);
 }
 
 // ---- -c / -C -----------------------------------------------------------------------------
@@ -186,7 +209,23 @@ int setCoalesce(Context& ctx, const std::string& dev, Args& args) {
 
 // ---- -S ----------------------------------------------------------------------------------
 
-int showStats(Context& ctx, const std::string& dev) {
+// ethtool -S DEV: the driver's counters, "NIC statistics:" then "     NAME: VALUE".
+int showDriverStats(Context& ctx, const std::string& dev) {
+  std::vector<DriverStat> stats = ctx.netlink().ethtool().driverStats(dev);
+  if (ctx.options().json) {
+    nlohmann::ordered_json counters = nlohmann::ordered_json::object();
+    for (const auto& s : stats) counters[s.name] = s.value;
+    printJson(ctx, nlohmann::ordered_json{{"ifname", dev}, {"statistics", counters}});
+    return kExitOk;
+  }
+  std::string s = "NIC statistics:\n";
+  for (const auto& stat : stats) s += fmt::format("     {}: {}\n", stat.name, stat.value);
+  std::fputs(s.c_str(), stdout);
+  return kExitOk;
+}
+
+// ethtool -S DEV --all-groups: the standard groups over netlink, "GROUP-COUNTER: VALUE".
+int showStandardStats(Context& ctx, const std::string& dev) {
   std::vector<StatsGroup> groups = ctx.netlink().ethtool().stats(dev);
   if (ctx.options().json) {
     nlohmann::ordered_json j{{"ifname", dev}};
@@ -198,7 +237,6 @@ int showStats(Context& ctx, const std::string& dev) {
     printJson(ctx, j);
     return kExitOk;
   }
-  // ethtool -S DEV --all-groups: "GROUP-COUNTER: VALUE".
   std::string s = fmt::format("Standard stats for {}:\n", dev);
   for (const auto& g : groups)
     for (const auto& [name, value] : g.counters) s += fmt::format("{}-{}: {}\n", g.name, name, value);
@@ -210,8 +248,10 @@ int showStats(Context& ctx, const std::string& dev) {
 
 int runEthtool(Context& ctx, Args& args) {
   GlobalOptions options = ctx.options();
+  bool allGroups = false;
   while (!args.done() && (args.peek() == "--json" || args.peek() == "-j" || args.peek() == "--all-groups")) {
-    if (args.next() != "--all-groups") options.json = true;
+    if (args.next() == "--all-groups") allGroups = true;
+    else options.json = true;
   }
   if (args.done()) {
     std::fputs((std::string(kUsage) + "\n").c_str(), stderr);
@@ -225,7 +265,10 @@ int runEthtool(Context& ctx, Args& args) {
   if (args.done()) throw UsageError(fmt::format("ethtool {}: a device name is required", action));
   std::string dev = args.next();
   // --all-groups may follow the device for -S, as ethtool takes it.
-  if (action == "-S" && !args.done() && args.peek() == "--all-groups") args.next();
+  if (action == "-S" && !args.done() && args.peek() == "--all-groups") {
+    args.next();
+    allGroups = true;
+  }
   Context local(options);
   Context& c = options.json == ctx.options().json ? ctx : local;
   auto showOnly = [&](int (*show)(Context&, const std::string&)) {
@@ -241,7 +284,7 @@ int runEthtool(Context& ctx, Args& args) {
     if (action == "-K" || action == "--features" || action == "--offload") return setFeatures(c, dev, args);
     if (action == "-c" || action == "--show-coalesce") return showOnly(showCoalesce);
     if (action == "-C" || action == "--coalesce") return setCoalesce(c, dev, args);
-    if (action == "-S" || action == "--statistics") return showOnly(showStats);
+    if (action == "-S" || action == "--statistics") return showOnly(allGroups ? showStandardStats : showDriverStats);
   } catch (const Error& e) {
     return failed(e, dev);
   }

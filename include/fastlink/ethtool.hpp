@@ -131,6 +131,14 @@ struct StatsGroup {
   friend bool operator==(const StatsGroup&, const StatsGroup&) = default;
 };
 
+/// One of a driver's own counters, as `ethtool -S DEV` lists them ("peer_ifindex",
+/// "rx_queue_0_drops", ...): names and order are the driver's.
+struct DriverStat {
+  std::string name;
+  uint64_t value = 0;
+  friend bool operator==(const DriverStat&, const DriverStat&) = default;
+};
+
 /// Builds ethtool requests without sending them; `family` is the resolved "ethtool" family.
 /// The device is a name (the kernel resolves it) or an ifindex.
 struct EthtoolRequests {
@@ -182,6 +190,11 @@ class IEthtoolApi {
   /// The standard statistics groups the driver reports counters in (empty when none).
   /// Equivalent to: ethtool -S DEV --all-groups
   virtual std::vector<StatsGroup> stats(const Ifref& device) = 0;
+  /// The driver's own counters (ETH_SS_STATS). The ethtool netlink family does not carry them,
+  /// so this is the SIOCETHTOOL ioctl (ETHTOOL_GSSET_INFO, GSTRINGS, GSTATS), sent on the
+  /// generic netlink socket, i.e. in its namespace. Error(EOPNOTSUPP) when the driver has none
+  /// (ethtool: "no stats available"). Equivalent to: ethtool -S DEV
+  virtual std::vector<DriverStat> driverStats(const Ifref& device) = 0;
 };
 
 /// The kernel-backed IEthtoolApi; obtain it from Netlink::ethtool(). Caches the family and the
@@ -202,6 +215,7 @@ class EthtoolApi final : public IEthtoolApi {
   CoalesceInfo coalesce(const Ifref& device) override;
   void setCoalesce(const Ifref& device, const CoalesceInfo& coalesce) override;
   std::vector<StatsGroup> stats(const Ifref& device) override;
+  std::vector<DriverStat> driverStats(const Ifref& device) override;
 
   /// The resolved `ethtool` family, for building EthtoolRequests (resolved on first use).
   const GenlFamily& family();

@@ -2,8 +2,17 @@
 // family once, send, decode). Codec of the replies: ethtool_codec.cpp.
 #include <linux/ethtool.h>
 #include <linux/ethtool_netlink.h>
+#include <linux/sockios.h>
+#include <net/if.h>
+#include <sys/ioctl.h>
 
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <new>
 #include <map>
+#include <memory>
 #include <string>
 
 #include "core/engine.hpp"
@@ -247,6 +256,75 @@ std::vector<StatsGroup> EthtoolApi::stats(const Ifref& device) {
     out.push_back(std::move(group));
   }
   return out;
+}
+
+namespace {
+
+/// One SIOCETHTOOL call on `fd` (any socket: the kernel runs it in the socket's namespace).
+void ethtoolIoctl(int fd, const std::string& device, void* command, const std::string& operation) {
+  ifreq request{};
+  device.copy(request.ifr_name, sizeof request.ifr_name - 1);
+  request.ifr_data = static_cast<char*>(command);
+  if (::ioctl(fd, SIOCETHTOOL, &request) != 0)
+    throw Error(std::error_code(errno, std::generic_category()), operation);
+}
+
+/// The number of strings in set `set` of `device` (0 when the driver has none).
+uint32_t stringCount(int fd, const std::string& device, uint32_t set, const std::string& operation) {
+  // The reply puts one count per set asked for after the header: room for one.
+  alignas(ethtool_sset_info) unsigned char buffer[sizeof(ethtool_sset_info) + sizeof(uint32_t)] = {};
+  auto* query = reinterpret_cast<ethtool_sset_info*>(buffer);
+  query->cmd = ETHTOOL_GSSET_INFO;
+  query->sset_mask = 1ULL << set;
+  ethtoolIoctl(fd, device, query, operation);
+  return (query->sset_mask & (1ULL << set)) ? query->data[0] : 0;
+}
+
+}  // namespace
+
+std::vector<DriverStat> EthtoolApi::driverStats(const Ifref& device) {
+  const int fd = engine_.fd();
+  std::string name;
+  if (device.isName()) {
+    validateIfname(device.name());
+    name = device.name();
+  } else {
+    ifreq request{};
+    request.ifr_ifindex = static_cast<int>(device.index());
+    if (::ioctl(fd, SIOCGIFNAME, &request) != 0)
+      throw Error(std::error_code(errno, std::generic_category()), "ethtool -S " + device.toString());
+    name = request.ifr_name;
+  }
+  const std::string operation = "ethtool -S " + name;
+  // GSTRINGS and GSTATS write as many entries as the driver has at the time of the call, not
+  // as many as asked for: the buffers get room for a count that grew in between (a channel
+  // change), and the three calls are made again when the counts disagree.
+  for (int attempt = 0;; ++attempt) {
+    const uint32_t count = stringCount(fd, name, ETH_SS_STATS, operation);
+    if (count == 0) throw Error(std::make_error_code(std::errc::operation_not_supported), operation, "no stats available");
+    const std::size_t room = 2 * std::size_t{count} + 64;
+    std::unique_ptr<ethtool_gstrings, void (*)(void*)> strings(
+        static_cast<ethtool_gstrings*>(std::calloc(1, sizeof(ethtool_gstrings) + room * ETH_GSTRING_LEN)), std::free);
+    std::unique_ptr<ethtool_stats, void (*)(void*)> values(
+        static_cast<ethtool_stats*>(std::calloc(1, sizeof(ethtool_stats) + room * sizeof(uint64_t))), std::free);
+    if (!strings || !values) throw std::bad_alloc();
+    strings->cmd = ETHTOOL_GSTRINGS;
+    strings->string_set = ETH_SS_STATS;
+    strings->len = count;
+    ethtoolIoctl(fd, name, strings.get(), operation);
+    values->cmd = ETHTOOL_GSTATS;
+    values->n_stats = count;
+    ethtoolIoctl(fd, name, values.get(), operation);
+    if ((strings->len != count || values->n_stats != count) && attempt < 3) continue;
+    const uint32_t n = std::min({count, strings->len, values->n_stats});
+    std::vector<DriverStat> out;
+    out.reserve(n);
+    for (uint32_t i = 0; i < n; ++i) {
+      const char* text = reinterpret_cast<const char*>(strings->data) + std::size_t{i} * ETH_GSTRING_LEN;
+      out.push_back({std::string(text, ::strnlen(text, ETH_GSTRING_LEN)), values->data[i]});
+    }
+    return out;
+  }
 }
 
 BatchResult EthtoolApi::run(std::span<const Request> requests, const BatchOptions& options) {

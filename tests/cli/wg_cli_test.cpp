@@ -56,6 +56,53 @@ class WgCliTest : public CliTest, public ::testing::WithParamInterface<WgBackend
   void TearDown() override {
     for (const auto& p : paths_) std::remove(p.c_str());
   }
+  /// A second WireGuard device in `right`, joined to dev() by a veth (192.168.78.0/24), tunnel
+  /// addresses 10.78.0.1 (here) and 10.78.0.2 (there), and pinged through until the handshake
+  /// is done. `leftPeerOptions` is added to this side's `wg set ... peer RIGHT` line.
+  struct Tunnel {
+    std::unique_ptr<WireguardGo> rightGo;
+    std::string rightName = "fwgk1";
+    std::string leftKey, leftPub, rightPub;
+  };
+  Tunnel connect(TestNetns& right, const std::string& leftPeerOptions) {
+    Tunnel t;
+    if (GetParam() == WgBackendKind::Userspace) {
+      t.rightGo = std::make_unique<WireguardGo>(right, uniqueWgName());
+      t.rightName = t.rightGo->name();
+    } else {
+      right.ip("link add " + t.rightName + " type wireguard");
+    }
+    ns.ip("link add fwgv0 type veth peer name fwgv1 netns " + right.name());
+    ns.ip("addr add 192.168.78.1/24 dev fwgv0");
+    ns.ip("link set fwgv0 up");
+    right.ip("addr add 192.168.78.2/24 dev fwgv1");
+    right.ip("link set fwgv1 up");
+    t.leftKey = trimmed(ok("wg genkey"));
+    std::string rightKey = trimmed(ok("wg genkey"));
+    t.leftPub = trimmed(run("echo " + t.leftKey + " | wg pubkey").out);
+    t.rightPub = trimmed(run("echo " + rightKey + " | wg pubkey").out);
+    wg("set " + dev().name() + " private-key " + file(t.leftKey) + " listen-port 51310 peer " + t.rightPub +
+       " endpoint 192.168.78.2:51311 allowed-ips 10.78.0.2/32" + leftPeerOptions);
+    auto r = right.exec("wg set " + t.rightName + " private-key " + file(rightKey) + " listen-port 51311 peer " + t.leftPub +
+                        " endpoint 192.168.78.1:51310 allowed-ips 10.78.0.1/32");
+    EXPECT_EQ(r.status, 0) << r.err;
+    ns.ip("addr add 10.78.0.1/24 dev " + dev().name());
+    ns.ip("link set " + dev().name() + " up");
+    right.ip("addr add 10.78.0.2/24 dev " + t.rightName);
+    right.ip("link set " + t.rightName + " up");
+    bool pinged = false;
+    for (int i = 0; i < 10 && !pinged; ++i)  // the first handshake can take ~2 s
+      pinged = ns.exec("ping -c 1 -W 1 10.78.0.2 >/dev/null").status == 0;
+    EXPECT_TRUE(pinged) << "no ping through the tunnel";
+    return t;
+  }
+  /// One peer's field from `wg show DEV FIELD` ("PEER\tVALUE" lines).
+  std::string peerField(const std::string& field, const std::string& peer) {
+    std::istringstream lines(wg("show " + dev().name() + " " + field));
+    for (std::string line; std::getline(lines, line);)
+      if (line.rfind(peer + "\t", 0) == 0) return line.substr(peer.size() + 1);
+    return "(no such peer)";
+  }
   std::string trimmed(std::string s) {
     while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
     return s;
@@ -259,35 +306,8 @@ TEST_P(WgCliTest, ManyPeersPrintLikeWg) {
 // after it.
 TEST_P(WgCliTest, LiveTunnelPrintsHandshakeAndTransferLikeWg) {
   TestNetns right;
-  std::unique_ptr<WireguardGo> rightGo;
-  std::string rightName = "fwgk1";
-  if (GetParam() == WgBackendKind::Userspace) {
-    rightGo = std::make_unique<WireguardGo>(right, uniqueWgName());
-    rightName = rightGo->name();
-  } else {
-    right.ip("link add " + rightName + " type wireguard");
-  }
-  ns.ip("link add fwgv0 type veth peer name fwgv1 netns " + right.name());
-  ns.ip("addr add 192.168.78.1/24 dev fwgv0");
-  ns.ip("link set fwgv0 up");
-  right.ip("addr add 192.168.78.2/24 dev fwgv1");
-  right.ip("link set fwgv1 up");
-  std::string leftKey = trimmed(ok("wg genkey")), rightKey = trimmed(ok("wg genkey"));
-  std::string leftPub = trimmed(run("echo " + leftKey + " | wg pubkey").out);
-  std::string rightPub = trimmed(run("echo " + rightKey + " | wg pubkey").out);
-  wg("set " + dev().name() + " private-key " + file(leftKey) + " listen-port 51310 peer " + rightPub +
-     " endpoint 192.168.78.2:51311 allowed-ips 10.78.0.2/32 persistent-keepalive 3725");
-  auto r = right.exec("wg set " + rightName + " private-key " + file(rightKey) + " listen-port 51311 peer " + leftPub +
-                      " endpoint 192.168.78.1:51310 allowed-ips 10.78.0.1/32");
-  ASSERT_EQ(r.status, 0) << r.err;
-  ns.ip("addr add 10.78.0.1/24 dev " + dev().name());
-  ns.ip("link set " + dev().name() + " up");
-  right.ip("addr add 10.78.0.2/24 dev " + rightName);
-  right.ip("link set " + rightName + " up");
-  bool pinged = false;
-  for (int i = 0; i < 10 && !pinged; ++i)  // the first handshake can take ~2 s
-    pinged = ns.exec("ping -c 1 -W 1 10.78.0.2 >/dev/null").status == 0;
-  ASSERT_TRUE(pinged) << "no ping through the tunnel";
+  Tunnel t = connect(right, " persistent-keepalive 3725");
+  ASSERT_FALSE(HasFailure());
   // Enough traffic for the counters to pass 1 KiB (the "KiB" form).
   ASSERT_EQ(ns.exec("ping -c 3 -i 0.2 -s 600 -W 1 10.78.0.2 >/dev/null").status, 0);
 
@@ -303,6 +323,79 @@ TEST_P(WgCliTest, LiveTunnelPrintsHandshakeAndTransferLikeWg) {
   EXPECT_NE(pretty.find(" ago\n"), std::string::npos) << pretty;
   EXPECT_NE(pretty.find(" KiB received, "), std::string::npos) << pretty;
   EXPECT_NE(pretty.find("  persistent keepalive: every 1 hour, 2 minutes, 5 seconds\n"), std::string::npos) << pretty;
+}
+
+// syncconf changes one peer and leaves the others' sessions alone: after a handshake with the
+// right side, a file that keeps that peer as it is and changes another peer's allowed IPs must
+// leave the handshake time and the transfer counters (wg show) as they were. setconf would
+// remove and re-add every peer: handshake 0, counters 0 (no traffic follows to redo it).
+TEST_P(WgCliTest, SyncconfKeepsTheSessionsOfThePeersItDoesNotChange) {
+  TestNetns right;
+  Tunnel t = connect(right, "");
+  ASSERT_FALSE(HasFailure());
+  std::string other = trimmed(run("wg genkey | wg pubkey").out);
+  wg("set " + dev().name() + " peer " + other + " allowed-ips 10.79.0.0/24");
+  std::string handshake = peerField("latest-handshakes", t.rightPub), transfer = peerField("transfer", t.rightPub);
+  ASSERT_NE(handshake, "0");
+  ASSERT_NE(transfer.find('\t'), std::string::npos) << transfer;
+  ASSERT_NE(transfer, "0\t0");
+  std::string conf = "[Interface]\nPrivateKey = " + t.leftKey + "\nListenPort = 51310\n\n[Peer]\nPublicKey = " + t.rightPub +
+                     "\nEndpoint = 192.168.78.2:51311\nAllowedIPs = 10.78.0.2/32\n\n[Peer]\nPublicKey = " + other +
+                     "\nAllowedIPs = 10.80.0.0/24\n";
+  auto r = cli("wg syncconf " + dev().name() + " " + file(conf));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(peerField("allowed-ips", other), "10.80.0.0/24");  // the change was made
+  EXPECT_EQ(peerField("latest-handshakes", t.rightPub), handshake);
+  // Counters only grow (a passive keepalive may still go out), never restart from 0.
+  auto counters = [](const std::string& rxTx) {
+    std::size_t tab = rxTx.find('\t');
+    return std::pair{std::stoull(rxTx.substr(0, tab)), std::stoull(rxTx.substr(tab + 1))};
+  };
+  auto [rxBefore, txBefore] = counters(transfer);
+  auto [rxAfter, txAfter] = counters(peerField("transfer", t.rightPub));
+  EXPECT_GE(rxAfter, rxBefore);
+  EXPECT_GE(txAfter, txBefore);
+}
+
+// setconf and syncconf state the whole device: a file without PrivateKey, ListenPort and FwMark
+// resets them (wg's config_read_init sets all three for both verbs; addconf does not). The
+// oracle is wg itself: the same verb, file and starting state give wg's dump. A listen port
+// reset to 0 reads back 0 from the kernel (device down); wireguard-go binds a random port
+// for 0, so there the port must only have left 51330.
+TEST_P(WgCliTest, SetconfAndSyncconfResetWhatTheFileLeavesOut) {
+  std::string key = trimmed(ok("wg genkey")), peer = trimmed(run("wg genkey | wg pubkey").out);
+  std::string other = trimmed(run("wg genkey | wg pubkey").out);
+  std::string start = file("[Interface]\nPrivateKey = " + key + "\nListenPort = 51330\nFwMark = 0x1234\n\n[Peer]\nPublicKey = " +
+                           peer + "\nAllowedIPs = 10.81.0.0/24\n");
+  std::string peersOnly = file("[Peer]\nPublicKey = " + other + "\nAllowedIPs = 10.82.0.0/24\n");
+  // The device line of a dump: private key, public key, listen port, fwmark; the port apart.
+  struct DeviceLine {
+    std::string withoutPort, port, peers;
+  };
+  auto dump = [&] {
+    std::string d = wg("show " + dev().name() + " dump");
+    std::string first = d.substr(0, d.find('\n'));
+    std::size_t a = first.find('\t'), b = first.find('\t', a + 1), c = first.find('\t', b + 1);
+    return DeviceLine{first.substr(0, b) + first.substr(c), first.substr(b + 1, c - b - 1), d.substr(d.find('\n') + 1)};
+  };
+  for (const char* verb : {"setconf", "syncconf"}) {
+    wg(std::string("setconf ") + dev().name() + " " + start);
+    ASSERT_EQ(dump().port, "51330");
+    wg(std::string(verb) + " " + dev().name() + " " + peersOnly);
+    DeviceLine theirs = dump();
+    wg(std::string("setconf ") + dev().name() + " " + start);
+    auto r = cli(std::string("wg ") + verb + " " + dev().name() + " " + peersOnly);
+    ASSERT_EQ(r.status, 0) << verb << ": " << r.err;
+    DeviceLine mine = dump();
+    EXPECT_EQ(mine.withoutPort, theirs.withoutPort) << verb;
+    EXPECT_EQ(mine.withoutPort, "(none)\t(none)\toff") << verb;
+    EXPECT_EQ(mine.peers, theirs.peers) << verb;
+    EXPECT_EQ(mine.peers.substr(0, mine.peers.find('\t')), other) << verb;
+    if (GetParam() == WgBackendKind::Kernel) {
+      EXPECT_EQ(mine.port, "0") << verb;
+    }
+    EXPECT_NE(mine.port, "51330") << verb;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, WgCliTest, ::testing::Values(WgBackendKind::Userspace, WgBackendKind::Kernel),

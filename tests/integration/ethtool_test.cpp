@@ -180,6 +180,39 @@ TEST_F(EthtoolTest, StandardStatsOfAVethAreEmpty) {
   EXPECT_TRUE(nl.ethtool().stats("e0").empty());
   CommandResult r = ns.exec("ethtool -S e0 --all-groups");
   EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "Standard stats for e0:\n");  // ethtool finds no group either
+}
+
+// The driver's own counters (ioctl, not netlink): the same names, order and values as
+// `ethtool -S`, by name and by ifindex; veth's first is its peer's ifindex.
+TEST_F(EthtoolTest, DriverStatsAreEthtoolSs) {
+  CommandResult r = ns.exec("ethtool -S e0");
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::vector<DriverStat> want;
+  std::istringstream lines(r.out);
+  std::string line;
+  std::getline(lines, line);
+  EXPECT_EQ(line, "NIC statistics:");
+  while (std::getline(lines, line)) {
+    std::size_t colon = line.rfind(": ");
+    ASSERT_NE(colon, std::string::npos) << line;
+    std::size_t start = line.find_first_not_of(' ');
+    want.push_back({line.substr(start, colon - start), std::stoull(line.substr(colon + 2))});
+  }
+  ASSERT_GT(want.size(), 1u);
+  EXPECT_EQ(want[0], (DriverStat{"peer_ifindex", std::stoull(ns.sysfs("e1", "ifindex"))}));
+  EXPECT_EQ(nl.ethtool().driverStats("e0"), want);
+  EXPECT_EQ(nl.ethtool().driverStats(static_cast<uint32_t>(std::stoul(ns.sysfs("e0", "ifindex")))), want);
+  // The loopback has no driver counters: ethtool says "no stats available".
+  EXPECT_NE(ns.exec("ethtool -S lo").err.find("no stats available"), std::string::npos);
+  try {
+    nl.ethtool().driverStats("lo");
+    FAIL() << "lo has driver stats";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), std::errc::operation_not_supported) << e.what();
+    EXPECT_EQ(e.extack(), "no stats available");
+  }
+  EXPECT_THROW(nl.ethtool().driverStats("nosuchdev"), Error);
 }
 
 }  // namespace

@@ -3,11 +3,16 @@
 // The IRQ logic (names, affinity read back, offline CPUs) against a fake /sys + /proc tree;
 // the VM runs the same on a real virtio-net NIC (nic_vm_test.cpp).
 #include <gtest/gtest.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <fastlink/fastlink.hpp>
 #include <fastlink/tune.hpp>
+#include <atomic>
+#include <chrono>
 #include <filesystem>
+#include <thread>
 #include <cstdio>
 #include <fstream>
 
@@ -58,7 +63,7 @@ class TuneTest : public ::testing::Test {
   /// Everything tune touches, as the oracles see it.
   std::string oracleState() const {
     auto l = ns.exec("ethtool -l e0");
-    auto q = ns.exec("grep . /sys/class/net/e0/queues/*/rps_cpus /sys/class/net/e0/queues/*/xps_cpus");
+    auto q = ns.exec("grep . /sys/class/net/e0/queues/*/rps_cpus /sys/class/net/e0/queues/*/rps_flow_cnt /sys/class/net/e0/queues/*/xps_cpus");
     return l.out + q.out;
   }
   std::string queueFile(const std::string& f) const { return ns.exec("cat /sys/class/net/e0/queues/" + f).out; }
@@ -129,7 +134,9 @@ TEST_F(TuneTest, ApplyVerifiesAndRestorePutsEverythingBack) {
   }
 }
 
-TEST_F(TuneTest, OfflineCpuIsRefusedAndChangesNothing) {
+// plan() checks the CPUs, so this refusal comes before any snapshot or write: it shows that
+// nothing is touched, not the rollback (FailedApplyPutsBackEveryWriteMadeBeforeIt does).
+TEST_F(TuneTest, PlanRefusesAnOfflineCpuBeforeAnySnapshotOrWrite) {
   std::string before = oracleState();
   try {
     auto t = api({0, 4000});
@@ -141,6 +148,35 @@ TEST_F(TuneTest, OfflineCpuIsRefusedAndChangesNothing) {
   }
   EXPECT_EQ(oracleState(), before);
   EXPECT_TRUE(fs::is_empty(snapshots.path()));
+}
+
+// The rollback, run for real: the kernel refuses apply()'s last write (XPS on a CPU this machine
+// cannot have, as a CPU gone offline after plan() checked it would be), after the channel count,
+// every RPS mask and flow count and the first XPS masks have been written. Every file must read
+// back its value from before apply, and ethtool -l the old channel counts.
+TEST_F(TuneTest, FailedApplyPutsBackEveryWriteMadeBeforeIt) {
+  // Values no reset produces, on queues the channel change removes and brings back.
+  ASSERT_EQ(ns.exec("cd /sys/class/net/e0/queues && echo 1 > rx-3/rps_cpus && echo 64 > rx-0/rps_flow_cnt && "
+                    "echo 32 > rx-3/rps_flow_cnt && echo 1 > tx-2/xps_cpus && echo 1 > tx-0/xps_cpus").status, 0);
+  std::string before = oracleState();
+  auto t = api();
+  TunePlan p = t.plan("e0");
+  ASSERT_GE(p.after.tx.size(), 1u);
+  // The highest possible CPU is the last number of the list ("0-1", "0-3,8-11").
+  std::string possible = slurp("/sys/devices/system/cpu/possible");
+  unsigned impossible = static_cast<unsigned>(std::stoul(possible.substr(possible.find_last_of("-,") + 1))) + 1;
+  p.after.tx.back().xpsCpus = {impossible};
+  std::string lastWrite = "tx-" + std::to_string(p.after.tx.back().queue) + "/xps_cpus";
+  try {
+    t.apply(p);
+    FAIL() << "XPS on CPU " << impossible << " accepted";
+  } catch (const Error& e) {
+    // The failed step is the last write; the rollback itself succeeded.
+    EXPECT_NE(e.operation().find(lastWrite), std::string::npos) << e.what();
+    EXPECT_EQ(std::string(e.what()).find("rollback failed"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(oracleState(), before);
+  EXPECT_TRUE(fs::is_empty(snapshots.path()));  // a complete rollback removes the snapshot
 }
 
 TEST_F(TuneTest, StalePlanIsRefused) {
@@ -165,7 +201,8 @@ TEST_F(TuneTest, DeviceWithoutInterruptsIsAClearError) {
 
 /// A fake device with MSI-X vectors: /sys/class/net/eth9/device/msi_irqs/{40..43} and /proc/irq/N
 /// with handler directories and regular smp_affinity_list files (which, unlike the kernel's,
-/// keep whatever is written: the read-back check is exercised by a file that drops a CPU).
+/// keep whatever is written: the read-back check is exercised by a FIFO that takes the write
+/// and reads back other CPUs, FileThatReadsBackOther).
 class FakeIrqTree : public ::testing::Test {
  protected:
   TempDir root;
@@ -226,12 +263,79 @@ TEST_F(FakeIrqTree, OfflineCpuIsRefusedBeforeAnythingIsWritten) {
   EXPECT_THROW(steer.planQueueIrqSpread("eth9", {9}), Error);
 }
 
+/// A file that takes a write and then reads back other text, as /proc/irq/N/smp_affinity_list of
+/// a managed IRQ does (the kernel keeps its own affinity). A FIFO served by a thread: the first
+/// open is the writer's (the text written is kept in written()), the second the reader's, which
+/// gets `readBack`. Whatever the code under test does, the thread ends when this goes away.
+class FileThatReadsBackOther {
+ public:
+  FileThatReadsBackOther(std::string path, std::string readBack) : path_(std::move(path)) {
+    fs::remove(path_);
+    if (::mkfifo(path_.c_str(), 0600) != 0) throw std::runtime_error("mkfifo " + path_);
+    server_ = std::thread([this, readBack = std::move(readBack)] {
+      struct Done {
+        std::atomic<bool>& flag;
+        ~Done() { flag = true; }
+      } done{done_};
+      int in = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);  // waits for the writer
+      if (in < 0) return;
+      char buf[256];
+      for (ssize_t n; (n = ::read(in, buf, sizeof buf)) > 0;) written_.append(buf, static_cast<std::size_t>(n));
+      ::close(in);
+      if (stopping_) return;
+      int out = ::open(path_.c_str(), O_WRONLY | O_CLOEXEC);  // waits for the read-back
+      if (out < 0) return;
+      if (!stopping_) (void)!::write(out, readBack.data(), readBack.size());
+      ::close(out);
+    });
+  }
+  ~FileThatReadsBackOther() { stop(); }
+  /// What the code under test wrote; call once the call under test has returned.
+  std::string written() {
+    stop();
+    return written_;
+  }
+
+ private:
+  void stop() {
+    if (!server_.joinable()) return;
+    stopping_ = true;
+    // Unblock an open() still waiting for its other end (the code under test never came),
+    // until the thread has seen stopping_.
+    while (!done_) {
+      for (int flags : {O_WRONLY | O_NONBLOCK, O_RDONLY | O_NONBLOCK}) {
+        int fd = ::open(path_.c_str(), flags | O_CLOEXEC);
+        if (fd >= 0) ::close(fd);
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    server_.join();
+  }
+  std::string path_;
+  std::string written_;
+  std::atomic<bool> stopping_{false};
+  std::atomic<bool> done_{false};
+  std::thread server_;
+};
+
 TEST_F(FakeIrqTree, ReadBackMismatchIsAnError) {
-  // A managed IRQ keeps its own affinity: simulate with a file that cannot be written.
-  fs::remove(proc() + "/irq/41/smp_affinity_list");
-  fs::create_directory(proc() + "/irq/41/smp_affinity_list");
+  // A managed IRQ keeps its own affinity: the write is taken, the read back says 0-3.
+  std::string path = proc() + "/irq/41/smp_affinity_list";
   SteeringApi steer(sys(), proc());
-  EXPECT_THROW(steer.setIrqAffinity(41, {1}), Error);
+  try {
+    FileThatReadsBackOther managed(path, "0-3\n");
+    try {
+      steer.setIrqAffinity(41, {1});
+      FAIL() << "a read back of 0-3 after writing 1 was accepted";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), std::errc::io_error);
+      EXPECT_EQ(e.operation(), "echo 1 > " + path);
+      EXPECT_NE(e.extack().find("read back CPUs 0,1,2,3"), std::string::npos) << e.extack();
+    }
+    EXPECT_EQ(managed.written(), "1");  // the write did happen: the check that failed is the read back
+  } catch (const std::runtime_error& e) {
+    FAIL() << e.what();
+  }
 }
 
 }  // namespace

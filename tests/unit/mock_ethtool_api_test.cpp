@@ -35,6 +35,7 @@ class MockEthtoolApi : public IEthtoolApi {
   MOCK_METHOD(CoalesceInfo, coalesce, (const Ifref& device), (override));
   MOCK_METHOD(void, setCoalesce, (const Ifref& device, const CoalesceInfo& coalesce), (override));
   MOCK_METHOD(std::vector<StatsGroup>, stats, (const Ifref& device), (override));
+  MOCK_METHOD(std::vector<fastlink::DriverStat>, driverStats, (const Ifref& device), (override));
 };
 
 /// The application code under test: as many queues as `cpus`, capped at what the device has,
