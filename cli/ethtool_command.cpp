@@ -113,14 +113,15 @@ int showFeatures(Context& ctx, const std::string& dev) {
   return kExitOk;
 }
 
-// ethtool 6.1's report after -K, in the kernel's feature order: every feature that changed or
-// was asked for and is not as asked, as "NAME: on|off", marked "[requested on|off]" when not as
-// asked and "[not requested]" when it changed as a consequence of another (tx-checksumming off
-// turns TSO off). "Actual changes:" and these lines go to stdout; when no feature changed at
-// all, "Could not change any device features" goes to stderr and the exit status is 1.
+// ethtool 6.1's report after -K. Nothing when every feature asked for is as asked and no other
+// changed. Otherwise "Actual changes:" on stdout, then, in the kernel's feature order, every
+// feature that changed or was asked for and is not as asked, as "NAME: on|off", marked
+// "[requested on|off]" when not as asked and "[not requested]" when it changed because another
+// did (tx-checksumming off turns TSO off). When no feature changed at all, "Could not change
+// any device features" on stderr and exit 1.
 int reportFeatureChanges(const FeaturesInfo& before, const FeaturesSetResult& r, const FeatureChanges& changes) {
   std::string lines;
-  bool changed = false;
+  bool changed = false, surprise = false;
   for (const Feature& f : r.after.features) {
     const Feature* old = before.find(f.name);
     bool differs = old && old->active != f.active;
@@ -130,12 +131,13 @@ int reportFeatureChanges(const FeaturesInfo& before, const FeaturesSetResult& r,
     bool unmet = asked && asked->second != f.active;
     changed = changed || differs;
     if (!differs && !unmet) continue;
+    surprise = surprise || unmet || !asked;
     lines += fmt::format("{}: {}", f.name, f.active ? "on" : "off");
     if (unmet) lines += fmt::format(" [requested {}]", asked->second ? "on" : "off");
     else if (!asked) lines += " [not requested]";
     lines += "\n";
   }
-  if (lines.empty()) return kExitOk;
+  if (!surprise) return kExitOk;
   std::fputs(("Actual changes:\n" + lines).c_str(), stdout);
   if (changed) return kExitOk;
   std::fflush(stdout);
