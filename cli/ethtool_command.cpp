@@ -1,14 +1,15 @@
 // The `ethtool` object: ethtool's short options for queues, rings, offloads, coalescing and
-// standard statistics, over the kernel's ethtool netlink family:
+// statistics, over the kernel's ethtool netlink family (-S: the driver's counters by ioctl):
 //   fastlink ethtool [--json] { -l | -g | -k | -c | -S } DEV
 //   fastlink ethtool -L DEV [rx N] [tx N] [other N] [combined N]
 //   fastlink ethtool -G DEV [rx N] [rx-mini N] [rx-jumbo N] [tx N] [rx-buf-len N] [cqe-size N] [tx-push on|off]
 //   fastlink ethtool -K DEV FEATURE on|off ...
 //   fastlink ethtool -C DEV [adaptive-rx on|off] [rx-usecs N] ...
-// The text of -l, -g, -k, -c is laid out like ethtool 6.1's, so scripts that parse it keep
+// The text of -l, -g, -k, -c, -S and -K's report is laid out like ethtool 6.1's, so scripts that parse it keep
 // working; --json (or the global -j) prints our own JSON (ethtool 6.1 has none for -l/-k).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <functional>
 #include <optional>
@@ -117,11 +118,11 @@ int showFeatures(Context& ctx, const std::string& dev) {
 // changed. Otherwise "Actual changes:" on stdout, then, in the kernel's feature order, every
 // feature that changed or was asked for and is not as asked, as "NAME: on|off", marked
 // "[requested on|off]" when not as asked and "[not requested]" when it changed because another
-// did (tx-checksumming off turns TSO off). When no feature changed at all, "Could not change
-// any device features" on stderr and exit 1.
+// did (tx-checksumming off turns TSO off). When no feature asked for is as asked, "Could not
+// change any device features" on stderr and exit 1.
 int reportFeatureChanges(const FeaturesInfo& before, const FeaturesSetResult& r, const FeatureChanges& changes) {
   std::string lines;
-  bool changed = false, surprise = false;
+  bool surprise = false;
   for (const Feature& f : r.after.features) {
     const Feature* old = before.find(f.name);
     bool differs = old && old->active != f.active;
@@ -129,7 +130,6 @@ int reportFeatureChanges(const FeaturesInfo& before, const FeaturesSetResult& r,
     for (const auto& c : changes.changes)
       if (c.first == f.name) asked = &c;
     bool unmet = asked && asked->second != f.active;
-    changed = changed || differs;
     if (!differs && !unmet) continue;
     surprise = surprise || unmet || !asked;
     lines += fmt::format("{}: {}", f.name, f.active ? "on" : "off");
@@ -139,7 +139,11 @@ int reportFeatureChanges(const FeaturesInfo& before, const FeaturesSetResult& r,
   }
   if (!surprise) return kExitOk;
   std::fputs(("Actual changes:\n" + lines).c_str(), stdout);
-  if (changed) return kExitOk;
+  bool anyMet = std::any_of(changes.changes.begin(), changes.changes.end(), [&](const auto& c) {
+    const Feature* f = r.after.find(c.first);
+    return f && f->active == c.second;
+  });
+  if (anyMet) return kExitOk;
   std::fflush(stdout);
   std::fputs("Could not change any device features\n", stderr);  // ethtool's words, no "Error: "
   return kExitFailed;

@@ -89,9 +89,10 @@ TEST_F(EthtoolCliTest, BadInputIsAClearErrorAndChangesNothing) {
 
 // -K's report when the kernel leaves features other than asked: the same commands, in the same
 // order, by fastlink on e0 and by ethtool on g0 (a second, identical pair), must print the same
-// stdout and stderr and exit the same: a fixed feature alone (nothing changes: exit 1), with a
-// changeable one (exit 0), a legacy name whose change drags others along ("[not requested]"),
-// a change with no surprise (nothing printed) and a request already met (nothing printed).
+// stdout and stderr and exit the same: fixed features alone (none as asked: exit 1), with a
+// changeable one (exit 0), legacy names whose change drags others along ("[not requested]"),
+// a fixed feature with one already as asked (exit 0), a change with no surprise and a request
+// already met (nothing printed).
 TEST_F(EthtoolCliTest, FeatureChangesAreReportedLikeEthtool) {
   ns.ip("link add g0 numtxqueues 4 numrxqueues 4 type veth peer name g1 numtxqueues 4 numrxqueues 4");
   auto named = [](std::string text, const std::string& from, const std::string& to) {
