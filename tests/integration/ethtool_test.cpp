@@ -12,6 +12,11 @@
 #include "support/ethtool_text.hpp"
 #include "support/test_netns.hpp"
 
+namespace fastlink {
+// Readable failures: "peer_ifindex=2" instead of the struct's bytes (gtest finds it by ADL).
+inline void PrintTo(const DriverStat& s, std::ostream* os) { *os << s.name << "=" << s.value; }
+}  // namespace fastlink
+
 namespace fastlink::test {
 namespace {
 
