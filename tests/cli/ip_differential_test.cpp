@@ -387,6 +387,25 @@ TEST(IpDifferentialSuite, HasAtLeast150CompatibleCases) {
   EXPECT_GE(compatible, 150u);
 }
 
+// The normaliser keeps what a case wrote and numbers what the kernel chose: a MAC of the case, in
+// any case of letters, with its bridge id and its EUI-64 link-local address, stays; a random MAC,
+// the bridge id and the link-local address made from it are numbered.
+TEST(IpDifferentialSuite, NormalisationKeepsTheCaseMacsOnly) {
+  DiffCase c;
+  c.setup = {"link add br0 address 02:00:00:00:00:0A type bridge"};
+  c.command = "neigh add 10.0.0.2 lladdr 02:00:00:00:00:0b dev br0";
+  const LiteralMacs literal = literalMacsOf(c);
+  EXPECT_EQ(normalise("link/ether 02:00:00:00:00:0a brd ff:ff:ff:ff:ff:ff\n"
+                      "lladdr 02:00:00:00:00:0b 5a:11:22:33:44:55\n"
+                      "bridge_id 8000.2:0:0:0:0:a designated_root 8000.5a:11:22:33:44:55\n"
+                      "inet6 fe80::ff:fe00:a/64 inet6 fe80::5811:22ff:fe33:4455/64\n",
+                      "ns-x", literal),
+            "link/ether 02:00:00:00:00:0a brd MAC1\n"
+            "lladdr 02:00:00:00:00:0b MAC2\n"
+            "bridge_id 8000.2:0:0:0:0:a designated_root BRID1\n"
+            "inet6 fe80::ff:fe00:a/64 inet6 LL1/64\n");
+}
+
 // docs/CLI.md lists every deliberate difference with its reason, in a table whose header starts
 // `| known case |`: one row per known: case, `| \`NAME\` | REASON |`, REASON as the known: line
 // says it. A known case without its row, a row without its case, or a reason that differs fails.
