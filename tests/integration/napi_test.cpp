@@ -40,8 +40,10 @@ constexpr uint16_t kAttrThreaded = 8;  // NETDEV_A_NAPI_THREADED (6.17)
 /// `genl ctrl get name netdev`: the family as iproute2 reads it; nullopt when the kernel has none
 /// (the family came in Linux 6.3).
 std::optional<OracleFamily> genlNetdev() {
-  auto r = run("genl ctrl get name netdev 2>/dev/null");
-  if (r.status != 0) return std::nullopt;
+  if (run("command -v genl").status != 0) throw std::runtime_error("genl (iproute2) is missing: it is this test's oracle of the netdev family");
+  auto r = run("genl ctrl get name netdev");
+  if (r.status != 0 && r.err.find("No such file or directory") != std::string::npos) return std::nullopt;  // ENOENT: no family
+  if (r.status != 0) throw std::runtime_error("genl ctrl get name netdev: " + r.err);
   auto families = parseGenlCtrl(r.out);
   if (families.size() != 1) throw std::runtime_error("genl printed " + std::to_string(families.size()) + " families:\n" + r.out);
   return families[0];
