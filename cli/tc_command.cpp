@@ -442,6 +442,18 @@ struct Counters {
   uint64_t sent = 0, dropped = 0, overlimits = 0, rxPackets = 0, rxDropped = 0;
 };
 
+/// A qdisc's line in `tc watch`: "KIND HANDLE:" and its parent as tc prints it ("root",
+/// "ffff:fff1" for ingress and clsact, "1:3").
+struct WatchedQdisc {
+  std::string qdisc, parent;
+};
+
+std::string watchParent(const QdiscInfo& q) {
+  if (!q.parent || q.parent->value == TcHandle::kRoot) return "root";
+  if (q.parent->value == TcHandle::kIngress) return "ffff:fff1";
+  return q.parent->toString();
+}
+
 double perSecond(uint64_t now, uint64_t before, double seconds) {
   return now >= before && seconds > 0 ? static_cast<double>(now - before) / seconds : 0;
 }
@@ -465,6 +477,7 @@ int watch(Context& ctx, Args& args) {
   Netlink& nl = ctx.netlink();
   bool json = ctx.options().json;
   std::map<std::string, Counters> before;
+  std::map<std::string, WatchedQdisc> names;
   auto last = std::chrono::steady_clock::now();
   for (uint64_t round = 0; !count || round <= *count; ++round) {
     LinkInfo link = nl.links().get(Ifref(*dev), true);
@@ -477,7 +490,11 @@ int watch(Context& ctx, Args& args) {
     current["dev"] = Counters{s.txPackets, s.txDropped, 0, s.rxPackets, s.rxDropped};
     for (const auto& q : qdiscs) {
       TcStats st = q.stats.value_or(TcStats{});
-      std::string key = fmt::format("qdisc {} {:x}:", q.kind, q.handle.value_or(TcHandle()).major());
+      // The parent is part of the key: the kernel gives every default child of mq the handle 0:,
+      // so kind and handle alone would fold a multi-queue device's qdiscs into one line.
+      WatchedQdisc name{fmt::format("{} {:x}:", q.kind, q.handle.value_or(TcHandle()).major()), watchParent(q)};
+      std::string key = fmt::format("qdisc {} {}", name.qdisc, name.parent == "root" ? "root" : "parent " + name.parent);
+      names[key] = name;
       current[key] = Counters{st.packets, st.drops, st.overlimits, st.backlog, st.qlen};
     }
     if (round > 0) {
@@ -503,7 +520,7 @@ int watch(Context& ctx, Args& args) {
         Counters b = before.count(key) ? before[key] : c;
         // For qdiscs rxPackets holds the backlog (bytes) and rxDropped the qlen (packets).
         if (json) {
-          j["qdiscs"].push_back({{"qdisc", key.substr(6)}, {"sent", c.sent}, {"sent_pps", perSecond(c.sent, b.sent, seconds)},
+          j["qdiscs"].push_back({{"qdisc", names[key].qdisc}, {"parent", names[key].parent}, {"sent", c.sent}, {"sent_pps", perSecond(c.sent, b.sent, seconds)},
                                  {"drops", c.dropped}, {"drops_ps", perSecond(c.dropped, b.dropped, seconds)},
                                  {"overlimits", c.overlimits}, {"overlimits_ps", perSecond(c.overlimits, b.overlimits, seconds)},
                                  {"backlog", c.rxPackets}, {"qlen", c.rxDropped}});

@@ -12,6 +12,7 @@
 #include "fastlink/netlink.hpp"
 #include "genl/genl_message.hpp"
 #include "netlink_internals.hpp"
+#include "steer/napi_codec.hpp"
 
 namespace fastlink {
 
@@ -44,6 +45,10 @@ bool hasCommand(const GenlFamilyInfo& family, uint8_t cmd) {
   return false;
 }
 
+}  // namespace
+
+namespace steer {
+
 NapiInfo decodeNapi(const nlmsghdr* m) {
   genl::GenlReply r = genl::decodeGenl(m, kNapiMax);
   NapiInfo n;
@@ -55,7 +60,7 @@ NapiInfo decodeNapi(const nlmsghdr* m) {
   return n;
 }
 
-}  // namespace
+}  // namespace steer
 
 NapiApi::NapiApi(Netlink& netlink) : netlink_(netlink) {}
 
@@ -68,7 +73,7 @@ std::vector<NapiInfo> NapiApi::list(uint32_t ifindex) {
   w.putU32(kNapiIfindex, ifindex);
   Request r = w.toRequest(op);
   std::vector<NapiInfo> out;
-  NetlinkInternals::genericEngine(netlink_).dump(r.bytes(), r.operation(), [&](const nlmsghdr* m) { out.push_back(decodeNapi(m)); },
+  NetlinkInternals::genericEngine(netlink_).dump(r.bytes(), r.operation(), [&](const nlmsghdr* m) { out.push_back(steer::decodeNapi(m)); },
                                                  [&] { out.clear(); });
   return out;
 }
@@ -91,7 +96,7 @@ void NapiApi::setThreaded(uint32_t napiId, bool on) {
   g.putU32(kNapiId, napiId);
   Request get = g.toRequest("ynl --family netdev --do napi-get --json '{\"id\": " + std::to_string(napiId) + "}'");
   NapiInfo back;
-  engine.query(get.bytes(), get.operation(), [&](const nlmsghdr* m) { back = decodeNapi(m); });
+  engine.query(get.bytes(), get.operation(), [&](const nlmsghdr* m) { back = steer::decodeNapi(m); });
   if (!back.threaded || *back.threaded != on)
     throw Error(std::make_error_code(std::errc::io_error), op, "read back threaded " + std::string(back.threaded ? (*back.threaded ? "enabled" : "disabled") : "absent"));
 }

@@ -1,5 +1,6 @@
 // `fastlink -n NS steer` on a 4-queue veth: the writes are checked through `ip netns exec`
-// (which mounts the namespace's own sysfs), never through fastlink.
+// (which mounts the namespace's own sysfs) and `ps` (threaded NAPI's kernel threads), never
+// through fastlink.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -44,6 +45,30 @@ TEST_F(SteerCliTest, ShowMatchesSysfs) {
   EXPECT_EQ(j["rx"][0]["rps_cpus"], nlohmann::json::array());
   auto t = cli("steer show e0");
   EXPECT_NE(t.out.find("e0 rx-1 rps_cpus 0 rps_flow_cnt 0\n"), std::string::npos) << t.out;
+}
+
+TEST_F(SteerCliTest, ThreadedSwitchesEveryNapiOfTheDevice) {
+  // GRO on an up veth gives each of its 4 receive queues a NAPI instance; threaded NAPI gives
+  // each instance a kernel thread "napi/DEV-ID". Oracles: /sys/class/net/DEV/threaded and ps
+  // (kernel threads are seen from every namespace: the device has a name no other test uses).
+  ns.ip("link add napi0 numtxqueues 4 numrxqueues 4 type veth peer name napi1 numtxqueues 4 numrxqueues 4");
+  ns.ip("link set napi0 up");
+  ns.ip("link set napi1 up");
+  ASSERT_EQ(ns.exec("ethtool -K napi0 gro on").status, 0);
+  auto threads = [] { return std::stoi(run("ps -e -o comm= | grep -c '^napi/napi0-'").out); };
+  auto threaded = [&] { return ns.exec("cat /sys/class/net/napi0/threaded").out; };
+  ASSERT_EQ(threads(), 0);
+  auto r = cli("steer set napi0 threaded on");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(threaded(), "1\n");
+  EXPECT_EQ(threads(), 4);
+  EXPECT_NE(cli("steer show napi0").out.find("napi0 threaded on\n"), std::string::npos);
+  EXPECT_EQ(nlohmann::json::parse(cli("-j steer show napi0").out)[0]["threaded"], true);
+  r = cli("steer set napi0 threaded off");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(threaded(), "0\n");
+  EXPECT_NE(cli("steer show napi0").out.find("napi0 threaded off\n"), std::string::npos);
+  EXPECT_EQ(nlohmann::json::parse(cli("-j steer show napi0").out)[0]["threaded"], false);
 }
 
 TEST_F(SteerCliTest, BadInputIsAClearErrorAndChangesNothing) {

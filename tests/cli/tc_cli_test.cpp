@@ -2,10 +2,21 @@
 // and bad input that changes nothing (oracle: tc).
 #include <gtest/gtest.h>
 
+#include <fastlink/fastlink.hpp>
+#include <fastlink/tuntap.hpp>
+#include <unistd.h>
+
+#include <chrono>
+#include <functional>
+#include <map>
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
 #include <string>
+#include <thread>
 
 #include "cli/cli_fixture.hpp"
+#include "support/traffic.hpp"
 
 namespace fastlink::test {
 namespace {
@@ -138,7 +149,7 @@ TEST_F(TcCli, WatchPrintsDeviceAndQdiscCounters) {
   auto r = cli("tc watch dev v0 interval 0.1 count 2");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("dev v0: tx "), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("qdisc pfifo 1: sent "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("qdisc pfifo 1: root sent "), std::string::npos) << r.out;
   auto j = cli("-j tc watch dev v0 interval 0.1 count 1");
   ASSERT_EQ(j.status, 0) << j.err;
   auto parsed = nlohmann::json::parse(j.out);
@@ -146,6 +157,163 @@ TEST_F(TcCli, WatchPrintsDeviceAndQdiscCounters) {
   EXPECT_TRUE(parsed["device"].contains("tx_dropped"));
   ASSERT_EQ(parsed["qdiscs"].size(), 1u);
   EXPECT_EQ(parsed["qdiscs"][0]["qdisc"], "pfifo 1:");
+  EXPECT_EQ(parsed["qdiscs"][0]["parent"], "root");
+}
+
+// ---- tc watch: where packets are dropped, live ---------------------------------------------------
+// Drops made at a known place while `fastlink -j tc watch` runs: its per-interval rates must add
+// up to the drops tc and /sys count at the end, on the line of the place that dropped them, and
+// its totals must be tc's and /sys's. Each test fails when the drops are 0 or land elsewhere.
+
+class TcWatch : public TcCli {
+ protected:
+  uint64_t sysStat(const std::string& dev, const std::string& counter) const {
+    return std::stoull(ns.sysfs(dev, "statistics/" + counter));
+  }
+  /// Runs `fastlink -j tc watch dev DEV interval 0.25 count ROUNDS` and, once its first line is
+  /// out (the baseline was read before it), calls `traffic`; returns the lines as JSON.
+  std::vector<nlohmann::json> watchAround(const std::string& dev, int rounds, const std::function<void()>& traffic) {
+    std::string file = "/tmp/fastlink-tc-watch-" + std::to_string(getpid()) + "-" + ns.name();
+    CommandResult watch;
+    std::thread watcher([&] { watch = cli("-j tc watch dev " + dev + " interval 0.25 count " + std::to_string(rounds) + " >" + file); });
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    auto lines = [&] {
+      std::ifstream in(file);
+      std::vector<nlohmann::json> out;
+      for (std::string line; std::getline(in, line);)
+        if (!line.empty()) out.push_back(nlohmann::json::parse(line));
+      return out;
+    };
+    while (lines().empty() && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    bool started = !lines().empty();
+    if (started) traffic();
+    watcher.join();
+    auto out = lines();
+    std::remove(file.c_str());
+    EXPECT_TRUE(started) << "tc watch printed nothing in 20 s";
+    EXPECT_EQ(watch.status, 0) << watch.err;
+    EXPECT_EQ(out.size(), static_cast<std::size_t>(rounds));
+    return out;
+  }
+  /// The qdisc entry named `name` ("pfifo 10:") of one watch line (an empty object if absent).
+  static nlohmann::json watchQdisc(const nlohmann::json& line, const std::string& name) {
+    for (const auto& q : line["qdiscs"])
+      if (q["qdisc"] == name) return q;
+    return nlohmann::json::object();
+  }
+  /// Sum over the lines of rate x interval: the count the live figures account for.
+  static double summed(const std::vector<nlohmann::json>& lines, const std::function<double(const nlohmann::json&)>& rate) {
+    double sum = 0;
+    for (const auto& l : lines) sum += rate(l) * l["interval"].get<double>();
+    return sum;
+  }
+  /// `tc -s -j qdisc show dev DEV` keyed "KIND HANDLE".
+  std::map<std::string, nlohmann::json> tcStats(const std::string& dev) const {
+    std::map<std::string, nlohmann::json> out;
+    for (const auto& q : nlohmann::json::parse(tc("-s -j qdisc show dev " + dev).out)) out[q["kind"].get<std::string>() + " " + q["handle"].get<std::string>()] = q;
+    return out;
+  }
+};
+
+TEST_F(TcWatch, QdiscDropsShowOnThePfifoLineNotTheDevice) {
+  // v0 -> v1 (a peer namespace) through htb at 8kbit into a 5-packet pfifo: a burst of 200
+  // datagrams overflows the pfifo (tests/integration/tc_test.cpp proves the counts balance).
+  TestNetns peer;
+  wireToPeer(ns, "v0", peer, "v1");
+  ok("tc qdisc replace dev v0 root handle 1: htb default 1");
+  ok("tc class add dev v0 parent 1: classid 1:1 htb rate 8kbit");
+  ok("tc qdisc add dev v0 parent 1:1 handle 10: pfifo limit 5");
+  constexpr uint64_t kBurst = 200;
+  auto lines = watchAround("v0", 6, [&] { ASSERT_EQ(sendUdpBurst(ns.name(), "10.9.0.2", kBurst), kBurst); });
+  ASSERT_FALSE(lines.empty());
+  auto oracle = tcStats("v0");
+  const uint64_t drops = oracle.at("pfifo 10:")["drops"];
+  ASSERT_GE(drops, kBurst / 2) << "the pfifo dropped too little for the test to mean anything: " << oracle.at("pfifo 10:").dump();
+  ASSERT_EQ(oracle.at("pfifo 10:")["qlen"], 0) << "still draining at the end of the watch";
+
+  const auto& last = lines.back();
+  // Totals: tc's at the qdiscs, /sys's at the device (which dropped nothing).
+  EXPECT_EQ(watchQdisc(last, "pfifo 10:")["drops"], drops) << last.dump();
+  EXPECT_EQ(watchQdisc(last, "htb 1:")["drops"], oracle.at("htb 1:")["drops"]) << last.dump();
+  EXPECT_EQ(watchQdisc(last, "pfifo 10:")["sent"], oracle.at("pfifo 10:")["packets"]) << last.dump();
+  EXPECT_EQ(last["device"]["tx_dropped"], sysStat("v0", "tx_dropped"));
+  EXPECT_EQ(last["device"]["tx_dropped"], 0);
+  EXPECT_EQ(last["device"]["tx_packets"], sysStat("v0", "tx_packets"));
+  // Live: the per-interval rates on the pfifo's line add up to its drops; the device's to 0.
+  EXPECT_NEAR(summed(lines, [](const nlohmann::json& l) { return watchQdisc(l, "pfifo 10:").value("drops_ps", -1e9); }), double(drops), 0.5);
+  EXPECT_EQ(summed(lines, [](const nlohmann::json& l) { return l["device"]["tx_dropped_ps"].get<double>(); }), 0.0);
+
+  // The text view: the drops on the pfifo's line, none on the device's.
+  auto text = cli("tc watch dev v0 interval 0.1 count 1");
+  ASSERT_EQ(text.status, 0) << text.err;
+  EXPECT_NE(text.out.find("qdisc pfifo 10: parent 1:1 sent 0 pkt/s (total " + oracle.at("pfifo 10:")["packets"].dump() + ") dropped 0/s (total " +
+                          std::to_string(drops) + ")"),
+            std::string::npos)
+      << text.out;
+  EXPECT_NE(text.out.find(" tx_dropped 0/s (total 0) "), std::string::npos) << text.out;
+}
+
+TEST_F(TcWatch, RingDropsOfAnUnreadTapShowOnTheDeviceLineNotTheQdisc) {
+  // A TAP whose reader reads nothing: tun's ring holds txqueuelen (16) frames and the driver
+  // drops the rest of a 100-datagram burst after pfifo_fast passed them on.
+  ASSERT_EQ(ns.exec("ip tuntap add dev tap0 mode tap && ip link set tap0 txqueuelen 16").status, 0);
+  Netlink nl(NetlinkOptions{.netns = Netns::named(ns.name())});
+  TunTapQueue reader = TunTapApi(nl).openQueue("tap0");  // held, never read: the ring is sized now
+  ns.ip("link set tap0 up");
+  ns.ip("addr add 10.8.0.1/24 dev tap0");
+  ns.ip("neigh replace 10.8.0.2 lladdr 02:00:00:00:00:02 dev tap0 nud permanent");
+  ASSERT_EQ(tc("qdisc replace dev tap0 root pfifo_fast").status, 0);
+  constexpr uint64_t kBurst = 100, kRing = 16;
+  const uint64_t droppedBefore = sysStat("tap0", "tx_dropped");
+  auto lines = watchAround("tap0", 4, [&] { ASSERT_EQ(sendUdpBurst(ns.name(), "10.8.0.2", kBurst), kBurst); });
+  ASSERT_FALSE(lines.empty());
+  const uint64_t ringDrops = sysStat("tap0", "tx_dropped") - droppedBefore;
+  ASSERT_EQ(ringDrops, kBurst - kRing) << "the ring dropped another number than the test arranged";
+  auto oracle = tcStats("tap0");
+  ASSERT_EQ(oracle.size(), 1u);
+  const auto& [name, root] = *oracle.begin();  // "pfifo_fast 8001:": the kernel picked the handle
+  ASSERT_EQ(root["kind"], "pfifo_fast");
+  ASSERT_EQ(root["drops"], 0);
+  ASSERT_EQ(root["packets"], kBurst);
+
+  const auto& last = lines.back();
+  EXPECT_EQ(last["device"]["tx_dropped"], sysStat("tap0", "tx_dropped")) << last.dump();
+  EXPECT_NEAR(summed(lines, [](const nlohmann::json& l) { return l["device"]["tx_dropped_ps"].get<double>(); }), double(ringDrops), 0.5);
+  EXPECT_EQ(watchQdisc(last, name)["drops"], 0) << last.dump();
+  EXPECT_EQ(watchQdisc(last, name)["sent"], root["packets"]) << last.dump();
+  EXPECT_EQ(summed(lines, [&](const nlohmann::json& l) { return watchQdisc(l, name).value("drops_ps", -1e9); }), 0.0);
+}
+
+TEST_F(TcWatch, EveryQdiscOfAnMqHasItsOwnLine) {
+  // mq on v0's 3 transmit queues: the kernel gives each default child (pfifo_fast) the handle 0:,
+  // so only the parent tells them apart. One flow's datagrams go through one of them.
+  TestNetns peer;
+  wireToPeer(ns, "v0", peer, "v1");
+  ok("tc qdisc replace dev v0 root handle 1: mq");
+  constexpr uint64_t kBurst = 50;
+  ASSERT_EQ(sendUdpBurst(ns.name(), "10.9.0.2", kBurst), kBurst);
+  auto r = cli("-j tc watch dev v0 interval 0.1 count 1");
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto line = nlohmann::json::parse(r.out);
+  auto oracle = nlohmann::json::parse(tc("-s -j qdisc show dev v0").out);
+  ASSERT_EQ(oracle.size(), 4u) << oracle.dump();
+  ASSERT_EQ(line["qdiscs"].size(), oracle.size()) << line.dump();
+  uint64_t busiest = 0;
+  for (const auto& o : oracle) {
+    std::string name = o["kind"].get<std::string>() + " " + o["handle"].get<std::string>();
+    std::string parent = o.contains("parent") ? o["parent"].get<std::string>() : "root";
+    nlohmann::json mine;
+    for (const auto& q : line["qdiscs"])
+      if (q["qdisc"] == name && q["parent"] == parent) mine = q;
+    ASSERT_FALSE(mine.is_null()) << name << " parent " << parent << " missing from " << line.dump();
+    EXPECT_EQ(mine["sent"], o["packets"]) << name << " parent " << parent;
+    EXPECT_EQ(mine["drops"], o["drops"]) << name << " parent " << parent;
+    if (parent != "root") busiest = std::max(busiest, o["packets"].get<uint64_t>());
+  }
+  EXPECT_GE(busiest, kBurst) << "no child of mq carried the burst";
+  auto text = cli("tc watch dev v0 interval 0.1 count 1");
+  for (const char* child : {"1:1", "1:2", "1:3"})
+    EXPECT_NE(text.out.find(std::string("qdisc pfifo_fast 0: parent ") + child + " sent "), std::string::npos) << text.out;
 }
 
 }  // namespace

@@ -131,6 +131,19 @@ write("decode_wireguard", "short_key", framed(genl_body(0, attr(3, b"\1\2\3"))))
 write("decode_wireguard", "bad_cidr", framed(genl_body(0, nest(8, nest(0, attr(1, KEY), nest(9, aip(2, b"\1\2\3\4", 40)))))))
 write("decode_wireguard", "bad_endpoint", framed(genl_body(0, nest(8, nest(0, attr(1, KEY), attr(4, b"\2\0"))))))
 
+# ---- decode_napi: genlmsghdr + NETDEV_A_NAPI_* attributes (one NAPI_GET reply message) ----
+# NETDEV_A_NAPI_IFINDEX 1, ID 2, IRQ 3, PID 4, DEFER_HARD_IRQS 5, GRO_FLUSH_TIMEOUT 6,
+# IRQ_SUSPEND_TIMEOUT 7, THREADED 8 (include/uapi/linux/netdev.h). The kernel's own replies are
+# captured by tests/fuzz/capture_napi_seeds.py.
+NAPI_GET = 11
+write("decode_napi", "nic_queue_irq", genl_body(NAPI_GET, u32(1, 2) + u32(2, 8193) + u32(3, 57) + u32(5, 2) +
+                                                  u32(6, 20000) + u64(7, 0) + u32(8, 0)))
+write("decode_napi", "threaded_pid", genl_body(NAPI_GET, u32(2, 8194) + u32(1, 3) + u32(4, 4242) + u32(8, 1)))
+write("decode_napi", "before_6_17", genl_body(NAPI_GET, u32(1, 5) + u32(2, 8195)))
+write("decode_napi", "short_id", genl_body(NAPI_GET, attr(2, b"\1\2") + u32(1, 5)))
+write("decode_napi", "attr_beyond_max", genl_body(NAPI_GET, u32(1, 5) + u32(2, 9) + u32(9, 1) + u32(200, 7)))
+write("decode_napi", "header_only", genl_body(NAPI_GET, b""))
+
 # ---- parse_wg_config: wg config files and UAPI replies (text) ----
 K = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="
 for i, text in enumerate([

@@ -1,18 +1,24 @@
 // Traffic control against the real kernel, with `tc -j -s qdisc show` and `tc class show` as the
-// oracles. The host kernel has pfifo/bfifo, pfifo_fast, htb, mq, noqueue and ingress; fq_codel,
+// oracles, and where packets are dropped (TcDrops: drops made on purpose, counted by tc, /sys and
+// /proc/net/snmp). The host kernel has pfifo/bfifo, pfifo_fast, htb, mq, noqueue and ingress; fq_codel,
 // fq, netem, tbf and clsact run in the VM (QdiscVm*: skipped here with the reason, required there).
 #include <gtest/gtest.h>
 #include <linux/rtnetlink.h>
 
 #include <fastlink/fastlink.hpp>
 #include <fastlink/tc.hpp>
+#include <fastlink/tuntap.hpp>
+#include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <map>
 #include <regex>
+#include <thread>
 
 #include "support/settled.hpp"
 #include "support/test_netns.hpp"
+#include "support/traffic.hpp"
 #include "support/wire_observer.hpp"
 
 namespace fastlink::test {
@@ -239,50 +245,152 @@ TEST_F(TcTest, QdiscBadInputChangesNothing) {
   EXPECT_EQ(tcText("-d qdisc show"), before);
 }
 
-TEST_F(TcTest, QdiscStatsDropsAndOverlimitsEqualTc) {
-  // v1 in a second namespace; traffic from v0 is shaped by htb at 1mbit into a 5-packet pfifo,
-  // so a burst of pings overflows it: drops at the pfifo, overlimits at htb.
+// ---- where packets are dropped ----------------------------------------------------------------------
+// Drops made on purpose at a known place, with a known number of datagrams, and counted by
+// oracles that do not share code with fastlink: tc (the qdisc's and the class's counters), /sys
+// (the device's), UDP's SndbufErrors (/proc/net/snmp: a qdisc drop the sender was told of) and
+// the peer's or the TAP reader's count of what arrived. Each test fails when the drops are 0 or
+// are counted anywhere but where they happened.
+
+class TcDrops : public TcTest {
+ protected:
+  /// /sys/class/net/DEV/statistics/COUNTER inside the test's namespace.
+  uint64_t sysStat(const TestNetns& where, const std::string& dev, const std::string& counter) const {
+    return std::stoull(where.sysfs(dev, "statistics/" + counter));
+  }
+  /// "Sent B bytes P pkt (dropped D, ..." of `tc -s class show dev DEV classid ID`: {P, D}.
+  std::pair<uint64_t, uint64_t> tcClassSentDropped(const std::string& dev, const std::string& classid) const {
+    std::string text = tcText("-s class show dev " + dev + " classid " + classid);
+    std::smatch m;
+    if (!std::regex_search(text, m, std::regex(" Sent \\d+ bytes (\\d+) pkt \\(dropped (\\d+),"))) {
+      ADD_FAILURE() << "no Sent line for class " << classid << ":\n" << text;
+      return {0, 0};
+    }
+    return {std::stoull(m[1].str()), std::stoull(m[2].str())};
+  }
+  /// Waits (up to 10 s) until tc shows every qdisc of `dev` empty: what was queued has left.
+  void waitForEmptyQdiscs(const std::string& dev) const {
+    for (int i = 0; i < 100; ++i) {
+      uint64_t queued = 0;
+      for (const auto& [k, q] : tcQdiscs(dev)) queued += q.value("qlen", 0ull);
+      if (queued == 0) return;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    ADD_FAILURE() << "the qdiscs of " << dev << " did not drain in 10 s:\n" << tcText("-s qdisc show dev " + dev);
+  }
+  /// A TAP whose reader reads nothing: tun's ring (txqueuelen entries) fills, and the driver
+  /// drops the rest after the qdisc has passed them on. `qdisc` is the TAP's root qdisc.
+  void expectRingDropsAtTheDevice(const std::string& qdisc);
+};
+
+TEST_F(TcDrops, AFullPfifoUnderHtbDropsAndItsClassAndHtbCountThem) {
+  // v0 (this namespace) -> v1 (a peer namespace), shaped by htb at 8kbit (1,000 bytes/s: the
+  // bucket passes ~25 of the 60-byte frames at once) into a pfifo of 5 packets. A burst of 200
+  // datagrams overflows the pfifo: every datagram is either sent on or dropped by the pfifo.
   TestNetns peer;
-  ns.ip("link set v1 netns " + peer.name());
-  peer.ip("link set v1 up");
-  peer.ip("addr add 10.9.0.2/24 dev v1");
-  ns.ip("addr add 10.9.0.1/24 dev v0");
-  HtbOptions root;
-  root.defaultClass = 1;
-  tc.replaceQdisc(QdiscInfo().setDev("v0").setRoot().setHandle(TcHandle(1, 0)).setKind("htb").setOptions(root));
-  HtbClassOptions cls;
-  cls.rate = 125000;
-  tc.addClass(ClassInfo().setDev("v0").setParent(TcHandle(1, 0)).setClassid(TcHandle(1, 1)).setKind("htb").setOptions(cls));
-  tc.addQdisc(QdiscInfo().setDev("v0").setParent(TcHandle(1, 1)).setHandle(TcHandle(0x10, 0)).setKind("pfifo").setOptions(FifoOptions{5}));
-  // Permanent neighbours on both sides: no ARP at all. A preload sent during ARP resolution
-  // would be held by the neighbour layer, never reaching the qdisc, and an ARP probe (5 s after
-  // the last confirmation) would add a packet between fastlink's read and tc's.
-  std::string mac0 = ns.ipJson("link show dev v0")[0]["address"], mac1 = peer.ipJson("link show dev v1")[0]["address"];
-  ns.ip("neigh replace 10.9.0.2 lladdr " + mac1 + " dev v0 nud permanent");
-  peer.ip("neigh replace 10.9.0.1 lladdr " + mac0 + " dev v1 nud permanent");
-  ns.exec("ping -q -f -l 100 -c 400 -s 1200 -w 10 10.9.0.2 >/dev/null 2>&1");
-  // Let the queue drain, and read until tc reads the same counters before and after fastlink.
-  auto [mine, oracle] = settledReads([&] { return tc.qdiscs(QdiscFilter().setDev("v0")); },
-                                     [&] { return tcQdiscs("v0"); }, 100);
-  uint64_t drops = 0;
+  wireToPeer(ns, "v0", peer, "v1");
+  ASSERT_EQ(tcRun("qdisc replace dev v0 root handle 1: htb default 1").status, 0);
+  ASSERT_EQ(tcRun("class add dev v0 parent 1: classid 1:1 htb rate 8kbit").status, 0);
+  ASSERT_EQ(tcRun("qdisc add dev v0 parent 1:1 handle 10: pfifo limit 5").status, 0);
+  const uint64_t txBefore = sysStat(ns, "v0", "tx_packets"), txDroppedBefore = sysStat(ns, "v0", "tx_dropped");
+  const uint64_t rxBefore = sysStat(peer, "v1", "rx_packets"), sndbufBefore = udpSndbufErrors(ns);
+
+  constexpr uint64_t kBurst = 200;
+  ASSERT_EQ(sendUdpBurst(ns.name(), "10.9.0.2", kBurst), kBurst);
+  // Let the pfifo drain (5 frames at 1,000 bytes/s), then read until tc's counters stand still
+  // across fastlink's read.
+  waitForEmptyQdiscs("v0");
+  auto [mine, oracle] = settledReads([&] { return tc.qdiscs(QdiscFilter().setDev("v0")); }, [&] { return tcQdiscs("v0"); }, 100);
+  ASSERT_EQ(oracle.size(), 2u);
+  const auto& pfifo = oracle.at("10:1:1");
+  const auto& htb = oracle.at("1:root");
+  const uint64_t drops = pfifo["drops"].get<uint64_t>(), passed = pfifo["packets"].get<uint64_t>();
+  ASSERT_EQ(pfifo["qlen"], 0) << "the pfifo did not drain";
+
+  // The count: most of the burst was dropped, all of it by the pfifo, and nothing else was lost.
+  EXPECT_GE(drops, kBurst / 2) << "the pfifo dropped too little: " << pfifo.dump();
+  EXPECT_EQ(passed + drops, kBurst) << pfifo.dump();
+  EXPECT_EQ(sysStat(ns, "v0", "tx_packets") - txBefore, passed);
+  EXPECT_EQ(sysStat(peer, "v1", "rx_packets") - rxBefore, passed);
+  EXPECT_EQ(udpSndbufErrors(ns) - sndbufBefore, drops) << "UDP was told of a different number of qdisc drops";
+  // The place: the pfifo, its class and htb (which counts its leaf's drops) — not the device.
+  EXPECT_EQ(htb["drops"].get<uint64_t>(), drops);
+  EXPECT_EQ(htb["packets"].get<uint64_t>(), passed);
+  EXPECT_EQ(tcClassSentDropped("v0", "1:1"), std::make_pair(passed, drops));
+  EXPECT_EQ(sysStat(ns, "v0", "tx_dropped") - txDroppedBefore, 0u);
+
+  // fastlink reads the same counters at the same places.
+  ASSERT_EQ(mine.size(), 2u);
   for (const auto& q : mine) {
     const auto& o = oracle.at(key(q));
+    ASSERT_TRUE(q.stats) << q.kind;
     EXPECT_EQ(q.stats->packets, o["packets"].get<uint64_t>()) << q.kind;
     EXPECT_EQ(q.stats->bytes, o["bytes"].get<uint64_t>()) << q.kind;
     EXPECT_EQ(q.stats->drops, o["drops"].get<uint32_t>()) << q.kind;
     EXPECT_EQ(q.stats->overlimits, o["overlimits"].get<uint32_t>()) << q.kind;
     EXPECT_EQ(q.stats->backlog, o["backlog"].get<uint32_t>()) << q.kind;
     EXPECT_EQ(q.stats->qlen, o["qlen"].get<uint32_t>()) << q.kind;
-    if (q.kind == "pfifo") drops = q.stats->drops;
     if (q.kind == "htb") { EXPECT_GT(q.stats->overlimits, 0u); }
   }
-  // Whether the burst overflowed the pfifo depends on scheduling (ping's socket buffer paces
-  // it on a loaded host): the counts are compared with tc's above; drops are only reported.
-  if (drops == 0) std::printf("    no pfifo drops this run (overlimits only)\n");
   auto classes = tc.classes(ClassFilter().setDev("v0").setClassid(TcHandle(1, 1)));
   ASSERT_EQ(classes.size(), 1u);
-  EXPECT_GT(classes[0].stats->packets, 0u);
+  ASSERT_TRUE(classes[0].stats);
+  EXPECT_EQ(classes[0].stats->packets, passed);
+  EXPECT_EQ(classes[0].stats->drops, drops);
+  auto link = nl.links().get("v0", true);
+  ASSERT_TRUE(link.stats);
+  EXPECT_EQ(link.stats->txDropped, sysStat(ns, "v0", "tx_dropped"));
+  EXPECT_EQ(link.stats->txPackets, sysStat(ns, "v0", "tx_packets"));
 }
+
+void TcDrops::expectRingDropsAtTheDevice(const std::string& qdisc) {
+  TunTapApi tuntap(nl);
+  tuntap.add(TunTapInfo("tap0", TunTapMode::Tap));
+  constexpr uint64_t kRing = 16, kBurst = 100;
+  ns.ip("link set tap0 txqueuelen " + std::to_string(kRing));  // the ring is sized when a queue attaches
+  TunTapQueue reader = tuntap.openQueue("tap0");
+  ns.ip("link set tap0 up");
+  ns.ip("addr add 10.8.0.1/24 dev tap0");
+  ns.ip("neigh replace 10.8.0.2 lladdr 02:00:00:00:00:02 dev tap0 nud permanent");
+  ASSERT_EQ(tcRun("qdisc replace dev tap0 root " + qdisc).status, 0);
+  std::vector<char> frame(65536);
+  while (read(reader.fd(), frame.data(), frame.size()) > 0) {
+  }
+  auto qdiscDrops = [&] {
+    uint64_t sum = 0, packets = 0;
+    for (const auto& [k, q] : tcQdiscs("tap0")) sum += q.value("drops", 0ull), packets += q.value("packets", 0ull);
+    return std::make_pair(packets, sum);
+  };
+  const uint64_t droppedBefore = sysStat(ns, "tap0", "tx_dropped"), sndbufBefore = udpSndbufErrors(ns);
+  const auto [qPacketsBefore, qDropsBefore] = qdiscDrops();
+
+  ASSERT_EQ(sendUdpBurst(ns.name(), "10.8.0.2", kBurst), kBurst);
+  waitForEmptyQdiscs("tap0");  // a qdisc run the sender handed to the softirq has ended
+  const uint64_t ringDrops = sysStat(ns, "tap0", "tx_dropped") - droppedBefore;
+  const auto [qPackets, qDrops] = qdiscDrops();
+  // The count: the ring kept kRing frames and the driver dropped the rest. tun returns
+  // NET_XMIT_DROP for them: with noqueue that return reaches the sender (UDP counts it), behind a
+  // qdisc it ends in the qdisc's transmit loop and the sender never hears of it.
+  EXPECT_EQ(ringDrops, kBurst - kRing) << qdisc;
+  EXPECT_EQ(udpSndbufErrors(ns) - sndbufBefore, qdisc == "noqueue" ? ringDrops : 0u) << qdisc;
+  // The place: the device, not the qdisc (which passed every datagram on, when it counts).
+  EXPECT_EQ(qDrops - qDropsBefore, 0u) << qdisc;
+  if (qdisc != "noqueue") { EXPECT_EQ(qPackets - qPacketsBefore, kBurst) << qdisc; }
+  uint64_t inRing = 0;
+  while (read(reader.fd(), frame.data(), frame.size()) > 0) ++inRing;
+  EXPECT_EQ(inRing, kRing) << "the reader found another number of frames in the ring";
+
+  // fastlink reads the drops at the device and none at the qdisc.
+  auto link = nl.links().get("tap0", true);
+  ASSERT_TRUE(link.stats);
+  EXPECT_EQ(link.stats->txDropped, sysStat(ns, "tap0", "tx_dropped"));
+  uint64_t mineDrops = 0;
+  for (const auto& q : tc.qdiscs(QdiscFilter().setDev("tap0"))) mineDrops += q.stats ? q.stats->drops : 0;
+  EXPECT_EQ(mineDrops, qDrops);
+}
+
+TEST_F(TcDrops, AnUnreadTapDropsInItsRingBehindPfifoFast) { expectRingDropsAtTheDevice("pfifo_fast"); }
+TEST_F(TcDrops, AnUnreadTapDropsInItsRingBehindNoqueue) { expectRingDropsAtTheDevice("noqueue"); }
 
 // ---- kinds the host lacks: the VM ------------------------------------------------------------------
 
