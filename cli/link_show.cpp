@@ -395,7 +395,6 @@ class InfoFields {
 
 std::optional<uint16_t> linkTypeOf(const InfoFields& l) { return l.linkType(); }
 std::optional<uint16_t> linkTypeOf(const LinkView& l) { return l.type(); }
-LowerDevice lowerDevice(const InfoFields&, const LowerDevice& known) { return known; }
 
 /// Two lines (more with -d, -s) as `ip link show` prints them, written straight to the buffer.
 /// `full` (the owning object) is needed for -d and -s only; a view is printed without them.
