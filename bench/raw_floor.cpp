@@ -151,6 +151,18 @@ int onLink(const nlmsghdr* m, void* data) {
   return MNL_CB_OK;
 }
 
+/// Reads the answer to dump `seq`, handing every message to `each` (libmnl's callback loop).
+void receiveDump(Socket& s, uint32_t seq, mnl_cb_t each, void* data) {
+  for (;;) {
+    ssize_t r = mnl_socket_recvfrom(s.nl, s.rx.data(), s.rx.size());
+    if (r < 0) throw std::runtime_error(std::string("recv: ") + std::strerror(errno));
+    s.bytes += static_cast<uint64_t>(r);
+    int rc = mnl_cb_run(s.rx.data(), static_cast<size_t>(r), seq, s.port, each, data);
+    if (rc == MNL_CB_ERROR) throw std::runtime_error(std::string("dump: ") + std::strerror(errno));
+    if (rc == MNL_CB_STOP) return;
+  }
+}
+
 /// `read6`: the six fields of issue 29's library target (name, index, mtu, flags, kind, master)
 /// read from every link, folded into a checksum both sides print.
 struct ReadState {
@@ -227,14 +239,7 @@ int main(int argc, char** argv) try {
     if (mnl_socket_sendto(s.nl, h, h->nlmsg_len) < 0) throw std::runtime_error("sendto");
     ListState st;
     if (kind != "-") st.kind = kind.c_str();
-    for (;;) {
-      ssize_t r = mnl_socket_recvfrom(s.nl, s.rx.data(), s.rx.size());
-      if (r < 0) throw std::runtime_error(std::string("recv: ") + std::strerror(errno));
-      s.bytes += static_cast<uint64_t>(r);
-      int rc = mnl_cb_run(s.rx.data(), static_cast<size_t>(r), h->nlmsg_seq, s.port, onLink, &st);
-      if (rc == MNL_CB_ERROR) throw std::runtime_error(std::string("dump: ") + std::strerror(errno));
-      if (rc == MNL_CB_STOP) break;
-    }
+    receiveDump(s, h->nlmsg_seq, onLink, &st);
     double t = bench::now() - t0;
     // A full dump reports the count, not every name.
     if (kind == "-") st.found = {std::to_string(st.count)};
@@ -252,14 +257,7 @@ int main(int argc, char** argv) try {
     static_cast<ifinfomsg*>(mnl_nlmsg_put_extra_header(h, sizeof(ifinfomsg)))->ifi_family = AF_UNSPEC;
     if (mnl_socket_sendto(s.nl, h, h->nlmsg_len) < 0) throw std::runtime_error("sendto");
     ReadState st;
-    for (;;) {
-      ssize_t r = mnl_socket_recvfrom(s.nl, s.rx.data(), s.rx.size());
-      if (r < 0) throw std::runtime_error(std::string("recv: ") + std::strerror(errno));
-      s.bytes += static_cast<uint64_t>(r);
-      int rc = mnl_cb_run(s.rx.data(), static_cast<size_t>(r), h->nlmsg_seq, s.port, onLinkFields, &st);
-      if (rc == MNL_CB_ERROR) throw std::runtime_error(std::string("dump: ") + std::strerror(errno));
-      if (rc == MNL_CB_STOP) break;
-    }
+    receiveDump(s, h->nlmsg_seq, onLinkFields, &st);
     bench::report(bench::now() - t0, st.count, 0, s.bytes, {std::to_string(st.sum)});
     return 0;
   }

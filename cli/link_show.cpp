@@ -34,16 +34,22 @@ constexpr std::pair<uint32_t, const char*> kFlagNames[] = {
 constexpr uint32_t kFlagUp = 1u << 0;
 constexpr uint32_t kFlagRunning = 1u << 6;  // never printed, like iproute2
 
-std::vector<std::string> flagNames(uint32_t flags, bool lowerDown) {
-  std::vector<std::string> out;
-  if ((flags & kFlagUp) && !(flags & kFlagRunning)) out.emplace_back("NO-CARRIER");
+/// The words ip prints for device flags, in its order, each handed to `word`.
+template <class Word>
+void forEachFlagWord(uint32_t flags, bool lowerDown, Word&& word) {
+  if ((flags & kFlagUp) && !(flags & kFlagRunning)) word("NO-CARRIER");
   flags &= ~kFlagRunning;
   for (const auto& [bit, name] : kFlagNames) {
-    if (flags & bit) out.emplace_back(name);
+    if (flags & bit) word(name);
     flags &= ~bit;
   }
-  if (flags) out.push_back(fmt::format("{:x}", flags));
-  if (lowerDown) out.emplace_back("M-DOWN");
+  if (flags) word(fmt::format("{:x}", flags));
+  if (lowerDown) word("M-DOWN");
+}
+
+std::vector<std::string> flagNames(uint32_t flags, bool lowerDown) {
+  std::vector<std::string> out;
+  forEachFlagWord(flags, lowerDown, [&](std::string_view w) { out.emplace_back(w); });
   return out;
 }
 
@@ -67,19 +73,11 @@ const char* knownLinkTypeName(uint16_t type) {
 /// flagNames() written straight to the buffer, comma-separated (no strings built).
 void putFlags(OutBuffer& out, uint32_t flags, bool lowerDown) {
   bool first = true;
-  auto word = [&](std::string_view w) {
+  forEachFlagWord(flags, lowerDown, [&](std::string_view w) {
     if (!first) out.put(',');
     first = false;
     out.put(w);
-  };
-  if ((flags & kFlagUp) && !(flags & kFlagRunning)) word("NO-CARRIER");
-  flags &= ~kFlagRunning;
-  for (const auto& [bit, name] : kFlagNames) {
-    if (flags & bit) word(name);
-    flags &= ~bit;
-  }
-  if (flags) word(fmt::format("{:x}", flags));
-  if (lowerDown) word("M-DOWN");
+  });
 }
 
 std::string linkTypeName(uint16_t type) {
@@ -492,15 +490,7 @@ void linkJsonOut(JsonOut& j, const LinkView& l, const PeerMap& peers) {
   else if (lower.index) jsonName(j.key("link"), peers, lower.index);
   if (auto name = l.name()) j.field("ifname", *name);
   j.key("flags").beginArray();
-  uint32_t flags = l.flags();
-  if ((flags & kFlagUp) && !(flags & kFlagRunning)) j.value("NO-CARRIER");
-  flags &= ~kFlagRunning;
-  for (const auto& [bit, name] : kFlagNames) {
-    if (flags & bit) j.value(name);
-    flags &= ~bit;
-  }
-  if (flags) j.value(fmt::format("{:x}", flags));
-  if (lower.index && lower.down) j.value("M-DOWN");
+  forEachFlagWord(l.flags(), lower.index && lower.down, [&](std::string_view w) { j.value(w); });
   j.endArray();
   if (auto mtu = l.mtu()) j.field("mtu", *mtu);
   if (auto xdp = l.xdp(); xdp && xdp->attached()) {
