@@ -151,6 +151,16 @@ int onLink(const nlmsghdr* m, void* data) {
   return MNL_CB_OK;
 }
 
+/// An RTM_GETLINK dump request (every family) in `buf`, to add filters to.
+nlmsghdr* putLinkDump(char* buf) {
+  nlmsghdr* h = mnl_nlmsg_put_header(buf);
+  h->nlmsg_type = RTM_GETLINK;
+  h->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+  h->nlmsg_seq = static_cast<uint32_t>(time(nullptr));
+  static_cast<ifinfomsg*>(mnl_nlmsg_put_extra_header(h, sizeof(ifinfomsg)))->ifi_family = AF_UNSPEC;
+  return h;
+}
+
 /// Reads the answer to dump `seq`, handing every message to `each` (libmnl's callback loop).
 void receiveDump(Socket& s, uint32_t seq, mnl_cb_t each, void* data) {
   for (;;) {
@@ -223,12 +233,7 @@ int main(int argc, char** argv) try {
     double t0 = bench::now();
     Socket s;
     char buf[512];
-    nlmsghdr* h = mnl_nlmsg_put_header(buf);
-    h->nlmsg_type = RTM_GETLINK;
-    h->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-    h->nlmsg_seq = static_cast<uint32_t>(time(nullptr));
-    auto* ifi = static_cast<ifinfomsg*>(mnl_nlmsg_put_extra_header(h, sizeof(ifinfomsg)));
-    ifi->ifi_family = AF_UNSPEC;
+    nlmsghdr* h = putLinkDump(buf);
     if (kind != "-") {
       nlattr* info = mnl_attr_nest_start(h, IFLA_LINKINFO);
       mnl_attr_put_strz(h, IFLA_INFO_KIND, kind.c_str());
@@ -250,11 +255,7 @@ int main(int argc, char** argv) try {
     double t0 = bench::now();
     Socket s;
     char buf[512];
-    nlmsghdr* h = mnl_nlmsg_put_header(buf);
-    h->nlmsg_type = RTM_GETLINK;
-    h->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-    h->nlmsg_seq = static_cast<uint32_t>(time(nullptr));
-    static_cast<ifinfomsg*>(mnl_nlmsg_put_extra_header(h, sizeof(ifinfomsg)))->ifi_family = AF_UNSPEC;
+    nlmsghdr* h = putLinkDump(buf);
     if (mnl_socket_sendto(s.nl, h, h->nlmsg_len) < 0) throw std::runtime_error("sendto");
     ReadState st;
     receiveDump(s, h->nlmsg_seq, onLinkFields, &st);
