@@ -9,10 +9,13 @@
 //   fastlink_bench list userfilter|kind|kind-skipstats|all|all-stats
 //        userfilter: full dump, bridges picked in user space; kind: LinkFilter.kind = bridge;
 //        kind-skipstats: plus kernelSkipStats; all / all-stats: full dump without/with stats
+//   fastlink_bench read6 views|foreach|list        every link's name, index, mtu, flags, kind and
+//        master (the checksum raw_floor read6 prints): forEachLink views, forEach, or list()
 //   fastlink_bench setup-veth PREFIX PAIRS GROUP up|down    (setup, not measured)
 //   fastlink_bench setup-bridges PREFIX COUNT               (setup, not measured)
 //   fastlink_bench cleanup     delete every device but lo: one group, one del-group request
 #include <fastlink/fastlink.hpp>
+#include <fastlink/link_view.hpp>
 
 #include <cstdio>
 #include <string>
@@ -89,6 +92,36 @@ int main(int argc, char** argv) try {
     double t0 = bench::now();
     Netlink nl;
     return finish(t0, b.size(), nl.run(b, pipelined()), nl);
+  }
+  if (cmd == "read6" && argc == 3) {
+    // Issue 29's library target: name, index, mtu, flags, kind and master of every link, as
+    // views (forEachLink), decoded objects streamed (forEach) or listed (list).
+    std::string mode = argv[2];
+    double t0 = bench::now();
+    Netlink nl;
+    std::size_t count = 0;
+    uint64_t sum = 0;
+    auto fold = [&](uint32_t index, uint32_t flags, uint32_t mtu, uint32_t master, std::size_t name, std::size_t kind) {
+      ++count;
+      sum += index + flags + mtu + master + name + kind;
+    };
+    auto readInfo = [&](const LinkInfo& l) {
+      fold(l.index.value_or(0), l.flags.value_or(0), l.mtu.value_or(0), l.masterIndex(), l.name ? l.name->size() : 0,
+           l.kind ? l.kind->size() : 0);
+    };
+    if (mode == "views") {
+      forEachLink(nl, {}, [&](const LinkView& l) {
+        auto name = l.name();
+        auto kind = l.kind();
+        fold(l.index(), l.flags(), l.mtu().value_or(0), l.masterIndex(), name ? name->size() : 0, kind ? kind->size() : 0);
+      });
+    } else if (mode == "foreach") {
+      nl.links().forEach({}, readInfo);
+    } else {
+      for (const auto& l : nl.links().list()) readInfo(l);
+    }
+    bench::report(bench::now() - t0, count, 0, nl.counters().bytesReceived, {std::to_string(sum)});
+    return 0;
   }
   if (cmd == "list" && argc == 3) {
     std::string mode = argv[2];

@@ -4,6 +4,8 @@
 //
 //   raw_floor mtu PREFIX COUNT MTU           set the MTU of PREFIX0..PREFIX{COUNT-1} (by name)
 //   raw_floor create-veth PREFIX PAIRS       create veth PREFIX{2i} peer PREFIX{2i+1}
+//   raw_floor read6                          dump every link, read name, index, mtu, flags, kind,
+//                                            master (issue 29's library target), print a checksum
 //   raw_floor list KIND|- none|skipstats|vf  dump links, kind-filtered in the kernel or not,
 //                                            with the given IFLA_EXT_MASK
 // Prints one JSON line (bench_common.hpp); the time includes opening the socket.
@@ -149,6 +151,62 @@ int onLink(const nlmsghdr* m, void* data) {
   return MNL_CB_OK;
 }
 
+/// An RTM_GETLINK dump request (every family) in `buf`, to add filters to.
+nlmsghdr* putLinkDump(char* buf) {
+  nlmsghdr* h = mnl_nlmsg_put_header(buf);
+  h->nlmsg_type = RTM_GETLINK;
+  h->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+  h->nlmsg_seq = static_cast<uint32_t>(time(nullptr));
+  static_cast<ifinfomsg*>(mnl_nlmsg_put_extra_header(h, sizeof(ifinfomsg)))->ifi_family = AF_UNSPEC;
+  return h;
+}
+
+/// Reads the answer to dump `seq`, handing every message to `each` (libmnl's callback loop).
+void receiveDump(Socket& s, uint32_t seq, mnl_cb_t each, void* data) {
+  for (;;) {
+    ssize_t r = mnl_socket_recvfrom(s.nl, s.rx.data(), s.rx.size());
+    if (r < 0) throw std::runtime_error(std::string("recv: ") + std::strerror(errno));
+    s.bytes += static_cast<uint64_t>(r);
+    int rc = mnl_cb_run(s.rx.data(), static_cast<size_t>(r), seq, s.port, each, data);
+    if (rc == MNL_CB_ERROR) throw std::runtime_error(std::string("dump: ") + std::strerror(errno));
+    if (rc == MNL_CB_STOP) return;
+  }
+}
+
+/// `read6`: the six fields of issue 29's library target (name, index, mtu, flags, kind, master)
+/// read from every link, folded into a checksum both sides print.
+struct ReadState {
+  std::size_t count = 0;
+  uint64_t sum = 0;
+};
+
+int onLinkFields(const nlmsghdr* m, void* data) {
+  auto* st = static_cast<ReadState*>(data);
+  auto* ifi = static_cast<const ifinfomsg*>(mnl_nlmsg_get_payload(m));
+  const char* name = nullptr;
+  const char* kind = nullptr;
+  uint32_t mtu = 0, master = 0;
+  auto* a = static_cast<const nlattr*>(mnl_nlmsg_get_payload_offset(m, sizeof(ifinfomsg)));
+  const char* tail = reinterpret_cast<const char*>(mnl_nlmsg_get_payload_tail(m));
+  for (; mnl_attr_ok(a, static_cast<int>(tail - reinterpret_cast<const char*>(a))); a = mnl_attr_next(a)) {
+    switch (mnl_attr_get_type(a)) {
+      case IFLA_IFNAME: name = mnl_attr_get_str(a); break;
+      case IFLA_MTU: mtu = mnl_attr_get_u32(a); break;
+      case IFLA_MASTER: master = mnl_attr_get_u32(a); break;
+      case IFLA_LINKINFO: {
+        auto* b = static_cast<const nlattr*>(mnl_attr_get_payload(a));
+        const char* end = reinterpret_cast<const char*>(a) + a->nla_len;
+        for (; mnl_attr_ok(b, static_cast<int>(end - reinterpret_cast<const char*>(b))); b = mnl_attr_next(b))
+          if (mnl_attr_get_type(b) == IFLA_INFO_KIND) kind = mnl_attr_get_str(b);
+      }
+    }
+  }
+  ++st->count;
+  st->sum += static_cast<uint32_t>(ifi->ifi_index) + ifi->ifi_flags + mtu + master + (name ? std::strlen(name) : 0) +
+             (kind ? std::strlen(kind) : 0);
+  return MNL_CB_OK;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) try {
@@ -175,12 +233,7 @@ int main(int argc, char** argv) try {
     double t0 = bench::now();
     Socket s;
     char buf[512];
-    nlmsghdr* h = mnl_nlmsg_put_header(buf);
-    h->nlmsg_type = RTM_GETLINK;
-    h->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-    h->nlmsg_seq = static_cast<uint32_t>(time(nullptr));
-    auto* ifi = static_cast<ifinfomsg*>(mnl_nlmsg_put_extra_header(h, sizeof(ifinfomsg)));
-    ifi->ifi_family = AF_UNSPEC;
+    nlmsghdr* h = putLinkDump(buf);
     if (kind != "-") {
       nlattr* info = mnl_attr_nest_start(h, IFLA_LINKINFO);
       mnl_attr_put_strz(h, IFLA_INFO_KIND, kind.c_str());
@@ -191,21 +244,25 @@ int main(int argc, char** argv) try {
     if (mnl_socket_sendto(s.nl, h, h->nlmsg_len) < 0) throw std::runtime_error("sendto");
     ListState st;
     if (kind != "-") st.kind = kind.c_str();
-    for (;;) {
-      ssize_t r = mnl_socket_recvfrom(s.nl, s.rx.data(), s.rx.size());
-      if (r < 0) throw std::runtime_error(std::string("recv: ") + std::strerror(errno));
-      s.bytes += static_cast<uint64_t>(r);
-      int rc = mnl_cb_run(s.rx.data(), static_cast<size_t>(r), h->nlmsg_seq, s.port, onLink, &st);
-      if (rc == MNL_CB_ERROR) throw std::runtime_error(std::string("dump: ") + std::strerror(errno));
-      if (rc == MNL_CB_STOP) break;
-    }
+    receiveDump(s, h->nlmsg_seq, onLink, &st);
     double t = bench::now() - t0;
     // A full dump reports the count, not every name.
     if (kind == "-") st.found = {std::to_string(st.count)};
     bench::report(t, st.count, 0, s.bytes, st.found);
     return 0;
   }
-  std::fprintf(stderr, "usage: raw_floor mtu PREFIX COUNT MTU | create-veth PREFIX PAIRS | list KIND|- none|skipstats|vf\n");
+  if (cmd == "read6" && argc == 2) {
+    double t0 = bench::now();
+    Socket s;
+    char buf[512];
+    nlmsghdr* h = putLinkDump(buf);
+    if (mnl_socket_sendto(s.nl, h, h->nlmsg_len) < 0) throw std::runtime_error("sendto");
+    ReadState st;
+    receiveDump(s, h->nlmsg_seq, onLinkFields, &st);
+    bench::report(bench::now() - t0, st.count, 0, s.bytes, {std::to_string(st.sum)});
+    return 0;
+  }
+  std::fprintf(stderr, "usage: raw_floor mtu PREFIX COUNT MTU | create-veth PREFIX PAIRS | list KIND|- none|skipstats|vf | read6\n");
   return 2;
 } catch (const std::exception& e) {
   std::fprintf(stderr, "raw_floor: %s\n", e.what());

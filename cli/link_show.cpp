@@ -6,6 +6,7 @@
 #include <deque>
 #include <unordered_map>
 
+#include "fastlink/link_view.hpp"
 #include "link_kind.hpp"
 #include "writer.hpp"
 #include "xdp_show.hpp"
@@ -33,16 +34,22 @@ constexpr std::pair<uint32_t, const char*> kFlagNames[] = {
 constexpr uint32_t kFlagUp = 1u << 0;
 constexpr uint32_t kFlagRunning = 1u << 6;  // never printed, like iproute2
 
-std::vector<std::string> flagNames(uint32_t flags, bool lowerDown) {
-  std::vector<std::string> out;
-  if ((flags & kFlagUp) && !(flags & kFlagRunning)) out.emplace_back("NO-CARRIER");
+/// The words ip prints for device flags, in its order, each handed to `word`.
+template <class Word>
+void forEachFlagWord(uint32_t flags, bool lowerDown, Word&& word) {
+  if ((flags & kFlagUp) && !(flags & kFlagRunning)) word("NO-CARRIER");
   flags &= ~kFlagRunning;
   for (const auto& [bit, name] : kFlagNames) {
-    if (flags & bit) out.emplace_back(name);
+    if (flags & bit) word(name);
     flags &= ~bit;
   }
-  if (flags) out.push_back(fmt::format("{:x}", flags));
-  if (lowerDown) out.emplace_back("M-DOWN");
+  if (flags) word(fmt::format("{:x}", flags));
+  if (lowerDown) word("M-DOWN");
+}
+
+std::vector<std::string> flagNames(uint32_t flags, bool lowerDown) {
+  std::vector<std::string> out;
+  forEachFlagWord(flags, lowerDown, [&](std::string_view w) { out.emplace_back(w); });
   return out;
 }
 
@@ -66,19 +73,11 @@ const char* knownLinkTypeName(uint16_t type) {
 /// flagNames() written straight to the buffer, comma-separated (no strings built).
 void putFlags(OutBuffer& out, uint32_t flags, bool lowerDown) {
   bool first = true;
-  auto word = [&](std::string_view w) {
+  forEachFlagWord(flags, lowerDown, [&](std::string_view w) {
     if (!first) out.put(',');
     first = false;
     out.put(w);
-  };
-  if ((flags & kFlagUp) && !(flags & kFlagRunning)) word("NO-CARRIER");
-  flags &= ~kFlagRunning;
-  for (const auto& [bit, name] : kFlagNames) {
-    if (flags & bit) word(name);
-    flags &= ~bit;
-  }
-  if (flags) word(fmt::format("{:x}", flags));
-  if (lowerDown) word("M-DOWN");
+  });
 }
 
 std::string linkTypeName(uint16_t type) {
@@ -116,15 +115,24 @@ struct LowerDevice {
   bool down = false;
 };
 
-LowerDevice lowerDevice(const LinkInfo& l, const PeerMap& peers) {
+/// `index` and `parent` of the device itself; `otherNetns`: it reports a link-netnsid.
+LowerDevice lowerDevice(uint32_t index, uint32_t parent, bool otherNetns, const PeerMap& peers) {
   LowerDevice d;
-  d.index = l.parentIndex();
-  if (d.index == 0 || (l.index && d.index == *l.index)) return {};
-  d.otherNetns = l.linkNetnsId.has_value();
+  d.index = parent;
+  if (d.index == 0 || d.index == index) return {};
+  d.otherNetns = otherNetns;
   if (d.otherNetns) return d;  // its flags are not ours to see; iproute2 prints no M-DOWN either
   auto it = peers.find(d.index);
   d.down = !((it != peers.end() ? it->second.flags : 0) & kFlagUp);
   return d;
+}
+
+LowerDevice lowerDevice(const LinkInfo& l, const PeerMap& peers) {
+  return lowerDevice(l.index.value_or(0), l.parentIndex(), l.linkNetnsId.has_value(), peers);
+}
+
+LowerDevice lowerDevice(const LinkView& l, const PeerMap& peers) {
+  return lowerDevice(l.index(), l.parent().value_or(0), l.linkNetnsId().has_value(), peers);
 }
 
 /// `stats64` of `ip -j -s`; `-s -s` (`twice`) adds the error counters, as ip.
@@ -343,15 +351,84 @@ void putGroup(OutBuffer& out, uint32_t group) {
   else out.putUint(group);
 }
 
-/// Two lines (more with -d, -s) as `ip link show` prints them, written straight to the buffer.
 /// NAME, or NAME@LOWER as ip prints it ("v1@v0", "v1@if5" in another namespace).
-void putNameAt(OutBuffer& out, const LinkInfo& l, const PeerMap& peers, const LowerDevice& lower) {
-  out.put(l.name ? std::string_view(*l.name) : "?");
+void putNameAt(OutBuffer& out, std::optional<std::string_view> name, const PeerMap& peers, const LowerDevice& lower) {
+  out.put(name ? *name : "?");
   if (lower.index) {
     out.put('@');
     if (lower.otherNetns) out.put("if").putUint(lower.index);
     else putName(out, peers, lower.index);
   }
+}
+
+std::optional<std::string_view> viewOf(const std::optional<std::string>& s) {
+  return s ? std::optional<std::string_view>(*s) : std::nullopt;
+}
+
+/// A LinkInfo read through LinkView's accessors, so that one printer serves the owning objects
+/// (`link show dev X`, -d, -s, `addr show`) and the views of a plain dump.
+class InfoFields {
+ public:
+  explicit InfoFields(const LinkInfo& l) : l_(l) {}
+  uint32_t index() const { return l_.index.value_or(0); }
+  std::optional<std::string_view> name() const { return viewOf(l_.name); }
+  uint32_t flags() const { return l_.flags.value_or(0); }
+  std::optional<uint32_t> mtu() const { return l_.mtu; }
+  const std::optional<XdpStatus>& xdp() const { return l_.xdp; }
+  std::optional<std::string_view> qdisc() const { return viewOf(l_.qdisc); }
+  uint32_t masterIndex() const { return l_.masterIndex(); }
+  std::optional<std::string_view> operState() const { return viewOf(l_.operState); }
+  std::optional<std::string_view> linkMode() const { return viewOf(l_.linkMode); }
+  std::optional<uint32_t> group() const { return l_.group; }
+  std::optional<uint32_t> txqlen() const { return l_.txqlen; }
+  std::optional<uint16_t> linkType() const { return l_.type; }
+  const std::optional<MacAddress>& address() const { return l_.address; }
+  const std::optional<MacAddress>& broadcast() const { return l_.broadcast; }
+  std::optional<int32_t> linkNetnsId() const { return l_.linkNetnsId; }
+  std::optional<std::string_view> alias() const { return viewOf(l_.alias); }
+
+ private:
+  const LinkInfo& l_;
+};
+
+std::optional<uint16_t> linkTypeOf(const InfoFields& l) { return l.linkType(); }
+std::optional<uint16_t> linkTypeOf(const LinkView& l) { return l.type(); }
+
+/// Two lines (more with -d, -s) as `ip link show` prints them, written straight to the buffer.
+/// `full` (the owning object) is needed for -d and -s only; a view is printed without them.
+template <class Link>
+void printLinkLines(OutBuffer& out, const Link& l, const LowerDevice& lower, const PeerMap& peers,
+                    const GlobalOptions& o, bool addrStyle, bool linkLine, const LinkInfo* full) {
+  out.putUint(l.index()).put(": ");
+  putNameAt(out, l.name(), peers, lower);
+  out.put(": <");
+  putFlags(out, l.flags(), lower.index && lower.down);
+  out.put('>');
+  if (auto mtu = l.mtu()) out.put(" mtu ").putUint(*mtu);
+  const std::optional<XdpStatus>& xdp = l.xdp();
+  if (xdp && xdp->attached()) out.put(' ').put(xdpModeWord(*xdp));
+  if (auto qdisc = l.qdisc()) out.put(" qdisc ").put(*qdisc);
+  if (uint32_t master = l.masterIndex()) putName(out.put(" master "), peers, master);
+  if (auto state = l.operState()) out.put(" state ").put(*state);
+  if (auto mode = l.linkMode(); mode && !addrStyle) out.put(" mode ").put(*mode);
+  if (auto group = l.group()) putGroup(out.put(" group "), *group);
+  if (auto qlen = l.txqlen()) out.put(" qlen ").putUint(*qlen);
+  out.put('\n');
+  if (!linkLine) return;
+  out.put("    link/");
+  std::optional<uint16_t> type = linkTypeOf(l);
+  if (!type) out.put("none");
+  else if (const char* known = knownLinkTypeName(*type)) out.put(known);
+  else out.put(linkTypeName(*type));
+  if (const auto& address = l.address()) out.put(' ').putMac(*address);
+  if (const auto& broadcast = l.broadcast()) out.put(" brd ").putMac(*broadcast);
+  if (auto netnsid = l.linkNetnsId()) out.put(" link-netnsid ").putInt(*netnsid);
+  if (o.details && full) out.put(detailsText(*full, peers, o.oneline));
+  out.put('\n');
+
+  if (auto alias = l.alias(); alias && !alias->empty()) out.put("    alias ").put(*alias).put('\n');
+  if (xdp && xdp->attached()) out.put(xdpProgramLines(*xdp, o.details, lookUpXdpProgram));
+  if (o.stats && full && full->stats) printStats(out, *full->stats, full->carrierChanges, o.stats > 1);
 }
 
 /// Left-aligns what `write` prints in `width` columns, then one blank (ip's "%-16s ").
@@ -366,7 +443,7 @@ void putColumn(OutBuffer& out, std::size_t width, Write write) {
 /// `ip -br link` / `ip -br addr`: name, state, then the object's columns.
 void printBrief(OutBuffer& out, const LinkInfo& l, const PeerMap& peers, const LinkRecordHooks* hooks) {
   LowerDevice lower = lowerDevice(l, peers);
-  putColumn(out, 16, [&] { putNameAt(out, l, peers, lower); });
+  putColumn(out, 16, [&] { putNameAt(out, viewOf(l.name), peers, lower); });
   putColumn(out, 14, [&] { out.put(l.operState ? std::string_view(*l.operState) : "UNKNOWN"); });
   if (hooks && hooks->briefText) {
     hooks->briefText(out, l);
@@ -394,35 +471,50 @@ json briefJson(const LinkInfo& l, const PeerMap& peers, const LinkRecordHooks* h
 
 void printLinkText(OutBuffer& out, const LinkInfo& l, const PeerMap& peers, const GlobalOptions& o, bool addrStyle,
                    bool linkLine = true) {
-  LowerDevice lower = lowerDevice(l, peers);
-  out.putUint(l.index.value_or(0)).put(": ");
-  putNameAt(out, l, peers, lower);
-  out.put(": <");
-  putFlags(out, l.flags.value_or(0), lower.index && lower.down);
-  out.put('>');
-  if (l.mtu) out.put(" mtu ").putUint(*l.mtu);
-  if (l.xdp && l.xdp->attached()) out.put(' ').put(xdpModeWord(*l.xdp));
-  if (l.qdisc) out.put(" qdisc ").put(*l.qdisc);
-  if (l.masterIndex()) putName(out.put(" master "), peers, l.masterIndex());
-  if (l.operState) out.put(" state ").put(*l.operState);
-  if (l.linkMode && !addrStyle) out.put(" mode ").put(*l.linkMode);
-  if (l.group) putGroup(out.put(" group "), *l.group);
-  if (l.txqlen) out.put(" qlen ").putUint(*l.txqlen);
-  out.put('\n');
-  if (!linkLine) return;
-  out.put("    link/");
-  if (!l.type) out.put("none");
-  else if (const char* known = knownLinkTypeName(*l.type)) out.put(known);
-  else out.put(linkTypeName(*l.type));
-  if (l.address) out.put(' ').putMac(*l.address);
-  if (l.broadcast) out.put(" brd ").putMac(*l.broadcast);
-  if (l.linkNetnsId) out.put(" link-netnsid ").putInt(*l.linkNetnsId);
-  if (o.details) out.put(detailsText(l, peers, o.oneline));
-  out.put('\n');
+  printLinkLines(out, InfoFields(l), lowerDevice(l, peers), peers, o, addrStyle, linkLine, &l);
+}
 
-  if (l.alias && !l.alias->empty()) out.put("    alias ").put(*l.alias).put('\n');
-  if (l.xdp && l.xdp->attached()) out.put(xdpProgramLines(*l.xdp, o.details, lookUpXdpProgram));
-  if (o.stats && l.stats) printStats(out, *l.stats, l.carrierChanges, o.stats > 1);
+/// nameOf() as a JSON string value.
+void jsonName(JsonOut& j, const PeerMap& peers, uint32_t index) {
+  auto it = peers.find(index);
+  if (it != peers.end()) j.value(std::string_view(it->second.name));
+  else j.rawValue().put("\"if").putUint(index).put('"');
+}
+
+/// `ip -j link show` (no -d, -s) of a view, streamed: the keys and values of linkJson in its order.
+void linkJsonOut(JsonOut& j, const LinkView& l, const PeerMap& peers) {
+  LowerDevice lower = lowerDevice(l, peers);
+  j.beginObject();
+  j.field("ifindex", l.index());
+  if (lower.index && lower.otherNetns) j.field("link_index", lower.index);
+  else if (lower.index) jsonName(j.key("link"), peers, lower.index);
+  if (auto name = l.name()) j.field("ifname", *name);
+  j.key("flags").beginArray();
+  forEachFlagWord(l.flags(), lower.index && lower.down, [&](std::string_view w) { j.value(w); });
+  j.endArray();
+  if (auto mtu = l.mtu()) j.field("mtu", *mtu);
+  if (auto xdp = l.xdp(); xdp && xdp->attached()) {
+    j.key("xdp");
+    j.rawValue().put(xdpJson(*xdp, false, lookUpXdpProgram).dump());  // compact output only
+  }
+  if (auto qdisc = l.qdisc()) j.field("qdisc", *qdisc);
+  if (uint32_t master = l.masterIndex()) jsonName(j.key("master"), peers, master);
+  if (auto state = l.operState()) j.field("operstate", *state);
+  if (auto mode = l.linkMode()) j.field("linkmode", *mode);
+  if (auto group = l.group()) {
+    if (*group == 0) j.field("group", "default");
+    else j.key("group").rawValue().put('"').putUint(*group).put('"');
+  }
+  if (auto qlen = l.txqlen()) j.field("txqlen", *qlen);
+  uint16_t type = l.type();
+  if (const char* known = knownLinkTypeName(type)) j.field("link_type", known);
+  else j.field("link_type", linkTypeName(type));
+  if (auto address = l.address()) j.key("address").rawValue().put('"').putMac(*address).put('"');
+  if (auto broadcast = l.broadcast()) j.key("broadcast").rawValue().put('"').putMac(*broadcast).put('"');
+  if (auto netnsid = l.linkNetnsId()) j.field("link_netnsid", static_cast<int64_t>(*netnsid));
+  if (auto alias = l.alias(); alias && !alias->empty()) j.field("ifalias", *alias);
+  j.endObject();
+  j.endElement();
 }
 
 struct ShowQuery {
@@ -456,6 +548,14 @@ bool keep(const LinkInfo& l, const ShowQuery& q, uint32_t masterIndex) {
   return true;
 }
 
+bool keep(const LinkView& l, const ShowQuery& q, uint32_t masterIndex) {
+  if (q.upOnly && !l.isUp()) return false;
+  if (q.filter.group && l.group() != q.filter.group) return false;
+  if (q.filter.kind && l.kind() != q.filter.kind) return false;
+  if (q.master && l.masterIndex() != masterIndex) return false;
+  return true;
+}
+
 /// The ifindexes a link's lines name (master, lower device, devices in its kind options).
 std::vector<uint32_t> references(const LinkInfo& l) {
   std::vector<uint32_t> refs;
@@ -478,11 +578,34 @@ std::vector<uint32_t> references(const LinkInfo& l) {
 /// that device arrives; what still waits at the end of the dump is printed after one more dump
 /// fills in the names (a kind- or master-filtered dump lists only some devices). Memory: the
 /// names and flags of the devices seen, plus the waiting links (usually none or one).
+///
+/// With `views` (a plain `link show` or compact `-j link show`: no -d, -s, -br, no hooks) the
+/// dump is printed from views over the receive buffer: nothing is decoded into a LinkInfo, and a
+/// waiting link is a copy of its message in one reused arena, viewed again when it is printed.
+/// JSON is then streamed (JsonOut) instead of built as a document. Otherwise each link is a
+/// LinkInfo, as the -d, -s and `addr show` printers need.
 class LinkStream {
  public:
   LinkStream(const ShowQuery& q, uint32_t masterIndex, const GlobalOptions& o, OutBuffer& out,
-             std::optional<JsonArrayWriter>& json, const LinkRecordHooks* hooks = nullptr)
-      : q_(q), masterIndex_(masterIndex), o_(o), out_(out), json_(json), hooks_(hooks) {}
+             std::optional<JsonArrayWriter>& json, const LinkRecordHooks* hooks = nullptr, bool views = false)
+      : q_(q), masterIndex_(masterIndex), o_(o), out_(out), json_(json), hooks_(hooks) {
+    if (views && o.json) jsonOut_.emplace(out, false);
+  }
+
+  void add(const LinkView& l) {
+    if (auto name = l.name()) peers_[l.index()] = {std::string(*name), l.flags()};
+    if (keep(l, q_, masterIndex_)) {
+      if (parked_.empty() && resolved(l)) print(l);
+      else park(l);
+    }
+    while (!parked_.empty()) {
+      LinkView front = parkedView(parked_.front());
+      if (!resolved(front)) break;
+      print(front);
+      parked_.pop_front();
+    }
+    if (parked_.empty()) arena_.clear();
+  }
 
   void add(const LinkInfo& l) {
     if (l.index && l.name) peers_[*l.index] = {*l.name, l.flags.value_or(0)};
@@ -498,18 +621,24 @@ class LinkStream {
   void restart() {
     peers_.clear();
     waiting_.clear();
-    if (json_) json_->restartDump();
+    parked_.clear();
+    arena_.clear();
+    if (jsonOut_) jsonOut_->restartDump();
+    else if (json_) json_->restartDump();
     else out_.restartDump();
   }
   /// End of the dump: names still missing come from one dump of every device.
-  void finish(LinkApi& api) {
-    if (!waiting_.empty()) {
-      api.forEach({}, [&](const LinkInfo& l) {
-        if (l.index && l.name) peers_.try_emplace(*l.index, Peer{*l.name, l.flags.value_or(0)});
+  void finish(Netlink& netlink) {
+    if (!waiting_.empty() || !parked_.empty()) {
+      forEachLink(netlink, {}, [&](const LinkView& l) {
+        if (auto name = l.name()) peers_.try_emplace(l.index(), Peer{std::string(*name), l.flags()});
       });
       for (const auto& l : waiting_) print(l);
       waiting_.clear();
+      for (const auto& at : parked_) print(parkedView(at));
+      parked_.clear();
     }
+    if (jsonOut_) jsonOut_->finish();
     if (json_) json_->finish();
     out_.flush();
   }
@@ -519,6 +648,44 @@ class LinkStream {
     for (uint32_t ref : references(l))
       if (!peers_.count(ref)) return false;
     return true;
+  }
+  /// references() of a view: the master and lower device read from it; a kind whose options
+  /// (or whose ports' data) name devices is decoded for them.
+  bool resolved(const LinkView& l) {
+    if (uint32_t master = l.masterIndex(); master && !peers_.count(master)) return false;
+    uint32_t parent = l.parent().value_or(0);
+    if (parent && parent != l.index() && !l.linkNetnsId() && !peers_.count(parent)) return false;
+    if (namesDevices(l.kind(), false) || namesDevices(l.slaveKind(), true)) return resolved(l.toInfo());
+    return true;
+  }
+  /// Whether the CLI kind `kind` lists devices in its options (`port`: in its ports' data);
+  /// the last answer is kept (a dump is mostly one kind).
+  bool namesDevices(std::optional<std::string_view> kind, bool port) {
+    if (!kind) return false;
+    KindMemo& memo = port ? portKind_ : kind_;
+    if (!memo.known || memo.kind != *kind) {
+      const CliLinkKind* cli = findCliLinkKind(*kind);
+      memo = {true, std::string(*kind), cli && (port ? bool(cli->portDevices) : bool(cli->devices))};
+    }
+    return memo.namesDevices;
+  }
+  LinkView parkedView(std::pair<std::size_t, std::size_t> at) const {
+    return LinkView(std::span<const uint8_t>(arena_.data() + at.first, at.second));
+  }
+  /// Keeps a copy of the view's message (4-byte aligned in the arena) until it can be printed.
+  void park(const LinkView& l) {
+    std::span<const uint8_t> m = l.message();
+    std::size_t at = (arena_.size() + 3) & ~std::size_t{3};
+    arena_.resize(at);
+    arena_.insert(arena_.end(), m.begin(), m.end());
+    parked_.emplace_back(at, m.size());
+  }
+  void print(const LinkView& l) {
+    if (jsonOut_) return linkJsonOut(*jsonOut_, l, peers_);
+    std::size_t mark = out_.held();
+    printLinkLines(out_, l, lowerDevice(l, peers_), peers_, o_, false, true, nullptr);
+    if (o_.oneline) out_.joinLines(mark);
+    out_.endRecord();
   }
   void print(const LinkInfo& full) {
     if (hooks_ && hooks_->keep && !hooks_->keep(full)) return;
@@ -557,6 +724,16 @@ class LinkStream {
   const LinkRecordHooks* hooks_;
   PeerMap peers_;
   std::deque<LinkInfo> waiting_;
+  // The views' side: streamed JSON, parked messages (offset, length in arena_).
+  std::optional<JsonOut> jsonOut_;
+  std::vector<uint8_t> arena_;
+  std::deque<std::pair<std::size_t, std::size_t>> parked_;
+  struct KindMemo {
+    bool known = false;
+    std::string kind;
+    bool namesDevices = false;
+  };
+  KindMemo kind_, portKind_;
 };
 
 std::string deviceMissing(const std::string& name) { return fmt::format("Device \"{}\" does not exist.", name); }
@@ -567,12 +744,15 @@ namespace {
 
 /// Prints DEV, or every link the query keeps, as the dump arrives (LinkStream); HOOKS, when
 /// given, print other records (addresses) under each link.
-int streamLinks(LinkApi& api, const ShowQuery& q, uint32_t masterIndex, const GlobalOptions& o,
+int streamLinks(Netlink& netlink, const ShowQuery& q, uint32_t masterIndex, const GlobalOptions& o,
                 const std::optional<std::string>& dev, const LinkRecordHooks* hooks) {
+  LinkApi& api = netlink.links();
   OutBuffer out;
+  // A whole dump printed as ip prints it without -d, -s, -br (and JSON compact) goes by views.
+  bool views = !dev && !hooks && !o.brief && !o.details && !o.stats && !(o.json && o.pretty);
   std::optional<JsonArrayWriter> json;
-  if (o.json) json.emplace(out, o.pretty);
-  LinkStream stream(q, masterIndex, o, out, json, hooks);
+  if (o.json && !views) json.emplace(out, o.pretty);
+  LinkStream stream(q, masterIndex, o, out, json, hooks, views);
   if (dev) {
     auto l = api.find(*dev, q.filter.withStats);
     if (!l) {
@@ -580,10 +760,12 @@ int streamLinks(LinkApi& api, const ShowQuery& q, uint32_t masterIndex, const Gl
       return printError(deviceMissing(*dev)), kExitFailed;
     }
     stream.add(*l);
+  } else if (views) {
+    forEachLink(netlink, q.filter, [&](const LinkView& l) { stream.add(l); }, [&] { stream.restart(); });
   } else {
     api.forEach(q.filter, [&](const LinkInfo& l) { stream.add(l); }, [&] { stream.restart(); });
   }
-  stream.finish(api);
+  stream.finish(netlink);
   return kExitOk;
 }
 
@@ -596,7 +778,7 @@ int reportFailure(const Error& e) {
 
 int showLinkRecords(Context& ctx, const std::optional<std::string>& dev, const LinkRecordHooks& hooks) {
   try {
-    return streamLinks(ctx.netlink().links(), ShowQuery{}, 0, ctx.options(), dev, &hooks);
+    return streamLinks(ctx.netlink(), ShowQuery{}, 0, ctx.options(), dev, &hooks);
   } catch (const Error& e) {
     return reportFailure(e);
   }
@@ -615,7 +797,7 @@ int showLinks(Context& ctx, Args& args) {
       q.filter.setMaster(masterIndex);
     }
     q.filter.withStats = o.stats > 0;
-    return streamLinks(api, q, masterIndex, o, q.dev, nullptr);
+    return streamLinks(ctx.netlink(), q, masterIndex, o, q.dev, nullptr);
   } catch (const Error& e) {
     return reportFailure(e);
   }

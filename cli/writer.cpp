@@ -76,14 +76,16 @@ OutBuffer& OutBuffer::putIp(const IpAddress& ip) {
 }
 
 OutBuffer& OutBuffer::putMac(const MacAddress& mac) {
+  // Formatted on the stack and written once: `link show` prints two per device.
   static constexpr char kHex[] = "0123456789abcdef";
-  bool first = true;
+  char text[MacAddress::kMaxLength * 3];
+  char* at = text;
   for (uint8_t b : mac.bytes()) {
-    if (!first) put(':');
-    first = false;
-    put(kHex[b >> 4]).put(kHex[b & 15]);
+    *at++ = kHex[b >> 4];
+    *at++ = kHex[b & 15];
+    *at++ = ':';
   }
-  return *this;
+  return put(std::string_view(text, at == text ? 0 : static_cast<std::size_t>(at - text - 1)));
 }
 
 OutBuffer& OutBuffer::putPrefix(const Prefix& prefix) {

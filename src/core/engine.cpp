@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <exception>
 
+#include "core/asan_poison.hpp"
 #include "fastlink/error.hpp"
 
 namespace fastlink::core {
@@ -112,6 +113,7 @@ void Engine::dump(std::span<const uint8_t> message, const std::string& operation
           callbackFailure = std::current_exception();
         }
       });
+      poisonReceived(receiveBuffer_);  // views of it end with their callbacks
     }
     if (callbackFailure) std::rethrow_exception(callbackFailure);
     if (failure) throw *failure;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "core/asan_poison.hpp"
 #include "core/engine.hpp"
 #include "core/message.hpp"
 #include "core/message_walk.hpp"
@@ -66,6 +67,7 @@ bool isPositiveAck(const nlmsghdr* message) {
 }
 
 void Engine::receiveReplies(uint32_t firstSeq, uint32_t count, const MessageHandler& onMessage) {
+  unpoisonReceived(receiveBuffer_);  // a dump poisons it between datagrams (core/asan_poison.hpp)
   Received d = transport_->receive(receiveBuffer_);
   while (d.tooLarge) {
     // Grow to what the datagram needs (rounded up) and read it again: it is still queued.

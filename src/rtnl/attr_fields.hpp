@@ -7,7 +7,9 @@
 
 #include <array>
 #include <optional>
+#include <cstring>
 #include <span>
+#include <string_view>
 #include <type_traits>
 
 #include "fastlink/prefix.hpp"
@@ -31,6 +33,14 @@ struct FieldContext {
   std::size_t addressWidth = 0;
 };
 
+namespace fields {
+/// One variable per Info member: its address names the member in a row, so a view can find the
+/// row of `&LinkInfo::mtu` at compile time (member pointers of different types cannot be
+/// compared; addresses of distinct variables can).
+template <auto kMember>
+inline constexpr char kMemberTag = 0;
+}  // namespace fields
+
 template <class Info>
 struct AttrField {
   uint16_t type = 0;
@@ -40,6 +50,10 @@ struct AttrField {
   bool (*get)(const nlattr* attr, Info& info, const FieldContext& context) = nullptr;
   const char* what = nullptr;  ///< for ifindex rows: the name in "must be resolved" errors
   bool nonzero = false;        ///< for ifindex rows: ifindex 0 is refused
+  Wire wire = Wire::Native;
+  /// &fields::kMemberTag<member> for a row made by field() whose get is the generic one (a view
+  /// reads such a row the same way); nullptr for rows with a get of their own.
+  const char* member = nullptr;
 };
 
 namespace fields {
@@ -53,17 +67,42 @@ void put(core::MessageWriter& w, uint16_t type, const V& v, const char* what, bo
   else putNumber(w, type, v);
 }
 
+/// What a member of type V reads from its attribute without owning anything: a string as a
+/// view of the payload (up to its NUL), an ifindex as a number, a hardware address longer than
+/// MacAddress holds as std::nullopt (kept raw by the decoder), numbers and IP addresses by value.
+/// The one reader of a row's payload: the owning decoder (get below) and the views use it.
+template <class V, Wire kWire = Wire::Native>
+auto view(const nlattr* a, const FieldContext& context) {
+  if constexpr (kWire == Wire::Flag) return true;
+  else if constexpr (kWire == Wire::Be16) return core::readBe16(a);
+  else if constexpr (std::is_same_v<V, std::string>) {
+    auto bytes = core::readBytes(a);
+    const char* p = reinterpret_cast<const char*>(bytes.data());
+    return std::string_view(p, strnlen(p, bytes.size()));
+  } else if constexpr (std::is_same_v<V, IpAddress>) {
+    return readAddress(a, context.addressWidth, context.what);
+  } else if constexpr (std::is_same_v<V, Ifref>) {
+    return core::readU32(a);
+  } else if constexpr (std::is_same_v<V, MacAddress>) {
+    auto bytes = core::readBytes(a);
+    return bytes.size() > MacAddress::kMaxLength ? std::nullopt : std::optional<MacAddress>(MacAddress(bytes));
+  } else {
+    return readNumber<V>(a);
+  }
+}
+
 template <class V>
 bool get(const nlattr* a, std::optional<V>& out, const FieldContext& context) {
-  if constexpr (std::is_same_v<V, std::string>) out = core::readString(a);
-  else if constexpr (std::is_same_v<V, IpAddress>) out = readAddress(a, context.addressWidth, context.what);
-  else if constexpr (std::is_same_v<V, Ifref>) out = Ifref(core::readU32(a));
-  else if constexpr (std::is_same_v<V, MacAddress>) {
-    // Hardware addresses longer than MacAddress holds are kept raw rather than refused.
-    if (core::readBytes(a).size() > MacAddress::kMaxLength) return false;
-    out = MacAddress(core::readBytes(a));
+  auto value = view<V>(a, context);
+  if constexpr (std::is_same_v<V, MacAddress>) {
+    // Hardware addresses longer than MacAddress holds are kept raw rather than refused; the
+    // member is then unset (the last attribute of a type decides, as for a view).
+    out = value;
+    return value.has_value();
+  } else if constexpr (std::is_same_v<V, Ifref>) {
+    out = Ifref(value);
   } else {
-    out = readNumber<V>(a);
+    out = V(value);
   }
   return true;
 }
@@ -93,9 +132,10 @@ constexpr auto field(const char* what = nullptr, bool nonzero = false) {
     else if constexpr (kWire == Wire::Be16) return (info.*kMember = core::readBe16(a), true);
     else return fields::get(a, info.*kMember, context);
   };
-  if constexpr (kWire == Wire::Reported) return Row{kType, nullptr, get, what, nonzero};
-  else if constexpr (kWire == Wire::Sent) return Row{kType, put, nullptr, what, nonzero};
-  else return Row{kType, put, get, what, nonzero};
+  const char* tag = &fields::kMemberTag<kMember>;
+  if constexpr (kWire == Wire::Reported) return Row{kType, nullptr, get, what, nonzero, kWire, tag};
+  else if constexpr (kWire == Wire::Sent) return Row{kType, put, nullptr, what, nonzero, kWire, tag};
+  else return Row{kType, put, get, what, nonzero, kWire, tag};
 }
 
 /// An object's rows, with an index by attribute type: decoding a million routes looks each
@@ -110,6 +150,15 @@ class FieldTable {
       rows_[i] = rows[i];
       byType_[rows[i].type] = static_cast<uint8_t>(i + 1);
     }
+  }
+
+  /// The row reading `kMember` (a compile error when there is none): views find their
+  /// attribute type and wire format here, so a field is declared once, in the table.
+  template <auto kMember>
+  constexpr const AttrField<Info>& rowOf() const {
+    for (const auto& row : rows_)
+      if (row.member == &fields::kMemberTag<kMember>) return row;
+    throw "no FieldTable row for this member";
   }
 
   /// Writes the set members, in the rows' order.

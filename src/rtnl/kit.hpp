@@ -16,6 +16,7 @@
 #include <linux/netlink.h>
 
 #include <functional>
+#include <span>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -103,11 +104,12 @@ void apply(core::Engine& engine, const typename T::Info& info, Build build) {
   send(engine, build(resolved<T>(engine, info)));
 }
 
-/// The one dump loop: resolves the filter's devices, sends T's dump request, decodes every
-/// message of T's type and families into one reused Info, and hands those T::matches accepts to
-/// `sink` (as Info&, which it may move from). DUMP_INTR restarts call `restart` first.
-template <class T, class Sink>
-void dump(core::Engine& engine, const typename T::Filter& filter, Sink&& sink, const std::function<void()>& restart) {
+/// The dump's messages: resolves the filter's devices, sends T's dump request and hands every
+/// message of T's type and families to `onMessage(m, indexes)`. DUMP_INTR restarts call
+/// `restart` first. Both the decoding loop (dump) and the views (dumpViews) run over it.
+template <class T, class OnMessage>
+void dumpMessages(core::Engine& engine, const typename T::Filter& filter, OnMessage&& onMessage,
+                  const std::function<void()>& restart) {
   Names names(engine);
   Indexes ix;
   if constexpr (requires { filter.bridge; }) ix.master = names.index(filter.bridge);
@@ -115,27 +117,52 @@ void dump(core::Engine& engine, const typename T::Filter& filter, Sink&& sink, c
   if constexpr (requires { filter.master; }) ix.master = names.index(filter.master);
   core::MessageWriter w(static_cast<uint16_t>(T::kNew + 2), 0);
   T::encodeDump(w, filter, ix);
-  typename T::Info slot;
-  auto onMessage = [&](const nlmsghdr* m) {
-    if (m->nlmsg_type != T::kNew || !hasFamily(m, T::kFamilies)) return;
-    if constexpr (requires { T::decodeMany(m); }) {
-      for (auto& one : T::decodeMany(m))
-        if (T::matches(one, filter, ix)) sink(one);
-    } else {
-      T::decode(m, slot, filter);
-      if (T::matches(slot, filter, ix)) sink(slot);
-    }
+  auto each = [&](const nlmsghdr* m) {
+    if (m->nlmsg_type == T::kNew && hasFamily(m, T::kFamilies)) onMessage(m, ix);
   };
   try {
     std::string operation;
     if constexpr (requires { T::show(filter); }) operation = T::show(filter);
     else operation = std::string(T::kNoun) + " show";
-    engine.dump(w.bytes(), operation, onMessage, restart);
+    engine.dump(w.bytes(), operation, each, restart);
   } catch (const Error& e) {
     if constexpr (requires { T::emptyOn(filter, e); })
       if (T::emptyOn(filter, e)) return;
     throw;
   }
+}
+
+/// The one dump loop: decodes every message of T's type and families into one reused Info, and
+/// hands those T::matches accepts to `sink` (as Info&, which it may move from).
+template <class T, class Sink>
+void dump(core::Engine& engine, const typename T::Filter& filter, Sink&& sink, const std::function<void()>& restart) {
+  typename T::Info slot;
+  dumpMessages<T>(
+      engine, filter,
+      [&](const nlmsghdr* m, const Indexes& ix) {
+        if constexpr (requires { T::decodeMany(m); }) {
+          for (auto& one : T::decodeMany(m))
+            if (T::matches(one, filter, ix)) sink(one);
+        } else {
+          T::decode(m, slot, filter);
+          if (T::matches(slot, filter, ix)) sink(slot);
+        }
+      },
+      restart);
+}
+
+/// The dump as views (T::View over each message, nothing decoded until asked): those
+/// T::matchesView accepts go to `each`, valid during the call only.
+template <class T>
+void forEachView(core::Engine& engine, const typename T::Filter& filter,
+                 const std::function<void(const typename T::View&)>& each, const std::function<void()>& restart) {
+  dumpMessages<T>(
+      engine, filter,
+      [&](const nlmsghdr* m, const Indexes& ix) {
+        typename T::View view(std::span(reinterpret_cast<const uint8_t*>(m), m->nlmsg_len));
+        if (T::matchesView(view, filter, ix)) each(view);
+      },
+      restart);
 }
 
 /// forEach of every object API.

@@ -6,6 +6,8 @@
 #include <linux/rtnetlink.h>
 
 #include "fastlink/link.hpp"
+#include "fastlink/link_view.hpp"
+#include "netlink_internals.hpp"
 #include "rtnl/kit.hpp"
 #include "rtnl/link_codec.hpp"
 
@@ -42,6 +44,18 @@ struct Traits : rtnl::Object<LinkInfo, LinkFilter, RTM_NEWLINK> {
   static bool matches(const Info& l, const Filter& f, const rtnl::Indexes&) {
     if (f.group && l.group != f.group) return false;
     return !f.namePattern || (l.name && fnmatch(f.namePattern->c_str(), l.name->c_str(), 0) == 0);
+  }
+  using View = LinkView;
+  static bool matchesView(const LinkView& l, const Filter& f, const rtnl::Indexes&) {
+    if (f.group && l.group() != f.group) return false;
+    if (!f.namePattern) return true;
+    auto name = l.name();
+    if (!name) return false;
+    char z[IFNAMSIZ * 4];  // fnmatch takes a C string; a longer name than any device's is not matched
+    if (name->size() >= sizeof z) return false;
+    name->copy(z, name->size());
+    z[name->size()] = 0;
+    return fnmatch(f.namePattern->c_str(), z, 0) == 0;
   }
 };
 
@@ -158,5 +172,15 @@ std::optional<uint32_t> LinkApi::findIndex(const std::string& name) { return rtn
 LinkInfo LinkApi::resolveNames(const LinkInfo& link) { return rtnl::resolved<Traits>(engine_, link); }
 
 FASTLINK_RTNL_LIST_API(LinkApi, Traits)
+
+void rtnl::forEachLinkView(core::Engine& engine, const LinkFilter& filter, const std::function<void(const LinkView&)>& each,
+                           const std::function<void()>& restart) {
+  rtnl::forEachView<Traits>(engine, filter, each, restart);
+}
+
+void forEachLink(Netlink& netlink, const LinkFilter& filter, const std::function<void(const LinkView&)>& each,
+                 const std::function<void()>& restart) {
+  rtnl::forEachLinkView(NetlinkInternals::routeEngine(netlink), filter, each, restart);
+}
 
 }  // namespace fastlink

@@ -7,7 +7,7 @@
 
 #include <cstring>
 
-#include "rtnl/attr_fields.hpp"
+#include "rtnl/link_fields.hpp"
 #include "xdp/xdp_codec.hpp"
 
 namespace fastlink::rtnl {
@@ -19,34 +19,6 @@ constexpr uint32_t kMaxMtu = 65536;
 
 Error invalid(const std::string& why) { return Error::invalidArgument("link", why); }
 
-// The simple attributes, in the order iproute2 sends them (after IFLA_IFNAME, which names
-// either the device or its new name; before the namespace and IFLA_LINKINFO).
-constexpr FieldTable kFields({
-    field<IFLA_MTU, &LinkInfo::mtu>(),
-    field<IFLA_ADDRESS, &LinkInfo::address>(),
-    field<IFLA_GROUP, &LinkInfo::group>(),
-    field<IFLA_MASTER, &LinkInfo::master>("master"),
-    field<IFLA_TXQLEN, &LinkInfo::txqlen>(),
-    field<IFLA_IFALIAS, &LinkInfo::alias>(),
-    field<IFLA_NUM_TX_QUEUES, &LinkInfo::numTxQueues>(),
-    field<IFLA_NUM_RX_QUEUES, &LinkInfo::numRxQueues>(),
-    field<IFLA_LINK, &LinkInfo::parent>("parent link"),
-    field<IFLA_IFNAME, &LinkInfo::name, Wire::Reported>(),
-    field<IFLA_BROADCAST, &LinkInfo::broadcast, Wire::Reported>(),
-    field<IFLA_CARRIER, &LinkInfo::carrier, Wire::Reported>(),
-    field<IFLA_PROMISCUITY, &LinkInfo::promiscuity, Wire::Reported>(),
-    field<IFLA_MIN_MTU, &LinkInfo::minMtu, Wire::Reported>(),
-    field<IFLA_MAX_MTU, &LinkInfo::maxMtu, Wire::Reported>(),
-    field<IFLA_QDISC, &LinkInfo::qdisc, Wire::Reported>(),
-    field<IFLA_LINK_NETNSID, &LinkInfo::linkNetnsId, Wire::Reported>(),
-    field<IFLA_ALLMULTI, &LinkInfo::allmulti, Wire::Reported>(),
-    field<IFLA_CARRIER_CHANGES, &LinkInfo::carrierChanges, Wire::Reported>(),
-    field<IFLA_GSO_MAX_SIZE, &LinkInfo::gsoMaxSize, Wire::Reported>(),
-    field<IFLA_GSO_MAX_SEGS, &LinkInfo::gsoMaxSegs, Wire::Reported>(),
-    field<IFLA_TSO_MAX_SIZE, &LinkInfo::tsoMaxSize, Wire::Reported>(),
-    field<IFLA_TSO_MAX_SEGS, &LinkInfo::tsoMaxSegs, Wire::Reported>(),
-    field<IFLA_GRO_MAX_SIZE, &LinkInfo::groMaxSize, Wire::Reported>(),
-});
 
 // Kind options need the kind: infer it from the single options struct given, else insist.
 std::optional<std::string> effectiveKind(const LinkInfo& link) {
@@ -139,18 +111,30 @@ void encodeLink(core::MessageWriter& w, const LinkInfo& link, Verb verb, KeepAli
   }
   if (device && device->isName()) w.putString(IFLA_IFNAME, device->name());
   else if (link.name) w.putString(IFLA_IFNAME, *link.name);
-  kFields.encode(w, link);
+  kLinkFields.encode(w, link);
   if (carrier) w.putU8(IFLA_CARRIER, *carrier ? 1 : 0);
   if (link.netns) encodeNetns(w, *link.netns, keep);
   if (kind) encodeLinkInfoNest(w, link, *kind, keep);
 }
 
-std::string operStateName(uint8_t state) {
+const char* operStateWord(uint8_t state) {
   static const char* const kNames[] = {"UNKNOWN", "NOTPRESENT", "DOWN", "LOWERLAYERDOWN", "TESTING", "DORMANT", "UP"};
   return state < std::size(kNames) ? kNames[state] : "UNKNOWN";
 }
 
-namespace {
+std::string operStateName(uint8_t state) { return operStateWord(state); }
+
+const char* linkModeWord(uint8_t mode) { return mode == IF_LINK_MODE_DORMANT ? "DORMANT" : "DEFAULT"; }
+
+const nlattr* lastAttr(std::span<const uint8_t> payload, uint16_t type) {
+  const nlattr* found = nullptr;
+  forEachAttr(payload, [&](const nlattr* a) {
+    if (core::attrType(a) == type) found = a;
+  });
+  return found;
+}
+
+std::span<const uint8_t> nestPayload(const nlattr* nest) { return core::readBytes(nest); }
 
 LinkStats decodeStats(const nlattr* a) {
   rtnl_link_stats64 k{};
@@ -169,10 +153,27 @@ LinkStats decodeStats(const nlattr* a) {
   return s;
 }
 
+std::optional<std::string> linkInfoString(const nlattr* linkinfo, uint16_t type) {
+  const nlattr* a = lastAttr(nestPayload(linkinfo), type);
+  return a ? std::optional(core::readString(a)) : std::nullopt;
+}
+
+/// IFLA_AF_SPEC -> AF_INET6 -> IFLA_INET6_ADDR_GEN_MODE (the rest of the nest stays raw).
+std::optional<Ipv6AddrGenMode> addrGenModeOf(const nlattr* afSpec) {
+  const nlattr* inet6 = lastAttr(nestPayload(afSpec), AF_INET6);
+  if (!inet6) return std::nullopt;
+  const nlattr* mode = lastAttr(nestPayload(inet6), IFLA_INET6_ADDR_GEN_MODE);
+  if (!mode || core::readBytes(mode).size() != 1) return std::nullopt;
+  return static_cast<Ipv6AddrGenMode>(core::readU8(mode));
+}
+
+namespace {
+
 void decodeLinkInfoNest(const nlattr* nest, LinkInfo& link) {
   core::AttrTable t = core::AttrTable::ofNest(nest, IFLA_INFO_MAX);
-  if (auto* a = t.get(IFLA_INFO_KIND)) link.kind = core::readString(a);
-  if (auto* a = t.get(IFLA_INFO_SLAVE_KIND)) link.slaveKind = core::readString(a);
+  // The last IFLA_LINKINFO decides the kinds, as a view reads them.
+  link.kind = linkInfoString(nest, IFLA_INFO_KIND);
+  link.slaveKind = linkInfoString(nest, IFLA_INFO_SLAVE_KIND);
   if (auto* a = t.get(IFLA_INFO_SLAVE_DATA)) {
     // The master's kind decodes its ports' data (a bridge: BridgePortInfo).
     const LinkKindCodec* master = link.slaveKind ? findLinkKind(*link.slaveKind) : nullptr;
@@ -186,16 +187,6 @@ void decodeLinkInfoNest(const nlattr* nest, LinkInfo& link) {
   }
 }
 
-/// IFLA_AF_SPEC -> AF_INET6 -> IFLA_INET6_ADDR_GEN_MODE (the rest of the nest stays raw).
-std::optional<Ipv6AddrGenMode> addrGenModeOf(const nlattr* afSpec) {
-  core::AttrTable families = core::AttrTable::ofNest(afSpec, AF_INET6);
-  const nlattr* inet6 = families.get(AF_INET6);
-  if (!inet6) return std::nullopt;
-  core::AttrTable t = core::AttrTable::ofNest(inet6, IFLA_INET6_MAX);
-  const nlattr* mode = t.get(IFLA_INET6_ADDR_GEN_MODE);
-  if (!mode || core::readBytes(mode).size() != 1) return std::nullopt;
-  return static_cast<Ipv6AddrGenMode>(core::readU8(mode));
-}
 
 }  // namespace
 
@@ -210,10 +201,10 @@ LinkInfo decodeLink(const nlmsghdr* message, bool withStats) {
   // Most of a dumped link's bytes are attributes fastlink keeps raw: one allocation, not one
   // growth step per attribute.
   link.unknown.reserve(message->nlmsg_len);
-  kFields.decodeAll(attrsOf(message, sizeof(ifinfomsg)), link, {"decode link"}, [&](const nlattr* a) {
+  kLinkFields.decodeAll(attrsOf(message, sizeof(ifinfomsg)), link, {"decode link"}, [&](const nlattr* a) {
     switch (core::attrType(a)) {
-      case IFLA_OPERSTATE: link.operState = operStateName(core::readU8(a)); return true;
-      case IFLA_LINKMODE: link.linkMode = core::readU8(a) == IF_LINK_MODE_DORMANT ? "DORMANT" : "DEFAULT"; return true;
+      case IFLA_OPERSTATE: link.operState = operStateWord(core::readU8(a)); return true;
+      case IFLA_LINKMODE: link.linkMode = linkModeWord(core::readU8(a)); return true;
       case IFLA_LINKINFO: decodeLinkInfoNest(a, link); return true;
       case IFLA_XDP: link.xdp = xdp::decodeStatusNest(a); return true;
       case IFLA_STATS64:

@@ -3,7 +3,10 @@
 
 #include <linux/netlink.h>
 
+#include <functional>
+
 #include "fastlink/link.hpp"
+#include "fastlink/link_view.hpp"
 #include "rtnl/codec_helpers.hpp"
 #include "rtnl/link_kind.hpp"
 
@@ -21,6 +24,23 @@ LinkInfo decodeLink(const nlmsghdr* message, bool withStats);
 
 /// The kernel's operstate names, as `ip link` prints them.
 std::string operStateName(uint8_t state);
+const char* operStateWord(uint8_t state);
+/// IFLA_LINKMODE as `ip link` prints it: "DORMANT" or "DEFAULT".
+const char* linkModeWord(uint8_t mode);
+
+// The pieces of a link's decoding outside the attribute table, shared by decodeLink and LinkView.
+/// The last attribute of `type` in `payload` (a nest's), or nullptr.
+const nlattr* lastAttr(std::span<const uint8_t> payload, uint16_t type);
+/// IFLA_INFO_KIND / IFLA_INFO_SLAVE_KIND of an IFLA_LINKINFO nest.
+std::optional<std::string> linkInfoString(const nlattr* linkinfo, uint16_t type);
+/// IFLA_AF_SPEC -> AF_INET6 -> IFLA_INET6_ADDR_GEN_MODE.
+std::optional<Ipv6AddrGenMode> addrGenModeOf(const nlattr* afSpec);
+/// IFLA_STATS64 (an older kernel's shorter struct is read as far as it goes).
+LinkStats decodeStats(const nlattr* stats64);
+
+/// forEachLink (fastlink/link_view.hpp) over an engine (the unit tests' fake kernel).
+void forEachLinkView(core::Engine& engine, const LinkFilter& filter, const std::function<void(const LinkView&)>& each,
+                     const std::function<void()>& restart);
 
 /// A short iproute2-style description of a link request, for error messages.
 std::string describeLink(const std::string& verb, const LinkInfo& link);

@@ -2,18 +2,25 @@
 // (ifinfomsg + attributes); the harness puts the netlink header in front, as the engine would
 // hand over a message that passed mnl_nlmsg_ok. Each decoded link is then re-encoded as a
 // `set` request, so the encoder sees whatever values a kernel (or an attacker) could report.
-// Also read as a notification by the mirror's canonical form.
+// Also read as a notification by the mirror's canonical form, and as a LinkView: every accessor
+// must read what the decoder decoded (support/view_agreement.hpp), or the decoder must have
+// refused the message; a view never crashes, whatever the input.
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 #include "fuzz_canonical.hpp"
 #include "fuzz_message.hpp"
 
+#include <cstdio>
 #include <cstring>
+#include <optional>
+#include <span>
+#include <string>
 #include <vector>
 
 #include "fastlink/error.hpp"
 #include "fastlink/link.hpp"
 #include "rtnl/link_codec.hpp"
+#include "support/view_agreement.hpp"
 
 namespace {
 
@@ -39,6 +46,41 @@ void reencode(const fastlink::LinkInfo& d) {
   }
 }
 
+/// Calls every accessor of a view of `h` (which may throw Error on a short attribute) and, when
+/// the decoder accepts the message, insists on their agreement with it.
+void compareView(const nlmsghdr* h) {
+  std::optional<fastlink::LinkView> view;
+  try {
+    view.emplace(std::span(reinterpret_cast<const uint8_t*>(h), h->nlmsg_len));
+  } catch (const fastlink::Error&) {
+    // Too short for its header: the decoder must refuse it too.
+    try {
+      (void)fastlink::rtnl::decodeLink(h, true);
+    } catch (const fastlink::Error&) {
+      return;
+    }
+    std::fprintf(stderr, "LinkView refused a message decodeLink accepts\n");
+    __builtin_trap();
+  }
+  std::optional<fastlink::LinkInfo> decoded;
+  try {
+    decoded = fastlink::rtnl::decodeLink(h, true);
+  } catch (const fastlink::Error&) {
+  }
+  if (!decoded) {
+    try {
+      (void)fastlink::test::linkViewDisagreement(*view, fastlink::LinkInfo{});  // every accessor runs
+    } catch (const fastlink::Error&) {
+    }
+    return;
+  }
+  std::string field = fastlink::test::linkViewDisagreement(*view, *decoded);
+  if (!field.empty()) {
+    std::fprintf(stderr, "LinkView::%s disagrees with decodeLink\n", field.c_str());
+    __builtin_trap();
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -58,6 +100,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       // malformed input is reported as an Error: fine
     }
   }
+  compareView(h);
   fastlink::fuzz::canonicalizeEach(data, size, RTM_NEWLINK, RTM_DELLINK);
   return 0;
 }

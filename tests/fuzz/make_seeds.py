@@ -55,6 +55,13 @@ veth = ifinfo(7, 0x11043) + b"".join([
     nest(PROP_LIST, s(ALT_IFNAME, "veth-alt"), flag=True), nest(AF_SPEC, nest(2, u32(1, 1))),
 ])
 write("decode_link", "veth_bridge_port", veth)
+# Repeated attributes: the last of each type decides, for the decoder and LinkView alike (a
+# hardware address too long for MacAddress unsets the earlier one; a second IFLA_LINKINFO
+# without a kind unsets the kind).
+write("decode_link", "view-repeated-attributes", ifinfo(7, 0x1043) + b"".join([
+    s(IFNAME, "dup0"), u32(MTU, 1500), u32(MTU, 1400), attr(ADDRESS, bytes([2, 0, 0, 0, 0, 0x22])),
+    attr(ADDRESS, bytes(40)), nest(LINKINFO, s(KIND, "veth")), nest(LINKINFO, attr(DATA, b"x")),
+    u8(OPERSTATE, 6), s(IFNAME, "dup1")]))
 write("decode_link", "bridge", ifinfo(3, 0x1003) + s(IFNAME, "br0") + nest(LINKINFO, s(KIND, "bridge"), nest(DATA,
       u32(1, 1500), u32(4, 30000), u32(5, 1), u8(7, 1), be16(8, 0x8100), u16(39, 1),
       attr(11, bytes(8)), attr(40), u64(16, 12345), attr(46, struct.pack("<II", 1, 7)))))

@@ -11,6 +11,7 @@
 #include <linux/rtnetlink.h>
 
 #include "rtnl/link_codec.hpp"
+#include "support/view_agreement.hpp"
 #include "unit/golden.hpp"
 
 namespace fastlink {
@@ -33,6 +34,9 @@ Bytes kernelLink(int32_t index, uint32_t flags, const Attrs& attrs) {
 
 LinkInfo decode(const Bytes& message, bool withStats = false) {
   AlignedMessage m(message);
+  // Every message decoded here is also read as a LinkView, which must agree field by field.
+  LinkView view(std::span(m.as<uint8_t>(), m.as<nlmsghdr>()->nlmsg_len));
+  EXPECT_EQ(test::linkViewDisagreement(view, rtnl::decodeLink(m.as<nlmsghdr>(), true)), "");
   return rtnl::decodeLink(m.as<nlmsghdr>(), withStats);
 }
 

@@ -1,0 +1,39 @@
+// The sanitizer build's guard for views (fastlink/link_view.hpp): a dump poisons the receive
+// buffer once a datagram's messages have been handed out, so that a view (or a string_view from
+// one) kept past its callback is reported where it is read, instead of silently reading the next
+// datagram's bytes. Every receive unpoisons the buffer first. No-ops without AddressSanitizer.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#if defined(__SANITIZE_ADDRESS__)
+#define FASTLINK_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define FASTLINK_ASAN 1
+#endif
+#endif
+#ifdef FASTLINK_ASAN
+#include <sanitizer/asan_interface.h>
+#endif
+
+namespace fastlink::core {
+
+inline void poisonReceived(std::vector<uint8_t>& buffer) {
+#ifdef FASTLINK_ASAN
+  __asan_poison_memory_region(buffer.data(), buffer.size());
+#else
+  (void)buffer;
+#endif
+}
+
+inline void unpoisonReceived(std::vector<uint8_t>& buffer) {
+#ifdef FASTLINK_ASAN
+  __asan_unpoison_memory_region(buffer.data(), buffer.size());
+#else
+  (void)buffer;
+#endif
+}
+
+}  // namespace fastlink::core

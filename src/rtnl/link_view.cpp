@@ -1,0 +1,127 @@
+// LinkView (fastlink/link_view.hpp): the link's fields read from the message when asked. Every
+// attribute in the link's FieldTable is read through its row (type and wire format) with the
+// decoder's own reader, fields::view; the rest with the helpers decodeLink uses.
+#include "fastlink/link_view.hpp"
+
+#include <linux/if.h>
+#include <linux/if_link.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+
+#include "rtnl/link_codec.hpp"
+#include "rtnl/link_fields.hpp"
+#include "xdp/xdp_codec.hpp"
+
+namespace fastlink {
+namespace {
+
+std::span<const uint8_t> checkedLink(std::span<const uint8_t> message) {
+  if (message.size() < NLMSG_HDRLEN + sizeof(ifinfomsg))
+    throw Error(make_error_code(Errc::malformed_reply), "decode link", "short link message");
+  return message;
+}
+
+const nlattr* asAttr(const uint8_t* a) { return reinterpret_cast<const nlattr*>(a); }
+
+const rtnl::FieldContext kContext{"decode link"};
+
+}  // namespace
+
+LinkView::LinkView(std::span<const uint8_t> message) : attrs_(checkedLink(message), sizeof(ifinfomsg)) {}
+
+template <auto kMember>
+auto LinkView::read() const {
+  constexpr const auto& row = rtnl::kLinkFields.rowOf<kMember>();
+  static_assert(row.type < kIndexedTypes, "LinkView's index must cover the row's attribute");
+  using V = typename std::remove_reference_t<decltype(LinkInfo{}.*kMember)>::value_type;
+  using Out = decltype(rtnl::fields::view<V, row.wire>(nullptr, kContext));
+  const uint8_t* a = attrs_.find(row.type);
+  if constexpr (std::is_same_v<Out, std::optional<MacAddress>>) {
+    return a ? rtnl::fields::view<V, row.wire>(asAttr(a), kContext) : std::nullopt;
+  } else {
+    return a ? std::optional<Out>(rtnl::fields::view<V, row.wire>(asAttr(a), kContext)) : std::nullopt;
+  }
+}
+
+namespace {
+const ifinfomsg& header(std::span<const uint8_t> message) {
+  return *reinterpret_cast<const ifinfomsg*>(message.data() + NLMSG_HDRLEN);
+}
+}  // namespace
+
+uint32_t LinkView::index() const { return static_cast<uint32_t>(header(message()).ifi_index); }
+uint32_t LinkView::flags() const { return header(message()).ifi_flags; }
+uint16_t LinkView::type() const { return header(message()).ifi_type; }
+bool LinkView::isUp() const { return flags() & IFF_UP; }
+bool LinkView::isRunning() const { return flags() & IFF_RUNNING; }
+
+std::optional<std::string_view> LinkView::name() const { return read<&LinkInfo::name>(); }
+std::optional<uint32_t> LinkView::mtu() const { return read<&LinkInfo::mtu>(); }
+std::optional<MacAddress> LinkView::address() const { return read<&LinkInfo::address>(); }
+std::optional<MacAddress> LinkView::broadcast() const { return read<&LinkInfo::broadcast>(); }
+std::optional<uint32_t> LinkView::group() const { return read<&LinkInfo::group>(); }
+std::optional<uint32_t> LinkView::master() const { return read<&LinkInfo::master>(); }
+uint32_t LinkView::masterIndex() const { return master().value_or(0); }
+std::optional<uint32_t> LinkView::parent() const { return read<&LinkInfo::parent>(); }
+std::optional<uint32_t> LinkView::txqlen() const { return read<&LinkInfo::txqlen>(); }
+std::optional<std::string_view> LinkView::alias() const { return read<&LinkInfo::alias>(); }
+std::optional<uint32_t> LinkView::numTxQueues() const { return read<&LinkInfo::numTxQueues>(); }
+std::optional<uint32_t> LinkView::numRxQueues() const { return read<&LinkInfo::numRxQueues>(); }
+std::optional<bool> LinkView::carrier() const { return read<&LinkInfo::carrier>(); }
+std::optional<uint32_t> LinkView::promiscuity() const { return read<&LinkInfo::promiscuity>(); }
+std::optional<uint32_t> LinkView::minMtu() const { return read<&LinkInfo::minMtu>(); }
+std::optional<uint32_t> LinkView::maxMtu() const { return read<&LinkInfo::maxMtu>(); }
+std::optional<std::string_view> LinkView::qdisc() const { return read<&LinkInfo::qdisc>(); }
+std::optional<int32_t> LinkView::linkNetnsId() const { return read<&LinkInfo::linkNetnsId>(); }
+std::optional<uint32_t> LinkView::allmulti() const { return read<&LinkInfo::allmulti>(); }
+std::optional<uint32_t> LinkView::carrierChanges() const { return read<&LinkInfo::carrierChanges>(); }
+std::optional<uint32_t> LinkView::gsoMaxSize() const { return read<&LinkInfo::gsoMaxSize>(); }
+std::optional<uint32_t> LinkView::gsoMaxSegs() const { return read<&LinkInfo::gsoMaxSegs>(); }
+std::optional<uint32_t> LinkView::tsoMaxSize() const { return read<&LinkInfo::tsoMaxSize>(); }
+std::optional<uint32_t> LinkView::tsoMaxSegs() const { return read<&LinkInfo::tsoMaxSegs>(); }
+std::optional<uint32_t> LinkView::groMaxSize() const { return read<&LinkInfo::groMaxSize>(); }
+
+std::optional<std::string_view> LinkView::operState() const {
+  const uint8_t* a = attrs_.find(IFLA_OPERSTATE);
+  return a ? std::optional<std::string_view>(rtnl::operStateWord(core::readU8(asAttr(a)))) : std::nullopt;
+}
+
+std::optional<std::string_view> LinkView::linkMode() const {
+  const uint8_t* a = attrs_.find(IFLA_LINKMODE);
+  return a ? std::optional<std::string_view>(rtnl::linkModeWord(core::readU8(asAttr(a)))) : std::nullopt;
+}
+
+namespace {
+std::optional<std::string_view> linkInfoString(const uint8_t* linkinfo, uint16_t type) {
+  if (!linkinfo) return std::nullopt;
+  const nlattr* a = rtnl::lastAttr(core::readBytes(asAttr(linkinfo)), type);
+  if (!a) return std::nullopt;
+  return rtnl::fields::view<std::string>(a, kContext);
+}
+}  // namespace
+
+std::optional<std::string_view> LinkView::kind() const { return linkInfoString(attrs_.find(IFLA_LINKINFO), IFLA_INFO_KIND); }
+std::optional<std::string_view> LinkView::slaveKind() const {
+  return linkInfoString(attrs_.find(IFLA_LINKINFO), IFLA_INFO_SLAVE_KIND);
+}
+
+std::optional<Ipv6AddrGenMode> LinkView::addrGenMode() const {
+  const uint8_t* a = attrs_.find(IFLA_AF_SPEC);
+  return a ? rtnl::addrGenModeOf(asAttr(a)) : std::nullopt;
+}
+
+std::optional<LinkStats> LinkView::stats() const {
+  const uint8_t* a = attrs_.find(IFLA_STATS64);
+  return a ? std::optional(rtnl::decodeStats(asAttr(a))) : std::nullopt;
+}
+
+std::optional<XdpStatus> LinkView::xdp() const {
+  const uint8_t* a = attrs_.find(IFLA_XDP);
+  return a ? std::optional(xdp::decodeStatusNest(asAttr(a))) : std::nullopt;
+}
+
+LinkInfo LinkView::toInfo(bool withStats) const {
+  return rtnl::decodeLink(reinterpret_cast<const nlmsghdr*>(message().data()), withStats);
+}
+
+}  // namespace fastlink
