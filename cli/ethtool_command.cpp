@@ -42,7 +42,7 @@ bool parseOnOff(Args& args, std::string_view keyword) {
 
 /// Prints the library's error like the other commands (`Error: <extack or errno text>`).
 int failed(const Error& e, const std::string& device) {
-  if (e.code() == std::errc::no_such_device && e.extack().empty())
+  if (e.code() == std::errc::no_such_device)
     printError(fmt::format("Cannot find device \"{}\"", device));
   else
     printError(e.reason());
@@ -145,7 +145,21 @@ int setFeatures(Context& ctx, const std::string& dev, Args& args) {
       return kExitFailed;
     }
   }
-  FeaturesSetResult r = et.setFeatures(dev, changes);
+  FeaturesSetResult r;
+  try {
+    r = et.setFeatures(dev, changes);
+  } catch (const Error& e) {
+    // The kernel's "bit name not found" does not say which name: look the names up (one more
+    // request, on this failure only) so the message names the word the user mistyped.
+    if (e.extack() != "bit name not found") throw;
+    FeaturesInfo known = current ? *current : et.features(dev);
+    for (const auto& [name, on] : changes.changes)
+      if (!known.find(name)) {
+        printError(fmt::format("bit name not found: \"{}\" is not a feature of {} (see ethtool -k {})", name, dev, dev));
+        return kExitFailed;
+      }
+    throw;
+  }
   if (r.unmet.empty()) return kExitOk;
   // ethtool's words when the kernel accepted the request but left features as they were.
   std::string s = r.unmet.size() == changes.changes.size() ? "Could not change any device features\n" : "";
