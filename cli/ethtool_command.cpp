@@ -43,7 +43,7 @@ bool parseOnOff(Args& args, std::string_view keyword) {
 
 /// Prints the library's error like the other commands (`Error: <extack or errno text>`).
 int failed(const Error& e, const std::string& device) {
-  if (e.code() == std::errc::no_such_device && e.extack().empty())
+  if (e.code() == std::errc::no_such_device)
     printError(fmt::format("Cannot find device \"{}\"", device));
   else
     printError(e.reason());
@@ -183,7 +183,20 @@ int setFeatures(Context& ctx, const std::string& dev, Args& args) {
       return kExitFailed;
     }
   }
-  FeaturesSetResult r = et.setFeatures(dev, changes);
+  FeaturesSetResult r;
+  try {
+    r = et.setFeatures(dev, changes);
+  } catch (const Error& e) {
+    // The kernel's "bit name not found" does not say which name: the features read before name
+    // the word the user mistyped.
+    if (e.extack() != "bit name not found") throw;
+    for (const auto& [name, on] : changes.changes)
+      if (!before.find(name)) {
+        printError(fmt::format("bit name not found: \"{}\" is not a feature of {} (see ethtool -k {})", name, dev, dev));
+        return kExitFailed;
+      }
+    throw;
+  }
   return reportFeatureChanges(before, r, changes);
 }
 

@@ -104,8 +104,12 @@ int show(Context& ctx, const std::optional<std::string>& name) {
 std::optional<std::string> parseName(Args& args, std::string_view context) {
   std::optional<std::string> name;
   while (!args.done()) {
-    if (args.accept("name")) name = args.value("name");
-    else if (args.peek() == "help") throw UsageError(kUsage);
+    if (args.accept("name")) {
+      name = args.value("name");
+      // The kernel's limit (GENL_NAMSIZ - 1): a longer name is bad input, refused before sending.
+      if (name->empty() || name->size() > 15)
+        throw UsageError(fmt::format("name: \"{}\" is not a generic netlink family name (1 to 15 characters)", *name));
+    } else if (args.peek() == "help") throw UsageError(kUsage);
     else args.unknown(context);
   }
   return name;

@@ -72,7 +72,7 @@ MonitorOptions parseMonitor(Args& args) {
     else if (w == "all-nsid") m.allNsid = true;
     else if (w == "sync") m.sync = true;
     else if (w == "help") throw UsageError(kUsage);
-    else throw UsageError(fmt::format("argument \"{}\" is wrong: unknown monitor object\n{}", w, kUsage));
+    else throw UsageError(fmt::format("argument \"{}\" is wrong: unknown monitor object, try \"fastlink monitor help\"", w));
   }
   if (m.ethtool) {
     if (all || !m.kinds.empty() || m.allNsid || m.sync)
@@ -319,7 +319,9 @@ int runMonitor(Context& ctx, Args& args) {
     Printer printer(ctx.options(), m, nl);
     return m.sync ? monitorMirror(nl, printer, m, ctx.options()) : monitorEvents(nl, printer, m, ctx.options());
   } catch (const Error& e) {
-    printError(fmt::format("{} ({})", failureReason(e, nullptr), e.operation()));
+    PreparedRequest about;  // a missing `dev DEV` reads `Cannot find device "DEV"`
+    about.device = m.dev;
+    printError(fmt::format("{} ({})", failureReason(e, &about), e.operation()));
     return kExitFailed;
   }
 }

@@ -13,6 +13,7 @@
 #include <sys/mount.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <optional>
@@ -71,15 +72,24 @@ int set(Context& ctx, const std::string& dev, Args& args) {
   std::optional<bool> threaded;
   while (!args.done()) {
     if (args.accept("queue")) queue = parseU32(args.value("queue"), "queue");
-    else if (args.accept("rps")) rps = parseCpuList(args.value("rps"));
+    else if (args.accept("rps")) rps = parseCpuList(args.value("rps"), "rps");
     else if (args.accept("rps-flow-cnt")) flows = parseU32(args.value("rps-flow-cnt"), "rps-flow-cnt");
-    else if (args.accept("xps")) xps = parseCpuList(args.value("xps"));
+    else if (args.accept("xps")) xps = parseCpuList(args.value("xps"), "xps");
     else if (args.accept("threaded")) threaded = parseOnOff(args.value("threaded"), "threaded");
     else args.unknown("steer set takes: queue N, rps CPUS, rps-flow-cnt N, xps CPUS, threaded on|off");
   }
   if (!rps && !flows && !xps && !threaded) throw UsageError("steer set: nothing to set (rps, rps-flow-cnt, xps, threaded)");
   enterSysfsOf(ctx.options().netns);
   SteeringApi steer;
+  // Every CPU is checked before the first write, as tune and irq set do: the kernel refuses a
+  // CPU it cannot hold only when a queue's file is written, after earlier queues were changed.
+  const std::vector<unsigned> online = steer.onlineCpus();
+  for (const auto& [keyword, cpus] : {std::pair{"rps", &rps}, std::pair{"xps", &xps}})
+    if (*cpus)
+      for (unsigned c : **cpus)
+        if (!std::binary_search(online.begin(), online.end(), c))
+          throw Error(std::make_error_code(std::errc::invalid_argument), "steer set " + dev,
+                      fmt::format("{}: CPU {} is not online (online: {})", keyword, c, cpuListText(online)));
   std::vector<uint32_t> rxQueues, txQueues;
   if (queue) {
     rxQueues = txQueues = {*queue};
@@ -130,7 +140,7 @@ int irqSet(Context& ctx, const std::string& dev, Args& args) {
   while (!args.done()) {
     if (args.accept("spread")) spread = true;
     else if (args.accept("irq")) irq = parseU32(args.value("irq"), "irq");
-    else if (args.accept("cpus")) cpus = parseCpuList(args.value("cpus"));
+    else if (args.accept("cpus")) cpus = parseCpuList(args.value("cpus"), "cpus");
     else args.unknown("steer irq set takes: spread [cpus CPUS] | irq N cpus CPUS");
   }
   if (spread == irq.has_value()) throw UsageError("steer irq set: say either spread or irq N");
@@ -190,7 +200,7 @@ int runSteer(Context& ctx, Args& args) {
     if (!args.done()) args.unknown("steer show takes only a device");
     return show(ctx, dev);
   } catch (const Error& e) {
-    printError(e.reason() + " (" + e.operation() + ")");
+    printError(failureText(e, dev));
     return kExitFailed;
   }
 }

@@ -15,22 +15,38 @@
 
 namespace fastlink::cli {
 
-std::vector<unsigned> parseCpuList(const std::string& text) {
+std::vector<unsigned> parseCpuList(const std::string& text, std::string_view keyword) {
   std::vector<unsigned> cpus;
   if (text == "none") return cpus;
+  // The message names the keyword and the whole list as typed (like the kernel's cpulist
+  // parser, which refuses the whole write), not just the piece that failed.
+  auto cpu = [&](const std::string& piece) {
+    try {
+      return parseU32(piece, "cpu", 0, 4095);
+    } catch (const UsageError&) {
+      throw UsageError(fmt::format("{}: \"{}\" is not a CPU list (like 0-3,6 or none; CPUs 0-4095)", keyword, text));
+    }
+  };
   std::size_t start = 0;
   while (start <= text.size()) {
     std::size_t comma = text.find(',', start);
     std::string part = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     std::size_t dash = part.find('-');
-    unsigned lo = parseU32(part.substr(0, dash), "cpu", 0, 4095);
-    unsigned hi = dash == std::string::npos ? lo : parseU32(part.substr(dash + 1), "cpu", 0, 4095);
-    if (hi < lo) throw UsageError(fmt::format("cpu range \"{}\" goes backwards", part));
+    unsigned lo = cpu(part.substr(0, dash));
+    unsigned hi = dash == std::string::npos ? lo : cpu(part.substr(dash + 1));
+    if (hi < lo) throw UsageError(fmt::format("{}: CPU range \"{}\" goes backwards", keyword, part));
     for (unsigned c = lo; c <= hi; ++c) cpus.push_back(c);
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
   return cpus;
+}
+
+std::string failureText(const Error& e, const std::string& dev) {
+  // With -n NS the sysfs read is the namespace's own (enterSysfsOf), so ENODEV means the device
+  // is not there, not that sysfs shows another namespace.
+  std::string reason = e.code() == std::errc::no_such_device ? fmt::format("Cannot find device \"{}\"", dev) : e.reason();
+  return reason + " (" + e.operation() + ")";
 }
 
 std::string cpuListText(const std::vector<unsigned>& cpus) {

@@ -76,10 +76,19 @@ FifoOptions parseFifo(Args& args, const std::string& kind) {
   return o;
 }
 
+/// htb's `default MINOR`: hex without 0x, like tc. The message shows the word as typed.
+uint32_t parseDefaultClass(const std::string& word) {
+  try {
+    return static_cast<uint32_t>(parseInteger("0x" + word, "default", 0, 0xFFFF));
+  } catch (const UsageError&) {
+    throw UsageError(fmt::format("default: \"{}\" is not a class minor (hex, 0-ffff)", word));
+  }
+}
+
 HtbOptions parseHtb(Args& args) {
   HtbOptions o;
   while (!args.done()) {
-    if (args.accept("default")) o.defaultClass = static_cast<uint32_t>(parseInteger("0x" + args.value("default"), "default", 0, 0xFFFF));
+    if (args.accept("default")) o.defaultClass = parseDefaultClass(args.value("default"));
     else if (args.accept("r2q")) o.r2q = parseU32(args.value("r2q"), "r2q");
     else if (args.accept("direct_qlen")) o.directQlen = parseU32(args.value("direct_qlen"), "direct_qlen");
     else unknownOption(args, "htb");

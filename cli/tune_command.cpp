@@ -114,7 +114,7 @@ int runTune(Context& ctx, Args& args) {
     if (args.accept("--dry-run") || args.accept("dry-run")) dryRun = true;
     else if (args.accept("--restore") || args.accept("restore")) restore = true;
     else if (args.accept("-j") || args.accept("--json")) json = true;
-    else if (args.accept("cpus")) cpus = parseCpuList(args.value("cpus"));
+    else if (args.accept("cpus")) cpus = parseCpuList(args.value("cpus"), "cpus");
     else args.unknown("tune takes: --dry-run, --restore, cpus CPUS");
   }
   if (restore && (dryRun || cpus)) throw UsageError("tune --restore takes no other option");
@@ -160,7 +160,7 @@ int runTune(Context& ctx, Args& args) {
     }
     return kExitOk;
   } catch (const Error& e) {
-    printError(e.reason() + " (" + e.operation() + ")");
+    printError(failureText(e, dev));
     return kExitFailed;
   }
 }

@@ -38,6 +38,16 @@ uint32_t attachedIn(const XdpStatus& s, XdpMode mode) {
   return s.progId;
 }
 
+/// The device's XDP state; a missing device reads as in every other command.
+XdpStatus statusOf(XdpApi& api, const std::string& device) {
+  try {
+    return api.status(device);
+  } catch (const Error& e) {
+    if (e.code() != std::errc::no_such_device) throw;
+    throw Error(e.code(), e.operation(), fmt::format("Cannot find device \"{}\"", device));
+  }
+}
+
 }  // namespace
 
 std::optional<PreparedRequest> prepareLinkSetXdp(Context& ctx, Args& args) {
@@ -53,13 +63,14 @@ std::optional<PreparedRequest> prepareLinkSetXdp(Context& ctx, Args& args) {
   PreparedRequest r;
   r.device = device;
   XdpApi api(ctx.netlink());
+  if (args.done()) throw UsageError(fmt::format("\"{}\" needs obj FILE or off (in \"link set dev {} {}\")", word, device, word));
   if (args.accept("off")) {
     if (!args.done()) args.unknown("nothing may follow xdp off");
     XdpMode detach = mode;
     if (mode == XdpMode::Auto) {
       // "Off" means whatever is attached: the kernel alone would pick the driver hook and
       // leave a generic program in place.
-      XdpStatus s = api.status(device);
+      XdpStatus s = statusOf(api, device);
       int modes = (s.genericProgId != 0) + (s.nativeProgId != 0) + (s.offloadProgId != 0);
       if (modes > 1) throw UsageError(fmt::format("{} runs XDP programs in several modes: say which (xdpgeneric|xdpdrv|xdpoffload off)", device));
       if (s.genericProgId) detach = XdpMode::Generic;
@@ -81,7 +92,7 @@ std::optional<PreparedRequest> prepareLinkSetXdp(Context& ctx, Args& args) {
   // Loaded now, so a bad object is reported before anything is sent; the request keeps the
   // program's fd alive until it has gone out (and the expected one's, for a replace).
   auto prog = std::make_shared<XdpProgram>(XdpProgram::load(file, section, program));
-  uint32_t current = attachedIn(api.status(device), mode);
+  uint32_t current = attachedIn(statusOf(api, device), mode);
   std::shared_ptr<XdpProgram> expected;
   if (current) expected = std::make_shared<XdpProgram>(XdpProgram::fromId(current));
   // Errors name the line as typed (the file, not the fd it was loaded into).

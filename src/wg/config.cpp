@@ -20,6 +20,7 @@ std::string lower(std::string_view s) {
 }
 
 uint64_t parseNumber(std::string_view text, std::string_view what, uint64_t max) {
+  const std::string typed(text);
   uint64_t value = 0;
   int base = 10;
   if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
@@ -28,9 +29,9 @@ uint64_t parseNumber(std::string_view text, std::string_view what, uint64_t max)
   }
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value, base);
   if (text.empty() || ec != std::errc() || end != text.data() + text.size() || value > max)
+    // No "what: " prefix: every caller puts the keyword (or the config key) in front already.
     throw Error::invalidArgument("parse " + std::string(what),
-                                 std::string(what) + ": \"" + std::string(text) + "\" is not a number in 0-" +
-                                     std::to_string(max));
+                                 "\"" + typed + "\" is not a number in 0-" + std::to_string(max));
   return value;
 }
 

@@ -1,12 +1,22 @@
-// The bad-input catalogue (issue 14): every row of tests/cli/bad_input_cases.tsv is a test. A
-// row runs the CLI (`fastlink -n NS ...`), a -batch file, or a library call against one
-// namespace (veth v0/v1 up and addressed, bridge br0, IPv6 off so nothing changes on its own),
-// and checks the exact exit status / errno and the exact message, and that `ip -j` sees the
-// same links, addresses, routes (all tables), neighbours and rules before and after.
+// The bad-input catalogue (issues 14 and 32): every row of tests/cli/bad_input_cases.tsv is a
+// test. A row runs the CLI (`fastlink -n NS ...`), a -batch file, or a library call against one
+// namespace (veth v0/v1 with 4 queues each, up and addressed; bridge br0; an htb qdisc 1: with
+// class 1:10 on v1; a persistent tap0; a wireguard-go device; IPv6 off so nothing changes on
+// its own), and checks the exact exit status / errno and the exact message, and that nothing
+// changed: `ip -j` (links, addresses, routes of all tables, neighbours, rules), `tc` (qdiscs,
+// classes), `ip -j tuntap show`, `wg show {wg} dump`, `ethtool -l/-k v0` and v0's steering and
+// threaded files in /sys read the same before and after.
 // The docs table (docs/testing.md) is written from the same file by scripts/bad-input-table.
 //
-// FASTLINK_BAD_INPUT_RECORD=FILE: also write "id<TAB>status<TAB>message" of every row to FILE
-// (how new rows get their expected values: run, read them, keep those that are right).
+// Expected messages are written by hand from what the tool fastlink imitates (ip, tc, ethtool,
+// wg, genl, a write to sysfs) says for the same input, in fastlink's own `Error: ` shape; they are
+// never recorded from fastlink. FASTLINK_BAD_INPUT_RECORD=FILE writes "id<TAB>status<TAB>message"
+// of every row to FILE, to compare, not to copy.
+//
+// Placeholders in a cli row's input: {wg} is the wireguard-go device (its name is unique per run,
+// since wireguard-go's socket directory is shared by every namespace), {bpf} the directory of the
+// test BPF objects, {file:TEXT} a temporary file holding TEXT (with \n escapes). The output
+// shows them the same way (a file as FILE).
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -15,18 +25,21 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "cli/cli_fixture.hpp"
 #include "fastlink/fastlink.hpp"
+#include "support/wireguard_go.hpp"
 
 namespace fastlink::test {
 namespace {
 
 struct Case {
   std::string id, layer, input, status, message;
+  std::string tool;  ///< what the imitated tool says for the same input (documentation only)
 };
 
 std::string unescape(const std::string& s) {
@@ -74,8 +87,8 @@ std::vector<Case> loadCases() {
     std::stringstream ss(line);
     std::string part;
     while (std::getline(ss, part, '\t')) f.push_back(part);
-    while (f.size() < 5) f.emplace_back();
-    cases.push_back({f[0], f[1], f[2], f[3], f[4]});
+    while (f.size() < 6) f.emplace_back();
+    cases.push_back({f[0], f[1], f[2], f[3], f[4], f[5]});
   }
   return cases;
 }
@@ -98,15 +111,23 @@ struct Outcome {
   std::string status, message;
 };
 
+/// Replaces every `from` in `text` with `to`.
+void replaceAll(std::string& text, const std::string& from, const std::string& to) {
+  if (from.empty()) return;
+  for (std::size_t at = 0; (at = text.find(from, at)) != std::string::npos; at += to.size()) text.replace(at, from.size(), to);
+}
+
 class BadInput : public ::testing::TestWithParam<Case> {
  protected:
   static TestNetns* ns_;
+  static WireguardGo* wg_;
 
   static void SetUpTestSuite() {
     ns_ = new TestNetns();
     ns_->exec("sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1");
     ns_->ip("link set lo up");
-    ns_->ip("link add v0 type veth peer name v1");
+    // Four queues each, so that ethtool -L and steering rows have queues to name.
+    ns_->ip("link add v0 numtxqueues 4 numrxqueues 4 type veth peer name v1 numtxqueues 4 numrxqueues 4");
     ns_->ip("link add br0 type bridge");
     ns_->ip("link set v0 up");
     ns_->ip("link set v1 up");
@@ -114,8 +135,15 @@ class BadInput : public ::testing::TestWithParam<Case> {
     ns_->ip("addr add 10.0.1.1/24 dev v1");
     ns_->ip("route add 10.7.0.0/16 via 10.0.0.2 table 100");
     ns_->ip("rule add from 10.7.0.0/16 table 100 priority 500");
+    // Traffic control, tun/tap and WireGuard state for their rows to leave alone.
+    ns_->exec("tc qdisc add dev v1 root handle 1: htb default 10");
+    ns_->exec("tc class add dev v1 parent 1: classid 1:10 htb rate 1mbit");
+    ns_->ip("tuntap add dev tap0 mode tap");
+    if (haveWireguardGo()) wg_ = new WireguardGo(*ns_, uniqueWgName());
   }
   static void TearDownTestSuite() {
+    delete wg_;
+    wg_ = nullptr;
     run("ip -n " + ns_->name() + " link del br0");  // bridges before the namespace (FACTS.md)
     delete ns_;
     ns_ = nullptr;
@@ -126,14 +154,48 @@ class BadInput : public ::testing::TestWithParam<Case> {
     for (const char* what : {"-d link show", "addr show", "route show table all", "-6 route show table all",
                              "neigh show", "rule show", "-6 rule show"})
       s += std::string(what) + ":" + run("ip -n " + ns_->name() + " -j " + what).out + "\n";
-    return s;
+    // One `ip netns exec` (it mounts the namespace's /sys) for everything else. `tc -j class
+    // show` prints text for htb classes (iproute2 6.1): text is as good an oracle here. `wg show
+    // all` would also list other processes' wireguard-go devices (their sockets in
+    // /var/run/wireguard are seen from every namespace): ours is named.
+    auto r = ns_->exec(
+        "for d in v0 v1 br0 tap0; do echo \"qdisc $d:\"; tc -j -d qdisc show dev $d; echo \"class $d:\"; tc -d class show dev $d; done;"
+        " echo tuntap:; ip -j tuntap show 2>/dev/null; echo wg:; " +
+        (wg_ ? "wg show " + wg_->name() + " dump;" : std::string("echo no wireguard-go;")) +
+        " echo ethtool:; ethtool -l v0; ethtool -k v0;"
+        " echo steering:; cd /sys/class/net/v0 && grep -H . threaded queues/*/rps_cpus queues/*/rps_flow_cnt queues/*/xps_cpus");
+    return s + r.out + r.err;
   }
 
   static std::string cliPrefix() { return cliPath() + " -n " + ns_->name() + " "; }
 
+  /// A cli row: the placeholders ({wg}, {bpf}, {file:TEXT}) put in, the command run, and the
+  /// same placeholders put back into its stderr.
   static Outcome runCli(const std::string& input) {
-    auto r = run(cliPrefix() + input);
-    return {std::to_string(r.status), trimmed(r.err)};
+    std::string command = input;
+    std::string wgName = wg_ ? wg_->name() : "{wg}";
+    replaceAll(command, "{wg}", wgName);
+    replaceAll(command, "{bpf}", FASTLINK_BPF_DIR);
+    std::vector<std::string> files;
+    for (std::size_t at; (at = command.find("{file:")) != std::string::npos;) {
+      std::size_t end = command.find('}', at);
+      std::string path = "/tmp/fastlink-bad-input-" + std::to_string(getpid()) + "-" + std::to_string(files.size());
+      std::ofstream(path, std::ios::binary) << unescape(command.substr(at + 6, end - at - 6));
+      command.replace(at, end + 1 - at, path);
+      files.push_back(path);
+    }
+    // A row that would run on (a monitor that missed its error) fails instead of hanging the suite.
+    auto r = run("timeout 20 " + cliPrefix() + command);
+    std::string err = trimmed(r.err);
+    for (const std::string& path : files) {
+      std::remove(path.c_str());
+      replaceAll(err, path, "FILE");
+    }
+    replaceAll(err, FASTLINK_BPF_DIR, "{bpf}");
+    replaceAll(err, wgName, "{wg}");
+    // The online CPUs differ between machines.
+    err = std::regex_replace(err, std::regex(R"(\(online: [0-9,-]+\))"), "(online: ONLINE)");
+    return {std::to_string(r.status), err};
   }
 
   static std::string trimmed(std::string s) {
@@ -171,7 +233,7 @@ class BadInput : public ::testing::TestWithParam<Case> {
     else std::remove(path.c_str());
     // The file's name changes from run to run: the catalogue shows it as FILE.
     std::string err = trimmed(r.err);
-    for (std::size_t at; (at = err.find(path)) != std::string::npos;) err.replace(at, path.size(), "FILE");
+    replaceAll(err, path, "FILE");
     return {std::to_string(r.status), err};
   }
 
@@ -211,9 +273,11 @@ class BadInput : public ::testing::TestWithParam<Case> {
 };
 
 TestNetns* BadInput::ns_ = nullptr;
+WireguardGo* BadInput::wg_ = nullptr;
 
 TEST_P(BadInput, FailsClearlyAndChangesNothing) {
   const Case& c = GetParam();
+  if (c.input.find("{wg}") != std::string::npos) FASTLINK_REQUIRE_WIREGUARD_GO();
   std::string before = snapshot();
   Outcome got = c.layer == "cli" ? runCli(c.input) : c.layer == "batch" ? runBatch(c.input) : runLib(c.input);
   std::string after = snapshot();
@@ -223,6 +287,12 @@ TEST_P(BadInput, FailsClearlyAndChangesNothing) {
   EXPECT_EQ(escape(got.message), c.message) << c.input;
   EXPECT_NE(got.status, "0") << "bad input accepted: " << c.input;
   EXPECT_EQ(before, after) << "the kernel's state changed: " << c.input;
+  // A private key never reaches a message (wg echoes it): no piece of the key text in stderr.
+  if (c.id.find("private-key") != std::string::npos) {
+    std::smatch key;
+    ASSERT_TRUE(std::regex_search(c.input, key, std::regex("[A-Za-z0-9+/!=]{40,}"))) << "no key text in " << c.input;
+    EXPECT_EQ(got.message.find(key.str().substr(0, 12)), std::string::npos) << "the private key was echoed";
+  }
 }
 
 std::string caseName(const ::testing::TestParamInfo<Case>& info) {

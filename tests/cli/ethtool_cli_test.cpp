@@ -69,7 +69,7 @@ TEST_F(EthtoolCliTest, BadInputIsAClearErrorAndChangesNothing) {
   EXPECT_EQ(r.err, "Error: requested channel count exceeds maximum\n");
   r = cli("ethtool -K e0 rx-gro-list on no-such-feature off");
   EXPECT_EQ(r.status, 1);
-  EXPECT_EQ(r.err, "Error: bit name not found\n");
+  EXPECT_EQ(r.err, "Error: bit name not found: \"no-such-feature\" is not a feature of e0 (see ethtool -k e0)\n");
   r = cli("ethtool -l nosuchdev");
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("Error: "), std::string::npos);

@@ -78,7 +78,7 @@ TEST_F(SteerCliTest, BadInputIsAClearErrorAndChangesNothing) {
   EXPECT_EQ(sys("rx-0/rps_cpus"), "0\n");
   r = cli("steer set nosuchdev rps 0");
   EXPECT_EQ(r.status, 1);
-  EXPECT_NE(r.err.find("no device \"nosuchdev\""), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("Cannot find device \"nosuchdev\""), std::string::npos) << r.err;
   r = cli("steer set e0 queue 9 rps 0");
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("no such queue"), std::string::npos) << r.err;

@@ -74,7 +74,7 @@ TEST_F(TuneCliTest, BadInputIsAClearErrorAndChangesNothing) {
   EXPECT_NE(r.err.find("CPU 4000 is not online"), std::string::npos) << r.err;
   r = tune("tune nosuchdev");
   EXPECT_EQ(r.status, 1);
-  EXPECT_NE(r.err.find("no device \"nosuchdev\""), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("Cannot find device \"nosuchdev\""), std::string::npos) << r.err;
   r = tune("tune e0 --restore");
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("no snapshot"), std::string::npos) << r.err;
