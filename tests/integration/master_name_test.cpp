@@ -14,9 +14,9 @@ TEST_F(LinkTest, MasterIsReportedByIndexAndByName) {
 
   LinkInfo v0 = links.get("v0");
   EXPECT_EQ(v0.masterIndex(), bridgeIndex);
-  EXPECT_EQ(v0.masterName, "br0");
+  EXPECT_EQ(v0.masterName.value_or("(unset)"), "br0");
   EXPECT_EQ(links.get("v1").masterName, std::nullopt);  // no master, no name
-  EXPECT_EQ(links.find("v0")->masterName, "br0");
+  EXPECT_EQ(links.find("v0")->masterName.value_or("(unset)"), "br0");
 
   // A dump names the master from the dump itself, or asks when the filter left it out.
   for (const LinkFilter& filter : {LinkFilter(), LinkFilter().setKind("veth")}) {
@@ -25,14 +25,14 @@ TEST_F(LinkTest, MasterIsReportedByIndexAndByName) {
       if (l.name != "v0") continue;
       seen = true;
       EXPECT_EQ(l.masterIndex(), bridgeIndex);
-      EXPECT_EQ(l.masterName, "br0");
+      EXPECT_EQ(l.masterName.value_or("(unset)"), "br0");
     }
     EXPECT_TRUE(seen);
   }
 
   // The name is the kernel's now, not remembered: rename the bridge behind fastlink's back.
   ASSERT_EQ(run("ip -n " + ns.name() + " link set dev br0 name sw0").status, 0);
-  EXPECT_EQ(links.get("v0").masterName, "sw0");
+  EXPECT_EQ(links.get("v0").masterName.value_or("(unset)"), "sw0");
   EXPECT_EQ(ipLink("v0")["master"], "sw0");
 }
 
