@@ -24,7 +24,9 @@ std::error_code make_error_code(Errc e) noexcept;
 /// Everything known about a failure: the errno (as std::error_code), the kernel's
 /// extended-ack message and offset, which operation failed and where in a batch.
 ///
-/// `what()` reads like iproute2: "Error: <extack or errno text> (<operation>)".
+/// `what()` is "<extack or errno text> (<operation>)", e.g. "Numerical result out of range (link
+/// set dev v0)": ready for an application's log line, with no "Error: " of its own (the fastlink
+/// command prints iproute2's "Error: " in front of it).
 /// Test the cause with `err.code() == std::errc::no_such_device`.
 class Error : public std::system_error {
  public:

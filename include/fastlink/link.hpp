@@ -331,6 +331,8 @@ struct LinkInfo {
   std::optional<MacAddress> address;
   std::optional<uint32_t> group;
   std::optional<Ifref> master;       ///< reported as an index; set by name or index; 0 = no master
+  /// The master's name, as reported: filled by LinkApi::get/find/list (never sent; unset from forEach and events).
+  std::optional<std::string> masterName;
   std::optional<bool> admin;         ///< administratively up (IFF_UP)
   std::optional<uint32_t> txqlen;
   std::optional<std::string> alias;  ///< "" clears it

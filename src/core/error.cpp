@@ -58,10 +58,11 @@ Error& Error::setLine(std::size_t line, std::string text) {
   return *this;
 }
 
-// iproute2 prints "Error: <extack>." — we keep that shape and add where it happened, so a user
-// of a 10,000-line batch knows which line to fix.
+// The reason, then where it happened, so a user of a 10,000-line batch knows which line to fix.
+// No "Error: " in front: an application's log line already says it is an error ("failed: Error:
+// ..." doubled it up); the CLI adds iproute2's "Error: " when it prints (cli/command.cpp).
 void Error::rebuildMessage() {
-  message_ = "Error: " + reason();
+  message_ = reason();
   if (line_) {
     message_ += " (line " + std::to_string(*line_) + ": " + lineText_ + ")";
   } else if (!operation_.empty()) {

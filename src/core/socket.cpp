@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstring>
 #include <memory>
 #include <string>
 
@@ -43,6 +44,13 @@ std::optional<uint32_t> interfaceIndex(int fd, const std::string& name) {
   if (ioctl(fd, SIOCGIFINDEX, &request) == 0) return static_cast<uint32_t>(request.ifr_ifindex);
   if (errno == ENODEV) return 0u;
   return std::nullopt;
+}
+
+std::optional<std::string> interfaceName(int fd, uint32_t index) {
+  ifreq request{};
+  request.ifr_ifindex = static_cast<int>(index);
+  if (ioctl(fd, SIOCGIFNAME, &request) != 0) return std::nullopt;
+  return std::string(request.ifr_name, strnlen(request.ifr_name, sizeof request.ifr_name));
 }
 
 NetlinkSocket::NetlinkSocket(int protocol, const std::optional<Netns>& netns, int receiveBufferBytes)

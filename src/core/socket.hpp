@@ -23,6 +23,9 @@ namespace fastlink::core {
 /// Returns 0 when there is no such device, std::nullopt when the ioctl is not answered (any
 /// other errno): the caller then asks with RTM_GETLINK. `name` must be a valid ifname.
 std::optional<uint32_t> interfaceIndex(int fd, const std::string& name);
+/// The name of device `index` in the namespace of socket `fd` (SIOCGIFNAME, the reverse of
+/// interfaceIndex); std::nullopt when there is none or the ioctl is not answered.
+std::optional<std::string> interfaceName(int fd, uint32_t index);
 
 class NetlinkSocket final : public Transport {
  public:

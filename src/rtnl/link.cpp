@@ -5,6 +5,12 @@
 #include <linux/if_link.h>
 #include <linux/rtnetlink.h>
 
+#include <algorithm>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/socket.hpp"
 #include "fastlink/link.hpp"
 #include "fastlink/link_view.hpp"
 #include "netlink_internals.hpp"
@@ -74,6 +80,27 @@ Request::Describer describe(std::string verb, const LinkInfo& l) {
   LinkInfo words;
   words.name = l.name, words.index = l.index, words.kind = l.kind, words.mtu = l.mtu, words.admin = l.admin;
   return [verb = std::move(verb), words = std::move(words)] { return rtnl::describeLink(verb, words); };
+}
+
+// masterName: the kernel reports a master by index only (IFLA_MASTER), where users expect its
+// name. A dump names it for free when the master is in the same dump; any other is one
+// SIOCGIFNAME on the socket, in its namespace. Left unset when that cannot be answered (the
+// unit tests' fake kernel has no socket) or the master went away meanwhile.
+void nameMaster(core::Engine& engine, LinkInfo& link) {
+  if (uint32_t master = link.masterIndex(); master && engine.fd() >= 0) link.masterName = core::interfaceName(engine.fd(), master);
+}
+
+void nameMasters(core::Engine& engine, std::vector<LinkInfo>& links) {
+  if (std::none_of(links.begin(), links.end(), [](const LinkInfo& l) { return l.masterIndex() != 0; })) return;
+  std::unordered_map<uint32_t, std::string> names;
+  for (const LinkInfo& l : links)
+    if (l.index && l.name) names.emplace(*l.index, *l.name);
+  for (LinkInfo& l : links) {
+    if (!l.masterIndex()) continue;
+    auto found = names.find(l.masterIndex());
+    if (found != names.end()) l.masterName = found->second;
+    else nameMaster(engine, l);
+  }
 }
 
 }  // namespace
@@ -158,7 +185,9 @@ LinkInfo LinkApi::get(const Ifref& dev, bool withStats) {
   std::string operation = "link show dev " + dev.toString();
   core::MessageWriter w(RTM_GETLINK, 0);
   rtnl::putDevice(w, dev, operation);
-  return rtnl::get<Traits>(engine_, w, operation, LinkFilter().setWithStats(withStats));
+  LinkInfo link = rtnl::get<Traits>(engine_, w, operation, LinkFilter().setWithStats(withStats));
+  nameMaster(engine_, link);
+  return link;
 }
 
 std::optional<LinkInfo> LinkApi::find(const Ifref& dev, bool withStats) {
@@ -171,7 +200,16 @@ std::optional<uint32_t> LinkApi::findIndex(const std::string& name) { return rtn
 
 LinkInfo LinkApi::resolveNames(const LinkInfo& link) { return rtnl::resolved<Traits>(engine_, link); }
 
-FASTLINK_RTNL_LIST_API(LinkApi, Traits)
+void LinkApi::forEach(const LinkFilter& filter, const std::function<void(const LinkInfo&)>& each,
+                      const std::function<void()>& restart) {
+  rtnl::forEach<Traits>(engine_, filter, each, restart);
+}
+
+std::vector<LinkInfo> LinkApi::list(const LinkFilter& filter) {
+  std::vector<LinkInfo> links = rtnl::list<Traits>(engine_, filter);
+  nameMasters(engine_, links);
+  return links;
+}
 
 void rtnl::forEachLinkView(core::Engine& engine, const LinkFilter& filter, const std::function<void(const LinkView&)>& each,
                            const std::function<void()>& restart) {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "fastlink/error.hpp"
+#include "fastlink/netlink.hpp"
 #include "fastlink/xdp.hpp"
 
 namespace fastlink {
@@ -175,6 +176,16 @@ int XdpProgram::mapFd(const std::string& name) const {
   bpf_map* map = state_->object ? bpf_object__find_map_by_name(state_->object, name.c_str()) : nullptr;
   if (!map) throw bpfError(ENOENT, "map " + name, "the program's object has no map of that name");
   return bpf_map__fd(map);
+}
+
+// XdpApi's two verbs that take a loaded program (the rest of XdpApi is in the core library,
+// xdp_requests.cpp): here, so that only a program that loads BPF links libbpf.
+void XdpApi::attach(const Ifref& device, const XdpProgram& program, const XdpAttachOptions& options) {
+  netlink_.execute(XdpRequests::attach(device, program.fd(), options.mode));
+}
+
+void XdpApi::replace(const Ifref& device, const XdpProgram& program, const XdpProgram& expected, const XdpAttachOptions& options) {
+  netlink_.execute(XdpRequests::replace(device, program.fd(), expected.fd(), options.mode));
 }
 
 }  // namespace fastlink

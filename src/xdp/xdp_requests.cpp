@@ -152,13 +152,8 @@ XdpStatus XdpApi::status(const Ifref& device) {
   return s;
 }
 
-void XdpApi::attach(const Ifref& device, const XdpProgram& program, const XdpAttachOptions& options) {
-  netlink_.execute(XdpRequests::attach(device, program.fd(), options.mode));
-}
-
-void XdpApi::replace(const Ifref& device, const XdpProgram& program, const XdpProgram& expected, const XdpAttachOptions& options) {
-  netlink_.execute(XdpRequests::replace(device, program.fd(), expected.fd(), options.mode));
-}
+// attach() and replace() take a loaded XdpProgram: they live with it in xdp_program.cpp (the
+// `xdp` component, which links libbpf), so that the core library never references libbpf.
 
 void XdpApi::detach(const Ifref& device, const XdpAttachOptions& options) {
   if (options.mode != XdpMode::Auto) {

@@ -60,7 +60,7 @@ TEST(ErrorFromAck, CappedWithMessageAndOffset) {
   EXPECT_EQ(e->extack(), "MTU too small");
   EXPECT_EQ(e->extackOffset(), 36u);
   EXPECT_EQ(e->operation(), "link set dev v0");
-  EXPECT_STREQ(e->what(), "Error: MTU too small (link set dev v0)");
+  EXPECT_STREQ(e->what(), "MTU too small (link set dev v0)");
 }
 
 TEST(ErrorFromAck, UncappedTlvsFollowTheEchoedRequest) {
@@ -77,7 +77,7 @@ TEST(ErrorFromAck, UncappedWithoutTlvs) {
   EXPECT_EQ(e->code(), std::errc::no_such_device);
   EXPECT_EQ(e->extack(), "");
   EXPECT_FALSE(e->extackOffset().has_value());
-  EXPECT_EQ(std::string(e->what()), "Error: " + std::generic_category().message(ENODEV) + " (link set dev v0)");
+  EXPECT_EQ(std::string(e->what()), std::generic_category().message(ENODEV) + " (link set dev v0)");
 }
 
 TEST(ErrorFromAck, TlvsIgnoredWithoutTheAckTlvsFlag) {

@@ -3,6 +3,7 @@
 
 #include <cerrno>
 #include <set>
+#include <string_view>
 
 #include "fastlink/error.hpp"
 #include "fastlink/request.hpp"
@@ -12,9 +13,12 @@ namespace {
 
 std::string errnoText(int e) { return std::generic_category().message(e); }
 
-TEST(Error, WhatReadsLikeIproute2WithTheOperation) {
+// what() is the reason and the operation, ready for an application's log line: no "Error: " of
+// its own (the CLI prints that; an application's "failed: Error: ..." doubled it up).
+TEST(Error, WhatIsTheReasonWithTheOperation) {
   Error e(std::make_error_code(std::errc::no_such_device), "link set dev v0");
-  EXPECT_EQ(std::string(e.what()), "Error: " + errnoText(ENODEV) + " (link set dev v0)");
+  EXPECT_EQ(std::string(e.what()), errnoText(ENODEV) + " (link set dev v0)");
+  EXPECT_FALSE(std::string_view(e.what()).starts_with("Error"));
   EXPECT_EQ(e.reason(), errnoText(ENODEV));
   EXPECT_TRUE(e.code() == std::errc::no_such_device);
   EXPECT_FALSE(e.code() == std::errc::file_exists);
@@ -22,7 +26,7 @@ TEST(Error, WhatReadsLikeIproute2WithTheOperation) {
 
 TEST(Error, ExtackReplacesTheErrnoText) {
   Error e(std::make_error_code(std::errc::invalid_argument), "link add x type foo", "Unknown device type", 20u);
-  EXPECT_STREQ(e.what(), "Error: Unknown device type (link add x type foo)");
+  EXPECT_STREQ(e.what(), "Unknown device type (link add x type foo)");
   EXPECT_EQ(e.reason(), "Unknown device type");
   EXPECT_EQ(e.extackOffset(), 20u);
   EXPECT_EQ(e.code(), std::errc::invalid_argument);
@@ -30,20 +34,20 @@ TEST(Error, ExtackReplacesTheErrnoText) {
 
 TEST(Error, WithoutOperation) {
   Error e(std::make_error_code(std::errc::permission_denied), "");
-  EXPECT_EQ(std::string(e.what()), "Error: " + errnoText(EACCES));
+  EXPECT_EQ(std::string(e.what()), errnoText(EACCES));
 }
 
 TEST(Error, BatchIndexIsOneBasedInTheText) {
   Error e(std::make_error_code(std::errc::file_exists), "link add v0 type veth");
   e.setBatchIndex(4);
   EXPECT_EQ(e.batchIndex(), 4u);
-  EXPECT_EQ(std::string(e.what()), "Error: " + errnoText(EEXIST) + " (link add v0 type veth, request #5 of the batch)");
+  EXPECT_EQ(std::string(e.what()), errnoText(EEXIST) + " (link add v0 type veth, request #5 of the batch)");
 }
 
 TEST(Error, LineReplacesTheOperation) {
   Error e(std::make_error_code(std::errc::invalid_argument), "link set dev v0", "MTU too big");
   e.setBatchIndex(16).setLine(17, "link set dev v0 mtu 99999");
-  EXPECT_STREQ(e.what(), "Error: MTU too big (line 17: link set dev v0 mtu 99999)");
+  EXPECT_STREQ(e.what(), "MTU too big (line 17: link set dev v0 mtu 99999)");
   EXPECT_EQ(e.line(), 17u);
   EXPECT_EQ(e.lineText(), "link set dev v0 mtu 99999");
   EXPECT_EQ(e.batchIndex(), 16u);
@@ -54,7 +58,7 @@ TEST(Error, InvalidArgumentCarriesTheReason) {
   Error e = Error::invalidArgument("link", "mtu 1 out of range");
   EXPECT_EQ(e.code(), std::errc::invalid_argument);
   EXPECT_EQ(e.extack(), "mtu 1 out of range");
-  EXPECT_STREQ(e.what(), "Error: mtu 1 out of range (link)");
+  EXPECT_STREQ(e.what(), "mtu 1 out of range (link)");
   EXPECT_FALSE(e.extackOffset().has_value());
 }
 
@@ -92,7 +96,7 @@ TEST(Errc, EveryValueHasADistinctMessage) {
 TEST(Errc, ErrorWithAFastlinkCode) {
   Error e(make_error_code(Errc::dump_interrupted), "link show");
   EXPECT_EQ(e.code(), Errc::dump_interrupted);
-  EXPECT_STREQ(e.what(), "Error: dump interrupted: the kernel's table kept changing (link show)");
+  EXPECT_STREQ(e.what(), "dump interrupted: the kernel's table kept changing (link show)");
 }
 
 TEST(BatchResult, FirstErrorIsTheFirstFailure) {
