@@ -86,7 +86,7 @@ TEST_F(CliTest, AddBridgeWithOptions) {
 TEST_F(CliTest, AddBridgeWithVlanFiltering) {
   if (run("ip -n " + ns.name() + " link add probe type bridge vlan_filtering 1").status != 0) {
     if (kindRequired("bridge_vlan")) FAIL() << "bridge vlan filtering required";
-    GTEST_SKIP() << "kernel bridge lacks vlan filtering (CONFIG_BRIDGE_VLAN_FILTERING): runs in the VM";
+    GTEST_SKIP() << "kernel lacks feature 'bridge_vlan' (CONFIG_BRIDGE_VLAN_FILTERING): runs in the VM";
   }
   ns.ip("link del probe");
   auto r = cli("link add br0 type bridge vlan_filtering 1 vlan_default_pvid 7");
@@ -102,7 +102,7 @@ TEST_F(CliTest, AddBridgeWithVlanFiltering) {
 TEST_F(CliTest, DetailsOfVlanFilteringBridgeAsIp) {
   if (run("ip -n " + ns.name() + " link add probe type bridge vlan_filtering 1").status != 0) {
     if (kindRequired("bridge_vlan")) FAIL() << "bridge vlan filtering required";
-    GTEST_SKIP() << "kernel bridge lacks vlan filtering (CONFIG_BRIDGE_VLAN_FILTERING): runs in the VM";
+    GTEST_SKIP() << "kernel lacks feature 'bridge_vlan' (CONFIG_BRIDGE_VLAN_FILTERING): runs in the VM";
   }
   ns.ip("link del probe");
   ns.ip("link add br0 type bridge vlan_filtering 1 vlan_protocol 802.1ad vlan_default_pvid 7 vlan_stats_enabled 1 "

@@ -29,7 +29,7 @@ std::set<std::string> neededLibraries(const std::string& binary) {
 
 TEST(CliStartup, BinaryLoadsOnlyLibcAndLibmnl) {
 #if defined(__SANITIZE_ADDRESS__)
-  GTEST_SKIP() << "the sanitizer build links the sanitizer runtimes (the Release build checks this)";
+  GTEST_SKIP() << "sanitizer build: it links the sanitizer runtimes (the Release build checks this)";
 #endif
   if (run("command -v readelf >/dev/null").status != 0) GTEST_SKIP() << "readelf (binutils) is not installed here";
   // Not libm: its two uses (rounding tc times) are written out (rtnl::roundToUnsigned).
@@ -44,7 +44,7 @@ TEST(CliStartup, NoIostreamInitialisationAtStartUp) {
   // the standard streams and the C++ locale in every process start (~30 µs of a ~0.5 ms start;
   // std::ifstream still builds its locale when one is opened). The CLI uses no std::cout/cerr.
 #if defined(__SANITIZE_ADDRESS__)
-  GTEST_SKIP() << "the sanitizer build links the sanitizer runtimes (the Release build checks this)";
+  GTEST_SKIP() << "sanitizer build: it links the sanitizer runtimes (the Release build checks this)";
 #endif
   if (run("command -v readelf >/dev/null").status != 0) GTEST_SKIP() << "readelf (binutils) is not installed here";
   auto r = run("readelf -sW " + shellQuote(cliPath()) + " | grep -c _ZNSt8ios_base4InitC1Ev");

@@ -74,7 +74,7 @@ TEST_F(VlanCliTest, BadInputExitsWithAClearErrorAndChangesNothing) {
 TEST_F(VlanCliTest, AddRangesPvidUntagged) {
   if (!kernelHasVlanFiltering()) {
     if (kindRequired("bridge_vlan")) FAIL() << "kernel lacks bridge vlan filtering but FASTLINK_REQUIRE_KINDS requires bridge_vlan";
-    GTEST_SKIP() << "kernel lacks bridge vlan filtering (CONFIG_BRIDGE_VLAN_FILTERING): runs in the VM";
+    GTEST_SKIP() << "kernel lacks feature 'bridge_vlan' (CONFIG_BRIDGE_VLAN_FILTERING): runs in the VM";
   }
   makeBridge(true);
   ASSERT_EQ(cli("vlan add vid 10 dev v1 pvid untagged").status, 0);

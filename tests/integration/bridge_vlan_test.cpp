@@ -31,7 +31,7 @@ bool kernelHasVlanFiltering() {
     if (!kernelHasVlanFiltering()) {                                                                         \
       if (::fastlink::test::kindRequired("bridge_vlan"))                                                     \
         FAIL() << "kernel lacks bridge vlan filtering but FASTLINK_REQUIRE_KINDS requires bridge_vlan";      \
-      GTEST_SKIP() << "kernel lacks bridge vlan filtering (CONFIG_BRIDGE_VLAN_FILTERING): runs in the VM";   \
+      GTEST_SKIP() << "kernel lacks feature 'bridge_vlan' (CONFIG_BRIDGE_VLAN_FILTERING): runs in the VM";   \
     }                                                                                                        \
   } while (0)
 

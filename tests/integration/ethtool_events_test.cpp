@@ -204,7 +204,7 @@ class EthtoolEventNetdevsim : public ::testing::Test {
   std::unique_ptr<Netlink> nl;
 
   void SetUp() override {
-    if (!NetdevsimDevice::available()) GTEST_SKIP() << "the kernel has no module netdevsim (tests/vm/run has it)";
+    if (!NetdevsimDevice::available()) GTEST_SKIP() << "kernel lacks module 'netdevsim': runs in the VM (tests/vm/run)";
     device = std::make_unique<NetdevsimDevice>(ns, 900 + static_cast<unsigned>(::getpid() % 90));
     dev = device->name();
     ASSERT_FALSE(dev.empty()) << "the netdevsim device did not appear in the namespace";

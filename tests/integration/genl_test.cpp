@@ -151,7 +151,7 @@ TEST_F(GenlTest, WireGuardFamilyHasNoNotificationGroup) {
   const GenlFamilyInfo* wg = nl.families().find("wireguard");
   if (!wg) {
     if (std::getenv("FASTLINK_REQUIRE_KINDS")) FAIL() << "the VM kernel lacks the wireguard module";
-    GTEST_SKIP() << "kernel lacks the wireguard module: runs in the VM (tests/vm)";
+    GTEST_SKIP() << "kernel lacks module 'wireguard': runs in the VM (tests/vm)";
   }
   EXPECT_TRUE(wg->groups.empty()) << wg->groups.size() << " groups, the first: " << wg->groups[0].name;
   if (haveGenl()) {

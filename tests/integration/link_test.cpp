@@ -191,7 +191,7 @@ TEST_F(LinkTest, BridgeOptions) {
 TEST_F(LinkTest, BridgeVlanFilteringOptions) {
   if (run("ip -n " + ns.name() + " link add brprobe type bridge vlan_filtering 1").status != 0) {
     if (kindRequired("bridge_vlan")) FAIL() << "kernel lacks bridge vlan filtering";
-    GTEST_SKIP() << "kernel bridge lacks vlan filtering (CONFIG_BRIDGE_VLAN_FILTERING): runs in the VM (tests/vm)";
+    GTEST_SKIP() << "kernel lacks feature 'bridge_vlan' (CONFIG_BRIDGE_VLAN_FILTERING): runs in the VM (tests/vm)";
   }
   links.add(LinkInfo("br0", "bridge").setBridge(BridgeInfo().setVlanFiltering(true).setVlanDefaultPvid(0)));
   auto d = ipLink("br0")["linkinfo"]["info_data"];

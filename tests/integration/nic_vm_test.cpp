@@ -48,7 +48,7 @@ class VmNic : public ::testing::Test {
   std::unique_ptr<Netlink> nl;
 
   void SetUp() override {
-    if (!std::getenv("FASTLINK_VM_NIC")) GTEST_SKIP() << "needs the VM's multi-queue virtio-net NIC (tests/vm/run)";
+    if (!std::getenv("FASTLINK_VM_NIC")) GTEST_SKIP() << "VM only (tests/vm/run): needs the VM's multi-queue virtio-net NIC";
     // TearDown gives the NIC back; should that have failed, deleting the namespace does too,
     // later, from a kernel workqueue: wait for it rather than fail the next test.
     for (int i = 0; i < 100 && nic.empty(); ++i) {
@@ -190,9 +190,9 @@ class VmNetdevsim : public ::testing::Test {
   std::unique_ptr<Netlink> nl;
 
   void SetUp() override {
-    if (!std::getenv("FASTLINK_VM")) GTEST_SKIP() << "netdevsim runs in the VM (tests/vm/run): the host kernel lacks the module";
+    if (!std::getenv("FASTLINK_VM")) GTEST_SKIP() << "VM only (tests/vm/run): netdevsim is built there for the VM's kernel";
     // A kernel without it (and no out-of-tree build): the VM run knows the module is absent.
-    if (!NetdevsimDevice::available()) GTEST_SKIP() << "the kernel has no module netdevsim";
+    if (!NetdevsimDevice::available()) GTEST_SKIP() << "kernel lacks module 'netdevsim'";
     device = std::make_unique<NetdevsimDevice>(ns, 100 + static_cast<unsigned>(::getpid() % 800));
     dev = device->name();
     ASSERT_FALSE(dev.empty()) << "the netdevsim device did not appear in the namespace";

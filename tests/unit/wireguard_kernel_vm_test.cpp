@@ -48,14 +48,14 @@ bool wireguardRequired() {
 class WireGuardKernelVm : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (geteuid() != 0) GTEST_SKIP() << "needs root (namespaces)";
+    if (geteuid() != 0) GTEST_SKIP() << "needs root: it creates a network namespace";
     // The family is global: probe it before creating anything, so a host without the module
     // skips without touching even a namespace.
     Netlink probe;
     if (const GenlFamilyInfo* family = probe.families().find("wireguard")) family_ = family->id;
     if (family_ == 0) {
       if (wireguardRequired()) FAIL() << "no wireguard genl family but FASTLINK_REQUIRE_KINDS requires it";
-      GTEST_SKIP() << "kernel lacks the wireguard module: runs in the VM (tests/vm)";
+      GTEST_SKIP() << "kernel lacks module 'wireguard': runs in the VM (tests/vm)";
     }
     ns_ = "fastlink-wgk-" + std::to_string(getpid());
     int status = -1;
