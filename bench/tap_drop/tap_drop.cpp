@@ -17,6 +17,9 @@
 //              loaded, no backpressure. Several, space-separated, run one after the other (a new
 //              device each).
 //   TAP_DROP_SENDERS  sender threads (default 1), each with its own socket.
+//   TAP_DROP_SOURCE   udp (default: UDP sockets) or pktgen (the kernel's packet generator in
+//                     `xmit_mode queue_xmit`, which goes through the qdisc; one kpktgend thread;
+//                     its sent count is pkts-sofar + errors, the packets it handed to the stack).
 // Prints one human table row and one JSON line ("TAPDROP {...}"). Exit 1 when the counters do
 // not add up (every packet the app sent must be read, dropped somewhere or still queued).
 #include <arpa/inet.h>
@@ -125,6 +128,50 @@ void loadTun(const std::string& which) {
   }
 }
 
+void writeProc(const std::string& path, const std::string& line) {
+  std::ofstream f(path);
+  f << line << "\n";
+  f.flush();
+  if (!f) {
+    std::fprintf(stderr, "tap_drop: writing \"%s\" to %s failed\n", line.c_str(), path.c_str());
+    std::exit(2);
+  }
+}
+
+struct PktgenCount {
+  uint64_t sofar = 0, errors = 0;
+};
+
+/// Floods tap0 with pktgen for `seconds` (queue_xmit: through the qdisc, as a socket's packets
+/// go) and returns what it counted. Needs the pktgen module (tests/vm/modules.list).
+PktgenCount runPktgen(double seconds, std::size_t payload) {
+  const std::string dir = "/proc/net/pktgen/";
+  if (std::system("modprobe pktgen 2>/dev/null") != 0 && !std::ifstream(dir + "pgctrl")) {
+    std::fprintf(stderr, "tap_drop: no pktgen module\n");
+    std::exit(2);
+  }
+  writeProc(dir + "kpktgend_0", "rem_device_all");
+  writeProc(dir + "kpktgend_0", std::string("add_device ") + kDev);
+  const std::string dev = dir + kDev;
+  for (const std::string& line : {std::string("count 0"), std::string("delay 0"), std::string("clone_skb 0"),
+                                  "pkt_size " + std::to_string(payload + 42), std::string("dst 10.9.0.2"),
+                                  std::string("dst_mac 02:00:00:00:00:02"), std::string("xmit_mode queue_xmit")})
+    writeProc(dev, line);
+  // "start" blocks until the run stops; "stop" from here ends it after `seconds`.
+  std::thread run([&] { writeProc(dir + "pgctrl", "start"); });
+  std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+  writeProc(dir + "pgctrl", "stop");
+  run.join();
+  PktgenCount c;
+  std::ifstream f(dev);
+  for (std::string word; f >> word;) {
+    if (word == "pkts-sofar:") f >> c.sofar;
+    else if (word == "errors:") f >> c.errors;
+  }
+  writeProc(dir + "kpktgend_0", "rem_device_all");
+  return c;
+}
+
 uint64_t udpSndbufErrors() {
   std::ifstream f("/proc/net/snmp");
   std::string header, values;
@@ -167,7 +214,8 @@ Snapshot snapshot(fastlink::Netlink& nl) {
 namespace {
 
 /// One measurement; true when the counters balance.
-bool measure(const std::string& column, double seconds, uint64_t readRate, std::size_t payload, unsigned senders) {
+bool measure(const std::string& column, double seconds, uint64_t readRate, std::size_t payload, unsigned senders,
+             bool pktgen) {
   const std::size_t slash = column.find('/');
   const std::string tun = slash == std::string::npos ? "" : column.substr(0, slash);
   const std::string qdisc = slash == std::string::npos ? column : column.substr(slash + 1);
@@ -234,7 +282,15 @@ bool measure(const std::string& column, double seconds, uint64_t readRate, std::
     sendErrorCount += myErrors;
   };
   std::vector<std::thread> senderThreads;
-  for (unsigned i = 0; i < senders; ++i) senderThreads.emplace_back(send);
+  if (pktgen) {
+    senderThreads.emplace_back([&] {
+      PktgenCount c = runPktgen(seconds, payload);
+      sentCount = c.sofar + c.errors;
+      sendErrorCount = c.errors;
+    });
+  } else {
+    for (unsigned i = 0; i < senders; ++i) senderThreads.emplace_back(send);
+  }
   for (auto& t : senderThreads) t.join();
   const uint64_t sent = sentCount.load(), sendErrors = sendErrorCount.load();
   double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
@@ -275,6 +331,7 @@ bool measure(const std::string& column, double seconds, uint64_t readRate, std::
                               {"tun", tun.empty() ? "loaded" : tun},
                               {"backpressure", tun == "patched"},
                               {"senders", senders},
+                              {"source", pktgen ? "pktgen" : "udp"},
                               {"root_kind", after.qdisc.kind},
                               {"txqlen", txqlen},
                               {"seconds", elapsed},
@@ -315,11 +372,12 @@ int main(int argc, char** argv) {
   const std::size_t payload = std::strtoul(argc > 4 ? argv[4] : env("TAP_DROP_PAYLOAD", "18"), nullptr, 10);  // 64-byte frames
   const int reps = std::atoi(env("TAP_DROP_REPS", "1"));
   const unsigned senders = static_cast<unsigned>(std::max(1, std::atoi(env("TAP_DROP_SENDERS", "1"))));
+  const bool pktgen = std::string(env("TAP_DROP_SOURCE", "udp")) == "pktgen";
   bool ok = true;
   std::istringstream words(qdiscs);
   std::vector<std::string> list;
   for (std::string q; words >> q;) list.push_back(q);
   for (int r = 0; r < reps; ++r)
-    for (const auto& q : list) ok = measure(q, seconds, readRate, payload, senders) && ok;
+    for (const auto& q : list) ok = measure(q, seconds, readRate, payload, senders, pktgen) && ok;
   return ok ? 0 : 1;
 }
