@@ -25,7 +25,7 @@ namespace {
 
 constexpr const char* kUsage = R"(Usage: fastlink tuntap { add | del | show | list | lst | help } [ dev PHYS_DEV ]
        [ mode { tun | tap } ] [ user USER ] [ group GROUP ]
-       [ one_queue ] [ pi ] [ vnet_hdr ] [ multi_queue ] [ name NAME ]
+       [ one_queue ] [ pi ] [ vnet_hdr ] [ multi_queue ] [ backpressure ] [ name NAME ]
 
 Where: USER  := { STRING | NUMBER }
        GROUP := { STRING | NUMBER })";
@@ -72,11 +72,13 @@ ParsedTunTap parseArgs(Args& args, bool add) {
     else if (add && args.accept("one_queue")) p.info.oneQueue = true;
     else if (add && args.accept("vnet_hdr")) p.info.vnetHdr = true;
     else if (add && args.accept("multi_queue")) p.info.multiQueue = true;
+    else if (add && args.accept("backpressure")) p.info.backpressure = true;
     else if (args.accept("dev")) setName(p, args.value("dev"), "dev");
     else if (args.accept("name")) setName(p, args.value("name"), "name");
     else if (args.peek() == "help") throw UsageError(kUsage);
     else if (!add && (args.peek() == "user" || args.peek() == "group" || args.peek() == "pi" ||
-                      args.peek() == "one_queue" || args.peek() == "vnet_hdr" || args.peek() == "multi_queue"))
+                      args.peek() == "one_queue" || args.peek() == "vnet_hdr" || args.peek() == "multi_queue" ||
+                      args.peek() == "backpressure"))
       args.unknown("tuntap del takes: dev NAME, mode tun|tap");
     else setName(p, args.next(), "name");
   }
@@ -144,6 +146,8 @@ std::vector<std::string> flagWords(const TunTapInfo& d, uint64_t& other) {
   if (d.persist.value_or(false)) words.emplace_back("persist");
   // IFF_NOFILTER has IFF_NO_PI's value, so ip prints "filter" exactly when pi is on.
   if (pi) words.emplace_back("filter");
+  // ip 6.1 does not know IFF_BACKPRESSURE and would print it as 0x80 here.
+  if (d.backpressure.value_or(false)) words.emplace_back("backpressure");
   other = d.otherFlags.value_or(0);
   if (d.napi.value_or(false)) other |= 0x10;       // IFF_NAPI
   if (d.napiFrags.value_or(false)) other |= 0x20;  // IFF_NAPI_FRAGS

@@ -8,18 +8,30 @@
 // stats64, cross-checked with /sys/class/net/tap0/statistics), the qdisc's (`tc -s -j qdisc`,
 // an independent reader) and UDP's SndbufErrors (/proc/net/snmp: a qdisc drop UDP was told of).
 //
-// Usage: tap_drop "QDISC..." [SECONDS] [READ_RATE] [PAYLOAD]   (or TAP_DROP_QDISCS, _SECONDS,
-//        _READ_RATE, _PAYLOAD, _REPS in the environment)
-//   QDISC      default (leave the kernel's), noqueue, fq_codel, pfifo_fast, ... (tc qdisc replace);
-//              several, space-separated, run one after the other (a new device each)
+// Usage: tap_drop "COLUMN..." [SECONDS] [READ_RATE] [PAYLOAD]   (or TAP_DROP_QDISCS, _SECONDS,
+//        _READ_RATE, _PAYLOAD, _REPS, _SENDERS in the environment)
+//   COLUMN     [TUN/]QDISC. QDISC: default (leave the kernel's), noqueue, fq_codel, pfifo_fast, ...
+//              (tc qdisc replace). TUN (issue 25): `stock` loads the kernel's own tun module,
+//              `patched` our tests/vm/tun-backpressure build (from FASTLINK_TUN_BACKPRESSURE_DIR,
+//              in the VM) and creates the tap with backpressure; without TUN, whatever tun is
+//              loaded, no backpressure. Several, space-separated, run one after the other (a new
+//              device each).
+//   TAP_DROP_SENDERS  sender threads (default 1), each with its own socket.
+//   TAP_DROP_SOURCE   udp (default: UDP sockets) or pktgen (the kernel's packet generator in
+//                     `xmit_mode queue_xmit`, which goes through the qdisc; one kpktgend thread;
+//                     its sent count is pkts-sofar + errors, the packets it handed to the stack).
 // Prints one human table row and one JSON line ("TAPDROP {...}"). Exit 1 when the counters do
 // not add up (every packet the app sent must be read, dropped somewhere or still queued).
 #include <arpa/inet.h>
+#include <fcntl.h>
+#include <linux/if_tun.h>
+#include <sys/ioctl.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -81,6 +93,85 @@ QdiscCounters readQdisc() {
   return q;
 }
 
+/// IFF_BACKPRESSURE, in TUNGETFEATURES only on a tun that has it.
+bool tunHasBackpressure() {
+  int fd = ::open("/dev/net/tun", O_RDWR | O_CLOEXEC);
+  unsigned int features = 0;
+  if (fd >= 0) {
+    if (ioctl(fd, TUNGETFEATURES, &features) != 0) features = 0;
+    ::close(fd);
+  }
+  return features & 0x0080;
+}
+
+/// Makes `which` ("stock" or "patched") the loaded tun module (vhost_net, which uses tun's
+/// exports, goes with it).
+void loadTun(const std::string& which) {
+  const bool patched = which == "patched";
+  if (!patched && which != "stock") {
+    std::fprintf(stderr, "tap_drop: unknown tun \"%s\" (stock or patched)\n", which.c_str());
+    std::exit(2);
+  }
+  if (tunHasBackpressure() == patched) return;
+  const char* dir = std::getenv("FASTLINK_TUN_BACKPRESSURE_DIR");
+  if (patched && (!dir || !*dir)) {
+    std::fprintf(stderr, "tap_drop: no patched tun (FASTLINK_TUN_BACKPRESSURE_DIR; tests/vm/run sets it)\n");
+    std::exit(2);
+  }
+  std::string swap = "rmmod vhost_net 2>/dev/null; rmmod tun && ";
+  swap += patched ? std::string("insmod ") + dir + "/tun.ko && modprobe vhost && insmod " + dir + "/vhost_net.ko"
+                  : std::string("modprobe tun && modprobe vhost_net");
+  sh(swap);
+  if (tunHasBackpressure() != patched) {
+    std::fprintf(stderr, "tap_drop: loading the %s tun did not take\n", which.c_str());
+    std::exit(2);
+  }
+}
+
+void writeProc(const std::string& path, const std::string& line) {
+  std::ofstream f(path);
+  f << line << "\n";
+  f.flush();
+  if (!f) {
+    std::fprintf(stderr, "tap_drop: writing \"%s\" to %s failed\n", line.c_str(), path.c_str());
+    std::exit(2);
+  }
+}
+
+struct PktgenCount {
+  uint64_t sofar = 0, errors = 0;
+};
+
+/// Floods tap0 with pktgen for `seconds` (queue_xmit: through the qdisc, as a socket's packets
+/// go) and returns what it counted. Needs the pktgen module (tests/vm/modules.list).
+PktgenCount runPktgen(double seconds, std::size_t payload) {
+  const std::string dir = "/proc/net/pktgen/";
+  if (std::system("modprobe pktgen 2>/dev/null") != 0 && !std::ifstream(dir + "pgctrl")) {
+    std::fprintf(stderr, "tap_drop: no pktgen module\n");
+    std::exit(2);
+  }
+  writeProc(dir + "kpktgend_0", "rem_device_all");
+  writeProc(dir + "kpktgend_0", std::string("add_device ") + kDev);
+  const std::string dev = dir + kDev;
+  for (const std::string& line : {std::string("count 0"), std::string("delay 0"), std::string("clone_skb 0"),
+                                  "pkt_size " + std::to_string(payload + 42), std::string("dst 10.9.0.2"),
+                                  std::string("dst_mac 02:00:00:00:00:02"), std::string("xmit_mode queue_xmit")})
+    writeProc(dev, line);
+  // "start" blocks until the run stops; "stop" from here ends it after `seconds`.
+  std::thread run([&] { writeProc(dir + "pgctrl", "start"); });
+  std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+  writeProc(dir + "pgctrl", "stop");
+  run.join();
+  PktgenCount c;
+  std::ifstream f(dev);
+  for (std::string word; f >> word;) {
+    if (word == "pkts-sofar:") f >> c.sofar;
+    else if (word == "errors:") f >> c.errors;
+  }
+  writeProc(dir + "kpktgend_0", "rem_device_all");
+  return c;
+}
+
 uint64_t udpSndbufErrors() {
   std::ifstream f("/proc/net/snmp");
   std::string header, values;
@@ -123,10 +214,15 @@ Snapshot snapshot(fastlink::Netlink& nl) {
 namespace {
 
 /// One measurement; true when the counters balance.
-bool measure(const std::string& qdisc, double seconds, uint64_t readRate, std::size_t payload) {
+bool measure(const std::string& column, double seconds, uint64_t readRate, std::size_t payload, unsigned senders,
+             bool pktgen) {
+  const std::size_t slash = column.find('/');
+  const std::string tun = slash == std::string::npos ? "" : column.substr(0, slash);
+  const std::string qdisc = slash == std::string::npos ? column : column.substr(slash + 1);
+  if (!tun.empty()) loadTun(tun);
   fastlink::Netlink nl;
   fastlink::TunTapApi tuntap(nl);
-  tuntap.add(fastlink::TunTapInfo(kDev, fastlink::TunTapMode::Tap));
+  tuntap.add(fastlink::TunTapInfo(kDev, fastlink::TunTapMode::Tap).setBackpressure(tun == "patched"));
   fastlink::TunTapQueue queue = tuntap.openQueue(kDev);  // the reader's fd, held from the start
   // No IPv6 on the device: its router solicitations and MLD reports would be packets the sender
   // did not send.
@@ -163,9 +259,10 @@ bool measure(const std::string& qdisc, double seconds, uint64_t readRate, std::s
     }
   });
 
-  uint64_t sent = 0, sendErrors = 0;
+  std::atomic<uint64_t> sentCount{0}, sendErrorCount{0};
   auto start = Clock::now();
-  std::thread sender([&] {
+  auto send = [&] {
+    uint64_t mySent = 0, myErrors = 0;
     int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
     sockaddr_in to{};
     to.sin_family = AF_INET;
@@ -176,13 +273,26 @@ bool measure(const std::string& qdisc, double seconds, uint64_t readRate, std::s
     auto deadline = start + std::chrono::duration<double>(seconds);
     while (Clock::now() < deadline) {
       for (int i = 0; i < 64; ++i) {
-        if (send(s, data.data(), data.size(), 0) == static_cast<ssize_t>(data.size())) ++sent;
-        else ++sendErrors;
+        if (::send(s, data.data(), data.size(), 0) == static_cast<ssize_t>(data.size())) ++mySent;
+        else ++myErrors;
       }
     }
     close(s);
-  });
-  sender.join();
+    sentCount += mySent;
+    sendErrorCount += myErrors;
+  };
+  std::vector<std::thread> senderThreads;
+  if (pktgen) {
+    senderThreads.emplace_back([&] {
+      PktgenCount c = runPktgen(seconds, payload);
+      sentCount = c.sofar + c.errors;
+      sendErrorCount = c.errors;
+    });
+  } else {
+    for (unsigned i = 0; i < senders; ++i) senderThreads.emplace_back(send);
+  }
+  for (auto& t : senderThreads) t.join();
+  const uint64_t sent = sentCount.load(), sendErrors = sendErrorCount.load();
   double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
   Snapshot atStop = snapshot(nl);  // the qdisc's backlog and the ring's fill at the end of the flood
   // Let the reader empty what the qdisc and the ring still hold (nothing new arrives), then stop.
@@ -194,6 +304,9 @@ bool measure(const std::string& qdisc, double seconds, uint64_t readRate, std::s
   reading = false;
   reader.join();
   Snapshot after = snapshot(nl);
+  // A stuck queue (stopped while its ring is empty: the race upstream's series needed many
+  // versions to close) shows as a backlog the drained reader never receives.
+  const bool stuck = after.qdisc.qlen != 0;
 
   const uint64_t devTx = after.dev.txPackets - before.dev.txPackets;
   const uint64_t ringDrops = after.dev.txDropped - before.dev.txDropped;
@@ -209,12 +322,16 @@ bool measure(const std::string& qdisc, double seconds, uint64_t readRate, std::s
   bool balanced = got == devTx && sent == devTx + ringDrops + qdiscDrops;
 
   auto rate = [&](uint64_t n) { return n / elapsed; };
-  std::printf("%-10s %-11s txqlen %-5u sent %9.0f/s  read %8.0f/s  lost %9.0f/s (ring %9.0f/s, qdisc %9.0f/s)  "
+  std::printf("%-19s x%u %-11s txqlen %-5u sent %9.0f/s  read %8.0f/s  lost %9.0f/s (ring %9.0f/s, qdisc %9.0f/s)  "
               "at stop: qdisc backlog %llu pkts  udp SndbufErrors %llu  %s\n",
-              qdisc.c_str(), after.qdisc.kind.c_str(), txqlen, rate(sent), rate(got), rate(lost), rate(ringDrops),
+              column.c_str(), senders, after.qdisc.kind.c_str(), txqlen, rate(sent), rate(got), rate(lost), rate(ringDrops),
               rate(qdiscDrops), static_cast<unsigned long long>(atStop.qdisc.qlen), static_cast<unsigned long long>(sndbuf),
-              balanced && sysAgrees ? "(counters balance)" : "(COUNTERS DO NOT BALANCE)");
+              !balanced || !sysAgrees ? "(COUNTERS DO NOT BALANCE)" : stuck ? "(QUEUE STUCK)" : "(counters balance)");
   nlohmann::ordered_json j = {{"qdisc", qdisc},
+                              {"tun", tun.empty() ? "loaded" : tun},
+                              {"backpressure", tun == "patched"},
+                              {"senders", senders},
+                              {"source", pktgen ? "pktgen" : "udp"},
                               {"root_kind", after.qdisc.kind},
                               {"txqlen", txqlen},
                               {"seconds", elapsed},
@@ -232,11 +349,12 @@ bool measure(const std::string& qdisc, double seconds, uint64_t readRate, std::s
                               {"qdisc_qlen_at_stop", atStop.qdisc.qlen},
                               {"udp_sndbuf_errors", sndbuf},
                               {"sysfs_agrees", sysAgrees},
+                              {"stuck_queue", stuck},
                               {"balanced", balanced}};
   std::printf("TAPDROP %s\n", j.dump().c_str());
   std::fflush(stdout);
   tuntap.del(kDev);
-  return balanced && sysAgrees;
+  return balanced && sysAgrees && !stuck;
 }
 
 const char* env(const char* name, const char* fallback) {
@@ -253,11 +371,13 @@ int main(int argc, char** argv) {
   const uint64_t readRate = std::strtoull(argc > 3 ? argv[3] : env("TAP_DROP_READ_RATE", "20000"), nullptr, 10);
   const std::size_t payload = std::strtoul(argc > 4 ? argv[4] : env("TAP_DROP_PAYLOAD", "18"), nullptr, 10);  // 64-byte frames
   const int reps = std::atoi(env("TAP_DROP_REPS", "1"));
+  const unsigned senders = static_cast<unsigned>(std::max(1, std::atoi(env("TAP_DROP_SENDERS", "1"))));
+  const bool pktgen = std::string(env("TAP_DROP_SOURCE", "udp")) == "pktgen";
   bool ok = true;
   std::istringstream words(qdiscs);
   std::vector<std::string> list;
   for (std::string q; words >> q;) list.push_back(q);
   for (int r = 0; r < reps; ++r)
-    for (const auto& q : list) ok = measure(q, seconds, readRate, payload) && ok;
+    for (const auto& q : list) ok = measure(q, seconds, readRate, payload, senders, pktgen) && ok;
   return ok ? 0 : 1;
 }

@@ -40,6 +40,11 @@ struct TunTapInfo {
   std::optional<bool> napi;        ///< IFF_NAPI: receive through NAPI (not settable by `ip`)
   std::optional<bool> napiFrags;   ///< IFF_NAPI_FRAGS
   std::optional<bool> persist;     ///< outlives its last fd (tuntap add always sets it)
+  /// IFF_BACKPRESSURE (`backpressure`): when the reader falls behind, stop the device's queue
+  /// before tun's ring fills, so the qdisc holds the backlog and chooses what to drop, instead of
+  /// tail-dropping at the ring. Opt-in per device; only kernels that advertise it in
+  /// TUNGETFEATURES have it (add refuses otherwise, see TunTapApi::add).
+  std::optional<bool> backpressure;
   std::optional<uint32_t> owner;   ///< uid allowed to attach without CAP_NET_ADMIN
   std::optional<uint32_t> group;   ///< gid allowed to attach without CAP_NET_ADMIN
   // Reported only.
@@ -62,6 +67,7 @@ struct TunTapInfo {
   TunTapInfo& setOneQueue(bool v) { oneQueue = v; return *this; }
   TunTapInfo& setNapi(bool v) { napi = v; return *this; }
   TunTapInfo& setNapiFrags(bool v) { napiFrags = v; return *this; }
+  TunTapInfo& setBackpressure(bool v) { backpressure = v; return *this; }
   TunTapInfo& setOwner(uint32_t uid) { owner = uid; return *this; }
   TunTapInfo& setGroup(uint32_t gid) { group = gid; return *this; }
   /// A user by name or number ("nobody", "1000"). Throws Error(EINVAL) naming it when no such
@@ -105,6 +111,10 @@ class TunTapQueue {
 
 struct TunTapQueueOptions {
   bool nonBlocking = true;  ///< O_NONBLOCK on the fd
+  /// Attach with IFF_BACKPRESSURE on (or off). Unset: as the device's /sys/class/net/NAME/tun_flags
+  /// says, which only a process whose /sys shows the device's namespace can read; elsewhere an
+  /// unset value attaches without it, and the first queue's flags replace the device's.
+  std::optional<bool> backpressure = std::nullopt;
 };
 
 /// TUN/TAP operations, as an interface so callers can mock them (TunTapApi is the real one).
@@ -130,9 +140,11 @@ class TunTapApi final : public ITunTapApi {
   /// Creates a persistent device and returns its name (the kernel's pick when none was given).
   /// Needs a mode. Fails with EBUSY ("device NAME already exists") when the name is taken, and
   /// then changes nothing; if setting the owner, group or persistence fails, the half-made
-  /// device disappears with its fd.
+  /// device disappears with its fd. With backpressure, the kernel must list IFF_BACKPRESSURE in
+  /// TUNGETFEATURES (tun silently ignores flags it does not know): otherwise EOPNOTSUPP naming
+  /// the running kernel, before anything is created.
   /// Equivalent to: ip tuntap add dev NAME mode tun|tap [user U] [group G] [one_queue] [pi]
-  ///                [vnet_hdr] [multi_queue]
+  ///                [vnet_hdr] [multi_queue] (backpressure: no ip equivalent)
   std::string add(const TunTapInfo& device) override;
   /// Deletes a tun/tap device (RTM_DELLINK), also one a program has attached. Refuses devices of
   /// another kind (EINVAL), and of the other mode when `mode` is given. ENODEV when missing.

@@ -4,9 +4,11 @@
 #include <linux/if.h>
 #include <linux/if_tun.h>
 #include <sys/ioctl.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 
@@ -36,6 +38,12 @@ std::optional<uint32_t> readId(const std::string& text) {
   long long v = std::stoll(text);
   if (v < 0) return std::nullopt;
   return static_cast<uint32_t>(v);
+}
+
+std::string fmtHex(uint32_t v) {
+  char text[16];
+  std::snprintf(text, sizeof text, "%#x", v);
+  return text;
 }
 
 }  // namespace
@@ -82,6 +90,15 @@ std::string TunFile::setIff(const std::string& name, uint32_t flags, const std::
   return std::string(ifr.ifr_name, strnlen(ifr.ifr_name, sizeof ifr.ifr_name));
 }
 
+uint32_t TunFile::features(const std::string& operation) {
+  unsigned int features = 0;
+  if (ioctl(fd_, TUNGETFEATURES, &features) < 0) {
+    int err = errno;
+    throw ioctlError(err, operation, std::string("TUNGETFEATURES: ") + std::strerror(err));
+  }
+  return features;
+}
+
 void TunFile::control(unsigned long request, unsigned long value, const char* what, const std::string& operation) {
   if (ioctl(fd_, request, value) < 0) {
     int err = errno;
@@ -97,7 +114,23 @@ uint32_t iffFlags(const TunTapInfo& d) {
   if (d.oneQueue.value_or(false)) flags |= IFF_ONE_QUEUE;
   if (d.napi.value_or(false)) flags |= IFF_NAPI;
   if (d.napiFrags.value_or(false)) flags |= IFF_NAPI_FRAGS;
+  if (d.backpressure.value_or(false)) flags |= kIffBackpressure;
   return flags;
+}
+
+void requireFeatures(const TunTapInfo& device, uint32_t features, const std::string& kernelRelease,
+                     const std::string& operation) {
+  if ((iffFlags(device) & kIffBackpressure) && !(features & kIffBackpressure))
+    throw ioctlError(EOPNOTSUPP, operation,
+                     "kernel " + kernelRelease +
+                         " has no tun qdisc backpressure (IFF_BACKPRESSURE is not in its TUNGETFEATURES " +
+                         fmtHex(features) + "); nothing was created");
+}
+
+std::string kernelRelease() {
+  utsname u{};
+  if (uname(&u) != 0) return "(unknown release)";
+  return u.release;
 }
 
 std::optional<SysfsTun> readSysfsTun(const std::string& name, uint32_t index, uint16_t type,
@@ -134,8 +167,9 @@ void mergeSysfs(TunTapInfo& d, const SysfsTun& s) {
   d.oneQueue = (s.flags & IFF_ONE_QUEUE) != 0;
   d.napi = (s.flags & IFF_NAPI) != 0;
   d.napiFrags = (s.flags & IFF_NAPI_FRAGS) != 0;
+  d.backpressure = (s.flags & kIffBackpressure) != 0;
   constexpr uint32_t kNamed = IFF_TUN | IFF_TAP | IFF_NO_PI | IFF_VNET_HDR | IFF_MULTI_QUEUE | IFF_PERSIST |
-                              IFF_ONE_QUEUE | IFF_NAPI | IFF_NAPI_FRAGS;
+                              IFF_ONE_QUEUE | IFF_NAPI | IFF_NAPI_FRAGS | kIffBackpressure;
   if (s.flags & ~kNamed) d.otherFlags = s.flags & ~kNamed;
   if (!d.owner) d.owner = s.owner;
   if (!d.group) d.group = s.group;

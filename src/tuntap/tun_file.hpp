@@ -11,6 +11,10 @@
 
 namespace fastlink::tuntap {
 
+/// TUNSETIFF's opt-in flag for qdisc backpressure (uapi <linux/if_tun.h> from the 7.3 cycle;
+/// Debian 12's headers predate it, so it is spelled out here).
+inline constexpr uint32_t kIffBackpressure = 0x0080;
+
 /// An open /dev/net/tun file; closing it detaches (and, unless persistent, destroys) its device.
 class TunFile {
  public:
@@ -26,6 +30,8 @@ class TunFile {
   /// TUNSETIFF: attaches to (or creates) device `name` with IFF_* `flags`; returns the device's
   /// name (the kernel's pick for an empty name). Throws Error with errno and a sentence.
   std::string setIff(const std::string& name, uint32_t flags, const std::string& operation);
+  /// TUNGETFEATURES: the IFF_* flags this kernel's TUNSETIFF understands.
+  uint32_t features(const std::string& operation);
   /// An integer-argument ioctl (TUNSETOWNER, TUNSETGROUP, TUNSETPERSIST).
   void control(unsigned long request, unsigned long value, const char* what, const std::string& operation);
 
@@ -35,6 +41,14 @@ class TunFile {
 
 /// The IFF_* flags TUNSETIFF takes for `device` (mode, pi, vnet_hdr, queues, napi).
 uint32_t iffFlags(const TunTapInfo& device);
+
+/// Throws Error(EOPNOTSUPP) naming `kernelRelease` when `device` asks for a flag that is not in
+/// `features` (what TUNGETFEATURES returned): tun would ignore it and create a device without it.
+void requireFeatures(const TunTapInfo& device, uint32_t features, const std::string& kernelRelease,
+                     const std::string& operation);
+
+/// uname's release ("6.18.0-1-amd64"), for messages about what the running kernel lacks.
+std::string kernelRelease();
 
 /// What /sys/class/net/NAME says about a tun/tap device.
 struct SysfsTun {

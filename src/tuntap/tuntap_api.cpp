@@ -27,6 +27,7 @@ std::string describeAdd(const TunTapInfo& d) {
   std::string s = "tuntap add";
   if (!d.name.empty()) s += " dev " + d.name;
   if (d.mode) s += std::string(" mode ") + std::string(tunTapModeName(*d.mode));
+  if (d.backpressure.value_or(false)) s += " backpressure";
   return s;
 }
 
@@ -102,6 +103,9 @@ std::string TunTapApi::add(const TunTapInfo& device) {
   if (device.owner && *device.owner == UINT32_MAX) throw Error::invalidArgument(operation, "uid 4294967295 is not a user");
   if (device.group && *device.group == UINT32_MAX) throw Error::invalidArgument(operation, "gid 4294967295 is not a group");
   tuntap::TunFile file(NetlinkInternals::netns(netlink_), false, operation);
+  // tun ignores TUNSETIFF flags it does not know: ask before creating anything.
+  if (device.backpressure.value_or(false))
+    tuntap::requireFeatures(device, file.features(operation), tuntap::kernelRelease(), operation);
   // IFF_TUN_EXCL: fail on an existing name instead of attaching to that device.
   std::string name = file.setIff(device.name, tuntap::iffFlags(device) | IFF_TUN_EXCL, operation);
   // Until TUNSETPERSIST the device lives only as long as the file: any failure below leaves

@@ -72,8 +72,10 @@ void TunTapQueue::close() {
 TunTapQueue TunTapApi::openQueue(const std::string& name, const TunTapQueueOptions& options) {
   const std::string operation = "tuntap open queue dev " + name;
   TunTapInfo device = get(name);
-  // The first queue of a device sets its pi/vnet_hdr/napi features from TUNSETIFF's flags
-  // (drivers/net/tun.c), so attach with the device's own flags to leave them as they are.
+  // The first queue of a device sets its pi/vnet_hdr/napi/backpressure features from TUNSETIFF's
+  // flags (drivers/net/tun.c), so attach with the device's own flags to leave them as they are.
+  // Backpressure is known only from sysfs (rtnetlink does not carry it): the caller may say.
+  if (options.backpressure) device.backpressure = *options.backpressure;
   tuntap::TunFile file(NetlinkInternals::netns(netlink_), options.nonBlocking, operation);
   file.setIff(name, tuntap::iffFlags(device), operation);
   return TunTapQueue(file.release(), name);

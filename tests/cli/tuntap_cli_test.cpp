@@ -1,6 +1,11 @@
 // `fastlink tuntap` against `ip tuntap` (iproute2 6.1), byte for byte: ip runs inside the
 // namespace (`ip netns exec` mounts its /sys, which ip tuntap reads), fastlink with `-n`.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <linux/if_tun.h>
+#include <sys/ioctl.h>
+#include <sys/utsname.h>
+#include <unistd.h>
 
 #include "cli/cli_fixture.hpp"
 
@@ -110,6 +115,44 @@ TEST_F(TunTapCliTest, BadInputExitsWithAClearErrorAndChangesNothing) {
   }
   EXPECT_EQ(snapshot(), before);
   EXPECT_EQ(ns.sysfs("tap0", "tun_flags"), "0x5902");
+}
+
+TEST_F(TunTapCliTest, BackpressureOnAKernelWithoutItIsAClearErrorAndCreatesNothing) {
+  // TUNGETFEATURES, asked without fastlink: kernels before the 7.3 cycle lack IFF_BACKPRESSURE.
+  const bool supported = [] {
+    int fd = ::open("/dev/net/tun", O_RDWR | O_CLOEXEC);
+    unsigned int features = 0;
+    if (fd >= 0) {
+      ioctl(fd, TUNGETFEATURES, &features);
+      ::close(fd);
+    }
+    return (features & 0x0080) != 0;
+  }();
+  std::string before = snapshot();
+  auto r = cli("tuntap add dev tapb mode tap backpressure");
+  if (supported) {
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(ok("-j tuntap show dev tapb"), "[{\"ifname\":\"tapb\",\"flags\":[\"tap\",\"persist\",\"backpressure\"]}]\n");
+    EXPECT_EQ(ns.sysfs("tapb", "tun_flags"), "0x1882");
+    return;
+  }
+  utsname u{};
+  ASSERT_EQ(uname(&u), 0);
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_EQ(r.err.rfind(std::string("Error: kernel ") + u.release +
+                            " has no tun qdisc backpressure (IFF_BACKPRESSURE is not in its TUNGETFEATURES 0x",
+                        0),
+            0u)
+      << r.err;
+  EXPECT_NE(r.err.find("); nothing was created (tuntap add dev tapb mode tap backpressure)\n"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(snapshot(), before);
+  EXPECT_EQ(ipIn("-j tuntap show"), "[]\n");
+  EXPECT_FALSE(ipHas("tapb"));
+  // `del` takes no flags: backpressure there is a bad word.
+  auto d = cli("tuntap del dev tapb backpressure");
+  EXPECT_EQ(d.status, 2);
+  EXPECT_NE(d.err.find("unknown keyword"), std::string::npos) << d.err;
 }
 
 TEST_F(TunTapCliTest, BatchDeletesButRefusesAddBeforeSendingAnything) {

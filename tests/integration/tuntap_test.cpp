@@ -3,6 +3,8 @@
 // and /sys/class/net/NAME/tun_flags. One fresh namespace per test.
 #include <fcntl.h>
 #include <linux/if_tun.h>
+#include <sys/ioctl.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <fastlink/tuntap.hpp>
@@ -134,6 +136,47 @@ TEST_F(TunTapTest, BadInputIsRefusedAndChangesNothing) {
   EXPECT_EQ(snapshot(), before);
   EXPECT_EQ(tunFlags("tap0"), uint32_t{IFF_TAP | IFF_NO_PI | IFF_PERSIST});
   EXPECT_EQ(ns.sysfs("tap0", "owner"), "-1");
+}
+
+/// TUNGETFEATURES asked directly (the oracle for what this kernel's tun understands).
+uint32_t tunFeatures() {
+  int fd = ::open("/dev/net/tun", O_RDWR | O_CLOEXEC);
+  unsigned int features = 0;
+  if (fd >= 0) {
+    EXPECT_EQ(ioctl(fd, TUNGETFEATURES, &features), 0);
+    ::close(fd);
+  }
+  return features;
+}
+
+constexpr uint32_t kIffBackpressure = 0x0080;
+
+TEST_F(TunTapTest, BackpressureIsRefusedByAKernelWithoutItAndCreatesNothing) {
+  if (tunFeatures() & kIffBackpressure) {
+    // A kernel with the flag (7.3+, or the VM's patched tun): it must reach the device.
+    tuntap.add(TunTapInfo("tapb", TunTapMode::Tap).setBackpressure(true));
+    EXPECT_EQ(tunFlags("tapb") & kIffBackpressure, kIffBackpressure);
+    EXPECT_EQ(tuntap.get("tapb").backpressure, true);
+    return;
+  }
+  std::string before = snapshot();
+  utsname u{};
+  ASSERT_EQ(uname(&u), 0);
+  try {
+    tuntap.add(TunTapInfo("tapb", TunTapMode::Tap).setBackpressure(true));
+    ADD_FAILURE() << "a kernel without IFF_BACKPRESSURE created a device";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), std::errc::operation_not_supported) << e.what();
+    EXPECT_NE(std::string(e.what()).find(std::string("kernel ") + u.release + " has no tun qdisc backpressure"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(snapshot(), before);
+  EXPECT_TRUE(ipTuntap().empty());
+  EXPECT_FALSE(ipHasLink("tapb"));
+  // Without the flag the same device is created (the refusal was about the flag alone).
+  tuntap.add(TunTapInfo("tapb", TunTapMode::Tap).setBackpressure(false));
+  EXPECT_EQ(tunFlags("tapb") & kIffBackpressure, 0u);
 }
 
 TEST_F(TunTapTest, DelRemovesEvenAnAttachedDevice) {

@@ -119,6 +119,29 @@ TEST(TunTapFlags, MatchIpTuntapAdd) {
             uint32_t{IFF_TAP | IFF_NO_PI | IFF_VNET_HDR | IFF_MULTI_QUEUE | IFF_ONE_QUEUE});
   EXPECT_EQ(tuntap::iffFlags(TunTapInfo("t", TunTapMode::Tun).setNapi(true).setNapiFrags(true)),
             uint32_t{IFF_TUN | IFF_NO_PI | IFF_NAPI | IFF_NAPI_FRAGS});
+  // IFF_BACKPRESSURE is 0x0080 in the uapi header of the 7.3 cycle (not in Debian 12's).
+  EXPECT_EQ(tuntap::iffFlags(TunTapInfo("t", TunTapMode::Tap).setBackpressure(true)), uint32_t{IFF_TAP | IFF_NO_PI | 0x0080});
+  EXPECT_EQ(tuntap::iffFlags(TunTapInfo("t", TunTapMode::Tap).setBackpressure(false)), uint32_t{IFF_TAP | IFF_NO_PI});
+}
+
+TEST(TunTapFlags, BackpressureNeedsTheKernelToAdvertiseIt) {
+  const TunTapInfo wanted = TunTapInfo("tap0", TunTapMode::Tap).setBackpressure(true);
+  // What TUNGETFEATURES returns on 6.1-6.18: IFF_TUN | IFF_TAP | IFF_NO_CARRIER | TUN_FEATURES.
+  constexpr uint32_t kStock = IFF_TUN | IFF_TAP | 0x0040 | IFF_NO_PI | IFF_ONE_QUEUE | IFF_VNET_HDR |
+                              IFF_MULTI_QUEUE | IFF_NAPI | IFF_NAPI_FRAGS;
+  try {
+    tuntap::requireFeatures(wanted, kStock, "6.18.0-test", "tuntap add dev tap0 mode tap backpressure");
+    FAIL() << "a kernel without IFF_BACKPRESSURE was accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), std::errc::operation_not_supported);
+    EXPECT_NE(e.reason().find("kernel 6.18.0-test has no tun qdisc backpressure"), std::string::npos) << e.reason();
+    EXPECT_NE(e.reason().find("nothing was created"), std::string::npos) << e.reason();
+    EXPECT_EQ(e.operation(), "tuntap add dev tap0 mode tap backpressure");
+  }
+  EXPECT_NO_THROW(tuntap::requireFeatures(wanted, kStock | 0x0080, "7.3.0", "op"));
+  // Not asked for: any kernel will do.
+  EXPECT_NO_THROW(tuntap::requireFeatures(TunTapInfo("tap0", TunTapMode::Tap), kStock, "6.1.0", "op"));
+  EXPECT_FALSE(tuntap::kernelRelease().empty());
 }
 
 TEST(TunTapFlags, SysfsFillsWhatRtnetlinkLacksAndNeverOverrides) {
@@ -131,6 +154,7 @@ TEST(TunTapFlags, SysfsFillsWhatRtnetlinkLacksAndNeverOverrides) {
   EXPECT_EQ(fromNetlink.oneQueue, true);
   EXPECT_EQ(fromNetlink.napi, true);
   EXPECT_EQ(fromNetlink.napiFrags, false);
+  EXPECT_EQ(fromNetlink.backpressure, false);
   EXPECT_EQ(fromNetlink.otherFlags, 0x80000u);
   EXPECT_EQ(fromNetlink.owner, 3u);
   EXPECT_TRUE(fromNetlink.fromSysfs);
@@ -144,6 +168,12 @@ TEST(TunTapFlags, SysfsFillsWhatRtnetlinkLacksAndNeverOverrides) {
   EXPECT_EQ(oldKernel.persist, false);
   EXPECT_EQ(oldKernel.group, 7u);
   EXPECT_FALSE(oldKernel.otherFlags.has_value());
+
+  // A patched or 7.3+ kernel's tun_flags carry IFF_BACKPRESSURE: named, not an unknown bit.
+  TunTapInfo patched;
+  tuntap::mergeSysfs(patched, {.flags = IFF_TAP | IFF_NO_PI | IFF_PERSIST | 0x0080, .owner = {}, .group = {}});
+  EXPECT_EQ(patched.backpressure, true);
+  EXPECT_FALSE(patched.otherFlags.has_value());
 }
 
 /// A fake /sys/class/net/NAME for readSysfsTun (what tun's sysfs attributes print).
