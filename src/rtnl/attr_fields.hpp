@@ -34,11 +34,12 @@ struct FieldContext {
 };
 
 namespace fields {
-/// One variable per Info member: its address names the member in a row, so a view can find the
-/// row of `&LinkInfo::mtu` at compile time (member pointers of different types cannot be
-/// compared; addresses of distinct variables can).
+/// The member as the compiler spells it ("... kMember = &fastlink::LinkInfo::mtu ..."): it names
+/// the member in a row, so a view can find the row of `&LinkInfo::mtu` at compile time. Member
+/// pointers of different types cannot be compared, and under ASan/UBSan GCC does not take the
+/// comparison of two variables' addresses as a constant expression; strings compare everywhere.
 template <auto kMember>
-inline constexpr char kMemberTag = 0;
+constexpr std::string_view memberTag() { return __PRETTY_FUNCTION__; }
 }  // namespace fields
 
 template <class Info>
@@ -51,9 +52,9 @@ struct AttrField {
   const char* what = nullptr;  ///< for ifindex rows: the name in "must be resolved" errors
   bool nonzero = false;        ///< for ifindex rows: ifindex 0 is refused
   Wire wire = Wire::Native;
-  /// &fields::kMemberTag<member> for a row made by field() whose get is the generic one (a view
-  /// reads such a row the same way); nullptr for rows with a get of their own.
-  const char* member = nullptr;
+  /// fields::memberTag<member>() for a row made by field() whose get is the generic one (a view
+  /// reads such a row the same way); empty for rows with a get of their own.
+  std::string_view member = {};
 };
 
 namespace fields {
@@ -132,7 +133,7 @@ constexpr auto field(const char* what = nullptr, bool nonzero = false) {
     else if constexpr (kWire == Wire::Be16) return (info.*kMember = core::readBe16(a), true);
     else return fields::get(a, info.*kMember, context);
   };
-  const char* tag = &fields::kMemberTag<kMember>;
+  constexpr std::string_view tag = fields::memberTag<kMember>();
   if constexpr (kWire == Wire::Reported) return Row{kType, nullptr, get, what, nonzero, kWire, tag};
   else if constexpr (kWire == Wire::Sent) return Row{kType, put, nullptr, what, nonzero, kWire, tag};
   else return Row{kType, put, get, what, nonzero, kWire, tag};
@@ -157,7 +158,7 @@ class FieldTable {
   template <auto kMember>
   constexpr const AttrField<Info>& rowOf() const {
     for (const auto& row : rows_)
-      if (row.member == &fields::kMemberTag<kMember>) return row;
+      if (row.member == fields::memberTag<kMember>()) return row;
     throw "no FieldTable row for this member";
   }
 

@@ -48,7 +48,7 @@ constexpr AttrField<RuleInfo> unlessAllOnes() {
     if (uint32_t v = core::readU32(a); v != UINT32_MAX) r.*kMember = v;
     return true;
   };
-  row.member = nullptr;  // its own get: not the generic reader a view would use
+  row.member = {};  // its own get: not the generic reader a view would use
   return row;
 }
 
