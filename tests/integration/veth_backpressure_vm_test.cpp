@@ -32,6 +32,7 @@
 
 #include <fastlink/fastlink.hpp>
 
+#include "backpressure_support.hpp"
 #include "support/test_netns.hpp"
 
 namespace fastlink::test {
@@ -134,11 +135,7 @@ class VmVethBackpressure : public ::testing::Test {
   }
 
   void readQdisc(Counts& c) {
-    auto r = ns.exec(std::string("tc -s -j qdisc show dev ") + kSender);
-    ASSERT_EQ(r.status, 0) << r.err;
-    auto list = nlohmann::json::parse(r.out);
-    ASSERT_FALSE(list.empty()) << r.out;
-    const auto& root = list.at(0);
+    const auto root = rootQdiscStats(ns, kSender);
     c.qdisc = root.value("kind", "");
     c.qdiscDrops = root.value("drops", 0L);
     c.qdiscQlen = root.value("qlen", 0L);
