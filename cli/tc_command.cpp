@@ -463,6 +463,16 @@ std::string watchParent(const QdiscInfo& q) {
   return q.parent->toString();
 }
 
+/// Where the device's tx_dropped happens, by driver: tun (a TAP's ring of txqueuelen frames, full
+/// when the reader is slow) and veth (the peer's 256-frame ptr_ring, used when the peer has GRO or
+/// XDP: veth_xmit counts a frame that finds it full in the sender's tx_dropped) drop at their
+/// ring; other drivers at their own transmit path.
+std::string txDropPlace(const LinkInfo& link) {
+  if (link.kind == "tun") return "tun ring";
+  if (link.kind == "veth") return "veth ring";
+  return "driver";
+}
+
 double perSecond(uint64_t now, uint64_t before, double seconds) {
   return now >= before && seconds > 0 ? static_cast<double>(now - before) / seconds : 0;
 }
@@ -511,17 +521,19 @@ int watch(Context& ctx, Args& args) {
       if (json) j["interval"] = seconds, j["dev"] = *dev;
       const Counters& d = current["dev"];
       const Counters& db = before["dev"];
+      const std::string dropPlace = txDropPlace(link);
       if (json) {
         j["device"] = {{"tx_packets", d.sent}, {"tx_pps", perSecond(d.sent, db.sent, seconds)}, {"tx_dropped", d.dropped},
-                       {"tx_dropped_ps", perSecond(d.dropped, db.dropped, seconds)}, {"rx_packets", d.rxPackets},
+                       {"tx_dropped_ps", perSecond(d.dropped, db.dropped, seconds)}, {"tx_dropped_at", dropPlace},
+                       {"rx_packets", d.rxPackets},
                        {"rx_pps", perSecond(d.rxPackets, db.rxPackets, seconds)}, {"rx_dropped", d.rxDropped},
                        {"rx_dropped_ps", perSecond(d.rxDropped, db.rxDropped, seconds)}};
         j["qdiscs"] = nlohmann::ordered_json::array();
       } else {
-        printLine(fmt::format("dev {}: tx {:.0f} pkt/s (total {}) tx_dropped {:.0f}/s (total {}) rx {:.0f} pkt/s (total {}) "
+        printLine(fmt::format("dev {}: tx {:.0f} pkt/s (total {}) tx_dropped {:.0f}/s (total {}) at {} rx {:.0f} pkt/s (total {}) "
                               "rx_dropped {:.0f}/s (total {})",
                               *dev, perSecond(d.sent, db.sent, seconds), d.sent, perSecond(d.dropped, db.dropped, seconds),
-                              d.dropped, perSecond(d.rxPackets, db.rxPackets, seconds), d.rxPackets,
+                              d.dropped, dropPlace, perSecond(d.rxPackets, db.rxPackets, seconds), d.rxPackets,
                               perSecond(d.rxDropped, db.rxDropped, seconds), d.rxDropped));
       }
       for (const auto& [key, c] : current) {

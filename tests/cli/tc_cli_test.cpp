@@ -279,6 +279,9 @@ TEST_F(TcWatch, RingDropsOfAnUnreadTapShowOnTheDeviceLineNotTheQdisc) {
 
   const auto& last = lines.back();
   EXPECT_EQ(last["device"]["tx_dropped"], sysStat("tap0", "tx_dropped")) << last.dump();
+  // The drops are named by where they happen: ip -d says the device is tun's, whose ring drops.
+  ASSERT_EQ(ns.ipJson("-d link show dev tap0").at(0)["linkinfo"]["info_kind"], "tun");
+  EXPECT_EQ(last["device"]["tx_dropped_at"], "tun ring") << last.dump();
   EXPECT_NEAR(summed(lines, [](const nlohmann::json& l) { return l["device"]["tx_dropped_ps"].get<double>(); }), double(ringDrops), 0.5);
   EXPECT_EQ(watchQdisc(last, name)["drops"], 0) << last.dump();
   EXPECT_EQ(watchQdisc(last, name)["sent"], root["packets"]) << last.dump();

@@ -23,6 +23,7 @@
 #include <fastlink/tuntap.hpp>
 #include <thread>
 
+#include "backpressure_support.hpp"
 #include "support/test_netns.hpp"
 
 namespace fastlink::test {
@@ -115,11 +116,7 @@ class VmTunBackpressure : public ::testing::Test {
   long sysCounter(const std::string& name) { return std::stol(ns.sysfs(kTap, "statistics/" + name)); }
 
   void readQdisc(Counts& c) {
-    auto r = ns.exec(std::string("tc -s -j qdisc show dev ") + kTap);
-    ASSERT_EQ(r.status, 0) << r.err;
-    auto list = nlohmann::json::parse(r.out);
-    ASSERT_FALSE(list.empty()) << r.out;
-    const auto& root = list.at(0);
+    const auto root = rootQdiscStats(ns, kTap);
     c.qdisc = root.value("kind", "");
     c.qdiscDrops = root.value("drops", 0L);
     c.qdiscQlen = root.value("qlen", 0L);
