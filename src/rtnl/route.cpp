@@ -317,6 +317,10 @@ bool RouteView::onlink() const { return flags() & RTNH_F_ONLINK; }
 bool RouteView::isCloned() const { return flags() & RTM_F_CLONED; }
 
 IpAddress::Family RouteView::family() const {
+  // An IPv4 or IPv6 route's dst is of the header's family (the default route without RTA_DST
+  // too): no address need be read for it.
+  uint8_t family = rtmOf(*this).rtm_family;
+  if (family == AF_INET || family == AF_INET6) return family == AF_INET ? IpAddress::Family::v4 : IpAddress::Family::v6;
   if (auto d = dst()) return d->family();
   if (auto g = gateway()) return g->family();
   return IpAddress::Family::v4;
