@@ -2,6 +2,9 @@
 // to 1024 messages per sendmsg, only the last asks for an ACK (errors come regardless), replies
 // read until that ACK. No library, no objects, no per-request allocation.
 //   raw_routes install|replace|delete N TABLE [GW]     raw_routes dump TABLE
+//   raw_routes read TABLE   the dump, reading each route's destination, prefix length, gateway,
+//                           device, metric and table with a libmnl attribute walk (the floor of
+//                           route_bench read; both print the same checksum)
 //   raw_routes install-ack N TABLE [GW]: install with an ACK asked of every request (what a
 //   pipelined client that reports each request's outcome needs; the "raw pipelined floor")
 #include <arpa/inet.h>
@@ -27,6 +30,24 @@ constexpr std::size_t kWindow = 1024;
 
 }  // namespace
 
+/// Six fields of one route, as route_bench read sums them.
+uint64_t readSix(const nlmsghdr* m) {
+  const auto* rtm = static_cast<const rtmsg*>(mnl_nlmsg_get_payload(m));
+  uint32_t dst = 0, gateway = 0, oif = 0, metric = 0, table = rtm->rtm_table;
+  const auto* end = reinterpret_cast<const char*>(mnl_nlmsg_get_payload_tail(m));
+  for (auto* a = static_cast<const nlattr*>(mnl_nlmsg_get_payload_offset(m, sizeof(rtmsg)));
+       mnl_attr_ok(a, static_cast<int>(end - reinterpret_cast<const char*>(a))); a = mnl_attr_next(a)) {
+    switch (mnl_attr_get_type(a)) {
+      case RTA_DST: if (mnl_attr_get_payload_len(a) == 4) std::memcpy(&dst, mnl_attr_get_payload(a), 4); break;
+      case RTA_GATEWAY: if (mnl_attr_get_payload_len(a) == 4) std::memcpy(&gateway, mnl_attr_get_payload(a), 4); break;
+      case RTA_OIF: oif = mnl_attr_get_u32(a); break;
+      case RTA_PRIORITY: metric = mnl_attr_get_u32(a); break;
+      case RTA_TABLE: table = mnl_attr_get_u32(a); break;
+    }
+  }
+  return uint64_t{dst} + gateway + oif + metric + table + rtm->rtm_dst_len;
+}
+
 int main(int argc, char** argv) {
   if (argc < 3) {
     std::fputs("usage: raw_routes install|replace|delete N TABLE [GW] | dump TABLE\n", stderr);
@@ -45,7 +66,9 @@ int main(int argc, char** argv) {
   std::vector<char> recvBuf(256 * 1024);
   uint32_t seq = static_cast<uint32_t>(time(nullptr));
 
-  if (mode == "dump") {
+  if (mode == "dump" || mode == "read") {
+    bool read = mode == "read";
+    uint64_t checksum = 0;
     uint32_t table = static_cast<uint32_t>(std::strtoul(argv[2], nullptr, 10));
     char buf[256];
     double start = now();
@@ -64,9 +87,13 @@ int main(int argc, char** argv) {
       int len = static_cast<int>(n);
       for (auto* m = reinterpret_cast<nlmsghdr*>(recvBuf.data()); mnl_nlmsg_ok(m, len); m = mnl_nlmsg_next(m, &len)) {
         if (m->nlmsg_type == NLMSG_DONE || m->nlmsg_type == NLMSG_ERROR) done = true;
-        else if (m->nlmsg_type == RTM_NEWROUTE) ++count;
+        else if (m->nlmsg_type == RTM_NEWROUTE) {
+          ++count;
+          if (read) checksum += readSix(m);
+        }
       }
     }
+    if (read) std::fprintf(stderr, "checksum %llu\n", static_cast<unsigned long long>(checksum));
     std::printf("{\"seconds\":%.6f,\"ops\":%zu,\"failed\":0,\"maxrss_kb\":%ld}\n", now() - start, count, maxRssKb());
     return 0;
   }

@@ -4,6 +4,8 @@
 //
 //   route_bench install|replace|delete N TABLE [GATEWAY]   streamed pipelined batch of N routes
 //   route_bench dump TABLE                                  forEach over the table, count routes
+//   route_bench read TABLE views|foreach                    each route's destination, prefix length,
+//        gateway, device, metric and table (the checksum raw_routes read prints): RouteView or RouteInfo
 //   route_bench routes-dev DEV | routes-all                 route listing filtered by device / not
 //   route_bench addrs-dev DEV | addrs-all                   address listing filtered by device / not
 #include <sys/resource.h>
@@ -16,6 +18,8 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <optional>
 #include <string>
 
 #include "../bench_common.hpp"
@@ -40,7 +44,7 @@ Prefix prefixOf(std::size_t i) {
 }
 
 int usage() {
-  std::fputs("usage: route_bench install|replace|delete N TABLE [GW] | dump TABLE | routes-dev DEV | routes-all | "
+  std::fputs("usage: route_bench install|replace|delete N TABLE [GW] | dump TABLE | read TABLE views|foreach | routes-dev DEV | routes-all | "
              "addrs-dev DEV | addrs-all\n",
              stderr);
   return 2;
@@ -84,6 +88,36 @@ int main(int argc, char** argv) {
       nl.routes().forEach(RouteFilter().setTable(table).setFamily(IpAddress::Family::v4),
                           [&](const RouteInfo& r) { n += r.dst ? 1 : 0; }, [&] { n = 0; });
       report(now() - start, n, 0);
+    } else if (mode == "read") {
+      if (argc < 4) return usage();
+      RouteFilter filter = RouteFilter().setTable(static_cast<uint32_t>(std::strtoul(argv[2], nullptr, 10)))
+                               .setFamily(IpAddress::Family::v4);
+      std::string how = argv[3];
+      std::size_t n = 0;
+      uint64_t checksum = 0;
+      auto v4 = [](const std::optional<IpAddress>& a) {
+        uint32_t x = 0;
+        if (a && a->isV4()) std::memcpy(&x, a->bytes().data(), 4);
+        return uint64_t{x};
+      };
+      double start = now();
+      if (how == "views") {
+        nl.routes().forEach(filter, [&](const RouteView& r) {
+          auto dst = r.dst();
+          checksum += v4(dst ? std::optional(dst->address()) : std::nullopt) + v4(r.gateway()) + r.devIndex() +
+                      r.metric().value_or(0) + r.table() + (dst ? dst->length() : 0);
+          ++n;
+        }, [&] { n = 0, checksum = 0; });
+      } else {
+        nl.routes().forEach(filter, [&](const RouteInfo& r) {
+          checksum += v4(r.dst ? std::optional(r.dst->address()) : std::nullopt) + v4(r.gateway) + r.devIndex() +
+                      r.metric.value_or(0) + r.tableOrMain() + (r.dst ? r.dst->length() : 0);
+          ++n;
+        }, [&] { n = 0, checksum = 0; });
+      }
+      double seconds = now() - start;
+      std::fprintf(stderr, "checksum %llu\n", static_cast<unsigned long long>(checksum));
+      report(seconds, n, 0);
     } else if (mode == "routes-dev" || mode == "routes-all") {
       RouteFilter f;
       f.setFamily(IpAddress::Family::v4);

@@ -14,6 +14,8 @@
 
 namespace fastlink {
 
+class AddrView;
+
 namespace core {
 class Engine;
 }
@@ -132,6 +134,10 @@ class AddrApi final : public IAddrApi {
   std::vector<AddrInfo> list(const AddrFilter& filter = {}) override;
   void forEach(const AddrFilter& filter, const std::function<void(const AddrInfo&)>& each,
                const std::function<void()>& restart = {}) override;
+  /// The dump as views over the receive buffer (fastlink/addr_view.hpp): nothing decoded or allocated
+  /// until an accessor is called; each view is valid during its call only (toInfo() to keep one).
+  void forEach(const AddrFilter& filter, const std::function<void(const AddrView&)>& each,
+               const std::function<void()>& restart = {});
   std::size_t flush(const AddrFilter& filter) override;
 
  private:
@@ -140,3 +146,6 @@ class AddrApi final : public IAddrApi {
 };
 
 }  // namespace fastlink
+
+// The view type of forEach above, complete wherever this header is included.
+#include "fastlink/addr_view.hpp"

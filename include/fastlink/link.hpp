@@ -17,6 +17,8 @@
 
 namespace fastlink {
 
+class LinkView;
+
 namespace core {
 class Engine;
 }
@@ -518,6 +520,10 @@ class LinkApi final : public ILinkApi {
   std::vector<LinkInfo> list(const LinkFilter& filter = {}) override;
   void forEach(const LinkFilter& filter, const std::function<void(const LinkInfo&)>& each,
                const std::function<void()>& restart = {}) override;
+  /// The dump as views over the receive buffer (fastlink/link_view.hpp): nothing decoded or allocated
+  /// until an accessor is called; each view is valid during its call only (toInfo() to keep one).
+  void forEach(const LinkFilter& filter, const std::function<void(const LinkView&)>& each,
+               const std::function<void()>& restart = {});
   void setGroup(uint32_t group, const LinkInfo& changes) override;
   void delGroup(uint32_t group) override;
 
@@ -538,3 +544,6 @@ class LinkApi final : public ILinkApi {
 std::vector<std::string> knownLinkKinds();
 
 }  // namespace fastlink
+
+// The view type of forEach above, complete wherever this header is included.
+#include "fastlink/link_view.hpp"

@@ -15,6 +15,8 @@
 
 namespace fastlink {
 
+class NeighView;
+
 namespace core {
 class Engine;
 }
@@ -164,6 +166,10 @@ class NeighApi final : public INeighApi {
   std::vector<NeighInfo> list(const NeighFilter& filter = {}) override;
   void forEach(const NeighFilter& filter, const std::function<void(const NeighInfo&)>& each,
                const std::function<void()>& restart = {}) override;
+  /// The dump as views over the receive buffer (fastlink/neigh_view.hpp): nothing decoded or allocated
+  /// until an accessor is called; each view is valid during its call only (toInfo() to keep one).
+  void forEach(const NeighFilter& filter, const std::function<void(const NeighView&)>& each,
+               const std::function<void()>& restart = {});
   std::size_t flush(const NeighFilter& filter) override;
 
  private:
@@ -171,3 +177,6 @@ class NeighApi final : public INeighApi {
 };
 
 }  // namespace fastlink
+
+// The view type of forEach above, complete wherever this header is included.
+#include "fastlink/neigh_view.hpp"

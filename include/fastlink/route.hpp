@@ -16,6 +16,8 @@
 
 namespace fastlink {
 
+class RouteView;
+
 namespace core {
 class Engine;
 }
@@ -288,6 +290,10 @@ class RouteApi final : public IRouteApi {
   std::vector<RouteInfo> list(const RouteFilter& filter = {}) override;
   void forEach(const RouteFilter& filter, const std::function<void(const RouteInfo&)>& each,
                const std::function<void()>& restart = {}) override;
+  /// The dump as views over the receive buffer (fastlink/route_view.hpp): nothing decoded or allocated
+  /// until an accessor is called; each view is valid during its call only (toInfo() to keep one).
+  void forEach(const RouteFilter& filter, const std::function<void(const RouteView&)>& each,
+               const std::function<void()>& restart = {});
   std::size_t flush(const RouteFilter& filter) override;
 
   /// Replaces device names by ifindex in dev and the paths' devs (one lookup per name).
@@ -298,3 +304,6 @@ class RouteApi final : public IRouteApi {
 };
 
 }  // namespace fastlink
+
+// The view type of forEach above, complete wherever this header is included.
+#include "fastlink/route_view.hpp"

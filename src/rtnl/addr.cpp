@@ -7,10 +7,12 @@
 #include <cstring>
 
 #include "fastlink/addr.hpp"
+#include "fastlink/addr_view.hpp"
 #include "fastlink/netlink.hpp"
 #include "rtnl/addr_codec.hpp"
 #include "rtnl/attr_fields.hpp"
 #include "rtnl/kit.hpp"
+#include "rtnl/view_fields.hpp"
 
 namespace fastlink::rtnl {
 namespace {
@@ -80,9 +82,24 @@ void encodeAddrDump(core::MessageWriter& w, const AddrFilter& filter, uint32_t i
   ifa.ifa_index = ifindex;
 }
 
+namespace {
+FieldContext addrContext(uint8_t family) { return {"decode address", family == AF_INET ? 4u : 16u}; }
+
+// IFA_LOCAL is the interface's address; IFA_ADDRESS is the peer when it differs from it.
+std::optional<Prefix> addressOf(const std::optional<IpAddress>& local, const std::optional<IpAddress>& address,
+                                uint8_t length) {
+  if (local) return Prefix(*local, length);
+  if (address) return Prefix(*address, length);
+  return std::nullopt;
+}
+std::optional<IpAddress> peerOf(const std::optional<IpAddress>& local, const std::optional<IpAddress>& address) {
+  return local && address && !(*address == *local) ? address : std::nullopt;
+}
+}  // namespace
+
 AddrInfo decodeAddr(const nlmsghdr* m) {
   const auto& ifa = headerOf<ifaddrmsg>(m, "address");
-  FieldContext context{"decode address", ifa.ifa_family == AF_INET ? 4u : 16u};
+  FieldContext context = addrContext(ifa.ifa_family);
   auto addr = [&](const nlattr* at) { return readAddress(at, context.addressWidth, context.what); };
   AddrInfo a;
   a.dev = Ifref(ifa.ifa_index);
@@ -101,19 +118,74 @@ AddrInfo decodeAddr(const nlmsghdr* m) {
     }
     return false;
   });
-  // IFA_LOCAL is the interface's address; IFA_ADDRESS is the peer when it differs from it.
-  if (local) {
-    a.address = Prefix(*local, ifa.ifa_prefixlen);
-    if (address && !(*address == *local)) a.peer = address;
-  } else if (address) {
-    a.address = Prefix(*address, ifa.ifa_prefixlen);
-  }
+  a.address = addressOf(local, address, ifa.ifa_prefixlen);
+  a.peer = peerOf(local, address);
   return a;
 }
 
 }  // namespace fastlink::rtnl
 
 namespace fastlink {
+
+// AddrView (fastlink/addr_view.hpp): the address's FieldTable rows read with the decoder's
+// reader; IFA_LOCAL/IFA_ADDRESS and IFA_CACHEINFO with decodeAddr's rules.
+AddrView::AddrView(std::span<const uint8_t> message)
+    : attrs_(rtnl::checkedView<ifaddrmsg>(message, "decode address", "address"), sizeof(ifaddrmsg)) {}
+
+namespace {
+const ifaddrmsg& ifaOf(const AddrView& v) { return rtnl::viewHeader<ifaddrmsg>(v.message()); }
+
+std::optional<IpAddress> viewAddress(const detail::AttrIndex<AddrView::kIndexedTypes>& attrs, uint16_t type,
+                                     uint8_t family) {
+  const auto* a = reinterpret_cast<const nlattr*>(attrs.find(type));
+  if (!a) return std::nullopt;
+  rtnl::FieldContext context = rtnl::addrContext(family);
+  return rtnl::readAddress(a, context.addressWidth, context.what);
+}
+
+std::optional<ifa_cacheinfo> viewCacheinfo(const detail::AttrIndex<AddrView::kIndexedTypes>& attrs) {
+  const auto* a = reinterpret_cast<const nlattr*>(attrs.find(IFA_CACHEINFO));
+  return a ? std::optional(rtnl::readStruct<ifa_cacheinfo>(a)) : std::nullopt;
+}
+}  // namespace
+
+template <auto kMember>
+auto AddrView::read() const {
+  return rtnl::viewField<rtnl::kFields, kMember>(attrs_, rtnl::addrContext(ifaOf(*this).ifa_family));
+}
+
+uint32_t AddrView::devIndex() const { return ifaOf(*this).ifa_index; }
+Scope AddrView::scope() const { return static_cast<Scope>(ifaOf(*this).ifa_scope); }
+uint32_t AddrView::flags() const { return read<&AddrInfo::flags>().value_or(ifaOf(*this).ifa_flags); }
+
+std::optional<Prefix> AddrView::address() const {
+  const ifaddrmsg& ifa = ifaOf(*this);
+  return rtnl::addressOf(viewAddress(attrs_, IFA_LOCAL, ifa.ifa_family), viewAddress(attrs_, IFA_ADDRESS, ifa.ifa_family),
+                         ifa.ifa_prefixlen);
+}
+
+std::optional<IpAddress> AddrView::peer() const {
+  uint8_t family = ifaOf(*this).ifa_family;
+  return rtnl::peerOf(viewAddress(attrs_, IFA_LOCAL, family), viewAddress(attrs_, IFA_ADDRESS, family));
+}
+
+std::optional<IpAddress> AddrView::broadcast() const { return read<&AddrInfo::broadcast>(); }
+std::optional<std::string_view> AddrView::label() const { return read<&AddrInfo::label>(); }
+std::optional<uint32_t> AddrView::metric() const { return read<&AddrInfo::metric>(); }
+std::optional<IpAddress> AddrView::anycast() const { return read<&AddrInfo::anycast>(); }
+
+std::optional<uint32_t> AddrView::validLifetime() const {
+  auto ci = viewCacheinfo(attrs_);
+  return ci ? std::optional<uint32_t>(ci->ifa_valid) : std::nullopt;
+}
+
+std::optional<uint32_t> AddrView::preferredLifetime() const {
+  auto ci = viewCacheinfo(attrs_);
+  return ci ? std::optional<uint32_t>(ci->ifa_prefered) : std::nullopt;
+}
+
+AddrInfo AddrView::toInfo() const { return rtnl::decodeAddr(reinterpret_cast<const nlmsghdr*>(message().data())); }
+
 namespace {
 
 struct Traits : rtnl::Object<AddrInfo, AddrFilter, RTM_NEWADDR, rtnl::kIpFamilies> {
@@ -123,6 +195,15 @@ struct Traits : rtnl::Object<AddrInfo, AddrFilter, RTM_NEWADDR, rtnl::kIpFamilie
   static bool matches(const Info& a, const Filter& f, const rtnl::Indexes& ix) {
     return (!ix.dev || a.devIndex() == ix.dev) && (!f.family || (a.address && a.address->family() == *f.family)) &&
            (!f.scope || a.scope == f.scope) && (!f.label || a.label == f.label);
+  }
+  using View = AddrView;
+  static bool matchesView(const AddrView& a, const Filter& f, const rtnl::Indexes& ix) {
+    if ((ix.dev && a.devIndex() != ix.dev) || (f.scope && a.scope() != f.scope)) return false;
+    if (f.family) {
+      auto address = a.address();
+      if (!address || address->family() != *f.family) return false;
+    }
+    return !f.label || a.label() == std::string_view(*f.label);
   }
 };
 
@@ -149,6 +230,12 @@ void AddrApi::replace(const AddrInfo& addr) { rtnl::apply<Traits>(engine_, check
 void AddrApi::del(const AddrInfo& addr) { rtnl::apply<Traits>(engine_, checkLabel(addr), AddrRequests::del); }
 
 FASTLINK_RTNL_LIST_API(AddrApi, Traits)
+FASTLINK_RTNL_VIEW_API(AddrApi, Traits)
+
+void forEachAddr(Netlink& netlink, const AddrFilter& filter, const std::function<void(const AddrView&)>& each,
+                 const std::function<void()>& restart) {
+  netlink.addresses().forEach(filter, each, restart);
+}
 
 std::size_t AddrApi::flush(const AddrFilter& filter) {
   auto key = [](const AddrInfo& a) {

@@ -232,3 +232,10 @@ auto find(std::errc missing, Get&& get) -> std::optional<decltype(get())> {
     rtnl::forEach<T>(engine_, filter, each, restart);                                                  \
   }                                                                                                    \
   std::vector<T::Info> Api::list(const T::Filter& filter) { return rtnl::list<T>(engine_, filter); }
+
+/// Defines Api::forEach over views (T::View, valid during the call only) over the kit.
+#define FASTLINK_RTNL_VIEW_API(Api, T)                                                                  \
+  void Api::forEach(const T::Filter& filter, const std::function<void(const T::View&)>& each,          \
+                    const std::function<void()>& restart) {                                            \
+    rtnl::forEachView<T>(engine_, filter, each, restart);                                              \
+  }

@@ -211,6 +211,8 @@ std::vector<LinkInfo> LinkApi::list(const LinkFilter& filter) {
   return links;
 }
 
+FASTLINK_RTNL_VIEW_API(LinkApi, Traits)
+
 void rtnl::forEachLinkView(core::Engine& engine, const LinkFilter& filter, const std::function<void(const LinkView&)>& each,
                            const std::function<void()>& restart) {
   rtnl::forEachView<Traits>(engine, filter, each, restart);

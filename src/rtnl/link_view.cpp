@@ -10,16 +10,11 @@
 
 #include "rtnl/link_codec.hpp"
 #include "rtnl/link_fields.hpp"
+#include "rtnl/view_fields.hpp"
 #include "xdp/xdp_codec.hpp"
 
 namespace fastlink {
 namespace {
-
-std::span<const uint8_t> checkedLink(std::span<const uint8_t> message) {
-  if (message.size() < NLMSG_HDRLEN + sizeof(ifinfomsg))
-    throw Error(make_error_code(Errc::malformed_reply), "decode link", "short link message");
-  return message;
-}
 
 const nlattr* asAttr(const uint8_t* a) { return reinterpret_cast<const nlattr*>(a); }
 
@@ -27,26 +22,15 @@ const rtnl::FieldContext kContext{"decode link"};
 
 }  // namespace
 
-LinkView::LinkView(std::span<const uint8_t> message) : attrs_(checkedLink(message), sizeof(ifinfomsg)) {}
+LinkView::LinkView(std::span<const uint8_t> message) : attrs_(rtnl::checkedView<ifinfomsg>(message, "decode link", "link"), sizeof(ifinfomsg)) {}
 
 template <auto kMember>
 auto LinkView::read() const {
-  constexpr const auto& row = rtnl::kLinkFields.rowOf<kMember>();
-  static_assert(row.type < kIndexedTypes, "LinkView's index must cover the row's attribute");
-  using V = typename std::remove_reference_t<decltype(LinkInfo{}.*kMember)>::value_type;
-  using Out = decltype(rtnl::fields::view<V, row.wire>(nullptr, kContext));
-  const uint8_t* a = attrs_.find(row.type);
-  if constexpr (std::is_same_v<Out, std::optional<MacAddress>>) {
-    return a ? rtnl::fields::view<V, row.wire>(asAttr(a), kContext) : std::nullopt;
-  } else {
-    return a ? std::optional<Out>(rtnl::fields::view<V, row.wire>(asAttr(a), kContext)) : std::nullopt;
-  }
+  return rtnl::viewField<rtnl::kLinkFields, kMember>(attrs_, kContext);
 }
 
 namespace {
-const ifinfomsg& header(std::span<const uint8_t> message) {
-  return *reinterpret_cast<const ifinfomsg*>(message.data() + NLMSG_HDRLEN);
-}
+const ifinfomsg& header(std::span<const uint8_t> message) { return rtnl::viewHeader<ifinfomsg>(message); }
 }  // namespace
 
 uint32_t LinkView::index() const { return static_cast<uint32_t>(header(message()).ifi_index); }

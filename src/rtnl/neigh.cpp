@@ -10,10 +10,12 @@
 #include <cstdio>
 
 #include "fastlink/neigh.hpp"
+#include "fastlink/neigh_view.hpp"
 #include "fastlink/netlink.hpp"
 #include "rtnl/attr_fields.hpp"
 #include "rtnl/kit.hpp"
 #include "rtnl/neigh_codec.hpp"
+#include "rtnl/view_fields.hpp"
 
 namespace fastlink::rtnl {
 namespace {
@@ -152,6 +154,52 @@ NeighState parseNeighState(std::string_view word) {
                                             "probe, failed)");
 }
 
+// NeighView (fastlink/neigh_view.hpp): the neighbour's FieldTable rows read with the decoder's
+// reader; the ndmsg, its flag bits and NDA_CACHEINFO with decodeNeigh's rules.
+NeighView::NeighView(std::span<const uint8_t> message)
+    : attrs_(rtnl::checkedView<ndmsg>(message, "decode neigh", "neigh"), sizeof(ndmsg)) {}
+
+namespace {
+const ndmsg& ndmOf(const NeighView& v) { return rtnl::viewHeader<ndmsg>(v.message()); }
+const rtnl::FieldContext kNeighContext{"decode neigh"};
+
+std::optional<nda_cacheinfo> viewCacheinfo(const detail::AttrIndex<NeighView::kIndexedTypes>& attrs) {
+  const auto* a = reinterpret_cast<const nlattr*>(attrs.find(NDA_CACHEINFO));
+  return a ? rtnl::readCacheinfo(a, kNeighContext.what) : std::nullopt;
+}
+
+std::optional<uint32_t> cacheinfoField(const detail::AttrIndex<NeighView::kIndexedTypes>& attrs,
+                                       uint32_t nda_cacheinfo::*field) {
+  auto ci = viewCacheinfo(attrs);
+  return ci ? std::optional<uint32_t>((*ci).*field) : std::nullopt;
+}
+}  // namespace
+
+template <auto kMember>
+auto NeighView::read() const {
+  return rtnl::viewField<rtnl::kFields, kMember>(attrs_, kNeighContext);
+}
+
+uint32_t NeighView::devIndex() const { return static_cast<uint32_t>(ndmOf(*this).ndm_ifindex); }
+uint8_t NeighView::flags() const { return ndmOf(*this).ndm_flags; }
+bool NeighView::proxy() const { return flags() & NTF_PROXY; }
+bool NeighView::router() const { return flags() & NTF_ROUTER; }
+bool NeighView::externLearn() const { return flags() & NTF_EXT_LEARNED; }
+std::optional<NeighState> NeighView::state() const {
+  return proxy() ? std::nullopt : std::optional(static_cast<NeighState>(ndmOf(*this).ndm_state));
+}
+
+std::optional<IpAddress> NeighView::dst() const { return read<&NeighInfo::dst>(); }
+std::optional<MacAddress> NeighView::lladdr() const { return read<&NeighInfo::lladdr>(); }
+std::optional<uint8_t> NeighView::protocol() const { return read<&NeighInfo::protocol>(); }
+std::optional<uint32_t> NeighView::probes() const { return read<&NeighInfo::probes>(); }
+std::optional<uint32_t> NeighView::confirmedAgo() const { return cacheinfoField(attrs_, &nda_cacheinfo::ndm_confirmed); }
+std::optional<uint32_t> NeighView::usedAgo() const { return cacheinfoField(attrs_, &nda_cacheinfo::ndm_used); }
+std::optional<uint32_t> NeighView::updatedAgo() const { return cacheinfoField(attrs_, &nda_cacheinfo::ndm_updated); }
+std::optional<uint32_t> NeighView::refcnt() const { return cacheinfoField(attrs_, &nda_cacheinfo::ndm_refcnt); }
+
+NeighInfo NeighView::toInfo() const { return rtnl::decodeNeigh(reinterpret_cast<const nlmsghdr*>(message().data())); }
+
 namespace {
 
 struct Traits : rtnl::Object<NeighInfo, NeighFilter, RTM_NEWNEIGH, rtnl::kIpFamilies> {
@@ -162,8 +210,14 @@ struct Traits : rtnl::Object<NeighInfo, NeighFilter, RTM_NEWNEIGH, rtnl::kIpFami
   static void decode(const nlmsghdr* m, Info& out, const Filter&) { out = rtnl::decodeNeigh(m); }
   // The kernel has no state filter.
   static bool matches(const Info& n, const Filter& f, const rtnl::Indexes&) {
-    if (!f.stateMask || n.isProxy()) return true;
-    auto bits = static_cast<uint16_t>(n.state.value_or(NeighState::None));
+    return !f.stateMask || n.isProxy() || stateMatches(n.state, f);
+  }
+  using View = NeighView;
+  static bool matchesView(const NeighView& n, const Filter& f, const rtnl::Indexes&) {
+    return !f.stateMask || n.proxy() || stateMatches(n.state(), f);
+  }
+  static bool stateMatches(std::optional<NeighState> state, const Filter& f) {
+    auto bits = static_cast<uint16_t>(state.value_or(NeighState::None));
     return bits ? (bits & *f.stateMask) != 0 : (*f.stateMask & kNeighStateNoneBit) != 0;
   }
   static std::string show(const Filter& f) {
@@ -193,6 +247,12 @@ std::optional<NeighInfo> NeighApi::find(const IpAddress& dst, const Ifref& dev, 
 }
 
 FASTLINK_RTNL_LIST_API(NeighApi, Traits)
+FASTLINK_RTNL_VIEW_API(NeighApi, Traits)
+
+void forEachNeigh(Netlink& netlink, const NeighFilter& filter, const std::function<void(const NeighView&)>& each,
+                  const std::function<void()>& restart) {
+  netlink.neighbours().forEach(filter, each, restart);
+}
 
 std::size_t NeighApi::flush(const NeighFilter& filter) {
   NeighFilter f = filter;

@@ -9,9 +9,11 @@
 
 #include "fastlink/netlink.hpp"
 #include "fastlink/route.hpp"
+#include "fastlink/route_view.hpp"
 #include "rtnl/attr_fields.hpp"
 #include "rtnl/kit.hpp"
 #include "rtnl/route_codec.hpp"
+#include "rtnl/view_fields.hpp"
 
 namespace fastlink::rtnl {
 namespace {
@@ -218,7 +220,9 @@ void decodeMetrics(const nlattr* nest, RouteMetrics& m) {
   });
 }
 
-void decodeMultipath(const nlattr* attr, uint8_t family, std::vector<RoutePath>& paths) {
+// A repeated attribute replaces the earlier one here too (the views read the last).
+std::vector<RoutePath> decodeMultipath(const nlattr* attr, uint8_t family) {
+  std::vector<RoutePath> paths;
   auto bytes = core::readBytes(attr);
   std::size_t at = 0;
   while (at + sizeof(rtnexthop) <= bytes.size()) {
@@ -237,6 +241,21 @@ void decodeMultipath(const nlattr* attr, uint8_t family, std::vector<RoutePath>&
     paths.push_back(std::move(p));
     at += RTNH_ALIGN(nh.rtnh_len);
   }
+  return paths;
+}
+
+std::optional<uint32_t> expiresOf(const nlattr* cacheinfo) {
+  auto ci = readStruct<rta_cacheinfo>(cacheinfo);
+  return ci.rta_expires ? std::optional<uint32_t>(ci.rta_expires / 100) : std::nullopt;  // USER_HZ
+}
+
+FieldContext routeContext(uint8_t family) { return {"decode route", family == AF_INET ? 4u : 16u}; }
+
+// The destination without RTA_DST: the default route of the message's family.
+std::optional<Prefix> defaultDst(uint8_t family) {
+  if (family == AF_INET) return Prefix::any(IpAddress::Family::v4);
+  if (family == AF_INET6) return Prefix::any(IpAddress::Family::v6);
+  return std::nullopt;
 }
 
 }  // namespace
@@ -245,7 +264,6 @@ void decodeRoute(const nlmsghdr* m, RouteInfo& r) {
   const auto& rtm = headerOf<rtmsg>(m, "route");
   r = RouteInfo();
   uint8_t family = rtm.rtm_family;
-  IpAddress::Family fam = family == AF_INET ? IpAddress::Family::v4 : IpAddress::Family::v6;
   r.table = rtm.rtm_table;
   r.type = static_cast<RouteType>(rtm.rtm_type);
   r.protocol = static_cast<RouteProtocol>(rtm.rtm_protocol);
@@ -254,8 +272,7 @@ void decodeRoute(const nlmsghdr* m, RouteInfo& r) {
   r.flags = rtm.rtm_flags;
   r.onlink = (rtm.rtm_flags & RTNH_F_ONLINK) != 0;
   bool haveDst = false;
-  FieldContext context{"decode route", family == AF_INET ? 4u : 16u};
-  kFields.decodeAll(attrsOf(m, sizeof(rtmsg)), r, context, [&](const nlattr* a) {
+  kFields.decodeAll(attrsOf(m, sizeof(rtmsg)), r, routeContext(family), [&](const nlattr* a) {
     switch (core::attrType(a)) {
       case RTA_DST:
         r.dst = Prefix(readIp(a, family), rtm.rtm_dst_len);
@@ -263,19 +280,100 @@ void decodeRoute(const nlmsghdr* m, RouteInfo& r) {
         return true;
       case RTA_SRC: r.src = Prefix(readIp(a, family), rtm.rtm_src_len); return true;
       case RTA_METRICS: decodeMetrics(a, r.metrics.emplace()); return true;
-      case RTA_MULTIPATH: decodeMultipath(a, family, r.paths); return true;
-      case RTA_CACHEINFO:
-        if (auto ci = readStruct<rta_cacheinfo>(a); ci.rta_expires) r.expires = ci.rta_expires / 100;  // USER_HZ
-        return true;
+      case RTA_MULTIPATH: r.paths = decodeMultipath(a, family); return true;
+      case RTA_CACHEINFO: r.expires = expiresOf(a); return true;
     }
     return false;
   });
-  if (!haveDst && (family == AF_INET || family == AF_INET6)) r.dst = Prefix::any(fam);
+  if (!haveDst) r.dst = defaultDst(family);
 }
 
 }  // namespace fastlink::rtnl
 
 namespace fastlink {
+
+// RouteView (fastlink/route_view.hpp): every attribute of the route's FieldTable read through its
+// row, the rest with decodeRoute's own helpers.
+RouteView::RouteView(std::span<const uint8_t> message)
+    : attrs_(rtnl::checkedView<rtmsg>(message, "decode route", "route"), sizeof(rtmsg)) {}
+
+namespace {
+const rtmsg& rtmOf(const RouteView& v) { return rtnl::viewHeader<rtmsg>(v.message()); }
+const nlattr* asAttr(const uint8_t* a) { return reinterpret_cast<const nlattr*>(a); }
+}  // namespace
+
+template <auto kMember>
+auto RouteView::read() const {
+  return rtnl::viewField<rtnl::kFields, kMember>(attrs_, rtnl::routeContext(rtmOf(*this).rtm_family));
+}
+
+uint32_t RouteView::table() const { return read<&RouteInfo::table>().value_or(rtmOf(*this).rtm_table); }
+RouteType RouteView::type() const { return static_cast<RouteType>(rtmOf(*this).rtm_type); }
+RouteProtocol RouteView::protocol() const { return static_cast<RouteProtocol>(rtmOf(*this).rtm_protocol); }
+Scope RouteView::scope() const { return static_cast<Scope>(rtmOf(*this).rtm_scope); }
+uint8_t RouteView::tos() const { return rtmOf(*this).rtm_tos; }
+uint32_t RouteView::flags() const { return rtmOf(*this).rtm_flags; }
+bool RouteView::onlink() const { return flags() & RTNH_F_ONLINK; }
+bool RouteView::isCloned() const { return flags() & RTM_F_CLONED; }
+
+IpAddress::Family RouteView::family() const {
+  // An IPv4 or IPv6 route's dst is of the header's family (the default route without RTA_DST
+  // too): no address need be read for it.
+  uint8_t family = rtmOf(*this).rtm_family;
+  if (family == AF_INET || family == AF_INET6) return family == AF_INET ? IpAddress::Family::v4 : IpAddress::Family::v6;
+  if (auto d = dst()) return d->family();
+  if (auto g = gateway()) return g->family();
+  return IpAddress::Family::v4;
+}
+
+std::optional<Prefix> RouteView::dst() const {
+  const rtmsg& rtm = rtmOf(*this);
+  const uint8_t* a = attrs_.find(RTA_DST);
+  return a ? Prefix(rtnl::readIp(asAttr(a), rtm.rtm_family), rtm.rtm_dst_len) : rtnl::defaultDst(rtm.rtm_family);
+}
+
+std::optional<Prefix> RouteView::src() const {
+  const rtmsg& rtm = rtmOf(*this);
+  const uint8_t* a = attrs_.find(RTA_SRC);
+  return a ? std::optional(Prefix(rtnl::readIp(asAttr(a), rtm.rtm_family), rtm.rtm_src_len)) : std::nullopt;
+}
+
+std::optional<IpAddress> RouteView::gateway() const { return read<&RouteInfo::gateway>(); }
+std::optional<uint32_t> RouteView::dev() const { return read<&RouteInfo::dev>(); }
+uint32_t RouteView::devIndex() const { return dev().value_or(0); }
+std::optional<uint32_t> RouteView::metric() const { return read<&RouteInfo::metric>(); }
+std::optional<IpAddress> RouteView::prefsrc() const { return read<&RouteInfo::prefsrc>(); }
+std::optional<uint32_t> RouteView::nhid() const { return read<&RouteInfo::nhid>(); }
+std::optional<uint32_t> RouteView::iif() const { return read<&RouteInfo::iif>(); }
+std::optional<uint8_t> RouteView::pref() const { return read<&RouteInfo::pref>(); }
+std::optional<uint32_t> RouteView::uid() const { return read<&RouteInfo::uid>(); }
+
+std::optional<uint32_t> RouteView::expires() const {
+  const uint8_t* a = attrs_.find(RTA_CACHEINFO);
+  return a ? rtnl::expiresOf(asAttr(a)) : std::nullopt;
+}
+
+std::optional<RouteMetrics> RouteView::metrics() const {
+  const uint8_t* a = attrs_.find(RTA_METRICS);
+  if (!a) return std::nullopt;
+  std::optional<RouteMetrics> m(std::in_place);
+  rtnl::decodeMetrics(asAttr(a), *m);
+  return m;
+}
+
+bool RouteView::isMultipath() const { return attrs_.find(RTA_MULTIPATH) != nullptr; }
+
+std::vector<RoutePath> RouteView::paths() const {
+  const uint8_t* a = attrs_.find(RTA_MULTIPATH);
+  return a ? rtnl::decodeMultipath(asAttr(a), rtmOf(*this).rtm_family) : std::vector<RoutePath>{};
+}
+
+RouteInfo RouteView::toInfo() const {
+  RouteInfo r;
+  rtnl::decodeRoute(reinterpret_cast<const nlmsghdr*>(message().data()), r);
+  return r;
+}
+
 namespace {
 
 // Dumps with AF_UNSPEC also carry multicast routes of other families: skipped.
@@ -297,6 +395,18 @@ struct Traits : rtnl::Object<RouteInfo, RouteFilter, RTM_NEWROUTE, rtnl::kIpFami
       return false;
     auto uses = [&](const std::optional<Ifref>& dev) { return dev && dev->isIndex() && dev->index() == ix.dev; };
     return !ix.dev || uses(r.dev) || std::any_of(r.paths.begin(), r.paths.end(), [&](const RoutePath& p) { return uses(p.dev); });
+  }
+  using View = RouteView;
+  // matches, read from the view: the paths are decoded only under a device filter the route's
+  // own device does not meet.
+  static bool matchesView(const RouteView& r, const Filter& f, const rtnl::Indexes& ix) {
+    if (f.skipCloned && r.isCloned()) return false;
+    if (f.family && r.family() != *f.family) return false;
+    if ((f.table && r.table() != f.table) || (f.protocol && r.protocol() != f.protocol) || (f.type && r.type() != f.type))
+      return false;
+    if (!ix.dev || r.devIndex() == ix.dev) return true;
+    auto paths = r.paths();
+    return std::any_of(paths.begin(), paths.end(), [&](const RoutePath& p) { return p.dev && p.dev->index() == ix.dev; });
   }
   // A family-specific dump of a table that does not exist fails with ENOENT: no routes.
   static bool emptyOn(const Filter& f, const Error& e) { return f.table && e.code() == std::errc::no_such_file_or_directory; }
@@ -356,6 +466,12 @@ RouteInfo RouteApi::get(const RouteQuery& query) {
 }
 
 FASTLINK_RTNL_LIST_API(RouteApi, Traits)
+FASTLINK_RTNL_VIEW_API(RouteApi, Traits)
+
+void forEachRoute(Netlink& netlink, const RouteFilter& filter, const std::function<void(const RouteView&)>& each,
+                  const std::function<void()>& restart) {
+  netlink.routes().forEach(filter, each, restart);
+}
 
 std::size_t RouteApi::flush(const RouteFilter& filter) {
   auto key = [&](const RouteInfo& r) -> std::optional<RouteKey> {

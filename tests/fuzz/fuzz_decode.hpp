@@ -4,6 +4,11 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
+#include <optional>
+#include <span>
+#include <string>
+#include <type_traits>
 
 #include "fastlink/error.hpp"
 #include "fastlink/raw_attributes.hpp"
@@ -32,6 +37,45 @@ void decodeEach(const uint8_t* data, std::size_t size, uint16_t type, Decode dec
     } catch (const Error&) {
       // malformed input is reported as an Error: fine
     }
+  }
+}
+
+/// Reads the input as the message of `type` (NLM_F_MULTI, as a dump hands it out) and as a `View`
+/// of it: every accessor must read what `decode(h)` decoded
+/// (`disagreement(view, info)` names the first field that does not, support/view_agreement.hpp),
+/// or the decoder must refuse the message. A view may throw Error where the decoder does, and must
+/// never crash. Traps on a disagreement, so the fuzzer keeps the input.
+template <class View, typename Decode, typename Disagreement>
+void compareView(const uint8_t* data, std::size_t size, uint16_t type, const char* name, Decode decode,
+                 Disagreement disagreement) {
+  if (size > 65536) return;
+  FuzzMessage message(data, size, type, NLM_F_MULTI);
+  const nlmsghdr* h = message.header();
+  using Info = std::remove_cvref_t<decltype(decode(h))>;
+  std::optional<View> view;
+  std::optional<Info> decoded;
+  try {
+    decoded.emplace(decode(h));
+  } catch (const Error&) {
+  }
+  try {
+    view.emplace(std::span(reinterpret_cast<const uint8_t*>(h), h->nlmsg_len));
+  } catch (const Error&) {
+    if (!decoded) return;  // too short for its header: refused by both
+    std::fprintf(stderr, "%s refused a message its decoder accepts\n", name);
+    __builtin_trap();
+  }
+  if (!decoded) {
+    try {
+      (void)disagreement(*view, Info{});  // every accessor runs
+    } catch (const Error&) {
+    }
+    return;
+  }
+  std::string field = disagreement(*view, *decoded);
+  if (!field.empty()) {
+    std::fprintf(stderr, "%s::%s disagrees with its decoder\n", name, field.c_str());
+    __builtin_trap();
   }
 }
 

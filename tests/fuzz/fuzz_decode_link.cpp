@@ -8,6 +8,7 @@
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 #include "fuzz_canonical.hpp"
+#include "fuzz_decode.hpp"
 #include "fuzz_message.hpp"
 
 #include <cstdio>
@@ -24,14 +25,6 @@
 
 namespace {
 
-void touch(const fastlink::RawAttributes& raw) {
-  for (const auto& a : raw.list()) {
-    volatile uint8_t sink = 0;
-    for (uint8_t b : a.payload) sink = sink ^ b;
-    (void)sink;
-  }
-}
-
 void reencode(const fastlink::LinkInfo& d) {
   fastlink::LinkInfo c;
   c.name = d.name, c.mtu = d.mtu, c.address = d.address, c.group = d.group, c.master = d.master;
@@ -46,41 +39,6 @@ void reencode(const fastlink::LinkInfo& d) {
   }
 }
 
-/// Calls every accessor of a view of `h` (which may throw Error on a short attribute) and, when
-/// the decoder accepts the message, insists on their agreement with it.
-void compareView(const nlmsghdr* h) {
-  std::optional<fastlink::LinkView> view;
-  try {
-    view.emplace(std::span(reinterpret_cast<const uint8_t*>(h), h->nlmsg_len));
-  } catch (const fastlink::Error&) {
-    // Too short for its header: the decoder must refuse it too.
-    try {
-      (void)fastlink::rtnl::decodeLink(h, true);
-    } catch (const fastlink::Error&) {
-      return;
-    }
-    std::fprintf(stderr, "LinkView refused a message decodeLink accepts\n");
-    __builtin_trap();
-  }
-  std::optional<fastlink::LinkInfo> decoded;
-  try {
-    decoded = fastlink::rtnl::decodeLink(h, true);
-  } catch (const fastlink::Error&) {
-  }
-  if (!decoded) {
-    try {
-      (void)fastlink::test::linkViewDisagreement(*view, fastlink::LinkInfo{});  // every accessor runs
-    } catch (const fastlink::Error&) {
-    }
-    return;
-  }
-  std::string field = fastlink::test::linkViewDisagreement(*view, *decoded);
-  if (!field.empty()) {
-    std::fprintf(stderr, "LinkView::%s disagrees with decodeLink\n", field.c_str());
-    __builtin_trap();
-  }
-}
-
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -90,9 +48,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (bool withStats : {false, true}) {
     try {
       fastlink::LinkInfo link = fastlink::rtnl::decodeLink(h, withStats);
-      touch(link.unknown);
-      touch(link.unknownKindData);
-      touch(link.slaveData);
+      fastlink::fuzz::touch(link.unknown);
+      fastlink::fuzz::touch(link.unknownKindData);
+      fastlink::fuzz::touch(link.slaveData);
       if (link.address) (void)link.address->toString();
       if (link.vxlan && link.vxlan->local) (void)link.vxlan->local->toString();
       reencode(link);
@@ -100,7 +58,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       // malformed input is reported as an Error: fine
     }
   }
-  compareView(h);
+  fastlink::fuzz::compareView<fastlink::LinkView>(
+      data, size, RTM_NEWLINK, "LinkView", [](const nlmsghdr* m) { return fastlink::rtnl::decodeLink(m, true); },
+      fastlink::test::linkViewDisagreement);
   fastlink::fuzz::canonicalizeEach(data, size, RTM_NEWLINK, RTM_DELLINK);
   return 0;
 }

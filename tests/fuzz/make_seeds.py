@@ -90,6 +90,22 @@ paths = rtnexthop(0, 3, attr(5, bytes([10, 9, 0, 2]))) + rtnexthop(0x11, 5, attr
 write("decode_route", "mirror_nhid_group", rtmsg() + attr(1, bytes([10, 50, 0, 0])) + u32(15, 254) + u32(30, 10) + attr(9, paths))
 write("decode_route", "mirror_multipath_prefsrc", rtmsg() + attr(1, bytes([10, 70, 0, 0])) + u32(15, 254) +
       attr(7, bytes([10, 9, 0, 5])) + attr(9, paths))
+# Repeated attributes: the last of each type decides, for the decoders and the views alike (two
+# RTA_MULTIPATH, the second cacheinfo without expiry, a second IFA_LOCAL equal to IFA_ADDRESS, a
+# hardware address too long for MacAddress after a good one).
+def cacheinfo_rt(expires): return struct.pack("<IIiIIIII", 0, 0, expires, 0, 0, 0, 0, 0)
+write("decode_route", "view-repeated-attributes", rtmsg() + b"".join([
+    attr(1, bytes([10, 1, 0, 0])), attr(1, bytes([10, 2, 0, 0])), u32(4, 3), u32(4, 5), attr(5, bytes([10, 0, 0, 1])),
+    attr(5, bytes([10, 0, 0, 2])), attr(12, cacheinfo_rt(500)), attr(12, cacheinfo_rt(0)), attr(9, paths),
+    attr(9, rtnexthop(0, 7)), attr(8, u32(2, 1400)), attr(8, u32(8, 1360)), u32(15, 1000), u32(15, 254)]))
+def ifaddrmsg(family=2, prefixlen=24, flags=0x80, scope=0, index=3): return struct.pack("<BBBBI", family, prefixlen, flags, scope, index)
+write("decode_addr", "view-repeated-attributes", ifaddrmsg() + b"".join([
+    attr(2, bytes([10, 0, 0, 1])), attr(1, bytes([10, 0, 0, 9])), attr(2, bytes([10, 0, 0, 9])), s(3, "v0:a"), s(3, "v0:b"),
+    attr(6, struct.pack("<IIII", 100, 200, 0, 0)), attr(6, struct.pack("<IIII", 30, 60, 0, 0)), u32(8, 0x200), u32(8, 0x80)]))
+def ndmsg(family=2, ifindex=4, state=0x02, flags=0x80): return struct.pack("<BBHiHBB", family, 0, 0, ifindex, state, flags, 1)
+write("decode_neigh", "view-repeated-attributes", ndmsg() + b"".join([
+    attr(1, bytes([10, 0, 0, 7])), attr(1, bytes([10, 0, 0, 8])), attr(2, bytes([2, 0, 0, 0, 0, 1])), attr(2, bytes(40)),
+    attr(3, struct.pack("<IIII", 1, 2, 3, 4)), attr(3, struct.pack("<IIII", 5, 6, 7, 8)), u32(4, 1), u32(4, 2)]))
 write("decode_link", "truncated", (ifinfo(2) + s(IFNAME, "eth0") + u32(MTU, 1500) + s(QDISC, "fq_codel"))[:-4])
 write("decode_link", "short_header", ifinfo(2)[:8])
 

@@ -1,14 +1,20 @@
 // Does a view read what the owning decoder decodes? The unit tests (every golden message) and
-// the fuzz harness (every input) ask the same question here: the first field on which a LinkView
-// and the LinkInfo decoded from the same message differ, or "" when they agree on every field.
+// the fuzz harnesses (every input) ask the same question here: the first field on which a view
+// (LinkView, RouteView, AddrView, NeighView) and the Info decoded from the same message differ,
+// or "" when they agree on every field.
 #pragma once
 
+#include <algorithm>
 #include <cstring>
+#include <vector>
 #include <optional>
 #include <string>
 #include <string_view>
 
+#include "fastlink/addr_view.hpp"
 #include "fastlink/link_view.hpp"
+#include "fastlink/neigh_view.hpp"
+#include "fastlink/route_view.hpp"
 
 namespace fastlink::test {
 
@@ -25,6 +31,34 @@ const std::optional<T>& owned(const std::optional<T>& v) {
   return v;
 }
 
+inline bool sameRaw(const RawAttributes& a, const RawAttributes& b) {
+  if (a.count() != b.count()) return false;
+  for (std::size_t i = 0; i < a.count(); ++i) {
+    const auto& x = a.list()[i];
+    const auto& y = b.list()[i];
+    if (x.type != y.type || x.payload.size() != y.payload.size() ||
+        !std::equal(x.payload.begin(), x.payload.end(), y.payload.begin()))
+      return false;
+  }
+  return true;
+}
+
+inline bool sameMetrics(const std::optional<RouteMetrics>& a, const std::optional<RouteMetrics>& b) {
+  if (a.has_value() != b.has_value()) return false;
+  return !a || (a->mtu == b->mtu && a->advmss == b->advmss && a->window == b->window && a->hoplimit == b->hoplimit &&
+                a->initcwnd == b->initcwnd && a->initrwnd == b->initrwnd && a->lock == b->lock &&
+                sameRaw(a->unknown, b->unknown));
+}
+
+inline bool samePaths(const std::vector<RoutePath>& a, const std::vector<RoutePath>& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (!(a[i].gateway == b[i].gateway && a[i].dev == b[i].dev && a[i].weight == b[i].weight &&
+          a[i].onlink == b[i].onlink && a[i].flags == b[i].flags))
+      return false;
+  return true;
+}
+
 inline bool sameStats(const std::optional<LinkStats>& a, const std::optional<LinkStats>& b) {
   if (a.has_value() != b.has_value()) return false;
   return !a || std::memcmp(&*a, &*b, sizeof(LinkStats)) == 0;  // only uint64_t members: no padding
@@ -33,10 +67,11 @@ inline bool sameStats(const std::optional<LinkStats>& a, const std::optional<Lin
 }  // namespace agreement
 
 /// `info` must be decodeLink(message, true) of the view's message (statistics decoded).
-inline std::string linkViewDisagreement(const LinkView& v, const LinkInfo& info) {
-  using agreement::owned;
+// The view's accessor against the decoded member (an Ifref as its index, a string as a view).
 #define FASTLINK_AGREE(accessor, member) \
-  if (!(v.accessor() == owned(info.member))) return #accessor;
+  if (!(v.accessor() == agreement::owned(info.member))) return #accessor;
+
+inline std::string linkViewDisagreement(const LinkView& v, const LinkInfo& info) {
   if (info.index != v.index()) return "index";
   if (info.flags != v.flags()) return "flags";
   if (info.type != v.type()) return "type";
@@ -73,9 +108,73 @@ inline std::string linkViewDisagreement(const LinkView& v, const LinkInfo& info)
   FASTLINK_AGREE(slaveKind, slaveKind)
   FASTLINK_AGREE(addrGenMode, addrGenMode)
   FASTLINK_AGREE(xdp, xdp)
-#undef FASTLINK_AGREE
   if (!agreement::sameStats(v.stats(), info.stats)) return "stats";
   return "";
 }
+
+/// `info` must be decodeRoute of the view's message.
+inline std::string routeViewDisagreement(const RouteView& v, const RouteInfo& info) {
+  FASTLINK_AGREE(table, table)
+  FASTLINK_AGREE(type, type)
+  FASTLINK_AGREE(protocol, protocol)
+  FASTLINK_AGREE(scope, scope)
+  FASTLINK_AGREE(tos, tos)
+  FASTLINK_AGREE(flags, flags)
+  if (v.onlink() != info.onlink) return "onlink";
+  if (v.isCloned() != info.isCloned()) return "isCloned";
+  if (v.family() != info.family()) return "family";
+  if (v.devIndex() != info.devIndex()) return "devIndex";
+  FASTLINK_AGREE(dst, dst)
+  FASTLINK_AGREE(src, src)
+  FASTLINK_AGREE(gateway, gateway)
+  FASTLINK_AGREE(dev, dev)
+  FASTLINK_AGREE(metric, metric)
+  FASTLINK_AGREE(prefsrc, prefsrc)
+  FASTLINK_AGREE(nhid, nhid)
+  FASTLINK_AGREE(iif, iif)
+  FASTLINK_AGREE(pref, pref)
+  FASTLINK_AGREE(uid, uid)
+  FASTLINK_AGREE(expires, expires)
+  if (!agreement::sameMetrics(v.metrics(), info.metrics)) return "metrics";
+  if (!info.paths.empty() && !v.isMultipath()) return "isMultipath";  // an empty RTA_MULTIPATH has no paths
+  if (!agreement::samePaths(v.paths(), info.paths)) return "paths";
+  return "";
+}
+
+/// `info` must be decodeAddr of the view's message.
+inline std::string addrViewDisagreement(const AddrView& v, const AddrInfo& info) {
+  if (v.devIndex() != info.devIndex()) return "devIndex";
+  FASTLINK_AGREE(scope, scope)
+  FASTLINK_AGREE(flags, flags)
+  FASTLINK_AGREE(address, address)
+  FASTLINK_AGREE(peer, peer)
+  FASTLINK_AGREE(broadcast, broadcast)
+  FASTLINK_AGREE(label, label)
+  FASTLINK_AGREE(metric, metric)
+  FASTLINK_AGREE(anycast, anycast)
+  FASTLINK_AGREE(validLifetime, validLifetime)
+  FASTLINK_AGREE(preferredLifetime, preferredLifetime)
+  return "";
+}
+
+/// `info` must be decodeNeigh of the view's message.
+inline std::string neighViewDisagreement(const NeighView& v, const NeighInfo& info) {
+  if (v.devIndex() != info.devIndex()) return "devIndex";
+  FASTLINK_AGREE(flags, flags)
+  FASTLINK_AGREE(proxy, proxy)
+  FASTLINK_AGREE(router, router)
+  FASTLINK_AGREE(externLearn, externLearn)
+  FASTLINK_AGREE(state, state)
+  FASTLINK_AGREE(dst, dst)
+  FASTLINK_AGREE(lladdr, lladdr)
+  FASTLINK_AGREE(protocol, protocol)
+  FASTLINK_AGREE(probes, probes)
+  FASTLINK_AGREE(confirmedAgo, confirmedAgo)
+  FASTLINK_AGREE(usedAgo, usedAgo)
+  FASTLINK_AGREE(updatedAgo, updatedAgo)
+  FASTLINK_AGREE(refcnt, refcnt)
+  return "";
+}
+#undef FASTLINK_AGREE
 
 }  // namespace fastlink::test

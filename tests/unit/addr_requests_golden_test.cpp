@@ -9,6 +9,7 @@
 #include "fastlink/addr.hpp"
 #include "rtnl/addr_codec.hpp"
 #include "unit/route_golden.hpp"
+#include "support/view_agreement.hpp"
 
 namespace fastlink {
 namespace {
@@ -36,6 +37,14 @@ Bytes cacheinfo(uint32_t preferred, uint32_t valid) {
   test::appendLe32(b, 0);
   test::appendLe32(b, 0);
   return b;
+}
+
+/// decodeAddr, with the AddrView of the same message checked against it field by field.
+AddrInfo decodeAddr(const AlignedMessage& m) {
+  AddrInfo a = rtnl::decodeAddr(m.as<nlmsghdr>());
+  AddrView view(std::span(m.as<uint8_t>(), m.as<nlmsghdr>()->nlmsg_len));
+  EXPECT_EQ(test::addrViewDisagreement(view, a), "");
+  return a;
 }
 
 TEST(AddrRequestsGolden, AddIpv4WithLabelAndBroadcast) {
@@ -125,7 +134,7 @@ TEST(AddrDecodeGolden, KernelMessage) {
                 .u8(IFA_PROTO, 3);
   AlignedMessage m(familyMessage(RTM_NEWADDR, NLM_F_MULTI, h, a, 9, 100));
   ASSERT_TRUE(rtnl::isIpAddr(m.as<nlmsghdr>()));
-  AddrInfo x = rtnl::decodeAddr(m.as<nlmsghdr>());
+  AddrInfo x = decodeAddr(m);
   EXPECT_EQ(x.address, Prefix::parse("10.1.0.1/32"));
   EXPECT_EQ(x.peer, IpAddress::parse("10.1.0.2"));
   EXPECT_EQ(x.devIndex(), 3u);

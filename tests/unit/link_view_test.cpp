@@ -154,9 +154,10 @@ TEST(LinkView, ForEachHandsOutTheDumpAsViewsLikeList) {
   Fixture f;
   LinkApi api(*f.engine);
   std::vector<std::string> fromViews;
-  rtnl::forEachLinkView(*f.engine, LinkFilter{}, [&](const LinkView& v) {
+  // The method form: the callback's parameter type picks the views.
+  api.forEach(LinkFilter{}, [&](const LinkView& v) {
     fromViews.push_back(std::string(*v.name()) + "/" + std::to_string(*v.mtu()) + "/" + std::string(*v.kind()));
-  }, {});
+  });
   std::vector<std::string> fromList;
   for (const auto& l : api.list()) fromList.push_back(*l.name + "/" + std::to_string(*l.mtu) + "/" + *l.kind);
   EXPECT_EQ(fromViews, (std::vector<std::string>{"v0/1500/veth", "v1/9000/veth", "w0/1280/veth"}));

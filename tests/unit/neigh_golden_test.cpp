@@ -9,6 +9,7 @@
 #include "fastlink/neigh.hpp"
 #include "rtnl/neigh_codec.hpp"
 #include "unit/golden.hpp"
+#include "support/view_agreement.hpp"
 
 namespace fastlink {
 namespace {
@@ -29,6 +30,14 @@ Bytes ndmsgBytes(uint8_t family, int32_t ifindex, uint16_t state, uint8_t flags,
 
 constexpr uint16_t kAdd = NLM_F_REQUEST | NLM_F_CREATE | NLM_F_EXCL;
 constexpr uint16_t kReplace = NLM_F_REQUEST | NLM_F_CREATE | NLM_F_REPLACE;
+
+/// decodeNeigh, with the NeighView of the same message checked against it field by field.
+NeighInfo decodeNeigh(const AlignedMessage& m) {
+  NeighInfo n = rtnl::decodeNeigh(m.as<nlmsghdr>());
+  NeighView view(std::span(m.as<uint8_t>(), m.as<nlmsghdr>()->nlmsg_len));
+  EXPECT_EQ(test::neighViewDisagreement(view, n), "");
+  return n;
+}
 
 TEST(NeighGolden, AddIpv4Permanent) {
   // ip neigh add 10.0.0.2 lladdr 02:00:00:00:00:02 dev <3> nud permanent
@@ -118,7 +127,7 @@ TEST(NeighGolden, DecodeKernelReplyThenEmitTheSameRequest) {
                                  .u32(NDA_PROBES, 2)
                                  .u32(NDA_FLAGS_EXT, 0));  // not decoded: kept raw
   AlignedMessage m(reply);
-  NeighInfo n = rtnl::decodeNeigh(m.as<nlmsghdr>());
+  NeighInfo n = decodeNeigh(m);
   EXPECT_EQ(n.dst, IpAddress::parse("10.0.0.3"));
   EXPECT_EQ(n.devIndex(), 3u);
   EXPECT_EQ(n.lladdr, MacAddress::parse("02:00:00:00:00:03"));
@@ -149,7 +158,7 @@ TEST(NeighGolden, DecodeProxyEntryHasNoState) {
   Bytes reply = test::netlinkMessage(RTM_NEWNEIGH, 0, ndmsgBytes(AF_INET6, 4, 0, NTF_PROXY),
                              Attrs().raw(NDA_DST, {0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 9}));
   AlignedMessage m(reply);
-  NeighInfo n = rtnl::decodeNeigh(m.as<nlmsghdr>());
+  NeighInfo n = decodeNeigh(m);
   EXPECT_TRUE(n.isProxy());
   EXPECT_FALSE(n.state);
   EXPECT_EQ(n.dst->toString(), "2001:db8::9");
@@ -159,7 +168,7 @@ TEST(NeighGolden, DecodeRejectsMalformedReplies) {
   Bytes shortDst = test::netlinkMessage(RTM_NEWNEIGH, 0, ndmsgBytes(AF_INET, 3, NUD_STALE, 0), Attrs().raw(NDA_DST, {10, 0, 0}));
   AlignedMessage m(shortDst);
   try {
-    rtnl::decodeNeigh(m.as<nlmsghdr>());
+    decodeNeigh(m);
     FAIL();
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), Errc::malformed_reply);

@@ -9,6 +9,7 @@
 #include "fastlink/route.hpp"
 #include "rtnl/route_codec.hpp"
 #include "unit/route_golden.hpp"
+#include "support/view_agreement.hpp"
 
 namespace fastlink {
 namespace {
@@ -35,6 +36,13 @@ Bytes ipv6(const char* s) {
   IpAddress address = ip(s);  // bytes() is a view: keep the address alive while it is read
   auto b = address.bytes();
   return Bytes(b.begin(), b.end());
+}
+
+/// decodeRoute, with the RouteView of the same message checked against it field by field.
+void decodeRoute(const AlignedMessage& m, RouteInfo& r) {
+  rtnl::decodeRoute(m.as<nlmsghdr>(), r);
+  RouteView view(std::span(m.as<uint8_t>(), m.as<nlmsghdr>()->nlmsg_len));
+  EXPECT_EQ(test::routeViewDisagreement(view, r), "");
 }
 
 TEST(RouteRequestsGolden, AddWithGatewayDevTableMetricProtocol) {
@@ -227,7 +235,7 @@ TEST(RouteDecodeGolden, KernelMessageDecodesAndReencodes) {
   AlignedMessage m(kernel);
   ASSERT_TRUE(rtnl::isIpRoute(m.as<nlmsghdr>()));
   RouteInfo r;
-  rtnl::decodeRoute(m.as<nlmsghdr>(), r);
+  decodeRoute(m, r);
   EXPECT_EQ(r.dst, pfx("10.2.0.0/16"));
   EXPECT_EQ(r.table, 1000u);
   EXPECT_EQ(r.protocol, RouteProtocol::Static);
@@ -264,7 +272,7 @@ TEST(RouteDecodeGolden, DefaultRouteWithoutDstAndOtherFamiliesSkipped) {
   Bytes kernel = familyMessage(RTM_NEWROUTE, NLM_F_MULTI, h, Attrs().raw(RTA_GATEWAY, ipv6("fe80::1")).u32(RTA_OIF, 2).u8(RTA_PREF, 0));
   AlignedMessage m(kernel);
   RouteInfo r;
-  rtnl::decodeRoute(m.as<nlmsghdr>(), r);
+  decodeRoute(m, r);
   EXPECT_EQ(r.dst, Prefix::any(IpAddress::Family::v6));
   EXPECT_EQ(r.gateway, ip("fe80::1"));
   EXPECT_EQ(r.pref, 0);
@@ -287,7 +295,7 @@ TEST(RouteDecodeGolden, GetReplyCarriesUidSourceAndCacheFlags) {
                 .u32(RTA_UID, 1000);
   AlignedMessage m(familyMessage(RTM_NEWROUTE, 0, h, a));
   RouteInfo r;
-  rtnl::decodeRoute(m.as<nlmsghdr>(), r);
+  decodeRoute(m, r);
   EXPECT_EQ(r.uid, 1000u);
   EXPECT_EQ(r.src, pfx("10.0.0.1/32"));
   EXPECT_TRUE(r.isCloned());
@@ -300,7 +308,7 @@ TEST(RouteDecodeGolden, TruncatedAddressIsMalformed) {
   AlignedMessage m(familyMessage(RTM_NEWROUTE, 0, h, Attrs().raw(RTA_DST, {10, 0})));
   RouteInfo r;
   try {
-    rtnl::decodeRoute(m.as<nlmsghdr>(), r);
+    decodeRoute(m, r);
     FAIL() << "short RTA_DST accepted";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), make_error_code(Errc::malformed_reply));
