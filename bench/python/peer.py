@@ -1,0 +1,109 @@
+"""One measured job, done the way a user of each Python library does it (bench/python/run).
+
+    peer.py fastlink mtu PREFIX COUNT MTU [stop|continue]   MTU of PREFIX0..PREFIX{COUNT-1}
+    peer.py fastlink list                              the bridges among every netdev
+    peer.py fastlink|pyroute2 get NAME CALLS           one device, CALLS times: seconds per call
+    peer.py fastlink|pyroute2 routes DEV COUNT TABLE   COUNT /32 routes via DEV into TABLE
+    peer.py fastlink routes-stream DEV COUNT TABLE     the same, streamed: nl.run(generator)
+
+fastlink: one Batch and Netlink.run for mtu and routes (stop at the first failure, like
+`fastlink -batch`), links.list(kind="bridge"), links.get(NAME). pyroute2: its fastest public way
+(IPRoute route/link calls with indexes resolved before the clock); its mtu and list jobs are
+bench/peers/pyroute2_peer.py's (`mtu`, `list kind`), shared with bench/run. Prints one JSON line: seconds (socket opening
+included, imports not), ops, found (a listing's names), growth_kib (peak RSS at the end minus
+the peak once the library was imported: what the job itself cost).
+"""
+import json
+import resource
+import socket
+import sys
+import time
+
+
+def fastlink_job(cmd, args):
+    import fastlink
+
+    if cmd == "mtu":
+        prefix, count, mtu = args[0], int(args[1]), int(args[2])
+        on_error = args[3] if len(args) > 3 else "stop"
+        t0 = time.perf_counter()
+        with fastlink.Netlink() as nl:
+            batch = fastlink.Batch()
+            changes = fastlink.LinkInfo(mtu=mtu)
+            for i in range(count):
+                batch.add(fastlink.LinkRequests.set(f"{prefix}{i}", changes))
+            nl.run(batch, on_error=on_error).raise_for_error()
+        return time.perf_counter() - t0, count, []
+    if cmd == "list":
+        t0 = time.perf_counter()
+        with fastlink.Netlink() as nl:
+            found = [l.name for l in nl.links.list(kind="bridge")]
+        return time.perf_counter() - t0, len(found), found
+    if cmd == "get":
+        name, calls = args[0], int(args[1])
+        with fastlink.Netlink() as nl:
+            links = nl.links
+            links.get(name)
+            t0 = time.perf_counter()
+            for _ in range(calls):
+                links.get(name)
+            return (time.perf_counter() - t0) / calls, calls, []
+    if cmd == "routes":
+        dev, count, table = args[0], int(args[1]), int(args[2])
+        index = socket.if_nametoindex(dev)
+        t0 = time.perf_counter()
+        with fastlink.Netlink() as nl:
+            batch = fastlink.Batch()
+            for i in range(count):
+                route = fastlink.RouteInfo(dst=f"10.{i >> 16 & 255}.{i >> 8 & 255}.{i & 255}/32", dev=index, table=table)
+                batch.add(fastlink.RouteRequests.add(route))
+            nl.run(batch).raise_for_error()
+        return time.perf_counter() - t0, count, []
+    if cmd == "routes-stream":
+        dev, count, table = args[0], int(args[1]), int(args[2])
+        index = socket.if_nametoindex(dev)
+        t0 = time.perf_counter()
+        with fastlink.Netlink() as nl:
+            requests = (fastlink.RouteRequests.add(fastlink.RouteInfo(
+                dst=f"10.{i >> 16 & 255}.{i >> 8 & 255}.{i & 255}/32", dev=index, table=table)) for i in range(count))
+            nl.run(requests).raise_for_error()
+        return time.perf_counter() - t0, count, []
+    raise SystemExit(__doc__)
+
+
+def pyroute2_job(cmd, args):
+    from pyroute2 import IPRoute
+
+    if cmd == "get":
+        name, calls = args[0], int(args[1])
+        index = socket.if_nametoindex(name)
+        with IPRoute() as ipr:
+            ipr.link("get", index=index)
+            t0 = time.perf_counter()
+            for _ in range(calls):
+                ipr.link("get", index=index)
+            return (time.perf_counter() - t0) / calls, calls, []
+    if cmd == "routes":
+        dev, count, table = args[0], int(args[1]), int(args[2])
+        index = socket.if_nametoindex(dev)
+        t0 = time.perf_counter()
+        with IPRoute() as ipr:
+            for i in range(count):
+                ipr.route("add", dst=f"10.{i >> 16 & 255}.{i >> 8 & 255}.{i & 255}/32", oif=index, table=table)
+        return time.perf_counter() - t0, count, []
+    raise SystemExit(__doc__)
+
+
+def main(argv):
+    if len(argv) < 3:
+        raise SystemExit(__doc__)
+    __import__(argv[1])
+    imported = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    job = {"fastlink": fastlink_job, "pyroute2": pyroute2_job}[argv[1]]
+    seconds, ops, found = job(argv[2], argv[3:])
+    growth = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - imported
+    print(json.dumps({"seconds": seconds, "ops": ops, "found": found, "growth_kib": growth}))
+
+
+if __name__ == "__main__":
+    main(sys.argv)

@@ -1,0 +1,13 @@
+"""fastlink: Linux network configuration over netlink, the C++ library from Python.
+
+    import fastlink
+    with fastlink.Netlink(netns="blue") as nl:
+        for link in nl.links.list(kind="bridge"):
+            print(link.name, link.mtu)
+
+See docs/python.md in the repository.
+"""
+from ._fastlink import *  # noqa: F401,F403
+from ._fastlink import Error  # noqa: F401  (the one error type, a subclass of OSError)
+
+__version__ = "0.1.0"
