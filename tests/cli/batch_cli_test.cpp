@@ -235,7 +235,7 @@ TEST_F(CliTest, BatchMillionLineValidationUsesBoundedMemory) {
   EXPECT_NE(r.err.find("(line 1000001: link set dev b1 mtu nope)"), std::string::npos) << r.err;
   EXPECT_EQ(snapshot(), before);
   if (!haveTime) GTEST_SKIP() << "no /usr/bin/time to measure the peak RSS; the rest was checked";
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(FASTLINK_SANITIZER_BUILD)
   // ASan's shadow memory and free-list quarantine make RSS meaningless (~380 MB here).
   GTEST_SKIP() << "sanitizer build: AddressSanitizer makes the RSS meaningless; the Release build checks the bound";
 #endif

@@ -28,7 +28,7 @@ std::set<std::string> neededLibraries(const std::string& binary) {
 }
 
 TEST(CliStartup, BinaryLoadsOnlyLibcAndLibmnl) {
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(FASTLINK_SANITIZER_BUILD)
   GTEST_SKIP() << "sanitizer build: it links the sanitizer runtimes (the Release build checks this)";
 #endif
   if (run("command -v readelf >/dev/null").status != 0) GTEST_SKIP() << "readelf (binutils) is not installed here";
@@ -43,7 +43,7 @@ TEST(CliStartup, NoIostreamInitialisationAtStartUp) {
   // A translation unit that includes <iostream> gets a static std::ios_base::Init, which builds
   // the standard streams and the C++ locale in every process start (~30 µs of a ~0.5 ms start;
   // std::ifstream still builds its locale when one is opened). The CLI uses no std::cout/cerr.
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(FASTLINK_SANITIZER_BUILD)
   GTEST_SKIP() << "sanitizer build: it links the sanitizer runtimes (the Release build checks this)";
 #endif
   if (run("command -v readelf >/dev/null").status != 0) GTEST_SKIP() << "readelf (binutils) is not installed here";
