@@ -130,7 +130,7 @@ TEST(TcFilterGolden, FlowerIpv4TcpDstPortWithSkbeditAndVlanPush) {
   TcFilterInfo f;
   f.setDev(2u).setParent(TcFilterInfo::kIngressParent).setPrio(1).setProtocol(0x0800).setOptions(o);
   Attrs skbedit = Attrs().raw(2 /* PARMS */, gen(0, 3 /* pipe */)).u32(5 /* MARK */, 7);
-  Attrs vlan = Attrs().raw(2, gen(0, 3, {2 /* push */})).u16(3 /* ID */, 100).be16(4 /* PROTOCOL */, 0x8100).u8(5 /* PRIO */, 3);
+  Attrs vlan = Attrs().raw(2, gen(0, 3, {2 /* push */})).u16(3 /* ID */, 100).be16(4 /* PROTOCOL */, 0x8100).u8(6 /* PRIORITY (5 is PAD) */, 3);
   Attrs opts = Attrs()
                    .nest(3 /* ACT */, Attrs().append(action(1, "skbedit", skbedit)).append(action(2, "vlan", vlan)))
                    .u32(22 /* FLAGS */, 1)
@@ -138,7 +138,7 @@ TEST(TcFilterGolden, FlowerIpv4TcpDstPortWithSkbeditAndVlanPush) {
                    .u8(9 /* IP_PROTO */, 6)
                    .raw(12 /* IPV4_DST */, {10, 1, 0, 0})
                    .raw(13 /* IPV4_DST_MASK */, {255, 255, 0, 0})
-                   .be16(18 /* TCP_DST */, 443);
+                   .be16(19 /* TCP_DST */, 443);
   EXPECT_TRUE(sameBytes(TcFilterRequests::add(f).bytes(),
                         test::netlinkMessage(kRtmNewTfilter, kAdd, tcm(2, 0, 0xFFFFFFF2, info(1, kIpBe)),
                                              Attrs().str(kTcaKind, "flower").nest(kTcaOptions, opts))));
