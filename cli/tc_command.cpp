@@ -11,6 +11,7 @@
 #include "fastlink/link.hpp"
 #include "fastlink/tc.hpp"
 #include "output.hpp"
+#include "tc_filter.hpp"
 #include "tc_print.hpp"
 
 namespace fastlink::cli {
@@ -374,9 +375,11 @@ PreparedRequest prepareClass(const ParsedClass& parsed) {
 
 PreparedRequest prepareTc(Context&, Args& args) {
   if (args.acceptAny({"qdisc", "q"})) return prepareQdisc(args);
+  if (args.acceptAny({"filter", "f"})) return prepareTcFilter(args);
+  if (args.acceptAny({"actions", "action"})) return prepareTcActions(args);
   if (args.acceptAny({"class", "c"})) return prepareClass(parseClassLine(args));
   if (args.peek() == "help") throw UsageError(kUsage);
-  args.unknown("tc objects: qdisc, class, watch");
+  args.unknown("tc objects: qdisc, class, filter, actions, watch");
 }
 
 // ---- show -----------------------------------------------------------------------------------------
@@ -571,9 +574,11 @@ int runTc(Context& ctx, Args& args) {
     return args.done() ? kExitUsage : kExitOk;
   }
   if (args.accept("watch")) return watch(ctx, args);
+  if (args.acceptAny({"filter", "f"})) return runTcFilter(ctx, args);
+  if (args.acceptAny({"actions", "action"})) return runTcActions(ctx, args);
   bool qdisc = args.acceptAny({"qdisc", "q"});
   bool klass = !qdisc && args.acceptAny({"class", "c"});
-  if (!qdisc && !klass) args.unknown("tc objects: qdisc, class, watch");
+  if (!qdisc && !klass) args.unknown("tc objects: qdisc, class, filter, actions, watch");
   if (args.done() || args.acceptAny({"show", "list", "ls"})) return qdisc ? showQdiscs(ctx, args) : showClasses(ctx, args);
   if (qdisc) return runPrepared(ctx, prepareQdisc(args), args);
   ParsedClass parsed = parseClassLine(args);

@@ -160,6 +160,7 @@ class BadInput : public ::testing::TestWithParam<Case> {
     // /var/run/wireguard are seen from every namespace): ours is named.
     auto r = ns_->exec(
         "for d in v0 v1 br0 tap0; do echo \"qdisc $d:\"; tc -j -d qdisc show dev $d; echo \"class $d:\"; tc -d class show dev $d; done;"
+        " echo filter v1:; tc filter show dev v1;"  // the htb root's filters (tc-filter-* rows)
         " echo tuntap:; ip -j tuntap show 2>/dev/null; echo wg:; " +
         (wg_ ? "wg show " + wg_->name() + " dump;" : std::string("echo no wireguard-go;")) +
         " echo ethtool:; ethtool -l v0; ethtool -k v0;"

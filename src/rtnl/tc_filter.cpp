@@ -1,0 +1,583 @@
+// tc filters: the codec (TcFilterInfo <-> RTM_*TFILTER, tcmsg + TCA_*), one options encoder and
+// decoder per classifier (u32, matchall, flower, fw, basic, bpf; others raw), the request
+// builders, and the kernel-backed TcFilterApi over the kit (and the standalone action table).
+#include <arpa/inet.h>
+#include <linux/if_ether.h>
+#include <linux/pkt_cls.h>
+#include <linux/rtnetlink.h>
+
+#include <variant>
+
+#include "fastlink/netlink.hpp"
+#include "netlink_internals.hpp"
+#include "rtnl/kit.hpp"
+#include "rtnl/tc_filter_codec.hpp"
+
+namespace fastlink {
+
+std::string tcFilterKind(const TcFilterOptions& o) {
+  struct Name {
+    std::string operator()(std::monostate) const { return ""; }
+    std::string operator()(const U32FilterOptions&) const { return "u32"; }
+    std::string operator()(const MatchallOptions&) const { return "matchall"; }
+    std::string operator()(const FlowerOptions&) const { return "flower"; }
+    std::string operator()(const FwOptions&) const { return "fw"; }
+    std::string operator()(const BasicOptions&) const { return "basic"; }
+    std::string operator()(const BpfFilterOptions&) const { return "bpf"; }
+    std::string operator()(const RawFilterOptions&) const { return "raw"; }
+  };
+  return std::visit(Name{}, o);
+}
+
+TcFilterInfo& TcFilterInfo::setOptions(TcFilterOptions v) {
+  std::string k = tcFilterKind(v);
+  if (!k.empty() && k != "raw") kind = k;
+  options = std::move(v);
+  return *this;
+}
+
+}  // namespace fastlink
+
+namespace fastlink::rtnl {
+namespace {
+
+std::string parentWord(const std::optional<TcHandle>& parent) {
+  if (!parent) return "";
+  if (parent->value == TcFilterInfo::kIngressParent) return " ingress";
+  if (parent->value == TcFilterInfo::kEgressParent) return " egress";
+  if (parent->value == TcHandle::kRoot) return " root";
+  return " parent " + parent->toString();
+}
+
+std::string describeFilter(Verb verb, const TcFilterInfo& f) {
+  std::string s = std::string("filter ") + (verb == Verb::Set ? "change" : verbWord(verb));
+  if (f.dev) s += " dev " + devWord(*f.dev);
+  if (f.block) s += " block " + std::to_string(*f.block);
+  s += parentWord(f.parent);
+  if (f.prio) s += " pref " + std::to_string(*f.prio);
+  if (f.chain) s += " chain " + std::to_string(*f.chain);
+  if (!f.kind.empty()) s += " " + f.kind;
+  return s;
+}
+
+void putClassid(core::MessageWriter& w, uint16_t type, const std::optional<TcHandle>& classid) {
+  if (classid) w.putU32(type, classid->value);
+}
+
+void checkFlags(const Operation& operation, uint32_t flags) {
+  if ((flags & (TCA_CLS_FLAGS_SKIP_HW | TCA_CLS_FLAGS_SKIP_SW)) == (TCA_CLS_FLAGS_SKIP_HW | TCA_CLS_FLAGS_SKIP_SW))
+    throw invalid(operation, "skip_hw and skip_sw together leave the filter nowhere to run");
+}
+
+void encodeU32(core::MessageWriter& w, const U32FilterOptions& o, const Operation& operation) {
+  if (o.keys.size() > 128) throw invalid(operation, "u32 takes at most 128 match keys");
+  if (o.divisor && (*o.divisor == 0 || *o.divisor > 256 || ((*o.divisor - 1) & *o.divisor)))
+    throw invalid(operation, "u32 divisor must be a power of 2 up to 256");
+  checkFlags(operation, o.flags);
+  putClassid(w, TCA_U32_CLASSID, o.classid);
+  if (o.divisor) w.putU32(TCA_U32_DIVISOR, *o.divisor);
+  if (o.link) w.putU32(TCA_U32_LINK, *o.link);
+  if (o.hashTable) w.putU32(TCA_U32_HASH, *o.hashTable);
+  if (!o.keys.empty() || o.classid || !o.actions.empty()) {
+    std::vector<uint8_t> sel(sizeof(tc_u32_sel) + o.keys.size() * sizeof(tc_u32_key));
+    tc_u32_sel head{};
+    head.nkeys = static_cast<unsigned char>(o.keys.size());
+    if (o.classid || !o.actions.empty() || o.terminal) head.flags |= TC_U32_TERMINAL;
+    std::memcpy(sel.data(), &head, sizeof head);
+    for (std::size_t i = 0; i < o.keys.size(); i++) {
+      const U32Key& k = o.keys[i];
+      if (k.value & ~k.mask) throw invalid(operation, "u32 match value has bits outside its mask");
+      if (k.off % 4) throw invalid(operation, "u32 match offset " + std::to_string(k.off) + " is not a multiple of 4");
+      tc_u32_key key{};
+      key.mask = htonl(k.mask);
+      key.val = htonl(k.value);
+      key.off = k.off;
+      key.offmask = k.offmask;
+      std::memcpy(sel.data() + sizeof head + i * sizeof key, &key, sizeof key);
+    }
+    w.putBytes(TCA_U32_SEL, sel);
+  }
+  if (o.indev) w.putString(TCA_U32_INDEV, *o.indev);
+  if (!o.actions.empty()) encodeActions(w, TCA_U32_ACT, o.actions, operation);
+  if (o.flags) w.putU32(TCA_U32_FLAGS, o.flags);
+}
+
+void putPrefix(core::MessageWriter& w, uint16_t v4, uint16_t v4mask, uint16_t v6, uint16_t v6mask, const Prefix& p) {
+  std::array<uint8_t, 16> mask{};
+  for (unsigned bit = 0; bit < p.length(); bit++) mask[bit / 8] |= static_cast<uint8_t>(0x80 >> (bit % 8));
+  Prefix net = p.masked();
+  bool v4family = p.isV4();
+  w.putBytes(v4family ? v4 : v6, net.address().bytes());
+  w.putBytes(v4family ? v4mask : v6mask, std::span<const uint8_t>(mask.data(), v4family ? 4 : 16));
+}
+
+/// The flower attribute of a port for an IP protocol (tcp, udp, sctp), 0 for others.
+uint16_t portAttr(uint8_t proto, bool dst) {
+  switch (proto) {
+    case IPPROTO_TCP: return dst ? TCA_FLOWER_KEY_TCP_DST : TCA_FLOWER_KEY_TCP_SRC;
+    case IPPROTO_UDP: return dst ? TCA_FLOWER_KEY_UDP_DST : TCA_FLOWER_KEY_UDP_SRC;
+    case IPPROTO_SCTP: return dst ? TCA_FLOWER_KEY_SCTP_DST : TCA_FLOWER_KEY_SCTP_SRC;
+  }
+  return 0;
+}
+
+void encodeFlower(core::MessageWriter& w, const TcFilterInfo& f, const FlowerOptions& o, const Operation& operation) {
+  checkFlags(operation, o.flags);
+  uint16_t ethType = f.protocol.value_or(ETH_P_ALL);
+  bool ip = ethType == ETH_P_IP || ethType == ETH_P_IPV6;
+  if ((o.ipProto || o.dstIp || o.srcIp) && !ip) throw invalid(operation, "flower ip keys need protocol ip or ipv6");
+  for (const auto* p : {&o.dstIp, &o.srcIp})
+    if (*p && p->value().isV4() != (ethType == ETH_P_IP)) throw invalid(operation, "flower address family differs from the protocol");
+  if ((o.dstPort || o.srcPort) && (!o.ipProto || !portAttr(*o.ipProto, true)))
+    throw invalid(operation, "flower ports need ip_proto tcp, udp or sctp");
+  if ((o.vlanId || o.vlanPrio) && ethType != ETH_P_8021Q && ethType != ETH_P_8021AD)
+    throw invalid(operation, "flower vlan keys need protocol 802.1q or 802.1ad");
+  if (o.vlanId && (*o.vlanId == 0 || *o.vlanId >= 4095)) throw invalid(operation, "flower vlan_id must be 1-4094");
+  putClassid(w, TCA_FLOWER_CLASSID, o.classid);
+  if (o.indev) w.putString(TCA_FLOWER_INDEV, *o.indev);
+  if (!o.actions.empty()) encodeActions(w, TCA_FLOWER_ACT, o.actions, operation);
+  w.putU32(TCA_FLOWER_FLAGS, o.flags);
+  if (o.vlanId) w.putU16(TCA_FLOWER_KEY_VLAN_ID, *o.vlanId);
+  if (o.vlanPrio) w.putU8(TCA_FLOWER_KEY_VLAN_PRIO, *o.vlanPrio);
+  const std::array<uint8_t, 6> full{0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+  auto mac = [&](uint16_t type, uint16_t maskType, const std::optional<MacAddress>& m) {
+    if (!m) return;
+    if (m->size() != 6) throw invalid(operation, "flower MAC addresses are 6 bytes");
+    w.putBytes(type, m->bytes());
+    w.putBytes(maskType, full);
+  };
+  mac(TCA_FLOWER_KEY_ETH_DST, TCA_FLOWER_KEY_ETH_DST_MASK, o.dstMac);
+  mac(TCA_FLOWER_KEY_ETH_SRC, TCA_FLOWER_KEY_ETH_SRC_MASK, o.srcMac);
+  if (ethType != ETH_P_ALL) w.putBe16(TCA_FLOWER_KEY_ETH_TYPE, ethType);
+  if (o.ipProto) w.putU8(TCA_FLOWER_KEY_IP_PROTO, *o.ipProto);
+  if (o.dstIp) putPrefix(w, TCA_FLOWER_KEY_IPV4_DST, TCA_FLOWER_KEY_IPV4_DST_MASK, TCA_FLOWER_KEY_IPV6_DST, TCA_FLOWER_KEY_IPV6_DST_MASK, *o.dstIp);
+  if (o.srcIp) putPrefix(w, TCA_FLOWER_KEY_IPV4_SRC, TCA_FLOWER_KEY_IPV4_SRC_MASK, TCA_FLOWER_KEY_IPV6_SRC, TCA_FLOWER_KEY_IPV6_SRC_MASK, *o.srcIp);
+  if (o.dstPort) w.putBe16(portAttr(*o.ipProto, true), *o.dstPort);
+  if (o.srcPort) w.putBe16(portAttr(*o.ipProto, false), *o.srcPort);
+  w.putEncodedAttributes(o.unknown.bytes());
+}
+
+void encodeOptions(core::MessageWriter& w, const TcFilterInfo& f, const Operation& operation) {
+  struct Encode {
+    core::MessageWriter& w;
+    const TcFilterInfo& f;
+    const Operation& operation;
+    void operator()(std::monostate) const {}
+    void operator()(const U32FilterOptions& o) const { encodeU32(w, o, operation); }
+    void operator()(const MatchallOptions& o) const {
+      checkFlags(operation, o.flags);
+      putClassid(w, TCA_MATCHALL_CLASSID, o.classid);
+      if (!o.actions.empty()) encodeActions(w, TCA_MATCHALL_ACT, o.actions, operation);
+      if (o.flags) w.putU32(TCA_MATCHALL_FLAGS, o.flags);
+    }
+    void operator()(const FlowerOptions& o) const { encodeFlower(w, f, o, operation); }
+    void operator()(const FwOptions& o) const {
+      putClassid(w, TCA_FW_CLASSID, o.classid);
+      if (o.indev) w.putString(TCA_FW_INDEV, *o.indev);
+      if (!o.actions.empty()) encodeActions(w, TCA_FW_ACT, o.actions, operation);
+      if (o.mask) w.putU32(TCA_FW_MASK, *o.mask);
+    }
+    void operator()(const BasicOptions& o) const {
+      putClassid(w, TCA_BASIC_CLASSID, o.classid);
+      if (!o.actions.empty()) encodeActions(w, TCA_BASIC_ACT, o.actions, operation);
+    }
+    void operator()(const BpfFilterOptions& o) const {
+      checkFlags(operation, o.flags);
+      if (o.fd < 0) throw invalid(operation, "bpf needs a loaded program (fd)");
+      w.putU32(TCA_BPF_FD, static_cast<uint32_t>(o.fd));
+      w.putString(TCA_BPF_NAME, o.name.empty() ? std::string("fastlink") : o.name);
+      putClassid(w, TCA_BPF_CLASSID, o.classid);
+      if (o.directAction) w.putU32(TCA_BPF_FLAGS, TCA_BPF_FLAG_ACT_DIRECT);
+      if (o.flags) w.putU32(TCA_BPF_FLAGS_GEN, o.flags);
+      if (!o.actions.empty()) encodeActions(w, TCA_BPF_ACT, o.actions, operation);
+    }
+    void operator()(const RawFilterOptions& o) const { w.putEncodedAttributes(o.bytes); }
+  };
+  if (std::holds_alternative<std::monostate>(f.options)) return;
+  auto at = w.beginNest(TCA_OPTIONS);
+  std::visit(Encode{w, f, operation}, f.options);
+  w.endNest(at);
+}
+
+}  // namespace
+
+Request encodeFilter(const TcFilterInfo& f, Verb verb) {
+  Operation operation = [&] { return describeFilter(verb, f); };
+  if (f.dev.has_value() == f.block.has_value()) throw invalid(operation, "a filter needs either a device (dev NAME) or a block (block N)");
+  bool creates = verb != Verb::Del;
+  if (creates && f.kind.empty()) throw invalid(operation, "a classifier kind is required (u32, matchall, flower, ...)");
+  if (!f.kind.empty()) {
+    if (f.kind.size() >= 16) throw invalid(operation, "kind \"" + f.kind + "\" is too long (at most 15 bytes)");
+    std::string k = tcFilterKind(f.options);
+    if (!k.empty() && k != "raw" && k != f.kind) throw invalid(operation, "kind \"" + f.kind + "\" does not match its " + k + " options");
+  }
+  if (verb == Verb::Set && !f.handle) throw invalid(operation, "filter change needs the filter's handle");
+  if (verb == Verb::Del && f.handle && !f.prio) throw invalid(operation, "deleting by handle needs the pref as well");
+  if (f.chain && *f.chain > TC_ACT_EXT_VAL_MASK) throw invalid(operation, "chain index above 2^28-1");
+  core::MessageWriter w(messageType(verb, RTM_NEWTFILTER), createFlags(verb));
+  auto& t = w.putHeader<tcmsg>();
+  t.tcm_family = AF_UNSPEC;
+  if (f.block) {
+    if (*f.block == 0) throw invalid(operation, "block index 0 is not a shared block");
+    t.tcm_ifindex = TCM_IFINDEX_MAGIC_BLOCK;
+    t.tcm_block_index = *f.block;
+  } else {
+    t.tcm_ifindex = static_cast<int>(requireIndex(*f.dev, "dev", true));
+    t.tcm_parent = f.parent ? f.parent->value : 0;
+  }
+  if (f.handle) t.tcm_handle = *f.handle;
+  uint16_t protocol = f.protocol.value_or(creates ? ETH_P_ALL : 0);
+  t.tcm_info = TC_H_MAKE(uint32_t{f.prio.value_or(0)} << 16, htons(protocol));
+  if (!f.kind.empty()) w.putString(TCA_KIND, f.kind);
+  if (f.chain) w.putU32(TCA_CHAIN, *f.chain);
+  if (creates) encodeOptions(w, f, operation);
+  return w.toRequest(lazily(verb, f, describeFilter));
+}
+
+void encodeFilterDump(core::MessageWriter& w, const TcFilterFilter& filter, uint32_t ifindex) {
+  auto& t = w.putHeader<tcmsg>();
+  t.tcm_family = AF_UNSPEC;
+  if (filter.block) {
+    t.tcm_ifindex = TCM_IFINDEX_MAGIC_BLOCK;
+    t.tcm_block_index = *filter.block;
+  } else {
+    t.tcm_ifindex = static_cast<int>(ifindex);
+    t.tcm_parent = filter.parent ? filter.parent->value : 0;
+  }
+  t.tcm_info = TC_H_MAKE(uint32_t{filter.prio.value_or(0)} << 16, htons(filter.protocol.value_or(0)));
+  if (filter.chain) w.putU32(TCA_CHAIN, *filter.chain);
+}
+
+namespace {
+
+template <class Each>
+void eachAttr(const nlattr* nest, Each&& each) {
+  forEachAttr(core::readBytes(nest), each);
+}
+uint32_t u32Of(const nlattr* a) { return readStruct<uint32_t>(a); }
+std::optional<TcHandle> classidOf(const nlattr* a) { return TcHandle(u32Of(a)); }
+
+U32FilterOptions decodeU32(const nlattr* opts, RawAttributes& unknown) {
+  U32FilterOptions o;
+  eachAttr(opts, [&](const nlattr* x) {
+    switch (core::attrType(x)) {
+      case TCA_U32_CLASSID: o.classid = classidOf(x); break;
+      case TCA_U32_DIVISOR: o.divisor = u32Of(x); break;
+      case TCA_U32_HASH: o.hashTable = u32Of(x); break;
+      case TCA_U32_LINK: o.link = u32Of(x); break;
+      case TCA_U32_INDEV: o.indev = core::readString(x); break;
+      case TCA_U32_FLAGS: o.flags = u32Of(x); break;
+      case TCA_U32_ACT: o.actions = decodeActions(x); break;
+      case TCA_U32_SEL: {
+        auto b = core::readBytes(x);
+        if (b.size() < sizeof(tc_u32_sel)) break;
+        tc_u32_sel head;
+        std::memcpy(&head, b.data(), sizeof head);
+        o.selFlags = head.flags;
+        o.terminal = head.flags & TC_U32_TERMINAL;
+        std::size_t n = std::min<std::size_t>(head.nkeys, (b.size() - sizeof head) / sizeof(tc_u32_key));
+        for (std::size_t i = 0; i < n; i++) {
+          tc_u32_key k;
+          std::memcpy(&k, b.data() + sizeof head + i * sizeof k, sizeof k);
+          o.keys.push_back({ntohl(k.val), ntohl(k.mask), k.off, k.offmask});
+        }
+        break;
+      }
+      case TCA_U32_PCNT:
+      case TCA_U32_PAD: break;
+      default: unknown.append(core::attrType(x), core::readBytes(x));
+    }
+  });
+  return o;
+}
+
+MatchallOptions decodeMatchall(const nlattr* opts, RawAttributes& unknown) {
+  MatchallOptions o;
+  eachAttr(opts, [&](const nlattr* x) {
+    switch (core::attrType(x)) {
+      case TCA_MATCHALL_CLASSID: o.classid = classidOf(x); break;
+      case TCA_MATCHALL_ACT: o.actions = decodeActions(x); break;
+      case TCA_MATCHALL_FLAGS: o.flags = u32Of(x); break;
+      case TCA_MATCHALL_PCNT:
+      case TCA_MATCHALL_PAD: break;
+      default: unknown.append(core::attrType(x), core::readBytes(x));
+    }
+  });
+  return o;
+}
+
+uint8_t prefixLength(std::span<const uint8_t> mask) {
+  uint8_t n = 0;
+  for (uint8_t b : mask)
+    for (int bit = 7; bit >= 0 && (b >> bit & 1); bit--) n++;
+  return n;
+}
+
+FlowerOptions decodeFlower(const nlattr* opts) {
+  FlowerOptions o;
+  core::AttrTable t = core::AttrTable::ofNest(opts, TCA_FLOWER_MAX);
+  auto be16 = [](const nlattr* a) { return ntohs(readStruct<uint16_t>(a)); };
+  auto prefix = [&](uint16_t addr, uint16_t mask, std::size_t width) -> std::optional<Prefix> {
+    const nlattr* a = t.get(addr);
+    if (!a) return std::nullopt;
+    std::array<uint8_t, 16> bytes{}, m{};
+    auto b = core::readBytes(a);
+    std::memcpy(bytes.data(), b.data(), std::min(b.size(), width));
+    uint8_t len = static_cast<uint8_t>(width * 8);
+    if (const nlattr* ma = t.get(mask)) {
+      auto mb = core::readBytes(ma);
+      std::memcpy(m.data(), mb.data(), std::min(mb.size(), width));
+      len = prefixLength(std::span<const uint8_t>(m.data(), width));
+    }
+    return Prefix(IpAddress::fromBytes(std::span<const uint8_t>(bytes.data(), width)), len);
+  };
+  std::vector<uint16_t> known = {TCA_FLOWER_CLASSID, TCA_FLOWER_INDEV, TCA_FLOWER_ACT, TCA_FLOWER_FLAGS, TCA_FLOWER_IN_HW_COUNT,
+                                 TCA_FLOWER_KEY_ETH_TYPE, TCA_FLOWER_KEY_IP_PROTO, TCA_FLOWER_KEY_VLAN_ID, TCA_FLOWER_KEY_VLAN_PRIO};
+  if (const nlattr* a = t.get(TCA_FLOWER_CLASSID)) o.classid = classidOf(a);
+  if (const nlattr* a = t.get(TCA_FLOWER_INDEV)) o.indev = core::readString(a);
+  if (const nlattr* a = t.get(TCA_FLOWER_ACT)) o.actions = decodeActions(a);
+  if (const nlattr* a = t.get(TCA_FLOWER_FLAGS)) o.flags = u32Of(a);
+  if (const nlattr* a = t.get(TCA_FLOWER_IN_HW_COUNT)) o.inHwCount = u32Of(a);
+  if (const nlattr* a = t.get(TCA_FLOWER_KEY_ETH_TYPE)) o.ethType = be16(a);
+  if (const nlattr* a = t.get(TCA_FLOWER_KEY_IP_PROTO)) o.ipProto = readStruct<uint8_t>(a);
+  if (const nlattr* a = t.get(TCA_FLOWER_KEY_VLAN_ID)) o.vlanId = readStruct<uint16_t>(a);
+  if (const nlattr* a = t.get(TCA_FLOWER_KEY_VLAN_PRIO)) o.vlanPrio = readStruct<uint8_t>(a);
+  auto mac = [&](uint16_t type, uint16_t maskType, std::optional<MacAddress>& out) {
+    const nlattr* a = t.get(type);
+    const nlattr* m = t.get(maskType);
+    if (!a || core::readBytes(a).size() != 6) return;
+    // Only a full mask is typed; a partial one stays raw with its address.
+    if (m && core::readBytes(m).size() == 6 && prefixLength(core::readBytes(m)) != 48) return;
+    out = MacAddress(core::readBytes(a));
+    known.push_back(type), known.push_back(maskType);
+  };
+  mac(TCA_FLOWER_KEY_ETH_DST, TCA_FLOWER_KEY_ETH_DST_MASK, o.dstMac);
+  mac(TCA_FLOWER_KEY_ETH_SRC, TCA_FLOWER_KEY_ETH_SRC_MASK, o.srcMac);
+  o.dstIp = prefix(TCA_FLOWER_KEY_IPV4_DST, TCA_FLOWER_KEY_IPV4_DST_MASK, 4);
+  if (!o.dstIp) o.dstIp = prefix(TCA_FLOWER_KEY_IPV6_DST, TCA_FLOWER_KEY_IPV6_DST_MASK, 16);
+  o.srcIp = prefix(TCA_FLOWER_KEY_IPV4_SRC, TCA_FLOWER_KEY_IPV4_SRC_MASK, 4);
+  if (!o.srcIp) o.srcIp = prefix(TCA_FLOWER_KEY_IPV6_SRC, TCA_FLOWER_KEY_IPV6_SRC_MASK, 16);
+  for (uint16_t k : {TCA_FLOWER_KEY_IPV4_DST, TCA_FLOWER_KEY_IPV4_DST_MASK, TCA_FLOWER_KEY_IPV6_DST, TCA_FLOWER_KEY_IPV6_DST_MASK,
+                     TCA_FLOWER_KEY_IPV4_SRC, TCA_FLOWER_KEY_IPV4_SRC_MASK, TCA_FLOWER_KEY_IPV6_SRC, TCA_FLOWER_KEY_IPV6_SRC_MASK})
+    known.push_back(k);
+  if (o.ipProto && portAttr(*o.ipProto, true)) {
+    uint16_t dst = portAttr(*o.ipProto, true), src = portAttr(*o.ipProto, false);
+    if (const nlattr* a = t.get(dst)) o.dstPort = be16(a);
+    if (const nlattr* a = t.get(src)) o.srcPort = be16(a);
+    known.push_back(dst), known.push_back(src);
+  }
+  known.push_back(TCA_FLOWER_UNSPEC);
+  keepUnknown(t, known, o.unknown);
+  return o;
+}
+
+FwOptions decodeFw(const nlattr* opts, RawAttributes& unknown) {
+  FwOptions o;
+  eachAttr(opts, [&](const nlattr* x) {
+    switch (core::attrType(x)) {
+      case TCA_FW_CLASSID: o.classid = classidOf(x); break;
+      case TCA_FW_INDEV: o.indev = core::readString(x); break;
+      case TCA_FW_ACT: o.actions = decodeActions(x); break;
+      case TCA_FW_MASK: o.mask = u32Of(x); break;
+      default: unknown.append(core::attrType(x), core::readBytes(x));
+    }
+  });
+  return o;
+}
+
+BasicOptions decodeBasic(const nlattr* opts, RawAttributes& unknown) {
+  BasicOptions o;
+  eachAttr(opts, [&](const nlattr* x) {
+    switch (core::attrType(x)) {
+      case TCA_BASIC_CLASSID: o.classid = classidOf(x); break;
+      case TCA_BASIC_ACT: o.actions = decodeActions(x); break;
+      case TCA_BASIC_PCNT:
+      case TCA_BASIC_PAD: break;
+      default: unknown.append(core::attrType(x), core::readBytes(x));
+    }
+  });
+  return o;
+}
+
+BpfFilterOptions decodeBpf(const nlattr* opts, RawAttributes& unknown) {
+  BpfFilterOptions o;
+  eachAttr(opts, [&](const nlattr* x) {
+    switch (core::attrType(x)) {
+      case TCA_BPF_CLASSID: o.classid = classidOf(x); break;
+      case TCA_BPF_ACT: o.actions = decodeActions(x); break;
+      case TCA_BPF_NAME: o.name = core::readString(x); break;
+      case TCA_BPF_FLAGS: o.directAction = u32Of(x) & TCA_BPF_FLAG_ACT_DIRECT; break;
+      case TCA_BPF_FLAGS_GEN: o.flags = u32Of(x); break;
+      case TCA_BPF_ID: o.id = u32Of(x); break;
+      case TCA_BPF_TAG: {
+        auto b = core::readBytes(x);
+        o.tag.assign(b.begin(), b.end());
+        break;
+      }
+      default: unknown.append(core::attrType(x), core::readBytes(x));
+    }
+  });
+  return o;
+}
+
+TcFilterOptions decodeOptions(const std::string& kind, const nlattr* opts, RawAttributes& unknown) {
+  if (kind == "u32") return decodeU32(opts, unknown);
+  if (kind == "matchall") return decodeMatchall(opts, unknown);
+  if (kind == "flower") return decodeFlower(opts);
+  if (kind == "fw") return decodeFw(opts, unknown);
+  if (kind == "basic") return decodeBasic(opts, unknown);
+  if (kind == "bpf") return decodeBpf(opts, unknown);
+  auto b = core::readBytes(opts);
+  return RawFilterOptions{{b.begin(), b.end()}};
+}
+
+}  // namespace
+
+void decodeFilter(const nlmsghdr* m, TcFilterInfo& out) {
+  out = TcFilterInfo();
+  const auto& t = headerOf<tcmsg>(m, "filter");
+  if (t.tcm_ifindex == static_cast<int>(TCM_IFINDEX_MAGIC_BLOCK)) out.block = t.tcm_block_index;
+  else {
+    out.dev = Ifref(static_cast<uint32_t>(t.tcm_ifindex));
+    out.parent = TcHandle(t.tcm_parent);
+  }
+  if (t.tcm_handle) out.handle = t.tcm_handle;
+  out.prio = static_cast<uint16_t>(t.tcm_info >> 16);
+  out.protocol = ntohs(static_cast<uint16_t>(t.tcm_info & 0xFFFF));
+  const nlattr* options = nullptr;
+  forEachAttr(attrsOf(m, sizeof(tcmsg)), [&](const nlattr* a) {
+    switch (core::attrType(a)) {
+      case TCA_KIND: out.kind = core::readString(a); break;
+      case TCA_CHAIN: out.chain = u32Of(a); break;
+      case TCA_OPTIONS: options = a; break;
+      case TCA_STATS2: out.stats = decodeTcStats(out.kind, a, false); break;
+      case TCA_STATS:
+      case TCA_XSTATS:
+      case TCA_PAD: break;
+      default: out.unknown.append(core::attrType(a), core::readBytes(a));
+    }
+  });
+  if (options) out.options = decodeOptions(out.kind, options, out.unknown);
+}
+
+}  // namespace fastlink::rtnl
+
+namespace fastlink {
+namespace {
+
+struct FilterTraits : rtnl::Object<TcFilterInfo, TcFilterFilter, RTM_NEWTFILTER> {
+  static constexpr const char* kNoun = "filter";
+  static void encodeDump(core::MessageWriter& w, const Filter& f, const rtnl::Indexes& ix) { rtnl::encodeFilterDump(w, f, ix.dev); }
+  static void decode(const nlmsghdr* m, Info& out, const Filter&) { rtnl::decodeFilter(m, out); }
+  // Device, parent, prio, protocol and chain are the kernel's; handle and kind are matched here.
+  static bool matches(const Info& f, const Filter& x, const rtnl::Indexes&) {
+    return (!x.handle || f.handle == x.handle) && (!x.kind || f.kind == *x.kind);
+  }
+  static std::string show(const Filter& f) {
+    if (f.block) return "filter show block " + std::to_string(*f.block);
+    return f.dev ? "filter show dev " + rtnl::devWord(*f.dev) + rtnl::parentWord(f.parent) : "filter show";
+  }
+};
+
+Request actionRequest(uint16_t type, uint16_t flags, const std::vector<TcAction>& actions, bool forDelete) {
+  std::string verb = forDelete ? "del" : "add";
+  rtnl::Operation operation = [&] { return "actions " + verb; };
+  if (actions.empty()) throw rtnl::invalid(operation, "no action given");
+  core::MessageWriter w(type, flags);
+  auto& t = w.putHeader<tcamsg>();
+  t.tca_family = AF_UNSPEC;
+  rtnl::encodeActions(w, TCA_ACT_TAB, actions, operation, forDelete);
+  std::string kind = actions.front().kind;
+  return w.toRequest("actions " + verb + " action " + kind);
+}
+
+}  // namespace
+
+TcFilterApi::TcFilterApi(Netlink& netlink) : engine_(NetlinkInternals::routeEngine(netlink)) {}
+
+Request TcFilterRequests::add(const TcFilterInfo& f) { return rtnl::encodeFilter(f, rtnl::Verb::Add); }
+Request TcFilterRequests::replace(const TcFilterInfo& f) { return rtnl::encodeFilter(f, rtnl::Verb::Replace); }
+Request TcFilterRequests::change(const TcFilterInfo& f) { return rtnl::encodeFilter(f, rtnl::Verb::Set); }
+Request TcFilterRequests::del(const TcFilterInfo& f) { return rtnl::encodeFilter(f, rtnl::Verb::Del); }
+Request TcFilterRequests::addActions(const std::vector<TcAction>& actions) {
+  return actionRequest(RTM_NEWACTION, NLM_F_CREATE | NLM_F_EXCL, actions, false);
+}
+Request TcFilterRequests::delActions(const std::vector<TcAction>& actions) {
+  return actionRequest(RTM_DELACTION, 0, actions, true);
+}
+
+namespace {
+/// Every Ifref of a filter to resolve: the device and each mirred action's target.
+void eachDevice(TcFilterInfo& f, const std::function<void(std::optional<Ifref>&)>& visit) {
+  visit(f.dev);
+  std::visit(
+      [&](auto& o) {
+        if constexpr (requires { o.actions; })
+          for (TcAction& a : o.actions)
+            if (auto* m = std::get_if<MirredAction>(&a.options)) {
+              std::optional<Ifref> d = m->dev;
+              visit(d);
+              m->dev = *d;
+            }
+      },
+      f.options);
+}
+struct FilterChangeTraits : FilterTraits {
+  static void devices(auto& info, auto&& visit) {
+    if constexpr (std::is_const_v<std::remove_reference_t<decltype(info)>>) {
+      TcFilterInfo copy = info;
+      eachDevice(copy, [&](std::optional<Ifref>& d) { visit(std::as_const(d)); });
+    } else {
+      eachDevice(info, visit);
+    }
+  }
+};
+}  // namespace
+
+void TcFilterApi::add(const TcFilterInfo& f) { rtnl::apply<FilterChangeTraits>(engine_, f, TcFilterRequests::add); }
+void TcFilterApi::replace(const TcFilterInfo& f) { rtnl::apply<FilterChangeTraits>(engine_, f, TcFilterRequests::replace); }
+void TcFilterApi::change(const TcFilterInfo& f) { rtnl::apply<FilterChangeTraits>(engine_, f, TcFilterRequests::change); }
+void TcFilterApi::del(const TcFilterInfo& f) { rtnl::apply<FilterChangeTraits>(engine_, f, TcFilterRequests::del); }
+
+std::vector<TcFilterInfo> TcFilterApi::list(const TcFilterFilter& filter) {
+  if (filter.dev.has_value() == filter.block.has_value())
+    throw Error::invalidArgument("filter show", "a device (dev NAME) or a block (block N) is required");
+  return rtnl::list<FilterTraits>(engine_, filter);
+}
+void TcFilterApi::forEach(const TcFilterFilter& filter, const std::function<void(const TcFilterInfo&)>& each,
+                          const std::function<void()>& restart) {
+  if (filter.dev.has_value() == filter.block.has_value())
+    throw Error::invalidArgument("filter show", "a device (dev NAME) or a block (block N) is required");
+  rtnl::forEach<FilterTraits>(engine_, filter, each, restart);
+}
+
+void TcFilterApi::addActions(const std::vector<TcAction>& actions) {
+  std::vector<TcAction> resolved = actions;
+  rtnl::Names names(engine_);
+  for (TcAction& a : resolved)
+    if (auto* m = std::get_if<MirredAction>(&a.options)) m->dev = Ifref(names.index(m->dev));
+  engine_.execute(TcFilterRequests::addActions(resolved));
+}
+void TcFilterApi::delActions(const std::vector<TcAction>& actions) { engine_.execute(TcFilterRequests::delActions(actions)); }
+
+std::vector<TcAction> TcFilterApi::actions(const std::string& kind) {
+  core::MessageWriter w(RTM_GETACTION, NLM_F_DUMP);
+  auto& t = w.putHeader<tcamsg>();
+  t.tca_family = AF_UNSPEC;
+  auto tab = w.beginNest(TCA_ACT_TAB);
+  auto one = w.beginNest(1);
+  w.putString(TCA_ACT_KIND, kind);
+  w.endNest(one);
+  w.endNest(tab);
+  std::vector<TcAction> out;
+  engine_.dump(
+      w.bytes(), "actions show action " + kind,
+      [&](const nlmsghdr* m) {
+        if (m->nlmsg_type != RTM_NEWACTION && m->nlmsg_type != RTM_GETACTION) return;
+        for (auto& a : rtnl::decodeActionMessage(m)) out.push_back(std::move(a));
+      },
+      [&] { out.clear(); });
+  return out;
+}
+
+}  // namespace fastlink

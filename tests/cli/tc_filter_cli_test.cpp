@@ -1,0 +1,133 @@
+// `fastlink tc filter` and `fastlink tc actions` against iproute2 6.1's `tc`: filters fastlink
+// adds are printed by tc and by fastlink, byte for byte the same (text and -j); deletes and
+// batches checked with tc as the oracle. The host has u32 and mirred; the other classifiers and
+// actions (cls_flower, cls_matchall, cls_fw, cls_basic, act_gact, ...) run in the VM.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "cli/cli_fixture.hpp"
+
+namespace fastlink::test {
+namespace {
+
+class TcFilterCli : public CliTest {
+ protected:
+  void SetUp() override {
+    ns.ip("link add v0 type veth peer name v1");
+    ns.ip("link set v0 up");
+    ns.ip("link set v1 up");
+    ASSERT_EQ(tc("qdisc add dev v0 clsact").status, 0);
+  }
+  CommandResult tc(const std::string& args) const { return run("tc -n " + ns.name() + " " + args); }
+  void ok(const std::string& args) {
+    auto r = cli(args);
+    ASSERT_EQ(r.status, 0) << args << ": " << r.err;
+  }
+  /// fastlink and tc print the same bytes for `object` (options before the object, e.g. "-j").
+  void samePrint(const std::string& options, const std::string& object) {
+    auto mine = cli(options + " tc " + object);
+    auto theirs = tc(options + " " + object);
+    ASSERT_EQ(theirs.status, 0) << theirs.err;
+    ASSERT_EQ(mine.status, 0) << mine.err;
+    EXPECT_EQ(mine.out, theirs.out) << "fastlink " << options << " tc " << object;
+  }
+  /// True when the kernel has the module (probed by tc itself with `probe`); else the test is
+  /// skipped in the accepted form, or fails in the VM where the module is required.
+  bool kernelHas(const char* module, const std::string& probe) {
+    if (tc(probe).status == 0) return true;
+    if (std::getenv("FASTLINK_REQUIRE_KINDS")) ADD_FAILURE() << "the VM kernel lacks " << module;
+    return false;
+  }
+};
+
+TEST_F(TcFilterCli, U32AndMirredOutputMatchesTc) {
+  ok("tc filter add dev v0 ingress protocol ip pref 10 u32 match ip dst 10.0.0.1/32 match ip sport 80 0xffff "
+     "action mirred egress redirect dev v1");
+  ok("tc filter add dev v0 ingress protocol ip pref 10 u32 match ip src 192.168.0.0/16 match ip protocol 17 0xff "
+     "action mirred ingress mirror dev v1 pipe action mirred egress redirect dev v1");
+  ok("tc filter add dev v0 egress protocol all pref 20 chain 3 u32 match u32 0x00000800 0x0000ffff at 12 match u8 6 0xff at 9");
+  ok("tc qdisc add dev v1 root handle 1: htb");
+  ok("tc filter add dev v1 parent 1: protocol ip prio 1 u32 match ip dst 10.9.0.0/24 flowid 1:10");
+  ok("tc filter add dev v1 parent 1: protocol ip prio 1 handle 800::7 u32 match u16 0x1234 0xffff at 2 classid 1:20");
+  for (const char* options : {"", "-j"}) {
+    samePrint(options, "filter show dev v0 ingress");
+    samePrint(options, "filter show dev v0 egress");
+    samePrint(options, "filter show dev v0 egress chain 3");
+    samePrint(options, "filter show dev v1 parent 1:");
+    samePrint(options, "filter show dev v1 parent 1: pref 1");
+    samePrint(options, "filter show dev v1 parent 1: protocol ip");
+  }
+  // The kernel holds what tc would have sent: keys packed as tc packs them.
+  auto text = tc("filter show dev v0 egress").out;
+  EXPECT_NE(text.find("match 00060000/00ff0000 at 8"), std::string::npos) << text;  // u8 6 at 9: the word at 8
+  EXPECT_NE(text.find("match 00000800/0000ffff at 12"), std::string::npos) << text;
+}
+
+TEST_F(TcFilterCli, ReplaceChangeAndDelLikeTc) {
+  ok("tc filter add dev v0 ingress protocol ip pref 5 handle 800::1 u32 match ip dst 10.0.0.1/32 flowid 1:1");
+  // The kernel keeps a u32 rule's selector on replace/change (u32_init_knode copies it) and takes
+  // the new classid: what tc's own replace does too.
+  ok("tc filter replace dev v0 ingress protocol ip pref 5 handle 800::1 u32 match ip dst 10.0.0.2/32 flowid 1:2");
+  auto shown = tc("filter show dev v0 ingress").out;
+  EXPECT_NE(shown.find("*flowid 1:2"), std::string::npos) << shown;
+  ok("tc filter change dev v0 ingress protocol ip pref 5 handle 800::1 u32 match ip dst 10.0.0.3/32 flowid 1:3");
+  EXPECT_NE(tc("filter show dev v0 ingress").out.find("*flowid 1:3"), std::string::npos);
+  // Adding the same handle again is refused by the kernel (exit 1) and changes nothing.
+  auto again = cli("tc filter add dev v0 ingress protocol ip pref 5 handle 800::1 u32 match ip dst 10.0.0.4/32");
+  EXPECT_EQ(again.status, 1) << again.err;
+  EXPECT_EQ(tc("filter show dev v0 ingress").out.find("0a000004"), std::string::npos);
+  ok("tc filter del dev v0 ingress pref 5");
+  EXPECT_EQ(tc("filter show dev v0 ingress").out, "");
+}
+
+TEST_F(TcFilterCli, BatchAddsFiltersAndNamesTheFailingLine) {
+  std::string lines;
+  for (int i = 1; i <= 30; ++i)
+    lines += "tc filter add dev v0 ingress protocol ip pref 7 handle 800::" + std::to_string(i) + " u32 match ip dst 10.0.1." +
+             std::to_string(i) + "/32 action mirred egress redirect dev v1\n";
+  lines += "tc filter add dev v0 ingress protocol ip pref 7 handle 800::1 u32 match ip dst 10.0.2.1/32\n";  // exists
+  auto r = batch(lines);
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.err.find("line 31"), std::string::npos) << r.err;
+  auto json = tc("-j filter show dev v0 ingress").out;
+  std::size_t count = 0;
+  for (auto at = json.find("\"kind\":\"mirred\""); at != std::string::npos; at = json.find("\"kind\":\"mirred\"", at + 1)) count++;
+  EXPECT_EQ(count, 30u);
+}
+
+TEST_F(TcFilterCli, StandaloneMirredActionsLikeTc) {
+  ok("tc actions add action mirred egress mirror dev v1 index 7");
+  for (const char* options : {"", "-j"}) samePrint(options, "actions show action mirred");
+  ok("tc actions del action mirred index 7");
+  EXPECT_EQ(tc("actions show action mirred").out.find("index 7"), std::string::npos);
+}
+
+TEST_F(TcFilterCli, OtherClassifiersAndActionsMatchTc) {
+  // The host kernel lacks these (FACTS.md); the VM loads them (tests/vm/modules.list).
+  if (!kernelHas("cls_matchall", "filter add dev v0 egress pref 99 matchall action mirred egress mirror dev v1")) {
+    GTEST_SKIP() << "kernel lacks module 'cls_matchall': runs in the VM (tests/vm)";
+  }
+  ASSERT_TRUE(kernelHas("act_gact", "actions add action drop index 99"));
+  ok("tc filter add dev v0 ingress pref 1 matchall skip_hw action gact drop");
+  ok("tc filter add dev v0 ingress protocol ip pref 2 flower ip_proto tcp dst_ip 10.1.0.0/16 dst_port 443 "
+     "action skbedit mark 7 pipe action vlan push id 100 priority 3");
+  ok("tc filter add dev v0 ingress protocol ip pref 3 flower src_ip 10.2.0.1 action csum ip4h tcp");
+  ok("tc filter add dev v0 ingress protocol ip pref 4 flower dst_mac 02:00:00:00:00:01 action tunnel_key set "
+     "src_ip 192.0.2.1 dst_ip 192.0.2.2 id 42 dst_port 4789");
+  ok("tc filter add dev v0 ingress pref 5 matchall action police rate 1mbit burst 10k conform-exceed drop/pass");
+  ok("tc filter add dev v0 ingress pref 6 matchall action goto chain 4");
+  ok("tc qdisc add dev v1 root handle 1: htb");
+  ok("tc filter add dev v1 parent 1: pref 1 handle 5 fw classid 1:5");
+  ok("tc filter add dev v1 parent 1: pref 2 basic classid 1:6 action pass");
+  for (const char* options : {"", "-j"}) {
+    samePrint(options, "filter show dev v0 ingress");
+    samePrint(options, "filter show dev v0 egress");
+    samePrint(options, "filter show dev v1 parent 1:");
+    samePrint(options, "actions show action gact");
+  }
+}
+
+}  // namespace
+}  // namespace fastlink::test

@@ -1,0 +1,298 @@
+// Golden bytes for tc filter and action requests (TcFilterRequests: u32, matchall, flower, fw,
+// basic, bpf; gact, mirred, skbedit, vlan, csum, tunnel_key, police), the filter/action decoders
+// (decode(encode(x)) keeps every field), and bad input refused before anything is sent.
+// tcmsg by hand: family u8, pad u8, pad u16, ifindex s32, handle u32, parent u32, info u32
+// (info = pref << 16 | protocol in network order).
+#include <gtest/gtest.h>
+#include <linux/netlink.h>
+
+#include "fastlink/tc_filter.hpp"
+#include "rtnl/tc_filter_codec.hpp"
+#include "unit/golden.hpp"
+
+namespace fastlink {
+namespace {
+
+using test::Attrs;
+using test::Bytes;
+using test::sameBytes;
+
+// Kernel constants written out, so that a wrong one in src/ is a byte difference.
+constexpr uint16_t kAdd = NLM_F_REQUEST | NLM_F_CREATE | NLM_F_EXCL;
+constexpr uint16_t kReplace = NLM_F_REQUEST | NLM_F_CREATE | NLM_F_REPLACE;
+constexpr uint16_t kRtmNewTfilter = 44, kRtmDelTfilter = 45, kRtmNewAction = 48, kRtmDelAction = 49;
+constexpr uint16_t kTcaKind = 1, kTcaOptions = 2, kTcaChain = 11;
+constexpr uint16_t kActKind = 1, kActOptions = 2, kActIndex = 3;
+constexpr uint16_t kN = test::kNlaNested;
+
+Bytes tcm(int32_t ifindex, uint32_t handle, uint32_t parent, uint32_t info) {
+  Bytes b = {0, 0, 0, 0};
+  test::appendLe32(b, static_cast<uint32_t>(ifindex));
+  test::appendLe32(b, handle);
+  test::appendLe32(b, parent);
+  test::appendLe32(b, info);
+  return b;
+}
+Bytes le32s(std::initializer_list<uint32_t> words) {
+  Bytes b;
+  for (uint32_t w : words) test::appendLe32(b, w);
+  return b;
+}
+/// tc_gen (index, capab, action, refcnt, bindcnt) followed by a kind's words.
+Bytes gen(uint32_t index, int32_t action, std::initializer_list<uint32_t> more = {}) {
+  Bytes b = le32s({index, 0, static_cast<uint32_t>(action), 0, 0});
+  for (uint32_t w : more) test::appendLe32(b, w);
+  return b;
+}
+/// One action of a list: nest N { KIND, OPTIONS { ... } }.
+Attrs action(uint16_t order, const char* kind, const Attrs& options) {
+  return Attrs().nest(order, Attrs().str(kActKind, kind).nest(kActOptions, options));
+}
+constexpr uint32_t info(uint16_t pref, uint16_t protocolBe) { return uint32_t{pref} << 16 | protocolBe; }
+constexpr uint16_t kIpBe = 0x0008, kAllBe = 0x0300;
+
+TEST(TcFilterGolden, U32MatchIpDstWithMirredRedirect) {
+  // tc filter add dev (7) ingress protocol ip pref 10 u32 match ip dst 10.0.0.1/32
+  //   action mirred egress redirect dev (9)
+  U32FilterOptions u;
+  u.keys.push_back({0x0A000001, 0xFFFFFFFF, 16, 0});
+  u.actions.push_back(TcAction::mirred(MirredAction::EgressRedirect, Ifref(9u)));
+  TcFilterInfo f;
+  f.setDev(7u).setParent(TcFilterInfo::kIngressParent).setPrio(10).setProtocol(0x0800).setOptions(u);
+  Request r = TcFilterRequests::add(f);
+  // tc_u32_sel: flags TERMINAL, offshift, nkeys 1, pad, offmask, off, offoff, hoff, hmask; then
+  // the key: mask and value big-endian, off 16, offmask 0.
+  Bytes sel = {1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 10, 0, 0, 1};
+  test::appendLe32(sel, 16);
+  test::appendLe32(sel, 0);
+  Attrs mirred = Attrs().raw(2 /* TCA_MIRRED_PARMS */, gen(0, 4 /* stolen */, {1 /* egress redirect */, 9}));
+  Bytes expected = test::netlinkMessage(
+      kRtmNewTfilter, kAdd, tcm(7, 0, 0xFFFFFFF2, info(10, kIpBe)),
+      Attrs().str(kTcaKind, "u32").nest(kTcaOptions, Attrs().raw(5 /* SEL */, sel).nest(7 /* ACT */, action(1, "mirred", mirred))));
+  EXPECT_TRUE(sameBytes(r.bytes(), expected));
+  EXPECT_EQ(r.operation(), "filter add dev 7 ingress pref 10 u32");
+}
+
+TEST(TcFilterGolden, U32HashTableDivisorAndClassidOnQdiscParent) {
+  // tc filter replace dev (3) parent 1: pref 2 protocol all handle 2: u32 divisor 16
+  U32FilterOptions table;
+  table.divisor = 16;
+  TcFilterInfo f;
+  f.setDev(3u).setParent(TcHandle(1, 0)).setPrio(2).setHandle(0x200000).setOptions(table);
+  EXPECT_TRUE(sameBytes(TcFilterRequests::replace(f).bytes(),
+                        test::netlinkMessage(kRtmNewTfilter, kReplace, tcm(3, 0x200000, 0x10000, info(2, kAllBe)),
+                                             Attrs().str(kTcaKind, "u32").nest(kTcaOptions, Attrs().u32(4 /* DIVISOR */, 16)))));
+  // ... flowid 1:10 in chain 3 (classid makes the selector terminal even without keys).
+  U32FilterOptions rule;
+  rule.classid = TcHandle(1, 0x10);
+  TcFilterInfo g;
+  g.setDev(3u).setParent(TcHandle(1, 0)).setPrio(2).setChain(3).setOptions(rule);
+  Bytes sel = {1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  EXPECT_TRUE(sameBytes(TcFilterRequests::add(g).bytes(),
+                        test::netlinkMessage(kRtmNewTfilter, kAdd, tcm(3, 0, 0x10000, info(2, kAllBe)),
+                                             Attrs().str(kTcaKind, "u32").u32(kTcaChain, 3).nest(
+                                                 kTcaOptions, Attrs().u32(1 /* CLASSID */, 0x10010).raw(5, sel)))));
+}
+
+TEST(TcFilterGolden, DelByPrefAndSharedBlock) {
+  // tc filter del dev (4) egress pref 5: no kind, no options, protocol 0 (any).
+  TcFilterInfo f;
+  f.setDev(4u).setParent(TcFilterInfo::kEgressParent).setPrio(5);
+  EXPECT_TRUE(sameBytes(TcFilterRequests::del(f).bytes(),
+                        test::netlinkMessage(kRtmDelTfilter, NLM_F_REQUEST, tcm(4, 0, 0xFFFFFFF3, info(5, 0)), Attrs())));
+  // tc filter add block 12 pref 1 protocol all matchall action gact drop: ifindex is
+  // TCM_IFINDEX_MAGIC_BLOCK (0xffffffff) and the parent field carries the block index.
+  MatchallOptions m;
+  m.actions.push_back(TcAction::gact(tcact::kDrop));
+  TcFilterInfo b;
+  b.setBlock(12).setPrio(1).setOptions(m);
+  Attrs gact = Attrs().raw(2 /* TCA_GACT_PARMS */, gen(0, 2));
+  EXPECT_TRUE(sameBytes(TcFilterRequests::add(b).bytes(),
+                        test::netlinkMessage(kRtmNewTfilter, kAdd, tcm(-1, 0, 12, info(1, kAllBe)),
+                                             Attrs().str(kTcaKind, "matchall").nest(kTcaOptions, Attrs().nest(2 /* ACT */, action(1, "gact", gact))))));
+}
+
+TEST(TcFilterGolden, FlowerIpv4TcpDstPortWithSkbeditAndVlanPush) {
+  // tc filter add dev (2) ingress protocol ip pref 1 flower skip_hw ip_proto tcp dst_ip 10.1.0.0/16
+  //   dst_port 443 action skbedit mark 7 action vlan push id 100 priority 3
+  FlowerOptions o;
+  o.flags = 1;
+  o.ipProto = 6;
+  o.dstIp = Prefix::parse("10.1.0.0/16");
+  o.dstPort = 443;
+  SkbeditAction s;
+  s.mark = 7;
+  VlanAction v;
+  v.op = VlanAction::Push;
+  v.id = 100;
+  v.priority = 3;
+  o.actions = {TcAction().setOptions(s), TcAction().setOptions(v)};
+  TcFilterInfo f;
+  f.setDev(2u).setParent(TcFilterInfo::kIngressParent).setPrio(1).setProtocol(0x0800).setOptions(o);
+  Attrs skbedit = Attrs().raw(2 /* PARMS */, gen(0, 3 /* pipe */)).u32(5 /* MARK */, 7);
+  Attrs vlan = Attrs().raw(2, gen(0, 3, {2 /* push */})).u16(3 /* ID */, 100).be16(4 /* PROTOCOL */, 0x8100).u8(6 /* PRIORITY (5 is PAD) */, 3);
+  Attrs opts = Attrs()
+                   .nest(3 /* ACT */, Attrs().append(action(1, "skbedit", skbedit)).append(action(2, "vlan", vlan)))
+                   .u32(22 /* FLAGS */, 1)
+                   .be16(8 /* ETH_TYPE */, 0x0800)
+                   .u8(9 /* IP_PROTO */, 6)
+                   .raw(12 /* IPV4_DST */, {10, 1, 0, 0})
+                   .raw(13 /* IPV4_DST_MASK */, {255, 255, 0, 0})
+                   .be16(19 /* TCP_DST */, 443);
+  EXPECT_TRUE(sameBytes(TcFilterRequests::add(f).bytes(),
+                        test::netlinkMessage(kRtmNewTfilter, kAdd, tcm(2, 0, 0xFFFFFFF2, info(1, kIpBe)),
+                                             Attrs().str(kTcaKind, "flower").nest(kTcaOptions, opts))));
+}
+
+TEST(TcFilterGolden, FwBasicAndBpf) {
+  FwOptions fw;
+  fw.classid = TcHandle(1, 2);
+  fw.mask = 0xFF;
+  TcFilterInfo f;
+  f.setDev(5u).setParent(TcHandle(1, 0)).setPrio(3).setHandle(5).setOptions(fw);
+  EXPECT_TRUE(sameBytes(TcFilterRequests::add(f).bytes(),
+                        test::netlinkMessage(kRtmNewTfilter, kAdd, tcm(5, 5, 0x10000, info(3, kAllBe)),
+                                             Attrs().str(kTcaKind, "fw").nest(kTcaOptions, Attrs().u32(1, 0x10002).u32(5 /* MASK */, 0xFF)))));
+  BasicOptions basic;
+  basic.classid = TcHandle(1, 3);
+  TcFilterInfo g;
+  g.setDev(5u).setParent(TcHandle(1, 0)).setOptions(basic);
+  EXPECT_TRUE(sameBytes(TcFilterRequests::add(g).bytes(),
+                        test::netlinkMessage(kRtmNewTfilter, kAdd, tcm(5, 0, 0x10000, info(0, kAllBe)),
+                                             Attrs().str(kTcaKind, "basic").nest(kTcaOptions, Attrs().u32(1, 0x10003)))));
+  BpfFilterOptions bpf;
+  bpf.fd = 42;
+  bpf.name = "prog.o:[tc]";
+  bpf.directAction = true;
+  TcFilterInfo h;
+  h.setDev(5u).setParent(TcFilterInfo::kIngressParent).setPrio(1).setOptions(bpf);
+  EXPECT_TRUE(sameBytes(TcFilterRequests::add(h).bytes(),
+                        test::netlinkMessage(kRtmNewTfilter, kAdd, tcm(5, 0, 0xFFFFFFF2, info(1, kAllBe)),
+                                             Attrs().str(kTcaKind, "bpf").nest(kTcaOptions, Attrs().u32(6 /* FD */, 42).str(7 /* NAME */, "prog.o:[tc]").u32(8 /* FLAGS */, 1)))));
+}
+
+TEST(TcFilterGolden, StandaloneActionsAddAndDel) {
+  // tc actions add action csum ip4h tcp index 5
+  CsumAction c;
+  c.updateFlags = 1 | 8;
+  std::vector<TcAction> add = {TcAction().setOptions(c).setIndex(5)};
+  Attrs csum = Attrs().raw(1 /* TCA_CSUM_PARMS */, gen(5, 0 /* ok */, {9}));
+  Bytes tcamsg = {0, 0, 0, 0};
+  EXPECT_TRUE(sameBytes(TcFilterRequests::addActions(add).bytes(),
+                        test::netlinkMessage(kRtmNewAction, kAdd, tcamsg, Attrs().nest(1 /* TCA_ACT_TAB */, action(1, "csum", csum)))));
+  // tc actions del action csum index 5
+  TcAction d;
+  d.kind = "csum";
+  d.index = 5;
+  EXPECT_TRUE(sameBytes(TcFilterRequests::delActions({d}).bytes(),
+                        test::netlinkMessage(kRtmDelAction, NLM_F_REQUEST, tcamsg,
+                                             Attrs().nest(1, Attrs().nest(1, Attrs().str(kActKind, "csum").u32(kActIndex, 5))))));
+}
+
+/// The filter decoded from a request's own bytes (the kernel echoes the same layout).
+TcFilterInfo decodeOwn(const Request& r) {
+  Bytes copy(r.bytes().begin(), r.bytes().end());
+  TcFilterInfo out;
+  rtnl::decodeFilter(reinterpret_cast<const nlmsghdr*>(copy.data()), out);
+  return out;
+}
+
+TEST(TcFilterDecode, RoundTripKeepsOptionsAndActions) {
+  U32FilterOptions u;
+  u.keys.push_back({0x00500000, 0xFFFF0000, 20, 0});
+  u.classid = TcHandle(1, 1);
+  PoliceAction p;
+  p.rate = 125000;
+  p.burst = 10240;
+  p.conform = tcact::kPass;
+  p.exceed = tcact::kDrop;
+  TunnelKeyAction t;
+  t.src = IpAddress::parse("192.0.2.1");
+  t.dst = IpAddress::parse("192.0.2.2");
+  t.keyId = 42;
+  t.dstPort = 4789;
+  t.noCsum = true;
+  u.actions = {TcAction().setOptions(p), TcAction().setOptions(t), TcAction::gact(tcact::gotoChain(7))};
+  TcFilterInfo f;
+  f.setDev(6u).setParent(TcFilterInfo::kEgressParent).setPrio(9).setProtocol(0x86DD).setHandle(0x80000801).setOptions(u);
+  TcFilterInfo back = decodeOwn(TcFilterRequests::add(f));
+  EXPECT_EQ(back.kind, "u32");
+  EXPECT_EQ(back.prio, 9);
+  EXPECT_EQ(back.protocol, 0x86DD);
+  EXPECT_EQ(back.handle, 0x80000801u);
+  EXPECT_EQ(back.parent, TcHandle(TcFilterInfo::kEgressParent));
+  auto& bu = std::get<U32FilterOptions>(back.options);
+  ASSERT_EQ(bu.keys.size(), 1u);
+  EXPECT_EQ(bu.keys[0], u.keys[0]);
+  EXPECT_EQ(bu.classid, TcHandle(1, 1));
+  EXPECT_TRUE(bu.terminal);
+  ASSERT_EQ(bu.actions.size(), 3u);
+  EXPECT_EQ(bu.actions[0].order, 1u);
+  auto bp = std::get<PoliceAction>(bu.actions[0].options);
+  EXPECT_EQ(bp.rate, 125000u);
+  EXPECT_EQ(bp.burst, 10240u);
+  EXPECT_EQ(bp.exceed, tcact::kDrop);
+  EXPECT_EQ(bp.conform, tcact::kPass);
+  EXPECT_EQ(std::get<TunnelKeyAction>(bu.actions[1].options), t);
+  EXPECT_EQ(std::get<GactAction>(bu.actions[2].options).control, tcact::gotoChain(7));
+  EXPECT_EQ(tcact::name(tcact::gotoChain(7)), "goto chain 7");
+}
+
+TEST(TcFilterDecode, FlowerKeysRoundTrip) {
+  FlowerOptions o;
+  o.ipProto = 17;
+  o.srcIp = Prefix::parse("2001:db8::/32");
+  o.srcPort = 53;
+  o.dstMac = MacAddress::parse("02:00:00:00:00:01");
+  o.classid = TcHandle(1, 5);
+  TcFilterInfo f;
+  f.setDev(2u).setParent(TcFilterInfo::kIngressParent).setPrio(1).setProtocol(0x86DD).setOptions(o);
+  TcFilterInfo back = decodeOwn(TcFilterRequests::add(f));
+  auto& b = std::get<FlowerOptions>(back.options);
+  EXPECT_EQ(b.ipProto, 17);
+  EXPECT_EQ(b.srcIp->length(), 32);
+  EXPECT_EQ(b.srcIp->address().toString(), "2001:db8::");
+  EXPECT_EQ(b.srcPort, 53);
+  EXPECT_EQ(b.dstMac, o.dstMac);
+  EXPECT_EQ(b.ethType, 0x86DD);
+  EXPECT_EQ(b.classid, TcHandle(1, 5));
+  EXPECT_TRUE(b.unknown.empty());
+}
+
+TEST(TcFilterValidation, BadInputIsRefusedBeforeSending) {
+  auto refused = [](const TcFilterInfo& f, const char* why) {
+    try {
+      (void)TcFilterRequests::add(f);
+      ADD_FAILURE() << "accepted: " << why;
+    } catch (const Error& e) {
+      EXPECT_NE(e.reason().find(why), std::string::npos) << e.reason();
+    }
+  };
+  TcFilterInfo noDev;
+  noDev.setOptions(MatchallOptions{});
+  refused(noDev, "either a device");
+  U32FilterOptions badKey;
+  badKey.keys.push_back({0x1, 0x0, 0, 0});
+  refused(TcFilterInfo().setDev(1u).setOptions(badKey), "outside its mask");
+  U32FilterOptions badOff;
+  badOff.keys.push_back({0, 0, 3, 0});
+  refused(TcFilterInfo().setDev(1u).setOptions(badOff), "multiple of 4");
+  FlowerOptions portWithoutProto;
+  portWithoutProto.dstPort = 80;
+  refused(TcFilterInfo().setDev(1u).setProtocol(0x0800).setOptions(portWithoutProto), "ip_proto");
+  MatchallOptions both;
+  both.flags = 3;
+  refused(TcFilterInfo().setDev(1u).setOptions(both), "skip_hw and skip_sw");
+  MatchallOptions badControl;
+  badControl.actions.push_back(TcAction::gact(99));
+  refused(TcFilterInfo().setDev(1u).setOptions(badControl), "not a tc verdict");
+  MatchallOptions mirredByName;
+  mirredByName.actions.push_back(TcAction::mirred(MirredAction::EgressMirror, Ifref("eth0")));
+  refused(TcFilterInfo().setDev(1u).setOptions(mirredByName), "mirred dev");
+  TcFilterInfo kindMismatch = TcFilterInfo().setDev(1u).setOptions(MatchallOptions{});
+  kindMismatch.kind = "u32";
+  refused(kindMismatch, "does not match");
+}
+
+}  // namespace
+}  // namespace fastlink
