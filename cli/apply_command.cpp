@@ -27,9 +27,13 @@ constexpr const char* kShowUsage = R"(Usage: fastlink show state [ --yaml ]
 Prints the host as a state document (YAML; -j JSON), which fastlink apply reads back as a
 no-op.                                                              (see docs/cli/apply.md))";
 
-/// A document or plan error (bad input: nothing was sent) is exit 2; anything else (a dump the
-/// kernel refused) is exit 1.
-int reportError(const Error& e) {
+/// A document or plan error (bad input: nothing was sent) is exit 2, named "(in FILE)"; anything
+/// else (a file that cannot be read, a dump the kernel refused) is exit 1.
+int reportError(const Error& e, const std::string& file = "") {
+  if (e.code() == std::errc::invalid_argument && !file.empty()) {
+    printError(e.reason() + " (in " + (file == "-" ? "standard input" : file) + ")");
+    return kExitUsage;
+  }
   printError(e.what());
   return e.code() == std::errc::invalid_argument || e.code() == std::errc::is_a_directory ? kExitUsage : kExitFailed;
 }
@@ -45,8 +49,16 @@ int runApply(Context& ctx, Args& args) {
   std::string file = args.next();
   if (!args.done()) args.unknown("after the file");
   bool json = ctx.options().json;
+  State want;
   try {
-    State want = State::load(file);
+    want = State::load(file);
+  } catch (const Error& e) {
+    if (e.code() == std::errc::invalid_argument) return reportError(e, file);
+    // A file that cannot be read is bad input, as a -batch file is: nothing was sent.
+    printError(e.operation() + ": " + e.reason());
+    return kExitUsage;
+  }
+  try {
     Netlink& nl = ctx.netlink();
     Plan plan = makePlan(nl, want);
     if (check) {
@@ -68,7 +80,7 @@ int runApply(Context& ctx, Args& args) {
       printError("verify: " + step.object + (step.detail.empty() ? " differs" : ": " + step.detail) + " after applying");
     return rest.empty() ? kExitOk : kExitFailed;
   } catch (const Error& e) {
-    return reportError(e);
+    return reportError(e, file);
   }
 }
 

@@ -330,7 +330,7 @@ class Planner {
 
   void planCreate(const InterfaceState& iface) {
     std::optional<std::string> kind = kindOfStateType(iface.type);
-    if (!kind) fail(child(iface.path, "type"), "no device " + iface.name + " on the host, and fastlink cannot create a " + iface.type);
+    if (!kind) fail(child(iface.path, "type"), "no device " + iface.name + " on the host, and fastlink cannot create type " + iface.type);
     // The other end of a veth the document also lists is created with it.
     LinkInfo link(iface.name, *kind);
     creating_.insert(iface.name);
@@ -599,6 +599,7 @@ class Planner {
   }
 
   void deleteHostRoute(const RouteInfo& h) {
+    if (!deletedRoutes_.insert(&h).second) return;  // named absent and owned: deleted once
     RouteInfo key = hostRouteKey(h);
     std::string object = "route " + h.dst->toStringWithLength();
     if (h.gateway) object += " via " + h.gateway->toString();
@@ -676,7 +677,7 @@ class Planner {
     for (const auto& r : want_.rules) {
       if (r.absent) {
         for (const auto& h : host_.rules)
-          if (sameRule(r, h)) ruleDeletes_.push_back({PlanStep::Action::Delete, describeRule(h), "", [key = hostRuleKey(h)] { return RuleRequests::del(key); }});
+          if (sameRule(r, h) && deletedRules_.insert(&h).second) ruleDeletes_.push_back({PlanStep::Action::Delete, describeRule(h), "", [key = hostRuleKey(h)] { return RuleRequests::del(key); }});
         continue;
       }
       const RuleInfo* match = nullptr;
@@ -692,7 +693,7 @@ class Planner {
     }
     if (want_.mode != ApplyMode::Overridden) return;
     for (const auto& h : host_.rules)
-      if (!kept.count(&h) && h.protocol == want_.ownership.routeProtocol)
+      if (!kept.count(&h) && !deletedRules_.count(&h) && h.protocol == want_.ownership.routeProtocol)
         ruleDeletes_.push_back({PlanStep::Action::Delete, describeRule(h), "", [key = hostRuleKey(h)] { return RuleRequests::del(key); }});
   }
 
@@ -713,6 +714,8 @@ class Planner {
   const State& want_;
   const Host& host_;
   std::shared_ptr<CreatedIndexes> created_;
+  std::set<const RouteInfo*> deletedRoutes_;
+  std::set<const RuleInfo*> deletedRules_;
   std::map<std::string, std::string> controllerOf_;
   std::set<std::string> creating_, deleted_, overriddenDeletes_, namedOnly_;
   std::vector<PlanStep> routeDeletes_, ruleDeletes_, addressDeletes_, releases_, linkDeletes_, vethCreates_, linkCreates_,

@@ -80,7 +80,7 @@ uint64_t integer(const YAML::Node& node, const std::string& path, uint64_t min, 
     fail(path, "expected an integer, got \"" + s + "\"");
   uint64_t v = std::stoull(s);
   if (v < min || v > max)
-    fail(path, std::to_string(v) + " is out of range (" + std::to_string(min) + "-" + std::to_string(max) + ")");
+    fail(path, std::to_string(v) + " is not in " + std::to_string(min) + "-" + std::to_string(max));
   return v;
 }
 
@@ -546,9 +546,9 @@ State State::load(const std::string& path) {
   } else {
     struct stat st {};
     if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
-      throw Error(std::make_error_code(std::errc::is_a_directory), "cannot read " + path);
+      throw Error(std::make_error_code(std::errc::is_a_directory), "cannot read state file \"" + path + "\"");
     std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error(std::error_code(errno, std::generic_category()), "cannot read " + path);
+    if (!in) throw Error(std::error_code(errno, std::generic_category()), "cannot open state file \"" + path + "\"");
     content.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   }
   return parse(content, path == "-" ? "standard input" : path);
