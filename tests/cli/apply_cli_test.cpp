@@ -194,6 +194,29 @@ TEST_F(ApplyCli, OverriddenRemovesOwnedDevicesAndRoutesOnly) {
   EXPECT_EQ(ns.ipJson("route show 10.96.0.0/16").size(), 1u) << "a routing daemon's route stays";
 }
 
+TEST_F(ApplyCli, NmstateBondVlanVrfFileAppliesUnchanged) {
+  for (const char* kind : {"bond", "vlan", "vrf", "dummy"}) FASTLINK_REQUIRE_KIND(kind);
+  auto r = cli("apply " + exampleFile("nmstate-bond-vlan.yaml"));
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  json bond = ipLink("bond99");
+  EXPECT_EQ(bond["linkinfo"]["info_kind"], "bond");
+  EXPECT_EQ(bond["linkinfo"]["info_data"]["mode"], "active-backup");
+  EXPECT_EQ(bond["linkinfo"]["info_data"]["miimon"], 100);
+  EXPECT_EQ(ipLink("dummy0")["master"], "bond99");
+  EXPECT_EQ(ipLink("dummy1")["master"], "bond99");
+  json vlan = ipLink("bond99.10");
+  EXPECT_EQ(vlan["link"], "bond99");
+  EXPECT_EQ(vlan["linkinfo"]["info_data"]["id"], 10);
+  EXPECT_EQ(vlan["master"], "vrf1");
+  EXPECT_EQ(ipLink("vrf1")["linkinfo"]["info_data"]["table"], 100);
+  json addrs = ns.ipJson("addr show");
+  EXPECT_TRUE(hasAddress(addrs, "bond99.10", "192.0.2.2", 24));
+  EXPECT_TRUE(hasAddress(addrs, "bond99.10", "2001:db8::2", 64));
+  EXPECT_EQ(ns.ipJson("route show table 100 198.51.100.0/24").size(), 1u);
+  r = cli("apply --check " + exampleFile("nmstate-bond-vlan.yaml"));
+  EXPECT_EQ(r.status, 0) << r.out;
+}
+
 TEST(ApplySchema, ExamplesFollowTheSchema) {
   if (system("/usr/bin/python3 -c 'import jsonschema, yaml' 2>/dev/null") != 0)
     GTEST_SKIP() << "needs Debian's python3-jsonschema and python3-yaml";
