@@ -733,18 +733,6 @@ const char* actionName(PlanStep::Action a) {
   return a == PlanStep::Action::Create ? "create" : a == PlanStep::Action::Delete ? "delete" : "change";
 }
 
-std::string jsonString(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\', out += c;
-    else if (static_cast<unsigned char>(c) < 0x20) {
-      char buf[8];
-      snprintf(buf, sizeof buf, "\\u%04x", c);
-      out += buf;
-    } else out += c;
-  }
-  return out + "\"";
-}
 
 }  // namespace
 
@@ -803,13 +791,13 @@ std::string Plan::toJson(const BatchResult* results) const {
   for (std::size_t i = 0; i < steps.size(); ++i) {
     const PlanStep& s = steps[i];
     out += i ? ",{" : "{";
-    out += "\"action\":\"" + std::string(actionName(s.action)) + "\",\"object\":" + jsonString(s.object);
-    if (!s.detail.empty()) out += ",\"detail\":" + jsonString(s.detail);
+    out += "\"action\":\"" + std::string(actionName(s.action)) + "\",\"object\":" + jsonQuoted(s.object);
+    if (!s.detail.empty()) out += ",\"detail\":" + jsonQuoted(s.detail);
     if (results && i < results->results.size()) {
       const RequestResult& r = results->results[i];
       out += std::string(",\"result\":\"") +
              (r.status == RequestStatus::Applied ? "applied" : r.status == RequestStatus::Failed ? "failed" : "not sent") + "\"";
-      if (r.error) out += ",\"error\":" + jsonString(r.error->reason());
+      if (r.error) out += ",\"error\":" + jsonQuoted(r.error->reason());
     }
     out += "}";
   }

@@ -319,15 +319,19 @@ InterfaceState readInterface(const YAML::Node& node, const std::string& path) {
   return iface;
 }
 
+/// A route's or rule's `state:`, which can only be `absent`.
+bool readAbsent(Map& m, const std::string& path) {
+  if (!m.has("state")) return false;
+  std::string s = text(m.get("state"), child(path, "state"));
+  if (s != "absent") fail(child(path, "state"), "expected absent, got \"" + s + "\"");
+  return true;
+}
+
 RouteState readRoute(const YAML::Node& node, const std::string& path) {
   Map m(node, path);
   RouteState r;
   r.path = path;
-  if (m.has("state")) {
-    std::string s = text(m.get("state"), child(path, "state"));
-    if (s != "absent") fail(child(path, "state"), "expected absent, got \"" + s + "\"");
-    r.absent = true;
-  }
+  r.absent = readAbsent(m, path);
   if (!m.has("destination")) fail(child(path, "destination"), "missing");
   r.destination = prefix(m.get("destination"), child(path, "destination"));
   if (r.destination.hasHostBits()) fail(child(path, "destination"), "host bits set in " + r.destination.toStringWithLength());
@@ -350,11 +354,7 @@ RuleState readRule(const YAML::Node& node, const std::string& path) {
   Map m(node, path);
   RuleState r;
   r.path = path;
-  if (m.has("state")) {
-    std::string s = text(m.get("state"), child(path, "state"));
-    if (s != "absent") fail(child(path, "state"), "expected absent, got \"" + s + "\"");
-    r.absent = true;
-  }
+  r.absent = readAbsent(m, path);
   if (m.has("ip-from")) r.ipFrom = prefix(m.get("ip-from"), child(path, "ip-from"));
   if (m.has("ip-to")) r.ipTo = prefix(m.get("ip-to"), child(path, "ip-to"));
   if (r.ipFrom && r.ipTo && r.ipFrom->family() != r.ipTo->family()) fail(child(path, "ip-to"), "another family than ip-from");
@@ -708,17 +708,7 @@ void writeJson(const YAML::Node& node, std::string& out, int depth) {
   } else {
     const std::string& s = node.Scalar();
     bool bare = s == "true" || s == "false" || (!s.empty() && s.find_first_not_of("0123456789") == std::string::npos && (s.size() == 1 || s[0] != '0'));
-    if (bare) { out += s; return; }
-    out += '"';
-    for (char c : s) {
-      if (c == '"' || c == '\\') out += '\\', out += c;
-      else if (static_cast<unsigned char>(c) < 0x20) {
-        char buf[8];
-        snprintf(buf, sizeof buf, "\\u%04x", c);
-        out += buf;
-      } else out += c;
-    }
-    out += '"';
+    out += bare ? s : jsonQuoted(s);
   }
 }
 

@@ -1,6 +1,7 @@
 #include "state/state_names.hpp"
 
 #include <array>
+#include <cstdio>
 #include <utility>
 
 namespace fastlink {
@@ -62,6 +63,23 @@ const char* macvlanModeName(MacvlanMode mode) {
   for (const auto& [n, m] : kMacvlanModes)
     if (m == mode) return n.data();
   return "vepa";
+}
+
+std::string jsonQuoted(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char buf[8];
+      snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
 }
 
 }  // namespace fastlink

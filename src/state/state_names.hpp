@@ -21,4 +21,7 @@ const char* bondModeName(BondMode mode);
 std::optional<MacvlanMode> macvlanModeFromName(std::string_view name);
 const char* macvlanModeName(MacvlanMode mode);
 
+/// `s` as a JSON string, quotes included.
+std::string jsonQuoted(const std::string& s);
+
 }  // namespace fastlink
