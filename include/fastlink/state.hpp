@@ -1,0 +1,180 @@
+// Declarative state (issue 26): a document that says what the host must look like (nmstate's
+// keys and type names, YAML or JSON), the plan that gets it there (a diff against the kernel's
+// dumps, in dependency order, sent as one pipelined batch), and the document of what a host is.
+//
+//   fastlink::State want = fastlink::State::load("host.yaml");  // throws Error naming the path
+//   fastlink::Plan plan = fastlink::makePlan(nl, want);          // dumps + diff, sends nothing
+//   std::cout << plan.toText();                                  // `fastlink apply --check`
+//   fastlink::BatchResult r = fastlink::applyPlan(nl, plan);     // one batch, per-step results
+//   fastlink::Plan rest = fastlink::makePlan(nl, want);          // verify: empty when applied
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "fastlink/link.hpp"
+#include "fastlink/prefix.hpp"
+#include "fastlink/request.hpp"
+#include "fastlink/types.hpp"
+
+namespace fastlink {
+
+class Netlink;
+
+/// nmstate's interface `state:`.
+enum class InterfaceAdmin : uint8_t { Up, Down, Absent };
+
+/// `ipv4:` / `ipv6:` of an interface. `enabled: false` means no addresses of the family.
+struct IpConfig {
+  bool enabled = true;
+  std::vector<Prefix> addresses;  ///< `address: [{ip, prefix-length}]`: the complete list
+};
+
+/// One entry of `interfaces:`. Unset optionals are keys the document did not give: in `merged`
+/// mode they are left as the host has them.
+struct InterfaceState {
+  std::string path;  ///< where the entry is in the document ("interfaces[3]"), for errors
+  std::string name;
+  /// nmstate's type name: ethernet, loopback, linux-bridge, bond, vlan, vxlan, vrf, veth, dummy,
+  /// mac-vlan; any other kernel kind (as `ip -d link` names it) for devices fastlink only changes.
+  std::string type;
+  InterfaceAdmin state = InterfaceAdmin::Up;
+  std::optional<uint32_t> mtu;
+  std::optional<MacAddress> macAddress;
+  std::optional<std::string> description;  ///< the interface alias
+  std::optional<std::string> controller;   ///< the master's name; "" = no master
+  std::optional<uint32_t> group;           ///< `fastlink-group`: the interface group
+  std::optional<IpConfig> ipv4;
+  std::optional<IpConfig> ipv6;
+  /// The complete port list of a linux-bridge (`bridge.port`), bond (`link-aggregation.port`)
+  /// or vrf (`vrf.port`).
+  std::optional<std::vector<std::string>> ports;
+  std::optional<bool> bridgeStp;  ///< `bridge.options.stp.enabled`
+  std::optional<BondMode> bondMode;         ///< `link-aggregation.mode`
+  std::optional<uint32_t> bondMiimon;       ///< `link-aggregation.options.miimon`
+  std::optional<std::string> baseIface;     ///< vlan, vxlan, mac-vlan `base-iface`
+  std::optional<uint16_t> vlanId;
+  std::optional<uint32_t> vxlanId;
+  std::optional<IpAddress> vxlanRemote;
+  std::optional<IpAddress> vxlanLocal;
+  std::optional<uint16_t> vxlanDstPort;
+  std::optional<uint32_t> vrfTable;         ///< `vrf.route-table-id`
+  std::optional<std::string> vethPeer;      ///< `veth.peer`
+  std::optional<MacvlanMode> macvlanMode;   ///< `mac-vlan.mode`
+};
+
+/// One entry of `routes.config`.
+struct RouteState {
+  std::string path;
+  Prefix destination;
+  std::optional<IpAddress> nextHopAddress;
+  std::optional<std::string> nextHopInterface;
+  std::optional<uint32_t> metric;
+  uint32_t table = 254;
+  bool absent = false;  ///< `state: absent`: remove the routes that match the given fields
+};
+
+/// One entry of `route-rules.config`.
+struct RuleState {
+  std::string path;
+  IpAddress::Family family = IpAddress::Family::v4;
+  std::optional<Prefix> ipFrom;
+  std::optional<Prefix> ipTo;
+  std::optional<uint32_t> priority;
+  std::optional<uint32_t> table;  ///< `route-table`
+  std::optional<uint32_t> fwmark;
+  std::optional<uint32_t> fwmask;
+  bool absent = false;
+};
+
+/// How much of the host the document speaks for (`fastlink-apply: {mode: ...}`).
+enum class ApplyMode : uint8_t {
+  Merged,      ///< only the keys the document gives (default, as nmstate)
+  Replaced,    ///< a named interface is exactly as written: no ipv4/ipv6 key = no addresses
+  Overridden,  ///< also remove what fastlink owns and the document does not name
+};
+
+/// What fastlink owns in `overridden` mode (`fastlink-apply:` keys). Devices without a kind
+/// (ethernet, loopback) are never removed.
+struct Ownership {
+  std::vector<std::string> interfaces{"*"};  ///< `owned-interfaces`: name globs
+  std::vector<std::string> ignore;           ///< `ignore`: name globs never touched, in any mode
+  uint8_t routeProtocol = 4;                 ///< `route-protocol`: routes fastlink adds and owns (static)
+  std::vector<uint32_t> routeTables{254};    ///< `route-tables`: tables whose routes it owns
+};
+
+/// A parsed state document. Parsing checks everything that can be checked without the kernel
+/// (types, ranges, duplicate names, ports of masters the document does not have, cyclic
+/// masters, routes through missing devices); the errors name the path in the document.
+struct State {
+  std::vector<InterfaceState> interfaces;
+  std::vector<RouteState> routes;
+  std::vector<RuleState> rules;
+  ApplyMode mode = ApplyMode::Merged;
+  Ownership ownership;
+
+  /// Parses YAML or JSON (JSON is YAML). `origin` names the source in errors. Throws
+  /// fastlink::Error (EINVAL): "interfaces[3].vlan.id: expected an integer (in ORIGIN)".
+  static State parse(std::string_view text, const std::string& origin = "document");
+  /// Reads and parses a file; "-" reads standard input.
+  static State load(const std::string& path);
+
+  /// The document as YAML (`fastlink show state --yaml`) or JSON (`-j`), in the shape parse reads.
+  std::string toYaml() const;
+  std::string toJson() const;
+
+  const InterfaceState* findInterface(std::string_view name) const;
+};
+
+/// One change of a plan: what it is about, what it changes, and how its request is encoded.
+struct PlanStep {
+  enum class Action : uint8_t { Create, Change, Delete };
+  Action action = Action::Change;
+  std::string object;  ///< "interface br0", "address 10.0.0.1/24 dev br0", "route 10.1.0.0/16 table 254"
+  std::string detail;  ///< what differs: "mtu 1500 -> 9000", "controller none -> br0"
+  /// Encodes the request. Devices the plan creates get their ifindex while it runs, so the
+  /// request is encoded when the batch sends it (makePlan has encoded each once already, with
+  /// placeholder indexes, so bad input fails before anything is sent).
+  std::function<Request()> encode;
+};
+
+/// The difference between a State and the host, in the order it must be applied: routes,
+/// rules and addresses deleted first, then devices (ports before masters), then devices
+/// created (masters and base devices before what uses them), changed and brought up, then
+/// addresses, routes and rules added.
+class Plan {
+ public:
+  std::vector<PlanStep> steps;
+  /// steps[0, firstPart) (deletions, veth pairs) are sent first; then `resolve` looks up the
+  /// indexes the kernel gave the new veths and numbers the other new devices above them; then
+  /// the rest is sent. Both parts are pipelined batches.
+  std::size_t firstPart = 0;
+  std::function<void(Netlink&)> resolve;
+  bool empty() const { return steps.empty(); }
+  std::size_t size() const { return steps.size(); }
+  /// One line per step: "+ interface br0: type linux-bridge", "~ interface v0: mtu 1500 -> 9000".
+  std::string toText() const;
+  /// The steps as JSON: [{"action":"create","object":...,"detail":...}] (with results when given).
+  std::string toJson(const BatchResult* results = nullptr) const;
+};
+
+/// Dumps what the document involves (one dump per object class: links, addresses, and routes
+/// and rules when the document has them or owns them) and returns the plan. Sends no change.
+/// Throws fastlink::Error when the document cannot be applied to this host (a port of a device
+/// that neither exists nor is created, a type that differs from the existing device's, ...).
+Plan makePlan(Netlink& netlink, const State& want);
+
+/// Sends the plan as one pipelined batch (stops at the first failure; every step has a result).
+BatchResult applyPlan(Netlink& netlink, const Plan& plan, const ResultSink& sink = {});
+
+/// The host as a state document: every device, its addresses (not the kernel's IPv6 link-local
+/// ones), every route that is not the kernel's own (protocol kernel, table local, IPv6
+/// multicast), the rules that are not the kernel's defaults.
+/// `fastlink show state > f; fastlink apply f` changes nothing.
+State captureState(Netlink& netlink);
+
+}  // namespace fastlink

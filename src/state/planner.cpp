@@ -1,0 +1,881 @@
+// The planner (issue 26): the host's dumps against a State, and the ordered plan between them.
+//
+// One dump per object class (links always; addresses when a device's addresses are named or
+// the mode owns them; routes and rules when the document has some or owns them). Every device
+// the plan creates gets its ifindex chosen here (after the highest in use; veth peers too), so
+// requests that name it (a port's master, a vlan's base, an address's device) can follow its
+// creation in the same pipelined batch.
+#include <fnmatch.h>
+#include <net/if_arp.h>
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "fastlink/addr.hpp"
+#include "fastlink/error.hpp"
+#include "fastlink/netlink.hpp"
+#include "fastlink/route.hpp"
+#include "fastlink/rule.hpp"
+#include "fastlink/state.hpp"
+#include "state/state_names.hpp"
+
+namespace fastlink {
+namespace {
+
+constexpr uint32_t kIffUp = 0x1;
+
+bool matchesAny(const std::vector<std::string>& globs, const std::string& name) {
+  for (const auto& g : globs)
+    if (fnmatch(g.c_str(), name.c_str(), 0) == 0) return true;
+  return false;
+}
+
+bool isLinkLocal6(const Prefix& p) {
+  auto b = p.address().bytes();
+  return !p.isV4() && b[0] == 0xfe && (b[1] & 0xc0) == 0x80;
+}
+
+/// What the host has, from one dump per class.
+struct Host {
+  std::map<std::string, LinkInfo> links;
+  std::map<uint32_t, std::string> names;
+  std::map<std::string, std::vector<Prefix>> addresses;  // by device name, both families
+  std::vector<RouteInfo> routes;
+  std::vector<RuleInfo> rules;
+  uint32_t maxIndex = 0;
+
+  const LinkInfo* link(const std::string& name) const {
+    auto it = links.find(name);
+    return it == links.end() ? nullptr : &it->second;
+  }
+  std::string nameOf(uint32_t index) const {
+    auto it = names.find(index);
+    return it == names.end() ? "" : it->second;
+  }
+};
+
+Host dumpHost(Netlink& nl, bool addresses, bool routes, bool rules) {
+  Host host;
+  nl.links().forEach({}, [&](const LinkInfo& l) {
+    if (!l.name || !l.index) return;
+    host.names[*l.index] = *l.name;
+    host.maxIndex = std::max(host.maxIndex, *l.index);
+    host.links.emplace(*l.name, l);
+  }, [&] { host = Host{}; });
+  if (addresses) {
+    nl.addresses().forEach({}, [&](const AddrInfo& a) {
+      if (!a.address || !a.dev) return;
+      std::string dev = host.nameOf(a.dev->isIndex() ? a.dev->index() : 0);
+      if (!dev.empty()) host.addresses[dev].push_back(*a.address);
+    }, [&] { host.addresses.clear(); });
+  }
+  if (routes) {
+    nl.routes().forEach({}, [&](const RouteInfo& r) {
+      if (r.isCloned()) return;
+      host.routes.push_back(r);
+    }, [&] { host.routes.clear(); });
+  }
+  if (rules) {
+    nl.rules().forEach({}, [&](const RuleInfo& r) { host.rules.push_back(r); }, [&] { host.rules.clear(); });
+  }
+  return host;
+}
+
+std::string join(const std::vector<std::string>& parts) {
+  std::string s;
+  for (const auto& p : parts) s += (s.empty() ? "" : ", ") + p;
+  return s;
+}
+
+std::string describeRoute(const RouteState& r) {
+  std::string s = "route " + r.destination.toStringWithLength();
+  if (r.nextHopAddress) s += " via " + r.nextHopAddress->toString();
+  if (r.nextHopInterface) s += " dev " + *r.nextHopInterface;
+  if (r.metric) s += " metric " + std::to_string(*r.metric);
+  if (r.table != kTableMain) s += " table " + std::to_string(r.table);
+  return s;
+}
+
+std::string describeRule(const RuleInfo& r) {
+  std::string s = "rule";
+  if (r.priority) s += " pref " + std::to_string(*r.priority);
+  if (r.src) s += " from " + r.src->toStringWithLength();
+  if (r.dst) s += " to " + r.dst->toStringWithLength();
+  if (r.fwmark) s += " fwmark " + std::to_string(*r.fwmark);
+  if (r.table) s += " lookup " + std::to_string(*r.table);
+  return s;
+}
+
+/// The ifindexes of the devices a plan creates, known only once it runs: veth pairs are
+/// created first and the kernel picks their indexes (looked up by name after them); the other
+/// new devices get explicit ones above every index then in use, so the requests that name them
+/// (a port's master, a vlan's base, an address's device) follow their creation in one batch.
+struct CreatedIndexes {
+  std::map<std::string, uint32_t> byName;
+  std::vector<std::string> pickedByKernel;  ///< veth ends, looked up after the first part
+  std::vector<std::string> explicitOrder;   ///< the others, numbered in this order
+  uint32_t hostMax = 0;
+
+  uint32_t at(const std::string& name) const {
+    auto it = byName.find(name);
+    if (it == byName.end()) throw Error(std::make_error_code(std::errc::no_such_device), "apply: " + name + " was not created");
+    return it->second;
+  }
+  void fix(std::optional<Ifref>& ref) const {
+    if (ref && ref->isName()) ref = Ifref(at(ref->name()));
+  }
+  void resolve(Netlink& nl) {
+    uint32_t next = hostMax;
+    for (const auto& name : pickedByKernel) {
+      auto index = nl.links().findIndex(name);
+      if (!index) throw Error(std::make_error_code(std::errc::no_such_device), "apply: " + name + " was not created");
+      byName[name] = *index;
+      next = std::max(next, *index);
+    }
+    for (const auto& name : explicitOrder) byName[name] = ++next;
+  }
+  /// Placeholders, to encode every request once before anything is sent.
+  void placeholders() {
+    uint32_t next = hostMax;
+    for (const auto& name : pickedByKernel) byName[name] = ++next;
+    for (const auto& name : explicitOrder) byName[name] = ++next;
+  }
+};
+
+class Planner {
+ public:
+  Planner(const State& want, const Host& host) : want_(want), host_(host), created_(std::make_shared<CreatedIndexes>()) {
+    created_->hostMax = host.maxIndex;
+  }
+
+  Plan build() {
+    resolveControllers();
+    planInterfaces();
+    planOverriddenLinks();
+    planAddresses();
+    planRoutes();
+    planRules();
+    Plan plan;
+    for (auto* phase : {&routeDeletes_, &ruleDeletes_, &addressDeletes_, &releases_, &linkDeletes_, &vethCreates_}) {
+      for (auto& step : *phase) plan.steps.push_back(std::move(step));
+    }
+    plan.firstPart = plan.steps.size();
+    for (auto* phase : {&linkCreates_, &linkChanges_, &adminChanges_, &addressAdds_, &routeAdds_, &ruleAdds_})
+      for (auto& step : *phase) plan.steps.push_back(std::move(step));
+    auto created = created_;
+    plan.resolve = [created](Netlink& nl) { created->resolve(nl); };
+    // Every request is encoded once now, with placeholder indexes: bad input fails here, before
+    // anything is sent.
+    created->placeholders();
+    for (const auto& step : plan.steps) (void)step.encode();
+    created->byName.clear();
+    return plan;
+  }
+
+ private:
+  [[noreturn]] static void fail(const std::string& path, const std::string& why) {
+    throw Error::invalidArgument("plan", path + ": " + why);
+  }
+
+  bool ignored(const std::string& name) const { return matchesAny(want_.ownership.ignore, name); }
+
+  /// The controller each named interface must have ("" none), from `controller:` and port lists.
+  void resolveControllers() {
+    for (const auto& iface : want_.interfaces) {
+      if (iface.controller) controllerOf_[iface.name] = *iface.controller;
+      else if (want_.mode == ApplyMode::Replaced) controllerOf_[iface.name] = "";
+    }
+    for (const auto& master : want_.interfaces) {
+      if (!master.ports || master.state == InterfaceAdmin::Absent) continue;
+      for (const auto& port : *master.ports) controllerOf_[port] = master.name;
+      // The port list is complete: the host's other ports of this master leave it.
+      if (const LinkInfo* m = host_.link(master.name); m && m->index) {
+        for (const auto& [name, link] : host_.links)
+          if (link.masterIndex() == *m->index && !controllerOf_.count(name)) controllerOf_[name] = "";
+      }
+    }
+  }
+
+  /// The ifindex a device will have when its request is sent: the host's; 0 for a device this
+  /// plan creates (see refOf) or that does not exist.
+  uint32_t indexOf(const std::string& name) const {
+    if (creating_.count(name)) return 0;
+    if (const LinkInfo* l = host_.link(name); l && !deleted_.count(name)) return l->index.value_or(0);
+    return 0;
+  }
+
+  bool willExist(const std::string& name) const { return indexOf(name) != 0 || creating_.count(name); }
+
+  /// How a request names a device: the host's ifindex, or the device's name, replaced by its
+  /// index when the request is encoded (CreatedIndexes).
+  Ifref refOf(const std::string& name) const {
+    if (creating_.count(name)) return Ifref(name);
+    return Ifref(indexOf(name));
+  }
+
+  /// A step whose request is encoded when the batch sends it.
+  PlanStep linkStep(PlanStep::Action action, const std::string& name, std::string detail, LinkInfo link, bool create) {
+    auto created = created_;
+    std::optional<Ifref> dev = create ? std::nullopt : std::optional<Ifref>(refOf(name));
+    std::function<Request()> encode = [created, link = std::move(link), dev, create, name]() {
+      LinkInfo l = link;
+      created->fix(l.master);
+      created->fix(l.parent);
+      if (l.vxlan) created->fix(l.vxlan->dev);
+      if (create) {
+        if (auto it = created->byName.find(name); it != created->byName.end() && !l.veth) l.setIndex(it->second);
+        return LinkRequests::add(l);
+      }
+      std::optional<Ifref> d = dev;
+      created->fix(d);
+      return LinkRequests::set(*d, l);
+    };
+    return PlanStep{action, "interface " + name, std::move(detail), std::move(encode)};
+  }
+
+
+  void planInterfaces() {
+    // Devices deleted first (their names may be reused), then created in dependency order.
+    for (const auto& iface : want_.interfaces) {
+      if (ignored(iface.name)) continue;
+      if (iface.state == InterfaceAdmin::Absent) planDelete(iface.name, iface.path);
+    }
+    std::set<std::string> done;
+    std::function<void(const InterfaceState&)> create = [&](const InterfaceState& iface) {
+      if (done.count(iface.name)) return;
+      done.insert(iface.name);
+      // What it needs exists first: its base device and its controller (and its veth peer's,
+      // since either end may be the one created).
+      std::vector<const InterfaceState*> ends{&iface};
+      if (const InterfaceState* peer = vethPeerOf(iface)) ends.push_back(peer);
+      for (const InterfaceState* end : ends) {
+        for (const std::string* dep : {end->baseIface ? &*end->baseIface : nullptr, controllerName(end->name)}) {
+          if (!dep || dep->empty() || *dep == iface.name) continue;
+          if (const InterfaceState* d = want_.findInterface(*dep)) create(*d);
+        }
+      }
+      planInterface(iface);
+    };
+    for (const auto& iface : want_.interfaces)
+      if (iface.state != InterfaceAdmin::Absent && !ignored(iface.name)) create(iface);
+  }
+
+  const std::string* controllerName(const std::string& name) const {
+    auto it = controllerOf_.find(name);
+    return it == controllerOf_.end() ? nullptr : &it->second;
+  }
+
+  void planDelete(const std::string& name, const std::string& path) {
+    const LinkInfo* link = host_.link(name);
+    if (!link || deleted_.count(name)) return;
+    if (!link->kind) fail(path, name + " has no kind (a NIC or the loopback): it cannot be deleted");
+    // Deleting a device deletes its veth peer, and the vlans and macvlans on it: those go first
+    // (or not at all, for the peer).
+    for (const auto& [other, l] : host_.links) {
+      if (other == name || deleted_.count(other)) continue;
+      if (l.parentIndex() == *link->index && l.kind && *l.kind != "veth" && wantsDeleted(other)) planDelete(other, path);
+    }
+    deleted_.insert(name);
+    if (link->kind == "veth" && link->parentIndex()) deleted_.insert(host_.nameOf(link->parentIndex()));
+    uint32_t index = *link->index;
+    linkDeletes_.push_back({PlanStep::Action::Delete, "interface " + name, "type " + stateTypeOfKind(link->kind, false),
+                            [index] { return LinkRequests::del(Ifref(index)); }});
+  }
+
+  bool wantsDeleted(const std::string& name) const {
+    if (const InterfaceState* i = want_.findInterface(name)) return i->state == InterfaceAdmin::Absent;
+    return overriddenDeletes_.count(name) > 0;
+  }
+
+  void planInterface(const InterfaceState& iface) {
+    const LinkInfo* host = deleted_.count(iface.name) ? nullptr : host_.link(iface.name);
+    if (host) planChange(iface, *host);
+    else if (namedOnly_.count(iface.name)) planPeerSettings(iface);
+    else if (!creating_.count(iface.name)) planCreate(iface);
+  }
+
+  /// The document's entry for the other end of a veth, when it has one.
+  const InterfaceState* vethPeerOf(const InterfaceState& iface) const {
+    if (iface.type != "veth") return nullptr;
+    if (iface.vethPeer) return want_.findInterface(*iface.vethPeer);
+    for (const auto& other : want_.interfaces)
+      if (other.vethPeer && *other.vethPeer == iface.name) return &other;
+    return nullptr;
+  }
+
+  /// The other end of a veth created with its pair: what `ip link add` did not set on it.
+  void planPeerSettings(const InterfaceState& iface) {
+    LinkInfo changes;
+    std::vector<std::string> what;
+    if (iface.mtu) changes.setMtu(*iface.mtu), what.push_back("mtu " + std::to_string(*iface.mtu));
+    if (iface.macAddress) changes.setAddress(*iface.macAddress), what.push_back("mac-address " + iface.macAddress->toString());
+    if (iface.description) changes.setAlias(*iface.description), what.push_back("description");
+    if (iface.group) changes.setGroup(*iface.group), what.push_back("fastlink-group " + std::to_string(*iface.group));
+    if (const std::string* master = controllerName(iface.name); master && !master->empty()) {
+      changes.setMaster(masterRefFor(iface, *master));
+      what.push_back("controller " + *master);
+    }
+    if (!what.empty()) linkChanges_.push_back(linkStep(PlanStep::Action::Change, iface.name, join(what), changes, false));
+    if (iface.state == InterfaceAdmin::Up) bringUp(iface.name, true);
+  }
+
+  Ifref masterRefFor(const InterfaceState& iface, const std::string& master) const {
+    if (master.empty()) return Ifref(0u);
+    if (!willExist(master)) fail(iface.path + ".controller", "no device " + master + " on the host or in the document");
+    return refOf(master);
+  }
+
+  void planCreate(const InterfaceState& iface) {
+    std::optional<std::string> kind = kindOfStateType(iface.type);
+    if (!kind) fail(child(iface.path, "type"), "no device " + iface.name + " on the host, and fastlink cannot create type " + iface.type);
+    // The other end of a veth the document also lists is created with it.
+    LinkInfo link(iface.name, *kind);
+    creating_.insert(iface.name);
+    std::vector<std::string> what{"type " + iface.type};
+    if (*kind == "veth") {
+      std::string peer = iface.vethPeer.value_or("");
+      if (peer.empty()) {
+        for (const auto& other : want_.interfaces)
+          if (other.vethPeer && *other.vethPeer == iface.name) peer = other.name;
+      }
+      if (peer.empty()) fail(child(iface.path, "veth"), "missing (a new veth needs veth.peer)");
+      if (host_.link(peer) && !deleted_.count(peer)) fail(child(iface.path, "veth.peer"), peer + " exists already");
+      // The kernel picks the peer's ifindex (it takes one only through a field fastlink's VethInfo
+      // does not have yet): the peer is named by name in the batch (link set takes names), so
+      // the end that addresses, routes or upper devices need by index is created first.
+      if (needsIndex(peer) && !needsIndex(iface.name)) {
+        if (const InterfaceState* p = want_.findInterface(peer); p) {
+          creating_.erase(iface.name);
+          planCreate(*p);
+          planPeerSettings(iface);
+          return;
+        }
+      }
+      if (needsIndex(peer))
+        fail(child(iface.path, "veth.peer"), "both " + iface.name + " and " + peer +
+             " carry addresses, routes or upper devices: create the pair first (one end without them)");
+      link.setVeth(VethInfo().setPeerName(peer));
+      creating_.insert(peer);
+      namedOnly_.insert(peer);
+      created_->pickedByKernel.push_back(iface.name);
+      created_->pickedByKernel.push_back(peer);
+      what.push_back("peer " + peer);
+    }
+    if (iface.baseIface) {
+      if (!willExist(*iface.baseIface)) fail(iface.path + "." + (iface.type == "linux-bridge" ? "bridge" : iface.type) + ".base-iface", "no device " + *iface.baseIface + " on the host or in the document");
+      if (*kind == "vxlan") link.setVxlan(VxlanInfo().setDev(refOf(*iface.baseIface)));
+      else link.setParent(refOf(*iface.baseIface));
+      what.push_back("base " + *iface.baseIface);
+    }
+    if (iface.vlanId) link.setVlan(VlanInfo().setId(*iface.vlanId));
+    if (iface.vxlanId) {
+      VxlanInfo v = link.vxlan.value_or(VxlanInfo());
+      v.setVni(*iface.vxlanId);
+      if (iface.vxlanRemote) v.setRemote(*iface.vxlanRemote);
+      if (iface.vxlanLocal) v.setLocal(*iface.vxlanLocal);
+      v.setDstPort(iface.vxlanDstPort.value_or(4789));
+      link.setVxlan(v);
+    }
+    if (iface.vrfTable) link.setVrf(VrfInfo().setTable(*iface.vrfTable));
+    if (iface.bondMode || iface.bondMiimon) {
+      BondInfo b;
+      if (iface.bondMode) b.setMode(*iface.bondMode);
+      if (iface.bondMiimon) b.setMiimon(*iface.bondMiimon);
+      link.setBond(b);
+    }
+    if (iface.bridgeStp) link.setBridge(BridgeInfo().setStpState(*iface.bridgeStp ? 1 : 0));
+    if (iface.macvlanMode) link.setMacvlan(MacvlanInfo().setMode(*iface.macvlanMode));
+    if (iface.mtu) link.setMtu(*iface.mtu), what.push_back("mtu " + std::to_string(*iface.mtu));
+    if (iface.macAddress) link.setAddress(*iface.macAddress), what.push_back("mac-address " + iface.macAddress->toString());
+    if (iface.description) link.setAlias(*iface.description);
+    if (iface.group) link.setGroup(*iface.group);
+    if (const std::string* master = controllerName(iface.name); master && !master->empty()) {
+      link.setMaster(masterRefFor(iface, *master));
+      what.push_back("controller " + *master);
+    }
+    bool veth = *kind == "veth";
+    if (!veth) created_->explicitOrder.push_back(iface.name);
+    if (veth && link.master) {
+      // Veth pairs are created before the other new devices: the master follows with them.
+      std::string detail = what.back();
+      linkChanges_.push_back(linkStep(PlanStep::Action::Change, iface.name, detail, LinkInfo().setMaster(*link.master), false));
+      link.master.reset();
+      what.pop_back();
+    }
+    (veth ? vethCreates_ : linkCreates_).push_back(linkStep(PlanStep::Action::Create, iface.name, join(what), link, true));
+    if (iface.state == InterfaceAdmin::Up) bringUp(iface.name, true);
+  }
+
+  static std::string child(const std::string& path, const std::string& key) { return path + "." + key; }
+
+  void bringUp(const std::string& name, bool up) {
+    adminChanges_.push_back(linkStep(PlanStep::Action::Change, name, up ? "state up" : "state down", LinkInfo().setAdmin(up), false));
+  }
+
+  /// A device requests must name by ifindex: it gets addresses, carries routes, or is the
+  /// controller or base of another device.
+  bool needsIndex(const std::string& name) const {
+    const InterfaceState* iface = want_.findInterface(name);
+    if (iface && ((iface->ipv4 && !iface->ipv4->addresses.empty()) || (iface->ipv6 && !iface->ipv6->addresses.empty())))
+      return true;
+    for (const auto& r : want_.routes)
+      if (r.nextHopInterface && *r.nextHopInterface == name) return true;
+    for (const auto& other : want_.interfaces) {
+      if (other.baseIface && *other.baseIface == name) return true;
+      if (other.controller && *other.controller == name) return true;
+      if (other.ports && !other.ports->empty() && other.name == name) return true;
+    }
+    return false;
+  }
+
+  void planChange(const InterfaceState& iface, const LinkInfo& host) {
+    bool loopback = host.type && *host.type == ARPHRD_LOOPBACK;
+    std::string hostType = stateTypeOfKind(host.kind, loopback);
+    if (hostType != iface.type)
+      fail(child(iface.path, "type"), iface.type + ", but the host's " + iface.name + " is a " + hostType + " (make it absent first)");
+    LinkInfo changes;
+    std::vector<std::string> what;
+    if (iface.mtu && host.mtu != iface.mtu) {
+      changes.setMtu(*iface.mtu);
+      what.push_back("mtu " + std::to_string(host.mtu.value_or(0)) + " -> " + std::to_string(*iface.mtu));
+    }
+    if (iface.macAddress && !(host.address && *host.address == *iface.macAddress)) {
+      changes.setAddress(*iface.macAddress);
+      what.push_back("mac-address " + (host.address ? host.address->toString() : "none") + " -> " + iface.macAddress->toString());
+    }
+    if (iface.description && host.alias.value_or("") != *iface.description) {
+      changes.setAlias(*iface.description);
+      what.push_back("description \"" + host.alias.value_or("") + "\" -> \"" + *iface.description + "\"");
+    }
+    if (iface.group && host.group.value_or(0) != *iface.group) {
+      changes.setGroup(*iface.group);
+      what.push_back("fastlink-group " + std::to_string(host.group.value_or(0)) + " -> " + std::to_string(*iface.group));
+    }
+    checkImmutable(iface, host);
+    if (iface.bridgeStp && host.bridge && host.bridge->stpState.value_or(0) != (*iface.bridgeStp ? 1u : 0u)) {
+      changes.setBridge(BridgeInfo().setStpState(*iface.bridgeStp ? 1 : 0));
+      what.push_back(std::string("bridge.options.stp.enabled ") + (*iface.bridgeStp ? "false -> true" : "true -> false"));
+    }
+    if (iface.macvlanMode && host.macvlan && host.macvlan->mode != iface.macvlanMode) {
+      changes.setMacvlan(MacvlanInfo().setMode(*iface.macvlanMode));
+      what.push_back(std::string("mac-vlan.mode -> ") + macvlanModeName(*iface.macvlanMode));
+    }
+    if (iface.bondMiimon && host.bond && host.bond->miimon != iface.bondMiimon) {
+      changes.setBond(BondInfo().setMiimon(*iface.bondMiimon));
+      what.push_back("link-aggregation.options.miimon -> " + std::to_string(*iface.bondMiimon));
+    }
+    bool wasUp = host.isUp();
+    bool bondPortDown = false;
+    if (const std::string* master = controllerName(iface.name)) {
+      std::string hostMaster = host_.nameOf(host.masterIndex());
+      if (hostMaster != *master || deleted_.count(hostMaster)) {
+        changes.setMaster(masterRefFor(iface, *master));
+        what.push_back("controller " + (hostMaster.empty() ? "none" : hostMaster) + " -> " + (master->empty() ? "none" : *master));
+        // A bond takes a port only while the port is down.
+        const InterfaceState* m = want_.findInterface(*master);
+        const LinkInfo* hm = host_.link(*master);
+        bool toBond = (m && m->type == "bond") || (hm && hm->kind == "bond");
+        if (toBond && wasUp) {
+          bringUp(iface.name, false);
+          linkChanges_.push_back(std::move(adminChanges_.back()));
+          adminChanges_.pop_back();
+          bondPortDown = true;
+        }
+      }
+    }
+    if (!what.empty())
+      linkChanges_.push_back(linkStep(PlanStep::Action::Change, iface.name, join(what), changes, false));
+    bool wantUp = iface.state == InterfaceAdmin::Up;
+    if (wantUp != wasUp || (bondPortDown && wantUp)) bringUp(iface.name, wantUp);
+  }
+
+  /// What the kernel cannot change in place: a different value is an error, not a silent no-op.
+  void checkImmutable(const InterfaceState& iface, const LinkInfo& host) {
+    auto immutable = [&](bool differs, const std::string& key, const std::string& hostValue) {
+      if (differs)
+        fail(child(iface.path, key), "the host's " + iface.name + " has " + hostValue + ", which cannot be changed in place (make it absent first)");
+    };
+    if (iface.vlanId && host.vlan) immutable(host.vlan->id != iface.vlanId, "vlan.id", "id " + std::to_string(host.vlan->id.value_or(0)));
+    if (iface.baseIface && (iface.type == "vlan" || iface.type == "mac-vlan")) {
+      std::string base = host_.nameOf(host.parentIndex());
+      immutable(base != *iface.baseIface, iface.type + ".base-iface", "base-iface " + base);
+    }
+    if (iface.vxlanId && host.vxlan) immutable(host.vxlan->vni != iface.vxlanId, "vxlan.id", "id " + std::to_string(host.vxlan->vni.value_or(0)));
+    if (iface.vrfTable && host.vrf) immutable(host.vrf->table != iface.vrfTable, "vrf.route-table-id", "table " + std::to_string(host.vrf->table.value_or(0)));
+    if (iface.bondMode && host.bond && host.bond->mode)
+      immutable(host.bond->mode != iface.bondMode, "link-aggregation.mode", std::string("mode ") + bondModeName(*host.bond->mode));
+    if (iface.vethPeer && host.kind == "veth") {
+      std::string peer = host_.nameOf(host.parentIndex());
+      immutable(!peer.empty() && peer != *iface.vethPeer, "veth.peer", "peer " + peer);
+    }
+  }
+
+  void planOverriddenLinks() {
+    if (want_.mode != ApplyMode::Overridden) return;
+    for (const auto& [name, link] : host_.links) {
+      if (!link.kind || name == "lo" || want_.findInterface(name) || ignored(name) ||
+          !matchesAny(want_.ownership.interfaces, name))
+        continue;
+      // The other end of a veth the document keeps stays.
+      if (*link.kind == "veth" && want_.findInterface(host_.nameOf(link.parentIndex()))) continue;
+      overriddenDeletes_.insert(name);
+    }
+    for (const auto& name : overriddenDeletes_) planDelete(name, "fastlink-apply.mode");
+  }
+
+  /// The addresses a named interface must have, per family; nullopt: leave them.
+  std::optional<std::vector<Prefix>> wantedAddresses(const InterfaceState& iface, bool v4) const {
+    const std::optional<IpConfig>& config = v4 ? iface.ipv4 : iface.ipv6;
+    if (config) return config->enabled ? config->addresses : std::vector<Prefix>{};
+    if (want_.mode == ApplyMode::Replaced) return std::vector<Prefix>{};
+    return std::nullopt;
+  }
+
+  void planAddresses() {
+    for (const auto& iface : want_.interfaces) {
+      if (iface.state == InterfaceAdmin::Absent || ignored(iface.name)) continue;
+      bool fresh = creating_.count(iface.name) > 0;
+      std::vector<Prefix> have;
+      if (!fresh) {
+        if (auto it = host_.addresses.find(iface.name); it != host_.addresses.end()) have = it->second;
+      }
+      for (bool v4 : {true, false}) {
+        auto wanted = wantedAddresses(iface, v4);
+        if (!wanted) continue;
+        Ifref dev = refOf(iface.name);
+        auto created = created_;
+        for (const Prefix& p : have) {
+          if (p.isV4() != v4 || isLinkLocal6(p) || std::find(wanted->begin(), wanted->end(), p) != wanted->end()) continue;
+          addressDeletes_.push_back({PlanStep::Action::Delete, "address " + p.toStringWithLength() + " dev " + iface.name, "",
+                                     [p, dev] { return AddrRequests::del(AddrInfo(p, dev)); }});
+        }
+        for (const Prefix& p : *wanted) {
+          if (std::find(have.begin(), have.end(), p) != have.end()) continue;
+          addressAdds_.push_back({PlanStep::Action::Create, "address " + p.toStringWithLength() + " dev " + iface.name, "",
+                                  [created, p, dev] {
+                                    AddrInfo a(p, dev);
+                                    created->fix(a.dev);
+                                    return AddrRequests::add(a);
+                                  }});
+        }
+      }
+    }
+  }
+
+  /// True when the host route is the one the document describes (the fields it gives).
+  bool sameRoute(const RouteState& r, const RouteInfo& h) const {
+    if (!h.dst || !(*h.dst == r.destination) || h.tableOrMain() != r.table) return false;
+    if (h.type && *h.type != RouteType::Unicast) return false;
+    if (r.metric && h.metric.value_or(0) != *r.metric) return false;
+    if (r.nextHopAddress && !(h.gateway && *h.gateway == *r.nextHopAddress)) return false;
+    if (r.nextHopInterface && host_.nameOf(h.devIndex()) != *r.nextHopInterface) return false;
+    return true;
+  }
+
+  RouteInfo routeOf(const RouteState& r) const {
+    RouteInfo route(r.destination);
+    route.setTable(r.table).setProtocol(static_cast<RouteProtocol>(want_.ownership.routeProtocol));
+    if (r.metric) route.setMetric(*r.metric);
+    if (r.nextHopAddress) route.setGateway(*r.nextHopAddress);
+    if (r.nextHopInterface) {
+      if (!willExist(*r.nextHopInterface))
+        fail(r.path + ".next-hop-interface", "no device " + *r.nextHopInterface + " on the host or in the document");
+      route.setDev(refOf(*r.nextHopInterface));
+    }
+    return route;
+  }
+
+  RouteInfo hostRouteKey(const RouteInfo& h) const {
+    RouteInfo key(*h.dst);
+    key.setTable(h.tableOrMain());
+    if (h.metric) key.setMetric(*h.metric);
+    if (h.gateway) key.setGateway(*h.gateway);
+    if (h.devIndex()) key.setDev(Ifref(h.devIndex()));
+    if (h.type) key.setType(*h.type);
+    return key;
+  }
+
+  void deleteHostRoute(const RouteInfo& h) {
+    if (!deletedRoutes_.insert(&h).second) return;  // named absent and owned: deleted once
+    RouteInfo key = hostRouteKey(h);
+    std::string object = "route " + h.dst->toStringWithLength();
+    if (h.gateway) object += " via " + h.gateway->toString();
+    if (h.devIndex()) object += " dev " + host_.nameOf(h.devIndex());
+    if (h.metric) object += " metric " + std::to_string(*h.metric);
+    if (h.tableOrMain() != kTableMain) object += " table " + std::to_string(h.tableOrMain());
+    routeDeletes_.push_back({PlanStep::Action::Delete, object, "", [key] { return RouteRequests::del(key); }});
+  }
+
+  bool routeOnDeletedDevice(const RouteInfo& h) const { return deleted_.count(host_.nameOf(h.devIndex())) > 0; }
+
+  void planRoutes() {
+    std::set<const RouteInfo*> kept;
+    for (const auto& r : want_.routes) {
+      if (r.absent) {
+        for (const auto& h : host_.routes)
+          if (sameRoute(r, h) && !routeOnDeletedDevice(h)) deleteHostRoute(h);
+        continue;
+      }
+      const RouteInfo* match = nullptr;
+      for (const auto& h : host_.routes)
+        if (sameRoute(r, h) && !routeOnDeletedDevice(h)) match = &h;
+      if (match) {
+        kept.insert(match);
+        continue;
+      }
+      auto created = created_;
+      routeAdds_.push_back({PlanStep::Action::Create, describeRoute(r), "", [created, route = routeOf(r)] {
+                              RouteInfo rt = route;
+                              created->fix(rt.dev);
+                              return RouteRequests::replace(rt);
+                            }});
+    }
+    if (want_.mode != ApplyMode::Overridden) return;
+    const auto& tables = want_.ownership.routeTables;
+    for (const auto& h : host_.routes) {
+      if (kept.count(&h) || !h.dst || !h.protocol || static_cast<uint8_t>(*h.protocol) != want_.ownership.routeProtocol) continue;
+      if (std::find(tables.begin(), tables.end(), h.tableOrMain()) == tables.end() || routeOnDeletedDevice(h)) continue;
+      if (ignored(host_.nameOf(h.devIndex()))) continue;
+      bool named = false;
+      for (const auto& r : want_.routes) named = named || (!r.absent && sameRoute(r, h));
+      if (!named) deleteHostRoute(h);
+    }
+  }
+
+  RuleInfo ruleOf(const RuleState& r) const {
+    RuleInfo rule;
+    rule.setFamily(r.family);
+    if (r.priority) rule.setPriority(*r.priority);
+    if (r.ipFrom) rule.src = r.ipFrom;
+    if (r.ipTo) rule.dst = r.ipTo;
+    if (r.table) rule.table = r.table;
+    if (r.fwmark) rule.fwmark = r.fwmark;
+    if (r.fwmask) rule.fwmask = r.fwmask;
+    return rule;
+  }
+
+  bool sameRule(const RuleState& r, const RuleInfo& h) const {
+    if (h.family && *h.family != r.family) return false;
+    if (r.priority && h.priority.value_or(0) != *r.priority) return false;
+    auto samePrefix = [](const std::optional<Prefix>& a, const std::optional<Prefix>& b) {
+      bool aAny = !a || a->isDefault(), bAny = !b || b->isDefault();
+      return aAny == bAny && (aAny || *a == *b);
+    };
+    if (!samePrefix(r.ipFrom, h.src) || !samePrefix(r.ipTo, h.dst)) return false;
+    if (r.table && h.table.value_or(0) != *r.table) return false;
+    if (h.fwmark.value_or(0) != r.fwmark.value_or(0)) return false;
+    if (r.fwmask && h.fwmask.value_or(0) != *r.fwmask) return false;
+    if (!r.absent && (h.iif || h.oif)) return false;
+    return true;
+  }
+
+  void planRules() {
+    std::set<const RuleInfo*> kept;
+    for (const auto& r : want_.rules) {
+      if (r.absent) {
+        for (const auto& h : host_.rules)
+          if (sameRule(r, h) && deletedRules_.insert(&h).second) ruleDeletes_.push_back({PlanStep::Action::Delete, describeRule(h), "", [key = hostRuleKey(h)] { return RuleRequests::del(key); }});
+        continue;
+      }
+      const RuleInfo* match = nullptr;
+      for (const auto& h : host_.rules)
+        if (sameRule(r, h)) match = &h;
+      if (match) {
+        kept.insert(match);
+        continue;
+      }
+      RuleInfo rule = ruleOf(r);
+      rule.protocol = want_.ownership.routeProtocol;
+      ruleAdds_.push_back({PlanStep::Action::Create, describeRule(rule), "", [rule] { return RuleRequests::add(rule); }});
+    }
+    if (want_.mode != ApplyMode::Overridden) return;
+    for (const auto& h : host_.rules)
+      if (!kept.count(&h) && !deletedRules_.count(&h) && h.protocol == want_.ownership.routeProtocol)
+        ruleDeletes_.push_back({PlanStep::Action::Delete, describeRule(h), "", [key = hostRuleKey(h)] { return RuleRequests::del(key); }});
+  }
+
+  static RuleInfo hostRuleKey(const RuleInfo& h) {
+    RuleInfo key;
+    key.family = h.family;
+    key.priority = h.priority;
+    key.src = h.src;
+    key.dst = h.dst;
+    key.table = h.table;
+    key.fwmark = h.fwmark;
+    key.fwmask = h.fwmask;
+    key.iif = h.iif;
+    key.oif = h.oif;
+    return key;
+  }
+
+  const State& want_;
+  const Host& host_;
+  std::shared_ptr<CreatedIndexes> created_;
+  std::set<const RouteInfo*> deletedRoutes_;
+  std::set<const RuleInfo*> deletedRules_;
+  std::map<std::string, std::string> controllerOf_;
+  std::set<std::string> creating_, deleted_, overriddenDeletes_, namedOnly_;
+  std::vector<PlanStep> routeDeletes_, ruleDeletes_, addressDeletes_, releases_, linkDeletes_, vethCreates_, linkCreates_,
+      linkChanges_, adminChanges_, addressAdds_, routeAdds_, ruleAdds_;
+};
+
+bool needsAddresses(const State& want) {
+  if (want.mode != ApplyMode::Merged) return true;
+  for (const auto& iface : want.interfaces)
+    if (iface.ipv4 || iface.ipv6) return true;
+  return false;
+}
+
+const char* actionName(PlanStep::Action a) {
+  return a == PlanStep::Action::Create ? "create" : a == PlanStep::Action::Delete ? "delete" : "change";
+}
+
+
+}  // namespace
+
+Plan makePlan(Netlink& netlink, const State& want) {
+  bool routes = !want.routes.empty() || want.mode == ApplyMode::Overridden;
+  bool rules = !want.rules.empty() || want.mode == ApplyMode::Overridden;
+  Host host = dumpHost(netlink, needsAddresses(want), routes, rules);
+  return Planner(want, host).build();
+}
+
+BatchResult applyPlan(Netlink& netlink, const Plan& plan, const ResultSink& sink) {
+  BatchResult totals;
+  totals.results.resize(plan.steps.size());
+  // Stop at the first failure; the window lets many requests share a sendmsg.
+  BatchOptions options;
+  options.onError = OnError::Stop;
+  options.window = 64;
+  auto send = [&](std::size_t begin, std::size_t end) {
+    std::size_t next = begin;
+    RequestSource source = [&]() -> std::optional<Request> {
+      if (next == end) return std::nullopt;
+      return plan.steps[next++].encode();
+    };
+    BatchResult sent = netlink.run(source, options, [&](std::size_t index, const RequestResult& result) {
+      totals.results[begin + index] = result;
+      if (sink) sink(begin + index, result);
+    });
+    totals.applied += sent.applied;
+    totals.failed += sent.failed;
+    return sent.failed == 0;
+  };
+  // Deletions and the veth pairs first (the kernel picks the veths' indexes), then the rest.
+  if (send(0, plan.firstPart)) {
+    if (plan.resolve) plan.resolve(netlink);
+    send(plan.firstPart, plan.steps.size());
+  }
+  for (auto& r : totals.results)
+    if (r.status == RequestStatus::Failed && r.error) r.error->setBatchIndex(static_cast<std::size_t>(&r - totals.results.data()));
+  totals.notSent = plan.steps.size() - totals.applied - totals.failed;
+  return totals;
+}
+
+std::string Plan::toText() const {
+  std::string out;
+  for (const auto& step : steps) {
+    out += step.action == PlanStep::Action::Create ? "+ " : step.action == PlanStep::Action::Delete ? "- " : "~ ";
+    out += step.object;
+    if (!step.detail.empty()) out += ": " + step.detail;
+    out += '\n';
+  }
+  return out;
+}
+
+std::string Plan::toJson(const BatchResult* results) const {
+  std::string out = "[";
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    const PlanStep& s = steps[i];
+    out += i ? ",{" : "{";
+    out += "\"action\":\"" + std::string(actionName(s.action)) + "\",\"object\":" + jsonQuoted(s.object);
+    if (!s.detail.empty()) out += ",\"detail\":" + jsonQuoted(s.detail);
+    if (results && i < results->results.size()) {
+      const RequestResult& r = results->results[i];
+      out += std::string(",\"result\":\"") +
+             (r.status == RequestStatus::Applied ? "applied" : r.status == RequestStatus::Failed ? "failed" : "not sent") + "\"";
+      if (r.error) out += ",\"error\":" + jsonQuoted(r.error->reason());
+    }
+    out += "}";
+  }
+  return out + "]\n";
+}
+
+State captureState(Netlink& netlink) {
+  Host host = dumpHost(netlink, true, true, true);
+  State state;
+  std::map<std::string, std::vector<std::string>> portsOf;
+  for (const auto& [name, link] : host.links)
+    if (link.masterIndex()) portsOf[host.nameOf(link.masterIndex())].push_back(name);
+  // Devices by ifindex: the order they were made in, which is an order that can make them again.
+  for (const auto& [index, name] : host.names) {
+    const LinkInfo& l = host.links.at(name);
+    InterfaceState iface;
+    iface.name = name;
+    iface.type = stateTypeOfKind(l.kind, l.type && *l.type == ARPHRD_LOOPBACK);
+    iface.state = l.isUp() ? InterfaceAdmin::Up : InterfaceAdmin::Down;
+    iface.mtu = l.mtu;
+    if (l.address && l.kind && l.address->size() == 6) iface.macAddress = l.address;
+    if (l.alias && !l.alias->empty()) iface.description = l.alias;
+    if (l.group && *l.group) iface.group = l.group;
+    iface.controller = host.nameOf(l.masterIndex());
+    IpConfig v4, v6;
+    if (auto it = host.addresses.find(name); it != host.addresses.end()) {
+      for (const Prefix& p : it->second) {
+        if (isLinkLocal6(p)) continue;
+        (p.isV4() ? v4 : v6).addresses.push_back(p);
+      }
+    }
+    iface.ipv4 = v4;
+    iface.ipv6 = v6;
+    if (l.kind == "bridge" && l.bridge) iface.bridgeStp = l.bridge->stpState.value_or(0) != 0;
+    if (l.kind == "bond" && l.bond) {
+      iface.bondMode = l.bond->mode;
+      iface.bondMiimon = l.bond->miimon;
+    }
+    if (l.kind == "vlan" || l.kind == "macvlan") iface.baseIface = host.nameOf(l.parentIndex());
+    if (l.kind == "vlan" && l.vlan) iface.vlanId = l.vlan->id;
+    if (l.kind == "macvlan" && l.macvlan) iface.macvlanMode = l.macvlan->mode;
+    if (l.kind == "vxlan" && l.vxlan) {
+      iface.vxlanId = l.vxlan->vni;
+      iface.vxlanRemote = l.vxlan->remote;
+      iface.vxlanLocal = l.vxlan->local;
+      iface.vxlanDstPort = l.vxlan->dstPort;
+      if (l.vxlan->dev && l.vxlan->dev->isIndex() && l.vxlan->dev->index()) iface.baseIface = host.nameOf(l.vxlan->dev->index());
+    }
+    if (l.kind == "vrf" && l.vrf) iface.vrfTable = l.vrf->table;
+    if (l.kind == "veth" && l.parentIndex()) iface.vethPeer = host.nameOf(l.parentIndex());
+    state.interfaces.push_back(std::move(iface));
+  }
+  for (const auto& r : host.routes) {
+    if (!r.dst || (r.protocol && *r.protocol == RouteProtocol::Kernel) || r.tableOrMain() == kTableLocal) continue;
+    if (r.type && *r.type != RouteType::Unicast) continue;
+    if (!r.paths.empty()) continue;  // multipath: not in the document's shape yet
+    RouteState route;
+    route.destination = *r.dst;
+    route.nextHopAddress = r.gateway;
+    if (r.devIndex()) route.nextHopInterface = host.nameOf(r.devIndex());
+    route.metric = r.metric;
+    route.table = r.tableOrMain();
+    state.routes.push_back(route);
+  }
+  for (const auto& h : host.rules) {
+    if (h.protocol && *h.protocol == 2) continue;  // the kernel's default rules
+    if (h.iif || h.oif || (h.action && *h.action != RuleAction::ToTable)) continue;
+    RuleState rule;
+    rule.family = h.family.value_or(IpAddress::Family::v4);
+    if (h.src && !h.src->isDefault()) rule.ipFrom = h.src;
+    if (h.dst && !h.dst->isDefault()) rule.ipTo = h.dst;
+    rule.priority = h.priority;
+    rule.table = h.table;
+    if (h.fwmark && *h.fwmark) rule.fwmark = h.fwmark;
+    if (h.fwmask && *h.fwmask && *h.fwmask != 0xffffffff) rule.fwmask = h.fwmask;
+    state.rules.push_back(rule);
+  }
+  return state;
+}
+
+}  // namespace fastlink

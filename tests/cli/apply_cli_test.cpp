@@ -1,0 +1,254 @@
+// `fastlink apply` and `fastlink show state` (issue 26) against the kernel, with `ip -j` as the
+// oracle and the wire observer (tests/support/wire_observer) counting what the process sent.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <string>
+
+#include "cli/cli_fixture.hpp"
+
+namespace fastlink::test {
+namespace {
+
+using nlohmann::json;
+
+/// The source tree (the catalogue's path is the one the build gives the tests).
+std::string sourceDir() {
+  std::string tsv = FASTLINK_BAD_INPUT_TSV;
+  return tsv.substr(0, tsv.rfind("/tests/cli/"));
+}
+
+std::string exampleFile(const std::string& name) { return sourceDir() + "/examples/state/" + name; }
+
+class ApplyCli : public CliTest {
+ protected:
+  std::string writeDoc(const std::string& content) {
+    std::string path = "/tmp/fastlink-apply-" + std::to_string(getpid()) + "-" + ns.name() + "-" + std::to_string(files_++);
+    std::ofstream(path) << content;
+    paths_.push_back(path);
+    return path;
+  }
+  void TearDown() override {
+    for (const auto& p : paths_) std::remove(p.c_str());
+  }
+  /// Requests that change something: every message sent that is not a dump.
+  static uint64_t changeRequests(const wire::Counts& w) { return w.requests - w.dumpRequests; }
+
+  /// Links, addresses, routes of every table, rules, as `ip -j` prints them (ifindexes
+  /// included: a round trip that recreated a device would show).
+  std::string hostDump() const {
+    // Without -d: a bridge's timers tick between two reads.
+    return ns.ip("-j link show") + ns.ip("-j addr show") + ns.ip("-j route show table all") + ns.ip("-j rule show") +
+           ns.ip("-6 -j rule show");
+  }
+
+ private:
+  int files_ = 0;
+  std::vector<std::string> paths_;
+};
+
+bool hasAddress(const json& links, const std::string& dev, const std::string& local, int length) {
+  for (const auto& l : links) {
+    if (l["ifname"] != dev) continue;
+    for (const auto& a : l["addr_info"])
+      if (a["local"] == local && a["prefixlen"] == length) return true;
+  }
+  return false;
+}
+
+TEST_F(ApplyCli, BridgeOfVethPairsAppliesVerifiesAndThenSendsNoChange) {
+  auto r = cli("apply " + exampleFile("bridge-veth.yaml"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  json br0 = ipLink("br0");
+  EXPECT_EQ(br0["linkinfo"]["info_kind"], "bridge");
+  EXPECT_TRUE(hasFlag(br0, "UP"));
+  EXPECT_EQ(ipLink("va0")["master"], "br0");
+  EXPECT_EQ(ipLink("vb0")["master"], "br0");
+  EXPECT_EQ(ipLink("va1")["link"], "va0");
+  EXPECT_TRUE(hasFlag(ipLink("va1"), "UP"));
+  json addrs = ns.ipJson("addr show");
+  EXPECT_TRUE(hasAddress(addrs, "br0", "192.0.2.1", 24));
+  EXPECT_TRUE(hasAddress(addrs, "va1", "192.0.2.10", 24));
+  json routes = ns.ipJson("route show 198.51.100.0/24");
+  ASSERT_EQ(routes.size(), 1u) << routes.dump();
+  EXPECT_EQ(routes[0]["gateway"], "192.0.2.254");
+  EXPECT_EQ(routes[0]["dev"], "br0");
+  EXPECT_EQ(routes[0]["metric"], 100);
+  EXPECT_EQ(routes[0]["protocol"], "static");
+  json rules = ns.ipJson("rule show pref 1000");
+  ASSERT_EQ(rules.size(), 1u) << rules.dump();
+  EXPECT_EQ(rules[0]["src"], "203.0.113.0");
+  EXPECT_EQ(rules[0]["table"], "100");
+
+  // The host now matches: --check says so, and a second apply sends dumps only.
+  r = cli("apply --check " + exampleFile("bridge-veth.yaml"));
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_EQ(r.out, "");
+  std::string before = hostDump();
+  wire::Counts w;
+  r = cliWire("apply " + exampleFile("bridge-veth.yaml"), w);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(changeRequests(w), 0u) << "a second apply sent change requests";
+  EXPECT_GE(w.dumpRequests, 2u) << "links and addresses are dumped (and routes, rules)";
+  EXPECT_EQ(hostDump(), before);
+}
+
+TEST_F(ApplyCli, OneFieldChangeIsOneStepAndOneRequest) {
+  ASSERT_EQ(cli("apply " + exampleFile("bridge-veth.yaml")).status, 0);
+  std::string doc;
+  {
+    std::ifstream in(exampleFile("bridge-veth.yaml"));
+    doc.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  std::string from = "  - name: vb0\n    type: veth\n";
+  ASSERT_NE(doc.find(from), std::string::npos);
+  doc.replace(doc.find(from), from.size(), from + "    mtu: 9000\n");
+  std::string path = writeDoc(doc);
+  auto r = cli("apply --check " + path);
+  EXPECT_EQ(r.status, 2) << "--check exits 2 when the host differs";
+  EXPECT_EQ(r.out, "~ interface vb0: mtu 1500 -> 9000\n");
+  wire::Counts w;
+  r = cliWire("-j apply " + path, w);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(changeRequests(w), 1u);
+  EXPECT_EQ(ipLink("vb0")["mtu"], 9000);
+  json steps = json::parse(r.out);
+  ASSERT_EQ(steps.size(), 1u);
+  EXPECT_EQ(steps[0]["object"], "interface vb0");
+  EXPECT_EQ(steps[0]["result"], "applied");
+}
+
+TEST_F(ApplyCli, ShowStateAppliedBackChangesNothing) {
+  // A host made by ip: a bridge with a veth port, a vxlan, addresses of both families, a route
+  // in another table, a rule.
+  ASSERT_NO_THROW(ns.ip("link add rb0 type bridge"));
+  ASSERT_NO_THROW(ns.ip("link add rv0 mtu 1400 type veth peer name rv1"));
+  ASSERT_NO_THROW(ns.ip("link set rv0 master rb0"));
+  ASSERT_NO_THROW(ns.ip("link set rb0 up"));
+  ASSERT_NO_THROW(ns.ip("link set rv1 up"));
+  ASSERT_NO_THROW(ns.ip("link set rv0 up"));
+  ASSERT_NO_THROW(ns.ip("link set rv1 alias uplink group 3"));
+  ASSERT_NO_THROW(ns.ip("link add rx0 type vxlan id 42 dstport 4789 local 10.7.0.1 dev rv1"));
+  ASSERT_NO_THROW(ns.ip("addr add 10.7.0.1/24 dev rv1"));
+  ASSERT_NO_THROW(ns.ip("addr add 2001:db8:7::1/64 dev rb0 nodad"));
+  ASSERT_NO_THROW(ns.ip("route add 10.8.0.0/16 via 10.7.0.254 table 77 metric 5"));
+  ASSERT_NO_THROW(ns.ip("rule add from 10.9.0.0/16 lookup 77 pref 500"));
+  std::string before = hostDump();
+
+  for (std::string format : {"", "-j "}) {
+    auto shown = cli(format + "show state");
+    ASSERT_EQ(shown.status, 0) << shown.err;
+    std::string path = writeDoc(shown.out);
+    auto r = cli("apply --check " + path);
+    EXPECT_EQ(r.status, 0) << format << "show state differs from the host it came from:\n" << r.out << r.err;
+    wire::Counts w;
+    r = cliWire("apply " + path, w);
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(changeRequests(w), 0u) << format << r.out;
+    EXPECT_EQ(hostDump(), before) << format;
+  }
+}
+
+TEST_F(ApplyCli, AbsentDevicesAndRoutesAreRemovedRoutesFirst) {
+  ASSERT_NO_THROW(ns.ip("link add gv0 type veth peer name gv1"));
+  ASSERT_NO_THROW(ns.ip("link set gv0 up"));
+  ASSERT_NO_THROW(ns.ip("addr add 10.5.0.1/24 dev gv0"));
+  ASSERT_NO_THROW(ns.ip("route add 10.6.0.0/16 via 10.5.0.2 proto static"));
+  ASSERT_NO_THROW(ns.ip("link add gb0 type bridge"));
+  std::string path = writeDoc(
+      "interfaces:\n"
+      "  - name: gb0\n    state: absent\n"
+      "  - name: gv0\n    type: veth\n    state: up\n    ipv4:\n      enabled: true\n      address: []\n"
+      "routes:\n  config:\n    - destination: 10.6.0.0/16\n      state: absent\n");
+  auto r = cli("apply --check " + path);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out,
+            "- route 10.6.0.0/16 via 10.5.0.2 dev gv0\n"
+            "- address 10.5.0.1/24 dev gv0\n"
+            "- interface gb0: type linux-bridge\n");
+  r = cli("apply " + path);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_FALSE(ipHas("gb0"));
+  EXPECT_TRUE(ns.ipJson("route show 10.6.0.0/16").empty());
+  EXPECT_FALSE(hasAddress(ns.ipJson("addr show"), "gv0", "10.5.0.1", 24));
+}
+
+TEST_F(ApplyCli, OverriddenRemovesOwnedDevicesAndRoutesOnly) {
+  ASSERT_NO_THROW(ns.ip("link add lab-old type bridge"));
+  ASSERT_NO_THROW(ns.ip("link add lab-keep1 type bridge"));
+  ASSERT_NO_THROW(ns.ip("link add other0 type bridge"));
+  ASSERT_NO_THROW(ns.ip("link set other0 up"));
+  ASSERT_NO_THROW(ns.ip("route add 10.98.0.0/16 dev other0 proto static"));
+  ASSERT_NO_THROW(ns.ip("route add 10.97.0.0/16 dev other0 proto static"));
+  ASSERT_NO_THROW(ns.ip("route add 10.96.0.0/16 dev other0 proto bgp"));
+  auto r = cli("apply " + exampleFile("overridden.json"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_FALSE(ipHas("lab-old"));
+  EXPECT_TRUE(ipHas("lab-keep1")) << "ignored";
+  EXPECT_TRUE(ipHas("other0")) << "not owned";
+  EXPECT_EQ(ipLink("lab-v0")["master"], "lab-br");
+  EXPECT_EQ(ipLink("lab-br")["group"], "7");
+  EXPECT_EQ(ns.ipJson("route show table 100 10.99.0.0/16").size(), 1u);
+  EXPECT_TRUE(ns.ipJson("route show 10.98.0.0/16").empty()) << "named absent";
+  EXPECT_TRUE(ns.ipJson("route show 10.97.0.0/16").empty()) << "proto static in table main is owned";
+  EXPECT_EQ(ns.ipJson("route show 10.96.0.0/16").size(), 1u) << "a routing daemon's route stays";
+}
+
+TEST_F(ApplyCli, NmstateBondVlanVrfFileAppliesUnchanged) {
+  for (const char* kind : {"bond", "vlan", "vrf", "dummy"}) FASTLINK_REQUIRE_KIND(kind);
+  auto r = cli("apply " + exampleFile("nmstate-bond-vlan.yaml"));
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  json bond = ipLink("bond99");
+  EXPECT_EQ(bond["linkinfo"]["info_kind"], "bond");
+  EXPECT_EQ(bond["linkinfo"]["info_data"]["mode"], "active-backup");
+  EXPECT_EQ(bond["linkinfo"]["info_data"]["miimon"], 100);
+  EXPECT_EQ(ipLink("dummy0")["master"], "bond99");
+  EXPECT_EQ(ipLink("dummy1")["master"], "bond99");
+  json vlan = ipLink("bond99.10");
+  EXPECT_EQ(vlan["link"], "bond99");
+  EXPECT_EQ(vlan["linkinfo"]["info_data"]["id"], 10);
+  EXPECT_EQ(vlan["master"], "vrf1");
+  EXPECT_EQ(ipLink("vrf1")["linkinfo"]["info_data"]["table"], 100);
+  json addrs = ns.ipJson("addr show");
+  EXPECT_TRUE(hasAddress(addrs, "bond99.10", "192.0.2.2", 24));
+  EXPECT_TRUE(hasAddress(addrs, "bond99.10", "2001:db8::2", 64));
+  EXPECT_EQ(ns.ipJson("route show table 100 198.51.100.0/24").size(), 1u);
+  r = cli("apply --check " + exampleFile("nmstate-bond-vlan.yaml"));
+  EXPECT_EQ(r.status, 0) << r.out;
+}
+
+TEST(ApplySchema, ExamplesFollowTheSchema) {
+  // The VM's guest has no Python: the schema is checked by the host run (FASTLINK_REQUIRE_KINDS
+  // is set in the guest only).
+  if (std::getenv("FASTLINK_REQUIRE_KINDS")) return;
+  if (system("/usr/bin/python3 -c 'import jsonschema, yaml' 2>/dev/null") != 0)
+    GTEST_SKIP() << "needs Debian's python3-jsonschema and python3-yaml";
+  std::string script =
+      "import json, sys, yaml, jsonschema\n"
+      "schema = json.load(open(sys.argv[1]))\n"
+      "jsonschema.Draft202012Validator.check_schema(schema)\n"
+      "bad = 0\n"
+      "for path in sys.argv[2:]:\n"
+      "    for e in jsonschema.Draft202012Validator(schema).iter_errors(yaml.safe_load(open(path))):\n"
+      "        print(path, '/'.join(map(str, e.path)), e.message); bad += 1\n"
+      "sys.exit(1 if bad else 0)\n";
+  std::string examples = exampleFile("bridge-veth.yaml") + " " + exampleFile("nmstate-bond-vlan.yaml") + " " +
+                         exampleFile("overridden.json");
+  // A document the schema must refuse proves the check can fail.
+  std::string wrong = "/tmp/fastlink-apply-schema-" + std::to_string(getpid()) + ".yaml";
+  std::ofstream(wrong) << "interfaces:\n  - name: v0\n    type: vlan\n    vlan: {base-iface: e0, id: ten}\n";
+  std::string pyfile = "/tmp/fastlink-apply-schema-" + std::to_string(getpid()) + ".py";
+  std::ofstream(pyfile) << script;
+  std::string schema = sourceDir() + "/docs/schema/state.schema.json";
+  auto good = run("/usr/bin/python3 " + pyfile + " " + schema + " " + examples);
+  EXPECT_EQ(good.status, 0) << good.out << good.err;
+  auto bad = run("/usr/bin/python3 " + pyfile + " " + schema + " " + wrong);
+  EXPECT_NE(bad.status, 0) << "the schema took vlan.id: ten";
+  EXPECT_NE(bad.out.find("interfaces/0/vlan/id"), std::string::npos) << bad.out;
+  std::remove(wrong.c_str());
+  std::remove(pyfile.c_str());
+}
+
+}  // namespace
+}  // namespace fastlink::test
