@@ -12,6 +12,17 @@ ConntrackApi& Netlink::conntrack() { return lazy(conntrack_, netfilterEngine());
 
 void ConntrackApi::forEach(const ConntrackFilter& filter, const std::function<void(const ConntrackEntry&)>& each,
                            const std::function<void()>& restart) {
+  // CTA_FILTER compares tuples of one family: the kernel refuses it (EOPNOTSUPP) in a dump of
+  // every family. Without a family, such a filter is one dump per family.
+  bool tupleFilter = filter.src || filter.dst || filter.replySrc || filter.replyDst || filter.protocol || filter.zone;
+  if (tupleFilter && !filter.effectiveFamily()) {
+    for (IpAddress::Family family : {IpAddress::Family::v4, IpAddress::Family::v6}) {
+      ConntrackFilter one = filter;
+      one.family = family;
+      forEach(one, each, restart);
+    }
+    return;
+  }
   Request r = ConntrackRequests::list(filter);
   engine_.dump(
       r.bytes(), r.operation(),

@@ -106,7 +106,9 @@ void requireTuple(const ConntrackEntry& e, const std::string& operation) {
 /// The attributes an entry's settable fields become (create and update).
 void putSettable(MessageWriter& w, const ConntrackEntry& e) {
   if (e.timeout) putBe32(w, CTA_TIMEOUT, *e.timeout);
-  if (e.status) putBe32(w, CTA_STATUS, *e.status);
+  // The kernel refuses (EBUSY) a status that would flip CONFIRMED, which every entry it holds
+  // or creates from userspace has: send it set, as conntrack-tools does.
+  if (e.status) putBe32(w, CTA_STATUS, *e.status | conntrack_status::kConfirmed);
   if (e.mark) putBe32(w, CTA_MARK, *e.mark);
   if (e.tcpState) {
     std::size_t info = w.beginNest(CTA_PROTOINFO);

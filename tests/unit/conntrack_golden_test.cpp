@@ -59,7 +59,7 @@ TEST(ConntrackGolden, CreateSendsTheInvertedReplyAndSettables) {
                                             .nest(kTupleReply, v4tuple({10, 0, 0, 2}, {10, 0, 0, 1}, 17, 53, 1234))
                                             .be16(kZone, 3)
                                             .append(be32(kTimeout, 100))
-                                            .append(be32(kStatus, 2))
+                                            .append(be32(kStatus, 2 | 8 /* CONFIRMED, always */))
                                             .append(be32(kMark, 5)));
   EXPECT_TRUE(sameBytes(r.bytes(), expected));
   EXPECT_EQ(r.operation(), "conntrack -I -p udp -s 10.0.0.1 -d 10.0.0.2 --sport 1234 --dport 53 --zone 3");
