@@ -122,9 +122,10 @@ struct ConntrackEntry {
 /// Which entries a dump returns. The kernel filters (Linux 6.18, nf_conntrack_netlink.c): the
 /// family (nfgenmsg), mark/mask (CTA_MARK + CTA_MARK_MASK, since 4.x), status/mask
 /// (CTA_STATUS + CTA_STATUS_MASK, since 5.19), and through CTA_FILTER (since 5.8) the original
-/// and reply direction's addresses, layer-4 protocol, ports, ICMP type/code/id and the zone
-/// (CTA_TUPLE_ZONE, since 6.8). Every field is also checked in user space (matches()), so an
-/// older kernel that ignores a filter still yields only matching entries, only slower.
+/// and reply direction's addresses, layer-4 protocol and ports. The zone is sent in the filter
+/// tuple (CTA_TUPLE_ZONE) but 6.18 does not apply it to dumps (docs/cli/conntrack.md). Every
+/// field is also checked in user space (matches()), so a kernel that ignores a filter still
+/// yields only matching entries, only slower.
 struct ConntrackFilter {
   std::optional<IpAddress::Family> family;
   std::optional<IpAddress> src;       ///< original direction (conntrack -s)
