@@ -93,6 +93,10 @@ class OutBuffer {
   void endRecord() {
     if (size_ >= threshold_) drain();
   }
+  /// Drops a trailing space (printers that end every field with one, as conntrack's do).
+  void trimTrailingSpace() {
+    if (size_ && data_[size_ - 1] == ' ') --size_;
+  }
   /// Bytes held now: a mark for joinLines() (valid until the next endRecord()).
   std::size_t held() const { return size_; }
   /// `ip -o`: every line break written since `mark`, except a last one, becomes `\`.

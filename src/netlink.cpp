@@ -21,13 +21,16 @@ Netlink::Netlink(Netlink&&) noexcept = default;
 Netlink& Netlink::operator=(Netlink&&) noexcept = default;
 
 core::Engine& Netlink::engine(int protocol) const {
-  std::unique_ptr<core::Engine>& slot = protocol == NETLINK_GENERIC ? genericEngine_ : routeEngine_;
+  std::unique_ptr<core::Engine>& slot = protocol == NETLINK_GENERIC     ? genericEngine_
+                                       : protocol == NETLINK_NETFILTER ? netfilterEngine_
+                                                                       : routeEngine_;
   if (!slot) slot = std::make_unique<core::Engine>(protocol, options_);
   return *slot;
 }
 
 core::Engine& Netlink::routeEngine() const { return engine(NETLINK_ROUTE); }
 core::Engine& Netlink::genericEngine() const { return engine(NETLINK_GENERIC); }
+core::Engine& Netlink::netfilterEngine() const { return engine(NETLINK_NETFILTER); }
 
 LinkApi& Netlink::links() {
   if (!links_) links_ = std::make_unique<LinkApi>(routeEngine());
@@ -53,7 +56,12 @@ BatchResult Netlink::run(const RequestSource& source, const BatchOptions& option
 }
 
 RawApi Netlink::raw(Protocol protocol) {
-  return RawApi(protocol == Protocol::Generic ? genericEngine() : routeEngine());
+  switch (protocol) {
+    case Protocol::Generic: return RawApi(genericEngine());
+    case Protocol::Netfilter: return RawApi(netfilterEngine());
+    case Protocol::Route: break;
+  }
+  return RawApi(routeEngine());
 }
 
 Subscription Netlink::subscribe(std::initializer_list<NotificationGroup> groups, const SubscriptionOptions& options) {
@@ -65,6 +73,12 @@ Subscription Netlink::subscribe(std::initializer_list<NotificationGroup> groups,
 Subscription Netlink::subscribeGeneric(std::initializer_list<uint32_t> groupIds, const SubscriptionOptions& options) {
   Subscription s(NETLINK_GENERIC, options_.netns, options);
   for (uint32_t id : groupIds) s.joinGeneric(id);
+  return s;
+}
+
+Subscription Netlink::subscribeNetfilter(std::initializer_list<uint32_t> groups, const SubscriptionOptions& options) {
+  Subscription s(NETLINK_NETFILTER, options_.netns, options);
+  for (uint32_t g : groups) s.joinGeneric(g);
   return s;
 }
 

@@ -26,5 +26,6 @@
 #include "fastlink/tuntap.hpp"
 
 #include "fastlink/tc.hpp"
+#include "fastlink/conntrack.hpp"
 #include "fastlink/types.hpp"
 #include "fastlink/wireguard.hpp"

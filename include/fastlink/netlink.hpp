@@ -25,6 +25,7 @@ class RuleApi;
 class GenlApi;
 class EthtoolApi;
 class TcApi;
+class ConntrackApi;
 
 
 /// The netlink sockets of one namespace (extended ACKs, capped ACKs and strict checking on) and
@@ -48,6 +49,7 @@ class Netlink {
   GenlApi& families();        ///< fastlink/genl.hpp: generic netlink families, cached
   EthtoolApi& ethtool();      ///< fastlink/ethtool.hpp: channels, rings, features, coalescing
   TcApi& tc();                ///< fastlink/tc.hpp: qdiscs and classes
+  ConntrackApi& conntrack();  ///< fastlink/conntrack.hpp: the conntrack table (nfnetlink)
 
   /// Sends one request and waits for its ACK; throws fastlink::Error on failure.
   void execute(const Request& request);
@@ -65,6 +67,8 @@ class Netlink {
   Subscription subscribe(std::initializer_list<NotificationGroup> groups, const SubscriptionOptions& options = {});
   /// A generic netlink subscription: joins the multicast group ids (resolved from a family).
   Subscription subscribeGeneric(std::initializer_list<uint32_t> groupIds, const SubscriptionOptions& options = {});
+  /// A netfilter (nfnetlink) subscription: joins NFNLGRP_* groups, e.g. conntrack_group::kNew.
+  Subscription subscribeNetfilter(std::initializer_list<uint32_t> groups, const SubscriptionOptions& options = {});
 
   /// Counters of the rtnetlink socket.
   const SocketCounters& counters() const;
@@ -92,12 +96,14 @@ class Netlink {
   core::Engine& engine(int protocol) const;
   core::Engine& routeEngine() const;    ///< NETLINK_ROUTE
   core::Engine& genericEngine() const;  ///< NETLINK_GENERIC
+  core::Engine& netfilterEngine() const;  ///< NETLINK_NETFILTER
 
   NetlinkOptions options_;
   std::shared_ptr<NetnsHandle> namespace_;  // held open for the sockets opened later
   // Opening a socket on first use does not change what the Netlink is, so const users may.
   mutable std::unique_ptr<core::Engine> routeEngine_;
   mutable std::unique_ptr<core::Engine> genericEngine_;
+  mutable std::unique_ptr<core::Engine> netfilterEngine_;
   std::unique_ptr<LinkApi> links_;
   ApiPtr<AddrApi> addresses_{nullptr, nullptr};
   ApiPtr<RouteApi> routes_{nullptr, nullptr};
@@ -109,6 +115,7 @@ class Netlink {
   ApiPtr<GenlApi> families_{nullptr, nullptr};
   ApiPtr<EthtoolApi> ethtool_{nullptr, nullptr};
   ApiPtr<TcApi> tc_{nullptr, nullptr};
+  ApiPtr<ConntrackApi> conntrack_{nullptr, nullptr};
 };
 
 }  // namespace fastlink

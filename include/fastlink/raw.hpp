@@ -23,6 +23,7 @@ class Engine;
 enum class Protocol {
   Route,    ///< rtnetlink (links, addresses, routes, ...)
   Generic,  ///< generic netlink (family id as the message type, genlmsghdr as the header)
+  Netfilter,  ///< nfnetlink (subsystem << 8 | message as the type, nfgenmsg as the header)
 };
 
 /// One netlink message as parts fastlink does not interpret: the message type, the flags, the

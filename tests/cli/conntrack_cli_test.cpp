@@ -1,0 +1,225 @@
+// `fastlink conntrack ...` against conntrack-tools in a namespace of the test's own (conntrack
+// tables are per namespace): entries made by `conntrack -I` (an independent creator) or by
+// fastlink, read back with `conntrack -L` / `conntrack -G` as the oracle.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <thread>
+
+#include "cli_fixture.hpp"
+
+namespace fastlink::test {
+namespace {
+
+using nlohmann::json;
+
+bool haveConntrackTool() { return run("command -v conntrack >/dev/null 2>&1").status == 0; }
+
+class ConntrackCliTest : public CliTest {
+ protected:
+  void SetUp() override {
+    if (!haveConntrackTool()) GTEST_SKIP() << "tool 'conntrack' is missing (Debian package conntrack)";
+  }
+  /// conntrack-tools in the test's namespace.
+  CommandResult tool(const std::string& args) const { return ns.exec("conntrack " + args); }
+  void insert(const std::string& args) const {
+    auto r = tool("-I " + args);
+    ASSERT_EQ(r.status, 0) << args << ": " << r.err;
+  }
+  /// A table of one each: UDP replied (marked), TCP established in a zone, ICMP, IPv6 UDP.
+  void populate() const {
+    insert("-p udp -s 10.0.0.1 -d 10.0.0.2 --sport 1234 --dport 53 -t 100 -u SEEN_REPLY --mark 5");
+    insert("-p tcp -s 10.0.0.1 -d 10.0.0.2 --sport 1000 --dport 80 -t 100 --state ESTABLISHED -u ASSURED,SEEN_REPLY --zone 3");
+    insert("-p icmp -s 10.0.0.3 -d 10.0.0.2 --icmp-type 8 --icmp-code 0 --icmp-id 77 -t 100");
+    insert("-p udp -s fd00::1 -d fd00::2 --sport 1 --dport 2 -t 100");
+    insert("-p udp -s 10.0.0.9 -d 10.0.0.2 --sport 7 --dport 8 -t 100 --mark 6");
+  }
+  /// Lines of conntrack's output with the timeout (which ticks between two reads) blanked.
+  static std::multiset<std::string> lines(const std::string& text) {
+    std::multiset<std::string> out;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) {
+      // "udp      17 99 src=..." / "tcp      6 99 ESTABLISHED ...": the third word is the timeout.
+      std::istringstream words(line);
+      std::string w, rebuilt;
+      for (int i = 0; words >> w; ++i) {
+        if (i == 2 && std::all_of(w.begin(), w.end(), ::isdigit)) w = "T";
+        if (i == 4 && line.starts_with("ipv") && std::all_of(w.begin(), w.end(), ::isdigit)) w = "T";
+        rebuilt += (rebuilt.empty() ? "" : " ") + w;
+      }
+      out.insert(rebuilt);
+    }
+    return out;
+  }
+  /// A NETLINK_NETFILTER socket (protocol 12) with groups joined exists in the namespace.
+  bool listening() const {
+    std::istringstream in(ns.exec("cat /proc/net/netlink").out);
+    std::string line;
+    std::getline(in, line);  // the header
+    while (std::getline(in, line)) {
+      std::istringstream words(line);
+      std::string sk, eth, pid, groups;
+      int protocol = -1;
+      words >> sk >> protocol >> pid >> groups;
+      if (protocol == 12 && groups != "00000000") return true;
+    }
+    return false;
+  }
+  void expectSameListing(const std::string& selectors) {
+    auto mine = cli("conntrack -L " + selectors);
+    auto theirs = tool("-L " + selectors);
+    ASSERT_EQ(mine.status, 0) << mine.err;
+    EXPECT_EQ(lines(mine.out), lines(theirs.out)) << "conntrack -L " << selectors;
+    EXPECT_FALSE(mine.out.ends_with(" \n"));
+  }
+};
+
+TEST_F(ConntrackCliTest, ListPrintsWhatConntrackPrints) {
+  populate();
+  expectSameListing("");
+  expectSameListing("-o extended,id");
+  // Selectors the kernel filters (CTA_FILTER, mark, zone, family) — each must select something.
+  for (const char* sel : {"-s 10.0.0.1", "-d 10.0.0.2 -p udp", "-p tcp --dport 80", "-p udp --sport 1234",
+                          "--mark 5", "--mark 4/4", "--zone 3", "-f ipv6", "-u ASSURED", "-s 10.0.0.1 -p udp --dport 53"}) {
+    SCOPED_TRACE(sel);
+    auto mine = cli(std::string("conntrack -L ") + sel);
+    EXPECT_FALSE(mine.out.empty()) << "selects nothing: a useless check";
+    expectSameListing(sel);
+  }
+  // Nothing matches: empty, success, like conntrack.
+  auto none = cli("conntrack -L -s 10.9.9.9");
+  EXPECT_EQ(none.status, 0);
+  EXPECT_EQ(none.out, "");
+}
+
+TEST_F(ConntrackCliTest, JsonCarriesTheTuples) {
+  populate();
+  auto r = cli("-j conntrack -L -p tcp");
+  ASSERT_EQ(r.status, 0) << r.err;
+  json j = json::parse(r.out);
+  ASSERT_EQ(j.size(), 1u);
+  EXPECT_EQ(j[0]["protocol"], "tcp");
+  EXPECT_EQ(j[0]["state"], "ESTABLISHED");
+  EXPECT_EQ(j[0]["orig"]["src"], "10.0.0.1");
+  EXPECT_EQ(j[0]["orig"]["dport"], 80);
+  EXPECT_EQ(j[0]["reply"]["sport"], 80);
+  EXPECT_EQ(j[0]["zone"], 3);
+  EXPECT_EQ(j[0]["status"], json::array({"SEEN_REPLY", "ASSURED"}));
+  // The same entry, as the oracle names it.
+  EXPECT_NE(tool("-L -p tcp").out.find("zone=3"), std::string::npos);
+}
+
+TEST_F(ConntrackCliTest, GetCreateUpdate) {
+  // fastlink creates, conntrack reads.
+  auto r = cli("conntrack -I -p udp -s 10.1.0.1 -d 10.1.0.2 --sport 5000 --dport 6000 -t 77 --mark 9 -u SEEN_REPLY");
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto got = tool("-G -p udp -s 10.1.0.1 -d 10.1.0.2 --sport 5000 --dport 6000");
+  ASSERT_EQ(got.status, 0) << got.err;
+  EXPECT_NE(got.out.find("mark=9"), std::string::npos) << got.out;
+  EXPECT_NE(got.out.find("src=10.1.0.2 dst=10.1.0.1 sport=6000 dport=5000"), std::string::npos) << got.out;
+  EXPECT_EQ(got.out.find("UNREPLIED"), std::string::npos) << got.out;
+  r = cli("conntrack -I -p tcp -s 10.1.0.1 -d 10.1.0.2 --sport 1 --dport 2 -t 50 --state SYN_SENT");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(tool("-L -p tcp").out.find("SYN_SENT"), std::string::npos);
+  // Twice: the kernel refuses, fastlink says so and fails.
+  r = cli("conntrack -I -p tcp -s 10.1.0.1 -d 10.1.0.2 --sport 1 --dport 2 -t 50 --state SYN_SENT");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("exists"), std::string::npos) << r.err;
+
+  // -G prints what conntrack -G prints.
+  auto mine = cli("conntrack -G -p udp -s 10.1.0.1 -d 10.1.0.2 --sport 5000 --dport 6000");
+  ASSERT_EQ(mine.status, 0) << mine.err;
+  got = tool("-G -p udp -s 10.1.0.1 -d 10.1.0.2 --sport 5000 --dport 6000");
+  EXPECT_EQ(lines(mine.out), lines(got.out));
+  // A missing entry: exit 1 like conntrack, with the kernel's reason.
+  mine = cli("conntrack -G -p udp -s 10.1.0.1 -d 10.1.0.2 --sport 5000 --dport 6001");
+  EXPECT_EQ(mine.status, 1);
+  EXPECT_EQ(mine.status, tool("-G -p udp -s 10.1.0.1 -d 10.1.0.2 --sport 5000 --dport 6001").status);
+  EXPECT_NE(mine.err.find("doesn't exist"), std::string::npos) << mine.err;
+
+  // -U with selectors changes the mark of what they select, only that.
+  r = cli("conntrack -U -p udp -s 10.1.0.1 --mark 42");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("mark=42"), std::string::npos) << r.out;
+  EXPECT_NE(tool("-L -p udp").out.find("mark=42"), std::string::npos);
+  EXPECT_EQ(tool("-L -p tcp").out.find("mark=42"), std::string::npos);
+}
+
+TEST_F(ConntrackCliTest, DeleteBySelectorAndFlush) {
+  populate();
+  insert("-p udp -s 10.0.0.1 -d 10.0.0.7 --sport 9 --dport 9 -t 100");
+  std::string before = tool("-L").out;
+  auto r = cli("conntrack -D -s 10.0.0.1 -p udp");
+  ASSERT_EQ(r.status, 0) << r.err;
+  // It printed what it deleted (as conntrack -D does): the two UDP entries of 10.0.0.1.
+  EXPECT_EQ(lines(r.out).size(), 2u) << r.out;
+  std::string after = tool("-L").out;
+  EXPECT_EQ(after.find("src=10.0.0.1 dst=10.0.0.2 sport=1234"), std::string::npos) << after;
+  EXPECT_EQ(after.find("dst=10.0.0.7"), std::string::npos) << after;
+  // Everything else stayed: the TCP entry of 10.0.0.1, and the other sources.
+  EXPECT_NE(after.find("sport=1000 dport=80"), std::string::npos) << after;
+  EXPECT_EQ(lines(after).size(), lines(before).size() - 2);
+  // Nothing to delete: conntrack's exit status.
+  EXPECT_EQ(cli("conntrack -D -s 10.9.9.9").status, tool("-D -s 10.9.9.9").status);
+
+  r = cli("conntrack -F");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(tool("-L").out, "");
+}
+
+TEST_F(ConntrackCliTest, EventsShowNewUpdateDestroy) {
+  std::string out = "/tmp/fastlink-ct-events-" + std::to_string(getpid());
+  pid_t pid = fork();
+  if (pid == 0) {
+    std::string cmd = cliPath() + " -n " + ns.name() + " conntrack -E > " + out + " 2>&1";
+    execl("/bin/sh", "sh", "-c", ("exec " + cmd).c_str(), nullptr);
+    _exit(127);
+  }
+  // Wait until it listens: its socket shows in the namespace's /proc/net/netlink (protocol 12).
+  for (int i = 0; i < 200; ++i) {
+    if (listening()) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  insert("-p udp -s 10.2.0.1 -d 10.2.0.2 --sport 1 --dport 2 -t 100 --mark 1");
+  ASSERT_EQ(tool("-U -p udp -s 10.2.0.1 --mark 2").status, 0);
+  ASSERT_EQ(tool("-D -p udp -s 10.2.0.1").status, 0);
+  std::string text;
+  for (int i = 0; i < 300 && text.find("[DESTROY]") == std::string::npos; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    std::ifstream f(out);
+    text.assign(std::istreambuf_iterator<char>(f), {});
+  }
+  kill(pid, SIGTERM);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  {
+    std::ifstream f(out);  // now with the count it prints when stopped
+    text.assign(std::istreambuf_iterator<char>(f), {});
+  }
+  std::remove(out.c_str());
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "no overflow: exit 0 after SIGTERM";
+  EXPECT_NE(text.find("    [NEW] udp      17 100 src=10.2.0.1 dst=10.2.0.2 sport=1 dport=2 [UNREPLIED] src=10.2.0.2"),
+            std::string::npos) << text;
+  EXPECT_NE(text.find(" [UPDATE] udp"), std::string::npos) << text;
+  EXPECT_NE(text.find("mark=2"), std::string::npos) << text;
+  EXPECT_NE(text.find("[DESTROY] udp"), std::string::npos) << text;
+  EXPECT_NE(text.find("[USERSPACE] portid="), std::string::npos) << text;
+  EXPECT_NE(text.find("3 flow events have been shown."), std::string::npos) << text;
+}
+
+TEST_F(ConntrackCliTest, BadInputChangesNothing) {
+  populate();
+  std::string before = tool("-L").out;
+  for (const char* bad : {"conntrack", "conntrack -L -D", "conntrack -L --sport 5", "conntrack -L -s 10.0.0.300",
+                          "conntrack -I -p udp -s 10.0.0.1 -d 10.0.0.2 --sport 1 --dport 2",
+                          "conntrack -D -s 10.0.0.1 -d fd00::1", "conntrack -L -u BOGUS", "conntrack -L --frobnicate"}) {
+    auto r = cli(bad);
+    EXPECT_EQ(r.status, 2) << bad << ": " << r.err;
+    EXPECT_NE(r.err.find("Error:"), std::string::npos) << bad << ": " << r.err;
+  }
+  EXPECT_EQ(lines(tool("-L").out), lines(before));
+}
+
+}  // namespace
+}  // namespace fastlink::test
