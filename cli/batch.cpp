@@ -215,8 +215,12 @@ PreparedRequest prepareLine(Context& ctx, std::vector<std::string> words) {
   std::string object = args.next();
   const ObjectCommand* command = findCommand(object);
   if (!command) {
+    // Sorted: the registry's order is that of the files' static initialisers.
+    std::vector<std::string> names;
+    for (const auto& c : allCommands()) names.push_back(c.name);
+    std::sort(names.begin(), names.end());
     std::string known;
-    for (const auto& c : allCommands()) known += (known.empty() ? "" : ", ") + c.name;
+    for (const auto& name : names) known += (known.empty() ? "" : ", ") + name;
     throw UsageError(fmt::format("unknown object \"{}\" (known: {})", object, known));
   }
   if (!command->prepare) throw UsageError(fmt::format("\"{}\" commands cannot be used in a batch", command->name));

@@ -22,6 +22,8 @@ constexpr const char* kUsage = R"(Usage: fastlink tc qdisc { add | replace | cha
        fastlink tc [ -s ] [ -d ] qdisc show [ dev NAME ] [ root | ingress | handle MAJ: | parent MAJ:MIN ] [ invisible ]
        fastlink tc class { add | replace | change | del } dev NAME parent MAJ:[MIN] classid MAJ:MIN [ KIND [ OPTIONS ] ]
        fastlink tc [ -s ] [ -d ] class show dev NAME [ parent MAJ:[MIN] ] [ classid MAJ:MIN ]
+       fastlink tc filter { add | replace | change | del | show } [ OPTIONS ]    (fastlink tc filter help)
+       fastlink tc actions { add | del | show } [ OPTIONS ]    (fastlink tc actions help)
        fastlink tc [ -j ] watch dev NAME [ interval SECONDS ] [ count N ]
 KIND := pfifo [ limit PACKETS ] | bfifo [ limit BYTES ] | pfifo_fast | mq | noqueue | ingress | clsact
       | htb [ default MINOR ] [ r2q N ] [ direct_qlen P ]

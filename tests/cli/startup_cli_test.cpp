@@ -43,12 +43,22 @@ TEST(CliStartup, NoIostreamInitialisationAtStartUp) {
   // A translation unit that includes <iostream> gets a static std::ios_base::Init, which builds
   // the standard streams and the C++ locale in every process start (~30 µs of a ~0.5 ms start;
   // std::ifstream still builds its locale when one is opened). The CLI uses no std::cout/cerr.
+  // One exception, named here: the state component (`apply`, `show state`) parses YAML with
+  // yaml-cpp, whose headers and archive include <iostream> (GCC 12 puts the initialiser in every
+  // such file), so the binary as a whole has one. Every object of the CLI and of the core library
+  // is checked instead: none may bring another.
 #if defined(FASTLINK_SANITIZER_BUILD)
   GTEST_SKIP() << "sanitizer build: it links the sanitizer runtimes (the Release build checks this)";
 #endif
-  if (run("command -v readelf >/dev/null").status != 0) GTEST_SKIP() << "readelf (binutils) is not installed here";
-  auto r = run("readelf -sW " + shellQuote(cliPath()) + " | grep -c _ZNSt8ios_base4InitC1Ev");
-  EXPECT_EQ(r.out, "0\n") << cliPath() << " initialises iostreams at start-up: a source file includes <iostream>";
+  if (run("command -v nm >/dev/null").status != 0) GTEST_SKIP() << "nm (binutils) is not installed here";
+  std::string cli = cliPath();
+  std::string buildDir = cli.substr(0, cli.rfind("/cli/"));
+  std::string dirs = shellQuote(buildDir + "/cli/CMakeFiles/fastlink_cli_objects.dir") + " " +
+                     shellQuote(buildDir + "/CMakeFiles/fastlink_core.dir");
+  auto count = run("find " + dirs + " -name '*.o' | wc -l");
+  ASSERT_GT(std::stoi(count.out), 50) << "the CLI's and the core library's objects were not found under " << buildDir;
+  auto r = run("find " + dirs + " -name '*.o' | while read -r f; do nm -u \"$f\" | grep -q _ZNSt8ios_base4InitC1Ev && echo \"$f\"; done");
+  EXPECT_EQ(r.out, "") << "these objects initialise iostreams at start-up (they include <iostream>)";
 }
 
 }  // namespace
