@@ -16,13 +16,13 @@
 #include <string>
 #include <thread>
 
-#include "cli/cli_fixture.hpp"
+#include "cli/tc_cli_fixture.hpp"
 #include "support/traffic.hpp"
 
 namespace fastlink::test {
 namespace {
 
-class TcCli : public CliTest {
+class TcCli : public TcCliFixture {
  protected:
   void SetUp() override {
     // No IPv6 router solicitations or MLD reports: counters must not move between our read and tc's.
@@ -30,19 +30,6 @@ class TcCli : public CliTest {
     ns.ip("link add v0 numtxqueues 3 type veth peer name v1");
     ns.ip("link set v0 up");
     ns.ip("link set v1 up");
-  }
-  CommandResult tc(const std::string& args) const { return run("tc -n " + ns.name() + " " + args); }
-  void ok(const std::string& args) {
-    auto r = cli(args);
-    ASSERT_EQ(r.status, 0) << args << ": " << r.err;
-  }
-  /// fastlink and tc print the same bytes for `args` (options before the object, e.g. "-s -j").
-  void samePrint(const std::string& options, const std::string& object) {
-    auto mine = cli(options + " tc " + object);
-    auto theirs = tc(options + " " + object);
-    ASSERT_EQ(theirs.status, 0) << theirs.err;
-    ASSERT_EQ(mine.status, 0) << mine.err;
-    EXPECT_EQ(mine.out, theirs.out) << "fastlink " << options << " tc " << object;
   }
   std::string state() const { return tc("-d qdisc show").out + tc("-d class show dev v0").out; }
 };

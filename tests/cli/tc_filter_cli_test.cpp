@@ -7,31 +7,18 @@
 #include <cstdlib>
 #include <string>
 
-#include "cli/cli_fixture.hpp"
+#include "cli/tc_cli_fixture.hpp"
 
 namespace fastlink::test {
 namespace {
 
-class TcFilterCli : public CliTest {
+class TcFilterCli : public TcCliFixture {
  protected:
   void SetUp() override {
     ns.ip("link add v0 type veth peer name v1");
     ns.ip("link set v0 up");
     ns.ip("link set v1 up");
     ASSERT_EQ(tc("qdisc add dev v0 clsact").status, 0);
-  }
-  CommandResult tc(const std::string& args) const { return run("tc -n " + ns.name() + " " + args); }
-  void ok(const std::string& args) {
-    auto r = cli(args);
-    ASSERT_EQ(r.status, 0) << args << ": " << r.err;
-  }
-  /// fastlink and tc print the same bytes for `object` (options before the object, e.g. "-j").
-  void samePrint(const std::string& options, const std::string& object) {
-    auto mine = cli(options + " tc " + object);
-    auto theirs = tc(options + " " + object);
-    ASSERT_EQ(theirs.status, 0) << theirs.err;
-    ASSERT_EQ(mine.status, 0) << mine.err;
-    EXPECT_EQ(mine.out, theirs.out) << "fastlink " << options << " tc " << object;
   }
   /// True when the kernel has the module (probed by tc itself with `probe`); else the test is
   /// skipped in the accepted form, or fails in the VM where the module is required.
