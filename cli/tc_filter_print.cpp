@@ -240,7 +240,7 @@ struct ActionPrinter {
     control(p, "action ", x.exceed, "");
     if (x.conform) control(p, "/", *x.conform, " ");
     else p.text(" ");
-    p.anyString("overhead", "overhead 0b ", "0b");
+    p.any("overhead", "overhead 0b ", "0");  // tc's print_size: "0b" in text, the number in JSON
     p.nl();
     p.any("ref", "\tref " + i(a.refcnt) + " ", i(a.refcnt));
     p.any("bind", "bind " + i(a.bindcnt) + " ", i(a.bindcnt));
@@ -256,7 +256,8 @@ struct ActionPrinter {
       if (t.dst) p.anyString("dst_ip", "\n\tdst_ip " + t.dst->toString(), t.dst->toString());
       if (t.keyId) p.any("key_id", "\n\tkey_id " + u(*t.keyId), u(*t.keyId));
       if (t.dstPort) p.any("dst_port", "\n\tdst_port " + u(*t.dstPort), u(*t.dstPort));
-      p.any("csum", std::string("\n\t") + (t.noCsum ? "nocsum" : "csum"), t.noCsum ? "false" : "true");
+      // tc prints the checksum flag as {"flag": "csum"|"nocsum"} (m_tunnel_key.c's print_flag).
+      p.anyString("flag", std::string("\n\t") + (t.noCsum ? "nocsum" : "csum"), t.noCsum ? "nocsum" : "csum");
       if (t.tos) p.anyString("tos", fmt::format("\n\ttos {:#x}", *t.tos), fmt::format("{:#x}", *t.tos));
       if (t.ttl) p.any("ttl", "\n\tttl " + u(*t.ttl), u(*t.ttl));
     }
@@ -440,13 +441,14 @@ struct OptionsPrinter {
     actions(x.actions);
   }
   void operator()(const FwOptions& x) const {
-    // fw prints with fprintf, in text only.
+    // tc 6.1's f_fw.c prints with fprintf, so its -j output holds the text inside "options" (not
+    // JSON); ours names the same fields as JSON (a pinned difference, tc_filter_cli_test.cpp).
     if (handle() || x.mask) {
-      if (x.mask && *x.mask != 0xFFFFFFFFu) p.text(fmt::format("handle {:#x}/{:#x} ", handle(), *x.mask));
-      else p.text(fmt::format("handle {:#x} ", handle()));
+      std::string h = x.mask && *x.mask != 0xFFFFFFFFu ? fmt::format("{:#x}/{:#x}", handle(), *x.mask) : fmt::format("{:#x}", handle());
+      p.anyString("handle", "handle " + h + " ", h);
     }
-    if (x.classid) p.text("classid " + classid(x.classid->value) + " ");
-    if (x.indev) p.text("input dev " + *x.indev + " ");
+    if (x.classid) p.anyString("classid", "classid " + classid(x.classid->value) + " ", classid(x.classid->value));
+    if (x.indev) p.anyString("indev", "input dev " + *x.indev + " ", *x.indev);
     if (!x.actions.empty()) {
       p.text("\n");
       actions(x.actions);
