@@ -190,6 +190,8 @@ class VmTunBackpressure : public ::testing::Test {
     // /sys agrees with the reader.
     EXPECT_EQ(sysCounter("tx_packets"), c.read + 1);
     c.qdiscQlen = held.qdiscQlen;  // report what the flood left in the qdisc
+    // The drop view names where each of these drops happened (tun's ring, or the qdisc).
+    expectWatchNamesTheDrops(ns, kTap, "tun ring");
     tuntap.del(kTap);
     std::printf("backpressure %s, %s\n", backpressure ? "on" : "off", describe(c).c_str());
     return c;

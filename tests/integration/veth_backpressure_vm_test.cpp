@@ -115,25 +115,6 @@ class VmVethBackpressure : public ::testing::Test {
     return pids;
   }
 
-  /// `fastlink tc watch` names the place of each drop: the device's tx_dropped "at veth ring",
-  /// each qdisc's drops on its own line; the totals are /sys's and tc's.
-  void expectWatchNamesTheDrops() {
-    const char* cli = std::getenv("FASTLINK_CLI");
-    ASSERT_TRUE(cli && *cli) << "FASTLINK_CLI is not set (tests/vm/run sets it)";
-    auto r = run(std::string(cli) + " -n " + ns.name() + " -j tc watch dev " + kSender + " interval 0.1 count 1");
-    ASSERT_EQ(r.status, 0) << r.err;
-    auto line = nlohmann::json::parse(r.out);
-    EXPECT_EQ(line["device"]["tx_dropped_at"], "veth ring") << r.out;
-    EXPECT_EQ(line["device"]["tx_dropped"], sysCounter(kSender, "tx_dropped")) << r.out;
-    auto oracle = nlohmann::json::parse(ns.exec(std::string("tc -s -j qdisc show dev ") + kSender).out);
-    ASSERT_EQ(line["qdiscs"].size(), oracle.size()) << r.out;
-    ASSERT_FALSE(oracle.empty());
-    EXPECT_EQ(line["qdiscs"][0]["qdisc"], oracle[0]["kind"].get<std::string>() + " " + oracle[0]["handle"].get<std::string>());
-    EXPECT_EQ(line["qdiscs"][0]["drops"], oracle[0]["drops"]) << r.out;
-    auto text = run(std::string(cli) + " -n " + ns.name() + " tc watch dev " + kSender + " interval 0.1 count 1");
-    EXPECT_NE(text.out.find(") at veth ring rx "), std::string::npos) << text.out;
-  }
-
   void readQdisc(Counts& c) {
     const auto root = rootQdiscStats(ns, kSender);
     c.qdisc = root.value("kind", "");
@@ -226,7 +207,7 @@ class VmVethBackpressure : public ::testing::Test {
 
 TEST_F(VmVethBackpressure, FqCodelUnderAFlood) {
   Counts c = flood("fq_codel", 4 * kRing);
-  expectWatchNamesTheDrops();
+  expectWatchNamesTheDrops(ns, kSender, "veth ring");
   EXPECT_EQ(c.sent, 4 * kRing) << describe(c);
   if (vethHasBackpressure()) {
     // The queue is stopped when the ring is full: the qdisc holds what does not fit.
