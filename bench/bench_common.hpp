@@ -19,6 +19,19 @@ extern char** environ;
 
 namespace bench {
 
+/// What a shell command printed on stdout (empty if it could not start); for the set-up and the
+/// oracles of the kernel-side benches (tap_drop, wg_dataplane), never for a timed peer.
+inline std::string capture(const std::string& command) {
+  std::string out;
+  if (FILE* p = popen(command.c_str(), "r")) {
+    char buf[4096];
+    std::size_t n;
+    while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+    pclose(p);
+  }
+  return out;
+}
+
 /// Runs argv (looked up in PATH) with its stdout sent to `out` (and its stderr to `err` if given);
 /// returns its exit status, or -1 when it could not start or did not exit normally. The CLI's
 /// peers are timed through this.

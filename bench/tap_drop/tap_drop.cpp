@@ -48,6 +48,8 @@
 #include <fastlink/fastlink.hpp>
 #include <nlohmann/json.hpp>
 
+#include "bench_common.hpp"
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -55,16 +57,7 @@ using fastlink::LinkInfo;
 
 constexpr const char* kDev = "tap0";
 
-std::string capture(const std::string& command) {
-  std::string out;
-  if (FILE* p = popen(command.c_str(), "r")) {
-    char buf[4096];
-    std::size_t n;
-    while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-    pclose(p);
-  }
-  return out;
-}
+using bench::capture;
 
 void sh(const std::string& command) {
   if (std::system(command.c_str()) != 0) {

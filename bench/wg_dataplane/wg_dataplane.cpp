@@ -44,6 +44,8 @@
 #include <thread>
 #include <vector>
 
+#include "bench_common.hpp"
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -57,16 +59,7 @@ const char* env(const char* name, const char* fallback) {
   return v && *v ? v : fallback;
 }
 
-std::string capture(const std::string& command) {
-  std::string out;
-  if (FILE* p = popen(command.c_str(), "r")) {
-    char buf[4096];
-    std::size_t n;
-    while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-    pclose(p);
-  }
-  return out;
-}
+using bench::capture;
 
 void sh(const std::string& command) {
   if (std::system(command.c_str()) != 0) {
@@ -278,6 +271,9 @@ Result measure(const Config& c, double seconds, unsigned streams, const std::str
   });
   for (unsigned i = 0; i < streams; ++i) receivers.push_back(accept4(listener, nullptr, nullptr, SOCK_CLOEXEC));
   ::close(listener);
+  // The tunnel's count over the whole transfer (an `ip` process takes long under TCG: read
+  // before the first byte and after the last, not at the edges of the measured window).
+  const uint64_t wgBefore = wgRxBytes();
 
   std::atomic<bool> stop{false};
   std::vector<std::atomic<uint64_t>> got(streams);
@@ -301,18 +297,18 @@ Result measure(const Config& c, double seconds, unsigned streams, const std::str
     return sum;
   };
   std::this_thread::sleep_for(std::chrono::milliseconds(500));  // past slow start
-  const uint64_t bytes0 = total(), wg0 = wgRxBytes();
+  const uint64_t bytes0 = total();
   const CpuTimes cpu0 = readCpu();
   const auto t0 = Clock::now();
   std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
   const uint64_t bytes1 = total();
   const CpuTimes cpu1 = readCpu();
   const double elapsed = std::chrono::duration<double>(Clock::now() - t0).count();
-  const uint64_t wg1 = wgRxBytes();
   stop = true;
-  for (auto& t : threads) t.join();
+  for (auto& t : threads) t.join();  // the receivers read until the senders' FIN
   for (int s : senders) ::close(s);
   for (int s : receivers) ::close(s);
+  const uint64_t wgBytes = wgRxBytes() - wgBefore, tcpBytes = total();
 
   r.gbps = (bytes1 - bytes0) * 8.0 / elapsed / 1e9;
   for (std::size_t i = 0; i < cpu1.total.size() && i < cpu0.total.size(); ++i) {
@@ -323,8 +319,12 @@ Result measure(const Config& c, double seconds, unsigned streams, const std::str
     r.softirqCpus += ticks ? (cpu1.softirq[i] - cpu0.softirq[i]) / ticks : 0;
   }
   if (bytes1 == bytes0) problem = "no byte arrived through the tunnel";
-  // The tunnel's own count (payload + TCP/IP headers) must cover what TCP delivered.
-  if (wg1 - wg0 < bytes1 - bytes0) problem = "wgb counted fewer bytes than TCP delivered: not through the tunnel?";
+  // The tunnel's own count (payload + TCP/IP headers) must cover everything TCP delivered.
+  if (wgBytes < tcpBytes) problem = "wgb counted fewer bytes than TCP delivered: not through the tunnel?";
+  // Undo tune before the namespaces go: its snapshot (/run/fastlink/tune/<netns inode>-<ifindex>)
+  // outlives them, and the next namespace may get the same inode number and ifindex.
+  if (c.tune)
+    for (const auto& [ns, dev] : {std::pair{kNsA, "va"}, {kNsB, "vb"}}) sh(cli + " -n " + ns + " tune " + dev + " --restore >/dev/null");
   tearDown();
 
   std::string perCpu;
@@ -338,7 +338,7 @@ Result measure(const Config& c, double seconds, unsigned streams, const std::str
               "\"xps\":\"%s\",\"threaded\":\"%s\",\"wg_rx_bytes\":%llu,\"tcp_bytes\":%llu,\"ok\":%s}\n",
               c.name.c_str(), streams, elapsed, r.gbps, r.busyCpus, r.softirqCpus, perCpu.c_str(), b.rxQueues,
               b.txQueues, b.rps.c_str(), b.xps.c_str(), b.threaded.c_str(),
-              static_cast<unsigned long long>(wg1 - wg0), static_cast<unsigned long long>(bytes1 - bytes0),
+              static_cast<unsigned long long>(wgBytes), static_cast<unsigned long long>(tcpBytes),
               problem.empty() ? "true" : "false");
   std::fflush(stdout);
   r.ok = problem.empty();
@@ -384,13 +384,20 @@ int main() {
   auto busy = [](const Result& r) { return r.busyCpus; };
   auto cpuPerGbit = [](const Result& r) { return r.gbps > 0 ? r.busyCpus / r.gbps : 0; };
   const std::string base = configs.front().name;
-  std::printf("\n| configuration | Gbit/s (median) | CPUs busy | throughput vs %s | CPU per Gbit/s vs %s |\n"
-              "|---|---|---|---|---|\n",
-              base.c_str(), base.c_str());
+  // The spread (min-max over the reps) says how much of a ratio is the shared host's noise.
+  auto spread = [&](const std::string& name) {
+    double lo = 1e9, hi = 0;
+    for (const auto& r : runs[name]) lo = std::min(lo, r.gbps), hi = std::max(hi, r.gbps);
+    return std::pair{lo, hi};
+  };
+  std::printf("\n| configuration | Gbit/s (median) | min-max | CPUs busy (of %zu) | throughput vs %s | CPU per Gbit/s vs %s |\n"
+              "|---|---|---|---|---|---|\n",
+              runs[base].front().perCpu.size(), base.c_str(), base.c_str());
   for (const auto& c : configs) {
     const double baseThroughput = med(base, gbps), baseCost = med(base, cpuPerGbit);
-    std::printf("| %s | %.3f | %.2f | %.2f | %.2f |\n", c.name.c_str(), med(c.name, gbps), med(c.name, busy),
-                baseThroughput ? med(c.name, gbps) / baseThroughput : 0,
+    const auto [lo, hi] = spread(c.name);
+    std::printf("| %s | %.4f | %.4f-%.4f | %.2f | %.2f | %.2f |\n", c.name.c_str(), med(c.name, gbps), lo, hi,
+                med(c.name, busy), baseThroughput ? med(c.name, gbps) / baseThroughput : 0,
                 baseCost ? med(c.name, cpuPerGbit) / baseCost : 0);
   }
   std::fflush(stdout);
