@@ -382,6 +382,7 @@ int main() {
   };
   auto gbps = [](const Result& r) { return r.gbps; };
   auto busy = [](const Result& r) { return r.busyCpus; };
+  auto softirq = [](const Result& r) { return r.softirqCpus; };
   auto cpuPerGbit = [](const Result& r) { return r.gbps > 0 ? r.busyCpus / r.gbps : 0; };
   const std::string base = configs.front().name;
   // The spread (min-max over the reps) says how much of a ratio is the shared host's noise.
@@ -390,14 +391,14 @@ int main() {
     for (const auto& r : runs[name]) lo = std::min(lo, r.gbps), hi = std::max(hi, r.gbps);
     return std::pair{lo, hi};
   };
-  std::printf("\n| configuration | Gbit/s (median) | min-max | CPUs busy (of %zu) | throughput vs %s | CPU per Gbit/s vs %s |\n"
-              "|---|---|---|---|---|---|\n",
+  std::printf("\n| configuration | Gbit/s (median) | min-max | CPUs busy (of %zu) | of which softirq | throughput vs %s | CPU per "
+              "Gbit/s vs %s |\n|---|---|---|---|---|---|---|\n",
               runs[base].front().perCpu.size(), base.c_str(), base.c_str());
   for (const auto& c : configs) {
     const double baseThroughput = med(base, gbps), baseCost = med(base, cpuPerGbit);
     const auto [lo, hi] = spread(c.name);
-    std::printf("| %s | %.4f | %.4f-%.4f | %.2f | %.2f | %.2f |\n", c.name.c_str(), med(c.name, gbps), lo, hi,
-                med(c.name, busy), baseThroughput ? med(c.name, gbps) / baseThroughput : 0,
+    std::printf("| %s | %.4f | %.4f-%.4f | %.2f | %.2f | %.2f | %.2f |\n", c.name.c_str(), med(c.name, gbps), lo, hi,
+                med(c.name, busy), med(c.name, softirq), baseThroughput ? med(c.name, gbps) / baseThroughput : 0,
                 baseCost ? med(c.name, cpuPerGbit) / baseCost : 0);
   }
   std::fflush(stdout);
