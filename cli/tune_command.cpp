@@ -3,9 +3,7 @@
 //   fastlink [-n NS] [-j] tune DEV [ --dry-run ] [ cpus CPUS ]
 //   fastlink [-n NS] [-j] tune DEV --restore
 #include <fmt/format.h>
-#include <sys/stat.h>
 
-#include <cerrno>
 #include <cstdlib>
 #include <optional>
 #include <string>
@@ -14,6 +12,7 @@
 #include "command.hpp"
 #include "fastlink/error.hpp"
 #include "fastlink/netlink.hpp"
+#include "fastlink/netns.hpp"
 #include "fastlink/tune.hpp"
 #include "output.hpp"
 #include "steer_support.hpp"
@@ -91,14 +90,8 @@ TuneOptions optionsFor(const GlobalOptions& global, std::optional<std::vector<un
   if (cpus) o.cpus = *cpus;
   // Tests and unprivileged experiments keep their snapshots out of /run.
   if (const char* dir = std::getenv("FASTLINK_TUNE_SNAPSHOT_DIR"); dir && *dir) o.snapshotDir = dir;
-  if (global.netns) {
-    // The snapshot is named by the device's namespace: the inode behind /run/netns/NS.
-    struct stat st {};
-    std::string path = "/run/netns/" + *global.netns;
-    if (::stat(path.c_str(), &st) != 0)
-      throw Error(std::error_code(errno, std::generic_category()), "tune -n " + *global.netns, "cannot open network namespace");
-    o.netnsInode = st.st_ino;
-  }
+  // The snapshot is named by the device's namespace (its cookie: see fastlink/netns.hpp).
+  if (global.netns) o.netnsCookie = netnsCookie(Netns::named(*global.netns));
   return o;
 }
 

@@ -1,7 +1,9 @@
 // Network namespace references: where a socket works, or where a link is moved.
 #pragma once
 
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <sys/types.h>
 
@@ -34,6 +36,11 @@ class Netns {
   int fd_ = -1;
   pid_t pid_ = 0;
 };
+
+/// The namespace's cookie (SO_NETNS_COOKIE, kernel 5.14+): unique for the machine's uptime and
+/// never given to another namespace, unlike its inode number, which the kernel reuses as soon as
+/// the namespace is freed. Empty `ns` = the calling thread's namespace.
+uint64_t netnsCookie(const std::optional<Netns>& ns = std::nullopt);
 
 /// An open namespace file descriptor (closed on destruction).
 class NetnsHandle {

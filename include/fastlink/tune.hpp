@@ -19,9 +19,11 @@
 // error names the failed step.
 //
 // The snapshot is a JSON file in `TuneOptions::snapshotDir` (default /run/fastlink/tune), named
-// <netns inode>-<ifindex>.json: /run is a tmpfs, cleared on reboot just like the settings it
-// records; the namespace inode and ifindex name the device uniquely across namespaces and
-// renames (a name can be reused by another device, an ifindex cannot within a namespace).
+// <netns cookie>-<ifindex>.json: /run is a tmpfs, cleared on reboot just like the settings it
+// records; the namespace cookie and ifindex name the device uniquely across namespaces and
+// renames (a name can be reused by another device, an ifindex cannot within a namespace). The
+// cookie, not the inode: a freed namespace's inode number goes to the next namespace, whose
+// first veth gets the same ifindex, and would inherit a snapshot left behind.
 #pragma once
 
 #include <cstdint>
@@ -40,8 +42,8 @@ struct TuneOptions {
   std::string sysfsRoot = "/sys";   ///< a sysfs mounted from the device's namespace
   std::string procRoot = "/proc";
   std::string snapshotDir = "/run/fastlink/tune";
-  /// Inode of the device's network namespace (names the snapshot); 0 = this process's.
-  uint64_t netnsInode = 0;
+  /// Cookie of the device's network namespace (names the snapshot; see netnsCookie()); 0 = this thread's.
+  uint64_t netnsCookie = 0;
   /// CPUs to spread over; empty = every online CPU.
   std::vector<unsigned> cpus;
 };

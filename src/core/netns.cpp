@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sched.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -44,6 +45,30 @@ std::shared_ptr<NetnsHandle> NetnsHandle::open(const Netns& ns) {
 
 NetnsHandle::~NetnsHandle() {
   if (owned_ && fd_ >= 0) ::close(fd_);
+}
+
+namespace {
+
+// Any socket reports the cookie of the namespace it was created in.
+uint64_t cookieOfThisThreadsNamespace() {
+  int fd = ::socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) throw Error(std::error_code(errno, std::generic_category()), "socket(AF_UNIX) for the namespace cookie");
+  uint64_t cookie = 0;
+  socklen_t len = sizeof cookie;
+  int rc = ::getsockopt(fd, SOL_SOCKET, SO_NETNS_COOKIE, &cookie, &len);
+  int err = errno;
+  ::close(fd);
+  if (rc != 0)
+    throw Error(std::error_code(err, std::generic_category()), "getsockopt SO_NETNS_COOKIE", "the kernel has no namespace cookies (needs 5.14 or later)");
+  return cookie;
+}
+
+}  // namespace
+
+uint64_t netnsCookie(const std::optional<Netns>& ns) {
+  if (!ns) return cookieOfThisThreadsNamespace();
+  core::NetnsGuard inside(*ns);
+  return cookieOfThisThreadsNamespace();
 }
 
 }  // namespace fastlink

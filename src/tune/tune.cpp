@@ -12,6 +12,7 @@
 
 #include "fastlink/error.hpp"
 #include "fastlink/netlink.hpp"
+#include "fastlink/netns.hpp"
 #include "steer/sysfs_file.hpp"
 
 namespace fastlink {
@@ -97,12 +98,6 @@ bool fileExists(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0;
 }
 
-uint64_t ownNetnsInode() {
-  struct stat st {};
-  if (::stat("/proc/self/ns/net", &st) != 0) throw steer::fileError(errno, "stat /proc/self/ns/net");
-  return st.st_ino;
-}
-
 // CPU c is served by queue c mod Q: queue q's CPUs.
 std::vector<unsigned> cpusOfQueue(const std::vector<unsigned>& cpus, uint32_t queue, uint32_t queues) {
   std::vector<unsigned> out;
@@ -126,7 +121,7 @@ ChannelsInfo countsOnly(const ChannelsInfo& c) {
 
 TuneApi::TuneApi(Netlink& netlink, TuneOptions options)
     : netlink_(netlink), options_(std::move(options)), steer_(options_.sysfsRoot, options_.procRoot) {
-  if (options_.netnsInode == 0) options_.netnsInode = ownNetnsInode();
+  if (options_.netnsCookie == 0) options_.netnsCookie = netnsCookie();
 }
 
 uint32_t TuneApi::ifindexOf(const std::string& device) {
@@ -138,7 +133,7 @@ uint32_t TuneApi::ifindexOf(const std::string& device) {
 }
 
 std::string TuneApi::snapshotPath(const std::string& device) {
-  return options_.snapshotDir + "/" + std::to_string(options_.netnsInode) + "-" + std::to_string(ifindexOf(device)) + ".json";
+  return options_.snapshotDir + "/" + std::to_string(options_.netnsCookie) + "-" + std::to_string(ifindexOf(device)) + ".json";
 }
 
 TuneState TuneApi::read(const std::string& device) {

@@ -3,8 +3,11 @@
 // attached XDP program, ping for the data path.
 #include <gtest/gtest.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
+#include <cstdio>
 #include <filesystem>
+#include <memory>
 #include <nlohmann/json.hpp>
 
 #include "cli/cli_fixture.hpp"
@@ -18,14 +21,22 @@ class TuneCliTest : public CliTest {
  protected:
   std::string snapshots;
   void SetUp() override {
-    ns.ip("link add e0 numtxqueues 4 numrxqueues 4 type veth peer name e1 numtxqueues 4 numrxqueues 4");
+    addQueuedVeth(ns);
     char tmpl[] = "/tmp/fastlink-tune-cli-XXXXXX";
     ASSERT_NE(mkdtemp(tmpl), nullptr);
     snapshots = tmpl;
   }
   void TearDown() override { fs::remove_all(snapshots); }
-  CommandResult tune(const std::string& args) const {
-    return run("FASTLINK_TUNE_SNAPSHOT_DIR=" + snapshots + " " + cliPath() + " -n " + ns.name() + " " + args);
+  CommandResult tune(const std::string& args) const { return tuneIn(ns, args); }
+  CommandResult tuneIn(const TestNetns& where, const std::string& args) const {
+    return run("FASTLINK_TUNE_SNAPSHOT_DIR=" + snapshots + " " + cliPath() + " -n " + where.name() + " " + args);
+  }
+  static void addQueuedVeth(const TestNetns& where) {
+    where.ip("link add e0 numtxqueues 4 numrxqueues 4 type veth peer name e1 numtxqueues 4 numrxqueues 4");
+  }
+  static ino_t inodeOf(const TestNetns& where) {
+    struct stat st {};
+    return ::stat(("/run/netns/" + where.name()).c_str(), &st) == 0 ? st.st_ino : 0;
   }
   std::string state() const {
     return ns.exec("ethtool -l e0; grep . /sys/class/net/e0/queues/*/rps_cpus /sys/class/net/e0/queues/*/xps_cpus").out;
@@ -65,6 +76,26 @@ TEST_F(TuneCliTest, ApplyThenRestore) {
   ASSERT_EQ(back.status, 0) << back.err;
   EXPECT_EQ(state(), before);
   EXPECT_TRUE(fs::is_empty(snapshots));
+}
+
+// A namespace deleted while tuned leaves its snapshot behind. The kernel gives the freed inode
+// number to the next namespace, whose first veth gets the same ifindex: named by inode, that
+// device would read "already tuned" (bench/wg_dataplane met it). Named by cookie, it does not.
+TEST_F(TuneCliTest, SnapshotLeftByADeletedNamespaceIsNotANewNamespacesOne) {
+  auto gone = std::make_unique<TestNetns>();
+  addQueuedVeth(*gone);
+  ino_t goneInode = inodeOf(*gone);
+  auto r = tuneIn(*gone, "tune e0");
+  ASSERT_EQ(r.status, 0) << r.err;
+  gone.reset();
+  ASSERT_FALSE(fs::is_empty(snapshots));
+  TestNetns fresh;
+  addQueuedVeth(fresh);
+  if (inodeOf(fresh) != goneInode) std::fprintf(stderr, "note: the inode was not reused this time (another namespace took it)\n");
+  r = tuneIn(fresh, "tune e0");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(fresh.exec("cat /sys/class/net/e0/queues/tx-0/xps_cpus").out, "1\n");
+  EXPECT_EQ(tuneIn(fresh, "tune e0 --restore").status, 0);
 }
 
 TEST_F(TuneCliTest, BadInputIsAClearErrorAndChangesNothing) {
