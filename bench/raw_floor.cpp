@@ -8,9 +8,18 @@
 //                                            master (issue 29's library target), print a checksum
 //   raw_floor list KIND|- none|skipstats|vf  dump links, kind-filtered in the kernel or not,
 //                                            with the given IFLA_EXT_MASK
+//   raw_floor u32-mirred DEV TARGET COUNT    add COUNT u32 filters on DEV's clsact ingress, each
+//                                            `protocol ip pref 1+i/2000 u32 match ip dst
+//                                            10.x.y.z/32 action mirred egress redirect dev TARGET`
+//                                            (bench/tc_filter_bench.sh's lines, as tc encodes them)
 // Prints one JSON line (bench_common.hpp); the time includes opening the socket.
 #include <libmnl/libmnl.h>
+#include <linux/if_ether.h>
 #include <linux/if_link.h>
+#include <linux/pkt_cls.h>
+#include <linux/pkt_sched.h>
+#include <linux/tc_act/tc_mirred.h>
+#include <arpa/inet.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 #include <linux/veth.h>
@@ -124,6 +133,46 @@ void buildVeth(nlmsghdr* h, std::size_t i, const std::vector<std::string>& names
   mnl_attr_nest_end(h, info);
 }
 
+// The u32 filter's devices, resolved once (names[0] = DEV, names[1] = TARGET).
+unsigned gFilterDev = 0, gRedirectTo = 0;
+
+void buildU32Mirred(nlmsghdr* h, std::size_t i, const std::vector<std::string>&, unsigned) {
+  h->nlmsg_type = RTM_NEWTFILTER;
+  h->nlmsg_flags = NLM_F_REQUEST | NLM_F_CREATE | NLM_F_EXCL;
+  auto* t = static_cast<tcmsg*>(mnl_nlmsg_put_extra_header(h, sizeof(tcmsg)));
+  t->tcm_family = AF_UNSPEC;
+  t->tcm_ifindex = static_cast<int>(gFilterDev);
+  t->tcm_parent = TC_H_MAKE(TC_H_CLSACT, TC_H_MIN_INGRESS);
+  // 2,000 rules per pref: the kernel numbers one u32 table's rules 800-fff.
+  t->tcm_info = TC_H_MAKE(static_cast<uint32_t>(1 + i / 2000) << 16, htons(ETH_P_IP));
+  mnl_attr_put_strz(h, TCA_KIND, "u32");
+  nlattr* options = mnl_attr_nest_start(h, TCA_OPTIONS);
+  // tc_u32_sel ends in a flexible array of keys: one key follows it.
+  alignas(tc_u32_sel) char sel[sizeof(tc_u32_sel) + sizeof(tc_u32_key)] = {};
+  auto* head = reinterpret_cast<tc_u32_sel*>(sel);
+  head->flags = TC_U32_TERMINAL;
+  head->nkeys = 1;
+  tc_u32_key key{};
+  key.mask = 0xffffffff;
+  key.val = htonl(0x0a000000u | static_cast<uint32_t>(i & 0xffffff));
+  key.off = 16;  // the IPv4 destination
+  std::memcpy(sel + sizeof(tc_u32_sel), &key, sizeof key);
+  mnl_attr_put(h, TCA_U32_SEL, sizeof sel, sel);
+  nlattr* actions = mnl_attr_nest_start(h, TCA_U32_ACT);
+  nlattr* first = mnl_attr_nest_start(h, 1);
+  mnl_attr_put_strz(h, TCA_ACT_KIND, "mirred");
+  nlattr* act = mnl_attr_nest_start(h, TCA_ACT_OPTIONS);
+  tc_mirred parms{};
+  parms.action = TC_ACT_STOLEN;
+  parms.eaction = TCA_EGRESS_REDIR;
+  parms.ifindex = gRedirectTo;
+  mnl_attr_put(h, TCA_MIRRED_PARMS, sizeof parms, &parms);
+  mnl_attr_nest_end(h, act);
+  mnl_attr_nest_end(h, first);
+  mnl_attr_nest_end(h, actions);
+  mnl_attr_nest_end(h, options);
+}
+
 struct ListState {
   std::vector<std::string> found;
   std::size_t count = 0;
@@ -228,6 +277,17 @@ int main(int argc, char** argv) try {
     bench::report(bench::now() - t0, pairs, failed, s.bytes);
     return failed ? 1 : 0;
   }
+  if (cmd == "u32-mirred" && argc == 5) {
+    gFilterDev = if_nametoindex(argv[2]);
+    gRedirectTo = if_nametoindex(argv[3]);
+    if (!gFilterDev || !gRedirectTo) throw std::runtime_error("no such device");
+    std::size_t count = std::stoul(argv[4]);
+    double t0 = bench::now();
+    Socket s;
+    std::size_t failed = pipeline(s, count, {}, 0, buildU32Mirred);
+    bench::report(bench::now() - t0, count, failed, s.bytes);
+    return failed ? 1 : 0;
+  }
   if (cmd == "list" && argc == 4) {
     std::string kind = argv[2], mask = argv[3];
     double t0 = bench::now();
@@ -262,7 +322,7 @@ int main(int argc, char** argv) try {
     bench::report(bench::now() - t0, st.count, 0, s.bytes, {std::to_string(st.sum)});
     return 0;
   }
-  std::fprintf(stderr, "usage: raw_floor mtu PREFIX COUNT MTU | create-veth PREFIX PAIRS | list KIND|- none|skipstats|vf | read6\n");
+  std::fprintf(stderr, "usage: raw_floor mtu PREFIX COUNT MTU | create-veth PREFIX PAIRS | list KIND|- none|skipstats|vf | read6 | u32-mirred DEV TARGET COUNT\n");
   return 2;
 } catch (const std::exception& e) {
   std::fprintf(stderr, "raw_floor: %s\n", e.what());

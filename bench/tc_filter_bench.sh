@@ -5,12 +5,17 @@
 # Every filter is `ingress protocol ip pref P u32 match ip dst A/32 action mirred
 # egress redirect dev v1` (a distinct address each). After each round `tc -j filter show`
 # is counted (N rules + 2 table lines), so a round that added less does not count. Rounds
-# alternate (fastlink, tc, fastlink, ...); the medians and their ratio are printed.
+# alternate (fastlink, tc, raw, fastlink, ...); the medians and their ratios are printed. The raw
+# floor (bench/raw_floor u32-mirred, next to the CLI's build: build/bench/raw_floor) sends the same
+# requests from hand-written libmnl, pipelined: what is left is the kernel's own work, which bounds
+# the ratio any tool can reach against tc.
 set -euo pipefail
 if [ "${IN_NETNS:-}" != 1 ]; then exec unshare -n env IN_NETNS=1 "$0" "$@"; fi
 fastlink=$(realpath "${1:?usage: $0 FASTLINK [N] [REPS]}")
 n=${2:-100000}
 reps=${3:-3}
+raw=$(realpath "$(dirname "$fastlink")/../bench/raw_floor")
+[ -x "$raw" ] || { echo "no raw floor at $raw: ninja -C build raw_floor" >&2; exit 1; }
 dir=$(mktemp -d /tmp/tc_filter_bench.XXXXXX)
 trap 'rm -rf "$dir"' EXIT
 ip link add v0 type veth peer name v1
@@ -29,26 +34,38 @@ with open(d + "/tc", "w") as t, open(d + "/fl", "w") as f:
         f.write("tc " + line)
 PY
 now() { date +%s.%N; }
-round() {  # round fastlink|tc -> seconds
+# CPU seconds (user + system, the kernel's work in the sender's context included) beside the wall
+# time: on these shared 2-core machines the wall time swings with the other jobs' load.
+cpu() { /usr/bin/time -f '%U %S' -o "$dir/cpu" "$@" >/dev/null; awk '{print $1 + $2}' "$dir/cpu"; }
+round() {  # round fastlink|tc|raw -> "wall-seconds cpu-seconds"
   tc qdisc del dev v0 clsact 2>/dev/null || true
   tc qdisc add dev v0 clsact
-  local t0 t1
+  local t0 t1 c
   t0=$(now)
-  if [ "$1" = fastlink ]; then "$fastlink" -force -batch "$dir/fl" >/dev/null; else tc -force -batch "$dir/tc" >/dev/null; fi
+  case $1 in
+    fastlink) c=$(cpu "$fastlink" -force -batch "$dir/fl") ;;
+    tc) c=$(cpu tc -force -batch "$dir/tc") ;;
+    raw) c=$(cpu "$raw" u32-mirred v0 v1 "$n") ;;
+  esac
   t1=$(now)
   local got
   got=$(tc -j filter show dev v0 ingress | python3 -c 'import json,sys; print(sum(1 for f in json.load(sys.stdin) if f.get("options",{}).get("actions")))')
   [ "$got" = "$n" ] || { echo "round $1 left $got filters, not $n" >&2; exit 1; }
-  echo "$t1 - $t0" | bc
+  echo "$(echo "$t1 - $t0" | bc) $c"
 }
-declare -a F T
+declare -a F T R FC TC RC
 for ((r = 0; r < reps; r++)); do
-  F+=("$(round fastlink)")
-  T+=("$(round tc)")
-  echo "rep $((r + 1)): fastlink -batch ${F[-1]} s, tc -batch ${T[-1]} s"
+  read -r w c <<<"$(round fastlink)"; F+=("$w"); FC+=("$c")
+  read -r w c <<<"$(round tc)"; T+=("$w"); TC+=("$c")
+  read -r w c <<<"$(round raw)"; R+=("$w"); RC+=("$c")
+  echo "rep $((r + 1)) wall (cpu): fastlink -batch ${F[-1]} s (${FC[-1]}), tc -batch ${T[-1]} s (${TC[-1]}), raw floor ${R[-1]} s (${RC[-1]})"
 done
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-mf=$(median "${F[@]}")
-mt=$(median "${T[@]}")
-echo "$n u32 filters with mirred, medians of $reps: fastlink -batch $mf s, tc -batch $mt s, tc/fastlink $(echo "scale=2; $mt / $mf" | bc)x"
+ratio() { echo "scale=2; $1 / $2" | bc; }
+for kind in wall cpu; do
+  if [ $kind = wall ]; then mf=$(median "${F[@]}"); mt=$(median "${T[@]}"); mr=$(median "${R[@]}")
+  else mf=$(median "${FC[@]}"); mt=$(median "${TC[@]}"); mr=$(median "${RC[@]}"); fi
+  echo "$n u32 filters with mirred, $kind seconds, medians of $reps: fastlink -batch $mf, tc -batch $mt, raw floor $mr;" \
+    "tc/fastlink $(ratio "$mt" "$mf")x, tc/raw $(ratio "$mt" "$mr")x (the most any sender can reach), fastlink/raw $(ratio "$mf" "$mr")x"
+done
 tc qdisc del dev v0 clsact

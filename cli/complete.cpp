@@ -12,6 +12,7 @@
 #include "command.hpp"
 #include "link_kind.hpp"
 #include "output.hpp"
+#include "tc_filter.hpp"
 #include "usage_grammar.hpp"
 
 namespace fastlink::cli {
@@ -349,10 +350,21 @@ void addKindOptions(Grammar& g, const std::vector<std::string>& typed) {
   }
 }
 
+/// The usage a command's words follow: a command's own, or for `tc filter` / `tc actions` the
+/// one of their own (tc's usage only points at it: its KIND := lists qdiscs, not classifiers).
+std::string_view usageOf(const ObjectCommand& command, const std::vector<std::string>& typed) {
+  if (command.name == "tc")
+    for (const auto& w : typed) {
+      if (w == "filter" || w == "actions") return kTcFilterUsage;
+      if (!w.starts_with("-")) break;  // `tc -s -j filter show ...`
+    }
+  return command.usage;
+}
+
 Candidates objectCandidates(const ObjectCommand& command, const std::vector<std::string>& typed) {
   std::vector<std::string> objectWords = command.aliases;
   objectWords.push_back(command.name);
-  Grammar g(parseUsage(command.usage, objectWords));
+  Grammar g(parseUsage(usageOf(command, typed), objectWords));
   addKindOptions(g, typed);
   std::vector<FormMatch> matches;
   for (const auto& form : g.usage().forms) {

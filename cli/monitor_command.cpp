@@ -31,9 +31,9 @@ namespace {
 
 constexpr const char* kUsage = R"(Usage: fastlink [ -t ] [ -j ] [ -rcvbuf BYTES ] [ -n NS ] monitor [ all | OBJECT... ] [ dev DEV ] [ all-nsid ] [ sync ]
        fastlink [ -j ] [ -rcvbuf BYTES ] [ -n NS ] monitor ethtool [ dev DEV ]
-OBJECT := { link | address | route | neigh | rule | nexthop | qdisc | class | tc }
+OBJECT := { link | address | route | neigh | rule | nexthop | qdisc | class | filter | tc }
   all       ip monitor's objects (link, address, route, neigh, rule, nexthop)
-  tc        qdisc and class, as tc monitor prints them
+  tc        qdisc, class and filter, as tc monitor prints them
   all-nsid  also the namespaces that have an id here; lines start with [nsid N]
   sync      print the current state first (link, address, route, neigh), then changes; after a
             lost notification (overflow) re-read the state and print the differences)";
@@ -56,6 +56,7 @@ std::optional<ObjectKind> parseKind(std::string_view w) {
   if (w == "nexthop") return ObjectKind::Nexthop;
   if (w == "qdisc") return ObjectKind::Qdisc;
   if (w == "class") return ObjectKind::Class;
+  if (w == "filter") return ObjectKind::Filter;
   return std::nullopt;
 }
 
@@ -65,7 +66,7 @@ MonitorOptions parseMonitor(Args& args) {
   while (!args.done()) {
     std::string w = args.next();
     if (w == "all") all = true;
-    else if (w == "tc") m.kinds.insert(m.kinds.end(), {ObjectKind::Qdisc, ObjectKind::Class});
+    else if (w == "tc") m.kinds.insert(m.kinds.end(), {ObjectKind::Qdisc, ObjectKind::Class, ObjectKind::Filter});
     else if (auto k = parseKind(w)) m.kinds.push_back(*k);
     else if (w == "ethtool") m.ethtool = true;
     else if (w == "dev") m.dev = args.value("dev");
@@ -110,6 +111,7 @@ const char* bannerOf(ObjectKind k) {
     case ObjectKind::Fdb: return "[NEIGH]";
     case ObjectKind::Qdisc: return "[QDISC]";
     case ObjectKind::Class: return "[CLASS]";
+    case ObjectKind::Filter: return "[FILTER]";
   }
   return "";
 }
@@ -121,6 +123,7 @@ bool onDevice(const Event& e, uint32_t dev) {
   if (auto* n = e.nexthop()) return n->devIndex() == dev;
   if (auto* q = e.qdisc()) return q->dev && q->dev->isIndex() && q->dev->index() == dev;
   if (auto* c = e.tcClass()) return c->dev && c->dev->isIndex() && c->dev->index() == dev;
+  if (auto* f = e.filter()) return f->dev && f->dev->isIndex() && f->dev->index() == dev;
   if (auto* r = e.route()) {
     if (r->devIndex() == dev) return true;
     for (const auto& p : r->paths)

@@ -10,8 +10,10 @@
 #include <vector>
 
 #include "fastlink/prefix.hpp"
+#include "tc_filter_print.hpp"
 #include "tc_print.hpp"
 #include "writer.hpp"
+#include "xdp_show.hpp"
 
 namespace fastlink::cli {
 namespace {
@@ -449,6 +451,30 @@ void tcJson(JsonOut& j, const nlohmann::ordered_json& fields) {
   for (const auto& [key, value] : fields.items()) j.key(std::string_view(key)).rawValue().put(value.dump());
 }
 
+// A filter as `tc monitor` prints it (tc's print_filter): its `tc filter show` lines with "dev
+// NAME" and its parent, after "added " or "replaced " (the request's CREATE/EXCL flags, which the
+// kernel copies into the notification) or "deleted ". Chain events ("added chain ...") are not
+// decoded.
+FilterPrintOptions filterOptions(DeviceNames& names) {
+  FilterPrintOptions o;
+  o.devName = [&names](uint32_t index) { return names.name(index); };
+  o.program = lookUpXdpProgram;
+  return o;
+}
+
+std::string filterText(const Event& e, const TcFilterInfo& f, DeviceNames& names) {
+  TcPrinter p(false);
+  if (e.action != EventAction::Deleted && e.created) p.text(e.exclusive ? "added " : "replaced ");
+  printFilter(p, f, filterOptions(names));
+  return p.take();
+}
+
+std::string filterJson(const TcFilterInfo& f, DeviceNames& names) {
+  TcPrinter p(true);
+  printFilter(p, f, filterOptions(names));
+  return p.take();
+}
+
 }  // namespace
 
 void DeviceNames::remember(const LinkInfo& link) {
@@ -474,7 +500,7 @@ uint32_t DeviceNames::flags(uint32_t index) const {
 }
 
 void appendEventText(std::string& out, const Event& e, DeviceNames& names) {
-  bool tc = e.kind == ObjectKind::Qdisc || e.kind == ObjectKind::Class;
+  bool tc = e.kind == ObjectKind::Qdisc || e.kind == ObjectKind::Class || e.kind == ObjectKind::Filter;
   if (e.action == EventAction::Deleted) out += tc ? "deleted " : "Deleted ";  // each tool's word
   std::visit(
       [&](const auto& o) {
@@ -488,6 +514,7 @@ void appendEventText(std::string& out, const Event& e, DeviceNames& names) {
         else if constexpr (std::is_same_v<T, FdbInfo>) fdbText(out, o, names);
         else if constexpr (std::is_same_v<T, QdiscInfo>) out += qdiscText(o, tcOptions(o.dev, names));
         else if constexpr (std::is_same_v<T, ClassInfo>) out += classText(o, tcOptions(o.dev, names));
+        else if constexpr (std::is_same_v<T, TcFilterInfo>) out += filterText(e, o, names);
       },
       e.object);
 }
@@ -508,6 +535,9 @@ void writeEventJson(JsonOut& j, const Event& e, DeviceNames& names) {
         else if constexpr (std::is_same_v<T, FdbInfo>) fdbJson(j, o, names);
         else if constexpr (std::is_same_v<T, QdiscInfo>) tcJson(j, qdiscJson(o, tcOptions(o.dev, names)));
         else if constexpr (std::is_same_v<T, ClassInfo>) tcJson(j, classJson(o, tcOptions(o.dev, names)));
+        // tc's own JSON for the filter (`tc -j filter show`'s object), whose repeated keys no
+        // JSON library keeps: nested as written.
+        else if constexpr (std::is_same_v<T, TcFilterInfo>) j.key("filter").rawValue().put(filterJson(o, names));
       },
       e.object);
   j.endObject();

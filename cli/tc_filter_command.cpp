@@ -1,5 +1,6 @@
 // `fastlink tc filter { add | replace | change | del | show }` and `fastlink tc actions { add |
-// del | show }` in tc 6.1's grammar: classifiers u32, matchall, flower, fw, basic; actions gact,
+// del | show }` in tc 6.1's grammar: classifiers u32, matchall, flower, fw, basic, bpf (an object
+// file loaded with libbpf, as `link set xdp` does); actions gact,
 // mirred, police, skbedit, vlan, tunnel_key, csum. Output as tc prints it (tc_filter_print.cpp).
 #include <fmt/format.h>
 #include <linux/pkt_cls.h>
@@ -11,9 +12,11 @@
 #include "fastlink/link.hpp"
 #include "fastlink/netlink.hpp"
 #include "fastlink/tc_filter.hpp"
+#include "fastlink/xdp.hpp"
 #include "output.hpp"
 #include "tc_filter.hpp"
 #include "tc_filter_print.hpp"
+#include "xdp_show.hpp"
 
 namespace fastlink::cli {
 
@@ -32,6 +35,8 @@ KIND := u32 [ match SELECTOR ]... [ classid|flowid C ] [ divisor N ] [ ht H ] [ 
                [ dst_port N ] [ src_port N ] [ ACTION... ]
       | fw [ classid C ] [ indev D ] [ ACTION... ]          (handle MARK[/MASK])
       | basic [ classid C ] [ ACTION... ]
+      | bpf { obj | object-file } FILE [ sec | section NAME ] [ da | direct-action ] [ classid C ]
+            [ skip_hw | skip_sw ] [ ACTION... ]
 SELECTOR := ip { src | dst } PREFIX | ip { sport | dport } N MASK | ip { protocol | tos } N MASK
           | { u32 | u16 | u8 } VALUE MASK at [ nexthdr+ ] OFFSET
 ACTION := action { gact CONTROL | CONTROL | goto chain N
@@ -53,6 +58,9 @@ struct ParsedFilter {
   TcFilterInfo info;
   std::optional<std::string> dev;
   std::vector<std::string> mirredDevs;
+  /// bpf's program, loaded while parsing (a bad object fails before anything is sent) and kept
+  /// open until the request has gone out.
+  std::shared_ptr<XdpProgram> program;
 };
 
 [[noreturn]] void usage(const std::string& why) { throw UsageError(why); }
@@ -464,6 +472,27 @@ BasicOptions parseBasic(Args& args, ParsedFilter& pf) {
   return o;
 }
 
+BpfFilterOptions parseBpf(Args& args, ParsedFilter& pf) {
+  BpfFilterOptions o;
+  std::optional<std::string> file, section;
+  while (!args.done()) {
+    if (args.acceptAny({"obj", "object-file"})) file = args.value("object-file");
+    else if (args.acceptAny({"sec", "section"})) section = args.value("section");
+    else if (args.acceptAny({"da", "direct-action"})) o.directAction = true;
+    else if (args.acceptAny({"classid", "flowid"})) o.classid = handleWord(args.value("classid"), "classid");
+    else if (clsFlag(args, o.flags)) continue;
+    else if (args.peek() == "action") parseActions(args, o.actions, pf.mirredDevs);
+    else args.unknown("not an option of bpf that fastlink knows (see \"fastlink tc filter help\")");
+  }
+  if (!file) usage("bpf: \"obj FILE\" is required (a BPF object file)");
+  // tc's default section for a classifier.
+  pf.program = std::make_shared<XdpProgram>(XdpProgram::loadClassifier(*file, section.value_or("classifier")));
+  // As tc names it: the file's base name and the section.
+  auto slash = file->rfind('/');
+  o.name = fmt::format("{}:[{}]", slash == std::string::npos ? *file : file->substr(slash + 1), pf.program->section());
+  return o;
+}
+
 FilterVerb parseVerb(Args& args) {
   if (args.acceptAny({"add", "a"})) return FilterVerb::Add;
   if (args.acceptAny({"replace", "r"})) return FilterVerb::Replace;
@@ -557,7 +586,8 @@ ParsedFilter parseFilterLine(Args& args) {
     o.mask = fwMask;
     f.setOptions(o);
   } else if (kind == "basic") f.setOptions(parseBasic(args, pf));
-  else usage(fmt::format("filter kind \"{}\" is not one fastlink knows (u32, matchall, flower, fw, basic)", kind));
+  else if (kind == "bpf") f.setOptions(parseBpf(args, pf));
+  else usage(fmt::format("filter kind \"{}\" is not one fastlink knows (u32, matchall, flower, fw, basic, bpf)", kind));
   return pf;
 }
 
@@ -590,9 +620,12 @@ PreparedRequest preparedFilter(const ParsedFilter& pf) {
     std::visit(
         [&](auto& o) {
           if constexpr (requires { o.actions; }) resolveMirred(o.actions, r);
+          if constexpr (std::is_same_v<std::decay_t<decltype(o)>, BpfFilterOptions>) o.fd = pf.program->fd();
         },
         f.options);
-    return filterRequest(pf.verb, f);
+    Request request = filterRequest(pf.verb, f);
+    if (pf.program) request.keepAlive(pf.program);
+    return request;
   };
   return p;
 }
@@ -650,6 +683,7 @@ int showFilters(Context& ctx, Args& args) {
   o.protocolGiven = p.protocol.has_value();
   o.chainGiven = p.chain.has_value();
   o.devName = nameLookup(ctx);
+  o.program = lookUpXdpProgram;
   o.userHz = userHz();
   bool json = ctx.options().json;
   TcPrinter printer(json);

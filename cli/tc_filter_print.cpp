@@ -465,8 +465,22 @@ struct OptionsPrinter {
     if (!x.name.empty()) p.anyString("bpf_name", x.name + " ", x.name);
     if (x.directAction) p.any("direct-action", "direct-action ", "true");
     if (x.flags) flags(p, x.flags, "");
-    if (x.id) p.any("id", "id " + u(*x.id) + " ", u(*x.id));
-    if (!x.tag.empty()) {
+    // tc's bpf_dump_prog_info: what the kernel tells about the program by its id; the tag from
+    // the filter only when that lookup fails.
+    std::optional<BpfProgramInfo> prog;
+    if (x.id) {
+      p.openObject("prog");
+      p.any("id", "id " + u(*x.id) + " ", u(*x.id));
+      if (o.program) prog = o.program(*x.id);
+      if (prog) {
+        p.anyString("name", "name " + prog->name + " ", prog->name);
+        p.anyString("tag", "tag " + prog->tag + " ", prog->tag);
+        p.jsonOnly("jited", prog->jited ? "1" : "0");
+        if (prog->jited) p.text("jited ");
+      }
+      p.closeObject();
+    }
+    if (!prog && !x.tag.empty()) {
       std::string hex;
       for (uint8_t b : x.tag) hex += fmt::format("{:02x}", b);
       p.anyString("tag", "tag " + hex + " ", hex);

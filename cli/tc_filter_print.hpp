@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "fastlink/tc_filter.hpp"
+#include "fastlink/xdp.hpp"
 
 namespace fastlink::cli {
 
@@ -48,6 +49,9 @@ struct FilterPrintOptions {
   bool devGiven = false, parentGiven = false, prioGiven = false, protocolGiven = false, chainGiven = false;
   /// ifindex -> name (filter devices, mirred targets).
   std::function<std::string(uint32_t)> devName;
+  /// A bpf filter's program by its id (name, tag, jited), as tc looks it up; unset or
+  /// std::nullopt: only the id and the filter's tag are printed.
+  std::function<std::optional<BpfProgramInfo>(uint32_t)> program;
   /// USER_HZ for the action timestamps (print_tm).
   uint32_t userHz = 100;
 };

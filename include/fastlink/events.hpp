@@ -34,17 +34,18 @@
 #include "fastlink/rule.hpp"
 #include "fastlink/subscription.hpp"
 #include "fastlink/tc.hpp"
+#include "fastlink/tc_filter.hpp"
 
 namespace fastlink {
 
 class Netlink;
 
-/// The objects events are about. Qdisc and Class are tc's (the RTNLGRP_TC group, `tc monitor`);
-/// tc filters and actions are not decoded (fastlink does not manage them).
-enum class ObjectKind : uint8_t { Link, Address, Route, Neighbour, Rule, Nexthop, Fdb, Qdisc, Class };
+/// The objects events are about. Qdisc, Class and Filter are tc's (the RTNLGRP_TC group, `tc
+/// monitor`); standalone tc actions (RTM_NEWACTION) are not decoded.
+enum class ObjectKind : uint8_t { Link, Address, Route, Neighbour, Rule, Nexthop, Fdb, Qdisc, Class, Filter };
 
 /// "link", "address", "route", "neigh", "rule", "nexthop", "fdb" (the `ip monitor` words),
-/// "qdisc", "class" (`tc monitor`'s).
+/// "qdisc", "class", "filter" (`tc monitor`'s).
 std::string_view objectKindName(ObjectKind kind);
 
 /// What happened to the object.
@@ -61,7 +62,7 @@ std::string_view eventActionName(EventAction action);
 struct Event {
   /// std::monostate only in a default-constructed Event (a cheap empty start: LinkInfo is big).
   using Object = std::variant<std::monostate, LinkInfo, AddrInfo, RouteInfo, NeighInfo, RuleInfo, NexthopInfo, FdbInfo,
-                              QdiscInfo, ClassInfo>;
+                              QdiscInfo, ClassInfo, TcFilterInfo>;
 
   EventAction action = EventAction::New;
   ObjectKind kind = ObjectKind::Link;
@@ -69,6 +70,9 @@ struct Event {
   /// existing one (NLM_F_REPLACE). Only set where the kernel sets those flags.
   bool created = false;
   bool replaced = false;
+  /// NLM_F_EXCL: a tc filter's notification carries its request's flags (CREATE|EXCL for `tc
+  /// filter add`, CREATE alone for replace), which `tc monitor` prints as "added"/"replaced".
+  bool exclusive = false;
   /// The sender namespace's id (SubscriptionOptions::allNamespaces); unset for our own.
   std::optional<int32_t> nsid;
   Object object;
@@ -82,10 +86,11 @@ struct Event {
   const FdbInfo* fdb() const { return std::get_if<FdbInfo>(&object); }
   const QdiscInfo* qdisc() const { return std::get_if<QdiscInfo>(&object); }
   const ClassInfo* tcClass() const { return std::get_if<ClassInfo>(&object); }
+  const TcFilterInfo* filter() const { return std::get_if<TcFilterInfo>(&object); }
 };
 
 /// Decodes one notification (a whole netlink message) into an Event. std::nullopt for messages
-/// that are not about one of the ObjectKinds (netconf, tc filters, ...) or that only echo part of an
+/// that are not about one of the ObjectKinds (netconf, tc actions, ...) or that only echo part of an
 /// object (e.g. a bridge port's RTM_NEWLINK of family AF_BRIDGE, IPv6 per-device information).
 /// Throws Error(Errc::malformed_reply) on a malformed message.
 std::optional<Event> decodeEvent(const Notification& notification);

@@ -43,8 +43,8 @@ struct BpfProgramInfo {
   friend bool operator==(const BpfProgramInfo&, const BpfProgramInfo&) = default;
 };
 
-/// One XDP program loaded from a BPF ELF object file, with the object's maps. Owns the
-/// program's file descriptor; move-only.
+/// One XDP program (or tc classifier: loadClassifier) loaded from a BPF ELF object file, with the
+/// object's maps. Owns the program's file descriptor; move-only.
 class XdpProgram {
  public:
   /// Opens `path` with libbpf, picks the program in `section` (any section when unset) and
@@ -54,6 +54,12 @@ class XdpProgram {
   /// Equivalent to: the loading half of `ip link set dev X xdp obj FILE sec NAME`
   static XdpProgram load(const std::string& path, const std::optional<std::string>& section = std::nullopt,
                          const std::optional<std::string>& program = std::nullopt);
+  /// The same for a tc classifier (BPF_PROG_TYPE_SCHED_CLS), for BpfFilterOptions::fd: a program
+  /// in a section libbpf does not know (tc's `sec NAME`) is loaded as a classifier, as tc does;
+  /// one of another type (an XDP program) is refused before the kernel sees it.
+  /// Equivalent to: the loading half of `tc filter add dev X ingress bpf obj FILE sec NAME`
+  static XdpProgram loadClassifier(const std::string& path, const std::optional<std::string>& section = std::nullopt,
+                                   const std::optional<std::string>& program = std::nullopt);
   /// A new file descriptor for the loaded program with this id (to name the attached program
   /// in replace/detach). Throws Error(ENOENT) when no such program exists.
   static XdpProgram fromId(uint32_t id);
@@ -76,6 +82,8 @@ class XdpProgram {
  private:
   struct State;
   explicit XdpProgram(std::unique_ptr<State> state);
+  static XdpProgram loadAs(const std::string& path, const std::optional<std::string>& section,
+                           const std::optional<std::string>& program, bool classifier);
   std::unique_ptr<State> state_;
 };
 

@@ -18,6 +18,7 @@
 #include "rtnl/route_codec.hpp"
 #include "rtnl/rule_codec.hpp"
 #include "rtnl/tc_codec.hpp"
+#include "rtnl/tc_filter_codec.hpp"
 
 namespace fastlink {
 namespace {
@@ -36,6 +37,7 @@ void setHeader(Event& e, EventAction action, ObjectKind kind, const nlmsghdr* m,
   e.kind = kind;
   e.created = (m->nlmsg_flags & NLM_F_CREATE) != 0;
   e.replaced = (m->nlmsg_flags & NLM_F_REPLACE) != 0;
+  e.exclusive = (m->nlmsg_flags & NLM_F_EXCL) != 0;
   e.nsid = n.nsid;
 }
 
@@ -60,6 +62,7 @@ std::string_view objectKindName(ObjectKind kind) {
     case ObjectKind::Fdb: return "fdb";
     case ObjectKind::Qdisc: return "qdisc";
     case ObjectKind::Class: return "class";
+    case ObjectKind::Filter: return "filter";
   }
   return "?";
 }
@@ -80,7 +83,7 @@ bool decodeEvent(const Notification& notification, Event& out) {
   const uint8_t family = familyOf(m);
   const EventAction action = (type == RTM_DELLINK || type == RTM_DELADDR || type == RTM_DELROUTE ||
                               type == RTM_DELNEIGH || type == RTM_DELRULE || type == RTM_DELNEXTHOP ||
-                              type == RTM_DELQDISC || type == RTM_DELTCLASS)
+                              type == RTM_DELQDISC || type == RTM_DELTCLASS || type == RTM_DELTFILTER)
                                  ? EventAction::Deleted
                                  : EventAction::New;
   auto start = [&](ObjectKind kind) { setHeader(out, action, kind, m, notification); };
@@ -137,6 +140,11 @@ bool decodeEvent(const Notification& notification, Event& out) {
       start(ObjectKind::Class);
       rtnl::decodeClass(m, objectAs<ClassInfo>(out));
       return true;
+    case RTM_NEWTFILTER:
+    case RTM_DELTFILTER:
+      start(ObjectKind::Filter);
+      rtnl::decodeFilter(m, objectAs<TcFilterInfo>(out));
+      return true;
     default: return false;
   }
 }
@@ -157,7 +165,8 @@ std::vector<NotificationGroup> groupsOf(ObjectKind kind) {
     case ObjectKind::Rule: return {NotificationGroup::Ipv4Rule, NotificationGroup::Ipv6Rule};
     case ObjectKind::Nexthop: return {NotificationGroup::Nexthop};
     case ObjectKind::Qdisc:
-    case ObjectKind::Class: return {NotificationGroup::Tc};
+    case ObjectKind::Class:
+    case ObjectKind::Filter: return {NotificationGroup::Tc};
   }
   return {};
 }

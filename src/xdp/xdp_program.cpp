@@ -95,6 +95,16 @@ XdpProgram::~XdpProgram() = default;
 
 XdpProgram XdpProgram::load(const std::string& path, const std::optional<std::string>& section,
                             const std::optional<std::string>& program) {
+  return loadAs(path, section, program, false);
+}
+
+XdpProgram XdpProgram::loadClassifier(const std::string& path, const std::optional<std::string>& section,
+                                      const std::optional<std::string>& program) {
+  return loadAs(path, section, program, true);
+}
+
+XdpProgram XdpProgram::loadAs(const std::string& path, const std::optional<std::string>& section,
+                              const std::optional<std::string>& program, bool classifier) {
   std::string op = "load " + path + (section ? " sec " + *section : "") + (program ? " program " + *program : "");
   CapturedLog log;
   auto state = std::make_unique<State>();
@@ -118,9 +128,12 @@ XdpProgram XdpProgram::load(const std::string& path, const std::optional<std::st
   bpf_program* pick = chosen.front();
   // Load only the chosen program (and the maps): the others may be of types this use ignores.
   for (auto* other : all) bpf_program__set_autoload(other, other == pick);
-  if (bpf_program__type(pick) != BPF_PROG_TYPE_XDP) {
+  bpf_prog_type want = classifier ? BPF_PROG_TYPE_SCHED_CLS : BPF_PROG_TYPE_XDP;
+  // tc loads a program of a section libbpf cannot type (its `sec NAME`) as a classifier.
+  if (classifier && bpf_program__type(pick) == BPF_PROG_TYPE_UNSPEC) bpf_program__set_type(pick, want);
+  if (bpf_program__type(pick) != want) {
     throw bpfError(EINVAL, op, std::string("program ") + bpf_program__name(pick) + " in section " +
-                                   bpf_program__section_name(pick) + " is not an XDP program");
+                                   bpf_program__section_name(pick) + (classifier ? " is not a tc classifier" : " is not an XDP program"));
   }
   if (int err = bpf_object__load(state->object); err)
     throw bpfError(err, op, log.tail().empty() ? "the kernel refused the program" : log.tail());

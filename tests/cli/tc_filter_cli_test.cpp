@@ -1,6 +1,6 @@
 // `fastlink tc filter` and `fastlink tc actions` against iproute2 6.1's `tc`: filters fastlink
 // adds are printed by tc and by fastlink, byte for byte the same (text and -j); deletes and
-// batches checked with tc as the oracle. The host has u32 and mirred; the other classifiers and
+// batches checked with tc as the oracle. The host has u32, bpf and mirred; the other classifiers and
 // actions (cls_flower, cls_matchall, cls_fw, cls_basic, act_gact, ...) run in the VM.
 #include <gtest/gtest.h>
 
@@ -84,6 +84,30 @@ TEST_F(TcFilterCli, BatchAddsFiltersAndNamesTheFailingLine) {
   std::size_t count = 0;
   for (auto at = json.find("\"kind\":\"mirred\""); at != std::string::npos; at = json.find("\"kind\":\"mirred\"", at + 1)) count++;
   EXPECT_EQ(count, 30u);
+}
+
+TEST_F(TcFilterCli, BpfObjectFileLoadedAndPrintedLikeTc) {
+  const std::string obj = std::string(FASTLINK_BPF_DIR) + "/cls_mark.o";
+  ok("tc filter add dev v0 ingress bpf obj " + obj + " sec classifier da");
+  ASSERT_EQ(tc("filter add dev v0 egress pref 3 bpf obj " + obj + " da classid 1:2").status, 0);
+  // In a batch: each line's program stays open until its request has gone out.
+  auto r = batch("tc filter add dev v0 egress pref 4 bpf object-file " + obj + " direct-action classid 1:2\n" +
+                 "tc filter add dev v0 egress pref 5 bpf obj " + obj + " section classifier\n");
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (const char* options : {"", "-j"}) {
+    samePrint(options, "filter show dev v0 ingress");
+    samePrint(options, "filter show dev v0 egress");
+  }
+  // What fastlink sent is what tc sends: tc's own filter (pref 3) and fastlink's (pref 4) read alike.
+  auto egress = tc("filter show dev v0 egress").out;
+  EXPECT_NE(egress.find("pref 4 bpf chain 0 handle 0x1 flowid 1:2 cls_mark.o:[classifier] direct-action not_in_hw id"),
+            std::string::npos) << egress;
+  EXPECT_NE(egress.find("pref 5 bpf chain 0 handle 0x1 cls_mark.o:[classifier] not_in_hw id"), std::string::npos) << egress;
+  // An XDP program is not a classifier: refused before anything is sent.
+  auto xdp = cli("tc filter add dev v0 ingress pref 9 bpf obj " + std::string(FASTLINK_BPF_DIR) + "/xdp_drop.o sec xdp");
+  EXPECT_NE(xdp.status, 0);
+  EXPECT_NE(xdp.err.find("is not a tc classifier"), std::string::npos) << xdp.err;
+  EXPECT_EQ(tc("filter show dev v0 ingress pref 9").out, "");
 }
 
 TEST_F(TcFilterCli, StandaloneMirredActionsLikeTc) {

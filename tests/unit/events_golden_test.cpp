@@ -16,7 +16,7 @@ namespace {
 
 // rtnetlink numbers, written out here rather than taken from the kernel headers the library uses.
 constexpr uint16_t kNewLink = 16, kNewAddr = 20, kNewRoute = 24, kDelRoute = 25, kNewNeigh = 28, kNewRule = 32,
-                   kNewQdisc = 36, kDelTclass = 41, kNewTfilter = 44, kNewNexthop = 104;
+                   kNewQdisc = 36, kDelTclass = 41, kNewTfilter = 44, kDelTfilter = 45, kNewNexthop = 104;
 constexpr uint16_t kCreate = 0x400, kExcl = 0x200, kReplace = 0x100;
 constexpr uint8_t kInet = 2, kBridge = 7;
 
@@ -153,7 +153,7 @@ TEST(EventsGolden, AddressNeighbourFdbRuleNexthop) {
 
 }
 
-TEST(EventsGolden, QdiscAndClassButNotTcFilters) {
+TEST(EventsGolden, QdiscClassAndTcFilter) {
   // tcmsg: family, pad x3, ifindex:s32 (3), handle:u32 (10:), parent:u32 (1:10), info:u32 (refcnt 1)
   Bytes tcm = {0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0x10, 0, 0x10, 0, 1, 0, 1, 0, 0, 0};
   auto qdisc = decode(netlinkMessage(kNewQdisc, kCreate, tcm, Attrs().str(1 /*TCA_KIND*/, "pfifo").raw(2 /*TCA_OPTIONS*/, {50, 0, 0, 0})));
@@ -178,7 +178,26 @@ TEST(EventsGolden, QdiscAndClassButNotTcFilters) {
   EXPECT_EQ(tcClass->tcClass()->classid->toString(), "1:10");
   EXPECT_EQ(tcClass->tcClass()->kind, "htb");
 
-  EXPECT_FALSE(decode(netlinkMessage(kNewTfilter, kCreate, tcm, Attrs().str(1 /*TCA_KIND*/, "u32"))));
+  // A filter added (`tc filter add`: the kernel copies the request's CREATE|EXCL), on clsact
+  // ingress (parent ffff:fff2), pref 10, protocol ip (0x0800, network order in info's low half).
+  Bytes tcf = {0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0xf2, 0xff, 0xff, 0xff, 0x08, 0x00, 10, 0};
+  auto filter = decode(netlinkMessage(kNewTfilter, kCreate | kExcl, tcf, Attrs().str(1 /*TCA_KIND*/, "u32").u32(11 /*TCA_CHAIN*/, 0)));
+  ASSERT_TRUE(filter);
+  EXPECT_EQ(filter->kind, ObjectKind::Filter);
+  EXPECT_EQ(objectKindName(filter->kind), "filter");
+  EXPECT_EQ(filter->action, EventAction::New);
+  EXPECT_TRUE(filter->created);
+  EXPECT_TRUE(filter->exclusive);
+  ASSERT_TRUE(filter->filter());
+  EXPECT_EQ(filter->filter()->kind, "u32");
+  EXPECT_EQ(filter->filter()->prio, 10u);
+  EXPECT_EQ(filter->filter()->protocol, 0x0800u);
+  EXPECT_EQ(filter->filter()->parent->value, TcFilterInfo::kIngressParent);
+  EXPECT_EQ(filter->filter()->dev->index(), 3u);
+  auto gone = decode(netlinkMessage(kDelTfilter, 0, tcf, Attrs().str(1 /*TCA_KIND*/, "u32")));
+  ASSERT_TRUE(gone);
+  EXPECT_EQ(gone->action, EventAction::Deleted);
+  EXPECT_FALSE(gone->exclusive);
 }
 
 TEST(EventsGolden, CanonicalFormIgnoresCountersAndNotificationOnlyParts) {
