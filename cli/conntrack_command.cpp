@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <netinet/in.h>
 #include <signal.h>
+#include <sys/time.h>
 
 #include <cstdio>
 #include <fstream>
@@ -18,7 +19,7 @@
 namespace fastlink::cli {
 namespace {
 
-constexpr const char* kUsage = R"(Usage: fastlink conntrack COMMAND [ SELECTOR ]... [ -o extended,id ]
+constexpr const char* kUsage = R"(Usage: fastlink conntrack COMMAND [ SELECTOR ]... [ -o extended,id,timestamp,userspace ]
 COMMAND := { -L | --dump } | { -G | --get } | { -D | --delete } | { -I | --create } | { -U | --update }
            | { -F | --flush } | { -E | --event } [ -e NEW,UPDATE,DESTROY ] [ -b | --buffer-size BYTES ]
 SELECTOR := [ -f | --family ipv4|ipv6 ] [ -s | --src | --orig-src ADDR ] [ -d | --dst | --orig-dst ADDR ]
@@ -68,6 +69,7 @@ struct Command {
   std::optional<uint32_t> newMark;
   bool extended = false;
   bool showId = false;
+  bool timestamp = false;  // -E -o timestamp: when each event was read
   uint32_t eventMask = 0;  // 0 = every event
   std::optional<int> bufferSize;  // -E's socket receive buffer (conntrack's -b)
   std::optional<ConntrackNat> srcNat, dstNat;  // -n / -g with an address (-I: the NAT to set up)
@@ -188,7 +190,10 @@ Command parse(Args& args) {
         std::string opt = v.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
         if (opt == "extended") c.extended = true;
         else if (opt == "id") c.showId = true;
-        else throw UsageError(fmt::format("{}: \"{}\" is not supported (extended, id)", word, opt));
+        else if (opt == "timestamp") c.timestamp = true;
+        else if (opt == "userspace") {
+          // conntrack prints [USERSPACE] with or without it, and so does fastlink.
+        } else throw UsageError(fmt::format("{}: \"{}\" is not supported (extended, id, timestamp, userspace)", word, opt));
         if (comma == std::string::npos) break;
         start = comma + 1;
       }
@@ -378,6 +383,12 @@ class Printer {
       json_->endObject();
       json_->endElement();
       return;
+    }
+    if (!eventTag.empty() && command_.timestamp) {
+      // conntrack's "[seconds.microseconds]\t", the wall clock when the event was read.
+      timeval now{};
+      gettimeofday(&now, nullptr);
+      out_.put(fmt::format("[{}.{:06}]\t", now.tv_sec, now.tv_usec));
     }
     if (!eventTag.empty()) out_.put(fmt::format("{:>9} ", fmt::format("[{}]", eventTag)));
     putEntry(out_, e, command_);

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <regex>
 #include <thread>
 
 #include "cli_fixture.hpp"
@@ -210,7 +211,7 @@ TEST_F(ConntrackCliTest, EventsShowNewUpdateDestroy) {
   std::string out = "/tmp/fastlink-ct-events-" + std::to_string(getpid());
   pid_t pid = fork();
   if (pid == 0) {
-    std::string cmd = cliPath() + " -n " + ns.name() + " conntrack -E > " + out + " 2>&1";
+    std::string cmd = cliPath() + " -n " + ns.name() + " conntrack -E -o timestamp > " + out + " 2>&1";
     execl("/bin/sh", "sh", "-c", ("exec " + cmd).c_str(), nullptr);
     _exit(127);
   }
@@ -244,6 +245,17 @@ TEST_F(ConntrackCliTest, EventsShowNewUpdateDestroy) {
   EXPECT_NE(text.find("[DESTROY] udp"), std::string::npos) << text;
   EXPECT_NE(text.find("[USERSPACE] portid="), std::string::npos) << text;
   EXPECT_NE(text.find("3 flow events have been shown."), std::string::npos) << text;
+  // -o timestamp: conntrack's "[1795669656.246714]\t" before each event, the wall clock now.
+  std::istringstream in(text);
+  int events = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (line.find("] udp") == std::string::npos) continue;
+    ++events;
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(line, m, std::regex(R"(^\[(\d+)\.\d{6}\]\t {0,4}\[(NEW|UPDATE|DESTROY)\] udp)"))) << line;
+    EXPECT_LT(std::llabs(std::stoll(m[1].str()) - static_cast<long long>(time(nullptr))), 60) << line;
+  }
+  EXPECT_EQ(events, 3) << text;
 }
 
 TEST_F(ConntrackCliTest, BadInputChangesNothing) {
