@@ -3,9 +3,11 @@
 #include <fmt/format.h>
 #include <netinet/in.h>
 #include <signal.h>
+#include <sys/time.h>
 
 #include <cstdio>
 #include <fstream>
+#include <unordered_map>
 
 #include "args.hpp"
 #include "command.hpp"
@@ -17,16 +19,18 @@
 namespace fastlink::cli {
 namespace {
 
-constexpr const char* kUsage = R"(Usage: fastlink conntrack COMMAND [ SELECTOR ]... [ -o extended,id ]
+constexpr const char* kUsage = R"(Usage: fastlink conntrack COMMAND [ SELECTOR ]... [ -o extended,id,timestamp,userspace ]
 COMMAND := { -L | --dump } | { -G | --get } | { -D | --delete } | { -I | --create } | { -U | --update }
-           | { -F | --flush } | { -E | --event } [ -e NEW,UPDATE,DESTROY ]
+           | { -F | --flush } | { -E | --event } [ -e NEW,UPDATE,DESTROY ] [ -b | --buffer-size BYTES ]
 SELECTOR := [ -f | --family ipv4|ipv6 ] [ -s | --src | --orig-src ADDR ] [ -d | --dst | --orig-dst ADDR ]
             [ -r | --reply-src ADDR ] [ -q | --reply-dst ADDR ] [ -p | --proto tcp|udp|icmp|icmpv6|sctp|NUMBER ]
             [ --sport | --orig-port-src PORT ] [ --dport | --orig-port-dst PORT ]
             [ --reply-port-src PORT ] [ --reply-port-dst PORT ]
             [ --icmp-type N ] [ --icmp-code N ] [ --icmp-id N ]
             [ -m | --mark MARK[/MASK] ] [ -w | --zone ZONE ] [ -u | --status ASSURED|SEEN_REPLY|FIXED_TIMEOUT|EXPECTED[,...] ]
-            [ -t | --timeout SECONDS ] [ --state TCP_STATE ])";
+            [ -n | --src-nat [ NAT ] ] [ -g | --dst-nat [ NAT ] ] [ -j | --any-nat ]
+            [ -t | --timeout SECONDS ] [ --state TCP_STATE ]
+NAT := ADDR[:PORT] (with -I: the NAT to set up, [IPV6]:PORT; as a selector: ADDR is compared))";
 
 enum class Verb { None, List, Get, Delete, Create, Update, Flush, Event };
 
@@ -65,8 +69,39 @@ struct Command {
   std::optional<uint32_t> newMark;
   bool extended = false;
   bool showId = false;
+  bool timestamp = false;  // -E -o timestamp: when each event was read
   uint32_t eventMask = 0;  // 0 = every event
+  std::optional<int> bufferSize;  // -E's socket receive buffer (conntrack's -b)
+  std::optional<ConntrackNat> srcNat, dstNat;  // -n / -g with an address (-I: the NAT to set up)
+  bool srcNatSelector = false, dstNatSelector = false;
 };
+
+/// ADDR, ADDR:PORT or [IPv6]:PORT, as conntrack's --src-nat/--dst-nat take it.
+ConntrackNat parseNat(std::string_view text, std::string_view keyword) {
+  ConntrackNat nat;
+  std::string_view address = text;
+  std::optional<std::string_view> port;
+  if (text.starts_with('[')) {
+    auto close = text.find(']');
+    if (close == std::string_view::npos) throw UsageError(fmt::format("{}: \"{}\" lacks its ']'", keyword, text));
+    address = text.substr(1, close - 1);
+    if (close + 1 < text.size()) {
+      if (text[close + 1] != ':') throw UsageError(fmt::format("{}: \"{}\" is not [ADDR]:PORT", keyword, text));
+      port = text.substr(close + 2);
+    }
+  } else if (auto colon = text.find(':'); colon != std::string_view::npos && text.find(':', colon + 1) == std::string_view::npos) {
+    address = text.substr(0, colon);
+    port = text.substr(colon + 1);
+  }
+  nat.address = parseIp(address, keyword);
+  if (port) nat.port = static_cast<uint16_t>(parseInteger(*port, keyword, 0, 65535));
+  return nat;
+}
+
+/// -E's receive buffer unless -b or -rcvbuf says otherwise: the events of a burst queue there
+/// while the printer catches up (a flush of N entries is N DESTROY events at once, ~1 KiB of
+/// kernel memory each). 64 MiB holds ~60,000; the kernel charges only what is queued.
+constexpr int kEventBufferBytes = 64 * 1024 * 1024;
 
 uint32_t parseStatus(std::string_view text) {
   uint32_t bits = 0;
@@ -155,10 +190,24 @@ Command parse(Args& args) {
         std::string opt = v.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
         if (opt == "extended") c.extended = true;
         else if (opt == "id") c.showId = true;
-        else throw UsageError(fmt::format("{}: \"{}\" is not supported (extended, id)", word, opt));
+        else if (opt == "timestamp") c.timestamp = true;
+        else if (opt == "userspace") {
+          // conntrack prints [USERSPACE] with or without it, and so does fastlink.
+        } else throw UsageError(fmt::format("{}: \"{}\" is not supported (extended, id, timestamp, userspace)", word, opt));
         if (comma == std::string::npos) break;
         start = comma + 1;
       }
+    } else if (word == "-n" || word == "--src-nat" || word == "-g" || word == "--dst-nat") {
+      // conntrack's optional argument: --src-nat=ADDR, or a next word that is not an option.
+      bool src = word == "-n" || word == "--src-nat";
+      (src ? c.srcNatSelector : c.dstNatSelector) = true;
+      std::optional<std::string> v = inlineValue;
+      if (!v && !args.done() && !args.peek().starts_with('-')) v = args.next();
+      if (v) (src ? c.srcNat : c.dstNat) = parseNat(*v, word);
+    } else if (word == "-j" || word == "--any-nat") {
+      c.filter.anyNat = true;
+    } else if (word == "-b" || word == "--buffer-size") {
+      c.bufferSize = static_cast<int>(parseInteger(value(), word, 4096, 1 << 30));
     } else if (word == "-e" || word == "--event-mask") {
       std::string v = value();
       for (std::size_t start = 0; start <= v.size();) {
@@ -192,6 +241,17 @@ Command parse(Args& args) {
   c.filter.srcPort = sport;
   c.filter.dstPort = dport;
   c.filter.zone = c.entry.zone;
+  if (c.verb != Verb::Create) {
+    // A selector compares the address only (conntrack 1.4.7 ignores a port there too).
+    if (c.srcNatSelector) c.filter.srcNat = c.srcNat ? std::optional(c.srcNat->address) : std::nullopt;
+    if (c.dstNatSelector) c.filter.dstNat = c.dstNat ? std::optional(c.dstNat->address) : std::nullopt;
+  } else {
+    if ((c.srcNatSelector && !c.srcNat) || (c.dstNatSelector && !c.dstNat))
+      throw UsageError("-I: --src-nat and --dst-nat need an address");
+    if (c.filter.anyNat) throw UsageError("-I: --any-nat selects entries, it sets up no NAT");
+    c.entry.srcNat = c.srcNat;
+    c.entry.dstNat = c.dstNat;
+  }
   if (c.entry.status && c.verb != Verb::Create && c.verb != Verb::Update) c.filter.status = c.entry.status;
   if (mark) {
     if (c.verb == Verb::Update || c.verb == Verb::Create) c.newMark = mark;
@@ -210,6 +270,8 @@ Command parse(Args& args) {
     if (!icmp && (*proto == IPPROTO_TCP || *proto == IPPROTO_UDP || *proto == IPPROTO_SCTP) && (!sport || !dport))
       throw UsageError("-I and -G need --sport and --dport for this protocol");
     if (c.verb == Verb::Create) {
+      for (const auto* nat : {&c.srcNat, &c.dstNat})
+        if (*nat && (*nat)->address.family() != src->family()) throw UsageError("-I: the NAT address must be of the entry's family");
       if (!c.entry.timeout) throw UsageError("-I needs a timeout (-t)");
       if (*proto == IPPROTO_TCP && !c.entry.tcpState) throw UsageError("-I -p tcp needs --state");
       c.entry.mark = c.newMark;
@@ -294,6 +356,9 @@ void putJson(JsonOut& j, const ConntrackEntry& e) {
     j.key("status").beginArray();
     for (const auto& s : kStatusNames)
       if (s.bit && (*e.status & s.bit)) j.value(s.name);
+    // Not selectable with --status, but worth seeing: the NAT the kernel did.
+    if (*e.status & conntrack_status::kSrcNatDone) j.value("SRC_NAT");
+    if (*e.status & conntrack_status::kDstNatDone) j.value("DST_NAT");
     j.endArray();
   }
   if (e.mark) j.field("mark", *e.mark);
@@ -319,13 +384,18 @@ class Printer {
       json_->endElement();
       return;
     }
+    if (!eventTag.empty() && command_.timestamp) {
+      // conntrack's "[seconds.microseconds]\t", the wall clock when the event was read.
+      timeval now{};
+      gettimeofday(&now, nullptr);
+      out_.put(fmt::format("[{}.{:06}]\t", now.tv_sec, now.tv_usec));
+    }
     if (!eventTag.empty()) out_.put(fmt::format("{:>9} ", fmt::format("[{}]", eventTag)));
     putEntry(out_, e, command_);
     if (portId) {
       out_.put("[USERSPACE] portid=").putUint(portId).put(' ');
-      std::ifstream comm("/proc/" + std::to_string(portId) + "/comm");
-      std::string name;
-      if (comm && std::getline(comm, name)) out_.put("progname=").put(name).put(' ');
+      const std::string& name = programName(portId);
+      if (!name.empty()) out_.put("progname=").put(name).put(' ');
     }
     endLine(out_);
   }
@@ -342,10 +412,23 @@ class Printer {
   std::size_t count() const { return count_; }
 
  private:
+  /// The program behind a port id (the first socket of a process has its pid as port id), as
+  /// conntrack finds it in /proc; remembered, so a flood of events from one program reads
+  /// /proc once, not once per event.
+  const std::string& programName(uint32_t portId) {
+    auto [it, fresh] = programs_.try_emplace(portId);
+    if (fresh) {
+      std::ifstream comm("/proc/" + std::to_string(portId) + "/comm");
+      std::getline(comm, it->second);
+    }
+    return it->second;
+  }
+
   const Command& command_;
   OutBuffer out_{stdout};
   std::optional<JsonOut> json_;
   std::size_t count_ = 0;
+  std::unordered_map<uint32_t, std::string> programs_;
 };
 
 void summary(std::string_view what) { std::fprintf(stderr, "fastlink conntrack: %.*s\n", int(what.size()), what.data()); }
@@ -360,7 +443,9 @@ int runEvents(Context& ctx, const Command& c) {
   uint32_t mask = c.eventMask ? c.eventMask
                               : (1u << conntrack_group::kNew | 1u << conntrack_group::kUpdate | 1u << conntrack_group::kDestroy);
   SubscriptionOptions options;
+  options.receiveBufferBytes = kEventBufferBytes;
   if (ctx.options().rcvbuf) options.receiveBufferBytes = ctx.options().rcvbuf;
+  if (c.bufferSize) options.receiveBufferBytes = *c.bufferSize;
   Subscription sub = ctx.netlink().subscribeNetfilter({}, options);
   for (uint32_t g : {conntrack_group::kNew, conntrack_group::kUpdate, conntrack_group::kDestroy})
     if (mask & (1u << g)) sub.joinGeneric(g);
@@ -374,7 +459,7 @@ int runEvents(Context& ctx, const Command& c) {
   };
   handlers.onOverflow = [&] {
     printer.flush();
-    summary("WARNING: events were lost: the socket's receive buffer overflowed (ENOBUFS); raise it with -rcvbuf");
+    summary("WARNING: events were lost: the socket's receive buffer overflowed (ENOBUFS); raise it with -b BYTES");
   };
   while (!gStop) {
     sub.wait(handlers);

@@ -51,6 +51,14 @@ struct ConntrackTuple {
   friend bool operator==(const ConntrackTuple&, const ConntrackTuple&) = default;
 };
 
+/// A NAT a new entry gets (conntrack -I --src-nat/--dst-nat ADDR[:PORT]): the kernel maps the
+/// entry's reply tuple to it (CTA_NAT_SRC/CTA_NAT_DST; needs NAT in the kernel, nf_nat).
+struct ConntrackNat {
+  IpAddress address;
+  std::optional<uint16_t> port;
+  friend bool operator==(const ConntrackNat&, const ConntrackNat&) = default;
+};
+
 /// Per-direction accounting (net.netfilter.nf_conntrack_acct=1).
 struct ConntrackCounters {
   uint64_t packets = 0;
@@ -104,6 +112,8 @@ struct ConntrackEntry {
   std::optional<std::string> helper;
   std::optional<uint64_t> startNs;  ///< timestamp (net.netfilter.nf_conntrack_timestamp=1)
   std::optional<uint64_t> stopNs;
+  std::optional<ConntrackNat> srcNat;  ///< create only: source NAT to set up (conntrack -I --src-nat)
+  std::optional<ConntrackNat> dstNat;  ///< create only: destination NAT (conntrack -I --dst-nat)
   /// Attributes this codec does not decode (NAT sequence adjustment, synproxy, ...), kept raw.
   std::vector<std::pair<uint16_t, std::vector<uint8_t>>> unknown;
 
@@ -116,6 +126,13 @@ struct ConntrackEntry {
   ConntrackEntry& setTcpState(uint8_t v) { tcpState = v; return *this; }
   ConntrackEntry& setLabels(std::vector<uint8_t> v) { labels = std::move(v); return *this; }
 
+  /// Source-NATed, as conntrack-tools decides it: the kernel did the source NAT
+  /// (IPS_SRC_NAT_DONE) and the reply goes to another address than the original source.
+  bool isSrcNat() const;
+  /// Destination-NATed: IPS_DST_NAT_DONE and the reply comes from another address than the
+  /// original destination.
+  bool isDstNat() const;
+
   friend bool operator==(const ConntrackEntry&, const ConntrackEntry&) = default;
 };
 
@@ -125,7 +142,8 @@ struct ConntrackEntry {
 /// and reply direction's addresses, layer-4 protocol and ports. The zone is sent in the filter
 /// tuple (CTA_TUPLE_ZONE) but 6.18 does not apply it to dumps (docs/cli/conntrack.md). Every
 /// field is also checked in user space (matches()), so a kernel that ignores a filter still
-/// yields only matching entries, only slower.
+/// yields only matching entries, only slower. The NAT selectors are user space only (the
+/// kernel narrows -n or -g alone by its status bit).
 struct ConntrackFilter {
   std::optional<IpAddress::Family> family;
   std::optional<IpAddress> src;       ///< original direction (conntrack -s)
@@ -139,6 +157,12 @@ struct ConntrackFilter {
   uint32_t markMask = 0xffffffff;
   std::optional<uint32_t> status;  ///< entries with all these bits set
   std::optional<uint16_t> zone;
+  /// conntrack -n/--src-nat [ADDR]: source-NATed entries (isSrcNat), to ADDR when given (the
+  /// reply's destination). conntrack -g/--dst-nat: the same for destination NAT (the reply's
+  /// source). Both set: entries with both. `anyNat` (conntrack -j): entries with either.
+  std::optional<std::optional<IpAddress>> srcNat;
+  std::optional<std::optional<IpAddress>> dstNat;
+  bool anyNat = false;
 
   ConntrackFilter& setFamily(IpAddress::Family v) { family = v; return *this; }
   ConntrackFilter& setSrc(const IpAddress& v) { src = v; return *this; }
@@ -149,6 +173,9 @@ struct ConntrackFilter {
   ConntrackFilter& setMark(uint32_t v, uint32_t mask = 0xffffffff) { mark = v; markMask = mask; return *this; }
   ConntrackFilter& setStatus(uint32_t bits) { status = bits; return *this; }
   ConntrackFilter& setZone(uint16_t v) { zone = v; return *this; }
+  ConntrackFilter& setSrcNat(std::optional<IpAddress> to = std::nullopt) { srcNat = to; return *this; }
+  ConntrackFilter& setDstNat(std::optional<IpAddress> to = std::nullopt) { dstNat = to; return *this; }
+  ConntrackFilter& setAnyNat() { anyNat = true; return *this; }
 
   /// The family the dump asks for: `family`, else the one of an address given, else any.
   std::optional<IpAddress::Family> effectiveFamily() const;

@@ -92,6 +92,13 @@ std::string describe(const char* verb, const ConntrackEntry& e) {
   if (t.icmpCode) s += " --icmp-code " + std::to_string(*t.icmpCode);
   if (t.icmpId) s += " --icmp-id " + std::to_string(*t.icmpId);
   if (e.zone) s += " --zone " + std::to_string(*e.zone);
+  auto nat = [&](const char* option, const std::optional<ConntrackNat>& n) {
+    if (!n) return;
+    s += std::string(" ") + option + " " + n->address.toString();
+    if (n->port) s += ":" + std::to_string(*n->port);
+  };
+  nat("--src-nat", e.srcNat);
+  nat("--dst-nat", e.dstNat);
   return s;
 }
 
@@ -125,6 +132,21 @@ void putSettable(MessageWriter& w, const ConntrackEntry& e) {
   }
 }
 
+/// CTA_NAT_SRC / CTA_NAT_DST: one address (min = max) and, when given, one port.
+void putNat(MessageWriter& w, uint16_t type, const ConntrackNat& nat) {
+  std::size_t nest = w.beginNest(type);
+  bool v4 = nat.address.isV4();
+  w.putBytes(v4 ? CTA_NAT_V4_MINIP : CTA_NAT_V6_MINIP, nat.address.bytes());
+  w.putBytes(v4 ? CTA_NAT_V4_MAXIP : CTA_NAT_V6_MAXIP, nat.address.bytes());
+  if (nat.port) {
+    std::size_t proto = w.beginNest(CTA_NAT_PROTO);
+    w.putBe16(CTA_PROTONAT_PORT_MIN, *nat.port);
+    w.putBe16(CTA_PROTONAT_PORT_MAX, *nat.port);
+    w.endNest(proto);
+  }
+  w.endNest(nest);
+}
+
 Request entryRequest(uint8_t msg, uint16_t flags, const char* verb, const ConntrackEntry& e, bool settable, bool withId) {
   std::string operation = describe(verb, e);
   requireTuple(e, operation);
@@ -138,6 +160,12 @@ Request entryRequest(uint8_t msg, uint16_t flags, const char* verb, const Conntr
   if (e.zone) w.putBe16(CTA_ZONE, *e.zone);
   if (withId && e.id) putBe32(w, CTA_ID, *e.id);
   if (settable) putSettable(w, e);
+  if (msg == IPCTNL_MSG_CT_NEW && (flags & NLM_F_CREATE)) {
+    for (const auto* nat : {&e.srcNat, &e.dstNat})
+      if (*nat && (*nat)->address.family() != e.family) throw rtnl::invalid(operation, "the NAT address must be of the entry's family");
+    if (e.srcNat) putNat(w, CTA_NAT_SRC, *e.srcNat);
+    if (e.dstNat) putNat(w, CTA_NAT_DST, *e.dstNat);
+  }
   return w.toRequest(std::move(operation));
 }
 
@@ -281,6 +309,33 @@ std::optional<IpAddress::Family> ConntrackFilter::effectiveFamily() const {
   return std::nullopt;
 }
 
+bool ConntrackEntry::isSrcNat() const {
+  return (status.value_or(0) & conntrack_status::kSrcNatDone) && reply.dst != orig.src;
+}
+
+bool ConntrackEntry::isDstNat() const {
+  return (status.value_or(0) & conntrack_status::kDstNatDone) && reply.src != orig.dst;
+}
+
+namespace {
+
+/// conntrack-tools' NAT selectors (-n, -g, -j): the kind of NAT, and its address when given (the
+/// reply's destination for source NAT, its source for destination NAT).
+bool natMatches(const ConntrackFilter& f, const ConntrackEntry& e) {
+  bool checkSrc = f.srcNat || f.anyNat, checkDst = f.dstNat || f.anyNat;
+  if (!checkSrc && !checkDst) return true;
+  auto hit = [](const std::optional<std::optional<IpAddress>>& want, bool is, const IpAddress& to) {
+    return is && (!want || !*want || **want == to);
+  };
+  bool src = checkSrc && hit(f.srcNat, e.isSrcNat(), e.reply.dst);
+  bool dst = checkDst && hit(f.dstNat, e.isDstNat(), e.reply.src);
+  if (f.anyNat) return src || dst;
+  if (f.srcNat && f.dstNat) return src && dst;
+  return f.srcNat ? src : dst;
+}
+
+}  // namespace
+
 bool ConntrackFilter::matches(const ConntrackEntry& e) const {
   if (auto f = effectiveFamily(); f && e.family != *f) return false;
   if (src && e.orig.src != *src) return false;
@@ -293,7 +348,7 @@ bool ConntrackFilter::matches(const ConntrackEntry& e) const {
   if (mark && (e.mark.value_or(0) & markMask) != (*mark & markMask)) return false;
   if (status && (e.status.value_or(0) & *status) != *status) return false;
   if (zone && e.zone.value_or(0) != *zone) return false;
-  return true;
+  return natMatches(*this, e);
 }
 
 Request ConntrackRequests::create(const ConntrackEntry& entry) {
@@ -325,9 +380,14 @@ Request ConntrackRequests::list(const ConntrackFilter& f) {
     putBe32(w, CTA_MARK, *f.mark);
     putBe32(w, CTA_MARK_MASK, f.markMask);
   }
-  if (f.status) {
-    putBe32(w, CTA_STATUS, *f.status);
-    putBe32(w, CTA_STATUS_MASK, *f.status);
+  // -n or -g alone (not -j, which takes either): the kernel keeps only entries with that NAT
+  // done; the address comparison stays in user space.
+  uint32_t status = f.status.value_or(0);
+  if (!f.anyNat && f.srcNat) status |= conntrack_status::kSrcNatDone;
+  if (!f.anyNat && f.dstNat) status |= conntrack_status::kDstNatDone;
+  if (status) {
+    putBe32(w, CTA_STATUS, status);
+    putBe32(w, CTA_STATUS_MASK, status);
   }
   uint32_t origFlags = (f.src ? kFilterIpSrc : 0) | (f.dst ? kFilterIpDst : 0) | (f.protocol ? kFilterProtoNum : 0) |
                        (f.srcPort ? kFilterProtoSrcPort : 0) | (f.dstPort ? kFilterProtoDstPort : 0) |

@@ -209,5 +209,62 @@ TEST(ConntrackGolden, FilterMatchesInUserSpaceToo) {
   EXPECT_TRUE(ConntrackFilter().setProtocol(17).setDstPort(53).matches(e));
 }
 
+TEST(ConntrackGolden, CreateSetsUpNat) {
+  // conntrack -I -p udp -s 10.0.0.1 -d 10.0.0.2 --sport 1234 --dport 53 -t 100 --src-nat 192.168.1.9:5000 --dst-nat 10.0.0.7
+  ConntrackEntry e = udpEntry().setTimeout(100);
+  e.srcNat = ConntrackNat{IpAddress::parse("192.168.1.9"), 5000};
+  e.dstNat = ConntrackNat{IpAddress::parse("10.0.0.7"), std::nullopt};
+  constexpr uint16_t kNatSrc = 6, kNatDst = 13, kNatMinIp = 1, kNatMaxIp = 2, kNatProto = 3, kPortMin = 1, kPortMax = 2;
+  Bytes expected = test::netlinkMessage(
+      kCtNew, kReq | kCreate | kExcl, nfgen(2),
+      Attrs()
+          .nest(kTupleOrig, v4tuple({10, 0, 0, 1}, {10, 0, 0, 2}, 17, 1234, 53))
+          // The reply is the plain inverse: the kernel rewrites it for the NAT.
+          .nest(kTupleReply, v4tuple({10, 0, 0, 2}, {10, 0, 0, 1}, 17, 53, 1234))
+          .append(be32(kTimeout, 100))
+          .nest(kNatSrc, Attrs()
+                             .raw(kNatMinIp, {192, 168, 1, 9})
+                             .raw(kNatMaxIp, {192, 168, 1, 9})
+                             .nest(kNatProto, Attrs().be16(kPortMin, 5000).be16(kPortMax, 5000)))
+          .nest(kNatDst, Attrs().raw(kNatMinIp, {10, 0, 0, 7}).raw(kNatMaxIp, {10, 0, 0, 7})));
+  Request r = ConntrackRequests::create(e);
+  EXPECT_TRUE(sameBytes(r.bytes(), expected));
+  EXPECT_EQ(r.operation(),
+            "conntrack -I -p udp -s 10.0.0.1 -d 10.0.0.2 --sport 1234 --dport 53 --src-nat 192.168.1.9:5000 --dst-nat 10.0.0.7");
+  // A NAT address of the other family is refused before sending.
+  e.dstNat = ConntrackNat{IpAddress::parse("fd00::7"), std::nullopt};
+  EXPECT_THROW(ConntrackRequests::create(e), Error);
+}
+
+TEST(ConntrackGolden, NatSelectorsAsConntrackTools) {
+  // Source NAT done (SRC_NAT_DONE = 0x80), reply to 192.168.1.9 instead of the source.
+  ConntrackEntry snat = udpEntry().setStatus(0x80);
+  snat.reply = snat.orig.inverted();
+  snat.reply.dst = IpAddress::parse("192.168.1.9");
+  // The same reply tuple without the status bit: not NAT.
+  ConntrackEntry rewritten = snat;
+  rewritten.status = 0;
+  // Destination NAT done (DST_NAT_DONE = 0x100), reply from 10.0.0.7.
+  ConntrackEntry dnat = udpEntry().setStatus(0x100);
+  dnat.reply = dnat.orig.inverted();
+  dnat.reply.src = IpAddress::parse("10.0.0.7");
+  EXPECT_TRUE(ConntrackFilter().setSrcNat().matches(snat));
+  EXPECT_FALSE(ConntrackFilter().setSrcNat().matches(rewritten));
+  EXPECT_FALSE(ConntrackFilter().setSrcNat().matches(dnat));
+  EXPECT_TRUE(ConntrackFilter().setSrcNat(IpAddress::parse("192.168.1.9")).matches(snat));
+  EXPECT_FALSE(ConntrackFilter().setSrcNat(IpAddress::parse("192.168.1.8")).matches(snat));
+  EXPECT_TRUE(ConntrackFilter().setDstNat(IpAddress::parse("10.0.0.7")).matches(dnat));
+  EXPECT_TRUE(ConntrackFilter().setAnyNat().matches(snat));
+  EXPECT_TRUE(ConntrackFilter().setAnyNat().matches(dnat));
+  EXPECT_FALSE(ConntrackFilter().setAnyNat().matches(rewritten));
+  EXPECT_FALSE(ConntrackFilter().setSrcNat().setDstNat().matches(snat));
+  // -n alone asks the kernel for the status bit: CTA_STATUS and its mask, 0x80.
+  Bytes expected = test::netlinkMessage(kCtGet, kReq, nfgen(0), Attrs().append(be32(kStatus, 0x80)).append(be32(kStatusMask, 0x80)));
+  EXPECT_TRUE(sameBytes(ConntrackRequests::list(ConntrackFilter().setSrcNat()).bytes(), expected));
+  // -j takes either: no status in the request.
+  EXPECT_TRUE(sameBytes(ConntrackRequests::list(ConntrackFilter().setAnyNat()).bytes(),
+                        test::netlinkMessage(kCtGet, kReq, nfgen(0), Attrs())));
+}
+
 }  // namespace
 }  // namespace fastlink
