@@ -191,12 +191,15 @@ int runApply(Context& ctx, Args& args) {
   std::optional<uint32_t> confirm;
   for (;;) {
     if (args.accept("--check")) check = true;
-    else if (args.peek() == "--confirm") confirm = parseU32(args.value("--confirm"), "--confirm", 1, 86400);
+    else if (args.accept("--confirm")) confirm = parseU32(args.value("--confirm"), "--confirm", 1, 86400);
     else break;
   }
   std::string file = args.next();
   if (!args.done()) args.unknown("after the file");
-  if (check && confirm) args.unknown("(--check sends nothing to confirm)");
+  if (check && confirm) {
+    printError("apply: --check sends nothing, --confirm has nothing to confirm");
+    return kExitUsage;
+  }
   bool json = ctx.options().json;
   State want;
   try {
@@ -245,14 +248,19 @@ int runApply(Context& ctx, Args& args) {
 int runCommit(Context& ctx, Args& args) {
   int status = kExitOk;
   if (printUsage(args, kCommitUsage, false, status)) return status;
-  if (!args.done()) args.unknown("(commit takes no arguments)");
+  if (!args.done()) args.unknown("commit takes no arguments");
   try {
     Checkpoint checkpoint = checkpointOf(ctx);
+    // Looked at before the lock, which creates the journal's directory.
+    if (!checkpoint.record()) {
+      printError("nothing to commit: no apply journal in this namespace");
+      return kExitUsage;
+    }
     Checkpoint::Lock lock = checkpoint.lock(false);
     auto record = checkpoint.record();
     if (!record) {
-      printError("nothing to commit: no apply journal in this namespace");
-      return kExitUsage;
+      printError("nothing to commit: the journal was rolled back meanwhile");
+      return kExitFailed;
     }
     if (record->deadlineMs && nowMs() >= *record->deadlineMs) {
       // The watchdog has not rolled back yet (or is gone): the deadline still holds.
@@ -292,17 +300,19 @@ int runRollback(Context& ctx, Args& args) {
   int status = kExitOk;
   if (printUsage(args, kRollbackUsage, false, status)) return status;
   try {
-    if (args.peek() == "--watch") {
+    if (args.accept("--watch")) {
       std::string id = args.value("--watch");
       return watch(ctx, id);
     }
-    if (!args.done()) args.unknown("(rollback takes no arguments)");
+    if (!args.done()) args.unknown("rollback takes no arguments");
     Checkpoint checkpoint = checkpointOf(ctx);
-    Checkpoint::Lock lock = checkpoint.lock(false);
+    // Looked at before the lock, which creates the journal's directory.
     if (!checkpoint.record()) {
       printError("nothing to roll back: no apply journal in this namespace");
       return kExitUsage;
     }
+    Checkpoint::Lock lock = checkpoint.lock(false);
+    if (!checkpoint.record()) return kExitOk;  // rolled back meanwhile (the watchdog)
     return rollbackNow(ctx, checkpoint);
   } catch (const Error& e) {
     return reportError(e);
