@@ -376,6 +376,26 @@ TEST_F(ApplyCli, ConfirmRollsBackAnApplyKilledHalfWay) {
   expectHostReturnsTo(before);
 }
 
+TEST_F(ApplyCli, RollbackRestoresABondWithPortsAndAVlanOnIt) {
+  // The kinds the host lacks: runs in the VM (tests/vm, --only-host-skips).
+  for (const char* kind : {"bond", "vlan", "dummy"}) FASTLINK_REQUIRE_KIND(kind);
+  ns.exec("sysctl -qw net.ipv6.conf.all.accept_dad=0 net.ipv6.conf.default.accept_dad=0");
+  for (const char* command : {"link add bd0 type bond mode active-backup miimon 100", "link add bp0 type dummy",
+                              "link add bp1 type dummy", "link set bp0 master bd0", "link set bp1 master bd0",
+                              "link set bd0 up", "link add link bd0 name bd0.10 type vlan id 10",
+                              "addr add 10.20.0.1/24 dev bd0.10", "link set bd0.10 up",
+                              "route add 10.21.0.0/16 via 10.20.0.254 proto static"})
+    ns.ip(command);
+  std::string before = settledHostDump();
+  auto r = cli("apply " + writeDoc("interfaces:\n  - name: bd0\n    state: absent\n"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_FALSE(ipHas("bd0"));
+  EXPECT_FALSE(ipHas("bd0.10")) << "the kernel deletes the vlan with its base";
+  r = cli("rollback");
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  expectHostReturnsTo(before, r.out);
+}
+
 TEST(ApplySchema, ExamplesFollowTheSchema) {
   // The VM's guest has no Python: the schema is checked by the host run (FASTLINK_REQUIRE_KINDS
   // is set in the guest only).
