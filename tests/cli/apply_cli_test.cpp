@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <csignal>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -60,14 +62,16 @@ class ApplyCli : public CliTest {
     return false;
   }
   /// True while a --confirm watchdog of this test's namespace runs (`fastlink -n NS rollback --watch`).
-  bool watchdogRuns() const {
+  bool watchdogRuns() const { return watchdogPid() != 0; }
+  pid_t watchdogPid() const {
     std::error_code ec;
     for (const auto& proc : std::filesystem::directory_iterator("/proc", ec)) {
       std::ifstream in(proc.path() / "cmdline");
       std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-      if (cmdline.find(std::string("-n") + '\0' + ns.name() + '\0' + "rollback" + '\0' + "--watch") != std::string::npos) return true;
+      if (cmdline.find(std::string("-n") + '\0' + ns.name() + '\0' + "rollback" + '\0' + "--watch") != std::string::npos)
+        return static_cast<pid_t>(std::atoi(proc.path().filename().c_str()));
     }
-    return false;
+    return 0;
   }
   /// Polls until the watchdogs have acted and exited (the --confirm deadline is a second).
   void waitForWatchdogs() const {
@@ -363,6 +367,26 @@ TEST_F(ApplyCli, ConfirmRollsBackWithoutCommitAndCommitKeeps) {
   ASSERT_EQ(ipLink("ra1")["group"], "5") << "the committed apply was rolled back";
   ASSERT_NO_THROW(ns.ip("link set ra1 group 0"));
   expectHostReturnsTo(before);
+}
+
+TEST_F(ApplyCli, CommitAfterTheDeadlineRollsBackWhenTheWatchdogIsGone) {
+  std::string before = makeRollbackHost();
+  auto r = cli("apply --confirm 1 " + rollbackDocument());
+  ASSERT_EQ(r.status, 0) << r.err;
+  // The watchdog (this test's own process, found by its namespace's name) dies before its time.
+  pid_t watchdog = watchdogPid();
+  ASSERT_NE(watchdog, 0) << "no watchdog runs";
+  ASSERT_EQ(kill(watchdog, SIGKILL), 0);
+  while (watchdogRuns()) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  // Past the deadline, with the journal still there, commit must not keep the change.
+  auto until = std::chrono::system_clock::now() + std::chrono::milliseconds(1100);
+  while (std::chrono::system_clock::now() < until) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  ASSERT_TRUE(journalled());
+  r = cli("commit");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("Error: too late: the apply of "), std::string::npos) << r.err;
+  EXPECT_FALSE(journalled());
+  expectHostReturnsTo(before, r.out);
 }
 
 TEST_F(ApplyCli, ConfirmRollsBackAnApplyKilledHalfWay) {
