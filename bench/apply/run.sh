@@ -12,6 +12,8 @@ fl=$build/cli/fastlink
 preload=$build/tests/libfastlink_wire_preload.so
 work=$(mktemp -d /tmp/fastlink-bench-apply.XXXXXX)
 ns=fl-bench-apply-$$
+# The journal each apply writes before its first change (docs/cli/apply.md): here, not in /run.
+export FASTLINK_RUN_DIR=$work/run
 trap 'teardown; rm -rf "$work"' EXIT
 
 teardown() {

@@ -48,6 +48,9 @@ struct InterfaceState {
   std::optional<std::string> description;  ///< the interface alias
   std::optional<std::string> controller;   ///< the master's name; "" = no master
   std::optional<uint32_t> group;           ///< `fastlink-group`: the interface group
+  /// `fastlink-ifindex`: the index a device gets when it is created (not a veth: the kernel
+  /// numbers its pair); ignored for a device that exists. Rollbacks recreate devices with it.
+  std::optional<uint32_t> ifindex;
   std::optional<IpConfig> ipv4;
   std::optional<IpConfig> ipv6;
   /// The complete port list of a linux-bridge (`bridge.port`), bond (`link-aggregation.port`)
@@ -154,6 +157,14 @@ class Plan {
   /// the rest is sent. Both parts are pipelined batches.
   std::size_t firstPart = 0;
   std::function<void(Netlink&)> resolve;
+  /// With makePlan(..., recordUndo = true) and a plan that changes something: the document that
+  /// puts back what the plan changes, applied as any document (merged mode). Devices the plan
+  /// creates are `state: absent`, routes and rules it adds are absent entries; every host device,
+  /// route and rule it changes or deletes is there as it was (with what the kernel changes along:
+  /// the other end of a deleted veth, the devices on a deleted one and its ports, the routes
+  /// through a changed device). It plans to nothing on the host the plan started from, and from
+  /// any state part of the way (the journal of an apply killed half-way, see Checkpoint).
+  std::optional<State> undo;
   bool empty() const { return steps.empty(); }
   std::size_t size() const { return steps.size(); }
   /// One line per step: "+ interface br0: type linux-bridge", "~ interface v0: mtu 1500 -> 9000".
@@ -166,7 +177,7 @@ class Plan {
 /// and rules when the document has them or owns them) and returns the plan. Sends no change.
 /// Throws fastlink::Error when the document cannot be applied to this host (a port of a device
 /// that neither exists nor is created, a type that differs from the existing device's, ...).
-Plan makePlan(Netlink& netlink, const State& want);
+Plan makePlan(Netlink& netlink, const State& want, bool recordUndo = false);
 
 /// Sends the plan as one pipelined batch (stops at the first failure; every step has a result).
 BatchResult applyPlan(Netlink& netlink, const Plan& plan, const ResultSink& sink = {});
@@ -176,5 +187,60 @@ BatchResult applyPlan(Netlink& netlink, const Plan& plan, const ResultSink& sink
 /// multicast), the rules that are not the kernel's defaults.
 /// `fastlink show state > f; fastlink apply f` changes nothing.
 State captureState(Netlink& netlink);
+
+/// The journal of the last apply in one network namespace (issue 26, step 4), in its own
+/// directory: `undo.yaml` (Plan::undo, a state document `fastlink apply` also reads), `record`
+/// (where the apply is: id, status, --confirm deadline, the file applied) and `lock` (flock: one
+/// apply, commit or rollback at a time per namespace). Each file is written to a temporary
+/// name, fsync'd and renamed, and the directory fsync'd, before the first change is sent: a
+/// crash or SIGKILL at any point leaves either no journal or a whole one.
+class Checkpoint {
+ public:
+  enum class Status : uint8_t {
+    Applying,        ///< written before sending; still so: the apply was killed half-way
+    Applied,         ///< sent and verified, no --confirm: `fastlink rollback` undoes it on demand
+    AwaitingCommit,  ///< sent with --confirm: rolled back at the deadline unless committed
+  };
+  struct Record {
+    std::string id;
+    Status status = Status::Applying;
+    std::optional<int64_t> deadlineMs;  ///< --confirm: Unix time (ms) of the automatic rollback
+    std::string document;               ///< the file applied, for messages
+  };
+
+  /// An exclusive flock on the journal's lock file, released when destroyed (or the process dies).
+  class Lock {
+   public:
+    explicit Lock(int fd) : fd_(fd) {}
+    Lock(Lock&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
+    Lock& operator=(Lock&&) = delete;
+    ~Lock();
+
+   private:
+    int fd_;
+  };
+
+  explicit Checkpoint(std::string directory) : directory_(std::move(directory)) {}
+  /// ROOT/netns-INODE: one journal per network namespace (the inode of its nsfs file).
+  static Checkpoint forNamespace(const std::string& root, uint64_t netnsInode);
+  const std::string& directory() const { return directory_; }
+
+  /// Takes the lock (creating the directory). wait = false: throws Error (EWOULDBLOCK,
+  /// "another apply, commit or rollback runs in this namespace") when it is held.
+  Lock lock(bool wait) const;
+  /// The record; nullopt when there is no journal.
+  std::optional<Record> record() const;
+  /// The undo document. Throws Error when it cannot be read.
+  State undo() const;
+  /// Writes the undo document, then the record: from here on a rollback can restore.
+  void begin(const State& undo, const Record& record) const;
+  /// Replaces the record (status, deadline).
+  void update(const Record& record) const;
+  /// Removes the journal (commit, or after a rollback).
+  void remove() const;
+
+ private:
+  std::string directory_;
+};
 
 }  // namespace fastlink

@@ -57,6 +57,21 @@ struct Host {
   }
 };
 
+void dumpAddresses(Netlink& nl, Host& host) {
+  nl.addresses().forEach({}, [&](const AddrInfo& a) {
+    if (!a.address || !a.dev) return;
+    std::string dev = host.nameOf(a.dev->isIndex() ? a.dev->index() : 0);
+    if (!dev.empty()) host.addresses[dev].push_back(*a.address);
+  }, [&] { host.addresses.clear(); });
+}
+
+void dumpRoutes(Netlink& nl, Host& host) {
+  nl.routes().forEach({}, [&](const RouteInfo& r) {
+    if (r.isCloned()) return;
+    host.routes.push_back(r);
+  }, [&] { host.routes.clear(); });
+}
+
 Host dumpHost(Netlink& nl, bool addresses, bool routes, bool rules) {
   Host host;
   nl.links().forEach({}, [&](const LinkInfo& l) {
@@ -65,23 +80,84 @@ Host dumpHost(Netlink& nl, bool addresses, bool routes, bool rules) {
     host.maxIndex = std::max(host.maxIndex, *l.index);
     host.links.emplace(*l.name, l);
   }, [&] { host = Host{}; });
-  if (addresses) {
-    nl.addresses().forEach({}, [&](const AddrInfo& a) {
-      if (!a.address || !a.dev) return;
-      std::string dev = host.nameOf(a.dev->isIndex() ? a.dev->index() : 0);
-      if (!dev.empty()) host.addresses[dev].push_back(*a.address);
-    }, [&] { host.addresses.clear(); });
-  }
-  if (routes) {
-    nl.routes().forEach({}, [&](const RouteInfo& r) {
-      if (r.isCloned()) return;
-      host.routes.push_back(r);
-    }, [&] { host.routes.clear(); });
-  }
+  if (addresses) dumpAddresses(nl, host);
+  if (routes) dumpRoutes(nl, host);
   if (rules) {
     nl.rules().forEach({}, [&](const RuleInfo& r) { host.rules.push_back(r); }, [&] { host.rules.clear(); });
   }
   return host;
+}
+
+/// A host device as a document entry (`show state`, and the pre-image a rollback restores).
+InterfaceState interfaceOf(const Host& host, const LinkInfo& l) {
+  const std::string& name = *l.name;
+  InterfaceState iface;
+  iface.name = name;
+  iface.type = stateTypeOfKind(l.kind, l.type && *l.type == ARPHRD_LOOPBACK);
+  iface.state = l.isUp() ? InterfaceAdmin::Up : InterfaceAdmin::Down;
+  iface.mtu = l.mtu;
+  if (l.address && l.kind && l.address->size() == 6) iface.macAddress = l.address;
+  if (l.alias && !l.alias->empty()) iface.description = l.alias;
+  if (l.group && *l.group) iface.group = l.group;
+  iface.controller = host.nameOf(l.masterIndex());
+  IpConfig v4, v6;
+  if (auto it = host.addresses.find(name); it != host.addresses.end()) {
+    for (const Prefix& p : it->second) {
+      if (isLinkLocal6(p)) continue;
+      (p.isV4() ? v4 : v6).addresses.push_back(p);
+    }
+  }
+  iface.ipv4 = v4;
+  iface.ipv6 = v6;
+  if (l.kind == "bridge" && l.bridge) iface.bridgeStp = l.bridge->stpState.value_or(0) != 0;
+  if (l.kind == "bond" && l.bond) {
+    iface.bondMode = l.bond->mode;
+    iface.bondMiimon = l.bond->miimon;
+  }
+  if (l.kind == "vlan" || l.kind == "macvlan") iface.baseIface = host.nameOf(l.parentIndex());
+  if (l.kind == "vlan" && l.vlan) iface.vlanId = l.vlan->id;
+  if (l.kind == "macvlan" && l.macvlan) iface.macvlanMode = l.macvlan->mode;
+  if (l.kind == "vxlan" && l.vxlan) {
+    iface.vxlanId = l.vxlan->vni;
+    iface.vxlanRemote = l.vxlan->remote;
+    iface.vxlanLocal = l.vxlan->local;
+    iface.vxlanDstPort = l.vxlan->dstPort;
+    if (l.vxlan->dev && l.vxlan->dev->isIndex() && l.vxlan->dev->index()) iface.baseIface = host.nameOf(l.vxlan->dev->index());
+  }
+  if (l.kind == "vrf" && l.vrf) iface.vrfTable = l.vrf->table;
+  if (l.kind == "veth" && l.parentIndex()) iface.vethPeer = host.nameOf(l.parentIndex());
+  return iface;
+}
+
+/// A host route as a document entry; nullopt for routes the document does not describe (the
+/// kernel's own, the local table, other types, multipath).
+std::optional<RouteState> routeStateOf(const Host& host, const RouteInfo& r) {
+  if (!r.dst || (r.protocol && *r.protocol == RouteProtocol::Kernel) || r.tableOrMain() == kTableLocal) return std::nullopt;
+  if (r.type && *r.type != RouteType::Unicast) return std::nullopt;
+  if (!r.paths.empty()) return std::nullopt;  // multipath: not in the document's shape yet
+  RouteState route;
+  route.destination = *r.dst;
+  route.nextHopAddress = r.gateway;
+  if (r.devIndex()) route.nextHopInterface = host.nameOf(r.devIndex());
+  route.metric = r.metric;
+  route.table = r.tableOrMain();
+  return route;
+}
+
+/// A host rule as a document entry; nullopt for the kernel's defaults and rules the document
+/// cannot describe (iif, oif, actions other than lookup).
+std::optional<RuleState> ruleStateOf(const RuleInfo& h) {
+  if (h.protocol && *h.protocol == 2) return std::nullopt;  // the kernel's default rules
+  if (h.iif || h.oif || (h.action && *h.action != RuleAction::ToTable)) return std::nullopt;
+  RuleState rule;
+  rule.family = h.family.value_or(IpAddress::Family::v4);
+  if (h.src && !h.src->isDefault()) rule.ipFrom = h.src;
+  if (h.dst && !h.dst->isDefault()) rule.ipTo = h.dst;
+  rule.priority = h.priority;
+  rule.table = h.table;
+  if (h.fwmark && *h.fwmark) rule.fwmark = h.fwmark;
+  if (h.fwmask && *h.fwmask && *h.fwmask != 0xffffffff) rule.fwmask = h.fwmask;
+  return rule;
 }
 
 std::string join(const std::vector<std::string>& parts) {
@@ -117,6 +193,7 @@ struct CreatedIndexes {
   std::map<std::string, uint32_t> byName;
   std::vector<std::string> pickedByKernel;  ///< veth ends, looked up after the first part
   std::vector<std::string> explicitOrder;   ///< the others, numbered in this order
+  std::map<std::string, uint32_t> fixed;    ///< those of explicitOrder with `fastlink-ifindex`
   uint32_t hostMax = 0;
 
   uint32_t at(const std::string& name) const {
@@ -135,13 +212,21 @@ struct CreatedIndexes {
       byName[name] = *index;
       next = std::max(next, *index);
     }
-    for (const auto& name : explicitOrder) byName[name] = ++next;
+    number(next);
+  }
+  /// The devices of explicitOrder: their own index, or the next above every index in use.
+  void number(uint32_t next) {
+    for (const auto& [name, index] : fixed) next = std::max(next, index);
+    for (const auto& name : explicitOrder) {
+      auto it = fixed.find(name);
+      byName[name] = it != fixed.end() ? it->second : ++next;
+    }
   }
   /// Placeholders, to encode every request once before anything is sent.
   void placeholders() {
     uint32_t next = hostMax;
     for (const auto& name : pickedByKernel) byName[name] = ++next;
-    for (const auto& name : explicitOrder) byName[name] = ++next;
+    number(next);
   }
 };
 
@@ -218,6 +303,7 @@ class Planner {
 
   /// A step whose request is encoded when the batch sends it.
   PlanStep linkStep(PlanStep::Action action, const std::string& name, std::string detail, LinkInfo link, bool create) {
+    if (!creating_.count(name)) touched_.insert(name);
     auto created = created_;
     std::optional<Ifref> dev = create ? std::nullopt : std::optional<Ifref>(refOf(name));
     std::function<Request()> encode = [created, link = std::move(link), dev, create, name]() {
@@ -279,6 +365,7 @@ class Planner {
       if (l.parentIndex() == *link->index && l.kind && *l.kind != "veth" && wantsDeleted(other)) planDelete(other, path);
     }
     deleted_.insert(name);
+    touched_.insert(name);
     if (link->kind == "veth" && link->parentIndex()) deleted_.insert(host_.nameOf(link->parentIndex()));
     uint32_t index = *link->index;
     linkDeletes_.push_back({PlanStep::Action::Delete, "interface " + name, "type " + stateTypeOfKind(link->kind, false),
@@ -390,7 +477,9 @@ class Planner {
     if (iface.macvlanMode) link.setMacvlan(MacvlanInfo().setMode(*iface.macvlanMode));
     if (iface.mtu) link.setMtu(*iface.mtu), what.push_back("mtu " + std::to_string(*iface.mtu));
     if (iface.macAddress) link.setAddress(*iface.macAddress), what.push_back("mac-address " + iface.macAddress->toString());
-    if (iface.description) link.setAlias(*iface.description);
+    // The kernel ignores an alias at creation: it follows as a change.
+    if (iface.description && !iface.description->empty())
+      linkChanges_.push_back(linkStep(PlanStep::Action::Change, iface.name, "description", LinkInfo().setAlias(*iface.description), false));
     if (iface.group) link.setGroup(*iface.group);
     if (const std::string* master = controllerName(iface.name); master && !master->empty()) {
       link.setMaster(masterRefFor(iface, *master));
@@ -398,6 +487,7 @@ class Planner {
     }
     bool veth = *kind == "veth";
     if (!veth) created_->explicitOrder.push_back(iface.name);
+    if (!veth && iface.ifindex && !host_.names.count(*iface.ifindex)) created_->fixed[iface.name] = *iface.ifindex;
     if (veth && link.master) {
       // Veth pairs are created before the other new devices: the master follows with them.
       std::string detail = what.back();
@@ -549,11 +639,13 @@ class Planner {
         auto created = created_;
         for (const Prefix& p : have) {
           if (p.isV4() != v4 || isLinkLocal6(p) || std::find(wanted->begin(), wanted->end(), p) != wanted->end()) continue;
+          touched_.insert(iface.name);
           addressDeletes_.push_back({PlanStep::Action::Delete, "address " + p.toStringWithLength() + " dev " + iface.name, "",
                                      [p, dev] { return AddrRequests::del(AddrInfo(p, dev)); }});
         }
         for (const Prefix& p : *wanted) {
           if (std::find(have.begin(), have.end(), p) != have.end()) continue;
+          if (!fresh) touched_.insert(iface.name);
           addressAdds_.push_back({PlanStep::Action::Create, "address " + p.toStringWithLength() + " dev " + iface.name, "",
                                   [created, p, dev] {
                                     AddrInfo a(p, dev);
@@ -600,6 +692,7 @@ class Planner {
 
   void deleteHostRoute(const RouteInfo& h) {
     if (!deletedRoutes_.insert(&h).second) return;  // named absent and owned: deleted once
+    routesBefore_.insert(&h);
     RouteInfo key = hostRouteKey(h);
     std::string object = "route " + h.dst->toStringWithLength();
     if (h.gateway) object += " via " + h.gateway->toString();
@@ -626,6 +719,7 @@ class Planner {
         kept.insert(match);
         continue;
       }
+      recordRouteAdd(r);
       auto created = created_;
       routeAdds_.push_back({PlanStep::Action::Create, describeRoute(r), "", [created, route = routeOf(r)] {
                               RouteInfo rt = route;
@@ -677,7 +771,7 @@ class Planner {
     for (const auto& r : want_.rules) {
       if (r.absent) {
         for (const auto& h : host_.rules)
-          if (sameRule(r, h) && deletedRules_.insert(&h).second) ruleDeletes_.push_back({PlanStep::Action::Delete, describeRule(h), "", [key = hostRuleKey(h)] { return RuleRequests::del(key); }});
+          if (sameRule(r, h) && deletedRules_.insert(&h).second && rulesBefore_.insert(&h).second) ruleDeletes_.push_back({PlanStep::Action::Delete, describeRule(h), "", [key = hostRuleKey(h)] { return RuleRequests::del(key); }});
         continue;
       }
       const RuleInfo* match = nullptr;
@@ -689,11 +783,12 @@ class Planner {
       }
       RuleInfo rule = ruleOf(r);
       rule.protocol = want_.ownership.routeProtocol;
+      rulesAdded_.push_back(r);
       ruleAdds_.push_back({PlanStep::Action::Create, describeRule(rule), "", [rule] { return RuleRequests::add(rule); }});
     }
     if (want_.mode != ApplyMode::Overridden) return;
     for (const auto& h : host_.rules)
-      if (!kept.count(&h) && !deletedRules_.count(&h) && h.protocol == want_.ownership.routeProtocol)
+      if (!kept.count(&h) && !deletedRules_.count(&h) && h.protocol == want_.ownership.routeProtocol && rulesBefore_.insert(&h).second)
         ruleDeletes_.push_back({PlanStep::Action::Delete, describeRule(h), "", [key = hostRuleKey(h)] { return RuleRequests::del(key); }});
   }
 
@@ -711,8 +806,88 @@ class Planner {
     return key;
   }
 
+  /// An added route replaces the host's with the same destination and table: both are journalled.
+  void recordRouteAdd(const RouteState& r) {
+    // A route through a device the plan creates goes with the device.
+    if (!r.nextHopInterface || !creating_.count(*r.nextHopInterface)) {
+      RouteState added = r;
+      added.absent = true;
+      // The kernel's default metric, so the rollback removes this route and no other.
+      if (!added.metric) added.metric = r.destination.isV4() ? 0 : 1024;
+      routesAdded_.push_back(added);
+    }
+    if (routesByKey_.empty()) {
+      for (const auto& h : host_.routes)
+        if (h.dst) routesByKey_.emplace(routeKey(*h.dst, h.tableOrMain()), &h);
+    }
+    auto [from, to] = routesByKey_.equal_range(routeKey(r.destination, r.table));
+    for (auto it = from; it != to; ++it) routesBefore_.insert(it->second);
+  }
+
+  static std::string routeKey(const Prefix& destination, uint32_t table) {
+    return destination.toStringWithLength() + " " + std::to_string(table);
+  }
+
+ public:
+  /// The document that undoes the plan (see Plan::undo): created devices absent, the pre-image
+  /// of every host device, route and rule it touches (and of what the kernel changes with them:
+  /// the other end of a deleted veth, the devices on a deleted one, its ports, the routes
+  /// through a touched device), added routes and rules absent.
+  bool touchesHostDevices() const { return !touched_.empty(); }
+
+  State undo() const {
+    State u;
+    for (const auto& name : creating_) {
+      InterfaceState gone;
+      gone.name = name;
+      const InterfaceState* wanted = want_.findInterface(name);
+      gone.type = wanted ? wanted->type : "veth";  // a peer created with its pair
+      gone.state = InterfaceAdmin::Absent;
+      u.interfaces.push_back(std::move(gone));
+    }
+    std::set<std::string> before = touched_;
+    for (const auto& name : deleted_) {
+      before.insert(name);
+      const LinkInfo* gone = host_.link(name);
+      if (!gone || !gone->index) continue;
+      for (const auto& [other, l] : host_.links)
+        if (l.parentIndex() == *gone->index || l.masterIndex() == *gone->index) before.insert(other);
+    }
+    std::set<uint32_t> beforeIndexes;
+    for (const auto& [index, name] : host_.names) {
+      if (!before.count(name)) continue;
+      beforeIndexes.insert(index);
+      InterfaceState iface = interfaceOf(host_, host_.links.at(name));
+      // Explicit, so a rollback clears what the plan set.
+      iface.description = iface.description.value_or("");
+      iface.group = iface.group.value_or(0);
+      if (deleted_.count(name)) iface.ifindex = index;
+      u.interfaces.push_back(std::move(iface));
+    }
+    for (const auto& h : host_.routes) {
+      if (!routesBefore_.count(&h) && !beforeIndexes.count(h.devIndex())) continue;
+      if (auto route = routeStateOf(host_, h)) u.routes.push_back(std::move(*route));
+    }
+    for (const auto& r : routesAdded_) u.routes.push_back(r);
+    for (const RuleInfo* h : rulesBefore_)
+      if (auto rule = ruleStateOf(*h)) u.rules.push_back(std::move(*rule));
+    for (const auto& r : rulesAdded_) {
+      RuleState gone = r;
+      gone.absent = true;
+      u.rules.push_back(std::move(gone));
+    }
+    return u;
+  }
+
+ private:
   const State& want_;
   const Host& host_;
+  std::set<std::string> touched_;  ///< host devices a step changes or deletes
+  std::set<const RouteInfo*> routesBefore_;
+  std::set<const RuleInfo*> rulesBefore_;
+  std::vector<RouteState> routesAdded_;
+  std::vector<RuleState> rulesAdded_;
+  std::multimap<std::string, const RouteInfo*> routesByKey_;  ///< host routes by destination and table
   std::shared_ptr<CreatedIndexes> created_;
   std::set<const RouteInfo*> deletedRoutes_;
   std::set<const RuleInfo*> deletedRules_;
@@ -736,11 +911,21 @@ const char* actionName(PlanStep::Action a) {
 
 }  // namespace
 
-Plan makePlan(Netlink& netlink, const State& want) {
+Plan makePlan(Netlink& netlink, const State& want, bool recordUndo) {
   bool routes = !want.routes.empty() || want.mode == ApplyMode::Overridden;
   bool rules = !want.rules.empty() || want.mode == ApplyMode::Overridden;
-  Host host = dumpHost(netlink, needsAddresses(want), routes, rules);
-  return Planner(want, host).build();
+  bool addresses = needsAddresses(want);
+  Host host = dumpHost(netlink, addresses, routes, rules);
+  Planner planner(want, host);
+  Plan plan = planner.build();
+  if (recordUndo && !plan.empty()) {
+    // The pre-image of a touched device has its addresses and the routes through it: dumped
+    // now when the plan did not need them (adding to the host leaves the plan as it is).
+    if (planner.touchesHostDevices() && !addresses) dumpAddresses(netlink, host);
+    if (planner.touchesHostDevices() && !routes) dumpRoutes(netlink, host);
+    plan.undo = planner.undo();
+  }
+  return plan;
 }
 
 BatchResult applyPlan(Netlink& netlink, const Plan& plan, const ResultSink& sink) {
@@ -807,74 +992,12 @@ std::string Plan::toJson(const BatchResult* results) const {
 State captureState(Netlink& netlink) {
   Host host = dumpHost(netlink, true, true, true);
   State state;
-  std::map<std::string, std::vector<std::string>> portsOf;
-  for (const auto& [name, link] : host.links)
-    if (link.masterIndex()) portsOf[host.nameOf(link.masterIndex())].push_back(name);
   // Devices by ifindex: the order they were made in, which is an order that can make them again.
-  for (const auto& [index, name] : host.names) {
-    const LinkInfo& l = host.links.at(name);
-    InterfaceState iface;
-    iface.name = name;
-    iface.type = stateTypeOfKind(l.kind, l.type && *l.type == ARPHRD_LOOPBACK);
-    iface.state = l.isUp() ? InterfaceAdmin::Up : InterfaceAdmin::Down;
-    iface.mtu = l.mtu;
-    if (l.address && l.kind && l.address->size() == 6) iface.macAddress = l.address;
-    if (l.alias && !l.alias->empty()) iface.description = l.alias;
-    if (l.group && *l.group) iface.group = l.group;
-    iface.controller = host.nameOf(l.masterIndex());
-    IpConfig v4, v6;
-    if (auto it = host.addresses.find(name); it != host.addresses.end()) {
-      for (const Prefix& p : it->second) {
-        if (isLinkLocal6(p)) continue;
-        (p.isV4() ? v4 : v6).addresses.push_back(p);
-      }
-    }
-    iface.ipv4 = v4;
-    iface.ipv6 = v6;
-    if (l.kind == "bridge" && l.bridge) iface.bridgeStp = l.bridge->stpState.value_or(0) != 0;
-    if (l.kind == "bond" && l.bond) {
-      iface.bondMode = l.bond->mode;
-      iface.bondMiimon = l.bond->miimon;
-    }
-    if (l.kind == "vlan" || l.kind == "macvlan") iface.baseIface = host.nameOf(l.parentIndex());
-    if (l.kind == "vlan" && l.vlan) iface.vlanId = l.vlan->id;
-    if (l.kind == "macvlan" && l.macvlan) iface.macvlanMode = l.macvlan->mode;
-    if (l.kind == "vxlan" && l.vxlan) {
-      iface.vxlanId = l.vxlan->vni;
-      iface.vxlanRemote = l.vxlan->remote;
-      iface.vxlanLocal = l.vxlan->local;
-      iface.vxlanDstPort = l.vxlan->dstPort;
-      if (l.vxlan->dev && l.vxlan->dev->isIndex() && l.vxlan->dev->index()) iface.baseIface = host.nameOf(l.vxlan->dev->index());
-    }
-    if (l.kind == "vrf" && l.vrf) iface.vrfTable = l.vrf->table;
-    if (l.kind == "veth" && l.parentIndex()) iface.vethPeer = host.nameOf(l.parentIndex());
-    state.interfaces.push_back(std::move(iface));
-  }
-  for (const auto& r : host.routes) {
-    if (!r.dst || (r.protocol && *r.protocol == RouteProtocol::Kernel) || r.tableOrMain() == kTableLocal) continue;
-    if (r.type && *r.type != RouteType::Unicast) continue;
-    if (!r.paths.empty()) continue;  // multipath: not in the document's shape yet
-    RouteState route;
-    route.destination = *r.dst;
-    route.nextHopAddress = r.gateway;
-    if (r.devIndex()) route.nextHopInterface = host.nameOf(r.devIndex());
-    route.metric = r.metric;
-    route.table = r.tableOrMain();
-    state.routes.push_back(route);
-  }
-  for (const auto& h : host.rules) {
-    if (h.protocol && *h.protocol == 2) continue;  // the kernel's default rules
-    if (h.iif || h.oif || (h.action && *h.action != RuleAction::ToTable)) continue;
-    RuleState rule;
-    rule.family = h.family.value_or(IpAddress::Family::v4);
-    if (h.src && !h.src->isDefault()) rule.ipFrom = h.src;
-    if (h.dst && !h.dst->isDefault()) rule.ipTo = h.dst;
-    rule.priority = h.priority;
-    rule.table = h.table;
-    if (h.fwmark && *h.fwmark) rule.fwmark = h.fwmark;
-    if (h.fwmask && *h.fwmask && *h.fwmask != 0xffffffff) rule.fwmask = h.fwmask;
-    state.rules.push_back(rule);
-  }
+  for (const auto& [index, name] : host.names) state.interfaces.push_back(interfaceOf(host, host.links.at(name)));
+  for (const auto& r : host.routes)
+    if (auto route = routeStateOf(host, r)) state.routes.push_back(std::move(*route));
+  for (const auto& h : host.rules)
+    if (auto rule = ruleStateOf(h)) state.rules.push_back(std::move(*rule));
   return state;
 }
 

@@ -299,6 +299,7 @@ InterfaceState readInterface(const YAML::Node& node, const std::string& path) {
     iface.controller = c;
   }
   if (m.has("fastlink-group")) iface.group = static_cast<uint32_t>(integer(m.get("fastlink-group"), child(path, "fastlink-group"), 0, UINT32_MAX));
+  if (m.has("fastlink-ifindex")) iface.ifindex = static_cast<uint32_t>(integer(m.get("fastlink-ifindex"), child(path, "fastlink-ifindex"), 1, INT32_MAX));
   if (m.has("ipv4")) iface.ipv4 = ipConfig(m.get("ipv4"), child(path, "ipv4"), IpAddress::Family::v4);
   if (m.has("ipv6")) iface.ipv6 = ipConfig(m.get("ipv6"), child(path, "ipv6"), IpAddress::Family::v6);
   // A subtree of another type is an error: `vlan:` on a linux-bridge says the document is wrong.
@@ -607,6 +608,7 @@ YAML::Node interfaceNode(const InterfaceState& iface) {
   if (iface.description) n["description"] = *iface.description;
   if (iface.controller) n["controller"] = *iface.controller;
   if (iface.group) n["fastlink-group"] = *iface.group;
+  if (iface.ifindex) n["fastlink-ifindex"] = *iface.ifindex;
   if (iface.ipv4) n["ipv4"] = ipNode(*iface.ipv4);
   if (iface.ipv6) n["ipv6"] = ipNode(*iface.ipv6);
   if (iface.type == "linux-bridge" && (iface.ports || iface.bridgeStp)) {

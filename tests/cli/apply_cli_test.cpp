@@ -3,8 +3,13 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 
 #include "cli/cli_fixture.hpp"
 
@@ -29,8 +34,84 @@ class ApplyCli : public CliTest {
     paths_.push_back(path);
     return path;
   }
+  /// The journals of this test's applies: in /tmp, not in the host's /run/fastlink.
+  void SetUp() override {
+    journals_ = "/tmp/fastlink-journal-" + std::to_string(getpid()) + "-" + ns.name();
+    setenv("FASTLINK_RUN_DIR", journals_.c_str(), 1);
+  }
   void TearDown() override {
     for (const auto& p : paths_) std::remove(p.c_str());
+    std::filesystem::remove_all(journals_);
+    unsetenv("FASTLINK_RUN_DIR");
+  }
+  /// Expects hostDump() to come back to `before`: polled, as a recreated device gets its IPv6
+  /// link-local address and routes a little after it comes up.
+  void expectHostReturnsTo(const std::string& before, const std::string& context = "") const {
+    std::string now = hostDump();
+    for (int tries = 0; now != before && tries < 50; ++tries) {
+      usleep(100 * 1000);
+      now = hostDump();
+    }
+    EXPECT_EQ(now, before) << context;
+  }
+  /// True while a journal of this test's namespace exists (its record file).
+  bool journalled() const {
+    std::error_code ec;
+    for (const auto& dir : std::filesystem::directory_iterator(journals_, ec))
+      if (std::filesystem::exists(dir.path() / "record")) return true;
+    return false;
+  }
+  /// True while a --confirm watchdog of this test's namespace runs (`fastlink -n NS rollback --watch`).
+  bool watchdogRuns() const { return watchdogPid() != 0; }
+  pid_t watchdogPid() const {
+    std::error_code ec;
+    for (const auto& proc : std::filesystem::directory_iterator("/proc", ec)) {
+      std::ifstream in(proc.path() / "cmdline");
+      std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      if (cmdline.find(std::string("-n") + '\0' + ns.name() + '\0' + "rollback" + '\0' + "--watch") != std::string::npos)
+        return static_cast<pid_t>(std::atoi(proc.path().filename().c_str()));
+    }
+    return 0;
+  }
+  /// Polls until the watchdogs have acted and exited (the --confirm deadline is a second).
+  void waitForWatchdogs() const {
+    auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while ((journalled() || watchdogRuns()) && std::chrono::steady_clock::now() < until)
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    EXPECT_FALSE(watchdogRuns()) << "the watchdog still runs";
+  }
+  /// The host a rollback test starts from: a veth pair, a bridge with a port, addresses, routes
+  /// through both, a rule; read once the kernel has stopped changing it.
+  std::string makeRollbackHost() {
+    ns.exec("sysctl -qw net.ipv6.conf.all.accept_dad=0 net.ipv6.conf.default.accept_dad=0");
+    for (const char* command : {"link add ra0 type veth peer name ra1", "addr add 10.1.0.1/24 dev ra0", "link set ra0 up",
+                                "link add rold type bridge", "link set ra1 master rold", "addr add 10.6.0.1/24 dev rold",
+                                "link set rold up", "link set ra1 up", "route add 10.2.0.0/16 via 10.1.0.2 proto static",
+                                "route add 10.7.0.0/16 via 10.6.0.9 proto static",
+                                "rule add from 10.3.0.0/16 lookup 50 pref 300 proto static"})
+      ns.ip(command);
+    return settledHostDump();
+  }
+  /// Changes every kind of object of makeRollbackHost: creates a bridge and enslaves ra0 to it,
+  /// deletes rold (ra1 leaves it, its address and route go), changes mtu and alias, deletes a
+  /// route, adds an address, a route and a rule.
+  std::string rollbackDocument() {
+    return writeDoc(
+        "interfaces:\n"
+        "  - name: rnew\n    type: linux-bridge\n    state: up\n    bridge:\n      port:\n        - name: ra0\n"
+        "    ipv4:\n      enabled: true\n      address:\n        - ip: 10.9.0.1\n          prefix-length: 24\n"
+        "  - name: ra0\n    type: veth\n    mtu: 1400\n    description: changed\n"
+        "  - name: rold\n    state: absent\n"
+        "routes:\n  config:\n    - destination: 10.2.0.0/16\n      state: absent\n"
+        "    - destination: 10.4.0.0/16\n      next-hop-address: 10.9.0.2\n"
+        "route-rules:\n  config:\n    - ip-from: 10.5.0.0/16\n      route-table: 60\n      priority: 400\n");
+  }
+  void expectRollbackDocumentApplied() const {
+    EXPECT_EQ(ipLink("ra0")["master"], "rnew");
+    EXPECT_EQ(ipLink("ra0")["mtu"], 1400);
+    EXPECT_FALSE(ipHas("rold"));
+    EXPECT_EQ(ns.ipJson("rule show pref 400").size(), 1u);
+    EXPECT_EQ(ns.ipJson("route show 10.4.0.0/16").size(), 1u);
   }
   /// Requests that change something: every message sent that is not a dump.
   static uint64_t changeRequests(const wire::Counts& w) { return w.requests - w.dumpRequests; }
@@ -59,6 +140,7 @@ class ApplyCli : public CliTest {
  private:
   int files_ = 0;
   std::vector<std::string> paths_;
+  std::string journals_;
 };
 
 bool hasAddress(const json& links, const std::string& dev, const std::string& local, int length) {
@@ -231,6 +313,111 @@ TEST_F(ApplyCli, NmstateBondVlanVrfFileAppliesUnchanged) {
   EXPECT_EQ(ns.ipJson("route show table 100 198.51.100.0/24").size(), 1u);
   r = cli("apply --check " + exampleFile("nmstate-bond-vlan.yaml"));
   EXPECT_EQ(r.status, 0) << r.out;
+}
+
+TEST_F(ApplyCli, RollbackRestoresLinksAddressesRoutesAndRulesExactly) {
+  std::string before = makeRollbackHost();
+  auto r = cli("apply " + rollbackDocument());
+  ASSERT_EQ(r.status, 0) << r.err;
+  expectRollbackDocumentApplied();
+  ASSERT_TRUE(journalled());
+  r = cli("rollback");
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  // The same dumps, ifindexes included: rold is made again at its own index.
+  expectHostReturnsTo(before, r.out);
+  EXPECT_FALSE(journalled());
+  r = cli("rollback");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "Error: nothing to roll back: no apply journal in this namespace\n");
+}
+
+TEST_F(ApplyCli, KilledHalfWayThenRollbackRestores) {
+  std::string before = makeRollbackHost();
+  std::string path = rollbackDocument();
+  auto r = run("FASTLINK_TEST_KILL_AFTER_STEPS=2 " + cliPath() + " -n " + ns.name() + " apply " + path);
+  ASSERT_NE(r.status, 0) << "not killed: " << r.out;
+  // The first batch (a route and rold deleted) was sent; the second (rnew and the rest) not.
+  EXPECT_FALSE(ipHas("rold")) << "the first steps were sent";
+  EXPECT_FALSE(ipHas("rnew")) << "the last steps were not";
+  r = cli("apply " + path);
+  EXPECT_EQ(r.status, 2) << "an interrupted apply's journal blocks the next apply";
+  EXPECT_NE(r.err.find("was interrupted: fastlink commit keeps it, fastlink rollback undoes it; nothing was changed"), std::string::npos) << r.err;
+  r = cli("rollback");
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  expectHostReturnsTo(before, r.out);
+}
+
+TEST_F(ApplyCli, ConfirmRollsBackWithoutCommitAndCommitKeeps) {
+  std::string before = makeRollbackHost();
+  // Committed in time: kept.
+  std::string first = writeDoc("interfaces:\n  - name: ra1\n    type: veth\n    fastlink-group: 5\n");
+  auto r = cli("apply --confirm 1 " + first);
+  ASSERT_EQ(r.status, 0) << r.err;
+  r = cli("apply --confirm 1 " + first);
+  EXPECT_EQ(r.status, 2) << "a pending --confirm blocks the next apply";
+  r = cli("commit");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(cli("commit").status, 2) << "nothing left to commit";
+  // Not committed: rolled back by the watchdog, the first change stays.
+  r = cli("apply --confirm 1 " + rollbackDocument());
+  ASSERT_EQ(r.status, 0) << r.err;
+  expectRollbackDocumentApplied();
+  waitForWatchdogs();
+  EXPECT_FALSE(journalled());
+  ASSERT_EQ(ipLink("ra1")["group"], "5") << "the committed apply was rolled back";
+  ASSERT_NO_THROW(ns.ip("link set ra1 group 0"));
+  expectHostReturnsTo(before);
+}
+
+TEST_F(ApplyCli, CommitAfterTheDeadlineRollsBackWhenTheWatchdogIsGone) {
+  std::string before = makeRollbackHost();
+  auto r = cli("apply --confirm 1 " + rollbackDocument());
+  ASSERT_EQ(r.status, 0) << r.err;
+  // The watchdog (this test's own process, found by its namespace's name) dies before its time.
+  pid_t watchdog = watchdogPid();
+  ASSERT_NE(watchdog, 0) << "no watchdog runs";
+  ASSERT_EQ(kill(watchdog, SIGKILL), 0);
+  while (watchdogRuns()) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  // Past the deadline, with the journal still there, commit must not keep the change.
+  auto until = std::chrono::system_clock::now() + std::chrono::milliseconds(1100);
+  while (std::chrono::system_clock::now() < until) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  ASSERT_TRUE(journalled());
+  r = cli("commit");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("Error: too late: the apply of "), std::string::npos) << r.err;
+  EXPECT_FALSE(journalled());
+  expectHostReturnsTo(before, r.out);
+}
+
+TEST_F(ApplyCli, ConfirmRollsBackAnApplyKilledHalfWay) {
+  std::string before = makeRollbackHost();
+  auto r = run("FASTLINK_TEST_KILL_AFTER_STEPS=2 " + cliPath() + " -n " + ns.name() + " apply --confirm 1 " + rollbackDocument());
+  ASSERT_NE(r.status, 0) << "not killed: " << r.out;
+  EXPECT_FALSE(ipHas("rold"));
+  EXPECT_FALSE(ipHas("rnew"));
+  waitForWatchdogs();
+  EXPECT_FALSE(journalled());
+  expectHostReturnsTo(before);
+}
+
+TEST_F(ApplyCli, RollbackRestoresABondWithPortsAndAVlanOnIt) {
+  // The kinds the host lacks: runs in the VM (tests/vm, --only-host-skips).
+  for (const char* kind : {"bond", "vlan", "dummy"}) FASTLINK_REQUIRE_KIND(kind);
+  ns.exec("sysctl -qw net.ipv6.conf.all.accept_dad=0 net.ipv6.conf.default.accept_dad=0");
+  for (const char* command : {"link add bd0 type bond mode active-backup miimon 100", "link add bp0 type dummy",
+                              "link add bp1 type dummy", "link set bp0 master bd0", "link set bp1 master bd0",
+                              "link set bd0 up", "link add link bd0 name bd0.10 type vlan id 10",
+                              "addr add 10.20.0.1/24 dev bd0.10", "link set bd0.10 up",
+                              "route add 10.21.0.0/16 via 10.20.0.254 proto static"})
+    ns.ip(command);
+  std::string before = settledHostDump();
+  auto r = cli("apply " + writeDoc("interfaces:\n  - name: bd0\n    state: absent\n"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_FALSE(ipHas("bd0"));
+  EXPECT_FALSE(ipHas("bd0.10")) << "the kernel deletes the vlan with its base";
+  r = cli("rollback");
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  expectHostReturnsTo(before, r.out);
 }
 
 TEST(ApplySchema, ExamplesFollowTheSchema) {
