@@ -349,9 +349,10 @@ TEST_F(ApplyCli, KilledHalfWayThenRollbackRestores) {
 
 TEST_F(ApplyCli, ConfirmRollsBackWithoutCommitAndCommitKeeps) {
   std::string before = makeRollbackHost();
-  // Committed in time: kept.
+  // Committed in time: kept. Three seconds, not one: two more CLI processes run before the commit,
+  // and under the sanitizer build on a loaded 2-core machine they can take most of a second.
   std::string first = writeDoc("interfaces:\n  - name: ra1\n    type: veth\n    fastlink-group: 5\n");
-  auto r = cli("apply --confirm 1 " + first);
+  auto r = cli("apply --confirm 3 " + first);
   ASSERT_EQ(r.status, 0) << r.err;
   r = cli("apply --confirm 1 " + first);
   EXPECT_EQ(r.status, 2) << "a pending --confirm blocks the next apply";
