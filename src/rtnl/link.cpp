@@ -13,7 +13,6 @@
 #include "core/socket.hpp"
 #include "fastlink/link.hpp"
 #include "fastlink/link_view.hpp"
-#include "netlink_internals.hpp"
 #include "rtnl/kit.hpp"
 #include "rtnl/link_codec.hpp"
 
@@ -220,7 +219,7 @@ void rtnl::forEachLinkView(core::Engine& engine, const LinkFilter& filter, const
 
 void forEachLink(Netlink& netlink, const LinkFilter& filter, const std::function<void(const LinkView&)>& each,
                  const std::function<void()>& restart) {
-  rtnl::forEachLinkView(NetlinkInternals::routeEngine(netlink), filter, each, restart);
+  netlink.links().forEach(filter, each, restart);
 }
 
 }  // namespace fastlink
