@@ -13,6 +13,7 @@
 #include "core/socket.hpp"
 #include "fastlink/link.hpp"
 #include "fastlink/link_view.hpp"
+#include "fastlink/netlink.hpp"
 #include "rtnl/kit.hpp"
 #include "rtnl/link_codec.hpp"
 
@@ -211,6 +212,12 @@ std::vector<LinkInfo> LinkApi::list(const LinkFilter& filter) {
 }
 
 FASTLINK_RTNL_VIEW_API(LinkApi, Traits)
+
+// Like every API's accessor, defined beside the API it hands out (the factory names no object).
+LinkApi& Netlink::links() {
+  if (!links_) links_ = std::make_unique<LinkApi>(routeEngine());
+  return *links_;
+}
 
 void rtnl::forEachLinkView(core::Engine& engine, const LinkFilter& filter, const std::function<void(const LinkView&)>& each,
                            const std::function<void()>& restart) {
