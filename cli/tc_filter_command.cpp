@@ -689,7 +689,7 @@ int showFilters(Context& ctx, Args& args) {
   TcPrinter printer(json);
   bool first = true;
   std::string out = json ? "[" : "";
-  TcFilterApi(ctx.netlink()).forEach(
+  ctx.netlink().tcFilters().forEach(
       filter,
       [&](const TcFilterInfo& f) {
         printFilter(printer, f, o);
@@ -745,7 +745,7 @@ int showActions(Context& ctx, Args& args) {
   o.stats = ctx.options().stats > 0;
   o.devName = nameLookup(ctx);
   o.userHz = userHz();
-  auto actions = TcFilterApi(ctx.netlink()).actions(kind);
+  auto actions = ctx.netlink().tcFilters().actions(kind);
   TcPrinter p(ctx.options().json);
   // tc prints one "total acts N" record per message; the kernel sends one message for a
   // table of up to 32 actions, so the count is this batch's.

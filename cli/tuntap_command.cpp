@@ -213,7 +213,7 @@ int show(Context& ctx, Args& args) {
     else args.unknown("tuntap show takes: dev NAME");
   }
   if (ctx.options().netns) viewSysfsOf(*ctx.options().netns);
-  TunTapApi api(ctx.netlink());
+  TunTapApi& api = ctx.netlink().tuntap();
   std::vector<TunTapInfo> devices;
   if (dev) {
     if (auto d = api.find(*dev)) devices.push_back(*d);
@@ -241,7 +241,7 @@ int failed(const Error& e) {
 int add(Context& ctx, Args& args) {
   ParsedTunTap p = parseArgs(args, true);
   try {
-    TunTapApi(ctx.netlink()).add(p.info);
+    ctx.netlink().tuntap().add(p.info);
   } catch (const Error& e) {
     return failed(e);
   }
@@ -251,7 +251,7 @@ int add(Context& ctx, Args& args) {
 int del(Context& ctx, Args& args) {
   ParsedTunTap p = parseArgs(args, false);
   try {
-    TunTapApi(ctx.netlink()).del(p.info.name, p.info.mode);
+    ctx.netlink().tuntap().del(p.info.name, p.info.mode);
   } catch (const Error& e) {
     return failed(e);
   }

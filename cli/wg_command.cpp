@@ -36,11 +36,7 @@ constexpr const char* kUsage = R"(Usage: fastlink wg [ show [ { all | interfaces
 FIELD := { public-key | private-key | listen-port | fwmark | peers | preshared-keys | endpoints |
            allowed-ips | latest-handshakes | transfer | persistent-keepalive | dump })";
 
-WireGuardApi& api(Context& ctx) {
-  static std::unique_ptr<WireGuardApi> instance;
-  if (!instance) instance = makeWireGuardApi(ctx.netlink());
-  return *instance;
-}
+WireGuardApi& api(Context& ctx) { return ctx.netlink().wireguard(); }
 
 /// The whole file ("-": standard input), read with read(2) so a directory or an unreadable file
 /// is a usage error naming it. (libstdc++'s filebuf opens a directory, then throws

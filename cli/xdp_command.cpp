@@ -62,7 +62,7 @@ std::optional<PreparedRequest> prepareLinkSetXdp(Context& ctx, Args& args) {
   std::string word = mode == XdpMode::Auto ? "xdp" : mode == XdpMode::Generic ? "xdpgeneric" : mode == XdpMode::Native ? "xdpdrv" : "xdpoffload";
   PreparedRequest r;
   r.device = device;
-  XdpApi api(ctx.netlink());
+  XdpApi& api = ctx.netlink().xdp();
   if (args.done()) throw UsageError(fmt::format("\"{}\" needs obj FILE or off (in \"link set dev {} {}\")", word, device, word));
   if (args.accept("off")) {
     if (!args.done()) args.unknown("nothing may follow xdp off");

@@ -32,11 +32,6 @@ core::Engine& Netlink::routeEngine() const { return engine(NETLINK_ROUTE); }
 core::Engine& Netlink::genericEngine() const { return engine(NETLINK_GENERIC); }
 core::Engine& Netlink::netfilterEngine() const { return engine(NETLINK_NETFILTER); }
 
-LinkApi& Netlink::links() {
-  if (!links_) links_ = std::make_unique<LinkApi>(routeEngine());
-  return *links_;
-}
-
 void Netlink::execute(const Request& request) { routeEngine().execute(request); }
 
 BatchResult Netlink::run(const Batch& batch, const BatchOptions& options) {

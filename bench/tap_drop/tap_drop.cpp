@@ -257,7 +257,7 @@ bool measure(const std::string& column, double seconds, uint64_t readRate, std::
   const std::string qdisc = slash == std::string::npos ? column : column.substr(slash + 1);
   if (!tun.empty()) loadTun(tun);
   fastlink::Netlink nl;
-  fastlink::TunTapApi tuntap(nl);
+  fastlink::TunTapApi& tuntap = nl.tuntap();
   tuntap.add(fastlink::TunTapInfo(kDev, fastlink::TunTapMode::Tap).setBackpressure(tun == "patched"));
   fastlink::TunTapQueue queue = tuntap.openQueue(kDev);  // the reader's fd, held from the start
   // No IPv6 on the device: its router solicitations and MLD reports would be packets the sender

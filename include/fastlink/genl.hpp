@@ -8,10 +8,10 @@
 // Request builders stay free of I/O: they take a resolved `GenlFamily` value (name, id, version)
 // and only encode. The API object resolves once, then builds and sends:
 //
-//   // In a family's API (e.g. src/genl/wireguard.cpp), families_ = the Netlink's families():
-//   const GenlFamily& wg = families_.get("wireguard");   // first call: one round trip; then free
-//   Request r = WireguardRequests::setDevice(wg, device); // pure encoding, testable with a
-//   engine_.execute(r.bytes(), r.operation());            // made-up GenlFamily{"wireguard", 0x15}
+//   // In a family's API (e.g. src/ethtool/ethtool.cpp), families_ = the Netlink's families():
+//   const GenlFamily& eth = families_.get("ethtool");           // first call: one round trip; then free
+//   Request r = EthtoolRequests::getChannels(eth, "eth0");      // pure encoding, testable with a
+//   engine_.execute(r);                                         // made-up GenlFamily{"ethtool", 0x15}
 //
 //   // A user who only wants to know whether a family is there:
 //   fastlink::Netlink nl;
@@ -121,7 +121,7 @@ class IGenlApi {
 };
 
 /// The kernel-backed IGenlApi over the Netlink's generic netlink socket. Obtain it from
-/// Netlink::families(); family APIs (WireGuard, ethtool) share it, so one lookup serves all.
+/// Netlink::families(); family APIs (WireGuard, ethtool, netdev) share it, so one lookup serves all.
 class GenlApi final : public IGenlApi {
  public:
   explicit GenlApi(core::Engine& engine);

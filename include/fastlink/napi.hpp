@@ -3,9 +3,9 @@
 // it (NETDEV_CMD_NAPI_SET with the threaded attribute, Linux 6.17+). On older kernels
 // SteeringApi::setThreaded (/sys/class/net/DEV/threaded) switches all of a device's NAPIs.
 //
-//   fastlink::NapiApi napi(nl);
-//   for (const auto& n : napi.list(ifindex)) ...   // n.id, n.irq, n.pid, n.threaded
-//   napi.setThreaded(n.id, true);
+//   fastlink::INetdevApi& netdev = nl.netdev();
+//   for (const auto& n : netdev.list(ifindex)) ...   // n.id, n.irq, n.pid, n.threaded
+//   netdev.setThreaded(n.id, true);
 #pragma once
 
 #include <cstdint>
@@ -15,6 +15,10 @@
 namespace fastlink {
 
 class Netlink;
+class GenlApi;
+namespace core {
+class Engine;
+}
 
 struct NapiInfo {
   uint32_t id = 0;
@@ -25,20 +29,38 @@ struct NapiInfo {
   friend bool operator==(const NapiInfo&, const NapiInfo&) = default;
 };
 
-class NapiApi {
+/// The netdev generic netlink family (Linux 6.3+): its NAPI instances. An interface, so that
+/// code using it can be tested with a double; NetdevApi (Netlink::netdev()) is the kernel's.
+class INetdevApi {
  public:
-  explicit NapiApi(Netlink& netlink);
+  virtual ~INetdevApi() = default;
   /// The NAPI instances of the device with `ifindex` (none for a device that polls none,
-  /// e.g. a veth without GRO or XDP). Error(ENOENT) when the kernel has no netdev family.
+  /// e.g. a veth without GRO or XDP). Error(EOPNOTSUPP) when the kernel has no netdev family.
   /// Equivalent to: ynl --family netdev --dump napi-get --json '{"ifindex": N}'
-  std::vector<NapiInfo> list(uint32_t ifindex);
+  virtual std::vector<NapiInfo> list(uint32_t ifindex) = 0;
   /// Switches one NAPI instance to (or from) its own kernel thread, then reads it back.
   /// Error(EOPNOTSUPP) on kernels whose netdev family has no NAPI_SET or no threaded attribute.
   /// Equivalent to: ynl --family netdev --do napi-set --json '{"id": N, "threaded": "enabled"}'
-  void setThreaded(uint32_t napiId, bool on);
+  virtual void setThreaded(uint32_t napiId, bool on) = 0;
+};
+
+/// The netdev family over a Netlink's generic netlink socket: `nl.netdev()`.
+class NetdevApi final : public INetdevApi {
+ public:
+  /// What Netlink::netdev() builds it on: the family cache and the generic netlink socket.
+  NetdevApi(GenlApi& families, core::Engine& engine) : families_(families), engine_(engine) {}
+  /// The spelling before Netlink::netdev(): the same API as nl.netdev().
+  [[deprecated("use Netlink::netdev()")]] explicit NetdevApi(Netlink& netlink);
+
+  std::vector<NapiInfo> list(uint32_t ifindex) override;
+  void setThreaded(uint32_t napiId, bool on) override;
 
  private:
-  Netlink& netlink_;
+  GenlApi& families_;
+  core::Engine& engine_;
 };
+
+/// The name before the netdev family had its accessor.
+using NapiApi [[deprecated("use Netlink::netdev() (INetdevApi)")]] = NetdevApi;
 
 }  // namespace fastlink

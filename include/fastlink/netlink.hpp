@@ -26,6 +26,11 @@ class GenlApi;
 class EthtoolApi;
 class TcApi;
 class ConntrackApi;
+class TcFilterApi;
+class NetdevApi;
+class XdpApi;
+class TunTapApi;
+class WireGuardApi;
 
 
 /// The netlink sockets of one namespace (extended ACKs, capped ACKs and strict checking on) and
@@ -50,6 +55,13 @@ class Netlink {
   EthtoolApi& ethtool();      ///< fastlink/ethtool.hpp: channels, rings, features, coalescing
   TcApi& tc();                ///< fastlink/tc.hpp: qdiscs and classes
   ConntrackApi& conntrack();  ///< fastlink/conntrack.hpp: the conntrack table (nfnetlink)
+  TcFilterApi& tcFilters();   ///< fastlink/tc_filter.hpp: filters and standalone actions
+  NetdevApi& netdev();        ///< fastlink/napi.hpp: the netdev family (NAPI instances)
+  XdpApi& xdp();              ///< fastlink/xdp.hpp: status and detach (attach: the xdp component)
+  TunTapApi& tuntap();        ///< fastlink/tuntap.hpp: tun/tap devices and their queues
+  /// fastlink/wireguard.hpp (the wireguard component): kernel devices and userspace ones whose
+  /// UAPI sockets are in /var/run/wireguard (makeWireGuardApi for another directory).
+  WireGuardApi& wireguard();
 
   /// Sends one request and waits for its ACK; throws fastlink::Error on failure.
   void execute(const Request& request);
@@ -76,9 +88,8 @@ class Netlink {
   uint32_t portId() const;
 
  private:
-  // Factories outside the object-accessor pattern (e.g. makeWireGuardApi) reach the engines
-  // through src/netlink_internals.hpp.
-  friend class NetlinkInternals;
+  // Every API is reached through its accessor above, a member defined in the API's own source
+  // file: it hands the API the engine(s) it runs on, so nothing else reaches the engines.
   // A deleter pointer lets each API stay an incomplete type here; the accessor that creates
   // it (in the object's own source file) supplies the deleter.
   template <class Api>
@@ -116,6 +127,11 @@ class Netlink {
   ApiPtr<EthtoolApi> ethtool_{nullptr, nullptr};
   ApiPtr<TcApi> tc_{nullptr, nullptr};
   ApiPtr<ConntrackApi> conntrack_{nullptr, nullptr};
+  ApiPtr<TcFilterApi> tcFilters_{nullptr, nullptr};
+  ApiPtr<NetdevApi> netdev_{nullptr, nullptr};
+  ApiPtr<XdpApi> xdp_{nullptr, nullptr};
+  ApiPtr<TunTapApi> tuntap_{nullptr, nullptr};
+  ApiPtr<WireGuardApi> wireguard_{nullptr, nullptr};
 };
 
 }  // namespace fastlink

@@ -65,6 +65,12 @@ class RawApi {
   /// The same, collected.
   std::vector<RawMessage> dumpAll(const RawMessage& message, const std::string& operation = "raw dump",
                                   std::optional<std::size_t> replyHeaderSize = std::nullopt);
+  /// A dump of encoded messages (e.g. Request::bytes(), NLM_F_DUMP set by the caller) whose
+  /// replies reach `onMessage` as bytes (netlink header first), in place and valid during the
+  /// call: nothing is copied or parsed, for dumps of many objects (StateMirror's reads).
+  /// Equivalent to: dump() above, without the RawMessage per reply.
+  void dumpBytes(std::span<const uint8_t> request, const std::function<void(std::span<const uint8_t>)>& onMessage,
+                 const std::string& operation = "raw dump", const std::function<void()>& onRestart = {});
 
  private:
   core::Engine& engine_;

@@ -112,7 +112,7 @@ class SteeringApi {
 
   /// Threaded NAPI of every NAPI instance of `device` (/sys/class/net/DEV/threaded): polling
   /// in a kernel thread per NAPI instead of softirq context. The netdev generic netlink family
-  /// (NapiApi) sets it per NAPI instance on kernels that offer it.
+  /// (Netlink::netdev()) sets it per NAPI instance on kernels that offer it.
   /// Equivalent to: cat /sys/class/net/DEV/threaded
   bool threaded(const std::string& device) const;
   /// Equivalent to: echo 0|1 > /sys/class/net/DEV/threaded (then read back)

@@ -333,11 +333,13 @@ class ITcFilterApi {
 };
 
 /// The kernel-backed ITcFilterApi over a Netlink's rtnetlink socket (valid while the Netlink
-/// lives): `TcFilterApi filters(nl); filters.add(f);`.
+/// lives): `nl.tcFilters().add(f);`.
 class TcFilterApi final : public ITcFilterApi {
  public:
-  explicit TcFilterApi(Netlink& netlink);
+  /// What Netlink::tcFilters() builds it on: the rtnetlink socket.
   explicit TcFilterApi(core::Engine& engine) : engine_(engine) {}
+  /// The spelling before Netlink::tcFilters(): the same API as nl.tcFilters().
+  [[deprecated("use Netlink::tcFilters()")]] explicit TcFilterApi(Netlink& netlink);
   void add(const TcFilterInfo& f) override;
   void replace(const TcFilterInfo& f) override;
   void change(const TcFilterInfo& f) override;

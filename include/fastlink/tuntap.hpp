@@ -12,9 +12,12 @@
 #include <string_view>
 #include <vector>
 
+#include "fastlink/netns.hpp"
+
 namespace fastlink {
 
 class Netlink;
+class ILinkApi;
 
 enum class TunTapMode : uint8_t {
   Tun,  ///< layer 3: IP packets
@@ -131,11 +134,15 @@ class ITunTapApi {
                                               const TunTapQueueOptions& options = {}) = 0;
 };
 
-/// TUN/TAP devices in a Netlink's namespace. Holds a reference to the Netlink (its rtnetlink
-/// socket reads and deletes; the ioctls open /dev/net/tun in its namespace).
+/// TUN/TAP devices in a Netlink's namespace: `nl.tuntap()`. Its link API reads and deletes;
+/// the ioctls open /dev/net/tun in the Netlink's namespace.
 class TunTapApi final : public ITunTapApi {
  public:
-  explicit TunTapApi(Netlink& netlink) : netlink_(netlink) {}
+  /// What Netlink::tuntap() builds it on: its links and the namespace it works in (unset: this
+  /// process's).
+  TunTapApi(ILinkApi& links, std::optional<Netns> netns) : links_(links), netns_(std::move(netns)) {}
+  /// The spelling before Netlink::tuntap(): the same API as nl.tuntap().
+  [[deprecated("use Netlink::tuntap()")]] explicit TunTapApi(Netlink& netlink);
 
   /// Creates a persistent device and returns its name (the kernel's pick when none was given).
   /// Needs a mode. Fails with EBUSY ("device NAME already exists") when the name is taken, and
@@ -170,7 +177,8 @@ class TunTapApi final : public ITunTapApi {
                                       const TunTapQueueOptions& options = {}) override;
 
  private:
-  Netlink& netlink_;
+  ILinkApi& links_;
+  std::optional<Netns> netns_;
 };
 
 }  // namespace fastlink

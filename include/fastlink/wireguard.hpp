@@ -182,7 +182,8 @@ class WireGuardApi {
   virtual WgBackendKind backendOf(const std::string& name) = 0;
 };
 
-/// The WireGuardApi over `netlink` (which must outlive it).
+/// A WireGuardApi of its own over `netlink` (which must outlive it), for userspace sockets in
+/// another directory than /var/run/wireguard; Netlink::wireguard() is the one with the default.
 std::unique_ptr<WireGuardApi> makeWireGuardApi(Netlink& netlink, const WireGuardOptions& options = {});
 
 // ---- Configuration files (wg's format) -------------------------------------------------------

@@ -3,7 +3,7 @@
 //
 //   fastlink::Netlink nl;
 //   auto prog = fastlink::XdpProgram::load("xdp_count.o", "xdp");   // section "xdp"
-//   fastlink::XdpApi xdp(nl);
+//   fastlink::XdpApi& xdp = nl.xdp();
 //   xdp.attach("veth0", prog, {.mode = fastlink::XdpMode::Generic});  // ip link set dev veth0 xdpgeneric obj ...
 //   fastlink::XdpStatus s = xdp.status("veth0");                      // s.progId == prog.id()
 //   xdp.replace("veth0", other, prog);        // only if `prog` is still the attached one
@@ -27,6 +27,10 @@
 #include "fastlink/xdp_status.hpp"
 
 namespace fastlink {
+
+namespace core {
+class Engine;
+}
 
 class Netlink;
 
@@ -107,7 +111,10 @@ struct XdpRequests {
 
 class XdpApi {
  public:
-  explicit XdpApi(Netlink& netlink);
+  /// What Netlink::xdp() builds it on: the rtnetlink socket.
+  explicit XdpApi(core::Engine& engine) : engine_(engine) {}
+  /// The spelling before Netlink::xdp(): the same API as nl.xdp().
+  [[deprecated("use Netlink::xdp()")]] explicit XdpApi(Netlink& netlink);
 
   /// Equivalent to: ip -d -j link show dev X (the "xdp" object)
   XdpStatus status(const Ifref& device);
@@ -126,7 +133,7 @@ class XdpApi {
   void detach(const Ifref& device, const XdpAttachOptions& options = {});
 
  private:
-  Netlink& netlink_;
+  core::Engine& engine_;
 };
 
 /// "generic", "native", "offload", "auto" (as `ip -d link` names the modes).

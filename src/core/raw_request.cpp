@@ -62,6 +62,13 @@ void RawApi::dump(const RawMessage& message, const std::function<void(const RawM
       encode(message), operation, [&](const nlmsghdr* m) { onMessage(parseReply(m, headerSize)); }, onRestart);
 }
 
+void RawApi::dumpBytes(std::span<const uint8_t> request, const std::function<void(std::span<const uint8_t>)>& onMessage,
+                       const std::string& operation, const std::function<void()>& onRestart) {
+  engine_.dump(
+      request, operation,
+      [&](const nlmsghdr* m) { onMessage({reinterpret_cast<const uint8_t*>(m), m->nlmsg_len}); }, onRestart);
+}
+
 std::vector<RawMessage> RawApi::dumpAll(const RawMessage& message, const std::string& operation,
                                         std::optional<std::size_t> replyHeaderSize) {
   std::vector<RawMessage> out;

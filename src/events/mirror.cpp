@@ -27,7 +27,6 @@
 #include "events/nexthop_uses.hpp"
 #include "fastlink/error.hpp"
 #include "fastlink/netlink.hpp"
-#include "netlink_internals.hpp"
 #include "rtnl/addr_codec.hpp"
 #include "rtnl/link_codec.hpp"
 #include "rtnl/neigh_codec.hpp"
@@ -51,6 +50,12 @@ std::size_t slot(ObjectKind kind) {
     case ObjectKind::Neighbour: return 3;
     default: return 4;
   }
+}
+
+// The mirror reads through the Netlink's raw API (its rtnetlink socket) and decodes messages
+// in place: the reply bytes as the nlmsghdr the canonical decoder reads.
+std::function<void(std::span<const uint8_t>)> asMessages(const core::MessageHandler& onMessage) {
+  return [&onMessage](std::span<const uint8_t> m) { onMessage(reinterpret_cast<const nlmsghdr*>(m.data())); };
 }
 
 struct Entry {
@@ -375,11 +380,11 @@ struct StateMirror::State {
   void markAndSweep(std::span<const uint8_t> request, const std::string& operation, ObjectKind kind,
                     const std::optional<std::string>& prefix, const core::MessageHandler& onMessage,
                     const EventHandler& onChange, std::size_t& reported) {
-    core::Engine& engine = NetlinkInternals::routeEngine(*netlink);
+    RawApi raw = netlink->raw(Protocol::Route);
     for (;;) {
       ++generation;
       try {
-        engine.dump(request, operation, onMessage, [&] { ++generation; });
+        raw.dumpBytes(request, asMessages(onMessage), operation, [&] { ++generation; });
       } catch (const Error& e) {
         if (e.code() != Errc::dump_interrupted) throw;
         continue;
@@ -421,15 +426,15 @@ struct StateMirror::State {
   // The kernel's nexthop objects, read afresh. A kernel without them (before 5.3) refuses the
   // dump: then no route can use one.
   void rereadNexthops() {
-    core::Engine& engine = NetlinkInternals::routeEngine(*netlink);
     core::MessageWriter request(RTM_GETNEXTHOP, 0);
     rtnl::encodeNexthopDump(request, {}, 0);
     std::set<events::RouteTable> ignored;  // a full read of the routes follows, or is under way
     nexthopUses.clearNexthops();
     try {
-      engine.dump(
-          request.bytes(), "nexthop dump (mirror)", [&](const nlmsghdr* m) { nexthopUses.apply(m, ignored); },
-          [&] { nexthopUses.clearNexthops(); });
+      netlink->raw(Protocol::Route)
+          .dumpBytes(
+              request.bytes(), asMessages([&](const nlmsghdr* m) { nexthopUses.apply(m, ignored); }),
+              "nexthop dump (mirror)", [&] { nexthopUses.clearNexthops(); });
     } catch (const Error& e) {
       if (e.code() == Errc::dump_interrupted) return rereadNexthops();
       if (e.code() != std::errc::operation_not_supported) throw;
@@ -618,14 +623,13 @@ std::vector<std::vector<uint8_t>> StateMirror::canonical(ObjectKind kind) const 
 
 std::vector<std::vector<uint8_t>> StateMirror::canonicalDump(Netlink& netlink, ObjectKind kind) {
   std::vector<std::vector<uint8_t>> out;
-  core::Engine& engine = NetlinkInternals::routeEngine(netlink);
-  engine.dump(
-      events::dumpRequest(kind), std::string(objectKindName(kind)) + " dump",
-      [&](const nlmsghdr* m) {
-        Canonical c = events::canonicalize(m);
-        if (c.valid && c.kind == kind && !c.deleted) out.emplace_back(c.message.begin(), c.message.end());
-      },
-      [&] { out.clear(); });
+  netlink.raw(Protocol::Route)
+      .dumpBytes(
+          events::dumpRequest(kind), asMessages([&](const nlmsghdr* m) {
+            Canonical c = events::canonicalize(m);
+            if (c.valid && c.kind == kind && !c.deleted) out.emplace_back(c.message.begin(), c.message.end());
+          }),
+          std::string(objectKindName(kind)) + " dump", [&] { out.clear(); });
   std::sort(out.begin(), out.end(), byteLess);
   return out;
 }

@@ -1,20 +1,18 @@
 // Generic netlink messages: nlmsghdr{type = family id} + genlmsghdr{cmd, version} + attributes.
-// The shared kit of every family codec (ctrl_codec.cpp here, later wireguard.cpp, ethtool.cpp).
+// The shared kit of every family codec (src/genl/ctrl_codec.cpp here, src/ethtool/, src/netdev/,
+// src/wg/wireguard_codec.cpp).
 //
-// Encoding, in a family's request builder (no I/O: the family was resolved by the caller):
+// Encoding, in a family's request builder (no I/O: the family was resolved by the caller;
+// src/ethtool/ethtool.cpp):
 //
-//   Request WireguardRequests::getDevice(const GenlFamily& family, std::string_view name) {
-//     // Sent with engine_.dump(), which adds NLM_F_DUMP (wireguard's get is dump-only).
-//     genl::GenlWriter w(family, WG_CMD_GET_DEVICE, WG_GENL_VERSION);
-//     w.putString(WGDEVICE_A_IFNAME, name);            // w is a core::MessageWriter
-//     return w.toRequest("wg show " + std::string(name));
-//   }
+//   genl::GenlWriter w(family, ETHTOOL_MSG_CHANNELS_SET, ETHTOOL_GENL_VERSION);
+//   ... w.beginNest / w.putU32 ...                   // w is a core::MessageWriter
+//   return w.toRequest("ethtool -L " + name);
 //
-// Decoding, in the reply handler:
+// Decoding, in the reply handler (src/netdev/napi.cpp):
 //
-//   genl::GenlReply reply = genl::decodeGenl(m, WGDEVICE_A_MAX);  // throws on a short message
-//   if (reply.cmd != WG_CMD_GET_DEVICE) return;
-//   if (auto* a = reply.attrs.get(WGDEVICE_A_IFINDEX)) device.index = core::readU32(a);
+//   genl::GenlReply r = genl::decodeGenl(m, kNapiMax);  // throws on a short message
+//   if (auto* a = r.attrs.get(kNapiId)) n.id = core::readU32(a);
 #pragma once
 
 #include <linux/genetlink.h>

@@ -13,7 +13,7 @@
 #include "core/socket.hpp"
 #include "fastlink/link.hpp"
 #include "fastlink/link_view.hpp"
-#include "netlink_internals.hpp"
+#include "fastlink/netlink.hpp"
 #include "rtnl/kit.hpp"
 #include "rtnl/link_codec.hpp"
 
@@ -213,6 +213,12 @@ std::vector<LinkInfo> LinkApi::list(const LinkFilter& filter) {
 
 FASTLINK_RTNL_VIEW_API(LinkApi, Traits)
 
+// Like every API's accessor, defined beside the API it hands out (the factory names no object).
+LinkApi& Netlink::links() {
+  if (!links_) links_ = std::make_unique<LinkApi>(routeEngine());
+  return *links_;
+}
+
 void rtnl::forEachLinkView(core::Engine& engine, const LinkFilter& filter, const std::function<void(const LinkView&)>& each,
                            const std::function<void()>& restart) {
   rtnl::forEachView<Traits>(engine, filter, each, restart);
@@ -220,7 +226,7 @@ void rtnl::forEachLinkView(core::Engine& engine, const LinkFilter& filter, const
 
 void forEachLink(Netlink& netlink, const LinkFilter& filter, const std::function<void(const LinkView&)>& each,
                  const std::function<void()>& restart) {
-  rtnl::forEachLinkView(NetlinkInternals::routeEngine(netlink), filter, each, restart);
+  netlink.links().forEach(filter, each, restart);
 }
 
 }  // namespace fastlink

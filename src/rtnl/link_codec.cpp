@@ -8,7 +8,7 @@
 #include <cstring>
 
 #include "rtnl/link_fields.hpp"
-#include "xdp/xdp_codec.hpp"
+#include "rtnl/link_xdp.hpp"
 
 namespace fastlink::rtnl {
 namespace {
@@ -206,7 +206,7 @@ LinkInfo decodeLink(const nlmsghdr* message, bool withStats) {
       case IFLA_OPERSTATE: link.operState = operStateWord(core::readU8(a)); return true;
       case IFLA_LINKMODE: link.linkMode = linkModeWord(core::readU8(a)); return true;
       case IFLA_LINKINFO: decodeLinkInfoNest(a, link); return true;
-      case IFLA_XDP: link.xdp = xdp::decodeStatusNest(a); return true;
+      case IFLA_XDP: link.xdp = rtnl::decodeXdpStatusNest(a); return true;
       case IFLA_STATS64:
         if (withStats) link.stats = decodeStats(a);
         return true;

@@ -11,7 +11,7 @@
 #include "rtnl/link_codec.hpp"
 #include "rtnl/link_fields.hpp"
 #include "rtnl/view_fields.hpp"
-#include "xdp/xdp_codec.hpp"
+#include "rtnl/link_xdp.hpp"
 
 namespace fastlink {
 namespace {
@@ -101,7 +101,7 @@ std::optional<LinkStats> LinkView::stats() const {
 
 std::optional<XdpStatus> LinkView::xdp() const {
   const uint8_t* a = attrs_.find(IFLA_XDP);
-  return a ? std::optional(xdp::decodeStatusNest(asAttr(a))) : std::nullopt;
+  return a ? std::optional(rtnl::decodeXdpStatusNest(asAttr(a))) : std::nullopt;
 }
 
 LinkInfo LinkView::toInfo(bool withStats) const {

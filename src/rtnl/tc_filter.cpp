@@ -9,7 +9,6 @@
 #include <variant>
 
 #include "fastlink/netlink.hpp"
-#include "netlink_internals.hpp"
 #include "rtnl/kit.hpp"
 #include "rtnl/tc_filter_codec.hpp"
 
@@ -493,7 +492,8 @@ Request actionRequest(uint16_t type, uint16_t flags, const std::vector<TcAction>
 
 }  // namespace
 
-TcFilterApi::TcFilterApi(Netlink& netlink) : engine_(NetlinkInternals::routeEngine(netlink)) {}
+TcFilterApi& Netlink::tcFilters() { return lazy(tcFilters_); }
+TcFilterApi::TcFilterApi(Netlink& netlink) : TcFilterApi(netlink.tcFilters()) {}
 
 Request TcFilterRequests::add(const TcFilterInfo& f) { return rtnl::encodeFilter(f, rtnl::Verb::Add); }
 Request TcFilterRequests::replace(const TcFilterInfo& f) { return rtnl::encodeFilter(f, rtnl::Verb::Replace); }

@@ -15,7 +15,6 @@
 #include "fastlink/netlink.hpp"
 #include "fastlink/tuntap.hpp"
 #include "fastlink/types.hpp"
-#include "netlink_internals.hpp"
 #include "tuntap/tun_file.hpp"
 
 namespace fastlink {
@@ -90,6 +89,10 @@ TunTapInfo& TunTapInfo::setGroup(std::string_view nameOrId) {
   return setGroup(static_cast<uint32_t>(found->gr_gid));
 }
 
+TunTapApi& Netlink::tuntap() { return lazy(tuntap_, links(), options_.netns); }
+
+TunTapApi::TunTapApi(Netlink& netlink) : TunTapApi(netlink.tuntap()) {}
+
 std::string TunTapApi::add(const TunTapInfo& device) {
   const std::string operation = describeAdd(device);
   if (!device.mode) throw Error::invalidArgument(operation, "a mode is needed (mode tun or mode tap)");
@@ -102,7 +105,7 @@ std::string TunTapApi::add(const TunTapInfo& device) {
   }
   if (device.owner && *device.owner == UINT32_MAX) throw Error::invalidArgument(operation, "uid 4294967295 is not a user");
   if (device.group && *device.group == UINT32_MAX) throw Error::invalidArgument(operation, "gid 4294967295 is not a group");
-  tuntap::TunFile file(NetlinkInternals::netns(netlink_), false, operation);
+  tuntap::TunFile file(netns_, false, operation);
   // tun ignores TUNSETIFF flags it does not know: ask before creating anything.
   if (device.backpressure.value_or(false))
     tuntap::requireFeatures(device, file.features(operation), tuntap::kernelRelease(), operation);
@@ -120,7 +123,7 @@ void TunTapApi::del(const std::string& name, std::optional<TunTapMode> mode) {
   std::string operation = "tuntap del dev " + name;
   if (mode) operation += std::string(" mode ") + std::string(tunTapModeName(*mode));
   validateIfname(name);
-  std::optional<LinkInfo> link = netlink_.links().find(name);
+  std::optional<LinkInfo> link = links_.find(name);
   if (!link) throw Error(std::make_error_code(std::errc::no_such_device), operation, "Cannot find device \"" + name + "\"");
   if (link->kind != kKind) throw notTunTap(operation, *link);
   const auto* t = link->kindOptions<TunTapInfo>();
@@ -129,7 +132,7 @@ void TunTapApi::del(const std::string& name, std::optional<TunTapMode> mode) {
                                                 " device, not " + std::string(tunTapModeName(*mode)));
   // By index: the device checked above is the one deleted even if the name moves meanwhile.
   try {
-    netlink_.links().del(Ifref(*link->index));
+    links_.del(Ifref(*link->index));
   } catch (const Error& e) {
     throw Error(e.code(), operation, e.extack(), e.extackOffset());
   }
@@ -137,20 +140,20 @@ void TunTapApi::del(const std::string& name, std::optional<TunTapMode> mode) {
 
 std::vector<TunTapInfo> TunTapApi::list() {
   std::vector<TunTapInfo> out;
-  netlink_.links().forEach(LinkFilter().setKind(kKind), [&](const LinkInfo& l) { out.push_back(fromLink(l)); },
+  links_.forEach(LinkFilter().setKind(kKind), [&](const LinkInfo& l) { out.push_back(fromLink(l)); },
                            [&] { out.clear(); });
   return out;
 }
 
 std::optional<TunTapInfo> TunTapApi::find(const std::string& name) {
-  std::optional<LinkInfo> link = netlink_.links().find(name);
+  std::optional<LinkInfo> link = links_.find(name);
   if (!link || link->kind != kKind) return std::nullopt;
   return fromLink(*link);
 }
 
 TunTapInfo TunTapApi::get(const std::string& name) {
   const std::string operation = "tuntap show dev " + name;
-  std::optional<LinkInfo> link = netlink_.links().find(name);
+  std::optional<LinkInfo> link = links_.find(name);
   if (!link) throw Error(std::make_error_code(std::errc::no_such_device), operation, "Cannot find device \"" + name + "\"");
   if (link->kind != kKind) throw notTunTap(operation, *link);
   return fromLink(*link);

@@ -10,7 +10,6 @@
 #include "fastlink/error.hpp"
 #include "fastlink/netlink.hpp"
 #include "fastlink/tuntap.hpp"
-#include "netlink_internals.hpp"
 #include "tuntap/tun_file.hpp"
 
 namespace fastlink {
@@ -76,7 +75,7 @@ TunTapQueue TunTapApi::openQueue(const std::string& name, const TunTapQueueOptio
   // flags (drivers/net/tun.c), so attach with the device's own flags to leave them as they are.
   // Backpressure is known only from sysfs (rtnetlink does not carry it): the caller may say.
   if (options.backpressure) device.backpressure = *options.backpressure;
-  tuntap::TunFile file(NetlinkInternals::netns(netlink_), options.nonBlocking, operation);
+  tuntap::TunFile file(netns_, options.nonBlocking, operation);
   file.setIff(name, tuntap::iffFlags(device), operation);
   return TunTapQueue(file.release(), name);
 }

@@ -1,5 +1,5 @@
 // The backends behind WireGuardApi, shaped like wireguard-tools' ipc layer: list, get, set.
-// One is the kernel module (generic netlink, src/genl/wireguard_codec.*), the other the UAPI
+// One is the kernel module (generic netlink, src/wg/wireguard_codec.*), the other the UAPI
 // socket of a userspace implementation (wireguard-go). WireGuardApi picks one per device.
 #pragma once
 

@@ -2,31 +2,57 @@
 // socket is userspace, any other must be a kernel "wireguard" link) and lists both kinds.
 #include <algorithm>
 
+#include "core/engine.hpp"
 #include "fastlink/error.hpp"
 #include "fastlink/genl.hpp"
 #include "fastlink/netlink.hpp"
 #include "fastlink/wireguard.hpp"
-#include "genl/wireguard_kernel.hpp"
-#include "netlink_internals.hpp"
 #include "wg/backend.hpp"
-#include "wg/wireguard_api.hpp"
+#include "wg/wireguard_kernel.hpp"
 
 namespace fastlink {
 namespace {
 
 constexpr const char* kKind = "wireguard";
 
+/// The kernel backend with what it runs on: the generic netlink socket of the Netlink, and the
+/// "wireguard" family id, resolved (and cached by GenlApi) on first use so that a kernel without
+/// the module costs nothing until a kernel device is asked for.
+class KernelBackend final : public wg::Backend {
+ public:
+  KernelBackend(core::Engine& engine, GenlApi& families, ILinkApi& links)
+      : engine_(engine), families_(families), links_(links),
+        transport_(engine, [this] { return families_.get(kKind).id; }), backend_(transport_, links) {}
+  /// Another backend over the same socket (each WireGuardApi owns its own).
+  std::unique_ptr<KernelBackend> again() const { return std::make_unique<KernelBackend>(engine_, families_, links_); }
+  std::vector<std::string> list() override { return backend_.list(); }
+  WgDevice get(const std::string& name) override { return backend_.get(name); }
+  void set(const WgDevice& change) override { backend_.set(change); }
+
+ private:
+  core::Engine& engine_;
+  GenlApi& families_;
+  ILinkApi& links_;
+  wg::EngineWgTransport transport_;
+  wg::WgKernelBackend backend_;
+};
+
 class WireGuardApiImpl final : public WireGuardApi {
  public:
-  WireGuardApiImpl(Netlink& netlink, const WireGuardOptions& options, std::unique_ptr<wg::Backend> kernel)
-      : netlink_(netlink), uapi_(options.socketDirectory), kernel_(std::move(kernel)) {}
+  WireGuardApiImpl(ILinkApi& links, const WireGuardOptions& options, std::unique_ptr<KernelBackend> kernel)
+      : links_(links), uapi_(options.socketDirectory), kernel_(std::move(kernel)) {}
+
+  /// The same devices with userspace sockets in another directory (makeWireGuardApi).
+  std::unique_ptr<WireGuardApi> withOptions(const WireGuardOptions& options) const {
+    return std::make_unique<WireGuardApiImpl>(links_, options, kernel_->again());
+  }
 
   std::vector<std::string> list() override {
     // The kernel filters by kind (one dump, only WireGuard links come back); wg instead dumps
     // every netdev and filters in user space. The kind is checked here too: a kernel without
     // the wireguard module does not know the kind and then applies no filter at all.
     std::vector<std::string> names = uapi_.list();
-    for (const LinkInfo& link : netlink_.links().list(LinkFilter().setKind(kKind)))
+    for (const LinkInfo& link : links_.list(LinkFilter().setKind(kKind)))
       if (link.name && link.kind == kKind) names.push_back(*link.name);
     std::sort(names.begin(), names.end());
     names.erase(std::unique(names.begin(), names.end()), names.end());
@@ -66,7 +92,7 @@ class WireGuardApiImpl final : public WireGuardApi {
 
   void requireKernelDevice(const std::string& name, const std::string& operation) {
     validateIfname(name);
-    std::optional<LinkInfo> link = netlink_.links().find(name);
+    std::optional<LinkInfo> link = links_.find(name);
     if (!link)
       throw Error(std::make_error_code(std::errc::no_such_device), operation, "Cannot find device \"" + name + "\"");
     if (link->kind.value_or("") != kKind)
@@ -76,42 +102,26 @@ class WireGuardApiImpl final : public WireGuardApi {
 
   wg::Backend& kernel(const std::string& name, const std::string& operation) {
     requireKernelDevice(name, operation);
-    if (kernel_) return *kernel_;
-    throw Error(std::make_error_code(std::errc::protocol_not_supported), operation,
-                "no kernel WireGuard backend was given (userspace devices only)");
+    return *kernel_;
   }
 
-  Netlink& netlink_;
+  ILinkApi& links_;
   wg::UapiBackend uapi_;
-  std::unique_ptr<wg::Backend> kernel_;
-};
-
-/// The kernel backend with what it runs on: the generic netlink socket of the Netlink, and the
-/// "wireguard" family id, resolved (and cached) on first use so that a kernel without the module
-/// costs nothing until a kernel device is asked for.
-class KernelBackend final : public wg::Backend {
- public:
-  explicit KernelBackend(Netlink& netlink)
-      : transport_(NetlinkInternals::genericEngine(netlink), [&netlink] { return netlink.families().get(kKind).id; }),
-        backend_(transport_, netlink.links()) {}
-  std::vector<std::string> list() override { return backend_.list(); }
-  WgDevice get(const std::string& name) override { return backend_.get(name); }
-  void set(const WgDevice& change) override { backend_.set(change); }
-
- private:
-  genl::EngineWgTransport transport_;
-  genl::WgKernelBackend backend_;
+  std::unique_ptr<KernelBackend> kernel_;
 };
 
 }  // namespace
 
-std::unique_ptr<WireGuardApi> wg::makeWireGuardApi(Netlink& netlink, const WireGuardOptions& options,
-                                                   std::unique_ptr<Backend> kernel) {
-  return std::make_unique<WireGuardApiImpl>(netlink, options, std::move(kernel));
+WireGuardApi& Netlink::wireguard() {
+  if (!wireguard_)
+    wireguard_ = ApiPtr<WireGuardApi>(
+        new WireGuardApiImpl(links(), {}, std::make_unique<KernelBackend>(genericEngine(), families(), links())),
+        [](WireGuardApi* p) { delete p; });
+  return *wireguard_;
 }
 
 std::unique_ptr<WireGuardApi> makeWireGuardApi(Netlink& netlink, const WireGuardOptions& options) {
-  return wg::makeWireGuardApi(netlink, options, std::make_unique<KernelBackend>(netlink));
+  return static_cast<const WireGuardApiImpl&>(netlink.wireguard()).withOptions(options);
 }
 
 }  // namespace fastlink

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "core/engine.hpp"
 #include "fastlink/error.hpp"
 #include "fastlink/netlink.hpp"
 #include "fastlink/xdp.hpp"
@@ -194,11 +195,11 @@ int XdpProgram::mapFd(const std::string& name) const {
 // XdpApi's two verbs that take a loaded program (the rest of XdpApi is in the core library,
 // xdp_requests.cpp): here, so that only a program that loads BPF links libbpf.
 void XdpApi::attach(const Ifref& device, const XdpProgram& program, const XdpAttachOptions& options) {
-  netlink_.execute(XdpRequests::attach(device, program.fd(), options.mode));
+  engine_.execute(XdpRequests::attach(device, program.fd(), options.mode));
 }
 
 void XdpApi::replace(const Ifref& device, const XdpProgram& program, const XdpProgram& expected, const XdpAttachOptions& options) {
-  netlink_.execute(XdpRequests::replace(device, program.fd(), expected.fd(), options.mode));
+  engine_.execute(XdpRequests::replace(device, program.fd(), expected.fd(), options.mode));
 }
 
 }  // namespace fastlink

@@ -12,9 +12,8 @@
 #include "fastlink/error.hpp"
 #include "fastlink/netlink.hpp"
 #include "fastlink/xdp.hpp"
-#include "netlink_internals.hpp"
 #include "rtnl/codec_helpers.hpp"
-#include "xdp/xdp_codec.hpp"
+#include "rtnl/link_xdp.hpp"
 
 namespace fastlink {
 
@@ -104,51 +103,15 @@ Request XdpRequests::get(const Ifref& device) {
   return w.toRequest("ip -d link show dev " + deviceText(device));
 }
 
-namespace xdp {
 
-XdpStatus decodeStatus(const nlmsghdr* message) {
-  auto attrs = core::AttrTable::ofMessage(message, sizeof(ifinfomsg), IFLA_MAX);
-  const nlattr* nest = attrs.get(IFLA_XDP);
-  return nest ? decodeStatusNest(nest) : XdpStatus{};
-}
+XdpApi& Netlink::xdp() { return lazy(xdp_); }
 
-XdpStatus decodeStatusNest(const nlattr* nest) {
-  // Walked in place, allocating nothing: every link of a dump comes through here.
-  XdpStatus s;
-  uint8_t attached = XDP_ATTACHED_NONE;
-  uint32_t one = 0;
-  const auto* payload = static_cast<const uint8_t*>(mnl_attr_get_payload(nest));
-  rtnl::forEachAttr({payload, mnl_attr_get_payload_len(nest)}, [&](const nlattr* a) {
-    switch (core::attrType(a)) {
-      case IFLA_XDP_ATTACHED: attached = core::readU8(a); break;
-      case IFLA_XDP_PROG_ID: one = core::readU32(a); break;
-      // With one mode in use the kernel sends its per-mode id and IFLA_XDP_PROG_ID; with
-      // several, the per-mode ids only.
-      case IFLA_XDP_SKB_PROG_ID: s.genericProgId = core::readU32(a); break;
-      case IFLA_XDP_DRV_PROG_ID: s.nativeProgId = core::readU32(a); break;
-      case IFLA_XDP_HW_PROG_ID: s.offloadProgId = core::readU32(a); break;
-      default: break;
-    }
-  });
-  // Older kernels send only the single id; a missing one must not clear a per-mode id.
-  if (one) switch (attached) {
-    case XDP_ATTACHED_SKB: s.genericProgId = one; break;
-    case XDP_ATTACHED_DRV: s.nativeProgId = one; break;
-    case XDP_ATTACHED_HW: s.offloadProgId = one; break;
-    default: break;
-  }
-  if (attached != XDP_ATTACHED_MULTI) s.progId = one;
-  return s;
-}
-
-}  // namespace xdp
-
-XdpApi::XdpApi(Netlink& netlink) : netlink_(netlink) {}
+XdpApi::XdpApi(Netlink& netlink) : XdpApi(netlink.xdp()) {}
 
 XdpStatus XdpApi::status(const Ifref& device) {
   Request r = XdpRequests::get(device);
   XdpStatus s;
-  NetlinkInternals::routeEngine(netlink_).query(r.bytes(), r.operation(), [&](const nlmsghdr* m) { s = xdp::decodeStatus(m); });
+  engine_.query(r.bytes(), r.operation(), [&](const nlmsghdr* m) { s = rtnl::decodeXdpStatus(m); });
   return s;
 }
 
@@ -157,15 +120,15 @@ XdpStatus XdpApi::status(const Ifref& device) {
 
 void XdpApi::detach(const Ifref& device, const XdpAttachOptions& options) {
   if (options.mode != XdpMode::Auto) {
-    netlink_.execute(XdpRequests::detach(device, options.mode));
+    engine_.execute(XdpRequests::detach(device, options.mode));
     return;
   }
   // "Off" without a mode means whatever is attached: the kernel alone would pick the driver
   // hook and leave a generic program in place.
   XdpStatus s = status(device);
-  if (s.genericProgId) netlink_.execute(XdpRequests::detach(device, XdpMode::Generic));
-  if (s.nativeProgId) netlink_.execute(XdpRequests::detach(device, XdpMode::Native));
-  if (s.offloadProgId) netlink_.execute(XdpRequests::detach(device, XdpMode::Offload));
+  if (s.genericProgId) engine_.execute(XdpRequests::detach(device, XdpMode::Generic));
+  if (s.nativeProgId) engine_.execute(XdpRequests::detach(device, XdpMode::Native));
+  if (s.offloadProgId) engine_.execute(XdpRequests::detach(device, XdpMode::Offload));
 }
 
 }  // namespace fastlink

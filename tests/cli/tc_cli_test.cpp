@@ -246,7 +246,7 @@ TEST_F(TcWatch, RingDropsOfAnUnreadTapShowOnTheDeviceLineNotTheQdisc) {
   // drops the rest of a 100-datagram burst after pfifo_fast passed them on.
   ASSERT_EQ(ns.exec("ip tuntap add dev tap0 mode tap && ip link set tap0 txqueuelen 16").status, 0);
   Netlink nl(NetlinkOptions{.netns = Netns::named(ns.name())});
-  TunTapQueue reader = TunTapApi(nl).openQueue("tap0");  // held, never read: the ring is sized now
+  TunTapQueue reader = nl.tuntap().openQueue("tap0");  // held, never read: the ring is sized now
   ns.ip("link set tap0 up");
   ns.ip("addr add 10.8.0.1/24 dev tap0");
   ns.ip("neigh replace 10.8.0.2 lladdr 02:00:00:00:00:02 dev tap0 nud permanent");

@@ -1,4 +1,4 @@
-// libFuzzer harness for the ethtool reply decoders (src/genl/ethtool_codec.cpp). The input is a
+// libFuzzer harness for the ethtool reply decoders (src/ethtool/ethtool_codec.cpp). The input is a
 // message body (genlmsghdr + attributes); the harness puts an nlmsghdr in front, as the engine
 // hands over a message that passed mnl_nlmsg_ok, and the genl command byte picks the decoder
 // (the kernel's reply command numbers: 1 strset, 12 features, 16 rings, 18 channels,
@@ -12,7 +12,7 @@
 
 #include "fastlink/error.hpp"
 #include "fastlink/ethtool_events.hpp"
-#include "genl/ethtool_codec.hpp"
+#include "ethtool/ethtool_codec.hpp"
 
 namespace {
 

@@ -12,12 +12,12 @@
 
 #include "fastlink/error.hpp"
 #include "fastlink/wireguard.hpp"
-#include "genl/wireguard_codec.hpp"
+#include "wg/wireguard_codec.hpp"
 #include "wg/backend.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size > 65536) return 0;
-  fastlink::genl::WgDeviceFolder folder;
+  fastlink::wg::WgDeviceFolder folder;
   try {
     while (size >= 2) {
       std::size_t body = data[0] | (static_cast<std::size_t>(data[1]) << 8);
@@ -34,7 +34,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   fastlink::WgDevice d = folder.take();
   d.name = "wg0";
   try {
-    for (const auto& r : fastlink::genl::encodeWgSetDevice(0x20, d, 512))
+    for (const auto& r : fastlink::wg::encodeWgSetDevice(0x20, d, 512))
       if (r.bytes().size() > 512) __builtin_trap();
   } catch (const fastlink::Error&) {
   }

@@ -1,5 +1,5 @@
 // Threaded NAPI on a veth with GRO on (which gives each receive queue a NAPI instance), through
-// the netdev generic netlink family (NapiApi) and sysfs (SteeringApi::setThreaded). Oracles, none
+// the netdev generic netlink family (Netlink::netdev()) and sysfs (SteeringApi::setThreaded). Oracles, none
 // of them fastlink: what the kernel offers is read by iproute2 (`genl ctrl get name netdev`), the
 // NAPI instances from the kernel's own NAPI_GET reply read raw here (a socket and an attribute
 // walk of this file, not fastlink's engine or decoder), the kernel threads threaded NAPI creates
@@ -157,11 +157,11 @@ class NapiTest : public ::testing::Test {
 
 TEST_F(NapiTest, ListsTheNapiInstancesOrRefusesWithoutNapiGet) {
   if (!genlHasOp(netdev, kNapiGet)) {
-    expectNotSupported([&] { NapiApi(*nl).list(ifindex); }, "list()");
+    expectNotSupported([&] { nl->netdev().list(ifindex); }, "list()");
     std::printf("    the kernel has no napi-get (Linux 6.9+; genl ctrl get name netdev): fastlink's EOPNOTSUPP checked\n");
     return;
   }
-  auto napis = NapiApi(*nl).list(ifindex);
+  auto napis = nl->netdev().list(ifindex);
   auto oracle = kernel();
   ASSERT_EQ(oracle.size(), 2u);  // one per receive queue
   ASSERT_EQ(napis.size(), oracle.size());
@@ -177,11 +177,11 @@ TEST_F(NapiTest, ListsTheNapiInstancesOrRefusesWithoutNapiGet) {
     if (n.threaded) { EXPECT_EQ(*n.threaded, k.at(kAttrThreaded) != 0); }
     EXPECT_FALSE(kthreadExists(n.id));
   }
-  EXPECT_TRUE(NapiApi(*nl).list(std::stoul(ns.sysfs("lo", "ifindex"))).empty());
+  EXPECT_TRUE(nl->netdev().list(std::stoul(ns.sysfs("lo", "ifindex"))).empty());
 }
 
 TEST_F(NapiTest, ThreadedPerNapiOrRefusesWithoutIt) {
-  NapiApi napi(*nl);
+  INetdevApi& napi = nl->netdev();
   if (!genlHasOp(netdev, kNapiSet)) {
     expectNotSupported([&] { napi.setThreaded(1, true); }, "setThreaded()");
     std::printf("    the kernel has no napi-set (Linux 6.13+; genl ctrl get name netdev): fastlink's EOPNOTSUPP checked\n");

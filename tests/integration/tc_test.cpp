@@ -344,7 +344,7 @@ TEST_F(TcDrops, AFullPfifoUnderHtbDropsAndItsClassAndHtbCountThem) {
 }
 
 void TcDrops::expectRingDropsAtTheDevice(const std::string& qdisc) {
-  TunTapApi tuntap(nl);
+  TunTapApi& tuntap = nl.tuntap();
   tuntap.add(TunTapInfo("tap0", TunTapMode::Tap));
   constexpr uint64_t kRing = 16, kBurst = 100;
   ns.ip("link set tap0 txqueuelen " + std::to_string(kRing));  // the ring is sized when a queue attaches

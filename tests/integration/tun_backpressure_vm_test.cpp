@@ -128,7 +128,7 @@ class VmTunBackpressure : public ::testing::Test {
   Counts flood(bool backpressure, const std::string& qdisc, int packets) {
     Counts c;
     Netlink nl(NetlinkOptions{.netns = Netns::named(ns.name())});
-    TunTapApi tuntap(nl);
+    TunTapApi& tuntap = nl.tuntap();
     tuntap.add(TunTapInfo(kTap, TunTapMode::Tap).setBackpressure(backpressure));
     // The test's /sys is not the namespace's: say which flags to attach with.
     TunTapQueue reader = tuntap.openQueue(kTap, TunTapQueueOptions{.backpressure = backpressure});

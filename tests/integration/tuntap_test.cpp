@@ -16,7 +16,7 @@ namespace {
 
 class TunTapTest : public LinkTest {
  protected:
-  TunTapApi tuntap{nl};
+  TunTapApi& tuntap{nl.tuntap()};
 
   /// `ip -j tuntap show` inside the namespace, by device name.
   std::map<std::string, nlohmann::json> ipTuntap() {

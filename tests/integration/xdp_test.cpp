@@ -27,7 +27,7 @@ class XdpTest : public ::testing::Test {
  protected:
   TestNetns a, b;  // va in a, vb in b; programs run on vb (receive side of a's pings)
   std::unique_ptr<Netlink> nl;
-  std::unique_ptr<XdpApi> xdp;
+  XdpApi* xdp = nullptr;
 
   void SetUp() override {
     a.ip("link add va type veth peer name vb netns " + b.name());
@@ -41,7 +41,7 @@ class XdpTest : public ::testing::Test {
     a.ip("neigh replace 10.9.0.2 lladdr " + macB + " dev va nud permanent");
     b.ip("neigh replace 10.9.0.1 lladdr " + macA + " dev vb nud permanent");
     nl = std::make_unique<Netlink>(NetlinkOptions{.netns = Netns::named(b.name())});
-    xdp = std::make_unique<XdpApi>(*nl);
+    xdp = &nl->xdp();
   }
   /// `ip -d -j link show vb`'s "xdp" object: {"mode": 1|2|3, "prog": {"id": N}}, or null.
   nlohmann::json oracle() const {

@@ -95,21 +95,14 @@ std::string TestNetns::sysfs(const std::string& dev, const std::string& file) co
 bool kernelHasKind(const std::string& kind) {
   static std::map<std::string, bool> cache;
   if (auto it = cache.find(kind); it != cache.end()) return it->second;
+  // Asked of the kernel, not of a list of kinds (so a new kind needs no line here): a device of
+  // a kind with no options either is created or is refused for what it lacks ("Required
+  // attributes not provided", EINVAL), unless the kernel has no such kind even after trying to
+  // load its module: then, and only then, it answers EOPNOTSUPP "Unknown device type".
   TestNetns ns;
-  auto probe = [&](const std::string& args) { return run("ip -n " + ns.name() + " link add " + args).status == 0; };
-  bool ok;
-  // Some kinds refuse to be created without their one mandatory option.
-  if (kind == "vlan") {
-    ok = probe("probe0 type veth peer name probe1") && probe("link probe0 name probe0.5 type vlan id 5");
-  } else if (kind == "ipvlan") {
-    ok = probe("probe0 type veth peer name probe1") && probe("link probe0 name probe2 type ipvlan");
-  } else if (kind == "geneve") {
-    ok = probe("probe0 type geneve id 1 remote 192.0.2.1");
-  } else if (kind == "vrf") {
-    ok = probe("probe0 type vrf table 10");
-  } else {
-    ok = probe("probe0 type " + kind);
-  }
+  CommandResult r = run("ip -n " + ns.name() + " link add probe0 type " + kind);
+  bool ok = r.status == 0 || (r.err.find("Unknown device type") == std::string::npos &&
+                              r.err.find("Operation not supported") == std::string::npos);
   cache[kind] = ok;
   return ok;
 }

@@ -11,7 +11,7 @@
 
 #include "fastlink/error.hpp"
 #include "fastlink/ethtool.hpp"
-#include "genl/ethtool_codec.hpp"
+#include "ethtool/ethtool_codec.hpp"
 #include "unit/golden.hpp"
 
 namespace fastlink {

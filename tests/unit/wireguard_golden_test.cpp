@@ -1,4 +1,4 @@
-// Golden bytes for the kernel WireGuard codec (src/genl/wireguard_codec.*): WG_CMD_SET_DEVICE
+// Golden bytes for the kernel WireGuard codec (src/wg/wireguard_codec.*): WG_CMD_SET_DEVICE
 // split across messages under a byte budget, WG_CMD_GET_DEVICE, and a dump folded back into
 // one device. Expected bytes come from golden.hpp's hand layout; numbers from
 // include/uapi/linux/wireguard.h are spelled out here on purpose (the test does not include it).
@@ -10,8 +10,8 @@
 
 #include "fastlink/error.hpp"
 #include "fastlink/wireguard.hpp"
-#include "genl/wireguard_codec.hpp"
-#include "genl/wireguard_kernel.hpp"
+#include "wg/wireguard_codec.hpp"
+#include "wg/wireguard_kernel.hpp"
 #include "unit/golden.hpp"
 
 namespace fastlink::test {
@@ -69,7 +69,7 @@ Bytes sockaddrV6Loopback(uint16_t port) {
 TEST(WireGuardGolden, SetDeviceWithoutPeersIsOneMessage) {
   WgDevice d("wg0");
   d.setPrivateKey(key(1)).setListenPort(51820).setFwmark(0x42).setReplacePeers();
-  auto requests = genl::encodeWgSetDevice(kFamily, d);
+  auto requests = wg::encodeWgSetDevice(kFamily, d);
   ASSERT_EQ(requests.size(), 1u);
   Attrs a;
   a.str(kDevIfname, "wg0").raw(kDevPrivateKey, keyBytes(1)).u16(kDevListenPort, 51820).u32(kDevFwmark, 0x42)
@@ -86,7 +86,7 @@ TEST(WireGuardGolden, SetPeerWithEverything) {
   gone.setRemove();
   WgDevice d("wg0");
   d.addPeer(p).addPeer(gone);
-  auto requests = genl::encodeWgSetDevice(kFamily, d);
+  auto requests = wg::encodeWgSetDevice(kFamily, d);
   ASSERT_EQ(requests.size(), 1u);
   Attrs peer1;
   peer1.raw(kPeerPublicKey, keyBytes(2)).u32(kPeerFlags, kUpdateOnly | kReplaceAllowedIps)
@@ -111,7 +111,7 @@ TEST(WireGuardGolden, SplitsAPeersAllowedIpsAcrossMessagesAndContinuesTheSamePee
   WgPeer b(key(6));
   WgDevice d("wg0");
   d.setListenPort(1).addPeer(a).addPeer(b);  // listen port only in the first message (+8)
-  auto requests = genl::encodeWgSetDevice(kFamily, d, 148);
+  auto requests = wg::encodeWgSetDevice(kFamily, d, 148);
   ASSERT_EQ(requests.size(), 4u);
 
   auto ips = [](uint8_t from, uint8_t to) {
@@ -141,7 +141,7 @@ TEST(WireGuardGolden, SplitsAPeersAllowedIpsAcrossMessagesAndContinuesTheSamePee
 TEST(WireGuardGolden, BudgetTooSmallForOnePeerIsAnError) {
   WgDevice d("wg0");
   d.addPeer(WgPeer(key(1)).addAllowedIp(WgAllowedIp::parse("10.0.0.0/8")));
-  EXPECT_THROW(genl::encodeWgSetDevice(kFamily, d, 64), Error);
+  EXPECT_THROW(wg::encodeWgSetDevice(kFamily, d, 64), Error);
 }
 
 TEST(WireGuardGolden, HostBitsAreRefusedBeforeEncoding) {
@@ -150,7 +150,7 @@ TEST(WireGuardGolden, HostBitsAreRefusedBeforeEncoding) {
   p.allowedIps.emplace_back(Prefix::parse("10.0.0.1/8"));
   d.addPeer(p);
   try {
-    genl::encodeWgSetDevice(kFamily, d);
+    wg::encodeWgSetDevice(kFamily, d);
     FAIL() << "no error";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), std::errc::invalid_argument);
@@ -159,7 +159,7 @@ TEST(WireGuardGolden, HostBitsAreRefusedBeforeEncoding) {
 }
 
 TEST(WireGuardGolden, GetDeviceIsADumpByName) {
-  Request r = genl::encodeWgGetDevice(kFamily, "wg7");
+  Request r = wg::encodeWgGetDevice(kFamily, "wg7");
   EXPECT_TRUE(sameBytes(r.bytes(), netlinkMessage(kFamily, kRequestDump, genl(kCmdGet), Attrs().str(kDevIfname, "wg7"))));
 }
 
@@ -185,7 +185,7 @@ TEST(WireGuardGolden, FoldsAPeerSplitAcrossDumpMessages) {
   second.u32(kDevIfindex, 7).str(kDevIfname, "wg0")
       .nestNoFlag(kDevPeers, Attrs().nestNoFlag(0, restOfA).nestNoFlag(0, Attrs().raw(kPeerPublicKey, keyBytes(4))));
 
-  genl::WgDeviceFolder folder;
+  wg::WgDeviceFolder folder;
   for (const Attrs* a : {&first, &second}) {
     Bytes m = netlinkMessage(kFamily, 0x2, genl(kCmdGet), *a);
     AlignedMessage aligned(m);
@@ -221,7 +221,7 @@ TEST(WireGuardGolden, ShortKeyInADumpIsMalformed) {
   a.str(kDevIfname, "wg0").raw(kDevPrivateKey, {1, 2, 3});
   Bytes m = netlinkMessage(kFamily, 0x2, genl(kCmdGet), a);
   AlignedMessage aligned(m);
-  genl::WgDeviceFolder folder;
+  wg::WgDeviceFolder folder;
   try {
     folder.add(aligned.as<nlmsghdr>());
     FAIL() << "no error";
@@ -241,11 +241,11 @@ TEST(WireGuardGolden, LargeSetSplitsUnderBudgetAndFoldsBackToTheSamePeers) {
                                            std::to_string(i % 256) + "/32"));
     d.addPeer(peer);
   }
-  auto requests = genl::encodeWgSetDevice(kFamily, d);
+  auto requests = wg::encodeWgSetDevice(kFamily, d);
   EXPECT_GT(requests.size(), 20u);
-  genl::WgDeviceFolder folder;
+  wg::WgDeviceFolder folder;
   for (const auto& r : requests) {
-    EXPECT_LE(r.bytes().size(), genl::kWgMessageBudget);
+    EXPECT_LE(r.bytes().size(), wg::kWgMessageBudget);
     AlignedMessage aligned(r.bytes());
     folder.add(aligned.as<nlmsghdr>());
   }
@@ -265,7 +265,7 @@ TEST(WireGuardGolden, LargeSetSplitsUnderBudgetAndFoldsBackToTheSamePeers) {
 namespace fastlink::test {
 namespace {
 
-class FakeTransport final : public genl::WgKernelTransport {
+class FakeTransport final : public wg::WgKernelTransport {
  public:
   uint16_t familyId() override { return kFamily; }
   void execute(const Request& r) override {
@@ -317,19 +317,19 @@ class NoLinks final : public ILinkApi {
 TEST(WireGuardKernelBackend, SetSendsEveryMessageInOrderAndNamesTheOneThatFailed) {
   FakeTransport t;
   NoLinks links;
-  genl::WgKernelBackend backend(t, links, 148);
+  wg::WgKernelBackend backend(t, links, 148);
   WgPeer a(key(5));
   for (uint8_t i = 0; i < 6; ++i) a.addAllowedIp(WgAllowedIp::parse("10.0.0." + std::to_string(i) + "/32"));
   WgDevice d("wg0");
   d.addPeer(a);
-  auto expected = genl::encodeWgSetDevice(kFamily, d, 148);
+  auto expected = wg::encodeWgSetDevice(kFamily, d, 148);
   backend.set(d);
   ASSERT_EQ(t.sent.size(), expected.size());
   for (std::size_t i = 0; i < expected.size(); ++i) EXPECT_TRUE(sameBytes(t.sent[i], expected[i].bytes()));
 
   FakeTransport failing;
   failing.failAt = 2;
-  genl::WgKernelBackend backend2(failing, links, 148);
+  wg::WgKernelBackend backend2(failing, links, 148);
   try {
     backend2.set(d);
     FAIL() << "no error";
@@ -354,9 +354,9 @@ TEST(WireGuardKernelBackend, GetFoldsSplitRepliesAndStartsOverOnARestartedDump) 
     NoLinks links;
     t.replies = {netlinkMessage(kFamily, 0x2, genl(kCmdGet), first), netlinkMessage(kFamily, 0x2, genl(kCmdGet), second)};
     t.restartAfter = restart;
-    genl::WgKernelBackend backend(t, links);
+    wg::WgKernelBackend backend(t, links);
     WgDevice d = backend.get("wg0");
-    EXPECT_TRUE(sameBytes(t.sent.at(0), genl::encodeWgGetDevice(kFamily, "wg0").bytes()));
+    EXPECT_TRUE(sameBytes(t.sent.at(0), wg::encodeWgGetDevice(kFamily, "wg0").bytes()));
     EXPECT_EQ(d.listenPort, 7);
     ASSERT_EQ(d.peers.size(), 1u);
     ASSERT_EQ(d.peers[0].allowedIps.size(), 2u);

@@ -22,8 +22,8 @@
 #include "fastlink/genl.hpp"
 #include "fastlink/netlink.hpp"
 #include "fastlink/wireguard.hpp"
-#include "genl/wireguard_codec.hpp"
-#include "genl/wireguard_kernel.hpp"
+#include "wg/wireguard_codec.hpp"
+#include "wg/wireguard_kernel.hpp"
 
 namespace fastlink {
 namespace {
@@ -104,7 +104,7 @@ TEST_F(WireGuardKernelVm, LargeSetSplitsAndGetFoldsAgreeWithWg) {
     peer.addAllowedIp(WgAllowedIp::parse("fd0" + std::to_string(p) + "::/64"));
     d.addPeer(peer);
   }
-  EXPECT_GT(genl::encodeWgSetDevice(family_, d).size(), 3u);
+  EXPECT_GT(wg::encodeWgSetDevice(family_, d).size(), 3u);
   EXPECT_EQ(backend_->backendOf("wg0"), WgBackendKind::Kernel);
   backend_->set(d);
 

@@ -12,7 +12,7 @@
 #include "fastlink/xdp.hpp"
 #include "unit/golden.hpp"
 #include "rtnl/link_codec.hpp"
-#include "xdp/xdp_codec.hpp"
+#include "rtnl/link_xdp.hpp"
 
 namespace fastlink {
 namespace {
@@ -62,26 +62,26 @@ nlmsghdr* reply(Bytes& storage, const Attrs& xdp) {
 
 TEST(XdpDecode, OneModeReportsProgIdOnly) {
   Bytes b;
-  XdpStatus s = xdp::decodeStatus(reply(b, Attrs().u8(2, 2).u32(4, 33)));
+  XdpStatus s = rtnl::decodeXdpStatus(reply(b, Attrs().u8(2, 2).u32(4, 33)));
   EXPECT_EQ(s, (XdpStatus{.genericProgId = 33, .nativeProgId = 0, .offloadProgId = 0, .progId = 33}));
-  s = xdp::decodeStatus(reply(b, Attrs().u8(2, 1).u32(4, 34)));
+  s = rtnl::decodeXdpStatus(reply(b, Attrs().u8(2, 1).u32(4, 34)));
   EXPECT_EQ(s.nativeProgId, 34u);
-  s = xdp::decodeStatus(reply(b, Attrs().u8(2, 3).u32(4, 35)));
+  s = rtnl::decodeXdpStatus(reply(b, Attrs().u8(2, 3).u32(4, 35)));
   EXPECT_EQ(s.offloadProgId, 35u);
 }
 
 TEST(XdpDecode, MultipleModesHaveNoSingleId) {
   Bytes b;
-  XdpStatus s = xdp::decodeStatus(reply(b, Attrs().u8(2, 4).u32(6, 40).u32(5, 41)));
+  XdpStatus s = rtnl::decodeXdpStatus(reply(b, Attrs().u8(2, 4).u32(6, 40).u32(5, 41)));
   EXPECT_EQ(s, (XdpStatus{.genericProgId = 40, .nativeProgId = 41, .offloadProgId = 0, .progId = 0}));
   EXPECT_TRUE(s.attached());
 }
 
 TEST(XdpDecode, NoneOrAbsent) {
   Bytes b;
-  EXPECT_FALSE(xdp::decodeStatus(reply(b, Attrs().u8(2, 0))).attached());
+  EXPECT_FALSE(rtnl::decodeXdpStatus(reply(b, Attrs().u8(2, 0))).attached());
   Bytes plain = test::netlinkMessage(16, 0, Ifinfo{.index = 5}.bytes(), Attrs().str(3, "vb"));
-  EXPECT_EQ(xdp::decodeStatus(reinterpret_cast<nlmsghdr*>(plain.data())), XdpStatus{});
+  EXPECT_EQ(rtnl::decodeXdpStatus(reinterpret_cast<nlmsghdr*>(plain.data())), XdpStatus{});
 }
 
 // What the link decoder (every `link show`, LinkApi::get/list) makes of IFLA_XDP. The kernel's

@@ -1,18 +1,24 @@
 // Builds requests without opening a socket: proves headers, library and dependencies install,
 // and that link kinds registered by file survive linking the static archive into a user's program.
+// Usage: consumer KIND... (tests/install/run passes every kind the sources register).
 #include <fastlink/fastlink.hpp>
 #include <fastlink/link_kinds/geneve.hpp>
 
 #include <algorithm>
 #include <cstdio>
 
-int main() {
+int main(int argc, char** argv) {
   auto request = fastlink::LinkRequests::set("v0", fastlink::LinkInfo().setMtu(9000));
   std::printf("%s: %zu bytes\n", request.operation().c_str(), request.bytes().size());
   if (request.bytes().empty()) return 1;
   // Nothing here names a kind file: the library's index must have kept them all.
   auto kinds = fastlink::knownLinkKinds();
-  for (const char* kind : {"geneve", "gre", "gretap", "ipip", "ipvlan", "sit", "veth", "vxlan"}) {
+  if (argc < 2) {
+    std::printf("usage: consumer KIND... (the link kinds the library must know)\n");
+    return 1;
+  }
+  for (int i = 1; i < argc; ++i) {
+    const char* kind = argv[i];
     if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) {
       std::printf("link kind %s missing from knownLinkKinds()\n", kind);
       return 1;

@@ -1,5 +1,5 @@
 // ethtool family codec: request encoding helpers and reply decoders (pure, no I/O), shared by
-// src/genl/ethtool.cpp, the unit tests and the fuzz harness.
+// src/ethtool/ethtool.cpp, the unit tests and the fuzz harness.
 #pragma once
 
 #include <linux/ethtool_netlink.h>

@@ -18,7 +18,7 @@
 #include "core/engine.hpp"
 #include "fastlink/ethtool.hpp"
 #include "fastlink/netlink.hpp"
-#include "genl/ethtool_codec.hpp"
+#include "ethtool/ethtool_codec.hpp"
 #include "genl/genl_message.hpp"
 
 namespace fastlink {

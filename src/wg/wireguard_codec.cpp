@@ -2,7 +2,7 @@
 // a WG_CMD_GET_DEVICE dump back into one device. The splitter computes every attribute's size
 // before putting it (all attributes are 4-byte aligned, so a message's size is the sum of its
 // parts), so it never has to cancel a half-built nest and never depends on MessageWriter's cap.
-#include "genl/wireguard_codec.hpp"
+#include "wg/wireguard_codec.hpp"
 
 #include <arpa/inet.h>
 #include <linux/genetlink.h>
@@ -17,7 +17,7 @@
 #include "core/message.hpp"
 #include "fastlink/error.hpp"
 
-namespace fastlink::genl {
+namespace fastlink::wg {
 namespace {
 
 constexpr std::size_t attrSize(std::size_t payload) { return NLA_HDRLEN + NLA_ALIGN(payload); }
@@ -264,4 +264,4 @@ void WgDeviceFolder::add(const nlmsghdr* message) {
   }
 }
 
-}  // namespace fastlink::genl
+}  // namespace fastlink::wg

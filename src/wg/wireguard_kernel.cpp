@@ -1,9 +1,9 @@
-#include "genl/wireguard_kernel.hpp"
+#include "wg/wireguard_kernel.hpp"
 
 #include "fastlink/error.hpp"
-#include "genl/wireguard_codec.hpp"
+#include "wg/wireguard_codec.hpp"
 
-namespace fastlink::genl {
+namespace fastlink::wg {
 
 std::vector<std::string> WgKernelBackend::list() {
   std::vector<std::string> names;
@@ -33,4 +33,4 @@ void WgKernelBackend::set(const WgDevice& change) {
   }
 }
 
-}  // namespace fastlink::genl
+}  // namespace fastlink::wg

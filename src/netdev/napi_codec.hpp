@@ -6,11 +6,11 @@
 
 #include "fastlink/napi.hpp"
 
-namespace fastlink::steer {
+namespace fastlink::netdev {
 
 /// A NETDEV_CMD_NAPI_GET reply message as NapiInfo: the attributes the kernel sent are set, the
 /// others keep their defaults (`threaded` unset on kernels before 6.17).
 /// Throws Error(Errc::malformed_reply) when the message or an attribute is shorter than its type.
 NapiInfo decodeNapi(const nlmsghdr* message);
 
-}  // namespace fastlink::steer
+}  // namespace fastlink::netdev

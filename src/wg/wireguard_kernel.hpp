@@ -11,7 +11,7 @@
 #include "fastlink/request.hpp"
 #include "wg/backend.hpp"
 
-namespace fastlink::genl {
+namespace fastlink::wg {
 
 /// What the kernel backend needs from generic netlink.
 class WgKernelTransport {
@@ -63,4 +63,4 @@ class WgKernelBackend final : public wg::Backend {
   std::size_t budget_;
 };
 
-}  // namespace fastlink::genl
+}  // namespace fastlink::wg

@@ -1,4 +1,4 @@
-// NapiApi over the netdev generic netlink family. The constants are the kernel's uapi
+// NetdevApi: the netdev generic netlink family (its NAPI instances). The constants are the kernel's uapi
 // (include/uapi/linux/netdev.h); Debian 12's headers (6.1) predate NAPI_GET, so they are
 // spelled out here, with the kernel version that added each.
 #include "fastlink/napi.hpp"
@@ -11,8 +11,7 @@
 #include "fastlink/genl.hpp"
 #include "fastlink/netlink.hpp"
 #include "genl/genl_message.hpp"
-#include "netlink_internals.hpp"
-#include "steer/napi_codec.hpp"
+#include "netdev/napi_codec.hpp"
 
 namespace fastlink {
 
@@ -30,9 +29,9 @@ constexpr uint16_t kNapiThreaded = 8;  // NETDEV_A_NAPI_THREADED (6.17): u32, 0 
 constexpr uint16_t kNapiMax = 8;
 
 // The family appeared in Linux 6.3: before that, "not supported" is the honest answer.
-const GenlFamilyInfo& netdevFamily(Netlink& netlink, const std::string& op) {
+const GenlFamilyInfo& netdevFamily(GenlApi& families, const std::string& op) {
   try {
-    return netlink.families().get(kFamily);
+    return families.get(kFamily);
   } catch (const Error& e) {
     if (e.code() != std::errc::no_such_file_or_directory) throw;
     throw Error(std::make_error_code(std::errc::operation_not_supported), op, "this kernel has no netdev generic netlink family (Linux 6.3+)");
@@ -47,7 +46,7 @@ bool hasCommand(const GenlFamilyInfo& family, uint8_t cmd) {
 
 }  // namespace
 
-namespace steer {
+namespace netdev {
 
 NapiInfo decodeNapi(const nlmsghdr* m) {
   genl::GenlReply r = genl::decodeGenl(m, kNapiMax);
@@ -60,43 +59,44 @@ NapiInfo decodeNapi(const nlmsghdr* m) {
   return n;
 }
 
-}  // namespace steer
+}  // namespace netdev
 
-NapiApi::NapiApi(Netlink& netlink) : netlink_(netlink) {}
+NetdevApi& Netlink::netdev() { return lazy(netdev_, families(), genericEngine()); }
 
-std::vector<NapiInfo> NapiApi::list(uint32_t ifindex) {
+NetdevApi::NetdevApi(Netlink& netlink) : NetdevApi(netlink.netdev()) {}
+
+std::vector<NapiInfo> NetdevApi::list(uint32_t ifindex) {
   std::string op = "ynl --family netdev --dump napi-get --json '{\"ifindex\": " + std::to_string(ifindex) + "}'";
-  const GenlFamilyInfo& family = netdevFamily(netlink_, op);
+  const GenlFamilyInfo& family = netdevFamily(families_, op);
   if (!hasCommand(family, kCmdNapiGet))
     throw Error(std::make_error_code(std::errc::operation_not_supported), op, "this kernel's netdev family has no napi-get (Linux 6.9+)");
   genl::GenlWriter w(family, kCmdNapiGet, kVersion);
   w.putU32(kNapiIfindex, ifindex);
   Request r = w.toRequest(op);
   std::vector<NapiInfo> out;
-  NetlinkInternals::genericEngine(netlink_).dump(r.bytes(), r.operation(), [&](const nlmsghdr* m) { out.push_back(steer::decodeNapi(m)); },
+  engine_.dump(r.bytes(), r.operation(), [&](const nlmsghdr* m) { out.push_back(netdev::decodeNapi(m)); },
                                                  [&] { out.clear(); });
   return out;
 }
 
-void NapiApi::setThreaded(uint32_t napiId, bool on) {
+void NetdevApi::setThreaded(uint32_t napiId, bool on) {
   std::string op = "ynl --family netdev --do napi-set --json '{\"id\": " + std::to_string(napiId) + ", \"threaded\": \"" +
                    (on ? "enabled" : "disabled") + "\"}'";
-  const GenlFamilyInfo& family = netdevFamily(netlink_, op);
+  const GenlFamilyInfo& family = netdevFamily(families_, op);
   if (!hasCommand(family, kCmdNapiSet))
     throw Error(std::make_error_code(std::errc::operation_not_supported), op, "this kernel's netdev family has no napi-set (Linux 6.13+)");
   genl::GenlWriter w(family, kCmdNapiSet, kVersion);
   w.putU32(kNapiId, napiId);
   w.putU32(kNapiThreaded, on ? 1 : 0);
   Request r = w.toRequest(op);
-  auto& engine = NetlinkInternals::genericEngine(netlink_);
-  engine.execute(r);
+  engine_.execute(r);
   // Read back: the kernel's answer is the only proof the NAPI switched (a driver may refuse
   // threaded polling for one instance while accepting the request).
   genl::GenlWriter g(family, kCmdNapiGet, kVersion);
   g.putU32(kNapiId, napiId);
   Request get = g.toRequest("ynl --family netdev --do napi-get --json '{\"id\": " + std::to_string(napiId) + "}'");
   NapiInfo back;
-  engine.query(get.bytes(), get.operation(), [&](const nlmsghdr* m) { back = steer::decodeNapi(m); });
+  engine_.query(get.bytes(), get.operation(), [&](const nlmsghdr* m) { back = netdev::decodeNapi(m); });
   if (!back.threaded || *back.threaded != on)
     throw Error(std::make_error_code(std::errc::io_error), op, "read back threaded " + std::string(back.threaded ? (*back.threaded ? "enabled" : "disabled") : "absent"));
 }

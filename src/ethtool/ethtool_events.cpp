@@ -10,7 +10,7 @@
 #include "fastlink/error.hpp"
 #include "fastlink/genl.hpp"
 #include "fastlink/netlink.hpp"
-#include "genl/ethtool_codec.hpp"
+#include "ethtool/ethtool_codec.hpp"
 #include "genl/genl_message.hpp"
 
 namespace fastlink {

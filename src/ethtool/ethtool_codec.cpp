@@ -1,5 +1,5 @@
 // ethtool family decoders: channels, rings, coalesce, features (bitsets), string sets, stats.
-#include "genl/ethtool_codec.hpp"
+#include "ethtool/ethtool_codec.hpp"
 
 #include <linux/ethtool_netlink.h>
 

@@ -13,7 +13,7 @@
 #include "fastlink/request.hpp"
 #include "fastlink/wireguard.hpp"
 
-namespace fastlink::genl {
+namespace fastlink::wg {
 
 /// Bytes per WG_CMD_SET_DEVICE message. wireguard-tools cuts at its socket buffer size (a page,
 /// 4 KiB); the kernel takes any size, but small messages keep each one's work under RTNL short.
@@ -44,4 +44,4 @@ class WgDeviceFolder {
   WgDevice device_;
 };
 
-}  // namespace fastlink::genl
+}  // namespace fastlink::wg
