@@ -1,6 +1,7 @@
 // Interface addresses: typed AddrInfo, the mockable IAddrApi, request builders for batches.
 #pragma once
 
+#include <concepts>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -11,6 +12,7 @@
 #include "fastlink/prefix.hpp"
 #include "fastlink/request.hpp"
 #include "fastlink/types.hpp"
+#include "fastlink/view_run.hpp"
 
 namespace fastlink {
 
@@ -138,9 +140,18 @@ class AddrApi final : public IAddrApi {
   /// until an accessor is called; each view is valid during its call only (toInfo() to keep one).
   void forEach(const AddrFilter& filter, const std::function<void(const AddrView&)>& each,
                const std::function<void()>& restart = {});
+  /// The same for any callable taking a AddrView (a lambda): the loop over each datagram's
+  /// messages is instantiated here with the callback inlined, no std::function per message.
+  template <class F>
+    requires std::invocable<F&, const AddrView&>
+  void forEach(const AddrFilter& filter, F&& each, const std::function<void()>& restart = {}) {
+    auto run = detail::viewRun<AddrView>(filter, each);
+    forEachRun(filter, detail::RunSink(run), restart);
+  }
   std::size_t flush(const AddrFilter& filter) override;
 
  private:
+  void forEachRun(const AddrFilter& filter, detail::RunSink sink, const std::function<void()>& restart);
   const AddrInfo& checkLabel(const AddrInfo& addr);
   core::Engine& engine_;
 };

@@ -28,6 +28,8 @@ class AddrView {
   explicit AddrView(std::span<const uint8_t> message);
   AddrView(const AddrView&) = delete;
   AddrView& operator=(const AddrView&) = delete;
+  /// Whether the view passes `filter` (its devices resolved to `indexes`), as list() decides.
+  static bool matches(const AddrView& view, const AddrFilter& filter, const detail::DumpIndexes& indexes);
 
   // The ifaddrmsg header: always there (AddrInfo's dev and scope are always set).
   uint32_t devIndex() const;

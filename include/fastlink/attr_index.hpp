@@ -4,29 +4,46 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <span>
 
 namespace fastlink::detail {
 
-/// Records, for every attribute type below `count`, the offset of the last well-formed
-/// attribute of that type in `attrs` from `base` (the message's first byte); 0 where there is
-/// none. The last one, because the owning decoders let a repeated attribute overwrite the earlier.
-void indexAttributes(const uint8_t* base, std::span<const uint8_t> attrs, uint32_t* at, std::size_t count);
-
 /// The payload of the attribute at `attr` (its 4-byte header skipped).
-std::span<const uint8_t> attributePayload(const uint8_t* attr);
+inline std::span<const uint8_t> attributePayload(const uint8_t* attr) {
+  uint16_t length;
+  std::memcpy(&length, attr, sizeof length);
+  return {attr + 4, static_cast<std::size_t>(length - 4)};
+}
 
 template <std::size_t kTypes>
 class AttrIndex {
  public:
   /// Indexes the attributes of `message` (netlink header included) after its family header of
-  /// `headerSize` bytes. The caller has checked that the message holds that header.
+  /// `headerSize` bytes: for every type below kTypes, the last well-formed attribute of that
+  /// type (the owning decoders let a repeated attribute overwrite the earlier). The caller has
+  /// checked that the message holds that header.
   AttrIndex(std::span<const uint8_t> message, std::size_t headerSize) : message_(message) {
     std::size_t offset = 16 + ((headerSize + 3) & ~std::size_t{3});  // NLMSG_HDRLEN + NLMSG_ALIGN
-    if (message.size() > offset) indexAttributes(message.data(), message.subspan(offset), at_.data(), kTypes);
+    if (message.size() <= offset) return;
+    // indexAttributes, inline (views are built once per dumped message): each attribute's
+    // header and payload must lie inside what is left, as mnl_attr_ok checks.
+    const uint8_t* base = message.data();
+    std::size_t at = offset, end = message.size();
+    while (at + 4 <= end) {
+      uint32_t header;  // nla_len, then nla_type (little-endian hosts first: netlink is host order)
+      std::memcpy(&header, base + at, 4);
+      uint16_t length = static_cast<uint16_t>(header), type = static_cast<uint16_t>(header >> 16) & 0x3fff;
+      if constexpr (std::endian::native == std::endian::big)
+        length = static_cast<uint16_t>(header >> 16), type = static_cast<uint16_t>(header) & 0x3fff;
+      if (length < 4 || length > end - at) break;
+      if (type < kTypes) at_[type] = static_cast<uint32_t>(at);  // type & 0x3fff: NLA_TYPE_MASK
+      at += (std::size_t{length} + 3) & ~std::size_t{3};
+    }
   }
 
   std::span<const uint8_t> message() const { return message_; }
@@ -41,7 +58,7 @@ class AttrIndex {
 
  private:
   std::span<const uint8_t> message_;
-  std::array<uint32_t, kTypes> at_{};
+  std::array<uint32_t, kTypes> at_{};  // 0: none (no attribute starts at the message's first byte)
 };
 
 }  // namespace fastlink::detail

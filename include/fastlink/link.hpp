@@ -1,6 +1,7 @@
 // Network devices: typed LinkInfo, the mockable ILinkApi, and request builders for batches.
 #pragma once
 
+#include <concepts>
 #include <any>
 #include <cstdint>
 #include <functional>
@@ -14,6 +15,7 @@
 #include "fastlink/request.hpp"
 #include "fastlink/types.hpp"
 #include "fastlink/xdp_status.hpp"
+#include "fastlink/view_run.hpp"
 
 namespace fastlink {
 
@@ -524,6 +526,14 @@ class LinkApi final : public ILinkApi {
   /// until an accessor is called; each view is valid during its call only (toInfo() to keep one).
   void forEach(const LinkFilter& filter, const std::function<void(const LinkView&)>& each,
                const std::function<void()>& restart = {});
+  /// The same for any callable taking a LinkView (a lambda): the loop over each datagram's
+  /// messages is instantiated here with the callback inlined, no std::function per message.
+  template <class F>
+    requires std::invocable<F&, const LinkView&>
+  void forEach(const LinkFilter& filter, F&& each, const std::function<void()>& restart = {}) {
+    auto run = detail::viewRun<LinkView>(filter, each);
+    forEachRun(filter, detail::RunSink(run), restart);
+  }
   void setGroup(uint32_t group, const LinkInfo& changes) override;
   void delGroup(uint32_t group) override;
 
@@ -537,6 +547,7 @@ class LinkApi final : public ILinkApi {
   LinkInfo resolveNames(const LinkInfo& link);
 
  private:
+  void forEachRun(const LinkFilter& filter, detail::RunSink sink, const std::function<void()>& restart);
   core::Engine& engine_;
 };
 

@@ -35,6 +35,8 @@ class LinkView {
   explicit LinkView(std::span<const uint8_t> message);
   LinkView(const LinkView&) = delete;
   LinkView& operator=(const LinkView&) = delete;
+  /// Whether the view passes `filter` (its devices resolved to `indexes`), as list() decides.
+  static bool matches(const LinkView& view, const LinkFilter& filter, const detail::DumpIndexes& indexes);
 
   // The ifinfomsg header: always there.
   uint32_t index() const;

@@ -2,6 +2,7 @@
 // INeighApi, and request builders for batches.
 #pragma once
 
+#include <concepts>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -12,6 +13,7 @@
 #include "fastlink/raw_attributes.hpp"
 #include "fastlink/request.hpp"
 #include "fastlink/types.hpp"
+#include "fastlink/view_run.hpp"
 
 namespace fastlink {
 
@@ -170,9 +172,18 @@ class NeighApi final : public INeighApi {
   /// until an accessor is called; each view is valid during its call only (toInfo() to keep one).
   void forEach(const NeighFilter& filter, const std::function<void(const NeighView&)>& each,
                const std::function<void()>& restart = {});
+  /// The same for any callable taking a NeighView (a lambda): the loop over each datagram's
+  /// messages is instantiated here with the callback inlined, no std::function per message.
+  template <class F>
+    requires std::invocable<F&, const NeighView&>
+  void forEach(const NeighFilter& filter, F&& each, const std::function<void()>& restart = {}) {
+    auto run = detail::viewRun<NeighView>(filter, each);
+    forEachRun(filter, detail::RunSink(run), restart);
+  }
   std::size_t flush(const NeighFilter& filter) override;
 
  private:
+  void forEachRun(const NeighFilter& filter, detail::RunSink sink, const std::function<void()>& restart);
   core::Engine& engine_;
 };
 

@@ -27,6 +27,8 @@ class NeighView {
   explicit NeighView(std::span<const uint8_t> message);
   NeighView(const NeighView&) = delete;
   NeighView& operator=(const NeighView&) = delete;
+  /// Whether the view passes `filter` (its devices resolved to `indexes`), as list() decides.
+  static bool matches(const NeighView& view, const NeighFilter& filter, const detail::DumpIndexes& indexes);
 
   // The ndmsg header: always there (NeighInfo's dev, flags and flag bits are always set).
   uint32_t devIndex() const;

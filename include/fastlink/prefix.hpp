@@ -16,7 +16,9 @@ class Prefix {
  public:
   Prefix() = default;
   /// Throws fastlink::Error (EINVAL) when `length` exceeds the family's width.
-  Prefix(IpAddress address, uint8_t length);
+  Prefix(IpAddress address, uint8_t length) : address_(address), length_(length) {
+    if (length > maxLength()) tooLong(address, length);
+  }
   /// A host prefix (/32 or /128).
   explicit Prefix(IpAddress address);
 
@@ -52,6 +54,8 @@ class Prefix {
   friend bool operator==(const Prefix& a, const Prefix& b) { return a.address_ == b.address_ && a.length_ == b.length_; }
 
  private:
+  [[noreturn]] static void tooLong(const IpAddress& address, uint8_t length);
+
   IpAddress address_;
   uint8_t length_ = 32;
 };

@@ -1,6 +1,7 @@
 // Routes: typed RouteInfo, named tables/protocols, the mockable IRouteApi, request builders.
 #pragma once
 
+#include <concepts>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -13,6 +14,7 @@
 #include "fastlink/prefix.hpp"
 #include "fastlink/request.hpp"
 #include "fastlink/types.hpp"
+#include "fastlink/view_run.hpp"
 
 namespace fastlink {
 
@@ -294,12 +296,21 @@ class RouteApi final : public IRouteApi {
   /// until an accessor is called; each view is valid during its call only (toInfo() to keep one).
   void forEach(const RouteFilter& filter, const std::function<void(const RouteView&)>& each,
                const std::function<void()>& restart = {});
+  /// The same for any callable taking a RouteView (a lambda): the loop over each datagram's
+  /// messages is instantiated here with the callback inlined, no std::function per message.
+  template <class F>
+    requires std::invocable<F&, const RouteView&>
+  void forEach(const RouteFilter& filter, F&& each, const std::function<void()>& restart = {}) {
+    auto run = detail::viewRun<RouteView>(filter, each);
+    forEachRun(filter, detail::RunSink(run), restart);
+  }
   std::size_t flush(const RouteFilter& filter) override;
 
   /// Replaces device names by ifindex in dev and the paths' devs (one lookup per name).
   RouteInfo resolveNames(const RouteInfo& route);
 
  private:
+  void forEachRun(const RouteFilter& filter, detail::RunSink sink, const std::function<void()>& restart);
   core::Engine& engine_;
 };
 

@@ -28,6 +28,8 @@ class RouteView {
   explicit RouteView(std::span<const uint8_t> message);
   RouteView(const RouteView&) = delete;
   RouteView& operator=(const RouteView&) = delete;
+  /// Whether the view passes `filter` (its devices resolved to `indexes`), as list() decides.
+  static bool matches(const RouteView& view, const RouteFilter& filter, const detail::DumpIndexes& indexes);
 
   // The rtmsg header: always there (RouteInfo's members of the same names are always set).
   uint32_t table() const;  ///< RTA_TABLE, else the header's 8-bit table

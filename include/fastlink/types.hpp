@@ -4,6 +4,7 @@
 #include <array>
 #include <compare>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <string>
 #include <string_view>
@@ -44,7 +45,20 @@ class IpAddress {
   IpAddress() = default;
   /// Parses dotted IPv4 or RFC 4291 IPv6 text; throws fastlink::Error (EINVAL).
   static IpAddress parse(std::string_view text);
-  static IpAddress fromBytes(std::span<const uint8_t> bytes);  // 4 or 16 bytes
+  /// 4 or 16 bytes; throws fastlink::Error (EINVAL) otherwise. Inline: views build one per
+  /// address they read.
+  static IpAddress fromBytes(std::span<const uint8_t> bytes) {
+    IpAddress a;
+    if (bytes.size() == 4) {
+      std::memcpy(a.bytes_.data(), bytes.data(), 4);  // fixed sizes: two moves, not a copy loop
+    } else if (bytes.size() == 16) {
+      a.family_ = Family::v6;
+      std::memcpy(a.bytes_.data(), bytes.data(), 16);
+    } else {
+      badLength();
+    }
+    return a;
+  }
 
   Family family() const { return family_; }
   bool isV4() const { return family_ == Family::v4; }
@@ -59,6 +73,8 @@ class IpAddress {
   }
 
  private:
+  [[noreturn]] static void badLength();
+
   Family family_ = Family::v4;
   std::array<uint8_t, 16> bytes_{};
 };

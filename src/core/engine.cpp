@@ -90,6 +90,17 @@ void Engine::query(std::span<const uint8_t> message, const std::string& operatio
 
 void Engine::dump(std::span<const uint8_t> message, const std::string& operation, const MessageHandler& onMessage,
                   const std::function<void()>& onRestart) {
+  dumpRuns(
+      message, operation,
+      [&](std::span<const nlmsghdr* const> run) {
+        for (const nlmsghdr* m : run) onMessage(m);
+      },
+      onRestart);
+}
+
+void Engine::dumpRuns(std::span<const uint8_t> message, const std::string& operation, const RunHandler& onRun,
+                      const std::function<void()>& onRestart) {
+  std::vector<const nlmsghdr*> run;  // this datagram's replies (see receiveReplies)
   for (unsigned attempt = 0;; ++attempt) {
     uint32_t seq = sendOne(message, NLM_F_DUMP);
     bool done = false, interrupted = false;
@@ -98,21 +109,26 @@ void Engine::dump(std::span<const uint8_t> message, const std::string& operation
     // until it is drained, and would refuse this socket's next dump with EBUSY.
     std::exception_ptr callbackFailure;
     while (!done) {
-      receiveReplies(seq, 1, [&](const nlmsghdr* m) {
-        if (done) return;
+      auto checked = receiveChecked(seq, 1);
+      run.swap(accepted_);
+      std::size_t data = 0;  // the messages before NLMSG_DONE/ERROR
+      for (const nlmsghdr* m : checked) {
         if (m->nlmsg_flags & NLM_F_DUMP_INTR) interrupted = true;
         if (m->nlmsg_type == NLMSG_DONE || m->nlmsg_type == NLMSG_ERROR) {
           failure = errorFromAck(m, operation);
           done = true;
-          return;
+          break;
         }
-        if (callbackFailure) return;
+        ++data;
+      }
+      if (!callbackFailure && data > 0) {
         try {
-          onMessage(m);
+          onRun(checked.first(data));
         } catch (...) {
           callbackFailure = std::current_exception();
         }
-      });
+      }
+      if (accepted_.empty()) run.swap(accepted_);  // keep the capacity for the next datagram
       poisonReceived(receiveBuffer_);  // views of it end with their callbacks
     }
     if (callbackFailure) std::rethrow_exception(callbackFailure);

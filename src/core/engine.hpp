@@ -18,6 +18,9 @@
 namespace fastlink::core {
 
 using MessageHandler = std::function<void(const nlmsghdr* message)>;
+/// The replies of one datagram, checked, in order: what a dump hands out per datagram so that
+/// the per-message loop can be the caller's own (inlined) code.
+using RunHandler = std::function<void(std::span<const nlmsghdr* const> messages)>;
 
 /// Decodes an NLMSG_ERROR (or an NLMSG_DONE carrying an error) into fastlink::Error.
 /// Returns std::nullopt for a positive ACK (error 0).
@@ -48,6 +51,10 @@ class Engine {
   /// up to the configured number of times; then Error(Errc::dump_interrupted).
   void dump(std::span<const uint8_t> message, const std::string& operation, const MessageHandler& onMessage,
             const std::function<void()>& onRestart);
+  /// The same dump handed out one datagram at a time: `onRun` gets every reply of a datagram
+  /// before NLMSG_DONE (one call per datagram instead of one per message).
+  void dumpRuns(std::span<const uint8_t> message, const std::string& operation, const RunHandler& onRun,
+                const std::function<void()>& onRestart);
   /// The pipelined batch (src/core/batch.cpp).
   BatchResult runBatch(const RequestSource& source, const BatchOptions& options, const ResultSink& sink);
   /// The same over requests the caller keeps (a Batch): they are read, never copied as objects.
@@ -60,6 +67,8 @@ class Engine {
   /// us: from the kernel, to our port id, with a sequence number in [first, first + count).
   /// Everything else is dropped and counted. This is the one place replies are checked.
   void receiveReplies(uint32_t firstSeq, uint32_t count, const MessageHandler& onMessage);
+  /// Receives one datagram and returns its replies to us (checked as above), in accepted_.
+  std::span<const nlmsghdr* const> receiveChecked(uint32_t firstSeq, uint32_t count);
   /// Copies every message of `messages` into `out` with consecutive sequence numbers, asking an
   /// ACK of the last one only if `ackLast`. Returns the number of messages.
   uint32_t stamp(std::span<const uint8_t> messages, std::vector<uint8_t>& out, bool ackLast);
@@ -74,6 +83,7 @@ class Engine {
   SocketCounters counters_;
   std::vector<uint8_t> sendBuffer_;
   std::vector<uint8_t> receiveBuffer_;
+  std::vector<const nlmsghdr*> accepted_;  // receiveChecked's answer, reused
 };
 
 }  // namespace fastlink::core

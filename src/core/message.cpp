@@ -141,34 +141,12 @@ AttrTable AttrTable::ofNest(const nlattr* nest, uint16_t maxType) {
   return AttrTable({static_cast<const uint8_t*>(mnl_attr_get_payload(nest)), mnl_attr_get_payload_len(nest)}, maxType);
 }
 
-uint16_t attrType(const nlattr* attr) { return mnl_attr_get_type(attr); }
+void attributeTooShort(const char* what) { malformed(what); }
 
-uint8_t readU8(const nlattr* a) {
-  if (mnl_attr_get_payload_len(a) < 1) malformed("u8");
-  return mnl_attr_get_u8(a);
-}
-uint16_t readU16(const nlattr* a) {
-  if (mnl_attr_get_payload_len(a) < 2) malformed("u16");
-  return mnl_attr_get_u16(a);
-}
-uint32_t readU32(const nlattr* a) {
-  if (mnl_attr_get_payload_len(a) < 4) malformed("u32");
-  return mnl_attr_get_u32(a);
-}
-int32_t readS32(const nlattr* a) { return static_cast<int32_t>(readU32(a)); }
-uint64_t readU64(const nlattr* a) {
-  if (mnl_attr_get_payload_len(a) < 8) malformed("u64");
-  uint64_t v;
-  std::memcpy(&v, mnl_attr_get_payload(a), sizeof v);  // the payload is only 4-byte aligned
-  return v;
-}
 uint16_t readBe16(const nlattr* a) { return ntohs(readU16(a)); }
 std::string readString(const nlattr* a) {
   const char* p = static_cast<const char*>(mnl_attr_get_payload(a));
   return std::string(p, strnlen(p, mnl_attr_get_payload_len(a)));
-}
-std::span<const uint8_t> readBytes(const nlattr* a) {
-  return {static_cast<const uint8_t*>(mnl_attr_get_payload(a)), mnl_attr_get_payload_len(a)};
 }
 
 }  // namespace fastlink::core

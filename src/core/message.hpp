@@ -101,16 +101,30 @@ class AttrTable {
 };
 
 // Typed readers: each checks the payload length and throws Error(Errc::malformed_reply) when
-// the kernel sent something shorter than the type needs.
-uint8_t readU8(const nlattr* attr);
-uint16_t readU16(const nlattr* attr);
-uint32_t readU32(const nlattr* attr);
-int32_t readS32(const nlattr* attr);
-uint64_t readU64(const nlattr* attr);
+// the kernel sent something shorter than the type needs. Inline: they are what every decoder
+// and view reads per field (a call into libmnl per field cost the views a third of their time).
+[[noreturn]] void attributeTooShort(const char* what);
+
+inline std::span<const uint8_t> readBytes(const nlattr* attr) {
+  return {reinterpret_cast<const uint8_t*>(attr) + NLA_HDRLEN, static_cast<std::size_t>(attr->nla_len - NLA_HDRLEN)};
+}
+/// The payload as a V (host order), at least sizeof(V) bytes of it.
+template <class V>
+V readScalar(const nlattr* attr, const char* what) {
+  if (attr->nla_len < NLA_HDRLEN + sizeof(V)) attributeTooShort(what);
+  V v;
+  std::memcpy(&v, reinterpret_cast<const uint8_t*>(attr) + NLA_HDRLEN, sizeof v);  // only 4-byte aligned
+  return v;
+}
+inline uint8_t readU8(const nlattr* attr) { return readScalar<uint8_t>(attr, "u8"); }
+inline uint16_t readU16(const nlattr* attr) { return readScalar<uint16_t>(attr, "u16"); }
+inline uint32_t readU32(const nlattr* attr) { return readScalar<uint32_t>(attr, "u32"); }
+inline int32_t readS32(const nlattr* attr) { return static_cast<int32_t>(readU32(attr)); }
+inline uint64_t readU64(const nlattr* attr) { return readScalar<uint64_t>(attr, "u64"); }
 uint16_t readBe16(const nlattr* attr);
 std::string readString(const nlattr* attr);
-std::span<const uint8_t> readBytes(const nlattr* attr);
-uint16_t attrType(const nlattr* attr);  ///< without the NESTED / BYTEORDER bits
+/// Without the NESTED / BYTEORDER bits.
+inline uint16_t attrType(const nlattr* attr) { return attr->nla_type & NLA_TYPE_MASK; }
 
 /// Payload of a message after its netlink header.
 template <class Header>

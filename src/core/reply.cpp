@@ -66,7 +66,8 @@ bool isPositiveAck(const nlmsghdr* message) {
   return message->nlmsg_type == NLMSG_ERROR && err && err->error == 0;
 }
 
-void Engine::receiveReplies(uint32_t firstSeq, uint32_t count, const MessageHandler& onMessage) {
+std::span<const nlmsghdr* const> Engine::receiveChecked(uint32_t firstSeq, uint32_t count) {
+  accepted_.clear();
   unpoisonReceived(receiveBuffer_);  // a dump poisons it between datagrams (core/asan_poison.hpp)
   Received d = transport_->receive(receiveBuffer_);
   while (d.tooLarge) {
@@ -79,7 +80,7 @@ void Engine::receiveReplies(uint32_t firstSeq, uint32_t count, const MessageHand
   counters_.bytesReceived += d.length;
   if (d.senderPortId != 0) {  // only the kernel may answer us
     ++counters_.droppedForeign;
-    return;
+    return {};
   }
   const auto* message = reinterpret_cast<const nlmsghdr*>(receiveBuffer_.data());
   int remaining = static_cast<int>(d.length);
@@ -94,8 +95,19 @@ void Engine::receiveReplies(uint32_t firstSeq, uint32_t count, const MessageHand
       ++counters_.droppedUnexpected;
       continue;
     }
-    onMessage(message);
+    accepted_.push_back(message);
   }
+  return accepted_;
+}
+
+void Engine::receiveReplies(uint32_t firstSeq, uint32_t count, const MessageHandler& onMessage) {
+  // Walked from a vector of our own: a handler that reaches the engine again (it should not:
+  // the receive buffer is shared) cannot reallocate what this loop reads.
+  std::vector<const nlmsghdr*> replies;
+  auto checked = receiveChecked(firstSeq, count);
+  replies.swap(accepted_);
+  for (const nlmsghdr* m : checked) onMessage(m);
+  if (accepted_.empty()) replies.swap(accepted_);  // keep the capacity for the next datagram
 }
 
 uint32_t Engine::stamp(std::span<const uint8_t> messages, std::vector<uint8_t>& out, bool ackLast) {

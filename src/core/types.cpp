@@ -71,14 +71,7 @@ IpAddress IpAddress::parse(std::string_view text) {
   throw Error::invalidArgument("address", "invalid IP address \"" + s + "\"");
 }
 
-IpAddress IpAddress::fromBytes(std::span<const uint8_t> bytes) {
-  IpAddress a;
-  if (bytes.size() == 4) a.family_ = Family::v4;
-  else if (bytes.size() == 16) a.family_ = Family::v6;
-  else throw Error::invalidArgument("address", "an IP address has 4 or 16 bytes");
-  std::copy(bytes.begin(), bytes.end(), a.bytes_.begin());
-  return a;
-}
+void IpAddress::badLength() { throw Error::invalidArgument("address", "an IP address has 4 or 16 bytes"); }
 
 bool IpAddress::isMulticast() const { return isV4() ? (bytes_[0] & 0xf0) == 0xe0 : bytes_[0] == 0xff; }
 

@@ -28,11 +28,8 @@ uint8_t familyOf(IpAddress::Family f) { return f == IpAddress::Family::v4 ? AF_I
 
 std::string devWord(const Ifref& dev) { return dev.isName() ? dev.name() : std::to_string(dev.index()); }
 
-IpAddress readAddress(const nlattr* attr, std::size_t width, const char* what) {
-  auto b = core::readBytes(attr);
-  if (width ? b.size() < width : b.size() != 4 && b.size() != 16)
-    throw malformed(what, "address attribute of " + std::to_string(b.size()) + " bytes");
-  return IpAddress::fromBytes(width ? b.first(width) : b);
+void badAddressLength(std::size_t size, const char* what) {
+  throw malformed(what, "address attribute of " + std::to_string(size) + " bytes");
 }
 
 void encodeNetns(core::MessageWriter& writer, const Netns& ns, KeepAlive& keep) {

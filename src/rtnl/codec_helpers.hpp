@@ -141,7 +141,12 @@ V readNumber(const nlattr* attr) {
 
 /// An IPv4/IPv6 address attribute: `width` 4 or 16 bytes (longer payloads are cut), or 0 for
 /// "4 or 16, exactly". Throws malformed(what) otherwise.
-IpAddress readAddress(const nlattr* attr, std::size_t width, const char* what);
+[[noreturn]] void badAddressLength(std::size_t size, const char* what);
+inline IpAddress readAddress(const nlattr* attr, std::size_t width, const char* what) {
+  auto b = core::readBytes(attr);
+  if (width ? b.size() < width : b.size() != 4 && b.size() != 16) badAddressLength(b.size(), what);
+  return IpAddress::fromBytes(width ? b.first(width) : b);
+}
 
 /// Writes IFLA_NET_NS_FD / IFLA_NET_NS_PID for moving a device (or a veth peer) to `ns`.
 void encodeNetns(core::MessageWriter& writer, const Netns& ns, KeepAlive& keep);

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "core/engine.hpp"
+#include "fastlink/view_run.hpp"
 #include "rtnl/codec_helpers.hpp"
 
 namespace fastlink::rtnl {
@@ -54,10 +55,7 @@ class Names {
 void putDevice(core::MessageWriter& writer, const Ifref& dev, const std::string& operation);
 
 /// Ifindexes of a filter's devices (filter.dev; filter.master or filter.bridge), resolved once.
-struct Indexes {
-  uint32_t dev = 0;
-  uint32_t master = 0;
-};
+using Indexes = detail::DumpIndexes;
 
 
 /// The base of every traits struct: the Info and Filter types, the RTM_NEW* type, the families.
@@ -106,10 +104,11 @@ void apply(core::Engine& engine, const typename T::Info& info, Build build) {
 
 /// The dump's messages: resolves the filter's devices, sends T's dump request and hands every
 /// message of T's type and families to `onMessage(m, indexes)`. DUMP_INTR restarts call
-/// `restart` first. Both the decoding loop (dump) and the views (dumpViews) run over it.
-template <class T, class OnMessage>
+/// `restart` first, and `afterRun()` after each datagram's messages. Both the decoding loop
+/// (dump) and the views (forEachView, forEachViewRun) run over it.
+template <class T, class OnMessage, class AfterRun>
 void dumpMessages(core::Engine& engine, const typename T::Filter& filter, OnMessage&& onMessage,
-                  const std::function<void()>& restart) {
+                  const std::function<void()>& restart, AfterRun&& afterRun) {
   Names names(engine);
   Indexes ix;
   if constexpr (requires { filter.bridge; }) ix.master = names.index(filter.bridge);
@@ -117,19 +116,29 @@ void dumpMessages(core::Engine& engine, const typename T::Filter& filter, OnMess
   if constexpr (requires { filter.master; }) ix.master = names.index(filter.master);
   core::MessageWriter w(static_cast<uint16_t>(T::kNew + 2), 0);
   T::encodeDump(w, filter, ix);
-  auto each = [&](const nlmsghdr* m) {
-    if (m->nlmsg_type == T::kNew && hasFamily(m, T::kFamilies)) onMessage(m, ix);
+  // One call per datagram; the loop over its messages is this template's own code, so
+  // onMessage is inlined into it rather than reached through a std::function per message.
+  auto run = [&](std::span<const nlmsghdr* const> messages) {
+    for (const nlmsghdr* m : messages)
+      if (m->nlmsg_type == T::kNew && hasFamily(m, T::kFamilies)) onMessage(m, ix);
+    afterRun();
   };
   try {
     std::string operation;
     if constexpr (requires { T::show(filter); }) operation = T::show(filter);
     else operation = std::string(T::kNoun) + " show";
-    engine.dump(w.bytes(), operation, each, restart);
+    engine.dumpRuns(w.bytes(), operation, run, restart);
   } catch (const Error& e) {
     if constexpr (requires { T::emptyOn(filter, e); })
       if (T::emptyOn(filter, e)) return;
     throw;
   }
+}
+
+template <class T, class OnMessage>
+void dumpMessages(core::Engine& engine, const typename T::Filter& filter, OnMessage&& onMessage,
+                  const std::function<void()>& restart) {
+  dumpMessages<T>(engine, filter, onMessage, restart, [] {});
 }
 
 /// The one dump loop: decodes every message of T's type and families into one reused Info, and
@@ -151,18 +160,29 @@ void dump(core::Engine& engine, const typename T::Filter& filter, Sink&& sink, c
       restart);
 }
 
-/// The dump as views (T::View over each message, nothing decoded until asked): those
-/// T::matchesView accepts go to `each`, valid during the call only.
+/// The dump as views, one datagram at a time: the messages of T's type and families go to
+/// `sink` with the filter's resolved devices; the caller's template (detail::viewRun) builds the
+/// views, matches them (T::View::matches) and calls its callback inline.
 template <class T>
-void forEachView(core::Engine& engine, const typename T::Filter& filter,
-                 const std::function<void(const typename T::View&)>& each, const std::function<void()>& restart) {
+void forEachViewRun(core::Engine& engine, const typename T::Filter& filter, detail::RunSink sink,
+                    const std::function<void()>& restart) {
+  std::vector<const uint8_t*> run;
+  const Indexes* indexes = nullptr;
+  auto flush = [&] {
+    if (run.empty()) return;
+    struct Clear {  // also when the sink throws (the engine drains the dump and rethrows)
+      std::vector<const uint8_t*>& run;
+      ~Clear() { run.clear(); }
+    } clear{run};
+    sink(run, *indexes);
+  };
   dumpMessages<T>(
       engine, filter,
       [&](const nlmsghdr* m, const Indexes& ix) {
-        typename T::View view(std::span(reinterpret_cast<const uint8_t*>(m), m->nlmsg_len));
-        if (T::matchesView(view, filter, ix)) each(view);
+        indexes = &ix;
+        run.push_back(reinterpret_cast<const uint8_t*>(m));
       },
-      restart);
+      restart, flush);
 }
 
 /// forEach of every object API.
@@ -237,5 +257,12 @@ auto find(std::errc missing, Get&& get) -> std::optional<decltype(get())> {
 #define FASTLINK_RTNL_VIEW_API(Api, T)                                                                  \
   void Api::forEach(const T::Filter& filter, const std::function<void(const T::View&)>& each,          \
                     const std::function<void()>& restart) {                                            \
-    rtnl::forEachView<T>(engine_, filter, each, restart);                                              \
+    auto run = detail::viewRun<T::View>(filter, each);                                                  \
+    forEachRun(filter, detail::RunSink(run), restart);                                                  \
+  }                                                                                                     \
+  void Api::forEachRun(const T::Filter& filter, detail::RunSink sink, const std::function<void()>& restart) { \
+    rtnl::forEachViewRun<T>(engine_, filter, sink, restart);                                            \
+  }                                                                                                     \
+  bool T::View::matches(const T::View& view, const T::Filter& filter, const detail::DumpIndexes& indexes) { \
+    return T::matchesView(view, filter, indexes);                                                       \
   }

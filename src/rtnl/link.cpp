@@ -221,7 +221,8 @@ LinkApi& Netlink::links() {
 
 void rtnl::forEachLinkView(core::Engine& engine, const LinkFilter& filter, const std::function<void(const LinkView&)>& each,
                            const std::function<void()>& restart) {
-  rtnl::forEachView<Traits>(engine, filter, each, restart);
+  auto run = detail::viewRun<LinkView>(filter, each);
+  rtnl::forEachViewRun<Traits>(engine, filter, detail::RunSink(run), restart);
 }
 
 void forEachLink(Netlink& netlink, const LinkFilter& filter, const std::function<void(const LinkView&)>& each,

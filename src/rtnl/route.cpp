@@ -340,7 +340,10 @@ std::optional<Prefix> RouteView::src() const {
 
 std::optional<IpAddress> RouteView::gateway() const { return read<&RouteInfo::gateway>(); }
 std::optional<uint32_t> RouteView::dev() const { return read<&RouteInfo::dev>(); }
-uint32_t RouteView::devIndex() const { return dev().value_or(0); }
+uint32_t RouteView::devIndex() const {
+  const uint8_t* a = attrs_.find(RTA_OIF);
+  return a ? core::readU32(asAttr(a)) : 0;
+}
 std::optional<uint32_t> RouteView::metric() const { return read<&RouteInfo::metric>(); }
 std::optional<IpAddress> RouteView::prefsrc() const { return read<&RouteInfo::prefsrc>(); }
 std::optional<uint32_t> RouteView::nhid() const { return read<&RouteInfo::nhid>(); }
@@ -400,9 +403,24 @@ struct Traits : rtnl::Object<RouteInfo, RouteFilter, RTM_NEWROUTE, rtnl::kIpFami
   // matches, read from the view: the paths are decoded only under a device filter the route's
   // own device does not meet.
   static bool matchesView(const RouteView& r, const Filter& f, const rtnl::Indexes& ix) {
-    if (f.skipCloned && r.isCloned()) return false;
-    if (f.family && r.family() != *f.family) return false;
-    if ((f.table && r.table() != f.table) || (f.protocol && r.protocol() != f.protocol) || (f.type && r.type() != f.type))
+    // The header's fields read here, not through the accessors: this runs for every message.
+    const rtmsg& rtm = rtmOf(r);
+    if (f.skipCloned && (rtm.rtm_flags & RTM_F_CLONED)) return false;
+    if (f.family) {
+      bool ip = rtm.rtm_family == AF_INET || rtm.rtm_family == AF_INET6;
+      auto family = rtm.rtm_family == AF_INET ? IpAddress::Family::v4 : IpAddress::Family::v6;
+      if ((ip ? family : r.family()) != *f.family) return false;
+    }
+    auto table = [&] {  // table(), inline
+      auto payload = r.attribute(RTA_TABLE);
+      if (!payload) return uint32_t{rtm.rtm_table};
+      if (payload->size() < 4) core::attributeTooShort("u32");
+      uint32_t t;
+      std::memcpy(&t, payload->data(), 4);
+      return t;
+    };
+    if ((f.table && table() != f.table) || (f.protocol && rtm.rtm_protocol != static_cast<uint8_t>(*f.protocol)) ||
+        (f.type && rtm.rtm_type != static_cast<uint8_t>(*f.type)))
       return false;
     if (!ix.dev || r.devIndex() == ix.dev) return true;
     auto paths = r.paths();

@@ -93,10 +93,9 @@ IpAddress hostBits(const IpAddress& a, uint8_t length, bool set) {
 
 // ---- Prefix -------------------------------------------------------------------------------
 
-Prefix::Prefix(IpAddress address, uint8_t length) : address_(address), length_(length) {
-  if (length > maxLength())
-    throw Error::invalidArgument("prefix", "prefix length " + std::to_string(length) + " is longer than " +
-                                               std::to_string(maxLength()) + " for " + address.toString());
+void Prefix::tooLong(const IpAddress& address, uint8_t length) {
+  throw Error::invalidArgument("prefix", "prefix length " + std::to_string(length) + " is longer than " +
+                                             std::to_string(address.isV4() ? 32 : 128) + " for " + address.toString());
 }
 
 Prefix::Prefix(IpAddress address) : address_(address), length_(address.isV4() ? 32 : 128) {}

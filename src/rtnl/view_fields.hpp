@@ -27,7 +27,8 @@ auto viewField(const detail::AttrIndex<kTypes>& attrs, const FieldContext& conte
   using Info = decltype(fields::ownerOf(kMember));
   using V = typename std::remove_reference_t<decltype(std::declval<Info&>().*kMember)>::value_type;
   using Out = decltype(fields::view<V, row.wire>(nullptr, context));
-  const auto* a = reinterpret_cast<const nlattr*>(attrs.find(row.type));
+  constexpr uint16_t type = row.type;
+  const auto* a = reinterpret_cast<const nlattr*>(attrs.find(type));
   if constexpr (std::is_same_v<Out, std::optional<MacAddress>>) {
     return a ? fields::view<V, row.wire>(a, context) : std::nullopt;
   } else {

@@ -9,6 +9,7 @@
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -86,6 +87,17 @@ TEST(ObjectViews, RoutesAsViewsAreWhatListGivesAndFilteredAlike) {
       << "the clone is skipped";
   // The kernel here ignores the table filter: fastlink applies it again.
   EXPECT_EQ(words(RouteFilter().setTable(100), api), (std::vector<std::string>{"10.0.3.0/24 via 10.9.0.1 dev 4 table 100"}));
+  // matches reads the header itself: protocol, type and family, each once met and once not.
+  EXPECT_EQ(words(RouteFilter().setProtocol(RouteProtocol::Static), api), listed);
+  EXPECT_TRUE(words(RouteFilter().setProtocol(RouteProtocol::Kernel), api).empty());
+  EXPECT_EQ(words(RouteFilter().setType(RouteType::Unicast).setFamily(IpAddress::Family::v4), api), listed);
+  EXPECT_TRUE(words(RouteFilter().setType(RouteType::Local), api).empty());
+  EXPECT_TRUE(words(RouteFilter().setFamily(IpAddress::Family::v6), api).empty());
+  // A std::function runs the same loop as a lambda (which is instantiated into it).
+  std::vector<std::string> viaFunction;
+  const std::function<void(const RouteView&)> each = [&](const RouteView& r) { viaFunction.push_back(r.dst()->toString()); };
+  api.forEach(RouteFilter().setTable(100), each);
+  EXPECT_EQ(viaFunction, (std::vector<std::string>{"10.0.3.0/24"}));
 }
 
 TEST(ObjectViews, AddressesAsViewsAreWhatListGivesAndFilteredAlike) {
