@@ -77,6 +77,10 @@ std::string failureReason(const Error& error, const PreparedRequest* prepared) {
   return error.code().message();
 }
 
+int exitStatusOf(const Error& error) {
+  return error.code() == std::errc::no_such_device ? kExitBadValue : kExitFailed;
+}
+
 void validateEncoding(const PreparedRequest& prepared) {
   PlaceholderResolver placeholder;
   try {
@@ -90,13 +94,16 @@ int runPrepared(Context& ctx, const PreparedRequest& prepared, const Args& args)
   validateEncoding(prepared);
   Netlink& netlink = ctx.netlink();
   KernelResolver resolver(netlink.links());
+  bool sent = false;
   try {
     Request request = prepared.encode(resolver);
     if (prepared.namedAsTyped) request.setOperation(args.text());
+    sent = true;
     netlink.execute(request);
   } catch (const Error& e) {
     printError(fmt::format("{} ({})", failureReason(e, &prepared), e.operation()));
-    return kExitFailed;
+    // As ip: a device it cannot find before sending is a bad value (1), a refusal of the kernel 2.
+    return sent ? kExitFailed : kExitBadValue;
   }
   return kExitOk;
 }
