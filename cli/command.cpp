@@ -94,16 +94,14 @@ int runPrepared(Context& ctx, const PreparedRequest& prepared, const Args& args)
   validateEncoding(prepared);
   Netlink& netlink = ctx.netlink();
   KernelResolver resolver(netlink.links());
-  bool sent = false;
   try {
     Request request = prepared.encode(resolver);
     if (prepared.namedAsTyped) request.setOperation(args.text());
-    sent = true;
     netlink.execute(request);
   } catch (const Error& e) {
     printError(fmt::format("{} ({})", failureReason(e, &prepared), e.operation()));
-    // As ip: a device it cannot find before sending is a bad value (1), a refusal of the kernel 2.
-    return sent ? kExitFailed : kExitBadValue;
+    // As ip: a device it cannot find is a bad value (1), any other refusal of the kernel 2.
+    return exitStatusOf(e);
   }
   return kExitOk;
 }

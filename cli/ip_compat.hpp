@@ -13,7 +13,7 @@
 
 namespace fastlink::cli {
 
-/// The object `word` names as ip resolves it: a fastlink object's name or alias as it is, else
+/// The object `word` names as ip resolves it: a fastlink object's name (also for an alias), else
 /// the first object of ip's table that `word` begins (`ne` = neighbor, `m` = maddress), else
 /// `word` itself.
 std::string resolveIpObject(std::string_view word);
