@@ -77,6 +77,10 @@ std::string failureReason(const Error& error, const PreparedRequest* prepared) {
   return error.code().message();
 }
 
+int exitStatusOf(const Error& error) {
+  return error.code() == std::errc::no_such_device ? kExitBadValue : kExitFailed;
+}
+
 void validateEncoding(const PreparedRequest& prepared) {
   PlaceholderResolver placeholder;
   try {
@@ -96,7 +100,8 @@ int runPrepared(Context& ctx, const PreparedRequest& prepared, const Args& args)
     netlink.execute(request);
   } catch (const Error& e) {
     printError(fmt::format("{} ({})", failureReason(e, &prepared), e.operation()));
-    return kExitFailed;
+    // As ip: a device it cannot find is a bad value (1), any other refusal of the kernel 2.
+    return exitStatusOf(e);
   }
   return kExitOk;
 }

@@ -9,6 +9,7 @@
 #include "args.hpp"
 #include "command.hpp"
 #include "fastlink/route.hpp"
+#include "ip_compat.hpp"
 #include "output.hpp"
 #include "writer.hpp"
 
@@ -105,7 +106,7 @@ RoutePath parsePath(Args& args, std::optional<std::string>& dev) {
   return p;
 }
 
-ParsedRoute parseRoute(Args& args, bool del) {
+ParsedRoute parseRoute(const Context& ctx, Args& args, bool del) {
   ParsedRoute p;
   RouteMetrics metrics;
   bool haveMetrics = false;
@@ -114,7 +115,14 @@ ParsedRoute parseRoute(Args& args, bool del) {
   if (args.done()) throw UsageError("route: a destination prefix is required (PREFIX or default)");
   std::string dst = args.next();
   if (dst == "default" || dst == "all" || dst == "any") p.isDefault = true;
-  else p.info.dst = orUsage("prefix", [&] { return Prefix::parse(dst); });
+  else {
+    try {
+      p.info.dst = Prefix::parse(dst);
+    } catch (const Error& e) {
+      throw BadValueError(fmt::format("prefix: {}", e.reason()));  // ip: exit status 1
+    }
+  }
+  if (p.info.dst) requireFamily(ctx, p.info.dst->address().family(), dst, "prefix");  // `ip -6 route add 10.0.0.0/8`
   auto metric = [&](std::string_view keyword) {
     if (args.accept("lock")) metrics.lock = metrics.lock.value_or(0);  // accepted, not locked (rare)
     haveMetrics = true;
@@ -173,9 +181,11 @@ ParsedRoute parseRoute(Args& args, bool del) {
   }
   if (haveMetrics) p.info.metrics = metrics;
   if (p.isDefault) {
-    // The family of "default" follows the addresses given, like iproute2 with -4/-6 unset.
+    // -4/-6 choose it as ip's preferred_family does (`ip -6 route add default dev v0`); else it
+    // follows the addresses given, like iproute2 with -4/-6 unset.
     IpAddress::Family f = IpAddress::Family::v4;
-    if (p.info.gateway) f = p.info.gateway->family();
+    if (auto option = familyOption(ctx)) f = *option;
+    else if (p.info.gateway) f = p.info.gateway->family();
     else if (p.info.prefsrc) f = p.info.prefsrc->family();
     else if (!p.info.paths.empty() && p.info.paths[0].gateway) f = p.info.paths[0].gateway->family();
     p.info.dst = Prefix::any(f);
@@ -184,8 +194,8 @@ ParsedRoute parseRoute(Args& args, bool del) {
   return p;
 }
 
-PreparedRequest prepareChange(Args& args, const std::string& verb) {
-  auto p = std::make_shared<ParsedRoute>(parseRoute(args, verb == "del"));
+PreparedRequest prepareChange(const Context& ctx, Args& args, const std::string& verb) {
+  auto p = std::make_shared<ParsedRoute>(parseRoute(ctx, args, verb == "del"));
   PreparedRequest r;
   r.needs = p->names();
   r.device = p->dev;
@@ -201,11 +211,11 @@ PreparedRequest prepareChange(Args& args, const std::string& verb) {
   return r;
 }
 
-PreparedRequest prepareRoute(Context&, Args& args) {
+PreparedRequest prepareRoute(Context& ctx, Args& args) {
   if (args.done()) throw UsageError("route: a verb is required (add, del, replace, append, change, show, get, flush)");
   for (const char* verb : {"add", "replace", "append", "change"})
-    if (args.accept(verb)) return isHelp(args) ? throw UsageError(kUsage) : prepareChange(args, verb);
-  if (args.acceptAny({"del", "delete"})) return isHelp(args) ? throw UsageError(kUsage) : prepareChange(args, "del");
+    if (args.accept(verb)) return isHelp(args) ? throw UsageError(kUsage) : prepareChange(ctx, args, verb);
+  if (args.acceptAny({"del", "delete"})) return isHelp(args) ? throw UsageError(kUsage) : prepareChange(ctx, args, "del");
   if (args.acceptAny({"show", "list", "ls", "lst", "get", "flush"}))
     throw UsageError("route show/get/flush cannot be used in a batch (a batch sends one request per line)");
   args.unknown("route verbs: add, del, replace, append, change, show, get, flush");
@@ -455,7 +465,7 @@ RouteFilter parseFilter(Args& args, bool& showTable, FamilyOption family) {
 
 int failed(const Error& e) {
   printError(fmt::format("{} ({})", failureReason(e, nullptr), e.operation()));
-  return kExitFailed;
+  return exitStatusOf(e);
 }
 
 int showRoutes(Context& ctx, Args& args) {

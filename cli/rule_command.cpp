@@ -6,6 +6,7 @@
 #include "command.hpp"
 #include "fastlink/route.hpp"
 #include "fastlink/rule.hpp"
+#include "ip_compat.hpp"
 #include "output.hpp"
 
 namespace fastlink::cli {
@@ -122,7 +123,7 @@ RuleInfo parseRule(Args& args) {
   return r;
 }
 
-PreparedRequest prepareRule(Context&, Args& args) {
+PreparedRequest prepareRule(Context& ctx, Args& args) {
   if (args.done()) throw UsageError("rule: a verb is required (add, del, show)");
   if (args.peek() == "help") throw UsageError(kUsage);
   bool add = false;
@@ -131,6 +132,11 @@ PreparedRequest prepareRule(Context&, Args& args) {
   else if (args.acceptAny({"show", "list", "ls", "lst"})) throw UsageError("rule show cannot be used in a batch (a batch only sends changes)");
   else args.unknown("rule verbs: add, del, show");
   RuleInfo r = parseRule(args);
+  // -4/-6 before the object chooses the rule's family, as ip's preferred_family: `ip -6 rule add
+  // tos 0x10 ...` makes an IPv6 rule. A prefix of the other family is refused, as ip does.
+  if (!r.family) r.family = familyOption(ctx);
+  for (const auto& prefix : {r.src, r.dst})
+    if (prefix) requireFamily(ctx, prefix->address().family(), prefix->toString(), "prefix");
   PreparedRequest p;
   p.encode = [r, add](Resolver&) { return add ? RuleRequests::add(r) : RuleRequests::del(r); };
   return p;
@@ -247,7 +253,7 @@ std::string toText(const RuleInfo& r, bool details) {
 
 int showRule(Context& ctx, Args& args) {
   RuleFilter filter;
-  filter.family = IpAddress::Family::v4;  // like `ip rule show`
+  filter.family = familyOption(ctx).value_or(IpAddress::Family::v4);  // like `ip rule show`, `ip -6 rule show`
   while (!args.done()) {
     if (args.accept("-4")) filter.family = IpAddress::Family::v4;
     else if (args.accept("-6")) filter.family = IpAddress::Family::v6;

@@ -278,7 +278,7 @@ TEST_F(CliTest, ShowFiltersByTypeMasterGroupAndUp) {
   EXPECT_EQ(show(""), names(ns.ipJson("link show")));
 
   auto r = cli("link show dev nosuch");
-  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("Device \"nosuch\" does not exist"), std::string::npos) << r.err;
 }
 
@@ -475,7 +475,7 @@ TEST_F(CliTest, BadInputChangesNothing) {
 }
 
 TEST_F(CliTest, HelpVersionAndUsageExitCodes) {
-  EXPECT_EQ(run(cliPath()).status, 2);
+  EXPECT_EQ(run(cliPath()).status, 255);
   auto r = run(cliPath() + " -V");
   EXPECT_EQ(r.status, 0);
   EXPECT_NE(r.out.find("fastlink"), std::string::npos);
@@ -483,7 +483,7 @@ TEST_F(CliTest, HelpVersionAndUsageExitCodes) {
   EXPECT_EQ(r.status, 0);
   EXPECT_NE(r.out.find("OBJECT"), std::string::npos);
   r = run(cliPath() + " -frobnicate link");
-  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.status, 255);
   EXPECT_NE(r.err.find("\"-frobnicate\" is unknown"), std::string::npos) << r.err;
   r = cli("link help");
   EXPECT_EQ(r.status, 0);

@@ -97,7 +97,7 @@ TEST_F(TcCli, BatchReplacesManyRootQdiscs) {
   }
   lines += "tc qdisc add dev b0 root handle 1: htb\n";  // fails: exists
   auto r = batch(lines);
-  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_EQ(r.status, 2) << r.err;
   EXPECT_NE(r.err.find("Exclusivity flag on"), std::string::npos) << r.err;  // the kernel's extack, line named
   EXPECT_NE(r.err.find("line 21"), std::string::npos) << r.err;
   for (int i = 0; i < 20; ++i)

@@ -138,7 +138,7 @@ TEST_F(TunTapCliTest, BackpressureOnAKernelWithoutItIsAClearErrorAndCreatesNothi
   }
   utsname u{};
   ASSERT_EQ(uname(&u), 0);
-  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_EQ(r.status, 2) << r.err;
   EXPECT_EQ(r.err.rfind(std::string("Error: kernel ") + u.release +
                             " has no tun qdisc backpressure (IFF_BACKPRESSURE is not in its TUNGETFEATURES 0x",
                         0),
@@ -151,7 +151,7 @@ TEST_F(TunTapCliTest, BackpressureOnAKernelWithoutItIsAClearErrorAndCreatesNothi
   EXPECT_FALSE(ipHas("tapb"));
   // `del` takes no flags: backpressure there is a bad word.
   auto d = cli("tuntap del dev tapb backpressure");
-  EXPECT_EQ(d.status, 2);
+  EXPECT_EQ(d.status, 255);
   EXPECT_NE(d.err.find("unknown keyword"), std::string::npos) << d.err;
 }
 
@@ -161,7 +161,7 @@ TEST_F(TunTapCliTest, BatchDeletesButRefusesAddBeforeSendingAnything) {
   // so the del line before it is not applied either.
   std::string before = snapshot();
   auto r = batch("tuntap del dev tun1\ntuntap add dev tap5 mode tap\n");
-  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(r.status, 255) << r.err;
   EXPECT_NE(r.err.find("tuntap add cannot be a batch line"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("line 2"), std::string::npos) << r.err;
   EXPECT_EQ(snapshot(), before);
@@ -173,7 +173,7 @@ TEST_F(TunTapCliTest, BatchDeletesButRefusesAddBeforeSendingAnything) {
   EXPECT_FALSE(ipHas("v0"));
   EXPECT_EQ(ok("tuntap show"), "tap0: tap multi_queue vnet_hdr persist user 0\ntun0: tun pi one_queue persist filter group 5\n");
   r = batch("tuntap del dev nothere\n");
-  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("Cannot find device \"nothere\" (line 1: tuntap del dev nothere)"), std::string::npos) << r.err;
 }
 
