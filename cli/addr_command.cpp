@@ -290,16 +290,26 @@ int showAddrs(Context& ctx, Args& args) {
           if (o.oneline) out.joinLines(mark);
         }
       };
+      // ip -br: "LOCAL[ peer PEER]/LEN [metric N ]" per address.
       hooks.briefText = [&](OutBuffer& out, const LinkInfo& l) {
         if (const auto* addrs = addrsOf(l))
-          for (const auto& a : *addrs) out.put(a.address->toStringWithLength()).put(' ');
+          for (const auto& a : *addrs) {
+            if (a.peer) out.put(a.address->address().toString()).put(" peer ").put(a.peer->toString()).put('/').putUint(a.address->length());
+            else out.put(a.address->toStringWithLength());
+            out.put(' ');
+            if (a.metric) out.put("metric ").putUint(*a.metric).put(' ');
+          }
       };
       hooks.json = [&](nlohmann::ordered_json& j, const LinkInfo& l) {
         auto list = nlohmann::ordered_json::array();
         if (const auto* addrs = addrsOf(l))
           for (const auto& a : *addrs) {
             if (o.brief) {
-              list.push_back({{"local", a.address->address().toString()}, {"prefixlen", a.address->length()}});
+              nlohmann::ordered_json one{{"local", a.address->address().toString()}};
+              if (a.peer) one["address"] = a.peer->toString();
+              one["prefixlen"] = a.address->length();
+              if (a.metric) one["metric"] = *a.metric;
+              list.push_back(std::move(one));
               continue;
             }
             list.push_back(addrJson(a));

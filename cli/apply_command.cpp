@@ -13,7 +13,11 @@
 namespace fastlink::cli {
 namespace {
 
-/// `--check` found a difference (`terraform plan -detailed-exitcode`'s convention).
+/// apply's own exit statuses (docs/cli/apply.md), not ip's: a request failed or the verification
+/// found a difference; the document (or the command line) is bad, nothing was sent; `--check`
+/// found a difference (`terraform plan -detailed-exitcode`'s convention).
+constexpr int kApplyFailed = 1;
+constexpr int kApplyBadInput = 2;
 constexpr int kExitDiffers = 2;
 
 constexpr const char* kApplyUsage = R"(Usage: fastlink apply [ --check ] FILE
@@ -32,10 +36,10 @@ no-op.                                                              (see docs/cl
 int reportError(const Error& e, const std::string& file = "") {
   if (e.code() == std::errc::invalid_argument && !file.empty()) {
     printError(e.reason() + " (in " + (file == "-" ? "standard input" : file) + ")");
-    return kExitUsage;
+    return kApplyBadInput;
   }
   printError(e.what());
-  return e.code() == std::errc::invalid_argument || e.code() == std::errc::is_a_directory ? kExitUsage : kExitFailed;
+  return e.code() == std::errc::invalid_argument || e.code() == std::errc::is_a_directory ? kApplyBadInput : kApplyFailed;
 }
 
 void print(const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); }
@@ -43,7 +47,7 @@ void print(const std::string& text) { std::fwrite(text.data(), 1, text.size(), s
 int runApply(Context& ctx, Args& args) {
   if (args.done() || args.peek() == "help") {
     std::fputs((std::string(kApplyUsage) + "\n").c_str(), args.done() ? stderr : stdout);
-    return args.done() ? kExitUsage : kExitOk;
+    return args.done() ? kApplyBadInput : kExitOk;
   }
   bool check = args.accept("--check");
   std::string file = args.next();
@@ -56,7 +60,7 @@ int runApply(Context& ctx, Args& args) {
     if (e.code() == std::errc::invalid_argument) return reportError(e, file);
     // A file that cannot be read is bad input, as a -batch file is: nothing was sent.
     printError(e.operation() + ": " + e.reason());
-    return kExitUsage;
+    return kApplyBadInput;
   }
   try {
     Netlink& nl = ctx.netlink();
@@ -72,13 +76,13 @@ int runApply(Context& ctx, Args& args) {
       std::size_t index = error->batchIndex().value_or(0);
       std::string object = index < plan.steps.size() ? plan.steps[index].object : "";
       printError(error->reason() + " (" + object + ": " + error->operation() + ")");
-      return kExitFailed;
+      return kApplyFailed;
     }
     // Verify from fresh dumps: what is left of the plan is what the kernel did not take.
     Plan rest = makePlan(nl, want);
     for (const auto& step : rest.steps)
       printError("verify: " + step.object + (step.detail.empty() ? " differs" : ": " + step.detail) + " after applying");
-    return rest.empty() ? kExitOk : kExitFailed;
+    return rest.empty() ? kExitOk : kApplyFailed;
   } catch (const Error& e) {
     return reportError(e, file);
   }
@@ -87,7 +91,7 @@ int runApply(Context& ctx, Args& args) {
 int runShow(Context& ctx, Args& args) {
   if (args.done() || args.peek() == "help") {
     std::fputs((std::string(kShowUsage) + "\n").c_str(), args.done() ? stderr : stdout);
-    return args.done() ? kExitUsage : kExitOk;
+    return args.done() ? kApplyBadInput : kExitOk;
   }
   if (!args.accept("state")) args.unknown("(show knows: state)");
   args.accept("--yaml");
@@ -101,8 +105,16 @@ int runShow(Context& ctx, Args& args) {
   }
 }
 
-const Registrar kApply{ObjectCommand{.name = "apply", .aliases = {}, .usage = kApplyUsage, .run = runApply, .prepare = {}}};
-const Registrar kShow{ObjectCommand{.name = "show", .aliases = {}, .usage = kShowUsage, .run = runShow, .prepare = {}}};
+// A bad command line is bad input too: apply's 2, not ip's 255.
+int runApplyCommand(Context& ctx, Args& args) {
+  return runWithUsageStatus(kApplyBadInput, [&] { return runApply(ctx, args); });
+}
+int runShowCommand(Context& ctx, Args& args) {
+  return runWithUsageStatus(kApplyBadInput, [&] { return runShow(ctx, args); });
+}
+
+const Registrar kApply{ObjectCommand{.name = "apply", .aliases = {}, .usage = kApplyUsage, .run = runApplyCommand, .prepare = {}}};
+const Registrar kShow{ObjectCommand{.name = "show", .aliases = {}, .usage = kShowUsage, .run = runShowCommand, .prepare = {}}};
 
 }  // namespace
 }  // namespace fastlink::cli

@@ -155,6 +155,18 @@ int exitStatusOf(const Error& error);
 /// Prints `Error: <message>` on stderr.
 void printError(std::string_view message);
 
+/// Runs an object's command, a UsageError (printed) exiting `usageStatus` instead of ip's 255:
+/// for the objects that keep their own tool's statuses (ethtool 1, conntrack 2, apply 2).
+template <class Run>
+int runWithUsageStatus(int usageStatus, Run&& run) {
+  try {
+    return run();
+  } catch (const UsageError& e) {
+    printError(e.what());
+    return usageStatus;
+  }
+}
+
 /// A PreparedRequest's encode called with every name resolved to a placeholder index: checks
 /// everything the encoder checks, sends nothing. Throws UsageError with the encoder's reason.
 void validateEncoding(const PreparedRequest& prepared);

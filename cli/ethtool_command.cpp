@@ -314,12 +314,8 @@ int runEthtoolCommand(Context& ctx, Args& args) {
 }
 
 int runEthtool(Context& ctx, Args& args) {
-  try {
-    return runEthtoolCommand(ctx, args);
-  } catch (const UsageError& e) {  // ethtool's "bad command line argument(s)": 1, not ip's 255
-    printError(e.what());
-    return kEthtoolFailed;
-  }
+  // ethtool's "bad command line argument(s)": 1, not ip's 255.
+  return runWithUsageStatus(kEthtoolFailed, [&] { return runEthtoolCommand(ctx, args); });
 }
 
 const Registrar kEthtool{
