@@ -43,8 +43,14 @@ class PlaceholderResolver final : public Resolver {
 Netlink& Context::netlink() {
   if (!netlink_) {
     NetlinkOptions options;
-    if (options_.netns) options.netns = Netns::named(*options_.netns);
-    netlink_ = std::make_unique<Netlink>(options);
+    try {
+      if (options_.netns) options.netns = Netns::named(*options_.netns);
+      netlink_ = std::make_unique<Netlink>(options);
+    } catch (const Error& e) {
+      // ip and tc exit 255 when the -n namespace cannot be opened (netns_switch fails: exit(-1)).
+      if (options_.netns) throw UsageError(fmt::format("{} ({})", e.reason(), e.operation()));
+      throw;
+    }
   }
   return *netlink_;
 }

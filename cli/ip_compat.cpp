@@ -2,6 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
 #include <utility>
 
 #include "command.hpp"
@@ -101,6 +105,15 @@ void requireFamily(const Context& ctx, IpAddress::Family family, std::string_vie
   if (!wanted || *wanted == family) return;
   throw BadValueError(fmt::format("{} {} is expected rather than \"{}\".",
                                   *wanted == IpAddress::Family::v4 ? "inet" : "inet6", what, typed));
+}
+
+Netns parseNetnsTarget(const std::string& word) {
+  if (word.find('/') != std::string::npos) return Netns::path(word);
+  if (::access(("/run/netns/" + word).c_str(), F_OK) == 0) return Netns::named(word);
+  bool number = !word.empty() && word.size() <= 9 &&
+                std::all_of(word.begin(), word.end(), [](unsigned char c) { return std::isdigit(c) != 0; });
+  if (number) return Netns::pid(static_cast<pid_t>(std::stol(word)));
+  return Netns::named(word);
 }
 
 }  // namespace fastlink::cli

@@ -4,6 +4,7 @@
 // addresses a command gives.
 #pragma once
 
+#include "fastlink/netns.hpp"
 #include "fastlink/types.hpp"
 
 #include <optional>
@@ -31,5 +32,11 @@ std::optional<IpAddress::Family> familyOption(const Context& ctx);
 /// than -4/-6 selects: `inet6 prefix is expected rather than "10.0.0.0/8".` (BadValueError, exit
 /// status 1). `typed` is the word as given.
 void requireFamily(const Context& ctx, IpAddress::Family family, std::string_view typed, std::string_view what);
+
+/// The namespace `netns WORD` names in `link add/set` and a veth's peer, as ip's netns_get_fd
+/// then get_integer: a word with a '/' is a path (`/proc/PID/ns/net`), a name under /run/netns
+/// that exists is that namespace, a number is a process id (IFLA_NET_NS_PID), else the name
+/// (which then fails to open, naming it).
+Netns parseNetnsTarget(const std::string& word);
 
 }  // namespace fastlink::cli

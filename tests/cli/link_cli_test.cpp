@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <sched.h>
+#include <signal.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 
@@ -280,6 +281,32 @@ TEST_F(CliTest, ShowFiltersByTypeMasterGroupAndUp) {
   auto r = cli("link show dev nosuch");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("Device \"nosuch\" does not exist"), std::string::npos) << r.err;
+}
+
+// ip's `netns PID` and `netns /proc/PID/ns/net` (issue 30): the device (or a veth's peer) moves
+// to the namespace of that process, as `ip link set X netns PID` moves it. Checked with ip in the
+// target namespace.
+TEST_F(CliTest, NetnsByPidAndByPath) {
+  TestNetns other;
+  // A process living in `other` for the test: its pid names that namespace.
+  auto started = run("ip netns exec " + other.name() + " sh -c 'sleep 60 >/dev/null 2>&1 & echo $!'");
+  ASSERT_EQ(started.status, 0) << started.err;
+  pid_t pid = static_cast<pid_t>(std::stol(started.out));
+  std::string p = std::to_string(pid);
+  auto peerByPid = cli("link add x0 type veth peer name x1 netns " + p);
+  auto byPath = cli("link set x0 netns /proc/" + p + "/ns/net");
+  auto y = cli("link add y0 type veth peer name y1");
+  auto byPid = cli("link set y0 netns " + p);
+  kill(pid, SIGTERM);
+  EXPECT_EQ(peerByPid.status, 0) << peerByPid.err;
+  EXPECT_EQ(byPath.status, 0) << byPath.err;
+  EXPECT_EQ(y.status, 0) << y.err;
+  EXPECT_EQ(byPid.status, 0) << byPid.err;
+  for (const char* name : {"x0", "x1", "y0"}) {
+    EXPECT_EQ(run("ip -n " + other.name() + " link show dev " + name).status, 0) << name << " is not in the pid's namespace";
+    EXPECT_FALSE(ipHas(name)) << name << " stayed";
+  }
+  EXPECT_TRUE(ipHas("y1"));
 }
 
 TEST_F(CliTest, JsonMatchesIproute2FieldByField) {
