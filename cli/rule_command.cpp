@@ -343,6 +343,11 @@ int showRule(Context& ctx, Args& args) {
       throw BadValueError(fmt::format("rule show: \"{}\" is not a selector (pref, lookup, iif, oif, from, to, tos, fwmark, not, "
                                       "l3mdev, uidrange, ipproto, sport, dport, protocol)", args.peek()));
   }
+  // ip parses from/to in the family it lists (IPv4 without -6): another family's prefix exits 1.
+  for (const auto& prefix : {want.src, want.dst})
+    if (prefix && prefix->family() != *filter.family)
+      throw BadValueError(fmt::format("{} prefix is expected rather than \"{}\".",
+                                      *filter.family == IpAddress::Family::v6 ? "inet6" : "inet", prefix->toStringWithLength()));
   std::optional<JsonArrayWriter> json;
   if (ctx.options().json) json.emplace(stdout, ctx.options().pretty);
   ctx.netlink().rules().forEach(filter, [&](const RuleInfo& r) {
