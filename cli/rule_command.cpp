@@ -77,6 +77,43 @@ uint32_t parseTable(std::string_view text) {
   }
 }
 
+/// The selector words `rule add/del` and `rule show` share (all but from/to, whose family checks
+/// differ): tos, fwmark, iif/dev, oif, pref, l3mdev, uidrange, ipproto, sport, dport, protocol.
+/// Returns false when the next word is none of them.
+bool parseSelectorWord(Args& args, RuleInfo& r) {
+  if (args.acceptAny({"tos", "dsfield"})) r.tos = parseDsfield(args.value("tos"));
+  else if (args.accept("fwmark")) {
+    std::string text = args.value("fwmark");
+    auto slash = text.find('/');
+    r.fwmark = parseU32(text.substr(0, slash), "fwmark");
+    if (slash != std::string::npos) r.fwmask = parseU32(text.substr(slash + 1), "fwmark mask");
+  } else if (args.acceptAny({"iif", "dev"})) r.iif = parseIfname(args.value("iif"), "iif");
+  else if (args.accept("oif")) r.oif = parseIfname(args.value("oif"), "oif");
+  else if (args.acceptAny({"pref", "priority", "preference", "order"})) r.priority = parseU32(args.value("pref"), "pref");
+  else if (args.accept("l3mdev")) r.l3mdev = true;
+  else if (args.accept("uidrange")) {
+    auto [a, b] = parseRange(args.value("uidrange"), "uidrange", UINT32_MAX);
+    r.uidRange = UidRange{static_cast<uint32_t>(a), static_cast<uint32_t>(b)};
+  } else if (args.accept("ipproto")) r.ipProto = parseIpProto(args.value("ipproto"));
+  else if (args.accept("sport")) {
+    auto [a, b] = parseRange(args.value("sport"), "sport", 65535);
+    r.sport = PortRange{static_cast<uint16_t>(a), static_cast<uint16_t>(b)};
+  } else if (args.accept("dport")) {
+    auto [a, b] = parseRange(args.value("dport"), "dport", 65535);
+    r.dport = PortRange{static_cast<uint16_t>(a), static_cast<uint16_t>(b)};
+  } else if (args.accept("protocol")) {
+    std::string text = args.value("protocol");
+    try {
+      r.protocol = static_cast<uint8_t>(RouteNames::system().protocol(text));
+    } catch (const Error& e) {
+      throw UsageError(fmt::format("protocol: {}", e.reason()));
+    }
+  } else {
+    return false;
+  }
+  return true;
+}
+
 RuleInfo parseRule(Args& args) {
   RuleInfo r;
   while (!args.done()) {
@@ -87,33 +124,7 @@ RuleInfo parseRule(Args& args) {
       r.src = parsePrefixOrAll(args.value("from"), "from");
     } else if (args.accept("to")) {
       r.dst = parsePrefixOrAll(args.value("to"), "to");
-    } else if (args.acceptAny({"tos", "dsfield"})) r.tos = parseDsfield(args.value("tos"));
-    else if (args.accept("fwmark")) {
-      std::string text = args.value("fwmark");
-      auto slash = text.find('/');
-      r.fwmark = parseU32(text.substr(0, slash), "fwmark");
-      if (slash != std::string::npos) r.fwmask = parseU32(text.substr(slash + 1), "fwmark mask");
-    } else if (args.acceptAny({"iif", "dev"})) r.iif = parseIfname(args.value("iif"), "iif");
-    else if (args.accept("oif")) r.oif = parseIfname(args.value("oif"), "oif");
-    else if (args.acceptAny({"pref", "priority", "preference", "order"})) r.priority = parseU32(args.value("pref"), "pref");
-    else if (args.accept("l3mdev")) r.l3mdev = true;
-    else if (args.accept("uidrange")) {
-      auto [a, b] = parseRange(args.value("uidrange"), "uidrange", UINT32_MAX);
-      r.uidRange = UidRange{static_cast<uint32_t>(a), static_cast<uint32_t>(b)};
-    } else if (args.accept("ipproto")) r.ipProto = parseIpProto(args.value("ipproto"));
-    else if (args.accept("sport")) {
-      auto [a, b] = parseRange(args.value("sport"), "sport", 65535);
-      r.sport = PortRange{static_cast<uint16_t>(a), static_cast<uint16_t>(b)};
-    } else if (args.accept("dport")) {
-      auto [a, b] = parseRange(args.value("dport"), "dport", 65535);
-      r.dport = PortRange{static_cast<uint16_t>(a), static_cast<uint16_t>(b)};
-    } else if (args.accept("protocol")) {
-      std::string text = args.value("protocol");
-      try {
-        r.protocol = static_cast<uint8_t>(RouteNames::system().protocol(text));
-      } catch (const Error& e) {
-        throw UsageError(fmt::format("protocol: {}", e.reason()));
-      }
+    } else if (parseSelectorWord(args, r)) {
     } else if (args.acceptAny({"table", "lookup"})) r.table = parseTable(args.value("table"));
     else if (args.accept("goto")) r.setGoto(parseU32(args.value("goto"), "goto"));
     else if (args.accept("blackhole")) r.action = RuleAction::Blackhole;
@@ -313,31 +324,8 @@ int showRule(Context& ctx, Args& args) {
     else if (args.accept("oif")) filter.oif = parseIfname(args.value("oif"), "oif");
     else if (args.acceptAny({"from", "src"})) want.src = parseShowPrefix(ctx, args.value("from"));
     else if (args.acceptAny({"to", "dst"})) want.dst = parseShowPrefix(ctx, args.value("to"));
-    else if (args.acceptAny({"tos", "dsfield"})) want.tos = parseDsfield(args.value("tos"));
-    else if (args.accept("fwmark")) {
-      std::string text = args.value("fwmark");
-      auto slash = text.find('/');
-      want.fwmark = parseU32(text.substr(0, slash), "fwmark");
-      if (slash != std::string::npos) want.fwmask = parseU32(text.substr(slash + 1), "fwmark mask");
-    } else if (args.accept("not")) want.invert = true;
-    else if (args.accept("l3mdev")) want.l3mdev = true;
-    else if (args.accept("uidrange")) {
-      auto [a, b] = parseRange(args.value("uidrange"), "uidrange", UINT32_MAX);
-      want.uidRange = UidRange{static_cast<uint32_t>(a), static_cast<uint32_t>(b)};
-    } else if (args.accept("ipproto")) want.ipProto = parseIpProto(args.value("ipproto"));
-    else if (args.accept("sport")) {
-      auto [a, b] = parseRange(args.value("sport"), "sport", 65535);
-      want.sport = PortRange{static_cast<uint16_t>(a), static_cast<uint16_t>(b)};
-    } else if (args.accept("dport")) {
-      auto [a, b] = parseRange(args.value("dport"), "dport", 65535);
-      want.dport = PortRange{static_cast<uint16_t>(a), static_cast<uint16_t>(b)};
-    } else if (args.accept("protocol")) {
-      std::string text = args.value("protocol");
-      try {
-        want.protocol = static_cast<uint8_t>(RouteNames::system().protocol(text));
-      } catch (const Error& e) {
-        throw UsageError(fmt::format("protocol: {}", e.reason()));
-      }
+    else if (args.accept("not")) want.invert = true;
+    else if (parseSelectorWord(args, want)) {
     } else if (args.peek() == "help") throw UsageError(kUsage);
     else  // ip reads any other word as a prefix: status 1
       throw BadValueError(fmt::format("rule show: \"{}\" is not a selector (pref, lookup, iif, oif, from, to, tos, fwmark, not, "
