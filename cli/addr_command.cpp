@@ -9,6 +9,7 @@
 #include "command.hpp"
 #include "fastlink/addr.hpp"
 #include "link_show.hpp"
+#include "ip_compat.hpp"
 #include "output.hpp"
 #include "writer.hpp"
 
@@ -45,7 +46,7 @@ struct ParsedAddr {
   std::string dev;
 };
 
-ParsedAddr parseAddr(Args& args, bool del) {
+ParsedAddr parseAddr(const Context& ctx, Args& args, bool del) {
   ParsedAddr p;
   bool broadcastAuto = false;
   std::optional<std::string> dev;
@@ -57,8 +58,9 @@ ParsedAddr parseAddr(Args& args, bool del) {
       try {
         p.info.address = Prefix::parse(text);
       } catch (const Error& e) {
-        throw UsageError("address: " + e.reason());
+        throw BadValueError("address: " + e.reason());
       }
+      requireFamily(ctx, p.info.address->address().family(), text, "prefix");  // `ip -6 addr add 10.0.0.1/24`
     } else if (args.accept("dev")) {
       dev = parseIfname(args.value("dev"), "dev");
     } else if (args.accept("peer")) {
@@ -116,8 +118,8 @@ ParsedAddr parseAddr(Args& args, bool del) {
   return p;
 }
 
-PreparedRequest prepareChange(Args& args, const std::string& verb) {
-  auto p = std::make_shared<ParsedAddr>(parseAddr(args, verb == "del"));
+PreparedRequest prepareChange(const Context& ctx, Args& args, const std::string& verb) {
+  auto p = std::make_shared<ParsedAddr>(parseAddr(ctx, args, verb == "del"));
   PreparedRequest r;
   r.needs = {p->dev};
   r.device = p->dev;
@@ -131,11 +133,11 @@ PreparedRequest prepareChange(Args& args, const std::string& verb) {
   return r;
 }
 
-PreparedRequest prepareAddr(Context&, Args& args) {
+PreparedRequest prepareAddr(Context& ctx, Args& args) {
   if (args.done()) throw UsageError("address: a verb is required (add, del, replace, show, flush)");
-  if (args.accept("add")) return isHelp(args) ? throw UsageError(kUsage) : prepareChange(args, "add");
-  if (args.accept("replace")) return isHelp(args) ? throw UsageError(kUsage) : prepareChange(args, "replace");
-  if (args.acceptAny({"del", "delete"})) return isHelp(args) ? throw UsageError(kUsage) : prepareChange(args, "del");
+  if (args.accept("add")) return isHelp(args) ? throw UsageError(kUsage) : prepareChange(ctx, args, "add");
+  if (args.accept("replace")) return isHelp(args) ? throw UsageError(kUsage) : prepareChange(ctx, args, "replace");
+  if (args.acceptAny({"del", "delete"})) return isHelp(args) ? throw UsageError(kUsage) : prepareChange(ctx, args, "del");
   if (args.acceptAny({"show", "list", "ls", "lst", "flush"}))
     throw UsageError("address show/flush cannot be used in a batch (a batch sends one request per line)");
   args.unknown("address verbs: add, del, replace, show, flush");
@@ -143,17 +145,43 @@ PreparedRequest prepareAddr(Context&, Args& args) {
 
 // ---- show / flush ------------------------------------------------------------------------------
 
-AddrFilter parseFilter(Args& args) {
+/// ip's selectors of `address show` the kernel cannot filter: applied here, to each address
+/// (`to`, `primary`, `secondary`) and device (`up`).
+struct AddrSelectors {
+  std::optional<Prefix> to;         ///< `to PREFIX`: addresses inside it
+  std::optional<bool> secondary;    ///< `primary` (false) / `secondary` (true)
+  bool up = false;                  ///< `up`: devices that are up
+  bool any() const { return to || secondary; }
+  bool keeps(const AddrInfo& a) const {
+    if (to && (!a.address || a.address->address().family() != to->address().family() ||
+               !to->contains(a.address->address())))
+      return false;
+    return !secondary || a.has(AddrFlag::Secondary) == *secondary;
+  }
+};
+
+AddrFilter parseFilter(Args& args, AddrSelectors* selectors = nullptr) {
   AddrFilter f;
   while (!args.done()) {
-    if (args.accept("dev")) f.dev = Ifref(parseIfname(args.value("dev"), "dev"));
+    if (selectors && args.accept("up")) selectors->up = true;
+    else if (selectors && args.accept("primary")) selectors->secondary = false;
+    else if (selectors && args.acceptAny({"secondary", "temporary"})) selectors->secondary = true;
+    else if (selectors && args.accept("to")) {
+      std::string text = args.value("to");
+      try {
+        selectors->to = Prefix::parse(text);
+      } catch (const Error& e) {
+        throw BadValueError("to: " + e.reason());
+      }
+      if (!f.family) f.family = selectors->to->address().family();  // as ip: `to` sets the family
+    } else if (args.accept("dev")) f.dev = Ifref(parseIfname(args.value("dev"), "dev"));
     else if (args.accept("scope")) f.scope = parseScopeWord(args.value("scope"));
     else if (args.accept("label")) f.label = args.value("label");
     else if (args.acceptAny({"-4", "inet"})) f.family = IpAddress::Family::v4;
     else if (args.acceptAny({"-6", "inet6"})) f.family = IpAddress::Family::v6;
     else if (!f.dev && args.peek().find_first_of(" ") == std::string::npos && args.peek() != "")
       f.dev = Ifref(parseIfname(args.next(), "dev"));  // `address show v0`
-    else args.unknown("address show takes: dev DEV, scope S, label L, -4, -6");
+    else args.unknown("address show takes: dev DEV, scope S, label L, to PREFIX, primary, secondary, up, -4, -6");
   }
   return f;
 }
@@ -195,7 +223,7 @@ std::string lifetimeText(std::optional<uint32_t> v) {
 
 int failed(const Error& e) {
   printError(fmt::format("{} ({})", failureReason(e, nullptr), e.operation()));
-  return kExitFailed;
+  return exitStatusOf(e);
 }
 
 /// One address as `ip addr show` prints it: "    inet PREFIX ... scope S [flags] LABEL" and the
@@ -220,7 +248,8 @@ void putAddrText(OutBuffer& out, const AddrInfo& a, bool oneline = false) {
 }
 
 int showAddrs(Context& ctx, Args& args) {
-  AddrFilter f = parseFilter(args);
+  AddrSelectors selectors;
+  AddrFilter f = parseFilter(args, &selectors);
   const GlobalOptions& o = ctx.options();
   if (o.family == FamilyOption::Inet) f.family = IpAddress::Family::v4;
   if (o.family == FamilyOption::Inet6) f.family = IpAddress::Family::v6;
@@ -233,8 +262,9 @@ int showAddrs(Context& ctx, Args& args) {
     // the devices streamed.
     std::map<uint32_t, std::vector<AddrInfo>> byDev;
     if (!linksOnly)
-      nl.addresses().forEach(f, [&](const AddrInfo& a) { byDev[a.devIndex()].push_back(a); }, [&] { byDev.clear(); });
-    bool filtered = f.scope || f.label || f.family;
+      nl.addresses().forEach(f, [&](const AddrInfo& a) { if (selectors.keeps(a)) byDev[a.devIndex()].push_back(a); },
+                             [&] { byDev.clear(); });
+    bool filtered = f.scope || f.label || f.family || selectors.any();
     auto addrsOf = [&](const LinkInfo& l) -> const std::vector<AddrInfo>* {
       auto it = byDev.find(l.index.value_or(0));
       return it == byDev.end() ? nullptr : &it->second;
@@ -245,7 +275,10 @@ int showAddrs(Context& ctx, Args& args) {
     hooks.header = (!o.oneline && !f.label) || linksOnly;
     hooks.linkLine = !f.family;
     hooks.inet6View = f.family == IpAddress::Family::v6 && !f.dev;
-    hooks.keep = [&](const LinkInfo& l) { return !(filtered || (o.oneline && !linksOnly)) || addrsOf(l); };
+    hooks.keep = [&](const LinkInfo& l) {
+      if (selectors.up && !l.isUp()) return false;
+      return !(filtered || (o.oneline && !linksOnly)) || addrsOf(l);
+    };
     if (!linksOnly) {
       hooks.text = [&](OutBuffer& out, const LinkInfo& l) {
         const auto* addrs = addrsOf(l);
@@ -257,16 +290,26 @@ int showAddrs(Context& ctx, Args& args) {
           if (o.oneline) out.joinLines(mark);
         }
       };
+      // ip -br: "LOCAL[ peer PEER]/LEN [metric N ]" per address.
       hooks.briefText = [&](OutBuffer& out, const LinkInfo& l) {
         if (const auto* addrs = addrsOf(l))
-          for (const auto& a : *addrs) out.put(a.address->toStringWithLength()).put(' ');
+          for (const auto& a : *addrs) {
+            if (a.peer) out.put(a.address->address().toString()).put(" peer ").put(a.peer->toString()).put('/').putUint(a.address->length());
+            else out.put(a.address->toStringWithLength());
+            out.put(' ');
+            if (a.metric) out.put("metric ").putUint(*a.metric).put(' ');
+          }
       };
       hooks.json = [&](nlohmann::ordered_json& j, const LinkInfo& l) {
         auto list = nlohmann::ordered_json::array();
         if (const auto* addrs = addrsOf(l))
           for (const auto& a : *addrs) {
             if (o.brief) {
-              list.push_back({{"local", a.address->address().toString()}, {"prefixlen", a.address->length()}});
+              nlohmann::ordered_json one{{"local", a.address->address().toString()}};
+              if (a.peer) one["address"] = a.peer->toString();
+              one["prefixlen"] = a.address->length();
+              if (a.metric) one["metric"] = *a.metric;
+              list.push_back(std::move(one));
               continue;
             }
             list.push_back(addrJson(a));

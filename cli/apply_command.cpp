@@ -30,7 +30,11 @@
 namespace fastlink::cli {
 namespace {
 
-/// `--check` found a difference (`terraform plan -detailed-exitcode`'s convention).
+/// apply's own exit statuses (docs/cli/apply.md), not ip's: a request failed or the verification
+/// found a difference; the document (or the command line) is bad, nothing was sent; `--check`
+/// found a difference (`terraform plan -detailed-exitcode`'s convention).
+constexpr int kApplyFailed = 1;
+constexpr int kApplyBadInput = 2;
 constexpr int kExitDiffers = 2;
 
 constexpr const char* kApplyUsage = R"(Usage: fastlink apply [ --check ] [ --confirm SECONDS ] FILE
@@ -60,10 +64,10 @@ no-op.                                                              (see docs/cl
 int reportError(const Error& e, const std::string& file = "") {
   if (e.code() == std::errc::invalid_argument && !file.empty()) {
     printError(e.reason() + " (in " + (file == "-" ? "standard input" : file) + ")");
-    return kExitUsage;
+    return kApplyBadInput;
   }
   printError(e.what());
-  return e.code() == std::errc::invalid_argument || e.code() == std::errc::is_a_directory ? kExitUsage : kExitFailed;
+  return e.code() == std::errc::invalid_argument || e.code() == std::errc::is_a_directory ? kApplyBadInput : kApplyFailed;
 }
 
 void print(const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); }
@@ -72,7 +76,7 @@ bool printUsage(Args& args, const char* usage, bool needsWords, int& status) {
   bool bare = needsWords && args.done();
   if (!bare && args.peek() != "help") return false;
   std::fputs((std::string(usage) + "\n").c_str(), bare ? stderr : stdout);
-  status = bare ? kExitUsage : kExitOk;
+  status = bare ? kApplyBadInput : kExitOk;
   return true;
 }
 
@@ -130,7 +134,7 @@ int rollbackNow(Context& ctx, const Checkpoint& checkpoint) {
   Plan plan = makePlan(ctx.netlink(), undo);
   if (!sendPlan(ctx, plan) || !verify(ctx.netlink(), undo, "rolling back")) {
     printError("the journal is kept in " + checkpoint.directory() + ": fastlink rollback tries again");
-    return kExitFailed;
+    return kApplyFailed;
   }
   checkpoint.remove();
   return kExitOk;
@@ -198,7 +202,7 @@ int runApply(Context& ctx, Args& args) {
   if (!args.done()) args.unknown("after the file");
   if (check && confirm) {
     printError("apply: --check sends nothing, --confirm has nothing to confirm");
-    return kExitUsage;
+    return kApplyBadInput;
   }
   bool json = ctx.options().json;
   State want;
@@ -208,7 +212,7 @@ int runApply(Context& ctx, Args& args) {
     if (e.code() == std::errc::invalid_argument) return reportError(e, file);
     // A file that cannot be read is bad input, as a -batch file is: nothing was sent.
     printError(e.operation() + ": " + e.reason());
-    return kExitUsage;
+    return kApplyBadInput;
   }
   try {
     Netlink& nl = ctx.netlink();
@@ -221,7 +225,7 @@ int runApply(Context& ctx, Args& args) {
     Checkpoint::Lock lock = checkpoint.lock(false);
     if (auto pending = checkpoint.record(); pending && (pending->status != Checkpoint::Status::Applied || pending->deadlineMs)) {
       printError(describe(*pending) + ": fastlink commit keeps it, fastlink rollback undoes it; nothing was changed");
-      return kExitUsage;
+      return kApplyBadInput;
     }
     Plan plan = makePlan(nl, want, true);
     if (plan.empty()) {
@@ -239,7 +243,7 @@ int runApply(Context& ctx, Args& args) {
     if (confirm) record.deadlineMs = nowMs() + int64_t{*confirm} * 1000;
     checkpoint.update(record);
     if (!verified) printError("fastlink rollback puts back what this apply changed");
-    return verified ? kExitOk : kExitFailed;
+    return verified ? kExitOk : kApplyFailed;
   } catch (const Error& e) {
     return reportError(e, file);
   }
@@ -254,19 +258,19 @@ int runCommit(Context& ctx, Args& args) {
     // Looked at before the lock, which creates the journal's directory.
     if (!checkpoint.record()) {
       printError("nothing to commit: no apply journal in this namespace");
-      return kExitUsage;
+      return kApplyBadInput;
     }
     Checkpoint::Lock lock = checkpoint.lock(false);
     auto record = checkpoint.record();
     if (!record) {
       printError("nothing to commit: the journal was rolled back meanwhile");
-      return kExitFailed;
+      return kApplyFailed;
     }
     if (record->deadlineMs && nowMs() >= *record->deadlineMs) {
       // The watchdog has not rolled back yet (or is gone): the deadline still holds.
       printError("too late: " + describe(*record) + "; rolling back");
       rollbackNow(ctx, checkpoint);
-      return kExitFailed;
+      return kApplyFailed;
     }
     checkpoint.remove();
     return kExitOk;
@@ -309,7 +313,7 @@ int runRollback(Context& ctx, Args& args) {
     // Looked at before the lock, which creates the journal's directory.
     if (!checkpoint.record()) {
       printError("nothing to roll back: no apply journal in this namespace");
-      return kExitUsage;
+      return kApplyBadInput;
     }
     Checkpoint::Lock lock = checkpoint.lock(false);
     if (!checkpoint.record()) return kExitOk;  // rolled back meanwhile (the watchdog)
@@ -334,10 +338,16 @@ int runShow(Context& ctx, Args& args) {
   }
 }
 
-const Registrar kApply{ObjectCommand{.name = "apply", .aliases = {}, .usage = kApplyUsage, .run = runApply, .prepare = {}}};
-const Registrar kCommit{ObjectCommand{.name = "commit", .aliases = {}, .usage = kCommitUsage, .run = runCommit, .prepare = {}}};
-const Registrar kRollback{ObjectCommand{.name = "rollback", .aliases = {}, .usage = kRollbackUsage, .run = runRollback, .prepare = {}}};
-const Registrar kShow{ObjectCommand{.name = "show", .aliases = {}, .usage = kShowUsage, .run = runShow, .prepare = {}}};
+// A bad command line is bad input too: apply's 2, not ip's 255.
+template <int (*Run)(Context&, Args&)>
+int withApplyStatuses(Context& ctx, Args& args) {
+  return runWithUsageStatus(kApplyBadInput, [&] { return Run(ctx, args); });
+}
+
+const Registrar kApply{ObjectCommand{.name = "apply", .aliases = {}, .usage = kApplyUsage, .run = withApplyStatuses<runApply>, .prepare = {}}};
+const Registrar kCommit{ObjectCommand{.name = "commit", .aliases = {}, .usage = kCommitUsage, .run = withApplyStatuses<runCommit>, .prepare = {}}};
+const Registrar kRollback{ObjectCommand{.name = "rollback", .aliases = {}, .usage = kRollbackUsage, .run = withApplyStatuses<runRollback>, .prepare = {}}};
+const Registrar kShow{ObjectCommand{.name = "show", .aliases = {}, .usage = kShowUsage, .run = withApplyStatuses<runShow>, .prepare = {}}};
 
 }  // namespace
 }  // namespace fastlink::cli

@@ -142,7 +142,7 @@ IpAddress parseIp(std::string_view text, std::string_view keyword) {
   try {
     return IpAddress::parse(text);
   } catch (const Error&) {
-    throw UsageError(fmt::format("{}: \"{}\" is not an IPv4 or IPv6 address", keyword, text));
+    throw BadValueError(fmt::format("{}: \"{}\" is not an IPv4 or IPv6 address", keyword, text));
   }
 }
 

@@ -17,10 +17,17 @@
 
 namespace fastlink::cli {
 
-/// Bad command-line or batch-line input, detected before anything was sent (exit status 2).
+/// Bad command-line or batch-line input, detected before anything was sent (exit status 255).
 class UsageError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+};
+
+/// A value ip refuses with exit status 1 rather than a usage error's 255: an address or prefix
+/// that does not parse, or of the family -4/-6 excludes (docs/CLI.md, "Exit statuses").
+class BadValueError : public UsageError {
+ public:
+  using UsageError::UsageError;
 };
 
 /// Splits a batch line into words like a shell would for simple cases: whitespace separates,

@@ -34,6 +34,7 @@
 #include <unordered_set>
 
 #include "command.hpp"
+#include "ip_compat.hpp"
 #include "name_table.hpp"
 
 namespace fastlink::cli {
@@ -211,6 +212,8 @@ class LineReader {
 };
 
 PreparedRequest prepareLine(Context& ctx, std::vector<std::string> words) {
+  words[0] = resolveIpObject(words[0]);  // as `ip -batch` reads `a add ...`
+  resolveIpVerb(words);
   Args args(std::move(words));
   std::string object = args.next();
   const ObjectCommand* command = findCommand(object);
@@ -316,6 +319,9 @@ void readAll(Context& ctx, LineReader& reader, Spool& spool) {
       resolver.touch(p);
       spool.append(r);
     }
+  } catch (const BadValueError& e) {  // keeps its exit status (1)
+    if (r.line == 0) throw;
+    throw BadValueError(fmt::format("{} (line {}: {})", e.what(), r.line, shown(r.text)));
   } catch (const UsageError& e) {
     if (r.line == 0) throw;
     throw UsageError(fmt::format("{} (line {}: {})", e.what(), r.line, shown(r.text)));
@@ -357,7 +363,7 @@ class Sender {
     }
     countUnsent();
     printSummary();
-    return failed_ ? kExitFailed : kExitOk;
+    return failed_ ? kExitBatchLineFailed : kExitOk;
   }
 
  private:

@@ -43,8 +43,14 @@ class PlaceholderResolver final : public Resolver {
 Netlink& Context::netlink() {
   if (!netlink_) {
     NetlinkOptions options;
-    if (options_.netns) options.netns = Netns::named(*options_.netns);
-    netlink_ = std::make_unique<Netlink>(options);
+    try {
+      if (options_.netns) options.netns = Netns::named(*options_.netns);
+      netlink_ = std::make_unique<Netlink>(options);
+    } catch (const Error& e) {
+      // ip and tc exit 255 when the -n namespace cannot be opened (netns_switch fails: exit(-1)).
+      if (options_.netns) throw UsageError(fmt::format("{} ({})", e.reason(), e.operation()));
+      throw;
+    }
   }
   return *netlink_;
 }
@@ -77,6 +83,10 @@ std::string failureReason(const Error& error, const PreparedRequest* prepared) {
   return error.code().message();
 }
 
+int exitStatusOf(const Error& error) {
+  return error.code() == std::errc::no_such_device ? kExitBadValue : kExitFailed;
+}
+
 void validateEncoding(const PreparedRequest& prepared) {
   PlaceholderResolver placeholder;
   try {
@@ -96,7 +106,8 @@ int runPrepared(Context& ctx, const PreparedRequest& prepared, const Args& args)
     netlink.execute(request);
   } catch (const Error& e) {
     printError(fmt::format("{} ({})", failureReason(e, &prepared), e.operation()));
-    return kExitFailed;
+    // As ip: a device it cannot find is a bad value (1), any other refusal of the kernel 2.
+    return exitStatusOf(e);
   }
   return kExitOk;
 }

@@ -46,10 +46,15 @@
 
 namespace fastlink::cli {
 
-/// Exit statuses (docs/CLI.md): success, a request failed, usage or parse error.
+/// Exit statuses, ip's (docs/CLI.md, "Exit statuses"): success; a bad value (an address or
+/// prefix that does not parse, a device that does not exist, an unknown object); the kernel
+/// refused a request; a usage error (an unknown verb or option, a missing or malformed argument).
 constexpr int kExitOk = 0;
-constexpr int kExitFailed = 1;
-constexpr int kExitUsage = 2;
+constexpr int kExitBadValue = 1;
+constexpr int kExitFailed = 2;
+constexpr int kExitUsage = 255;
+/// `ip -batch`'s status when a line failed (its EXIT_FAILURE), whatever the reason.
+constexpr int kExitBatchLineFailed = 1;
 
 /// `-4`, `-6`, `-0` / `-f[amily] inet|inet6|link`: which protocol family `show` lists (and
 /// `route`/`addr flush` touches). Any: the object's own default (route: IPv4, as ip).
@@ -143,8 +148,24 @@ int runPrepared(Context& ctx, const PreparedRequest& prepared, const Args& args)
 /// with "Cannot find device" for ENODEV on the request's device.
 std::string failureReason(const Error& error, const PreparedRequest* prepared);
 
+/// The exit status of a failed request, as ip's: 1 (a bad value) when the device it names does
+/// not exist (ENODEV: ip's `Cannot find device`), else 2 (the kernel refused).
+int exitStatusOf(const Error& error);
+
 /// Prints `Error: <message>` on stderr.
 void printError(std::string_view message);
+
+/// Runs an object's command, a UsageError (printed) exiting `usageStatus` instead of ip's 255:
+/// for the objects that keep their own tool's statuses (ethtool 1, conntrack 2, apply 2).
+template <class Run>
+int runWithUsageStatus(int usageStatus, Run&& run) {
+  try {
+    return run();
+  } catch (const UsageError& e) {
+    printError(e.what());
+    return usageStatus;
+  }
+}
 
 /// A PreparedRequest's encode called with every name resolved to a placeholder index: checks
 /// everything the encoder checks, sends nothing. Throws UsageError with the encoder's reason.

@@ -19,6 +19,11 @@
 namespace fastlink::cli {
 namespace {
 
+/// conntrack-tools' exit statuses, not ip's: OTHER_PROBLEM (a request failed, nothing matched)
+/// and PARAMETER_PROBLEM (bad command line, nothing sent).
+constexpr int kConntrackFailed = 1;
+constexpr int kConntrackUsage = 2;
+
 constexpr const char* kUsage = R"(Usage: fastlink conntrack COMMAND [ SELECTOR ]... [ -o extended,id,timestamp,userspace ]
 COMMAND := { -L | --dump } | { -G | --get } | { -D | --delete } | { -I | --create } | { -U | --update }
            | { -F | --flush } | { -E | --event } [ -e NEW,UPDATE,DESTROY ] [ -b | --buffer-size BYTES ]
@@ -467,10 +472,10 @@ int runEvents(Context& ctx, const Command& c) {
   }
   printer.finish();
   summary(fmt::format("{} flow events have been shown.", printer.count()));
-  return sub.overflows() ? kExitFailed : kExitOk;
+  return sub.overflows() ? kConntrackFailed : kExitOk;
 }
 
-int runConntrack(Context& ctx, Args& args) {
+int runConntrackCommand(Context& ctx, Args& args) {
   if (!args.done() && (args.peek() == "help" || args.peek() == "-h" || args.peek() == "--help")) {
     printLine(kUsage);
     return kExitOk;
@@ -498,7 +503,7 @@ int runConntrack(Context& ctx, Args& args) {
         std::size_t n = ct.deleteMatching(c.filter, [&](const ConntrackEntry& e) { p.print(e); });
         p.finish();
         summary(fmt::format("{} flow entries have been deleted.", n));
-        return n ? kExitOk : kExitFailed;
+        return n ? kExitOk : kConntrackFailed;
       }
       case Verb::Create:
         ct.create(c.entry);
@@ -536,7 +541,7 @@ int runConntrack(Context& ctx, Args& args) {
         }
         p.finish();
         summary(fmt::format("{} flow entries have been updated.", applied.size()));
-        return applied.empty() ? kExitFailed : kExitOk;
+        return applied.empty() ? kConntrackFailed : kExitOk;
       }
       case Verb::Flush:
         ct.flush(c.filter.family);
@@ -551,9 +556,13 @@ int runConntrack(Context& ctx, Args& args) {
     else if (e.code() == std::errc::file_exists)
       printError(fmt::format("such conntrack exists already ({})", e.operation()));
     else printError(fmt::format("{} ({})", e.reason(), e.operation()));
-    return kExitFailed;
+    return kConntrackFailed;
   }
-  return kExitUsage;
+  return kConntrackUsage;
+}
+
+int runConntrack(Context& ctx, Args& args) {
+  return runWithUsageStatus(kConntrackUsage, [&] { return runConntrackCommand(ctx, args); });
 }
 
 const Registrar kConntrack{ObjectCommand{.name = "conntrack", .aliases = {"ct"}, .usage = kUsage, .run = runConntrack, .prepare = {}}};

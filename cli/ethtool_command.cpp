@@ -25,6 +25,9 @@
 namespace fastlink::cli {
 namespace {
 
+/// ethtool's exit status for a usage error and for most failures (docs/CLI.md, "Exit statuses").
+constexpr int kEthtoolFailed = 1;
+
 constexpr const char* kUsage = R"(Usage: fastlink ethtool [ --json ] { -l | -g | -k | -c | -S } DEV
        fastlink ethtool -L DEV [ rx N ] [ tx N ] [ other N ] [ combined N ]
        fastlink ethtool -G DEV [ rx N ] [ rx-mini N ] [ rx-jumbo N ] [ tx N ] [ rx-buf-len N ]
@@ -47,7 +50,7 @@ int failed(const Error& e, const std::string& device) {
     printError(fmt::format("Cannot find device \"{}\"", device));
   else
     printError(e.reason());
-  return kExitFailed;
+  return kEthtoolFailed;
 }
 
 void printJson(Context& ctx, const nlohmann::ordered_json& j) {
@@ -146,7 +149,7 @@ int reportFeatureChanges(const FeaturesInfo& before, const FeaturesSetResult& r,
   if (anyMet) return kExitOk;
   std::fflush(stdout);
   std::fputs("Could not change any device features\n", stderr);  // ethtool's words, no "Error: "
-  return kExitFailed;
+  return kEthtoolFailed;
 }
 
 int setFeatures(Context& ctx, const std::string& dev, Args& args) {
@@ -180,7 +183,7 @@ int setFeatures(Context& ctx, const std::string& dev, Args& args) {
       }
     if (!any) {
       printError(fmt::format("device {} has no feature of the group \"{}\"", dev, name));
-      return kExitFailed;
+      return kEthtoolFailed;
     }
   }
   FeaturesSetResult r;
@@ -193,7 +196,7 @@ int setFeatures(Context& ctx, const std::string& dev, Args& args) {
     for (const auto& [name, on] : changes.changes)
       if (!before.find(name)) {
         printError(fmt::format("bit name not found: \"{}\" is not a feature of {} (see ethtool -k {})", name, dev, dev));
-        return kExitFailed;
+        return kEthtoolFailed;
       }
     throw;
   }
@@ -265,7 +268,7 @@ int showStandardStats(Context& ctx, const std::string& dev) {
 
 // ---- dispatch ----------------------------------------------------------------------------
 
-int runEthtool(Context& ctx, Args& args) {
+int runEthtoolCommand(Context& ctx, Args& args) {
   GlobalOptions options = ctx.options();
   bool allGroups = false;
   while (!args.done() && (args.peek() == "--json" || args.peek() == "-j" || args.peek() == "--all-groups")) {
@@ -274,7 +277,7 @@ int runEthtool(Context& ctx, Args& args) {
   }
   if (args.done()) {
     std::fputs((std::string(kUsage) + "\n").c_str(), stderr);
-    return kExitUsage;
+    return kEthtoolFailed;
   }
   if (args.peek() == "help" || args.peek() == "-h" || args.peek() == "--help") {
     printLine(kUsage);
@@ -308,6 +311,11 @@ int runEthtool(Context& ctx, Args& args) {
     return failed(e, dev);
   }
   throw UsageError(fmt::format("ethtool option \"{}\" is unknown; fastlink covers -l -L -g -G -k -K -c -C -S", action));
+}
+
+int runEthtool(Context& ctx, Args& args) {
+  // ethtool's "bad command line argument(s)": 1, not ip's 255.
+  return runWithUsageStatus(kEthtoolFailed, [&] { return runEthtoolCommand(ctx, args); });
 }
 
 const Registrar kEthtool{

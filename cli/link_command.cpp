@@ -6,6 +6,7 @@
 
 #include "args.hpp"
 #include "command.hpp"
+#include "ip_compat.hpp"
 #include "link_kind.hpp"
 #include "link_show.hpp"
 #include "xdp_command.hpp"
@@ -110,7 +111,7 @@ bool parseCommonOption(Args& args, ParsedLink& p, Verb verb) {
   } else if (args.accept("numtxqueues")) l.numTxQueues = parseU32(args.value("numtxqueues"), "numtxqueues", 1, 4096);
   else if (args.accept("numrxqueues")) l.numRxQueues = parseU32(args.value("numrxqueues"), "numrxqueues", 1, 4096);
   else if (args.accept("link")) p.parent = parseIfname(args.value("link"), "link");
-  else if (args.accept("netns")) l.netns = Netns::named(args.value("netns"));
+  else if (args.accept("netns")) l.netns = parseNetnsTarget(args.value("netns"));
   else if (args.accept("name")) {
     std::string name = parseIfname(args.value("name"), "name");
     if (verb != Verb::Set && l.name && *l.name != name) throw UsageError(fmt::format("two names given: \"{}\" and \"{}\"", *l.name, name));

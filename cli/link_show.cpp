@@ -757,7 +757,7 @@ int streamLinks(Netlink& netlink, const ShowQuery& q, uint32_t masterIndex, cons
     auto l = api.find(*dev, q.filter.withStats);
     if (!l) {
       json.reset();
-      return printError(deviceMissing(*dev)), kExitFailed;
+      return printError(deviceMissing(*dev)), kExitBadValue;  // ip: 1
     }
     stream.add(*l);
   } else if (views) {
@@ -771,7 +771,7 @@ int streamLinks(Netlink& netlink, const ShowQuery& q, uint32_t masterIndex, cons
 
 int reportFailure(const Error& e) {
   printError(fmt::format("{} ({})", failureReason(e, nullptr), e.operation()));
-  return kExitFailed;
+  return exitStatusOf(e);
 }
 
 }  // namespace
@@ -792,7 +792,7 @@ int showLinks(Context& ctx, Args& args) {
     uint32_t masterIndex = 0;
     if (q.master) {
       auto m = api.find(*q.master);
-      if (!m) return printError(deviceMissing(*q.master)), kExitFailed;
+      if (!m) return printError(deviceMissing(*q.master)), kExitBadValue;
       masterIndex = *m->index;
       q.filter.setMaster(masterIndex);
     }

@@ -9,6 +9,7 @@
 
 #include "command.hpp"
 #include "complete.hpp"
+#include "ip_compat.hpp"
 #include "output.hpp"
 
 namespace fastlink::cli {
@@ -25,8 +26,9 @@ std::string usage() {
       "where  OBJECT := {{ {} }}\n"
       "       OPTIONS := {{ -j[son] | -p[retty] | -s[tats] | -d[etails] | -n[etns] NETNS |\n"
       "                    -4 | -6 | -0 | -f[amily] {{ inet | inet6 | link }} | -br[ief] | -o[neline] |\n"
-      "                    -batch FILE | -force | -window N | -h[elp] | -V[ersion] }}\n"
-      "Exit status: 0 success, 1 a request failed, 2 usage or parse error.",
+      "                    -c[olor] | -b[atch] FILE | -force | -window N | -h[elp] | -V[ersion] }}\n"
+      "       (options are matched by prefix as ip matches them; tc's may follow \"tc\")\n"
+      "Exit status (as ip): 0 success, 1 a bad value or device, 2 the kernel refused, 255 usage error.",
       objects);
 }
 
@@ -45,41 +47,73 @@ FamilyOption parseFamily(std::string_view word) {
   throw UsageError(fmt::format("-family: \"{}\" is not a family (inet, inet6, link)", word));
 }
 
-Parsed parseGlobalOptions(int argc, char** argv) {
-  Parsed p;
-  int i = 1;
+/// iproute2's matches() for options: `opt` is a prefix of `name` that says more than "-".
+bool optionMatches(std::string_view opt, std::string_view name) { return opt.size() > 1 && name.starts_with(opt); }
+
+/// ip's `-c[olor][=always|auto|never]` (lib/color.c's matches_color). fastlink prints no colour:
+/// the option is accepted so that scripts written for ip run.
+bool isColorOption(std::string_view opt) {
+  std::string_view value;
+  if (auto eq = opt.find('='); eq != std::string_view::npos) value = opt.substr(eq + 1), opt = opt.substr(0, eq);
+  return optionMatches(opt, "-color") && (value.empty() || value == "always" || value == "auto" || value == "never");
+}
+
+/// Parses options from words[i] on (ip's order: the first option a prefix matches wins, so `-b`
+/// is -batch and `-br` -brief, as in ip.c); returns the index of the first other word.
+std::size_t parseOptions(const std::vector<std::string>& words, std::size_t i, Parsed& p) {
   auto value = [&](std::string_view option) -> std::string {
-    if (i + 1 >= argc) throw UsageError(fmt::format("option \"{}\" needs a value", option));
-    return argv[++i];
+    if (i + 1 >= words.size()) throw UsageError(fmt::format("option \"{}\" needs a value", option));
+    return words[++i];
   };
-  for (; i < argc && argv[i][0] == '-' && argv[i][1] != '\0'; ++i) {
-    std::string_view opt = argv[i];
+  for (; i < words.size() && words[i].size() > 1 && words[i][0] == '-'; ++i) {
+    std::string_view opt = words[i];
     if (opt.starts_with("--")) opt.remove_prefix(1);  // iproute2 accepts --json as -json
-    if (opt == "-j" || opt == "-json") p.options.json = true;
-    else if (opt == "-4") p.options.family = FamilyOption::Inet;
+    auto is = [&](std::string_view name) { return optionMatches(opt, name); };
+    if (opt == "-4") p.options.family = FamilyOption::Inet;
     else if (opt == "-6") p.options.family = FamilyOption::Inet6;
     else if (opt == "-0") p.options.family = FamilyOption::Link;
-    else if (opt == "-f" || opt == "-family") p.options.family = parseFamily(value(opt));
-    else if (opt == "-br" || opt == "-brief") p.options.brief = true;
-    else if (opt == "-o" || opt == "-oneline") p.options.oneline = true;
-    else if (opt == "-p" || opt == "-pretty") p.options.pretty = true;
-    else if (opt == "-s" || opt == "-stats" || opt == "-statistics") ++p.options.stats;
-    else if (opt == "-d" || opt == "-details") p.options.details = true;
-    else if (opt == "-n" || opt == "-netns") p.options.netns = value(opt);
-    else if (opt == "-b" || opt == "-batch") p.options.batchFile = value(opt);
-    else if (opt == "-force") p.options.force = true;
-    else if (opt == "-t" || opt == "-timestamp") p.options.timestamp = true;
-    else if (opt == "-rc" || opt == "-rcvbuf") p.options.rcvbuf = static_cast<int>(parseU32(value(opt), "-rcvbuf", 4096, 1u << 30));
-    else if (opt == "-window") p.options.window = parseU32(value(opt), "-window", 1, 1u << 20);
-    else if (opt == "-h" || opt == "-help") p.help = true;
-    else if (opt == "-V" || opt == "-version") p.version = true;
-    else throw UsageError(fmt::format("option \"{}\" is unknown, try \"fastlink -help\"", argv[i]));
+    else if (opt == "-h" || is("-help")) p.help = true;  // ip reads -h as -human; fastlink's is help
+    else if (is("-family")) p.options.family = parseFamily(value(opt));
+    else if (is("-stats") || is("-statistics")) ++p.options.stats;
+    else if (is("-details")) p.options.details = true;
+    else if (is("-oneline")) p.options.oneline = true;
+    else if (is("-timestamp")) p.options.timestamp = true;
+    else if (is("-Version")) p.version = true;
+    else if (is("-force")) p.options.force = true;
+    else if (is("-batch")) p.options.batchFile = value(opt);
+    else if (is("-resolve") || is("-loops") || is("-human") || is("-iec") || is("-tshort") || is("-Numeric") ||
+             is("-all") || is("-echo") || opt == "-M" || opt == "-B")
+      throw UsageError(fmt::format("option \"{}\" of ip is not supported by fastlink", words[i]));
+    else if (is("-rcvbuf")) p.options.rcvbuf = static_cast<int>(parseU32(value(opt), "-rcvbuf", 4096, 1u << 30));
+    else if (isColorOption(opt)) continue;
+    else if (is("-netns")) p.options.netns = value(opt);
+    else if (is("-json")) p.options.json = true;
+    else if (is("-pretty")) p.options.pretty = true;
+    else if (is("-brief")) p.options.brief = true;
+    else if (is("-window")) p.options.window = parseU32(value(opt), "-window", 1, 1u << 20);
+    else throw UsageError(fmt::format("option \"{}\" is unknown, try \"fastlink -help\"", words[i]));
   }
-  for (; i < argc; ++i) p.rest.emplace_back(argv[i]);
+  return i;
+}
+
+Parsed parseGlobalOptions(int argc, char** argv) {
+  Parsed p;
+  std::vector<std::string> words(argv + 1, argv + argc);
+  std::size_t i = parseOptions(words, 0, p);
+  // tc takes its options after its name (`tc -s qdisc show`): `fastlink tc -s qdisc show` too.
+  if (i < words.size() && words[i] == "tc") {
+    std::size_t after = parseOptions(words, i + 1, p);
+    words.erase(words.begin() + static_cast<std::ptrdiff_t>(i) + 1, words.begin() + static_cast<std::ptrdiff_t>(after));
+  }
+  p.rest.assign(words.begin() + static_cast<std::ptrdiff_t>(i), words.end());
   return p;
 }
 
 int dispatch(Context& ctx, std::vector<std::string> words) {
+  if (words[0] != kHelpCompleteWord) {
+    words[0] = resolveIpObject(words[0]);  // `ip a s`, `ip ro sh`: as ip's matches() reads them
+    resolveIpVerb(words);
+  }
   Args args(std::move(words));
   std::string object = args.next();
   if (object == kHelpCompleteWord) return runHelpComplete(args, usage());  // for completions/fastlink.bash
@@ -88,7 +122,7 @@ int dispatch(Context& ctx, std::vector<std::string> words) {
     return kExitOk;
   }
   const ObjectCommand* command = findCommand(object);
-  if (!command) throw UsageError(fmt::format("object \"{}\" is unknown, try \"fastlink help\"", object));
+  if (!command) throw BadValueError(fmt::format("object \"{}\" is unknown, try \"fastlink help\"", object));
   return command->run(ctx, args);
 }
 
@@ -121,13 +155,16 @@ int main(int argc, char** argv) {
   using namespace fastlink::cli;
   try {
     return run(argc, argv);
+  } catch (const BadValueError& e) {
+    printError(e.what());
+    return kExitBadValue;
   } catch (const UsageError& e) {
     printError(e.what());
     return kExitUsage;
   } catch (const fastlink::Error& e) {
     // Failures outside a request (opening the -n namespace, a dump): the kernel's or the OS's word.
     printError(fmt::format("{} ({})", e.reason(), e.operation()));
-    return kExitFailed;
+    return exitStatusOf(e);
   } catch (const std::exception& e) {
     printError(e.what());
     return kExitFailed;

@@ -9,6 +9,7 @@
 #include "command.hpp"
 #include "fastlink/neigh.hpp"
 #include "fastlink/prefix.hpp"
+#include "ip_compat.hpp"
 #include "output.hpp"
 
 namespace fastlink::cli {
@@ -29,8 +30,9 @@ struct ParsedNeigh {
   std::string dev;
 };
 
-ParsedNeigh parseModify(Args& args, Verb verb) {
+ParsedNeigh parseModify(const Context& ctx, Args& args, Verb verb) {
   ParsedNeigh p;
+  std::string typed;  // the address as given, for ip's family message
   while (!args.done()) {
     if (args.accept("lladdr")) p.info.lladdr = parseMac(args.value("lladdr"), "lladdr");
     else if (args.accept("nud")) {
@@ -43,15 +45,17 @@ ParsedNeigh parseModify(Args& args, Verb verb) {
     } else if (args.accept("dev")) p.dev = parseIfname(args.value("dev"), "dev");
     else if (args.accept("proxy")) {
       p.info.proxy = true;
-      p.info.dst = parseIp(args.value("proxy"), "proxy");
+      typed = args.value("proxy");
+      p.info.dst = parseIp(typed, "proxy");
     } else if (args.accept("router")) p.info.router = true;
     else if (args.accept("extern_learn")) p.info.externLearn = true;
     else if (args.accept("protocol")) p.info.protocol = static_cast<uint8_t>(parseInteger(args.value("protocol"), "protocol", 0, 255));
-    else if (args.acceptAny({"to"})) p.info.dst = parseIp(args.value("to"), "to");
-    else if (!p.info.dst) p.info.dst = parseIp(args.next(), "address");
+    else if (args.acceptAny({"to"})) p.info.dst = parseIp(typed = args.value("to"), "to");
+    else if (!p.info.dst) p.info.dst = parseIp(typed = args.next(), "address");
     else args.unknown("neigh takes: lladdr, nud, dev, proxy, router, extern_learn, protocol");
   }
   if (!p.info.dst) throw UsageError("neigh: an address is required");
+  requireFamily(ctx, p.info.dst->family(), typed, "address");
   if (p.dev.empty()) throw UsageError("neigh: \"dev DEV\" is required");
   if (verb == Verb::Del) {
     // `ip neigh del` ignores lladdr and nud; the library insists on the key only.
@@ -64,8 +68,8 @@ ParsedNeigh parseModify(Args& args, Verb verb) {
   return p;
 }
 
-PreparedRequest prepareModify(Args& args, Verb verb) {
-  ParsedNeigh p = parseModify(args, verb);
+PreparedRequest prepareModify(const Context& ctx, Args& args, Verb verb) {
+  ParsedNeigh p = parseModify(ctx, args, verb);
   PreparedRequest r;
   r.needs = {p.dev};
   r.device = p.dev;
@@ -84,13 +88,13 @@ PreparedRequest prepareModify(Args& args, Verb verb) {
   return r;
 }
 
-PreparedRequest prepareNeigh(Context&, Args& args) {
+PreparedRequest prepareNeigh(Context& ctx, Args& args) {
   if (args.done()) throw UsageError("neigh: a verb is required (add, del, change, replace, show, flush, get)");
   if (args.peek() == "help") throw UsageError(kUsage);
-  if (args.accept("add")) return prepareModify(args, Verb::Add);
-  if (args.acceptAny({"del", "delete"})) return prepareModify(args, Verb::Del);
-  if (args.acceptAny({"change", "chg", "set"})) return prepareModify(args, Verb::Change);
-  if (args.accept("replace")) return prepareModify(args, Verb::Replace);
+  if (args.accept("add")) return prepareModify(ctx, args, Verb::Add);
+  if (args.acceptAny({"del", "delete"})) return prepareModify(ctx, args, Verb::Del);
+  if (args.acceptAny({"change", "chg", "set"})) return prepareModify(ctx, args, Verb::Change);
+  if (args.accept("replace")) return prepareModify(ctx, args, Verb::Replace);
   if (args.acceptAny({"show", "list", "ls", "lst", "flush", "get"}))
     throw UsageError("neigh show/flush/get cannot be used in a batch (a batch only sends changes)");
   args.unknown("neigh verbs: add, del, change, replace, show, flush, get");
@@ -104,8 +108,9 @@ struct ShowOptions {
   bool devGiven = false;
 };
 
-ShowOptions parseShow(Args& args, bool flush) {
+ShowOptions parseShow(const Context& ctx, Args& args, bool flush) {
   ShowOptions s;
+  s.filter.family = familyOption(ctx);  // -4/-6 before the object, as ip
   bool stateGiven = false;
   uint16_t mask = 0;
   while (!args.done()) {
@@ -205,19 +210,21 @@ std::string toText(const NeighInfo& n, const std::map<uint32_t, std::string>& na
 }
 
 int showNeigh(Context& ctx, Args& args) {
-  ShowOptions s = parseShow(args, false);
+  ShowOptions s = parseShow(ctx, args, false);
+  // `ip -0 neigh show` asks for AF_PACKET neighbours: there are none, it prints nothing.
+  bool linkFamily = ctx.options().family == FamilyOption::Link && !s.filter.family;
   Netlink& nl = ctx.netlink();
   auto names = deviceNames(nl);
   bool withDev = !s.devGiven;
   if (ctx.options().json) {
     JsonArrayWriter out(stdout, ctx.options().pretty);
-    nl.neighbours().forEach(s.filter, [&](const NeighInfo& n) {
+    if (!linkFamily) nl.neighbours().forEach(s.filter, [&](const NeighInfo& n) {
       if (s.to && (!n.dst || !s.to->contains(*n.dst))) return;
       out.add(toJson(n, names, withDev));
     });
     out.finish();
   } else {
-    nl.neighbours().forEach(s.filter, [&](const NeighInfo& n) {
+    if (!linkFamily) nl.neighbours().forEach(s.filter, [&](const NeighInfo& n) {
       if (s.to && (!n.dst || !s.to->contains(*n.dst))) return;
       printLine(toText(n, names, withDev));
     });
@@ -226,7 +233,7 @@ int showNeigh(Context& ctx, Args& args) {
 }
 
 int flushNeigh(Context& ctx, Args& args) {
-  ShowOptions s = parseShow(args, true);
+  ShowOptions s = parseShow(ctx, args, true);
   if (s.to) {
     // A prefix is matched in user space: delete the selected entries one by one.
     Netlink& nl = ctx.netlink();
@@ -271,7 +278,7 @@ int getNeigh(Context& ctx, Args& args) {
     PreparedRequest p;
     p.device = dev;
     printError(fmt::format("{} ({})", failureReason(e, &p), e.operation()));
-    return kExitFailed;
+    return exitStatusOf(e);
   }
   auto names = deviceNames(nl);
   if (ctx.options().json) {

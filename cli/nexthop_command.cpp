@@ -8,6 +8,7 @@
 #include "args.hpp"
 #include "command.hpp"
 #include "fastlink/nexthop.hpp"
+#include "ip_compat.hpp"
 #include "output.hpp"
 
 namespace fastlink::cli {
@@ -45,13 +46,16 @@ struct ParsedNexthop {
   std::optional<std::string> dev;
 };
 
-ParsedNexthop parseNexthop(Args& args) {
+ParsedNexthop parseNexthop(const Context& ctx, Args& args) {
   ParsedNexthop p;
+  p.info.family = familyOption(ctx);  // `ip -6 nexthop add id 4 blackhole`: an IPv6 blackhole
   while (!args.done()) {
     if (args.accept("id")) p.info.id = parseU32(args.value("id"), "id", 1);
     else if (args.accept("via")) {
       if (args.peek() == "inet" || args.peek() == "inet6") args.next();
-      p.info.gateway = parseIp(args.value("via"), "via");
+      std::string typed = args.value("via");
+      p.info.gateway = parseIp(typed, "via");
+      requireFamily(ctx, p.info.gateway->family(), typed, "address");
     } else if (args.accept("dev")) p.dev = parseIfname(args.value("dev"), "dev");
     else if (args.accept("onlink")) p.info.onlink = true;
     else if (args.accept("blackhole")) p.info.blackhole = true;
@@ -71,8 +75,8 @@ ParsedNexthop parseNexthop(Args& args) {
   return p;
 }
 
-PreparedRequest prepareChange(Args& args, bool replace) {
-  auto p = std::make_shared<ParsedNexthop>(parseNexthop(args));
+PreparedRequest prepareChange(const Context& ctx, Args& args, bool replace) {
+  auto p = std::make_shared<ParsedNexthop>(parseNexthop(ctx, args));
   PreparedRequest r;
   if (p->dev) r.needs = {*p->dev};
   r.device = p->dev;
@@ -91,10 +95,10 @@ uint32_t parseIdOnly(Args& args, const char* verb) {
   return id;
 }
 
-PreparedRequest prepareNexthop(Context&, Args& args) {
+PreparedRequest prepareNexthop(Context& ctx, Args& args) {
   if (args.done()) throw UsageError("nexthop: a verb is required (add, replace, del, show, get)");
-  if (args.accept("add")) return isHelp(args) ? throw UsageError(kUsage) : prepareChange(args, false);
-  if (args.accept("replace")) return isHelp(args) ? throw UsageError(kUsage) : prepareChange(args, true);
+  if (args.accept("add")) return isHelp(args) ? throw UsageError(kUsage) : prepareChange(ctx, args, false);
+  if (args.accept("replace")) return isHelp(args) ? throw UsageError(kUsage) : prepareChange(ctx, args, true);
   if (args.acceptAny({"del", "delete"})) {
     uint32_t id = parseIdOnly(args, "del");
     PreparedRequest r;
@@ -165,7 +169,7 @@ std::string nexthopText(const NexthopInfo& n, const Names& names) {
 
 int failed(const Error& e) {
   printError(fmt::format("{} ({})", failureReason(e, nullptr), e.operation()));
-  return kExitFailed;
+  return exitStatusOf(e);
 }
 
 int showNexthops(Context& ctx, Args& args) {
@@ -184,6 +188,10 @@ int showNexthops(Context& ctx, Args& args) {
     nl.links().forEach({}, [&](const LinkInfo& l) { names[*l.index] = l.name.value_or(std::to_string(*l.index)); },
                        [&] { names.clear(); });
     std::vector<NexthopInfo> found = id ? std::vector<NexthopInfo>{nl.nexthops().get(*id)} : nl.nexthops().list(f);
+    // -4/-6 list that family's nexthops only (not groups, whose family is none), -0 none at all:
+    // as ip, which asks the kernel with that family.
+    if (ctx.options().family != FamilyOption::Any)
+      std::erase_if(found, [&](const NexthopInfo& n) { return !n.family || n.family != familyOption(ctx); });
     if (ctx.options().json) {
       JsonArrayWriter out(stdout, ctx.options().pretty);
       for (const auto& n : found) out.add(nexthopJson(n, names));

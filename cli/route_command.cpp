@@ -9,6 +9,7 @@
 #include "args.hpp"
 #include "command.hpp"
 #include "fastlink/route.hpp"
+#include "ip_compat.hpp"
 #include "output.hpp"
 #include "writer.hpp"
 
@@ -105,7 +106,7 @@ RoutePath parsePath(Args& args, std::optional<std::string>& dev) {
   return p;
 }
 
-ParsedRoute parseRoute(Args& args, bool del) {
+ParsedRoute parseRoute(const Context& ctx, Args& args, bool del) {
   ParsedRoute p;
   RouteMetrics metrics;
   bool haveMetrics = false;
@@ -114,7 +115,14 @@ ParsedRoute parseRoute(Args& args, bool del) {
   if (args.done()) throw UsageError("route: a destination prefix is required (PREFIX or default)");
   std::string dst = args.next();
   if (dst == "default" || dst == "all" || dst == "any") p.isDefault = true;
-  else p.info.dst = orUsage("prefix", [&] { return Prefix::parse(dst); });
+  else {
+    try {
+      p.info.dst = Prefix::parse(dst);
+    } catch (const Error& e) {
+      throw BadValueError(fmt::format("prefix: {}", e.reason()));  // ip: exit status 1
+    }
+  }
+  if (p.info.dst) requireFamily(ctx, p.info.dst->address().family(), dst, "prefix");  // `ip -6 route add 10.0.0.0/8`
   auto metric = [&](std::string_view keyword) {
     if (args.accept("lock")) metrics.lock = metrics.lock.value_or(0);  // accepted, not locked (rare)
     haveMetrics = true;
@@ -173,9 +181,11 @@ ParsedRoute parseRoute(Args& args, bool del) {
   }
   if (haveMetrics) p.info.metrics = metrics;
   if (p.isDefault) {
-    // The family of "default" follows the addresses given, like iproute2 with -4/-6 unset.
+    // -4/-6 choose it as ip's preferred_family does (`ip -6 route add default dev v0`); else it
+    // follows the addresses given, like iproute2 with -4/-6 unset.
     IpAddress::Family f = IpAddress::Family::v4;
-    if (p.info.gateway) f = p.info.gateway->family();
+    if (auto option = familyOption(ctx)) f = *option;
+    else if (p.info.gateway) f = p.info.gateway->family();
     else if (p.info.prefsrc) f = p.info.prefsrc->family();
     else if (!p.info.paths.empty() && p.info.paths[0].gateway) f = p.info.paths[0].gateway->family();
     p.info.dst = Prefix::any(f);
@@ -184,8 +194,8 @@ ParsedRoute parseRoute(Args& args, bool del) {
   return p;
 }
 
-PreparedRequest prepareChange(Args& args, const std::string& verb) {
-  auto p = std::make_shared<ParsedRoute>(parseRoute(args, verb == "del"));
+PreparedRequest prepareChange(const Context& ctx, Args& args, const std::string& verb) {
+  auto p = std::make_shared<ParsedRoute>(parseRoute(ctx, args, verb == "del"));
   PreparedRequest r;
   r.needs = p->names();
   r.device = p->dev;
@@ -201,11 +211,11 @@ PreparedRequest prepareChange(Args& args, const std::string& verb) {
   return r;
 }
 
-PreparedRequest prepareRoute(Context&, Args& args) {
+PreparedRequest prepareRoute(Context& ctx, Args& args) {
   if (args.done()) throw UsageError("route: a verb is required (add, del, replace, append, change, show, get, flush)");
   for (const char* verb : {"add", "replace", "append", "change"})
-    if (args.accept(verb)) return isHelp(args) ? throw UsageError(kUsage) : prepareChange(args, verb);
-  if (args.acceptAny({"del", "delete"})) return isHelp(args) ? throw UsageError(kUsage) : prepareChange(args, "del");
+    if (args.accept(verb)) return isHelp(args) ? throw UsageError(kUsage) : prepareChange(ctx, args, verb);
+  if (args.acceptAny({"del", "delete"})) return isHelp(args) ? throw UsageError(kUsage) : prepareChange(ctx, args, "del");
   if (args.acceptAny({"show", "list", "ls", "lst", "get", "flush"}))
     throw UsageError("route show/get/flush cannot be used in a batch (a batch sends one request per line)");
   args.unknown("route verbs: add, del, replace, append, change, show, get, flush");
@@ -298,6 +308,7 @@ struct RoutePrinter {
   bool isGet = false;  ///< `route get`: the table is always named
   bool hideDev = false;    ///< `route show dev D`: ip leaves out what the filter fixed
   bool hideProto = false;  ///< `route show proto P`: likewise
+  bool hideScope = false;  ///< `route show scope S`: likewise
   bool oneline = false;    ///< -o: ip's line break before `cache` becomes ` \`
 
   void text(OutBuffer& out, const RouteInfo& r) {
@@ -318,7 +329,7 @@ struct RoutePrinter {
     if (!isGet && showTable && r.table && *r.table != kTableMain) word("table ").put(words.table(*r.table));
     bool cloned = r.isCloned();
     if (!cloned && !hideProto && r.protocol && *r.protocol != RouteProtocol::Boot) word("proto ").put(words.protocol(*r.protocol));
-    if (!cloned && r.scope && *r.scope != Scope::Universe) word("scope ").put(words.scope(*r.scope));
+    if (!cloned && !hideScope && r.scope && *r.scope != Scope::Universe) word("scope ").put(words.scope(*r.scope));
     if (r.prefsrc) word("src ").putIp(*r.prefsrc);
     if (r.metric) word("metric ").putUint(*r.metric);
     for (const auto& [bit, name] : kNexthopFlags)
@@ -334,8 +345,13 @@ struct RoutePrinter {
     if (r.pref && r.dst && !r.dst->isV4())
       if (const char* p = prefName(*r.pref)) word("pref ").put(p);
     if (r.metrics) {
+      // ip's order: RTAX_* numbers (mtu 2, window 3, advmss 8, hoplimit 10, initcwnd 11, initrwnd 14).
       if (r.metrics->mtu) word("mtu ").putUint(*r.metrics->mtu);
+      if (r.metrics->window) word("window ").putUint(*r.metrics->window);
       if (r.metrics->advmss) word("advmss ").putUint(*r.metrics->advmss);
+      if (r.metrics->hoplimit && *r.metrics->hoplimit != 0xffffffffu) word("hoplimit ").putUint(*r.metrics->hoplimit);
+      if (r.metrics->initcwnd) word("initcwnd ").putUint(*r.metrics->initcwnd);
+      if (r.metrics->initrwnd) word("initrwnd ").putUint(*r.metrics->initrwnd);
     }
     if (isGet && r.table && *r.table != kTableMain) word("table ").put(words.table(*r.table));
     for (const auto& p : r.paths) {
@@ -379,7 +395,7 @@ struct RoutePrinter {
     if (r.table && *r.table != kTableMain && (isGet || showTable)) j.field("table", words.table(*r.table));
     bool cloned = r.isCloned();
     if (!cloned && !hideProto && r.protocol && *r.protocol != RouteProtocol::Boot) j.field("protocol", words.protocol(*r.protocol));
-    if (!cloned && r.scope && *r.scope != Scope::Universe) j.field("scope", words.scope(*r.scope));
+    if (!cloned && !hideScope && r.scope && *r.scope != Scope::Universe) j.field("scope", words.scope(*r.scope));
     if (r.prefsrc) j.field("prefsrc", *r.prefsrc);
     if (r.metric) j.field("metric", *r.metric);
     flags(j, r.flags.value_or(0) & 0xff);
@@ -418,8 +434,57 @@ struct RoutePrinter {
   }
 };
 
-/// `[table T|all] [proto P] [dev D] [type T] [-4|-6]`; default: table main, IPv4 (like ip).
-RouteFilter parseFilter(Args& args, bool& showTable, FamilyOption family) {
+/// A prefix of `route show`'s selectors. `default` without -4/-6 is the /0 of either family
+/// (`route show table all default` lists both default routes, as ip).
+struct ShowPrefix {
+  Prefix prefix;
+  bool anyFamily = false;
+};
+
+/// The selectors ip applies in user space (iproute.c's filter_nlmsg): `root P` (routes inside P),
+/// `match P` (routes that contain P), `[exact] P` / `default` (the route P itself), `scope S`.
+struct ShowSelectors {
+  std::optional<ShowPrefix> root, match;
+  std::optional<Scope> scope;
+
+  bool admits(const RouteInfo& r) const {
+    if (scope && r.scope.value_or(Scope::Universe) != *scope) return false;
+    if (!root && !match) return true;
+    Prefix dst = r.dst.value_or(Prefix::any(r.family()));
+    auto sameFamily = [&](const ShowPrefix& s) { return s.anyFamily || dst.family() == s.prefix.family(); };
+    if (root && (!sameFamily(*root) || dst.length() < root->prefix.length() ||
+                 (!root->anyFamily && !root->prefix.contains(dst.address()))))
+      return false;
+    if (match && (!sameFamily(*match) || dst.length() > match->prefix.length() ||
+                  (!match->anyFamily && !dst.contains(match->prefix.address()))))
+      return false;
+    return true;
+  }
+};
+
+/// `default`, `all`, `any`: the /0 of the family -4/-6 selects; without one, `default` is the /0
+/// of either family and `all`/`any` select every route (as ip 6.1 does, measured).
+std::optional<ShowPrefix> parseShowPrefix(const Context& ctx, const std::string& word) {
+  std::optional<IpAddress::Family> family = familyOption(ctx);
+  if (word == "default" || word == "all" || word == "any") {
+    if (family) return ShowPrefix{Prefix::any(*family), false};
+    if (word != "default") return std::nullopt;
+    return ShowPrefix{Prefix::any(IpAddress::Family::v4), true};
+  }
+  Prefix p;
+  try {
+    p = Prefix::parse(word);
+  } catch (const Error& e) {
+    throw BadValueError(fmt::format("prefix: {}", e.reason()));  // ip: exit status 1
+  }
+  requireFamily(ctx, p.family(), word, "prefix");
+  return ShowPrefix{p, false};
+}
+
+/// `[table T|all] [proto P] [dev D] [type T] [scope S] [-4|-6] [[to] [root|match|exact] PREFIX]`;
+/// default: table main, IPv4 (like ip).
+RouteFilter parseFilter(const Context& ctx, Args& args, bool& showTable, ShowSelectors* selectors = nullptr) {
+  FamilyOption family = ctx.options().family;
   RouteFilter f;
   f.setTable(kTableMain);
   f.setFamily(family == FamilyOption::Inet6 ? IpAddress::Family::v6 : IpAddress::Family::v4);
@@ -446,8 +511,20 @@ RouteFilter parseFilter(Args& args, bool& showTable, FamilyOption family) {
       f.family = IpAddress::Family::v4, familyGiven = true;
     } else if (args.acceptAny({"-6", "inet6"})) {
       f.family = IpAddress::Family::v6, familyGiven = true;
+    } else if (selectors && args.accept("scope")) {
+      std::string sc = args.value("scope");
+      selectors->scope = orUsage("scope", [&] { return parseScope(sc); });
+    } else if (selectors) {
+      // As ip, any other word is a prefix (a word that is none is a bad value, status 1).
+      if (args.accept("to") && args.done()) args.value("to");
+      if (args.accept("root")) selectors->root = parseShowPrefix(ctx, args.value("root"));
+      else if (args.accept("match")) selectors->match = parseShowPrefix(ctx, args.value("match"));
+      else {
+        std::string word = args.accept("exact") ? args.value("exact") : args.next();
+        selectors->root = selectors->match = parseShowPrefix(ctx, word);
+      }
     } else {
-      args.unknown("route show takes: table T|all, proto P, dev D, type T, -4, -6");
+      args.unknown("route flush takes: table T|all, proto P, dev D, type T, -4, -6");
     }
   }
   return f;
@@ -455,12 +532,13 @@ RouteFilter parseFilter(Args& args, bool& showTable, FamilyOption family) {
 
 int failed(const Error& e) {
   printError(fmt::format("{} ({})", failureReason(e, nullptr), e.operation()));
-  return kExitFailed;
+  return exitStatusOf(e);
 }
 
 int showRoutes(Context& ctx, Args& args) {
   bool showTable = false;
-  RouteFilter f = parseFilter(args, showTable, ctx.options().family);
+  ShowSelectors selectors;
+  RouteFilter f = parseFilter(ctx, args, showTable, &selectors);
   Netlink& nl = ctx.netlink();
   try {
     RoutePrinter printer{DeviceNames(nl), RouteWords{}};
@@ -468,12 +546,13 @@ int showRoutes(Context& ctx, Args& args) {
     printer.oneline = ctx.options().oneline;
     printer.hideDev = f.dev.has_value();
     printer.hideProto = f.protocol.has_value();
+    printer.hideScope = selectors.scope.has_value();
     OutBuffer out;
     if (ctx.options().json) {
       JsonOut j(out, ctx.options().pretty);
-      nl.routes().forEach(f, [&](const RouteInfo& r) { printer.json(j, r); }, [&] { j.restartDump(); });
+      nl.routes().forEach(f, [&](const RouteInfo& r) { if (selectors.admits(r)) printer.json(j, r); }, [&] { j.restartDump(); });
     } else {
-      nl.routes().forEach(f, [&](const RouteInfo& r) { printer.text(out, r); }, [&] { out.restartDump(); });
+      nl.routes().forEach(f, [&](const RouteInfo& r) { if (selectors.admits(r)) printer.text(out, r); }, [&] { out.restartDump(); });
     }
   } catch (const Error& e) {
     return failed(e);
@@ -483,7 +562,7 @@ int showRoutes(Context& ctx, Args& args) {
 
 int flushRoutes(Context& ctx, Args& args) {
   bool showTable = false;
-  RouteFilter f = parseFilter(args, showTable, ctx.options().family);
+  RouteFilter f = parseFilter(ctx, args, showTable);
   try {
     ctx.netlink().routes().flush(f);
   } catch (const Error& e) {

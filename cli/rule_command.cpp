@@ -6,6 +6,7 @@
 #include "command.hpp"
 #include "fastlink/route.hpp"
 #include "fastlink/rule.hpp"
+#include "ip_compat.hpp"
 #include "output.hpp"
 
 namespace fastlink::cli {
@@ -45,6 +46,12 @@ std::string ipProtoName(uint8_t number) {
   return "ipproto-" + std::to_string(number);
 }
 
+/// `tos`/`dsfield`: hexadecimal with or without 0x, as ip's rtnl_dsfield_a2n (`tos 16` is 0x16).
+uint8_t parseDsfield(std::string_view text) {
+  std::string hex = text.starts_with("0x") || text.starts_with("0X") ? std::string(text) : "0x" + std::string(text);
+  return static_cast<uint8_t>(parseInteger(hex, "tos", 0, 255));
+}
+
 std::pair<uint64_t, uint64_t> parseRange(std::string_view text, std::string_view keyword, uint64_t max) {
   auto dash = text.find('-');
   uint64_t a = parseInteger(text.substr(0, dash), keyword, 0, max);
@@ -70,6 +77,43 @@ uint32_t parseTable(std::string_view text) {
   }
 }
 
+/// The selector words `rule add/del` and `rule show` share (all but from/to, whose family checks
+/// differ): tos, fwmark, iif/dev, oif, pref, l3mdev, uidrange, ipproto, sport, dport, protocol.
+/// Returns false when the next word is none of them.
+bool parseSelectorWord(Args& args, RuleInfo& r) {
+  if (args.acceptAny({"tos", "dsfield"})) r.tos = parseDsfield(args.value("tos"));
+  else if (args.accept("fwmark")) {
+    std::string text = args.value("fwmark");
+    auto slash = text.find('/');
+    r.fwmark = parseU32(text.substr(0, slash), "fwmark");
+    if (slash != std::string::npos) r.fwmask = parseU32(text.substr(slash + 1), "fwmark mask");
+  } else if (args.acceptAny({"iif", "dev"})) r.iif = parseIfname(args.value("iif"), "iif");
+  else if (args.accept("oif")) r.oif = parseIfname(args.value("oif"), "oif");
+  else if (args.acceptAny({"pref", "priority", "preference", "order"})) r.priority = parseU32(args.value("pref"), "pref");
+  else if (args.accept("l3mdev")) r.l3mdev = true;
+  else if (args.accept("uidrange")) {
+    auto [a, b] = parseRange(args.value("uidrange"), "uidrange", UINT32_MAX);
+    r.uidRange = UidRange{static_cast<uint32_t>(a), static_cast<uint32_t>(b)};
+  } else if (args.accept("ipproto")) r.ipProto = parseIpProto(args.value("ipproto"));
+  else if (args.accept("sport")) {
+    auto [a, b] = parseRange(args.value("sport"), "sport", 65535);
+    r.sport = PortRange{static_cast<uint16_t>(a), static_cast<uint16_t>(b)};
+  } else if (args.accept("dport")) {
+    auto [a, b] = parseRange(args.value("dport"), "dport", 65535);
+    r.dport = PortRange{static_cast<uint16_t>(a), static_cast<uint16_t>(b)};
+  } else if (args.accept("protocol")) {
+    std::string text = args.value("protocol");
+    try {
+      r.protocol = static_cast<uint8_t>(RouteNames::system().protocol(text));
+    } catch (const Error& e) {
+      throw UsageError(fmt::format("protocol: {}", e.reason()));
+    }
+  } else {
+    return false;
+  }
+  return true;
+}
+
 RuleInfo parseRule(Args& args) {
   RuleInfo r;
   while (!args.done()) {
@@ -80,33 +124,7 @@ RuleInfo parseRule(Args& args) {
       r.src = parsePrefixOrAll(args.value("from"), "from");
     } else if (args.accept("to")) {
       r.dst = parsePrefixOrAll(args.value("to"), "to");
-    } else if (args.acceptAny({"tos", "dsfield"})) r.tos = static_cast<uint8_t>(parseInteger(args.value("tos"), "tos", 0, 255));
-    else if (args.accept("fwmark")) {
-      std::string text = args.value("fwmark");
-      auto slash = text.find('/');
-      r.fwmark = parseU32(text.substr(0, slash), "fwmark");
-      if (slash != std::string::npos) r.fwmask = parseU32(text.substr(slash + 1), "fwmark mask");
-    } else if (args.acceptAny({"iif", "dev"})) r.iif = parseIfname(args.value("iif"), "iif");
-    else if (args.accept("oif")) r.oif = parseIfname(args.value("oif"), "oif");
-    else if (args.acceptAny({"pref", "priority", "preference", "order"})) r.priority = parseU32(args.value("pref"), "pref");
-    else if (args.accept("l3mdev")) r.l3mdev = true;
-    else if (args.accept("uidrange")) {
-      auto [a, b] = parseRange(args.value("uidrange"), "uidrange", UINT32_MAX);
-      r.uidRange = UidRange{static_cast<uint32_t>(a), static_cast<uint32_t>(b)};
-    } else if (args.accept("ipproto")) r.ipProto = parseIpProto(args.value("ipproto"));
-    else if (args.accept("sport")) {
-      auto [a, b] = parseRange(args.value("sport"), "sport", 65535);
-      r.sport = PortRange{static_cast<uint16_t>(a), static_cast<uint16_t>(b)};
-    } else if (args.accept("dport")) {
-      auto [a, b] = parseRange(args.value("dport"), "dport", 65535);
-      r.dport = PortRange{static_cast<uint16_t>(a), static_cast<uint16_t>(b)};
-    } else if (args.accept("protocol")) {
-      std::string text = args.value("protocol");
-      try {
-        r.protocol = static_cast<uint8_t>(RouteNames::system().protocol(text));
-      } catch (const Error& e) {
-        throw UsageError(fmt::format("protocol: {}", e.reason()));
-      }
+    } else if (parseSelectorWord(args, r)) {
     } else if (args.acceptAny({"table", "lookup"})) r.table = parseTable(args.value("table"));
     else if (args.accept("goto")) r.setGoto(parseU32(args.value("goto"), "goto"));
     else if (args.accept("blackhole")) r.action = RuleAction::Blackhole;
@@ -122,7 +140,7 @@ RuleInfo parseRule(Args& args) {
   return r;
 }
 
-PreparedRequest prepareRule(Context&, Args& args) {
+PreparedRequest prepareRule(Context& ctx, Args& args) {
   if (args.done()) throw UsageError("rule: a verb is required (add, del, show)");
   if (args.peek() == "help") throw UsageError(kUsage);
   bool add = false;
@@ -131,6 +149,11 @@ PreparedRequest prepareRule(Context&, Args& args) {
   else if (args.acceptAny({"show", "list", "ls", "lst"})) throw UsageError("rule show cannot be used in a batch (a batch only sends changes)");
   else args.unknown("rule verbs: add, del, show");
   RuleInfo r = parseRule(args);
+  // -4/-6 before the object chooses the rule's family, as ip's preferred_family: `ip -6 rule add
+  // tos 0x10 ...` makes an IPv6 rule. A prefix of the other family is refused, as ip does.
+  if (!r.family) r.family = familyOption(ctx);
+  for (const auto& prefix : {r.src, r.dst})
+    if (prefix) requireFamily(ctx, prefix->address().family(), prefix->toString(), "prefix");
   PreparedRequest p;
   p.encode = [r, add](Resolver&) { return add ? RuleRequests::add(r) : RuleRequests::del(r); };
   return p;
@@ -245,22 +268,78 @@ std::string toText(const RuleInfo& r, bool details) {
   return fmt::format("{}:\t{}", r.priority.value_or(0), line.str());
 }
 
+/// The selectors of `rule show` that the library's filter has not (iprule.c's filter_nlmsg):
+/// `from`/`to` P (rules whose prefix lies inside P), `tos`, `fwmark M[/MASK]`, `not`, `l3mdev`,
+/// `uidrange`, `ipproto`, `sport`, `dport`, `protocol` (each compared for equality).
+struct RuleSelectors {
+  RuleInfo want;
+
+  static bool inside(const std::optional<Prefix>& selector, const std::optional<Prefix>& rule, IpAddress::Family family) {
+    if (!selector) return true;
+    Prefix p = rule.value_or(Prefix::any(family));
+    return p.family() == selector->family() && p.length() >= selector->length() && selector->contains(p.address());
+  }
+  bool admits(const RuleInfo& r) const {
+    IpAddress::Family family = r.effectiveFamily();
+    if (!inside(want.src, r.src, family) || !inside(want.dst, r.dst, family)) return false;
+    if (want.tos && r.tos.value_or(0) != *want.tos) return false;
+    if (want.fwmark && r.fwmark.value_or(0) != *want.fwmark) return false;
+    if (want.fwmask && r.fwmask.value_or(0) != *want.fwmask) return false;
+    if (want.invert && !r.invert.value_or(false)) return false;
+    if (want.l3mdev && !r.l3mdev.value_or(false)) return false;
+    if (want.uidRange && (!r.uidRange || r.uidRange->start != want.uidRange->start || r.uidRange->end != want.uidRange->end))
+      return false;
+    if (want.ipProto && r.ipProto.value_or(0) != *want.ipProto) return false;
+    if (want.sport && r.sport != want.sport) return false;
+    if (want.dport && r.dport != want.dport) return false;
+    if (want.protocol && r.protocol.value_or(0) != *want.protocol) return false;
+    return true;
+  }
+};
+
+/// `from`/`to` in `rule show`: `all` selects every rule; a bad prefix exits 1, as ip.
+std::optional<Prefix> parseShowPrefix(const Context& ctx, const std::string& text) {
+  if (text == "all") return std::nullopt;
+  Prefix p;
+  try {
+    p = Prefix::parse(text);
+  } catch (const Error& e) {
+    throw BadValueError(fmt::format("prefix: {}", e.reason()));
+  }
+  requireFamily(ctx, p.family(), text, "prefix");
+  return p;
+}
+
 int showRule(Context& ctx, Args& args) {
   RuleFilter filter;
-  filter.family = IpAddress::Family::v4;  // like `ip rule show`
+  filter.family = familyOption(ctx).value_or(IpAddress::Family::v4);  // like `ip rule show`, `ip -6 rule show`
+  RuleSelectors selectors;
+  RuleInfo& want = selectors.want;
   while (!args.done()) {
     if (args.accept("-4")) filter.family = IpAddress::Family::v4;
     else if (args.accept("-6")) filter.family = IpAddress::Family::v6;
-    else if (args.acceptAny({"pref", "priority", "preference"})) filter.priority = parseU32(args.value("pref"), "pref");
+    else if (args.acceptAny({"pref", "priority", "preference", "order"})) filter.priority = parseU32(args.value("pref"), "pref");
     else if (args.acceptAny({"table", "lookup"})) filter.table = parseTable(args.value("table"));
     else if (args.acceptAny({"iif", "dev"})) filter.iif = parseIfname(args.value("iif"), "iif");
     else if (args.accept("oif")) filter.oif = parseIfname(args.value("oif"), "oif");
-    else if (args.peek() == "help") throw UsageError(kUsage);
-    else args.unknown("rule show takes: -4, -6, pref, lookup, iif, oif");
+    else if (args.acceptAny({"from", "src"})) want.src = parseShowPrefix(ctx, args.value("from"));
+    else if (args.acceptAny({"to", "dst"})) want.dst = parseShowPrefix(ctx, args.value("to"));
+    else if (args.accept("not")) want.invert = true;
+    else if (parseSelectorWord(args, want)) {
+    } else if (args.peek() == "help") throw UsageError(kUsage);
+    else  // ip reads any other word as a prefix: status 1
+      throw BadValueError(fmt::format("rule show: \"{}\" is not a selector (pref, lookup, iif, oif, from, to, tos, fwmark, not, "
+                                      "l3mdev, uidrange, ipproto, sport, dport, protocol)", args.peek()));
   }
+  // ip parses from/to in the family it lists (IPv4 without -6): another family's prefix exits 1.
+  for (const auto& prefix : {want.src, want.dst})
+    if (prefix && prefix->family() != *filter.family)
+      throw BadValueError(fmt::format("{} prefix is expected rather than \"{}\".",
+                                      *filter.family == IpAddress::Family::v6 ? "inet6" : "inet", prefix->toStringWithLength()));
   std::optional<JsonArrayWriter> json;
   if (ctx.options().json) json.emplace(stdout, ctx.options().pretty);
   ctx.netlink().rules().forEach(filter, [&](const RuleInfo& r) {
+    if (!selectors.admits(r)) return;
     if (json) json->add(toJson(r, ctx.options().details));
     else printLine(toText(r, ctx.options().details));
   });

@@ -1,5 +1,6 @@
-// `type veth peer [name] PEER [address LLADDR] [netns NETNSNAME]`. The kernel reports no veth
+// `type veth peer [name] PEER [address LLADDR] [netns NETNSNAME|PID|PATH]`. The kernel reports no veth
 // options (the peer is IFLA_LINK), so nothing is printed.
+#include "../ip_compat.hpp"
 #include "../link_kind.hpp"
 
 namespace fastlink::cli {
@@ -12,7 +13,7 @@ void parseVeth(Args& args, ParsedLink& p) {
   while (!args.done()) {
     if (args.accept("name")) v.peerName = parseIfname(args.value("name"), "peer name");
     else if (args.accept("address")) v.peerAddress = parseMac(args.value("address"), "peer address");
-    else if (args.accept("netns")) v.peerNetns = Netns::named(args.value("netns"));
+    else if (args.accept("netns")) v.peerNetns = parseNetnsTarget(args.value("netns"));
     else if (!v.peerName) v.peerName = parseIfname(args.next(), "peer name");
     else args.unknown("after \"peer\": name, address, netns");
   }

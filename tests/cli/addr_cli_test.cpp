@@ -57,13 +57,13 @@ TEST_F(AddrCliTest, DelFlushAndErrors) {
   EXPECT_TRUE(find(ns.ipJson("addr show dev v0")[0]["addr_info"], "10.0.0.2").empty());
   std::string before = ns.ip("-4 -j addr show") + ns.ip("-6 -j addr show scope global");
   auto dup = cli("addr add 10.0.0.1/24 dev v0");
-  EXPECT_EQ(dup.status, 1);
+  EXPECT_EQ(dup.status, 2);
   EXPECT_NE(dup.err.find("Error: "), std::string::npos);
   auto label = cli("addr add 10.0.0.9/24 dev v0 label web");
-  EXPECT_EQ(label.status, 2);
+  EXPECT_EQ(label.status, 255);
   EXPECT_NE(label.err.find("must begin with the device name"), std::string::npos) << label.err;
   auto bad = cli("addr add 10.0.0.9/40 dev v0");
-  EXPECT_EQ(bad.status, 2);
+  EXPECT_EQ(bad.status, 1);  // ip: a prefix that does not parse is status 1
   EXPECT_NE(bad.err.find("length 40 is longer than 32"), std::string::npos) << bad.err;
   EXPECT_EQ(ns.ip("-4 -j addr show") + ns.ip("-6 -j addr show scope global"), before);
   ok("addr flush dev v0");

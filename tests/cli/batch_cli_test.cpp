@@ -42,7 +42,7 @@ TEST_F(CliTest, BatchWithBadLineSendsNothing) {
   std::string content = bridges(1, 50) + "link set dev b1 mtu 99999999\n" + bridges(51, 60);
   std::string before = snapshot();
   auto r = batch(content);
-  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.status, 255);
   EXPECT_NE(r.err.find("Error: mtu 99999999 out of range (68-65536) (line 51: link set dev b1 mtu 99999999)"),
             std::string::npos)
       << r.err;
@@ -64,7 +64,7 @@ TEST_F(CliTest, BatchEveryKindOfBadLineSendsNothing) {
   for (const auto& [line, message] : cases) {
     std::string before = snapshot();
     auto r = batch(bridges(1, 3) + line + "\n" + bridges(4, 5));
-    EXPECT_EQ(r.status, 2) << line;
+    EXPECT_EQ(r.status, 255) << line;
     EXPECT_NE(r.err.find(message), std::string::npos) << line << ": " << r.err;
     EXPECT_NE(r.err.find("(line 4: "), std::string::npos) << line << ": " << r.err;
     EXPECT_EQ(snapshot(), before) << line;
@@ -231,7 +231,7 @@ TEST_F(CliTest, BatchMillionLineValidationUsesBoundedMemory) {
   bool haveTime = access("/usr/bin/time", X_OK) == 0;  // GNU time reports the peak RSS
   auto r = run((haveTime ? "/usr/bin/time -f 'maxrss_kb=%M' " : "") + cliPath() + " -n " + ns.name() + " -batch " + path);
   std::remove(path.c_str());
-  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.status, 255);
   EXPECT_NE(r.err.find("(line 1000001: link set dev b1 mtu nope)"), std::string::npos) << r.err;
   EXPECT_EQ(snapshot(), before);
   if (!haveTime) GTEST_SKIP() << "no /usr/bin/time to measure the peak RSS; the rest was checked";

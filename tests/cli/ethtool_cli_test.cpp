@@ -77,12 +77,12 @@ TEST_F(EthtoolCliTest, BadInputIsAClearErrorAndChangesNothing) {
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(r.err, "Error: Operation not supported\n");
   // Usage errors are caught before anything is sent.
-  EXPECT_EQ(cli("ethtool -L e0 rx many").status, 2);
-  EXPECT_EQ(cli("ethtool -L e0").status, 2);
-  EXPECT_EQ(cli("ethtool -K e0 rx-gro-list maybe").status, 2);
-  EXPECT_EQ(cli("ethtool -X e0").status, 2);
-  EXPECT_EQ(cli("ethtool").status, 2);
-  EXPECT_EQ(cli("ethtool -l").status, 2);
+  EXPECT_EQ(cli("ethtool -L e0 rx many").status, 1);
+  EXPECT_EQ(cli("ethtool -L e0").status, 1);
+  EXPECT_EQ(cli("ethtool -K e0 rx-gro-list maybe").status, 1);
+  EXPECT_EQ(cli("ethtool -X e0").status, 1);
+  EXPECT_EQ(cli("ethtool").status, 1);
+  EXPECT_EQ(cli("ethtool -l").status, 1);
   EXPECT_EQ(ethtool("-l e0"), channels);
   EXPECT_EQ(ethtool("-k e0"), features);
 }

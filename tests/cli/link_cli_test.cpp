@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <sched.h>
+#include <signal.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 
@@ -278,8 +279,34 @@ TEST_F(CliTest, ShowFiltersByTypeMasterGroupAndUp) {
   EXPECT_EQ(show(""), names(ns.ipJson("link show")));
 
   auto r = cli("link show dev nosuch");
-  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.status, 1);  // ip: Device "nosuch" does not exist, status 1
   EXPECT_NE(r.err.find("Device \"nosuch\" does not exist"), std::string::npos) << r.err;
+}
+
+// ip's `netns PID` and `netns /proc/PID/ns/net` (issue 30): the device (or a veth's peer) moves
+// to the namespace of that process, as `ip link set X netns PID` moves it. Checked with ip in the
+// target namespace.
+TEST_F(CliTest, NetnsByPidAndByPath) {
+  TestNetns other;
+  // A process living in `other` for the test: its pid names that namespace.
+  auto started = run("ip netns exec " + other.name() + " sh -c 'sleep 60 >/dev/null 2>&1 & echo $!'");
+  ASSERT_EQ(started.status, 0) << started.err;
+  pid_t pid = static_cast<pid_t>(std::stol(started.out));
+  std::string p = std::to_string(pid);
+  auto peerByPid = cli("link add x0 type veth peer name x1 netns " + p);
+  auto byPath = cli("link set x0 netns /proc/" + p + "/ns/net");
+  auto y = cli("link add y0 type veth peer name y1");
+  auto byPid = cli("link set y0 netns " + p);
+  kill(pid, SIGTERM);
+  EXPECT_EQ(peerByPid.status, 0) << peerByPid.err;
+  EXPECT_EQ(byPath.status, 0) << byPath.err;
+  EXPECT_EQ(y.status, 0) << y.err;
+  EXPECT_EQ(byPid.status, 0) << byPid.err;
+  for (const char* name : {"x0", "x1", "y0"}) {
+    EXPECT_EQ(run("ip -n " + other.name() + " link show dev " + name).status, 0) << name << " is not in the pid's namespace";
+    EXPECT_FALSE(ipHas(name)) << name << " stayed";
+  }
+  EXPECT_TRUE(ipHas("y1"));
 }
 
 TEST_F(CliTest, JsonMatchesIproute2FieldByField) {
@@ -437,31 +464,31 @@ struct BadInput {
 TEST_F(CliTest, BadInputChangesNothing) {
   ASSERT_EQ(cli("link add v0 type veth peer name v1").status, 0);
   const BadInput cases[] = {
-      {"link add abcdefghijklmnop type bridge", 2, "longer than 15 bytes"},
-      {"link add a/b type bridge", 2, "contains '/'"},
-      {"link add a:b type bridge", 2, "contains ':'"},
-      {"link add 'a b' type bridge", 2, "whitespace"},
-      {"link add x0 type nosuchkind", 2, "unknown link type \"nosuchkind\" (known: bond, bridge, dummy"},
-      {"link add x0", 2, "\"type KIND\" is required"},
-      {"link set dev v0 address 02:00:00:zz:00:01", 2, "address: \"02:00:00:zz:00:01\" is not a MAC address"},
-      {"link set dev v0 mtu abc", 2, "mtu: \"abc\" is not a number"},
-      {"link set dev v0 mtu 99999999", 2, "mtu 99999999 out of range"},
-      {"link set dev v0 mtu 10", 2, "mtu 10 out of range"},
-      {"link set dev v0 mtu", 2, "\"mtu\" needs a value"},
-      {"link set dev v0 mtux 1500", 2, "unknown keyword \"mtux\" in \"link set dev v0 mtux 1500\" (word 5"},
-      {"link add x0 type bridge stp_sate 1", 2, "unknown keyword \"stp_sate\""},
-      {"link add x0 type vxlan id 16777216", 2, "vxlan id: 16777216 is out of range"},
-      {"link add x0 type macvlan mode nosuch", 2, "unknown macvlan mode \"nosuch\""},
-      {"link add x0 type veth peer name abcdefghijklmnop", 2, "longer than 15 bytes"},
-      {"link add x0 type veth peer name p0 netns no-such-netns-xyz", 2, "no-such-netns-xyz"},
-      {"link del group 0", 2, "group 0"},
-      {"link add x0 alias text type bridge", 2, "alias cannot be set when creating"},
-      {"lnk show", 2, "object \"lnk\" is unknown"},
-      {"link frobnicate", 2, "unknown keyword \"frobnicate\""},
+      {"link add abcdefghijklmnop type bridge", 255, "longer than 15 bytes"},
+      {"link add a/b type bridge", 255, "contains '/'"},
+      {"link add a:b type bridge", 255, "contains ':'"},
+      {"link add 'a b' type bridge", 255, "whitespace"},
+      {"link add x0 type nosuchkind", 255, "unknown link type \"nosuchkind\" (known: bond, bridge, dummy"},
+      {"link add x0", 255, "\"type KIND\" is required"},
+      {"link set dev v0 address 02:00:00:zz:00:01", 255, "address: \"02:00:00:zz:00:01\" is not a MAC address"},
+      {"link set dev v0 mtu abc", 255, "mtu: \"abc\" is not a number"},
+      {"link set dev v0 mtu 99999999", 255, "mtu 99999999 out of range"},
+      {"link set dev v0 mtu 10", 255, "mtu 10 out of range"},
+      {"link set dev v0 mtu", 255, "\"mtu\" needs a value"},
+      {"link set dev v0 mtux 1500", 255, "unknown keyword \"mtux\" in \"link set dev v0 mtux 1500\" (word 5"},
+      {"link add x0 type bridge stp_sate 1", 255, "unknown keyword \"stp_sate\""},
+      {"link add x0 type vxlan id 16777216", 255, "vxlan id: 16777216 is out of range"},
+      {"link add x0 type macvlan mode nosuch", 255, "unknown macvlan mode \"nosuch\""},
+      {"link add x0 type veth peer name abcdefghijklmnop", 255, "longer than 15 bytes"},
+      {"link add x0 type veth peer name p0 netns no-such-netns-xyz", 255, "no-such-netns-xyz"},
+      {"link del group 0", 255, "group 0"},
+      {"link add x0 alias text type bridge", 255, "alias cannot be set when creating"},
+      {"lnk show", 1, "object \"lnk\" is unknown"},
+      {"link frobnicate", 255, "unknown keyword \"frobnicate\""},
       {"link set dev nosuch mtu 1500", 1, "Cannot find device \"nosuch\""},
       {"link set dev v0 master nosuch", 1, "Cannot find device \"nosuch\""},
       {"link del nosuch", 1, "Cannot find device \"nosuch\""},
-      {"link add v0 type bridge", 1, "File exists"},
+      {"link add v0 type bridge", 2, "File exists"},
   };
   for (const auto& c : cases) {
     std::string before = snapshot();
@@ -475,7 +502,7 @@ TEST_F(CliTest, BadInputChangesNothing) {
 }
 
 TEST_F(CliTest, HelpVersionAndUsageExitCodes) {
-  EXPECT_EQ(run(cliPath()).status, 2);
+  EXPECT_EQ(run(cliPath()).status, 255);
   auto r = run(cliPath() + " -V");
   EXPECT_EQ(r.status, 0);
   EXPECT_NE(r.out.find("fastlink"), std::string::npos);
@@ -483,7 +510,7 @@ TEST_F(CliTest, HelpVersionAndUsageExitCodes) {
   EXPECT_EQ(r.status, 0);
   EXPECT_NE(r.out.find("OBJECT"), std::string::npos);
   r = run(cliPath() + " -frobnicate link");
-  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.status, 255);
   EXPECT_NE(r.err.find("\"-frobnicate\" is unknown"), std::string::npos) << r.err;
   r = cli("link help");
   EXPECT_EQ(r.status, 0);

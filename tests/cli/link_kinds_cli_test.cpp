@@ -167,7 +167,7 @@ TEST_F(LinkKindCliTest, BadOptionsAreUsageErrors) {
   };
   for (const auto& [args, message] : cases) {
     auto r = cli(args);
-    EXPECT_EQ(r.status, 2) << args << ": " << r.err;
+    EXPECT_EQ(r.status, 255) << args << ": " << r.err;
     EXPECT_NE(r.err.find(message), std::string::npos) << args << ": " << r.err;
   }
   auto help = cli("link help");

@@ -254,7 +254,7 @@ TEST_F(MonitorCliTest, TcFilterEventsEqualTcMonitor) {
 
 TEST_F(MonitorCliTest, SyncRefusesTc) {
   auto r = cli("monitor qdisc sync");
-  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.status, 255);
   EXPECT_NE(r.err.find("sync mirrors link, address, route and neigh only"), std::string::npos) << r.err;
 }
 
@@ -266,7 +266,7 @@ TEST_F(MonitorCliTest, DevFilterKeepsOneDevice) {
 
 TEST_F(MonitorCliTest, BadObjectIsAUsageError) {
   auto r = cli("monitor bogus");
-  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.status, 255);
   EXPECT_NE(r.err.find("bogus"), std::string::npos);
 }
 

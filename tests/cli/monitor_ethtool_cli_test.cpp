@@ -97,15 +97,15 @@ TEST_F(MonitorEthtoolCliTest, JsonLinesCarryTheShowFields) {
 
 TEST_F(MonitorEthtoolCliTest, EthtoolWithOtherObjectsIsAUsageError) {
   auto r = cli("monitor ethtool route");
-  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.status, 255);
   EXPECT_NE(r.err.find("\"ethtool\" is a stream of its own"), std::string::npos) << r.err;
-  EXPECT_EQ(cli("monitor link ethtool").status, 2);
-  EXPECT_EQ(cli("monitor ethtool sync").status, 2);
+  EXPECT_EQ(cli("monitor link ethtool").status, 255);
+  EXPECT_EQ(cli("monitor ethtool sync").status, 255);
 }
 
 TEST_F(MonitorEthtoolCliTest, UnknownDeviceIsAnError) {
   auto r = cli("monitor ethtool dev nope0");
-  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.status, 2);
   EXPECT_FALSE(r.err.empty());
 }
 

@@ -31,10 +31,10 @@ TEST_F(NexthopCliTest, SingleGroupRouteAndDel) {
   ok("nexthop del id 10");
   EXPECT_EQ(ns.ipJson("nexthop show").size(), 3u);
   auto missing = cli("nexthop add id 11 group 1/99");
-  EXPECT_EQ(missing.status, 1);
+  EXPECT_EQ(missing.status, 2);
   EXPECT_NE(missing.err.find("Invalid nexthop id"), std::string::npos) << missing.err;
   auto weight = cli("nexthop add id 11 group 1,300");
-  EXPECT_EQ(weight.status, 2);
+  EXPECT_EQ(weight.status, 255);
   EXPECT_NE(weight.err.find("out of range"), std::string::npos) << weight.err;
 }
 

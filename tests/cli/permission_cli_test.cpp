@@ -59,7 +59,7 @@ TEST_F(PermissionCli, EveryWriteFailsWithEpermAndChangesNothing) {
   std::string before = state();
   for (const auto& w : writes) {
     auto r = unprivileged(w);
-    EXPECT_EQ(r.status, 1) << w << "\n" << r.err;
+    EXPECT_EQ(r.status, 2) << w << "\n" << r.err;
     EXPECT_NE(r.err.find("Operation not permitted"), std::string::npos) << w << "\n" << r.err;
     // The message names the request: its object and verb as typed.
     std::string head = w.substr(0, w.find(' ', w.find(' ') + 1));
@@ -74,7 +74,7 @@ TEST_F(PermissionCli, ABatchFailsAtItsFirstLineAndChangesNothing) {
   run("printf 'link set v0 mtu 1400\\nroute add 10.8.0.0/16 via 10.0.0.2\\n' > " + path + "; chmod 644 " + path);
   auto r = unprivileged("-batch " + path);
   std::remove(path.c_str());
-  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_EQ(r.status, 1) << r.err;  // ip -batch: 1 when a line failed
   EXPECT_NE(r.err.find("Operation not permitted (line 1: link set v0 mtu 1400)"), std::string::npos) << r.err;
   EXPECT_EQ(before, state());
 }

@@ -63,7 +63,7 @@ TEST_F(RuleCliTest, AddShowDelMatchIproute2) {
   ASSERT_EQ(cli("rule del pref 100").status, 0);
   EXPECT_EQ(ns.ip("rule show pref 100"), "");
   auto again = cli("rule del pref 100");
-  EXPECT_EQ(again.status, 1);
+  EXPECT_EQ(again.status, 2);
   EXPECT_NE(again.err.find("No such file or directory"), std::string::npos) << again.err;
 }
 
@@ -89,7 +89,7 @@ TEST_F(RuleCliTest, BadInputExitsWithAClearErrorAndChangesNothing) {
   };
   for (const auto& [line, message] : usage) {
     auto r = cli(line);
-    EXPECT_EQ(r.status, 2) << line;
+    EXPECT_EQ(r.status, 255) << line;
     EXPECT_NE(r.err.find(message), std::string::npos) << line << ": " << r.err;
   }
   EXPECT_EQ(ns.ip("rule show") + ns.ip("-6 rule show"), before);

@@ -73,18 +73,18 @@ TEST_F(SteerCliTest, ThreadedSwitchesEveryNapiOfTheDevice) {
 
 TEST_F(SteerCliTest, BadInputIsAClearErrorAndChangesNothing) {
   auto r = cli("steer set e0 rps 200");
-  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("Error: "), std::string::npos);
   EXPECT_EQ(sys("rx-0/rps_cpus"), "0\n");
   r = cli("steer set nosuchdev rps 0");
-  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("Cannot find device \"nosuchdev\""), std::string::npos) << r.err;
   r = cli("steer set e0 queue 9 rps 0");
-  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("no such queue"), std::string::npos) << r.err;
-  EXPECT_EQ(cli("steer set e0 rps 3-1").status, 2);
-  EXPECT_EQ(cli("steer set e0").status, 2);
-  EXPECT_EQ(cli("steer").status, 2);
+  EXPECT_EQ(cli("steer set e0 rps 3-1").status, 255);
+  EXPECT_EQ(cli("steer set e0").status, 255);
+  EXPECT_EQ(cli("steer").status, 255);
 }
 
 }  // namespace

@@ -97,7 +97,7 @@ TEST_F(TcCli, BatchReplacesManyRootQdiscs) {
   }
   lines += "tc qdisc add dev b0 root handle 1: htb\n";  // fails: exists
   auto r = batch(lines);
-  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_EQ(r.status, 1) << r.err;  // tc -batch: 1 when a line failed
   EXPECT_NE(r.err.find("Exclusivity flag on"), std::string::npos) << r.err;  // the kernel's extack, line named
   EXPECT_NE(r.err.find("line 21"), std::string::npos) << r.err;
   for (int i = 0; i < 20; ++i)
@@ -113,16 +113,16 @@ TEST_F(TcCli, BadInputIsRefusedAndChangesNothing) {
     int status;
     const char* says;
   } cases[] = {
-      {"tc class add dev v0 parent 1: classid 1:2 htb rate 1000", 2, "has no unit"},
-      {"tc class add dev v0 parent 1:99 classid 1:40 htb rate 1mbit", 1, "parent class 1:99 does not exist"},
-      {"tc qdisc replace dev v0 root netem loss 101%", 2, "above 100%"},
-      {"tc qdisc replace dev v0 root foo limit 5", 2, "unparsable"},
-      {"tc qdisc replace dev v0 root pfifo rate 1mbit", 2, "rate"},
-      {"tc qdisc replace dev v0 root mq limit 4", 2, "takes no options"},
-      {"tc qdisc replace dev v0 root nosuchkind", 1, "unknown"},
+      {"tc class add dev v0 parent 1: classid 1:2 htb rate 1000", 255, "has no unit"},
+      {"tc class add dev v0 parent 1:99 classid 1:40 htb rate 1mbit", 2, "parent class 1:99 does not exist"},
+      {"tc qdisc replace dev v0 root netem loss 101%", 255, "above 100%"},
+      {"tc qdisc replace dev v0 root foo limit 5", 255, "unparsable"},
+      {"tc qdisc replace dev v0 root pfifo rate 1mbit", 255, "rate"},
+      {"tc qdisc replace dev v0 root mq limit 4", 255, "takes no options"},
+      {"tc qdisc replace dev v0 root nosuchkind", 2, "unknown"},
       {"tc qdisc replace dev nosuch root pfifo", 1, "nosuch"},
-      {"tc class add dev v0 parent 1: classid 1:0 htb rate 1mbit", 2, "names a qdisc"},
-      {"tc qdisc add dev v0 pfifo", 2, "parent"},
+      {"tc class add dev v0 parent 1: classid 1:0 htb rate 1mbit", 255, "names a qdisc"},
+      {"tc qdisc add dev v0 pfifo", 255, "parent"},
   };
   for (const auto& c : cases) {
     auto r = cli(c.args);

@@ -63,9 +63,9 @@ TEST_F(TcFilterCli, ReplaceChangeAndDelLikeTc) {
   EXPECT_NE(shown.find("*flowid 1:2"), std::string::npos) << shown;
   ok("tc filter change dev v0 ingress protocol ip pref 5 handle 800::1 u32 match ip dst 10.0.0.3/32 flowid 1:3");
   EXPECT_NE(tc("filter show dev v0 ingress").out.find("*flowid 1:3"), std::string::npos);
-  // Adding the same handle again is refused by the kernel (exit 1) and changes nothing.
+  // Adding the same handle again is refused by the kernel (exit 2, as tc) and changes nothing.
   auto again = cli("tc filter add dev v0 ingress protocol ip pref 5 handle 800::1 u32 match ip dst 10.0.0.4/32");
-  EXPECT_EQ(again.status, 1) << again.err;
+  EXPECT_EQ(again.status, 2) << again.err;
   EXPECT_EQ(tc("filter show dev v0 ingress").out.find("0a000004"), std::string::npos);
   ok("tc filter del dev v0 ingress pref 5");
   EXPECT_EQ(tc("filter show dev v0 ingress").out, "");

@@ -70,7 +70,7 @@ TEST_F(TuneCliTest, ApplyThenRestore) {
   EXPECT_NE(ns.exec("ethtool -l e0").out.find("Current hardware settings:\nRX:\t\t" + onlineCount()), std::string::npos);
   EXPECT_EQ(ns.exec("cat /sys/class/net/e0/queues/tx-0/xps_cpus").out, "1\n");
   auto again = tune("tune e0");
-  EXPECT_EQ(again.status, 1);
+  EXPECT_EQ(again.status, 2);
   EXPECT_NE(again.err.find("already tuned"), std::string::npos) << again.err;
   auto back = tune("tune e0 --restore");
   ASSERT_EQ(back.status, 0) << back.err;
@@ -101,17 +101,17 @@ TEST_F(TuneCliTest, SnapshotLeftByADeletedNamespaceIsNotANewNamespacesOne) {
 TEST_F(TuneCliTest, BadInputIsAClearErrorAndChangesNothing) {
   std::string before = state();
   auto r = tune("tune e0 cpus 4000");
-  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("CPU 4000 is not online"), std::string::npos) << r.err;
   r = tune("tune nosuchdev");
-  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("Cannot find device \"nosuchdev\""), std::string::npos) << r.err;
   r = tune("tune e0 --restore");
-  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("no snapshot"), std::string::npos) << r.err;
-  EXPECT_EQ(tune("tune e0 --bogus").status, 2);
+  EXPECT_EQ(tune("tune e0 --bogus").status, 255);
   auto irq = cli("steer irq show e0");
-  EXPECT_EQ(irq.status, 1);
+  EXPECT_EQ(irq.status, 2);
   EXPECT_NE(irq.err.find("has no interrupts"), std::string::npos) << irq.err;
   EXPECT_EQ(state(), before);
   EXPECT_TRUE(fs::is_empty(snapshots));
@@ -161,17 +161,17 @@ TEST_F(XdpCliTest, AttachReplaceDetachAsIproute2Spells) {
 
 TEST_F(XdpCliTest, BadInputIsAClearErrorAndAttachesNothing) {
   auto r = cli("link set dev vb xdp obj /nonexistent.o");
-  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("/nonexistent.o"), std::string::npos) << r.err;
   r = cli("link set dev vb xdp obj " + count + " sec nosuch");
-  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("xdp_count (section xdp)"), std::string::npos) << r.err;
   r = cli("link set dev vb xdpoffload obj " + count);
   EXPECT_NE(r.status, 0);
   r = cli("link set dev vb xdp obj");
-  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.status, 255);
   r = cli("link set dev vb xdp obj " + count + " mtu 1400");
-  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.status, 255);
   EXPECT_TRUE(xdp().is_null());
 }
 

@@ -94,19 +94,19 @@ TEST_F(TunTapCliTest, BadInputExitsWithAClearErrorAndChangesNothing) {
   for (const Case& c : std::vector<Case>{
            {"tuntap add dev tap0 mode tap", 1, "Error: device \"tap0\" already exists (tuntap add dev tap0 mode tap)"},
            {"tuntap add dev v0 mode tun", 1, "already exists"},
-           {"tuntap add dev tapx mode foo", 2, "Error: tuntap: unknown mode \"foo\" (mode tun or mode tap)"},
-           {"tuntap add dev tapx", 2, "a mode is needed"},
-           {"tuntap add dev tapx mode tap mode tun", 2, "more than one mode"},
-           {"tuntap add dev tapx mode tap user no-such-user-fastlink", 2, "user \"no-such-user-fastlink\" does not exist"},
-           {"tuntap add dev tapx mode tap group no-such-group-fastlink", 2, "group \"no-such-group-fastlink\" does not exist"},
-           {"tuntap add dev abcdefghijklmnopq mode tap", 2, "longer than 15 bytes"},
-           {"tuntap add dev tapx name tapy mode tap", 2, "named twice"},
+           {"tuntap add dev tapx mode foo", 255, "Error: tuntap: unknown mode \"foo\" (mode tun or mode tap)"},
+           {"tuntap add dev tapx", 255, "a mode is needed"},
+           {"tuntap add dev tapx mode tap mode tun", 255, "more than one mode"},
+           {"tuntap add dev tapx mode tap user no-such-user-fastlink", 255, "user \"no-such-user-fastlink\" does not exist"},
+           {"tuntap add dev tapx mode tap group no-such-group-fastlink", 255, "group \"no-such-group-fastlink\" does not exist"},
+           {"tuntap add dev abcdefghijklmnopq mode tap", 255, "longer than 15 bytes"},
+           {"tuntap add dev tapx name tapy mode tap", 255, "named twice"},
            {"tuntap del dev v0", 1, "\"v0\" is not a tun/tap device (type veth)"},
            {"tuntap del dev tap0 mode tun", 1, "\"tap0\" is a tap device, not tun"},
            {"tuntap del dev nothere", 1, "Cannot find device \"nothere\""},
-           {"tuntap del", 2, "which device?"},
-           {"tuntap del dev tap0 user 0", 2, "unknown keyword"},
-           {"tuntap bogus", 2, "command \"bogus\" is unknown"},
+           {"tuntap del", 255, "which device?"},
+           {"tuntap del dev tap0 user 0", 255, "unknown keyword"},
+           {"tuntap bogus", 255, "command \"bogus\" is unknown"},
        }) {
     auto r = cli(c.args);
     EXPECT_EQ(r.status, c.status) << c.args << "\n" << r.err;
@@ -138,7 +138,7 @@ TEST_F(TunTapCliTest, BackpressureOnAKernelWithoutItIsAClearErrorAndCreatesNothi
   }
   utsname u{};
   ASSERT_EQ(uname(&u), 0);
-  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_EQ(r.status, 1) << r.err;  // a refused tun ioctl: 1, as ip tuntap
   EXPECT_EQ(r.err.rfind(std::string("Error: kernel ") + u.release +
                             " has no tun qdisc backpressure (IFF_BACKPRESSURE is not in its TUNGETFEATURES 0x",
                         0),
@@ -151,7 +151,7 @@ TEST_F(TunTapCliTest, BackpressureOnAKernelWithoutItIsAClearErrorAndCreatesNothi
   EXPECT_FALSE(ipHas("tapb"));
   // `del` takes no flags: backpressure there is a bad word.
   auto d = cli("tuntap del dev tapb backpressure");
-  EXPECT_EQ(d.status, 2);
+  EXPECT_EQ(d.status, 255);
   EXPECT_NE(d.err.find("unknown keyword"), std::string::npos) << d.err;
 }
 
@@ -161,7 +161,7 @@ TEST_F(TunTapCliTest, BatchDeletesButRefusesAddBeforeSendingAnything) {
   // so the del line before it is not applied either.
   std::string before = snapshot();
   auto r = batch("tuntap del dev tun1\ntuntap add dev tap5 mode tap\n");
-  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(r.status, 255) << r.err;
   EXPECT_NE(r.err.find("tuntap add cannot be a batch line"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("line 2"), std::string::npos) << r.err;
   EXPECT_EQ(snapshot(), before);
@@ -173,7 +173,7 @@ TEST_F(TunTapCliTest, BatchDeletesButRefusesAddBeforeSendingAnything) {
   EXPECT_FALSE(ipHas("v0"));
   EXPECT_EQ(ok("tuntap show"), "tap0: tap multi_queue vnet_hdr persist user 0\ntun0: tun pi one_queue persist filter group 5\n");
   r = batch("tuntap del dev nothere\n");
-  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.status, 1);  // ip -batch: 1 when a line failed
   EXPECT_NE(r.err.find("Cannot find device \"nothere\" (line 1: tuntap del dev nothere)"), std::string::npos) << r.err;
 }
 

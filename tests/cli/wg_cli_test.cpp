@@ -186,19 +186,19 @@ TEST_P(WgCliTest, BadInputIsRefusedWithAClearErrorAndChangesNothing) {
     std::string message;
   };
   std::vector<Case> cases = {
-      {"wg set " + dev().name() + " listen-port 1 peer " + badKey, 2, "valid base64"},
-      {"wg set " + dev().name() + " listen-port 1 peer AAAA", 2, "44 characters"},
-      {"wg set " + dev().name() + " listen-port 1 peer AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA==", 2, "31 bytes"},
-      {"wg set " + dev().name() + " listen-port 1 private-key " + file(badKey), 2, "valid base64"},
-      {"wg set " + dev().name() + " listen-port 1 peer " + peer + " endpoint 192.0.2.1", 2, "no port"},
-      {"wg set " + dev().name() + " listen-port 1 peer " + peer + " allowed-ips 10.8.0.1/24", 2, "host bits"},
+      {"wg set " + dev().name() + " listen-port 1 peer " + badKey, 255, "valid base64"},
+      {"wg set " + dev().name() + " listen-port 1 peer AAAA", 255, "44 characters"},
+      {"wg set " + dev().name() + " listen-port 1 peer AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA==", 255, "31 bytes"},
+      {"wg set " + dev().name() + " listen-port 1 private-key " + file(badKey), 255, "valid base64"},
+      {"wg set " + dev().name() + " listen-port 1 peer " + peer + " endpoint 192.0.2.1", 255, "no port"},
+      {"wg set " + dev().name() + " listen-port 1 peer " + peer + " allowed-ips 10.8.0.1/24", 255, "host bits"},
       {"wg set fwgnosuch9 listen-port 1", 1, "Cannot find device"},
-      {"wg setconf " + dev().name() + " " + file("[Interface]\nListenPort = 1\n[Peer]\nPublicKey = " + badKey + "\n"), 2,
+      {"wg setconf " + dev().name() + " " + file("[Interface]\nListenPort = 1\n[Peer]\nPublicKey = " + badKey + "\n"), 255,
        "line 4"},
   };
   ns.ip("link add v0 type veth peer name v1");
-  cases.push_back({"wg set v0 listen-port 1", 1, "not a WireGuard device"});
-  cases.push_back({"wg show v0", 1, "not a WireGuard device"});
+  cases.push_back({"wg set v0 listen-port 1", 2, "not a WireGuard device"});
+  cases.push_back({"wg show v0", 2, "not a WireGuard device"});
   for (const auto& c : cases) {
     auto r = cli(c.args);
     EXPECT_EQ(r.status, c.status) << c.args << "\n" << r.err;

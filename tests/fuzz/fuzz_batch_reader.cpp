@@ -48,7 +48,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Context ctx(options);
   try {
     int status = runBatchFile(ctx, batchPath());
-    if (status != kExitOk && status != kExitFailed && status != kExitUsage) __builtin_trap();
+    if (status != kExitOk && status != kExitBadValue && status != kExitFailed && status != kExitUsage) __builtin_trap();
   } catch (const UsageError&) {
   } catch (const fastlink::Error&) {
   }
