@@ -10,7 +10,6 @@
 // the namespace see an expired journal too, and commit rolls back instead of keeping it.
 #include <fcntl.h>
 #include <signal.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -24,6 +23,7 @@
 #include "args.hpp"
 #include "command.hpp"
 #include "fastlink/error.hpp"
+#include "fastlink/netns.hpp"
 #include "fastlink/state.hpp"
 #include "output.hpp"
 
@@ -85,14 +85,12 @@ int64_t nowMs() {
 }
 
 /// The namespace's journal: under $FASTLINK_RUN_DIR (default /run/fastlink), one directory per
-/// network namespace, named by the namespace's inode (the same for `-n NAME` and for a process
+/// network namespace, named by the namespace's cookie (the same for `-n NAME` and for a process
 /// inside it).
 Checkpoint checkpointOf(const Context& ctx) {
   const char* root = std::getenv("FASTLINK_RUN_DIR");
-  std::string path = ctx.options().netns ? "/run/netns/" + *ctx.options().netns : "/proc/self/ns/net";
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) throw Error(std::error_code(errno, std::generic_category()), "journal: stat " + path);
-  return Checkpoint::forNamespace(root && *root ? root : "/run/fastlink", st.st_ino);
+  uint64_t cookie = ctx.options().netns ? netnsCookie(Netns::named(*ctx.options().netns)) : netnsCookie();
+  return Checkpoint::forNamespace(root && *root ? root : "/run/fastlink", cookie);
 }
 
 std::string describe(const Checkpoint::Record& r) {

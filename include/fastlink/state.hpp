@@ -221,8 +221,10 @@ class Checkpoint {
   };
 
   explicit Checkpoint(std::string directory) : directory_(std::move(directory)) {}
-  /// ROOT/netns-INODE: one journal per network namespace (the inode of its nsfs file).
-  static Checkpoint forNamespace(const std::string& root, uint64_t netnsInode);
+  /// ROOT/netns-COOKIE: one journal per network namespace, named by its cookie (netnsCookie():
+  /// never reused, where a freed namespace's inode goes to the next one, which would inherit
+  /// a journal left behind).
+  static Checkpoint forNamespace(const std::string& root, uint64_t netnsCookie);
   const std::string& directory() const { return directory_; }
 
   /// Takes the lock (creating the directory). wait = false: throws Error (EWOULDBLOCK,

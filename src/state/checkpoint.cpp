@@ -119,8 +119,8 @@ Checkpoint::Lock::~Lock() {
   if (fd_ >= 0) ::close(fd_);  // closing the last descriptor releases the flock
 }
 
-Checkpoint Checkpoint::forNamespace(const std::string& root, uint64_t netnsInode) {
-  return Checkpoint(root + "/netns-" + std::to_string(netnsInode));
+Checkpoint Checkpoint::forNamespace(const std::string& root, uint64_t netnsCookie) {
+  return Checkpoint(root + "/netns-" + std::to_string(netnsCookie));
 }
 
 Checkpoint::Lock Checkpoint::lock(bool wait) const {
