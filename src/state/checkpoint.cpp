@@ -10,6 +10,7 @@
 #include <sstream>
 #include <system_error>
 
+#include "core/whole_file.hpp"
 #include "fastlink/error.hpp"
 #include "fastlink/state.hpp"
 
@@ -30,36 +31,15 @@ struct Fd {
   }
 };
 
-void makeDirectories(const std::string& path) {
-  for (std::size_t at = 1; at != std::string::npos;) {
-    at = path.find('/', at + 1);
-    std::string part = path.substr(0, at);
-    if (::mkdir(part.c_str(), 0700) != 0 && errno != EEXIST) throw systemError("journal: mkdir " + part);
-  }
-}
+void makeDirectories(const std::string& path) { core::makeDirectories(path, "journal"); }
 
 void syncDirectory(const std::string& directory) {
   Fd dir{::open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)};
   if (dir.fd < 0 || ::fsync(dir.fd) != 0) throw systemError("journal: fsync " + directory);
 }
 
-/// Writes `text` to directory/name so that a reader sees the old file or the new one.
 void replaceFile(const std::string& directory, const char* name, const std::string& text) {
-  std::string path = directory + "/" + name;
-  std::string temporary = path + ".new";
-  {
-    Fd file{::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600)};
-    if (file.fd < 0) throw systemError("journal: open " + temporary);
-    for (std::size_t done = 0; done < text.size();) {
-      ssize_t n = ::write(file.fd, text.data() + done, text.size() - done);
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) throw systemError("journal: write " + temporary);
-      done += static_cast<std::size_t>(n);
-    }
-    if (::fsync(file.fd) != 0) throw systemError("journal: fsync " + temporary);
-  }
-  if (::rename(temporary.c_str(), path.c_str()) != 0) throw systemError("journal: rename " + temporary);
-  syncDirectory(directory);
+  core::replaceWholeFile(directory + "/" + name, text, "journal", core::Durability::Synced);
 }
 
 bool readFile(const std::string& path, std::string& text) {

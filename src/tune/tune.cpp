@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "core/whole_file.hpp"
 #include "fastlink/error.hpp"
 #include "fastlink/netlink.hpp"
 #include "fastlink/netns.hpp"
@@ -65,32 +66,11 @@ TuneState stateOf(const json& j) {
   return s;
 }
 
-void makeDirs(const std::string& dir) {
-  std::string path;
-  std::size_t pos = 0;
-  while (pos != std::string::npos) {
-    pos = dir.find('/', pos + 1);
-    path = dir.substr(0, pos);
-    if (::mkdir(path.c_str(), 0700) != 0 && errno != EEXIST) throw steer::fileError(errno, "mkdir -p " + dir);
-  }
-}
-
-// Written to a temporary file and renamed: a crash never leaves half a snapshot. No fsync: the
-// directory is a tmpfs (/run) whose contents die with the settings they record, at reboot.
+// Written whole (a crash never leaves half a snapshot), without fsync: the directory is a tmpfs
+// (/run) whose contents die with the settings they record, at reboot.
 void writeSnapshot(const std::string& path, const std::string& dir, const TuneState& s) {
-  makeDirs(dir);
-  std::string tmp = path + ".tmp";
-  std::string text = stateJson(s).dump(2) + "\n";
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  if (fd < 0) throw steer::fileError(errno, "save snapshot " + path);
-  ssize_t n = ::write(fd, text.data(), text.size());
-  int err = errno;
-  ::close(fd);
-  if (n != static_cast<ssize_t>(text.size())) {
-    ::unlink(tmp.c_str());
-    throw steer::fileError(n < 0 ? err : EIO, "save snapshot " + path);
-  }
-  if (::rename(tmp.c_str(), path.c_str()) != 0) throw steer::fileError(errno, "save snapshot " + path);
+  core::makeDirectories(dir, "save snapshot " + path);
+  core::replaceWholeFile(path, stateJson(s).dump(2) + "\n", "save snapshot " + path, core::Durability::Volatile);
 }
 
 bool fileExists(const std::string& path) {
