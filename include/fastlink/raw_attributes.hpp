@@ -27,6 +27,9 @@ class RawAttributes {
   std::size_t count() const;
   /// The attributes as they go on the wire (type-length-value, each padded to 4 bytes).
   std::span<const uint8_t> bytes() const { return bytes_; }
+  /// Equal when the same attributes are kept in the same order (so that the objects holding
+  /// undecoded attributes can default their own operator==).
+  friend bool operator==(const RawAttributes&, const RawAttributes&) = default;
 
  private:
   std::vector<uint8_t> bytes_;  // concatenated TLVs, 4-byte aligned

@@ -32,10 +32,13 @@ const std::optional<T>& owned(const std::optional<T>& v) {
 }
 
 inline bool sameRaw(const RawAttributes& a, const RawAttributes& b) {
-  if (a.count() != b.count()) return false;
-  for (std::size_t i = 0; i < a.count(); ++i) {
-    const auto& x = a.list()[i];
-    const auto& y = b.list()[i];
+  // list() returns a new vector: keep both alive for the loop (an element of a temporary
+  // would dangle; clang's -Wdangling-gsl caught it in the fuzz build).
+  const std::vector<RawAttribute> as = a.list(), bs = b.list();
+  if (as.size() != bs.size()) return false;
+  for (std::size_t i = 0; i < as.size(); ++i) {
+    const RawAttribute& x = as[i];
+    const RawAttribute& y = bs[i];
     if (x.type != y.type || x.payload.size() != y.payload.size() ||
         !std::equal(x.payload.begin(), x.payload.end(), y.payload.begin()))
       return false;
