@@ -250,5 +250,6 @@ void bindAddrRouteNeighTypes(nb::module_& m);                 // addr_route.cpp
 void bindRequests(nb::module_& m);                            // netlink.cpp
 nb::class_<PyNetlink> bindNetlink(nb::module_& m);            // netlink.cpp
 void bindEvents(nb::module_& m, nb::class_<PyNetlink>& netlink);  // events.cpp: nl.events(), nl.mirror()
+void bindApply(nb::module_& m);                               // apply.cpp: fastlink.apply()
 
 }  // namespace fastlink::python

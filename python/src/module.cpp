@@ -104,4 +104,5 @@ NB_MODULE(_fastlink, m) {
   bindRequests(m);
   nb::class_<PyNetlink> netlink = bindNetlink(m);
   bindEvents(m, netlink);
+  bindApply(m);
 }
