@@ -10,6 +10,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <memory>
@@ -161,6 +162,12 @@ class Fields {
         [member](T& t, std::optional<std::string> v) { t.*member = parsed<V>(v); }, doc);
   }
 
+  /// A secret (a private key): its repr shows '<hidden>', never the value.
+  Fields& hide(const char* name) {
+    table_->hidden.push_back(name);
+    return *this;
+  }
+
   /// Ends the binding: keyword __init__ and __repr__.
   void done() {
     auto table = table_;
@@ -190,7 +197,8 @@ class Fields {
         nb::object value = self.attr(name.c_str());
         if (value.is_none()) continue;
         if (nb::isinstance<nb::list>(value) && nb::len(value) == 0) continue;
-        out += (first ? "" : ", ") + name + "=" + nb::cast<std::string>(nb::repr(value));
+        bool hidden = std::find(table->hidden.begin(), table->hidden.end(), name) != table->hidden.end();
+        out += (first ? "" : ", ") + name + "=" + (hidden ? std::string("'<hidden>'") : nb::cast<std::string>(nb::repr(value)));
         first = false;
       }
       return out + ")";
@@ -207,6 +215,7 @@ class Fields {
   struct Table {
     std::string typeName;
     std::vector<std::string> names;
+    std::vector<std::string> hidden;
     std::map<std::string, std::function<void(T&, nb::handle)>> setters;
     void add(const char* name, std::function<void(T&, nb::handle)> setter) {
       names.push_back(name);
@@ -251,5 +260,9 @@ void bindRequests(nb::module_& m);                            // netlink.cpp
 nb::class_<PyNetlink> bindNetlink(nb::module_& m);            // netlink.cpp
 void bindEvents(nb::module_& m, nb::class_<PyNetlink>& netlink);  // events.cpp: nl.events(), nl.mirror()
 void bindApply(nb::module_& m);                               // apply.cpp: fastlink.apply()
+void bindNexthopsAndBridge(nb::module_& m, nb::class_<PyNetlink>& netlink);  // nexthop_bridge.cpp
+void bindTc(nb::module_& m, nb::class_<PyNetlink>& netlink);                 // tc.cpp
+void bindEthtool(nb::module_& m, nb::class_<PyNetlink>& netlink);            // ethtool.cpp
+void bindWireGuard(nb::module_& m, nb::class_<PyNetlink>& netlink);          // wireguard.cpp (with libsodium)
 
 }  // namespace fastlink::python

@@ -103,6 +103,12 @@ NB_MODULE(_fastlink, m) {
   bindAddrRouteNeighTypes(m);
   bindRequests(m);
   nb::class_<PyNetlink> netlink = bindNetlink(m);
+  bindNexthopsAndBridge(m, netlink);
+  bindTc(m, netlink);
+  bindEthtool(m, netlink);
+#ifdef FASTLINK_PY_WIREGUARD
+  bindWireGuard(m, netlink);
+#endif
   bindEvents(m, netlink);
   bindApply(m);
 }
