@@ -46,6 +46,12 @@ def test_nexthops_and_groups(nl, ns, veth):
     with pytest.raises(fastlink.Error) as missing:
         nl.nexthops.get(10)
     assert missing.value.errno == errno.ENOENT
+    with pytest.raises(fastlink.Error):
+        fastlink.NexthopInfo(gateway="10.3.0.300")
+    with pytest.raises(TypeError):
+        fastlink.NexthopGroupMember(weight="heavy")
+    with pytest.raises(TypeError):
+        fastlink.ChannelsInfo(rx=-1)
 
 
 def test_fdb_entries(nl, ns, veth):
