@@ -8,6 +8,6 @@
 See docs/python.md in the repository.
 """
 from ._fastlink import *  # noqa: F401,F403
-from ._fastlink import Error  # noqa: F401  (the one error type, a subclass of OSError)
+from ._fastlink import Error, EventOverflow  # noqa: F401  (the error type, an OSError, and its overflow subclass)
 
 __version__ = "0.1.0"

@@ -1,5 +1,6 @@
 # Stub of the package: everything comes from the extension (_fastlink.pyi, written by nanobind's
-# stubgen at build time) except fastlink.Error, an exception type the extension creates at import.
+# stubgen at build time) except fastlink.Error and fastlink.EventOverflow, exception types the
+# extension creates at import.
 from ._fastlink import *
 
 __version__: str
@@ -16,3 +17,7 @@ class Error(OSError):
     """Position of the failed request in its batch, None outside a batch."""
     reason: str
     """The extack message if any, else the errno text."""
+
+class EventOverflow(Error):
+    """The kernel dropped notifications (ENOBUFS): the reader was too slow. The EventStream stays
+    usable: list the objects again to resynchronise, then keep reading."""

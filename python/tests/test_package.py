@@ -17,10 +17,12 @@ def test_typed_stubs_are_shipped():
     assert os.path.exists(os.path.join(package, "py.typed"))
     with open(os.path.join(package, "_fastlink.pyi")) as stub:
         text = stub.read()
-    for needle in ("class LinkInfo", "class Netlink", "def list(self, kind: str | None = None"):
+    for needle in ("class LinkInfo", "class Netlink", "def list(self, kind: str | None = None", "class EventStream",
+                   "class Mirror", "def apply(", "class NexthopInfo", "class QdiscInfo", "class ChannelsInfo"):
         assert needle in text, needle
     with open(os.path.join(package, "__init__.pyi")) as stub:
-        assert "class Error(OSError):" in stub.read()
+        text = stub.read()
+    assert "class Error(OSError):" in text and "class EventOverflow(Error):" in text
 
 
 def test_import_takes_at_most_50ms():
