@@ -4,6 +4,8 @@
 //
 //   raw_floor mtu PREFIX COUNT MTU           set the MTU of PREFIX0..PREFIX{COUNT-1} (by name)
 //   raw_floor create-veth PREFIX PAIRS       create veth PREFIX{2i} peer PREFIX{2i+1}
+//   raw_floor dump addr|route                dump every address or every route (all families and
+//                                            tables), count the messages: apply's other dumps
 //   raw_floor read6                          dump every link, read name, index, mtu, flags, kind,
 //                                            master (issue 29's library target), print a checksum
 //   raw_floor list KIND|- none|skipstats|vf  dump links, kind-filtered in the kernel or not,
@@ -311,6 +313,23 @@ int main(int argc, char** argv) try {
     bench::report(t, st.count, 0, s.bytes, st.found);
     return 0;
   }
+  if (cmd == "dump" && argc == 3 && (std::string(argv[2]) == "addr" || std::string(argv[2]) == "route")) {
+    bool addresses = std::string(argv[2]) == "addr";
+    double t0 = bench::now();
+    Socket s;
+    char buf[512];
+    nlmsghdr* h = mnl_nlmsg_put_header(buf);
+    h->nlmsg_type = addresses ? RTM_GETADDR : RTM_GETROUTE;
+    h->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+    h->nlmsg_seq = static_cast<uint32_t>(time(nullptr));
+    if (addresses) static_cast<ifaddrmsg*>(mnl_nlmsg_put_extra_header(h, sizeof(ifaddrmsg)))->ifa_family = AF_UNSPEC;
+    else static_cast<rtmsg*>(mnl_nlmsg_put_extra_header(h, sizeof(rtmsg)))->rtm_family = AF_UNSPEC;
+    if (mnl_socket_sendto(s.nl, h, h->nlmsg_len) < 0) throw std::runtime_error("sendto");
+    std::size_t count = 0;
+    receiveDump(s, h->nlmsg_seq, [](const nlmsghdr*, void* n) { ++*static_cast<std::size_t*>(n); return MNL_CB_OK; }, &count);
+    bench::report(bench::now() - t0, count, 0, s.bytes, {std::to_string(count)});
+    return 0;
+  }
   if (cmd == "read6" && argc == 2) {
     double t0 = bench::now();
     Socket s;
@@ -322,7 +341,7 @@ int main(int argc, char** argv) try {
     bench::report(bench::now() - t0, st.count, 0, s.bytes, {std::to_string(st.sum)});
     return 0;
   }
-  std::fprintf(stderr, "usage: raw_floor mtu PREFIX COUNT MTU | create-veth PREFIX PAIRS | list KIND|- none|skipstats|vf | read6 | u32-mirred DEV TARGET COUNT\n");
+  std::fprintf(stderr, "usage: raw_floor mtu PREFIX COUNT MTU | create-veth PREFIX PAIRS | list KIND|- none|skipstats|vf | dump addr|route | read6 | u32-mirred DEV TARGET COUNT\n");
   return 2;
 } catch (const std::exception& e) {
   std::fprintf(stderr, "raw_floor: %s\n", e.what());

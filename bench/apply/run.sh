@@ -1,14 +1,20 @@
 #!/usr/bin/env bash
-# fastlink apply against the equivalent fastlink -batch (issue 26), in a throwaway namespace.
-#   bench/apply/run.sh BUILD_DIR [PAIRS]     (run as root, e.g. inside scripts/sandbox)
-# PAIRS veth pairs (default 10000), each vaI in bridge brJ (500 ports a bridge), vbI up with an
-# IPv4 address. Times: apply from empty, the same -batch from empty, a second apply (no change;
-# the change requests it sends are counted on the wire by tests/support/wire_observer's preload
-# library), and a one-field change (one request).
+# fastlink apply against the equivalent fastlink -batch and the raw floor (issue 26), in a
+# throwaway namespace.
+#   bench/apply/run.sh BUILD_DIR [PAIRS] [ROUTES]     (run as root, e.g. inside scripts/sandbox)
+# PAIRS veth pairs (default 10000: 20,000 veths and 20 bridges), each vaI in bridge brJ (500
+# ports a bridge), vbI up with two IPv4 addresses (2 x PAIRS addresses), and ROUTES routes
+# (default 10 x PAIRS) spread over the vbI. Times: apply from empty, the same -batch from empty,
+# a second apply (no change: the change requests it sends are counted on the wire by
+# tests/support/wire_observer's preload library), and a one-field change (one request). The
+# floor: raw_floor's pipelined libmnl for the same requests' bulk (the veth pairs) and for the
+# dumps a no-op apply reads (links, addresses, routes).
 set -euo pipefail
 build=$(realpath "$1")
 pairs=${2:-10000}
+routes=${3:-$((10 * pairs))}
 fl=$build/cli/fastlink
+raw=$build/bench/raw_floor
 preload=$build/tests/libfastlink_wire_preload.so
 work=$(mktemp -d /tmp/fastlink-bench-apply.XXXXXX)
 ns=fl-bench-apply-$$
@@ -24,24 +30,38 @@ teardown() {
   ip netns del "$ns"
 }
 
+# A fresh namespace without IPv6: the document is IPv4, and 20,000 new devices' link-local
+# addresses, multicast reports and routes would be the kernel's background work in every figure
+# (and 60,000 routes more in every route dump).
+fresh() {
+  ip netns add "$ns"
+  ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
+}
+
 bridges=$(( (pairs + 499) / 500 ))
-{
-  echo "interfaces:"
-  for ((j = 0; j < bridges; j++)); do printf '  - {name: br%d, type: linux-bridge, state: up}\n' "$j"; done
-  for ((i = 0; i < pairs; i++)); do
-    printf '  - {name: va%d, type: veth, state: up, controller: br%d, veth: {peer: vb%d}}\n' "$i" $((i / 500)) "$i"
-    printf '  - {name: vb%d, type: veth, state: up, ipv4: {enabled: true, address: [{ip: 10.%d.%d.1, prefix-length: 32}]}}\n' \
-      "$i" $((i / 250)) $((i % 250))
-  done
-} > "$work/state.yaml"
-{
-  for ((i = 0; i < pairs; i++)); do echo "link add va$i type veth peer name vb$i"; done
-  for ((j = 0; j < bridges; j++)); do echo "link add br$j type bridge"; done
-  for ((i = 0; i < pairs; i++)); do echo "link set va$i master br$((i / 500))"; done
-  for ((j = 0; j < bridges; j++)); do echo "link set br$j up"; done
-  for ((i = 0; i < pairs; i++)); do echo "link set vb$i up"; echo "link set va$i up"; done
-  for ((i = 0; i < pairs; i++)); do echo "addr add 10.$((i / 250)).$((i % 250)).1/32 dev vb$i"; done
-} > "$work/batch"
+# vbI: 10.A.B.1/32 and 11.A.B.1/32; route K: 172.16.0.0/12's K-th /32 via vb(K mod PAIRS).
+awk -v pairs="$pairs" -v bridges="$bridges" -v routes="$routes" 'BEGIN {
+  print "interfaces:"
+  for (j = 0; j < bridges; j++) printf "  - {name: br%d, type: linux-bridge, state: up}\n", j
+  for (i = 0; i < pairs; i++) {
+    printf "  - {name: va%d, type: veth, state: up, controller: br%d, veth: {peer: vb%d}}\n", i, int(i / 500), i
+    printf "  - {name: vb%d, type: veth, state: up, ipv4: {enabled: true, address: [{ip: 10.%d.%d.1, prefix-length: 32}, {ip: 11.%d.%d.1, prefix-length: 32}]}}\n", \
+      i, int(i / 250), i % 250, int(i / 250), i % 250
+  }
+  if (routes > 0) { print "routes:"; print "  config:" }
+  for (k = 0; k < routes; k++)
+    printf "    - {destination: 172.%d.%d.%d/32, next-hop-interface: vb%d}\n", 16 + int(k / 65536), int(k / 256) % 256, k % 256, k % pairs
+}' > "$work/state.yaml"
+awk -v pairs="$pairs" -v bridges="$bridges" -v routes="$routes" 'BEGIN {
+  for (i = 0; i < pairs; i++) printf "link add va%d type veth peer name vb%d\n", i, i
+  for (j = 0; j < bridges; j++) printf "link add br%d type bridge\n", j
+  for (i = 0; i < pairs; i++) printf "link set va%d master br%d\n", i, int(i / 500)
+  for (j = 0; j < bridges; j++) printf "link set br%d up\n", j
+  for (i = 0; i < pairs; i++) printf "link set vb%d up\nlink set va%d up\n", i, i
+  for (i = 0; i < pairs; i++) printf "addr add 10.%d.%d.1/32 dev vb%d\naddr add 11.%d.%d.1/32 dev vb%d\n", int(i / 250), i % 250, i, int(i / 250), i % 250, i
+  for (k = 0; k < routes; k++)
+    printf "route add 172.%d.%d.%d/32 dev vb%d proto static\n", 16 + int(k / 65536), int(k / 256) % 256, k % 256, k % pairs
+}' > "$work/batch"
 
 # Wall seconds, and CPU seconds (user + system: the kernel does a netlink request's work in the
 # sender's context) which the other load of a shared machine disturbs less.
@@ -50,22 +70,34 @@ seconds() {
   read -r wall user sys < "$work/time"
   echo "$wall $(echo "$user + $sys" | bc)"
 }
+changeRequests() { awk '/^requests /{r=$2} /^dumpRequests /{d=$2} END{print r - d}' "$1"; }
 
-ip netns add "$ns"
+fresh
 t_apply=$(seconds "$fl" -n "$ns" apply "$work/state.yaml")
 teardown
-ip netns add "$ns"
+fresh
 t_batch=$(seconds "$fl" -n "$ns" -force -batch "$work/batch")
 # The second apply on the host the batch made: nothing to change.
 t_again=$(seconds env FASTLINK_WIRE_LOG="$work/wire" LD_PRELOAD="$preload" "$fl" -n "$ns" apply "$work/state.yaml")
-again_requests=$(awk '/^requests /{r=$2} /^dumpRequests /{d=$2} END{print r - d}' "$work/wire")
-sed -i 's/name: vb7, type: veth, state: up/name: vb7, type: veth, state: up, mtu: 9000/' "$work/state.yaml"
+again_requests=$(changeRequests "$work/wire")
+# The floor of a no-op apply: the three dumps it reads, by raw libmnl (names and indexes only).
+t_dumps=$(seconds ip netns exec "$ns" sh -c "$raw list - skipstats && $raw dump addr && $raw dump route")
+sed -i 's/name: vb7, type: veth, state: up,/name: vb7, type: veth, state: up, mtu: 9000,/' "$work/state.yaml"
 t_one=$(seconds env FASTLINK_WIRE_LOG="$work/wire1" LD_PRELOAD="$preload" "$fl" -n "$ns" apply "$work/state.yaml")
-one_requests=$(awk '/^requests /{r=$2} /^dumpRequests /{d=$2} END{print r - d}' "$work/wire1")
-printf 'pairs %d (%d interfaces, %d addresses)\n' "$pairs" $((2 * pairs + bridges)) "$pairs"
+one_requests=$(changeRequests "$work/wire1")
+teardown
+# The floor of the bulk of the apply from empty: the veth pairs alone, raw.
+fresh
+t_rawveth=$(seconds ip netns exec "$ns" "$raw" create-veth rv "$pairs")
+teardown
+
+printf 'pairs %d: %d interfaces, %d addresses, %d routes\n' "$pairs" $((2 * pairs + bridges)) $((2 * pairs)) "$routes"
 show() { set -- $1; printf '%8.3f s wall %8.3f s cpu' "$1" "$2"; }
 cpu() { set -- $1; echo "$2"; }
-printf 'apply from empty  %s\n' "$(show "$t_apply")"
-printf 'fastlink -batch   %s   apply/batch cpu = %.2f\n' "$(show "$t_batch")" "$(echo "$(cpu "$t_apply") / $(cpu "$t_batch")" | bc -l)"
+ratio() { echo "$(cpu "$1") / $(cpu "$2")" | bc -l | xargs printf '%.2f'; }
+printf 'apply from empty  %s   apply/batch cpu = %s\n' "$(show "$t_apply")" "$(ratio "$t_apply" "$t_batch")"
+printf 'fastlink -batch   %s\n' "$(show "$t_batch")"
+printf 'raw veth pairs    %s   (the floor of the pairs alone; batch/raw-pairs cpu = %s)\n' "$(show "$t_rawveth")" "$(ratio "$t_batch" "$t_rawveth")"
 printf 'second apply      %s   change requests: %s\n' "$(show "$t_again")" "$again_requests"
+printf 'raw dumps         %s   (links, addresses, routes; second-apply/raw cpu = %s)\n' "$(show "$t_dumps")" "$(ratio "$t_again" "$t_dumps")"
 printf 'one-field change  %s   change requests: %s\n' "$(show "$t_one")" "$one_requests"

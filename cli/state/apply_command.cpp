@@ -6,14 +6,20 @@
 // this program (`fastlink [-n NS] rollback --watch ID`, its own session, stdio on /dev/null and
 // its messages in the journal's watchdog.log) that sleeps until the journal's deadline and then
 // rolls back unless `fastlink commit` removed the journal. It outlives the apply (a SIGKILL of
-// the apply is the case it is for) and needs no daemon; commit, rollback and the next apply of
-// the namespace see an expired journal too, and commit rolls back instead of keeping it.
+// the apply is the case it is for) and needs no daemon. It watches the journal's directory
+// (inotify) and exits as soon as commit or rollback removes the journal, rather than sleeping
+// until the deadline. Commit, rollback and the next apply of the namespace see an expired
+// journal too (the watchdog was killed, or the host slept past the deadline): commit and apply
+// roll it back first, as the watchdog would have.
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
+#include <sys/inotify.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -103,11 +109,51 @@ std::string describe(const Checkpoint::Record& r) {
   return what;
 }
 
-/// Sends a plan and reports the first failure; -j prints the steps with their results.
-bool sendPlan(Context& ctx, const Plan& plan, const ResultSink& sink = {}) {
-  BatchResult result = applyPlan(ctx.netlink(), plan, sink);
-  if (ctx.options().json) print(plan.toJson(&result));
-  else if (!plan.empty()) print(plan.toText());
+/// Progress on a terminal while a plan that takes more than a second is sent: `N/M steps` on
+/// standard error, redrawn at most ten times a second and erased at the end (the plan's steps
+/// are printed after it). Nothing when standard error is not a terminal.
+class Progress {
+ public:
+  explicit Progress(std::size_t total) : total_(total), enabled_(::isatty(STDERR_FILENO) == 1) {}
+  Progress(const Progress&) = delete;
+  Progress& operator=(const Progress&) = delete;
+  ~Progress() {
+    if (shown_) std::fputs("\r\033[K", stderr);
+  }
+  void answered(std::size_t done) {
+    if (!enabled_) return;
+    auto now = std::chrono::steady_clock::now();
+    if (now - start_ < std::chrono::seconds(1) || now - drawn_ < std::chrono::milliseconds(100)) return;
+    drawn_ = now;
+    shown_ = true;
+    std::fprintf(stderr, "\rfastlink: %zu/%zu steps", done, total_);
+  }
+
+ private:
+  std::size_t total_;
+  bool enabled_;
+  bool shown_ = false;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point drawn_{};
+};
+
+/// Sends a plan and reports the first failure; -j prints the steps with their results (unless
+/// `quiet`: a rollback that comes before an apply's own steps).
+bool sendPlan(Context& ctx, const Plan& plan, const ResultSink& sink = {}, bool quiet = false) {
+  BatchResult result;
+  {
+    Progress progress(plan.size());
+    result = applyPlan(ctx.netlink(), plan, [&](std::size_t index, const RequestResult& r) {
+      progress.answered(index + 1);
+      if (sink) sink(index, r);
+    });
+  }
+  if (quiet) {
+  } else if (ctx.options().json) {
+    print(plan.toJson(&result));
+  } else if (!plan.empty()) {
+    print(plan.toText());
+  }
   if (const Error* error = result.firstError()) {
     std::size_t index = error->batchIndex().value_or(0);
     std::string object = index < plan.steps.size() ? plan.steps[index].object : "";
@@ -127,10 +173,10 @@ bool verify(Netlink& nl, const State& want, const char* after) {
 
 /// Restores the host from the journal and removes it; the caller holds the lock. On a failure
 /// the journal stays, for another try.
-int rollbackNow(Context& ctx, const Checkpoint& checkpoint) {
+int rollbackNow(Context& ctx, const Checkpoint& checkpoint, bool quiet = false) {
   State undo = checkpoint.undo();
   Plan plan = makePlan(ctx.netlink(), undo);
-  if (!sendPlan(ctx, plan) || !verify(ctx.netlink(), undo, "rolling back")) {
+  if (!sendPlan(ctx, plan, {}, quiet) || !verify(ctx.netlink(), undo, "rolling back")) {
     printError("the journal is kept in " + checkpoint.directory() + ": fastlink rollback tries again");
     return kApplyFailed;
   }
@@ -221,6 +267,11 @@ int runApply(Context& ctx, Args& args) {
     }
     Checkpoint checkpoint = checkpointOf(ctx);
     Checkpoint::Lock lock = checkpoint.lock(false);
+    if (auto pending = checkpoint.record(); pending && pending->deadlineMs && nowMs() >= *pending->deadlineMs) {
+      // Its deadline passed and its watchdog is gone: the rollback it was promised comes first.
+      std::fprintf(stderr, "Note: %s: rolling it back first\n", describe(*pending).c_str());
+      if (rollbackNow(ctx, checkpoint, true) != kExitOk) return kApplyFailed;
+    }
     if (auto pending = checkpoint.record(); pending && (pending->status != Checkpoint::Status::Applied || pending->deadlineMs)) {
       printError(describe(*pending) + ": fastlink commit keeps it, fastlink rollback undoes it; nothing was changed");
       return kApplyBadInput;
@@ -277,17 +328,40 @@ int runCommit(Context& ctx, Args& args) {
   }
 }
 
+/// Waits until the wall-clock time `deadlineMs` or, with a watch on the journal's directory,
+/// until a file there is renamed into place or removed (apply moved the deadline, commit or
+/// rollback removed the journal), whichever comes first.
+void sleepUntil(int64_t deadlineMs, int notify) {
+  if (notify < 0) {
+    timespec at{static_cast<time_t>(deadlineMs / 1000), static_cast<long>(deadlineMs % 1000) * 1000000};
+    ::clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &at, nullptr);
+    return;
+  }
+  int64_t left = std::max<int64_t>(0, std::min<int64_t>(deadlineMs - nowMs(), 1 << 30));
+  pollfd p{notify, POLLIN, 0};
+  if (::poll(&p, 1, static_cast<int>(left)) > 0) {
+    char events[4096];
+    while (::read(notify, events, sizeof events) > 0) {
+    }
+  }
+}
+
 /// `rollback --watch ID`: the --confirm watchdog. Sleeps until the deadline of journal ID (again
-/// when apply moved it), then rolls back if the journal is still that one.
+/// when apply moved it), then rolls back if the journal is still that one; exits as soon as the
+/// journal is gone or another's.
 int watch(Context& ctx, const std::string& id) {
   Checkpoint checkpoint = checkpointOf(ctx);
+  // Watched before the record is first read, so that no change after that read is missed.
+  int notify = ::inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+  if (notify >= 0 && ::inotify_add_watch(notify, checkpoint.directory().c_str(), IN_DELETE | IN_MOVED_TO | IN_DELETE_SELF) < 0) {
+    ::close(notify);
+    notify = -1;  // then only the clock wakes it, at the deadline
+  }
   for (;;) {
     auto record = checkpoint.record();
     if (!record || record->id != id || !record->deadlineMs) return kExitOk;  // committed or rolled back
     if (nowMs() < *record->deadlineMs) {
-      int64_t ms = *record->deadlineMs;
-      timespec at{static_cast<time_t>(ms / 1000), static_cast<long>(ms % 1000) * 1000000};
-      ::clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &at, nullptr);
+      sleepUntil(*record->deadlineMs, notify);
       continue;
     }
     Checkpoint::Lock lock = checkpoint.lock(true);

@@ -78,6 +78,10 @@ struct RouteState {
   std::optional<std::string> nextHopInterface;
   std::optional<uint32_t> metric;
   uint32_t table = 254;
+  /// `fastlink-protocol` (a name from rt_protos or a number): the route's protocol, and only a
+  /// route of it matches; unset: added as `fastlink-apply.route-protocol`, any matches. Journals
+  /// and `show state` give it for routes that are not `static` (a routing daemon's, `boot`).
+  std::optional<uint8_t> protocol;
   bool absent = false;  ///< `state: absent`: remove the routes that match the given fields
 };
 

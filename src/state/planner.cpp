@@ -13,9 +13,12 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "fastlink/addr.hpp"
 #include "fastlink/error.hpp"
+#include "fastlink/link_view.hpp"
 #include "fastlink/netlink.hpp"
 #include "fastlink/route.hpp"
 #include "fastlink/rule.hpp"
@@ -46,6 +49,9 @@ struct Host {
   std::vector<RouteInfo> routes;
   std::vector<RuleInfo> rules;
   uint32_t maxIndex = 0;
+  /// Devices by the index of their lower device (IFLA_LINK) and of their master: who goes or
+  /// changes with a device, without a walk over every link per device.
+  std::multimap<uint32_t, std::string> byParent, byMaster;
 
   const LinkInfo* link(const std::string& name) const {
     auto it = links.find(name);
@@ -72,12 +78,36 @@ void dumpRoutes(Netlink& nl, Host& host) {
   }, [&] { host.routes.clear(); });
 }
 
+/// The fields of a host device the planner reads, from its view: the kinds whose options it
+/// compares are decoded whole; the others (veths, NICs: nearly all of a large host) are not.
+LinkInfo hostLinkOf(const LinkView& v) {
+  std::optional<std::string_view> kind = v.kind();
+  if (kind && (*kind == "bridge" || *kind == "bond" || *kind == "vlan" || *kind == "vxlan" || *kind == "vrf" || *kind == "macvlan"))
+    return v.toInfo();
+  LinkInfo l;
+  l.name = std::string(*v.name());
+  l.index = v.index();
+  l.flags = v.flags();
+  l.type = v.type();
+  if (kind) l.kind = std::string(*kind);
+  l.mtu = v.mtu();
+  l.address = v.address();
+  if (auto alias = v.alias()) l.alias = std::string(*alias);
+  l.group = v.group();
+  if (v.masterIndex()) l.master = Ifref(v.masterIndex());
+  if (auto parent = v.parent()) l.parent = Ifref(*parent);
+  return l;
+}
+
 Host dumpHost(Netlink& nl, bool addresses, bool routes, bool rules) {
   Host host;
-  nl.links().forEach({}, [&](const LinkInfo& l) {
-    if (!l.name || !l.index) return;
+  nl.links().forEach({}, [&](const LinkView& view) {
+    if (!view.name() || !view.index()) return;
+    LinkInfo l = hostLinkOf(view);
     host.names[*l.index] = *l.name;
     host.maxIndex = std::max(host.maxIndex, *l.index);
+    if (l.parentIndex()) host.byParent.emplace(l.parentIndex(), *l.name);
+    if (l.masterIndex()) host.byMaster.emplace(l.masterIndex(), *l.name);
     host.links.emplace(*l.name, l);
   }, [&] { host = Host{}; });
   if (addresses) dumpAddresses(nl, host);
@@ -141,6 +171,9 @@ std::optional<RouteState> routeStateOf(const Host& host, const RouteInfo& r) {
   if (r.devIndex()) route.nextHopInterface = host.nameOf(r.devIndex());
   route.metric = r.metric;
   route.table = r.tableOrMain();
+  // A static route is what a document's route is without the key; any other protocol is kept, so
+  // a rollback puts a routing daemon's (or ip's `boot`) route back as it was.
+  if (r.protocol && *r.protocol != RouteProtocol::Static) route.protocol = static_cast<uint8_t>(*r.protocol);
   return route;
 }
 
@@ -234,6 +267,7 @@ class Planner {
  public:
   Planner(const State& want, const Host& host) : want_(want), host_(host), created_(std::make_shared<CreatedIndexes>()) {
     created_->hostMax = host.maxIndex;
+    indexDocument();
   }
 
   Plan build() {
@@ -267,6 +301,36 @@ class Planner {
 
   bool ignored(const std::string& name) const { return matchesAny(want_.ownership.ignore, name); }
 
+  const InterfaceState* find(const std::string& name) const {
+    auto it = byName_.find(name);
+    return it == byName_.end() ? nullptr : it->second;
+  }
+
+  /// The document by name, and what needsIndex and vethPeerOf ask of all of it, read once: the
+  /// planner looks names up per device, and 10,000 devices and 100,000 routes are its scale.
+  void indexDocument() {
+    for (const auto& iface : want_.interfaces) {
+      byName_.emplace(iface.name, &iface);
+      if (iface.vethPeer) peerNamedBy_.emplace(*iface.vethPeer, &iface);
+      if ((iface.ipv4 && !iface.ipv4->addresses.empty()) || (iface.ipv6 && !iface.ipv6->addresses.empty()))
+        namedByIndex_.insert(iface.name);
+      if (iface.baseIface) namedByIndex_.insert(*iface.baseIface);
+      if (iface.controller) namedByIndex_.insert(*iface.controller);
+      if (iface.ports && !iface.ports->empty()) namedByIndex_.insert(iface.name);
+    }
+    for (const auto& r : want_.routes)
+      if (r.nextHopInterface) namedByIndex_.insert(*r.nextHopInterface);
+  }
+
+  /// The names of the host devices whose parent (or master) is `index`, in name order.
+  std::vector<std::string> hostChildren(const std::multimap<uint32_t, std::string>& by, uint32_t index) const {
+    std::vector<std::string> names;
+    auto [from, to] = by.equal_range(index);
+    for (auto it = from; it != to; ++it) names.push_back(it->second);
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+
   /// The controller each named interface must have ("" none), from `controller:` and port lists.
   void resolveControllers() {
     for (const auto& iface : want_.interfaces) {
@@ -278,8 +342,9 @@ class Planner {
       for (const auto& port : *master.ports) controllerOf_[port] = master.name;
       // The port list is complete: the host's other ports of this master leave it.
       if (const LinkInfo* m = host_.link(master.name); m && m->index) {
-        for (const auto& [name, link] : host_.links)
-          if (link.masterIndex() == *m->index && !controllerOf_.count(name)) controllerOf_[name] = "";
+        auto [from, to] = host_.byMaster.equal_range(*m->index);
+        for (auto it = from; it != to; ++it)
+          if (!controllerOf_.count(it->second)) controllerOf_[it->second] = "";
       }
     }
   }
@@ -340,7 +405,7 @@ class Planner {
       for (const InterfaceState* end : ends) {
         for (const std::string* dep : {end->baseIface ? &*end->baseIface : nullptr, controllerName(end->name)}) {
           if (!dep || dep->empty() || *dep == iface.name) continue;
-          if (const InterfaceState* d = want_.findInterface(*dep)) create(*d);
+          if (const InterfaceState* d = find(*dep)) create(*d);
         }
       }
       planInterface(iface);
@@ -360,9 +425,10 @@ class Planner {
     if (!link->kind) fail(path, name + " has no kind (a NIC or the loopback): it cannot be deleted");
     // Deleting a device deletes its veth peer, and the vlans and macvlans on it: those go first
     // (or not at all, for the peer).
-    for (const auto& [other, l] : host_.links) {
+    for (const std::string& other : hostChildren(host_.byParent, *link->index)) {
+      const LinkInfo& l = host_.links.at(other);
       if (other == name || deleted_.count(other)) continue;
-      if (l.parentIndex() == *link->index && l.kind && *l.kind != "veth" && wantsDeleted(other)) planDelete(other, path);
+      if (l.kind && *l.kind != "veth" && wantsDeleted(other)) planDelete(other, path);
     }
     deleted_.insert(name);
     touched_.insert(name);
@@ -373,7 +439,7 @@ class Planner {
   }
 
   bool wantsDeleted(const std::string& name) const {
-    if (const InterfaceState* i = want_.findInterface(name)) return i->state == InterfaceAdmin::Absent;
+    if (const InterfaceState* i = find(name)) return i->state == InterfaceAdmin::Absent;
     return overriddenDeletes_.count(name) > 0;
   }
 
@@ -387,10 +453,9 @@ class Planner {
   /// The document's entry for the other end of a veth, when it has one.
   const InterfaceState* vethPeerOf(const InterfaceState& iface) const {
     if (iface.type != "veth") return nullptr;
-    if (iface.vethPeer) return want_.findInterface(*iface.vethPeer);
-    for (const auto& other : want_.interfaces)
-      if (other.vethPeer && *other.vethPeer == iface.name) return &other;
-    return nullptr;
+    if (iface.vethPeer) return find(*iface.vethPeer);
+    auto it = peerNamedBy_.find(iface.name);
+    return it == peerNamedBy_.end() ? nullptr : it->second;
   }
 
   /// The other end of a veth created with its pair: what `ip link add` did not set on it.
@@ -425,8 +490,7 @@ class Planner {
     if (*kind == "veth") {
       std::string peer = iface.vethPeer.value_or("");
       if (peer.empty()) {
-        for (const auto& other : want_.interfaces)
-          if (other.vethPeer && *other.vethPeer == iface.name) peer = other.name;
+        if (auto it = peerNamedBy_.find(iface.name); it != peerNamedBy_.end()) peer = it->second->name;
       }
       if (peer.empty()) fail(child(iface.path, "veth"), "missing (a new veth needs veth.peer)");
       if (host_.link(peer) && !deleted_.count(peer)) fail(child(iface.path, "veth.peer"), peer + " exists already");
@@ -434,7 +498,7 @@ class Planner {
       // does not have yet): the peer is named by name in the batch (link set takes names), so
       // the end that addresses, routes or upper devices need by index is created first.
       if (needsIndex(peer) && !needsIndex(iface.name)) {
-        if (const InterfaceState* p = want_.findInterface(peer); p) {
+        if (const InterfaceState* p = find(peer); p) {
           creating_.erase(iface.name);
           planCreate(*p);
           planPeerSettings(iface);
@@ -507,19 +571,7 @@ class Planner {
 
   /// A device requests must name by ifindex: it gets addresses, carries routes, or is the
   /// controller or base of another device.
-  bool needsIndex(const std::string& name) const {
-    const InterfaceState* iface = want_.findInterface(name);
-    if (iface && ((iface->ipv4 && !iface->ipv4->addresses.empty()) || (iface->ipv6 && !iface->ipv6->addresses.empty())))
-      return true;
-    for (const auto& r : want_.routes)
-      if (r.nextHopInterface && *r.nextHopInterface == name) return true;
-    for (const auto& other : want_.interfaces) {
-      if (other.baseIface && *other.baseIface == name) return true;
-      if (other.controller && *other.controller == name) return true;
-      if (other.ports && !other.ports->empty() && other.name == name) return true;
-    }
-    return false;
-  }
+  bool needsIndex(const std::string& name) const { return namedByIndex_.count(name) > 0; }
 
   void planChange(const InterfaceState& iface, const LinkInfo& host) {
     bool loopback = host.type && *host.type == ARPHRD_LOOPBACK;
@@ -565,7 +617,7 @@ class Planner {
         changes.setMaster(masterRefFor(iface, *master));
         what.push_back("controller " + (hostMaster.empty() ? "none" : hostMaster) + " -> " + (master->empty() ? "none" : *master));
         // A bond takes a port only while the port is down.
-        const InterfaceState* m = want_.findInterface(*master);
+        const InterfaceState* m = find(*master);
         const LinkInfo* hm = host_.link(*master);
         bool toBond = (m && m->type == "bond") || (hm && hm->kind == "bond");
         if (toBond && wasUp) {
@@ -606,11 +658,11 @@ class Planner {
   void planOverriddenLinks() {
     if (want_.mode != ApplyMode::Overridden) return;
     for (const auto& [name, link] : host_.links) {
-      if (!link.kind || name == "lo" || want_.findInterface(name) || ignored(name) ||
+      if (!link.kind || name == "lo" || find(name) || ignored(name) ||
           !matchesAny(want_.ownership.interfaces, name))
         continue;
       // The other end of a veth the document keeps stays.
-      if (*link.kind == "veth" && want_.findInterface(host_.nameOf(link.parentIndex()))) continue;
+      if (*link.kind == "veth" && find(host_.nameOf(link.parentIndex()))) continue;
       overriddenDeletes_.insert(name);
     }
     for (const auto& name : overriddenDeletes_) planDelete(name, "fastlink-apply.mode");
@@ -664,12 +716,13 @@ class Planner {
     if (r.metric && h.metric.value_or(0) != *r.metric) return false;
     if (r.nextHopAddress && !(h.gateway && *h.gateway == *r.nextHopAddress)) return false;
     if (r.nextHopInterface && host_.nameOf(h.devIndex()) != *r.nextHopInterface) return false;
+    if (r.protocol && static_cast<uint8_t>(h.protocol.value_or(RouteProtocol::Unspec)) != *r.protocol) return false;
     return true;
   }
 
   RouteInfo routeOf(const RouteState& r) const {
     RouteInfo route(r.destination);
-    route.setTable(r.table).setProtocol(static_cast<RouteProtocol>(want_.ownership.routeProtocol));
+    route.setTable(r.table).setProtocol(static_cast<RouteProtocol>(r.protocol.value_or(want_.ownership.routeProtocol)));
     if (r.metric) route.setMetric(*r.metric);
     if (r.nextHopAddress) route.setGateway(*r.nextHopAddress);
     if (r.nextHopInterface) {
@@ -704,17 +757,37 @@ class Planner {
 
   bool routeOnDeletedDevice(const RouteInfo& h) const { return deleted_.count(host_.nameOf(h.devIndex())) > 0; }
 
+  /// The host routes with r's destination and table, in dump order (the only ones sameRoute can accept).
+  std::vector<const RouteInfo*> candidates(const RouteState& r) {
+    indexHostRoutes();
+    std::vector<const RouteInfo*> found;
+    auto [from, to] = routesByKey_.equal_range(routeKey(r.destination, r.table));
+    for (auto it = from; it != to; ++it) found.push_back(it->second);
+    std::sort(found.begin(), found.end());  // pointers into one vector: dump order
+    return found;
+  }
+
+  void indexHostRoutes() {
+    if (!routesByKey_.empty()) return;
+    for (const auto& h : host_.routes)
+      if (h.dst) routesByKey_.emplace(routeKey(*h.dst, h.tableOrMain()), &h);
+  }
+
   void planRoutes() {
-    std::set<const RouteInfo*> kept;
+    std::set<const RouteInfo*> kept, named;
     for (const auto& r : want_.routes) {
+      std::vector<const RouteInfo*> same = candidates(r);
       if (r.absent) {
-        for (const auto& h : host_.routes)
-          if (sameRoute(r, h) && !routeOnDeletedDevice(h)) deleteHostRoute(h);
+        for (const RouteInfo* h : same)
+          if (sameRoute(r, *h) && !routeOnDeletedDevice(*h)) deleteHostRoute(*h);
         continue;
       }
       const RouteInfo* match = nullptr;
-      for (const auto& h : host_.routes)
-        if (sameRoute(r, h) && !routeOnDeletedDevice(h)) match = &h;
+      for (const RouteInfo* h : same) {
+        if (!sameRoute(r, *h)) continue;
+        named.insert(h);
+        if (!routeOnDeletedDevice(*h)) match = h;
+      }
       if (match) {
         kept.insert(match);
         continue;
@@ -733,9 +806,7 @@ class Planner {
       if (kept.count(&h) || !h.dst || !h.protocol || static_cast<uint8_t>(*h.protocol) != want_.ownership.routeProtocol) continue;
       if (std::find(tables.begin(), tables.end(), h.tableOrMain()) == tables.end() || routeOnDeletedDevice(h)) continue;
       if (ignored(host_.nameOf(h.devIndex()))) continue;
-      bool named = false;
-      for (const auto& r : want_.routes) named = named || (!r.absent && sameRoute(r, h));
-      if (!named) deleteHostRoute(h);
+      if (!named.count(&h)) deleteHostRoute(h);
     }
   }
 
@@ -816,10 +887,7 @@ class Planner {
       if (!added.metric) added.metric = r.destination.isV4() ? 0 : 1024;
       routesAdded_.push_back(added);
     }
-    if (routesByKey_.empty()) {
-      for (const auto& h : host_.routes)
-        if (h.dst) routesByKey_.emplace(routeKey(*h.dst, h.tableOrMain()), &h);
-    }
+    indexHostRoutes();
     auto [from, to] = routesByKey_.equal_range(routeKey(r.destination, r.table));
     for (auto it = from; it != to; ++it) routesBefore_.insert(it->second);
   }
@@ -840,7 +908,7 @@ class Planner {
     for (const auto& name : creating_) {
       InterfaceState gone;
       gone.name = name;
-      const InterfaceState* wanted = want_.findInterface(name);
+      const InterfaceState* wanted = find(name);
       gone.type = wanted ? wanted->type : "veth";  // a peer created with its pair
       gone.state = InterfaceAdmin::Absent;
       u.interfaces.push_back(std::move(gone));
@@ -850,8 +918,8 @@ class Planner {
       before.insert(name);
       const LinkInfo* gone = host_.link(name);
       if (!gone || !gone->index) continue;
-      for (const auto& [other, l] : host_.links)
-        if (l.parentIndex() == *gone->index || l.masterIndex() == *gone->index) before.insert(other);
+      for (const auto* children : {&host_.byParent, &host_.byMaster})
+        for (const std::string& other : hostChildren(*children, *gone->index)) before.insert(other);
     }
     std::set<uint32_t> beforeIndexes;
     for (const auto& [index, name] : host_.names) {
@@ -887,11 +955,14 @@ class Planner {
   std::set<const RuleInfo*> rulesBefore_;
   std::vector<RouteState> routesAdded_;
   std::vector<RuleState> rulesAdded_;
-  std::multimap<std::string, const RouteInfo*> routesByKey_;  ///< host routes by destination and table
+  std::unordered_multimap<std::string, const RouteInfo*> routesByKey_;  ///< host routes by destination and table
   std::shared_ptr<CreatedIndexes> created_;
   std::set<const RouteInfo*> deletedRoutes_;
   std::set<const RuleInfo*> deletedRules_;
   std::map<std::string, std::string> controllerOf_;
+  std::unordered_map<std::string, const InterfaceState*> byName_;       ///< the document's interfaces
+  std::unordered_map<std::string, const InterfaceState*> peerNamedBy_;  ///< veth end -> the entry naming it peer
+  std::unordered_set<std::string> namedByIndex_;  ///< see needsIndex
   std::set<std::string> creating_, deleted_, overriddenDeletes_, namedOnly_;
   std::vector<PlanStep> routeDeletes_, ruleDeletes_, addressDeletes_, releases_, linkDeletes_, vethCreates_, linkCreates_,
       linkChanges_, adminChanges_, addressAdds_, routeAdds_, ruleAdds_;

@@ -328,6 +328,12 @@ bool readAbsent(Map& m, const std::string& path) {
   return true;
 }
 
+/// A route protocol: a name of rt_protos (`static`, `bgp`) or a number.
+uint8_t routeProtocol(const YAML::Node& node, const std::string& path) {
+  std::string s = text(node, path);
+  return static_cast<uint8_t>(value<RouteProtocol>(path, [&] { return RouteNames::system().protocol(s); }));
+}
+
 RouteState readRoute(const YAML::Node& node, const std::string& path) {
   Map m(node, path);
   RouteState r;
@@ -346,6 +352,7 @@ RouteState readRoute(const YAML::Node& node, const std::string& path) {
   if (m.has("next-hop-interface")) r.nextHopInterface = ifname(m.get("next-hop-interface"), child(path, "next-hop-interface"));
   if (m.has("metric")) r.metric = static_cast<uint32_t>(integer(m.get("metric"), child(path, "metric"), 0, UINT32_MAX));
   if (m.has("table-id")) r.table = static_cast<uint32_t>(integer(m.get("table-id"), child(path, "table-id"), 1, UINT32_MAX));
+  if (m.has("fastlink-protocol")) r.protocol = routeProtocol(m.get("fastlink-protocol"), child(path, "fastlink-protocol"));
   if (!r.absent && !r.nextHopAddress && !r.nextHopInterface) fail(path, "a route needs next-hop-address or next-hop-interface");
   m.finish();
   return r;
@@ -395,11 +402,7 @@ void readApplyOptions(const YAML::Node& node, State& state) {
   }
   if (m.has("owned-interfaces")) state.ownership.interfaces = globs(m.get("owned-interfaces"), "fastlink-apply.owned-interfaces");
   if (m.has("ignore")) state.ownership.ignore = globs(m.get("ignore"), "fastlink-apply.ignore");
-  if (m.has("route-protocol")) {
-    std::string s = text(m.get("route-protocol"), "fastlink-apply.route-protocol");
-    state.ownership.routeProtocol = static_cast<uint8_t>(
-        value<RouteProtocol>("fastlink-apply.route-protocol", [&] { return RouteNames::system().protocol(s); }));
-  }
+  if (m.has("route-protocol")) state.ownership.routeProtocol = routeProtocol(m.get("route-protocol"), "fastlink-apply.route-protocol");
   if (m.has("route-tables")) {
     state.ownership.routeTables.clear();
     sequence(m.get("route-tables"), "fastlink-apply.route-tables", [&](const YAML::Node& t, const std::string& at) {
@@ -550,7 +553,10 @@ State State::load(const std::string& path) {
       throw Error(std::make_error_code(std::errc::is_a_directory), "cannot read state file \"" + path + "\"");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw Error(std::error_code(errno, std::generic_category()), "cannot open state file \"" + path + "\"");
-    content.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    // In blocks, not a character at a time (a 10,000-device document is megabytes).
+    std::ostringstream whole;
+    whole << in.rdbuf();
+    content = std::move(whole).str();
   }
   return parse(content, path == "-" ? "standard input" : path);
 }
@@ -660,6 +666,7 @@ YAML::Node documentNode(const State& state) {
     if (r.nextHopInterface) n["next-hop-interface"] = *r.nextHopInterface;
     if (r.metric) n["metric"] = *r.metric;
     n["table-id"] = r.table;
+    if (r.protocol) n["fastlink-protocol"] = RouteNames::system().protocolName(static_cast<RouteProtocol>(*r.protocol));
     if (r.absent) n["state"] = "absent";
     routes.push_back(n);
   }
