@@ -166,7 +166,7 @@ class Printer {
     growPipe();
     if (m.dev) dev_ = nl.links().indexOf(Ifref(*m.dev));
     // Like ip: know every device before the first event (names of routes, M-DOWN of peers).
-    for (const auto& l : nl.links().list()) names_.remember(l);
+    names_.load(nl.links());
   }
 
   void print(const Event& e) {

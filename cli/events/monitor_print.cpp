@@ -477,28 +477,6 @@ std::string filterJson(const TcFilterInfo& f, DeviceNames& names) {
 
 }  // namespace
 
-void DeviceNames::remember(const LinkInfo& link) {
-  if (!link.index) return;
-  Device& d = devices_[*link.index];
-  if (link.name) d.name = *link.name;
-  d.flags = link.flags.value_or(0);
-}
-
-const std::string& DeviceNames::name(uint32_t index) {
-  auto it = devices_.find(index);
-  if (it != devices_.end()) return it->second.name;
-  std::optional<LinkInfo> found = lookup_ ? lookup_(index) : std::nullopt;
-  Device& d = devices_[index];
-  d.name = found && found->name ? *found->name : fmt::format("if{}", index);
-  d.flags = found ? found->flags.value_or(0) : 0;
-  return d.name;
-}
-
-uint32_t DeviceNames::flags(uint32_t index) const {
-  auto it = devices_.find(index);
-  return it == devices_.end() ? 0 : it->second.flags;
-}
-
 void appendEventText(std::string& out, const Event& e, DeviceNames& names) {
   bool tc = e.kind == ObjectKind::Qdisc || e.kind == ObjectKind::Class || e.kind == ObjectKind::Filter;
   if (e.action == EventAction::Deleted) out += tc ? "deleted " : "Deleted ";  // each tool's word

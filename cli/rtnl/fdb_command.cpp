@@ -2,10 +2,10 @@
 // grammar.
 #include <fmt/format.h>
 
-#include <map>
 
 #include "kit/args.hpp"
 #include "kit/command.hpp"
+#include "kit/device_names.hpp"
 #include "fastlink/fdb.hpp"
 #include "kit/output.hpp"
 
@@ -92,19 +92,6 @@ PreparedRequest prepareFdb(Context&, Args& args) {
 
 // ---- show ----------------------------------------------------------------------------------------
 
-std::map<uint32_t, std::string> deviceNames(Netlink& nl) {
-  std::map<uint32_t, std::string> out;
-  // Streamed: only the names are kept, not every device's LinkInfo.
-  nl.links().forEach({}, [&](const LinkInfo& l) { out[*l.index] = l.name.value_or(std::to_string(*l.index)); },
-                     [&] { out.clear(); });
-  return out;
-}
-
-std::string nameOf(const std::map<uint32_t, std::string>& names, uint32_t index) {
-  auto it = names.find(index);
-  return it == names.end() ? std::to_string(index) : it->second;
-}
-
 std::vector<std::string> flagWords(const FdbInfo& e) {
   std::vector<std::string> out;
   if (e.self.value_or(false)) out.emplace_back("self");
@@ -126,7 +113,8 @@ int showFdb(Context& ctx, Args& args) {
     else args.unknown("fdb show takes: br, brport, dev, vlan");
   }
   Netlink& nl = ctx.netlink();
-  auto names = deviceNames(nl);
+  DeviceNames names;
+  names.load(nl.links());
   bool withDev = !filter.dev;  // like bridge(8): the device is left out when it was asked for
   std::optional<JsonArrayWriter> json;
   if (ctx.options().json) json.emplace(stdout, ctx.options().pretty);
@@ -135,28 +123,28 @@ int showFdb(Context& ctx, Args& args) {
     if (json) {
       nlohmann::json j;
       j["mac"] = e.mac ? e.mac->toString() : "";
-      if (withDev) j["ifname"] = nameOf(names, e.devIndex());
+      if (withDev) j["ifname"] = names.nameOrIndex(e.devIndex());
       if (e.vlan) j["vlan"] = *e.vlan;
       if (e.dst) j["dst"] = e.dst->toString();
       if (e.port) j["port"] = *e.port;
       if (e.vni) j["vni"] = *e.vni;
       if (e.srcVni) j["src_vni"] = *e.srcVni;
-      if (e.via && e.via->isIndex()) j["via"] = nameOf(names, e.via->index());
+      if (e.via && e.via->isIndex()) j["via"] = names.nameOrIndex(e.via->index());
       j["flags"] = flagWords(e);
-      if (e.masterDev) j["master"] = nameOf(names, *e.masterDev);
+      if (e.masterDev) j["master"] = names.nameOrIndex(*e.masterDev);
       j["state"] = state;
       json->add(j);
     } else {
       TextLine line(e.mac ? e.mac->toString() : "");
-      if (withDev) line.add("dev", nameOf(names, e.devIndex()));
+      if (withDev) line.add("dev", names.nameOrIndex(e.devIndex()));
       if (e.vlan) line.add("vlan", *e.vlan);
       if (e.dst) line.add("dst", e.dst->toString());
       if (e.port) line.add("port", *e.port);
       if (e.vni) line.add("vni", *e.vni);
       if (e.srcVni) line.add("src_vni", *e.srcVni);
-      if (e.via && e.via->isIndex()) line.add("via", nameOf(names, e.via->index()));
+      if (e.via && e.via->isIndex()) line.add("via", names.nameOrIndex(e.via->index()));
       for (const auto& f : flagWords(e)) line.add(f);
-      if (e.masterDev) line.add("master", nameOf(names, *e.masterDev));
+      if (e.masterDev) line.add("master", names.nameOrIndex(*e.masterDev));
       if (!state.empty()) line.add(state);
       printLine(line.str());
     }

@@ -2,11 +2,11 @@
 // grammar. add/replace/del are PreparedRequests, so they work in -batch files.
 #include <fmt/format.h>
 
-#include <map>
 #include <memory>
 
 #include "kit/args.hpp"
 #include "kit/command.hpp"
+#include "kit/device_names.hpp"
 #include "fastlink/nexthop.hpp"
 #include "kit/ip_compat.hpp"
 #include "kit/output.hpp"
@@ -112,9 +112,7 @@ PreparedRequest prepareNexthop(Context& ctx, Args& args) {
 
 // ---- show ---------------------------------------------------------------------------------------
 
-using Names = std::map<uint32_t, std::string>;
-
-nlohmann::json nexthopJson(const NexthopInfo& n, const Names& names) {
+nlohmann::json nexthopJson(const NexthopInfo& n, const DeviceNames& names) {
   nlohmann::json j;
   if (n.id) j["id"] = *n.id;
   if (n.isGroup()) {
@@ -129,8 +127,7 @@ nlohmann::json nexthopJson(const NexthopInfo& n, const Names& names) {
   }
   if (n.gateway) j["gateway"] = n.gateway->toString();
   if (n.devIndex()) {
-    auto it = names.find(n.devIndex());
-    j["dev"] = it == names.end() ? std::to_string(n.devIndex()) : it->second;
+    j["dev"] = names.nameOrIndex(n.devIndex());
   }
   if (n.blackhole) j["blackhole"] = nullptr;  // as ip prints it
   if (!n.isGroup() && !n.blackhole && n.scope) j["scope"] = scopeName(*n.scope);
@@ -144,7 +141,7 @@ nlohmann::json nexthopJson(const NexthopInfo& n, const Names& names) {
   return j;
 }
 
-std::string nexthopText(const NexthopInfo& n, const Names& names) {
+std::string nexthopText(const NexthopInfo& n, const DeviceNames& names) {
   nlohmann::json j = nexthopJson(n, names);
   TextLine line;
   if (n.id) line.add("id", *n.id);
@@ -184,9 +181,8 @@ int showNexthops(Context& ctx, Args& args) {
   }
   Netlink& nl = ctx.netlink();
   try {
-    Names names;
-    nl.links().forEach({}, [&](const LinkInfo& l) { names[*l.index] = l.name.value_or(std::to_string(*l.index)); },
-                       [&] { names.clear(); });
+    DeviceNames names;
+    names.load(nl.links());
     std::vector<NexthopInfo> found = id ? std::vector<NexthopInfo>{nl.nexthops().get(*id)} : nl.nexthops().list(f);
     // -4/-6 list that family's nexthops only (not groups, whose family is none), -0 none at all:
     // as ip, which asks the kernel with that family.

@@ -8,6 +8,7 @@
 
 #include "kit/args.hpp"
 #include "kit/command.hpp"
+#include "kit/device_names.hpp"
 #include "fastlink/link.hpp"
 #include "fastlink/tc.hpp"
 #include "kit/output.hpp"
@@ -386,19 +387,9 @@ PreparedRequest prepareTc(Context&, Args& args) {
 
 // ---- show -----------------------------------------------------------------------------------------
 
-/// ifindex -> name of every link, for listings not filtered by device (tc prints "dev NAME").
-std::map<uint32_t, std::string> linkNames(Context& ctx) {
-  std::map<uint32_t, std::string> names;
-  ctx.netlink().links().forEach({}, [&](const LinkInfo& l) {
-    if (l.index && l.name) names[*l.index] = *l.name;
-  });
-  return names;
-}
-
-std::string nameOf(const std::map<uint32_t, std::string>& names, const std::optional<Ifref>& dev) {
-  uint32_t index = dev && dev->isIndex() ? dev->index() : 0;
-  auto it = names.find(index);
-  return it != names.end() ? it->second : std::to_string(index);
+/// The device's name for "dev NAME" (its index when it has none here).
+std::string nameOf(const DeviceNames& names, const std::optional<Ifref>& dev) {
+  return names.nameOrIndex(dev && dev->isIndex() ? dev->index() : 0);
 }
 
 int showQdiscs(Context& ctx, Args& args) {
@@ -413,8 +404,9 @@ int showQdiscs(Context& ctx, Args& args) {
     else if (args.peek() == "help") throw UsageError(kUsage);
     else args.unknown("tc qdisc show takes: dev, root, ingress, parent, handle, invisible");
   }
-  std::map<uint32_t, std::string> names;
-  if (!filter.dev) names = linkNames(ctx);
+  // Listings not filtered by device print every qdisc's device: names read before the dump.
+  DeviceNames names;
+  if (!filter.dev) names.load(ctx.netlink().links());
   TcPrintOptions o{.stats = ctx.options().stats > 0, .details = ctx.options().details, .devName = {}};
   std::optional<JsonArrayWriter> json;
   if (ctx.options().json) json.emplace(stdout, ctx.options().pretty);

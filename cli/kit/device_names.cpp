@@ -1,0 +1,38 @@
+#include "kit/device_names.hpp"
+
+#include <fmt/format.h>
+
+namespace fastlink::cli {
+
+void DeviceNames::load(LinkApi& links) {
+  links.forEach({}, [&](const LinkInfo& l) { remember(l); }, [&] { devices_.clear(); });
+}
+
+void DeviceNames::remember(const LinkInfo& link) {
+  if (!link.index) return;
+  Device& d = devices_[*link.index];
+  if (link.name) d.name = *link.name;
+  d.flags = link.flags.value_or(0);
+}
+
+std::string DeviceNames::nameOrIndex(uint32_t index) const {
+  auto it = devices_.find(index);
+  return it != devices_.end() ? it->second.name : std::to_string(index);
+}
+
+const std::string& DeviceNames::name(uint32_t index) {
+  auto it = devices_.find(index);
+  if (it != devices_.end()) return it->second.name;
+  std::optional<LinkInfo> found = lookup_ ? lookup_(index) : std::nullopt;
+  Device& d = devices_[index];
+  d.name = found && found->name ? *found->name : fmt::format("if{}", index);
+  d.flags = found ? found->flags.value_or(0) : 0;
+  return d.name;
+}
+
+uint32_t DeviceNames::flags(uint32_t index) const {
+  auto it = devices_.find(index);
+  return it == devices_.end() ? 0 : it->second.flags;
+}
+
+}  // namespace fastlink::cli
