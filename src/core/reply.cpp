@@ -85,7 +85,12 @@ std::span<const nlmsghdr* const> Engine::receiveChecked(uint32_t firstSeq, uint3
   const auto* message = reinterpret_cast<const nlmsghdr*>(receiveBuffer_.data());
   int remaining = static_cast<int>(d.length);
   uint32_t portId = transport_->portId();
-  for (; messageFits(message, remaining); message = mnl_nlmsg_next(message, &remaining)) {
+  // mnl_nlmsg_next, inline: this loop runs for every message of every dump.
+  auto next = [&](const nlmsghdr* m) {
+    remaining -= static_cast<int>(NLMSG_ALIGN(m->nlmsg_len));
+    return reinterpret_cast<const nlmsghdr*>(reinterpret_cast<const uint8_t*>(m) + NLMSG_ALIGN(m->nlmsg_len));
+  };
+  for (; messageFits(message, remaining); message = next(message)) {
     if (message->nlmsg_pid != portId) {
       ++counters_.droppedForeign;
       continue;

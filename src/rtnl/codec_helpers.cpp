@@ -32,6 +32,16 @@ void badAddressLength(std::size_t size, const char* what) {
   throw malformed(what, "address attribute of " + std::to_string(size) + " bytes");
 }
 
+}  // namespace fastlink::rtnl
+
+// The errors of the views' inline readers (fastlink/attr_index.hpp): the decoders' own.
+namespace fastlink::detail {
+void attributeTooShort(const char* what) { core::attributeTooShort(what); }
+void badAddressLength(std::size_t size, const char* what) { rtnl::badAddressLength(size, what); }
+}  // namespace fastlink::detail
+
+namespace fastlink::rtnl {
+
 void encodeNetns(core::MessageWriter& writer, const Netns& ns, KeepAlive& keep) {
   if (ns.kind() == Netns::Kind::Pid) {
     writer.putU32(IFLA_NET_NS_PID, static_cast<uint32_t>(ns.rawPid()));

@@ -102,13 +102,13 @@ void apply(core::Engine& engine, const typename T::Info& info, Build build) {
   send(engine, build(resolved<T>(engine, info)));
 }
 
-/// The dump's messages: resolves the filter's devices, sends T's dump request and hands every
-/// message of T's type and families to `onMessage(m, indexes)`. DUMP_INTR restarts call
-/// `restart` first, and `afterRun()` after each datagram's messages. Both the decoding loop
-/// (dump) and the views (forEachView, forEachViewRun) run over it.
-template <class T, class OnMessage, class AfterRun>
-void dumpMessages(core::Engine& engine, const typename T::Filter& filter, OnMessage&& onMessage,
-                  const std::function<void()>& restart, AfterRun&& afterRun) {
+/// The dump's datagrams: resolves the filter's devices, sends T's dump request and hands each
+/// datagram's replies to `onRun(messages, indexes)` (every reply before NLMSG_DONE, of any type
+/// or family: the caller keeps those it wants, see `isT`). DUMP_INTR restarts call `restart`
+/// first. The decoding loop (dump) and the views (forEachViewRun) run over it.
+template <class T, class OnRun>
+void dumpRuns(core::Engine& engine, const typename T::Filter& filter, OnRun&& onRun,
+              const std::function<void()>& restart) {
   Names names(engine);
   Indexes ix;
   if constexpr (requires { filter.bridge; }) ix.master = names.index(filter.bridge);
@@ -116,13 +116,7 @@ void dumpMessages(core::Engine& engine, const typename T::Filter& filter, OnMess
   if constexpr (requires { filter.master; }) ix.master = names.index(filter.master);
   core::MessageWriter w(static_cast<uint16_t>(T::kNew + 2), 0);
   T::encodeDump(w, filter, ix);
-  // One call per datagram; the loop over its messages is this template's own code, so
-  // onMessage is inlined into it rather than reached through a std::function per message.
-  auto run = [&](std::span<const nlmsghdr* const> messages) {
-    for (const nlmsghdr* m : messages)
-      if (m->nlmsg_type == T::kNew && hasFamily(m, T::kFamilies)) onMessage(m, ix);
-    afterRun();
-  };
+  auto run = [&](std::span<const nlmsghdr* const> messages) { onRun(messages, ix); };
   try {
     std::string operation;
     if constexpr (requires { T::show(filter); }) operation = T::show(filter);
@@ -133,6 +127,28 @@ void dumpMessages(core::Engine& engine, const typename T::Filter& filter, OnMess
       if (T::emptyOn(filter, e)) return;
     throw;
   }
+}
+
+/// Whether a dumped message is one of T's: its type and one of its families.
+template <class T>
+bool isT(const nlmsghdr* m) {
+  return m->nlmsg_type == T::kNew && hasFamily(m, T::kFamilies);
+}
+
+/// The dump's messages of T's type and families, each to `onMessage(m, indexes)` (the loop over
+/// a datagram is this template's own code, so onMessage is inlined into it rather than reached
+/// through a std::function per message), and `afterRun()` after each datagram's messages.
+template <class T, class OnMessage, class AfterRun>
+void dumpMessages(core::Engine& engine, const typename T::Filter& filter, OnMessage&& onMessage,
+                  const std::function<void()>& restart, AfterRun&& afterRun) {
+  dumpRuns<T>(
+      engine, filter,
+      [&](std::span<const nlmsghdr* const> messages, const Indexes& ix) {
+        for (const nlmsghdr* m : messages)
+          if (isT<T>(m)) onMessage(m, ix);
+        afterRun();
+      },
+      restart);
 }
 
 template <class T, class OnMessage>
@@ -162,27 +178,22 @@ void dump(core::Engine& engine, const typename T::Filter& filter, Sink&& sink, c
 
 /// The dump as views, one datagram at a time: the messages of T's type and families go to
 /// `sink` with the filter's resolved devices; the caller's template (detail::viewRun) builds the
-/// views, matches them (T::View::matches) and calls its callback inline.
+/// views, matches them (T::View::matches) and calls its callback inline. The messages are
+/// gathered into one array sized once per datagram (a store each, no push_back).
 template <class T>
 void forEachViewRun(core::Engine& engine, const typename T::Filter& filter, detail::RunSink sink,
                     const std::function<void()>& restart) {
   std::vector<const uint8_t*> run;
-  const Indexes* indexes = nullptr;
-  auto flush = [&] {
-    if (run.empty()) return;
-    struct Clear {  // also when the sink throws (the engine drains the dump and rethrows)
-      std::vector<const uint8_t*>& run;
-      ~Clear() { run.clear(); }
-    } clear{run};
-    sink(run, *indexes);
-  };
-  dumpMessages<T>(
+  dumpRuns<T>(
       engine, filter,
-      [&](const nlmsghdr* m, const Indexes& ix) {
-        indexes = &ix;
-        run.push_back(reinterpret_cast<const uint8_t*>(m));
+      [&](std::span<const nlmsghdr* const> messages, const Indexes& ix) {
+        if (run.size() < messages.size()) run.resize(messages.size());
+        std::size_t n = 0;
+        for (const nlmsghdr* m : messages)
+          if (isT<T>(m)) run[n++] = reinterpret_cast<const uint8_t*>(m);
+        if (n) sink(std::span<const uint8_t* const>(run.data(), n), ix);
       },
-      restart, flush);
+      restart);
 }
 
 /// forEach of every object API.

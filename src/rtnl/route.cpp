@@ -292,10 +292,29 @@ void decodeRoute(const nlmsghdr* m, RouteInfo& r) {
 
 namespace fastlink {
 
-// RouteView (fastlink/route_view.hpp): every attribute of the route's FieldTable read through its
-// row, the rest with decodeRoute's own helpers.
-RouteView::RouteView(std::span<const uint8_t> message)
-    : attrs_(rtnl::checkedView<rtmsg>(message, "decode route", "route"), sizeof(rtmsg)) {}
+// RouteView (fastlink/route_view.hpp): the readers of many-route dumps are inline in the header
+// (their wire numbers checked here); the rest read through the route's FieldTable rows or with
+// decodeRoute's own helpers.
+using Wire = detail::RouteWire;
+static_assert(Wire::kHeaderAt == NLMSG_HDRLEN && Wire::kHeaderSize == sizeof(rtmsg));
+static_assert(Wire::kFamily == offsetof(rtmsg, rtm_family) && Wire::kDstLen == offsetof(rtmsg, rtm_dst_len) &&
+              Wire::kSrcLen == offsetof(rtmsg, rtm_src_len) && Wire::kTos == offsetof(rtmsg, rtm_tos) &&
+              Wire::kTable == offsetof(rtmsg, rtm_table) && Wire::kProtocol == offsetof(rtmsg, rtm_protocol) &&
+              Wire::kScope == offsetof(rtmsg, rtm_scope) && Wire::kType == offsetof(rtmsg, rtm_type) &&
+              Wire::kFlags == offsetof(rtmsg, rtm_flags));
+static_assert(Wire::kDst == RTA_DST && Wire::kOif == RTA_OIF && Wire::kGateway == RTA_GATEWAY &&
+              Wire::kPriority == RTA_PRIORITY && Wire::kTable32 == RTA_TABLE && Wire::kInet == AF_INET);
+// The inline readers read the rows' attributes with the rows' readers (a u32, an address of the
+// family's width): the table and the header agree on where each field is.
+static_assert(rtnl::kFields.rowOf<&RouteInfo::gateway>().type == Wire::kGateway &&
+              rtnl::kFields.rowOf<&RouteInfo::dev>().type == Wire::kOif &&
+              rtnl::kFields.rowOf<&RouteInfo::metric>().type == Wire::kPriority &&
+              rtnl::kFields.rowOf<&RouteInfo::table>().type == Wire::kTable32);
+
+void RouteView::tooShort() {
+  rtnl::checkedView<rtmsg>({}, "decode route", "route");  // throws the decoder's error
+  std::abort();
+}
 
 namespace {
 const rtmsg& rtmOf(const RouteView& v) { return rtnl::viewHeader<rtmsg>(v.message()); }
@@ -307,12 +326,6 @@ auto RouteView::read() const {
   return rtnl::viewField<rtnl::kFields, kMember>(attrs_, rtnl::routeContext(rtmOf(*this).rtm_family));
 }
 
-uint32_t RouteView::table() const { return read<&RouteInfo::table>().value_or(rtmOf(*this).rtm_table); }
-RouteType RouteView::type() const { return static_cast<RouteType>(rtmOf(*this).rtm_type); }
-RouteProtocol RouteView::protocol() const { return static_cast<RouteProtocol>(rtmOf(*this).rtm_protocol); }
-Scope RouteView::scope() const { return static_cast<Scope>(rtmOf(*this).rtm_scope); }
-uint8_t RouteView::tos() const { return rtmOf(*this).rtm_tos; }
-uint32_t RouteView::flags() const { return rtmOf(*this).rtm_flags; }
 bool RouteView::onlink() const { return flags() & RTNH_F_ONLINK; }
 bool RouteView::isCloned() const { return flags() & RTM_F_CLONED; }
 
@@ -326,11 +339,7 @@ IpAddress::Family RouteView::family() const {
   return IpAddress::Family::v4;
 }
 
-std::optional<Prefix> RouteView::dst() const {
-  const rtmsg& rtm = rtmOf(*this);
-  const uint8_t* a = attrs_.find(RTA_DST);
-  return a ? Prefix(rtnl::readIp(asAttr(a), rtm.rtm_family), rtm.rtm_dst_len) : rtnl::defaultDst(rtm.rtm_family);
-}
+std::optional<Prefix> RouteView::defaultDst() const { return rtnl::defaultDst(rtmOf(*this).rtm_family); }
 
 std::optional<Prefix> RouteView::src() const {
   const rtmsg& rtm = rtmOf(*this);
@@ -338,13 +347,6 @@ std::optional<Prefix> RouteView::src() const {
   return a ? std::optional(Prefix(rtnl::readIp(asAttr(a), rtm.rtm_family), rtm.rtm_src_len)) : std::nullopt;
 }
 
-std::optional<IpAddress> RouteView::gateway() const { return read<&RouteInfo::gateway>(); }
-std::optional<uint32_t> RouteView::dev() const { return read<&RouteInfo::dev>(); }
-uint32_t RouteView::devIndex() const {
-  const uint8_t* a = attrs_.find(RTA_OIF);
-  return a ? core::readU32(asAttr(a)) : 0;
-}
-std::optional<uint32_t> RouteView::metric() const { return read<&RouteInfo::metric>(); }
 std::optional<IpAddress> RouteView::prefsrc() const { return read<&RouteInfo::prefsrc>(); }
 std::optional<uint32_t> RouteView::nhid() const { return read<&RouteInfo::nhid>(); }
 std::optional<uint32_t> RouteView::iif() const { return read<&RouteInfo::iif>(); }
@@ -401,9 +403,9 @@ struct Traits : rtnl::Object<RouteInfo, RouteFilter, RTM_NEWROUTE, rtnl::kIpFami
   }
   using View = RouteView;
   // matches, read from the view: the paths are decoded only under a device filter the route's
-  // own device does not meet.
+  // own device does not meet (out of line, so the common case needs no stack frame).
   static bool matchesView(const RouteView& r, const Filter& f, const rtnl::Indexes& ix) {
-    // The header's fields read here, not through the accessors: this runs for every message.
+    // The header's fields read once here: this runs for every message.
     const rtmsg& rtm = rtmOf(r);
     if (f.skipCloned && (rtm.rtm_flags & RTM_F_CLONED)) return false;
     if (f.family) {
@@ -411,20 +413,14 @@ struct Traits : rtnl::Object<RouteInfo, RouteFilter, RTM_NEWROUTE, rtnl::kIpFami
       auto family = rtm.rtm_family == AF_INET ? IpAddress::Family::v4 : IpAddress::Family::v6;
       if ((ip ? family : r.family()) != *f.family) return false;
     }
-    auto table = [&] {  // table(), inline
-      auto payload = r.attribute(RTA_TABLE);
-      if (!payload) return uint32_t{rtm.rtm_table};
-      if (payload->size() < 4) core::attributeTooShort("u32");
-      uint32_t t;
-      std::memcpy(&t, payload->data(), 4);
-      return t;
-    };
-    if ((f.table && table() != f.table) || (f.protocol && rtm.rtm_protocol != static_cast<uint8_t>(*f.protocol)) ||
+    if ((f.table && r.table() != f.table) || (f.protocol && rtm.rtm_protocol != static_cast<uint8_t>(*f.protocol)) ||
         (f.type && rtm.rtm_type != static_cast<uint8_t>(*f.type)))
       return false;
-    if (!ix.dev || r.devIndex() == ix.dev) return true;
+    return !ix.dev || r.devIndex() == ix.dev || aPathUses(r, ix.dev);
+  }
+  [[gnu::noinline]] static bool aPathUses(const RouteView& r, uint32_t dev) {
     auto paths = r.paths();
-    return std::any_of(paths.begin(), paths.end(), [&](const RoutePath& p) { return p.dev && p.dev->index() == ix.dev; });
+    return std::any_of(paths.begin(), paths.end(), [&](const RoutePath& p) { return p.dev && p.dev->index() == dev; });
   }
   // A family-specific dump of a table that does not exist fails with ENOENT: no routes.
   static bool emptyOn(const Filter& f, const Error& e) { return f.table && e.code() == std::errc::no_such_file_or_directory; }
