@@ -18,11 +18,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
-#include <arpa/inet.h>
-
 #include <algorithm>
-#include <chrono>
-#include <cstring>
 #include <fstream>
 #include <map>
 #include <optional>
@@ -30,7 +26,6 @@
 #include <set>
 #include <sstream>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "cli/cli_fixture.hpp"

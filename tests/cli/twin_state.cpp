@@ -91,13 +91,25 @@ std::string stateOf(const std::string& nsName, const LiteralMacs& literal, const
   std::string out;
   // tc's qdiscs and the device's classes as tc prints them (its -j prints htb classes as text).
   if (!tcDev.empty())
-    for (std::string dump : {"-d qdisc show", "-d class show dev " + tcDev})
+    for (const std::string& dump : {std::string("-d qdisc show"), "-d class show dev " + tcDev})
       out += "== tc " + dump + "\n" + run("tc -n " + nsName + " " + dump).out + "\n";
   for (const char* dump : {"-d -j link show", "-j addr show", "-j route show table all", "-j -6 route show table all",
                            "-j neigh show", "-j rule show", "-j -6 rule show", "-j nexthop show"}) {
     auto r = run("ip -n " + nsName + " " + dump);
     out += std::string("== ip ") + dump + "\n" + r.out + "\n";
   }
+  // Lifetimes count down: an address's finite valid/preferred lifetime and its prefix route's
+  // `expires` are read a moment apart in the twins (forever, 4294967295, stays as it is).
+  static const std::regex lifetime("\"(valid_life_time|preferred_life_time|expires)\":([0-9]+)");
+  std::string counted;
+  auto last = out.cbegin();
+  for (std::sregex_iterator it(out.begin(), out.end(), lifetime), end; it != end; ++it) {
+    counted.append(last, out.cbegin() + it->position());
+    counted += (*it)[2] == "4294967295" ? it->str() : "\"" + (*it)[1].str() + "\":\"counting\"";
+    last = out.cbegin() + it->position() + it->length();
+  }
+  counted.append(last, out.cend());
+  out = std::move(counted);
   // The kernel's state is a set: routes of two devices brought up together may be listed in
   // either order, so each dump's elements are compared sorted (after the MACs were numbered).
   std::istringstream lines(normalise(out, nsName, literal));

@@ -2,7 +2,7 @@
 # A bridge with static forwarding entries: ports, permanent and static entries on ports,
 # one removed again, the bridge's view of them; with VLAN filtering when the kernel has it.
 set -e
-ip link add br0 type bridge ageing_time 30000
+ip link add br0 address 02:00:00:bb:00:01 type bridge ageing_time 30000
 for p in 1 2; do
 	ip link add p$p type veth peer name p$p-h
 	ip link set p$p master br0 up

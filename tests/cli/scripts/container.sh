@@ -3,7 +3,7 @@
 # per container with the container's end moved into its namespace (made by the runtime: $C1, $C2),
 # addresses, default routes, and a host route to a second subnet through container 1.
 set -e
-ip link add cni0 type bridge
+ip link add cni0 address 02:00:00:88:00:01 type bridge
 ip addr add 10.88.0.1/16 dev cni0
 ip link set cni0 up
 for n in 1 2; do
