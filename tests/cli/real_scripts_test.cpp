@@ -146,11 +146,13 @@ TEST_P(RealScript, SameResultWithFastlink) {
   if (!s.needsQdisc.empty() && !kernelHasQdisc(s.needsQdisc))
     GTEST_SKIP() << "kernel lacks qdisc " << s.needsQdisc << ": runs in the VM (tests/vm)";
   Side ipSide(s.containers), flSide(s.containers);
+  // /bin/sh by path: in the VM a `sh` found through PATH may be busybox's, which runs its own
+  // ip and tc applets in preference to PATH (tests/vm/build-initramfs).
   std::string script = shellQuote(s.path);
-  CommandResult ip = run("ip netns exec " + ipSide.ns.name() + " env IP=ip TC=tc" + ipSide.containerEnv() + " sh " + script +
+  CommandResult ip = run("ip netns exec " + ipSide.ns.name() + " env IP=ip TC=tc" + ipSide.containerEnv() + " /bin/sh " + script +
                          " </dev/null");
   CommandResult fl = run("ip netns exec " + flSide.ns.name() + " env PATH=" + shellQuote(shimDir()) + ":\"$PATH\" IP=" +
-                         shellQuote(cliPath()) + " TC=" + shellQuote(cliPath() + " tc") + flSide.containerEnv() + " sh " +
+                         shellQuote(cliPath()) + " TC=" + shellQuote(cliPath() + " tc") + flSide.containerEnv() + " /bin/sh " +
                          script + " </dev/null");
   const LiteralMacs literal = literalMacsOf({s.text});
   SCOPED_TRACE(s.name + ".sh\nip's stderr:\n" + ip.err + "fastlink's stderr:\n" + fl.err);
