@@ -17,7 +17,7 @@ ip link set svlan100 up
 ip link set cvlan200 up
 ip link set trunk0.20 mtu 1400
 ip link del trunk0.30
-ip -d link show trunk0.10
+ip link show trunk0.10
 ip -o link show | awk '{print $2, $3, $5}'
 ip -4 -o addr show
 ip route show

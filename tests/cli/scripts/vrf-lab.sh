@@ -12,12 +12,12 @@ for t in red blue; do
 	ip link set $t-in up
 	ip link set $t-out up
 	ip addr add 172.16.0.1/24 dev $t-in
-	ip route add 10.$tab.0.0/16 via 172.16.0.254 vrf vrf-$t
+	ip route add 10.$tab.0.0/16 via 172.16.0.254 table $tab
 done
-ip route add unreachable default metric 4278198272 vrf vrf-red
+ip route add unreachable default metric 4278198272 table 10
 ip -o link show type vrf | awk '{print $2, $3}'
 ip -d link show vrf-blue
-ip route show vrf vrf-red
+ip route show table 10
 ip route show table 20
 ip route get 10.20.1.1 vrf vrf-blue
 ip link set blue-in nomaster
