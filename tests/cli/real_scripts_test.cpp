@@ -73,19 +73,27 @@ bool kernelHasQdisc(const std::string& qdisc) {
   return cache[qdisc] = run("tc -n " + ns.name() + " qdisc add dev lo root " + qdisc).status == 0;
 }
 
-/// The PATH shim a user would write: a directory whose `ip`, `tc` and `bridge` run fastlink.
-std::string shimDir() {
-  static const std::string dir = [] {
-    std::string d = "/tmp/fastlink-shim-" + std::to_string(getpid());
-    std::filesystem::create_directories(d);
+/// The PATH shim a user would write: a directory whose `ip`, `tc` and `bridge` run fastlink,
+/// removed when the test binary exits.
+struct ShimDir {
+  std::string path = "/tmp/fastlink-shim-" + std::to_string(getpid());
+  ShimDir() {
+    std::filesystem::create_directories(path);
     for (auto [tool, args] : {std::pair{"ip", ""}, std::pair{"tc", " tc"}, std::pair{"bridge", ""}}) {
-      std::string path = d + "/" + tool;
-      std::ofstream(path) << "#!/bin/sh\nexec " << shellQuote(cliPath()) << args << " \"$@\"\n";
-      chmod(path.c_str(), 0755);
+      std::string file = path + "/" + tool;
+      std::ofstream(file) << "#!/bin/sh\nexec " << shellQuote(cliPath()) << args << " \"$@\"\n";
+      chmod(file.c_str(), 0755);
     }
-    return d;
-  }();
-  return dir;
+  }
+  ~ShimDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path, ignored);
+  }
+};
+
+std::string shimDir() {
+  static const ShimDir dir;
+  return dir.path;
 }
 
 /// One side of the twins: the namespace the script runs in and its container namespaces.
