@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <utility>
 
 #include "kit/args.hpp"
 #include "kit/command.hpp"
@@ -158,14 +159,11 @@ PreparedRequest prepareCreate(Args& args, Verb verb) {
   return r;
 }
 
-/// `set { [dev] NAME | group G } OPTIONS [type KIND KIND-OPTIONS]`
+/// `set { [dev] NAME | group G } OPTIONS [type KIND KIND-OPTIONS]`. As in ip, the device may come
+/// anywhere among the options (wg-quick runs `ip link set mtu 1420 up dev wg0`), and `group G`
+/// selects the devices of group G only when no device is named; with one it sets the group.
 PreparedRequest prepareSet(Args& args) {
   std::optional<std::string> dev;
-  std::optional<uint32_t> group;
-  if (args.accept("dev")) dev = parseIfname(args.value("dev"), "dev");
-  else if (args.accept("group")) group = parseGroup(args.value("group"));
-  else if (!args.done()) dev = parseIfname(args.next(), "dev");
-  else throw UsageError("link set: which device? (link set dev NAME ... or link set group G ...)");
   auto p = std::make_shared<ParsedLink>();
   while (!args.done()) {
     if (args.accept("type")) {
@@ -173,7 +171,18 @@ PreparedRequest prepareSet(Args& args) {
       parseKindOptions(args, *p);
       break;
     }
-    if (!parseCommonOption(args, *p, Verb::Set)) args.unknown("expected a link option");
+    if (args.accept("dev")) {
+      if (dev) throw UsageError(fmt::format("two devices given: \"{}\" and \"{}\"", *dev, args.peek()));
+      dev = parseIfname(args.value("dev"), "dev");
+    } else if (!parseCommonOption(args, *p, Verb::Set)) {
+      if (dev) args.unknown("expected a link option");
+      dev = parseIfname(args.next(), "dev");
+    }
+  }
+  std::optional<uint32_t> group;
+  if (!dev) {
+    if (!p->info.group) throw UsageError("link set: which device? (link set dev NAME ... or link set group G ...)");
+    group = std::exchange(p->info.group, std::nullopt);
   }
   PreparedRequest r;
   r.needs = p->names();

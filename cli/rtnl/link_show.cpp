@@ -119,7 +119,9 @@ struct LowerDevice {
 LowerDevice lowerDevice(uint32_t index, uint32_t parent, bool otherNetns, const PeerMap& peers) {
   LowerDevice d;
   d.index = parent;
-  if (d.index == 0 || d.index == index) return {};
+  // A device naming itself has no lower device; a veth peer in another namespace may have the
+  // same index as the device (each namespace numbers its own): ip prints it ("v0@if2").
+  if (d.index == 0 || (d.index == index && !otherNetns)) return {};
   d.otherNetns = otherNetns;
   if (d.otherNetns) return d;  // its flags are not ours to see; iproute2 prints no M-DOWN either
   auto it = peers.find(d.index);

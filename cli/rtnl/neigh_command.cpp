@@ -169,8 +169,8 @@ std::map<uint32_t, std::string> deviceNames(Netlink& nl) {
   return out;
 }
 
-nlohmann::json toJson(const NeighInfo& n, const std::map<uint32_t, std::string>& names, bool withDev) {
-  nlohmann::json j;
+nlohmann::ordered_json toJson(const NeighInfo& n, const std::map<uint32_t, std::string>& names, bool withDev) {
+  nlohmann::ordered_json j;
   j["dst"] = n.dst ? n.dst->toString() : "";
   if (withDev) {
     auto it = names.find(n.devIndex());
@@ -182,7 +182,7 @@ nlohmann::json toJson(const NeighInfo& n, const std::map<uint32_t, std::string>&
   if (n.externLearn.value_or(false)) j["extern_learn"] = nullptr;
   if (n.protocol && *n.protocol) j["protocol"] = *n.protocol;
   if (!n.isProxy() && n.state && *n.state != NeighState::None) {
-    nlohmann::json states = nlohmann::json::array();
+    nlohmann::ordered_json states = nlohmann::ordered_json::array();
     std::string all = neighStateName(*n.state);
     for (std::size_t at = 0; at <= all.size();) {
       std::size_t comma = all.find(',', at);

@@ -326,7 +326,7 @@ struct RoutePrinter {
     if (r.nhid) word("nhid ").putUint(*r.nhid);
     if (r.gateway) word("via ").putIp(*r.gateway);
     if (r.devIndex() && !hideDev) names.put(word("dev "), r.devIndex());
-    if (!isGet && showTable && r.table && *r.table != kTableMain) word("table ").put(words.table(*r.table));
+    if ((isGet || showTable) && r.table && *r.table != kTableMain) word("table ").put(words.table(*r.table));
     bool cloned = r.isCloned();
     if (!cloned && !hideProto && r.protocol && *r.protocol != RouteProtocol::Boot) word("proto ").put(words.protocol(*r.protocol));
     if (!cloned && !hideScope && r.scope && *r.scope != Scope::Universe) word("scope ").put(words.scope(*r.scope));
@@ -334,6 +334,8 @@ struct RoutePrinter {
     if (r.metric) word("metric ").putUint(*r.metric);
     for (const auto& [bit, name] : kNexthopFlags)
       if (r.flags.value_or(0) & bit) word(name);
+    // ip prints a mark below 16 in decimal, from 16 on in hex.
+    if (r.mark && *r.mark) word("mark ").put(*r.mark < 16 ? fmt::format("{}", *r.mark) : fmt::format("{:#x}", *r.mark));
     if (r.uid) word("uid ").putUint(*r.uid);
     if (isIpv4Cache(r)) {
       // ip: a second line "    cache" with the cache flags as <a,b>.
@@ -342,8 +344,7 @@ struct RoutePrinter {
       for (std::size_t i = 0; i < names.size(); ++i) out.put(i ? "," : " <").put(names[i]);
       if (!names.empty()) out.put('>');
     }
-    if (r.pref && r.dst && !r.dst->isV4())
-      if (const char* p = prefName(*r.pref)) word("pref ").put(p);
+    if (r.expires) word("expires ").putUint(*r.expires).put("sec");
     if (r.metrics) {
       // ip's order: RTAX_* numbers (mtu 2, window 3, advmss 8, hoplimit 10, initcwnd 11, initrwnd 14).
       if (r.metrics->mtu) word("mtu ").putUint(*r.metrics->mtu);
@@ -353,7 +354,8 @@ struct RoutePrinter {
       if (r.metrics->initcwnd) word("initcwnd ").putUint(*r.metrics->initcwnd);
       if (r.metrics->initrwnd) word("initrwnd ").putUint(*r.metrics->initrwnd);
     }
-    if (isGet && r.table && *r.table != kTableMain) word("table ").put(words.table(*r.table));
+    if (r.pref && r.dst && !r.dst->isV4())
+      if (const char* p = prefName(*r.pref)) word("pref ").put(p);
     for (const auto& p : r.paths) {
       out.put("\n\tnexthop");
       if (p.gateway) out.put(" via ").putIp(*p.gateway);
@@ -399,24 +401,26 @@ struct RoutePrinter {
     if (r.prefsrc) j.field("prefsrc", *r.prefsrc);
     if (r.metric) j.field("metric", *r.metric);
     flags(j, r.flags.value_or(0) & 0xff);
+    if (r.mark && *r.mark) j.field("mark", *r.mark);
     if (r.uid) j.field("uid", *r.uid);
     if (isIpv4Cache(r)) {
       j.key("cache").beginArray();
       for (const auto& name : cacheFlagNames(*r.flags)) j.value(name);
       j.endArray();
     }
-    if (r.pref && r.dst && !r.dst->isV4())
-      if (const char* p = prefName(*r.pref)) j.field("pref", p);
+    if (r.expires) j.field("expires", *r.expires);
     if (r.metrics && !r.metrics->empty()) {
       j.key("metrics").beginArray().beginObject();
       if (r.metrics->mtu) j.field("mtu", *r.metrics->mtu);
-      if (r.metrics->advmss) j.field("advmss", *r.metrics->advmss);
       if (r.metrics->window) j.field("window", *r.metrics->window);
+      if (r.metrics->advmss) j.field("advmss", *r.metrics->advmss);
       if (r.metrics->hoplimit) j.field("hoplimit", *r.metrics->hoplimit);
       if (r.metrics->initcwnd) j.field("initcwnd", *r.metrics->initcwnd);
       if (r.metrics->initrwnd) j.field("initrwnd", *r.metrics->initrwnd);
       j.endObject().endArray();
     }
+    if (r.pref && r.dst && !r.dst->isV4())
+      if (const char* p = prefName(*r.pref)) j.field("pref", p);
     if (!r.paths.empty()) {
       j.key("nexthops").beginArray();
       for (const auto& p : r.paths) {

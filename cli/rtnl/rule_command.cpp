@@ -173,9 +173,9 @@ bool hasFlag(const RuleInfo& r, uint32_t flag) { return (r.flags.value_or(0) & f
 /// Like iproute2: the protocol is shown when it is not "kernel", or with -d.
 bool showProtocol(const RuleInfo& r, bool details) { return r.protocol && *r.protocol && (details || *r.protocol != kProtoKernel); }
 
-nlohmann::json toJson(const RuleInfo& r, bool details) {
+nlohmann::ordered_json toJson(const RuleInfo& r, bool details) {
   const RouteNames& names = RouteNames::system();
-  nlohmann::json j;
+  nlohmann::ordered_json j;
   j["priority"] = r.priority.value_or(0);
   if (r.invert.value_or(false)) j["not"] = nullptr;
   if (r.src) {

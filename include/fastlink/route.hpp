@@ -160,6 +160,7 @@ struct RouteInfo {
   std::optional<uint8_t> pref;
   std::optional<uint32_t> expires;  ///< seconds, for routes that expire
   std::optional<uint32_t> uid;      ///< `route get`: the user id the lookup was made for
+  std::optional<uint32_t> mark;     ///< `route get ... mark M`: the firewall mark of the lookup
   RawAttributes unknown;  ///< attributes not decoded above
 
   RouteInfo& setDst(Prefix v) { dst = v; return *this; }

@@ -41,6 +41,7 @@ constexpr FieldTable kFields({
     field<RTA_TABLE, &RouteInfo::table, Wire::Reported>(),
     field<RTA_PREF, &RouteInfo::pref>(),
     field<RTA_UID, &RouteInfo::uid, Wire::Reported>(),
+    field<RTA_MARK, &RouteInfo::mark, Wire::Reported>(),
 });
 
 // RTA_METRICS as data: the metric each RTAX_* attribute carries (encoded in this order).

@@ -18,11 +18,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
-#include <arpa/inet.h>
-
 #include <algorithm>
-#include <chrono>
-#include <cstring>
 #include <fstream>
 #include <map>
 #include <optional>
@@ -30,10 +26,10 @@
 #include <set>
 #include <sstream>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "cli/cli_fixture.hpp"
+#include "cli/twin_state.hpp"
 
 namespace fastlink::test {
 namespace {
@@ -48,6 +44,10 @@ struct DiffCase {
   std::set<std::string> compare;  ///< state, text, json (exit is always compared)
   std::string known;              ///< non-empty: a deliberate difference, and why
   std::string needs;              ///< a link kind the kernel must have
+  /// `order: any`: stdout's lines (text) or top-level array elements (json) are compared as
+  /// multisets, for output in the kernel's hash order (neighbours) or an order the twins' timing
+  /// decides (two fe80::/64 routes), which differs between the twin namespaces.
+  bool anyOrder = false;
   /// What a known case pins for one tool, as the suite normalises it.
   struct Pinned {
     std::optional<int> status;
@@ -71,7 +71,7 @@ std::string asPinLines(const std::string& tool, int status, const std::string& o
 }
 
 /// Reads commands.txt: blocks separated by blank lines; `name:`, `setup:` (repeatable), `run:`,
-/// `compare:`, `known:`, `needs:`, and for a known case the pins `ip-status:`, `fastlink-status:`,
+/// `compare:`, `known:`, `needs:`, `order: any`, and for a known case the pins `ip-status:`, `fastlink-status:`,
 /// `ip-out:`, `fastlink-out:`, `ip-err:`, `fastlink-err:` (the last four repeatable, one per line
 /// of output; a bare `fastlink-out:` is an empty line); `#` starts a comment line.
 std::vector<DiffCase> loadCases() {
@@ -114,6 +114,10 @@ std::vector<DiffCase> loadCases() {
     else if (key == "run") current.command = value;
     else if (key == "known") current.known = value;
     else if (key == "needs") current.needs = value;
+    else if (key == "order") {
+      if (value != "any") throw std::runtime_error("commands.txt:" + std::to_string(number) + ": order: takes only any");
+      current.anyOrder = true;
+    }
     else if (auto dash = key.find('-'); dash != std::string::npos && (key.starts_with("ip-") || key.starts_with("fastlink-"))) {
       DiffCase::Pinned& pin = key.starts_with("ip-") ? current.ipPin : current.flPin;
       std::string what = key.substr(dash + 1);
@@ -141,6 +145,13 @@ std::vector<DiffCase> loadCases() {
   return cases;
 }
 
+/// A case's setup and run lines, where its own MACs are written.
+std::vector<std::string> linesOf(const DiffCase& c) {
+  std::vector<std::string> lines = c.setup;
+  lines.push_back(c.command);
+  return lines;
+}
+
 /// gtest prints a failing parameter with this (not as bytes).
 void PrintTo(const DiffCase& c, std::ostream* os) { *os << c.name << " (commands.txt:" << c.line << ")"; }
 
@@ -149,165 +160,13 @@ const std::vector<DiffCase>& allCases() {
   return cases;
 }
 
-/// Replaces every match of `pattern` by PREFIX<n>, numbering distinct matches in order of first
-/// appearance: two outputs that differ only in random MACs normalise to the same text. A match in
-/// `keep` stays as it is.
-std::string numberMatches(const std::string& text, const std::regex& pattern, const std::string& prefix,
-                          const std::set<std::string>& keep) {
-  std::map<std::string, int> seen;
-  std::string out;
-  auto last = text.cbegin();
-  for (std::sregex_iterator it(text.begin(), text.end(), pattern), end; it != end; ++it) {
-    if (keep.count(it->str())) continue;
-    out.append(last, text.cbegin() + it->position());
-    auto [pos, added] = seen.emplace(it->str(), static_cast<int>(seen.size()) + 1);
-    out += prefix + std::to_string(pos->second);
-    last = text.cbegin() + it->position() + it->length();
-  }
-  out.append(last, text.cend());
-  return out;
-}
-
-/// The MACs a case writes itself (`address`, `lladdr`), in the three forms ip prints them: as a
-/// MAC, in a bridge id (no leading zeros), and as the EUI-64 link-local address made from it.
-/// Normalisation keeps these: a MAC set wrong, or not at all, then differs from ip's.
-struct LiteralMacs {
-  std::set<std::string> macs, bridgeIdMacs, linkLocals;
-};
-
-LiteralMacs literalMacsOf(const DiffCase& c) {
-  static const std::regex mac("([0-9a-fA-F]{2}:){5}[0-9a-fA-F]{2}");
-  LiteralMacs literal;
-  std::vector<std::string> lines = c.setup;
-  lines.push_back(c.command);
-  for (const auto& line : lines)
-    for (std::sregex_iterator it(line.begin(), line.end(), mac), end; it != end; ++it) {
-      std::string text = it->str();
-      std::transform(text.begin(), text.end(), text.begin(), [](unsigned char ch) { return std::tolower(ch); });
-      literal.macs.insert(text);
-      unsigned b[6];
-      std::sscanf(text.c_str(), "%x:%x:%x:%x:%x:%x", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5]);
-      char shortForm[18];
-      std::snprintf(shortForm, sizeof shortForm, "%x:%x:%x:%x:%x:%x", b[0], b[1], b[2], b[3], b[4], b[5]);
-      literal.bridgeIdMacs.insert(shortForm);
-      in6_addr eui{};  // fe80::/64 + the MAC with the universal/local bit flipped and ff:fe inserted
-      const unsigned char bytes[16] = {0xfe, 0x80, 0, 0, 0, 0, 0, 0, static_cast<unsigned char>(b[0] ^ 0x02),
-                                       static_cast<unsigned char>(b[1]), static_cast<unsigned char>(b[2]), 0xff, 0xfe,
-                                       static_cast<unsigned char>(b[3]), static_cast<unsigned char>(b[4]),
-                                       static_cast<unsigned char>(b[5])};
-      std::memcpy(&eui, bytes, sizeof bytes);
-      char address[INET6_ADDRSTRLEN];
-      literal.linkLocals.insert(inet_ntop(AF_INET6, &eui, address, sizeof address));
-    }
-  return literal;
-}
-
-/// What may differ between two runs of the same command: the MACs the kernel chose at random
-/// (not those `literal` holds: the case's own), the link-local addresses made from them, bridge
-/// and bridge port timers, the namespace names; and the blanks iproute2 leaves at the end of its
-/// lines (fastlink prints none; no script sees them).
-std::string normalise(std::string text, const std::string& nsName, const LiteralMacs& literal) {
-  static const std::regex trailing("[ \\t]+\n");
-  text = std::regex_replace(text, trailing, "\n");
-  static const std::regex mac("([0-9a-f]{2}:){5}[0-9a-f]{2}");
-  static const std::regex linkLocal("fe80::[0-9a-f:]+");
-  // A bridge's timers and its ports' (hold, message_age, forward_delay) tick between the twins.
-  // Text pads them to a width ("%4i"), so the blanks before one change when it crosses 100 s
-  // between the twins: they are normalised with it.
-  static const std::regex timer("((hello|tcn|topology_change|gc|hold|message_age|forward_delay)_timer\"?:?)\\s*[0-9.]+");
-  for (std::size_t at; (at = text.find(nsName)) != std::string::npos;) text.replace(at, nsName.size(), "NS");
-  // Bridge ids print the MAC without leading zeros ("8000.6:9a:..."): numbered apart.
-  static const std::regex bridgeId("[0-9a-f]{4}\\.(([0-9a-f]{1,2}:){5}[0-9a-f]{1,2})");
-  std::set<std::string> literalBridgeIds;
-  for (const auto& m : literal.bridgeIdMacs)  // any priority: a bridge id is PRIO.MAC
-    for (std::sregex_iterator it(text.begin(), text.end(), bridgeId), end; it != end; ++it)
-      if ((*it)[1] == m) literalBridgeIds.insert(it->str());
-  text = numberMatches(text, bridgeId, "BRID", literalBridgeIds);
-  text = numberMatches(text, linkLocal, "LL", literal.linkLocals);
-  text = numberMatches(text, mac, "MAC", literal.macs);
-  return std::regex_replace(text, timer, "$01 0");  // $01: the name (and JSON's `":`), then " 0"
-}
-
-/// Kernel state of a namespace as `ip -j` reports it, normalised.
-std::string stateOf(const TestNetns& ns, const LiteralMacs& literal, bool withTc) {
-  std::string out;
-  // A tc case: the qdiscs and classes as tc prints them (its -j prints htb classes as text).
-  if (withTc)
-    for (const char* dump : {"-d qdisc show", "-d class show dev v0"})
-      out += std::string("== tc ") + dump + "\n" + run("tc -n " + ns.name() + " " + dump).out + "\n";
-  for (const char* dump : {"-d -j link show", "-j addr show", "-j route show table all", "-j -6 route show table all",
-                           "-j neigh show", "-j rule show", "-j -6 rule show", "-j nexthop show"}) {
-    auto r = run("ip -n " + ns.name() + " " + dump);
-    out += std::string("== ip ") + dump + "\n" + r.out + "\n";
-  }
-  // The kernel's state is a set: routes of two devices brought up together may be listed in
-  // either order, so each dump's elements are compared sorted (after the MACs were numbered).
-  std::istringstream lines(normalise(out, ns.name(), literal));
-  std::string sorted;
-  for (std::string line; std::getline(lines, line);) {
-    if (!line.empty() && line[0] == '[') {
-      std::vector<std::string> elements;
-      for (const auto& e : json::parse(line)) elements.push_back(e.dump());
-      std::sort(elements.begin(), elements.end());
-      for (const auto& e : elements) sorted += e + "\n";
-    } else {
-      sorted += line + "\n";
-    }
-  }
-  return sorted;
-}
-
-/// Whether the device `link` names as its lower one (ip's "link": a veth peer, a vlan's parent)
-/// has carrier, in the same `ip -j link show` output.
-bool lowerHasCarrier(const std::string& dump, const json& link) {
-  std::string lower = link.value("link", "");
-  for (const auto& other : json::parse(dump))
-    if (other.value("ifname", "") == lower)
-      for (const auto& f : other.value("flags", json::array()))
-        if (f == "LOWER_UP") return true;
-  return false;
-}
-
-/// Operational states are set by the kernel's linkwatch work, up to a second after the change
-/// that causes them (the work is global and rate limited): waits until every device that is up
-/// with carrier reports UP/UNKNOWN, every device up without carrier something else, and every
-/// device that is down reports DOWN, and no IPv6 address is still tentative, so that the two
-/// namespaces are compared in the same settled state.
-void settle(const TestNetns& ns) {
-  for (int attempt = 0; attempt < 40; ++attempt) {
-    auto r = run("ip -n " + ns.name() + " -j link show");
-    bool settled = true;
-    if (r.status == 0 && !r.out.empty()) {
-      for (const auto& link : json::parse(r.out)) {
-        std::set<std::string> flags;
-        for (const auto& f : link.value("flags", json::array())) flags.insert(f.get<std::string>());
-        std::string state = link.value("operstate", "");
-        bool up = flags.count("UP") > 0, carrier = flags.count("LOWER_UP") > 0;
-        if (up && carrier && state != "UP" && state != "UNKNOWN") settled = false;
-        // Until linkwatch ran, a device just set up without carrier still reads UNKNOWN, or
-        // DOWN; one with a lower device (a veth peer, a vlan's parent) that lacks carrier too
-        // ends LOWERLAYERDOWN (the kernel's default_operstate), so DOWN is not final for it.
-        if (up && !carrier && (state == "UP" || state == "UNKNOWN")) settled = false;
-        if (up && !carrier && state == "DOWN" && link.contains("link") && !lowerHasCarrier(r.out, link))
-          settled = false;
-        if (!up && state != "DOWN" && state != "UNKNOWN") settled = false;
-      }
-    }
-    // IPv6 addresses stay tentative until addrconf has seen the carrier (after linkwatch), even
-    // without duplicate address detection.
-    if (settled) settled = run("ip -n " + ns.name() + " -j addr show").out.find("\"tentative\"") == std::string::npos;
-    if (settled) return;
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-}
-
 /// A namespace as the suite wants it: no duplicate address detection (else IPv6 addresses are
 /// `tentative` for a time that differs between the twins), loopback up, then the setup lines.
 void prepare(const TestNetns& ns, const DiffCase& c) {
   run("ip netns exec " + ns.name() +
       " sysctl -qw net.ipv6.conf.all.accept_dad=0 net.ipv6.conf.default.accept_dad=0 >/dev/null");
   if (!c.setup.empty()) ns.ipBatch(c.setup);
-  settle(ns);
+  settle(ns.name());
 }
 
 std::string withNs(const std::string& tool, const TestNetns& ns, const std::string& command) {
@@ -332,7 +191,7 @@ TEST_P(IpDifferential, SameAsIp) {
   prepare(flNs, c);
   CommandResult ip = run(referenceCommand(ipNs, c.command));
   CommandResult fl = run(withNs(cliPath(), flNs, c.command));
-  const LiteralMacs literal = literalMacsOf(c);
+  const LiteralMacs literal = literalMacsOf(linesOf(c));
   auto ipNormal = [&](const std::string& text) { return normalise(text, ipNs.name(), literal); };
   auto flNormal = [&](const std::string& text) { return normalise(text, flNs.name(), literal); };
 
@@ -344,12 +203,17 @@ TEST_P(IpDifferential, SameAsIp) {
   };
   if (c.known.empty()) {
     aspects.emplace_back("exit", outcome(ip), outcome(fl));
-    if (c.compare.count("text")) aspects.emplace_back("text", ipNormal(ip.out), flNormal(fl.out));
+    if (c.compare.count("text")) {
+      auto text = [&](const std::string& out) { return c.anyOrder ? sortedLines(out) : out; };
+      aspects.emplace_back("text", text(ipNormal(ip.out)), text(flNormal(fl.out)));
+    }
     if (c.compare.count("json")) {
-      auto parse = [](const std::string& text) {
+      auto parse = [&](const std::string& text) {
         if (text.find_first_not_of(" \n") == std::string::npos) return std::string("(no output)");
         try {
-          return json::parse(text).dump(1);  // std::map keys: order-independent comparison
+          json value = json::parse(text);
+          if (c.anyOrder && value.is_array()) std::sort(value.begin(), value.end());
+          return value.dump(1);  // std::map keys: order-independent comparison
         } catch (const std::exception& e) {
           return "(not JSON: " + std::string(e.what()) + ")\n" + text;
         }
@@ -376,10 +240,10 @@ TEST_P(IpDifferential, SameAsIp) {
         << ") but the pins say fastlink behaves as ip: remove the known: and pin lines";
   }
   if (c.compare.count("state")) {
-    settle(ipNs);
-    settle(flNs);
-    bool withTc = c.command.starts_with("tc ");
-    aspects.emplace_back("state", stateOf(ipNs, literal, withTc), stateOf(flNs, literal, withTc));
+    settle(ipNs.name());
+    settle(flNs.name());
+    std::string tcDev = c.command.starts_with("tc ") ? "v0" : "";
+    aspects.emplace_back("state", stateOf(ipNs.name(), literal, tcDev), stateOf(flNs.name(), literal, tcDev));
   }
   for (const auto& [aspect, ipSide, flSide] : aspects)
     EXPECT_EQ(ipSide, flSide) << aspect << " differs (first: ip, second: fastlink)\nip stderr: " << ip.err
@@ -409,7 +273,7 @@ TEST(IpDifferentialSuite, NormalisationKeepsTheCaseMacsOnly) {
   DiffCase c;
   c.setup = {"link add br0 address 02:00:00:00:00:0A type bridge"};
   c.command = "neigh add 10.0.0.2 lladdr 02:00:00:00:00:0b dev br0";
-  const LiteralMacs literal = literalMacsOf(c);
+  const LiteralMacs literal = literalMacsOf(linesOf(c));
   EXPECT_EQ(normalise("link/ether 02:00:00:00:00:0a brd ff:ff:ff:ff:ff:ff\n"
                       "lladdr 02:00:00:00:00:0b 5a:11:22:33:44:55\n"
                       "bridge_id 8000.2:0:0:0:0:a designated_root 8000.5a:11:22:33:44:55\n"

@@ -75,6 +75,23 @@ TEST_F(CliTest, AddVethPeerInAnotherNamespace) {
   EXPECT_EQ(peer[0]["ifname"], "p0");
 }
 
+// Each namespace numbers its own devices: in two fresh namespaces the veth and its peer both get
+// index 2, and ip still prints the peer ("v0@if2"). Compared with ip's own first line; the
+// link-netnsid part is left out (ip prints `link-netns NAME` there: a known difference).
+TEST_F(CliTest, ShowsAPeerInAnotherNamespaceWithTheSameIndex) {
+  TestNetns other;
+  ns.ip("link add v0 type veth peer name p0 netns " + other.name());
+  auto firstLine = [](const std::string& text) {  // without the blanks ip leaves at its end
+    std::string line = text.substr(0, text.find('\n'));
+    return line.substr(0, line.find_last_not_of(' ') + 1);
+  };
+  std::string ipLine = firstLine(ns.ip("link show dev v0"));
+  ASSERT_NE(ipLine.find("v0@if2:"), std::string::npos) << "the indexes are no longer equal: " << ipLine;
+  auto r = cli("link show dev v0");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(firstLine(r.out), ipLine);
+}
+
 TEST_F(CliTest, AddBridgeWithOptions) {
   auto r = cli("link add br0 type bridge stp_state 1 ageing_time 1234 no_linklocal_learn 1");
   ASSERT_EQ(r.status, 0) << r.err;
