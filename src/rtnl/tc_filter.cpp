@@ -230,7 +230,16 @@ Request encodeFilter(const TcFilterInfo& f, Verb verb) {
   if (!f.kind.empty()) w.putString(TCA_KIND, f.kind);
   if (f.chain) w.putU32(TCA_CHAIN, *f.chain);
   if (creates) encodeOptions(w, f, operation);
-  return w.toRequest(lazily(verb, f, describeFilter));
+  // The description reads only the placement: a copy of the whole filter (its actions) for a
+  // text that is rarely asked for cost a -batch of 100,000 filters ~10% of its parse time.
+  TcFilterInfo head;
+  head.dev = f.dev;
+  head.block = f.block;
+  head.parent = f.parent;
+  head.prio = f.prio;
+  head.chain = f.chain;
+  head.kind = f.kind;
+  return w.toRequest(lazily(verb, std::move(head), describeFilter));
 }
 
 void encodeFilterDump(core::MessageWriter& w, const TcFilterFilter& filter, uint32_t ifindex) {
