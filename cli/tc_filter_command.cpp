@@ -27,6 +27,7 @@ const char* const kTcFilterUsage = R"(Usage: fastlink tc filter { add | replace 
        fastlink tc [ -s ] [ -j ] filter show { dev NAME | block N } [ root | ingress | egress | parent MAJ:MIN ]
                        [ pref N ] [ protocol P ] [ chain N ] [ handle H KIND ]
        fastlink tc actions { add | del } ACTION...
+       fastlink tc actions flush action KIND
        fastlink tc [ -s ] [ -j ] actions show action KIND
 KIND := u32 [ match SELECTOR ]... [ classid|flowid C ] [ divisor N ] [ ht H ] [ link H ] [ order N ]
             [ indev D ] [ skip_hw | skip_sw ] [ ACTION... ]
@@ -723,6 +724,7 @@ int showFilters(Context& ctx, Args& args) {
 
 struct ParsedActions {
   bool del = false;
+  std::optional<std::string> flushKind;  ///< `flush action KIND`
   std::vector<TcAction> actions;
   std::vector<std::string> devs;
 };
@@ -731,8 +733,13 @@ ParsedActions parseActionsLine(Args& args) {
   ParsedActions pa;
   if (args.acceptAny({"add", "a"})) pa.del = false;
   else if (args.acceptAny({"del", "delete", "d"})) pa.del = true;
-  else if (args.acceptAny({"show", "list", "ls"})) usage("tc actions show cannot be used in a batch");
-  else args.unknown("tc actions verbs: add, del, show");
+  else if (args.accept("flush")) {
+    if (!args.accept("action")) usage("tc actions flush: \"action KIND\" is required");
+    pa.flushKind = args.value("action");
+    if (!args.done()) args.unknown("tc actions flush takes action KIND");
+    return pa;
+  } else if (args.acceptAny({"show", "list", "ls"})) usage("tc actions show cannot be used in a batch");
+  else args.unknown("tc actions verbs: add, del, flush, show");
   while (!args.done()) {
     if (!args.accept("action")) args.unknown("expected \"action KIND ...\"");
     if (pa.del) {
@@ -793,6 +800,7 @@ PreparedRequest preparedActions(const ParsedActions& pa) {
   PreparedRequest p;
   p.needs = pa.devs;
   p.encode = [pa](Resolver& r) {
+    if (pa.flushKind) return TcFilterRequests::flushActions(*pa.flushKind);
     std::vector<TcAction> actions = pa.actions;
     resolveMirred(actions, r);
     return pa.del ? TcFilterRequests::delActions(actions) : TcFilterRequests::addActions(actions);

@@ -123,6 +123,18 @@ TEST_F(TcFilterCli, StandaloneMirredActionsLikeTc) {
   for (const char* options : {"", "-j"}) samePrint(options, "actions show action mirred");
   ok("tc actions del action mirred index 7");
   EXPECT_EQ(tc("actions show action mirred").out.find("index 7"), std::string::npos);
+  // flush: the kind's whole table, one request (also a batch line).
+  ok("tc actions add action mirred egress mirror dev v1 index 7");
+  auto r = batch("tc actions add action mirred egress redirect dev v1 index 8\ntc actions flush action mirred\n");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(tc("actions show action mirred").out.find("action order"), std::string::npos) << tc("actions show action mirred").out;
+  // While a filter holds one of them the kernel refuses the flush (EPERM) and deletes none, as for tc.
+  ok("tc filter add dev v0 ingress pref 1 u32 match u32 0 0 at 0 action mirred egress redirect dev v1");
+  ok("tc actions add action mirred egress mirror dev v1 index 9");
+  auto refused = cli("tc actions flush action mirred");
+  EXPECT_EQ(refused.status, 2) << refused.err;
+  EXPECT_NE(refused.err.find("Operation not permitted (actions flush action mirred)"), std::string::npos) << refused.err;
+  EXPECT_NE(tc("actions show action mirred").out.find("index 9"), std::string::npos);
 }
 
 TEST_F(TcFilterCli, OtherClassifiersAndActionsMatchTc) {
