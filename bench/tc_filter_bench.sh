@@ -36,8 +36,9 @@ PY
 now() { date +%s.%N; }
 # CPU seconds (user + system, the kernel's work in the sender's context included) beside the wall
 # time: on these shared 2-core machines the wall time swings with the other jobs' load.
-cpu() { /usr/bin/time -f '%U %S' -o "$dir/cpu" "$@" >/dev/null; awk '{print $1 + $2}' "$dir/cpu"; }
-round() {  # round fastlink|tc|raw -> "wall-seconds cpu-seconds"
+# The user seconds alone are the sender's own work (parse, encode, batch): the raw floor's are ~0.
+cpu() { /usr/bin/time -f '%U %S' -o "$dir/cpu" "$@" >/dev/null; awk '{print $1 + $2, $1}' "$dir/cpu"; }
+round() {  # round fastlink|tc|raw -> "wall-seconds cpu-seconds user-seconds"
   tc qdisc del dev v0 clsact 2>/dev/null || true
   tc qdisc add dev v0 clsact
   local t0 t1 c
@@ -53,12 +54,12 @@ round() {  # round fastlink|tc|raw -> "wall-seconds cpu-seconds"
   [ "$got" = "$n" ] || { echo "round $1 left $got filters, not $n" >&2; exit 1; }
   echo "$(echo "$t1 - $t0" | bc) $c"
 }
-declare -a F T R FC TC RC
+declare -a F T R FC TC RC FU TU
 for ((r = 0; r < reps; r++)); do
-  read -r w c <<<"$(round fastlink)"; F+=("$w"); FC+=("$c")
-  read -r w c <<<"$(round tc)"; T+=("$w"); TC+=("$c")
-  read -r w c <<<"$(round raw)"; R+=("$w"); RC+=("$c")
-  echo "rep $((r + 1)) wall (cpu): fastlink -batch ${F[-1]} s (${FC[-1]}), tc -batch ${T[-1]} s (${TC[-1]}), raw floor ${R[-1]} s (${RC[-1]})"
+  read -r w c u <<<"$(round fastlink)"; F+=("$w"); FC+=("$c"); FU+=("$u")
+  read -r w c u <<<"$(round tc)"; T+=("$w"); TC+=("$c"); TU+=("$u")
+  read -r w c u <<<"$(round raw)"; R+=("$w"); RC+=("$c")
+  echo "rep $((r + 1)) wall (cpu, user): fastlink -batch ${F[-1]} s (${FC[-1]}, ${FU[-1]}), tc -batch ${T[-1]} s (${TC[-1]}, ${TU[-1]}), raw floor ${R[-1]} s (${RC[-1]})"
 done
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 ratio() { echo "scale=2; $1 / $2" | bc; }
@@ -68,4 +69,5 @@ for kind in wall cpu; do
   echo "$n u32 filters with mirred, $kind seconds, medians of $reps: fastlink -batch $mf, tc -batch $mt, raw floor $mr;" \
     "tc/fastlink $(ratio "$mt" "$mf")x, tc/raw $(ratio "$mt" "$mr")x (the most any sender can reach), fastlink/raw $(ratio "$mf" "$mr")x"
 done
+echo "user seconds, medians of $reps: fastlink -batch $(median "${FU[@]}"), tc -batch $(median "${TU[@]}")"
 tc qdisc del dev v0 clsact

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 
 #include "fastlink/error.hpp"
@@ -11,30 +12,40 @@ namespace fastlink::cli {
 
 namespace {
 
-bool isBlank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
-bool isSpecial(char c) { return c == '"' || c == '\'' || c == '\\' || c == '#'; }
+/// One class per byte: splitting a line looks each byte up once instead of comparing it with
+/// eight characters (a -batch file of 100,000 tc filters spent a seventh of its parse here).
+enum CharClass : uint8_t { kWord = 0, kBlank = 1, kSpecial = 2 };
+constexpr std::array<uint8_t, 256> kCharClass = [] {
+  std::array<uint8_t, 256> t{};
+  for (unsigned char c : {' ', '\t', '\r', '\n'}) t[c] = kBlank;
+  for (unsigned char c : {'"', '\'', '\\', '#'}) t[c] = kSpecial;
+  return t;
+}();
+uint8_t classOf(char c) { return kCharClass[static_cast<unsigned char>(c)]; }
 
 /// The common line, without quotes, escapes or comments: words are cut out whole instead of
-/// built a character at a time (a -batch file of a million lines goes through here). Plain
-/// loops: string_view::find_first_of calls memchr once per character.
-std::vector<std::string> splitPlainWords(std::string_view line) {
-  std::vector<std::string> words;
-  words.reserve(12);
+/// built a character at a time (a -batch file of a million lines goes through here). Returns
+/// false (words unspecified) at the first quote, backslash or '#'.
+bool splitPlainWords(std::string_view line, std::vector<std::string>& words) {
+  words.reserve(24);
   std::size_t i = 0, n = line.size();
   while (i < n) {
-    while (i < n && isBlank(line[i])) ++i;
+    uint8_t c = kWord;
+    while (i < n && (c = classOf(line[i])) == kBlank) ++i;
     std::size_t start = i;
-    while (i < n && !isBlank(line[i])) ++i;
-    if (i > start) words.emplace_back(line.substr(start, i - start));
+    while (i < n && (c = classOf(line[i])) == kWord) ++i;
+    if (i < n && c == kSpecial) return false;
+    if (i > start) words.emplace_back(line.data() + start, i - start);
   }
-  return words;
+  return true;
 }
 
 }  // namespace
 
 std::vector<std::string> splitWords(std::string_view line) {
-  if (std::none_of(line.begin(), line.end(), isSpecial)) return splitPlainWords(line);
   std::vector<std::string> words;
+  if (splitPlainWords(line, words)) return words;
+  words.clear();
   std::string word;
   bool inWord = false;
   char quote = 0;
@@ -66,9 +77,9 @@ const std::string& Args::peek() const {
   return done() ? kEmpty : words_[pos_];
 }
 
-std::string Args::next() { return done() ? std::string() : words_[pos_++]; }
+const std::string& Args::next() { return done() ? peek() : words_[pos_++]; }
 
-std::string Args::value(std::string_view keyword) {
+const std::string& Args::value(std::string_view keyword) {
   if (done()) throw UsageError(fmt::format("\"{}\" needs a value (in \"{}\")", keyword, text()));
   return words_[pos_++];
 }

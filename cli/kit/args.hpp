@@ -43,10 +43,11 @@ class Args {
   bool done() const { return pos_ >= words_.size(); }
   /// The current word ("" when done).
   const std::string& peek() const;
-  /// Consumes and returns the current word.
-  std::string next();
+  /// Consumes and returns the current word ("" when done). The reference lives as long as the
+  /// Args: a batch line's words are read where they lie, not copied (docs/BENCHMARKS.md, tc filters).
+  const std::string& next();
   /// Consumes the value that must follow `keyword`; throws UsageError naming the keyword.
-  std::string value(std::string_view keyword);
+  const std::string& value(std::string_view keyword);
   /// Consumes the current word if it equals `keyword`.
   bool accept(std::string_view keyword);
   /// Consumes the current word if it equals any of `keywords`.

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstring>
 #include <map>
 
 #include "fastlink/link.hpp"
@@ -26,6 +27,7 @@ const char* const kTcFilterUsage = R"(Usage: fastlink tc filter { add | replace 
        fastlink tc [ -s ] [ -j ] filter show { dev NAME | block N } [ root | ingress | egress | parent MAJ:MIN ]
                        [ pref N ] [ protocol P ] [ chain N ] [ handle H KIND ]
        fastlink tc actions { add | del } ACTION...
+       fastlink tc actions flush action KIND
        fastlink tc [ -s ] [ -j ] actions show action KIND
 KIND := u32 [ match SELECTOR ]... [ classid|flowid C ] [ divisor N ] [ ht H ] [ link H ] [ order N ]
             [ indev D ] [ skip_hw | skip_sw ] [ ACTION... ]
@@ -336,9 +338,9 @@ void parseSelector(Args& args, U32FilterOptions& o) {
     return packSized(o, bits, value, mask, off, offmask ? -1 : 0);
   }
   if (what != "ip") usage(fmt::format("match: \"{}\" is not a selector fastlink knows (ip, u32, u16, u8)", what));
-  std::string field = args.value("match ip");
+  const std::string& field = args.value("match ip");
   if (field == "src" || field == "dst") {
-    std::string text = args.value(fmt::format("match ip {}", field));
+    const std::string& text = args.value(field == "src" ? "match ip src" : "match ip dst");
     Prefix p;
     try {
       p = Prefix::parse(text);
@@ -513,6 +515,10 @@ struct Placement {
 
 /// Reads placement words until one that is not; returns false at the end of the words.
 bool placementWord(Args& args, Placement& p) {
+  // Every placement keyword starts with one of these: the kind and its options (most words of a
+  // -batch line) are told apart without a dozen comparisons each.
+  const std::string& word = args.peek();
+  if (word.empty() || !std::strchr("dbriephc", word[0])) return false;
   auto setParent = [&](uint32_t v, std::string_view word) {
     if (p.parent) usage(fmt::format("{}: a parent was already given", word));
     p.parent = TcHandle(v);
@@ -608,18 +614,25 @@ void resolveMirred(std::vector<TcAction>& actions, Resolver& r) {
       if (m->dev.isName()) m->dev = Ifref(r.index(m->dev.name()));
 }
 
-PreparedRequest preparedFilter(const ParsedFilter& pf) {
+/// The filter is encoded where it lies (no copy of it and its actions per line): the names are
+/// resolved from `dev` and `mirredDevs` on every call, so a second call (another resolver)
+/// gives the same request as a first.
+PreparedRequest preparedFilter(ParsedFilter pf) {
   if (!pf.dev && !pf.info.block) usage("tc filter: \"dev NAME\" or \"block N\" is required");
   PreparedRequest p;
   if (pf.dev) p.needs.push_back(*pf.dev), p.device = *pf.dev;
   for (const auto& d : pf.mirredDevs) p.needs.push_back(d);
   p.namedAsTyped = true;
-  p.encode = [pf](Resolver& r) {
-    TcFilterInfo f = pf.info;
+  p.encode = [pf = std::move(pf)](Resolver& r) mutable {
+    TcFilterInfo& f = pf.info;
     if (pf.dev) f.dev = Ifref(r.index(*pf.dev));
     std::visit(
         [&](auto& o) {
-          if constexpr (requires { o.actions; }) resolveMirred(o.actions, r);
+          if constexpr (requires { o.actions; }) {
+            std::size_t next = 0;  // the mirred actions' devices, in the order they were read
+            for (TcAction& a : o.actions)
+              if (auto* m = std::get_if<MirredAction>(&a.options)) m->dev = Ifref(r.index(pf.mirredDevs.at(next++)));
+          }
           if constexpr (std::is_same_v<std::decay_t<decltype(o)>, BpfFilterOptions>) o.fd = pf.program->fd();
         },
         f.options);
@@ -711,6 +724,7 @@ int showFilters(Context& ctx, Args& args) {
 
 struct ParsedActions {
   bool del = false;
+  std::optional<std::string> flushKind;  ///< `flush action KIND`
   std::vector<TcAction> actions;
   std::vector<std::string> devs;
 };
@@ -719,8 +733,13 @@ ParsedActions parseActionsLine(Args& args) {
   ParsedActions pa;
   if (args.acceptAny({"add", "a"})) pa.del = false;
   else if (args.acceptAny({"del", "delete", "d"})) pa.del = true;
-  else if (args.acceptAny({"show", "list", "ls"})) usage("tc actions show cannot be used in a batch");
-  else args.unknown("tc actions verbs: add, del, show");
+  else if (args.accept("flush")) {
+    if (!args.accept("action")) usage("tc actions flush: \"action KIND\" is required");
+    pa.flushKind = args.value("action");
+    if (!args.done()) args.unknown("tc actions flush takes action KIND");
+    return pa;
+  } else if (args.acceptAny({"show", "list", "ls"})) usage("tc actions show cannot be used in a batch");
+  else args.unknown("tc actions verbs: add, del, flush, show");
   while (!args.done()) {
     if (!args.accept("action")) args.unknown("expected \"action KIND ...\"");
     if (pa.del) {
@@ -781,6 +800,7 @@ PreparedRequest preparedActions(const ParsedActions& pa) {
   PreparedRequest p;
   p.needs = pa.devs;
   p.encode = [pa](Resolver& r) {
+    if (pa.flushKind) return TcFilterRequests::flushActions(*pa.flushKind);
     std::vector<TcAction> actions = pa.actions;
     resolveMirred(actions, r);
     return pa.del ? TcFilterRequests::delActions(actions) : TcFilterRequests::addActions(actions);

@@ -307,6 +307,9 @@ struct TcFilterRequests {
   static Request addActions(const std::vector<TcAction>& actions);
   /// Equivalent to: tc actions del action KIND index N ...
   static Request delActions(const std::vector<TcAction>& actions);
+  /// Equivalent to: tc actions flush action KIND (every action of the kind's table; while a
+  /// filter holds one of them the kernel refuses the flush with EPERM and deletes none).
+  static Request flushActions(const std::string& kind);
 };
 
 class ITcFilterApi {

@@ -230,7 +230,16 @@ Request encodeFilter(const TcFilterInfo& f, Verb verb) {
   if (!f.kind.empty()) w.putString(TCA_KIND, f.kind);
   if (f.chain) w.putU32(TCA_CHAIN, *f.chain);
   if (creates) encodeOptions(w, f, operation);
-  return w.toRequest(lazily(verb, f, describeFilter));
+  // The description reads only the placement: a copy of the whole filter (its actions) for a
+  // text that is rarely asked for cost a -batch of 100,000 filters ~10% of its parse time.
+  TcFilterInfo head;
+  head.dev = f.dev;
+  head.block = f.block;
+  head.parent = f.parent;
+  head.prio = f.prio;
+  head.chain = f.chain;
+  head.kind = f.kind;
+  return w.toRequest(lazily(verb, std::move(head), describeFilter));
 }
 
 void encodeFilterDump(core::MessageWriter& w, const TcFilterFilter& filter, uint32_t ifindex) {
@@ -478,6 +487,18 @@ struct FilterTraits : rtnl::Object<TcFilterInfo, TcFilterFilter, RTM_NEWTFILTER>
   }
 };
 
+/// The tcamsg and the table naming one kind (TCA_ACT_TAB { 1 { TCA_ACT_KIND } }): what a dump
+/// or a flush of the kind's standalone actions sends.
+void putActionTableOf(core::MessageWriter& w, const std::string& kind) {
+  auto& t = w.putHeader<tcamsg>();
+  t.tca_family = AF_UNSPEC;
+  auto tab = w.beginNest(TCA_ACT_TAB);
+  auto one = w.beginNest(1);
+  w.putString(TCA_ACT_KIND, kind);
+  w.endNest(one);
+  w.endNest(tab);
+}
+
 Request actionRequest(uint16_t type, uint16_t flags, const std::vector<TcAction>& actions, bool forDelete) {
   std::string verb = forDelete ? "del" : "add";
   rtnl::Operation operation = [&] { return "actions " + verb; };
@@ -504,6 +525,15 @@ Request TcFilterRequests::addActions(const std::vector<TcAction>& actions) {
 }
 Request TcFilterRequests::delActions(const std::vector<TcAction>& actions) {
   return actionRequest(RTM_DELACTION, 0, actions, true);
+}
+
+Request TcFilterRequests::flushActions(const std::string& kind) {
+  rtnl::Operation operation = [&] { return "actions flush action " + kind; };
+  if (kind.empty() || kind.size() >= 16) throw rtnl::invalid(operation, "an action kind of at most 15 bytes is required (gact, mirred, ...)");
+  // NLM_F_ROOT on a delete asks the kernel (tca_action_flush) for the whole table of the kind.
+  core::MessageWriter w(RTM_DELACTION, NLM_F_ROOT);
+  putActionTableOf(w, kind);
+  return w.toRequest("actions flush action " + kind);
 }
 
 namespace {
@@ -562,13 +592,7 @@ void TcFilterApi::delActions(const std::vector<TcAction>& actions) { engine_.exe
 
 std::vector<TcAction> TcFilterApi::actions(const std::string& kind) {
   core::MessageWriter w(RTM_GETACTION, NLM_F_DUMP);
-  auto& t = w.putHeader<tcamsg>();
-  t.tca_family = AF_UNSPEC;
-  auto tab = w.beginNest(TCA_ACT_TAB);
-  auto one = w.beginNest(1);
-  w.putString(TCA_ACT_KIND, kind);
-  w.endNest(one);
-  w.endNest(tab);
+  putActionTableOf(w, kind);
   std::vector<TcAction> out;
   engine_.dump(
       w.bytes(), "actions show action " + kind,

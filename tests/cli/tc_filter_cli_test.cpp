@@ -76,14 +76,22 @@ TEST_F(TcFilterCli, BatchAddsFiltersAndNamesTheFailingLine) {
   for (int i = 1; i <= 30; ++i)
     lines += "tc filter add dev v0 ingress protocol ip pref 7 handle 800::" + std::to_string(i) + " u32 match ip dst 10.0.1." +
              std::to_string(i) + "/32 action mirred egress redirect dev v1\n";
+  // Two mirred actions naming two devices: each gets its own device's index, in order (the
+  // encoder resolves the names of the line where they lie, docs/BENCHMARKS.md "tc filters").
+  lines += "tc filter add dev v0 ingress protocol ip pref 8 u32 match ip dst 10.0.3.1/32 action mirred ingress mirror dev lo pipe "
+           "action mirred egress redirect dev v1\n";
   lines += "tc filter add dev v0 ingress protocol ip pref 7 handle 800::1 u32 match ip dst 10.0.2.1/32\n";  // exists
   auto r = batch(lines);
   EXPECT_EQ(r.status, 1) << r.err;
-  EXPECT_NE(r.err.find("line 31"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("line 32"), std::string::npos) << r.err;
+  auto two = tc("filter show dev v0 ingress pref 8").out;
+  auto mirror = two.find("mirred (Ingress Mirror to device lo) pipe");
+  auto redirect = two.find("mirred (Egress Redirect to device v1) stolen");
+  EXPECT_TRUE(mirror != std::string::npos && redirect != std::string::npos && mirror < redirect) << two;
   auto json = tc("-j filter show dev v0 ingress").out;
   std::size_t count = 0;
   for (auto at = json.find("\"kind\":\"mirred\""); at != std::string::npos; at = json.find("\"kind\":\"mirred\"", at + 1)) count++;
-  EXPECT_EQ(count, 30u);
+  EXPECT_EQ(count, 32u);  // 30 + the two of pref 8
 }
 
 TEST_F(TcFilterCli, BpfObjectFileLoadedAndPrintedLikeTc) {
@@ -115,6 +123,18 @@ TEST_F(TcFilterCli, StandaloneMirredActionsLikeTc) {
   for (const char* options : {"", "-j"}) samePrint(options, "actions show action mirred");
   ok("tc actions del action mirred index 7");
   EXPECT_EQ(tc("actions show action mirred").out.find("index 7"), std::string::npos);
+  // flush: the kind's whole table, one request (also a batch line).
+  ok("tc actions add action mirred egress mirror dev v1 index 7");
+  auto r = batch("tc actions add action mirred egress redirect dev v1 index 8\ntc actions flush action mirred\n");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(tc("actions show action mirred").out.find("action order"), std::string::npos) << tc("actions show action mirred").out;
+  // While a filter holds one of them the kernel refuses the flush (EPERM) and deletes none, as for tc.
+  ok("tc filter add dev v0 ingress pref 1 u32 match u32 0 0 at 0 action mirred egress redirect dev v1");
+  ok("tc actions add action mirred egress mirror dev v1 index 9");
+  auto refused = cli("tc actions flush action mirred");
+  EXPECT_EQ(refused.status, 2) << refused.err;
+  EXPECT_NE(refused.err.find("Operation not permitted (actions flush action mirred)"), std::string::npos) << refused.err;
+  EXPECT_NE(tc("actions show action mirred").out.find("index 9"), std::string::npos);
 }
 
 TEST_F(TcFilterCli, OtherClassifiersAndActionsMatchTc) {

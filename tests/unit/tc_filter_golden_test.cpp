@@ -187,6 +187,11 @@ TEST(TcFilterGolden, StandaloneActionsAddAndDel) {
   EXPECT_TRUE(sameBytes(TcFilterRequests::delActions({d}).bytes(),
                         test::netlinkMessage(kRtmDelAction, NLM_F_REQUEST, tcamsg,
                                              Attrs().nest(1, Attrs().nest(1, Attrs().str(kActKind, "csum").u32(kActIndex, 5))))));
+  // tc actions flush action csum: the kind alone, with NLM_F_ROOT (which makes the delete a flush in the kernel)
+  EXPECT_TRUE(sameBytes(TcFilterRequests::flushActions("csum").bytes(),
+                        test::netlinkMessage(kRtmDelAction, NLM_F_REQUEST | NLM_F_ROOT, tcamsg,
+                                             Attrs().nest(1, Attrs().nest(1, Attrs().str(kActKind, "csum"))))));
+  EXPECT_THROW(TcFilterRequests::flushActions(""), Error);
 }
 
 /// The filter decoded from a request's own bytes (the kernel echoes the same layout).
