@@ -12,7 +12,7 @@
 #
 # In every build the test binaries' own sources are compiled at -O0 (after the build type's -O3,
 # so it wins): what the tests check is the library and the CLI, which keep the build type's
-# optimisation; gtest's macros at -O3 made a test source take 1.7 to 2.7 times as long to compile
+# optimisation; gtest's macros at -O3 made a test source take 1.4 to 2.7 times as long to compile
 # (tests/unit/link_decode_test.cpp: 16.3 s of CPU at -O3, 6.1 s at -O0; docs/testing.md, "CI
 # time"). The tests' run time is the kernel's and the processes': it does not change.
 function(fastlink_test_code target)
