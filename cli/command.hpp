@@ -49,6 +49,9 @@ namespace fastlink::cli {
 /// Exit statuses, ip's (docs/CLI.md, "Exit statuses"): success; a bad value (an address or
 /// prefix that does not parse, a device that does not exist, an unknown object); the kernel
 /// refused a request; a usage error (an unknown verb or option, a missing or malformed argument).
+/// What `fastlink -V` prints.
+constexpr const char* kVersionText = "fastlink 0.1.0";
+
 constexpr int kExitOk = 0;
 constexpr int kExitBadValue = 1;
 constexpr int kExitFailed = 2;
