@@ -157,18 +157,30 @@ def split_detail(detail):
 
 
 def diff_of(steps):
-    """Ansible's diff: the objects the plan touches, as they are and as they will be."""
-    before, after = [], []
+    """Ansible's diff: the objects the plan touches, one line each, as they are and as they will be.
+    An object created is only in after, one deleted only in before (a device deleted and created
+    again is in both)."""
+    objects = {}
     for step in steps:
-        obj, detail, action = step.get("object", ""), step.get("detail", ""), step.get("action")
+        entry = objects.setdefault(step.get("object", ""), {"created": False, "deleted": False, "before": [], "after": []})
+        detail, action = step.get("detail", ""), step.get("action")
         if action == "create":
-            after.append("%s: %s" % (obj, detail) if detail else obj)
+            entry["created"] = True
+            entry["after"] += [p for p in detail.split(", ") if p]
         elif action == "delete":
-            before.append("%s: %s" % (obj, detail) if detail else obj)
+            entry["deleted"] = True
+            entry["before"] += [p for p in detail.split(", ") if p]
         else:
             old, new = split_detail(detail)
-            before.append("%s: %s" % (obj, ", ".join(old)) if old else obj)
-            after.append("%s: %s" % (obj, ", ".join(new)) if new else obj)
+            entry["before"] += old
+            entry["after"] += new
+    before, after = [], []
+    for name, entry in objects.items():
+        line = lambda fields: "%s: %s" % (name, ", ".join(fields)) if fields else name
+        if entry["deleted"] or not entry["created"]:
+            before.append(line(entry["before"]))
+        if entry["created"] or not entry["deleted"]:
+            after.append(line(entry["after"]))
     return {"before": "\n".join(before) + "\n" if before else "", "after": "\n".join(after) + "\n" if after else ""}
 
 
