@@ -9,6 +9,7 @@
 #
 # The "node" is a namespace with a veth to a "gateway" namespace; nmstatectl runs in the node
 # through `ip netns exec`, as the handler runs it in the node's own namespace.
+import contextlib
 import json
 import os
 import shutil
@@ -43,6 +44,21 @@ def node_dump():
     addrs = sorted((a["ifname"], i["local"], i["prefixlen"]) for a in ip_json("addr", "show") for i in a["addr_info"] if i.get("scope") != "link")
     routes = sorted(json.dumps(r, sort_keys=True) for r in ip_json("route", "show", "table", "all") if r.get("type") != "local" and r.get("table") != "local")
     return links, addrs, routes
+
+
+@contextlib.contextmanager
+def eth1_configured_by_hand(address, *route):
+    """eth1 up with ADDRESS and ROUTE (ip route add words), as the node had them before any
+    nmstatectl; removed again at the end."""
+    run(["ip", "-n", NODE, "addr", "add", address, "dev", "eth1"])
+    run(["ip", "-n", NODE, "link", "set", "eth1", "up"])
+    run(["ip", "-n", NODE, "route", "add"] + list(route))
+    try:
+        yield
+    finally:
+        run(["ip", "-n", NODE, "route", "flush", "table", "main"])
+        run(["ip", "-n", NODE, "addr", "flush", "dev", "eth1"])
+        run(["ip", "-n", NODE, "link", "set", "eth1", "down"])
 
 
 def settled_dump():
@@ -151,17 +167,10 @@ class NmstatectlHandler(unittest.TestCase):
         servers = state["dns-resolver"]["running"]["server"]  # gjson dns-resolver.running.server
         self.assertEqual(servers, ["192.0.2.53", "2001:db8::53"])
         self.assertEqual(state["dns-resolver"]["running"]["search"], ["cluster.local", "example.org"])
-        run(["ip", "-n", NODE, "addr", "add", "192.0.2.1/24", "dev", "eth1"])
-        run(["ip", "-n", NODE, "link", "set", "eth1", "up"])
-        run(["ip", "-n", NODE, "route", "add", "default", "via", "192.0.2.254", "dev", "eth1", "proto", "dhcp", "metric", "100"])
-        try:
+        with eth1_configured_by_hand("192.0.2.1/24", "default", "via", "192.0.2.254", "dev", "eth1", "proto", "dhcp", "metric", "100"):
             gw, iface = self.default_gw(self.show())
             self.assertEqual((gw, iface), ("192.0.2.254", "eth1"))
             self.assertTrue(self.ping_probe())
-        finally:
-            run(["ip", "-n", NODE, "route", "flush", "table", "main"])
-            run(["ip", "-n", NODE, "addr", "flush", "dev", "eth1"])
-            run(["ip", "-n", NODE, "link", "set", "eth1", "down"])
 
     def test_apply_probe_commit(self):
         """client.go ApplyDesiredState with probes that pass: rollback, policy, apply, probe, commit."""
@@ -175,6 +184,12 @@ class NmstatectlHandler(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         route = ip_json("route", "show", "default")
         self.assertEqual([(x["gateway"], x["dev"]) for x in route], [("192.0.2.254", "eth1")])
+        # The handler enacts the same policy again (a restart): nothing to change, and the
+        # commit that follows succeeds as nmstate's would.
+        r = self.apply_no_commit(desired)
+        self.assertEqual((r.returncode, r.stdout), (0, ""), r.stderr)
+        r = self.nmstatectl("commit")
+        self.assertEqual(r.returncode, 0, r.stderr)
         # Committed: no journal is left to roll back.
         self.assertEqual(self.nmstatectl("rollback").returncode, 1)
         self.assertEqual(ip_json("addr", "show", "dev", "eth1")[0]["addr_info"][0]["local"], "192.0.2.1")
@@ -208,10 +223,7 @@ class NmstatectlHandler(unittest.TestCase):
         self.assertEqual(node_dump(), before)
 
     def test_show_piped_to_set_changes_nothing(self):
-        run(["ip", "-n", NODE, "addr", "add", "198.51.100.1/24", "dev", "eth1"])
-        run(["ip", "-n", NODE, "link", "set", "eth1", "up"])
-        run(["ip", "-n", NODE, "route", "add", "203.0.113.0/24", "via", "198.51.100.254", "proto", "static"])
-        try:
+        with eth1_configured_by_hand("198.51.100.1/24", "203.0.113.0/24", "via", "198.51.100.254", "proto", "static"):
             before = settled_dump()
             shown = self.nmstatectl("show")
             self.assertEqual(shown.returncode, 0, shown.stderr)
@@ -219,10 +231,6 @@ class NmstatectlHandler(unittest.TestCase):
             self.assertEqual(r.returncode, 0, r.stderr)
             self.assertEqual(r.stdout, "", "set printed a plan: it changed something")
             self.assertEqual(node_dump(), before)
-        finally:
-            run(["ip", "-n", NODE, "route", "flush", "table", "main"])
-            run(["ip", "-n", NODE, "addr", "flush", "dev", "eth1"])
-            run(["ip", "-n", NODE, "link", "set", "eth1", "down"])
 
     def test_refusals_and_exit_statuses(self):
         before = node_dump()
