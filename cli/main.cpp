@@ -8,10 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "command.hpp"
-#include "complete.hpp"
-#include "ip_compat.hpp"
-#include "output.hpp"
+#include "kit/command.hpp"
+#include "kit/complete.hpp"
+#include "kit/ip_compat.hpp"
+#include "kit/output.hpp"
+#include "kit/version.hpp"
 
 namespace fastlink::cli {
 namespace {

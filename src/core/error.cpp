@@ -60,7 +60,7 @@ Error& Error::setLine(std::size_t line, std::string text) {
 
 // The reason, then where it happened, so a user of a 10,000-line batch knows which line to fix.
 // No "Error: " in front: an application's log line already says it is an error ("failed: Error:
-// ..." doubled it up); the CLI adds iproute2's "Error: " when it prints (cli/command.cpp).
+// ..." doubled it up); the CLI adds iproute2's "Error: " when it prints (cli/kit/command.cpp).
 void Error::rebuildMessage() {
   message_ = reason();
   if (line_) {

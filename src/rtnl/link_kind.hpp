@@ -1,6 +1,6 @@
 // The link-kind registry: one codec per `type KIND`, each in src/rtnl/link_kinds/<file>.cpp.
 // Like iproute2's link_util table, but the library only encodes and decodes; parsing words and
-// printing live in the CLI (cli/link_kinds/).
+// printing live in the CLI (cli/rtnl/link_kinds/).
 //
 // ---- Adding a kind ------------------------------------------------------------------------------
 // One file, src/rtnl/link_kinds/<file>.cpp, that defines its codecs and ends with

@@ -1,5 +1,5 @@
 // `fastlink link add NAME type KIND ...` and `fastlink -d [-j] link show` for the kinds added as
-// one CLI file each (cli/link_kinds/): ipvlan, geneve, gre, gretap, ipip, sit; and a port of an
+// one CLI file each (cli/rtnl/link_kinds/): ipvlan, geneve, gre, gretap, ipip, sit; and a port of an
 // 802.3ad bond. The oracle is `ip -d -j link show`: every info_data key fastlink prints must have
 // ip's value, and the keys listed per test must be printed by both. The host lacks these modules:
 // they run in the VM.

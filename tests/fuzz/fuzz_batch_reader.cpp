@@ -1,4 +1,4 @@
-// libFuzzer harness for the -batch file reader (cli/batch.cpp) through its entry point
+// libFuzzer harness for the -batch file reader (cli/kit/batch.cpp) through its entry point
 // runBatchFile(Context&, path): the input is written to a file and read as a batch. The Context
 // points at a network namespace that does not exist, so a file that passes validation fails when
 // the socket is opened: nothing is ever sent. Errors are printed and returned as exit statuses;
@@ -9,7 +9,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "command.hpp"
+#include "kit/command.hpp"
 
 namespace {
 

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "command.hpp"
+#include "kit/command.hpp"
 
 namespace {
 

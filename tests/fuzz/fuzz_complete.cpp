@@ -1,4 +1,4 @@
-// libFuzzer harness for shell completion (cli/complete.cpp, cli/usage_grammar.cpp). The input is
+// libFuzzer harness for shell completion (cli/kit/complete.cpp, cli/kit/usage_grammar.cpp). The input is
 // used twice: as a usage text for the grammar reader (brackets, bars, definitions in any state of
 // balance), and as a command line being completed (`fastlink help-complete WORDS ""`), split into
 // words the way a batch line is. Device names would come from a namespace that does not exist
@@ -8,9 +8,9 @@
 #include <string_view>
 #include <vector>
 
-#include "args.hpp"
-#include "complete.hpp"
-#include "usage_grammar.hpp"
+#include "kit/args.hpp"
+#include "kit/complete.hpp"
+#include "kit/usage_grammar.hpp"
 
 namespace {
 

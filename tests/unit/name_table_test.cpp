@@ -1,10 +1,10 @@
-// cli/name_table.hpp: the batch reader's name -> index table (open addressing over inline
+// cli/kit/name_table.hpp: the batch reader's name -> index table (open addressing over inline
 // interface names, a node map for longer ones).
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "cli/name_table.hpp"
+#include "cli/kit/name_table.hpp"
 
 namespace fastlink::cli {
 namespace {

@@ -1,4 +1,4 @@
-// The XDP parts of `fastlink link show` (cli/xdp_show.cpp) against text and JSON written out
+// The XDP parts of `fastlink link show` (cli/xdp/xdp_show.cpp) against text and JSON written out
 // from what iproute2 6.1 prints (ip/iplink_xdp.c, lib/bpf_legacy.c). The single-mode cases were
 // checked against `ip link show` on kernel 6.18 (tests/cli/link_xdp_cli_test.cpp does that on
 // every run); multi mode (generic + offload) needs a NIC with offload, so its layout is written
@@ -6,7 +6,7 @@
 // top-level "prog" in JSON.
 #include <gtest/gtest.h>
 
-#include "cli/xdp_show.hpp"
+#include "cli/xdp/xdp_show.hpp"
 
 namespace fastlink::cli {
 namespace {

@@ -1,0 +1,574 @@
+// -batch FILE: one pass over the file (each line read, parsed, validated and encoded once), then
+// the encoded requests are sent from a spool; a bad line sends nothing.
+//
+// Pass 1 reads every line, parses it and encodes the request, and appends the encoded bytes
+// with the line's number and text to the Spool: in memory up to kSpoolMemory, then in an
+// unlinked temporary file, so memory stays bounded however long the file is. Nothing is sent
+// until the whole file has been read and found good: the first bad line ends the run with
+// `Error: ... (line N: TEXT)`, exit status 2, nothing sent.
+//
+// Device names the kernel only takes as an ifindex are resolved in pass 1, each once, among the
+// devices that exist before the batch, unless an earlier line of the batch creates, deletes or
+// renames that name (PreparedRequest::touches): such a line, and one whose request keeps a
+// resource open (a namespace fd), is spooled as text, "deferred", and parsed again when it is
+// sent, after everything before it has been answered and its names looked up in the kernel.
+//
+// Pass 2 sends (docs/CLI.md, "Batch files"):
+// - default: runs of requests with an exact undo (Request::exactUndo: route/address/neighbour
+//   adds) are pipelined; when one fails, the lines after it that the kernel already applied
+//   are undone (deleted again, newest first), so the kernel ends up with exactly the lines
+//   before the failure. Every other request is sent alone and answered before the next.
+// - -force: everything pipelined, every failure reported, the rest applied.
+// - -window N: N in flight, stop at a failure; lines in flight with it are reported as applied.
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <stdexcept>
+#include <unordered_set>
+
+#include "kit/command.hpp"
+#include "kit/ip_compat.hpp"
+#include "kit/name_table.hpp"
+
+namespace fastlink::cli {
+namespace {
+
+/// Encoded requests held in memory up to this size, the rest in a temporary file.
+constexpr std::size_t kSpoolMemory = 16u << 20;
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  return s;
+}
+
+/// A line as error messages show it: control bytes as \xNN, cut after 120 bytes (a 10 MB line
+/// must not become a 10 MB message).
+std::string shown(std::string_view text) {
+  constexpr std::size_t kMax = 120;
+  std::string out;
+  for (unsigned char c : text.substr(0, kMax)) out += (c < 0x20 || c == 0x7f) ? fmt::format("\\x{:02x}", c) : std::string(1, char(c));
+  if (text.size() > kMax) out += fmt::format("... ({} bytes)", text.size());
+  return out;
+}
+
+/// One line of the file after pass 1.
+struct Record {
+  enum class Kind : uint8_t { Encoded, Deferred };
+  Kind kind = Kind::Encoded;
+  bool undoable = false;  ///< Request::hasExactUndo()
+  std::size_t line = 0;
+  std::string text;
+  std::string device;  ///< PreparedRequest::device ("" when none), for "Cannot find device"
+  std::vector<uint8_t> bytes;  ///< the encoded request (Encoded only)
+};
+
+/// Records in file order: appended in pass 1, read back once in pass 2.
+class Spool {
+ public:
+  ~Spool() {
+    if (file_) std::fclose(file_);
+  }
+
+  void append(const Record& r) {
+    Header h{static_cast<uint64_t>(r.line), static_cast<uint32_t>(r.text.size()), static_cast<uint32_t>(r.bytes.size()),
+             static_cast<uint16_t>(r.device.size()), static_cast<uint8_t>(r.kind), r.undoable};
+    put(&h, sizeof h);
+    put(r.text.data(), r.text.size());
+    put(r.device.data(), r.device.size());
+    put(r.bytes.data(), r.bytes.size());
+    ++count_;
+    if (!file_ && memory_.size() > kSpoolMemory) spill();
+  }
+  std::size_t size() const { return count_; }
+  /// Room for about `bytes` in memory at once (capped at kSpoolMemory): the buffer is not
+  /// copied while it grows. Pages are touched only as records fill them.
+  void expect(std::size_t bytes) { memory_.reserve(std::min(bytes, kSpoolMemory + (1u << 20))); }
+
+  void startReading() {
+    if (file_) {
+      if (!memory_.empty()) write(memory_.data(), memory_.size());
+      memory_.clear();
+      memory_.shrink_to_fit();
+      if (std::fflush(file_) != 0 || std::fseek(file_, 0, SEEK_SET) != 0) failed("read back");
+    }
+  }
+  /// The next record, or false at the end.
+  bool next(Record& r) {
+    Header h;
+    if (!get(&h, sizeof h)) return false;
+    r.line = h.line;
+    r.kind = static_cast<Record::Kind>(h.kind);
+    r.undoable = h.undoable;
+    r.text.resize(h.textSize);
+    r.device.resize(h.deviceSize);
+    r.bytes.resize(h.bytesSize);
+    if (!get(r.text.data(), h.textSize) || !get(r.device.data(), h.deviceSize) || !get(r.bytes.data(), h.bytesSize))
+      failed("read back");
+    return true;
+  }
+
+ private:
+  struct Header {
+    uint64_t line;
+    uint32_t textSize;
+    uint32_t bytesSize;
+    uint16_t deviceSize;
+    uint8_t kind;
+    bool undoable;
+  };
+
+  void put(const void* p, std::size_t n) {
+    const auto* c = static_cast<const char*>(p);
+    memory_.insert(memory_.end(), c, c + n);
+    if (file_ && memory_.size() >= (1u << 20)) {
+      write(memory_.data(), memory_.size());
+      memory_.clear();
+    }
+  }
+  bool get(void* p, std::size_t n) {
+    if (n == 0) return true;
+    if (file_) return std::fread(p, 1, n, file_) == n;
+    if (readAt_ + n > memory_.size()) return false;
+    std::memcpy(p, memory_.data() + readAt_, n);
+    readAt_ += n;
+    return true;
+  }
+  void spill() {
+    file_ = std::tmpfile();
+    if (!file_) failed("create");
+    std::setvbuf(file_, nullptr, _IOFBF, 1u << 20);
+    write(memory_.data(), memory_.size());
+    memory_.clear();
+  }
+  void write(const char* p, std::size_t n) {
+    if (std::fwrite(p, 1, n, file_) != n) failed("write");
+  }
+  [[noreturn]] static void failed(const char* what) {
+    throw UsageError(fmt::format("cannot {} the batch's temporary file: {}", what, std::strerror(errno)));
+  }
+
+  std::vector<char> memory_;
+  std::size_t readAt_ = 0;
+  std::FILE* file_ = nullptr;
+  std::size_t count_ = 0;
+};
+
+/// Reads the batch file once, skipping blank and comment lines.
+class LineReader {
+ public:
+  explicit LineReader(const std::string& path) {
+    if (path == "-") {
+      file_ = stdin;
+    } else {
+      file_ = std::fopen(path.c_str(), "r");
+      if (!file_) throw UsageError(fmt::format("cannot open batch file \"{}\": {}", path, std::strerror(errno)));
+      owned_ = true;
+    }
+  }
+  ~LineReader() {
+    std::free(buffer_);
+    if (owned_) std::fclose(file_);
+  }
+  LineReader(const LineReader&) = delete;
+  /// The file's size when it is a regular file, else 0 (stdin, a pipe).
+  std::size_t fileSize() const {
+    struct stat st {};
+    return fstat(fileno(file_), &st) == 0 && S_ISREG(st.st_mode) ? static_cast<std::size_t>(st.st_size) : 0;
+  }
+  LineReader& operator=(const LineReader&) = delete;
+
+  /// The next line with words; `number` and `text` are set before splitting so errors can name it.
+  bool next(std::size_t& number, std::string& text, std::vector<std::string>& words) {
+    for (;;) {
+      errno = 0;
+      ssize_t n = getline(&buffer_, &capacity_, file_);
+      if (n < 0 && std::ferror(file_)) {  // e.g. a directory: EISDIR, not an empty batch
+        number = 0;  // about the file, not a line
+        throw UsageError(fmt::format("cannot read the batch file: {}", std::strerror(errno ? errno : EIO)));
+      }
+      if (n < 0) return false;
+      number = ++number_;
+      text.assign(trim(std::string_view(buffer_, static_cast<std::size_t>(n))));
+      if (text.find('\0') != std::string::npos) throw UsageError("the line contains a NUL byte");
+      words = splitWords(text);
+      if (!words.empty()) return true;
+    }
+  }
+
+ private:
+  std::FILE* file_ = nullptr;
+  bool owned_ = false;
+  std::size_t number_ = 0;
+  char* buffer_ = nullptr;
+  std::size_t capacity_ = 0;
+};
+
+PreparedRequest prepareLine(Context& ctx, std::vector<std::string> words) {
+  words[0] = resolveIpObject(words[0]);  // as `ip -batch` reads `a add ...`
+  resolveIpVerb(words);
+  Args args(std::move(words));
+  std::string object = args.next();
+  const ObjectCommand* command = findCommand(object);
+  if (!command) {
+    // Sorted: the registry's order is that of the files' static initialisers.
+    std::vector<std::string> names;
+    for (const auto& c : allCommands()) names.push_back(c.name);
+    std::sort(names.begin(), names.end());
+    std::string known;
+    for (const auto& name : names) known += (known.empty() ? "" : ", ") + name;
+    throw UsageError(fmt::format("unknown object \"{}\" (known: {})", object, known));
+  }
+  if (!command->prepare) throw UsageError(fmt::format("\"{}\" commands cannot be used in a batch", command->name));
+  return command->prepare(ctx, args);
+}
+
+/// Pass 1's resolver: the devices that exist before the batch (each name looked up once, by
+/// LinkApi::findIndex: one ioctl, ~3x cheaper than its share of a full link dump), except names
+/// an earlier line touches. An unknown name is not an error here: the line is deferred.
+class BeforeBatchResolver final : public Resolver {
+ public:
+  explicit BeforeBatchResolver(Context& ctx) : ctx_(ctx) {}
+
+  /// True when every name resolves now (else the line must be resolved when it is sent); the
+  /// indexes are kept for this line's index() calls, so each name costs one hash lookup.
+  bool resolvable(const PreparedRequest& p) {
+    line_ = &p;
+    lineIndexes_.clear();
+    if (p.needs.empty()) return true;
+    if (allTouched_) return false;
+    for (const auto& name : p.needs) {
+      if (!touched_.empty() && touched_.count(name)) return false;
+      const std::optional<uint32_t>& index = lookup(name);
+      if (!index) return false;
+      lineIndexes_.push_back(*index);
+    }
+    return true;
+  }
+  void touch(const PreparedRequest& p) {
+    if (p.touchesAll) allTouched_ = true;
+    for (const auto& name : p.touches) touched_.insert(name);
+  }
+  /// Asked by the encoder of the line resolvable() last answered true for, for its needs.
+  uint32_t index(const std::string& name) override {
+    for (std::size_t i = 0; i < lineIndexes_.size(); ++i)
+      if (line_->needs[i] == name) return lineIndexes_[i];
+    throw std::logic_error("batch: a line's encoder asked for a name it did not declare: " + name);
+  }
+  /// About one name per line: sized once, no rehash while the file is read.
+  void expectNames(std::size_t count) { names_.reserve(count); }
+
+ private:
+  /// The name's index before the batch, looked up on first need (std::nullopt: no such device).
+  const std::optional<uint32_t>& lookup(const std::string& name) {
+    auto [index, inserted] = names_.findOrInsert(name);
+    if (inserted) *index = ctx_.netlink().links().findIndex(name);
+    return *index;
+  }
+
+  Context& ctx_;
+  bool allTouched_ = false;
+  NameTable names_;
+  std::unordered_set<std::string> touched_;
+  const PreparedRequest* line_ = nullptr;
+  std::vector<uint32_t> lineIndexes_;  ///< line_->needs' indexes, in order
+};
+
+/// Pass 1: every line parsed, validated and encoded into the spool; nothing sent. Throws
+/// UsageError naming the first bad line.
+void readAll(Context& ctx, LineReader& reader, Spool& spool) {
+  BeforeBatchResolver resolver(ctx);
+  // Sizes from the file's: a line is ~40 bytes and names one device at most; its record (text,
+  // header, encoded request) is ~3x the line.
+  std::size_t fileSize = reader.fileSize();
+  resolver.expectNames(std::min<std::size_t>(fileSize / 40, 1u << 16));
+  spool.expect(3 * fileSize);
+  Record r;
+  std::vector<std::string> words;
+  try {
+    while (reader.next(r.line, r.text, words)) {
+      PreparedRequest p = prepareLine(ctx, std::move(words));
+      r.bytes.clear();
+      r.undoable = false;
+      r.kind = Record::Kind::Deferred;
+      if (resolver.resolvable(p)) {
+        Request request = [&] {
+          try {
+            return p.encode(resolver);
+          } catch (const Error& e) {
+            throw UsageError(e.reason());
+          }
+        }();
+        if (!request.keepsAlive()) {
+          auto bytes = request.bytes();
+          r.bytes.assign(bytes.begin(), bytes.end());
+          r.undoable = request.hasExactUndo();
+          r.kind = Record::Kind::Encoded;
+        }
+      } else {
+        validateEncoding(p);
+      }
+      r.device = p.device.value_or(std::string());
+      resolver.touch(p);
+      spool.append(r);
+    }
+  } catch (const BadValueError& e) {  // keeps its exit status (1)
+    if (r.line == 0) throw;
+    throw BadValueError(fmt::format("{} (line {}: {})", e.what(), r.line, shown(r.text)));
+  } catch (const UsageError& e) {
+    if (r.line == 0) throw;
+    throw UsageError(fmt::format("{} (line {}: {})", e.what(), r.line, shown(r.text)));
+  } catch (const Error& e) {
+    throw UsageError(fmt::format("{} (line {}: {})", e.reason(), r.line, shown(r.text)));
+  }
+}
+
+/// Writes "lines 3, 5-9" for a sorted list of line numbers.
+std::string lineRanges(const std::vector<std::size_t>& lines) {
+  std::string out;
+  for (std::size_t i = 0; i < lines.size();) {
+    std::size_t j = i;
+    while (j + 1 < lines.size() && lines[j + 1] == lines[j] + 1) ++j;
+    out += out.empty() ? "" : ", ";
+    out += i == j ? std::to_string(lines[i]) : fmt::format("{}-{}", lines[i], lines[j]);
+    i = j + 1;
+  }
+  return fmt::format("{} {}", lines.size() == 1 ? "line" : "lines", out);
+}
+
+/// Pass 2: streams the spooled requests through Netlink::run, in runs (see the file comment).
+class Sender {
+ public:
+  Sender(Context& ctx, Spool& spool) : ctx_(ctx), netlink_(ctx.netlink()), spool_(spool) {
+    const GlobalOptions& o = ctx.options();
+    undoMode_ = !o.force && o.window == 0;
+    options_.onError = o.force || undoMode_ ? OnError::Continue : OnError::Stop;
+    options_.window = o.window;
+  }
+
+  int run() {
+    while (!finished_ && !stopped_) {
+      runSent_ = 0;
+      netlink_.run([this] { return nextRequest(); }, options_,
+                   [this](std::size_t, const RequestResult& r) { onResult(r); });
+      if (!undo_.empty()) undoTail();
+      if (carry_ && !stopped_ && carry_->kind == Record::Kind::Deferred && !carryPrepared_) prepareCarry();
+    }
+    countUnsent();
+    printSummary();
+    return failed_ ? kExitBatchLineFailed : kExitOk;
+  }
+
+ private:
+  struct InFlight {
+    std::size_t line = 0;
+    std::string text;
+    std::optional<std::string> device;
+    std::vector<uint8_t> bytes;  ///< kept for the undo (undoable requests in undo mode only)
+  };
+
+  /// The pipeline's RequestSource. Never does netlink I/O itself (the pipeline owns the socket
+  /// while it runs): a line that must wait for the answers before it ends the run.
+  std::optional<Request> nextRequest() {
+    if (stopped_) return std::nullopt;
+    if (!carry_) {
+      carry_.emplace();
+      carryPrepared_.reset();
+      if (!spool_.next(*carry_)) {
+        carry_.reset();
+        finished_ = true;
+        return std::nullopt;
+      }
+    }
+    Record& r = *carry_;
+    if (r.kind == Record::Kind::Deferred) {
+      // Its names are looked up between runs, after everything before it has been answered.
+      if (runSent_ > 0 || !carryPrepared_) return std::nullopt;
+    } else if (undoMode_ && runSent_ > 0 && !(r.undoable && runUndoable_)) {
+      return std::nullopt;  // a request without exact undo goes alone, and nothing joins it
+    }
+    if (runSent_ == 0) runUndoable_ = r.kind == Record::Kind::Encoded && r.undoable;
+    InFlight f{r.line, std::move(r.text), {}, {}};
+    if (!r.device.empty()) f.device = r.device;
+    std::optional<Request> request;
+    if (r.kind == Record::Kind::Encoded) {
+      if (undoMode_ && runUndoable_) f.bytes = r.bytes;
+      request.emplace(std::move(r.bytes), std::string());
+    } else {
+      f.device = carryPrepared_->device;
+      request = std::move(carryRequest_);
+    }
+    carry_.reset();
+    carryPrepared_.reset();
+    inFlight_.push_back(std::move(f));
+    ++runSent_;
+    return request;
+  }
+
+  /// Between runs: parses a deferred line again and resolves its names in the kernel (one
+  /// LinkApi::findIndex each). A failure here is the line's failure.
+  void prepareCarry() {
+    Record& r = *carry_;
+    std::optional<Error> error;
+    PreparedRequest p;
+    try {
+      p = prepareLine(ctx_, splitWords(r.text));
+      KernelLookup lookup(netlink_.links());
+      carryRequest_ = p.encode(lookup);
+      carryPrepared_ = std::move(p);
+      return;
+    } catch (const Error& e) {
+      error = e;
+    } catch (const UsageError& e) {
+      error = Error(std::make_error_code(std::errc::invalid_argument), r.text, e.what());
+    }
+    inFlight_.push_back({r.line, std::move(r.text), p.device, {}});
+    carry_.reset();
+    onResult(RequestResult{RequestStatus::Failed, std::move(error)});
+  }
+
+  class KernelLookup final : public Resolver {
+   public:
+    explicit KernelLookup(LinkApi& links) : links_(links) {}
+    uint32_t index(const std::string& name) override {
+      std::optional<uint32_t> index = links_.findIndex(name);
+      if (!index) throw Error(std::make_error_code(std::errc::no_such_device), "link show dev " + name,
+                              fmt::format("Cannot find device \"{}\"", name));
+      return *index;
+    }
+
+   private:
+    LinkApi& links_;
+  };
+
+  void onResult(const RequestResult& r) {
+    InFlight done = std::move(inFlight_.front());
+    inFlight_.pop_front();
+    if (firstFailure_ && !ctx_.options().force && undoMode_) {
+      // Sent with the failed line (pipelined) and after it: must not stay applied.
+      if (r.status == RequestStatus::Applied) undo_.push_back(std::move(done));
+      else ++refused_;
+      return;
+    }
+    switch (r.status) {
+      case RequestStatus::Applied:
+        ++applied_;
+        if (firstFailure_ && !ctx_.options().force) appliedAfterFailure_.push_back(done.line);
+        break;
+      case RequestStatus::Failed: {
+        ++failed_;
+        PreparedRequest about;
+        about.device = done.device;
+        printError(fmt::format("{} (line {}: {})", r.error ? failureReason(*r.error, &about) : "failed", done.line,
+                               done.text));
+        if (!firstFailure_) firstFailure_ = done.line;
+        if (!ctx_.options().force) stopped_ = true;
+        break;
+      }
+      case RequestStatus::NotSent:
+        ++notSent_;
+        if (!firstNotSent_) firstNotSent_ = done.line;
+        break;
+    }
+  }
+
+  /// After a failure in a pipelined run: deletes again, newest first, what the lines after the
+  /// failed one added, so the kernel holds exactly the lines before it.
+  void undoTail() {
+    std::vector<InFlight> tail(std::make_move_iterator(undo_.rbegin()), std::make_move_iterator(undo_.rend()));
+    undo_.clear();
+    std::size_t next = 0;
+    BatchOptions o;
+    o.onError = OnError::Continue;
+    netlink_.run(
+        [&]() -> std::optional<Request> {
+          if (next == tail.size()) return std::nullopt;
+          return Request(tail[next++].bytes, std::string()).exactUndo();
+        },
+        o,
+        [&](std::size_t i, const RequestResult& r) {
+          if (r.status == RequestStatus::Applied) {
+            undone_.push_back(tail[i].line);
+            return;
+          }
+          ++applied_;  // it stays applied: say so
+          printError(fmt::format("could not undo line {} ({}), it stays applied: {}", tail[i].line, tail[i].text,
+                                 r.error ? failureReason(*r.error, nullptr) : "not sent"));
+          undoFailed_ = true;
+        });
+    std::sort(undone_.begin(), undone_.end());
+  }
+
+  /// After a stop: the lines never handed to the pipeline.
+  void countUnsent() {
+    auto count = [&](std::size_t line) {
+      ++notSent_;
+      if (!firstNotSent_) firstNotSent_ = line;
+    };
+    if (carry_) count(carry_->line);
+    carry_.reset();
+    Record r;
+    while (!finished_ && spool_.next(r)) count(r.line);
+  }
+
+  void printSummary() {
+    if (!failed_ && !notSent_) return;  // like ip: silence on success
+    if (!appliedAfterFailure_.empty())
+      fmt::print(stderr, "Note: {} already in flight when line {} failed, and applied\n", lineRanges(appliedAfterFailure_),
+                 *firstFailure_);
+    if (!undone_.empty())
+      fmt::print(stderr, "Undone: {} (sent with line {}, applied, then deleted again)\n", lineRanges(undone_),
+                 *firstFailure_);
+    if (refused_)
+      fmt::print(stderr, "Refused: {} line{} sent with line {} and refused by the kernel too (nothing applied)\n",
+                 refused_, refused_ == 1 ? "" : "s", *firstFailure_);
+    if (notSent_)
+      fmt::print(stderr, "Not sent: line {} and every later line ({} request{})\n", *firstNotSent_, notSent_,
+                 notSent_ == 1 ? "" : "s");
+    std::string extra;
+    if (!undone_.empty()) extra += fmt::format(", {} undone", undone_.size());
+    if (refused_) extra += fmt::format(", {} refused after the failure", refused_);
+    fmt::print(stderr, "{} lines applied, {} failed, {} not sent{}\n", applied_, failed_, notSent_, extra);
+  }
+
+  Context& ctx_;
+  Netlink& netlink_;
+  Spool& spool_;
+  BatchOptions options_;
+  bool undoMode_ = false;
+  std::optional<Record> carry_;
+  std::optional<PreparedRequest> carryPrepared_;
+  Request carryRequest_;
+  std::deque<InFlight> inFlight_;
+  std::vector<InFlight> undo_;
+  bool runUndoable_ = false;
+  std::size_t runSent_ = 0;
+  bool finished_ = false;
+  bool stopped_ = false;
+  bool undoFailed_ = false;
+  std::size_t applied_ = 0, failed_ = 0, notSent_ = 0, refused_ = 0;
+  std::optional<std::size_t> firstFailure_, firstNotSent_;
+  std::vector<std::size_t> appliedAfterFailure_, undone_;
+};
+
+}  // namespace
+
+int runBatchFile(Context& ctx, const std::string& path) {
+  Spool spool;
+  {
+    LineReader reader(path);
+    readAll(ctx, reader, spool);
+  }
+  if (spool.size() == 0) return kExitOk;
+  spool.startReading();
+  return Sender(ctx, spool).run();
+}
+
+}  // namespace fastlink::cli

@@ -1,0 +1,115 @@
+#include "kit/command.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+
+#include "fastlink/error.hpp"
+
+namespace fastlink::cli {
+namespace {
+
+std::vector<ObjectCommand>& registry() {
+  // Function-local: registrars in other files run during static initialisation, in any order.
+  static std::vector<ObjectCommand> commands;
+  return commands;
+}
+
+/// Resolves through the kernel, one lookup per name (LinkApi::indexOf: an ioctl).
+class KernelResolver final : public Resolver {
+ public:
+  explicit KernelResolver(LinkApi& links) : links_(links) {}
+  uint32_t index(const std::string& name) override {
+    try {
+      return links_.indexOf(name);
+    } catch (const Error& e) {
+      if (e.code() != std::errc::no_such_device) throw;
+      throw Error(e.code(), e.operation(), fmt::format("Cannot find device \"{}\"", name));
+    }
+  }
+
+ private:
+  LinkApi& links_;
+};
+
+/// Every name resolves to ifindex 1: lets the encoder check everything else before sending.
+class PlaceholderResolver final : public Resolver {
+ public:
+  uint32_t index(const std::string&) override { return 1; }
+};
+
+}  // namespace
+
+Netlink& Context::netlink() {
+  if (!netlink_) {
+    NetlinkOptions options;
+    try {
+      if (options_.netns) options.netns = Netns::named(*options_.netns);
+      netlink_ = std::make_unique<Netlink>(options);
+    } catch (const Error& e) {
+      // ip and tc exit 255 when the -n namespace cannot be opened (netns_switch fails: exit(-1)).
+      if (options_.netns) throw UsageError(fmt::format("{} ({})", e.reason(), e.operation()));
+      throw;
+    }
+  }
+  return *netlink_;
+}
+
+void registerCommand(ObjectCommand command) { registry().push_back(std::move(command)); }
+
+const ObjectCommand* findCommand(std::string_view word) {
+  // A batch names the same object on line after line: the last hit is tried first.
+  static const ObjectCommand* last = nullptr;
+  if (last && last->name == word) return last;
+  for (const auto& c : registry()) {
+    if (c.name == word) return last = &c;
+    for (const auto& a : c.aliases)
+      if (a == word) return &c;
+  }
+  return nullptr;
+}
+
+const std::vector<ObjectCommand>& allCommands() { return registry(); }
+
+void printError(std::string_view message) {
+  std::fflush(stdout);
+  fmt::print(stderr, "Error: {}\n", message);
+}
+
+std::string failureReason(const Error& error, const PreparedRequest* prepared) {
+  if (!error.extack().empty()) return error.extack();
+  if (error.code() == std::errc::no_such_device && prepared && prepared->device)
+    return fmt::format("Cannot find device \"{}\"", *prepared->device);
+  return error.code().message();
+}
+
+int exitStatusOf(const Error& error) {
+  return error.code() == std::errc::no_such_device ? kExitBadValue : kExitFailed;
+}
+
+void validateEncoding(const PreparedRequest& prepared) {
+  PlaceholderResolver placeholder;
+  try {
+    (void)prepared.encode(placeholder);
+  } catch (const Error& e) {
+    throw UsageError(e.reason());
+  }
+}
+
+int runPrepared(Context& ctx, const PreparedRequest& prepared, const Args& args) {
+  validateEncoding(prepared);
+  Netlink& netlink = ctx.netlink();
+  KernelResolver resolver(netlink.links());
+  try {
+    Request request = prepared.encode(resolver);
+    if (prepared.namedAsTyped) request.setOperation(args.text());
+    netlink.execute(request);
+  } catch (const Error& e) {
+    printError(fmt::format("{} ({})", failureReason(e, &prepared), e.operation()));
+    // As ip: a device it cannot find is a bad value (1), any other refusal of the kernel 2.
+    return exitStatusOf(e);
+  }
+  return kExitOk;
+}
+
+}  // namespace fastlink::cli

@@ -1,0 +1,239 @@
+#include "kit/writer.hpp"
+
+#include <arpa/inet.h>
+
+#include <cstdlib>
+#include <new>
+
+#include "fastlink/error.hpp"
+
+namespace fastlink::cli {
+
+OutBuffer::OutBuffer(std::FILE* out, std::size_t window) : out_(out), threshold_(window) {
+  capacity_ = window + kChunk;
+  data_ = static_cast<char*>(std::malloc(capacity_));
+  if (!data_) throw std::bad_alloc();
+}
+
+OutBuffer::~OutBuffer() {
+  flush();
+  std::free(data_);
+}
+
+void OutBuffer::grow(std::size_t more) {
+  // A record longer than the spare room: grow rather than split it (records are small).
+  std::size_t capacity = std::max(capacity_ * 2, size_ + more);
+  char* bigger = static_cast<char*>(std::realloc(data_, capacity));
+  if (!bigger) throw std::bad_alloc();
+  data_ = bigger;
+  capacity_ = capacity;
+}
+
+void OutBuffer::drain() {
+  if (size_ == 0) return;
+  std::fwrite(data_, 1, size_, out_);
+  size_ = 0;
+  wrote_ = true;
+  threshold_ = kChunk;  // past the restart window: write in chunks
+}
+
+void OutBuffer::flush() {
+  drain();
+  std::fflush(out_);
+}
+
+void OutBuffer::restartDump() {
+  if (wrote_)
+    throw Error(make_error_code(Errc::dump_interrupted), "dump",
+                "Dump was interrupted and may be inconsistent (the part printed before could not be taken back)");
+  size_ = 0;
+}
+
+OutBuffer& OutBuffer::putUint(uint64_t v) {
+  char digits[20];
+  int n = 0;
+  do {
+    digits[n++] = static_cast<char>('0' + v % 10);
+    v /= 10;
+  } while (v);
+  if (capacity_ - size_ < static_cast<std::size_t>(n)) grow(static_cast<std::size_t>(n));
+  while (n) data_[size_++] = digits[--n];
+  return *this;
+}
+
+OutBuffer& OutBuffer::putIp(const IpAddress& ip) {
+  auto b = ip.bytes();
+  if (ip.isV4()) {
+    // Room for the longest quad first, then the digits in place: a million routes print two
+    // addresses each, and four putUint calls with their checks were ~4% of `-j route show`.
+    if (capacity_ - size_ < 15) grow(15);
+    size_ = static_cast<std::size_t>(writeIpv4(data_ + size_, b.data()) - data_);
+    return *this;
+  }
+  char text[INET6_ADDRSTRLEN];
+  inet_ntop(AF_INET6, b.data(), text, sizeof text);
+  return put(std::string_view(text));
+}
+
+OutBuffer& OutBuffer::putMac(const MacAddress& mac) {
+  // Formatted on the stack and written once: `link show` prints two per device.
+  static constexpr char kHex[] = "0123456789abcdef";
+  char text[MacAddress::kMaxLength * 3];
+  char* at = text;
+  for (uint8_t b : mac.bytes()) {
+    *at++ = kHex[b >> 4];
+    *at++ = kHex[b & 15];
+    *at++ = ':';
+  }
+  return put(std::string_view(text, at == text ? 0 : static_cast<std::size_t>(at - text - 1)));
+}
+
+OutBuffer& OutBuffer::putPrefix(const Prefix& prefix) {
+  putIp(prefix.address());
+  if (!prefix.isHost()) put('/').putUint(prefix.length());
+  return *this;
+}
+
+OutBuffer& OutBuffer::putJsonString(std::string_view s) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  put('"');
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    auto c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    put(s.substr(start, i - start));
+    start = i + 1;
+    switch (c) {
+      case '"': put("\\\""); break;
+      case '\\': put("\\\\"); break;
+      case '\b': put("\\b"); break;
+      case '\f': put("\\f"); break;
+      case '\n': put("\\n"); break;
+      case '\r': put("\\r"); break;
+      case '\t': put("\\t"); break;
+      default: put("\\u00").put(kHex[c >> 4]).put(kHex[c & 15]);
+    }
+  }
+  put(s.substr(start));
+  return put('"');
+}
+
+// -p lays JSON out as ip's json_writer does: an object's members one per line, indented four
+// spaces a level; an array's elements on the array's line, "[ a,b ]", so objects in an array
+// read "[ {", "},{", "} ]".
+JsonOut::JsonOut(OutBuffer& out, bool pretty, Layout layout)
+    : out_(out), pretty_(pretty && layout == Layout::Array), lines_(layout == Layout::Lines) {
+  if (!lines_) out_.put(pretty_ ? "[ " : "[");
+  depth_ = 1;  // the elements' members are indented two levels, as ip's are
+  first_[1] = true;
+}
+
+void JsonOut::restartDump() {
+  out_.restartDump();
+  if (!lines_) out_.put(pretty_ ? "[ " : "[");
+  depth_ = 1;
+  first_[1] = true;
+  afterKey_ = false;
+}
+
+JsonOut::~JsonOut() { finish(); }
+
+void JsonOut::finish() {
+  if (finished_) return;
+  finished_ = true;
+  if (!lines_) out_.put(pretty_ && !first_[1] ? " ]\n" : "]\n");
+  out_.flush();
+}
+
+void JsonOut::newline() {
+  out_.put('\n');
+  for (int i = 0; i < depth_; ++i) out_.put("    ");
+}
+
+void JsonOut::beforeValue() {
+  if (afterKey_) {
+    afterKey_ = false;
+    return;
+  }
+  if (!first_[depth_]) out_.put(',');  // an array's element: on the same line
+  first_[depth_] = false;
+}
+
+JsonOut& JsonOut::beginObject() {
+  beforeValue();
+  out_.put('{');
+  first_[++depth_] = true;
+  return *this;
+}
+
+JsonOut& JsonOut::endObject() {
+  bool empty = first_[depth_];
+  --depth_;
+  if (pretty_ && !empty) newline();
+  out_.put('}');
+  return *this;
+}
+
+JsonOut& JsonOut::beginArray() {
+  beforeValue();
+  out_.put(pretty_ ? "[ " : "[");
+  first_[++depth_] = true;
+  return *this;
+}
+
+JsonOut& JsonOut::endArray() {
+  bool empty = first_[depth_];
+  --depth_;
+  if (pretty_ && !empty) out_.put(' ');
+  out_.put(']');
+  return *this;
+}
+
+JsonOut& JsonOut::key(std::string_view k) {
+  bool first = first_[depth_];
+  first_[depth_] = false;
+  afterKey_ = true;
+  if (!first) out_.put(',');
+  if (pretty_) newline();  // an object's member: on its own line
+  out_.putJsonString(k);
+  out_.put(pretty_ ? ": " : ":");
+  return *this;
+}
+
+JsonOut& JsonOut::value(std::string_view s) {
+  beforeValue();
+  out_.putJsonString(s);
+  return *this;
+}
+
+JsonOut& JsonOut::value(uint64_t v) {
+  beforeValue();
+  out_.putUint(v);
+  return *this;
+}
+
+JsonOut& JsonOut::valueInt(int64_t v) {
+  beforeValue();
+  out_.putInt(v);
+  return *this;
+}
+
+JsonOut& JsonOut::value(bool v) {
+  beforeValue();
+  out_.put(v ? "true" : "false");
+  return *this;
+}
+
+JsonOut& JsonOut::value(const IpAddress& ip) {
+  beforeValue();
+  out_.put('"').putIp(ip).put('"');
+  return *this;
+}
+
+JsonOut& JsonOut::value(const Prefix& p) {
+  beforeValue();
+  out_.put('"').putPrefix(p).put('"');
+  return *this;
+}
+
+}  // namespace fastlink::cli

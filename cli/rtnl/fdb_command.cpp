@@ -1,0 +1,180 @@
+// The `fdb` object: `fastlink fdb { add | append | del | replace | show } ...`, in `bridge fdb`'s
+// grammar.
+#include <fmt/format.h>
+
+#include <map>
+
+#include "kit/args.hpp"
+#include "kit/command.hpp"
+#include "fastlink/fdb.hpp"
+#include "kit/output.hpp"
+
+namespace fastlink::cli {
+namespace {
+
+constexpr const char* kUsage = R"(Usage: fastlink fdb { add | append | del | replace } LLADDR dev DEV
+                    [ self ] [ master ] [ local | permanent | static | dynamic ] [ sticky ]
+                    [ extern_learn ] [ router ] [ vlan VID ] [ dst IPADDR ] [ port PORT ]
+                    [ vni VNI ] [ src_vni VNI ] [ via DEV ]
+       fastlink fdb [ show ] [ br BRIDGE ] [ brport DEV | dev DEV ] [ vlan VID ])";
+
+enum class Verb { Add, Append, Del, Replace };
+
+struct ParsedFdb {
+  FdbInfo info;
+  std::string dev;
+  std::optional<std::string> via;
+};
+
+uint16_t parseVlan(std::string_view text) {
+  return static_cast<uint16_t>(parseInteger(text, "vlan", 1, 4094));
+}
+
+ParsedFdb parseModify(Args& args) {
+  ParsedFdb p;
+  while (!args.done()) {
+    if (args.accept("dev")) p.dev = parseIfname(args.value("dev"), "dev");
+    else if (args.accept("self")) p.info.self = true;
+    else if (args.accept("master")) p.info.master = true;
+    else if (args.acceptAny({"local", "permanent"})) p.info.state = FdbState::Permanent;
+    else if (args.acceptAny({"static", "temp"})) p.info.state = FdbState::Static;
+    else if (args.accept("dynamic")) p.info.state = FdbState::Dynamic;
+    else if (args.accept("sticky")) p.info.sticky = true;
+    else if (args.accept("extern_learn")) p.info.externLearn = true;
+    else if (args.accept("router")) p.info.router = true;
+    else if (args.accept("vlan")) p.info.vlan = parseVlan(args.value("vlan"));
+    else if (args.accept("dst")) p.info.dst = parseIp(args.value("dst"), "dst");
+    else if (args.accept("port")) p.info.port = static_cast<uint16_t>(parseInteger(args.value("port"), "port", 0, 65535));
+    else if (args.accept("vni")) p.info.vni = parseU32(args.value("vni"), "vni", 0, (1u << 24) - 1);
+    else if (args.accept("src_vni")) p.info.srcVni = parseU32(args.value("src_vni"), "src_vni", 0, (1u << 24) - 1);
+    else if (args.accept("via")) p.via = parseIfname(args.value("via"), "via");
+    else if (!p.info.mac) p.info.mac = parseMac(args.next(), "lladdr");
+    else args.unknown("fdb takes: dev, self, master, local, permanent, static, dynamic, sticky, extern_learn, router, "
+                      "vlan, dst, port, vni, src_vni, via");
+  }
+  if (!p.info.mac) throw UsageError("fdb: a MAC address is required");
+  if (p.dev.empty()) throw UsageError("fdb: \"dev DEV\" is required");
+  return p;
+}
+
+PreparedRequest prepareModify(Args& args, Verb verb) {
+  ParsedFdb p = parseModify(args);
+  PreparedRequest r;
+  r.needs = {p.dev};
+  if (p.via) r.needs.push_back(*p.via);
+  r.device = p.dev;
+  r.namedAsTyped = true;
+  r.encode = [p, verb](Resolver& resolver) {
+    FdbInfo e = p.info;
+    e.dev = Ifref(resolver.index(p.dev));
+    if (p.via) e.via = Ifref(resolver.index(*p.via));
+    switch (verb) {
+      case Verb::Add: return FdbRequests::add(e);
+      case Verb::Append: return FdbRequests::append(e);
+      case Verb::Del: return FdbRequests::del(e);
+      case Verb::Replace: break;
+    }
+    return FdbRequests::replace(e);
+  };
+  return r;
+}
+
+PreparedRequest prepareFdb(Context&, Args& args) {
+  if (args.done()) throw UsageError("fdb: a verb is required (add, append, del, replace, show)");
+  if (args.peek() == "help") throw UsageError(kUsage);
+  if (args.accept("add")) return prepareModify(args, Verb::Add);
+  if (args.accept("append")) return prepareModify(args, Verb::Append);
+  if (args.acceptAny({"del", "delete"})) return prepareModify(args, Verb::Del);
+  if (args.accept("replace")) return prepareModify(args, Verb::Replace);
+  if (args.acceptAny({"show", "list", "ls", "lst"})) throw UsageError("fdb show cannot be used in a batch (a batch only sends changes)");
+  args.unknown("fdb verbs: add, append, del, replace, show");
+}
+
+// ---- show ----------------------------------------------------------------------------------------
+
+std::map<uint32_t, std::string> deviceNames(Netlink& nl) {
+  std::map<uint32_t, std::string> out;
+  // Streamed: only the names are kept, not every device's LinkInfo.
+  nl.links().forEach({}, [&](const LinkInfo& l) { out[*l.index] = l.name.value_or(std::to_string(*l.index)); },
+                     [&] { out.clear(); });
+  return out;
+}
+
+std::string nameOf(const std::map<uint32_t, std::string>& names, uint32_t index) {
+  auto it = names.find(index);
+  return it == names.end() ? std::to_string(index) : it->second;
+}
+
+std::vector<std::string> flagWords(const FdbInfo& e) {
+  std::vector<std::string> out;
+  if (e.self.value_or(false)) out.emplace_back("self");
+  if (e.router.value_or(false)) out.emplace_back("router");
+  if (e.externLearn.value_or(false)) out.emplace_back("extern_learn");
+  if (e.offloaded.value_or(false)) out.emplace_back("offload");
+  if (e.master.value_or(false)) out.emplace_back("master");
+  if (e.sticky.value_or(false)) out.emplace_back("sticky");
+  return out;
+}
+
+int showFdb(Context& ctx, Args& args) {
+  FdbFilter filter;
+  while (!args.done()) {
+    if (args.accept("br")) filter.bridge = parseIfname(args.value("br"), "br");
+    else if (args.acceptAny({"brport", "dev"})) filter.dev = parseIfname(args.value("dev"), "dev");
+    else if (args.accept("vlan")) filter.vlan = parseVlan(args.value("vlan"));
+    else if (args.peek() == "help") throw UsageError(kUsage);
+    else args.unknown("fdb show takes: br, brport, dev, vlan");
+  }
+  Netlink& nl = ctx.netlink();
+  auto names = deviceNames(nl);
+  bool withDev = !filter.dev;  // like bridge(8): the device is left out when it was asked for
+  std::optional<JsonArrayWriter> json;
+  if (ctx.options().json) json.emplace(stdout, ctx.options().pretty);
+  nl.fdb().forEach(filter, [&](const FdbInfo& e) {
+    std::string state = e.state ? fdbStateName(*e.state) : "";
+    if (json) {
+      nlohmann::json j;
+      j["mac"] = e.mac ? e.mac->toString() : "";
+      if (withDev) j["ifname"] = nameOf(names, e.devIndex());
+      if (e.vlan) j["vlan"] = *e.vlan;
+      if (e.dst) j["dst"] = e.dst->toString();
+      if (e.port) j["port"] = *e.port;
+      if (e.vni) j["vni"] = *e.vni;
+      if (e.srcVni) j["src_vni"] = *e.srcVni;
+      if (e.via && e.via->isIndex()) j["via"] = nameOf(names, e.via->index());
+      j["flags"] = flagWords(e);
+      if (e.masterDev) j["master"] = nameOf(names, *e.masterDev);
+      j["state"] = state;
+      json->add(j);
+    } else {
+      TextLine line(e.mac ? e.mac->toString() : "");
+      if (withDev) line.add("dev", nameOf(names, e.devIndex()));
+      if (e.vlan) line.add("vlan", *e.vlan);
+      if (e.dst) line.add("dst", e.dst->toString());
+      if (e.port) line.add("port", *e.port);
+      if (e.vni) line.add("vni", *e.vni);
+      if (e.srcVni) line.add("src_vni", *e.srcVni);
+      if (e.via && e.via->isIndex()) line.add("via", nameOf(names, e.via->index()));
+      for (const auto& f : flagWords(e)) line.add(f);
+      if (e.masterDev) line.add("master", nameOf(names, *e.masterDev));
+      if (!state.empty()) line.add(state);
+      printLine(line.str());
+    }
+  });
+  if (json) json->finish();
+  return kExitOk;
+}
+
+int runFdb(Context& ctx, Args& args) {
+  if (args.done() || args.acceptAny({"show", "list", "ls", "lst"})) return showFdb(ctx, args);
+  if (args.peek() == "help") {
+    printLine(kUsage);
+    return kExitOk;
+  }
+  return runPrepared(ctx, prepareFdb(ctx, args), args);
+}
+
+const Registrar kFdb{ObjectCommand{.name = "fdb", .aliases = {}, .usage = kUsage, .run = runFdb, .prepare = prepareFdb}};
+
+}  // namespace
+}  // namespace fastlink::cli

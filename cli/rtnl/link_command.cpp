@@ -1,0 +1,254 @@
+// The `link` object: `fastlink link { add | set | del | replace | show } ...`, iproute2 grammar.
+// Parsing lives here; printing in link_show.cpp.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "kit/args.hpp"
+#include "kit/command.hpp"
+#include "kit/ip_compat.hpp"
+#include "rtnl/link_kind.hpp"
+#include "rtnl/link_show.hpp"
+#include "xdp/xdp_command.hpp"
+
+namespace fastlink::cli {
+namespace {
+
+constexpr const char* kUsageHead = R"(Usage: fastlink link add [link DEV] [name] NAME [OPTIONS] type KIND [KIND OPTIONS]
+       fastlink link replace [name] NAME [OPTIONS] type KIND [KIND OPTIONS]
+       fastlink link set { [dev] NAME | group GROUP } [OPTIONS] [type KIND [KIND OPTIONS]]
+       fastlink link set [dev] NAME { xdp | xdpgeneric | xdpdrv | xdpoffload } { obj FILE [sec NAME] [program NAME] | off }
+       fastlink link del { [dev] NAME | group GROUP }
+       fastlink link [show] [[dev] NAME] [type KIND] [master DEV] [group GROUP] [up]
+
+OPTIONS := mtu MTU | address LLADDR | group GROUP | master DEV | nomaster | up | down |
+           txqlen N | qlen N | alias TEXT | numtxqueues N | numrxqueues N | link DEV |
+           netns NETNSNAME | name NEWNAME (set: rename) |
+           arp { on | off } | multicast { on | off } | allmulticast { on | off } |
+           promisc { on | off } | dynamic { on | off } | trailers { on | off } | carrier { on | off })";
+
+std::string knownKindsText();
+
+/// The usage text: the kinds and their options come from the kind registries (link_kinds/).
+std::string usage() {
+  std::string s = std::string(kUsageHead) + "\nKIND := " + knownKindsText() + "\nKIND OPTIONS:";
+  std::vector<std::string> withoutOptions;
+  for (const auto& kind : knownLinkKinds()) {
+    const CliLinkKind* cli = findCliLinkKind(kind);
+    if (!cli || !cli->parse) withoutOptions.push_back(kind);
+  }
+  for (const CliLinkKind* cli : allCliLinkKinds())
+    if (cli->parse) s += "\n  " + cli->usage;
+  std::string plain;
+  for (const auto& k : withoutOptions) plain += (plain.empty() ? "" : ", ") + k;
+  if (!plain.empty()) s += "\n  " + plain + ": no options";
+  return s;
+}
+
+enum class Verb { Add, Replace, Set };
+
+uint32_t parseGroup(std::string_view text) {
+  if (text == "default") return 0;
+  return parseU32(text, "group");
+}
+
+std::string knownKindsText() {
+  std::string s;
+  for (const auto& k : knownLinkKinds()) s += (s.empty() ? "" : ", ") + k;
+  return s;
+}
+
+std::string parseKind(std::string_view text) {
+  auto kinds = knownLinkKinds();
+  if (std::find(kinds.begin(), kinds.end(), text) == kinds.end())
+    throw UsageError(fmt::format("unknown link type \"{}\" (known: {})", text, knownKindsText()));
+  return std::string(text);
+}
+
+// ---- kind options: cli/rtnl/link_kinds/<kind>.cpp ---------------------------------------------
+
+void parseKindOptions(Args& args, ParsedLink& p) {
+  const std::string& kind = *p.info.kind;
+  if (const CliLinkKind* cli = findCliLinkKind(kind); cli && cli->parse) return cli->parse(args, p);
+  if (!args.done()) args.unknown(fmt::format("type {} takes no options", kind));
+}
+
+// ---- common options --------------------------------------------------------------------------
+
+/// `ip link set` flag words, each followed by on|off.
+constexpr std::pair<std::string_view, LinkFlag> kFlagWords[] = {
+    {"arp", LinkFlag::Arp},         {"multicast", LinkFlag::Multicast}, {"allmulticast", LinkFlag::AllMulticast},
+    {"promisc", LinkFlag::Promisc}, {"dynamic", LinkFlag::Dynamic},     {"trailers", LinkFlag::Trailers},
+    {"carrier", LinkFlag::Carrier}};
+
+/// Consumes `WORD on|off` for a flag word; false when the current word is not one.
+bool parseFlagOption(Args& args, LinkInfo& l) {
+  for (const auto& [word, flag] : kFlagWords) {
+    if (!args.accept(word)) continue;
+    std::string value = args.value(word);
+    if (value != "on" && value != "off") throw UsageError(fmt::format("{}: \"{}\" is not on or off", word, value));
+    l.setFlag(flag, value == "on");
+    return true;
+  }
+  return false;
+}
+
+/// Consumes one common option; false when the current word is not one.
+bool parseCommonOption(Args& args, ParsedLink& p, Verb verb) {
+  LinkInfo& l = p.info;
+  if (parseFlagOption(args, l)) return true;
+  if (args.accept("mtu")) l.mtu = parseU32(args.value("mtu"), "mtu");
+  else if (args.acceptAny({"address", "addr"})) l.address = parseMac(args.value("address"), "address");
+  else if (args.accept("group")) l.group = parseGroup(args.value("group"));
+  else if (args.accept("master")) p.master = parseIfname(args.value("master"), "master");
+  else if (args.accept("nomaster")) l.setNoMaster(), p.master.reset();
+  else if (args.accept("up")) l.admin = true;
+  else if (args.accept("down")) l.admin = false;
+  else if (args.acceptAny({"txqlen", "qlen", "txqueuelen"})) l.txqlen = parseU32(args.value("txqlen"), "txqlen");
+  else if (args.acceptAny({"alias"})) {
+    l.alias = args.value("alias");
+    if (l.alias->size() > 255) throw UsageError("alias: longer than 255 bytes");
+  } else if (args.accept("numtxqueues")) l.numTxQueues = parseU32(args.value("numtxqueues"), "numtxqueues", 1, 4096);
+  else if (args.accept("numrxqueues")) l.numRxQueues = parseU32(args.value("numrxqueues"), "numrxqueues", 1, 4096);
+  else if (args.accept("link")) p.parent = parseIfname(args.value("link"), "link");
+  else if (args.accept("netns")) l.netns = parseNetnsTarget(args.value("netns"));
+  else if (args.accept("name")) {
+    std::string name = parseIfname(args.value("name"), "name");
+    if (verb != Verb::Set && l.name && *l.name != name) throw UsageError(fmt::format("two names given: \"{}\" and \"{}\"", *l.name, name));
+    l.name = name;
+  } else return false;
+  return true;
+}
+
+/// Parses `[link DEV] [name] NAME [OPTIONS] type KIND [KIND OPTIONS]` (add, replace).
+ParsedLink parseCreate(Args& args, Verb verb) {
+  ParsedLink p;
+  while (!args.done()) {
+    if (args.accept("type")) {
+      p.info.kind = parseKind(args.value("type"));
+      parseKindOptions(args, p);
+      break;
+    }
+    if (args.accept("dev")) {
+      if (p.info.name) throw UsageError(fmt::format("two names given: \"{}\" and \"{}\"", *p.info.name, args.peek()));
+      p.info.name = parseIfname(args.value("dev"), "dev");
+    } else if (!parseCommonOption(args, p, verb)) {
+      if (p.info.name) args.unknown("expected a link option or \"type KIND\"");
+      if (args.peek() == "help") throw UsageError(usage());
+      p.info.name = parseIfname(args.next(), "name");
+    }
+  }
+  if (!p.info.name) throw UsageError(fmt::format("link {}: a device name is required", verb == Verb::Add ? "add" : "replace"));
+  if (!p.info.kind) throw UsageError(fmt::format("link {}: \"type KIND\" is required (known: {})", verb == Verb::Add ? "add" : "replace", knownKindsText()));
+  // The kernel silently drops IFLA_IFALIAS when it creates a device: refuse rather than lie.
+  if (p.info.alias) throw UsageError("alias cannot be set when creating a device: use \"link set dev NAME alias TEXT\"");
+  return p;
+}
+
+PreparedRequest prepareCreate(Args& args, Verb verb) {
+  auto p = std::make_shared<ParsedLink>(parseCreate(args, verb));
+  PreparedRequest r;
+  r.needs = p->names();
+  r.touches = {*p->info.name};
+  if (p->info.veth && p->info.veth->peerName) r.touches.push_back(*p->info.veth->peerName);
+  r.encode = [p, verb](Resolver& res) {
+    LinkInfo l = p->resolved(res);
+    return verb == Verb::Add ? LinkRequests::add(l) : LinkRequests::replace(l);
+  };
+  return r;
+}
+
+/// `set { [dev] NAME | group G } OPTIONS [type KIND KIND-OPTIONS]`
+PreparedRequest prepareSet(Args& args) {
+  std::optional<std::string> dev;
+  std::optional<uint32_t> group;
+  if (args.accept("dev")) dev = parseIfname(args.value("dev"), "dev");
+  else if (args.accept("group")) group = parseGroup(args.value("group"));
+  else if (!args.done()) dev = parseIfname(args.next(), "dev");
+  else throw UsageError("link set: which device? (link set dev NAME ... or link set group G ...)");
+  auto p = std::make_shared<ParsedLink>();
+  while (!args.done()) {
+    if (args.accept("type")) {
+      p->info.kind = parseKind(args.value("type"));
+      parseKindOptions(args, *p);
+      break;
+    }
+    if (!parseCommonOption(args, *p, Verb::Set)) args.unknown("expected a link option");
+  }
+  PreparedRequest r;
+  r.needs = p->names();
+  if (group) {
+    r.touchesAll = p->info.netns.has_value();
+    r.encode = [p, g = *group](Resolver& res) { return LinkRequests::setGroup(g, p->resolved(res)); };
+    return r;
+  }
+  r.device = dev;
+  bool rename = p->info.name && *p->info.name != *dev;
+  if (rename) {
+    r.needs.push_back(*dev);
+    r.touches = {*dev, *p->info.name};
+  } else if (p->info.netns) {
+    r.touches = {*dev};
+  }
+  r.encode = [p, d = *dev, rename](Resolver& res) {
+    LinkInfo changes = p->resolved(res);
+    // The kernel finds a device by IFLA_IFNAME first, so a rename names the device by index.
+    return LinkRequests::set(rename ? Ifref(res.index(d)) : Ifref(d), changes);
+  };
+  return r;
+}
+
+/// `del { [dev] NAME | group G }`
+PreparedRequest prepareDel(Args& args) {
+  PreparedRequest r;
+  if (args.accept("group")) {
+    uint32_t g = parseGroup(args.value("group"));
+    r.touchesAll = true;
+    r.encode = [g](Resolver&) { return LinkRequests::delGroup(g); };
+  } else {
+    std::string dev;
+    if (args.accept("dev")) dev = parseIfname(args.value("dev"), "dev");
+    else if (!args.done()) dev = parseIfname(args.next(), "dev");
+    else throw UsageError("link del: which device? (link del dev NAME or link del group G)");
+    r.device = dev;
+    // Deleting a device also deletes its veth peer and the devices stacked on it (vlan,
+    // macvlan), whose names we cannot know here: forget every cached ifindex.
+    r.touchesAll = true;
+    r.encode = [dev](Resolver&) { return LinkRequests::del(Ifref(dev)); };
+  }
+  // iproute2 accepts `type KIND` after the device; it selects nothing, so only check it.
+  if (args.accept("type")) parseKind(args.value("type"));
+  if (!args.done()) args.unknown("link del takes: dev NAME | group GROUP");
+  return r;
+}
+
+bool isHelp(const Args& args) { return args.peek() == "help"; }
+
+PreparedRequest prepareLink(Context& ctx, Args& args) {
+  if (args.done()) throw UsageError("link: a verb is required (add, set, del, replace, show)");
+  if (args.accept("add")) return isHelp(args) ? throw UsageError(usage()) : prepareCreate(args, Verb::Add);
+  if (args.accept("replace")) return isHelp(args) ? throw UsageError(usage()) : prepareCreate(args, Verb::Replace);
+  if (args.acceptAny({"set", "change"})) {
+    if (auto xdp = isHelp(args) ? std::nullopt : prepareLinkSetXdp(ctx, args)) return *xdp;
+    return isHelp(args) ? throw UsageError(usage()) : prepareSet(args);
+  }
+  if (args.acceptAny({"del", "delete"})) return isHelp(args) ? throw UsageError(usage()) : prepareDel(args);
+  if (args.acceptAny({"show", "list", "lst", "ls", "sh"}))
+    throw UsageError("link show cannot be used in a batch (a batch only sends changes)");
+  args.unknown("link verbs: add, set, del, replace, show");
+}
+
+int runLink(Context& ctx, Args& args) {
+  if (args.done()) return showLinks(ctx, args);
+  if (args.accept("help")) {
+    printLine(usage());
+    return kExitOk;
+  }
+  if (args.acceptAny({"show", "list", "lst", "ls", "sh"})) return showLinks(ctx, args);
+  return runPrepared(ctx, prepareLink(ctx, args), args);
+}
+
+const Registrar kLink{ObjectCommand{.name = "link", .aliases = {"l", "li", "lin"}, .usage = kUsageHead, .run = runLink, .prepare = prepareLink}};
+
+}  // namespace
+}  // namespace fastlink::cli

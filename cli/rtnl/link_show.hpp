@@ -1,0 +1,42 @@
+// `fastlink link show`: text like `ip link show`, JSON like `ip -j link show`.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "kit/args.hpp"
+#include "kit/command.hpp"
+#include "kit/output.hpp"
+#include "kit/writer.hpp"
+
+namespace fastlink::cli {
+
+/// Runs `link show [[dev] NAME] [type KIND] [master DEV] [group G] [up]`; returns the exit status.
+int showLinks(Context& ctx, Args& args);
+
+/// What `address show` adds to the link records: it streams the same records (header lines,
+/// JSON fields as ip prints them under `ip addr`), with its addresses after each.
+struct LinkRecordHooks {
+  /// Devices to leave out (a family or scope filter that leaves a device no address).
+  std::function<bool(const LinkInfo&)> keep;
+  /// After the link's lines; with `header == false` instead of them (`ip -o addr`).
+  std::function<void(OutBuffer&, const LinkInfo&)> text;
+  /// `-br`: what follows the name and state columns.
+  std::function<void(OutBuffer&, const LinkInfo&)> briefText;
+  /// Fields added to the link's JSON object (addr_info).
+  std::function<void(nlohmann::ordered_json&, const LinkInfo&)> json;
+  bool header = true;
+  /// The `link/ether MAC brd ...` line (`ip -4 addr` leaves it out).
+  bool linkLine = true;
+  /// `ip -6 addr` (no dev): ip lists the devices with the IPv6 link dump, which carries no
+  /// qdisc, group, master, link type or addresses, so neither line shows them.
+  bool inet6View = false;
+};
+
+/// Streams the records of every device (or of `dev`) as `ip addr show` does, through `hooks`.
+int showLinkRecords(Context& ctx, const std::optional<std::string>& dev, const LinkRecordHooks& hooks);
+
+}  // namespace fastlink::cli

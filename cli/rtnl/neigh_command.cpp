@@ -1,0 +1,311 @@
+// The `neigh` object: `fastlink neigh { add | del | change | replace | show | flush | get } ...`,
+// in `ip neigh`'s grammar.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+#include "kit/args.hpp"
+#include "kit/command.hpp"
+#include "fastlink/neigh.hpp"
+#include "fastlink/prefix.hpp"
+#include "kit/ip_compat.hpp"
+#include "kit/output.hpp"
+
+namespace fastlink::cli {
+namespace {
+
+constexpr const char* kUsage = R"(Usage: fastlink neigh { add | del | change | replace }
+                      { ADDR [ lladdr LLADDR ] [ nud STATE ] | proxy ADDR } dev DEV
+                      [ router ] [ extern_learn ] [ protocol PROTO ]
+       fastlink neigh { show | flush } [ proxy ] [ to PREFIX ] [ dev DEV ] [ master DEV ]
+                      [ nud STATE ] [ -4 | -6 ]
+       fastlink neigh get [ proxy ] ADDR dev DEV
+STATE := { permanent | noarp | stale | reachable | none | incomplete | delay | probe | failed | all })";
+
+enum class Verb { Add, Del, Change, Replace };
+
+struct ParsedNeigh {
+  NeighInfo info;
+  std::string dev;
+};
+
+ParsedNeigh parseModify(const Context& ctx, Args& args, Verb verb) {
+  ParsedNeigh p;
+  std::string typed;  // the address as given, for ip's family message
+  while (!args.done()) {
+    if (args.accept("lladdr")) p.info.lladdr = parseMac(args.value("lladdr"), "lladdr");
+    else if (args.accept("nud")) {
+      std::string word = args.value("nud");
+      try {
+        p.info.state = parseNeighState(word);
+      } catch (const Error& e) {
+        throw UsageError("nud: " + e.reason());
+      }
+    } else if (args.accept("dev")) p.dev = parseIfname(args.value("dev"), "dev");
+    else if (args.accept("proxy")) {
+      p.info.proxy = true;
+      typed = args.value("proxy");
+      p.info.dst = parseIp(typed, "proxy");
+    } else if (args.accept("router")) p.info.router = true;
+    else if (args.accept("extern_learn")) p.info.externLearn = true;
+    else if (args.accept("protocol")) p.info.protocol = static_cast<uint8_t>(parseInteger(args.value("protocol"), "protocol", 0, 255));
+    else if (args.acceptAny({"to"})) p.info.dst = parseIp(typed = args.value("to"), "to");
+    else if (!p.info.dst) p.info.dst = parseIp(typed = args.next(), "address");
+    else args.unknown("neigh takes: lladdr, nud, dev, proxy, router, extern_learn, protocol");
+  }
+  if (!p.info.dst) throw UsageError("neigh: an address is required");
+  requireFamily(ctx, p.info.dst->family(), typed, "address");
+  if (p.dev.empty()) throw UsageError("neigh: \"dev DEV\" is required");
+  if (verb == Verb::Del) {
+    // `ip neigh del` ignores lladdr and nud; the library insists on the key only.
+    p.info.lladdr.reset();
+    p.info.state.reset();
+    p.info.router.reset();
+    p.info.externLearn.reset();
+    p.info.protocol.reset();
+  }
+  return p;
+}
+
+PreparedRequest prepareModify(const Context& ctx, Args& args, Verb verb) {
+  ParsedNeigh p = parseModify(ctx, args, verb);
+  PreparedRequest r;
+  r.needs = {p.dev};
+  r.device = p.dev;
+  r.namedAsTyped = true;
+  r.encode = [p, verb](Resolver& resolver) {
+    NeighInfo n = p.info;
+    n.dev = Ifref(resolver.index(p.dev));
+    switch (verb) {
+      case Verb::Add: return NeighRequests::add(n);
+      case Verb::Del: return NeighRequests::del(n);
+      case Verb::Change: return NeighRequests::change(n);
+      case Verb::Replace: break;
+    }
+    return NeighRequests::replace(n);
+  };
+  return r;
+}
+
+PreparedRequest prepareNeigh(Context& ctx, Args& args) {
+  if (args.done()) throw UsageError("neigh: a verb is required (add, del, change, replace, show, flush, get)");
+  if (args.peek() == "help") throw UsageError(kUsage);
+  if (args.accept("add")) return prepareModify(ctx, args, Verb::Add);
+  if (args.acceptAny({"del", "delete"})) return prepareModify(ctx, args, Verb::Del);
+  if (args.acceptAny({"change", "chg", "set"})) return prepareModify(ctx, args, Verb::Change);
+  if (args.accept("replace")) return prepareModify(ctx, args, Verb::Replace);
+  if (args.acceptAny({"show", "list", "ls", "lst", "flush", "get"}))
+    throw UsageError("neigh show/flush/get cannot be used in a batch (a batch only sends changes)");
+  args.unknown("neigh verbs: add, del, change, replace, show, flush, get");
+}
+
+// ---- show / flush / get --------------------------------------------------------------------
+
+struct ShowOptions {
+  NeighFilter filter;
+  std::optional<Prefix> to;
+  bool devGiven = false;
+};
+
+ShowOptions parseShow(const Context& ctx, Args& args, bool flush) {
+  ShowOptions s;
+  s.filter.family = familyOption(ctx);  // -4/-6 before the object, as ip
+  bool stateGiven = false;
+  uint16_t mask = 0;
+  while (!args.done()) {
+    if (args.accept("proxy")) s.filter.proxy = true;
+    else if (args.accept("dev")) {
+      s.filter.dev = parseIfname(args.value("dev"), "dev");
+      s.devGiven = true;
+    } else if (args.accept("master")) s.filter.master = parseIfname(args.value("master"), "master");
+    else if (args.accept("nud")) {
+      std::string word = args.value("nud");
+      stateGiven = true;
+      if (word == "all") {
+        mask = 0xffff;
+      } else {
+        try {
+          NeighState st = parseNeighState(word);
+          mask |= st == NeighState::None ? kNeighStateNoneBit : static_cast<uint16_t>(st);
+        } catch (const Error& e) {
+          throw UsageError("nud: " + e.reason());
+        }
+      }
+    } else if (args.accept("-4") || args.accept("inet")) s.filter.family = IpAddress::Family::v4;
+    else if (args.accept("-6") || args.accept("inet6")) s.filter.family = IpAddress::Family::v6;
+    else if (args.accept("to")) {
+      std::string text = args.value("to");
+      try {
+        s.to = Prefix::parse(text);
+      } catch (const Error& e) {
+        throw UsageError("to: " + e.reason());
+      }
+    } else if (args.peek() == "help") {
+      throw UsageError(kUsage);
+    } else {
+      try {
+        s.to = Prefix::parse(args.peek());
+        args.next();
+      } catch (const Error&) {
+        args.unknown("neigh show takes: proxy, to, dev, master, nud, -4, -6");
+      }
+    }
+  }
+  if (stateGiven) s.filter.stateMask = mask;
+  else if (!flush && !s.filter.proxy)
+    // Like `ip neigh show`: NOARP and NONE entries only with "nud all" (or asked for).
+    s.filter.stateMask = static_cast<uint16_t>(0xff & ~static_cast<uint16_t>(NeighState::Noarp));
+  if (flush && !s.filter.dev && !s.filter.master && !s.to && !s.filter.proxy && !stateGiven)
+    throw UsageError("neigh flush needs a selector (dev DEV, to PREFIX, master DEV, nud STATE, proxy)");
+  return s;
+}
+
+std::map<uint32_t, std::string> deviceNames(Netlink& nl) {
+  std::map<uint32_t, std::string> out;
+  // Streamed: only the names are kept, not every device's LinkInfo.
+  nl.links().forEach({}, [&](const LinkInfo& l) { out[*l.index] = l.name.value_or(std::to_string(*l.index)); },
+                     [&] { out.clear(); });
+  return out;
+}
+
+nlohmann::json toJson(const NeighInfo& n, const std::map<uint32_t, std::string>& names, bool withDev) {
+  nlohmann::json j;
+  j["dst"] = n.dst ? n.dst->toString() : "";
+  if (withDev) {
+    auto it = names.find(n.devIndex());
+    j["dev"] = it == names.end() ? std::to_string(n.devIndex()) : it->second;
+  }
+  if (n.lladdr) j["lladdr"] = n.lladdr->toString();
+  if (n.isRouter()) j["router"] = nullptr;
+  if (n.isProxy()) j["proxy"] = nullptr;
+  if (n.externLearn.value_or(false)) j["extern_learn"] = nullptr;
+  if (n.protocol && *n.protocol) j["protocol"] = *n.protocol;
+  if (!n.isProxy() && n.state && *n.state != NeighState::None) {
+    nlohmann::json states = nlohmann::json::array();
+    std::string all = neighStateName(*n.state);
+    for (std::size_t at = 0; at <= all.size();) {
+      std::size_t comma = all.find(',', at);
+      if (comma == std::string::npos) comma = all.size();
+      states.push_back(all.substr(at, comma - at));
+      at = comma + 1;
+    }
+    j["state"] = states;
+  }
+  return j;
+}
+
+std::string toText(const NeighInfo& n, const std::map<uint32_t, std::string>& names, bool withDev) {
+  TextLine line(n.dst ? n.dst->toString() : "");
+  if (withDev) {
+    auto it = names.find(n.devIndex());
+    line.add("dev", it == names.end() ? std::to_string(n.devIndex()) : it->second);
+  }
+  if (n.lladdr) line.add("lladdr", n.lladdr->toString());
+  if (n.isRouter()) line.add("router");
+  if (n.isProxy()) line.add("proxy");
+  if (n.externLearn.value_or(false)) line.add("extern_learn");
+  if (!n.isProxy() && n.state && *n.state != NeighState::None) line.add(neighStateName(*n.state));
+  return line.str();
+}
+
+int showNeigh(Context& ctx, Args& args) {
+  ShowOptions s = parseShow(ctx, args, false);
+  // `ip -0 neigh show` asks for AF_PACKET neighbours: there are none, it prints nothing.
+  bool linkFamily = ctx.options().family == FamilyOption::Link && !s.filter.family;
+  Netlink& nl = ctx.netlink();
+  auto names = deviceNames(nl);
+  bool withDev = !s.devGiven;
+  if (ctx.options().json) {
+    JsonArrayWriter out(stdout, ctx.options().pretty);
+    if (!linkFamily) nl.neighbours().forEach(s.filter, [&](const NeighInfo& n) {
+      if (s.to && (!n.dst || !s.to->contains(*n.dst))) return;
+      out.add(toJson(n, names, withDev));
+    });
+    out.finish();
+  } else {
+    if (!linkFamily) nl.neighbours().forEach(s.filter, [&](const NeighInfo& n) {
+      if (s.to && (!n.dst || !s.to->contains(*n.dst))) return;
+      printLine(toText(n, names, withDev));
+    });
+  }
+  return kExitOk;
+}
+
+int flushNeigh(Context& ctx, Args& args) {
+  ShowOptions s = parseShow(ctx, args, true);
+  if (s.to) {
+    // A prefix is matched in user space: delete the selected entries one by one.
+    Netlink& nl = ctx.netlink();
+    NeighFilter f = s.filter;
+    if (!f.stateMask && !f.proxy)
+      f.stateMask = static_cast<uint16_t>(0xffff & ~(static_cast<uint16_t>(NeighState::Permanent) |
+                                                     static_cast<uint16_t>(NeighState::Noarp)));
+    std::vector<NeighInfo> victims;
+    nl.neighbours().forEach(f, [&](const NeighInfo& n) {
+      if (n.dst && s.to->contains(*n.dst)) victims.push_back(NeighInfo(*n.dst, n.dev.value()).setProxy(n.isProxy()));
+    });
+    for (const auto& v : victims) {
+      try {
+        nl.neighbours().del(v);
+      } catch (const Error& e) {
+        if (e.code() != std::errc::no_such_file_or_directory) throw;
+      }
+    }
+    return kExitOk;
+  }
+  ctx.netlink().neighbours().flush(s.filter);
+  return kExitOk;
+}
+
+int getNeigh(Context& ctx, Args& args) {
+  bool proxy = false;
+  std::optional<IpAddress> dst;
+  std::string dev;
+  while (!args.done()) {
+    if (args.accept("proxy")) proxy = true;
+    else if (args.accept("dev")) dev = parseIfname(args.value("dev"), "dev");
+    else if (args.accept("to")) dst = parseIp(args.value("to"), "to");
+    else if (!dst) dst = parseIp(args.next(), "address");
+    else args.unknown("neigh get takes: [proxy] ADDR dev DEV");
+  }
+  if (!dst || dev.empty()) throw UsageError("neigh get: ADDR and \"dev DEV\" are required");
+  Netlink& nl = ctx.netlink();
+  NeighInfo n;
+  try {
+    n = nl.neighbours().get(*dst, dev, proxy);
+  } catch (const Error& e) {
+    PreparedRequest p;
+    p.device = dev;
+    printError(fmt::format("{} ({})", failureReason(e, &p), e.operation()));
+    return exitStatusOf(e);
+  }
+  auto names = deviceNames(nl);
+  if (ctx.options().json) {
+    JsonArrayWriter out(stdout, ctx.options().pretty);
+    out.add(toJson(n, names, true));
+  } else {
+    printLine(toText(n, names, true));
+  }
+  return kExitOk;
+}
+
+int runNeigh(Context& ctx, Args& args) {
+  if (args.done() || args.acceptAny({"show", "list", "ls", "lst"})) return showNeigh(ctx, args);
+  if (args.accept("flush")) return flushNeigh(ctx, args);
+  if (args.accept("get")) return getNeigh(ctx, args);
+  if (args.peek() == "help") {
+    printLine(kUsage);
+    return kExitOk;
+  }
+  return runPrepared(ctx, prepareNeigh(ctx, args), args);
+}
+
+const Registrar kNeigh{ObjectCommand{.name = "neigh",
+                                     .aliases = {"n", "ne", "nei", "neighbor", "neighbour"},
+                                     .usage = kUsage,
+                                     .run = runNeigh,
+                                     .prepare = prepareNeigh}};
+
+}  // namespace
+}  // namespace fastlink::cli

@@ -1,0 +1,221 @@
+// The `nexthop` object: `fastlink nexthop { add | replace | del | show | get }`, iproute2
+// grammar. add/replace/del are PreparedRequests, so they work in -batch files.
+#include <fmt/format.h>
+
+#include <map>
+#include <memory>
+
+#include "kit/args.hpp"
+#include "kit/command.hpp"
+#include "fastlink/nexthop.hpp"
+#include "kit/ip_compat.hpp"
+#include "kit/output.hpp"
+
+namespace fastlink::cli {
+namespace {
+
+constexpr const char* kUsage = R"(Usage: fastlink nexthop { add | replace } id ID NH
+       fastlink nexthop del id ID
+       fastlink nexthop { get | show } id ID
+       fastlink nexthop [ show ] [ dev DEV ] [ groups ] [ fdb ]
+NH := { via ADDRESS [ dev DEV ] [ onlink ] | dev DEV | blackhole | group ID[,WEIGHT][/ID[,WEIGHT]...] }
+      [ proto PROTO ] [ fdb ] [ -6 ]  (-6: an IPv6 blackhole)
+WEIGHT := 1-256)";
+
+bool isHelp(const Args& args) { return args.peek() == "help"; }
+
+std::vector<NexthopGroupMember> parseGroup(const std::string& text) {
+  std::vector<NexthopGroupMember> out;
+  std::size_t at = 0;
+  while (at <= text.size()) {
+    std::size_t slash = text.find('/', at);
+    std::string member = text.substr(at, slash == std::string::npos ? std::string::npos : slash - at);
+    std::size_t comma = member.find(',');
+    NexthopGroupMember m;
+    m.id = parseU32(member.substr(0, comma), "group id", 1);
+    if (comma != std::string::npos) m.weight = static_cast<uint16_t>(parseU32(member.substr(comma + 1), "group weight", 1, 256));
+    out.push_back(m);
+    if (slash == std::string::npos) break;
+    at = slash + 1;
+  }
+  return out;
+}
+
+struct ParsedNexthop {
+  NexthopInfo info;
+  std::optional<std::string> dev;
+};
+
+ParsedNexthop parseNexthop(const Context& ctx, Args& args) {
+  ParsedNexthop p;
+  p.info.family = familyOption(ctx);  // `ip -6 nexthop add id 4 blackhole`: an IPv6 blackhole
+  while (!args.done()) {
+    if (args.accept("id")) p.info.id = parseU32(args.value("id"), "id", 1);
+    else if (args.accept("via")) {
+      if (args.peek() == "inet" || args.peek() == "inet6") args.next();
+      std::string typed = args.value("via");
+      p.info.gateway = parseIp(typed, "via");
+      requireFamily(ctx, p.info.gateway->family(), typed, "address");
+    } else if (args.accept("dev")) p.dev = parseIfname(args.value("dev"), "dev");
+    else if (args.accept("onlink")) p.info.onlink = true;
+    else if (args.accept("blackhole")) p.info.blackhole = true;
+    else if (args.accept("fdb")) p.info.fdb = true;
+    else if (args.accept("group")) p.info.group = parseGroup(args.value("group"));
+    else if (args.acceptAny({"proto", "protocol"})) {
+      std::string text = args.value("proto");
+      try {
+        p.info.protocol = RouteNames::system().protocol(text);
+      } catch (const Error& e) {
+        throw UsageError("proto: " + e.reason());
+      }
+    } else if (args.acceptAny({"-6", "inet6"})) p.info.family = IpAddress::Family::v6;
+    else if (args.acceptAny({"-4", "inet"})) p.info.family = IpAddress::Family::v4;
+    else args.unknown("expected a nexthop option");
+  }
+  return p;
+}
+
+PreparedRequest prepareChange(const Context& ctx, Args& args, bool replace) {
+  auto p = std::make_shared<ParsedNexthop>(parseNexthop(ctx, args));
+  PreparedRequest r;
+  if (p->dev) r.needs = {*p->dev};
+  r.device = p->dev;
+  r.encode = [p, replace](Resolver& res) {
+    NexthopInfo n = p->info;
+    if (p->dev) n.dev = Ifref(res.index(*p->dev));
+    return replace ? NexthopRequests::replace(n) : NexthopRequests::add(n);
+  };
+  return r;
+}
+
+uint32_t parseIdOnly(Args& args, const char* verb) {
+  if (!args.accept("id")) throw UsageError(fmt::format("nexthop {}: \"id ID\" is required", verb));
+  uint32_t id = parseU32(args.value("id"), "id", 1);
+  if (!args.done()) args.unknown(fmt::format("nexthop {} takes only: id ID", verb));
+  return id;
+}
+
+PreparedRequest prepareNexthop(Context& ctx, Args& args) {
+  if (args.done()) throw UsageError("nexthop: a verb is required (add, replace, del, show, get)");
+  if (args.accept("add")) return isHelp(args) ? throw UsageError(kUsage) : prepareChange(ctx, args, false);
+  if (args.accept("replace")) return isHelp(args) ? throw UsageError(kUsage) : prepareChange(ctx, args, true);
+  if (args.acceptAny({"del", "delete"})) {
+    uint32_t id = parseIdOnly(args, "del");
+    PreparedRequest r;
+    r.encode = [id](Resolver&) { return NexthopRequests::del(id); };
+    return r;
+  }
+  if (args.acceptAny({"show", "list", "ls", "get"}))
+    throw UsageError("nexthop show/get cannot be used in a batch (a batch sends one request per line)");
+  args.unknown("nexthop verbs: add, replace, del, show, get");
+}
+
+// ---- show ---------------------------------------------------------------------------------------
+
+using Names = std::map<uint32_t, std::string>;
+
+nlohmann::json nexthopJson(const NexthopInfo& n, const Names& names) {
+  nlohmann::json j;
+  if (n.id) j["id"] = *n.id;
+  if (n.isGroup()) {
+    nlohmann::json g = nlohmann::json::array();
+    for (const auto& m : n.group) {
+      nlohmann::json e;
+      e["id"] = m.id;
+      if (m.weight != 1) e["weight"] = m.weight;  // ip leaves weight 1 out
+      g.push_back(e);
+    }
+    j["group"] = g;
+  }
+  if (n.gateway) j["gateway"] = n.gateway->toString();
+  if (n.devIndex()) {
+    auto it = names.find(n.devIndex());
+    j["dev"] = it == names.end() ? std::to_string(n.devIndex()) : it->second;
+  }
+  if (n.blackhole) j["blackhole"] = nullptr;  // as ip prints it
+  if (!n.isGroup() && !n.blackhole && n.scope) j["scope"] = scopeName(*n.scope);
+  if (n.protocol && *n.protocol != RouteProtocol::Unspec) j["protocol"] = RouteNames::system().protocolName(*n.protocol);
+  if (n.fdb) j["fdb"] = nullptr;
+  nlohmann::json flags = nlohmann::json::array();
+  if (n.onlink) flags.push_back("onlink");
+  if (n.flags && (*n.flags & 1)) flags.push_back("dead");
+  if (n.flags && (*n.flags & 16)) flags.push_back("linkdown");
+  j["flags"] = flags;
+  return j;
+}
+
+std::string nexthopText(const NexthopInfo& n, const Names& names) {
+  nlohmann::json j = nexthopJson(n, names);
+  TextLine line;
+  if (n.id) line.add("id", *n.id);
+  if (n.isGroup()) {
+    std::string g;
+    for (const auto& m : n.group) {
+      if (!g.empty()) g += "/";
+      g += std::to_string(m.id);
+      if (m.weight != 1) g += "," + std::to_string(m.weight);
+    }
+    line.add("group", g);
+  }
+  if (j.contains("gateway")) line.add("via", j["gateway"].get<std::string>());
+  if (j.contains("dev")) line.add("dev", j["dev"].get<std::string>());
+  if (n.blackhole) line.add("blackhole");
+  if (j.contains("scope")) line.add("scope", j["scope"].get<std::string>());
+  if (j.contains("protocol")) line.add("proto", j["protocol"].get<std::string>());
+  if (n.fdb) line.add("fdb");
+  for (const auto& f : j["flags"]) line.add(f.get<std::string>());
+  return line.str();
+}
+
+int failed(const Error& e) {
+  printError(fmt::format("{} ({})", failureReason(e, nullptr), e.operation()));
+  return exitStatusOf(e);
+}
+
+int showNexthops(Context& ctx, Args& args) {
+  std::optional<uint32_t> id;
+  NexthopFilter f;
+  while (!args.done()) {
+    if (args.accept("id")) id = parseU32(args.value("id"), "id", 1);
+    else if (args.accept("dev")) f.dev = Ifref(parseIfname(args.value("dev"), "dev"));
+    else if (args.accept("groups")) f.groupsOnly = true;
+    else if (args.accept("fdb")) f.fdbOnly = true;
+    else args.unknown("nexthop show takes: id ID, dev DEV, groups, fdb");
+  }
+  Netlink& nl = ctx.netlink();
+  try {
+    Names names;
+    nl.links().forEach({}, [&](const LinkInfo& l) { names[*l.index] = l.name.value_or(std::to_string(*l.index)); },
+                       [&] { names.clear(); });
+    std::vector<NexthopInfo> found = id ? std::vector<NexthopInfo>{nl.nexthops().get(*id)} : nl.nexthops().list(f);
+    // -4/-6 list that family's nexthops only (not groups, whose family is none), -0 none at all:
+    // as ip, which asks the kernel with that family.
+    if (ctx.options().family != FamilyOption::Any)
+      std::erase_if(found, [&](const NexthopInfo& n) { return !n.family || n.family != familyOption(ctx); });
+    if (ctx.options().json) {
+      JsonArrayWriter out(stdout, ctx.options().pretty);
+      for (const auto& n : found) out.add(nexthopJson(n, names));
+    } else {
+      for (const auto& n : found) printLine(nexthopText(n, names));
+    }
+  } catch (const Error& e) {
+    return failed(e);
+  }
+  return kExitOk;
+}
+
+int runNexthop(Context& ctx, Args& args) {
+  if (args.done()) return showNexthops(ctx, args);
+  if (args.accept("help")) {
+    printLine(kUsage);
+    return kExitOk;
+  }
+  if (args.acceptAny({"show", "list", "ls", "get"})) return showNexthops(ctx, args);
+  return runPrepared(ctx, prepareNexthop(ctx, args), args);
+}
+
+const Registrar kNexthop{ObjectCommand{.name = "nexthop", .aliases = {"nh", "nexthops"}, .usage = kUsage,
+                                       .run = runNexthop, .prepare = prepareNexthop}};
+
+}  // namespace
+}  // namespace fastlink::cli

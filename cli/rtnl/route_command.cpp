@@ -1,0 +1,623 @@
+// The `route` object: `fastlink route { add | del | replace | append | show | get | flush }`,
+// iproute2 grammar. Every change is a PreparedRequest, so `-batch` files can hold a million
+// `route add` lines.
+#include <fmt/format.h>
+
+#include <memory>
+#include <unordered_map>
+
+#include "kit/args.hpp"
+#include "kit/command.hpp"
+#include "fastlink/route.hpp"
+#include "kit/ip_compat.hpp"
+#include "kit/output.hpp"
+#include "kit/writer.hpp"
+
+namespace fastlink::cli {
+namespace {
+
+constexpr const char* kUsage = R"(Usage: fastlink route { add | del | replace | append | change } ROUTE
+       fastlink route [ show ] [ table TABLE | all ] [ proto PROTO ] [ dev DEV ] [ type TYPE ] [ -4 | -6 ]
+       fastlink route flush [ table TABLE | all ] [ proto PROTO ] [ dev DEV ] [ type TYPE ] [ -4 | -6 ]
+       fastlink route get ADDRESS [ from ADDRESS ] [ iif DEV ] [ oif DEV ] [ vrf NAME | table TABLE ]
+                                  [ mark MARK ] [ fibmatch ]
+ROUTE := [ TYPE ] PREFIX [ via ADDRESS ] [ dev DEV ] [ table TABLE ] [ metric N ] [ proto PROTO ]
+         [ scope SCOPE ] [ src ADDRESS ] [ tos TOS ] [ mtu N ] [ advmss N ] [ hoplimit N ] [ window N ]
+         [ initcwnd N ] [ initrwnd N ] [ onlink ] [ nhid ID ] [ pref { low | medium | high } ]
+         [ NEXTHOP ... ]
+NEXTHOP := nexthop [ via ADDRESS ] [ dev DEV ] [ weight 1-256 ] [ onlink ]
+PREFIX := default | ADDRESS[/LENGTH]
+TYPE := unicast | local | broadcast | multicast | blackhole | unreachable | prohibit | throw | nat
+TABLE := main | local | default | a name from rt_tables / rt_tables.d/*.conf | 0-4294967295)";
+
+bool isHelp(const Args& args) { return args.peek() == "help"; }
+
+uint32_t parseTable(std::string_view text) {
+  try {
+    return RouteNames::system().tableId(text);
+  } catch (const Error& e) {
+    throw UsageError("table: " + e.reason());
+  }
+}
+
+RouteProtocol parseProtocol(std::string_view text) {
+  try {
+    return RouteNames::system().protocol(text);
+  } catch (const Error& e) {
+    throw UsageError("proto: " + e.reason());
+  }
+}
+
+template <class F>
+auto orUsage(std::string_view keyword, F&& f) {
+  try {
+    return f();
+  } catch (const Error& e) {
+    throw UsageError(fmt::format("{}: {}", keyword, e.reason()));
+  }
+}
+
+/// A parsed route line, plus the device names to resolve when it is encoded.
+struct ParsedRoute {
+  RouteInfo info;
+  std::optional<std::string> dev;
+  std::vector<std::optional<std::string>> pathDevs;
+  bool isDefault = false;
+
+  std::vector<std::string> names() const {
+    std::vector<std::string> out;
+    if (dev) out.push_back(*dev);
+    for (const auto& d : pathDevs)
+      if (d) out.push_back(*d);
+    return out;
+  }
+  RouteInfo resolved(Resolver& r) const {
+    RouteInfo out = info;
+    if (dev) out.dev = Ifref(r.index(*dev));
+    for (std::size_t i = 0; i < pathDevs.size(); ++i)
+      if (pathDevs[i]) out.paths[i].dev = Ifref(r.index(*pathDevs[i]));
+    return out;
+  }
+};
+
+bool isRouteType(std::string_view w) {
+  for (const char* t : {"unicast", "local", "broadcast", "anycast", "multicast", "blackhole", "unreachable", "prohibit",
+                        "throw", "nat", "xresolve"})
+    if (w == t) return true;
+  return false;
+}
+
+RoutePath parsePath(Args& args, std::optional<std::string>& dev) {
+  RoutePath p;
+  while (!args.done() && args.peek() != "nexthop") {
+    if (args.accept("via")) {
+      if (args.peek() == "inet" || args.peek() == "inet6") args.next();
+      p.gateway = parseIp(args.value("via"), "via");
+    } else if (args.accept("dev")) {
+      dev = parseIfname(args.value("dev"), "dev");
+    } else if (args.accept("weight")) {
+      p.weight = static_cast<uint16_t>(parseU32(args.value("weight"), "weight", 1, 256));
+    } else if (args.accept("onlink")) {
+      p.onlink = true;
+    } else {
+      args.unknown("nexthop takes: via ADDRESS, dev DEV, weight N, onlink");
+    }
+  }
+  return p;
+}
+
+ParsedRoute parseRoute(const Context& ctx, Args& args, bool del) {
+  ParsedRoute p;
+  RouteMetrics metrics;
+  bool haveMetrics = false;
+  if (isRouteType(args.peek())) p.info.type = parseRouteType(args.next());
+  args.accept("to");  // `route add to PREFIX`, as ip (also after the type: `to unicast` is not)
+  if (args.done()) throw UsageError("route: a destination prefix is required (PREFIX or default)");
+  std::string dst = args.next();
+  if (dst == "default" || dst == "all" || dst == "any") p.isDefault = true;
+  else {
+    try {
+      p.info.dst = Prefix::parse(dst);
+    } catch (const Error& e) {
+      throw BadValueError(fmt::format("prefix: {}", e.reason()));  // ip: exit status 1
+    }
+  }
+  if (p.info.dst) requireFamily(ctx, p.info.dst->address().family(), dst, "prefix");  // `ip -6 route add 10.0.0.0/8`
+  auto metric = [&](std::string_view keyword) {
+    if (args.accept("lock")) metrics.lock = metrics.lock.value_or(0);  // accepted, not locked (rare)
+    haveMetrics = true;
+    return parseU32(args.value(keyword), keyword);
+  };
+  while (!args.done()) {
+    if (args.accept("via")) {
+      if (args.peek() == "inet" || args.peek() == "inet6") args.next();
+      p.info.gateway = parseIp(args.value("via"), "via");
+    } else if (args.acceptAny({"dev", "oif"})) {
+      p.dev = parseIfname(args.value("dev"), "dev");
+    } else if (args.accept("table")) {
+      p.info.table = parseTable(args.value("table"));
+    } else if (args.acceptAny({"metric", "priority", "preference"})) {
+      p.info.metric = parseU32(args.value("metric"), "metric");
+    } else if (args.acceptAny({"proto", "protocol"})) {
+      p.info.protocol = parseProtocol(args.value("proto"));
+    } else if (args.accept("scope")) {
+      std::string s = args.value("scope");
+      p.info.scope = orUsage("scope", [&] { return parseScope(s); });
+    } else if (args.acceptAny({"src", "prefsrc"})) {
+      p.info.prefsrc = parseIp(args.value("src"), "src");
+    } else if (args.acceptAny({"tos", "dsfield"})) {
+      p.info.tos = static_cast<uint8_t>(parseU32(args.value("tos"), "tos", 0, 255));
+    } else if (args.accept("mtu")) {
+      metrics.mtu = metric("mtu");
+    } else if (args.accept("advmss")) {
+      metrics.advmss = metric("advmss");
+    } else if (args.accept("hoplimit")) {
+      metrics.hoplimit = metric("hoplimit");
+    } else if (args.accept("window")) {
+      metrics.window = metric("window");
+    } else if (args.accept("initcwnd")) {
+      metrics.initcwnd = metric("initcwnd");
+    } else if (args.accept("initrwnd")) {
+      metrics.initrwnd = metric("initrwnd");
+    } else if (args.accept("onlink")) {
+      p.info.onlink = true;
+    } else if (args.accept("nhid")) {
+      p.info.nhid = parseU32(args.value("nhid"), "nhid", 1);
+    } else if (args.accept("type")) {
+      p.info.type = orUsage("type", [&] { return parseRouteType(args.value("type")); });
+    } else if (args.accept("pref")) {
+      std::string v = args.value("pref");
+      if (v == "low") p.info.pref = 3;  // ICMPV6_ROUTER_PREF_* (RFC 4191)
+      else if (v == "medium") p.info.pref = 0;
+      else if (v == "high") p.info.pref = 1;
+      else throw UsageError("pref: \"" + v + "\" is not low, medium or high");
+    } else if (args.accept("nexthop")) {
+      std::optional<std::string> dev;
+      p.info.paths.push_back(parsePath(args, dev));
+      p.pathDevs.push_back(dev);
+    } else {
+      args.unknown("expected a route option");
+    }
+  }
+  if (haveMetrics) p.info.metrics = metrics;
+  if (p.isDefault) {
+    // -4/-6 choose it as ip's preferred_family does (`ip -6 route add default dev v0`); else it
+    // follows the addresses given, like iproute2 with -4/-6 unset.
+    IpAddress::Family f = IpAddress::Family::v4;
+    if (auto option = familyOption(ctx)) f = *option;
+    else if (p.info.gateway) f = p.info.gateway->family();
+    else if (p.info.prefsrc) f = p.info.prefsrc->family();
+    else if (!p.info.paths.empty() && p.info.paths[0].gateway) f = p.info.paths[0].gateway->family();
+    p.info.dst = Prefix::any(f);
+  }
+  (void)del;
+  return p;
+}
+
+PreparedRequest prepareChange(const Context& ctx, Args& args, const std::string& verb) {
+  auto p = std::make_shared<ParsedRoute>(parseRoute(ctx, args, verb == "del"));
+  PreparedRequest r;
+  r.needs = p->names();
+  r.device = p->dev;
+  r.namedAsTyped = true;  // errors name the devices as typed, not their ifindexes
+  r.encode = [p, verb](Resolver& res) {
+    RouteInfo route = p->resolved(res);
+    if (verb == "add") return RouteRequests::add(route);
+    if (verb == "replace") return RouteRequests::replace(route);
+    if (verb == "append") return RouteRequests::append(route);
+    if (verb == "change") return RouteRequests::change(route);
+    return RouteRequests::del(route);
+  };
+  return r;
+}
+
+PreparedRequest prepareRoute(Context& ctx, Args& args) {
+  if (args.done()) throw UsageError("route: a verb is required (add, del, replace, append, change, show, get, flush)");
+  for (const char* verb : {"add", "replace", "append", "change"})
+    if (args.accept(verb)) return isHelp(args) ? throw UsageError(kUsage) : prepareChange(ctx, args, verb);
+  if (args.acceptAny({"del", "delete"})) return isHelp(args) ? throw UsageError(kUsage) : prepareChange(ctx, args, "del");
+  if (args.acceptAny({"show", "list", "ls", "lst", "get", "flush"}))
+    throw UsageError("route show/get/flush cannot be used in a batch (a batch sends one request per line)");
+  args.unknown("route verbs: add, del, replace, append, change, show, get, flush");
+}
+
+// ---- Output ----------------------------------------------------------------------------------
+// Streams: each route is written to the OutBuffer as it is decoded, text and JSON from the same
+// field order, which is ip's (`ip route show` / `ip -j route show`): type, dst, nhid, gateway,
+// dev, table, protocol, scope, prefsrc, metric, flags, pref, metrics, nexthops.
+
+/// ifindex -> name, filled by one link dump before the route dump (the names printed for dev).
+class DeviceNames {
+ public:
+  explicit DeviceNames(Netlink& nl) {
+    nl.links().forEach({}, [&](const LinkInfo& l) {
+      if (l.index && l.name) names_[*l.index] = *l.name;
+    }, [&] { names_.clear(); });
+  }
+  void put(OutBuffer& out, uint32_t index) const {
+    auto it = names_.find(index);
+    if (it == names_.end()) out.putUint(index);
+    else out.put(it->second);
+  }
+
+ private:
+  std::unordered_map<uint32_t, std::string> names_;
+};
+
+/// Names of tables, protocols, scopes and types, formatted once per value rather than per route.
+class RouteWords {
+ public:
+  const std::string& table(uint32_t id) { return cached(tables_, id, [&] { return rn_.tableName(id); }); }
+  const std::string& protocol(RouteProtocol p) {
+    return cached(protocols_, static_cast<uint32_t>(p), [&] { return rn_.protocolName(p); });
+  }
+  const std::string& scope(Scope s) { return cached(scopes_, static_cast<uint32_t>(s), [&] { return scopeName(s); }); }
+  const std::string& type(RouteType t) { return cached(types_, static_cast<uint32_t>(t), [&] { return routeTypeName(t); }); }
+
+ private:
+  template <class F>
+  static const std::string& cached(std::unordered_map<uint32_t, std::string>& cache, uint32_t key, F&& make) {
+    auto it = cache.find(key);
+    if (it == cache.end()) it = cache.emplace(key, make()).first;
+    return it->second;
+  }
+  const RouteNames& rn_ = RouteNames::system();
+  std::unordered_map<uint32_t, std::string> tables_, protocols_, scopes_, types_;
+};
+
+/// RTNH_F_* bits as iproute2 names them, in its order.
+constexpr std::pair<uint32_t, const char*> kNexthopFlags[] = {{1, "dead"},    {2, "pervasive"}, {4, "onlink"},
+                                                              {8, "offload"}, {16, "linkdown"}, {32, "unresolved"},
+                                                              {64, "trap"}};
+
+/// RTCF_* (linux/in_route.h), the routing cache flags in the high half of rtm_flags of an IPv4
+/// lookup result, as ip's print_cache_flags names them, in its order.
+constexpr std::pair<uint32_t, const char*> kCacheFlags[] = {
+    {0x80000000u, "local"},      {0x40000000u, "reject"},     {0x20000000u, "mc"},     {0x10000000u, "brd"},
+    {0x08000000u, "dst-nat"},    {0x00800000u, "snat"},       {0x00400000u, "masq"},   {0x04000000u, "dst-direct"},
+    {0x00040000u, "redirected"}, {0x01000000u, "redirect"},   {0x00200000u, "fastroute"}, {0x00010000u, "notify"},
+    {0x00080000u, "tproxy"}};
+
+/// The names of the cache flags set in `flags` (bits ip has no name for: one hex word).
+std::vector<std::string> cacheFlagNames(uint32_t flags) {
+  flags &= ~0xffffu;
+  std::vector<std::string> out;
+  for (const auto& [bit, name] : kCacheFlags)
+    if (flags & bit) out.emplace_back(name), flags &= ~bit;
+  if (flags) out.push_back(fmt::format("{:x}", flags));
+  return out;
+}
+
+/// ICMPv6 router preference (RFC 4191) as ip prints it.
+const char* prefName(uint8_t pref) {
+  switch (pref) {
+    case 0: return "medium";
+    case 1: return "high";
+    case 3: return "low";
+    default: return nullptr;
+  }
+}
+
+/// An IPv4 lookup result (RTM_F_CLONED): ip adds its `cache` line.
+bool isIpv4Cache(const RouteInfo& r) { return r.isCloned() && r.dst && r.dst->isV4() && r.flags; }
+
+struct RoutePrinter {
+  DeviceNames names;
+  RouteWords words;
+  bool showTable = false;
+  bool isGet = false;  ///< `route get`: the table is always named
+  bool hideDev = false;    ///< `route show dev D`: ip leaves out what the filter fixed
+  bool hideProto = false;  ///< `route show proto P`: likewise
+  bool hideScope = false;  ///< `route show scope S`: likewise
+  bool oneline = false;    ///< -o: ip's line break before `cache` becomes ` \`
+
+  void text(OutBuffer& out, const RouteInfo& r) {
+    bool sp = false;
+    auto word = [&](std::string_view w) -> OutBuffer& {
+      if (sp) out.put(' ');
+      sp = true;
+      return out.put(w);
+    };
+    if (r.type && *r.type != RouteType::Unicast) word(words.type(*r.type));
+    if (!r.dst) word("?");
+    else if (r.dst->isDefault()) word("default");
+    else word({}).putPrefix(*r.dst);
+    if (r.src) word("from ").putPrefix(*r.src);
+    if (r.nhid) word("nhid ").putUint(*r.nhid);
+    if (r.gateway) word("via ").putIp(*r.gateway);
+    if (r.devIndex() && !hideDev) names.put(word("dev "), r.devIndex());
+    if (!isGet && showTable && r.table && *r.table != kTableMain) word("table ").put(words.table(*r.table));
+    bool cloned = r.isCloned();
+    if (!cloned && !hideProto && r.protocol && *r.protocol != RouteProtocol::Boot) word("proto ").put(words.protocol(*r.protocol));
+    if (!cloned && !hideScope && r.scope && *r.scope != Scope::Universe) word("scope ").put(words.scope(*r.scope));
+    if (r.prefsrc) word("src ").putIp(*r.prefsrc);
+    if (r.metric) word("metric ").putUint(*r.metric);
+    for (const auto& [bit, name] : kNexthopFlags)
+      if (r.flags.value_or(0) & bit) word(name);
+    if (r.uid) word("uid ").putUint(*r.uid);
+    if (isIpv4Cache(r)) {
+      // ip: a second line "    cache" with the cache flags as <a,b>.
+      out.put(oneline ? " \\    cache" : "\n    cache");
+      auto names = cacheFlagNames(*r.flags);
+      for (std::size_t i = 0; i < names.size(); ++i) out.put(i ? "," : " <").put(names[i]);
+      if (!names.empty()) out.put('>');
+    }
+    if (r.pref && r.dst && !r.dst->isV4())
+      if (const char* p = prefName(*r.pref)) word("pref ").put(p);
+    if (r.metrics) {
+      // ip's order: RTAX_* numbers (mtu 2, window 3, advmss 8, hoplimit 10, initcwnd 11, initrwnd 14).
+      if (r.metrics->mtu) word("mtu ").putUint(*r.metrics->mtu);
+      if (r.metrics->window) word("window ").putUint(*r.metrics->window);
+      if (r.metrics->advmss) word("advmss ").putUint(*r.metrics->advmss);
+      if (r.metrics->hoplimit && *r.metrics->hoplimit != 0xffffffffu) word("hoplimit ").putUint(*r.metrics->hoplimit);
+      if (r.metrics->initcwnd) word("initcwnd ").putUint(*r.metrics->initcwnd);
+      if (r.metrics->initrwnd) word("initrwnd ").putUint(*r.metrics->initrwnd);
+    }
+    if (isGet && r.table && *r.table != kTableMain) word("table ").put(words.table(*r.table));
+    for (const auto& p : r.paths) {
+      out.put("\n\tnexthop");
+      if (p.gateway) out.put(" via ").putIp(*p.gateway);
+      if (p.dev && p.dev->isIndex()) names.put(out.put(" dev "), p.dev->index());
+      out.put(" weight ").putUint(p.weight);
+      for (const auto& [bit, name] : kNexthopFlags)
+        if (p.flags & bit) out.put(' ').put(name);
+    }
+    out.put('\n');
+    out.endRecord();
+  }
+
+  void flags(JsonOut& j, uint32_t bits) {
+    j.key("flags").beginArray();
+    for (const auto& [bit, name] : kNexthopFlags)
+      if (bits & bit) j.value(name);
+    j.endArray();
+  }
+
+  void devName(JsonOut& j, uint32_t index) {
+    // The name is written straight into the buffer: no string is built for it.
+    OutBuffer& out = j.key("dev").rawValue();
+    out.put('"');
+    names.put(out, index);
+    out.put('"');
+  }
+
+  void json(JsonOut& j, const RouteInfo& r) {
+    j.beginObject();
+    if (r.type && *r.type != RouteType::Unicast) j.field("type", words.type(*r.type));
+    if (!r.dst) j.field("dst", "?");
+    else if (r.dst->isDefault()) j.field("dst", "default");
+    else j.field("dst", *r.dst);
+    if (r.src) j.field("from", *r.src);
+    if (r.nhid) j.field("nhid", *r.nhid);
+    if (r.gateway) j.field("gateway", *r.gateway);
+    if (r.devIndex() && !hideDev) devName(j, r.devIndex());
+    // As in text: a lookup result names a table other than main (ip prints it the same way).
+    if (r.table && *r.table != kTableMain && (isGet || showTable)) j.field("table", words.table(*r.table));
+    bool cloned = r.isCloned();
+    if (!cloned && !hideProto && r.protocol && *r.protocol != RouteProtocol::Boot) j.field("protocol", words.protocol(*r.protocol));
+    if (!cloned && !hideScope && r.scope && *r.scope != Scope::Universe) j.field("scope", words.scope(*r.scope));
+    if (r.prefsrc) j.field("prefsrc", *r.prefsrc);
+    if (r.metric) j.field("metric", *r.metric);
+    flags(j, r.flags.value_or(0) & 0xff);
+    if (r.uid) j.field("uid", *r.uid);
+    if (isIpv4Cache(r)) {
+      j.key("cache").beginArray();
+      for (const auto& name : cacheFlagNames(*r.flags)) j.value(name);
+      j.endArray();
+    }
+    if (r.pref && r.dst && !r.dst->isV4())
+      if (const char* p = prefName(*r.pref)) j.field("pref", p);
+    if (r.metrics && !r.metrics->empty()) {
+      j.key("metrics").beginArray().beginObject();
+      if (r.metrics->mtu) j.field("mtu", *r.metrics->mtu);
+      if (r.metrics->advmss) j.field("advmss", *r.metrics->advmss);
+      if (r.metrics->window) j.field("window", *r.metrics->window);
+      if (r.metrics->hoplimit) j.field("hoplimit", *r.metrics->hoplimit);
+      if (r.metrics->initcwnd) j.field("initcwnd", *r.metrics->initcwnd);
+      if (r.metrics->initrwnd) j.field("initrwnd", *r.metrics->initrwnd);
+      j.endObject().endArray();
+    }
+    if (!r.paths.empty()) {
+      j.key("nexthops").beginArray();
+      for (const auto& p : r.paths) {
+        j.beginObject();
+        if (p.gateway) j.field("gateway", *p.gateway);
+        if (p.dev && p.dev->isIndex()) devName(j, p.dev->index());
+        j.field("weight", static_cast<uint32_t>(p.weight));
+        flags(j, p.flags);
+        j.endObject();
+      }
+      j.endArray();
+    }
+    j.endObject();
+    j.endElement();
+  }
+};
+
+/// A prefix of `route show`'s selectors. `default` without -4/-6 is the /0 of either family
+/// (`route show table all default` lists both default routes, as ip).
+struct ShowPrefix {
+  Prefix prefix;
+  bool anyFamily = false;
+};
+
+/// The selectors ip applies in user space (iproute.c's filter_nlmsg): `root P` (routes inside P),
+/// `match P` (routes that contain P), `[exact] P` / `default` (the route P itself), `scope S`.
+struct ShowSelectors {
+  std::optional<ShowPrefix> root, match;
+  std::optional<Scope> scope;
+
+  bool admits(const RouteInfo& r) const {
+    if (scope && r.scope.value_or(Scope::Universe) != *scope) return false;
+    if (!root && !match) return true;
+    Prefix dst = r.dst.value_or(Prefix::any(r.family()));
+    auto sameFamily = [&](const ShowPrefix& s) { return s.anyFamily || dst.family() == s.prefix.family(); };
+    if (root && (!sameFamily(*root) || dst.length() < root->prefix.length() ||
+                 (!root->anyFamily && !root->prefix.contains(dst.address()))))
+      return false;
+    if (match && (!sameFamily(*match) || dst.length() > match->prefix.length() ||
+                  (!match->anyFamily && !dst.contains(match->prefix.address()))))
+      return false;
+    return true;
+  }
+};
+
+/// `default`, `all`, `any`: the /0 of the family -4/-6 selects; without one, `default` is the /0
+/// of either family and `all`/`any` select every route (as ip 6.1 does, measured).
+std::optional<ShowPrefix> parseShowPrefix(const Context& ctx, const std::string& word) {
+  std::optional<IpAddress::Family> family = familyOption(ctx);
+  if (word == "default" || word == "all" || word == "any") {
+    if (family) return ShowPrefix{Prefix::any(*family), false};
+    if (word != "default") return std::nullopt;
+    return ShowPrefix{Prefix::any(IpAddress::Family::v4), true};
+  }
+  Prefix p;
+  try {
+    p = Prefix::parse(word);
+  } catch (const Error& e) {
+    throw BadValueError(fmt::format("prefix: {}", e.reason()));  // ip: exit status 1
+  }
+  requireFamily(ctx, p.family(), word, "prefix");
+  return ShowPrefix{p, false};
+}
+
+/// `[table T|all] [proto P] [dev D] [type T] [scope S] [-4|-6] [[to] [root|match|exact] PREFIX]`;
+/// default: table main, IPv4 (like ip).
+RouteFilter parseFilter(const Context& ctx, Args& args, bool& showTable, ShowSelectors* selectors = nullptr) {
+  FamilyOption family = ctx.options().family;
+  RouteFilter f;
+  f.setTable(kTableMain);
+  f.setFamily(family == FamilyOption::Inet6 ? IpAddress::Family::v6 : IpAddress::Family::v4);
+  showTable = false;
+  bool familyGiven = family == FamilyOption::Inet || family == FamilyOption::Inet6;
+  while (!args.done()) {
+    if (args.accept("table")) {
+      std::string t = args.value("table");
+      if (t == "all") {
+        f.table.reset();
+        showTable = true;
+        if (!familyGiven) f.family.reset();
+      } else {
+        f.table = parseTable(t);
+      }
+    } else if (args.acceptAny({"proto", "protocol"})) {
+      f.protocol = parseProtocol(args.value("proto"));
+    } else if (args.acceptAny({"dev", "oif"})) {
+      f.dev = Ifref(parseIfname(args.value("dev"), "dev"));
+    } else if (args.accept("type")) {
+      std::string t = args.value("type");
+      f.type = orUsage("type", [&] { return parseRouteType(t); });
+    } else if (args.acceptAny({"-4", "inet"})) {
+      f.family = IpAddress::Family::v4, familyGiven = true;
+    } else if (args.acceptAny({"-6", "inet6"})) {
+      f.family = IpAddress::Family::v6, familyGiven = true;
+    } else if (selectors && args.accept("scope")) {
+      std::string sc = args.value("scope");
+      selectors->scope = orUsage("scope", [&] { return parseScope(sc); });
+    } else if (selectors) {
+      // As ip, any other word is a prefix (a word that is none is a bad value, status 1).
+      if (args.accept("to") && args.done()) args.value("to");
+      if (args.accept("root")) selectors->root = parseShowPrefix(ctx, args.value("root"));
+      else if (args.accept("match")) selectors->match = parseShowPrefix(ctx, args.value("match"));
+      else {
+        std::string word = args.accept("exact") ? args.value("exact") : args.next();
+        selectors->root = selectors->match = parseShowPrefix(ctx, word);
+      }
+    } else {
+      args.unknown("route flush takes: table T|all, proto P, dev D, type T, -4, -6");
+    }
+  }
+  return f;
+}
+
+int failed(const Error& e) {
+  printError(fmt::format("{} ({})", failureReason(e, nullptr), e.operation()));
+  return exitStatusOf(e);
+}
+
+int showRoutes(Context& ctx, Args& args) {
+  bool showTable = false;
+  ShowSelectors selectors;
+  RouteFilter f = parseFilter(ctx, args, showTable, &selectors);
+  Netlink& nl = ctx.netlink();
+  try {
+    RoutePrinter printer{DeviceNames(nl), RouteWords{}};
+    printer.showTable = showTable;
+    printer.oneline = ctx.options().oneline;
+    printer.hideDev = f.dev.has_value();
+    printer.hideProto = f.protocol.has_value();
+    printer.hideScope = selectors.scope.has_value();
+    OutBuffer out;
+    if (ctx.options().json) {
+      JsonOut j(out, ctx.options().pretty);
+      nl.routes().forEach(f, [&](const RouteInfo& r) { if (selectors.admits(r)) printer.json(j, r); }, [&] { j.restartDump(); });
+    } else {
+      nl.routes().forEach(f, [&](const RouteInfo& r) { if (selectors.admits(r)) printer.text(out, r); }, [&] { out.restartDump(); });
+    }
+  } catch (const Error& e) {
+    return failed(e);
+  }
+  return kExitOk;
+}
+
+int flushRoutes(Context& ctx, Args& args) {
+  bool showTable = false;
+  RouteFilter f = parseFilter(ctx, args, showTable);
+  try {
+    ctx.netlink().routes().flush(f);
+  } catch (const Error& e) {
+    return failed(e);
+  }
+  return kExitOk;
+}
+
+int getRoute(Context& ctx, Args& args) {
+  if (args.done()) throw UsageError("route get: an address is required");
+  if (args.accept("to")) {}
+  RouteQuery q(parseIp(args.next(), "route get"));
+  while (!args.done()) {
+    if (args.accept("from")) q.from = parseIp(args.value("from"), "from");
+    else if (args.accept("iif")) q.iif = Ifref(parseIfname(args.value("iif"), "iif"));
+    else if (args.accept("oif")) q.oif = Ifref(parseIfname(args.value("oif"), "oif"));
+    else if (args.accept("vrf")) q.vrf = Ifref(parseIfname(args.value("vrf"), "vrf"));
+    else if (args.accept("table")) q.table = parseTable(args.value("table"));
+    else if (args.accept("mark")) q.mark = parseU32(args.value("mark"), "mark");
+    else if (args.accept("fibmatch")) q.fibMatch = true;
+    else args.unknown("route get takes: from A, iif D, oif D, vrf NAME, table T, mark M, fibmatch");
+  }
+  Netlink& nl = ctx.netlink();
+  try {
+    RouteInfo r = nl.routes().get(q);
+    RoutePrinter printer{DeviceNames(nl), RouteWords{}};
+    printer.isGet = true;
+    printer.oneline = ctx.options().oneline;
+    OutBuffer out;
+    if (ctx.options().json) {
+      JsonOut j(out, ctx.options().pretty);
+      printer.json(j, r);
+    } else {
+      printer.text(out, r);
+    }
+  } catch (const Error& e) {
+    return failed(e);
+  }
+  return kExitOk;
+}
+
+int runRoute(Context& ctx, Args& args) {
+  if (args.done()) return showRoutes(ctx, args);
+  if (args.accept("help")) {
+    printLine(kUsage);
+    return kExitOk;
+  }
+  if (args.acceptAny({"show", "list", "ls", "lst"})) return showRoutes(ctx, args);
+  if (args.accept("get")) return getRoute(ctx, args);
+  if (args.accept("flush")) return flushRoutes(ctx, args);
+  return runPrepared(ctx, prepareRoute(ctx, args), args);
+}
+
+const Registrar kRoute{ObjectCommand{.name = "route", .aliases = {"r", "ro", "rou"}, .usage = kUsage, .run = runRoute,
+                                     .prepare = prepareRoute}};
+
+}  // namespace
+}  // namespace fastlink::cli

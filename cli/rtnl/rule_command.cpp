@@ -1,0 +1,362 @@
+// The `rule` object: `fastlink rule { add | del | show } ...`, in `ip rule`'s grammar.
+#include <fmt/format.h>
+#include <netdb.h>
+
+#include "kit/args.hpp"
+#include "kit/command.hpp"
+#include "fastlink/route.hpp"
+#include "fastlink/rule.hpp"
+#include "kit/ip_compat.hpp"
+#include "kit/output.hpp"
+
+namespace fastlink::cli {
+namespace {
+
+constexpr const char* kUsage = R"(Usage: fastlink rule { add | del } [ -4 | -6 ] SELECTOR ACTION
+       fastlink rule [ show | list ] [ -4 | -6 ] [ pref NUMBER ] [ lookup TABLE ] [ iif NAME ] [ oif NAME ]
+SELECTOR := [ not ] [ from PREFIX ] [ to PREFIX ] [ tos TOS ] [ fwmark FWMARK[/MASK] ]
+            [ iif STRING ] [ oif STRING ] [ pref NUMBER ] [ l3mdev ] [ uidrange NUMBER-NUMBER ]
+            [ ipproto PROTOCOL ] [ sport NUMBER[-NUMBER] ] [ dport NUMBER[-NUMBER] ] [ protocol PROTO ]
+ACTION := [ lookup TABLE_ID ] [ goto NUMBER ] [ blackhole | unreachable | prohibit | nop ]
+          [ suppress_prefixlength NUMBER ] [ suppress_ifgroup GROUP ]
+TABLE_ID := [ local | main | default | NAME (rt_tables) | NUMBER ])";
+
+// Protocol names as iproute2 reads and prints them: /etc/protocols through libc, "ipproto-N"
+// when it has no name, and a few well-known names when /etc/protocols is missing.
+struct IpProtoName {
+  const char* name;
+  uint8_t number;
+};
+constexpr IpProtoName kIpProtos[] = {{"icmp", 1}, {"igmp", 2}, {"tcp", 6},  {"udp", 17},       {"dccp", 33},
+                                     {"gre", 47}, {"esp", 50}, {"ah", 51},  {"ipv6-icmp", 58}, {"sctp", 132},
+                                     {"udplite", 136}};
+
+uint8_t parseIpProto(std::string_view text) {
+  std::string s(text);
+  if (const protoent* p = getprotobyname(s.c_str()); p && p->p_proto >= 0 && p->p_proto <= 255)
+    return static_cast<uint8_t>(p->p_proto);
+  for (const auto& p : kIpProtos)
+    if (text == p.name) return p.number;
+  if (text.starts_with("ipproto-")) text.remove_prefix(8);
+  return static_cast<uint8_t>(parseInteger(text, "ipproto", 0, 255));
+}
+
+std::string ipProtoName(uint8_t number) {
+  if (const protoent* p = getprotobynumber(number)) return p->p_name;
+  return "ipproto-" + std::to_string(number);
+}
+
+/// `tos`/`dsfield`: hexadecimal with or without 0x, as ip's rtnl_dsfield_a2n (`tos 16` is 0x16).
+uint8_t parseDsfield(std::string_view text) {
+  std::string hex = text.starts_with("0x") || text.starts_with("0X") ? std::string(text) : "0x" + std::string(text);
+  return static_cast<uint8_t>(parseInteger(hex, "tos", 0, 255));
+}
+
+std::pair<uint64_t, uint64_t> parseRange(std::string_view text, std::string_view keyword, uint64_t max) {
+  auto dash = text.find('-');
+  uint64_t a = parseInteger(text.substr(0, dash), keyword, 0, max);
+  uint64_t b = dash == std::string_view::npos ? a : parseInteger(text.substr(dash + 1), keyword, 0, max);
+  if (b < a) throw UsageError(fmt::format("{}: range {} is empty", keyword, text));
+  return {a, b};
+}
+
+std::optional<Prefix> parsePrefixOrAll(std::string_view text, std::string_view keyword) {
+  if (text == "all") return std::nullopt;
+  try {
+    return Prefix::parse(text);
+  } catch (const Error& e) {
+    throw UsageError(fmt::format("{}: {}", keyword, e.reason()));
+  }
+}
+
+uint32_t parseTable(std::string_view text) {
+  try {
+    return RouteNames::system().tableId(text);
+  } catch (const Error& e) {
+    throw UsageError(fmt::format("table: {}", e.reason()));
+  }
+}
+
+/// The selector words `rule add/del` and `rule show` share (all but from/to, whose family checks
+/// differ): tos, fwmark, iif/dev, oif, pref, l3mdev, uidrange, ipproto, sport, dport, protocol.
+/// Returns false when the next word is none of them.
+bool parseSelectorWord(Args& args, RuleInfo& r) {
+  if (args.acceptAny({"tos", "dsfield"})) r.tos = parseDsfield(args.value("tos"));
+  else if (args.accept("fwmark")) {
+    std::string text = args.value("fwmark");
+    auto slash = text.find('/');
+    r.fwmark = parseU32(text.substr(0, slash), "fwmark");
+    if (slash != std::string::npos) r.fwmask = parseU32(text.substr(slash + 1), "fwmark mask");
+  } else if (args.acceptAny({"iif", "dev"})) r.iif = parseIfname(args.value("iif"), "iif");
+  else if (args.accept("oif")) r.oif = parseIfname(args.value("oif"), "oif");
+  else if (args.acceptAny({"pref", "priority", "preference", "order"})) r.priority = parseU32(args.value("pref"), "pref");
+  else if (args.accept("l3mdev")) r.l3mdev = true;
+  else if (args.accept("uidrange")) {
+    auto [a, b] = parseRange(args.value("uidrange"), "uidrange", UINT32_MAX);
+    r.uidRange = UidRange{static_cast<uint32_t>(a), static_cast<uint32_t>(b)};
+  } else if (args.accept("ipproto")) r.ipProto = parseIpProto(args.value("ipproto"));
+  else if (args.accept("sport")) {
+    auto [a, b] = parseRange(args.value("sport"), "sport", 65535);
+    r.sport = PortRange{static_cast<uint16_t>(a), static_cast<uint16_t>(b)};
+  } else if (args.accept("dport")) {
+    auto [a, b] = parseRange(args.value("dport"), "dport", 65535);
+    r.dport = PortRange{static_cast<uint16_t>(a), static_cast<uint16_t>(b)};
+  } else if (args.accept("protocol")) {
+    std::string text = args.value("protocol");
+    try {
+      r.protocol = static_cast<uint8_t>(RouteNames::system().protocol(text));
+    } catch (const Error& e) {
+      throw UsageError(fmt::format("protocol: {}", e.reason()));
+    }
+  } else {
+    return false;
+  }
+  return true;
+}
+
+RuleInfo parseRule(Args& args) {
+  RuleInfo r;
+  while (!args.done()) {
+    if (args.accept("-4")) r.family = IpAddress::Family::v4;
+    else if (args.accept("-6")) r.family = IpAddress::Family::v6;
+    else if (args.accept("not")) r.invert = true;
+    else if (args.accept("from")) {
+      r.src = parsePrefixOrAll(args.value("from"), "from");
+    } else if (args.accept("to")) {
+      r.dst = parsePrefixOrAll(args.value("to"), "to");
+    } else if (parseSelectorWord(args, r)) {
+    } else if (args.acceptAny({"table", "lookup"})) r.table = parseTable(args.value("table"));
+    else if (args.accept("goto")) r.setGoto(parseU32(args.value("goto"), "goto"));
+    else if (args.accept("blackhole")) r.action = RuleAction::Blackhole;
+    else if (args.accept("unreachable")) r.action = RuleAction::Unreachable;
+    else if (args.accept("prohibit")) r.action = RuleAction::Prohibit;
+    else if (args.accept("nop")) r.action = RuleAction::Nop;
+    else if (args.accept("suppress_prefixlength"))
+      r.suppressPrefixLength = parseU32(args.value("suppress_prefixlength"), "suppress_prefixlength", 0, 128);
+    else if (args.accept("suppress_ifgroup")) r.suppressIfgroup = parseU32(args.value("suppress_ifgroup"), "suppress_ifgroup");
+    else if (args.peek() == "help") throw UsageError(kUsage);
+    else args.unknown("see \"fastlink rule help\"");
+  }
+  return r;
+}
+
+PreparedRequest prepareRule(Context& ctx, Args& args) {
+  if (args.done()) throw UsageError("rule: a verb is required (add, del, show)");
+  if (args.peek() == "help") throw UsageError(kUsage);
+  bool add = false;
+  if (args.acceptAny({"add", "insert"})) add = true;
+  else if (args.acceptAny({"del", "delete"})) add = false;
+  else if (args.acceptAny({"show", "list", "ls", "lst"})) throw UsageError("rule show cannot be used in a batch (a batch only sends changes)");
+  else args.unknown("rule verbs: add, del, show");
+  RuleInfo r = parseRule(args);
+  // -4/-6 before the object chooses the rule's family, as ip's preferred_family: `ip -6 rule add
+  // tos 0x10 ...` makes an IPv6 rule. A prefix of the other family is refused, as ip does.
+  if (!r.family) r.family = familyOption(ctx);
+  for (const auto& prefix : {r.src, r.dst})
+    if (prefix) requireFamily(ctx, prefix->address().family(), prefix->toString(), "prefix");
+  PreparedRequest p;
+  p.encode = [r, add](Resolver&) { return add ? RuleRequests::add(r) : RuleRequests::del(r); };
+  return p;
+}
+
+// ---- show ----------------------------------------------------------------------------------------
+
+std::string hex(uint32_t v) { return fmt::format("{:#x}", v); }
+
+constexpr uint32_t kFlagUnresolved = 0x4;    // FIB_RULE_UNRESOLVED: goto target missing
+constexpr uint32_t kFlagIifDetached = 0x8;   // FIB_RULE_IIF_DETACHED: iif does not exist
+constexpr uint32_t kFlagOifDetached = 0x10;  // FIB_RULE_OIF_DETACHED
+constexpr uint8_t kProtoKernel = 2;
+
+bool hasFlag(const RuleInfo& r, uint32_t flag) { return (r.flags.value_or(0) & flag) != 0; }
+
+/// Like iproute2: the protocol is shown when it is not "kernel", or with -d.
+bool showProtocol(const RuleInfo& r, bool details) { return r.protocol && *r.protocol && (details || *r.protocol != kProtoKernel); }
+
+nlohmann::json toJson(const RuleInfo& r, bool details) {
+  const RouteNames& names = RouteNames::system();
+  nlohmann::json j;
+  j["priority"] = r.priority.value_or(0);
+  if (r.invert.value_or(false)) j["not"] = nullptr;
+  if (r.src) {
+    j["src"] = r.src->address().toString();
+    j["srclen"] = r.src->length();
+  } else {
+    j["src"] = "all";
+  }
+  if (r.dst) {
+    j["dst"] = r.dst->address().toString();
+    j["dstlen"] = r.dst->length();
+  }
+  if (r.tos) j["tos"] = hex(*r.tos);
+  if (r.fwmark || r.fwmask) {
+    j["fwmark"] = hex(r.fwmark.value_or(0));
+    if (r.fwmask && *r.fwmask != UINT32_MAX) j["fwmask"] = hex(*r.fwmask);
+  }
+  if (r.iif) {
+    j["iif"] = *r.iif;
+    if (hasFlag(r, kFlagIifDetached)) j["iif_detached"] = nullptr;
+  }
+  if (r.oif) {
+    j["oif"] = *r.oif;
+    if (hasFlag(r, kFlagOifDetached)) j["oif_detached"] = nullptr;
+  }
+  if (r.l3mdev.value_or(false)) j["l3mdev"] = nullptr;
+  if (r.uidRange) {
+    j["uid_start"] = r.uidRange->start;
+    j["uid_end"] = r.uidRange->end;
+  }
+  if (r.ipProto) j["ipproto"] = ipProtoName(*r.ipProto);
+  for (auto [key, range] : {std::pair{"sport", r.sport}, std::pair{"dport", r.dport}}) {
+    if (!range) continue;
+    if (range->start == range->end) {
+      j[key] = range->start;
+    } else {
+      j[std::string(key) + "_start"] = range->start;
+      j[std::string(key) + "_end"] = range->end;
+    }
+  }
+  RuleAction action = r.action.value_or(RuleAction::ToTable);
+  if (action == RuleAction::ToTable) {
+    if (r.table) j["table"] = names.tableName(*r.table);
+    if (r.suppressPrefixLength) j["suppress_prefixlen"] = *r.suppressPrefixLength;
+    if (r.suppressIfgroup) j["suppress_ifgroup"] = *r.suppressIfgroup;
+  } else if (action == RuleAction::Goto) {
+    j["goto"] = r.gotoTarget.value_or(0);
+    if (hasFlag(r, kFlagUnresolved)) j["unresolved"] = nullptr;
+  } else {
+    j["action"] = ruleActionName(action);
+  }
+  if (showProtocol(r, details)) j["protocol"] = names.protocolName(static_cast<RouteProtocol>(*r.protocol));
+  return j;
+}
+
+std::string toText(const RuleInfo& r, bool details) {
+  const RouteNames& names = RouteNames::system();
+  TextLine line;
+  if (r.invert.value_or(false)) line.add("not");
+  // Prefix::toString prints a host prefix without its length, like iproute2.
+  line.add("from", r.src ? r.src->toString() : "all");
+  if (r.dst) line.add("to", r.dst->toString());
+  if (r.tos) line.add("tos", hex(*r.tos));
+  if (r.fwmark || r.fwmask) {
+    std::string mark = hex(r.fwmark.value_or(0));
+    if (r.fwmask && *r.fwmask != UINT32_MAX) mark += "/" + hex(*r.fwmask);
+    line.add("fwmark", mark);
+  }
+  if (r.iif) line.add("iif", *r.iif);
+  if (r.iif && hasFlag(r, kFlagIifDetached)) line.add("[detached]");
+  if (r.oif) line.add("oif", *r.oif);
+  if (r.oif && hasFlag(r, kFlagOifDetached)) line.add("[detached]");
+  if (r.uidRange) line.add("uidrange", fmt::format("{}-{}", r.uidRange->start, r.uidRange->end));
+  if (r.ipProto) line.add("ipproto", ipProtoName(*r.ipProto));
+  for (auto [key, range] : {std::pair{"sport", r.sport}, std::pair{"dport", r.dport}}) {
+    if (!range) continue;
+    line.add(key, range->start == range->end ? std::to_string(range->start) : fmt::format("{}-{}", range->start, range->end));
+  }
+  RuleAction action = r.action.value_or(RuleAction::ToTable);
+  if (r.l3mdev.value_or(false)) line.add("lookup", "[l3mdev-table]");
+  else if (action == RuleAction::ToTable && r.table) line.add("lookup", names.tableName(*r.table));
+  else if (action == RuleAction::Goto) {
+    line.add("goto", r.gotoTarget.value_or(0));
+    if (hasFlag(r, kFlagUnresolved)) line.add("[unresolved]");
+  }
+  else if (action != RuleAction::ToTable) line.add(ruleActionName(action));
+  if (r.suppressPrefixLength) line.add("suppress_prefixlength", *r.suppressPrefixLength);
+  if (r.suppressIfgroup) line.add("suppress_ifgroup", *r.suppressIfgroup);
+  if (showProtocol(r, details)) line.add("proto", names.protocolName(static_cast<RouteProtocol>(*r.protocol)));
+  return fmt::format("{}:\t{}", r.priority.value_or(0), line.str());
+}
+
+/// The selectors of `rule show` that the library's filter has not (iprule.c's filter_nlmsg):
+/// `from`/`to` P (rules whose prefix lies inside P), `tos`, `fwmark M[/MASK]`, `not`, `l3mdev`,
+/// `uidrange`, `ipproto`, `sport`, `dport`, `protocol` (each compared for equality).
+struct RuleSelectors {
+  RuleInfo want;
+
+  static bool inside(const std::optional<Prefix>& selector, const std::optional<Prefix>& rule, IpAddress::Family family) {
+    if (!selector) return true;
+    Prefix p = rule.value_or(Prefix::any(family));
+    return p.family() == selector->family() && p.length() >= selector->length() && selector->contains(p.address());
+  }
+  bool admits(const RuleInfo& r) const {
+    IpAddress::Family family = r.effectiveFamily();
+    if (!inside(want.src, r.src, family) || !inside(want.dst, r.dst, family)) return false;
+    if (want.tos && r.tos.value_or(0) != *want.tos) return false;
+    if (want.fwmark && r.fwmark.value_or(0) != *want.fwmark) return false;
+    if (want.fwmask && r.fwmask.value_or(0) != *want.fwmask) return false;
+    if (want.invert && !r.invert.value_or(false)) return false;
+    if (want.l3mdev && !r.l3mdev.value_or(false)) return false;
+    if (want.uidRange && (!r.uidRange || r.uidRange->start != want.uidRange->start || r.uidRange->end != want.uidRange->end))
+      return false;
+    if (want.ipProto && r.ipProto.value_or(0) != *want.ipProto) return false;
+    if (want.sport && r.sport != want.sport) return false;
+    if (want.dport && r.dport != want.dport) return false;
+    if (want.protocol && r.protocol.value_or(0) != *want.protocol) return false;
+    return true;
+  }
+};
+
+/// `from`/`to` in `rule show`: `all` selects every rule; a bad prefix exits 1, as ip.
+std::optional<Prefix> parseShowPrefix(const Context& ctx, const std::string& text) {
+  if (text == "all") return std::nullopt;
+  Prefix p;
+  try {
+    p = Prefix::parse(text);
+  } catch (const Error& e) {
+    throw BadValueError(fmt::format("prefix: {}", e.reason()));
+  }
+  requireFamily(ctx, p.family(), text, "prefix");
+  return p;
+}
+
+int showRule(Context& ctx, Args& args) {
+  RuleFilter filter;
+  filter.family = familyOption(ctx).value_or(IpAddress::Family::v4);  // like `ip rule show`, `ip -6 rule show`
+  RuleSelectors selectors;
+  RuleInfo& want = selectors.want;
+  while (!args.done()) {
+    if (args.accept("-4")) filter.family = IpAddress::Family::v4;
+    else if (args.accept("-6")) filter.family = IpAddress::Family::v6;
+    else if (args.acceptAny({"pref", "priority", "preference", "order"})) filter.priority = parseU32(args.value("pref"), "pref");
+    else if (args.acceptAny({"table", "lookup"})) filter.table = parseTable(args.value("table"));
+    else if (args.acceptAny({"iif", "dev"})) filter.iif = parseIfname(args.value("iif"), "iif");
+    else if (args.accept("oif")) filter.oif = parseIfname(args.value("oif"), "oif");
+    else if (args.acceptAny({"from", "src"})) want.src = parseShowPrefix(ctx, args.value("from"));
+    else if (args.acceptAny({"to", "dst"})) want.dst = parseShowPrefix(ctx, args.value("to"));
+    else if (args.accept("not")) want.invert = true;
+    else if (parseSelectorWord(args, want)) {
+    } else if (args.peek() == "help") throw UsageError(kUsage);
+    else  // ip reads any other word as a prefix: status 1
+      throw BadValueError(fmt::format("rule show: \"{}\" is not a selector (pref, lookup, iif, oif, from, to, tos, fwmark, not, "
+                                      "l3mdev, uidrange, ipproto, sport, dport, protocol)", args.peek()));
+  }
+  // ip parses from/to in the family it lists (IPv4 without -6): another family's prefix exits 1.
+  for (const auto& prefix : {want.src, want.dst})
+    if (prefix && prefix->family() != *filter.family)
+      throw BadValueError(fmt::format("{} prefix is expected rather than \"{}\".",
+                                      *filter.family == IpAddress::Family::v6 ? "inet6" : "inet", prefix->toStringWithLength()));
+  std::optional<JsonArrayWriter> json;
+  if (ctx.options().json) json.emplace(stdout, ctx.options().pretty);
+  ctx.netlink().rules().forEach(filter, [&](const RuleInfo& r) {
+    if (!selectors.admits(r)) return;
+    if (json) json->add(toJson(r, ctx.options().details));
+    else printLine(toText(r, ctx.options().details));
+  });
+  if (json) json->finish();
+  return kExitOk;
+}
+
+int runRule(Context& ctx, Args& args) {
+  if (args.done() || args.acceptAny({"show", "list", "ls", "lst"})) return showRule(ctx, args);
+  if (args.peek() == "help") {
+    printLine(kUsage);
+    return kExitOk;
+  }
+  return runPrepared(ctx, prepareRule(ctx, args), args);
+}
+
+const Registrar kRule{ObjectCommand{.name = "rule", .aliases = {"ru"}, .usage = kUsage, .run = runRule, .prepare = prepareRule}};
+
+}  // namespace
+}  // namespace fastlink::cli

@@ -1,0 +1,815 @@
+// `fastlink tc filter { add | replace | change | del | show }` and `fastlink tc actions { add |
+// del | show }` in tc 6.1's grammar: classifiers u32, matchall, flower, fw, basic, bpf (an object
+// file loaded with libbpf, as `link set xdp` does); actions gact,
+// mirred, police, skbedit, vlan, tunnel_key, csum. Output as tc prints it (tc_filter_print.cpp).
+#include <fmt/format.h>
+#include <linux/pkt_cls.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <map>
+
+#include "fastlink/link.hpp"
+#include "fastlink/netlink.hpp"
+#include "fastlink/tc_filter.hpp"
+#include "fastlink/xdp.hpp"
+#include "kit/output.hpp"
+#include "rtnl/tc_filter.hpp"
+#include "rtnl/tc_filter_print.hpp"
+#include "xdp/xdp_show.hpp"
+
+namespace fastlink::cli {
+
+const char* const kTcFilterUsage = R"(Usage: fastlink tc filter { add | replace | change | del } { dev NAME | block N }
+                       [ root | ingress | egress | parent MAJ:MIN ] [ handle H ] [ pref N ] [ protocol P ]
+                       [ chain N ] [ KIND [ OPTIONS ] ]
+       fastlink tc [ -s ] [ -j ] filter show { dev NAME | block N } [ root | ingress | egress | parent MAJ:MIN ]
+                       [ pref N ] [ protocol P ] [ chain N ] [ handle H KIND ]
+       fastlink tc actions { add | del } ACTION...
+       fastlink tc [ -s ] [ -j ] actions show action KIND
+KIND := u32 [ match SELECTOR ]... [ classid|flowid C ] [ divisor N ] [ ht H ] [ link H ] [ order N ]
+            [ indev D ] [ skip_hw | skip_sw ] [ ACTION... ]
+      | matchall [ classid C ] [ skip_hw | skip_sw ] [ ACTION... ]
+      | flower [ classid C ] [ indev D ] [ skip_hw | skip_sw ] [ dst_mac M ] [ src_mac M ] [ vlan_id N ]
+               [ vlan_prio N ] [ ip_proto tcp|udp|sctp|icmp|icmpv6|N ] [ dst_ip P ] [ src_ip P ]
+               [ dst_port N ] [ src_port N ] [ ACTION... ]
+      | fw [ classid C ] [ indev D ] [ ACTION... ]          (handle MARK[/MASK])
+      | basic [ classid C ] [ ACTION... ]
+      | bpf { obj | object-file } FILE [ sec | section NAME ] [ da | direct-action ] [ classid C ]
+            [ skip_hw | skip_sw ] [ ACTION... ]
+SELECTOR := ip { src | dst } PREFIX | ip { sport | dport } N MASK | ip { protocol | tos } N MASK
+          | { u32 | u16 | u8 } VALUE MASK at [ nexthdr+ ] OFFSET
+ACTION := action { gact CONTROL | CONTROL | goto chain N
+                 | mirred { egress | ingress } { redirect | mirror } dev D [ CONTROL ]
+                 | police rate R burst B [ mtu B ] [ peakrate R ] [ conform-exceed A[/A] ]
+                 | skbedit [ queue_mapping Q ] [ priority C ] [ mark M[/MASK] ] [ ptype T ] [ CONTROL ]
+                 | vlan { pop | push id N [ protocol P ] [ priority N ] | modify id N ... } [ CONTROL ]
+                 | tunnel_key { unset | set src_ip A dst_ip A [ id N ] [ dst_port N ] [ tos N ] [ ttl N ]
+                                [ csum | nocsum ] } [ CONTROL ]
+                 | csum { ip4h | icmp | igmp | tcp | udp | udplite | sctp }... [ CONTROL ] } [ index N ]
+CONTROL := pass | ok | drop | shot | continue | pipe | reclassify | stolen | trap)";
+
+namespace {
+
+enum class FilterVerb { Add, Replace, Change, Del };
+
+struct ParsedFilter {
+  FilterVerb verb = FilterVerb::Add;
+  TcFilterInfo info;
+  std::optional<std::string> dev;
+  std::vector<std::string> mirredDevs;
+  /// bpf's program, loaded while parsing (a bad object fails before anything is sent) and kept
+  /// open until the request has gone out.
+  std::shared_ptr<XdpProgram> program;
+};
+
+[[noreturn]] void usage(const std::string& why) { throw UsageError(why); }
+
+uint32_t number(Args& args, std::string_view keyword, uint32_t max = UINT32_MAX) {
+  return parseU32(args.value(keyword), keyword, 0, max);
+}
+
+TcHandle handleWord(const std::string& word, std::string_view keyword) {
+  try {
+    return TcHandle::parse(word);
+  } catch (const Error& e) {
+    usage(fmt::format("{}: {}", keyword, e.reason()));
+  }
+}
+
+/// tc's get_u32_handle: "HTID:HASH:NODE" in hex ("800:", "800::5", "1:2:3"), or "0x..." whole.
+uint32_t u32HandleWord(const std::string& word, std::string_view keyword) {
+  auto bad = [&]() -> uint32_t { usage(fmt::format("{}: \"{}\" is not a u32 handle (HT:BUCKET:NODE in hex)", keyword, word)); };
+  auto colon = word.find(':');
+  if (colon == std::string::npos) {
+    if (word.starts_with("0x")) return static_cast<uint32_t>(parseInteger(word, keyword, 0, UINT32_MAX));
+    return bad();
+  }
+  uint32_t parts[3] = {0, 0, 0};
+  const uint32_t limits[3] = {0x1000, 0x100, 0x1000};
+  std::size_t start = 0;
+  for (int n = 0; n < 3; n++) {
+    std::size_t end = word.find(':', start);
+    std::string piece = word.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    if (!piece.empty()) {
+      char* stop = nullptr;
+      unsigned long v = std::strtoul(piece.c_str(), &stop, 16);
+      if (*stop || v >= limits[n]) return bad();
+      parts[n] = static_cast<uint32_t>(v);
+    }
+    if (end == std::string::npos) break;
+    if (n == 2) return bad();
+    start = end + 1;
+  }
+  return parts[0] << 20 | parts[1] << 12 | parts[2];
+}
+
+int32_t controlWord(Args& args) {
+  std::string w = args.next();
+  if (w == "goto") {
+    if (!args.accept("chain")) usage("goto: expected \"goto chain N\"");
+    return tcact::gotoChain(number(args, "goto chain", 0x0FFFFFFF));
+  }
+  auto c = tcact::parse(w);
+  if (!c) usage(fmt::format("\"{}\" is not an action control (pass, drop, pipe, continue, reclassify, stolen, trap)", w));
+  return *c;
+}
+
+bool isControl(const std::string& w) { return tcact::parse(w).has_value() || w == "goto"; }
+
+/// An optional trailing CONTROL word.
+std::optional<int32_t> optionalControl(Args& args) {
+  if (!args.done() && isControl(args.peek())) return controlWord(args);
+  return std::nullopt;
+}
+
+uint64_t rateWord(Args& args, std::string_view k) {
+  try {
+    return tcunits::parseRate(args.value(k), k);
+  } catch (const Error& e) {
+    usage(fmt::format("{}: {}", k, e.reason()));
+  }
+}
+uint32_t sizeWord(Args& args, std::string_view k) {
+  try {
+    return tcunits::parseSize(args.value(k), k);
+  } catch (const Error& e) {
+    usage(fmt::format("{}: {}", k, e.reason()));
+  }
+}
+
+TcAction parseMirred(Args& args, std::vector<std::string>& devs) {
+  MirredAction m;
+  bool egress;
+  if (args.accept("egress")) egress = true;
+  else if (args.accept("ingress")) egress = false;
+  else usage("mirred: expected egress or ingress");
+  bool redirect;
+  if (args.accept("redirect")) redirect = true;
+  else if (args.accept("mirror")) redirect = false;
+  else usage("mirred: expected redirect or mirror");
+  m.mode = egress ? (redirect ? MirredAction::EgressRedirect : MirredAction::EgressMirror)
+                  : (redirect ? MirredAction::IngressRedirect : MirredAction::IngressMirror);
+  if (!args.accept("dev")) usage("mirred: \"dev NAME\" is required");
+  std::string dev = parseIfname(args.value("dev"), "mirred dev");
+  devs.push_back(dev);
+  m.dev = Ifref(dev);
+  m.control = optionalControl(args);
+  return TcAction().setOptions(m);
+}
+
+TcAction parsePolice(Args& args) {
+  PoliceAction p;
+  while (!args.done() && args.peek() != "action" && args.peek() != "index") {
+    if (args.accept("rate")) p.rate = rateWord(args, "rate");
+    else if (args.acceptAny({"burst", "buffer", "maxburst"})) p.burst = sizeWord(args, "burst");
+    else if (args.acceptAny({"mtu", "minburst"})) p.mtu = sizeWord(args, "mtu");
+    else if (args.accept("peakrate")) p.peakrate = rateWord(args, "peakrate");
+    else if (args.acceptAny({"conform-exceed", "action"})) {
+      std::string v = args.value("conform-exceed");
+      auto slash = v.find('/');
+      auto exceed = tcact::parse(v.substr(0, slash));
+      if (!exceed) usage(fmt::format("conform-exceed: \"{}\" is not an action control", v));
+      p.exceed = *exceed;
+      if (slash != std::string::npos) {
+        auto conform = tcact::parse(v.substr(slash + 1));
+        if (!conform) usage(fmt::format("conform-exceed: \"{}\" is not an action control", v));
+        p.conform = *conform;
+      }
+    } else if (isControl(args.peek())) p.exceed = controlWord(args);
+    else args.unknown("police takes rate, burst, mtu, peakrate, conform-exceed");
+  }
+  return TcAction().setOptions(p);
+}
+
+TcAction parseSkbedit(Args& args) {
+  SkbeditAction s;
+  while (!args.done() && args.peek() != "action" && args.peek() != "index" && !isControl(args.peek())) {
+    if (args.accept("queue_mapping")) s.queueMapping = static_cast<uint16_t>(number(args, "queue_mapping", 0xFFFF));
+    else if (args.accept("priority")) s.priority = handleWord(args.value("priority"), "priority").value;
+    else if (args.accept("mark")) {
+      std::string v = args.value("mark");
+      auto slash = v.find('/');
+      s.mark = static_cast<uint32_t>(parseInteger(v.substr(0, slash), "mark", 0, UINT32_MAX));
+      if (slash != std::string::npos) s.mask = static_cast<uint32_t>(parseInteger(v.substr(slash + 1), "mark mask", 0, UINT32_MAX));
+    } else if (args.accept("ptype")) {
+      std::string v = args.value("ptype");
+      if (v == "host") s.ptype = 0;
+      else if (v == "broadcast") s.ptype = 1;
+      else if (v == "multicast") s.ptype = 2;
+      else if (v == "otherhost") s.ptype = 3;
+      else usage(fmt::format("ptype: \"{}\" is not host, broadcast, multicast or otherhost", v));
+    } else args.unknown("skbedit takes queue_mapping, priority, mark, ptype");
+  }
+  if (auto c = optionalControl(args)) s.control = *c;
+  return TcAction().setOptions(s);
+}
+
+TcAction parseVlan(Args& args) {
+  VlanAction v;
+  if (args.accept("pop")) v.op = VlanAction::Pop;
+  else if (args.accept("push")) v.op = VlanAction::Push;
+  else if (args.accept("modify")) v.op = VlanAction::Modify;
+  else usage("vlan: expected pop, push or modify");
+  while (v.op != VlanAction::Pop && !args.done() && args.peek() != "action" && args.peek() != "index" && !isControl(args.peek())) {
+    if (args.accept("id")) v.id = static_cast<uint16_t>(number(args, "id", 4094));
+    else if (args.accept("protocol")) {
+      std::string w = args.value("protocol");
+      auto p = parseProtocol(w);
+      if (!p || (*p != 0x8100 && *p != 0x88A8)) usage(fmt::format("vlan protocol: \"{}\" is not 802.1Q or 802.1ad", w));
+      v.protocol = *p;
+    } else if (args.accept("priority")) v.priority = static_cast<uint8_t>(number(args, "priority", 7));
+    else args.unknown("vlan push/modify take id, protocol, priority");
+  }
+  if (v.op != VlanAction::Pop && v.id == 0) usage("vlan push/modify: \"id N\" is required");
+  if (auto c = optionalControl(args)) v.control = *c;
+  return TcAction().setOptions(v);
+}
+
+TcAction parseTunnelKey(Args& args) {
+  TunnelKeyAction t;
+  if (args.accept("unset")) t.unset = true;
+  else if (!args.accept("set")) usage("tunnel_key: expected set or unset");
+  while (!t.unset && !args.done() && args.peek() != "action" && args.peek() != "index" && !isControl(args.peek())) {
+    if (args.accept("src_ip")) t.src = parseIp(args.value("src_ip"), "src_ip");
+    else if (args.accept("dst_ip")) t.dst = parseIp(args.value("dst_ip"), "dst_ip");
+    else if (args.accept("id")) t.keyId = number(args, "id");
+    else if (args.accept("dst_port")) t.dstPort = static_cast<uint16_t>(number(args, "dst_port", 0xFFFF));
+    else if (args.accept("tos")) t.tos = static_cast<uint8_t>(number(args, "tos", 0xFF));
+    else if (args.accept("ttl")) t.ttl = static_cast<uint8_t>(number(args, "ttl", 0xFF));
+    else if (args.accept("csum")) t.noCsum = false;
+    else if (args.accept("nocsum")) t.noCsum = true;
+    else args.unknown("tunnel_key set takes src_ip, dst_ip, id, dst_port, tos, ttl, csum, nocsum");
+  }
+  if (!t.unset && (!t.src || !t.dst)) usage("tunnel_key set: src_ip and dst_ip are required");
+  if (auto c = optionalControl(args)) t.control = *c;
+  return TcAction().setOptions(t);
+}
+
+TcAction parseCsum(Args& args) {
+  CsumAction c;
+  static const std::pair<const char*, uint32_t> kHeaders[] = {{"iph", 1},  {"ip4h", 1},  {"ipv4h", 1},   {"icmp", 2},
+                                                              {"igmp", 4}, {"tcp", 8},   {"udp", 16},    {"udplite", 32},
+                                                              {"sctp", 64}};
+  while (!args.done() && args.peek() != "action" && args.peek() != "index" && !isControl(args.peek())) {
+    if (args.accept("and")) continue;
+    bool found = false;
+    for (const auto& [name, bit] : kHeaders)
+      if (args.accept(name)) c.updateFlags |= bit, found = true;
+    if (!found) args.unknown("csum takes ip4h, icmp, igmp, tcp, udp, udplite, sctp");
+  }
+  if (c.updateFlags == 0) usage("csum: name at least one header (ip4h, tcp, udp, ...)");
+  if (auto ctl = optionalControl(args)) c.control = *ctl;
+  return TcAction().setOptions(c);
+}
+
+/// The words after one "action": KIND OPTIONS [index N].
+TcAction parseAction(Args& args, std::vector<std::string>& devs) {
+  if (args.done()) usage("action: a kind is required (gact, mirred, police, skbedit, vlan, tunnel_key, csum)");
+  TcAction a;
+  std::string kind = args.peek();
+  if (isControl(kind)) a = TcAction::gact(controlWord(args));
+  else {
+    args.next();
+    if (kind == "gact") a = TcAction::gact(controlWord(args));
+    else if (kind == "mirred") a = parseMirred(args, devs);
+    else if (kind == "police") a = parsePolice(args);
+    else if (kind == "skbedit") a = parseSkbedit(args);
+    else if (kind == "vlan") a = parseVlan(args);
+    else if (kind == "tunnel_key") a = parseTunnelKey(args);
+    else if (kind == "csum") a = parseCsum(args);
+    else usage(fmt::format("action \"{}\" is not one fastlink knows (gact, mirred, police, skbedit, vlan, tunnel_key, csum)", kind));
+  }
+  if (args.accept("index")) a.index = number(args, "index");
+  return a;
+}
+
+// ---- u32 selectors ----------------------------------------------------------------------------------
+
+/// tc's pack_key: a key at the same offset is merged (conflicting bits refused).
+void packKey(U32FilterOptions& o, uint32_t value, uint32_t mask, int32_t off, int32_t offmask) {
+  value &= mask;
+  for (U32Key& k : o.keys) {
+    if (k.off == off && k.offmask == offmask) {
+      if ((k.value ^ value) & k.mask & mask) usage("u32: this match conflicts with an earlier one at the same offset");
+      k.value |= value;
+      k.mask |= mask;
+      return;
+    }
+  }
+  if (o.keys.size() >= 128) usage("u32: at most 128 keys");
+  o.keys.push_back({value, mask, off, offmask});
+}
+
+void packSized(U32FilterOptions& o, int bits, uint32_t value, uint32_t mask, int32_t off, int32_t offmask) {
+  if (bits == 32) {
+    if (off % 4) usage("u32 match u32: the offset must be a multiple of 4");
+    return packKey(o, value, mask, off, offmask);
+  }
+  if (bits == 16) {
+    if (value > 0xFFFF || mask > 0xFFFF) usage("u32 match u16: value and mask are 16 bits");
+    if (off % 2) usage("u32 match u16: the offset must be even");
+    int shift = (off & 3) == 0 ? 16 : 0;
+    return packKey(o, value << shift, mask << shift, off & ~3, offmask);
+  }
+  if (value > 0xFF || mask > 0xFF) usage("u32 match u8: value and mask are 8 bits");
+  int shift = 24 - 8 * (off & 3);
+  packKey(o, value << shift, mask << shift, off & ~3, offmask);
+}
+
+uint32_t hexOrDecimal(Args& args, std::string_view keyword) {
+  return static_cast<uint32_t>(parseInteger(args.value(keyword), keyword, 0, UINT32_MAX));
+}
+
+void parseSelector(Args& args, U32FilterOptions& o) {
+  std::string what = args.value("match");
+  if (what == "u32" || what == "u16" || what == "u8") {
+    int bits = what == "u32" ? 32 : what == "u16" ? 16 : 8;
+    uint32_t value = hexOrDecimal(args, what);
+    uint32_t mask = hexOrDecimal(args, what + " mask");
+    if (!args.accept("at")) usage(fmt::format("match {}: \"at OFFSET\" is required", what));
+    std::string at = args.value("at");
+    int32_t offmask = 0;
+    if (at.starts_with("nexthdr+")) offmask = 1, at = at.substr(8);
+    auto off = static_cast<int32_t>(parseInteger(at, "at", 0, 0xFFFF));
+    // "nexthdr+" keys take their offset from the hash/offset machinery tc sets up: kept simple.
+    return packSized(o, bits, value, mask, off, offmask ? -1 : 0);
+  }
+  if (what != "ip") usage(fmt::format("match: \"{}\" is not a selector fastlink knows (ip, u32, u16, u8)", what));
+  std::string field = args.value("match ip");
+  if (field == "src" || field == "dst") {
+    std::string text = args.value(fmt::format("match ip {}", field));
+    Prefix p;
+    try {
+      p = Prefix::parse(text);
+    } catch (const Error& e) {
+      usage(fmt::format("match ip {}: {}", field, e.reason()));
+    }
+    if (!p.isV4()) usage(fmt::format("match ip {}: \"{}\" is not an IPv4 prefix", field, text));
+    auto b = p.address().bytes();
+    uint32_t addr = uint32_t{b[0]} << 24 | uint32_t{b[1]} << 16 | uint32_t{b[2]} << 8 | b[3];
+    uint32_t mask = p.length() ? ~uint32_t{0} << (32 - p.length()) : 0;
+    return packKey(o, addr, mask, field == "src" ? 12 : 16, 0);
+  }
+  auto valueMask = [&](uint32_t max) {
+    uint32_t v = hexOrDecimal(args, "match ip " + field);
+    uint32_t m = hexOrDecimal(args, "match ip " + field + " mask");
+    if (v > max || m > max) usage(fmt::format("match ip {}: value or mask too large", field));
+    return std::pair{v, m};
+  };
+  if (field == "sport" || field == "dport") {
+    auto [v, m] = valueMask(0xFFFF);
+    return packSized(o, 16, v, m, field == "sport" ? 20 : 22, 0);
+  }
+  if (field == "protocol" || field == "tos" || field == "dsfield") {
+    auto [v, m] = valueMask(0xFF);
+    return packSized(o, 8, v, m, field == "protocol" ? 9 : 1, 0);
+  }
+  usage(fmt::format("match ip {}: fastlink knows src, dst, sport, dport, protocol, tos", field));
+}
+
+uint32_t clsFlag(Args& args, uint32_t& flags) {
+  if (args.accept("skip_hw")) return flags |= TCA_CLS_FLAGS_SKIP_HW;
+  if (args.accept("skip_sw")) return flags |= TCA_CLS_FLAGS_SKIP_SW;
+  return 0;
+}
+
+void parseActions(Args& args, std::vector<TcAction>& out, std::vector<std::string>& devs) {
+  while (args.accept("action")) out.push_back(parseAction(args, devs));
+}
+
+U32FilterOptions parseU32Options(Args& args, ParsedFilter& pf) {
+  U32FilterOptions o;
+  std::optional<uint32_t> order;
+  while (!args.done()) {
+    if (args.accept("match")) {
+      parseSelector(args, o);
+      continue;
+    }
+    if (args.acceptAny({"classid", "flowid"})) o.classid = handleWord(args.value("classid"), "classid");
+    else if (args.accept("divisor")) o.divisor = number(args, "divisor", 256);
+    else if (args.accept("order")) order = number(args, "order", 0xFFF);
+    else if (args.accept("link")) o.link = u32HandleWord(args.value("link"), "link");
+    else if (args.accept("ht")) o.hashTable = u32HandleWord(args.value("ht"), "ht") & 0xFFFFF000u;
+    else if (args.accept("indev")) o.indev = parseIfname(args.value("indev"), "indev");
+    else if (clsFlag(args, o.flags)) continue;
+    else if (args.peek() == "action") parseActions(args, o.actions, pf.mirredDevs);
+    else if (args.peek() == "help") usage(kTcFilterUsage);
+    else args.unknown("not an option of u32 (see \"fastlink tc filter help\")");
+  }
+  if (order) {
+    uint32_t handle = pf.info.handle.value_or(0);
+    if ((handle & 0xFFF) && (handle & 0xFFF) != *order) usage("u32: \"order\" contradicts \"handle\"");
+    pf.info.handle = handle | *order;
+  }
+  return o;
+}
+
+MatchallOptions parseMatchall(Args& args, ParsedFilter& pf) {
+  MatchallOptions o;
+  while (!args.done()) {
+    if (args.acceptAny({"classid", "flowid"})) o.classid = handleWord(args.value("classid"), "classid");
+    else if (clsFlag(args, o.flags)) continue;
+    else if (args.peek() == "action") parseActions(args, o.actions, pf.mirredDevs);
+    else args.unknown("not an option of matchall (see \"fastlink tc filter help\")");
+  }
+  return o;
+}
+
+FlowerOptions parseFlower(Args& args, ParsedFilter& pf) {
+  FlowerOptions o;
+  auto prefix = [&](std::string_view k) {
+    try {
+      return Prefix::parse(args.value(k));
+    } catch (const Error& e) {
+      usage(fmt::format("{}: {}", k, e.reason()));
+    }
+  };
+  while (!args.done()) {
+    if (args.acceptAny({"classid", "flowid"})) o.classid = handleWord(args.value("classid"), "classid");
+    else if (args.accept("indev")) o.indev = parseIfname(args.value("indev"), "indev");
+    else if (clsFlag(args, o.flags)) continue;
+    else if (args.accept("dst_mac")) o.dstMac = parseMac(args.value("dst_mac"), "dst_mac");
+    else if (args.accept("src_mac")) o.srcMac = parseMac(args.value("src_mac"), "src_mac");
+    else if (args.accept("vlan_id")) o.vlanId = static_cast<uint16_t>(number(args, "vlan_id", 4094));
+    else if (args.accept("vlan_prio")) o.vlanPrio = static_cast<uint8_t>(number(args, "vlan_prio", 7));
+    else if (args.accept("ip_proto")) {
+      std::string v = args.value("ip_proto");
+      if (v == "tcp") o.ipProto = 6;
+      else if (v == "udp") o.ipProto = 17;
+      else if (v == "sctp") o.ipProto = 132;
+      else if (v == "icmp") o.ipProto = 1;
+      else if (v == "icmpv6") o.ipProto = 58;
+      else o.ipProto = static_cast<uint8_t>(parseInteger(v, "ip_proto", 0, 255));
+    } else if (args.accept("dst_ip")) o.dstIp = prefix("dst_ip");
+    else if (args.accept("src_ip")) o.srcIp = prefix("src_ip");
+    else if (args.accept("dst_port")) o.dstPort = static_cast<uint16_t>(number(args, "dst_port", 0xFFFF));
+    else if (args.accept("src_port")) o.srcPort = static_cast<uint16_t>(number(args, "src_port", 0xFFFF));
+    else if (args.peek() == "action") parseActions(args, o.actions, pf.mirredDevs);
+    else args.unknown("not an option of flower that fastlink knows (see \"fastlink tc filter help\")");
+  }
+  return o;
+}
+
+FwOptions parseFw(Args& args, ParsedFilter& pf) {
+  FwOptions o;
+  while (!args.done()) {
+    if (args.acceptAny({"classid", "flowid"})) o.classid = handleWord(args.value("classid"), "classid");
+    else if (args.accept("indev")) o.indev = parseIfname(args.value("indev"), "indev");
+    else if (args.peek() == "action") parseActions(args, o.actions, pf.mirredDevs);
+    else args.unknown("not an option of fw (see \"fastlink tc filter help\")");
+  }
+  return o;
+}
+
+BasicOptions parseBasic(Args& args, ParsedFilter& pf) {
+  BasicOptions o;
+  while (!args.done()) {
+    if (args.acceptAny({"classid", "flowid"})) o.classid = handleWord(args.value("classid"), "classid");
+    else if (args.peek() == "action") parseActions(args, o.actions, pf.mirredDevs);
+    else args.unknown("not an option of basic (see \"fastlink tc filter help\")");
+  }
+  return o;
+}
+
+BpfFilterOptions parseBpf(Args& args, ParsedFilter& pf) {
+  BpfFilterOptions o;
+  std::optional<std::string> file, section;
+  while (!args.done()) {
+    if (args.acceptAny({"obj", "object-file"})) file = args.value("object-file");
+    else if (args.acceptAny({"sec", "section"})) section = args.value("section");
+    else if (args.acceptAny({"da", "direct-action"})) o.directAction = true;
+    else if (args.acceptAny({"classid", "flowid"})) o.classid = handleWord(args.value("classid"), "classid");
+    else if (clsFlag(args, o.flags)) continue;
+    else if (args.peek() == "action") parseActions(args, o.actions, pf.mirredDevs);
+    else args.unknown("not an option of bpf that fastlink knows (see \"fastlink tc filter help\")");
+  }
+  if (!file) usage("bpf: \"obj FILE\" is required (a BPF object file)");
+  // tc's default section for a classifier.
+  pf.program = std::make_shared<XdpProgram>(XdpProgram::loadClassifier(*file, section.value_or("classifier")));
+  // As tc names it: the file's base name and the section.
+  auto slash = file->rfind('/');
+  o.name = fmt::format("{}:[{}]", slash == std::string::npos ? *file : file->substr(slash + 1), pf.program->section());
+  return o;
+}
+
+FilterVerb parseVerb(Args& args) {
+  if (args.acceptAny({"add", "a"})) return FilterVerb::Add;
+  if (args.acceptAny({"replace", "r"})) return FilterVerb::Replace;
+  if (args.acceptAny({"change", "c"})) return FilterVerb::Change;
+  if (args.acceptAny({"del", "delete", "d"})) return FilterVerb::Del;
+  if (args.acceptAny({"show", "list", "ls"})) usage("tc filter show cannot be used in a batch (a batch only sends changes)");
+  args.unknown("tc filter verbs: add, replace, change, del, show");
+}
+
+/// The placement words shared by changes and show: dev/block, parent, pref, protocol, chain,
+/// handle (kept as typed: its meaning depends on the kind that follows).
+struct Placement {
+  std::optional<std::string> dev, handle;
+  std::optional<uint32_t> block, chain;
+  std::optional<TcHandle> parent;
+  std::optional<uint16_t> prio, protocol;
+};
+
+/// Reads placement words until one that is not; returns false at the end of the words.
+bool placementWord(Args& args, Placement& p) {
+  auto setParent = [&](uint32_t v, std::string_view word) {
+    if (p.parent) usage(fmt::format("{}: a parent was already given", word));
+    p.parent = TcHandle(v);
+  };
+  if (args.accept("dev")) p.dev = parseIfname(args.value("dev"), "dev");
+  else if (args.accept("block")) p.block = number(args, "block");
+  else if (args.accept("root")) setParent(TcHandle::kRoot, "root");
+  else if (args.accept("ingress")) setParent(TcFilterInfo::kIngressParent, "ingress");
+  else if (args.accept("egress")) setParent(TcFilterInfo::kEgressParent, "egress");
+  else if (args.accept("parent")) {
+    if (p.parent) usage("parent: a parent was already given");
+    p.parent = handleWord(args.value("parent"), "parent");
+  } else if (args.accept("handle")) p.handle = args.value("handle");
+  else if (args.acceptAny({"pref", "prio", "priority"})) p.prio = static_cast<uint16_t>(number(args, "pref", 0xFFFF));
+  else if (args.accept("protocol")) {
+    std::string w = args.value("protocol");
+    auto proto = parseProtocol(w);
+    if (!proto) usage(fmt::format("protocol: \"{}\" is not a protocol (ip, ipv6, all, 802.1Q, arp, or a number)", w));
+    p.protocol = *proto;
+  } else if (args.accept("chain")) p.chain = number(args, "chain", 0x0FFFFFFF);
+  else return false;
+  return true;
+}
+
+/// A filter handle by the kind's reading: u32's HT:BUCKET:NODE, fw's MARK[/MASK], else a number.
+uint32_t filterHandle(const std::string& kind, const std::string& word, std::optional<uint32_t>* fwMask) {
+  if (kind == "u32") return u32HandleWord(word, "handle");
+  if (kind == "fw") {
+    auto slash = word.find('/');
+    if (slash != std::string::npos && fwMask) *fwMask = static_cast<uint32_t>(parseInteger(word.substr(slash + 1), "handle mask", 0, UINT32_MAX));
+    return static_cast<uint32_t>(parseInteger(word.substr(0, slash), "handle", 0, UINT32_MAX));
+  }
+  return static_cast<uint32_t>(parseInteger(word, "handle", 0, UINT32_MAX));
+}
+
+ParsedFilter parseFilterLine(Args& args) {
+  ParsedFilter pf;
+  pf.verb = parseVerb(args);
+  Placement p;
+  std::string kind;
+  while (!args.done()) {
+    if (args.peek() == "help") usage(kTcFilterUsage);
+    if (placementWord(args, p)) continue;
+    kind = args.next();
+    break;
+  }
+  if (p.dev && p.block) usage("tc filter: give dev or block, not both");
+  TcFilterInfo& f = pf.info;
+  if (p.dev) f.dev = Ifref(*p.dev), pf.dev = p.dev;
+  f.block = p.block;
+  f.parent = p.parent;
+  f.prio = p.prio;
+  f.protocol = p.protocol;
+  f.chain = p.chain;
+  std::optional<uint32_t> fwMask;
+  if (p.handle) {
+    if (kind.empty()) usage("tc filter: \"handle\" needs the classifier kind after it (handle H KIND)");
+    f.handle = filterHandle(kind, *p.handle, &fwMask);
+  }
+  if (kind.empty()) return pf;
+  f.kind = kind;
+  if (pf.verb == FilterVerb::Del) {
+    if (!args.done()) args.unknown("tc filter del takes no classifier options");
+    return pf;
+  }
+  if (kind == "u32") f.setOptions(parseU32Options(args, pf));
+  else if (kind == "matchall") f.setOptions(parseMatchall(args, pf));
+  else if (kind == "flower") f.setOptions(parseFlower(args, pf));
+  else if (kind == "fw") {
+    FwOptions o = parseFw(args, pf);
+    o.mask = fwMask;
+    f.setOptions(o);
+  } else if (kind == "basic") f.setOptions(parseBasic(args, pf));
+  else if (kind == "bpf") f.setOptions(parseBpf(args, pf));
+  else usage(fmt::format("filter kind \"{}\" is not one fastlink knows (u32, matchall, flower, fw, basic, bpf)", kind));
+  return pf;
+}
+
+Request filterRequest(FilterVerb verb, const TcFilterInfo& f) {
+  switch (verb) {
+    case FilterVerb::Add: return TcFilterRequests::add(f);
+    case FilterVerb::Replace: return TcFilterRequests::replace(f);
+    case FilterVerb::Change: return TcFilterRequests::change(f);
+    case FilterVerb::Del: return TcFilterRequests::del(f);
+  }
+  return TcFilterRequests::del(f);
+}
+
+/// Every mirred action's device replaced by its ifindex.
+void resolveMirred(std::vector<TcAction>& actions, Resolver& r) {
+  for (TcAction& a : actions)
+    if (auto* m = std::get_if<MirredAction>(&a.options))
+      if (m->dev.isName()) m->dev = Ifref(r.index(m->dev.name()));
+}
+
+PreparedRequest preparedFilter(const ParsedFilter& pf) {
+  if (!pf.dev && !pf.info.block) usage("tc filter: \"dev NAME\" or \"block N\" is required");
+  PreparedRequest p;
+  if (pf.dev) p.needs.push_back(*pf.dev), p.device = *pf.dev;
+  for (const auto& d : pf.mirredDevs) p.needs.push_back(d);
+  p.namedAsTyped = true;
+  p.encode = [pf](Resolver& r) {
+    TcFilterInfo f = pf.info;
+    if (pf.dev) f.dev = Ifref(r.index(*pf.dev));
+    std::visit(
+        [&](auto& o) {
+          if constexpr (requires { o.actions; }) resolveMirred(o.actions, r);
+          if constexpr (std::is_same_v<std::decay_t<decltype(o)>, BpfFilterOptions>) o.fd = pf.program->fd();
+        },
+        f.options);
+    Request request = filterRequest(pf.verb, f);
+    if (pf.program) request.keepAlive(pf.program);
+    return request;
+  };
+  return p;
+}
+
+// ---- show -------------------------------------------------------------------------------------------
+
+/// ifindex -> name of every link, read before a dump (a lookup inside the dump's callback would
+/// start a second dump on the same socket).
+std::function<std::string(uint32_t)> nameLookup(Context& ctx) {
+  auto names = std::make_shared<std::map<uint32_t, std::string>>();
+  ctx.netlink().links().forEach({}, [&](const LinkInfo& l) {
+    if (l.index && l.name) (*names)[*l.index] = *l.name;
+  });
+  return [names](uint32_t index) {
+    auto it = names->find(index);
+    return it != names->end() ? it->second : std::to_string(index);
+  };
+}
+
+uint32_t userHz() {
+  long hz = sysconf(_SC_CLK_TCK);
+  return hz > 0 ? static_cast<uint32_t>(hz) : 100;
+}
+
+int showFilters(Context& ctx, Args& args) {
+  Placement p;
+  std::string kind;
+  while (!args.done()) {
+    if (args.peek() == "help") usage(kTcFilterUsage);
+    if (placementWord(args, p)) continue;
+    if (kind.empty() && p.handle) {
+      kind = args.next();
+      continue;
+    }
+    args.unknown("tc filter show takes dev, block, root, ingress, egress, parent, pref, protocol, chain, handle H KIND");
+  }
+  if (!p.dev && !p.block) usage("tc filter show: \"dev NAME\" or \"block N\" is required");
+  TcFilterFilter filter;
+  if (p.dev) filter.dev = Ifref(*p.dev);
+  filter.block = p.block;
+  filter.parent = p.parent;
+  filter.prio = p.prio;
+  filter.protocol = p.protocol;
+  filter.chain = p.chain;
+  if (p.handle) {
+    if (kind.empty()) usage("tc filter show: \"handle\" needs the classifier kind after it (handle H KIND)");
+    filter.handle = filterHandle(kind, *p.handle, nullptr);
+    filter.kind = kind;
+  }
+  FilterPrintOptions o;
+  o.stats = ctx.options().stats > 0;
+  o.devGiven = p.dev.has_value();
+  o.parentGiven = p.parent.has_value();
+  o.prioGiven = p.prio.has_value();
+  o.protocolGiven = p.protocol.has_value();
+  o.chainGiven = p.chain.has_value();
+  o.devName = nameLookup(ctx);
+  o.program = lookUpXdpProgram;
+  o.userHz = userHz();
+  bool json = ctx.options().json;
+  TcPrinter printer(json);
+  bool first = true;
+  std::string out = json ? "[" : "";
+  ctx.netlink().tcFilters().forEach(
+      filter,
+      [&](const TcFilterInfo& f) {
+        printFilter(printer, f, o);
+        if (json && !first) out += ",";
+        first = false;
+        out += printer.take();
+        if (out.size() > 65536) std::fputs(out.c_str(), stdout), out.clear();
+      },
+      [&] {
+        out = json ? "[" : "";
+        first = true;
+      });
+  if (json) out += "]\n";
+  std::fputs(out.c_str(), stdout);
+  return kExitOk;
+}
+
+// ---- actions ----------------------------------------------------------------------------------------
+
+struct ParsedActions {
+  bool del = false;
+  std::vector<TcAction> actions;
+  std::vector<std::string> devs;
+};
+
+ParsedActions parseActionsLine(Args& args) {
+  ParsedActions pa;
+  if (args.acceptAny({"add", "a"})) pa.del = false;
+  else if (args.acceptAny({"del", "delete", "d"})) pa.del = true;
+  else if (args.acceptAny({"show", "list", "ls"})) usage("tc actions show cannot be used in a batch");
+  else args.unknown("tc actions verbs: add, del, show");
+  while (!args.done()) {
+    if (!args.accept("action")) args.unknown("expected \"action KIND ...\"");
+    if (pa.del) {
+      TcAction a;
+      a.kind = args.value("action");
+      if (!args.accept("index")) usage("tc actions del: \"action KIND index N\"");
+      a.index = number(args, "index");
+      pa.actions.push_back(a);
+    } else {
+      pa.actions.push_back(parseAction(args, pa.devs));
+    }
+  }
+  if (pa.actions.empty()) usage("tc actions: at least one \"action KIND ...\" is required");
+  return pa;
+}
+
+int showActions(Context& ctx, Args& args) {
+  if (!args.accept("action")) usage("tc actions show: \"action KIND\" is required");
+  std::string kind = args.value("action");
+  if (!args.done()) args.unknown("tc actions show takes action KIND");
+  FilterPrintOptions o;
+  o.stats = ctx.options().stats > 0;
+  o.devName = nameLookup(ctx);
+  o.userHz = userHz();
+  auto actions = ctx.netlink().tcFilters().actions(kind);
+  TcPrinter p(ctx.options().json);
+  // tc prints one "total acts N" record per message; the kernel sends one message for a
+  // table of up to 32 actions, so the count is this batch's.
+  std::string out = ctx.options().json ? "[" : "";
+  for (std::size_t start = 0; start < actions.size() || start == 0; start += 32) {
+    std::size_t end = std::min(actions.size(), start + 32);
+    p.openObject();
+    p.any("total acts", "total acts " + std::to_string(end - start), std::to_string(end - start));
+    p.nl();
+    p.closeObject();
+    if (end > start) {
+      std::vector<TcAction> part(actions.begin() + static_cast<long>(start), actions.begin() + static_cast<long>(end));
+      p.openObject();
+      printActions(p, part, o, false);
+      p.closeObject();
+    }
+    if (ctx.options().json && start) out += ",";
+    std::string piece = p.take();
+    if (ctx.options().json) {
+      // Two records: "{...}{...}" -> "{...},{...}".
+      auto split = piece.find("}{");
+      if (split != std::string::npos) piece.insert(split + 1, ",");
+    }
+    out += piece;
+    if (actions.empty()) break;
+  }
+  if (ctx.options().json) out += "]\n";
+  std::fputs(out.c_str(), stdout);
+  return kExitOk;
+}
+
+PreparedRequest preparedActions(const ParsedActions& pa) {
+  PreparedRequest p;
+  p.needs = pa.devs;
+  p.encode = [pa](Resolver& r) {
+    std::vector<TcAction> actions = pa.actions;
+    resolveMirred(actions, r);
+    return pa.del ? TcFilterRequests::delActions(actions) : TcFilterRequests::addActions(actions);
+  };
+  return p;
+}
+
+}  // namespace
+
+PreparedRequest prepareTcFilter(Args& args) { return preparedFilter(parseFilterLine(args)); }
+
+int runTcFilter(Context& ctx, Args& args) {
+  if (args.done() || args.acceptAny({"show", "list", "ls"})) return showFilters(ctx, args);
+  if (args.peek() == "help") {
+    printLine(kTcFilterUsage);
+    return kExitOk;
+  }
+  return runPrepared(ctx, prepareTcFilter(args), args);
+}
+
+PreparedRequest prepareTcActions(Args& args) { return preparedActions(parseActionsLine(args)); }
+
+int runTcActions(Context& ctx, Args& args) {
+  if (args.acceptAny({"show", "list", "ls"})) return showActions(ctx, args);
+  if (args.done() || args.peek() == "help") {
+    printLine(kTcFilterUsage);
+    return args.done() ? kExitUsage : kExitOk;
+  }
+  return runPrepared(ctx, prepareTcActions(args), args);
+}
+
+}  // namespace fastlink::cli
