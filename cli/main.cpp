@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -11,11 +12,11 @@
 #include "kit/complete.hpp"
 #include "kit/ip_compat.hpp"
 #include "kit/output.hpp"
+#include "kit/version.hpp"
 
 namespace fastlink::cli {
 namespace {
 
-constexpr const char* kVersion = "fastlink 0.1.0";
 
 std::string usage() {
   std::string objects;
@@ -96,9 +97,21 @@ std::size_t parseOptions(const std::vector<std::string>& words, std::size_t i, P
   return i;
 }
 
+/// The binary run as `nmstatectl` (a symlink, FASTLINK_INSTALL_NMSTATECTL) is `fastlink
+/// nmstatectl`: its words are nmstatectl's, none of them fastlink's options.
+bool runAsNmstatectl(const char* argv0) {
+  const char* slash = std::strrchr(argv0, '/');
+  return std::strcmp(slash ? slash + 1 : argv0, "nmstatectl") == 0;
+}
+
 Parsed parseGlobalOptions(int argc, char** argv) {
   Parsed p;
   std::vector<std::string> words(argv + 1, argv + argc);
+  if (argc > 0 && runAsNmstatectl(argv[0])) {
+    p.rest = {"nmstatectl"};
+    p.rest.insert(p.rest.end(), words.begin(), words.end());
+    return p;
+  }
   std::size_t i = parseOptions(words, 0, p);
   // tc takes its options after its name (`tc -s qdisc show`): `fastlink tc -s qdisc show` too.
   if (i < words.size() && words[i] == "tc") {
@@ -129,7 +142,7 @@ int dispatch(Context& ctx, std::vector<std::string> words) {
 int run(int argc, char** argv) {
   Parsed p = parseGlobalOptions(argc, argv);
   if (p.version) {
-    printLine(kVersion);
+    printLine(kVersionText);
     return kExitOk;
   }
   if (p.help) {

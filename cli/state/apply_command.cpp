@@ -32,8 +32,19 @@
 #include "fastlink/netns.hpp"
 #include "fastlink/state.hpp"
 #include "kit/output.hpp"
+#include "state/apply_journal.hpp"
 
 namespace fastlink::cli {
+
+/// The namespace's journal: under $FASTLINK_RUN_DIR (default /run/fastlink), one directory per
+/// network namespace, named by the namespace's cookie (the same for `-n NAME` and for a process
+/// inside it).
+Checkpoint checkpointOf(const Context& ctx) {
+  const char* root = std::getenv("FASTLINK_RUN_DIR");
+  uint64_t cookie = ctx.options().netns ? netnsCookie(Netns::named(*ctx.options().netns)) : netnsCookie();
+  return Checkpoint::forNamespace(root && *root ? root : "/run/fastlink", cookie);
+}
+
 namespace {
 
 /// apply's own exit statuses (docs/cli/apply.md), not ip's: a request failed or the verification
@@ -90,14 +101,6 @@ int64_t nowMs() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
-/// The namespace's journal: under $FASTLINK_RUN_DIR (default /run/fastlink), one directory per
-/// network namespace, named by the namespace's cookie (the same for `-n NAME` and for a process
-/// inside it).
-Checkpoint checkpointOf(const Context& ctx) {
-  const char* root = std::getenv("FASTLINK_RUN_DIR");
-  uint64_t cookie = ctx.options().netns ? netnsCookie(Netns::named(*ctx.options().netns)) : netnsCookie();
-  return Checkpoint::forNamespace(root && *root ? root : "/run/fastlink", cookie);
-}
 
 std::string describe(const Checkpoint::Record& r) {
   std::string what = "the apply of " + r.document;
