@@ -152,7 +152,7 @@ TEST_P(RealScript, SameResultWithFastlink) {
   const Script& s = GetParam();
   if (!s.needsKind.empty()) FASTLINK_REQUIRE_KIND(s.needsKind);
   if (!s.needsQdisc.empty() && !kernelHasQdisc(s.needsQdisc))
-    GTEST_SKIP() << "kernel lacks qdisc " << s.needsQdisc << ": runs in the VM (tests/vm)";
+    GTEST_SKIP() << "kernel lacks qdisc '" << s.needsQdisc << "': runs in the VM (tests/vm)";
   Side ipSide(s.containers), flSide(s.containers);
   // /bin/sh by path: in the VM a `sh` found through PATH may be busybox's, which runs its own
   // ip and tc applets in preference to PATH (tests/vm/build-initramfs).
