@@ -18,6 +18,7 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -129,7 +130,11 @@ struct Side {
     return replaceWords(std::move(text), words);
   }
   std::string output(const std::string& text, const LiteralMacs& literal) const {
-    return normalise(withContainerNames(text), ns.name(), literal);
+    // A route's remaining lifetime is read when `route show` runs: the two twins run seconds apart
+    // (more under the sanitizers or TCG: 7199sec against 7197sec was seen), so the count is left
+    // out here; that it is printed, and where, is still compared.
+    static const std::regex kExpires("expires [0-9]+sec");
+    return std::regex_replace(normalise(withContainerNames(text), ns.name(), literal), kExpires, "expires Nsec");
   }
   std::string state(const LiteralMacs& literal, const std::string& tcDev) const {
     std::string all;
