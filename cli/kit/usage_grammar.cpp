@@ -187,7 +187,10 @@ bool looksLikeProse(const Words& words) {
 
 class Parser {
  public:
-  explicit Parser(std::vector<std::string> tokens) : tokens_(std::move(tokens)) {}
+  /// `form`: the text is a form's (it followed `fastlink OBJECT`), so its own top-level words are
+  /// grammar however many plain words run together (`tc actions flush action KIND`); only
+  /// what is nested in it (`(fastlink tc filter help)`) may be prose.
+  Parser(std::vector<std::string> tokens, bool form) : tokens_(std::move(tokens)), form_(form) {}
 
   /// Alternatives up to `closer` (or the end): a Sequence, or a Choice of Sequences.
   GrammarNode alternatives(std::string_view closer) {
@@ -215,7 +218,8 @@ class Parser {
     }
     std::vector<GrammarNode> kept;
     for (std::size_t i = 0; i < alts.size(); ++i)
-      if (!looksLikeProse(altWords[i]) && !alts[i].children.empty()) kept.push_back(std::move(alts[i]));
+      if (((form_ && closer.empty()) || !looksLikeProse(altWords[i])) && !alts[i].children.empty())
+        kept.push_back(std::move(alts[i]));
     if (kept.size() == 1) return std::move(kept[0]);
     GrammarNode choice;
     choice.type = Type::Choice;
@@ -226,6 +230,7 @@ class Parser {
  private:
   std::vector<std::string> tokens_;
   std::size_t pos_ = 0;
+  bool form_;
 };
 
 std::string_view trimLeft(std::string_view s) {
@@ -267,7 +272,7 @@ bool GrammarNode::isPlaceholder() const {
   return type == Type::Word && !word.empty() && std::isupper(static_cast<unsigned char>(word[0]));
 }
 
-GrammarNode parseGrammar(std::string_view text) { return Parser(tokenize(text)).alternatives(""); }
+GrammarNode parseGrammar(std::string_view text) { return Parser(tokenize(text), false).alternatives(""); }
 
 UsageGrammar parseUsage(std::string_view usage, const std::vector<std::string>& objectWords) {
   // Entries (forms and definitions) with their continuation lines, then parsed.
@@ -298,7 +303,7 @@ UsageGrammar parseUsage(std::string_view usage, const std::vector<std::string>& 
   }
   UsageGrammar grammar;
   for (const auto& e : entries) {
-    GrammarNode node = parseGrammar(e.text);
+    GrammarNode node = Parser(tokenize(e.text), !e.definition).alternatives("");
     if (!e.definition) {
       grammar.forms.push_back(node.type == Type::Sequence ? std::move(node) : sequenceOf({std::move(node)}));
       continue;

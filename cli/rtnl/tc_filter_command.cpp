@@ -27,8 +27,8 @@ const char* const kTcFilterUsage = R"(Usage: fastlink tc filter { add | replace 
        fastlink tc [ -s ] [ -j ] filter show { dev NAME | block N } [ root | ingress | egress | parent MAJ:MIN ]
                        [ pref N ] [ protocol P ] [ chain N ] [ handle H KIND ]
        fastlink tc actions { add | del } ACTION...
-       fastlink tc actions flush action KIND
-       fastlink tc [ -s ] [ -j ] actions show action KIND
+       fastlink tc actions flush action ACTION_KIND
+       fastlink tc [ -s ] [ -j ] actions show action ACTION_KIND
 KIND := u32 [ match SELECTOR ]... [ classid|flowid C ] [ divisor N ] [ ht H ] [ link H ] [ order N ]
             [ indev D ] [ skip_hw | skip_sw ] [ ACTION... ]
       | matchall [ classid C ] [ skip_hw | skip_sw ] [ ACTION... ]
@@ -49,6 +49,7 @@ ACTION := action { gact CONTROL | CONTROL | goto chain N
                  | tunnel_key { unset | set src_ip A dst_ip A [ id N ] [ dst_port N ] [ tos N ] [ ttl N ]
                                 [ csum | nocsum ] } [ CONTROL ]
                  | csum { ip4h | icmp | igmp | tcp | udp | udplite | sctp }... [ CONTROL ] } [ index N ]
+ACTION_KIND := gact | mirred | police | skbedit | vlan | tunnel_key | csum
 CONTROL := pass | ok | drop | shot | continue | pipe | reclassify | stolen | trap)";
 
 namespace {
