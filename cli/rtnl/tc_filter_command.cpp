@@ -692,6 +692,7 @@ int showFilters(Context& ctx, Args& args) {
   FilterPrintOptions o;
   o.stats = ctx.options().stats > 0;
   o.devGiven = p.dev.has_value();
+  o.blockGiven = p.block.has_value();
   o.parentGiven = p.parent.has_value();
   o.prioGiven = p.prio.has_value();
   o.protocolGiven = p.protocol.has_value();

@@ -534,7 +534,7 @@ void printFilter(TcPrinter& p, const TcFilterInfo& f, const FilterPrintOptions& 
   p.openObject();
   p.text("filter ");
   if (f.block) {
-    p.any("block", "block " + u(*f.block) + " ", u(*f.block));
+    if (!o.blockGiven) p.any("block", "block " + u(*f.block) + " ", u(*f.block));
   } else {
     uint32_t index = f.dev && f.dev->isIndex() ? f.dev->index() : 0;
     if (!o.devGiven) p.anyString("dev", "dev " + o.devName(index) + " ", o.devName(index));

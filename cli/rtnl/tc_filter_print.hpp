@@ -46,7 +46,7 @@ class TcPrinter {
 struct FilterPrintOptions {
   bool stats = false;
   /// What the listing was filtered by (tc leaves those fields out).
-  bool devGiven = false, parentGiven = false, prioGiven = false, protocolGiven = false, chainGiven = false;
+  bool devGiven = false, blockGiven = false, parentGiven = false, prioGiven = false, protocolGiven = false, chainGiven = false;
   /// ifindex -> name (filter devices, mirred targets).
   std::function<std::string(uint32_t)> devName;
   /// A bpf filter's program by its id (name, tag, jited), as tc looks it up; unset or

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdlib>
+#include <regex>
 #include <string>
 
 #include "cli/tc_cli_fixture.hpp"
@@ -28,6 +29,18 @@ class TcFilterCli : public TcCliFixture {
     if (tc(probe).status == 0) return true;
     if (std::getenv("FASTLINK_REQUIRE_KINDS")) ADD_FAILURE() << "the VM kernel lacks " << module;
     return false;
+  }
+  /// samePrint of a `-s` listing but for the actions' ages ("installed 3 sec used 3 sec",
+  /// "installed":3,"last_used":3): the two tools read them a moment apart, a second may tick.
+  void samePrintButAges(const std::string& options, const std::string& object) {
+    static const std::regex ages(R"((installed|used|"installed"|"last_used")( |:)[0-9]+)");
+    auto mine = cli(options + " tc " + object);
+    auto theirs = tc(options + " " + object);
+    ASSERT_EQ(theirs.status, 0) << theirs.err;
+    ASSERT_EQ(mine.status, 0) << mine.err;
+    ASSERT_NE(theirs.out.find("installed"), std::string::npos) << theirs.out;
+    EXPECT_EQ(std::regex_replace(mine.out, ages, "$1$2N"), std::regex_replace(theirs.out, ages, "$1$2N"))
+        << "fastlink " << options << " tc " << object;
   }
 };
 
@@ -52,6 +65,25 @@ TEST_F(TcFilterCli, U32AndMirredOutputMatchesTc) {
   auto text = tc("filter show dev v0 egress").out;
   EXPECT_NE(text.find("match 00060000/00ff0000 at 8"), std::string::npos) << text;  // u8 6 at 9: the word at 8
   EXPECT_NE(text.find("match 00000800/0000ffff at 12"), std::string::npos) << text;
+}
+
+TEST_F(TcFilterCli, SharedBlockMirredDirectionsAndStatsLikeTc) {
+  ok("tc filter add dev v0 ingress protocol ip pref 10 u32 match ip dst 10.0.0.1/32 action mirred egress mirror dev v1 "
+     "action mirred ingress redirect dev v1");
+  ok("tc filter add dev v0 egress protocol ip pref 11 u32 match ip dst 10.0.0.2/32 action mirred ingress mirror dev v1");
+  // A shared block: listed by the block, tc leaves the block out as it leaves out the device.
+  ASSERT_EQ(tc("qdisc add dev v1 ingress_block 22 clsact").status, 0);
+  ok("tc filter add block 22 protocol ip pref 3 u32 match ip src 10.3.0.0/16 action mirred egress redirect dev v0");
+  for (const char* options : {"", "-j"}) {
+    samePrint(options, "filter show block 22");
+    samePrint(options, "filter show dev v1 ingress");
+    samePrint(options, "filter show dev v0 ingress");
+  }
+  for (const char* options : {"-s", "-s -j"}) {
+    samePrintButAges(options, "filter show dev v0 ingress");
+    samePrintButAges(options, "filter show dev v0 egress");
+    samePrintButAges(options, "filter show block 22");
+  }
 }
 
 TEST_F(TcFilterCli, ReplaceChangeAndDelLikeTc) {
@@ -151,6 +183,10 @@ TEST_F(TcFilterCli, OtherClassifiersAndActionsMatchTc) {
      "src_ip 192.0.2.1 dst_ip 192.0.2.2 id 42 dst_port 4789");
   ok("tc filter add dev v0 ingress pref 5 matchall action police rate 1mbit burst 10k conform-exceed drop/pass");
   ok("tc filter add dev v0 ingress pref 6 matchall action goto chain 4");
+  ok("tc filter add dev v0 egress protocol 802.1Q pref 7 flower vlan_id 10 vlan_prio 2 action vlan pop action skbedit "
+     "queue_mapping 3 priority 1:2 ptype host");
+  ok("tc filter add dev v0 egress protocol ipv6 pref 8 flower ip_proto udp src_ip 2001:db8::1 dst_ip 2001:db8:1::/64 "
+     "src_port 53 action vlan modify id 200 pass action tunnel_key unset");
   ok("tc qdisc add dev v1 root handle 1: htb");
   ok("tc filter add dev v1 parent 1: pref 1 handle 5 fw classid 1:5");
   ok("tc filter add dev v1 parent 1: pref 2 basic classid 1:6 action pass");
