@@ -372,6 +372,14 @@ struct OptionsPrinter {
     }
     if (x.link) p.anyString("link", "link " + u32Handle(*x.link) + " ", u32Handle(*x.link));
     if (x.flags) flags(p, x.flags, "");
+    // tc prints the CONFIG_CLS_U32_PERF counters with -s: the rule's after its flags, each key's
+    // after the key (outside its JSON object, under a second "success").
+    const U32FilterOptions::Counters* counters = o.stats && x.counters ? &*x.counters : nullptr;
+    if (counters) {
+      p.any("rule_hit", "(rule hit " + u(counters->lookups) + " ", u(counters->lookups));
+      p.any("success", "success " + u(counters->hits) + ")", u(counters->hits));
+    }
+    std::size_t keyIndex = 0;
     for (const U32Key& k : x.keys) {
       p.openObject("match");
       p.nl();
@@ -381,6 +389,11 @@ struct OptionsPrinter {
       p.anyString("offmask", std::string("at ") + (k.offmask ? "nexthdr+" : ""), k.offmask ? "nexthdr+" : "");
       p.any("off", i(k.off), i(k.off));
       p.closeObject();
+      if (counters) {
+        uint64_t hits = keyIndex < counters->keyHits.size() ? counters->keyHits[keyIndex] : 0;
+        p.any("success", " (success " + u(hits) + " ) ", u(hits));
+      }
+      keyIndex++;
     }
     if (x.indev) {
       p.nl();

@@ -171,6 +171,14 @@ struct U32FilterOptions {
   uint32_t flags = 0;  ///< TCA_CLS_FLAGS_* (skip_hw 1, skip_sw 2; reported: in_hw 4, not_in_hw 8)
   bool terminal = false;  ///< reported: the selector is terminal (set on add when there are actions or a classid)
   uint8_t selFlags = 0;   ///< reported: tc_u32_sel flags (TC_U32_TERMINAL, OFFSET, VAROFFSET, EAT)
+  /// Reported by kernels built with CONFIG_CLS_U32_PERF (TCA_U32_PCNT; Debian's are, this host's
+  /// 6.18 is not): how often the rule was looked at and matched, and each key's matches.
+  struct Counters {
+    uint64_t lookups = 0, hits = 0;
+    std::vector<uint64_t> keyHits;
+    friend bool operator==(const Counters&, const Counters&) = default;
+  };
+  std::optional<Counters> counters;
   std::vector<TcAction> actions;
   friend bool operator==(const U32FilterOptions&, const U32FilterOptions&) = default;
 };

@@ -291,7 +291,15 @@ U32FilterOptions decodeU32(const nlattr* opts, RawAttributes& unknown) {
         }
         break;
       }
-      case TCA_U32_PCNT:
+      case TCA_U32_PCNT: {
+        // tc_u32_pcnt: rcnt, rhit, then one count per key.
+        auto b = core::readBytes(x);
+        if (b.size() < 2 * sizeof(uint64_t)) break;
+        std::vector<uint64_t> counts(b.size() / sizeof(uint64_t));
+        std::memcpy(counts.data(), b.data(), counts.size() * sizeof(uint64_t));
+        o.counters = U32FilterOptions::Counters{counts[0], counts[1], {counts.begin() + 2, counts.end()}};
+        break;
+      }
       case TCA_U32_PAD: break;
       default: unknown.append(core::attrType(x), core::readBytes(x));
     }

@@ -243,6 +243,27 @@ TEST(TcFilterDecode, RoundTripKeepsOptionsAndActions) {
   EXPECT_EQ(tcact::name(tcact::gotoChain(7)), "goto chain 7");
 }
 
+TEST(TcFilterDecode, U32PerfCountersOfADump) {
+  // A dumped u32 rule with two keys as a CONFIG_CLS_U32_PERF kernel sends it: TCA_U32_PCNT is
+  // tc_u32_pcnt (rcnt, rhit) followed by one u64 per key (Debian 6.1 in the VM; not the host).
+  Bytes sel = {1, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  for (uint32_t word : {0xFFFFFFFFu, 0x0100000Au, 16u, 0u, 0x0000FFFFu, 0x50000000u, 20u, 0u}) test::appendLe32(sel, word);
+  Bytes pcnt;
+  for (uint64_t count : {9u, 4u, 6u, 4u}) test::appendLe64(pcnt, count);
+  test::AlignedMessage m(test::netlinkMessage(
+      kRtmNewTfilter, 0, tcm(7, 0x80000800, 0xFFFFFFF2, info(10, kIpBe)),
+      Attrs().str(kTcaKind, "u32").nest(kTcaOptions, Attrs().raw(5 /* SEL */, sel).raw(9 /* PCNT */, pcnt))));
+  TcFilterInfo f;
+  rtnl::decodeFilter(m.as<nlmsghdr>(), f);
+  auto& u = std::get<U32FilterOptions>(f.options);
+  ASSERT_EQ(u.keys.size(), 2u);
+  ASSERT_TRUE(u.counters.has_value());
+  EXPECT_EQ(u.counters->lookups, 9u);
+  EXPECT_EQ(u.counters->hits, 4u);
+  EXPECT_EQ(u.counters->keyHits, (std::vector<uint64_t>{6, 4}));
+  EXPECT_TRUE(f.unknown.empty());
+}
+
 TEST(TcFilterDecode, FlowerKeysRoundTrip) {
   FlowerOptions o;
   o.ipProto = 17;
