@@ -1,4 +1,5 @@
 #include "kit/args.hpp"
+#include "kit/arg_errors.hpp"
 
 #include <fmt/format.h>
 
@@ -80,7 +81,7 @@ const std::string& Args::peek() const {
 const std::string& Args::next() { return done() ? peek() : words_[pos_++]; }
 
 const std::string& Args::value(std::string_view keyword) {
-  if (done()) throw UsageError(fmt::format("\"{}\" needs a value (in \"{}\")", keyword, text()));
+  if (done()) throw MissingValueError(fmt::format("\"{}\" needs a value (in \"{}\")", keyword, text()));
   return words_[pos_++];
 }
 

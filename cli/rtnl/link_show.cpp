@@ -4,9 +4,12 @@
 
 #include <array>
 #include <deque>
+#include <map>
+#include <optional>
 #include <unordered_map>
 
 #include "fastlink/link_view.hpp"
+#include "fastlink/netns_ids.hpp"
 #include "rtnl/link_kind.hpp"
 #include "kit/writer.hpp"
 #include "xdp/xdp_show.hpp"
@@ -396,11 +399,30 @@ class InfoFields {
 std::optional<uint16_t> linkTypeOf(const InfoFields& l) { return l.linkType(); }
 std::optional<uint16_t> linkTypeOf(const LinkView& l) { return l.type(); }
 
+/// The names ip prints as `link-netns NAME` for a link's nsid: the namespaces under /run/netns
+/// this one (`-n NAME`, or ours) has an id for, asked once, when the first link in another
+/// namespace is printed (over a socket of its own: the dump being printed is still arriving).
+class NetnsNames {
+ public:
+  explicit NetnsNames(const GlobalOptions& o) {
+    if (o.netns) ns_ = Netns::named(*o.netns);
+  }
+  const std::string* nameOf(int32_t nsid) {
+    if (!ids_) ids_ = namedNetnsIds(ns_);
+    auto it = ids_->find(nsid);
+    return it == ids_->end() ? nullptr : &it->second;
+  }
+
+ private:
+  std::optional<Netns> ns_;
+  std::optional<std::map<int32_t, std::string>> ids_;
+};
+
 /// Two lines (more with -d, -s) as `ip link show` prints them, written straight to the buffer.
 /// `full` (the owning object) is needed for -d and -s only; a view is printed without them.
 template <class Link>
 void printLinkLines(OutBuffer& out, const Link& l, const LowerDevice& lower, const PeerMap& peers,
-                    const GlobalOptions& o, bool addrStyle, bool linkLine, const LinkInfo* full) {
+                    const GlobalOptions& o, bool addrStyle, bool linkLine, const LinkInfo* full, NetnsNames& netns) {
   out.putUint(l.index()).put(": ");
   putNameAt(out, l.name(), peers, lower);
   out.put(": <");
@@ -424,7 +446,10 @@ void printLinkLines(OutBuffer& out, const Link& l, const LowerDevice& lower, con
   else out.put(linkTypeName(*type));
   if (const auto& address = l.address()) out.put(' ').putMac(*address);
   if (const auto& broadcast = l.broadcast()) out.put(" brd ").putMac(*broadcast);
-  if (auto netnsid = l.linkNetnsId()) out.put(" link-netnsid ").putInt(*netnsid);
+  if (auto netnsid = l.linkNetnsId()) {
+    if (const std::string* name = netns.nameOf(*netnsid)) out.put(" link-netns ").put(*name);
+    else out.put(" link-netnsid ").putInt(*netnsid);
+  }
   if (o.details && full) out.put(detailsText(*full, peers, o.oneline));
   out.put('\n');
 
@@ -472,8 +497,8 @@ json briefJson(const LinkInfo& l, const PeerMap& peers, const LinkRecordHooks* h
 }
 
 void printLinkText(OutBuffer& out, const LinkInfo& l, const PeerMap& peers, const GlobalOptions& o, bool addrStyle,
-                   bool linkLine = true) {
-  printLinkLines(out, InfoFields(l), lowerDevice(l, peers), peers, o, addrStyle, linkLine, &l);
+                   bool linkLine, NetnsNames& netns) {
+  printLinkLines(out, InfoFields(l), lowerDevice(l, peers), peers, o, addrStyle, linkLine, &l, netns);
 }
 
 /// nameOf() as a JSON string value.
@@ -590,7 +615,7 @@ class LinkStream {
  public:
   LinkStream(const ShowQuery& q, uint32_t masterIndex, const GlobalOptions& o, OutBuffer& out,
              std::optional<JsonArrayWriter>& json, const LinkRecordHooks* hooks = nullptr, bool views = false)
-      : q_(q), masterIndex_(masterIndex), o_(o), out_(out), json_(json), hooks_(hooks) {
+      : q_(q), masterIndex_(masterIndex), o_(o), out_(out), json_(json), hooks_(hooks), netns_(o) {
     if (views && o.json) jsonOut_.emplace(out, false);
   }
 
@@ -685,7 +710,7 @@ class LinkStream {
   void print(const LinkView& l) {
     if (jsonOut_) return linkJsonOut(*jsonOut_, l, peers_);
     std::size_t mark = out_.held();
-    printLinkLines(out_, l, lowerDevice(l, peers_), peers_, o_, false, true, nullptr);
+    printLinkLines(out_, l, lowerDevice(l, peers_), peers_, o_, false, true, nullptr, netns_);
     if (o_.oneline) out_.joinLines(mark);
     out_.endRecord();
   }
@@ -711,7 +736,7 @@ class LinkStream {
     if (o_.brief) {
       printBrief(out_, l, peers_, hooks_);
     } else {
-      if (!hooks_ || hooks_->header) printLinkText(out_, l, peers_, o_, hooks_ != nullptr, !hooks_ || hooks_->linkLine);
+      if (!hooks_ || hooks_->header) printLinkText(out_, l, peers_, o_, hooks_ != nullptr, !hooks_ || hooks_->linkLine, netns_);
       if (hooks_ && hooks_->text) hooks_->text(out_, l);
       if (o_.oneline && (!hooks_ || hooks_->header)) out_.joinLines(mark);
     }
@@ -724,6 +749,7 @@ class LinkStream {
   OutBuffer& out_;
   std::optional<JsonArrayWriter>& json_;
   const LinkRecordHooks* hooks_;
+  NetnsNames netns_;
   PeerMap peers_;
   std::deque<LinkInfo> waiting_;
   // The views' side: streamed JSON, parked messages (offset, length in arena_).

@@ -17,11 +17,11 @@ namespace fastlink::cli {
 namespace {
 
 constexpr const char* kUsage = R"(Usage: fastlink route { add | del | replace | append | change } ROUTE
-       fastlink route [ show ] [ table TABLE | all ] [ proto PROTO ] [ dev DEV ] [ type TYPE ] [ -4 | -6 ]
+       fastlink route [ show ] [ table TABLE | all | vrf NAME ] [ proto PROTO ] [ dev DEV ] [ type TYPE ] [ -4 | -6 ]
        fastlink route flush [ table TABLE | all ] [ proto PROTO ] [ dev DEV ] [ type TYPE ] [ -4 | -6 ]
        fastlink route get ADDRESS [ from ADDRESS ] [ iif DEV ] [ oif DEV ] [ vrf NAME | table TABLE ]
                                   [ mark MARK ] [ fibmatch ]
-ROUTE := [ TYPE ] PREFIX [ via ADDRESS ] [ dev DEV ] [ table TABLE ] [ metric N ] [ proto PROTO ]
+ROUTE := [ TYPE ] PREFIX [ via ADDRESS ] [ dev DEV ] [ table TABLE | vrf NAME ] [ metric N ] [ proto PROTO ]
          [ scope SCOPE ] [ src ADDRESS ] [ tos TOS ] [ mtu N ] [ advmss N ] [ hoplimit N ] [ window N ]
          [ initcwnd N ] [ initrwnd N ] [ onlink ] [ nhid ID ] [ pref { low | medium | high } ]
          [ NEXTHOP ... ]
@@ -31,6 +31,16 @@ TYPE := unicast | local | broadcast | multicast | blackhole | unreachable | proh
 TABLE := main | local | default | a name from rt_tables / rt_tables.d/*.conf | 0-4294967295)";
 
 bool isHelp(const Args& args) { return args.peek() == "help"; }
+
+/// The table of VRF `name`, found as ip finds it (ipvrf_get_table): the VRF device's table;
+/// `default`, when no device has that name, is main. A device that is no VRF, or none, is refused
+/// as ip refuses it (status 255).
+uint32_t vrfTable(Context& ctx, const std::string& name) {
+  std::optional<LinkInfo> l = ctx.netlink().links().find(Ifref(name));
+  if (!l && name == "default") return kTableMain;
+  if (l && l->kind == "vrf" && l->vrf && l->vrf->table) return *l->vrf->table;
+  throw UsageError(fmt::format("argument \"{}\" is wrong: Invalid VRF", name));
+}
 
 uint32_t parseTable(std::string_view text) {
   try {
@@ -106,7 +116,7 @@ RoutePath parsePath(Args& args, std::optional<std::string>& dev) {
   return p;
 }
 
-ParsedRoute parseRoute(const Context& ctx, Args& args, bool del) {
+ParsedRoute parseRoute(Context& ctx, Args& args, bool del) {
   ParsedRoute p;
   RouteMetrics metrics;
   bool haveMetrics = false;
@@ -136,6 +146,8 @@ ParsedRoute parseRoute(const Context& ctx, Args& args, bool del) {
       p.dev = parseIfname(args.value("dev"), "dev");
     } else if (args.accept("table")) {
       p.info.table = parseTable(args.value("table"));
+    } else if (args.accept("vrf")) {
+      p.info.table = vrfTable(ctx, args.value("vrf"));  // looked up when the line is read, as ip does
     } else if (args.acceptAny({"metric", "priority", "preference"})) {
       p.info.metric = parseU32(args.value("metric"), "metric");
     } else if (args.acceptAny({"proto", "protocol"})) {
@@ -194,7 +206,7 @@ ParsedRoute parseRoute(const Context& ctx, Args& args, bool del) {
   return p;
 }
 
-PreparedRequest prepareChange(const Context& ctx, Args& args, const std::string& verb) {
+PreparedRequest prepareChange(Context& ctx, Args& args, const std::string& verb) {
   auto p = std::make_shared<ParsedRoute>(parseRoute(ctx, args, verb == "del"));
   PreparedRequest r;
   r.needs = p->names();
@@ -450,9 +462,11 @@ struct ShowPrefix {
 struct ShowSelectors {
   std::optional<ShowPrefix> root, match;
   std::optional<Scope> scope;
+  bool localOrBroadcast = true;  ///< false: routes of type local and broadcast are left out (`vrf NAME`)
 
   bool admits(const RouteInfo& r) const {
     if (scope && r.scope.value_or(Scope::Universe) != *scope) return false;
+    if (!localOrBroadcast && (r.type == RouteType::Local || r.type == RouteType::Broadcast)) return false;
     if (!root && !match) return true;
     Prefix dst = r.dst.value_or(Prefix::any(r.family()));
     auto sameFamily = [&](const ShowPrefix& s) { return s.anyFamily || dst.family() == s.prefix.family(); };
@@ -485,9 +499,9 @@ std::optional<ShowPrefix> parseShowPrefix(const Context& ctx, const std::string&
   return ShowPrefix{p, false};
 }
 
-/// `[table T|all] [proto P] [dev D] [type T] [scope S] [-4|-6] [[to] [root|match|exact] PREFIX]`;
+/// `[table T|all|vrf NAME] [proto P] [dev D] [type T] [scope S] [-4|-6] [[to] [root|match|exact] PREFIX]`;
 /// default: table main, IPv4 (like ip).
-RouteFilter parseFilter(const Context& ctx, Args& args, bool& showTable, ShowSelectors* selectors = nullptr) {
+RouteFilter parseFilter(Context& ctx, Args& args, bool& showTable, ShowSelectors* selectors = nullptr) {
   FamilyOption family = ctx.options().family;
   RouteFilter f;
   f.setTable(kTableMain);
@@ -515,6 +529,9 @@ RouteFilter parseFilter(const Context& ctx, Args& args, bool& showTable, ShowSel
       f.family = IpAddress::Family::v4, familyGiven = true;
     } else if (args.acceptAny({"-6", "inet6"})) {
       f.family = IpAddress::Family::v6, familyGiven = true;
+    } else if (selectors && args.accept("vrf")) {
+      f.table = vrfTable(ctx, args.value("vrf"));
+      selectors->localOrBroadcast = false;  // ip leaves the VRF's local and broadcast routes out
     } else if (selectors && args.accept("scope")) {
       std::string sc = args.value("scope");
       selectors->scope = orUsage("scope", [&] { return parseScope(sc); });

@@ -6,6 +6,7 @@
 #include <map>
 #include <thread>
 
+#include "kit/arg_errors.hpp"
 #include "kit/args.hpp"
 #include "kit/command.hpp"
 #include "kit/device_names.hpp"
@@ -209,7 +210,7 @@ TbfOptions parseTbf(Args& args) {
 }
 
 /// The options after KIND; kinds fastlink does not know take none (tc cannot parse them either).
-TcOptions parseOptions(Args& args, const std::string& kind, bool isClass) {
+TcOptions parseKindOptions(Args& args, const std::string& kind, bool isClass) {
   if (kind == "pfifo" || kind == "bfifo" || kind == "pfifo_head_drop") return args.done() ? TcOptions{} : parseFifo(args, kind);
   if (kind == "htb") return isClass ? TcOptions{parseHtbClass(args)} : TcOptions{parseHtb(args)};
   if (!isClass && kind == "fq_codel") return parseFqCodel(args);
@@ -223,6 +224,12 @@ TcOptions parseOptions(Args& args, const std::string& kind, bool isClass) {
                                  args.peek()));
   }
   return {};
+}
+
+/// parseKindOptions with tc's exit statuses: options of the kind that do not parse exit 1 (the
+/// kind's parse_opt fails), a keyword missing its value 255 ("Command line is not complete").
+TcOptions parseOptions(Args& args, const std::string& kind, bool isClass) {
+  return asKindOptionError([&] { return parseKindOptions(args, kind, isClass); });
 }
 
 TcHandle handleArg(Args& args, std::string_view keyword) {

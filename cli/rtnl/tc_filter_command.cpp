@@ -6,6 +6,7 @@
 #include <linux/pkt_cls.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <map>
@@ -14,6 +15,7 @@
 #include "fastlink/netlink.hpp"
 #include "fastlink/tc_filter.hpp"
 #include "fastlink/xdp.hpp"
+#include "kit/arg_errors.hpp"
 #include "kit/output.hpp"
 #include "rtnl/tc_filter.hpp"
 #include "rtnl/tc_filter_print.hpp"
@@ -153,7 +155,11 @@ TcAction parseMirred(Args& args, std::vector<std::string>& devs) {
   else usage("mirred: expected redirect or mirror");
   m.mode = egress ? (redirect ? MirredAction::EgressRedirect : MirredAction::EgressMirror)
                   : (redirect ? MirredAction::IngressRedirect : MirredAction::IngressMirror);
-  if (!args.accept("dev")) usage("mirred: \"dev NAME\" is required");
+  if (!args.accept("dev")) {
+    // At the end of the line tc says "Command line is not complete" (255), as for a missing value.
+    if (args.done()) throw MissingValueError("mirred: \"dev NAME\" is required");
+    usage("mirred: \"dev NAME\" is required");
+  }
   std::string dev = parseIfname(args.value("dev"), "mirred dev");
   devs.push_back(dev);
   m.dev = Ifref(dev);
@@ -555,6 +561,20 @@ uint32_t filterHandle(const std::string& kind, const std::string& word, std::opt
   return static_cast<uint32_t>(parseInteger(word, "handle", 0, UINT32_MAX));
 }
 
+/// The options after a classifier kind fastlink knows, into pf.info.
+void parseFilterOptions(Args& args, const std::string& kind, std::optional<uint32_t> fwMask, ParsedFilter& pf) {
+  TcFilterInfo& f = pf.info;
+  if (kind == "u32") f.setOptions(parseU32Options(args, pf));
+  else if (kind == "matchall") f.setOptions(parseMatchall(args, pf));
+  else if (kind == "flower") f.setOptions(parseFlower(args, pf));
+  else if (kind == "fw") {
+    FwOptions o = parseFw(args, pf);
+    o.mask = fwMask;
+    f.setOptions(o);
+  } else if (kind == "basic") f.setOptions(parseBasic(args, pf));
+  else if (kind == "bpf") f.setOptions(parseBpf(args, pf));
+}
+
 ParsedFilter parseFilterLine(Args& args) {
   ParsedFilter pf;
   pf.verb = parseVerb(args);
@@ -577,7 +597,7 @@ ParsedFilter parseFilterLine(Args& args) {
   std::optional<uint32_t> fwMask;
   if (p.handle) {
     if (kind.empty()) usage("tc filter: \"handle\" needs the classifier kind after it (handle H KIND)");
-    f.handle = filterHandle(kind, *p.handle, &fwMask);
+    f.handle = asKindOptionError([&] { return filterHandle(kind, *p.handle, &fwMask); });  // tc: 1
   }
   if (kind.empty()) return pf;
   f.kind = kind;
@@ -585,16 +605,10 @@ ParsedFilter parseFilterLine(Args& args) {
     if (!args.done()) args.unknown("tc filter del takes no classifier options");
     return pf;
   }
-  if (kind == "u32") f.setOptions(parseU32Options(args, pf));
-  else if (kind == "matchall") f.setOptions(parseMatchall(args, pf));
-  else if (kind == "flower") f.setOptions(parseFlower(args, pf));
-  else if (kind == "fw") {
-    FwOptions o = parseFw(args, pf);
-    o.mask = fwMask;
-    f.setOptions(o);
-  } else if (kind == "basic") f.setOptions(parseBasic(args, pf));
-  else if (kind == "bpf") f.setOptions(parseBpf(args, pf));
-  else usage(fmt::format("filter kind \"{}\" is not one fastlink knows (u32, matchall, flower, fw, basic, bpf)", kind));
+  static constexpr std::string_view kKnown[] = {"u32", "matchall", "flower", "fw", "basic", "bpf"};
+  if (std::find(std::begin(kKnown), std::end(kKnown), kind) == std::end(kKnown))
+    usage(fmt::format("filter kind \"{}\" is not one fastlink knows (u32, matchall, flower, fw, basic, bpf)", kind));
+  asKindOptionError([&] { parseFilterOptions(args, kind, fwMask, pf); });
   return pf;
 }
 

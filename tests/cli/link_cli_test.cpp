@@ -76,20 +76,24 @@ TEST_F(CliTest, AddVethPeerInAnotherNamespace) {
 }
 
 // Each namespace numbers its own devices: in two fresh namespaces the veth and its peer both get
-// index 2, and ip still prints the peer ("v0@if2"). Compared with ip's own first line; the
-// link-netnsid part is left out (ip prints `link-netns NAME` there: a known difference).
-TEST_F(CliTest, ShowsAPeerInAnotherNamespaceWithTheSameIndex) {
+// index 2, and ip still prints the peer ("v0@if2"). The peer's namespace has a name under
+// /run/netns, so ip prints `link-netns NAME` for its nsid, in `link show` and `addr show` alike.
+// Compared with ip's own text (without the blanks ip leaves at the ends of lines).
+TEST_F(CliTest, ShowsAPeerInAnotherNamespaceWithTheSameIndexAndItsNamespacesName) {
   TestNetns other;
   ns.ip("link add v0 type veth peer name p0 netns " + other.name());
-  auto firstLine = [](const std::string& text) {  // without the blanks ip leaves at its end
-    std::string line = text.substr(0, text.find('\n'));
-    return line.substr(0, line.find_last_not_of(' ') + 1);
+  auto trimmed = [](const std::string& text) {
+    static const std::regex trailing(" +\n");
+    return std::regex_replace(text, trailing, "\n");
   };
-  std::string ipLine = firstLine(ns.ip("link show dev v0"));
-  ASSERT_NE(ipLine.find("v0@if2:"), std::string::npos) << "the indexes are no longer equal: " << ipLine;
-  auto r = cli("link show dev v0");
-  ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(firstLine(r.out), ipLine);
+  std::string ipText = trimmed(ns.ip("link show dev v0"));
+  ASSERT_NE(ipText.find("v0@if2:"), std::string::npos) << "the indexes are no longer equal: " << ipText;
+  ASSERT_NE(ipText.find(" link-netns " + other.name() + "\n"), std::string::npos) << ipText;
+  for (const char* command : {"link show dev v0", "addr show dev v0"}) {
+    auto r = cli(command);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(trimmed(r.out), trimmed(ns.ip(command))) << command;
+  }
 }
 
 TEST_F(CliTest, AddBridgeWithOptions) {

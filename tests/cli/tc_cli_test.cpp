@@ -104,6 +104,7 @@ TEST_F(TcCli, BatchReplacesManyRootQdiscs) {
     EXPECT_NE(tc("qdisc show dev b" + std::to_string(i)).out.find("limit " + std::to_string(100 + i) + "p"), std::string::npos) << i;
 }
 
+// Statuses as tc's: 1 when a kind's options do not parse, 255 for the rest of the line's grammar.
 TEST_F(TcCli, BadInputIsRefusedAndChangesNothing) {
   ok("tc qdisc add dev v0 root handle 1: htb");
   ok("tc class add dev v0 parent 1: classid 1:1 htb rate 1mbit");
@@ -113,12 +114,12 @@ TEST_F(TcCli, BadInputIsRefusedAndChangesNothing) {
     int status;
     const char* says;
   } cases[] = {
-      {"tc class add dev v0 parent 1: classid 1:2 htb rate 1000", 255, "has no unit"},
+      {"tc class add dev v0 parent 1: classid 1:2 htb rate 1000", 1, "has no unit"},
       {"tc class add dev v0 parent 1:99 classid 1:40 htb rate 1mbit", 2, "parent class 1:99 does not exist"},
-      {"tc qdisc replace dev v0 root netem loss 101%", 255, "above 100%"},
-      {"tc qdisc replace dev v0 root foo limit 5", 255, "unparsable"},
-      {"tc qdisc replace dev v0 root pfifo rate 1mbit", 255, "rate"},
-      {"tc qdisc replace dev v0 root mq limit 4", 255, "takes no options"},
+      {"tc qdisc replace dev v0 root netem loss 101%", 1, "above 100%"},
+      {"tc qdisc replace dev v0 root foo limit 5", 1, "unparsable"},
+      {"tc qdisc replace dev v0 root pfifo rate 1mbit", 1, "rate"},
+      {"tc qdisc replace dev v0 root mq limit 4", 1, "takes no options"},
       {"tc qdisc replace dev v0 root nosuchkind", 2, "unknown"},
       {"tc qdisc replace dev nosuch root pfifo", 1, "nosuch"},
       {"tc class add dev v0 parent 1: classid 1:0 htb rate 1mbit", 255, "names a qdisc"},
