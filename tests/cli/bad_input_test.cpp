@@ -176,7 +176,7 @@ class BadInput : public ::testing::TestWithParam<Case> {
     std::string command = input;
     std::string wgName = wg_ ? wg_->name() : "{wg}";
     replaceAll(command, "{wg}", wgName);
-    replaceAll(command, "{bpf}", FASTLINK_BPF_DIR);
+    replaceAll(command, "{bpf}", build::bpfDir());
     std::vector<std::string> files;
     for (std::size_t at; (at = command.find("{file:")) != std::string::npos;) {
       std::size_t end = command.find('}', at);
@@ -192,7 +192,7 @@ class BadInput : public ::testing::TestWithParam<Case> {
       std::remove(path.c_str());
       replaceAll(err, path, "FILE");
     }
-    replaceAll(err, FASTLINK_BPF_DIR, "{bpf}");
+    replaceAll(err, build::bpfDir(), "{bpf}");
     replaceAll(err, wgName, "{wg}");
     // The online CPUs differ between machines.
     err = std::regex_replace(err, std::regex(R"(\(online: [0-9,-]+\))"), "(online: ONLINE)");

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <string>
 
+#include "support/build_paths.hpp"
 #include "support/test_netns.hpp"
 #include "support/wire_observer.hpp"
 
@@ -16,7 +17,7 @@ namespace fastlink::test {
 
 inline std::string cliPath() {
   if (const char* env = std::getenv("FASTLINK_CLI"); env && *env) return env;
-  return FASTLINK_CLI_PATH;
+  return build::cliPath();
 }
 
 /// Quotes a word for /bin/sh.
@@ -48,7 +49,7 @@ class CliTest : public ::testing::Test {
   }
   static std::string wirePreloadPath() {
     if (const char* env = std::getenv("FASTLINK_WIRE_PRELOAD"); env && *env) return env;
-    return FASTLINK_WIRE_PRELOAD_PATH;
+    return build::wirePreloadPath();
   }
 
   /// Writes `content` to a temporary file and runs `fastlink -n NS OPTIONS -batch FILE`.

@@ -34,8 +34,8 @@ std::string xdpObjects(const std::string& json) {
 
 class LinkXdpCliTest : public CliTest {
  protected:
-  const std::string count = std::string(FASTLINK_BPF_DIR) + "/xdp_count.o";
-  const std::string drop = std::string(FASTLINK_BPF_DIR) + "/xdp_drop.o";
+  const std::string count = std::string(build::bpfDir()) + "/xdp_count.o";
+  const std::string drop = std::string(build::bpfDir()) + "/xdp_drop.o";
   void SetUp() override {
     ns.ip("link add x0 type veth peer name x1");
     ns.ip("link add x2 type veth peer name x3");

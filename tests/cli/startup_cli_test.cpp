@@ -28,9 +28,8 @@ std::set<std::string> neededLibraries(const std::string& binary) {
 }
 
 TEST(CliStartup, BinaryLoadsOnlyLibcAndLibmnl) {
-#if defined(FASTLINK_SANITIZER_BUILD)
-  GTEST_SKIP() << "sanitizer build: it links the sanitizer runtimes (the Release build checks this)";
-#endif
+  if (build::sanitizerBuild())
+    GTEST_SKIP() << "sanitizer build: it links the sanitizer runtimes (the Release build checks this)";
   if (run("command -v readelf >/dev/null").status != 0) GTEST_SKIP() << "readelf (binutils) is not installed here";
   // Not libm: its two uses (rounding tc times) are written out (rtnl::roundToUnsigned).
   std::set<std::string> allowed = {"libc.so.6", "libmnl.so.0", "ld-linux-x86-64.so.2"};
@@ -47,9 +46,8 @@ TEST(CliStartup, NoIostreamInitialisationAtStartUp) {
   // yaml-cpp, whose headers and archive include <iostream> (GCC 12 puts the initialiser in every
   // such file), so the binary as a whole has one. Every object of the CLI and of the core library
   // is checked instead: none may bring another.
-#if defined(FASTLINK_SANITIZER_BUILD)
-  GTEST_SKIP() << "sanitizer build: it links the sanitizer runtimes (the Release build checks this)";
-#endif
+  if (build::sanitizerBuild())
+    GTEST_SKIP() << "sanitizer build: it links the sanitizer runtimes (the Release build checks this)";
   if (run("command -v nm >/dev/null").status != 0) GTEST_SKIP() << "nm (binutils) is not installed here";
   std::string cli = cliPath();
   std::string buildDir = cli.substr(0, cli.rfind("/cli/"));

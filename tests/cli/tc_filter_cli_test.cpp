@@ -127,7 +127,7 @@ TEST_F(TcFilterCli, BatchAddsFiltersAndNamesTheFailingLine) {
 }
 
 TEST_F(TcFilterCli, BpfObjectFileLoadedAndPrintedLikeTc) {
-  const std::string obj = std::string(FASTLINK_BPF_DIR) + "/cls_mark.o";
+  const std::string obj = std::string(build::bpfDir()) + "/cls_mark.o";
   ok("tc filter add dev v0 ingress bpf obj " + obj + " sec classifier da");
   ASSERT_EQ(tc("filter add dev v0 egress pref 3 bpf obj " + obj + " da classid 1:2").status, 0);
   // In a batch: each line's program stays open until its request has gone out.
@@ -144,7 +144,7 @@ TEST_F(TcFilterCli, BpfObjectFileLoadedAndPrintedLikeTc) {
             std::string::npos) << egress;
   EXPECT_NE(egress.find("pref 5 bpf chain 0 handle 0x1 cls_mark.o:[classifier] not_in_hw id"), std::string::npos) << egress;
   // An XDP program is not a classifier: refused before anything is sent.
-  auto xdp = cli("tc filter add dev v0 ingress pref 9 bpf obj " + std::string(FASTLINK_BPF_DIR) + "/xdp_drop.o sec xdp");
+  auto xdp = cli("tc filter add dev v0 ingress pref 9 bpf obj " + std::string(build::bpfDir()) + "/xdp_drop.o sec xdp");
   EXPECT_NE(xdp.status, 0);
   EXPECT_NE(xdp.err.find("is not a tc classifier"), std::string::npos) << xdp.err;
   EXPECT_EQ(tc("filter show dev v0 ingress pref 9").out, "");

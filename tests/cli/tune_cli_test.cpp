@@ -125,8 +125,8 @@ TEST_F(TuneCliTest, BadInputIsAClearErrorAndChangesNothing) {
 class XdpCliTest : public CliTest {
  protected:
   TestNetns peer;
-  const std::string count = std::string(FASTLINK_BPF_DIR) + "/xdp_count.o";
-  const std::string drop = std::string(FASTLINK_BPF_DIR) + "/xdp_drop.o";
+  const std::string count = std::string(build::bpfDir()) + "/xdp_count.o";
+  const std::string drop = std::string(build::bpfDir()) + "/xdp_drop.o";
   void SetUp() override {
     peer.ip("link add va type veth peer name vb netns " + ns.name());
     peer.ip("addr add 10.9.0.1/24 dev va");

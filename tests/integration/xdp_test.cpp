@@ -8,13 +8,14 @@
 #include <fastlink/fastlink.hpp>
 #include <fastlink/xdp.hpp>
 
+#include "support/build_paths.hpp"
 #include "support/test_netns.hpp"
 
 namespace fastlink::test {
 namespace {
 
-const std::string kCount = std::string(FASTLINK_BPF_DIR) + "/xdp_count.o";
-const std::string kDrop = std::string(FASTLINK_BPF_DIR) + "/xdp_drop.o";
+const std::string kCount = std::string(build::bpfDir()) + "/xdp_count.o";
+const std::string kDrop = std::string(build::bpfDir()) + "/xdp_drop.o";
 
 uint64_t counter(const XdpProgram& prog, const std::string& map) {
   uint32_t key = 0;
