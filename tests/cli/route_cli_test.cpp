@@ -123,14 +123,16 @@ TEST_F(RouteCliTest, BatchOfRouteLinesWithFailures) {
 }
 
 // `route show` prints IPv4 from a table of the 256 octets (cli/kit/writer.cpp): every octet value
-// in every position of a destination, and in a gateway's last, printed byte for byte as ip does.
+// in every position of a destination, and in a gateway's last two, printed byte for byte as ip does.
 TEST_F(RouteCliTest, ShowPrintsEveryOctetValueAsIp) {
   auto n = [](int v) { return std::to_string(v); };
   std::string content;
   for (int i = 0; i < 256; ++i) {
     content += "route add blackhole " + n(i) + "." + n((i + 85) % 256) + "." + n((i + 170) % 256) + "." + n(255 - i) +
                "/32 table 302\n";
-    content += "route add " + n(i * 37 % 200 + 1) + "." + n(i) + ".1.0/24 via 10.0.0." + n(i) + " dev v0 onlink table 302\n";
+    // Gateways outside v0's subnet (onlink): none is local or its broadcast.
+    content += "route add " + n(i * 37 % 200 + 1) + "." + n(i) + ".1.0/24 via 198.51." + n(i) + "." + n(255 - i) +
+               " dev v0 onlink table 302\n";
   }
   auto r = batch(content);
   ASSERT_EQ(r.status, 0) << r.err;
