@@ -2,8 +2,6 @@
 
 #include <arpa/inet.h>
 
-#include <array>
-
 #include <cstdlib>
 #include <new>
 
@@ -63,49 +61,13 @@ OutBuffer& OutBuffer::putUint(uint64_t v) {
   return *this;
 }
 
-namespace {
-
-/// A byte value as decimal text: its `length` digits (4 bytes: one load and one store each).
-struct OctetText {
-  char digits[3];
-  uint8_t length;
-};
-static_assert(sizeof(OctetText) == 4);
-constexpr std::array<OctetText, 256> kOctetTexts = [] {
-  std::array<OctetText, 256> table{};
-  for (unsigned v = 0; v < 256; ++v) {
-    OctetText& t = table[v];
-    if (v >= 100) t.digits[t.length++] = static_cast<char>('0' + v / 100);
-    if (v >= 10) t.digits[t.length++] = static_cast<char>('0' + v / 10 % 10);
-    t.digits[t.length++] = static_cast<char>('0' + v % 10);
-  }
-  return table;
-}();
-
-/// Room quadAt needs: the quad is at most 15 characters, the byte after it is scratch.
-constexpr std::size_t kQuadRoom = 16;
-
-/// writeIpv4 from a table of the 256 octets: digit by digit, the quads were a fifth of `route
-/// show`'s instructions (callgrind, 50,000 routes via a gateway: ~120 per address).
-char* quadAt(char* out, const uint8_t* bytes) {
-  for (std::size_t i = 0; i < 4; ++i) {
-    const OctetText& t = kOctetTexts[bytes[i]];
-    std::memcpy(out, &t, sizeof t);  // the digits, and the length byte as scratch
-    out += t.length;
-    *out++ = '.';
-  }
-  return out - 1;  // the last dot was scratch too
-}
-
-}  // namespace
-
 OutBuffer& OutBuffer::putIp(const IpAddress& ip) {
   auto b = ip.bytes();
   if (ip.isV4()) {
     // Room for the longest quad first, then the digits in place: a million routes print two
     // addresses each, and four putUint calls with their checks were ~4% of `-j route show`.
-    if (capacity_ - size_ < kQuadRoom) grow(kQuadRoom);
-    size_ = static_cast<std::size_t>(quadAt(data_ + size_, b.data()) - data_);
+    if (capacity_ - size_ < kIpv4Room) grow(kIpv4Room);
+    size_ = static_cast<std::size_t>(writeIpv4(data_ + size_, b.data()) - data_);
     return *this;
   }
   char text[INET6_ADDRSTRLEN];
