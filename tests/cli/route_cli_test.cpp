@@ -122,7 +122,7 @@ TEST_F(RouteCliTest, BatchOfRouteLinesWithFailures) {
   EXPECT_EQ(ns.ipJson("route show table 301").size(), 2u);
 }
 
-// `route show` prints IPv4 from a table of the 256 octets (cli/kit/writer.cpp): every octet value
+// `route show` prints IPv4 from a table of the 256 octets (cli/kit/writer.hpp): every octet value
 // in every position of a destination, and in a gateway's last two, printed byte for byte as ip does.
 TEST_F(RouteCliTest, ShowPrintsEveryOctetValueAsIp) {
   auto n = [](int v) { return std::to_string(v); };
