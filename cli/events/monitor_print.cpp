@@ -84,7 +84,7 @@ void appendAddress(std::string& out, const IpAddress& a) {
     out += a.toString();
     return;
   }
-  char buf[16];
+  char buf[kIpv4Room];
   out.append(buf, static_cast<std::size_t>(writeIpv4(buf, a.bytes().data()) - buf));
 }
 

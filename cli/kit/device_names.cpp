@@ -2,10 +2,17 @@
 
 #include <fmt/format.h>
 
+#include "fastlink/link_view.hpp"
+
 namespace fastlink::cli {
 
 void DeviceNames::load(LinkApi& links) {
-  links.forEach({}, [&](const LinkInfo& l) { remember(l); }, [&] { devices_.clear(); });
+  // Views: a name and the flags are all that is kept, nothing is decoded into a LinkInfo.
+  links.forEach({}, [&](const LinkView& l) {
+    Device& d = devices_[l.index()];
+    if (auto name = l.name()) d.name = *name;
+    d.flags = l.flags();
+  }, [&] { devices_.clear(); });
 }
 
 void DeviceNames::remember(const LinkInfo& link) {

@@ -66,7 +66,7 @@ OutBuffer& OutBuffer::putIp(const IpAddress& ip) {
   if (ip.isV4()) {
     // Room for the longest quad first, then the digits in place: a million routes print two
     // addresses each, and four putUint calls with their checks were ~4% of `-j route show`.
-    if (capacity_ - size_ < 15) grow(15);
+    if (capacity_ - size_ < kIpv4Room) grow(kIpv4Room);
     size_ = static_cast<std::size_t>(writeIpv4(data_ + size_, b.data()) - data_);
     return *this;
   }

@@ -13,6 +13,7 @@
 // tell). JSON stays a closed, valid array. See docs/CLI.md, "Output".
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -24,18 +25,41 @@
 
 namespace fastlink::cli {
 
-/// Writes an IPv4 address (4 bytes) as a dotted quad at `out` (at most 15 characters) and returns
-/// the end: by hand, since glibc's inet_ntop formats with sprintf (the monitor and `-j route show`
-/// print one or two per object).
+namespace detail {
+/// A byte value as decimal text: its `length` digits (4 bytes: one load and one store each).
+struct OctetText {
+  char digits[3];
+  uint8_t length;
+};
+static_assert(sizeof(OctetText) == 4);
+inline constexpr std::array<OctetText, 256> kOctetTexts = [] {
+  std::array<OctetText, 256> table{};
+  for (unsigned v = 0; v < 256; ++v) {
+    OctetText& t = table[v];
+    if (v >= 100) t.digits[t.length++] = static_cast<char>('0' + v / 100);
+    if (v >= 10) t.digits[t.length++] = static_cast<char>('0' + v / 10 % 10);
+    t.digits[t.length++] = static_cast<char>('0' + v % 10);
+  }
+  return table;
+}();
+}  // namespace detail
+
+/// Room writeIpv4 needs at `out`: the quad is at most 15 characters, the byte after it is scratch.
+inline constexpr std::size_t kIpv4Room = 16;
+
+/// Writes an IPv4 address (4 bytes) as a dotted quad at `out` (kIpv4Room bytes of room) and
+/// returns its end: by hand, since glibc's inet_ntop formats with sprintf (the monitor and `-j
+/// route show` print one or two per object), and from a table of the 256 octets, since digit by
+/// digit the quads were a fifth of `route show`'s instructions (callgrind, 50,000 routes via a
+/// gateway: ~120 per address).
 inline char* writeIpv4(char* out, const uint8_t* bytes) {
   for (std::size_t i = 0; i < 4; ++i) {
-    unsigned v = bytes[i];
-    if (i) *out++ = '.';
-    if (v >= 100) *out++ = static_cast<char>('0' + v / 100);
-    if (v >= 10) *out++ = static_cast<char>('0' + v / 10 % 10);
-    *out++ = static_cast<char>('0' + v % 10);
+    const detail::OctetText& t = detail::kOctetTexts[bytes[i]];
+    std::memcpy(out, &t, sizeof t);  // the digits, and the length byte as scratch
+    out += t.length;
+    *out++ = '.';
   }
-  return out;
+  return out - 1;  // the last dot was scratch too
 }
 
 class OutBuffer {

@@ -7,7 +7,9 @@
 
 #include "kit/args.hpp"
 #include "kit/command.hpp"
+#include "fastlink/link_view.hpp"
 #include "fastlink/neigh.hpp"
+#include "fastlink/neigh_view.hpp"
 #include "fastlink/prefix.hpp"
 #include "kit/ip_compat.hpp"
 #include "kit/output.hpp"
@@ -106,6 +108,13 @@ struct ShowOptions {
   NeighFilter filter;
   std::optional<Prefix> to;
   bool devGiven = false;
+
+  /// `to PREFIX`, matched in user space as ip does.
+  bool selects(const NeighView& n) const {
+    if (!to) return true;
+    auto dst = n.dst();
+    return dst && to->contains(*dst);
+  }
 };
 
 ShowOptions parseShow(const Context& ctx, Args& args, bool flush) {
@@ -163,27 +172,49 @@ ShowOptions parseShow(const Context& ctx, Args& args, bool flush) {
 
 std::map<uint32_t, std::string> deviceNames(Netlink& nl) {
   std::map<uint32_t, std::string> out;
-  // Streamed: only the names are kept, not every device's LinkInfo.
-  nl.links().forEach({}, [&](const LinkInfo& l) { out[*l.index] = l.name.value_or(std::to_string(*l.index)); },
-                     [&] { out.clear(); });
+  // Streamed views: only the names are read and kept, no device is decoded into a LinkInfo.
+  nl.links().forEach({}, [&](const LinkView& l) {
+    auto name = l.name();
+    out.insert_or_assign(l.index(), name ? std::string(*name) : std::to_string(l.index()));
+  }, [&] { out.clear(); });
   return out;
 }
 
-nlohmann::ordered_json toJson(const NeighInfo& n, const std::map<uint32_t, std::string>& names, bool withDev) {
+/// A NeighInfo read through NeighView's accessors, so that one printer serves `neigh get` (an
+/// owning object) and the views of `neigh show`'s dump.
+class NeighInfoFields {
+ public:
+  explicit NeighInfoFields(const NeighInfo& n) : n_(n) {}
+  const std::optional<IpAddress>& dst() const { return n_.dst; }
+  uint32_t devIndex() const { return n_.devIndex(); }
+  const std::optional<MacAddress>& lladdr() const { return n_.lladdr; }
+  bool router() const { return n_.isRouter(); }
+  bool proxy() const { return n_.isProxy(); }
+  bool externLearn() const { return n_.externLearn.value_or(false); }
+  std::optional<uint8_t> protocol() const { return n_.protocol; }
+  std::optional<NeighState> state() const { return n_.state; }
+
+ private:
+  const NeighInfo& n_;
+};
+
+template <class Neigh>
+nlohmann::ordered_json toJson(const Neigh& n, const std::map<uint32_t, std::string>& names, bool withDev) {
   nlohmann::ordered_json j;
-  j["dst"] = n.dst ? n.dst->toString() : "";
+  const auto& dst = n.dst();
+  j["dst"] = dst ? dst->toString() : "";
   if (withDev) {
     auto it = names.find(n.devIndex());
     j["dev"] = it == names.end() ? std::to_string(n.devIndex()) : it->second;
   }
-  if (n.lladdr) j["lladdr"] = n.lladdr->toString();
-  if (n.isRouter()) j["router"] = nullptr;
-  if (n.isProxy()) j["proxy"] = nullptr;
-  if (n.externLearn.value_or(false)) j["extern_learn"] = nullptr;
-  if (n.protocol && *n.protocol) j["protocol"] = *n.protocol;
-  if (!n.isProxy() && n.state && *n.state != NeighState::None) {
+  if (const auto& lladdr = n.lladdr()) j["lladdr"] = lladdr->toString();
+  if (n.router()) j["router"] = nullptr;
+  if (n.proxy()) j["proxy"] = nullptr;
+  if (n.externLearn()) j["extern_learn"] = nullptr;
+  if (auto protocol = n.protocol(); protocol && *protocol) j["protocol"] = *protocol;
+  if (auto state = n.state(); !n.proxy() && state && *state != NeighState::None) {
     nlohmann::ordered_json states = nlohmann::ordered_json::array();
-    std::string all = neighStateName(*n.state);
+    std::string all = neighStateName(*state);
     for (std::size_t at = 0; at <= all.size();) {
       std::size_t comma = all.find(',', at);
       if (comma == std::string::npos) comma = all.size();
@@ -195,17 +226,19 @@ nlohmann::ordered_json toJson(const NeighInfo& n, const std::map<uint32_t, std::
   return j;
 }
 
-std::string toText(const NeighInfo& n, const std::map<uint32_t, std::string>& names, bool withDev) {
-  TextLine line(n.dst ? n.dst->toString() : "");
+template <class Neigh>
+std::string toText(const Neigh& n, const std::map<uint32_t, std::string>& names, bool withDev) {
+  const auto& dst = n.dst();
+  TextLine line(dst ? dst->toString() : "");
   if (withDev) {
     auto it = names.find(n.devIndex());
     line.add("dev", it == names.end() ? std::to_string(n.devIndex()) : it->second);
   }
-  if (n.lladdr) line.add("lladdr", n.lladdr->toString());
-  if (n.isRouter()) line.add("router");
-  if (n.isProxy()) line.add("proxy");
-  if (n.externLearn.value_or(false)) line.add("extern_learn");
-  if (!n.isProxy() && n.state && *n.state != NeighState::None) line.add(neighStateName(*n.state));
+  if (const auto& lladdr = n.lladdr()) line.add("lladdr", lladdr->toString());
+  if (n.router()) line.add("router");
+  if (n.proxy()) line.add("proxy");
+  if (n.externLearn()) line.add("extern_learn");
+  if (auto state = n.state(); !n.proxy() && state && *state != NeighState::None) line.add(neighStateName(*state));
   return line.str();
 }
 
@@ -218,14 +251,14 @@ int showNeigh(Context& ctx, Args& args) {
   bool withDev = !s.devGiven;
   if (ctx.options().json) {
     JsonArrayWriter out(stdout, ctx.options().pretty);
-    if (!linkFamily) nl.neighbours().forEach(s.filter, [&](const NeighInfo& n) {
-      if (s.to && (!n.dst || !s.to->contains(*n.dst))) return;
+    if (!linkFamily) nl.neighbours().forEach(s.filter, [&](const NeighView& n) {
+      if (!s.selects(n)) return;
       out.add(toJson(n, names, withDev));
     });
     out.finish();
   } else {
-    if (!linkFamily) nl.neighbours().forEach(s.filter, [&](const NeighInfo& n) {
-      if (s.to && (!n.dst || !s.to->contains(*n.dst))) return;
+    if (!linkFamily) nl.neighbours().forEach(s.filter, [&](const NeighView& n) {
+      if (!s.selects(n)) return;
       printLine(toText(n, names, withDev));
     });
   }
@@ -283,9 +316,9 @@ int getNeigh(Context& ctx, Args& args) {
   auto names = deviceNames(nl);
   if (ctx.options().json) {
     JsonArrayWriter out(stdout, ctx.options().pretty);
-    out.add(toJson(n, names, true));
+    out.add(toJson(NeighInfoFields(n), names, true));
   } else {
-    printLine(toText(n, names, true));
+    printLine(toText(NeighInfoFields(n), names, true));
   }
   return kExitOk;
 }

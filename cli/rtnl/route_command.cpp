@@ -2,13 +2,17 @@
 // iproute2 grammar. Every change is a PreparedRequest, so `-batch` files can hold a million
 // `route add` lines.
 #include <fmt/format.h>
+#include <linux/rtnetlink.h>
 
+#include <cstring>
 #include <memory>
 #include <unordered_map>
 
 #include "kit/args.hpp"
 #include "kit/command.hpp"
+#include "fastlink/link_view.hpp"
 #include "fastlink/route.hpp"
+#include "fastlink/route_view.hpp"
 #include "kit/ip_compat.hpp"
 #include "kit/output.hpp"
 #include "kit/writer.hpp"
@@ -242,8 +246,9 @@ PreparedRequest prepareRoute(Context& ctx, Args& args) {
 class DeviceNames {
  public:
   explicit DeviceNames(Netlink& nl) {
-    nl.links().forEach({}, [&](const LinkInfo& l) {
-      if (l.index && l.name) names_[*l.index] = *l.name;
+    // Views: only the names are read (a LinkInfo of every device cost as much as the routes).
+    nl.links().forEach({}, [&](const LinkView& l) {
+      if (auto name = l.name()) names_.insert_or_assign(l.index(), std::string(*name));
     }, [&] { names_.clear(); });
   }
   void put(OutBuffer& out, uint32_t index) const {
@@ -310,8 +315,50 @@ const char* prefName(uint8_t pref) {
   }
 }
 
+/// A RouteInfo read through RouteView's accessors, so that one printer serves `route get` (an
+/// owning object) and the views of a dump (`route show`, nothing decoded into a RouteInfo). The
+/// header's fields the decoder always sets read as the view reads them.
+class RouteInfoFields {
+ public:
+  explicit RouteInfoFields(const RouteInfo& r) : r_(r) {}
+  RouteType type() const { return r_.type.value_or(RouteType::Unicast); }
+  uint32_t table() const { return r_.table.value_or(kTableMain); }
+  RouteProtocol protocol() const { return r_.protocol.value_or(RouteProtocol::Boot); }
+  Scope scope() const { return r_.scope.value_or(Scope::Universe); }
+  uint32_t flags() const { return r_.flags.value_or(0); }
+  bool isCloned() const { return r_.isCloned(); }
+  IpAddress::Family family() const { return r_.family(); }
+  const std::optional<Prefix>& dst() const { return r_.dst; }
+  const std::optional<Prefix>& src() const { return r_.src; }
+  const std::optional<IpAddress>& gateway() const { return r_.gateway; }
+  uint32_t devIndex() const { return r_.devIndex(); }
+  std::optional<uint32_t> metric() const { return r_.metric; }
+  const std::optional<IpAddress>& prefsrc() const { return r_.prefsrc; }
+  std::optional<uint32_t> nhid() const { return r_.nhid; }
+  std::optional<uint8_t> pref() const { return r_.pref; }
+  std::optional<uint32_t> uid() const { return r_.uid; }
+  std::optional<uint32_t> expires() const { return r_.expires; }
+  std::optional<uint32_t> mark() const { return r_.mark; }
+  const std::optional<RouteMetrics>& metrics() const { return r_.metrics; }
+  bool isMultipath() const { return !r_.paths.empty(); }
+  const std::vector<RoutePath>& paths() const { return r_.paths; }
+
+ private:
+  const RouteInfo& r_;
+};
+
+/// RTA_MARK of a view (a lookup's firewall mark; RouteView has no reader of its own for it).
+std::optional<uint32_t> markOf(const RouteView& r) {
+  auto a = r.attribute(RTA_MARK);
+  if (!a || a->size() < sizeof(uint32_t)) return std::nullopt;
+  uint32_t mark;
+  std::memcpy(&mark, a->data(), sizeof mark);
+  return mark;
+}
+std::optional<uint32_t> markOf(const RouteInfoFields& r) { return r.mark(); }
+
 /// An IPv4 lookup result (RTM_F_CLONED): ip adds its `cache` line.
-bool isIpv4Cache(const RouteInfo& r) { return r.isCloned() && r.dst && r.dst->isV4() && r.flags; }
+bool isIpv4Cache(bool cloned, const std::optional<Prefix>& dst) { return cloned && dst && dst->isV4(); }
 
 struct RoutePrinter {
   DeviceNames names;
@@ -323,52 +370,62 @@ struct RoutePrinter {
   bool hideScope = false;  ///< `route show scope S`: likewise
   bool oneline = false;    ///< -o: ip's line break before `cache` becomes ` \`
 
-  void text(OutBuffer& out, const RouteInfo& r) {
+  template <class Route>
+  void text(OutBuffer& out, const Route& r) {
     bool sp = false;
     auto word = [&](std::string_view w) -> OutBuffer& {
       if (sp) out.put(' ');
       sp = true;
       return out.put(w);
     };
-    if (r.type && *r.type != RouteType::Unicast) word(words.type(*r.type));
-    if (!r.dst) word("?");
-    else if (r.dst->isDefault()) word("default");
-    else word({}).putPrefix(*r.dst);
-    if (r.src) word("from ").putPrefix(*r.src);
-    if (r.nhid) word("nhid ").putUint(*r.nhid);
-    if (r.gateway) word("via ").putIp(*r.gateway);
+    if (RouteType type = r.type(); type != RouteType::Unicast) word(words.type(type));
+    const auto& dst = r.dst();
+    if (!dst) word("?");
+    else if (dst->isDefault()) word("default");
+    else word({}).putPrefix(*dst);
+    if (const auto& src = r.src()) word("from ").putPrefix(*src);
+    if (auto nhid = r.nhid()) word("nhid ").putUint(*nhid);
+    if (const auto& gateway = r.gateway()) word("via ").putIp(*gateway);
     if (r.devIndex() && !hideDev) names.put(word("dev "), r.devIndex());
-    if ((isGet || showTable) && r.table && *r.table != kTableMain) word("table ").put(words.table(*r.table));
+    if (uint32_t table = r.table(); (isGet || showTable) && table != kTableMain) word("table ").put(words.table(table));
     bool cloned = r.isCloned();
-    if (!cloned && !hideProto && r.protocol && *r.protocol != RouteProtocol::Boot) word("proto ").put(words.protocol(*r.protocol));
-    if (!cloned && !hideScope && r.scope && *r.scope != Scope::Universe) word("scope ").put(words.scope(*r.scope));
-    if (r.prefsrc) word("src ").putIp(*r.prefsrc);
-    if (r.metric) word("metric ").putUint(*r.metric);
+    if (RouteProtocol proto = r.protocol(); !cloned && !hideProto && proto != RouteProtocol::Boot)
+      word("proto ").put(words.protocol(proto));
+    if (Scope scope = r.scope(); !cloned && !hideScope && scope != Scope::Universe) word("scope ").put(words.scope(scope));
+    if (const auto& prefsrc = r.prefsrc()) word("src ").putIp(*prefsrc);
+    if (auto metric = r.metric()) word("metric ").putUint(*metric);
+    uint32_t flags = r.flags();
     for (const auto& [bit, name] : kNexthopFlags)
-      if (r.flags.value_or(0) & bit) word(name);
+      if (flags & bit) word(name);
     // ip prints a mark below 16 in decimal, from 16 on in hex.
-    if (r.mark && *r.mark) word("mark ").put(*r.mark < 16 ? fmt::format("{}", *r.mark) : fmt::format("{:#x}", *r.mark));
-    if (r.uid) word("uid ").putUint(*r.uid);
-    if (isIpv4Cache(r)) {
+    if (auto mark = markOf(r); mark && *mark) word("mark ").put(*mark < 16 ? fmt::format("{}", *mark) : fmt::format("{:#x}", *mark));
+    if (auto uid = r.uid()) word("uid ").putUint(*uid);
+    if (isIpv4Cache(cloned, dst)) {
       // ip: a second line "    cache" with the cache flags as <a,b>.
       out.put(oneline ? " \\    cache" : "\n    cache");
-      auto names = cacheFlagNames(*r.flags);
+      auto names = cacheFlagNames(flags);
       for (std::size_t i = 0; i < names.size(); ++i) out.put(i ? "," : " <").put(names[i]);
       if (!names.empty()) out.put('>');
     }
-    if (r.expires) word("expires ").putUint(*r.expires).put("sec");
-    if (r.metrics) {
+    if (auto expires = r.expires()) word("expires ").putUint(*expires).put("sec");
+    if (const auto& metrics = r.metrics()) {
       // ip's order: RTAX_* numbers (mtu 2, window 3, advmss 8, hoplimit 10, initcwnd 11, initrwnd 14).
-      if (r.metrics->mtu) word("mtu ").putUint(*r.metrics->mtu);
-      if (r.metrics->window) word("window ").putUint(*r.metrics->window);
-      if (r.metrics->advmss) word("advmss ").putUint(*r.metrics->advmss);
-      if (r.metrics->hoplimit && *r.metrics->hoplimit != 0xffffffffu) word("hoplimit ").putUint(*r.metrics->hoplimit);
-      if (r.metrics->initcwnd) word("initcwnd ").putUint(*r.metrics->initcwnd);
-      if (r.metrics->initrwnd) word("initrwnd ").putUint(*r.metrics->initrwnd);
+      if (metrics->mtu) word("mtu ").putUint(*metrics->mtu);
+      if (metrics->window) word("window ").putUint(*metrics->window);
+      if (metrics->advmss) word("advmss ").putUint(*metrics->advmss);
+      if (metrics->hoplimit && *metrics->hoplimit != 0xffffffffu) word("hoplimit ").putUint(*metrics->hoplimit);
+      if (metrics->initcwnd) word("initcwnd ").putUint(*metrics->initcwnd);
+      if (metrics->initrwnd) word("initrwnd ").putUint(*metrics->initrwnd);
     }
-    if (r.pref && r.dst && !r.dst->isV4())
-      if (const char* p = prefName(*r.pref)) word("pref ").put(p);
-    for (const auto& p : r.paths) {
+    if (auto pref = r.pref(); pref && dst && !dst->isV4())
+      if (const char* p = prefName(*pref)) word("pref ").put(p);
+    if (r.isMultipath()) putPaths(out, r.paths());
+    out.put('\n');
+    out.endRecord();
+  }
+
+  void putPaths(OutBuffer& out, const std::vector<RoutePath>& paths) {
+    for (const auto& p : paths) {
       out.put("\n\tnexthop");
       if (p.gateway) out.put(" via ").putIp(*p.gateway);
       if (p.dev && p.dev->isIndex()) names.put(out.put(" dev "), p.dev->index());
@@ -376,8 +433,6 @@ struct RoutePrinter {
       for (const auto& [bit, name] : kNexthopFlags)
         if (p.flags & bit) out.put(' ').put(name);
     }
-    out.put('\n');
-    out.endRecord();
   }
 
   void flags(JsonOut& j, uint32_t bits) {
@@ -395,47 +450,51 @@ struct RoutePrinter {
     out.put('"');
   }
 
-  void json(JsonOut& j, const RouteInfo& r) {
+  template <class Route>
+  void json(JsonOut& j, const Route& r) {
     j.beginObject();
-    if (r.type && *r.type != RouteType::Unicast) j.field("type", words.type(*r.type));
-    if (!r.dst) j.field("dst", "?");
-    else if (r.dst->isDefault()) j.field("dst", "default");
-    else j.field("dst", *r.dst);
-    if (r.src) j.field("from", *r.src);
-    if (r.nhid) j.field("nhid", *r.nhid);
-    if (r.gateway) j.field("gateway", *r.gateway);
+    if (RouteType type = r.type(); type != RouteType::Unicast) j.field("type", words.type(type));
+    const auto& dst = r.dst();
+    if (!dst) j.field("dst", "?");
+    else if (dst->isDefault()) j.field("dst", "default");
+    else j.field("dst", *dst);
+    if (const auto& src = r.src()) j.field("from", *src);
+    if (auto nhid = r.nhid()) j.field("nhid", *nhid);
+    if (const auto& gateway = r.gateway()) j.field("gateway", *gateway);
     if (r.devIndex() && !hideDev) devName(j, r.devIndex());
     // As in text: a lookup result names a table other than main (ip prints it the same way).
-    if (r.table && *r.table != kTableMain && (isGet || showTable)) j.field("table", words.table(*r.table));
+    if (uint32_t table = r.table(); table != kTableMain && (isGet || showTable)) j.field("table", words.table(table));
     bool cloned = r.isCloned();
-    if (!cloned && !hideProto && r.protocol && *r.protocol != RouteProtocol::Boot) j.field("protocol", words.protocol(*r.protocol));
-    if (!cloned && !hideScope && r.scope && *r.scope != Scope::Universe) j.field("scope", words.scope(*r.scope));
-    if (r.prefsrc) j.field("prefsrc", *r.prefsrc);
-    if (r.metric) j.field("metric", *r.metric);
-    flags(j, r.flags.value_or(0) & 0xff);
-    if (r.mark && *r.mark) j.field("mark", *r.mark);
-    if (r.uid) j.field("uid", *r.uid);
-    if (isIpv4Cache(r)) {
+    if (RouteProtocol proto = r.protocol(); !cloned && !hideProto && proto != RouteProtocol::Boot)
+      j.field("protocol", words.protocol(proto));
+    if (Scope scope = r.scope(); !cloned && !hideScope && scope != Scope::Universe) j.field("scope", words.scope(scope));
+    if (const auto& prefsrc = r.prefsrc()) j.field("prefsrc", *prefsrc);
+    if (auto metric = r.metric()) j.field("metric", *metric);
+    uint32_t bits = r.flags();
+    flags(j, bits & 0xff);
+    if (auto mark = markOf(r); mark && *mark) j.field("mark", *mark);
+    if (auto uid = r.uid()) j.field("uid", *uid);
+    if (isIpv4Cache(cloned, dst)) {
       j.key("cache").beginArray();
-      for (const auto& name : cacheFlagNames(*r.flags)) j.value(name);
+      for (const auto& name : cacheFlagNames(bits)) j.value(name);
       j.endArray();
     }
-    if (r.expires) j.field("expires", *r.expires);
-    if (r.metrics && !r.metrics->empty()) {
+    if (auto expires = r.expires()) j.field("expires", *expires);
+    if (const auto& metrics = r.metrics(); metrics && !metrics->empty()) {
       j.key("metrics").beginArray().beginObject();
-      if (r.metrics->mtu) j.field("mtu", *r.metrics->mtu);
-      if (r.metrics->window) j.field("window", *r.metrics->window);
-      if (r.metrics->advmss) j.field("advmss", *r.metrics->advmss);
-      if (r.metrics->hoplimit) j.field("hoplimit", *r.metrics->hoplimit);
-      if (r.metrics->initcwnd) j.field("initcwnd", *r.metrics->initcwnd);
-      if (r.metrics->initrwnd) j.field("initrwnd", *r.metrics->initrwnd);
+      if (metrics->mtu) j.field("mtu", *metrics->mtu);
+      if (metrics->window) j.field("window", *metrics->window);
+      if (metrics->advmss) j.field("advmss", *metrics->advmss);
+      if (metrics->hoplimit) j.field("hoplimit", *metrics->hoplimit);
+      if (metrics->initcwnd) j.field("initcwnd", *metrics->initcwnd);
+      if (metrics->initrwnd) j.field("initrwnd", *metrics->initrwnd);
       j.endObject().endArray();
     }
-    if (r.pref && r.dst && !r.dst->isV4())
-      if (const char* p = prefName(*r.pref)) j.field("pref", p);
-    if (!r.paths.empty()) {
+    if (auto pref = r.pref(); pref && dst && !dst->isV4())
+      if (const char* p = prefName(*pref)) j.field("pref", p);
+    if (r.isMultipath()) {
       j.key("nexthops").beginArray();
-      for (const auto& p : r.paths) {
+      for (const auto& p : r.paths()) {
         j.beginObject();
         if (p.gateway) j.field("gateway", *p.gateway);
         if (p.dev && p.dev->isIndex()) devName(j, p.dev->index());
@@ -464,11 +523,13 @@ struct ShowSelectors {
   std::optional<Scope> scope;
   bool localOrBroadcast = true;  ///< false: routes of type local and broadcast are left out (`vrf NAME`)
 
-  bool admits(const RouteInfo& r) const {
-    if (scope && r.scope.value_or(Scope::Universe) != *scope) return false;
-    if (!localOrBroadcast && (r.type == RouteType::Local || r.type == RouteType::Broadcast)) return false;
+  template <class Route>
+  bool admits(const Route& r) const {
+    if (scope && r.scope() != *scope) return false;
+    if (!localOrBroadcast && (r.type() == RouteType::Local || r.type() == RouteType::Broadcast)) return false;
     if (!root && !match) return true;
-    Prefix dst = r.dst.value_or(Prefix::any(r.family()));
+    const auto& given = r.dst();
+    Prefix dst = given ? *given : Prefix::any(r.family());
     auto sameFamily = [&](const ShowPrefix& s) { return s.anyFamily || dst.family() == s.prefix.family(); };
     if (root && (!sameFamily(*root) || dst.length() < root->prefix.length() ||
                  (!root->anyFamily && !root->prefix.contains(dst.address()))))
@@ -571,9 +632,9 @@ int showRoutes(Context& ctx, Args& args) {
     OutBuffer out;
     if (ctx.options().json) {
       JsonOut j(out, ctx.options().pretty);
-      nl.routes().forEach(f, [&](const RouteInfo& r) { if (selectors.admits(r)) printer.json(j, r); }, [&] { j.restartDump(); });
+      nl.routes().forEach(f, [&](const RouteView& r) { if (selectors.admits(r)) printer.json(j, r); }, [&] { j.restartDump(); });
     } else {
-      nl.routes().forEach(f, [&](const RouteInfo& r) { if (selectors.admits(r)) printer.text(out, r); }, [&] { out.restartDump(); });
+      nl.routes().forEach(f, [&](const RouteView& r) { if (selectors.admits(r)) printer.text(out, r); }, [&] { out.restartDump(); });
     }
   } catch (const Error& e) {
     return failed(e);
@@ -615,9 +676,9 @@ int getRoute(Context& ctx, Args& args) {
     OutBuffer out;
     if (ctx.options().json) {
       JsonOut j(out, ctx.options().pretty);
-      printer.json(j, r);
+      printer.json(j, RouteInfoFields(r));
     } else {
-      printer.text(out, r);
+      printer.text(out, RouteInfoFields(r));
     }
   } catch (const Error& e) {
     return failed(e);

@@ -122,5 +122,32 @@ TEST_F(RouteCliTest, BatchOfRouteLinesWithFailures) {
   EXPECT_EQ(ns.ipJson("route show table 301").size(), 2u);
 }
 
+// `route show` prints IPv4 from a table of the 256 octets (cli/kit/writer.hpp): every octet value
+// in every position of a destination, and in a gateway's last two, printed byte for byte as ip does.
+TEST_F(RouteCliTest, ShowPrintsEveryOctetValueAsIp) {
+  auto n = [](int v) { return std::to_string(v); };
+  std::string content;
+  for (int i = 0; i < 256; ++i) {
+    content += "route add blackhole " + n(i) + "." + n((i + 85) % 256) + "." + n((i + 170) % 256) + "." + n(255 - i) +
+               "/32 table 302\n";
+    // Gateways outside v0's subnet (onlink): none is local or its broadcast.
+    content += "route add " + n(i * 37 % 200 + 1) + "." + n(i) + ".1.0/24 via 198.51." + n(i) + "." + n(255 - i) +
+               " dev v0 onlink table 302\n";
+  }
+  auto r = batch(content);
+  ASSERT_EQ(r.status, 0) << r.err;
+  // ip ends a text line with a blank, fastlink does not (the differential suite's rule too).
+  auto unpadded = [](std::string text) {
+    for (std::size_t at; (at = text.find(" \n")) != std::string::npos;) text.erase(at, 1);
+    return text;
+  };
+  auto text = cli("route show table 302");
+  ASSERT_EQ(text.status, 0) << text.err;
+  EXPECT_EQ(text.out, unpadded(ns.ip("route show table 302")));
+  auto json = cli("-j route show table 302");
+  ASSERT_EQ(json.status, 0) << json.err;
+  EXPECT_EQ(json.out, ns.ip("-j route show table 302"));
+}
+
 }  // namespace
 }  // namespace fastlink::test
