@@ -5,6 +5,7 @@
 #include <any>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -43,9 +44,15 @@ struct VethInfo {
   std::optional<std::string> peerName;
   std::optional<Netns> peerNetns;
   std::optional<MacAddress> peerAddress;
+  /// The peer's own MTU, transmit queue length and queue counts (`peer name P mtu N txqlen N
+  /// numtxqueues N numrxqueues N`); unset: the kernel's defaults, not the device's.
+  std::optional<uint32_t> peerMtu, peerTxqlen, peerNumTxQueues, peerNumRxQueues;
   VethInfo& setPeerName(std::string v) { peerName = std::move(v); return *this; }
   VethInfo& setPeerNetns(Netns v) { peerNetns = std::move(v); return *this; }
   VethInfo& setPeerAddress(MacAddress v) { peerAddress = v; return *this; }
+  VethInfo& setPeerMtu(uint32_t v) { peerMtu = v; return *this; }
+  VethInfo& setPeerTxqlen(uint32_t v) { peerTxqlen = v; return *this; }
+  VethInfo& setPeerQueues(uint32_t tx, uint32_t rx) { peerNumTxQueues = tx; peerNumRxQueues = rx; return *this; }
 };
 
 /// A spanning-tree bridge identifier: priority and MAC address (`ip -d` prints it as
@@ -240,10 +247,21 @@ struct MacvlanInfo {  ///< for kinds macvlan and macvtap
 enum class VlanProtocol : uint16_t { Dot1Q = 0x8100, Dot1AD = 0x88a8 };
 
 struct VlanInfo {  ///< the parent device is LinkInfo::parent
+  /// Flag bits (the kernel's VLAN_FLAG_* values), as `ip -d link` prints them (`<REORDER_HDR>`).
+  static constexpr uint32_t kReorderHdr = 0x1, kGvrp = 0x2, kLooseBinding = 0x4, kMvrp = 0x8, kBridgeBinding = 0x10;
   std::optional<uint16_t> id;
   std::optional<VlanProtocol> protocol;
+  /// The flags (`reorder_hdr on|off`, `gvrp`, `mvrp`, `loose_binding`, `bridge_binding`); only
+  /// the bits in `flagsMask` are sent. The kernel reports every bit (mask all ones).
+  std::optional<uint32_t> flags;
+  uint32_t flagsMask = 0;
   VlanInfo& setId(uint16_t v) { id = v; return *this; }
   VlanInfo& setProtocol(VlanProtocol v) { protocol = v; return *this; }
+  VlanInfo& setFlag(uint32_t bit, bool on) {
+    flags = (flags.value_or(0) & ~bit) | (on ? bit : 0);
+    flagsMask |= bit;
+    return *this;
+  }
 };
 
 struct VrfInfo {

@@ -62,6 +62,21 @@ TEST(LinkRequestsGolden, AddVethWithPeerAddressAndPeerNetnsPid) {
   EXPECT_TRUE(sameBytes(r.bytes(), expected));
 }
 
+TEST(LinkRequestsGolden, AddVethWithThePeersOwnMtuTxqlenAndQueues) {
+  // ip link add v0 type veth peer mtu 1400 txqlen 50 numtxqueues 3 numrxqueues 2 (no name: the
+  // kernel names the peer)
+  Request r = LinkRequests::add(
+      LinkInfo("v0", "veth").setVeth(VethInfo().setPeerMtu(1400).setPeerTxqlen(50).setPeerQueues(3, 2)));
+  Attrs peer = Attrs()
+                   .header(Ifinfo{})
+                   .u32(IFLA_MTU, 1400)
+                   .u32(IFLA_TXQLEN, 50)
+                   .u32(IFLA_NUM_TX_QUEUES, 3)
+                   .u32(IFLA_NUM_RX_QUEUES, 2);
+  Bytes expected = addMessage(Attrs().str(IFLA_IFNAME, "v0").append(linkInfo("veth", Attrs().nest(VETH_INFO_PEER, peer))));
+  EXPECT_TRUE(sameBytes(r.bytes(), expected));
+}
+
 TEST(LinkRequestsGolden, AddVethWithoutPeerOptionsHasNoData) {
   Request r = LinkRequests::add(LinkInfo("v0", "veth"));
   EXPECT_TRUE(sameBytes(r.bytes(), addMessage(Attrs().str(IFLA_IFNAME, "v0").append(linkInfo("veth")))));

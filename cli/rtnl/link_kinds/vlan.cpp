@@ -5,6 +5,30 @@
 namespace fastlink::cli {
 namespace {
 
+/// The flags in ip's order (vlan_print_flags) with the words that set them.
+constexpr std::pair<uint32_t, const char*> kVlanFlags[] = {{VlanInfo::kReorderHdr, "REORDER_HDR"},
+                                                           {VlanInfo::kGvrp, "GVRP"},
+                                                           {VlanInfo::kMvrp, "MVRP"},
+                                                           {VlanInfo::kLooseBinding, "LOOSE_BINDING"},
+                                                           {VlanInfo::kBridgeBinding, "BRIDGE_BINDING"}};
+constexpr std::pair<const char*, uint32_t> kVlanFlagWords[] = {{"reorder_hdr", VlanInfo::kReorderHdr},
+                                                               {"gvrp", VlanInfo::kGvrp},
+                                                               {"mvrp", VlanInfo::kMvrp},
+                                                               {"loose_binding", VlanInfo::kLooseBinding},
+                                                               {"bridge_binding", VlanInfo::kBridgeBinding}};
+
+/// `reorder_hdr on|off` and the other flag words; false when the next word is none of them.
+bool parseVlanFlag(Args& args, VlanInfo& v) {
+  for (auto [word, bit] : kVlanFlagWords) {
+    if (!args.accept(word)) continue;
+    std::string value = args.value(word);
+    if (value != "on" && value != "off") throw UsageError(fmt::format("{}: \"{}\" is not on or off", word, value));
+    v.setFlag(bit, value == "on");
+    return true;
+  }
+  return false;
+}
+
 void parseVlan(Args& args, ParsedLink& p) {
   VlanInfo v;
   while (!args.done()) {
@@ -14,7 +38,9 @@ void parseVlan(Args& args, ParsedLink& p) {
       if (proto == "802.1Q" || proto == "802.1q") v.protocol = VlanProtocol::Dot1Q;
       else if (proto == "802.1ad" || proto == "802.1AD") v.protocol = VlanProtocol::Dot1AD;
       else throw UsageError(fmt::format("protocol: unknown vlan protocol \"{}\" (known: 802.1Q, 802.1ad)", proto));
-    } else args.unknown("type vlan takes: id, protocol");
+    } else if (!parseVlanFlag(args, v)) {
+      args.unknown("type vlan takes: id, protocol, reorder_hdr, gvrp, mvrp, loose_binding, bridge_binding");
+    }
   }
   p.info.vlan = v;
 }
@@ -27,11 +53,29 @@ std::vector<KindOption> printVlan(const LinkInfo& l, const NameOf&) {
     out.push_back(stringOption("protocol", proto, "protocol " + proto));
   }
   if (l.vlan->id) out.push_back(numberOption("id", *l.vlan->id));
+  if (l.vlan->flags) {
+    // `<REORDER_HDR,GVRP>`, JSON "flags": [...]; bits ip has no name for in hex, as ip prints them.
+    uint32_t left = *l.vlan->flags;
+    nlohmann::ordered_json names = nlohmann::ordered_json::array();
+    std::string text = "<";
+    for (auto [bit, name] : kVlanFlags) {
+      if (!(left & bit)) continue;
+      left &= ~bit;
+      names.push_back(name);
+      text += left ? fmt::format("{},", name) : name;
+    }
+    if (left) {
+      names.push_back(fmt::format("{:x}", left));
+      text += fmt::format("{:x}", left);
+    }
+    out.push_back({"flags", names, text + ">"});
+  }
   return out;
 }
 
 const LinkKindRegistrar kVlan{{.kinds = {"vlan"},
-                               .usage = "vlan:    id VID | protocol { 802.1Q | 802.1ad }   (parent: link DEV)",
+                               .usage = "vlan:    id VID | protocol { 802.1Q | 802.1ad } | { reorder_hdr | gvrp | mvrp | loose_binding |\n"
+                                        "         bridge_binding } { on | off }   (parent: link DEV)",
                                .parse = parseVlan,
                                .print = printVlan}};
 

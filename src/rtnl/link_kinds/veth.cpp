@@ -9,7 +9,11 @@
 namespace fastlink::rtnl {
 namespace {
 
-bool hasData(const LinkInfo& link) { return link.veth && (link.veth->peerName || link.veth->peerNetns || link.veth->peerAddress); }
+bool hasData(const LinkInfo& link) {
+  if (!link.veth) return false;
+  const VethInfo& v = *link.veth;
+  return v.peerName || v.peerNetns || v.peerAddress || v.peerMtu || v.peerTxqlen || v.peerNumTxQueues || v.peerNumRxQueues;
+}
 
 void encodeData(core::MessageWriter& w, const LinkInfo& link, KeepAlive& keep) {
   const VethInfo& v = *link.veth;
@@ -20,6 +24,10 @@ void encodeData(core::MessageWriter& w, const LinkInfo& link, KeepAlive& keep) {
     w.putString(IFLA_IFNAME, *v.peerName);
   }
   if (v.peerAddress) w.putBytes(IFLA_ADDRESS, v.peerAddress->bytes());
+  if (v.peerMtu) w.putU32(IFLA_MTU, *v.peerMtu);
+  if (v.peerTxqlen) w.putU32(IFLA_TXQLEN, *v.peerTxqlen);
+  if (v.peerNumTxQueues) w.putU32(IFLA_NUM_TX_QUEUES, *v.peerNumTxQueues);
+  if (v.peerNumRxQueues) w.putU32(IFLA_NUM_RX_QUEUES, *v.peerNumRxQueues);
   if (v.peerNetns) encodeNetns(w, *v.peerNetns, keep);
   w.endNest(peer);
 }

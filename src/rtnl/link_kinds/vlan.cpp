@@ -1,5 +1,6 @@
 #include <linux/if_link.h>
 
+#include "rtnl/codec_helpers.hpp"
 #include "rtnl/link_kind.hpp"
 
 namespace fastlink::rtnl {
@@ -14,6 +15,7 @@ void encodeData(core::MessageWriter& w, const LinkInfo& link, KeepAlive&) {
     w.putU16(IFLA_VLAN_ID, *v.id);
   }
   if (v.protocol) w.putBe16(IFLA_VLAN_PROTOCOL, static_cast<uint16_t>(*v.protocol));
+  if (v.flags) putStruct(w, IFLA_VLAN_FLAGS, ifla_vlan_flags{*v.flags, v.flagsMask});
 }
 
 void decodeData(const nlattr* data, LinkInfo& link) {
@@ -21,6 +23,11 @@ void decodeData(const nlattr* data, LinkInfo& link) {
   VlanInfo v;
   d.read(IFLA_VLAN_ID, v.id);
   d.readBe16(IFLA_VLAN_PROTOCOL, v.protocol);
+  if (const nlattr* f = d.take(IFLA_VLAN_FLAGS)) {
+    auto flags = readStruct<ifla_vlan_flags>(f);
+    v.flags = flags.flags;
+    v.flagsMask = flags.mask;
+  }
   d.keepRest(link);
   link.vlan = v;
 }
