@@ -3,10 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <map>
 
 #include "kit/args.hpp"
 #include "kit/command.hpp"
+#include "kit/failure.hpp"
+#include "kit/device_names.hpp"
 #include "fastlink/neigh.hpp"
 #include "fastlink/prefix.hpp"
 #include "kit/ip_compat.hpp"
@@ -161,21 +162,16 @@ ShowOptions parseShow(const Context& ctx, Args& args, bool flush) {
   return s;
 }
 
-std::map<uint32_t, std::string> deviceNames(Netlink& nl) {
-  std::map<uint32_t, std::string> out;
-  // Streamed: only the names are kept, not every device's LinkInfo.
-  nl.links().forEach({}, [&](const LinkInfo& l) { out[*l.index] = l.name.value_or(std::to_string(*l.index)); },
-                     [&] { out.clear(); });
-  return out;
+DeviceNames deviceNames(Netlink& nl) {
+  DeviceNames names;
+  names.load(nl.links());
+  return names;
 }
 
-nlohmann::ordered_json toJson(const NeighInfo& n, const std::map<uint32_t, std::string>& names, bool withDev) {
+nlohmann::ordered_json toJson(const NeighInfo& n, const DeviceNames& names, bool withDev) {
   nlohmann::ordered_json j;
   j["dst"] = n.dst ? n.dst->toString() : "";
-  if (withDev) {
-    auto it = names.find(n.devIndex());
-    j["dev"] = it == names.end() ? std::to_string(n.devIndex()) : it->second;
-  }
+  if (withDev) j["dev"] = names.nameOrIndex(n.devIndex());
   if (n.lladdr) j["lladdr"] = n.lladdr->toString();
   if (n.isRouter()) j["router"] = nullptr;
   if (n.isProxy()) j["proxy"] = nullptr;
@@ -195,12 +191,9 @@ nlohmann::ordered_json toJson(const NeighInfo& n, const std::map<uint32_t, std::
   return j;
 }
 
-std::string toText(const NeighInfo& n, const std::map<uint32_t, std::string>& names, bool withDev) {
+std::string toText(const NeighInfo& n, const DeviceNames& names, bool withDev) {
   TextLine line(n.dst ? n.dst->toString() : "");
-  if (withDev) {
-    auto it = names.find(n.devIndex());
-    line.add("dev", it == names.end() ? std::to_string(n.devIndex()) : it->second);
-  }
+  if (withDev) line.add("dev", names.nameOrIndex(n.devIndex()));
   if (n.lladdr) line.add("lladdr", n.lladdr->toString());
   if (n.isRouter()) line.add("router");
   if (n.isProxy()) line.add("proxy");
@@ -275,10 +268,7 @@ int getNeigh(Context& ctx, Args& args) {
   try {
     n = nl.neighbours().get(*dst, dev, proxy);
   } catch (const Error& e) {
-    PreparedRequest p;
-    p.device = dev;
-    printError(fmt::format("{} ({})", failureReason(e, &p), e.operation()));
-    return exitStatusOf(e);
+    return reportFailure(e, dev);
   }
   auto names = deviceNames(nl);
   if (ctx.options().json) {

@@ -8,10 +8,13 @@
 
 #include "kit/args.hpp"
 #include "kit/command.hpp"
+#include "kit/failure.hpp"
+#include "kit/device_names.hpp"
 #include "fastlink/route.hpp"
 #include "kit/ip_compat.hpp"
 #include "kit/output.hpp"
 #include "kit/writer.hpp"
+#include "rtnl/route_words.hpp"
 
 namespace fastlink::cli {
 namespace {
@@ -226,23 +229,12 @@ PreparedRequest prepareRoute(Context& ctx, Args& args) {
 // field order, which is ip's (`ip route show` / `ip -j route show`): type, dst, nhid, gateway,
 // dev, table, protocol, scope, prefsrc, metric, flags, pref, metrics, nexthops.
 
-/// ifindex -> name, filled by one link dump before the route dump (the names printed for dev).
-class DeviceNames {
- public:
-  explicit DeviceNames(Netlink& nl) {
-    nl.links().forEach({}, [&](const LinkInfo& l) {
-      if (l.index && l.name) names_[*l.index] = *l.name;
-    }, [&] { names_.clear(); });
-  }
-  void put(OutBuffer& out, uint32_t index) const {
-    auto it = names_.find(index);
-    if (it == names_.end()) out.putUint(index);
-    else out.put(it->second);
-  }
-
- private:
-  std::unordered_map<uint32_t, std::string> names_;
-};
+/// The names printed for dev, filled by one link dump before the route dump.
+DeviceNames loadDeviceNames(Netlink& nl) {
+  DeviceNames names;
+  names.load(nl.links());
+  return names;
+}
 
 /// Names of tables, protocols, scopes and types, formatted once per value rather than per route.
 class RouteWords {
@@ -265,11 +257,6 @@ class RouteWords {
   std::unordered_map<uint32_t, std::string> tables_, protocols_, scopes_, types_;
 };
 
-/// RTNH_F_* bits as iproute2 names them, in its order.
-constexpr std::pair<uint32_t, const char*> kNexthopFlags[] = {{1, "dead"},    {2, "pervasive"}, {4, "onlink"},
-                                                              {8, "offload"}, {16, "linkdown"}, {32, "unresolved"},
-                                                              {64, "trap"}};
-
 /// RTCF_* (linux/in_route.h), the routing cache flags in the high half of rtm_flags of an IPv4
 /// lookup result, as ip's print_cache_flags names them, in its order.
 constexpr std::pair<uint32_t, const char*> kCacheFlags[] = {
@@ -288,16 +275,6 @@ std::vector<std::string> cacheFlagNames(uint32_t flags) {
   return out;
 }
 
-/// ICMPv6 router preference (RFC 4191) as ip prints it.
-const char* prefName(uint8_t pref) {
-  switch (pref) {
-    case 0: return "medium";
-    case 1: return "high";
-    case 3: return "low";
-    default: return nullptr;
-  }
-}
-
 /// An IPv4 lookup result (RTM_F_CLONED): ip adds its `cache` line.
 bool isIpv4Cache(const RouteInfo& r) { return r.isCloned() && r.dst && r.dst->isV4() && r.flags; }
 
@@ -310,6 +287,12 @@ struct RoutePrinter {
   bool hideProto = false;  ///< `route show proto P`: likewise
   bool hideScope = false;  ///< `route show scope S`: likewise
   bool oneline = false;    ///< -o: ip's line break before `cache` becomes ` \`
+
+  /// A device's name, its index when unknown (as ip), written without building a string.
+  void putDev(OutBuffer& out, uint32_t index) const {
+    if (const std::string* name = names.find(index)) out.put(*name);
+    else out.putUint(index);
+  }
 
   void text(OutBuffer& out, const RouteInfo& r) {
     bool sp = false;
@@ -325,7 +308,7 @@ struct RoutePrinter {
     if (r.src) word("from ").putPrefix(*r.src);
     if (r.nhid) word("nhid ").putUint(*r.nhid);
     if (r.gateway) word("via ").putIp(*r.gateway);
-    if (r.devIndex() && !hideDev) names.put(word("dev "), r.devIndex());
+    if (r.devIndex() && !hideDev) putDev(word("dev "), r.devIndex());
     if ((isGet || showTable) && r.table && *r.table != kTableMain) word("table ").put(words.table(*r.table));
     bool cloned = r.isCloned();
     if (!cloned && !hideProto && r.protocol && *r.protocol != RouteProtocol::Boot) word("proto ").put(words.protocol(*r.protocol));
@@ -355,11 +338,11 @@ struct RoutePrinter {
       if (r.metrics->initrwnd) word("initrwnd ").putUint(*r.metrics->initrwnd);
     }
     if (r.pref && r.dst && !r.dst->isV4())
-      if (const char* p = prefName(*r.pref)) word("pref ").put(p);
+      if (const char* p = routePrefName(*r.pref)) word("pref ").put(p);
     for (const auto& p : r.paths) {
       out.put("\n\tnexthop");
       if (p.gateway) out.put(" via ").putIp(*p.gateway);
-      if (p.dev && p.dev->isIndex()) names.put(out.put(" dev "), p.dev->index());
+      if (p.dev && p.dev->isIndex()) putDev(out.put(" dev "), p.dev->index());
       out.put(" weight ").putUint(p.weight);
       for (const auto& [bit, name] : kNexthopFlags)
         if (p.flags & bit) out.put(' ').put(name);
@@ -379,7 +362,7 @@ struct RoutePrinter {
     // The name is written straight into the buffer: no string is built for it.
     OutBuffer& out = j.key("dev").rawValue();
     out.put('"');
-    names.put(out, index);
+    putDev(out, index);
     out.put('"');
   }
 
@@ -420,7 +403,7 @@ struct RoutePrinter {
       j.endObject().endArray();
     }
     if (r.pref && r.dst && !r.dst->isV4())
-      if (const char* p = prefName(*r.pref)) j.field("pref", p);
+      if (const char* p = routePrefName(*r.pref)) j.field("pref", p);
     if (!r.paths.empty()) {
       j.key("nexthops").beginArray();
       for (const auto& p : r.paths) {
@@ -534,18 +517,13 @@ RouteFilter parseFilter(const Context& ctx, Args& args, bool& showTable, ShowSel
   return f;
 }
 
-int failed(const Error& e) {
-  printError(fmt::format("{} ({})", failureReason(e, nullptr), e.operation()));
-  return exitStatusOf(e);
-}
-
 int showRoutes(Context& ctx, Args& args) {
   bool showTable = false;
   ShowSelectors selectors;
   RouteFilter f = parseFilter(ctx, args, showTable, &selectors);
   Netlink& nl = ctx.netlink();
   try {
-    RoutePrinter printer{DeviceNames(nl), RouteWords{}};
+    RoutePrinter printer{loadDeviceNames(nl), RouteWords{}};
     printer.showTable = showTable;
     printer.oneline = ctx.options().oneline;
     printer.hideDev = f.dev.has_value();
@@ -559,7 +537,7 @@ int showRoutes(Context& ctx, Args& args) {
       nl.routes().forEach(f, [&](const RouteInfo& r) { if (selectors.admits(r)) printer.text(out, r); }, [&] { out.restartDump(); });
     }
   } catch (const Error& e) {
-    return failed(e);
+    return reportFailure(e);
   }
   return kExitOk;
 }
@@ -570,7 +548,7 @@ int flushRoutes(Context& ctx, Args& args) {
   try {
     ctx.netlink().routes().flush(f);
   } catch (const Error& e) {
-    return failed(e);
+    return reportFailure(e);
   }
   return kExitOk;
 }
@@ -592,7 +570,7 @@ int getRoute(Context& ctx, Args& args) {
   Netlink& nl = ctx.netlink();
   try {
     RouteInfo r = nl.routes().get(q);
-    RoutePrinter printer{DeviceNames(nl), RouteWords{}};
+    RoutePrinter printer{loadDeviceNames(nl), RouteWords{}};
     printer.isGet = true;
     printer.oneline = ctx.options().oneline;
     OutBuffer out;
@@ -603,7 +581,7 @@ int getRoute(Context& ctx, Args& args) {
       printer.text(out, r);
     }
   } catch (const Error& e) {
-    return failed(e);
+    return reportFailure(e);
   }
   return kExitOk;
 }
