@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "kit/command.hpp"
+#include "kit/failure.hpp"
 #include "kit/complete.hpp"
 #include "kit/ip_compat.hpp"
 #include "kit/output.hpp"
@@ -176,8 +177,7 @@ int main(int argc, char** argv) {
     return kExitUsage;
   } catch (const fastlink::Error& e) {
     // Failures outside a request (opening the -n namespace, a dump): the kernel's or the OS's word.
-    printError(fmt::format("{} ({})", e.reason(), e.operation()));
-    return exitStatusOf(e);
+    return reportFailure(e);
   } catch (const std::exception& e) {
     printError(e.what());
     return kExitFailed;

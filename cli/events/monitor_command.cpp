@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "kit/command.hpp"
+#include "kit/failure.hpp"
 #include "fastlink/events.hpp"
 #include "fastlink/link.hpp"
 #include "fastlink/mirror.hpp"
@@ -322,9 +323,7 @@ int runMonitor(Context& ctx, Args& args) {
     Printer printer(ctx.options(), m, nl);
     return m.sync ? monitorMirror(nl, printer, m, ctx.options()) : monitorEvents(nl, printer, m, ctx.options());
   } catch (const Error& e) {
-    PreparedRequest about;  // a missing `dev DEV` reads `Cannot find device "DEV"`
-    about.device = m.dev;
-    printError(fmt::format("{} ({})", failureReason(e, &about), e.operation()));
+    reportFailure(e, m.dev.value_or(""));  // a missing `dev DEV` reads `Cannot find device "DEV"`
     return kExitFailed;
   }
 }

@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "fastlink/prefix.hpp"
+#include "rtnl/link_words.hpp"
+#include "rtnl/route_words.hpp"
 #include "rtnl/tc_filter_print.hpp"
 #include "rtnl/tc_print.hpp"
 #include "kit/writer.hpp"
@@ -18,17 +20,7 @@
 namespace fastlink::cli {
 namespace {
 
-constexpr uint32_t kIffUp = 1u << 0;
-constexpr uint32_t kIffRunning = 1u << 6;
 constexpr uint32_t kTableMain = 254;
-
-// Interface flags in the order iproute2 prints them.
-constexpr std::pair<uint32_t, const char*> kLinkFlags[] = {
-    {1u << 3, "LOOPBACK"}, {1u << 1, "BROADCAST"},  {1u << 4, "POINTOPOINT"}, {1u << 12, "MULTICAST"},
-    {1u << 7, "NOARP"},    {1u << 9, "ALLMULTI"},   {1u << 8, "PROMISC"},     {1u << 10, "MASTER"},
-    {1u << 11, "SLAVE"},   {1u << 2, "DEBUG"},      {1u << 15, "DYNAMIC"},    {1u << 14, "AUTOMEDIA"},
-    {1u << 13, "PORTSEL"}, {1u << 5, "NOTRAILERS"}, {1u << 0, "UP"},          {1u << 16, "LOWER_UP"},
-    {1u << 17, "DORMANT"}, {1u << 18, "ECHO"}};
 
 // Address flags in iproute2's order (IFA_F_* bits); "secondary"/"temporary" share a bit.
 constexpr std::pair<uint32_t, const char*> kAddrFlags[] = {
@@ -37,22 +29,6 @@ constexpr std::pair<uint32_t, const char*> kAddrFlags[] = {
     {0x400, "autojoin"},  {0x800, "stable-privacy"}};
 constexpr uint32_t kAddrSecondary = 0x01;
 constexpr uint32_t kAddrPermanent = 0x80;
-
-// Route and nexthop flags (RTNH_F_*), as iproute2 prints them.
-constexpr std::pair<uint32_t, const char*> kRouteFlags[] = {{1, "dead"},    {2, "pervasive"}, {4, "onlink"},
-                                                            {8, "offload"}, {16, "linkdown"}, {32, "unresolved"},
-                                                            {64, "trap"}};
-
-std::vector<std::string> linkFlagNames(uint32_t flags, bool lowerDown) {
-  std::vector<std::string> out;
-  if ((flags & kIffUp) && !(flags & kIffRunning)) out.emplace_back("NO-CARRIER");
-  flags &= ~kIffRunning;
-  for (const auto& [bit, name] : kLinkFlags)
-    if (flags & bit) out.emplace_back(name), flags &= ~bit;
-  if (flags) out.push_back(fmt::format("{:x}", flags));
-  if (lowerDown) out.emplace_back("M-DOWN");
-  return out;
-}
 
 std::string linkTypeName(uint16_t type) {
   switch (type) {
@@ -223,18 +199,15 @@ void addrJson(JsonOut& j, const AddrInfo& a, DeviceNames& names) {
 
 std::vector<std::string> routeFlagWords(uint32_t flags) {
   std::vector<std::string> out;
-  for (const auto& [bit, name] : kRouteFlags)
+  for (const auto& [bit, name] : kNexthopFlags)
     if (flags & bit) out.emplace_back(name);
   return out;
 }
 
+/// The monitor prints "?" for a preference ip has no word for.
 const char* prefName(uint8_t pref) {
-  switch (pref) {
-    case 0: return "medium";
-    case 1: return "high";
-    case 3: return "low";
-    default: return "?";
-  }
+  const char* name = routePrefName(pref);
+  return name ? name : "?";
 }
 
 bool isV6(const RouteInfo& r) { return r.dst && !r.dst->isV4(); }
@@ -274,7 +247,7 @@ void routeText(std::string& out, const RouteInfo& r, DeviceNames& names) {
 // The flag words of RTNH_F_* bits, written straight from the table (a route event has them).
 void routeFlagArray(JsonOut& j, uint32_t flags) {
   j.beginArray();
-  for (const auto& [bit, name] : kRouteFlags)
+  for (const auto& [bit, name] : kNexthopFlags)
     if (flags & bit) j.value(name);
   j.endArray();
 }

@@ -1,4 +1,5 @@
 #include "kit/command.hpp"
+#include "kit/failure.hpp"
 
 #include <fmt/format.h>
 
@@ -76,11 +77,25 @@ void printError(std::string_view message) {
   fmt::print(stderr, "Error: {}\n", message);
 }
 
-std::string failureReason(const Error& error, const PreparedRequest* prepared) {
+namespace {
+
+std::string reasonFor(const Error& error, std::string_view device) {
   if (!error.extack().empty()) return error.extack();
-  if (error.code() == std::errc::no_such_device && prepared && prepared->device)
-    return fmt::format("Cannot find device \"{}\"", *prepared->device);
+  if (error.code() == std::errc::no_such_device && !device.empty())
+    return fmt::format("Cannot find device \"{}\"", device);
   return error.code().message();
+}
+
+}  // namespace
+
+std::string failureReason(const Error& error, const PreparedRequest* prepared) {
+  return reasonFor(error, prepared && prepared->device ? std::string_view(*prepared->device) : std::string_view());
+}
+
+int reportFailure(const Error& error, std::string_view device) {
+  printError(fmt::format("{} ({})", reasonFor(error, device), error.operation()));
+  // As ip: a device it cannot find is a bad value (1), any other refusal of the kernel 2.
+  return exitStatusOf(error);
 }
 
 int exitStatusOf(const Error& error) {
@@ -105,9 +120,7 @@ int runPrepared(Context& ctx, const PreparedRequest& prepared, const Args& args)
     if (prepared.namedAsTyped) request.setOperation(args.text());
     netlink.execute(request);
   } catch (const Error& e) {
-    printError(fmt::format("{} ({})", failureReason(e, &prepared), e.operation()));
-    // As ip: a device it cannot find is a bad value (1), any other refusal of the kernel 2.
-    return exitStatusOf(e);
+    return reportFailure(e, prepared.device.value_or(""));
   }
   return kExitOk;
 }

@@ -22,9 +22,20 @@ void DeviceNames::remember(const LinkInfo& link) {
   d.flags = link.flags.value_or(0);
 }
 
-std::string DeviceNames::nameOrIndex(uint32_t index) const {
+void DeviceNames::remember(uint32_t index, std::string_view name, uint32_t flags) {
+  Device& d = devices_[index];
+  d.name = name;
+  d.flags = flags;
+}
+
+const std::string* DeviceNames::find(uint32_t index) const {
   auto it = devices_.find(index);
-  return it != devices_.end() ? it->second.name : std::to_string(index);
+  return it != devices_.end() ? &it->second.name : nullptr;
+}
+
+std::string DeviceNames::nameOrIndex(uint32_t index) const {
+  const std::string* name = find(index);
+  return name ? *name : std::to_string(index);
 }
 
 const std::string& DeviceNames::name(uint32_t index) {

@@ -1,12 +1,14 @@
-// The one ifindex -> device name cache of the CLI: what a listing prints for "dev N" (tc, fdb,
-// nexthop) and what the monitor knows about each device (name and flags, kept up to date by link
-// events, as iproute2's ll_map cache).
+// The one ifindex -> device name cache of the CLI: what a listing prints for "dev N" (route, neigh,
+// tc, fdb, nexthop), the master and lower devices `link show` names (with their flags, for
+// M-DOWN), and what the monitor knows about each device (kept up to date by link events, as
+// iproute2's ll_map cache).
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 
 #include "fastlink/link.hpp"
@@ -25,7 +27,14 @@ class DeviceNames {
   void load(LinkApi& links);
   /// Takes in a device as a link event (or a dump) shows it.
   void remember(const LinkInfo& link);
+  void remember(uint32_t index, std::string_view name, uint32_t flags);
+  /// Forgets every device (a restarted dump).
+  void clear() { devices_.clear(); }
 
+  /// Whether the device has been seen.
+  bool knows(uint32_t index) const { return devices_.count(index) != 0; }
+  /// The device's name, nullptr when unknown. Never looks up.
+  const std::string* find(uint32_t index) const;
   /// The device's name, else its index in decimal (what ip, tc and bridge print for a device
   /// they cannot name). Never looks up.
   std::string nameOrIndex(uint32_t index) const;

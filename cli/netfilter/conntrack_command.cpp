@@ -11,6 +11,7 @@
 
 #include "kit/args.hpp"
 #include "kit/command.hpp"
+#include "kit/failure.hpp"
 #include "fastlink/conntrack.hpp"
 #include "fastlink/subscription.hpp"
 #include "kit/output.hpp"
@@ -555,7 +556,7 @@ int runConntrackCommand(Context& ctx, Args& args) {
       printError(fmt::format("such conntrack doesn't exist ({})", e.operation()));
     else if (e.code() == std::errc::file_exists)
       printError(fmt::format("such conntrack exists already ({})", e.operation()));
-    else printError(fmt::format("{} ({})", e.reason(), e.operation()));
+    else reportFailure(e);
     return kConntrackFailed;
   }
   return kConntrackUsage;

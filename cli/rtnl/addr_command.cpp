@@ -7,6 +7,7 @@
 
 #include "kit/args.hpp"
 #include "kit/command.hpp"
+#include "kit/failure.hpp"
 #include "fastlink/addr.hpp"
 #include "rtnl/link_show.hpp"
 #include "kit/ip_compat.hpp"
@@ -221,11 +222,6 @@ std::string lifetimeText(std::optional<uint32_t> v) {
   return !v || *v == kLifetimeForever ? "forever" : std::to_string(*v) + "sec";
 }
 
-int failed(const Error& e) {
-  printError(fmt::format("{} ({})", failureReason(e, nullptr), e.operation()));
-  return exitStatusOf(e);
-}
-
 /// One address as `ip addr show` prints it: "    inet PREFIX ... scope S [flags] LABEL" and the
 /// lifetimes line.
 void putAddrText(OutBuffer& out, const AddrInfo& a, bool oneline = false) {
@@ -321,7 +317,7 @@ int showAddrs(Context& ctx, Args& args) {
     }
     return showLinkRecords(ctx, dev, hooks);
   } catch (const Error& e) {
-    return failed(e);
+    return reportFailure(e);
   }
 }
 
@@ -333,7 +329,7 @@ int flushAddrs(Context& ctx, Args& args) {
   try {
     ctx.netlink().addresses().flush(f);
   } catch (const Error& e) {
-    return failed(e);
+    return reportFailure(e);
   }
   return kExitOk;
 }

@@ -10,7 +10,10 @@
 
 #include "fastlink/link_view.hpp"
 #include "fastlink/netns_ids.hpp"
+#include "kit/device_names.hpp"
+#include "kit/failure.hpp"
 #include "rtnl/link_kind.hpp"
+#include "rtnl/link_words.hpp"
 #include "kit/writer.hpp"
 #include "xdp/xdp_show.hpp"
 
@@ -18,43 +21,6 @@ namespace fastlink::cli {
 namespace {
 
 using json = nlohmann::ordered_json;
-
-/// What other links' lines need to know about a device: its name (master, @peer) and flags
-/// (iproute2 prints M-DOWN when the lower device is down).
-struct Peer {
-  std::string name;
-  uint32_t flags = 0;
-};
-using PeerMap = std::unordered_map<uint32_t, Peer>;
-
-// Device flag bits (the interface flags ABI of <linux/if.h>), in the order `ip link` prints them.
-constexpr std::pair<uint32_t, const char*> kFlagNames[] = {
-    {1u << 3, "LOOPBACK"}, {1u << 1, "BROADCAST"},  {1u << 4, "POINTOPOINT"}, {1u << 12, "MULTICAST"},
-    {1u << 7, "NOARP"},    {1u << 9, "ALLMULTI"},   {1u << 8, "PROMISC"},     {1u << 10, "MASTER"},
-    {1u << 11, "SLAVE"},   {1u << 2, "DEBUG"},      {1u << 15, "DYNAMIC"},    {1u << 14, "AUTOMEDIA"},
-    {1u << 13, "PORTSEL"}, {1u << 5, "NOTRAILERS"}, {1u << 0, "UP"},          {1u << 16, "LOWER_UP"},
-    {1u << 17, "DORMANT"}, {1u << 18, "ECHO"}};
-constexpr uint32_t kFlagUp = 1u << 0;
-constexpr uint32_t kFlagRunning = 1u << 6;  // never printed, like iproute2
-
-/// The words ip prints for device flags, in its order, each handed to `word`.
-template <class Word>
-void forEachFlagWord(uint32_t flags, bool lowerDown, Word&& word) {
-  if ((flags & kFlagUp) && !(flags & kFlagRunning)) word("NO-CARRIER");
-  flags &= ~kFlagRunning;
-  for (const auto& [bit, name] : kFlagNames) {
-    if (flags & bit) word(name);
-    flags &= ~bit;
-  }
-  if (flags) word(fmt::format("{:x}", flags));
-  if (lowerDown) word("M-DOWN");
-}
-
-std::vector<std::string> flagNames(uint32_t flags, bool lowerDown) {
-  std::vector<std::string> out;
-  forEachFlagWord(flags, lowerDown, [&](std::string_view w) { out.emplace_back(w); });
-  return out;
-}
 
 const char* knownLinkTypeName(uint16_t type) {
   // ARPHRD_* values (<net/if_arp.h>) of the device types fastlink users meet.
@@ -73,10 +39,10 @@ const char* knownLinkTypeName(uint16_t type) {
   }
 }
 
-/// flagNames() written straight to the buffer, comma-separated (no strings built).
+/// linkFlagNames() written straight to the buffer, comma-separated (no strings built).
 void putFlags(OutBuffer& out, uint32_t flags, bool lowerDown) {
   bool first = true;
-  forEachFlagWord(flags, lowerDown, [&](std::string_view w) {
+  forEachLinkFlagWord(flags, lowerDown, [&](std::string_view w) {
     if (!first) out.put(',');
     first = false;
     out.put(w);
@@ -90,14 +56,14 @@ std::string linkTypeName(uint16_t type) {
 
 std::string groupName(uint32_t group) { return group == 0 ? "default" : std::to_string(group); }
 
-std::string nameOf(const PeerMap& peers, uint32_t index) {
-  auto it = peers.find(index);
-  return it != peers.end() ? it->second.name : fmt::format("if{}", index);
+std::string nameOf(const DeviceNames& peers, uint32_t index) {
+  const std::string* name = peers.find(index);
+  return name ? *name : fmt::format("if{}", index);
 }
 
 /// The kind options fastlink decodes, printed by the kind's file in cli/rtnl/link_kinds/, as one
 /// (key, JSON value, text) list so text and JSON agree.
-std::vector<KindOption> kindOptions(const LinkInfo& l, const PeerMap& peers) {
+std::vector<KindOption> kindOptions(const LinkInfo& l, const DeviceNames& peers) {
   const CliLinkKind* cli = l.kind ? findCliLinkKind(*l.kind) : nullptr;
   if (!cli || !cli->print) return {};
   return cli->print(l, [&](uint32_t index) { return nameOf(peers, index); });
@@ -105,7 +71,7 @@ std::vector<KindOption> kindOptions(const LinkInfo& l, const PeerMap& peers) {
 
 /// What the master reports about `l` as a port (the words after `bridge_slave`), printed by the
 /// master kind's file; nullopt when iproute2 prints none for that kind of master.
-std::optional<std::vector<KindOption>> portOptions(const LinkInfo& l, const PeerMap& peers) {
+std::optional<std::vector<KindOption>> portOptions(const LinkInfo& l, const DeviceNames& peers) {
   const CliLinkKind* cli = l.slaveKind ? findCliLinkKind(*l.slaveKind) : nullptr;
   if (!cli || !cli->printPort) return std::nullopt;
   return cli->printPort(l, [&](uint32_t index) { return nameOf(peers, index); });
@@ -119,7 +85,7 @@ struct LowerDevice {
 };
 
 /// `index` and `parent` of the device itself; `otherNetns`: it reports a link-netnsid.
-LowerDevice lowerDevice(uint32_t index, uint32_t parent, bool otherNetns, const PeerMap& peers) {
+LowerDevice lowerDevice(uint32_t index, uint32_t parent, bool otherNetns, const DeviceNames& peers) {
   LowerDevice d;
   d.index = parent;
   // A device naming itself has no lower device; a veth peer in another namespace may have the
@@ -127,16 +93,15 @@ LowerDevice lowerDevice(uint32_t index, uint32_t parent, bool otherNetns, const 
   if (d.index == 0 || (d.index == index && !otherNetns)) return {};
   d.otherNetns = otherNetns;
   if (d.otherNetns) return d;  // its flags are not ours to see; iproute2 prints no M-DOWN either
-  auto it = peers.find(d.index);
-  d.down = !((it != peers.end() ? it->second.flags : 0) & kFlagUp);
+  d.down = !(peers.flags(d.index) & kIffUp);
   return d;
 }
 
-LowerDevice lowerDevice(const LinkInfo& l, const PeerMap& peers) {
+LowerDevice lowerDevice(const LinkInfo& l, const DeviceNames& peers) {
   return lowerDevice(l.index.value_or(0), l.parentIndex(), l.linkNetnsId.has_value(), peers);
 }
 
-LowerDevice lowerDevice(const LinkView& l, const PeerMap& peers) {
+LowerDevice lowerDevice(const LinkView& l, const DeviceNames& peers) {
   return lowerDevice(l.index(), l.parent().value_or(0), l.linkNetnsId().has_value(), peers);
 }
 
@@ -197,7 +162,7 @@ std::vector<DeviceLimit> deviceLimits(const LinkInfo& l) {
 /// `KIND_slave` for a port, then addrgenmode, queue counts and offload limits continuing the
 /// last line. ip ends each piece with a blank, also before its line breaks; fastlink keeps
 /// those only for -o, where they stand before the `\` (scripts split on them).
-std::string detailsText(const LinkInfo& l, const PeerMap& peers, bool oneline) {
+std::string detailsText(const LinkInfo& l, const DeviceNames& peers, bool oneline) {
   std::string d;
   if (l.promiscuity) d += fmt::format(" promiscuity {} ", *l.promiscuity);
   if (l.allmulti) d += fmt::format(" allmulti {} ", *l.allmulti);
@@ -229,14 +194,14 @@ std::string detailsText(const LinkInfo& l, const PeerMap& peers, bool oneline) {
   return out;
 }
 
-json linkJson(const LinkInfo& l, const PeerMap& peers, const GlobalOptions& o, bool addrStyle) {
+json linkJson(const LinkInfo& l, const DeviceNames& peers, const GlobalOptions& o, bool addrStyle) {
   json j = json::object();
   if (l.index) j["ifindex"] = *l.index;
   LowerDevice lower = lowerDevice(l, peers);
   if (lower.index && lower.otherNetns) j["link_index"] = lower.index;
   else if (lower.index) j["link"] = nameOf(peers, lower.index);
   if (l.name) j["ifname"] = *l.name;
-  j["flags"] = flagNames(l.flags.value_or(0), lower.index && lower.down);
+  j["flags"] = linkFlagNames(l.flags.value_or(0), lower.index && lower.down);
   if (l.mtu) j["mtu"] = *l.mtu;
   if (l.xdp && l.xdp->attached()) j["xdp"] = xdpJson(*l.xdp, o.details, lookUpXdpProgram);
   if (l.qdisc) j["qdisc"] = *l.qdisc;
@@ -345,9 +310,8 @@ void printStats(OutBuffer& out, const LinkStats& s, std::optional<uint32_t> carr
   }
 }
 
-void putName(OutBuffer& out, const PeerMap& peers, uint32_t index) {
-  auto it = peers.find(index);
-  if (it != peers.end()) out.put(it->second.name);
+void putName(OutBuffer& out, const DeviceNames& peers, uint32_t index) {
+  if (const std::string* name = peers.find(index)) out.put(*name);
   else out.put("if").putUint(index);
 }
 
@@ -357,7 +321,7 @@ void putGroup(OutBuffer& out, uint32_t group) {
 }
 
 /// NAME, or NAME@LOWER as ip prints it ("v1@v0", "v1@if5" in another namespace).
-void putNameAt(OutBuffer& out, std::optional<std::string_view> name, const PeerMap& peers, const LowerDevice& lower) {
+void putNameAt(OutBuffer& out, std::optional<std::string_view> name, const DeviceNames& peers, const LowerDevice& lower) {
   out.put(name ? *name : "?");
   if (lower.index) {
     out.put('@');
@@ -421,7 +385,7 @@ class NetnsNames {
 /// Two lines (more with -d, -s) as `ip link show` prints them, written straight to the buffer.
 /// `full` (the owning object) is needed for -d and -s only; a view is printed without them.
 template <class Link>
-void printLinkLines(OutBuffer& out, const Link& l, const LowerDevice& lower, const PeerMap& peers,
+void printLinkLines(OutBuffer& out, const Link& l, const LowerDevice& lower, const DeviceNames& peers,
                     const GlobalOptions& o, bool addrStyle, bool linkLine, const LinkInfo* full, NetnsNames& netns) {
   out.putUint(l.index()).put(": ");
   putNameAt(out, l.name(), peers, lower);
@@ -468,7 +432,7 @@ void putColumn(OutBuffer& out, std::size_t width, Write write) {
 }
 
 /// `ip -br link` / `ip -br addr`: name, state, then the object's columns.
-void printBrief(OutBuffer& out, const LinkInfo& l, const PeerMap& peers, const LinkRecordHooks* hooks) {
+void printBrief(OutBuffer& out, const LinkInfo& l, const DeviceNames& peers, const LinkRecordHooks* hooks) {
   LowerDevice lower = lowerDevice(l, peers);
   putColumn(out, 16, [&] { putNameAt(out, viewOf(l.name), peers, lower); });
   putColumn(out, 14, [&] { out.put(l.operState ? std::string_view(*l.operState) : "UNKNOWN"); });
@@ -483,7 +447,7 @@ void printBrief(OutBuffer& out, const LinkInfo& l, const PeerMap& peers, const L
   out.put('\n');
 }
 
-json briefJson(const LinkInfo& l, const PeerMap& peers, const LinkRecordHooks* hooks) {
+json briefJson(const LinkInfo& l, const DeviceNames& peers, const LinkRecordHooks* hooks) {
   json j = json::object();
   LowerDevice lower = lowerDevice(l, peers);
   if (lower.index && !lower.otherNetns) j["link"] = nameOf(peers, lower.index);  // ip's order
@@ -491,25 +455,24 @@ json briefJson(const LinkInfo& l, const PeerMap& peers, const LinkRecordHooks* h
   j["operstate"] = l.operState.value_or("UNKNOWN");
   if (!hooks) {
     if (l.address) j["address"] = l.address->toString();
-    j["flags"] = flagNames(l.flags.value_or(0), lower.index && lower.down);
+    j["flags"] = linkFlagNames(l.flags.value_or(0), lower.index && lower.down);
   }
   return j;
 }
 
-void printLinkText(OutBuffer& out, const LinkInfo& l, const PeerMap& peers, const GlobalOptions& o, bool addrStyle,
+void printLinkText(OutBuffer& out, const LinkInfo& l, const DeviceNames& peers, const GlobalOptions& o, bool addrStyle,
                    bool linkLine, NetnsNames& netns) {
   printLinkLines(out, InfoFields(l), lowerDevice(l, peers), peers, o, addrStyle, linkLine, &l, netns);
 }
 
 /// nameOf() as a JSON string value.
-void jsonName(JsonOut& j, const PeerMap& peers, uint32_t index) {
-  auto it = peers.find(index);
-  if (it != peers.end()) j.value(std::string_view(it->second.name));
+void jsonName(JsonOut& j, const DeviceNames& peers, uint32_t index) {
+  if (const std::string* name = peers.find(index)) j.value(std::string_view(*name));
   else j.rawValue().put("\"if").putUint(index).put('"');
 }
 
 /// `ip -j link show` (no -d, -s) of a view, streamed: the keys and values of linkJson in its order.
-void linkJsonOut(JsonOut& j, const LinkView& l, const PeerMap& peers) {
+void linkJsonOut(JsonOut& j, const LinkView& l, const DeviceNames& peers) {
   LowerDevice lower = lowerDevice(l, peers);
   j.beginObject();
   j.field("ifindex", l.index());
@@ -517,7 +480,7 @@ void linkJsonOut(JsonOut& j, const LinkView& l, const PeerMap& peers) {
   else if (lower.index) jsonName(j.key("link"), peers, lower.index);
   if (auto name = l.name()) j.field("ifname", *name);
   j.key("flags").beginArray();
-  forEachFlagWord(l.flags(), lower.index && lower.down, [&](std::string_view w) { j.value(w); });
+  forEachLinkFlagWord(l.flags(), lower.index && lower.down, [&](std::string_view w) { j.value(w); });
   j.endArray();
   if (auto mtu = l.mtu()) j.field("mtu", *mtu);
   if (auto xdp = l.xdp(); xdp && xdp->attached()) {
@@ -620,7 +583,7 @@ class LinkStream {
   }
 
   void add(const LinkView& l) {
-    if (auto name = l.name()) peers_[l.index()] = {std::string(*name), l.flags()};
+    if (auto name = l.name()) peers_.remember(l.index(), *name, l.flags());
     if (keep(l, q_, masterIndex_)) {
       if (parked_.empty() && resolved(l)) print(l);
       else park(l);
@@ -635,7 +598,7 @@ class LinkStream {
   }
 
   void add(const LinkInfo& l) {
-    if (l.index && l.name) peers_[*l.index] = {*l.name, l.flags.value_or(0)};
+    if (l.index && l.name) peers_.remember(*l.index, *l.name, l.flags.value_or(0));
     if (keep(l, q_, masterIndex_)) {
       if (waiting_.empty() && resolved(l)) print(l);
       else waiting_.push_back(l);
@@ -658,7 +621,7 @@ class LinkStream {
   void finish(Netlink& netlink) {
     if (!waiting_.empty() || !parked_.empty()) {
       forEachLink(netlink, {}, [&](const LinkView& l) {
-        if (auto name = l.name()) peers_.try_emplace(l.index(), Peer{std::string(*name), l.flags()});
+        if (auto name = l.name(); name && !peers_.knows(l.index())) peers_.remember(l.index(), *name, l.flags());
       });
       for (const auto& l : waiting_) print(l);
       waiting_.clear();
@@ -673,15 +636,15 @@ class LinkStream {
  private:
   bool resolved(const LinkInfo& l) const {
     for (uint32_t ref : references(l))
-      if (!peers_.count(ref)) return false;
+      if (!peers_.knows(ref)) return false;
     return true;
   }
   /// references() of a view: the master and lower device read from it; a kind whose options
   /// (or whose ports' data) name devices is decoded for them.
   bool resolved(const LinkView& l) {
-    if (uint32_t master = l.masterIndex(); master && !peers_.count(master)) return false;
+    if (uint32_t master = l.masterIndex(); master && !peers_.knows(master)) return false;
     uint32_t parent = l.parent().value_or(0);
-    if (parent && parent != l.index() && !l.linkNetnsId() && !peers_.count(parent)) return false;
+    if (parent && parent != l.index() && !l.linkNetnsId() && !peers_.knows(parent)) return false;
     if (namesDevices(l.kind(), false) || namesDevices(l.slaveKind(), true)) return resolved(l.toInfo());
     return true;
   }
@@ -750,7 +713,7 @@ class LinkStream {
   std::optional<JsonArrayWriter>& json_;
   const LinkRecordHooks* hooks_;
   NetnsNames netns_;
-  PeerMap peers_;
+  DeviceNames peers_;
   std::deque<LinkInfo> waiting_;
   // The views' side: streamed JSON, parked messages (offset, length in arena_).
   std::optional<JsonOut> jsonOut_;
@@ -795,11 +758,6 @@ int streamLinks(Netlink& netlink, const ShowQuery& q, uint32_t masterIndex, cons
   }
   stream.finish(netlink);
   return kExitOk;
-}
-
-int reportFailure(const Error& e) {
-  printError(fmt::format("{} ({})", failureReason(e, nullptr), e.operation()));
-  return exitStatusOf(e);
 }
 
 }  // namespace

@@ -3,11 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <map>
 
 #include "kit/args.hpp"
 #include "kit/command.hpp"
 #include "fastlink/link_view.hpp"
+#include "kit/failure.hpp"
+#include "kit/device_names.hpp"
 #include "fastlink/neigh.hpp"
 #include "fastlink/neigh_view.hpp"
 #include "fastlink/prefix.hpp"
@@ -170,14 +171,10 @@ ShowOptions parseShow(const Context& ctx, Args& args, bool flush) {
   return s;
 }
 
-std::map<uint32_t, std::string> deviceNames(Netlink& nl) {
-  std::map<uint32_t, std::string> out;
-  // Streamed views: only the names are read and kept, no device is decoded into a LinkInfo.
-  nl.links().forEach({}, [&](const LinkView& l) {
-    auto name = l.name();
-    out.insert_or_assign(l.index(), name ? std::string(*name) : std::to_string(l.index()));
-  }, [&] { out.clear(); });
-  return out;
+DeviceNames deviceNames(Netlink& nl) {
+  DeviceNames names;
+  names.load(nl.links());  // streamed LinkViews: only the names are read (kit/device_names.cpp)
+  return names;
 }
 
 /// A NeighInfo read through NeighView's accessors, so that one printer serves `neigh get` (an
@@ -199,14 +196,11 @@ class NeighInfoFields {
 };
 
 template <class Neigh>
-nlohmann::ordered_json toJson(const Neigh& n, const std::map<uint32_t, std::string>& names, bool withDev) {
+nlohmann::ordered_json toJson(const Neigh& n, const DeviceNames& names, bool withDev) {
   nlohmann::ordered_json j;
   const auto& dst = n.dst();
   j["dst"] = dst ? dst->toString() : "";
-  if (withDev) {
-    auto it = names.find(n.devIndex());
-    j["dev"] = it == names.end() ? std::to_string(n.devIndex()) : it->second;
-  }
+  if (withDev) j["dev"] = names.nameOrIndex(n.devIndex());
   if (const auto& lladdr = n.lladdr()) j["lladdr"] = lladdr->toString();
   if (n.router()) j["router"] = nullptr;
   if (n.proxy()) j["proxy"] = nullptr;
@@ -227,13 +221,10 @@ nlohmann::ordered_json toJson(const Neigh& n, const std::map<uint32_t, std::stri
 }
 
 template <class Neigh>
-std::string toText(const Neigh& n, const std::map<uint32_t, std::string>& names, bool withDev) {
+std::string toText(const Neigh& n, const DeviceNames& names, bool withDev) {
   const auto& dst = n.dst();
   TextLine line(dst ? dst->toString() : "");
-  if (withDev) {
-    auto it = names.find(n.devIndex());
-    line.add("dev", it == names.end() ? std::to_string(n.devIndex()) : it->second);
-  }
+  if (withDev) line.add("dev", names.nameOrIndex(n.devIndex()));
   if (const auto& lladdr = n.lladdr()) line.add("lladdr", lladdr->toString());
   if (n.router()) line.add("router");
   if (n.proxy()) line.add("proxy");
@@ -308,10 +299,7 @@ int getNeigh(Context& ctx, Args& args) {
   try {
     n = nl.neighbours().get(*dst, dev, proxy);
   } catch (const Error& e) {
-    PreparedRequest p;
-    p.device = dev;
-    printError(fmt::format("{} ({})", failureReason(e, &p), e.operation()));
-    return exitStatusOf(e);
+    return reportFailure(e, dev);
   }
   auto names = deviceNames(nl);
   if (ctx.options().json) {

@@ -6,6 +6,7 @@
 
 #include "kit/args.hpp"
 #include "kit/command.hpp"
+#include "kit/failure.hpp"
 #include "kit/device_names.hpp"
 #include "fastlink/nexthop.hpp"
 #include "kit/ip_compat.hpp"
@@ -164,11 +165,6 @@ std::string nexthopText(const NexthopInfo& n, const DeviceNames& names) {
   return line.str();
 }
 
-int failed(const Error& e) {
-  printError(fmt::format("{} ({})", failureReason(e, nullptr), e.operation()));
-  return exitStatusOf(e);
-}
-
 int showNexthops(Context& ctx, Args& args) {
   std::optional<uint32_t> id;
   NexthopFilter f;
@@ -195,7 +191,7 @@ int showNexthops(Context& ctx, Args& args) {
       for (const auto& n : found) printLine(nexthopText(n, names));
     }
   } catch (const Error& e) {
-    return failed(e);
+    return reportFailure(e);
   }
   return kExitOk;
 }

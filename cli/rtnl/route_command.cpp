@@ -11,11 +11,14 @@
 #include "kit/args.hpp"
 #include "kit/command.hpp"
 #include "fastlink/link_view.hpp"
+#include "kit/failure.hpp"
+#include "kit/device_names.hpp"
 #include "fastlink/route.hpp"
 #include "fastlink/route_view.hpp"
 #include "kit/ip_compat.hpp"
 #include "kit/output.hpp"
 #include "kit/writer.hpp"
+#include "rtnl/route_words.hpp"
 
 namespace fastlink::cli {
 namespace {
@@ -242,24 +245,12 @@ PreparedRequest prepareRoute(Context& ctx, Args& args) {
 // field order, which is ip's (`ip route show` / `ip -j route show`): type, dst, nhid, gateway,
 // dev, table, protocol, scope, prefsrc, metric, flags, pref, metrics, nexthops.
 
-/// ifindex -> name, filled by one link dump before the route dump (the names printed for dev).
-class DeviceNames {
- public:
-  explicit DeviceNames(Netlink& nl) {
-    // Views: only the names are read (a LinkInfo of every device cost as much as the routes).
-    nl.links().forEach({}, [&](const LinkView& l) {
-      if (auto name = l.name()) names_.insert_or_assign(l.index(), std::string(*name));
-    }, [&] { names_.clear(); });
-  }
-  void put(OutBuffer& out, uint32_t index) const {
-    auto it = names_.find(index);
-    if (it == names_.end()) out.putUint(index);
-    else out.put(it->second);
-  }
-
- private:
-  std::unordered_map<uint32_t, std::string> names_;
-};
+/// The names printed for dev, filled by one link dump before the route dump.
+DeviceNames loadDeviceNames(Netlink& nl) {
+  DeviceNames names;
+  names.load(nl.links());
+  return names;
+}
 
 /// Names of tables, protocols, scopes and types, formatted once per value rather than per route.
 class RouteWords {
@@ -282,11 +273,6 @@ class RouteWords {
   std::unordered_map<uint32_t, std::string> tables_, protocols_, scopes_, types_;
 };
 
-/// RTNH_F_* bits as iproute2 names them, in its order.
-constexpr std::pair<uint32_t, const char*> kNexthopFlags[] = {{1, "dead"},    {2, "pervasive"}, {4, "onlink"},
-                                                              {8, "offload"}, {16, "linkdown"}, {32, "unresolved"},
-                                                              {64, "trap"}};
-
 /// RTCF_* (linux/in_route.h), the routing cache flags in the high half of rtm_flags of an IPv4
 /// lookup result, as ip's print_cache_flags names them, in its order.
 constexpr std::pair<uint32_t, const char*> kCacheFlags[] = {
@@ -303,16 +289,6 @@ std::vector<std::string> cacheFlagNames(uint32_t flags) {
     if (flags & bit) out.emplace_back(name), flags &= ~bit;
   if (flags) out.push_back(fmt::format("{:x}", flags));
   return out;
-}
-
-/// ICMPv6 router preference (RFC 4191) as ip prints it.
-const char* prefName(uint8_t pref) {
-  switch (pref) {
-    case 0: return "medium";
-    case 1: return "high";
-    case 3: return "low";
-    default: return nullptr;
-  }
 }
 
 /// A RouteInfo read through RouteView's accessors, so that one printer serves `route get` (an
@@ -370,6 +346,12 @@ struct RoutePrinter {
   bool hideScope = false;  ///< `route show scope S`: likewise
   bool oneline = false;    ///< -o: ip's line break before `cache` becomes ` \`
 
+  /// A device's name, its index when unknown (as ip), written without building a string.
+  void putDev(OutBuffer& out, uint32_t index) const {
+    if (const std::string* name = names.find(index)) out.put(*name);
+    else out.putUint(index);
+  }
+
   template <class Route>
   void text(OutBuffer& out, const Route& r) {
     bool sp = false;
@@ -386,7 +368,7 @@ struct RoutePrinter {
     if (const auto& src = r.src()) word("from ").putPrefix(*src);
     if (auto nhid = r.nhid()) word("nhid ").putUint(*nhid);
     if (const auto& gateway = r.gateway()) word("via ").putIp(*gateway);
-    if (r.devIndex() && !hideDev) names.put(word("dev "), r.devIndex());
+    if (r.devIndex() && !hideDev) putDev(word("dev "), r.devIndex());
     if (uint32_t table = r.table(); (isGet || showTable) && table != kTableMain) word("table ").put(words.table(table));
     bool cloned = r.isCloned();
     if (RouteProtocol proto = r.protocol(); !cloned && !hideProto && proto != RouteProtocol::Boot)
@@ -418,7 +400,7 @@ struct RoutePrinter {
       if (metrics->initrwnd) word("initrwnd ").putUint(*metrics->initrwnd);
     }
     if (auto pref = r.pref(); pref && dst && !dst->isV4())
-      if (const char* p = prefName(*pref)) word("pref ").put(p);
+      if (const char* p = routePrefName(*pref)) word("pref ").put(p);
     if (r.isMultipath()) putPaths(out, r.paths());
     out.put('\n');
     out.endRecord();
@@ -428,7 +410,7 @@ struct RoutePrinter {
     for (const auto& p : paths) {
       out.put("\n\tnexthop");
       if (p.gateway) out.put(" via ").putIp(*p.gateway);
-      if (p.dev && p.dev->isIndex()) names.put(out.put(" dev "), p.dev->index());
+      if (p.dev && p.dev->isIndex()) putDev(out.put(" dev "), p.dev->index());
       out.put(" weight ").putUint(p.weight);
       for (const auto& [bit, name] : kNexthopFlags)
         if (p.flags & bit) out.put(' ').put(name);
@@ -446,7 +428,7 @@ struct RoutePrinter {
     // The name is written straight into the buffer: no string is built for it.
     OutBuffer& out = j.key("dev").rawValue();
     out.put('"');
-    names.put(out, index);
+    putDev(out, index);
     out.put('"');
   }
 
@@ -491,7 +473,7 @@ struct RoutePrinter {
       j.endObject().endArray();
     }
     if (auto pref = r.pref(); pref && dst && !dst->isV4())
-      if (const char* p = prefName(*pref)) j.field("pref", p);
+      if (const char* p = routePrefName(*pref)) j.field("pref", p);
     if (r.isMultipath()) {
       j.key("nexthops").beginArray();
       for (const auto& p : r.paths()) {
@@ -612,18 +594,13 @@ RouteFilter parseFilter(Context& ctx, Args& args, bool& showTable, ShowSelectors
   return f;
 }
 
-int failed(const Error& e) {
-  printError(fmt::format("{} ({})", failureReason(e, nullptr), e.operation()));
-  return exitStatusOf(e);
-}
-
 int showRoutes(Context& ctx, Args& args) {
   bool showTable = false;
   ShowSelectors selectors;
   RouteFilter f = parseFilter(ctx, args, showTable, &selectors);
   Netlink& nl = ctx.netlink();
   try {
-    RoutePrinter printer{DeviceNames(nl), RouteWords{}};
+    RoutePrinter printer{loadDeviceNames(nl), RouteWords{}};
     printer.showTable = showTable;
     printer.oneline = ctx.options().oneline;
     printer.hideDev = f.dev.has_value();
@@ -637,7 +614,7 @@ int showRoutes(Context& ctx, Args& args) {
       nl.routes().forEach(f, [&](const RouteView& r) { if (selectors.admits(r)) printer.text(out, r); }, [&] { out.restartDump(); });
     }
   } catch (const Error& e) {
-    return failed(e);
+    return reportFailure(e);
   }
   return kExitOk;
 }
@@ -648,7 +625,7 @@ int flushRoutes(Context& ctx, Args& args) {
   try {
     ctx.netlink().routes().flush(f);
   } catch (const Error& e) {
-    return failed(e);
+    return reportFailure(e);
   }
   return kExitOk;
 }
@@ -670,7 +647,7 @@ int getRoute(Context& ctx, Args& args) {
   Netlink& nl = ctx.netlink();
   try {
     RouteInfo r = nl.routes().get(q);
-    RoutePrinter printer{DeviceNames(nl), RouteWords{}};
+    RoutePrinter printer{loadDeviceNames(nl), RouteWords{}};
     printer.isGet = true;
     printer.oneline = ctx.options().oneline;
     OutBuffer out;
@@ -681,7 +658,7 @@ int getRoute(Context& ctx, Args& args) {
       printer.text(out, RouteInfoFields(r));
     }
   } catch (const Error& e) {
-    return failed(e);
+    return reportFailure(e);
   }
   return kExitOk;
 }

@@ -9,6 +9,7 @@
 #include "kit/arg_errors.hpp"
 #include "kit/args.hpp"
 #include "kit/command.hpp"
+#include "kit/failure.hpp"
 #include "kit/device_names.hpp"
 #include "fastlink/link.hpp"
 #include "fastlink/tc.hpp"
@@ -597,7 +598,7 @@ int runTc(Context& ctx, Args& args) {
         return kExitFailed;
       }
     } catch (const Error& e) {
-      printError(fmt::format("{} ({})", failureReason(e, &p), e.operation()));
+      reportFailure(e, p.device.value_or(""));
       return kExitFailed;
     }
   }

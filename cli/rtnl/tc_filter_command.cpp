@@ -9,13 +9,13 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
-#include <map>
 
 #include "fastlink/link.hpp"
 #include "fastlink/netlink.hpp"
 #include "fastlink/tc_filter.hpp"
 #include "fastlink/xdp.hpp"
 #include "kit/arg_errors.hpp"
+#include "kit/device_names.hpp"
 #include "kit/output.hpp"
 #include "rtnl/tc_filter.hpp"
 #include "rtnl/tc_filter_print.hpp"
@@ -663,14 +663,9 @@ PreparedRequest preparedFilter(ParsedFilter pf) {
 /// ifindex -> name of every link, read before a dump (a lookup inside the dump's callback would
 /// start a second dump on the same socket).
 std::function<std::string(uint32_t)> nameLookup(Context& ctx) {
-  auto names = std::make_shared<std::map<uint32_t, std::string>>();
-  ctx.netlink().links().forEach({}, [&](const LinkInfo& l) {
-    if (l.index && l.name) (*names)[*l.index] = *l.name;
-  });
-  return [names](uint32_t index) {
-    auto it = names->find(index);
-    return it != names->end() ? it->second : std::to_string(index);
-  };
+  auto names = std::make_shared<DeviceNames>();
+  names->load(ctx.netlink().links());
+  return [names](uint32_t index) { return names->nameOrIndex(index); };
 }
 
 uint32_t userHz() {

@@ -16,6 +16,7 @@
 
 #include "kit/args.hpp"
 #include "kit/command.hpp"
+#include "kit/failure.hpp"
 #include "fastlink/link.hpp"
 #include "fastlink/tuntap.hpp"
 #include "kit/output.hpp"
@@ -236,7 +237,7 @@ int show(Context& ctx, Args& args) {
 /// ip tuntap exits 1 when an ioctl or the kernel refuses (`ioctl(TUNSETIFF): Device or resource
 /// busy`), not the 2 of ip's rtnetlink objects (measured on ip 6.1).
 int failed(const Error& e) {
-  printError(e.reason() + " (" + e.operation() + ")");
+  reportFailure(e);
   return kExitBadValue;
 }
 

@@ -16,6 +16,7 @@
 
 #include "kit/args.hpp"
 #include "kit/command.hpp"
+#include "kit/failure.hpp"
 #include "fastlink/error.hpp"
 #include "fastlink/wireguard.hpp"
 #include "kit/output.hpp"
@@ -150,7 +151,7 @@ int show(Context& ctx, Args& args) {
       // A device that vanished between list and get is skipped in `all`, like wg.
       if (all && e.code() == std::errc::no_such_device) continue;
       if (text) text->flush();  // what was printed before the error comes before it
-      printError(fmt::format("{} ({})", e.reason(), e.operation()));
+      reportFailure(e);
       status = kExitFailed;
       if (!all) return status;
       continue;
