@@ -598,7 +598,8 @@ class Planner {
     if (iface.bridgeStp || iface.bridgeVlanFiltering) {
       BridgeInfo b;
       if (iface.bridgeStp) b.setStpState(*iface.bridgeStp ? 1 : 0);
-      if (iface.bridgeVlanFiltering) b.setVlanFiltering(*iface.bridgeVlanFiltering);
+      // Off is a new bridge's default, and a kernel without VLAN filtering refuses even that.
+      if (iface.bridgeVlanFiltering.value_or(false)) b.setVlanFiltering(true);
       link.setBridge(b);
     }
     if (iface.macvlanMode) link.setMacvlan(MacvlanInfo().setMode(*iface.macvlanMode));

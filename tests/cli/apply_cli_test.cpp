@@ -482,9 +482,9 @@ TEST_F(ApplyCli, RollbackRestoresABondWithPortsAndAVlanOnIt) {
     ns.ip("link del vfprobe");                                                                            \
   } while (0)
 
-/// A port's VLANs as `bridge -c -j vlan show dev DEV` lists them: "2-4094 tagged; 100 PVID Egress Untagged".
+/// A port's VLANs as `bridge -compressvlans -j vlan show dev DEV` lists them: "2-4094 tagged; 100 PVID Egress Untagged".
 std::string bridgeVlans(const TestNetns& ns, const std::string& dev) {
-  auto r = run("bridge -n " + ns.name() + " -c -j vlan show dev " + dev);
+  auto r = run("bridge -n " + ns.name() + " -compressvlans -j vlan show dev " + dev);
   EXPECT_EQ(r.status, 0) << r.err;
   std::string out;
   if (r.out.find_first_not_of(" \n") == std::string::npos) return out;
@@ -532,7 +532,7 @@ TEST_F(ApplyCli, BridgePortVlansAppliedAsDiffsShownAndRolledBackExactly) {
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.out, "- vlan 30 dev bv4\n+ vlan 31 dev bv4: pvid untagged\n");
   // show state gives the VLANs in nmstate's keys, and applying it back changes nothing.
-  r = cli("show state -j");
+  r = cli("-j show state");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("\"id-range\": {\n"), std::string::npos) << r.out;
   r = cli("apply --check " + writeDoc(r.out));
