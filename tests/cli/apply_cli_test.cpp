@@ -537,6 +537,11 @@ TEST_F(ApplyCli, BridgePortVlansAppliedAsDiffsShownAndRolledBackExactly) {
   EXPECT_NE(r.out.find("\"id-range\": {\n"), std::string::npos) << r.out;
   r = cli("apply --check " + writeDoc(r.out));
   EXPECT_EQ(r.status, 0) << "show state differs from the host:\n" << r.out << r.err;
+  // The same through kubernetes-nmstate's commands: nmstatectl show | nmstatectl set sends nothing.
+  std::string nmstatectl = cliPath() + " -n " + ns.name() + " nmstatectl ";
+  r = run(nmstatectl + "show | " + nmstatectl + "set");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "") << "set printed a plan: it changed something";
   // Rollback: filtering off again, bv0 back to VLAN 1, bv2 and bv4 out of the bridge.
   r = cli("rollback");
   ASSERT_EQ(r.status, 0) << r.out << r.err;
