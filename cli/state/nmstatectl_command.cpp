@@ -10,9 +10,7 @@
 // are (state/apply_command.cpp), so the journal, the --confirm watchdog and the messages are theirs;
 // this file maps nmstate's options and statuses onto them and prints nmstate's `show`.
 #include <nlohmann/json.hpp>
-#include <sys/mman.h>
-#include <unistd.h>
-#include <yaml-cpp/yaml.h>
+#include <fnmatch.h>
 
 #include <algorithm>
 #include <cctype>
@@ -47,7 +45,7 @@ constexpr int kNmstateDataError = 65;  // EX_DATAERR
 constexpr uint32_t kNmstateDefaultTimeout = 60;  // apply.rs's DEFAULT_TIMEOUT
 
 constexpr const char* kUsage = R"(Usage: fastlink nmstatectl [ -v | -vv | -vvv | -q ] COMMAND
-COMMAND := { show [ --json ] [ -k ] [ -s ] |
+COMMAND := { show [ --json ] [ -k ] [ -s ] [ IFNAME ]... |
              { apply | set | a } [ --no-commit ] [ --timeout SECONDS ] [ -k ] [ --memory-only ] [ FILE ] |
              commit | rollback |
              policy [ --json ] [ --current FILE ] [ --captured FILE ] [ --output-captured FILE ] FILE |
@@ -60,12 +58,6 @@ rollback and show state, with nmstatectl's exit statuses: 0 success, 1 failure, 
 class NmstateUsage : public UsageError {
  public:
   using UsageError::UsageError;
-};
-
-/// A document key nmstatectl refuses (exit 1, as nmstate's own refusals).
-class NotApplied : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
 };
 
 /// nmstate's global flags (`-v`, `-vv`, `-vvv`, `-q`), which clap takes anywhere: fastlink logs
@@ -202,12 +194,13 @@ Json runningRoutes(Netlink& nl) {
 /// configures nothing from them.
 int runShow(Context& ctx, const std::vector<std::string>& words) {
   bool json = false;
+  std::vector<std::string> names;  // `show IFNAME...`: those interfaces (globs, as nmstate's)
   for (const auto& w : words) {
     if (w == "--json") json = true;
     else if (w == "-k" || w == "--kernel" || w == "-s" || w == "--show-secrets") continue;  // fastlink is kernel-only and has no secrets here
     else if (w == "-r" || w == "--running-config") refuse("show " + w + " is not supported by fastlink");
     else if (!w.empty() && w[0] == '-') refuse("show: unexpected argument '" + w + "'");
-    else refuse("show IFNAME is not supported by fastlink (it shows every interface)");
+    else names.push_back(w);
   }
   Netlink& nl = ctx.netlink();
   Json document = Json::parse(captureState(nl).toJson());
@@ -217,7 +210,17 @@ int runShow(Context& ctx, const std::vector<std::string>& words) {
   Json routes = document.value("routes", Json{{"config", Json::array()}});
   routes["running"] = runningRoutes(nl);
   out["routes"] = routes;
-  out["interfaces"] = document.value("interfaces", Json::array());
+  Json interfaces = document.value("interfaces", Json::array());
+  if (!names.empty()) {
+    Json chosen = Json::array();
+    for (const auto& iface : interfaces) {
+      std::string name = iface.value("name", "");
+      if (std::any_of(names.begin(), names.end(), [&](const std::string& n) { return ::fnmatch(n.c_str(), name.c_str(), 0) == 0; }))
+        chosen.push_back(iface);
+    }
+    interfaces = std::move(chosen);
+  }
+  out["interfaces"] = interfaces;
   std::string text;
   if (json) text = out.dump(2) + "\n";
   else appendYaml(text, out, "");
@@ -238,62 +241,6 @@ uint32_t timeoutOf(const std::string& text) {
 /// Beside the journal: the mark of an `apply --no-commit` that had nothing to change, for the
 /// `commit` or `rollback` the handler sends next (fastlink writes no journal for such an apply).
 std::string unchangedMarker(const Checkpoint& checkpoint) { return checkpoint.directory() + "/nmstatectl-unchanged"; }
-
-/// Keys fastlink apply reads as nmstate's description of a host and does not apply (docs/cli/
-/// apply.md): in nmstate's input they configure something (ethtool features, LLDP, 802.1X,
-/// promiscuous mode, ...), so nmstatectl refuses them instead of leaving them out silently.
-/// (permanent-mac-address, min-mtu and max-mtu only describe, in nmstate too: accepted.)
-constexpr const char* kNotApplied[] = {"accept-all-mac-addresses", "lldp", "ethtool", "profile-name", "identifier",
-                                       "wait-ip", "ieee-802-1x", "ethernet", "802-3", "dispatch"};
-
-/// Throws UsageError naming the first key of kNotApplied in the document (YAML or JSON). A
-/// document that does not parse is left to apply, whose message names the place.
-void refuseNotApplied(const std::string& text) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::Exception&) {
-    return;
-  }
-  if (!root.IsMap() || !root["interfaces"] || !root["interfaces"].IsSequence()) return;
-  std::size_t i = 0;
-  for (const auto& iface : root["interfaces"]) {
-    std::string at = "interfaces[" + std::to_string(i++) + "]";
-    if (!iface.IsMap()) continue;
-    for (const auto& entry : iface) {
-      std::string key = entry.first.as<std::string>("");
-      if (std::find_if(std::begin(kNotApplied), std::end(kNotApplied), [&](const char* k) { return key == k; }) != std::end(kNotApplied))
-        throw NotApplied(at + "." + key + ": not applied by fastlink (nmstatectl refuses what it would leave out)");
-    }
-    if (iface["mac-vlan"] && iface["mac-vlan"].IsMap() && iface["mac-vlan"]["promiscuous"])
-      throw NotApplied(at + ".mac-vlan.promiscuous: not applied by fastlink (nmstatectl refuses what it would leave out)");
-  }
-}
-
-/// Reads the document and checks it for keys fastlink would not apply. Standard input is read
-/// whole and put back as standard input (a memfd on fd 0), so `fastlink apply -` reads it and
-/// names it "standard input" in its messages.
-void checkDocument(const std::string& file) {
-  std::string text;
-  if (file != "-") {
-    std::ifstream in(file);
-    text.assign(std::istreambuf_iterator<char>(in), {});  // a file that cannot be read: apply says why
-    refuseNotApplied(text);
-    return;
-  }
-  char buffer[65536];
-  for (ssize_t n; (n = ::read(0, buffer, sizeof buffer)) != 0;) {
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) throw Error(std::error_code(errno, std::generic_category()), "read standard input");
-    text.append(buffer, static_cast<std::size_t>(n));
-  }
-  int fd = ::memfd_create("nmstatectl-state", MFD_CLOEXEC);
-  if (fd < 0) throw Error(std::error_code(errno, std::generic_category()), "memfd_create");
-  bool written = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()) && ::lseek(fd, 0, SEEK_SET) == 0;
-  if (!written || ::dup2(fd, 0) < 0) throw Error(std::error_code(errno, std::generic_category()), "standard input");
-  ::close(fd);
-  refuseNotApplied(text);
-}
 
 /// nmstatectl apply: a transaction. Without --no-commit: apply, and keep it (fastlink commit)
 /// when it was applied and verified, else roll it back (nmstate rolls back a change that fails
@@ -324,12 +271,6 @@ int runApply(Context& ctx, const std::vector<std::string>& words) {
   if (noCommit && (timeout < 1 || timeout > 86400)) {
     printError("--timeout: " + std::to_string(timeout) + " is not in 1-86400");
     return kNmstateDataError;
-  }
-  try {
-    checkDocument(file);
-  } catch (const NotApplied& e) {
-    printError(std::string(e.what()) + "; nothing was changed");
-    return kNmstateFailed;
   }
   std::vector<std::string> applyWords;
   if (noCommit) applyWords = {"--confirm", std::to_string(timeout)};

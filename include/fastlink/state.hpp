@@ -34,6 +34,24 @@ struct IpConfig {
   std::vector<Prefix> addresses;  ///< `address: [{ip, prefix-length}]`: the complete list
 };
 
+/// VLANs of one bridge port with the same flags: `first`..`last` (one VLAN when equal).
+struct BridgeVlanRange {
+  uint16_t first = 1;
+  uint16_t last = 1;
+  bool pvid = false;      ///< untagged frames arriving on the port get this VLAN (one per port)
+  bool untagged = false;  ///< frames of this VLAN leave the port untagged
+  bool operator==(const BridgeVlanRange&) const = default;
+};
+
+/// `bridge.port[].vlan` of a linux-bridge: the port's complete VLAN list. nmstate's keys (`mode:
+/// access` with `tag`; `mode: trunk` with `trunk-tags` and `enable-native` + `tag`, the native
+/// VLAN) are read into ranges; `fastlink-vlans` gives lists nmstate's keys cannot (a PVID that is
+/// tagged, untagged VLANs beside the native one, none at all), as `show state` writes them.
+struct BridgePortVlans {
+  std::string port;
+  std::vector<BridgeVlanRange> vlans;  ///< ascending, not overlapping
+};
+
 /// One entry of `interfaces:`. Unset optionals are keys the document did not give: in `merged`
 /// mode they are left as the host has them.
 struct InterfaceState {
@@ -57,6 +75,10 @@ struct InterfaceState {
   /// or vrf (`vrf.port`).
   std::optional<std::vector<std::string>> ports;
   std::optional<bool> bridgeStp;  ///< `bridge.options.stp.enabled`
+  /// `bridge.options.fastlink-vlan-filtering`; unset and a port with `vlan`: on (as nmstate).
+  std::optional<bool> bridgeVlanFiltering;
+  /// The ports of a linux-bridge whose `bridge.port[].vlan` is given (the others keep theirs).
+  std::vector<BridgePortVlans> portVlans;
   std::optional<BondMode> bondMode;         ///< `link-aggregation.mode`
   std::optional<uint32_t> bondMiimon;       ///< `link-aggregation.options.miimon`
   std::optional<std::string> baseIface;     ///< vlan, vxlan, mac-vlan `base-iface`

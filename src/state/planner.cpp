@@ -17,6 +17,7 @@
 #include <unordered_set>
 
 #include "fastlink/addr.hpp"
+#include "fastlink/bridge_vlan.hpp"
 #include "fastlink/error.hpp"
 #include "fastlink/link_view.hpp"
 #include "fastlink/netlink.hpp"
@@ -48,6 +49,9 @@ struct Host {
   std::map<std::string, std::vector<Prefix>> addresses;  // by device name, both families
   std::vector<RouteInfo> routes;
   std::vector<RuleInfo> rules;
+  /// Bridge ports' VLANs by port name (dumped when the document or the undo needs them).
+  std::map<std::string, std::vector<BridgeVlanRange>> vlans;
+  bool vlansDumped = false;
   uint32_t maxIndex = 0;
   /// Devices by the index of their lower device (IFLA_LINK) and of their master: who goes or
   /// changes with a device, without a walk over every link per device.
@@ -76,6 +80,17 @@ void dumpRoutes(Netlink& nl, Host& host) {
     if (r.isCloned()) return;
     host.routes.push_back(r);
   }, [&] { host.routes.clear(); });
+}
+
+/// The VLANs of the bridges' ports (not the bridges' own VLANs), as the kernel's compressed dump
+/// gives them: a PVID alone, consecutive VLANs with the same flags as one range.
+void dumpVlans(Netlink& nl, Host& host) {
+  host.vlansDumped = true;
+  nl.bridgeVlans().forEach({}, [&](const BridgeVlanInfo& v) {
+    const LinkInfo* port = host.link(host.nameOf(v.devIndex()));
+    if (!port || port->kind == "bridge" || !v.vid) return;
+    host.vlans[*port->name].push_back({*v.vid, v.lastVid(), v.pvid.value_or(false), v.untagged.value_or(false)});
+  }, [&] { host.vlans.clear(); });
 }
 
 /// The fields of a host device the planner reads, from its view: the kinds whose options it
@@ -118,6 +133,19 @@ Host dumpHost(Netlink& nl, bool addresses, bool routes, bool rules) {
   return host;
 }
 
+/// The host ports of a bridge in `iface.ports`, each with its VLANs in `iface.portVlans`.
+void addPortVlans(const Host& host, const LinkInfo& bridge, InterfaceState& iface) {
+  iface.ports.emplace();
+  iface.portVlans.clear();
+  auto [from, to] = host.byMaster.equal_range(bridge.index.value_or(0));
+  for (auto it = from; it != to; ++it) iface.ports->push_back(it->second);
+  std::sort(iface.ports->begin(), iface.ports->end());
+  for (const auto& port : *iface.ports) {
+    auto v = host.vlans.find(port);
+    iface.portVlans.push_back({port, v == host.vlans.end() ? std::vector<BridgeVlanRange>{} : v->second});
+  }
+}
+
 /// A host device as a document entry (`show state`, and the pre-image a rollback restores).
 InterfaceState interfaceOf(const Host& host, const LinkInfo& l) {
   const std::string& name = *l.name;
@@ -139,7 +167,12 @@ InterfaceState interfaceOf(const Host& host, const LinkInfo& l) {
   }
   iface.ipv4 = v4;
   iface.ipv6 = v6;
-  if (l.kind == "bridge" && l.bridge) iface.bridgeStp = l.bridge->stpState.value_or(0) != 0;
+  if (l.kind == "bridge" && l.bridge) {
+    iface.bridgeStp = l.bridge->stpState.value_or(0) != 0;
+    if (l.bridge->vlanFiltering.value_or(false)) iface.bridgeVlanFiltering = true;
+  }
+  // A filtering bridge lists its ports with their VLANs (complete lists both).
+  if (iface.bridgeVlanFiltering && host.vlansDumped) addPortVlans(host, l, iface);
   if (l.kind == "bond" && l.bond) {
     iface.bondMode = l.bond->mode;
     iface.bondMiimon = l.bond->miimon;
@@ -274,6 +307,7 @@ class Planner {
     resolveControllers();
     planInterfaces();
     planOverriddenLinks();
+    planPortVlans();
     planAddresses();
     planRoutes();
     planRules();
@@ -282,7 +316,7 @@ class Planner {
       for (auto& step : *phase) plan.steps.push_back(std::move(step));
     }
     plan.firstPart = plan.steps.size();
-    for (auto* phase : {&linkCreates_, &linkChanges_, &adminChanges_, &addressAdds_, &routeAdds_, &ruleAdds_})
+    for (auto* phase : {&linkCreates_, &linkChanges_, &adminChanges_, &vlanChanges_, &addressAdds_, &routeAdds_, &ruleAdds_})
       for (auto& step : *phase) plan.steps.push_back(std::move(step));
     auto created = created_;
     plan.resolve = [created](Netlink& nl) { created->resolve(nl); };
@@ -412,6 +446,24 @@ class Planner {
     };
     for (const auto& iface : want_.interfaces)
       if (iface.state != InterfaceAdmin::Absent && !ignored(iface.name)) create(iface);
+    planListedPorts();
+  }
+
+  /// The host devices a master's complete port list names, or leaves out, that have no entry of
+  /// their own (a policy's `bridge.port: [{name: eth1}]`): only their controller changes.
+  void planListedPorts() {
+    for (const auto& [name, master] : controllerOf_) {
+      if (find(name) || ignored(name) || deleted_.count(name) || creating_.count(name)) continue;
+      const LinkInfo* host = host_.link(name);
+      const InterfaceState* m = find(master);
+      if (!host) fail(m ? m->path : "interfaces", "port " + name + ": no device " + name + " on the host or in the document");
+      InterfaceState port;
+      port.name = name;
+      port.path = m ? m->path : "interfaces";
+      port.type = stateTypeOfKind(host->kind, host->type && *host->type == ARPHRD_LOOPBACK);
+      port.state = host->isUp() ? InterfaceAdmin::Up : InterfaceAdmin::Down;
+      planChange(port, *host);
+    }
   }
 
   const std::string* controllerName(const std::string& name) const {
@@ -432,7 +484,13 @@ class Planner {
     }
     deleted_.insert(name);
     touched_.insert(name);
-    if (link->kind == "veth" && link->parentIndex()) deleted_.insert(host_.nameOf(link->parentIndex()));
+    leavesBridge(*link);
+    if (link->kind == "bridge") vlanBridges_.insert(name);  // its ports lose their VLANs with it
+    if (link->kind == "veth" && link->parentIndex()) {
+      std::string peer = host_.nameOf(link->parentIndex());
+      deleted_.insert(peer);
+      if (const LinkInfo* p = host_.link(peer)) leavesBridge(*p);
+    }
     uint32_t index = *link->index;
     linkDeletes_.push_back({PlanStep::Action::Delete, "interface " + name, "type " + stateTypeOfKind(link->kind, false),
                             [index] { return LinkRequests::del(Ifref(index)); }});
@@ -537,7 +595,13 @@ class Planner {
       if (iface.bondMiimon) b.setMiimon(*iface.bondMiimon);
       link.setBond(b);
     }
-    if (iface.bridgeStp) link.setBridge(BridgeInfo().setStpState(*iface.bridgeStp ? 1 : 0));
+    if (iface.bridgeStp || iface.bridgeVlanFiltering) {
+      BridgeInfo b;
+      if (iface.bridgeStp) b.setStpState(*iface.bridgeStp ? 1 : 0);
+      // Off is a new bridge's default, and a kernel without VLAN filtering refuses even that.
+      if (iface.bridgeVlanFiltering.value_or(false)) b.setVlanFiltering(true);
+      link.setBridge(b);
+    }
     if (iface.macvlanMode) link.setMacvlan(MacvlanInfo().setMode(*iface.macvlanMode));
     if (iface.mtu) link.setMtu(*iface.mtu), what.push_back("mtu " + std::to_string(*iface.mtu));
     if (iface.macAddress) link.setAddress(*iface.macAddress), what.push_back("mac-address " + iface.macAddress->toString());
@@ -601,6 +665,10 @@ class Planner {
       changes.setBridge(BridgeInfo().setStpState(*iface.bridgeStp ? 1 : 0));
       what.push_back(std::string("bridge.options.stp.enabled ") + (*iface.bridgeStp ? "false -> true" : "true -> false"));
     }
+    if (iface.bridgeVlanFiltering && host.bridge && host.bridge->vlanFiltering.value_or(false) != *iface.bridgeVlanFiltering) {
+      changes.setBridge(changes.bridge.value_or(BridgeInfo()).setVlanFiltering(*iface.bridgeVlanFiltering));
+      what.push_back(std::string("bridge.options.fastlink-vlan-filtering ") + (*iface.bridgeVlanFiltering ? "false -> true" : "true -> false"));
+    }
     if (iface.macvlanMode && host.macvlan && host.macvlan->mode != iface.macvlanMode) {
       changes.setMacvlan(MacvlanInfo().setMode(*iface.macvlanMode));
       what.push_back(std::string("mac-vlan.mode -> ") + macvlanModeName(*iface.macvlanMode));
@@ -614,6 +682,7 @@ class Planner {
     if (const std::string* master = controllerName(iface.name)) {
       std::string hostMaster = host_.nameOf(host.masterIndex());
       if (hostMaster != *master || deleted_.count(hostMaster)) {
+        leavesBridge(host);
         changes.setMaster(masterRefFor(iface, *master));
         what.push_back("controller " + (hostMaster.empty() ? "none" : hostMaster) + " -> " + (master->empty() ? "none" : *master));
         // A bond takes a port only while the port is down.
@@ -652,6 +721,91 @@ class Planner {
     if (iface.vethPeer && host.kind == "veth") {
       std::string peer = host_.nameOf(host.parentIndex());
       immutable(!peer.empty() && peer != *iface.vethPeer, "veth.peer", "peer " + peer);
+    }
+  }
+
+  /// A host port leaves its bridge (released or deleted) and loses its VLANs: the bridge's
+  /// pre-image lists its ports' VLANs, so a rollback puts them back.
+  void leavesBridge(const LinkInfo& port) {
+    const LinkInfo* master = host_.link(host_.nameOf(port.masterIndex()));
+    if (master && master->kind == "bridge") vlanBridges_.insert(*master->name);
+  }
+
+  /// Per VLAN 1-4094: present, PVID, untagged (kFlag*), from a port's ranges.
+  static constexpr uint8_t kVlanPresent = 1, kVlanPvid = 2, kVlanUntagged = 4;
+  using VlanFlags = std::vector<uint8_t>;
+  static VlanFlags vlanFlags(const std::vector<BridgeVlanRange>& ranges) {
+    VlanFlags flags(4096, 0);
+    for (const auto& r : ranges)
+      for (uint32_t vid = r.first; vid <= r.last && vid < 4095; ++vid)
+        flags[vid] = static_cast<uint8_t>(kVlanPresent | (r.pvid ? kVlanPvid : 0) | (r.untagged ? kVlanUntagged : 0));
+    return flags;
+  }
+
+  /// The VLANs `port` has when this plan's VLAN steps run: the host's when it is a port of
+  /// `bridge` already, else the bridge's default PVID (1 unless the host's bridge says else),
+  /// which the kernel gives every new port.
+  std::vector<BridgeVlanRange> vlansBefore(const std::string& port, const std::string& bridge) const {
+    const LinkInfo* b = creating_.count(bridge) || deleted_.count(bridge) ? nullptr : host_.link(bridge);
+    const LinkInfo* p = creating_.count(port) || deleted_.count(port) ? nullptr : host_.link(port);
+    if (b && p && p->masterIndex() == b->index.value_or(0)) {
+      auto it = host_.vlans.find(port);
+      return it == host_.vlans.end() ? std::vector<BridgeVlanRange>{} : it->second;
+    }
+    uint16_t pvid = b && b->bridge ? b->bridge->vlanDefaultPvid.value_or(1) : 1;
+    if (pvid == 0) return {};
+    return {{pvid, pvid, true, true}};
+  }
+
+  static std::string vlanFlagsText(uint8_t f) {
+    if (f & kVlanPvid) return f & kVlanUntagged ? "pvid untagged" : "pvid";
+    return f & kVlanUntagged ? "untagged" : "tagged";
+  }
+
+  /// `bridge.port[].vlan`: per port, the VLANs it has and must not (deleted, as ranges), then
+  /// those it lacks or has with other flags (added, a range per run of equal flags; a PVID alone,
+  /// as the kernel takes it). One request per range.
+  void planPortVlans() {
+    for (const auto& bridge : want_.interfaces) {
+      if (bridge.state == InterfaceAdmin::Absent || ignored(bridge.name)) continue;
+      for (const auto& pv : bridge.portVlans) {
+        if (ignored(pv.port)) continue;
+        VlanFlags have = vlanFlags(vlansBefore(pv.port, bridge.name)), want = vlanFlags(pv.vlans);
+        Ifref dev = refOf(pv.port);
+        bool onHost = !creating_.count(pv.port);
+        auto emit = [&](PlanStep::Action action, uint16_t first, uint16_t last, uint8_t flags, uint8_t before) {
+          std::string object = (first == last ? "vlan " + std::to_string(first) : "vlans " + std::to_string(first) + "-" + std::to_string(last)) +
+                               " dev " + pv.port;
+          std::string detail = action == PlanStep::Action::Delete ? "" : action == PlanStep::Action::Change ? vlanFlagsText(before) + " -> " + vlanFlagsText(flags) : vlanFlagsText(flags);
+          BridgeVlanInfo v(dev, first);
+          if (last != first) v.setVidEnd(last);
+          if (action != PlanStep::Action::Delete) v.setPvid(flags & kVlanPvid).setUntagged(flags & kVlanUntagged);
+          auto created = created_;
+          bool del = action == PlanStep::Action::Delete;
+          vlanChanges_.push_back({action, object, detail, [created, v, del] {
+                                    BridgeVlanInfo r = v;
+                                    created->fix(r.dev);
+                                    return del ? BridgeVlanRequests::del(r) : BridgeVlanRequests::add(r);
+                                  }});
+          if (onHost) vlanBridges_.insert(bridge.name);
+        };
+        // Deletions: runs of VLANs the port has and must not.
+        for (uint16_t vid = 1; vid <= 4094;) {
+          if (!(have[vid] && !want[vid])) { ++vid; continue; }
+          uint16_t last = vid;
+          while (last < 4094 && have[last + 1] && !want[last + 1]) ++last;
+          emit(PlanStep::Action::Delete, vid, last, 0, have[vid]);
+          vid = static_cast<uint16_t>(last + 1);
+        }
+        // Additions: runs of VLANs wanted with the same flags (and the same before) that differ.
+        for (uint16_t vid = 1; vid <= 4094;) {
+          if (!want[vid] || want[vid] == have[vid]) { ++vid; continue; }
+          uint16_t last = vid;
+          while (!(want[vid] & kVlanPvid) && last < 4094 && want[last + 1] == want[vid] && have[last + 1] == have[vid]) ++last;
+          emit(have[vid] ? PlanStep::Action::Change : PlanStep::Action::Create, vid, last, want[vid], have[vid]);
+          vid = static_cast<uint16_t>(last + 1);
+        }
+      }
     }
   }
 
@@ -902,6 +1056,8 @@ class Planner {
   /// the other end of a deleted veth, the devices on a deleted one, its ports, the routes
   /// through a touched device), added routes and rules absent.
   bool touchesHostDevices() const { return !touched_.empty(); }
+  /// The undo lists the VLANs of these host bridges' ports.
+  bool needsVlanPreimage() const { return !vlanBridges_.empty(); }
 
   State undo() const {
     State u;
@@ -914,6 +1070,7 @@ class Planner {
       u.interfaces.push_back(std::move(gone));
     }
     std::set<std::string> before = touched_;
+    if (!host_.vlans.empty()) before.insert(vlanBridges_.begin(), vlanBridges_.end());
     for (const auto& name : deleted_) {
       before.insert(name);
       const LinkInfo* gone = host_.link(name);
@@ -930,6 +1087,11 @@ class Planner {
       iface.description = iface.description.value_or("");
       iface.group = iface.group.value_or(0);
       if (deleted_.count(name)) iface.ifindex = index;
+      if (iface.type == "linux-bridge") {
+        iface.bridgeVlanFiltering = iface.bridgeVlanFiltering.value_or(false);
+        // (No VLAN in the dump: a kernel without VLAN filtering, whose ports have none to restore.)
+        if (vlanBridges_.count(name) && !host_.vlans.empty()) addPortVlans(host_, host_.links.at(name), iface);
+      }
       u.interfaces.push_back(std::move(iface));
     }
     for (const auto& h : host_.routes) {
@@ -964,8 +1126,9 @@ class Planner {
   std::unordered_map<std::string, const InterfaceState*> peerNamedBy_;  ///< veth end -> the entry naming it peer
   std::unordered_set<std::string> namedByIndex_;  ///< see needsIndex
   std::set<std::string> creating_, deleted_, overriddenDeletes_, namedOnly_;
+  std::set<std::string> vlanBridges_;  ///< host bridges whose ports' VLANs the plan changes (see leavesBridge)
   std::vector<PlanStep> routeDeletes_, ruleDeletes_, addressDeletes_, releases_, linkDeletes_, vethCreates_, linkCreates_,
-      linkChanges_, adminChanges_, addressAdds_, routeAdds_, ruleAdds_;
+      linkChanges_, adminChanges_, vlanChanges_, addressAdds_, routeAdds_, ruleAdds_;
 };
 
 bool needsAddresses(const State& want) {
@@ -987,6 +1150,8 @@ Plan makePlan(Netlink& netlink, const State& want, bool recordUndo) {
   bool rules = !want.rules.empty() || want.mode == ApplyMode::Overridden;
   bool addresses = needsAddresses(want);
   Host host = dumpHost(netlink, addresses, routes, rules);
+  bool vlans = std::any_of(want.interfaces.begin(), want.interfaces.end(), [](const InterfaceState& i) { return !i.portVlans.empty(); });
+  if (vlans) dumpVlans(netlink, host);
   Planner planner(want, host);
   Plan plan = planner.build();
   if (recordUndo && !plan.empty()) {
@@ -994,6 +1159,7 @@ Plan makePlan(Netlink& netlink, const State& want, bool recordUndo) {
     // now when the plan did not need them (adding to the host leaves the plan as it is).
     if (planner.touchesHostDevices() && !addresses) dumpAddresses(netlink, host);
     if (planner.touchesHostDevices() && !routes) dumpRoutes(netlink, host);
+    if (planner.needsVlanPreimage() && !vlans) dumpVlans(netlink, host);
     plan.undo = planner.undo();
   }
   return plan;
@@ -1062,6 +1228,7 @@ std::string Plan::toJson(const BatchResult* results) const {
 
 State captureState(Netlink& netlink) {
   Host host = dumpHost(netlink, true, true, true);
+  dumpVlans(netlink, host);
   State state;
   // Devices by ifindex: the order they were made in, which is an order that can make them again.
   for (const auto& [index, name] : host.names) state.interfaces.push_back(interfaceOf(host, host.links.at(name)));

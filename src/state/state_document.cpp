@@ -39,6 +39,9 @@ struct DocumentError {
 
 [[noreturn]] void fail(const std::string& path, std::string why) { throw DocumentError{path, std::move(why)}; }
 
+/// Why a key nmstate configures with and fastlink does not act on is refused.
+constexpr const char* kNotApplied = "not applied by fastlink (refused rather than left out)";
+
 std::string child(const std::string& path, const std::string& key) { return path.empty() ? key : path + "." + key; }
 std::string item(const std::string& path, std::size_t i) { return path + "[" + std::to_string(i) + "]"; }
 
@@ -183,25 +186,108 @@ IpConfig ipConfig(yaml::Node node, const std::string& path, IpAddress::Family fa
   return config;
 }
 
-std::vector<std::string> portNames(yaml::Node node, const std::string& path, bool asMappings) {
+std::vector<std::string> portNames(yaml::Node node, const std::string& path) {
   std::vector<std::string> ports;
-  sequence(node, path, [&](yaml::Node p, const std::string& at) {
-    if (asMappings && p.isMap()) {
-      Map pm(p, at);
-      if (!pm.has("name")) fail(child(at, "name"), "missing");
-      ports.push_back(ifname(pm.get("name"), child(at, "name")));
-      pm.finish();
-    } else {
-      ports.push_back(ifname(p, at));
-    }
-  });
+  sequence(node, path, [&](yaml::Node p, const std::string& at) { ports.push_back(ifname(p, at)); });
   return ports;
+}
+
+/// `id: N` or `id-range: {min, max}` (a trunk tag, or an entry of fastlink-vlans).
+BridgeVlanRange vlanIds(Map& m) {
+  bool hasId = m.has("id"), hasRange = m.has("id-range");
+  if (hasId == hasRange) fail(m.path(), "expected id or id-range");
+  if (hasId) {
+    auto id = static_cast<uint16_t>(integer(m.get("id"), child(m.path(), "id"), 1, 4094));
+    return {id, id};
+  }
+  Map r(m.get("id-range"), child(m.path(), "id-range"));
+  for (const char* key : {"min", "max"})
+    if (!r.has(key)) fail(child(r.path(), key), "missing");
+  auto min = static_cast<uint16_t>(integer(r.get("min"), child(r.path(), "min"), 1, 4094));
+  auto max = static_cast<uint16_t>(integer(r.get("max"), child(r.path(), "max"), 1, 4094));
+  if (min > max) fail(r.path(), "min " + std::to_string(min) + " is above max " + std::to_string(max));
+  r.finish();
+  return {min, max};
+}
+
+/// `fastlink-vlans: [{id | id-range, pvid, untagged}]`: any VLAN list, as the kernel has it.
+std::vector<BridgeVlanRange> fastlinkVlans(yaml::Node node, const std::string& path) {
+  std::vector<BridgeVlanRange> out;
+  sequence(node, path, [&](yaml::Node e, const std::string& at) {
+    Map em(e, at);
+    BridgeVlanRange r = vlanIds(em);
+    if (em.has("pvid")) r.pvid = boolean(em.get("pvid"), child(at, "pvid"));
+    if (em.has("untagged")) r.untagged = boolean(em.get("untagged"), child(at, "untagged"));
+    if (r.pvid && r.first != r.last) fail(child(at, "pvid"), "the PVID is one VLAN, not a range");
+    em.finish();
+    out.push_back(r);
+  });
+  return out;
+}
+
+/// nmstate's `bridge.port[].vlan`, as the complete VLAN list of the port: `access` is its `tag`
+/// untagged and PVID; `trunk` is its `trunk-tags` tagged, and with `enable-native` its `tag`
+/// untagged and PVID. Nothing else: a trunk without a native VLAN drops untagged frames.
+std::vector<BridgeVlanRange> portVlanList(yaml::Node node, const std::string& path) {
+  Map v(node, path);
+  std::vector<BridgeVlanRange> out;
+  if (v.has("fastlink-vlans")) {
+    for (const char* key : {"mode", "tag", "enable-native", "trunk-tags"})
+      if (v.has(key)) fail(child(path, key), "not with fastlink-vlans (which lists every VLAN of the port)");
+    out = fastlinkVlans(v.get("fastlink-vlans"), child(path, "fastlink-vlans"));
+  } else {
+    if (!v.has("mode")) fail(child(path, "mode"), "missing (access or trunk)");
+    std::string mode = text(v.get("mode"), child(path, "mode"));
+    std::optional<uint16_t> tag;
+    if (v.has("tag")) tag = static_cast<uint16_t>(integer(v.get("tag"), child(path, "tag"), 1, 4094));
+    bool native = v.has("enable-native") && boolean(v.get("enable-native"), child(path, "enable-native"));
+    if (mode == "access") {
+      if (!tag) fail(child(path, "tag"), "missing (the VLAN of an access port)");
+      for (const char* key : {"trunk-tags", "enable-native"})
+        if (v.has(key)) fail(child(path, key), "only with mode trunk");
+      out.push_back({*tag, *tag, true, true});
+    } else if (mode == "trunk") {
+      if (!v.has("trunk-tags")) fail(child(path, "trunk-tags"), "missing (the VLANs of a trunk port)");
+      sequence(v.get("trunk-tags"), child(path, "trunk-tags"), [&](yaml::Node t, const std::string& at) {
+        Map tm(t, at);
+        out.push_back(vlanIds(tm));
+        tm.finish();
+      });
+      if (native && !tag) fail(child(path, "tag"), "missing (enable-native needs the native VLAN)");
+      if (!native && tag) fail(child(path, "tag"), "the native VLAN of a trunk port: give enable-native: true with it");
+      if (native) out.push_back({*tag, *tag, true, true});
+    } else {
+      fail(child(path, "mode"), "expected access or trunk, got \"" + mode + "\"");
+    }
+  }
+  v.finish();
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  bool pvid = false;
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    if (i && out[i].first <= out[i - 1].last) fail(path, "VLAN " + std::to_string(out[i].first) + " is given twice");
+    if (out[i].pvid && pvid) fail(path, "two PVIDs (a port has one)");
+    pvid = pvid || out[i].pvid;
+  }
+  return out;
 }
 
 void readBridge(Map& m, InterfaceState& iface) {
   if (!m.has("bridge")) return;
   Map b(m.get("bridge"), child(m.path(), "bridge"));
-  if (b.has("port")) iface.ports = portNames(b.get("port"), child(b.path(), "port"), true);
+  if (b.has("port")) {
+    iface.ports.emplace();
+    sequence(b.get("port"), child(b.path(), "port"), [&](yaml::Node p, const std::string& at) {
+      if (!p.isMap()) {
+        iface.ports->push_back(ifname(p, at));
+        return;
+      }
+      Map pm(p, at);
+      if (!pm.has("name")) fail(child(at, "name"), "missing");
+      iface.ports->push_back(ifname(pm.get("name"), child(at, "name")));
+      if (pm.has("vlan")) iface.portVlans.push_back({iface.ports->back(), portVlanList(pm.get("vlan"), child(at, "vlan"))});
+      pm.finish();
+    });
+  }
   if (b.has("options")) {
     Map o(b.get("options"), child(b.path(), "options"));
     if (o.has("stp")) {
@@ -209,8 +295,14 @@ void readBridge(Map& m, InterfaceState& iface) {
       if (stp.has("enabled")) iface.bridgeStp = boolean(stp.get("enabled"), child(stp.path(), "enabled"));
       stp.finish();
     }
+    if (o.has("fastlink-vlan-filtering"))
+      iface.bridgeVlanFiltering = boolean(o.get("fastlink-vlan-filtering"), child(o.path(), "fastlink-vlan-filtering"));
+    // The kernel's bridges filter 802.1Q unless told otherwise; fastlink sets no other protocol.
+    if (o.has("vlan-protocol") && text(o.get("vlan-protocol"), child(o.path(), "vlan-protocol")) != "802.1q")
+      fail(child(o.path(), "vlan-protocol"), "only 802.1q is supported");
     o.finish();
   }
+  if (!iface.portVlans.empty() && !iface.bridgeVlanFiltering) iface.bridgeVlanFiltering = true;
   b.finish();
 }
 
@@ -223,7 +315,7 @@ void readBond(Map& m, InterfaceState& iface) {
     if (!mode) fail(at, "unknown bond mode \"" + std::string(b.get("mode").scalar()) + "\"");
     iface.bondMode = mode;
   }
-  if (b.has("port")) iface.ports = portNames(b.get("port"), child(b.path(), "port"), false);
+  if (b.has("port")) iface.ports = portNames(b.get("port"), child(b.path(), "port"));
   if (b.has("options")) {
     Map o(b.get("options"), child(b.path(), "options"));
     if (o.has("miimon")) iface.bondMiimon = static_cast<uint32_t>(integer(o.get("miimon"), child(o.path(), "miimon"), 0, INT32_MAX));
@@ -260,7 +352,7 @@ void readKindOptions(Map& m, InterfaceState& iface) {
     Map v(m.get("vrf"), child(m.path(), "vrf"));
     if (!v.has("route-table-id")) fail(child(v.path(), "route-table-id"), "missing");
     iface.vrfTable = static_cast<uint32_t>(integer(v.get("route-table-id"), child(v.path(), "route-table-id"), 1, UINT32_MAX));
-    if (v.has("port")) iface.ports = portNames(v.get("port"), child(v.path(), "port"), false);
+    if (v.has("port")) iface.ports = portNames(v.get("port"), child(v.path(), "port"));
     v.finish();
   }
   if (m.has("veth")) {
@@ -278,8 +370,26 @@ void readKindOptions(Map& m, InterfaceState& iface) {
       if (!mode) fail(child(v.path(), "mode"), "unknown mac-vlan mode \"" + std::string(v.get("mode").scalar()) + "\"");
       iface.macvlanMode = mode;
     }
-    v.accept({"promiscuous"});
+    if (v.get("promiscuous").isDefined()) fail(child(v.path(), "promiscuous"), kNotApplied);
     v.finish();
+  }
+}
+
+/// nmstate's keys that configure what fastlink does not (ethtool settings, LLDP, 802.1X,
+/// promiscuity, NetworkManager's profiles and dispatch scripts, ...): refused by name, never
+/// ignored. `lldp: {enabled: false}` is honoured: fastlink runs no LLDP agent.
+void refuseNotApplied(Map& m) {
+  static const char* const kKeys[] = {"accept-all-mac-addresses", "lldp", "ethtool", "profile-name", "identifier",
+                                      "wait-ip", "ieee-802-1x", "ethernet", "802-3", "dispatch"};
+  for (const char* key : kKeys) {
+    yaml::Node value = m.get(key);
+    if (!value.isDefined()) continue;
+    std::string at = child(m.path(), key);
+    std::size_t enabled = value.isMap() ? value.find("enabled") : yaml::Node::npos;
+    if (std::string(key) == "lldp" && value.size() == 1 && enabled != yaml::Node::npos &&
+        !boolean(value.value(enabled), child(at, "enabled")))
+      continue;
+    fail(at, kNotApplied);
   }
 }
 
@@ -338,9 +448,9 @@ InterfaceState readInterface(yaml::Node node, const std::string& path) {
   if (iface.type == "vxlan" && !iface.vxlanId) fail(child(path, "vxlan"), "missing (a vxlan needs an id)");
   if (iface.type == "vrf" && !iface.vrfTable) fail(child(path, "vrf"), "missing (a vrf needs route-table-id)");
   if (iface.type == "mac-vlan" && !iface.baseIface) fail(child(path, "mac-vlan"), "missing (a mac-vlan needs base-iface)");
-  // Keys of nmstate's own output that describe, not configure.
-  m.accept({"accept-all-mac-addresses", "lldp", "ethtool", "profile-name", "identifier", "permanent-mac-address",
-            "min-mtu", "max-mtu", "wait-ip", "ieee-802-1x", "ethernet", "802-3", "dispatch"});
+  // Keys of nmstate's own output that only describe the device.
+  m.accept({"permanent-mac-address", "min-mtu", "max-mtu"});
+  refuseNotApplied(m);
   m.finish();
   return iface;
 }
@@ -634,6 +744,51 @@ YAML::Node names(const std::vector<std::string>& list, bool asMappings) {
   return out;
 }
 
+YAML::Node vlanIdsNode(const BridgeVlanRange& r) {
+  YAML::Node n;
+  if (r.first == r.last) {
+    n["id"] = r.first;
+  } else {
+    n["id-range"]["min"] = r.first;
+    n["id-range"]["max"] = r.last;
+  }
+  return n;
+}
+
+/// nmstate's keys when they can say it (tagged VLANs and at most one native VLAN, untagged and
+/// PVID), else fastlink-vlans.
+YAML::Node portVlanNode(const std::vector<BridgeVlanRange>& vlans) {
+  const BridgeVlanRange* native = nullptr;
+  bool nmstateShape = !vlans.empty();
+  for (const auto& r : vlans) {
+    if (r.pvid && r.untagged && !native) native = &r;
+    else if (r.pvid || r.untagged) nmstateShape = false;
+  }
+  YAML::Node n;
+  if (nmstateShape && native && vlans.size() == 1) {
+    n["mode"] = "access";
+    n["tag"] = native->first;
+  } else if (nmstateShape) {
+    n["mode"] = "trunk";
+    YAML::Node tags(YAML::NodeType::Sequence);
+    for (const auto& r : vlans)
+      if (&r != native) tags.push_back(vlanIdsNode(r));
+    n["trunk-tags"] = tags;
+    n["enable-native"] = native != nullptr;
+    if (native) n["tag"] = native->first;
+  } else {
+    YAML::Node list(YAML::NodeType::Sequence);
+    for (const auto& r : vlans) {
+      YAML::Node e = vlanIdsNode(r);
+      e["pvid"] = r.pvid;
+      e["untagged"] = r.untagged;
+      list.push_back(e);
+    }
+    n["fastlink-vlans"] = list;
+  }
+  return n;
+}
+
 YAML::Node interfaceNode(const InterfaceState& iface) {
   YAML::Node n;
   n["name"] = iface.name;
@@ -648,10 +803,17 @@ YAML::Node interfaceNode(const InterfaceState& iface) {
   if (iface.ifindex) n["fastlink-ifindex"] = *iface.ifindex;
   if (iface.ipv4) n["ipv4"] = ipNode(*iface.ipv4);
   if (iface.ipv6) n["ipv6"] = ipNode(*iface.ipv6);
-  if (iface.type == "linux-bridge" && (iface.ports || iface.bridgeStp)) {
+  if (iface.type == "linux-bridge" && (iface.ports || iface.bridgeStp || iface.bridgeVlanFiltering)) {
     YAML::Node b;
     if (iface.bridgeStp) b["options"]["stp"]["enabled"] = *iface.bridgeStp;
-    if (iface.ports) b["port"] = names(*iface.ports, true);
+    if (iface.bridgeVlanFiltering) b["options"]["fastlink-vlan-filtering"] = *iface.bridgeVlanFiltering;
+    if (iface.ports) {
+      b["port"] = names(*iface.ports, true);
+      for (const auto& pv : iface.portVlans) {
+        auto at = std::find(iface.ports->begin(), iface.ports->end(), pv.port);
+        if (at != iface.ports->end()) b["port"][static_cast<std::size_t>(at - iface.ports->begin())]["vlan"] = portVlanNode(pv.vlans);
+      }
+    }
     n["bridge"] = b;
   }
   if (iface.type == "bond") {

@@ -471,6 +471,105 @@ TEST_F(ApplyCli, RollbackRestoresABondWithPortsAndAVlanOnIt) {
   expectHostReturnsTo(before, r.out);
 }
 
+/// The kernel's bridges filter VLANs only with CONFIG_BRIDGE_VLAN_FILTERING (the host's lacks
+/// it, FACTS.md): those tests run in the VM, where FASTLINK_REQUIRE_KINDS names bridge_vlan.
+#define FASTLINK_REQUIRE_VLAN_FILTERING()                                                                 \
+  do {                                                                                                    \
+    if (run("ip -n " + ns.name() + " link add vfprobe type bridge vlan_filtering 1").status != 0) {       \
+      if (kindRequired("bridge_vlan")) FAIL() << "kernel lacks bridge vlan filtering, required here";     \
+      GTEST_SKIP() << "kernel lacks feature 'bridge_vlan' (CONFIG_BRIDGE_VLAN_FILTERING): runs in the VM"; \
+    }                                                                                                     \
+    ns.ip("link del vfprobe");                                                                            \
+  } while (0)
+
+/// A port's VLANs as `bridge -compressvlans -j vlan show dev DEV` lists them: "2-4094 tagged; 100 PVID Egress Untagged".
+std::string bridgeVlans(const TestNetns& ns, const std::string& dev) {
+  auto r = run("bridge -n " + ns.name() + " -compressvlans -j vlan show dev " + dev);
+  EXPECT_EQ(r.status, 0) << r.err;
+  std::string out;
+  if (r.out.find_first_not_of(" \n") == std::string::npos) return out;
+  for (const auto& port : json::parse(r.out)) {
+    for (const auto& v : port["vlans"]) {
+      out += (out.empty() ? "" : "; ") + std::to_string(v["vlan"].get<int>());
+      if (v.contains("vlanEnd")) out += "-" + std::to_string(v["vlanEnd"].get<int>());
+      if (!v.contains("flags") || v["flags"].empty()) out += " tagged";
+      else
+        for (const auto& f : v["flags"]) out += " " + f.get<std::string>();
+    }
+  }
+  return out;
+}
+
+TEST_F(ApplyCli, BridgePortVlansAppliedAsDiffsShownAndRolledBackExactly) {
+  FASTLINK_REQUIRE_VLAN_FILTERING();
+  ns.exec("sysctl -qw net.ipv6.conf.all.accept_dad=0 net.ipv6.conf.default.accept_dad=0");
+  for (const char* command : {"link add bv0 type veth peer name bv1", "link add bv2 type veth peer name bv3",
+                              "link add bv4 type veth peer name bv5", "link add bvbr type bridge", "link set bv0 master bvbr",
+                              "link set bvbr up"})
+    ns.ip(command);
+  std::string before = settledHostDump(), vlansBefore = run("bridge -n " + ns.name() + " -j vlan show").out;
+  // bv0 as kubernetes-nmstate's handler writes every port of an up bridge (ApplyDefaultVlanFiltering);
+  // bv2 and bv4 join the bridge in the same plan (the kernel gives them VLAN 1 first).
+  std::string doc = writeDoc(
+      "interfaces:\n"
+      "  - name: bvbr\n    type: linux-bridge\n    state: up\n    bridge:\n      port:\n"
+      "        - name: bv0\n          vlan: {mode: trunk, trunk-tags: [{id-range: {min: 2, max: 4094}}]}\n"
+      "        - name: bv2\n          vlan: {mode: trunk, enable-native: true, tag: 100, trunk-tags: [{id: 101}, {id-range: {min: 200, max: 210}}]}\n"
+      "        - name: bv4\n          vlan: {mode: access, tag: 30}\n");
+  auto r = cli("apply " + doc);
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_EQ(ipLink("bvbr")["linkinfo"]["info_data"]["vlan_filtering"], 1);
+  EXPECT_EQ(bridgeVlans(ns, "bv0"), "2-4094 tagged");
+  EXPECT_EQ(bridgeVlans(ns, "bv2"), "100 PVID Egress Untagged; 101 tagged; 200-210 tagged");
+  EXPECT_EQ(bridgeVlans(ns, "bv4"), "30 PVID Egress Untagged");
+  // The same document again plans nothing; one port's VLAN changed plans one request per change.
+  r = cli("apply --check " + doc);
+  EXPECT_EQ(r.status, 0) << r.out;
+  std::ifstream in(doc);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  text.replace(text.find("tag: 30"), 7, "tag: 31");
+  r = cli("apply --check " + writeDoc(text));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out, "- vlan 30 dev bv4\n+ vlan 31 dev bv4: pvid untagged\n");
+  // show state gives the VLANs in nmstate's keys, and applying it back changes nothing.
+  r = cli("-j show state");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("\"id-range\": {\n"), std::string::npos) << r.out;
+  r = cli("apply --check " + writeDoc(r.out));
+  EXPECT_EQ(r.status, 0) << "show state differs from the host:\n" << r.out << r.err;
+  // The same through kubernetes-nmstate's commands: nmstatectl show | nmstatectl set sends nothing.
+  std::string nmstatectl = cliPath() + " -n " + ns.name() + " nmstatectl ";
+  r = run(nmstatectl + "show | " + nmstatectl + "set");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "") << "set printed a plan: it changed something";
+  // Rollback: filtering off again, bv0 back to VLAN 1, bv2 and bv4 out of the bridge.
+  r = cli("rollback");
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  expectHostReturnsTo(before, r.out);
+  EXPECT_EQ(ipLink("bvbr")["linkinfo"]["info_data"]["vlan_filtering"], 0);
+  EXPECT_EQ(run("bridge -n " + ns.name() + " -j vlan show").out, vlansBefore);
+}
+
+TEST_F(ApplyCli, PortLeavingAVlanBridgeGetsItsVlansBackOnRollback) {
+  FASTLINK_REQUIRE_VLAN_FILTERING();
+  for (const char* command : {"link add lv0 type veth peer name lv1", "link add lvbr type bridge vlan_filtering 1",
+                              "link set lv0 master lvbr", "link set lvbr up"})
+    ns.ip(command);
+  run("bridge -n " + ns.name() + " vlan add vid 300-302 dev lv0");
+  run("bridge -n " + ns.name() + " vlan add vid 7 pvid untagged dev lv0");
+  std::string vlans = bridgeVlans(ns, "lv0");
+  ASSERT_EQ(vlans, "1 Egress Untagged; 7 PVID Egress Untagged; 300-302 tagged");
+  // nmstatectl as the handler runs it: the port leaves the bridge (not in its complete port list).
+  auto r = run("echo 'interfaces: [{name: lvbr, type: linux-bridge, state: up, bridge: {port: []}}]' | " + cliPath() +
+               " -n " + ns.name() + " nmstatectl set --no-commit --timeout 60");
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_FALSE(ipLink("lv0").contains("master"));
+  r = cli("nmstatectl rollback");
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_EQ(ipLink("lv0")["master"], "lvbr");
+  EXPECT_EQ(bridgeVlans(ns, "lv0"), vlans);
+}
+
 TEST(ApplySchema, ExamplesFollowTheSchema) {
   // The VM's guest has no Python: the schema is checked by the host run (FASTLINK_REQUIRE_KINDS
   // is set in the guest only).
