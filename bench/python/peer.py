@@ -4,6 +4,7 @@
     peer.py fastlink list                              the bridges among every netdev
     peer.py fastlink|pyroute2 get NAME CALLS           one device, CALLS times: seconds per call
     peer.py fastlink|pyroute2 routes DEV COUNT TABLE   COUNT /32 routes via DEV into TABLE
+    peer.py fastlink routes DEV COUNT TABLE continue   the same, on_error="continue" (pipelined)
     peer.py fastlink routes-stream DEV COUNT TABLE     the same, streamed: nl.run(generator)
 
 fastlink: one Batch and Netlink.run for mtu and routes (stop at the first failure, like
@@ -11,7 +12,8 @@ fastlink: one Batch and Netlink.run for mtu and routes (stop at the first failur
 (IPRoute route/link calls with indexes resolved before the clock); its mtu and list jobs are
 bench/peers/pyroute2_peer.py's (`mtu`, `list kind`), shared with bench/run. Prints one JSON line: seconds (socket opening
 included, imports not), ops, found (a listing's names), growth_kib (peak RSS at the end minus
-the peak once the library was imported: what the job itself cost).
+the peak once the library was imported: what the job itself cost); `get` adds cpu_seconds, the
+process's CPU time per call (wall time on a loaded machine is mostly waiting for a core).
 """
 import json
 import resource
@@ -44,12 +46,13 @@ def fastlink_job(cmd, args):
         with fastlink.Netlink() as nl:
             links = nl.links
             links.get(name)
-            t0 = time.perf_counter()
+            t0, cpu0 = time.perf_counter(), time.process_time()
             for _ in range(calls):
                 links.get(name)
-            return (time.perf_counter() - t0) / calls, calls, []
+            return (time.perf_counter() - t0) / calls, calls, [], (time.process_time() - cpu0) / calls
     if cmd == "routes":
         dev, count, table = args[0], int(args[1]), int(args[2])
+        on_error = args[3] if len(args) > 3 else "stop"
         index = socket.if_nametoindex(dev)
         t0 = time.perf_counter()
         with fastlink.Netlink() as nl:
@@ -57,7 +60,7 @@ def fastlink_job(cmd, args):
             for i in range(count):
                 route = fastlink.RouteInfo(dst=f"10.{i >> 16 & 255}.{i >> 8 & 255}.{i & 255}/32", dev=index, table=table)
                 batch.add(fastlink.RouteRequests.add(route))
-            nl.run(batch).raise_for_error()
+            nl.run(batch, on_error=on_error).raise_for_error()
         return time.perf_counter() - t0, count, []
     if cmd == "routes-stream":
         dev, count, table = args[0], int(args[1]), int(args[2])
@@ -79,10 +82,10 @@ def pyroute2_job(cmd, args):
         index = socket.if_nametoindex(name)
         with IPRoute() as ipr:
             ipr.link("get", index=index)
-            t0 = time.perf_counter()
+            t0, cpu0 = time.perf_counter(), time.process_time()
             for _ in range(calls):
                 ipr.link("get", index=index)
-            return (time.perf_counter() - t0) / calls, calls, []
+            return (time.perf_counter() - t0) / calls, calls, [], (time.process_time() - cpu0) / calls
     if cmd == "routes":
         dev, count, table = args[0], int(args[1]), int(args[2])
         index = socket.if_nametoindex(dev)
@@ -100,9 +103,12 @@ def main(argv):
     __import__(argv[1])
     imported = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     job = {"fastlink": fastlink_job, "pyroute2": pyroute2_job}[argv[1]]
-    seconds, ops, found = job(argv[2], argv[3:])
+    seconds, ops, found, *cpu = job(argv[2], argv[3:])
     growth = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - imported
-    print(json.dumps({"seconds": seconds, "ops": ops, "found": found, "growth_kib": growth}))
+    line = {"seconds": seconds, "ops": ops, "found": found, "growth_kib": growth}
+    if cpu:  # `get`: CPU seconds per call as well (user + system: the kernel's work included)
+        line["cpu_seconds"] = cpu[0]
+    print(json.dumps(line))
 
 
 if __name__ == "__main__":
