@@ -4,18 +4,24 @@
     peer.py fastlink list                              the bridges among every netdev
     peer.py fastlink|pyroute2 get NAME CALLS           one device, CALLS times: seconds per call
     peer.py fastlink|pyroute2 routes DEV COUNT TABLE   COUNT /32 routes via DEV into TABLE
+    peer.py fastlink routes DEV COUNT TABLE continue   the same, on_error="continue" (pipelined)
     peer.py fastlink routes-stream DEV COUNT TABLE     the same, streamed: nl.run(generator)
+    peer.py pyroute2 mtu-batch PREFIX COUNT MTU        pyroute2's IPBatch: 500 requests per sendto
+    peer.py pyroute2 routes-batch DEV COUNT TABLE      the same for the routes
 
 fastlink: one Batch and Netlink.run for mtu and routes (stop at the first failure, like
 `fastlink -batch`), links.list(kind="bridge"), links.get(NAME). pyroute2: its fastest public way
 (IPRoute route/link calls with indexes resolved before the clock); its mtu and list jobs are
 bench/peers/pyroute2_peer.py's (`mtu`, `list kind`), shared with bench/run. Prints one JSON line: seconds (socket opening
 included, imports not), ops, found (a listing's names), growth_kib (peak RSS at the end minus
-the peak once the library was imported: what the job itself cost).
+the peak once the library was imported: what the job itself cost); `get` adds cpu_seconds, the
+process's CPU time per call (wall time on a loaded machine is mostly waiting for a core).
 """
 import json
+import os
 import resource
 import socket
+import struct
 import sys
 import time
 
@@ -44,12 +50,13 @@ def fastlink_job(cmd, args):
         with fastlink.Netlink() as nl:
             links = nl.links
             links.get(name)
-            t0 = time.perf_counter()
+            t0, cpu0 = time.perf_counter(), time.process_time()
             for _ in range(calls):
                 links.get(name)
-            return (time.perf_counter() - t0) / calls, calls, []
+            return (time.perf_counter() - t0) / calls, calls, [], (time.process_time() - cpu0) / calls
     if cmd == "routes":
         dev, count, table = args[0], int(args[1]), int(args[2])
+        on_error = args[3] if len(args) > 3 else "stop"
         index = socket.if_nametoindex(dev)
         t0 = time.perf_counter()
         with fastlink.Netlink() as nl:
@@ -57,7 +64,7 @@ def fastlink_job(cmd, args):
             for i in range(count):
                 route = fastlink.RouteInfo(dst=f"10.{i >> 16 & 255}.{i >> 8 & 255}.{i & 255}/32", dev=index, table=table)
                 batch.add(fastlink.RouteRequests.add(route))
-            nl.run(batch).raise_for_error()
+            nl.run(batch, on_error=on_error).raise_for_error()
         return time.perf_counter() - t0, count, []
     if cmd == "routes-stream":
         dev, count, table = args[0], int(args[1]), int(args[2])
@@ -71,18 +78,56 @@ def fastlink_job(cmd, args):
     raise SystemExit(__doc__)
 
 
+def pyroute2_batched(count, build, chunk=500):
+    """pyroute2's fastest way for many changes: IPBatch compiles CHUNK requests into one buffer,
+    IPRoute's socket sends it in one sendto, and the ACKs (every request asks for one) are read
+    back before the next chunk; a refusal raises like IPRoute's own calls. Returns seconds."""
+    from pyroute2 import IPBatch, IPRoute
+
+    t0 = time.perf_counter()
+    with IPRoute() as ipr:
+        for start in range(0, count, chunk):
+            batch = IPBatch()
+            for i in range(start, min(count, start + chunk)):
+                build(batch, i)
+            ipr.sendto(bytes(batch.batch), (0, 0))
+            waiting = min(count, start + chunk) - start
+            while waiting:
+                data = ipr.recv(1 << 20)
+                offset = 0
+                while offset < len(data):
+                    length, kind = struct.unpack_from("=IH", data, offset)
+                    if kind == 2:  # NLMSG_ERROR: an ACK (error 0) or a refusal
+                        error = struct.unpack_from("=i", data, offset + 16)[0]
+                        if error:
+                            raise OSError(-error, os.strerror(-error))
+                        waiting -= 1
+                    offset += (length + 3) & ~3
+    return time.perf_counter() - t0
+
+
 def pyroute2_job(cmd, args):
     from pyroute2 import IPRoute
+
+    if cmd == "mtu-batch":
+        prefix, count, mtu = args[0], int(args[1]), int(args[2])
+        indexes = [socket.if_nametoindex(f"{prefix}{i}") for i in range(count)]
+        return pyroute2_batched(count, lambda b, i: b.link("set", index=indexes[i], mtu=mtu)), count, []
+    if cmd == "routes-batch":
+        dev, count, table = args[0], int(args[1]), int(args[2])
+        index = socket.if_nametoindex(dev)
+        return pyroute2_batched(count, lambda b, i: b.route(
+            "add", dst=f"10.{i >> 16 & 255}.{i >> 8 & 255}.{i & 255}/32", oif=index, table=table)), count, []
 
     if cmd == "get":
         name, calls = args[0], int(args[1])
         index = socket.if_nametoindex(name)
         with IPRoute() as ipr:
             ipr.link("get", index=index)
-            t0 = time.perf_counter()
+            t0, cpu0 = time.perf_counter(), time.process_time()
             for _ in range(calls):
                 ipr.link("get", index=index)
-            return (time.perf_counter() - t0) / calls, calls, []
+            return (time.perf_counter() - t0) / calls, calls, [], (time.process_time() - cpu0) / calls
     if cmd == "routes":
         dev, count, table = args[0], int(args[1]), int(args[2])
         index = socket.if_nametoindex(dev)
@@ -100,9 +145,12 @@ def main(argv):
     __import__(argv[1])
     imported = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     job = {"fastlink": fastlink_job, "pyroute2": pyroute2_job}[argv[1]]
-    seconds, ops, found = job(argv[2], argv[3:])
+    seconds, ops, found, *cpu = job(argv[2], argv[3:])
     growth = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - imported
-    print(json.dumps({"seconds": seconds, "ops": ops, "found": found, "growth_kib": growth}))
+    line = {"seconds": seconds, "ops": ops, "found": found, "growth_kib": growth}
+    if cpu:  # `get`: CPU seconds per call as well (user + system: the kernel's work included)
+        line["cpu_seconds"] = cpu[0]
+    print(json.dumps(line))
 
 
 if __name__ == "__main__":

@@ -52,6 +52,23 @@ def test_wrong_types_are_type_errors(kwargs):
         fastlink.LinkInfo(**kwargs)
 
 
+def test_batch_builders_refuse_bad_input_before_queueing():
+    # A request is encoded when it is built: a bad one raises there and never reaches the batch,
+    # so nl.run() cannot send half of a batch and then meet it.
+    batch = fastlink.Batch()
+    batch.add(fastlink.LinkRequests.set("x" * 15, fastlink.LinkInfo(mtu=1400)))  # 15 bytes: the longest name
+    with pytest.raises(fastlink.Error) as caught:
+        batch.add(fastlink.LinkRequests.set("x" * 16, fastlink.LinkInfo(mtu=1400)))
+    assert caught.value.errno == errno.EINVAL and "longer than 15 bytes" in str(caught.value)
+    with pytest.raises(fastlink.Error):
+        batch.add(fastlink.RouteRequests.add(fastlink.RouteInfo(dst="10.0.0.1/40", dev=1)))
+    with pytest.raises(TypeError):
+        batch.add(fastlink.LinkRequests.set(3.5, fastlink.LinkInfo(mtu=1400)))
+    with pytest.raises(TypeError):
+        batch.add("link set dev v0 mtu 1400")
+    assert len(batch) == 1
+
+
 def test_bad_mac_and_route_type():
     with pytest.raises(fastlink.Error):
         fastlink.LinkInfo(address="aa:bb:cc")
