@@ -142,6 +142,11 @@ bool parseBool01(std::string_view text, std::string_view keyword) {
   throw UsageError(fmt::format("{}: expected 0 or 1, got \"{}\"", keyword, text));
 }
 
+bool parseOnOff(std::string_view text, std::string_view keyword) {
+  if (text != "on" && text != "off") throw UsageError(fmt::format("{}: \"{}\" is not on or off", keyword, text));
+  return text == "on";
+}
+
 MacAddress parseMac(std::string_view text, std::string_view keyword) {
   try {
     return MacAddress::parse(text);

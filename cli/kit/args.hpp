@@ -71,6 +71,8 @@ uint64_t parseInteger(std::string_view text, std::string_view keyword, uint64_t 
 uint32_t parseU32(std::string_view text, std::string_view keyword, uint32_t min = 0, uint32_t max = UINT32_MAX);
 /// "0"/"1" (also "off"/"on") as a boolean.
 bool parseBool01(std::string_view text, std::string_view keyword);
+/// "on" or "off" only (ip's parse_on_off: link flags, vlan flags), as a boolean.
+bool parseOnOff(std::string_view text, std::string_view keyword);
 MacAddress parseMac(std::string_view text, std::string_view keyword);
 IpAddress parseIp(std::string_view text, std::string_view keyword);
 /// An interface name the kernel will accept (1-15 bytes, no '/', ':' or whitespace).

@@ -86,9 +86,7 @@ constexpr std::pair<std::string_view, LinkFlag> kFlagWords[] = {
 bool parseFlagOption(Args& args, LinkInfo& l) {
   for (const auto& [word, flag] : kFlagWords) {
     if (!args.accept(word)) continue;
-    std::string value = args.value(word);
-    if (value != "on" && value != "off") throw UsageError(fmt::format("{}: \"{}\" is not on or off", word, value));
-    l.setFlag(flag, value == "on");
+    l.setFlag(flag, parseOnOff(args.value(word), word));
     return true;
   }
   return false;

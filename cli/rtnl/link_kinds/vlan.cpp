@@ -21,9 +21,7 @@ constexpr std::pair<const char*, uint32_t> kVlanFlagWords[] = {{"reorder_hdr", V
 bool parseVlanFlag(Args& args, VlanInfo& v) {
   for (auto [word, bit] : kVlanFlagWords) {
     if (!args.accept(word)) continue;
-    std::string value = args.value(word);
-    if (value != "on" && value != "off") throw UsageError(fmt::format("{}: \"{}\" is not on or off", word, value));
-    v.setFlag(bit, value == "on");
+    v.setFlag(bit, parseOnOff(args.value(word), word));
     return true;
   }
   return false;
