@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "cli_fixture.hpp"
+#include "support/monitor_wait.hpp"
 
 namespace fastlink::test {
 namespace {
@@ -46,9 +47,9 @@ class MonitorCliTest : public CliTest {
   /// Runs `ip ARGS monitor WORDS` and `fastlink ARGS monitor WORDS` while changes() happen.
   std::pair<std::string, std::string> both(const std::string& options, const std::string& words) {
     std::string a = "/tmp/fastlink-mon-ip-" + ns.name(), b = "/tmp/fastlink-mon-fl-" + ns.name();
-    std::string script = "ip -n " + ns.name() + " " + options + " monitor " + words + " >" + a + " 2>&1 & A=$!; " +
-                         cliPath() + " -n " + ns.name() + " " + options + " monitor " + words + " >" + b +
-                         " 2>&1 & B=$!; sleep 0.5; " + changes() + "; sleep 0.5; kill $A $B; wait";
+    std::string script = monitorWaitFunctions(ns.name()) + "ip -n " + ns.name() + " " + options + " monitor " + words + " >" + a +
+                         " 2>&1 & A=$!; " + cliPath() + " -n " + ns.name() + " " + options + " monitor " + words + " >" + b +
+                         " 2>&1 & B=$!; listening $A; listening $B; " + changes() + "; drained $A " + a + " $B " + b + "; kill $A $B; wait";
     auto r = run("sh -c " + shellQuote(script));
     std::string ipOut = run("cat " + a).out, flOut = run("cat " + b).out;
     run("rm -f " + a + " " + b);
@@ -121,7 +122,7 @@ TEST_F(MonitorCliTest, JsonOfEveryObjectCarriesTheValuesOfIpShow) {
   // alias needs escaping; the routes cover a gateway, a type and table, multipath, IPv6.
   std::string out = "/tmp/fastlink-mon-json-" + ns.name(), ip = "ip -n " + ns.name() + " ";
   std::string script =
-      cliPath() + " -n " + ns.name() + " -j monitor all >" + out + " 2>&1 & B=$!; sleep 0.5; " + ip +
+      monitorWaitFunctions(ns.name()) + cliPath() + " -n " + ns.name() + " -j monitor all >" + out + " 2>&1 & B=$!; listening $B; " + ip +
       "link add va type veth peer name vb; " + ip + "link set va mtu 1400 alias 'a \"quoted\" \\ alias'; " + ip +
       "link set va up; " + ip + "link set vb up; " + ip + "addr add 10.9.0.1/24 brd + dev va label va:one; " + ip +
       "-6 addr add 2001:db8::1/64 dev va nodad; " + ip + "route add 10.10.0.0/16 via 10.9.0.2 proto static metric 5; " +
@@ -129,7 +130,7 @@ TEST_F(MonitorCliTest, JsonOfEveryObjectCarriesTheValuesOfIpShow) {
       "route add 10.12.0.0/16 nexthop via 10.9.0.2 weight 2 nexthop via 10.9.0.3; " + ip +
       "-6 route add 2001:db8:1::/64 via 2001:db8::2 dev va; " + ip + "neigh add 10.9.0.7 lladdr 02:00:00:00:00:07 dev va; " +
       ip + "rule add from 10.1.0.0/16 table 100 pref 100; " + ip + "nexthop add id 5 via 10.9.0.2 dev va; " + ip +
-      "nexthop add id 6 group 5; sleep 0.5; kill $B; wait";
+      "nexthop add id 6 group 5; holds " + out + " '\"id\":6'; drained $B " + out + "; kill $B; wait";
   run("sh -c " + shellQuote(script));
   std::string text = run("cat " + out).out;
   run("rm -f " + out);
@@ -188,15 +189,17 @@ TEST_F(MonitorCliTest, TcEventsEqualTcMonitor) {
   // `fastlink monitor tc` prints what `tc monitor` prints for qdiscs and classes (tc's "deleted "),
   // both watching the same changes; -j carries the fields of `tc -j qdisc show`.
   std::string a = "/tmp/fastlink-mon-tc-" + ns.name(), b = a + "-fl", c = a + "-json", tc = "tc -n " + ns.name() + " ";
-  std::string script = "ip -n " + ns.name() + " link add va type veth peer name vb; tc -n " + ns.name() + " monitor >" + a +
-                       " 2>&1 & A=$!; " + cliPath() + " -n " + ns.name() + " monitor tc >" + b + " 2>&1 & B=$!; " + cliPath() +
-                       " -n " + ns.name() + " -j monitor qdisc class >" + c + " 2>&1 & C=$!; sleep 0.5; " + tc +
+  std::string script = monitorWaitFunctions(ns.name()) + "ip -n " + ns.name() + " link add va type veth peer name vb; tc -n " + ns.name() +
+                       " monitor >" + a + " 2>&1 & A=$!; " + cliPath() + " -n " + ns.name() + " monitor tc >" + b +
+                       " 2>&1 & B=$!; " + cliPath() + " -n " + ns.name() + " -j monitor qdisc class >" + c +
+                       " 2>&1 & C=$!; listening $A; listening $B; listening $C; " + tc +
                        "qdisc add dev va root handle 1: htb default 10; " + tc +
                        "class add dev va parent 1: classid 1:10 htb rate 10mbit 2>/dev/null; " + tc +
                        "class change dev va parent 1: classid 1:10 htb rate 20mbit 2>/dev/null; " + tc +
                        "qdisc add dev va parent 1:10 handle 10: pfifo limit 50; " + tc + "class del dev va classid 1:10; " +
                        tc + "qdisc add dev vb ingress; " + tc + "qdisc del dev vb ingress; " + tc + "qdisc del dev va root; " +
-                       tc + "qdisc add dev vb root bfifo limit 10kb; sleep 0.5; kill $A $B $C; wait";
+                       tc + "qdisc add dev vb root bfifo limit 10kb; drained $A " + a + " $B " + b + " $C " + c +
+                       "; kill $A $B $C; wait";
   run("sh -c " + shellQuote(script));
   std::string theirs = run("cat " + a).out, mine = run("cat " + b).out, jsonText = run("cat " + c).out;
   run("rm -f " + a + " " + b + " " + c);
@@ -222,12 +225,13 @@ TEST_F(MonitorCliTest, TcFilterEventsEqualTcMonitor) {
   // -j nests the filter as `tc -j filter show` writes it.
   std::string a = "/tmp/fastlink-mon-filter-" + ns.name(), b = a + "-fl", c = a + "-json", tc = "tc -n " + ns.name() + " ";
   std::string filter = "dev va ingress protocol ip pref 1 handle 800::1 u32 match ip dst 10.0.0.1/32 ";
-  std::string script = "ip -n " + ns.name() + " link add va type veth peer name vb; " + tc + "qdisc add dev va clsact; " + tc +
-                       "monitor >" + a + " 2>&1 & A=$!; " + cliPath() + " -n " + ns.name() + " monitor filter >" + b +
-                       " 2>&1 & B=$!; " + cliPath() + " -n " + ns.name() + " -j monitor filter >" + c +
-                       " 2>&1 & C=$!; sleep 0.5; " + tc + "filter add " + filter + "action mirred egress redirect dev vb; " + tc +
-                       "filter replace " + filter + "classid 1:2; " + tc + "filter change " + filter + "classid 1:3; " + tc +
-                       "filter del dev va ingress pref 1; sleep 0.5; kill $A $B $C; wait";
+  std::string script = monitorWaitFunctions(ns.name()) + "ip -n " + ns.name() + " link add va type veth peer name vb; " + tc +
+                       "qdisc add dev va clsact; " + tc + "monitor >" + a + " 2>&1 & A=$!; " + cliPath() + " -n " + ns.name() +
+                       " monitor filter >" + b + " 2>&1 & B=$!; " + cliPath() + " -n " + ns.name() + " -j monitor filter >" + c +
+                       " 2>&1 & C=$!; listening $A; listening $B; listening $C; " + tc + "filter add " + filter +
+                       "action mirred egress redirect dev vb; " + tc + "filter replace " + filter + "classid 1:2; " + tc +
+                       "filter change " + filter + "classid 1:3; " + tc + "filter del dev va ingress pref 1; drained $A " + a +
+                       " $B " + b + " $C " + c + "; kill $A $B $C; wait";
   run("sh -c " + shellQuote(script));
   std::string theirs = run("cat " + a).out, mine = run("cat " + b).out, jsonText = run("cat " + c).out;
   run("rm -f " + a + " " + b + " " + c);
@@ -275,9 +279,10 @@ TEST_F(MonitorCliTest, AllNsidLabelsOtherNamespaces) {
   TestNetns other;
   ns.ip("netns set " + other.name() + " 7");
   std::string out = "/tmp/fastlink-mon-nsid-" + ns.name();
-  std::string script = cliPath() + " -n " + ns.name() + " monitor link all-nsid >" + out + " 2>&1 & B=$!; sleep 0.5; " +
-                       "ip -n " + other.name() + " link add xa type veth peer name xb; ip -n " + ns.name() +
-                       " link add ya type veth peer name yb; sleep 0.5; kill $B; wait";
+  std::string script = monitorWaitFunctions(ns.name()) + cliPath() + " -n " + ns.name() + " monitor link all-nsid >" + out +
+                       " 2>&1 & B=$!; listening $B; ip -n " + other.name() + " link add xa type veth peer name xb; ip -n " +
+                       ns.name() + " link add ya type veth peer name yb; holds " + out + " 'yb'; drained $B " + out +
+                       "; kill $B; wait";
   run("sh -c " + shellQuote(script));
   std::string text = run("cat " + out).out;
   run("rm -f " + out);
@@ -291,11 +296,14 @@ TEST_F(MonitorCliTest, RestartedSyncMonitorRebuildsTheExactState) {
   // view (snapshot + events) then equals the kernel's, whatever happened while no monitor ran.
   std::string first = "/tmp/fastlink-mon-sync1-" + ns.name(), second = "/tmp/fastlink-mon-sync2-" + ns.name();
   std::string ip = "ip -n " + ns.name() + " ";
-  std::string script = cliPath() + " -n " + ns.name() + " -j monitor route sync >" + first + " & B=$!; sleep 0.3; " +
-                       ip + "route add blackhole 10.1.0.0/16; " + ip + "route add blackhole 10.2.0.0/16; sleep 0.3; kill -9 $B; " +
-                       ip + "route del blackhole 10.1.0.0/16; " + ip + "route add blackhole 10.3.0.0/16 table 5; " +
-                       cliPath() + " -n " + ns.name() + " -j monitor route sync >" + second + " & C=$!; sleep 0.3; " +
-                       ip + "route add blackhole 10.4.0.0/16; " + ip + "route del blackhole 10.2.0.0/16; sleep 0.3; kill $C; wait";
+  // Each waits for its monitor's last event (a sync monitor prints the state before the events).
+  std::string script = monitorWaitFunctions(ns.name()) + cliPath() + " -n " + ns.name() + " -j monitor route sync >" + first +
+                       " & B=$!; listening $B; " + ip + "route add blackhole 10.1.0.0/16; " + ip +
+                       "route add blackhole 10.2.0.0/16; holds " + first + " '10\\.2\\.0\\.0/16'; kill -9 $B; " + ip +
+                       "route del blackhole 10.1.0.0/16; " + ip + "route add blackhole 10.3.0.0/16 table 5; " + cliPath() +
+                       " -n " + ns.name() + " -j monitor route sync >" + second + " & C=$!; listening $C; " + ip +
+                       "route add blackhole 10.4.0.0/16; " + ip + "route del blackhole 10.2.0.0/16; holds " + second +
+                       " 'deleted.*10\\.2\\.0\\.0/16'; drained $C " + second + "; kill $C; wait";
   run("sh -c " + shellQuote(script));
   auto firstLines = lines(run("cat " + first).out), secondLines = lines(run("cat " + second).out);
   run("rm -f " + first + " " + second);
@@ -322,15 +330,18 @@ TEST_F(MonitorCliTest, SyncShowsRouteChangesTheKernelDoesNotAnnounce) {
   // reader still ends with the kernel's routes.
   std::string ip = "ip -n " + ns.name() + " ", out = "/tmp/fastlink-mon-silent-" + ns.name();
   std::string setup = ip + "link add va type veth peer name vb; " + ip + "link add vc type veth peer name vd; ";
-  // No IPv6 link-local addresses: their routes would appear a moment after `up`, maybe between
-  // the monitor's end and ip's read (the VM is slow enough).
+  // No IPv6 on the veths: their IPv6 routes (link-local, and ff00::/8 even with addrgenmode
+  // none) appear when linkwatch reports the carrier, up to a second after `up`, maybe between the
+  // monitor's end and ip's read (seen in the VM, and on a loaded host).
+  setup = "ip netns exec " + ns.name() + " sysctl -w net.ipv6.conf.default.disable_ipv6=1 >/dev/null; " + setup;
   for (const char* dev : {"va", "vb", "vc", "vd"}) setup += ip + "link set " + dev + " addrgenmode none up; ";
   setup += ip + "addr add 10.9.0.1/24 dev va; " + ip + "addr add 10.8.0.1/24 dev vc; " + ip +
            "nexthop add id 1 via 10.9.0.2 dev va; " + ip + "nexthop add id 2 via 10.8.0.2 dev vc; " + ip +
            "nexthop add id 3 via 10.9.0.3 dev va; " + ip + "nexthop add id 10 group 1/2/3; " + ip +
            "route add 10.50.0.0/16 nhid 10; " + ip + "route add 10.53.0.0/16 nhid 2 table 7; ";
-  std::string script = setup + cliPath() + " -n " + ns.name() + " -j monitor route sync >" + out + " & B=$!; sleep 0.3; " +
-                       ip + "nexthop del id 1; " + ip + "link set vc down; sleep 0.5; kill $B; wait";
+  std::string script = monitorWaitFunctions(ns.name()) + setup + cliPath() + " -n " + ns.name() + " -j monitor route sync >" + out +
+                       " & B=$!; listening $B; " + ip + "nexthop del id 1; " + ip + "link set vc down; holds " + out +
+                       " 'deleted.*10\\.53\\.0\\.0/16'; drained $B " + out + "; kill $B; wait";
   run("sh -c " + shellQuote(script));
   auto events = lines(run("cat " + out).out);
   run("rm -f " + out);
@@ -360,22 +371,23 @@ TEST_F(MonitorCliTest, SyncShowsRouteChangesTheKernelDoesNotAnnounce) {
 TEST_F(MonitorCliTest, StreamIsWholeAndEachEventIsPromptWhenTheStreamStops) {
   // Events that stream in are read in batches (held up to 1 ms so that more queue up); that
   // must neither lose nor cut a line, nor keep an event waiting once nothing else comes.
-  // Timed with the shell's clock (bash), polling the output file every 5 ms: a single event
-  // after the stream must show within 100 ms; the burst's last line within 1 s (the monitor may
-  // still be catching up on a loaded machine: what must not happen is a line left in a buffer
-  // until the next event).
+  // Timed with the shell's clock (bash), polling the output file every 5 ms. What must not happen
+  // is a line left in a buffer until the next event, which here never comes: such a line would
+  // never show. The bounds (a single event within 1 s, the burst's last line within 5 s) leave
+  // room for a sanitizer build on a loaded CI machine; how fast it is belongs to bench/.
   std::string out = "/tmp/fastlink-mon-stream-" + ns.name(), batch = "/tmp/fastlink-mon-batch-" + ns.name();
   std::string lines2000;
   for (int i = 0; i < 1000; ++i) lines2000 += "route add blackhole 10.50." + std::to_string(i / 250) + "." + std::to_string(i % 250) + "/32\n";
   for (int i = 0; i < 1000; ++i) lines2000 += "route del blackhole 10.50." + std::to_string(i / 250) + "." + std::to_string(i % 250) + "/32\n";
   run("printf %s " + shellQuote(lines2000) + " > " + batch);
   std::string ip = "ip -n " + ns.name() + " ";
-  // until FILE has N lines: milliseconds waited (or "timeout" after 2 s)
+  // until FILE has N lines: milliseconds waited (or "timeout" after 10 s)
   std::string until = "until_lines() { t0=${EPOCHREALTIME/./}; while [ $(wc -l < $1) -lt $2 ]; do "
-                      "[ $(( ${EPOCHREALTIME/./} - t0 )) -gt 2000000 ] && { echo timeout; return; }; sleep 0.005; done; "
+                      "[ $(( ${EPOCHREALTIME/./} - t0 )) -gt 10000000 ] && { echo timeout; return; }; sleep 0.005; done; "
                       "echo $(( (${EPOCHREALTIME/./} - t0) / 1000 )); }; ";
-  std::string script = until + cliPath() + " -n " + ns.name() + " -j monitor route >" + out + " & B=$!; sleep 0.5; " +
-                       ip + "-batch " + batch + "; echo burst $(until_lines " + out + " 2000); sleep 0.3; " + ip +
+  std::string script = monitorWaitFunctions(ns.name()) + until + cliPath() + " -n " + ns.name() + " -j monitor route >" + out +
+                       " & B=$!; listening $B; " + ip + "-batch " + batch + "; echo burst $(until_lines " + out +
+                       " 2000); sleep 0.3; " + ip +
                        "route add blackhole 10.51.0.0/16; echo single $(until_lines " + out + " 2001); kill $B; wait";
   auto r = run("bash -c " + shellQuote(script));
   std::string text = run("cat " + out).out;
@@ -385,8 +397,8 @@ TEST_F(MonitorCliTest, StreamIsWholeAndEachEventIsPromptWhenTheStreamStops) {
   report >> word >> burst >> word >> single;
   ASSERT_NE(burst, "timeout") << r.out;
   ASSERT_NE(single, "timeout") << r.out;
-  EXPECT_LE(std::stoi(burst), 1000) << "ms from the end of the burst to its last line";
-  EXPECT_LE(std::stoi(single), 100) << "ms from a single change to its line";
+  EXPECT_LE(std::stoi(burst), 5000) << "ms from the end of the burst to its last line";
+  EXPECT_LE(std::stoi(single), 1000) << "ms from a single change to its line";
   auto ours = lines(text);
   ASSERT_EQ(ours.size(), 2001u);
   std::multiset<std::string> seen;
@@ -417,10 +429,16 @@ TEST_F(MonitorCliTest, ReaderThatLagsDoesNotStopTheMonitorReadingTheKernel) {
   // (one readlink per fd: busybox readlink, in the VM, takes one file)
   std::string queued = "for i in $(for f in /proc/$B/fd/*; do readlink $f; done | grep socket | tr -dc '0-9\\n'); do "
                        "ip netns exec " + ns.name() + " awk -v i=$i '$NF == i {print \"rmem\", $5}' /proc/net/netlink; done; ";
-  std::string script = cliPath() + " -n " + ns.name() + " -j monitor route > " + fifo + " & B=$!; " +
-                       "(sleep 2; cat > " + out + ") < " + fifo + " & R=$!; sleep 0.5; ip -n " + ns.name() + " -batch " + batch +
-                       "; sleep 0.5; " + queued + "echo wchan $(cat /proc/$B/wchan); wait $R 2>/dev/null & sleep 2; kill $B; wait";
-  auto r = run("timeout 20 bash -c " + shellQuote(script));
+  // The reader starts reading only when told (the file `go`), after the checks; the checks wait
+  // (up to 10 s) for the monitor to have read its sockets empty, which a monitor asleep in
+  // write() never does.
+  std::string go = dir + "/go";
+  std::string emptied = "n=0; while [ -n \"$(nl_column $B 5 | tr -d ' 0')\" ] && [ $n -lt 500 ]; do sleep 0.02; n=$((n+1)); done; ";
+  std::string script = monitorWaitFunctions(ns.name()) + cliPath() + " -n " + ns.name() + " -j monitor route > " + fifo + " & B=$!; " +
+                       "(while [ ! -e " + go + " ]; do sleep 0.02; done; cat > " + out + ") < " + fifo + " & R=$!; listening $B; ip -n " +
+                       ns.name() + " -batch " + batch + "; " + emptied + queued + "echo wchan $(cat /proc/$B/wchan); touch " + go +
+                       "; n=0; while [ $(wc -l < " + out + " 2>/dev/null || echo 0) -lt 2000 ] && [ $n -lt 500 ]; do sleep 0.02; n=$((n+1)); done; kill $B; wait";
+  auto r = run("timeout 60 bash -c " + shellQuote(script));
   auto ours = lines(run("cat " + out).out);
   run("rm -rf " + dir);
   EXPECT_NE(r.out.find("rmem "), std::string::npos) << "no netlink socket of the monitor found: " << r.out;
@@ -437,10 +455,14 @@ TEST_F(MonitorCliTest, ReaderThatLagsDoesNotStopTheMonitorReadingTheKernel) {
 }
 
 TEST_F(MonitorCliTest, ReaderClosingThePipeEndsTheMonitorWithStatusZero) {
-  std::string script = "(" + cliPath() + " -n " + ns.name() + " -j monitor route | head -n 1 >/dev/null; echo status ${PIPESTATUS[0]}) & " +
-                       "sleep 0.5; ip -n " + ns.name() + " route add blackhole 10.60.0.0/16; sleep 0.2; ip -n " + ns.name() +
-                       " route del blackhole 10.60.0.0/16; wait";
-  auto r = run("timeout 10 bash -c " + shellQuote(script));
+  // A fifo instead of `|`, so that the script knows the monitor's pid (to wait until it listens)
+  // and that `head` is gone before the second change.
+  std::string fifo = "/tmp/fastlink-mon-head-" + ns.name();
+  std::string script = monitorWaitFunctions(ns.name()) + "rm -f " + fifo + "; mkfifo " + fifo + "; " + cliPath() + " -n " + ns.name() +
+                       " -j monitor route > " + fifo + " & B=$!; head -n 1 < " + fifo + " >/dev/null & H=$!; listening $B; ip -n " +
+                       ns.name() + " route add blackhole 10.60.0.0/16; wait $H; ip -n " + ns.name() +
+                       " route del blackhole 10.60.0.0/16; wait $B; echo status $?; rm -f " + fifo;
+  auto r = run("timeout 30 bash -c " + shellQuote(script));
   EXPECT_NE(r.out.find("status 0"), std::string::npos) << r.out << r.err;
   EXPECT_TRUE(ns.ipJson("route show type blackhole").empty());  // the oracle: both changes happened
 }

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "cli_fixture.hpp"
+#include "support/monitor_wait.hpp"
 
 namespace fastlink::test {
 namespace {
@@ -28,9 +29,10 @@ class MonitorEthtoolCliTest : public CliTest {
   std::pair<std::string, std::string> both(const std::string& options, const std::string& words) {
     std::string a = "/tmp/fastlink-ethmon-et-" + ns.name(), b = "/tmp/fastlink-ethmon-fl-" + ns.name();
     // ethtool writes through stdio: line-buffered, or a kill would lose what it printed.
-    std::string script = "ip netns exec " + ns.name() + " stdbuf -oL ethtool --monitor >" + a + " 2>/dev/null & A=$!; " +
-                         cliPath() + " -n " + ns.name() + " " + options + " monitor ethtool " + words + " >" + b +
-                         " 2>&1 & B=$!; sleep 0.5; " + changes() + "; sleep 0.5; kill $A $B; wait";
+    std::string script = monitorWaitFunctions(ns.name()) + "ip netns exec " + ns.name() + " stdbuf -oL ethtool --monitor >" + a +
+                         " 2>/dev/null & A=$!; " + cliPath() + " -n " + ns.name() + " " + options + " monitor ethtool " + words +
+                         " >" + b + " 2>&1 & B=$!; listening $A; listening $B; " + changes() + "; drained $A " + a + " $B " + b +
+                         "; kill $A $B; wait";
     run("sh -c " + shellQuote(script));
     std::string etOut = run("cat " + a).out, flOut = run("cat " + b).out;
     run("rm -f " + a + " " + b);
