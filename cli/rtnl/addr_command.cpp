@@ -2,13 +2,16 @@
 // grammar. add/del/replace are PreparedRequests, so they work in -batch files.
 #include <fmt/format.h>
 
-#include <map>
 #include <memory>
+#include <span>
+#include <unordered_map>
+#include <vector>
 
 #include "kit/args.hpp"
 #include "kit/command.hpp"
 #include "kit/failure.hpp"
 #include "fastlink/addr.hpp"
+#include "fastlink/addr_view.hpp"
 #include "rtnl/link_show.hpp"
 #include "kit/ip_compat.hpp"
 #include "kit/output.hpp"
@@ -153,9 +156,10 @@ struct AddrSelectors {
   std::optional<bool> secondary;    ///< `primary` (false) / `secondary` (true)
   bool up = false;                  ///< `up`: devices that are up
   bool any() const { return to || secondary; }
-  bool keeps(const AddrInfo& a) const {
-    if (to && (!a.address || a.address->address().family() != to->address().family() ||
-               !to->contains(a.address->address())))
+  bool keeps(const AddrView& a) const {
+    std::optional<Prefix> address = a.address();
+    if (!address) return false;  // nothing to print
+    if (to && (address->address().family() != to->address().family() || !to->contains(address->address())))
       return false;
     return !secondary || a.has(AddrFlag::Secondary) == *secondary;
   }
@@ -197,51 +201,102 @@ constexpr FlagName kFlagNames[] = {{AddrFlag::Nodad, "nodad"},           {AddrFl
                                    {AddrFlag::Mngtmpaddr, "mngtmpaddr"}, {AddrFlag::Noprefixroute, "noprefixroute"},
                                    {AddrFlag::Autojoin, "autojoin"},     {AddrFlag::StablePrivacy, "stable-privacy"}};
 
-/// One entry of addr_info, with iproute2's field names.
-nlohmann::ordered_json addrJson(const AddrInfo& a) {
-  nlohmann::ordered_json j;
-  bool v4 = a.address->isV4();
-  j["family"] = v4 ? "inet" : "inet6";
-  j["local"] = a.address->address().toString();
-  if (a.peer) j["address"] = a.peer->toString();
-  j["prefixlen"] = a.address->length();
-  if (a.metric) j["metric"] = *a.metric;
-  if (a.broadcast) j["broadcast"] = a.broadcast->toString();
-  j["scope"] = scopeName(a.scope.value_or(Scope::Universe));
-  if (a.has(AddrFlag::Secondary)) j[v4 ? "secondary" : "temporary"] = true;
+/// One entry of addr_info, with iproute2's field names (`brief`: those of `ip -br -j`).
+void addrJson(JsonOut& j, const AddrView& a, bool brief) {
+  Prefix address = *a.address();
+  std::optional<IpAddress> peer = a.peer();
+  std::optional<uint32_t> metric = a.metric();
+  j.beginObject();
+  if (brief) {
+    j.field("local", address.address());
+    if (peer) j.field("address", *peer);
+    j.field("prefixlen", address.length());
+    if (metric) j.field("metric", *metric);
+    j.endObject();
+    return;
+  }
+  bool v4 = address.isV4();
+  j.field("family", v4 ? "inet" : "inet6");
+  j.field("local", address.address());
+  if (peer) j.field("address", *peer);
+  j.field("prefixlen", address.length());
+  if (metric) j.field("metric", *metric);
+  if (auto broadcast = a.broadcast()) j.field("broadcast", *broadcast);
+  j.field("scope", scopeName(a.scope()));
+  if (a.has(AddrFlag::Secondary)) j.field(v4 ? "secondary" : "temporary", true);
   for (const auto& f : kFlagNames)
-    if (a.has(f.flag)) j[f.name] = true;
-  if (!a.has(AddrFlag::Permanent)) j["dynamic"] = true;
-  if (a.label) j["label"] = *a.label;
-  j["valid_life_time"] = a.validLifetime.value_or(kLifetimeForever);
-  j["preferred_life_time"] = a.preferredLifetime.value_or(kLifetimeForever);
-  return j;
+    if (a.has(f.flag)) j.field(f.name, true);
+  if (!a.has(AddrFlag::Permanent)) j.field("dynamic", true);
+  if (auto label = a.label()) j.field("label", *label);
+  j.field("valid_life_time", a.validLifetime().value_or(kLifetimeForever));
+  j.field("preferred_life_time", a.preferredLifetime().value_or(kLifetimeForever));
+  j.endObject();
 }
 
-std::string lifetimeText(std::optional<uint32_t> v) {
-  return !v || *v == kLifetimeForever ? "forever" : std::to_string(*v) + "sec";
+void putLifetime(OutBuffer& out, std::optional<uint32_t> v) {
+  if (!v || *v == kLifetimeForever) out.put("forever");
+  else out.putUint(*v).put("sec");
+}
+
+/// LOCAL/LEN, or "LOCAL peer PEER/LEN" (ip's order: the length is the peer's).
+void putLocal(OutBuffer& out, const Prefix& address, const std::optional<IpAddress>& peer) {
+  out.putIp(address.address());
+  if (peer) out.put(" peer ").putIp(*peer);
+  out.put('/').putUint(address.length());
 }
 
 /// One address as `ip addr show` prints it: "    inet PREFIX ... scope S [flags] LABEL" and the
 /// lifetimes line.
-void putAddrText(OutBuffer& out, const AddrInfo& a, bool oneline = false) {
-  TextLine line(a.address->isV4() ? "    inet" : "    inet6");
-  // ip: "10.0.0.1/24", or "10.0.0.1 peer 10.0.0.2/32"; then the prefix route's metric.
-  if (a.peer) line.add(a.address->address().toString()).add("peer", fmt::format("{}/{}", a.peer->toString(), a.address->length()));
-  else line.add(a.address->toStringWithLength());
-  if (a.metric) line.add("metric", *a.metric);
-  if (a.broadcast) line.add("brd", a.broadcast->toString());
-  line.add("scope", scopeName(a.scope.value_or(Scope::Universe)));
-  if (a.has(AddrFlag::Secondary)) line.add(a.address->isV4() ? "secondary" : "temporary");
-  if (!a.has(AddrFlag::Permanent)) line.add("dynamic");
+void putAddrText(OutBuffer& out, const AddrView& a, bool oneline) {
+  Prefix address = *a.address();
+  out.put(address.isV4() ? "    inet " : "    inet6 ");
+  putLocal(out, address, a.peer());
+  if (auto metric = a.metric()) out.put(" metric ").putUint(*metric);  // the prefix route's
+  if (auto broadcast = a.broadcast()) out.put(" brd ").putIp(*broadcast);
+  out.put(" scope ").put(scopeName(a.scope()));
+  if (a.has(AddrFlag::Secondary)) out.put(address.isV4() ? " secondary" : " temporary");
+  if (!a.has(AddrFlag::Permanent)) out.put(" dynamic");
   for (const auto& fl : kFlagNames)
-    if (a.has(fl.flag)) line.add(fl.name);
-  if (a.label) line.add(*a.label);
+    if (a.has(fl.flag)) out.put(' ').put(fl.name);
+  std::optional<std::string_view> label = a.label();
+  if (label) out.put(' ').put(*label);
   // ip ends each word but the label with a blank; -o keeps it before the `\`.
-  out.put(line.str()).put(oneline && !a.label ? " \n" : "\n");
-  out.put(fmt::format("       valid_lft {} preferred_lft {}\n", lifetimeText(a.validLifetime),
-                      lifetimeText(a.preferredLifetime)));
+  out.put(oneline && !label ? " \n" : "\n");
+  out.put("       valid_lft ");
+  putLifetime(out, a.validLifetime());
+  out.put(" preferred_lft ");
+  putLifetime(out, a.preferredLifetime());
+  out.put('\n');
 }
+
+/// The dump's addresses, kept as copies of their messages (grouped by device: ip prints them
+/// under each device, the kernel sends them by family) and read again as views when printed.
+class AddrsByDevice {
+ public:
+  void add(const AddrView& a) {
+    std::span<const uint8_t> m = a.message();
+    std::size_t at = (bytes_.size() + 3) & ~std::size_t{3};  // views read aligned headers
+    bytes_.resize(at);
+    bytes_.insert(bytes_.end(), m.begin(), m.end());
+    byDevice_[a.devIndex()].emplace_back(at, m.size());
+  }
+  void clear() {
+    bytes_.clear();
+    byDevice_.clear();
+  }
+  bool has(uint32_t dev) const { return byDevice_.count(dev) != 0; }
+  /// Calls `each` with a view of every address of `dev`, in dump order.
+  template <class Each>
+  void forEach(uint32_t dev, Each each) const {
+    auto it = byDevice_.find(dev);
+    if (it == byDevice_.end()) return;
+    for (auto [at, size] : it->second) each(AddrView(std::span<const uint8_t>(bytes_.data() + at, size)));
+  }
+
+ private:
+  std::vector<uint8_t> bytes_;
+  std::unordered_map<uint32_t, std::vector<std::pair<std::size_t, std::size_t>>> byDevice_;
+};
 
 int showAddrs(Context& ctx, Args& args) {
   AddrSelectors selectors;
@@ -254,66 +309,44 @@ int showAddrs(Context& ctx, Args& args) {
   std::optional<std::string> dev;
   if (f.dev) dev = f.dev->isName() ? f.dev->name() : std::to_string(f.dev->index());
   try {
-    // Addresses come grouped by family; iproute2 prints them per device, so they are kept and
-    // the devices streamed.
-    std::map<uint32_t, std::vector<AddrInfo>> byDev;
+    AddrsByDevice addrs;
     if (!linksOnly)
-      nl.addresses().forEach(f, [&](const AddrInfo& a) { if (selectors.keeps(a)) byDev[a.devIndex()].push_back(a); },
-                             [&] { byDev.clear(); });
+      forEachAddr(nl, f, [&](const AddrView& a) { if (selectors.keeps(a)) addrs.add(a); }, [&] { addrs.clear(); });
     bool filtered = f.scope || f.label || f.family || selectors.any();
-    auto addrsOf = [&](const LinkInfo& l) -> const std::vector<AddrInfo>* {
-      auto it = byDev.find(l.index.value_or(0));
-      return it == byDev.end() ? nullptr : &it->second;
-    };
     LinkRecordHooks hooks;
     // As ip: `-o` prints address lines only, so does a label filter; a family filter drops the
     // link/ether line.
     hooks.header = (!o.oneline && !f.label) || linksOnly;
     hooks.linkLine = !f.family;
     hooks.inet6View = f.family == IpAddress::Family::v6 && !f.dev;
-    hooks.keep = [&](const LinkInfo& l) {
-      if (selectors.up && !l.isUp()) return false;
-      return !(filtered || (o.oneline && !linksOnly)) || addrsOf(l);
+    hooks.keep = [&](const LinkRecord& l) {
+      if (selectors.up && !l.up) return false;
+      return !(filtered || (o.oneline && !linksOnly)) || addrs.has(l.index);
     };
     if (!linksOnly) {
-      hooks.text = [&](OutBuffer& out, const LinkInfo& l) {
-        const auto* addrs = addrsOf(l);
-        if (!addrs) return;
-        for (const auto& a : *addrs) {
+      hooks.text = [&](OutBuffer& out, const LinkRecord& l) {
+        addrs.forEach(l.index, [&](const AddrView& a) {
           std::size_t mark = out.held();
-          if (o.oneline) out.putUint(l.index.value_or(0)).put(": ").put(l.name.value_or("?"));
+          if (o.oneline) out.putUint(l.index).put(": ").put(l.name);
           putAddrText(out, a, o.oneline);
           if (o.oneline) out.joinLines(mark);
-        }
+        });
       };
       // ip -br: "LOCAL[ peer PEER]/LEN [metric N ]" per address.
-      hooks.briefText = [&](OutBuffer& out, const LinkInfo& l) {
-        if (const auto* addrs = addrsOf(l))
-          for (const auto& a : *addrs) {
-            if (a.peer) out.put(a.address->address().toString()).put(" peer ").put(a.peer->toString()).put('/').putUint(a.address->length());
-            else out.put(a.address->toStringWithLength());
-            out.put(' ');
-            if (a.metric) out.put("metric ").putUint(*a.metric).put(' ');
-          }
+      hooks.briefText = [&](OutBuffer& out, const LinkRecord& l) {
+        addrs.forEach(l.index, [&](const AddrView& a) {
+          putLocal(out, *a.address(), a.peer());
+          out.put(' ');
+          if (auto metric = a.metric()) out.put("metric ").putUint(*metric).put(' ');
+        });
       };
-      hooks.json = [&](nlohmann::ordered_json& j, const LinkInfo& l) {
-        auto list = nlohmann::ordered_json::array();
-        if (const auto* addrs = addrsOf(l))
-          for (const auto& a : *addrs) {
-            if (o.brief) {
-              nlohmann::ordered_json one{{"local", a.address->address().toString()}};
-              if (a.peer) one["address"] = a.peer->toString();
-              one["prefixlen"] = a.address->length();
-              if (a.metric) one["metric"] = *a.metric;
-              list.push_back(std::move(one));
-              continue;
-            }
-            list.push_back(addrJson(a));
-          }
-        j["addr_info"] = std::move(list);
+      hooks.json = [&](JsonOut& j, const LinkRecord& l) {
+        j.key("addr_info").beginArray();
+        addrs.forEach(l.index, [&](const AddrView& a) { addrJson(j, a, o.brief); });
+        j.endArray();
       };
     } else {
-      hooks.briefText = [](OutBuffer&, const LinkInfo&) {};
+      hooks.briefText = [](OutBuffer&, const LinkRecord&) {};
     }
     return showLinkRecords(ctx, dev, hooks);
   } catch (const Error& e) {

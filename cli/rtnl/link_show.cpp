@@ -360,8 +360,40 @@ class InfoFields {
   const LinkInfo& l_;
 };
 
-std::optional<uint16_t> linkTypeOf(const InfoFields& l) { return l.linkType(); }
 std::optional<uint16_t> linkTypeOf(const LinkView& l) { return l.type(); }
+template <class Link>
+std::optional<uint16_t> linkTypeOf(const Link& l) { return l.linkType(); }
+
+/// A link as `address show` prints it: without what ip's link dump for that listing leaves out
+/// (see LinkRecordHooks::inet6View), and without the link/ line's fields where the listing
+/// prints no such line (JSON leaves them out as well).
+template <class Link>
+class AddrStyleFields {
+ public:
+  AddrStyleFields(const Link& l, const LinkRecordHooks& hooks)
+      : l_(l), inet6_(hooks.inet6View), linkLine_(hooks.linkLine && !hooks.inet6View) {}
+  uint32_t index() const { return l_.index(); }
+  std::optional<std::string_view> name() const { return l_.name(); }
+  uint32_t flags() const { return l_.flags(); }
+  std::optional<uint32_t> mtu() const { return l_.mtu(); }
+  std::optional<XdpStatus> xdp() const { return l_.xdp(); }
+  std::optional<std::string_view> qdisc() const { return inet6_ ? std::nullopt : l_.qdisc(); }
+  uint32_t masterIndex() const { return inet6_ ? 0 : l_.masterIndex(); }
+  std::optional<std::string_view> operState() const { return l_.operState(); }
+  std::optional<std::string_view> linkMode() const { return std::nullopt; }  // `ip addr` leaves the mode out
+  std::optional<uint32_t> group() const { return inet6_ ? std::nullopt : l_.group(); }
+  std::optional<uint32_t> txqlen() const { return l_.txqlen(); }
+  std::optional<uint16_t> linkType() const { return linkLine_ ? linkTypeOf(l_) : std::nullopt; }
+  std::optional<MacAddress> address() const { return linkLine_ ? l_.address() : std::nullopt; }
+  std::optional<MacAddress> broadcast() const { return linkLine_ ? l_.broadcast() : std::nullopt; }
+  std::optional<int32_t> linkNetnsId() const { return l_.linkNetnsId(); }
+  std::optional<std::string_view> alias() const { return l_.alias(); }
+
+ private:
+  const Link& l_;
+  bool inet6_;
+  bool linkLine_;
+};
 
 /// The names ip prints as `link-netns NAME` for a link's nsid: the namespaces under /run/netns
 /// this one (`-n NAME`, or ours) has an id for, asked once, when the first link in another
@@ -431,17 +463,19 @@ void putColumn(OutBuffer& out, std::size_t width, Write write) {
   out.put(' ');
 }
 
-/// `ip -br link` / `ip -br addr`: name, state, then the object's columns.
-void printBrief(OutBuffer& out, const LinkInfo& l, const DeviceNames& peers, const LinkRecordHooks* hooks) {
-  LowerDevice lower = lowerDevice(l, peers);
-  putColumn(out, 16, [&] { putNameAt(out, viewOf(l.name), peers, lower); });
-  putColumn(out, 14, [&] { out.put(l.operState ? std::string_view(*l.operState) : "UNKNOWN"); });
+/// `ip -br link` / `ip -br addr`: name, state, then the object's columns (`record`: the
+/// device the hooks print for).
+template <class Link>
+void printBrief(OutBuffer& out, const Link& l, const LowerDevice& lower, const DeviceNames& peers,
+                const LinkRecordHooks* hooks, const LinkRecord& record) {
+  putColumn(out, 16, [&] { putNameAt(out, l.name(), peers, lower); });
+  putColumn(out, 14, [&] { out.put(l.operState().value_or("UNKNOWN")); });
   if (hooks && hooks->briefText) {
-    hooks->briefText(out, l);
+    hooks->briefText(out, record);
   } else {
-    if (l.address) out.putMac(*l.address).put(' ');
+    if (auto address = l.address()) out.putMac(*address).put(' ');
     out.put('<');
-    putFlags(out, l.flags.value_or(0), lower.index && lower.down);
+    putFlags(out, l.flags(), lower.index && lower.down);
     out.put("> ");
   }
   out.put('\n');
@@ -471,9 +505,10 @@ void jsonName(JsonOut& j, const DeviceNames& peers, uint32_t index) {
   else j.rawValue().put("\"if").putUint(index).put('"');
 }
 
-/// `ip -j link show` (no -d, -s) of a view, streamed: the keys and values of linkJson in its order.
-void linkJsonOut(JsonOut& j, const LinkView& l, const DeviceNames& peers) {
-  LowerDevice lower = lowerDevice(l, peers);
+/// `ip -j link show` (no -d, -s) of a view, streamed: the keys and values of linkJson in its
+/// order; `more` adds the record's own fields (`address show`: addr_info) before it is closed.
+template <class Link, class More>
+void linkJsonOut(JsonOut& j, const Link& l, const LowerDevice& lower, const DeviceNames& peers, More more) {
   j.beginObject();
   j.field("ifindex", l.index());
   if (lower.index && lower.otherNetns) j.field("link_index", lower.index);
@@ -496,16 +531,45 @@ void linkJsonOut(JsonOut& j, const LinkView& l, const DeviceNames& peers) {
     else j.key("group").rawValue().put('"').putUint(*group).put('"');
   }
   if (auto qlen = l.txqlen()) j.field("txqlen", *qlen);
-  uint16_t type = l.type();
-  if (const char* known = knownLinkTypeName(type)) j.field("link_type", known);
-  else j.field("link_type", linkTypeName(type));
+  if (std::optional<uint16_t> type = linkTypeOf(l)) {
+    if (const char* known = knownLinkTypeName(*type)) j.field("link_type", known);
+    else j.field("link_type", linkTypeName(*type));
+  }
   if (auto address = l.address()) j.key("address").rawValue().put('"').putMac(*address).put('"');
   if (auto broadcast = l.broadcast()) j.key("broadcast").rawValue().put('"').putMac(*broadcast).put('"');
   if (auto netnsid = l.linkNetnsId()) j.field("link_netnsid", static_cast<int64_t>(*netnsid));
   if (auto alias = l.alias(); alias && !alias->empty()) j.field("ifalias", *alias);
+  more();
   j.endObject();
   j.endElement();
 }
+
+/// What `hook` streams into a JSON object, merged into `j` (a document built from LinkInfo):
+/// the hook's fields are written once, by the streaming writer, whichever path prints them.
+void addStreamedFields(json& j, const std::function<void(JsonOut&, const LinkRecord&)>& hook, const LinkRecord& r) {
+  char* text = nullptr;
+  std::size_t size = 0;
+  std::FILE* stream = open_memstream(&text, &size);
+  if (!stream) throw std::bad_alloc();
+  {
+    OutBuffer buffer(stream, 0);
+    JsonOut out(buffer, false, JsonOut::Layout::Lines);
+    out.beginObject();
+    hook(out, r);
+    out.endObject();
+    out.endElement();
+  }
+  std::fclose(stream);
+  json fields = json::parse(std::string_view(text, size));
+  std::free(text);
+  for (auto& [key, value] : fields.items()) j[key] = std::move(value);
+}
+
+LinkRecord recordOf(const LinkInfo& l) {
+  return {l.index.value_or(0), l.name ? std::string_view(*l.name) : "?", l.isUp()};
+}
+
+LinkRecord recordOf(const LinkView& l) { return {l.index(), l.name().value_or("?"), l.isUp()}; }
 
 struct ShowQuery {
   std::optional<std::string> dev;
@@ -569,11 +633,11 @@ std::vector<uint32_t> references(const LinkInfo& l) {
 /// fills in the names (a kind- or master-filtered dump lists only some devices). Memory: the
 /// names and flags of the devices seen, plus the waiting links (usually none or one).
 ///
-/// With `views` (a plain `link show` or compact `-j link show`: no -d, -s, -br, no hooks) the
+/// With `views` (a plain `link show` or `addr show`, -o, -br, or compact -j without -br: no -d, -s) the
 /// dump is printed from views over the receive buffer: nothing is decoded into a LinkInfo, and a
 /// waiting link is a copy of its message in one reused arena, viewed again when it is printed.
 /// JSON is then streamed (JsonOut) instead of built as a document. Otherwise each link is a
-/// LinkInfo, as the -d, -s and `addr show` printers need.
+/// LinkInfo, as the -d, -s, `-br -j` and `dev X` printers need.
 class LinkStream {
  public:
   LinkStream(const ShowQuery& q, uint32_t masterIndex, const GlobalOptions& o, OutBuffer& out,
@@ -671,14 +735,33 @@ class LinkStream {
     parked_.emplace_back(at, m.size());
   }
   void print(const LinkView& l) {
-    if (jsonOut_) return linkJsonOut(*jsonOut_, l, peers_);
+    if (!hooks_) return printView(l, lowerDevice(l, peers_), nullptr);
+    LinkRecord record = recordOf(l);
+    if (hooks_->keep && !hooks_->keep(record)) return;
+    printView(AddrStyleFields(l, *hooks_), lowerDevice(l, peers_), &record);
+  }
+  /// A view's record; `record` (with hooks) is the device the hooks print for.
+  template <class Link>
+  void printView(const Link& l, const LowerDevice& lower, const LinkRecord* record) {
+    if (jsonOut_) {
+      return linkJsonOut(*jsonOut_, l, lower, peers_, [&] {
+        if (hooks_ && hooks_->json) hooks_->json(*jsonOut_, *record);
+      });
+    }
+    if (o_.brief) {
+      printBrief(out_, l, lower, peers_, hooks_, record ? *record : LinkRecord{});
+      return out_.endRecord();
+    }
     std::size_t mark = out_.held();
-    printLinkLines(out_, l, lowerDevice(l, peers_), peers_, o_, false, true, nullptr, netns_);
-    if (o_.oneline) out_.joinLines(mark);
+    bool header = !hooks_ || hooks_->header;
+    if (header) printLinkLines(out_, l, lower, peers_, o_, hooks_ != nullptr, !hooks_ || hooks_->linkLine, nullptr, netns_);
+    if (hooks_ && hooks_->text) hooks_->text(out_, *record);
+    if (o_.oneline && header) out_.joinLines(mark);
     out_.endRecord();
   }
   void print(const LinkInfo& full) {
-    if (hooks_ && hooks_->keep && !hooks_->keep(full)) return;
+    LinkRecord record = recordOf(full);
+    if (hooks_ && hooks_->keep && !hooks_->keep(record)) return;
     std::optional<LinkInfo> reduced;
     if (hooks_ && hooks_->inet6View) {
       reduced = full;
@@ -691,16 +774,16 @@ class LinkStream {
     const LinkInfo& l = reduced ? *reduced : full;
     if (json_) {
       json j = o_.brief ? briefJson(l, peers_, hooks_) : linkJson(l, peers_, o_, hooks_ != nullptr);
-      if (hooks_ && hooks_->json) hooks_->json(j, l);
+      if (hooks_ && hooks_->json) addStreamedFields(j, hooks_->json, record);
       json_->add(j);
       return;
     }
     std::size_t mark = out_.held();
     if (o_.brief) {
-      printBrief(out_, l, peers_, hooks_);
+      printBrief(out_, InfoFields(l), lowerDevice(l, peers_), peers_, hooks_, record);
     } else {
       if (!hooks_ || hooks_->header) printLinkText(out_, l, peers_, o_, hooks_ != nullptr, !hooks_ || hooks_->linkLine, netns_);
-      if (hooks_ && hooks_->text) hooks_->text(out_, l);
+      if (hooks_ && hooks_->text) hooks_->text(out_, record);
       if (o_.oneline && (!hooks_ || hooks_->header)) out_.joinLines(mark);
     }
     out_.endRecord();
@@ -740,7 +823,7 @@ int streamLinks(Netlink& netlink, const ShowQuery& q, uint32_t masterIndex, cons
   LinkApi& api = netlink.links();
   OutBuffer out;
   // A whole dump printed as ip prints it without -d, -s, -br (and JSON compact) goes by views.
-  bool views = !dev && !hooks && !o.brief && !o.details && !o.stats && !(o.json && o.pretty);
+  bool views = !dev && !o.details && !o.stats && !(o.json && (o.pretty || o.brief));
   std::optional<JsonArrayWriter> json;
   if (o.json && !views) json.emplace(out, o.pretty);
   LinkStream stream(q, masterIndex, o, out, json, hooks, views);

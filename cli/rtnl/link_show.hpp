@@ -6,6 +6,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "kit/args.hpp"
 #include "kit/command.hpp"
@@ -17,17 +18,27 @@ namespace fastlink::cli {
 /// Runs `link show [[dev] NAME] [type KIND] [master DEV] [group G] [up]`; returns the exit status.
 int showLinks(Context& ctx, Args& args);
 
+/// The device a record hook is called for (read from a view or from a LinkInfo).
+struct LinkRecord {
+  uint32_t index = 0;
+  std::string_view name;
+  bool up = false;
+};
+
 /// What `address show` adds to the link records: it streams the same records (header lines,
-/// JSON fields as ip prints them under `ip addr`), with its addresses after each.
+/// JSON fields as ip prints them under `ip addr`), with its addresses after each. A plain or
+/// `-o` listing and compact JSON are printed from views over the dump (no LinkInfo); -d, -s,
+/// -br, -p and `dev X` from LinkInfo.
 struct LinkRecordHooks {
   /// Devices to leave out (a family or scope filter that leaves a device no address).
-  std::function<bool(const LinkInfo&)> keep;
+  std::function<bool(const LinkRecord&)> keep;
   /// After the link's lines; with `header == false` instead of them (`ip -o addr`).
-  std::function<void(OutBuffer&, const LinkInfo&)> text;
+  std::function<void(OutBuffer&, const LinkRecord&)> text;
   /// `-br`: what follows the name and state columns.
-  std::function<void(OutBuffer&, const LinkInfo&)> briefText;
-  /// Fields added to the link's JSON object (addr_info).
-  std::function<void(nlohmann::ordered_json&, const LinkInfo&)> json;
+  std::function<void(OutBuffer&, const LinkRecord&)> briefText;
+  /// Fields added to the link's JSON object (addr_info), streamed; a document built from
+  /// LinkInfo (-d, -s, -br, -p) takes them parsed back from the same writer.
+  std::function<void(JsonOut&, const LinkRecord&)> json;
   bool header = true;
   /// The `link/ether MAC brd ...` line (`ip -4 addr` leaves it out).
   bool linkLine = true;
