@@ -110,7 +110,8 @@ int runMaddress(Context& ctx, Args& args) {
     printLine(kUsage);
     return kExitOk;
   }
-  if (!args.done() && !args.acceptAny({"show", "list", "lst"})) args.unknown("maddress verbs: show (add and del are not supported)");
+  // ip's add and del (joining a link-layer group by SIOCADDMULTI) are not supported.
+  if (!args.done() && !args.acceptAny({"show", "list", "lst"})) args.unknown("maddress verbs: show, list");
   return show(ctx, args);
 }
 
