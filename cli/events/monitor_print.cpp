@@ -95,7 +95,9 @@ Lower lowerOf(const LinkInfo& l, DeviceNames& names) {
   Lower lower;
   if (!l.parent) return lower;
   uint32_t index = l.parentIndex();
-  if (l.index && index == *l.index) return lower;
+  // A device naming itself has no lower device; a veth peer in another namespace may have the
+  // device's own index (each namespace numbers its own): ip prints it ("va@if2").
+  if (l.index && index == *l.index && !l.linkNetnsId) return lower;
   lower.present = true;
   if (index == 0) {
     lower.text = "NONE";

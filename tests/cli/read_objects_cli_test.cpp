@@ -57,6 +57,7 @@ TEST_F(MaddressCliTest, ShowPrintsWhatIpPrints) {
   ns.ip("link set v0 up");
   ns.ip("link set v1 up");
   ns.ip("maddr add 01:00:5e:00:00:fb dev v0");  // a link-layer address added by hand: "static"
+  ns.ip("maddr add 33:33:00:00:00:01 dev v1");  // also joined by IPv6 (ff02::1): "users 2 static"
   auto full = ns.exec("ip maddr show").out;
   // Every kind of line is there (else the comparison below proves little).
   for (const char* expected : {"\tinet  224.0.0.1\n", "\tinet6 ff02::1", "\tlink  01:00:5e:00:00:fb static\n", " users "})
