@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "fastlink/warnings.hpp"
 #include "kit/command.hpp"
 #include "kit/failure.hpp"
 #include "kit/complete.hpp"
@@ -17,6 +18,13 @@
 
 namespace fastlink::cli {
 namespace {
+
+/// A kernel warning that came with a success, as ip and tc print it: `Warning: TEXT.` on stderr
+/// (iproute2's nl_dump_ext_ack adds the full stop when the kernel's text has none).
+void printKernelWarning(std::string_view message) {
+  std::fflush(stdout);
+  fmt::print(stderr, "Warning: {}{}\n", message, message.ends_with('.') ? "" : ".");
+}
 
 
 std::string usage() {
@@ -150,6 +158,7 @@ int run(int argc, char** argv) {
     printLine(usage());
     return kExitOk;
   }
+  fastlink::setWarningHandler(printKernelWarning);  // htb's "quantum ... is big", as ip and tc print it
   Context ctx(p.options);
   if (p.options.batchFile) {
     if (!p.rest.empty()) throw UsageError("-batch takes no command on the command line");

@@ -25,7 +25,8 @@
 namespace fastlink::cli {
 namespace {
 
-/// ethtool's exit status for a usage error and for most failures (docs/CLI.md, "Exit statuses").
+/// ethtool's exit status for a usage error and for most failures (docs/CLI.md, "Exit statuses";
+/// the others: failureStatus).
 constexpr int kEthtoolFailed = 1;
 
 constexpr const char* kUsage = R"(Usage: fastlink ethtool [ --json ] { -l | -g | -k | -c | -S } DEV
@@ -44,13 +45,23 @@ bool parseOnOff(Args& args, std::string_view keyword) {
   throw UsageError(fmt::format("\"{}\" takes on or off, not \"{}\"", keyword, v));
 }
 
+/// ethtool 6.1's exit status when a request of `action` fails (the device missing or the kernel
+/// refusing): 1 for most, but -G exits 81 and -K 92 (ethtool's rings and features code), and -S
+/// 96 when it cannot read the driver's counter names, 94 when the driver has none.
+int failureStatus(std::string_view action, bool driverStats, const Error& e) {
+  if (action == "-G" || action == "--set-ring") return 81;
+  if (action == "-K" || action == "--features" || action == "--offload") return 92;
+  if (driverStats && (action == "-S" || action == "--statistics"))
+    return e.code() == std::errc::operation_not_supported ? 94 : 96;
+  return kEthtoolFailed;
+}
+
 /// Prints the library's error like the other commands (`Error: <extack or errno text>`).
-int failed(const Error& e, const std::string& device) {
+void printFailure(const Error& e, const std::string& device) {
   if (e.code() == std::errc::no_such_device)
     printError(fmt::format("Cannot find device \"{}\"", device));
   else
     printError(e.reason());
-  return kEthtoolFailed;
 }
 
 void printJson(Context& ctx, const nlohmann::ordered_json& j) {
@@ -196,7 +207,7 @@ int setFeatures(Context& ctx, const std::string& dev, Args& args) {
     for (const auto& [name, on] : changes.changes)
       if (!before.find(name)) {
         printError(fmt::format("bit name not found: \"{}\" is not a feature of {} (see ethtool -k {})", name, dev, dev));
-        return kEthtoolFailed;
+        return failureStatus("-K", false, e);
       }
     throw;
   }
@@ -308,7 +319,8 @@ int runEthtoolCommand(Context& ctx, Args& args) {
     if (action == "-C" || action == "--coalesce") return setCoalesce(c, dev, args);
     if (action == "-S" || action == "--statistics") return showOnly(allGroups ? showStandardStats : showDriverStats);
   } catch (const Error& e) {
-    return failed(e, dev);
+    printFailure(e, dev);
+    return failureStatus(action, !allGroups, e);
   }
   throw UsageError(fmt::format("ethtool option \"{}\" is unknown; fastlink covers -l -L -g -G -k -K -c -C -S", action));
 }

@@ -163,7 +163,8 @@ class UnbufferedStdout {
 class Printer {
  public:
   Printer(const GlobalOptions& g, const MonitorOptions& m, Netlink& nl)
-      : global_(g), monitor_(m), names_([&nl](uint32_t index) { return nl.links().find(Ifref(index)); }) {
+      : global_(g), monitor_(m), names_([&nl](uint32_t index) { return nl.links().find(Ifref(index)); }),
+        netns_(g.netns) {
     growPipe();
     if (m.dev) dev_ = nl.links().indexOf(Ifref(*m.dev));
     // Like ip: know every device before the first event (names of routes, M-DOWN of peers).
@@ -183,7 +184,7 @@ class Printer {
       if (global_.timestamp) timestamp();
       if (monitor_.allNsid) text_ += e.nsid ? fmt::format("[nsid {}]", *e.nsid) : std::string("[nsid current]");
       if (monitor_.banner) text_ += bannerOf(e.kind);
-      appendEventText(text_, e, names_);
+      appendEventText(text_, e, names_, netns_);
       out_.put(text_);
       out_.endRecord();
     }
@@ -227,6 +228,7 @@ class Printer {
   const GlobalOptions& global_;
   const MonitorOptions& monitor_;
   DeviceNames names_;
+  NetnsNames netns_;
   std::optional<uint32_t> dev_;
   // A long backlog is written in pieces of ~64 KiB (OutBuffer::kChunk): output stays bounded
   // and the reader sees events while the rest is still being read; flush() writes the rest.

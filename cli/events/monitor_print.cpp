@@ -95,7 +95,9 @@ Lower lowerOf(const LinkInfo& l, DeviceNames& names) {
   Lower lower;
   if (!l.parent) return lower;
   uint32_t index = l.parentIndex();
-  if (l.index && index == *l.index) return lower;
+  // A device naming itself has no lower device; a veth peer in another namespace may have the
+  // device's own index (each namespace numbers its own): ip prints it ("va@if2").
+  if (l.index && index == *l.index && !l.linkNetnsId) return lower;
   lower.present = true;
   if (index == 0) {
     lower.text = "NONE";
@@ -110,7 +112,7 @@ Lower lowerOf(const LinkInfo& l, DeviceNames& names) {
   return lower;
 }
 
-void linkText(std::string& out, const LinkInfo& l, DeviceNames& names) {
+void linkText(std::string& out, const LinkInfo& l, DeviceNames& names, NetnsNames& netns) {
   Lower lower = lowerOf(l, names);
   fmt::format_to(std::back_inserter(out), "{}: {}", l.index.value_or(0), l.name.value_or(""));
   if (lower.present) fmt::format_to(std::back_inserter(out), "@{}", lower.text);
@@ -125,7 +127,10 @@ void linkText(std::string& out, const LinkInfo& l, DeviceNames& names) {
   out += linkTypeName(l.type.value_or(65534));
   if (l.address) fmt::format_to(std::back_inserter(out), " {}", l.address->toString());
   if (l.broadcast) fmt::format_to(std::back_inserter(out), " brd {}", l.broadcast->toString());
-  if (l.linkNetnsId) fmt::format_to(std::back_inserter(out), " link-netnsid {}", *l.linkNetnsId);
+  if (l.linkNetnsId) {
+    if (const std::string* name = netns.nameOf(*l.linkNetnsId)) fmt::format_to(std::back_inserter(out), " link-netns {}", *name);
+    else fmt::format_to(std::back_inserter(out), " link-netnsid {}", *l.linkNetnsId);
+  }
   if (l.alias) fmt::format_to(std::back_inserter(out), "\n    alias {}", *l.alias);
   out += '\n';
 }
@@ -450,13 +455,13 @@ std::string filterJson(const TcFilterInfo& f, DeviceNames& names) {
 
 }  // namespace
 
-void appendEventText(std::string& out, const Event& e, DeviceNames& names) {
+void appendEventText(std::string& out, const Event& e, DeviceNames& names, NetnsNames& netns) {
   bool tc = e.kind == ObjectKind::Qdisc || e.kind == ObjectKind::Class || e.kind == ObjectKind::Filter;
   if (e.action == EventAction::Deleted) out += tc ? "deleted " : "Deleted ";  // each tool's word
   std::visit(
       [&](const auto& o) {
         using T = std::decay_t<decltype(o)>;
-        if constexpr (std::is_same_v<T, LinkInfo>) linkText(out, o, names);
+        if constexpr (std::is_same_v<T, LinkInfo>) linkText(out, o, names, netns);
         else if constexpr (std::is_same_v<T, AddrInfo>) addrText(out, o, names);
         else if constexpr (std::is_same_v<T, RouteInfo>) routeText(out, o, names);
         else if constexpr (std::is_same_v<T, NeighInfo>) neighText(out, o, names);

@@ -33,7 +33,8 @@ constexpr IpWord kObjects[] = {
     {"stats", "stats"},     {"help", "help"}};
 
 // The verbs of each object, in the order its do_ip*() function tries them (ip/ipaddress.c,
-// iproute.c, ipneigh.c, iprule.c, iplink.c, ipnexthop.c, iptuntap.c of iproute2 6.1).
+// iproute.c, ipneigh.c, iprule.c, iplink.c, ipnexthop.c, iptuntap.c, ipnetconf.c,
+// ipmaddr.c of iproute2 6.1).
 constexpr IpWord kAddressVerbs[] = {{"add", "add"},   {"change", "change"}, {"replace", "replace"}, {"delete", "delete"},
                                     {"list", "list"}, {"show", "show"},     {"lst", "lst"},         {"flush", "flush"},
                                     {"save", "save"}, {"showdump", "showdump"}, {"restore", "restore"}, {"help", "help"}};
@@ -55,6 +56,9 @@ constexpr IpWord kNexthopVerbs[] = {{"add", "add"},   {"replace", "replace"}, {"
                                     {"bucket", "bucket"}, {"help", "help"}};
 constexpr IpWord kTuntapVerbs[] = {{"add", "add"},   {"delete", "delete"}, {"show", "show"},
                                    {"list", "list"}, {"lst", "lst"},       {"help", "help"}};
+constexpr IpWord kMaddressVerbs[] = {{"add", "add"}, {"delete", "delete"}, {"list", "list"},
+                                     {"show", "show"}, {"lst", "lst"},       {"help", "help"}};
+constexpr IpWord kNetconfVerbs[] = {{"show", "show"}, {"lst", "lst"}, {"list", "list"}, {"help", "help"}};
 
 /// iproute2's matches(): `word` is a non-empty prefix of `name`.
 bool matches(std::string_view word, std::string_view name) { return !word.empty() && name.starts_with(word); }
@@ -84,6 +88,8 @@ void resolveIpVerb(std::vector<std::string>& words) {
   else if (object == "link") verbs = range(kLinkVerbs);
   else if (object == "nexthop") verbs = range(kNexthopVerbs);
   else if (object == "tuntap") verbs = range(kTuntapVerbs);
+  else if (object == "netconf") verbs = range(kNetconfVerbs);
+  else if (object == "maddress") verbs = range(kMaddressVerbs);
   std::string& verb = words[1];
   for (auto v = verbs.first; v != verbs.second; ++v)
     if (verb == v->ip) return;  // a whole verb: no abbreviation to resolve

@@ -9,9 +9,9 @@
 #include <unordered_map>
 
 #include "fastlink/link_view.hpp"
-#include "fastlink/netns_ids.hpp"
 #include "kit/device_names.hpp"
 #include "kit/failure.hpp"
+#include "kit/netns_names.hpp"
 #include "rtnl/link_kind.hpp"
 #include "rtnl/link_words.hpp"
 #include "kit/writer.hpp"
@@ -395,25 +395,6 @@ class AddrStyleFields {
   bool linkLine_;
 };
 
-/// The names ip prints as `link-netns NAME` for a link's nsid: the namespaces under /run/netns
-/// this one (`-n NAME`, or ours) has an id for, asked once, when the first link in another
-/// namespace is printed (over a socket of its own: the dump being printed is still arriving).
-class NetnsNames {
- public:
-  explicit NetnsNames(const GlobalOptions& o) {
-    if (o.netns) ns_ = Netns::named(*o.netns);
-  }
-  const std::string* nameOf(int32_t nsid) {
-    if (!ids_) ids_ = namedNetnsIds(ns_);
-    auto it = ids_->find(nsid);
-    return it == ids_->end() ? nullptr : &it->second;
-  }
-
- private:
-  std::optional<Netns> ns_;
-  std::optional<std::map<int32_t, std::string>> ids_;
-};
-
 /// Two lines (more with -d, -s) as `ip link show` prints them, written straight to the buffer.
 /// `full` (the owning object) is needed for -d and -s only; a view is printed without them.
 template <class Link>
@@ -642,7 +623,7 @@ class LinkStream {
  public:
   LinkStream(const ShowQuery& q, uint32_t masterIndex, const GlobalOptions& o, OutBuffer& out,
              std::optional<JsonArrayWriter>& json, const LinkRecordHooks* hooks = nullptr, bool views = false)
-      : q_(q), masterIndex_(masterIndex), o_(o), out_(out), json_(json), hooks_(hooks), netns_(o) {
+      : q_(q), masterIndex_(masterIndex), o_(o), out_(out), json_(json), hooks_(hooks), netns_(o.netns) {
     if (views && o.json) jsonOut_.emplace(out, false);
   }
 

@@ -37,6 +37,10 @@ constexpr const char* kUsage = R"(Usage: fastlink wg [ show [ { all | interfaces
 FIELD := { public-key | private-key | listen-port | fwmark | peers | preshared-keys | endpoints |
            allowed-ips | latest-handshakes | transfer | persistent-keepalive | dump })";
 
+/// wg exits 1 for every failure: a bad command line, key, port or file, a device it cannot
+/// reach, a change refused (wireguard-tools 1.0.20210914; docs/CLI.md, "Exit statuses").
+constexpr int kWgFailed = 1;
+
 WireGuardApi& api(Context& ctx) { return ctx.netlink().wireguard(); }
 
 /// The whole file ("-": standard input), read with read(2) so a directory or an unreadable file
@@ -113,7 +117,7 @@ nlohmann::ordered_json toJson(const WgDevice& d, bool secrets) {
 
 int show(Context& ctx, Args& args) {
   std::string target = args.done() ? "all" : args.next();
-  if (target == "help") throw UsageError(kUsage);
+  if (target == "help") throw UsageError(kUsage);  // `wg show help`: wg's "Invalid parameter"
   if (target == "interfaces") {
     if (!args.done()) args.unknown("wg show interfaces takes nothing more");
     auto names = api(ctx).list();
@@ -152,7 +156,7 @@ int show(Context& ctx, Args& args) {
       if (all && e.code() == std::errc::no_such_device) continue;
       if (text) text->flush();  // what was printed before the error comes before it
       reportFailure(e);
-      status = kExitFailed;
+      status = kWgFailed;
       if (!all) return status;
       continue;
     }
@@ -247,11 +251,23 @@ int runWg(Context& ctx, Args& args) {
     if (args.accept(verb)) return conf(ctx, args, verb);
   for (std::string_view verb : {"genkey", "genpsk", "pubkey"})
     if (args.accept(verb)) return keys(args, verb);
-  if (args.peek() == "help" || args.peek() == "--help") throw UsageError(kUsage);
+  if (args.peek() == "help" || args.peek() == "--help" || args.peek() == "-h") {
+    printLine(kUsage);  // as `wg help`: the usage on stdout, status 0
+    return kExitOk;
+  }
   args.unknown("wg commands: show, showconf, set, setconf, addconf, syncconf, genkey, genpsk, pubkey");
 }
 
-const Registrar kWg{{.name = "wg", .aliases = {"wireguard"}, .usage = kUsage, .run = runWg, .prepare = {}}};
+int runWgWithItsStatuses(Context& ctx, Args& args) {
+  try {
+    return runWithUsageStatus(kWgFailed, [&] { return runWg(ctx, args); });
+  } catch (const Error& e) {
+    reportFailure(e);  // its status (ip's) is not wg's
+    return kWgFailed;
+  }
+}
+
+const Registrar kWg{{.name = "wg", .aliases = {"wireguard"}, .usage = kUsage, .run = runWgWithItsStatuses, .prepare = {}}};
 
 }  // namespace
 }  // namespace fastlink::cli

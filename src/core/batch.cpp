@@ -11,6 +11,7 @@
 #include <deque>
 #include <string>
 
+#include "core/ack_warning.hpp"
 #include "core/engine.hpp"
 #include "fastlink/error.hpp"
 
@@ -143,7 +144,8 @@ class Pipeline {
           if (k == messages - 1) closed = true;
           std::size_t i = owner_[k];
           // Only the first failing message of a request speaks for it.
-          if (errors[i] || isPositiveAck(m)) return;
+          if (isPositiveAck(m)) return reportAckWarning(m);
+          if (errors[i]) return;
           errors[i] = errorFromAck(m, describe(i, k - firstPart_[i]));
         });
       }

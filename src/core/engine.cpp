@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <exception>
 
+#include "core/ack_warning.hpp"
 #include "core/asan_poison.hpp"
 #include "fastlink/error.hpp"
 
@@ -47,7 +48,8 @@ void Engine::executeMessages(std::span<const uint8_t> messages, const std::funct
       if (m->nlmsg_type != NLMSG_ERROR) return;  // a request may also echo (NLM_F_ECHO)
       uint32_t part = m->nlmsg_seq - firstSeq;
       if (part == count - 1) done = true;
-      if (failure || isPositiveAck(m)) return;
+      if (isPositiveAck(m)) return reportAckWarning(m);
+      if (failure) return;
       failure = errorFromAck(m, count == 1 ? operation()
                                            : operation() + " (message " + std::to_string(part + 1) + " of " +
                                                  std::to_string(count) + ")");

@@ -6,10 +6,12 @@
 #include <cstring>
 
 #include "core/asan_poison.hpp"
+#include "core/ack_warning.hpp"
 #include "core/engine.hpp"
 #include "core/message.hpp"
 #include "core/message_walk.hpp"
 #include "fastlink/error.hpp"
+#include "fastlink/warnings.hpp"
 
 namespace fastlink::core {
 namespace {
@@ -43,6 +45,11 @@ Error makeError(int negativeErrno, std::span<const uint8_t> tlvs, const std::str
   return Error(std::error_code(code, std::generic_category()), operation, std::move(extack), offset);
 }
 
+WarningHandler& warningHandler() {
+  static WarningHandler handler;
+  return handler;
+}
+
 }  // namespace
 
 std::optional<Error> errorFromAck(const nlmsghdr* message, const std::string& operation) {
@@ -65,6 +72,27 @@ bool isPositiveAck(const nlmsghdr* message) {
   const auto* err = messageHeader<nlmsgerr>(message);
   return message->nlmsg_type == NLMSG_ERROR && err && err->error == 0;
 }
+
+void reportAckWarning(const nlmsghdr* message) {
+  // Cheap for the common ACK: no TLVs, no work; no handler, no decoding.
+  if (!(message->nlmsg_flags & NLM_F_ACK_TLVS) || !warningHandler()) return;
+  // A success never echoes the request (the kernel marks it capped), so the TLVs follow the header.
+  AttrTable t(ackTlvs(message, sizeof(nlmsgerr), 0), NLMSGERR_ATTR_MAX);
+  if (auto* m = t.get(NLMSGERR_ATTR_MSG)) {
+    std::string text = readString(m);
+    if (!text.empty()) warningHandler()(text);
+  }
+}
+
+}  // namespace fastlink::core
+
+namespace fastlink {
+
+void setWarningHandler(WarningHandler handler) { core::warningHandler() = std::move(handler); }
+
+}  // namespace fastlink
+
+namespace fastlink::core {
 
 std::span<const nlmsghdr* const> Engine::receiveChecked(uint32_t firstSeq, uint32_t count) {
   accepted_.clear();

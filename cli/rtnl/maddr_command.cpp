@@ -1,0 +1,122 @@
+// The `maddress` object (ip's `maddr`): the multicast addresses each device listens to, as
+// `ip maddr show` prints them, text and -j:
+//   fastlink [-4|-6|-0] maddress [ show | list ] [ [dev] DEV ]
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <iterator>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "fastlink/maddr.hpp"
+#include "fastlink/types.hpp"
+#include "kit/args.hpp"
+#include "kit/command.hpp"
+#include "kit/output.hpp"
+
+namespace fastlink::cli {
+namespace {
+
+constexpr const char* kUsage = R"(Usage: fastlink maddress [ show | list ] [ [ dev ] DEV ]
+       (-4, -6, -0: IPv4, IPv6, link-layer addresses only; -j prints JSON; see docs/cli/maddress.md))";
+
+std::string linkAddressText(const std::vector<uint8_t>& bytes) {
+  std::string s;
+  for (std::size_t i = 0; i < bytes.size(); ++i) fmt::format_to(std::back_inserter(s), "{}{:02x}", i ? ":" : "", bytes[i]);
+  return s;
+}
+
+bool wanted(const MulticastAddress& m, FamilyOption family) {
+  switch (family) {
+    case FamilyOption::Any: return true;
+    case FamilyOption::Link: return m.family == MulticastAddress::Family::Link;
+    case FamilyOption::Inet: return m.family == MulticastAddress::Family::Inet;
+    case FamilyOption::Inet6: return m.family == MulticastAddress::Family::Inet6;
+  }
+  return true;
+}
+
+// ip's layout: "INDEX:\tNAME" when the device changes, then "\tlink  MAC" or "\tinet  ADDR" /
+// "\tinet6 ADDR" (the family padded to 5), " users N" unless 1, " static" for a link address
+// added by hand.
+void printText(const std::vector<MulticastAddress>& list) {
+  std::string text;
+  std::optional<uint32_t> device;
+  for (const MulticastAddress& m : list) {
+    if (device != m.ifindex) {
+      fmt::format_to(std::back_inserter(text), "{}:\t{}\n", m.ifindex, m.ifname);
+      device = m.ifindex;
+    }
+    if (m.family == MulticastAddress::Family::Link) text += "\tlink  " + linkAddressText(m.address);
+    else fmt::format_to(std::back_inserter(text), "\t{:<5} {}", m.family == MulticastAddress::Family::Inet ? "inet" : "inet6",
+                        IpAddress::fromBytes(m.address).toString());
+    if (m.users != 1) fmt::format_to(std::back_inserter(text), " users {}", m.users);
+    if (m.isStatic) text += " static";
+    text += '\n';
+  }
+  std::fputs(text.c_str(), stdout);
+}
+
+void printJson(const std::vector<MulticastAddress>& list, bool pretty) {
+  JsonArrayWriter out(stdout, pretty);
+  nlohmann::ordered_json device;
+  auto flush = [&] {
+    if (!device.is_null()) out.add(device);
+  };
+  for (const MulticastAddress& m : list) {
+    if (device.is_null() || device["ifindex"] != m.ifindex) {
+      flush();
+      device = nlohmann::ordered_json{{"ifindex", m.ifindex}, {"ifname", m.ifname}, {"maddr", nlohmann::ordered_json::array()}};
+    }
+    nlohmann::ordered_json a;
+    if (m.family == MulticastAddress::Family::Link) {
+      a["link"] = linkAddressText(m.address);
+    } else {
+      a["family"] = m.family == MulticastAddress::Family::Inet ? "inet" : "inet6";
+      a["address"] = IpAddress::fromBytes(m.address).toString();
+    }
+    if (m.users != 1) a["users"] = m.users;
+    if (m.isStatic) a["features"] = "static";
+    device["maddr"].push_back(std::move(a));
+  }
+  flush();
+  out.finish();
+}
+
+int show(Context& ctx, Args& args) {
+  std::optional<std::string> dev;
+  while (!args.done()) {
+    if (args.peek() == "help") throw UsageError(kUsage);
+    args.accept("dev");
+    // As ip: the device, with or without `dev`, given once.
+    std::string name = args.value("dev");
+    if (dev) throw UsageError(fmt::format("either \"dev\" is duplicate, or \"{}\" is a garbage", name));
+    dev = name;
+  }
+  std::optional<Netns> ns;
+  if (ctx.options().netns) ns = Netns::named(*ctx.options().netns);
+  std::vector<MulticastAddress> list;
+  // ip filters by the name in the files: a device that does not exist lists nothing (status 0).
+  for (MulticastAddress& m : listMulticastAddresses(ns))
+    if ((!dev || m.ifname == *dev) && wanted(m, ctx.options().family)) list.push_back(std::move(m));
+  if (ctx.options().json) printJson(list, ctx.options().pretty);
+  else printText(list);
+  return kExitOk;
+}
+
+int runMaddress(Context& ctx, Args& args) {
+  if (args.peek() == "help") {
+    printLine(kUsage);
+    return kExitOk;
+  }
+  // ip's add and del (joining a link-layer group by SIOCADDMULTI) are not supported.
+  if (!args.done() && !args.acceptAny({"show", "list", "lst"})) args.unknown("maddress verbs: show, list");
+  return show(ctx, args);
+}
+
+const Registrar kMaddress{
+    ObjectCommand{.name = "maddress", .aliases = {"maddr"}, .usage = kUsage, .run = runMaddress, .prepare = {}}};
+
+}  // namespace
+}  // namespace fastlink::cli
