@@ -5,6 +5,8 @@
     peer.py fastlink|pyroute2 get NAME CALLS           one device, CALLS times: seconds per call
     peer.py fastlink|pyroute2 routes DEV COUNT TABLE   COUNT /32 routes via DEV into TABLE
     peer.py fastlink routes DEV COUNT TABLE continue   the same, on_error="continue" (pipelined)
+    peer.py fastlink routes DEV COUNT TABLE stop-wait  the same, on_error="stop", window=1: one request
+                                                       per round trip (the default before it pipelined)
     peer.py fastlink routes-stream DEV COUNT TABLE     the same, streamed: nl.run(generator)
     peer.py pyroute2 mtu-batch PREFIX COUNT MTU        pyroute2's IPBatch: 500 requests per sendto
     peer.py pyroute2 routes-batch DEV COUNT TABLE      the same for the routes
@@ -56,7 +58,8 @@ def fastlink_job(cmd, args):
             return (time.perf_counter() - t0) / calls, calls, [], (time.process_time() - cpu0) / calls
     if cmd == "routes":
         dev, count, table = args[0], int(args[1]), int(args[2])
-        on_error = args[3] if len(args) > 3 else "stop"
+        mode = args[3] if len(args) > 3 else "stop"
+        options = {"on_error": "stop", "window": 1} if mode == "stop-wait" else {"on_error": mode}
         index = socket.if_nametoindex(dev)
         t0 = time.perf_counter()
         with fastlink.Netlink() as nl:
@@ -64,7 +67,7 @@ def fastlink_job(cmd, args):
             for i in range(count):
                 route = fastlink.RouteInfo(dst=f"10.{i >> 16 & 255}.{i >> 8 & 255}.{i & 255}/32", dev=index, table=table)
                 batch.add(fastlink.RouteRequests.add(route))
-            nl.run(batch, on_error=on_error).raise_for_error()
+            nl.run(batch, **options).raise_for_error()
         return time.perf_counter() - t0, count, []
     if cmd == "routes-stream":
         dev, count, table = args[0], int(args[1]), int(args[2])

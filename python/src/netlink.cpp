@@ -70,9 +70,10 @@ BatchOutcome runBatch(fastlink::Netlink& netlink, const PyBatch& batch, const fa
   return outcome;
 }
 
-/// The list of RequestResult objects of `result.results`, made once.
-nb::list resultList(PyBatchResult& result) {
-  if (result.results.is_valid()) return nb::borrow<nb::list>(result.results);
+/// The list of RequestResult objects of `result.results`, made once (typed for the stubs).
+using ResultList = nb::typed<nb::list, fastlink::RequestResult>;
+ResultList resultList(PyBatchResult& result) {
+  if (result.results.is_valid()) return nb::borrow<ResultList>(result.results);
   const BatchOutcome& o = result.outcome;
   nb::list list;
   if (o.perRequest) {
@@ -86,7 +87,7 @@ nb::list resultList(PyBatchResult& result) {
     for (const auto& [index, error] : o.errors) list.append(nb::cast(fastlink::RequestResult{fastlink::RequestStatus::Failed, error}));
   }
   result.results = list;
-  return list;
+  return nb::borrow<ResultList>(list);
 }
 
 /// Netlink::run over a Python iterable: the C++ batch pulls one request at a time (taking the
