@@ -5,6 +5,8 @@
     peer.py fastlink|pyroute2 get NAME CALLS           one device, CALLS times: seconds per call
     peer.py fastlink|pyroute2 routes DEV COUNT TABLE   COUNT /32 routes via DEV into TABLE
     peer.py fastlink routes DEV COUNT TABLE continue   the same, on_error="continue" (pipelined)
+    peer.py fastlink routes DEV COUNT TABLE stop-wait  the same, on_error="stop", window=1: one request
+                                                       per round trip (the default before it pipelined)
     peer.py fastlink routes-stream DEV COUNT TABLE     the same, streamed: nl.run(generator)
     peer.py pyroute2 mtu-batch PREFIX COUNT MTU        pyroute2's IPBatch: 500 requests per sendto
     peer.py pyroute2 routes-batch DEV COUNT TABLE      the same for the routes
@@ -15,7 +17,8 @@ fastlink: one Batch and Netlink.run for mtu and routes (stop at the first failur
 bench/peers/pyroute2_peer.py's (`mtu`, `list kind`), shared with bench/run. Prints one JSON line: seconds (socket opening
 included, imports not), ops, found (a listing's names), growth_kib (peak RSS at the end minus
 the peak once the library was imported: what the job itself cost); `get` adds cpu_seconds, the
-process's CPU time per call (wall time on a loaded machine is mostly waiting for a core).
+process's CPU time per call (wall time on a loaded machine is mostly waiting for a core);
+fastlink `routes` adds queued_bytes_per_request (resident memory the filled Batch added, per route).
 """
 import json
 import os
@@ -24,6 +27,12 @@ import socket
 import struct
 import sys
 import time
+
+
+def rss_bytes():
+    """The resident set now (/proc/self/statm), for what a queued Batch holds."""
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
 
 def fastlink_job(cmd, args):
@@ -56,16 +65,19 @@ def fastlink_job(cmd, args):
             return (time.perf_counter() - t0) / calls, calls, [], (time.process_time() - cpu0) / calls
     if cmd == "routes":
         dev, count, table = args[0], int(args[1]), int(args[2])
-        on_error = args[3] if len(args) > 3 else "stop"
+        mode = args[3] if len(args) > 3 else "stop"
+        options = {"on_error": "stop", "window": 1} if mode == "stop-wait" else {"on_error": mode}
         index = socket.if_nametoindex(dev)
         t0 = time.perf_counter()
         with fastlink.Netlink() as nl:
             batch = fastlink.Batch()
+            before = rss_bytes()
             for i in range(count):
                 route = fastlink.RouteInfo(dst=f"10.{i >> 16 & 255}.{i >> 8 & 255}.{i & 255}/32", dev=index, table=table)
                 batch.add(fastlink.RouteRequests.add(route))
-            nl.run(batch, on_error=on_error).raise_for_error()
-        return time.perf_counter() - t0, count, []
+            queued = rss_bytes() - before
+            nl.run(batch, **options).raise_for_error()
+        return time.perf_counter() - t0, count, [], None, queued
     if cmd == "routes-stream":
         dev, count, table = args[0], int(args[1]), int(args[2])
         index = socket.if_nametoindex(dev)
@@ -145,11 +157,13 @@ def main(argv):
     __import__(argv[1])
     imported = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     job = {"fastlink": fastlink_job, "pyroute2": pyroute2_job}[argv[1]]
-    seconds, ops, found, *cpu = job(argv[2], argv[3:])
+    seconds, ops, found, *extra = job(argv[2], argv[3:])
     growth = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - imported
     line = {"seconds": seconds, "ops": ops, "found": found, "growth_kib": growth}
-    if cpu:  # `get`: CPU seconds per call as well (user + system: the kernel's work included)
-        line["cpu_seconds"] = cpu[0]
+    if extra and extra[0] is not None:  # `get`: CPU seconds per call as well (user + system: the kernel's work included)
+        line["cpu_seconds"] = extra[0]
+    if len(extra) > 1:  # `routes`: bytes of RSS the queued Batch added, per route
+        line["queued_bytes_per_request"] = round(extra[1] / ops, 1)
     print(json.dumps(line))
 
 

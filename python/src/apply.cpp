@@ -87,7 +87,9 @@ void bindApply(nb::module_& m) {
 
   nb::class_<ApplyResult>(m, "ApplyResult", "What fastlink.apply did: the plan, and the batch result unless check=True.")
       .def_ro("plan", &ApplyResult::plan)
-      .def_ro("result", &ApplyResult::result, "the BatchResult (per-step results), None when nothing was sent")
+      .def_prop_ro("result", [](const ApplyResult& r) {
+        return r.result ? std::optional(PyBatchResult{BatchOutcome::of(*r.result), {}}) : std::nullopt;
+      }, "the BatchResult (per-step results), None when nothing was sent")
       .def_ro("verified", &ApplyResult::verified, "True when a new plan after sending is empty; None when nothing was sent")
       .def_prop_ro("changed", [](const ApplyResult& r) { return r.result && r.result->applied > 0; })
       .def("raise_for_error", [](const ApplyResult& r) {

@@ -1,6 +1,8 @@
 // fastlink.Netlink, the object APIs over it (nl.links, nl.routes, ...), requests and batches.
 #include "binding.hpp"
 
+#include <deque>
+
 #include "fastlink/addr.hpp"
 #include "fastlink/link.hpp"
 #include "fastlink/neigh.hpp"
@@ -36,14 +38,65 @@ const char* statusName(fastlink::RequestStatus status) {
   return "unknown";
 }
 
+/// on_error="stop" with the automatic window goes through runStopPipelined (stop_pipeline.cpp);
+/// an explicit window keeps the library's Stop (requests in flight with a failure may apply).
+bool pipelinedStop(const fastlink::BatchOptions& options) {
+  return options.onError == fastlink::OnError::Stop && options.window == 0;
+}
+
+/// fastlink.Batch. A deque, not fastlink::Batch's vector: growing never copies what is queued
+/// nor holds two arrays at once (at 100,000 requests the vector's last growth alone held 21 MB).
+struct PyBatch {
+  std::deque<fastlink::Request> requests;
+};
+
+/// Runs `source` as the options say (GIL released), each result into `outcome`.
+void runInto(fastlink::Netlink& netlink, const fastlink::RequestSource& source, const fastlink::BatchOptions& options,
+             BatchOutcome& outcome) {
+  fastlink::ResultSink sink = [&](std::size_t index, const fastlink::RequestResult& r) { outcome.add(index, r); };
+  if (pipelinedStop(options)) runStopPipelined(netlink, source, sink);
+  else netlink.run(source, options, sink);
+}
+
+/// Netlink::run over a Batch: each request copied as it is sent (the Batch can be run again).
+BatchOutcome runBatch(fastlink::Netlink& netlink, const PyBatch& batch, const fastlink::BatchOptions& options) {
+  BatchOutcome outcome;
+  outcome.statuses.reserve(batch.requests.size());
+  auto next = batch.requests.begin();
+  runInto(netlink, [&]() -> std::optional<fastlink::Request> {
+    if (next == batch.requests.end()) return std::nullopt;
+    return *next++;
+  }, options, outcome);
+  return outcome;
+}
+
+/// The list of RequestResult objects of `result.results`, made once (typed for the stubs).
+using ResultList = nb::typed<nb::list, fastlink::RequestResult>;
+ResultList resultList(PyBatchResult& result) {
+  if (result.results.is_valid()) return nb::borrow<ResultList>(result.results);
+  const BatchOutcome& o = result.outcome;
+  nb::list list;
+  if (o.perRequest) {
+    auto error = o.errors.begin();
+    for (std::size_t i = 0; i < o.statuses.size(); ++i) {
+      fastlink::RequestResult r{static_cast<fastlink::RequestStatus>(o.statuses[i]), std::nullopt};
+      if (error != o.errors.end() && error->first == i) r.error = (error++)->second;
+      list.append(nb::cast(std::move(r)));
+    }
+  } else {
+    for (const auto& [index, error] : o.errors) list.append(nb::cast(fastlink::RequestResult{fastlink::RequestStatus::Failed, error}));
+  }
+  result.results = list;
+  return nb::borrow<ResultList>(list);
+}
+
 /// Netlink::run over a Python iterable: the C++ batch pulls one request at a time (taking the
 /// GIL only for that), and results are kept only for failures. An exception raised by the
 /// iterable ends the stream and is raised again once the batch has stopped.
-fastlink::BatchResult runStreamed(fastlink::Netlink& netlink, nb::handle requests, const fastlink::BatchOptions& options) {
+BatchOutcome runStreamed(fastlink::Netlink& netlink, nb::handle requests, const fastlink::BatchOptions& options) {
   nb::object iterator = nb::steal(PyObject_GetIter(requests.ptr()));
   if (!iterator.is_valid()) throw nb::python_error();
   nb::object pending;  // the exception the iterable raised, raised again after the run
-  std::vector<fastlink::RequestResult> failures;
   fastlink::RequestSource source = [&]() -> std::optional<fastlink::Request> {
     nb::gil_scoped_acquire gil;
     if (pending.is_valid()) return std::nullopt;
@@ -62,11 +115,9 @@ fastlink::BatchResult runStreamed(fastlink::Netlink& netlink, nb::handle request
     }
     return *request;
   };
-  fastlink::ResultSink sink = [&](std::size_t, const fastlink::RequestResult& result) {
-    if (result.status != fastlink::RequestStatus::Applied) failures.push_back(result);
-  };
-  fastlink::BatchResult result = unlocked([&] { return netlink.run(source, options, sink); });
-  result.results = std::move(failures);
+  BatchOutcome result;
+  result.perRequest = false;
+  unlocked([&] { runInto(netlink, source, options, result); });
   if (pending.is_valid()) {
     PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(pending.ptr())), pending.ptr());
     throw nb::python_error();
@@ -76,16 +127,40 @@ fastlink::BatchResult runStreamed(fastlink::Netlink& netlink, nb::handle request
 
 }  // namespace
 
+void BatchOutcome::add(std::size_t index, const fastlink::RequestResult& result) {
+  switch (result.status) {
+    case fastlink::RequestStatus::Applied: ++applied; break;
+    case fastlink::RequestStatus::Failed: ++failed; break;
+    case fastlink::RequestStatus::NotSent: ++notSent; break;
+  }
+  if (perRequest) statuses.push_back(static_cast<uint8_t>(result.status));
+  if (result.error && (perRequest || result.status == fastlink::RequestStatus::Failed))
+    errors.emplace_back(index, *result.error);
+}
+
+const fastlink::Error* BatchOutcome::firstError() const {
+  for (const auto& [index, error] : errors)
+    if (!perRequest || statuses[index] == static_cast<uint8_t>(fastlink::RequestStatus::Failed)) return &error;
+  return nullptr;
+}
+
+BatchOutcome BatchOutcome::of(const fastlink::BatchResult& result) {
+  BatchOutcome outcome;
+  outcome.statuses.reserve(result.results.size());
+  for (std::size_t i = 0; i < result.results.size(); ++i) outcome.add(i, result.results[i]);
+  return outcome;
+}
+
 void bindRequests(nb::module_& m) {
   nb::class_<fastlink::Request>(m, "Request", "One encoded request, for a Batch (built by LinkRequests & co).")
       .def_prop_ro("operation", &fastlink::Request::operation, "what it does, in iproute2 words")
       .def("__repr__", [](const fastlink::Request& r) { return "<fastlink.Request " + r.operation() + ">"; });
 
-  nb::class_<fastlink::Batch>(m, "Batch", "Requests sent pipelined by Netlink.run(batch).")
+  nb::class_<PyBatch>(m, "Batch", "Requests sent pipelined by Netlink.run(batch).")
       .def(nb::init<>())
-      .def("add", [](fastlink::Batch& b, fastlink::Request r) { b.add(std::move(r)); }, "request"_a)
-      .def("clear", &fastlink::Batch::clear)
-      .def("__len__", &fastlink::Batch::size);
+      .def("add", [](PyBatch& b, fastlink::Request r) { b.requests.push_back(std::move(r)); }, "request"_a)
+      .def("clear", [](PyBatch& b) { b.requests.clear(); })
+      .def("__len__", [](const PyBatch& b) { return b.requests.size(); });
 
   nb::class_<fastlink::RequestResult>(m, "RequestResult", "The outcome of one request of a batch.")
       .def_prop_ro("status", [](const fastlink::RequestResult& r) { return statusName(r.status); },
@@ -96,23 +171,26 @@ void bindRequests(nb::module_& m) {
         return std::string("RequestResult(") + statusName(r.status) + (r.error ? ", " + std::string(r.error->what()) : "") + ")";
       });
 
-  nb::class_<fastlink::BatchResult>(m, "BatchResult", "Per-request results of Netlink.run, in the order queued.")
-      .def_ro("results", &fastlink::BatchResult::results)
-      .def_ro("applied", &fastlink::BatchResult::applied)
-      .def_ro("failed", &fastlink::BatchResult::failed)
-      .def_ro("not_sent", &fastlink::BatchResult::notSent)
-      .def_prop_ro("ok", &fastlink::BatchResult::ok)
-      .def_prop_ro("first_error", [](const fastlink::BatchResult& r) {
-        const fastlink::Error* e = r.firstError();
+  nb::class_<PyBatchResult>(m, "BatchResult", "Per-request results of Netlink.run, in the order queued.")
+      .def_prop_ro("results", &resultList,
+                   "a RequestResult per request (a streamed run: per failed request), made on first read")
+      .def_prop_ro("applied", [](const PyBatchResult& r) { return r.outcome.applied; })
+      .def_prop_ro("failed", [](const PyBatchResult& r) { return r.outcome.failed; })
+      .def_prop_ro("not_sent", [](const PyBatchResult& r) { return r.outcome.notSent; })
+      .def_prop_ro("ok", [](const PyBatchResult& r) { return r.outcome.failed == 0 && r.outcome.notSent == 0; })
+      .def_prop_ro("first_error", [](const PyBatchResult& r) {
+        const fastlink::Error* e = r.outcome.firstError();
         return e ? makeError(*e) : nb::none();
       })
-      .def("raise_for_error", [](const fastlink::BatchResult& r) {
-        if (const fastlink::Error* e = r.firstError()) throw *e;
+      .def("raise_for_error", [](const PyBatchResult& r) {
+        if (const fastlink::Error* e = r.outcome.firstError()) throw *e;
       }, "Raises the first failure as fastlink.Error.")
-      .def("__len__", [](const fastlink::BatchResult& r) { return r.results.size(); })
-      .def("__repr__", [](const fastlink::BatchResult& r) {
-        return "BatchResult(applied=" + std::to_string(r.applied) + ", failed=" + std::to_string(r.failed) +
-               ", not_sent=" + std::to_string(r.notSent) + ")";
+      .def("__len__", [](const PyBatchResult& r) {
+        return r.outcome.perRequest ? r.outcome.statuses.size() : r.outcome.errors.size();
+      })
+      .def("__repr__", [](const PyBatchResult& r) {
+        return "BatchResult(applied=" + std::to_string(r.outcome.applied) + ", failed=" + std::to_string(r.outcome.failed) +
+               ", not_sent=" + std::to_string(r.outcome.notSent) + ")";
       });
 
   // Builders: the same validation as the direct calls, nothing sent. Devices the kernel only
@@ -293,21 +371,23 @@ nb::class_<PyNetlink> bindNetlink(nb::module_& m) {
           "default: the caller's namespace")
       .def(
           "run",
-          [](PyNetlink& n, const fastlink::Batch& batch, const std::string& onError, std::size_t window) {
+          [](PyNetlink& n, const PyBatch& batch, const std::string& onError, std::size_t window) {
             auto options = batchOptions(onError, window);
             fastlink::Netlink& netlink = n.get();
-            return unlocked([&] { return netlink.run(batch, options); });
+            return PyBatchResult{unlocked([&] { return runBatch(netlink, batch, options); }), {}};
           },
           "batch"_a, "on_error"_a = "stop", "window"_a = 0,
           "Sends the batch pipelined; returns per-request results (never raises for a failed request: "
-          "see BatchResult.raise_for_error). on_error='stop' stops at the first failure like `ip -batch`; "
-          "'continue' sends everything.")
+          "see BatchResult.raise_for_error). on_error='stop' stops at the first failure like `ip -batch`: "
+          "nothing after it stays applied (adds are pipelined and what the kernel applied behind the "
+          "failure is deleted again); with window=N, N requests are in flight and those sent with the "
+          "failure may stay applied (their results say so). 'continue' sends everything.")
       .def(
           "run",
           [](PyNetlink& n, nb::iterable requests, const std::string& onError, std::size_t window) {
             auto options = batchOptions(onError, window);
             fastlink::Netlink& netlink = n.get();
-            return runStreamed(netlink, requests, options);
+            return PyBatchResult{runStreamed(netlink, requests, options), {}};
           },
           "requests"_a, "on_error"_a = "stop", "window"_a = 0,
           "Streamed: requests is any iterable of Request (a generator), each encoded and sent as it "

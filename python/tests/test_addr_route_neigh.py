@@ -4,7 +4,7 @@ import errno
 import pytest
 
 import fastlink
-from conftest import ip_json
+from conftest import ip, ip_json
 
 
 def test_address_add_list_delete(nl, ns, veth):
@@ -109,3 +109,39 @@ def test_streamed_run_from_a_generator(nl, ns, veth):
         nl.run(iter([fastlink.LinkInfo()]))
     nl.routes.flush(table=102)
     nl.routes.flush(table=103)
+
+
+def test_stop_pipelines_adds_and_keeps_nothing_behind_the_failure(nl, ns, veth):
+    """on_error="stop" sends adds pipelined; what the kernel applied behind the failure is deleted
+    again, so `ip route show` holds exactly the routes before it, as with one at a time."""
+    index = nl.links.index(veth)
+
+    def route(i, table):
+        return fastlink.RouteRequests.add(fastlink.RouteInfo(dst=f"10.42.{i}.0/24", dev=index, table=table))
+
+    ip(ns, "route", "add", "10.42.10.0/24", "dev", veth, "table", "104")  # request 10 will fail
+    batch = fastlink.Batch()
+    for i in range(200):
+        batch.add(route(i, 104))
+    result = nl.run(batch)
+    assert (result.applied, result.failed, result.not_sent) == (10, 1, 189)
+    assert [r.status for r in result.results[9:12]] == ["applied", "failed", "not_sent"]
+    assert result.first_error.errno == errno.EEXIST and result.first_error.batch_index == 10
+    shown = sorted(int(r["dst"].split(".")[2]) for r in ip_json(ns, "route", "show", "table", "104"))
+    assert shown == list(range(11))
+
+    # Streamed, with a request that cannot be undone (link set) between two runs of adds.
+    def mixed():
+        yield from (route(i, 105) for i in range(20))
+        yield fastlink.LinkRequests.set(veth, fastlink.LinkInfo(mtu=1400))
+        yield from (route(i, 105) for i in range(20, 200))
+
+    ip(ns, "route", "add", "10.42.150.0/24", "dev", veth, "table", "105")
+    streamed = nl.run(mixed())
+    assert (streamed.applied, streamed.failed, streamed.not_sent) == (151, 1, 49)
+    assert [r.error.batch_index for r in streamed.results] == [151]
+    shown = sorted(int(r["dst"].split(".")[2]) for r in ip_json(ns, "route", "show", "table", "105"))
+    assert shown == list(range(151))
+    assert {l["ifname"]: l["mtu"] for l in ip_json(ns, "link", "show")}[veth] == 1400
+    nl.routes.flush(table=104)
+    nl.routes.flush(table=105)
