@@ -296,20 +296,14 @@ TEST_F(MonitorCliTest, LinkInANamedNamespaceIsNamedAsIpNamesIt) {
   ns.ip("netns set " + other.name() + " 7");
   std::string a = "/tmp/fastlink-mon-ip-" + ns.name(), b = "/tmp/fastlink-mon-fl-" + ns.name();
   std::string ip = "ip -n " + ns.name() + " ";
-  // No fixed wait: lo's MTU is changed until both monitors have printed it (both are
-  // subscribed), then va is made, and the monitors run until both printed its second line.
-  auto bothShow = [&](const std::string& pattern) {
-    return "grep -q '" + pattern + "' " + a + " && grep -q '" + pattern + "' " + b;
-  };
-  std::string script = ip + "monitor link >" + a + " 2>&1 & A=$!; " + cliPath() + " -n " + ns.name() +
-                       " monitor link >" + b + " 2>&1 & B=$!; " + "for i in $(seq 1 300); do " + ip +
-                       "link set lo mtu $((60000 + i)); " + bothShow(": lo:") + " && break; sleep 0.05; done; " + ip +
-                       "link add va type veth peer name vb netns " + other.name() + "; " +
-                       "for i in $(seq 1 300); do " + bothShow("link-netns") + " && break; sleep 0.05; done; kill $A $B; wait";
+  std::string script = monitorWaitFunctions(ns.name()) + ip + "monitor link >" + a + " 2>&1 & A=$!; " + cliPath() + " -n " +
+                       ns.name() + " monitor link >" + b + " 2>&1 & B=$!; listening $A; listening $B; " + ip +
+                       "link add va type veth peer name vb netns " + other.name() + "; drained $A " + a + " $B " + b +
+                       "; kill $A $B; wait";
   run("sh -c " + shellQuote(script));
   std::string ipOut = run("cat " + a).out, flOut = run("cat " + b).out;
   run("rm -f " + a + " " + b);
-  // Each monitor saw its own number of lo changes before both were ready: compare from va on.
+  // Both listened before va was made: what each printed from va on is the same.
   auto fromVa = [](const std::string& text) {
     auto all = lines(text);
     auto first = std::find_if(all.begin(), all.end(), [](const std::string& l) { return l.find(" va@") != std::string::npos; });
