@@ -121,6 +121,11 @@ class BadInput : public ::testing::TestWithParam<Case> {
  protected:
   static TestNetns* ns_;
   static WireguardGo* wg_;
+  /// The snapshot read after the previous row: the next row's "before" (the namespace is the
+  /// suite's alone, so nothing changes between two rows). Half the snapshots, which are most of a
+  /// row's time (~30 processes each; docs/testing.md "CI time"). A change a row makes late, after
+  /// its own "after", still fails: the next row's comparison.
+  static std::string lastSnapshot_;
 
   static void SetUpTestSuite() {
     ns_ = new TestNetns();
@@ -142,6 +147,7 @@ class BadInput : public ::testing::TestWithParam<Case> {
     if (haveWireguardGo()) wg_ = new WireguardGo(*ns_, uniqueWgName());
   }
   static void TearDownTestSuite() {
+    lastSnapshot_.clear();
     delete wg_;
     wg_ = nullptr;
     run("ip -n " + ns_->name() + " link del br0");  // bridges before the namespace (FACTS.md)
@@ -275,13 +281,14 @@ class BadInput : public ::testing::TestWithParam<Case> {
 
 TestNetns* BadInput::ns_ = nullptr;
 WireguardGo* BadInput::wg_ = nullptr;
+std::string BadInput::lastSnapshot_;
 
 TEST_P(BadInput, FailsClearlyAndChangesNothing) {
   const Case& c = GetParam();
   if (c.input.find("{wg}") != std::string::npos) FASTLINK_REQUIRE_WIREGUARD_GO();
-  std::string before = snapshot();
+  std::string before = lastSnapshot_.empty() ? snapshot() : lastSnapshot_;
   Outcome got = c.layer == "cli" ? runCli(c.input) : c.layer == "batch" ? runBatch(c.input) : runLib(c.input);
-  std::string after = snapshot();
+  std::string after = lastSnapshot_ = snapshot();
   if (const char* record = std::getenv("FASTLINK_BAD_INPUT_RECORD"))
     std::ofstream(record, std::ios::app) << c.id << '\t' << got.status << '\t' << escape(got.message) << '\n';
   EXPECT_EQ(got.status, c.status) << c.input;

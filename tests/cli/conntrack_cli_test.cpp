@@ -13,6 +13,19 @@
 namespace fastlink::test {
 namespace {
 
+/// Polls `ready` every 10 ms until it holds (true) or 20 s have passed (false): generous on
+/// purpose (the sanitizer build on a loaded 2-core CI machine is 3-5 times slower); a ready
+/// condition ends it at once.
+template <class Ready>
+bool waitUntil(Ready ready) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (!ready()) {
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return true;
+}
+
 using nlohmann::json;
 
 bool haveConntrackTool() { return run("command -v conntrack >/dev/null 2>&1").status == 0; }
@@ -216,19 +229,22 @@ TEST_F(ConntrackCliTest, EventsShowNewUpdateDestroy) {
     _exit(127);
   }
   // Wait until it listens: its socket shows in the namespace's /proc/net/netlink (protocol 12).
-  for (int i = 0; i < 200; ++i) {
-    if (listening()) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  // (A fixed 2 s here could end before a loaded sanitizer build's CLI subscribed: NEW missed.)
+  if (!waitUntil([&] { return listening(); })) {
+    kill(pid, SIGTERM);
+    waitpid(pid, nullptr, 0);
+    std::remove(out.c_str());
+    FAIL() << "conntrack -E did not join its groups in 20 s";
   }
   insert("-p udp -s 10.2.0.1 -d 10.2.0.2 --sport 1 --dport 2 -t 100 --mark 1");
   ASSERT_EQ(tool("-U -p udp -s 10.2.0.1 --mark 2").status, 0);
   ASSERT_EQ(tool("-D -p udp -s 10.2.0.1").status, 0);
   std::string text;
-  for (int i = 0; i < 300 && text.find("[DESTROY]") == std::string::npos; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  waitUntil([&] {
     std::ifstream f(out);
     text.assign(std::istreambuf_iterator<char>(f), {});
-  }
+    return text.find("[DESTROY]") != std::string::npos;
+  });
   kill(pid, SIGTERM);
   int status = 0;
   waitpid(pid, &status, 0);
