@@ -19,13 +19,7 @@ ns=fl-bench-kill-$$
 export FASTLINK_RUN_DIR=$work/run
 trap 'teardown; rm -rf "$work"' EXIT
 
-teardown() {
-  ip netns list | grep -qw "$ns" || return 0
-  # Bridges first: a namespace deleted with many bridges holds RTNL for minutes (docs/FACTS).
-  ip -n "$ns" -o link show type bridge | awk -F': ' '{print "link del " $2}' > "$work/del" || true
-  ip -n "$ns" -batch "$work/del" 2>/dev/null || true
-  ip netns del "$ns"
-}
+. "$(dirname "$0")/netns.sh"
 
 # Links, addresses, every table's routes (sorted: the set must come back) and rules, one object
 # a line (a difference is then a few lines).
@@ -37,9 +31,7 @@ dump() {
   ip -n "$ns" -j rule show | lines
 }
 
-# IPv6 off: new devices' link-local addresses would keep arriving after the rollback.
-ip netns add "$ns"
-ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
+fresh
 ip -n "$ns" link set lo up
 
 half=$((pairs / 2))
