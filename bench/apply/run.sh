@@ -22,21 +22,7 @@ ns=fl-bench-apply-$$
 export FASTLINK_RUN_DIR=$work/run
 trap 'teardown; rm -rf "$work"' EXIT
 
-teardown() {
-  ip netns list | grep -qw "$ns" || return 0
-  # Bridges first: a namespace deleted with many bridges holds RTNL for minutes (docs/FACTS).
-  ip -n "$ns" -o link show type bridge | awk -F': ' '{print "link del " $2}' > "$work/del" || true
-  ip -n "$ns" -batch "$work/del" 2>/dev/null || true
-  ip netns del "$ns"
-}
-
-# A fresh namespace without IPv6: the document is IPv4, and 20,000 new devices' link-local
-# addresses, multicast reports and routes would be the kernel's background work in every figure
-# (and 60,000 routes more in every route dump).
-fresh() {
-  ip netns add "$ns"
-  ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
-}
+. "$(dirname "$0")/netns.sh"
 
 bridges=$(( (pairs + 499) / 500 ))
 # vbI: 10.A.B.1/32 and 11.A.B.1/32; route K: 172.16.0.0/12's K-th /32 via vb(K mod PAIRS).

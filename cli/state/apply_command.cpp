@@ -115,9 +115,14 @@ std::string describe(const Checkpoint::Record& r) {
 /// Progress on a terminal while a plan that takes more than a second is sent: `N/M steps` on
 /// standard error, redrawn at most ten times a second and erased at the end (the plan's steps
 /// are printed after it). Nothing when standard error is not a terminal.
+/// FASTLINK_TEST_PROGRESS_AFTER_MS=N: shown after N ms instead of a second (its test, on a
+/// pseudo-terminal, with a plan that is sent in less than a second).
 class Progress {
  public:
-  explicit Progress(std::size_t total) : total_(total), enabled_(::isatty(STDERR_FILENO) == 1) {}
+  explicit Progress(std::size_t total) : total_(total), enabled_(::isatty(STDERR_FILENO) == 1) {
+    if (const char* env = std::getenv("FASTLINK_TEST_PROGRESS_AFTER_MS"); env && *env)
+      after_ = std::chrono::milliseconds(std::strtoul(env, nullptr, 10));
+  }
   Progress(const Progress&) = delete;
   Progress& operator=(const Progress&) = delete;
   ~Progress() {
@@ -126,7 +131,7 @@ class Progress {
   void answered(std::size_t done) {
     if (!enabled_) return;
     auto now = std::chrono::steady_clock::now();
-    if (now - start_ < std::chrono::seconds(1) || now - drawn_ < std::chrono::milliseconds(100)) return;
+    if (now - start_ < after_ || now - drawn_ < std::chrono::milliseconds(100)) return;
     drawn_ = now;
     shown_ = true;
     std::fprintf(stderr, "\rfastlink: %zu/%zu steps", done, total_);
@@ -135,6 +140,7 @@ class Progress {
  private:
   std::size_t total_;
   bool enabled_;
+  std::chrono::milliseconds after_{1000};
   bool shown_ = false;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   std::chrono::steady_clock::time_point drawn_{};

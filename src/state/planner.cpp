@@ -9,6 +9,8 @@
 #include <net/if_arp.h>
 
 #include <algorithm>
+#include <array>
+#include <cstring>
 #include <functional>
 #include <map>
 #include <set>
@@ -42,10 +44,42 @@ bool isLinkLocal6(const Prefix& p) {
   return !p.isV4() && b[0] == 0xfe && (b[1] & 0xc0) == 0x80;
 }
 
+/// A route's destination and table: the host routes a document's route can be (a hash key: a
+/// no-op apply looks up 100,000 of them).
+struct RouteKey {
+  std::array<uint8_t, 16> address{};
+  uint8_t length = 0;
+  bool v4 = true;
+  uint32_t table = 0;
+
+  static RouteKey of(const Prefix& destination, uint32_t table) {
+    RouteKey key;
+    auto bytes = destination.address().bytes();
+    std::copy(bytes.begin(), bytes.end(), key.address.begin());
+    key.length = destination.length();
+    key.v4 = destination.isV4();
+    key.table = table;
+    return key;
+  }
+  bool operator==(const RouteKey&) const = default;
+  struct Hash {
+    std::size_t operator()(const RouteKey& k) const {
+      std::size_t h = std::hash<uint32_t>{}(k.table) ^ (std::size_t{k.length} << 40) ^ (std::size_t{k.v4} << 48);
+      for (std::size_t i = 0; i < k.address.size(); i += 8) {
+        uint64_t word;
+        std::memcpy(&word, k.address.data() + i, sizeof word);
+        h = (h ^ word) * 0x9e3779b97f4a7c15ULL;
+        h ^= h >> 29;
+      }
+      return h;
+    }
+  };
+};
+
 /// What the host has, from one dump per class.
 struct Host {
   std::map<std::string, LinkInfo> links;
-  std::map<uint32_t, std::string> names;
+  std::map<uint32_t, std::string> names;  // in index order: `show state` and the undo list devices so
   std::map<std::string, std::vector<Prefix>> addresses;  // by device name, both families
   std::vector<RouteInfo> routes;
   std::vector<RuleInfo> rules;
@@ -61,9 +95,11 @@ struct Host {
     auto it = links.find(name);
     return it == links.end() ? nullptr : &it->second;
   }
-  std::string nameOf(uint32_t index) const {
+  /// The device's name; "" for an index the link dump did not give.
+  const std::string& nameOf(uint32_t index) const {
+    static const std::string none;
     auto it = names.find(index);
-    return it == names.end() ? "" : it->second;
+    return it == names.end() ? none : it->second;
   }
 };
 
@@ -123,7 +159,8 @@ Host dumpHost(Netlink& nl, bool addresses, bool routes, bool rules) {
     host.maxIndex = std::max(host.maxIndex, *l.index);
     if (l.parentIndex()) host.byParent.emplace(l.parentIndex(), *l.name);
     if (l.masterIndex()) host.byMaster.emplace(l.masterIndex(), *l.name);
-    host.links.emplace(*l.name, l);
+    std::string name = *l.name;
+    host.links.emplace(std::move(name), std::move(l));
   }, [&] { host = Host{}; });
   if (addresses) dumpAddresses(nl, host);
   if (routes) dumpRoutes(nl, host);
@@ -909,13 +946,13 @@ class Planner {
     routeDeletes_.push_back({PlanStep::Action::Delete, object, "", [key] { return RouteRequests::del(key); }});
   }
 
-  bool routeOnDeletedDevice(const RouteInfo& h) const { return deleted_.count(host_.nameOf(h.devIndex())) > 0; }
+  bool routeOnDeletedDevice(const RouteInfo& h) const { return !deleted_.empty() && deleted_.count(host_.nameOf(h.devIndex())) > 0; }
 
   /// The host routes with r's destination and table, in dump order (the only ones sameRoute can accept).
   std::vector<const RouteInfo*> candidates(const RouteState& r) {
     indexHostRoutes();
     std::vector<const RouteInfo*> found;
-    auto [from, to] = routesByKey_.equal_range(routeKey(r.destination, r.table));
+    auto [from, to] = routesByKey_.equal_range(RouteKey::of(r.destination, r.table));
     for (auto it = from; it != to; ++it) found.push_back(it->second);
     std::sort(found.begin(), found.end());  // pointers into one vector: dump order
     return found;
@@ -924,11 +961,13 @@ class Planner {
   void indexHostRoutes() {
     if (!routesByKey_.empty()) return;
     for (const auto& h : host_.routes)
-      if (h.dst) routesByKey_.emplace(routeKey(*h.dst, h.tableOrMain()), &h);
+      if (h.dst) routesByKey_.emplace(RouteKey::of(*h.dst, h.tableOrMain()), &h);
   }
 
   void planRoutes() {
-    std::set<const RouteInfo*> kept, named;
+    // What overridden mode keeps: the routes named (and matched), every other owned one goes.
+    bool overridden = want_.mode == ApplyMode::Overridden;
+    std::unordered_set<const RouteInfo*> kept, named;
     for (const auto& r : want_.routes) {
       std::vector<const RouteInfo*> same = candidates(r);
       if (r.absent) {
@@ -939,11 +978,11 @@ class Planner {
       const RouteInfo* match = nullptr;
       for (const RouteInfo* h : same) {
         if (!sameRoute(r, *h)) continue;
-        named.insert(h);
+        if (overridden) named.insert(h);
         if (!routeOnDeletedDevice(*h)) match = h;
       }
       if (match) {
-        kept.insert(match);
+        if (overridden) kept.insert(match);
         continue;
       }
       recordRouteAdd(r);
@@ -954,7 +993,7 @@ class Planner {
                               return RouteRequests::replace(rt);
                             }});
     }
-    if (want_.mode != ApplyMode::Overridden) return;
+    if (!overridden) return;
     const auto& tables = want_.ownership.routeTables;
     for (const auto& h : host_.routes) {
       if (kept.count(&h) || !h.dst || !h.protocol || static_cast<uint8_t>(*h.protocol) != want_.ownership.routeProtocol) continue;
@@ -1042,13 +1081,10 @@ class Planner {
       routesAdded_.push_back(added);
     }
     indexHostRoutes();
-    auto [from, to] = routesByKey_.equal_range(routeKey(r.destination, r.table));
+    auto [from, to] = routesByKey_.equal_range(RouteKey::of(r.destination, r.table));
     for (auto it = from; it != to; ++it) routesBefore_.insert(it->second);
   }
 
-  static std::string routeKey(const Prefix& destination, uint32_t table) {
-    return destination.toStringWithLength() + " " + std::to_string(table);
-  }
 
  public:
   /// The document that undoes the plan (see Plan::undo): created devices absent, the pre-image
@@ -1117,7 +1153,7 @@ class Planner {
   std::set<const RuleInfo*> rulesBefore_;
   std::vector<RouteState> routesAdded_;
   std::vector<RuleState> rulesAdded_;
-  std::unordered_multimap<std::string, const RouteInfo*> routesByKey_;  ///< host routes by destination and table
+  std::unordered_multimap<RouteKey, const RouteInfo*, RouteKey::Hash> routesByKey_;  ///< host routes by destination and table
   std::shared_ptr<CreatedIndexes> created_;
   std::set<const RouteInfo*> deletedRoutes_;
   std::set<const RuleInfo*> deletedRules_;
