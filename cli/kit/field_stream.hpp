@@ -35,24 +35,27 @@ void putJson(JsonOut& j, const T& v) {
   else j.value(v);
 }
 
+/// The output is chosen at compile time (a printer is a template over StreamText and StreamJson,
+/// instantiated once for each): a dump of a million routes pays no per-field branch on it.
+template <bool kJson>
 class StreamFieldOut {
  public:
   /// Writes text lines into `text`.
-  explicit StreamFieldOut(OutBuffer& text) : out_(&text) {}
+  explicit StreamFieldOut(OutBuffer& text) requires(!kJson) : out_(&text) {}
   /// Writes JSON elements through `json`.
-  explicit StreamFieldOut(JsonOut& json) : out_(&json.buffer()), json_(&json) {}
+  explicit StreamFieldOut(JsonOut& json) requires kJson : out_(&json.buffer()), json_(&json) {}
 
-  bool isJson() const { return json_ != nullptr; }
+  static constexpr bool isJson() { return kJson; }
 
   /// Starts a record: a JSON object; in text, a line whose first word takes no space before it.
   StreamFieldOut& begin() {
-    if (json_) json_->beginObject();
+    if constexpr (kJson) json_->beginObject();
     else spaced_ = false;
     return *this;
   }
   /// Ends the record: `}` / a line break; lets the buffer write out.
   void end() {
-    if (json_) {
+    if constexpr (kJson) {
       json_->endObject();
       json_->endElement();
     } else {
@@ -65,14 +68,14 @@ class StreamFieldOut {
   /// bare value).
   template <std::size_t N, class T>
   StreamFieldOut& any(const char (&key)[N], std::string_view label, const T& value) {
-    if (json_) putJson(json_->key(key), value);
+    if constexpr (kJson) putJson(json_->key(key), value);
     else putText(word(label), value);
     return *this;
   }
   /// The same field, shown differently: `jsonValue` in JSON, `label` + `textValue` in text.
   template <std::size_t N, class J, class T>
   StreamFieldOut& any(const char (&key)[N], const J& jsonValue, std::string_view label, const T& textValue) {
-    if (json_) putJson(json_->key(key), jsonValue);
+    if constexpr (kJson) putJson(json_->key(key), jsonValue);
     else putText(word(label), textValue);
     return *this;
   }
@@ -81,14 +84,14 @@ class StreamFieldOut {
   template <std::size_t N>
   StreamFieldOut& device(const char (&key)[N], std::string_view label, const std::string* name, uint32_t index) {
     if (name) return any(key, label, std::string_view(*name));
-    if (json_) json_->key(key).rawValue().put('"').putUint(index).put('"');
+    if constexpr (kJson) json_->key(key).rawValue().put('"').putUint(index).put('"');
     else word(label).putUint(index);
     return *this;
   }
   /// A word that is there or not, as ip's print_null: `"key": null` in JSON, `word` in text.
   template <std::size_t N>
   StreamFieldOut& null(const char (&key)[N], std::string_view text) {
-    if (json_) json_->key(key).rawValue().put("null");
+    if constexpr (kJson) json_->key(key).rawValue().put("null");
     else word(text);
     return *this;
   }
@@ -96,27 +99,27 @@ class StreamFieldOut {
   /// A list of words: `"key": [ ... ]` in JSON (written also when empty), each item() a word in text.
   template <std::size_t N>
   StreamFieldOut& beginList(const char (&key)[N]) {
-    if (json_) json_->key(key).beginArray();
+    if constexpr (kJson) json_->key(key).beginArray();
     return *this;
   }
   StreamFieldOut& item(std::string_view w) {
-    if (json_) json_->value(w);
+    if constexpr (kJson) json_->value(w);
     else word(w);
     return *this;
   }
   StreamFieldOut& endList() {
-    if (json_) json_->endArray();
+    if constexpr (kJson) json_->endArray();
     return *this;
   }
   /// Records nested in a JSON list (`"key": [ {...},{...} ]`); inline in the text's line.
   template <std::size_t N>
   StreamFieldOut& beginObjects(const char (&key)[N]) { return beginList(key); }
   StreamFieldOut& beginObject() {
-    if (json_) json_->beginObject();
+    if constexpr (kJson) json_->beginObject();
     return *this;
   }
   StreamFieldOut& endObject() {
-    if (json_) json_->endObject();
+    if constexpr (kJson) json_->endObject();
     return *this;
   }
   StreamFieldOut& endObjects() { return endList(); }
@@ -124,25 +127,22 @@ class StreamFieldOut {
   /// In JSON only.
   template <std::size_t N, class T>
   StreamFieldOut& json(const char (&key)[N], const T& value) {
-    if (json_) putJson(json_->key(key), value);
+    if constexpr (kJson) putJson(json_->key(key), value);
     return *this;
   }
   /// In text only: a word (a space before it unless it starts the line).
   StreamFieldOut& textWord(std::string_view w) {
-    if (!json_) word(w);
+    if constexpr (!kJson) word(w);
     return *this;
   }
   /// In text only: `s` as is, no space before it (a line break, a unit after a number).
   StreamFieldOut& text(std::string_view s) {
-    if (!json_) {
+    if constexpr (!kJson) {
       out_->put(s);
       spaced_ = true;
     }
     return *this;
   }
-  /// The buffer, for text a printer writes by hand.
-  OutBuffer& buffer() { return *out_; }
-
  private:
   OutBuffer& word(std::string_view w) {
     if (spaced_) out_->put(' ');
@@ -154,5 +154,8 @@ class StreamFieldOut {
   JsonOut* json_ = nullptr;
   bool spaced_ = false;  ///< text: a word is on the line, the next one takes a space
 };
+
+using StreamText = StreamFieldOut<false>;
+using StreamJson = StreamFieldOut<true>;
 
 }  // namespace fastlink::cli

@@ -198,8 +198,8 @@ class NeighInfoFields {
 };
 
 /// One neighbour, text or JSON by the same calls, in ip's order.
-template <class Neigh>
-void printNeigh(StreamFieldOut& f, const Neigh& n, const DeviceNames& names, bool withDev) {
+template <class Fields, class Neigh>
+void printNeigh(Fields& f, const Neigh& n, const DeviceNames& names, bool withDev) {
   f.begin();
   if (const auto& dst = n.dst()) f.any("dst", "", *dst);
   else f.json("dst", "");
@@ -212,7 +212,7 @@ void printNeigh(StreamFieldOut& f, const Neigh& n, const DeviceNames& names, boo
   if (auto state = n.state(); !n.proxy() && state && *state != NeighState::None) {
     // "REACHABLE,ROUTER"-like names: one word in text, a list of states in JSON.
     std::string all = neighStateName(*state);
-    if (f.isJson()) {
+    if constexpr (Fields::isJson()) {
       f.beginList("state");
       for (std::size_t at = 0; at <= all.size();) {
         std::size_t comma = all.find(',', at);
@@ -236,17 +236,17 @@ int showNeigh(Context& ctx, Args& args) {
   auto names = deviceNames(nl);
   bool withDev = !s.devGiven;
   OutBuffer out;
-  auto list = [&](StreamFieldOut& fields, const std::function<void()>& restart) {
+  auto list = [&](auto& fields, const std::function<void()>& restart) {
     if (!linkFamily) nl.neighbours().forEach(s.filter, [&](const NeighView& n) {
       if (s.selects(n)) printNeigh(fields, n, names, withDev);
     }, restart);
   };
   if (ctx.options().json) {
     JsonOut j(out, ctx.options().pretty);
-    StreamFieldOut fields(j);
+    StreamJson fields(j);
     list(fields, [&] { j.restartDump(); });
   } else {
-    StreamFieldOut fields(out);
+    StreamText fields(out);
     list(fields, [&] { out.restartDump(); });
   }
   return kExitOk;
@@ -301,10 +301,10 @@ int getNeigh(Context& ctx, Args& args) {
   OutBuffer out;
   if (ctx.options().json) {
     JsonOut j(out, ctx.options().pretty);
-    StreamFieldOut fields(j);
+    StreamJson fields(j);
     printNeigh(fields, NeighInfoFields(n), names, true);
   } else {
-    StreamFieldOut fields(out);
+    StreamText fields(out);
     printNeigh(fields, NeighInfoFields(n), names, true);
   }
   return kExitOk;

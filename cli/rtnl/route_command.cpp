@@ -349,8 +349,8 @@ struct RoutePrinter {
   /// One route, text or JSON by the same calls (ip's order: type, dst, from, nhid, gateway,
   /// dev, table, protocol, scope, prefsrc, metric, flags, mark, uid, cache, expires, metrics,
   /// pref, nexthops).
-  template <class Route>
-  void print(StreamFieldOut& f, const Route& r) {
+  template <class Fields, class Route>
+  void print(Fields& f, const Route& r) {
     f.begin();
     if (RouteType type = r.type(); type != RouteType::Unicast) f.any("type", "", words.type(type));
     const auto& dst = r.dst();
@@ -384,7 +384,7 @@ struct RoutePrinter {
       if (metrics->window) f.any("window", "window ", *metrics->window);
       if (metrics->advmss) f.any("advmss", "advmss ", *metrics->advmss);
       // The text leaves out hoplimit "infinity" (0xffffffff); JSON has the number.
-      if (auto hop = metrics->hoplimit; hop && (f.isJson() || *hop != 0xffffffffu)) f.any("hoplimit", "hoplimit ", *hop);
+      if (auto hop = metrics->hoplimit; hop && (Fields::isJson() || *hop != 0xffffffffu)) f.any("hoplimit", "hoplimit ", *hop);
       if (metrics->initcwnd) f.any("initcwnd", "initcwnd ", *metrics->initcwnd);
       if (metrics->initrwnd) f.any("initrwnd", "initrwnd ", *metrics->initrwnd);
       f.endObject().endObjects();
@@ -407,28 +407,31 @@ struct RoutePrinter {
   }
 
   /// RTNH_F_* words in text, the "flags" list in JSON (written also when empty).
-  void flags(StreamFieldOut& f, uint32_t bits) {
+  template <class Fields>
+  void flags(Fields& f, uint32_t bits) {
     f.beginList("flags");
     for (const auto& [bit, name] : kNexthopFlags)
       if (bits & bit) f.item(name);
     f.endList();
   }
 
-  void dev(StreamFieldOut& f, uint32_t index) { f.device("dev", "dev ", names.find(index), index); }
+  template <class Fields>
+  void dev(Fields& f, uint32_t index) { f.device("dev", "dev ", names.find(index), index); }
 
   /// An IPv4 lookup result's cache flags: ip's second line "    cache <a,b>" in text (one line
   /// with -o), the "cache" list in JSON.
-  void cache(StreamFieldOut& f, uint32_t bits) {
+  template <class Fields>
+  void cache(Fields& f, uint32_t bits) {
     auto names = cacheFlagNames(bits);
-    if (f.isJson()) {
+    if constexpr (Fields::isJson()) {
       f.beginList("cache");
       for (const auto& name : names) f.item(name);
       f.endList();
-      return;
+    } else {
+      f.text(oneline ? " \\    cache" : "\n    cache");
+      for (std::size_t i = 0; i < names.size(); ++i) f.text(i ? "," : " <").text(names[i]);
+      if (!names.empty()) f.text(">");
     }
-    f.text(oneline ? " \\    cache" : "\n    cache");
-    for (std::size_t i = 0; i < names.size(); ++i) f.text(i ? "," : " <").text(names[i]);
-    if (!names.empty()) f.text(">");
   }
 };
 
@@ -550,10 +553,10 @@ int showRoutes(Context& ctx, Args& args) {
     OutBuffer out;
     if (ctx.options().json) {
       JsonOut j(out, ctx.options().pretty);
-      StreamFieldOut fields(j);
+      StreamJson fields(j);
       nl.routes().forEach(f, [&](const RouteView& r) { if (selectors.admits(r)) printer.print(fields, r); }, [&] { j.restartDump(); });
     } else {
-      StreamFieldOut fields(out);
+      StreamText fields(out);
       nl.routes().forEach(f, [&](const RouteView& r) { if (selectors.admits(r)) printer.print(fields, r); }, [&] { out.restartDump(); });
     }
   } catch (const Error& e) {
@@ -596,10 +599,10 @@ int getRoute(Context& ctx, Args& args) {
     OutBuffer out;
     if (ctx.options().json) {
       JsonOut j(out, ctx.options().pretty);
-      StreamFieldOut fields(j);
+      StreamJson fields(j);
       printer.print(fields, RouteInfoFields(r));
     } else {
-      StreamFieldOut fields(out);
+      StreamText fields(out);
       printer.print(fields, RouteInfoFields(r));
     }
   } catch (const Error& e) {
