@@ -2,6 +2,8 @@
 // key, format, value): a printer names each field once, with its JSON key beside its text, and
 // only the output the command prints is built. A field whose text and JSON disagree in order
 // or content is written as a JSON-only and a text-only call at the places each belongs.
+// Dumps that stream into the buffered writer use the streaming twin, StreamFieldOut
+// (field_stream.hpp): the same vocabulary, nothing built per field.
 #pragma once
 
 #include <fmt/format.h>

@@ -3,12 +3,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 
 #include "kit/args.hpp"
 #include "kit/command.hpp"
 #include "fastlink/link_view.hpp"
 #include "kit/failure.hpp"
 #include "kit/device_names.hpp"
+#include "kit/field_stream.hpp"
 #include "fastlink/neigh.hpp"
 #include "fastlink/neigh_view.hpp"
 #include "fastlink/prefix.hpp"
@@ -195,42 +197,35 @@ class NeighInfoFields {
   const NeighInfo& n_;
 };
 
-template <class Neigh>
-nlohmann::ordered_json toJson(const Neigh& n, const DeviceNames& names, bool withDev) {
-  nlohmann::ordered_json j;
-  const auto& dst = n.dst();
-  j["dst"] = dst ? dst->toString() : "";
-  if (withDev) j["dev"] = names.nameOrIndex(n.devIndex());
-  if (const auto& lladdr = n.lladdr()) j["lladdr"] = lladdr->toString();
-  if (n.router()) j["router"] = nullptr;
-  if (n.proxy()) j["proxy"] = nullptr;
-  if (n.externLearn()) j["extern_learn"] = nullptr;
-  if (auto protocol = n.protocol(); protocol && *protocol) j["protocol"] = *protocol;
+/// One neighbour, text or JSON by the same calls, in ip's order.
+template <class Fields, class Neigh>
+void printNeigh(Fields& f, const Neigh& n, const DeviceNames& names, bool withDev) {
+  f.begin();
+  if (const auto& dst = n.dst()) f.any("dst", "", *dst);
+  else f.json("dst", "");
+  if (withDev) f.device("dev", "dev ", names.find(n.devIndex()), n.devIndex());
+  if (const auto& lladdr = n.lladdr()) f.any("lladdr", "lladdr ", *lladdr);
+  if (n.router()) f.null("router", "router");
+  if (n.proxy()) f.null("proxy", "proxy");
+  if (n.externLearn()) f.null("extern_learn", "extern_learn");
+  if (auto protocol = n.protocol(); protocol && *protocol) f.json("protocol", *protocol);
   if (auto state = n.state(); !n.proxy() && state && *state != NeighState::None) {
-    nlohmann::ordered_json states = nlohmann::ordered_json::array();
+    // "REACHABLE,ROUTER"-like names: one word in text, a list of states in JSON.
     std::string all = neighStateName(*state);
-    for (std::size_t at = 0; at <= all.size();) {
-      std::size_t comma = all.find(',', at);
-      if (comma == std::string::npos) comma = all.size();
-      states.push_back(all.substr(at, comma - at));
-      at = comma + 1;
+    if constexpr (Fields::isJson()) {
+      f.beginList("state");
+      for (std::size_t at = 0; at <= all.size();) {
+        std::size_t comma = all.find(',', at);
+        if (comma == std::string::npos) comma = all.size();
+        f.item(std::string_view(all).substr(at, comma - at));
+        at = comma + 1;
+      }
+      f.endList();
+    } else {
+      f.textWord(all);
     }
-    j["state"] = states;
   }
-  return j;
-}
-
-template <class Neigh>
-std::string toText(const Neigh& n, const DeviceNames& names, bool withDev) {
-  const auto& dst = n.dst();
-  TextLine line(dst ? dst->toString() : "");
-  if (withDev) line.add("dev", names.nameOrIndex(n.devIndex()));
-  if (const auto& lladdr = n.lladdr()) line.add("lladdr", lladdr->toString());
-  if (n.router()) line.add("router");
-  if (n.proxy()) line.add("proxy");
-  if (n.externLearn()) line.add("extern_learn");
-  if (auto state = n.state(); !n.proxy() && state && *state != NeighState::None) line.add(neighStateName(*state));
-  return line.str();
+  f.end();
 }
 
 int showNeigh(Context& ctx, Args& args) {
@@ -240,18 +235,19 @@ int showNeigh(Context& ctx, Args& args) {
   Netlink& nl = ctx.netlink();
   auto names = deviceNames(nl);
   bool withDev = !s.devGiven;
+  OutBuffer out;
+  auto list = [&](auto& fields, const std::function<void()>& restart) {
+    if (!linkFamily) nl.neighbours().forEach(s.filter, [&](const NeighView& n) {
+      if (s.selects(n)) printNeigh(fields, n, names, withDev);
+    }, restart);
+  };
   if (ctx.options().json) {
-    JsonArrayWriter out(stdout, ctx.options().pretty);
-    if (!linkFamily) nl.neighbours().forEach(s.filter, [&](const NeighView& n) {
-      if (!s.selects(n)) return;
-      out.add(toJson(n, names, withDev));
-    });
-    out.finish();
+    JsonOut j(out, ctx.options().pretty);
+    StreamJson fields(j);
+    list(fields, [&] { j.restartDump(); });
   } else {
-    if (!linkFamily) nl.neighbours().forEach(s.filter, [&](const NeighView& n) {
-      if (!s.selects(n)) return;
-      printLine(toText(n, names, withDev));
-    });
+    StreamText fields(out);
+    list(fields, [&] { out.restartDump(); });
   }
   return kExitOk;
 }
@@ -302,11 +298,14 @@ int getNeigh(Context& ctx, Args& args) {
     return reportFailure(e, dev);
   }
   auto names = deviceNames(nl);
+  OutBuffer out;
   if (ctx.options().json) {
-    JsonArrayWriter out(stdout, ctx.options().pretty);
-    out.add(toJson(NeighInfoFields(n), names, true));
+    JsonOut j(out, ctx.options().pretty);
+    StreamJson fields(j);
+    printNeigh(fields, NeighInfoFields(n), names, true);
   } else {
-    printLine(toText(NeighInfoFields(n), names, true));
+    StreamText fields(out);
+    printNeigh(fields, NeighInfoFields(n), names, true);
   }
   return kExitOk;
 }

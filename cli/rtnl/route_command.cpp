@@ -13,6 +13,7 @@
 #include "fastlink/link_view.hpp"
 #include "kit/failure.hpp"
 #include "kit/device_names.hpp"
+#include "kit/field_stream.hpp"
 #include "fastlink/route.hpp"
 #include "fastlink/route_view.hpp"
 #include "kit/ip_compat.hpp"
@@ -241,9 +242,8 @@ PreparedRequest prepareRoute(Context& ctx, Args& args) {
 }
 
 // ---- Output ----------------------------------------------------------------------------------
-// Streams: each route is written to the OutBuffer as it is decoded, text and JSON from the same
-// field order, which is ip's (`ip route show` / `ip -j route show`): type, dst, nhid, gateway,
-// dev, table, protocol, scope, prefsrc, metric, flags, pref, metrics, nexthops.
+// Streams: each route is written to the OutBuffer as it is decoded, text and JSON by the same
+// calls (kit/field_stream.hpp), in ip's field order (`ip route show` / `ip -j route show`).
 
 /// The names printed for dev, filled by one link dump before the route dump.
 DeviceNames loadDeviceNames(Netlink& nl) {
@@ -346,148 +346,92 @@ struct RoutePrinter {
   bool hideScope = false;  ///< `route show scope S`: likewise
   bool oneline = false;    ///< -o: ip's line break before `cache` becomes ` \`
 
-  /// A device's name, its index when unknown (as ip), written without building a string.
-  void putDev(OutBuffer& out, uint32_t index) const {
-    if (const std::string* name = names.find(index)) out.put(*name);
-    else out.putUint(index);
-  }
-
-  template <class Route>
-  void text(OutBuffer& out, const Route& r) {
-    bool sp = false;
-    auto word = [&](std::string_view w) -> OutBuffer& {
-      if (sp) out.put(' ');
-      sp = true;
-      return out.put(w);
-    };
-    if (RouteType type = r.type(); type != RouteType::Unicast) word(words.type(type));
+  /// One route, text or JSON by the same calls (ip's order: type, dst, from, nhid, gateway,
+  /// dev, table, protocol, scope, prefsrc, metric, flags, mark, uid, cache, expires, metrics,
+  /// pref, nexthops).
+  template <class Fields, class Route>
+  void print(Fields& f, const Route& r) {
+    f.begin();
+    if (RouteType type = r.type(); type != RouteType::Unicast) f.any("type", "", words.type(type));
     const auto& dst = r.dst();
-    if (!dst) word("?");
-    else if (dst->isDefault()) word("default");
-    else word({}).putPrefix(*dst);
-    if (const auto& src = r.src()) word("from ").putPrefix(*src);
-    if (auto nhid = r.nhid()) word("nhid ").putUint(*nhid);
-    if (const auto& gateway = r.gateway()) word("via ").putIp(*gateway);
-    if (r.devIndex() && !hideDev) putDev(word("dev "), r.devIndex());
-    if (uint32_t table = r.table(); (isGet || showTable) && table != kTableMain) word("table ").put(words.table(table));
+    if (!dst) f.any("dst", "", "?");
+    else if (dst->isDefault()) f.any("dst", "", "default");
+    else f.any("dst", "", *dst);
+    if (const auto& src = r.src()) f.any("from", "from ", *src);
+    if (auto nhid = r.nhid()) f.any("nhid", "nhid ", *nhid);
+    if (const auto& gateway = r.gateway()) f.any("gateway", "via ", *gateway);
+    if (r.devIndex() && !hideDev) dev(f, r.devIndex());
+    // A lookup result names a table other than main.
+    if (uint32_t table = r.table(); (isGet || showTable) && table != kTableMain) f.any("table", "table ", words.table(table));
     bool cloned = r.isCloned();
     if (RouteProtocol proto = r.protocol(); !cloned && !hideProto && proto != RouteProtocol::Boot)
-      word("proto ").put(words.protocol(proto));
-    if (Scope scope = r.scope(); !cloned && !hideScope && scope != Scope::Universe) word("scope ").put(words.scope(scope));
-    if (const auto& prefsrc = r.prefsrc()) word("src ").putIp(*prefsrc);
-    if (auto metric = r.metric()) word("metric ").putUint(*metric);
-    uint32_t flags = r.flags();
-    for (const auto& [bit, name] : kNexthopFlags)
-      if (flags & bit) word(name);
-    // ip prints a mark below 16 in decimal, from 16 on in hex.
-    if (auto mark = markOf(r); mark && *mark) word("mark ").put(*mark < 16 ? fmt::format("{}", *mark) : fmt::format("{:#x}", *mark));
-    if (auto uid = r.uid()) word("uid ").putUint(*uid);
-    if (isIpv4Cache(cloned, dst)) {
-      // ip: a second line "    cache" with the cache flags as <a,b>.
-      out.put(oneline ? " \\    cache" : "\n    cache");
-      auto names = cacheFlagNames(flags);
-      for (std::size_t i = 0; i < names.size(); ++i) out.put(i ? "," : " <").put(names[i]);
-      if (!names.empty()) out.put('>');
-    }
-    if (auto expires = r.expires()) word("expires ").putUint(*expires).put("sec");
-    if (const auto& metrics = r.metrics()) {
-      // ip's order: RTAX_* numbers (mtu 2, window 3, advmss 8, hoplimit 10, initcwnd 11, initrwnd 14).
-      if (metrics->mtu) word("mtu ").putUint(*metrics->mtu);
-      if (metrics->window) word("window ").putUint(*metrics->window);
-      if (metrics->advmss) word("advmss ").putUint(*metrics->advmss);
-      if (metrics->hoplimit && *metrics->hoplimit != 0xffffffffu) word("hoplimit ").putUint(*metrics->hoplimit);
-      if (metrics->initcwnd) word("initcwnd ").putUint(*metrics->initcwnd);
-      if (metrics->initrwnd) word("initrwnd ").putUint(*metrics->initrwnd);
-    }
-    if (auto pref = r.pref(); pref && dst && !dst->isV4())
-      if (const char* p = routePrefName(*pref)) word("pref ").put(p);
-    if (r.isMultipath()) putPaths(out, r.paths());
-    out.put('\n');
-    out.endRecord();
-  }
-
-  void putPaths(OutBuffer& out, const std::vector<RoutePath>& paths) {
-    for (const auto& p : paths) {
-      out.put("\n\tnexthop");
-      if (p.gateway) out.put(" via ").putIp(*p.gateway);
-      if (p.dev && p.dev->isIndex()) putDev(out.put(" dev "), p.dev->index());
-      out.put(" weight ").putUint(p.weight);
-      for (const auto& [bit, name] : kNexthopFlags)
-        if (p.flags & bit) out.put(' ').put(name);
-    }
-  }
-
-  void flags(JsonOut& j, uint32_t bits) {
-    j.key("flags").beginArray();
-    for (const auto& [bit, name] : kNexthopFlags)
-      if (bits & bit) j.value(name);
-    j.endArray();
-  }
-
-  void devName(JsonOut& j, uint32_t index) {
-    // The name is written straight into the buffer: no string is built for it.
-    OutBuffer& out = j.key("dev").rawValue();
-    out.put('"');
-    putDev(out, index);
-    out.put('"');
-  }
-
-  template <class Route>
-  void json(JsonOut& j, const Route& r) {
-    j.beginObject();
-    if (RouteType type = r.type(); type != RouteType::Unicast) j.field("type", words.type(type));
-    const auto& dst = r.dst();
-    if (!dst) j.field("dst", "?");
-    else if (dst->isDefault()) j.field("dst", "default");
-    else j.field("dst", *dst);
-    if (const auto& src = r.src()) j.field("from", *src);
-    if (auto nhid = r.nhid()) j.field("nhid", *nhid);
-    if (const auto& gateway = r.gateway()) j.field("gateway", *gateway);
-    if (r.devIndex() && !hideDev) devName(j, r.devIndex());
-    // As in text: a lookup result names a table other than main (ip prints it the same way).
-    if (uint32_t table = r.table(); table != kTableMain && (isGet || showTable)) j.field("table", words.table(table));
-    bool cloned = r.isCloned();
-    if (RouteProtocol proto = r.protocol(); !cloned && !hideProto && proto != RouteProtocol::Boot)
-      j.field("protocol", words.protocol(proto));
-    if (Scope scope = r.scope(); !cloned && !hideScope && scope != Scope::Universe) j.field("scope", words.scope(scope));
-    if (const auto& prefsrc = r.prefsrc()) j.field("prefsrc", *prefsrc);
-    if (auto metric = r.metric()) j.field("metric", *metric);
+      f.any("protocol", "proto ", words.protocol(proto));
+    if (Scope scope = r.scope(); !cloned && !hideScope && scope != Scope::Universe) f.any("scope", "scope ", words.scope(scope));
+    if (const auto& prefsrc = r.prefsrc()) f.any("prefsrc", "src ", *prefsrc);
+    if (auto metric = r.metric()) f.any("metric", "metric ", *metric);
     uint32_t bits = r.flags();
-    flags(j, bits & 0xff);
-    if (auto mark = markOf(r); mark && *mark) j.field("mark", *mark);
-    if (auto uid = r.uid()) j.field("uid", *uid);
-    if (isIpv4Cache(cloned, dst)) {
-      j.key("cache").beginArray();
-      for (const auto& name : cacheFlagNames(bits)) j.value(name);
-      j.endArray();
-    }
-    if (auto expires = r.expires()) j.field("expires", *expires);
+    flags(f, bits);
+    // ip prints a mark below 16 in decimal, from 16 on in hex (text; JSON: the number).
+    if (auto mark = markOf(r); mark && *mark)
+      f.any("mark", *mark, "mark ", *mark < 16 ? fmt::format("{}", *mark) : fmt::format("{:#x}", *mark));
+    if (auto uid = r.uid()) f.any("uid", "uid ", *uid);
+    if (isIpv4Cache(cloned, dst)) cache(f, bits);
+    if (auto expires = r.expires()) f.any("expires", "expires ", *expires).text("sec");
     if (const auto& metrics = r.metrics(); metrics && !metrics->empty()) {
-      j.key("metrics").beginArray().beginObject();
-      if (metrics->mtu) j.field("mtu", *metrics->mtu);
-      if (metrics->window) j.field("window", *metrics->window);
-      if (metrics->advmss) j.field("advmss", *metrics->advmss);
-      if (metrics->hoplimit) j.field("hoplimit", *metrics->hoplimit);
-      if (metrics->initcwnd) j.field("initcwnd", *metrics->initcwnd);
-      if (metrics->initrwnd) j.field("initrwnd", *metrics->initrwnd);
-      j.endObject().endArray();
+      // ip's order: RTAX_* numbers (mtu 2, window 3, advmss 8, hoplimit 10, initcwnd 11, initrwnd 14).
+      f.beginObjects("metrics").beginObject();
+      if (metrics->mtu) f.any("mtu", "mtu ", *metrics->mtu);
+      if (metrics->window) f.any("window", "window ", *metrics->window);
+      if (metrics->advmss) f.any("advmss", "advmss ", *metrics->advmss);
+      // The text leaves out hoplimit "infinity" (0xffffffff); JSON has the number.
+      if (auto hop = metrics->hoplimit; hop && (Fields::isJson() || *hop != 0xffffffffu)) f.any("hoplimit", "hoplimit ", *hop);
+      if (metrics->initcwnd) f.any("initcwnd", "initcwnd ", *metrics->initcwnd);
+      if (metrics->initrwnd) f.any("initrwnd", "initrwnd ", *metrics->initrwnd);
+      f.endObject().endObjects();
     }
     if (auto pref = r.pref(); pref && dst && !dst->isV4())
-      if (const char* p = routePrefName(*pref)) j.field("pref", p);
+      if (const char* p = routePrefName(*pref)) f.any("pref", "pref ", p);
     if (r.isMultipath()) {
-      j.key("nexthops").beginArray();
+      f.beginObjects("nexthops");
       for (const auto& p : r.paths()) {
-        j.beginObject();
-        if (p.gateway) j.field("gateway", *p.gateway);
-        if (p.dev && p.dev->isIndex()) devName(j, p.dev->index());
-        j.field("weight", static_cast<uint32_t>(p.weight));
-        flags(j, p.flags);
-        j.endObject();
+        f.beginObject().text("\n\tnexthop");
+        if (p.gateway) f.any("gateway", "via ", *p.gateway);
+        if (p.dev && p.dev->isIndex()) dev(f, p.dev->index());
+        f.any("weight", "weight ", static_cast<uint32_t>(p.weight));
+        flags(f, p.flags);
+        f.endObject();
       }
-      j.endArray();
+      f.endObjects();
     }
-    j.endObject();
-    j.endElement();
+    f.end();
+  }
+
+  /// RTNH_F_* words in text, the "flags" list in JSON (written also when empty).
+  template <class Fields>
+  void flags(Fields& f, uint32_t bits) {
+    f.beginList("flags");
+    for (const auto& [bit, name] : kNexthopFlags)
+      if (bits & bit) f.item(name);
+    f.endList();
+  }
+
+  template <class Fields>
+  void dev(Fields& f, uint32_t index) { f.device("dev", "dev ", names.find(index), index); }
+
+  /// An IPv4 lookup result's cache flags: ip's second line "    cache <a,b>" in text (one line
+  /// with -o), the "cache" list in JSON.
+  template <class Fields>
+  void cache(Fields& f, uint32_t bits) {
+    auto names = cacheFlagNames(bits);
+    if constexpr (Fields::isJson()) {
+      f.beginList("cache");
+      for (const auto& name : names) f.item(name);
+      f.endList();
+    } else {
+      f.text(oneline ? " \\    cache" : "\n    cache");
+      for (std::size_t i = 0; i < names.size(); ++i) f.text(i ? "," : " <").text(names[i]);
+      if (!names.empty()) f.text(">");
+    }
   }
 };
 
@@ -609,9 +553,11 @@ int showRoutes(Context& ctx, Args& args) {
     OutBuffer out;
     if (ctx.options().json) {
       JsonOut j(out, ctx.options().pretty);
-      nl.routes().forEach(f, [&](const RouteView& r) { if (selectors.admits(r)) printer.json(j, r); }, [&] { j.restartDump(); });
+      StreamJson fields(j);
+      nl.routes().forEach(f, [&](const RouteView& r) { if (selectors.admits(r)) printer.print(fields, r); }, [&] { j.restartDump(); });
     } else {
-      nl.routes().forEach(f, [&](const RouteView& r) { if (selectors.admits(r)) printer.text(out, r); }, [&] { out.restartDump(); });
+      StreamText fields(out);
+      nl.routes().forEach(f, [&](const RouteView& r) { if (selectors.admits(r)) printer.print(fields, r); }, [&] { out.restartDump(); });
     }
   } catch (const Error& e) {
     return reportFailure(e);
@@ -653,9 +599,11 @@ int getRoute(Context& ctx, Args& args) {
     OutBuffer out;
     if (ctx.options().json) {
       JsonOut j(out, ctx.options().pretty);
-      printer.json(j, RouteInfoFields(r));
+      StreamJson fields(j);
+      printer.print(fields, RouteInfoFields(r));
     } else {
-      printer.text(out, RouteInfoFields(r));
+      StreamText fields(out);
+      printer.print(fields, RouteInfoFields(r));
     }
   } catch (const Error& e) {
     return reportFailure(e);
