@@ -747,19 +747,9 @@ int showFilters(Context& ctx, Args& args, bool chain = false, bool get = false) 
     first = true;
   };
   auto& api = ctx.netlink().tcFilters();
-  if (get) {
-    TcFilterInfo where;
-    where.dev = filter.dev;
-    where.block = filter.block;
-    where.parent = filter.parent;
-    where.chain = filter.chain;
-    where.protocol = filter.protocol;
-    print(api.getChain(where));
-  } else if (chain) {
-    api.forEachChain(filter, print, restart);
-  } else {
-    api.forEach(filter, print, restart);
-  }
+  if (get) print(api.getChain(filter));
+  else if (chain) api.forEachChain(filter, print, restart);
+  else api.forEach(filter, print, restart);
   if (json) out += "]\n";
   std::fputs(out.c_str(), stdout);
   return kExitOk;

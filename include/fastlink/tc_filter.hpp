@@ -345,9 +345,9 @@ class ITcFilterApi {
   virtual void addChain(const TcFilterInfo& chain) = 0;
   /// Equivalent to: tc chain del dev D PARENT [chain C]
   virtual void delChain(const TcFilterInfo& chain) = 0;
-  /// Equivalent to: tc chain get dev D PARENT [chain C] (Error no_such_file_or_directory when
-  /// the chain does not exist).
-  virtual TcFilterInfo getChain(const TcFilterInfo& chain) = 0;
+  /// Equivalent to: tc chain get { dev D PARENT | block N } [chain C]. A missing chain is the
+  /// kernel's Error(EINVAL) "Cannot find specified filter chain".
+  virtual TcFilterInfo getChain(const TcFilterFilter& where) = 0;
   /// Equivalent to: tc chain show { dev D | block N } PARENT [chain C]: the chains the kernel
   /// holds, those created by `addChain` and those a filter created (prio, protocol, handle unset).
   virtual std::vector<TcFilterInfo> chains(const TcFilterFilter& filter) = 0;
@@ -378,7 +378,7 @@ class TcFilterApi final : public ITcFilterApi {
                const std::function<void()>& restart = {}) override;
   void addChain(const TcFilterInfo& chain) override;
   void delChain(const TcFilterInfo& chain) override;
-  TcFilterInfo getChain(const TcFilterInfo& chain) override;
+  TcFilterInfo getChain(const TcFilterFilter& where) override;
   std::vector<TcFilterInfo> chains(const TcFilterFilter& filter) override;
   void forEachChain(const TcFilterFilter& filter, const std::function<void(const TcFilterInfo&)>& each,
                     const std::function<void()>& restart = {}) override;

@@ -204,7 +204,7 @@ Request encodeFilter(const TcFilterInfo& f, Verb verb, bool chain) {
   Operation operation = [&] { return describeFilter(verb, f, chain); };
   if (f.dev.has_value() == f.block.has_value())
     throw invalid(operation, std::string("a ") + (chain ? "chain" : "filter") + " needs either a device (dev NAME) or a block (block N)");
-  bool creates = verb != Verb::Del && verb != Verb::Get;
+  bool creates = verb != Verb::Del;
   // A chain's kind and options are its optional template (the keys its filters must use).
   if (creates && !chain && f.kind.empty()) throw invalid(operation, "a classifier kind is required (u32, matchall, flower, ...)");
   if (chain && (f.handle || f.prio)) throw invalid(operation, "a chain has no handle or pref (its filters do)");
@@ -216,8 +216,7 @@ Request encodeFilter(const TcFilterInfo& f, Verb verb, bool chain) {
   if (verb == Verb::Set && !f.handle) throw invalid(operation, "filter change needs the filter's handle");
   if (verb == Verb::Del && f.handle && !f.prio) throw invalid(operation, "deleting by handle needs the pref as well");
   if (f.chain && *f.chain > TC_ACT_EXT_VAL_MASK) throw invalid(operation, "chain index above 2^28-1");
-  uint16_t type = verb == Verb::Get ? uint16_t{RTM_GETCHAIN} : messageType(verb, chain ? RTM_NEWCHAIN : RTM_NEWTFILTER);
-  core::MessageWriter w(type, verb == Verb::Get ? 0 : createFlags(verb));
+  core::MessageWriter w(messageType(verb, chain ? RTM_NEWCHAIN : RTM_NEWTFILTER), createFlags(verb));
   auto& t = w.putHeader<tcmsg>();
   t.tcm_family = AF_UNSPEC;
   if (f.block) {
@@ -486,9 +485,9 @@ void decodeFilter(const nlmsghdr* m, TcFilterInfo& out) {
 namespace fastlink {
 namespace {
 
-/// "filter show dev D ingress", "chain show block 22": a listing's description.
-std::string showWords(const char* noun, const TcFilterFilter& f) {
-  std::string s = std::string(noun) + " show";
+/// "filter show dev D ingress", "chain get block 22": a listing's (or a get's) description.
+std::string showWords(const char* noun, const TcFilterFilter& f, const char* verb = "show") {
+  std::string s = std::string(noun) + " " + verb;
   if (f.block) return s + " block " + std::to_string(*f.block);
   return f.dev ? s + " dev " + rtnl::devWord(*f.dev) + rtnl::parentWord(f.parent) : s;
 }
@@ -511,12 +510,12 @@ struct FilterTraits : rtnl::Object<TcFilterInfo, TcFilterFilter, RTM_NEWTFILTER>
 };
 
 /// Chains dump as filters do (the same tcmsg, TCA_CHAIN, a template's TCA_KIND and TCA_OPTIONS);
-/// the kernel dumps every chain of the block, so the chain index is matched here.
+/// the kernel itself keeps the chain the dump names (TCA_CHAIN).
 struct ChainTraits : rtnl::Object<TcFilterInfo, TcFilterFilter, RTM_NEWCHAIN> {
   static constexpr const char* kNoun = "chain";
   static void encodeDump(core::MessageWriter& w, const Filter& f, const rtnl::Indexes& ix) { rtnl::encodeFilterDump(w, f, ix.dev); }
   static void decode(const nlmsghdr* m, Info& out, const Filter&) { rtnl::decodeFilter(m, out); }
-  static bool matches(const Info& c, const Filter& x, const rtnl::Indexes&) { return !x.chain || c.chain.value_or(0) == *x.chain; }
+  static bool matches(const Info&, const Filter&, const rtnl::Indexes&) { return true; }
   static std::string show(const Filter& f) { return showWords(kNoun, f); }
 };
 
@@ -616,15 +615,18 @@ void TcFilterApi::forEach(const TcFilterFilter& filter, const std::function<void
 
 void TcFilterApi::addChain(const TcFilterInfo& c) { rtnl::apply<FilterChangeTraits>(engine_, c, TcFilterRequests::addChain); }
 void TcFilterApi::delChain(const TcFilterInfo& c) { rtnl::apply<FilterChangeTraits>(engine_, c, TcFilterRequests::delChain); }
-TcFilterInfo TcFilterApi::getChain(const TcFilterInfo& c) {
-  TcFilterInfo where = rtnl::resolved<FilterChangeTraits>(engine_, c);
-  Request r = rtnl::encodeFilter(where, rtnl::Verb::Get, true);
+TcFilterInfo TcFilterApi::getChain(const TcFilterFilter& where) {
+  requireDevOrBlock(where, "chain");
+  // The same tcmsg and TCA_CHAIN as a dump of the chains, without NLM_F_DUMP.
+  core::MessageWriter w(RTM_GETCHAIN, 0);
+  rtnl::encodeFilterDump(w, where, rtnl::Names(engine_).index(where.dev));
+  std::string operation = showWords("chain", where, "get") + (where.chain ? " chain " + std::to_string(*where.chain) : "");
   std::optional<TcFilterInfo> out;
-  engine_.query(r.bytes(), r.operation(), [&](const nlmsghdr* m) {
+  engine_.query(w.bytes(), operation, [&](const nlmsghdr* m) {
     // The kernel answers a get with the request's own type (tc_chain_notify's event).
     if (m->nlmsg_type == RTM_NEWCHAIN || m->nlmsg_type == RTM_GETCHAIN) rtnl::decodeFilter(m, out.emplace());
   });
-  if (!out) throw rtnl::malformed(r.operation(), "no chain in the reply");
+  if (!out) throw rtnl::malformed(operation, "no chain in the reply");
   return std::move(*out);
 }
 std::vector<TcFilterInfo> TcFilterApi::chains(const TcFilterFilter& filter) {

@@ -22,7 +22,7 @@ void encodeActions(core::MessageWriter& w, uint16_t type, const std::vector<TcAc
 /// The actions of such a nest, in order.
 std::vector<TcAction> decodeActions(const nlattr* nest);
 
-/// Builders and decoders of filters, and of chains (`chain`: RTM_{NEW,DEL,GET}CHAIN, the same
+/// Builders and decoders of filters, and of chains (`chain`: RTM_{NEW,DEL}CHAIN, the same
 /// tcmsg with TCA_CHAIN and an optional template: TCA_KIND and TCA_OPTIONS, no pref or handle).
 Request encodeFilter(const TcFilterInfo& f, Verb verb, bool chain = false);
 void encodeFilterDump(core::MessageWriter& w, const TcFilterFilter& filter, uint32_t ifindex);
