@@ -32,9 +32,9 @@ namespace {
 
 constexpr const char* kUsage = R"(Usage: fastlink [ -t ] [ -j ] [ -rcvbuf BYTES ] [ -n NS ] monitor [ all | OBJECT... ] [ dev DEV ] [ all-nsid ] [ sync ]
        fastlink [ -j ] [ -rcvbuf BYTES ] [ -n NS ] monitor ethtool [ dev DEV ]
-OBJECT := { link | address | route | neigh | rule | nexthop | qdisc | class | filter | tc }
+OBJECT := { link | address | route | neigh | rule | nexthop | qdisc | class | filter | chain | tc }
   all       ip monitor's objects (link, address, route, neigh, rule, nexthop)
-  tc        qdisc, class and filter, as tc monitor prints them
+  tc        qdisc, class, filter and chain, as tc monitor prints them
   all-nsid  also the namespaces that have an id here; lines start with [nsid N]
   sync      print the current state first (link, address, route, neigh), then changes; after a
             lost notification (overflow) re-read the state and print the differences)";
@@ -58,6 +58,7 @@ std::optional<ObjectKind> parseKind(std::string_view w) {
   if (w == "qdisc") return ObjectKind::Qdisc;
   if (w == "class") return ObjectKind::Class;
   if (w == "filter") return ObjectKind::Filter;
+  if (w == "chain") return ObjectKind::Chain;
   return std::nullopt;
 }
 
@@ -67,7 +68,7 @@ MonitorOptions parseMonitor(Args& args) {
   while (!args.done()) {
     std::string w = args.next();
     if (w == "all") all = true;
-    else if (w == "tc") m.kinds.insert(m.kinds.end(), {ObjectKind::Qdisc, ObjectKind::Class, ObjectKind::Filter});
+    else if (w == "tc") m.kinds.insert(m.kinds.end(), {ObjectKind::Qdisc, ObjectKind::Class, ObjectKind::Filter, ObjectKind::Chain});
     else if (auto k = parseKind(w)) m.kinds.push_back(*k);
     else if (w == "ethtool") m.ethtool = true;
     else if (w == "dev") m.dev = args.value("dev");
@@ -113,6 +114,7 @@ const char* bannerOf(ObjectKind k) {
     case ObjectKind::Qdisc: return "[QDISC]";
     case ObjectKind::Class: return "[CLASS]";
     case ObjectKind::Filter: return "[FILTER]";
+    case ObjectKind::Chain: return "[CHAIN]";
   }
   return "";
 }

@@ -431,10 +431,11 @@ void tcJson(JsonOut& j, const nlohmann::ordered_json& fields) {
 
 // A filter as `tc monitor` prints it (tc's print_filter): its `tc filter show` lines with "dev
 // NAME" and its parent, after "added " or "replaced " (the request's CREATE/EXCL flags, which the
-// kernel copies into the notification) or "deleted ". Chain events ("added chain ...") are not
-// decoded.
-FilterPrintOptions filterOptions(DeviceNames& names) {
+// kernel copies into the notification) or "deleted "; a chain's the same way ("added chain dev
+// NAME parent ffff: chain 5").
+FilterPrintOptions filterOptions(const Event& e, DeviceNames& names) {
   FilterPrintOptions o;
+  o.chainObject = e.kind == ObjectKind::Chain;
   o.devName = [&names](uint32_t index) { return names.name(index); };
   o.program = lookUpXdpProgram;
   return o;
@@ -443,20 +444,21 @@ FilterPrintOptions filterOptions(DeviceNames& names) {
 std::string filterText(const Event& e, const TcFilterInfo& f, DeviceNames& names) {
   TcPrinter p(false);
   if (e.action != EventAction::Deleted && e.created) p.text(e.exclusive ? "added " : "replaced ");
-  printFilter(p, f, filterOptions(names));
+  printFilter(p, f, filterOptions(e, names));
   return p.take();
 }
 
-std::string filterJson(const TcFilterInfo& f, DeviceNames& names) {
+std::string filterJson(const Event& e, const TcFilterInfo& f, DeviceNames& names) {
   TcPrinter p(true);
-  printFilter(p, f, filterOptions(names));
+  printFilter(p, f, filterOptions(e, names));
   return p.take();
 }
 
 }  // namespace
 
 void appendEventText(std::string& out, const Event& e, DeviceNames& names, NetnsNames& netns) {
-  bool tc = e.kind == ObjectKind::Qdisc || e.kind == ObjectKind::Class || e.kind == ObjectKind::Filter;
+  bool tc = e.kind == ObjectKind::Qdisc || e.kind == ObjectKind::Class || e.kind == ObjectKind::Filter ||
+            e.kind == ObjectKind::Chain;
   if (e.action == EventAction::Deleted) out += tc ? "deleted " : "Deleted ";  // each tool's word
   std::visit(
       [&](const auto& o) {
@@ -493,7 +495,7 @@ void writeEventJson(JsonOut& j, const Event& e, DeviceNames& names) {
         else if constexpr (std::is_same_v<T, ClassInfo>) tcJson(j, classJson(o, tcOptions(o.dev, names)));
         // tc's own JSON for the filter (`tc -j filter show`'s object), whose repeated keys no
         // JSON library keeps: nested as written.
-        else if constexpr (std::is_same_v<T, TcFilterInfo>) j.key("filter").rawValue().put(filterJson(o, names));
+        else if constexpr (std::is_same_v<T, TcFilterInfo>) j.key(e.kind == ObjectKind::Chain ? "chain" : "filter").rawValue().put(filterJson(e, o, names));
       },
       e.object);
   j.endObject();

@@ -350,12 +350,13 @@ void addKindOptions(Grammar& g, const std::vector<std::string>& typed) {
   }
 }
 
-/// The usage a command's words follow: a command's own, or for `tc filter` / `tc actions` the
-/// one of their own (tc's usage only points at it: its KIND := lists qdiscs, not classifiers).
+/// The usage a command's words follow: a command's own, or for `tc filter` / `tc chain` /
+/// `tc actions` the one of their own (tc's usage only points at it: its KIND := lists qdiscs, not
+/// classifiers).
 std::string_view usageOf(const ObjectCommand& command, const std::vector<std::string>& typed) {
   if (command.name == "tc")
     for (const auto& w : typed) {
-      if (w == "filter" || w == "actions") return kTcFilterUsage;
+      if (w == "filter" || w == "chain" || w == "actions") return kTcFilterUsage;
       if (!w.starts_with("-")) break;  // `tc -s -j filter show ...`
     }
   return command.usage;

@@ -26,6 +26,7 @@ constexpr const char* kUsage = R"(Usage: fastlink tc qdisc { add | replace | cha
        fastlink tc class { add | replace | change | del } dev NAME parent MAJ:[MIN] classid MAJ:MIN [ KIND [ OPTIONS ] ]
        fastlink tc [ -s ] [ -d ] class show dev NAME [ parent MAJ:[MIN] ] [ classid MAJ:MIN ]
        fastlink tc filter { add | replace | change | del | show } [ OPTIONS ]    (fastlink tc filter help)
+       fastlink tc chain { add | del | get | show } [ OPTIONS ]    (fastlink tc filter help)
        fastlink tc actions { add | del | show } [ OPTIONS ]    (fastlink tc actions help)
        fastlink tc [ -j ] watch dev NAME [ interval SECONDS ] [ count N ]
 KIND := pfifo [ limit PACKETS ] | bfifo [ limit BYTES ] | pfifo_fast | mq | noqueue | ingress | clsact
@@ -387,10 +388,11 @@ PreparedRequest prepareClass(const ParsedClass& parsed) {
 PreparedRequest prepareTc(Context&, Args& args) {
   if (args.acceptAny({"qdisc", "q"})) return prepareQdisc(args);
   if (args.acceptAny({"filter", "f"})) return prepareTcFilter(args);
+  if (args.accept("chain")) return prepareTcChain(args);
   if (args.acceptAny({"actions", "action"})) return prepareTcActions(args);
   if (args.acceptAny({"class", "c"})) return prepareClass(parseClassLine(args));
   if (args.peek() == "help") throw UsageError(kUsage);
-  args.unknown("tc objects: qdisc, class, filter, actions, watch");
+  args.unknown("tc objects: qdisc, class, filter, chain, actions, watch");
 }
 
 // ---- show -----------------------------------------------------------------------------------------
@@ -577,10 +579,11 @@ int runTc(Context& ctx, Args& args) {
   }
   if (args.accept("watch")) return watch(ctx, args);
   if (args.acceptAny({"filter", "f"})) return runTcFilter(ctx, args);
+  if (args.accept("chain")) return runTcChain(ctx, args);
   if (args.acceptAny({"actions", "action"})) return runTcActions(ctx, args);
   bool qdisc = args.acceptAny({"qdisc", "q"});
   bool klass = !qdisc && args.acceptAny({"class", "c"});
-  if (!qdisc && !klass) args.unknown("tc objects: qdisc, class, filter, actions, watch");
+  if (!qdisc && !klass) args.unknown("tc objects: qdisc, class, filter, chain, actions, watch");
   if (args.done() || args.acceptAny({"show", "list", "ls"})) return qdisc ? showQdiscs(ctx, args) : showClasses(ctx, args);
   if (qdisc) return runPrepared(ctx, prepareQdisc(args), args);
   ParsedClass parsed = parseClassLine(args);

@@ -13,6 +13,10 @@ extern const char* const kTcFilterUsage;
 int runTcFilter(Context& ctx, Args& args);
 /// One batch line `tc filter { add | replace | change | del } ...`.
 PreparedRequest prepareTcFilter(Args& args);
+/// `tc chain { add | del | get | show } ...` (words after "chain").
+int runTcChain(Context& ctx, Args& args);
+/// One batch line `tc chain { add | del } ...`.
+PreparedRequest prepareTcChain(Args& args);
 /// `tc actions { add | del | show } ...` (words after "actions").
 int runTcActions(Context& ctx, Args& args);
 PreparedRequest prepareTcActions(Args& args);

@@ -28,6 +28,10 @@ const char* const kTcFilterUsage = R"(Usage: fastlink tc filter { add | replace 
                        [ chain N ] [ KIND [ OPTIONS ] ]
        fastlink tc [ -s ] [ -j ] filter show { dev NAME | block N } [ root | ingress | egress | parent MAJ:MIN ]
                        [ pref N ] [ protocol P ] [ chain N ] [ handle H KIND ]
+       fastlink tc chain { add | del | get } { dev NAME | block N } [ root | ingress | egress | parent MAJ:MIN ]
+                       [ protocol P ] [ chain N ] [ KIND [ OPTIONS ] ]
+       fastlink tc [ -j ] chain show { dev NAME | block N } [ root | ingress | egress | parent MAJ:MIN ]
+                       [ chain N ]
        fastlink tc actions { add | del } ACTION...
        fastlink tc actions flush action ACTION_KIND
        fastlink tc [ -s ] [ -j ] actions show action ACTION_KIND
@@ -60,6 +64,8 @@ enum class FilterVerb { Add, Replace, Change, Del };
 
 struct ParsedFilter {
   FilterVerb verb = FilterVerb::Add;
+  /// `tc chain add|del`: the placement (and a template's kind and options) of a chain.
+  bool chain = false;
   TcFilterInfo info;
   std::optional<std::string> dev;
   std::vector<std::string> mirredDevs;
@@ -502,7 +508,13 @@ BpfFilterOptions parseBpf(Args& args, ParsedFilter& pf) {
   return o;
 }
 
-FilterVerb parseVerb(Args& args) {
+FilterVerb parseVerb(Args& args, bool chain) {
+  if (chain) {
+    if (args.acceptAny({"add", "a"})) return FilterVerb::Add;
+    if (args.acceptAny({"del", "delete", "d"})) return FilterVerb::Del;
+    if (args.acceptAny({"show", "list", "ls", "get"})) usage("tc chain show and get cannot be used in a batch (a batch only sends changes)");
+    args.unknown("tc chain verbs: add, del, get, show");
+  }
   if (args.acceptAny({"add", "a"})) return FilterVerb::Add;
   if (args.acceptAny({"replace", "r"})) return FilterVerb::Replace;
   if (args.acceptAny({"change", "c"})) return FilterVerb::Change;
@@ -575,9 +587,10 @@ void parseFilterOptions(Args& args, const std::string& kind, std::optional<uint3
   else if (kind == "bpf") f.setOptions(parseBpf(args, pf));
 }
 
-ParsedFilter parseFilterLine(Args& args) {
+ParsedFilter parseFilterLine(Args& args, bool chain) {
   ParsedFilter pf;
-  pf.verb = parseVerb(args);
+  pf.chain = chain;
+  pf.verb = parseVerb(args, chain);
   Placement p;
   std::string kind;
   while (!args.done()) {
@@ -587,6 +600,7 @@ ParsedFilter parseFilterLine(Args& args) {
     break;
   }
   if (p.dev && p.block) usage("tc filter: give dev or block, not both");
+  if (chain && (p.handle || p.prio)) usage("tc chain: a chain has no handle or pref (its filters do)");
   TcFilterInfo& f = pf.info;
   if (p.dev) f.dev = Ifref(*p.dev), pf.dev = p.dev;
   f.block = p.block;
@@ -612,7 +626,8 @@ ParsedFilter parseFilterLine(Args& args) {
   return pf;
 }
 
-Request filterRequest(FilterVerb verb, const TcFilterInfo& f) {
+Request filterRequest(FilterVerb verb, const TcFilterInfo& f, bool chain) {
+  if (chain) return verb == FilterVerb::Del ? TcFilterRequests::delChain(f) : TcFilterRequests::addChain(f);
   switch (verb) {
     case FilterVerb::Add: return TcFilterRequests::add(f);
     case FilterVerb::Replace: return TcFilterRequests::replace(f);
@@ -633,7 +648,7 @@ void resolveMirred(std::vector<TcAction>& actions, Resolver& r) {
 /// resolved from `dev` and `mirredDevs` on every call, so a second call (another resolver)
 /// gives the same request as a first.
 PreparedRequest preparedFilter(ParsedFilter pf) {
-  if (!pf.dev && !pf.info.block) usage("tc filter: \"dev NAME\" or \"block N\" is required");
+  if (!pf.dev && !pf.info.block) usage(fmt::format("tc {}: \"dev NAME\" or \"block N\" is required", pf.chain ? "chain" : "filter"));
   PreparedRequest p;
   if (pf.dev) p.needs.push_back(*pf.dev), p.device = *pf.dev;
   for (const auto& d : pf.mirredDevs) p.needs.push_back(d);
@@ -651,7 +666,7 @@ PreparedRequest preparedFilter(ParsedFilter pf) {
           if constexpr (std::is_same_v<std::decay_t<decltype(o)>, BpfFilterOptions>) o.fd = pf.program->fd();
         },
         f.options);
-    Request request = filterRequest(pf.verb, f);
+    Request request = filterRequest(pf.verb, f, pf.chain);
     if (pf.program) request.keepAlive(pf.program);
     return request;
   };
@@ -673,7 +688,9 @@ uint32_t userHz() {
   return hz > 0 ? static_cast<uint32_t>(hz) : 100;
 }
 
-int showFilters(Context& ctx, Args& args) {
+/// `tc filter show`, `tc chain show` (`chain`) and `tc chain get` (`get`: the one chain the
+/// kernel answers, or its error).
+int showFilters(Context& ctx, Args& args, bool chain = false, bool get = false) {
   Placement p;
   std::string kind;
   while (!args.done()) {
@@ -683,9 +700,12 @@ int showFilters(Context& ctx, Args& args) {
       kind = args.next();
       continue;
     }
+    if (chain) args.unknown(fmt::format("tc chain {} takes dev, block, root, ingress, egress, parent, chain", get ? "get" : "show"));
     args.unknown("tc filter show takes dev, block, root, ingress, egress, parent, pref, protocol, chain, handle H KIND");
   }
-  if (!p.dev && !p.block) usage("tc filter show: \"dev NAME\" or \"block N\" is required");
+  if (!p.dev && !p.block) usage(fmt::format("tc {} {}: \"dev NAME\" or \"block N\" is required", chain ? "chain" : "filter", get ? "get" : "show"));
+  if (chain && (p.handle || p.prio)) usage("tc chain: a chain has no handle or pref (its filters do)");
+  if (get && !p.parent && !p.block) usage("tc chain get: a parent is required (root, ingress, egress or parent MAJ:MIN)");
   TcFilterFilter filter;
   if (p.dev) filter.dev = Ifref(*p.dev);
   filter.block = p.block;
@@ -702,10 +722,12 @@ int showFilters(Context& ctx, Args& args) {
   o.stats = ctx.options().stats > 0;
   o.devGiven = p.dev.has_value();
   o.blockGiven = p.block.has_value();
-  o.parentGiven = p.parent.has_value();
+  if (p.parent) o.parentGiven = p.parent->value;
   o.prioGiven = p.prio.has_value();
   o.protocolGiven = p.protocol.has_value();
-  o.chainGiven = p.chain.has_value();
+  // tc chain get names the device and parent it asked for, not the chain (tc_filter_get).
+  o.chainGiven = p.chain.has_value() && !get;
+  o.chainObject = chain;
   o.devName = nameLookup(ctx);
   o.program = lookUpXdpProgram;
   o.userHz = userHz();
@@ -713,19 +735,21 @@ int showFilters(Context& ctx, Args& args) {
   TcPrinter printer(json);
   bool first = true;
   std::string out = json ? "[" : "";
-  ctx.netlink().tcFilters().forEach(
-      filter,
-      [&](const TcFilterInfo& f) {
-        printFilter(printer, f, o);
-        if (json && !first) out += ",";
-        first = false;
-        out += printer.take();
-        if (out.size() > 65536) std::fputs(out.c_str(), stdout), out.clear();
-      },
-      [&] {
-        out = json ? "[" : "";
-        first = true;
-      });
+  auto print = [&](const TcFilterInfo& f) {
+    printFilter(printer, f, o);
+    if (json && !first) out += ",";
+    first = false;
+    out += printer.take();
+    if (out.size() > 65536) std::fputs(out.c_str(), stdout), out.clear();
+  };
+  auto restart = [&] {
+    out = json ? "[" : "";
+    first = true;
+  };
+  auto& api = ctx.netlink().tcFilters();
+  if (get) print(api.getChain(filter));
+  else if (chain) api.forEachChain(filter, print, restart);
+  else api.forEach(filter, print, restart);
   if (json) out += "]\n";
   std::fputs(out.c_str(), stdout);
   return kExitOk;
@@ -821,7 +845,18 @@ PreparedRequest preparedActions(const ParsedActions& pa) {
 
 }  // namespace
 
-PreparedRequest prepareTcFilter(Args& args) { return preparedFilter(parseFilterLine(args)); }
+PreparedRequest prepareTcFilter(Args& args) { return preparedFilter(parseFilterLine(args, false)); }
+PreparedRequest prepareTcChain(Args& args) { return preparedFilter(parseFilterLine(args, true)); }
+
+int runTcChain(Context& ctx, Args& args) {
+  if (args.done() || args.acceptAny({"show", "list", "ls"})) return showFilters(ctx, args, true);
+  if (args.accept("get")) return showFilters(ctx, args, true, true);
+  if (args.peek() == "help") {
+    printLine(kTcFilterUsage);
+    return kExitOk;
+  }
+  return runPrepared(ctx, prepareTcChain(args), args);
+}
 
 int runTcFilter(Context& ctx, Args& args) {
   if (args.done() || args.acceptAny({"show", "list", "ls"})) return showFilters(ctx, args);

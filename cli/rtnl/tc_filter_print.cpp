@@ -545,14 +545,14 @@ void printActions(TcPrinter& p, const std::vector<TcAction>& actions, const Filt
 
 void printFilter(TcPrinter& p, const TcFilterInfo& f, const FilterPrintOptions& o) {
   p.openObject();
-  p.text("filter ");
+  p.text(o.chainObject ? "chain " : "filter ");
   if (f.block) {
     if (!o.blockGiven) p.any("block", "block " + u(*f.block) + " ", u(*f.block));
   } else {
     uint32_t index = f.dev && f.dev->isIndex() ? f.dev->index() : 0;
     if (!o.devGiven) p.anyString("dev", "dev " + o.devName(index) + " ", o.devName(index));
     uint32_t parent = f.parent ? f.parent->value : 0;
-    if (!o.parentGiven) {
+    if (o.parentGiven != parent) {
       if (parent == TC_H_ROOT) p.any("root", "root ", "true");
       else if (parent == TcFilterInfo::kIngressParent) p.any("ingress", "ingress ", "true");
       else if (parent == TcFilterInfo::kEgressParent) p.any("egress", "egress ", "true");
@@ -560,11 +560,11 @@ void printFilter(TcPrinter& p, const TcFilterInfo& f, const FilterPrintOptions& 
     }
   }
   uint16_t protocol = f.protocol.value_or(0), prio = f.prio.value_or(0);
-  if (protocol || prio) {
+  if ((protocol || prio) && !o.chainObject) {  // tc prints a chain's tcm_info never
     if (!o.protocolGiven && protocol) p.anyString("protocol", "protocol " + protocolName(protocol) + " ", protocolName(protocol));
     if (!o.prioGiven && prio) p.any("pref", "pref " + u(prio) + " ", u(prio));
   }
-  p.anyString("kind", f.kind + " ", f.kind);
+  if (!f.kind.empty()) p.anyString("kind", f.kind + " ", f.kind);  // a chain without a template has none
   if (f.chain && !o.chainGiven) p.any("chain", "chain " + u(*f.chain) + " ", u(*f.chain));
   if (!std::holds_alternative<std::monostate>(f.options)) {
     p.openObject("options");

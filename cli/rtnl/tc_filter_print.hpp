@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,8 +46,12 @@ class TcPrinter {
 
 struct FilterPrintOptions {
   bool stats = false;
-  /// What the listing was filtered by (tc leaves those fields out).
-  bool devGiven = false, blockGiven = false, parentGiven = false, prioGiven = false, protocolGiven = false, chainGiven = false;
+  /// A chain (tc chain show, chain events): "chain " where a filter prints "filter ".
+  bool chainObject = false;
+  /// What the listing was filtered by (tc leaves those fields out). The parent only where the
+  /// object's equals it: a chain of clsact's `ingress` is reported with the qdisc's ffff:.
+  std::optional<uint32_t> parentGiven;
+  bool devGiven = false, blockGiven = false, prioGiven = false, protocolGiven = false, chainGiven = false;
   /// ifindex -> name (filter devices, mirred targets).
   std::function<std::string(uint32_t)> devName;
   /// A bpf filter's program by its id (name, tag, jited), as tc looks it up; unset or

@@ -40,12 +40,13 @@ namespace fastlink {
 
 class Netlink;
 
-/// The objects events are about. Qdisc, Class and Filter are tc's (the RTNLGRP_TC group, `tc
-/// monitor`); standalone tc actions (RTM_NEWACTION) are not decoded.
-enum class ObjectKind : uint8_t { Link, Address, Route, Neighbour, Rule, Nexthop, Fdb, Qdisc, Class, Filter };
+/// The objects events are about. Qdisc, Class, Filter and Chain are tc's (the RTNLGRP_TC group,
+/// `tc monitor`; a chain's event holds a TcFilterInfo without pref or handle: see
+/// TcFilterRequests::addChain); standalone tc actions (RTM_NEWACTION) are not decoded.
+enum class ObjectKind : uint8_t { Link, Address, Route, Neighbour, Rule, Nexthop, Fdb, Qdisc, Class, Filter, Chain };
 
 /// "link", "address", "route", "neigh", "rule", "nexthop", "fdb" (the `ip monitor` words),
-/// "qdisc", "class", "filter" (`tc monitor`'s).
+/// "qdisc", "class", "filter", "chain" (`tc monitor`'s).
 std::string_view objectKindName(ObjectKind kind);
 
 /// What happened to the object.
@@ -86,6 +87,7 @@ struct Event {
   const FdbInfo* fdb() const { return std::get_if<FdbInfo>(&object); }
   const QdiscInfo* qdisc() const { return std::get_if<QdiscInfo>(&object); }
   const ClassInfo* tcClass() const { return std::get_if<ClassInfo>(&object); }
+  /// A filter's, or a chain's (kind Chain).
   const TcFilterInfo* filter() const { return std::get_if<TcFilterInfo>(&object); }
 };
 

@@ -311,6 +311,12 @@ struct TcFilterRequests {
   static Request change(const TcFilterInfo& f);
   /// Equivalent to: tc filter del dev D PARENT [pref P [protocol P] [handle H KIND]]
   static Request del(const TcFilterInfo& f);
+  /// Equivalent to: tc chain add dev D PARENT [protocol P] [chain C] [KIND TEMPLATE]. A chain is
+  /// a TcFilterInfo without pref or handle: its kind and options, if any, are the chain's
+  /// template (the keys every filter of the chain must use; the kernel takes flower's only).
+  static Request addChain(const TcFilterInfo& chain);
+  /// Equivalent to: tc chain del dev D PARENT [chain C]
+  static Request delChain(const TcFilterInfo& chain);
   /// Equivalent to: tc actions add action KIND OPTS [index N] ...
   static Request addActions(const std::vector<TcAction>& actions);
   /// Equivalent to: tc actions del action KIND index N ...
@@ -335,6 +341,18 @@ class ITcFilterApi {
   virtual std::vector<TcFilterInfo> list(const TcFilterFilter& filter) = 0;
   virtual void forEach(const TcFilterFilter& filter, const std::function<void(const TcFilterInfo&)>& each,
                        const std::function<void()>& restart = {}) = 0;
+  /// Equivalent to: tc chain add dev D PARENT [protocol P] [chain C] [KIND TEMPLATE]
+  virtual void addChain(const TcFilterInfo& chain) = 0;
+  /// Equivalent to: tc chain del dev D PARENT [chain C]
+  virtual void delChain(const TcFilterInfo& chain) = 0;
+  /// Equivalent to: tc chain get { dev D PARENT | block N } [chain C]. A missing chain is the
+  /// kernel's Error(EINVAL) "Cannot find specified filter chain".
+  virtual TcFilterInfo getChain(const TcFilterFilter& where) = 0;
+  /// Equivalent to: tc chain show { dev D | block N } PARENT [chain C]: the chains the kernel
+  /// holds, those created by `addChain` and those a filter created (prio, protocol, handle unset).
+  virtual std::vector<TcFilterInfo> chains(const TcFilterFilter& filter) = 0;
+  virtual void forEachChain(const TcFilterFilter& filter, const std::function<void(const TcFilterInfo&)>& each,
+                            const std::function<void()>& restart = {}) = 0;
   /// Equivalent to: tc actions add action KIND OPTS ...
   virtual void addActions(const std::vector<TcAction>& actions) = 0;
   /// Equivalent to: tc actions del action KIND index N ...
@@ -358,6 +376,12 @@ class TcFilterApi final : public ITcFilterApi {
   std::vector<TcFilterInfo> list(const TcFilterFilter& filter) override;
   void forEach(const TcFilterFilter& filter, const std::function<void(const TcFilterInfo&)>& each,
                const std::function<void()>& restart = {}) override;
+  void addChain(const TcFilterInfo& chain) override;
+  void delChain(const TcFilterInfo& chain) override;
+  TcFilterInfo getChain(const TcFilterFilter& where) override;
+  std::vector<TcFilterInfo> chains(const TcFilterFilter& filter) override;
+  void forEachChain(const TcFilterFilter& filter, const std::function<void(const TcFilterInfo&)>& each,
+                    const std::function<void()>& restart = {}) override;
   void addActions(const std::vector<TcAction>& actions) override;
   void delActions(const std::vector<TcAction>& actions) override;
   std::vector<TcAction> actions(const std::string& kind) override;

@@ -63,6 +63,7 @@ std::string_view objectKindName(ObjectKind kind) {
     case ObjectKind::Qdisc: return "qdisc";
     case ObjectKind::Class: return "class";
     case ObjectKind::Filter: return "filter";
+    case ObjectKind::Chain: return "chain";
   }
   return "?";
 }
@@ -83,7 +84,8 @@ bool decodeEvent(const Notification& notification, Event& out) {
   const uint8_t family = familyOf(m);
   const EventAction action = (type == RTM_DELLINK || type == RTM_DELADDR || type == RTM_DELROUTE ||
                               type == RTM_DELNEIGH || type == RTM_DELRULE || type == RTM_DELNEXTHOP ||
-                              type == RTM_DELQDISC || type == RTM_DELTCLASS || type == RTM_DELTFILTER)
+                              type == RTM_DELQDISC || type == RTM_DELTCLASS || type == RTM_DELTFILTER ||
+                              type == RTM_DELCHAIN)
                                  ? EventAction::Deleted
                                  : EventAction::New;
   auto start = [&](ObjectKind kind) { setHeader(out, action, kind, m, notification); };
@@ -145,6 +147,11 @@ bool decodeEvent(const Notification& notification, Event& out) {
       start(ObjectKind::Filter);
       rtnl::decodeFilter(m, objectAs<TcFilterInfo>(out));
       return true;
+    case RTM_NEWCHAIN:
+    case RTM_DELCHAIN:
+      start(ObjectKind::Chain);
+      rtnl::decodeFilter(m, objectAs<TcFilterInfo>(out));
+      return true;
     default: return false;
   }
 }
@@ -166,7 +173,8 @@ std::vector<NotificationGroup> groupsOf(ObjectKind kind) {
     case ObjectKind::Nexthop: return {NotificationGroup::Nexthop};
     case ObjectKind::Qdisc:
     case ObjectKind::Class:
-    case ObjectKind::Filter: return {NotificationGroup::Tc};
+    case ObjectKind::Filter:
+    case ObjectKind::Chain: return {NotificationGroup::Tc};
   }
   return {};
 }

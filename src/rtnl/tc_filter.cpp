@@ -48,8 +48,8 @@ std::string parentWord(const std::optional<TcHandle>& parent) {
   return " parent " + parent->toString();
 }
 
-std::string describeFilter(Verb verb, const TcFilterInfo& f) {
-  std::string s = std::string("filter ") + (verb == Verb::Set ? "change" : verbWord(verb));
+std::string describeFilter(Verb verb, const TcFilterInfo& f, bool chain) {
+  std::string s = std::string(chain ? "chain " : "filter ") + (verb == Verb::Set ? "change" : verbWord(verb));
   if (f.dev) s += " dev " + devWord(*f.dev);
   if (f.block) s += " block " + std::to_string(*f.block);
   s += parentWord(f.parent);
@@ -200,11 +200,14 @@ void encodeOptions(core::MessageWriter& w, const TcFilterInfo& f, const Operatio
 
 }  // namespace
 
-Request encodeFilter(const TcFilterInfo& f, Verb verb) {
-  Operation operation = [&] { return describeFilter(verb, f); };
-  if (f.dev.has_value() == f.block.has_value()) throw invalid(operation, "a filter needs either a device (dev NAME) or a block (block N)");
+Request encodeFilter(const TcFilterInfo& f, Verb verb, bool chain) {
+  Operation operation = [&] { return describeFilter(verb, f, chain); };
+  if (f.dev.has_value() == f.block.has_value())
+    throw invalid(operation, std::string("a ") + (chain ? "chain" : "filter") + " needs either a device (dev NAME) or a block (block N)");
   bool creates = verb != Verb::Del;
-  if (creates && f.kind.empty()) throw invalid(operation, "a classifier kind is required (u32, matchall, flower, ...)");
+  // A chain's kind and options are its optional template (the keys its filters must use).
+  if (creates && !chain && f.kind.empty()) throw invalid(operation, "a classifier kind is required (u32, matchall, flower, ...)");
+  if (chain && (f.handle || f.prio)) throw invalid(operation, "a chain has no handle or pref (its filters do)");
   if (!f.kind.empty()) {
     if (f.kind.size() >= 16) throw invalid(operation, "kind \"" + f.kind + "\" is too long (at most 15 bytes)");
     std::string k = tcFilterKind(f.options);
@@ -213,7 +216,7 @@ Request encodeFilter(const TcFilterInfo& f, Verb verb) {
   if (verb == Verb::Set && !f.handle) throw invalid(operation, "filter change needs the filter's handle");
   if (verb == Verb::Del && f.handle && !f.prio) throw invalid(operation, "deleting by handle needs the pref as well");
   if (f.chain && *f.chain > TC_ACT_EXT_VAL_MASK) throw invalid(operation, "chain index above 2^28-1");
-  core::MessageWriter w(messageType(verb, RTM_NEWTFILTER), createFlags(verb));
+  core::MessageWriter w(messageType(verb, chain ? RTM_NEWCHAIN : RTM_NEWTFILTER), createFlags(verb));
   auto& t = w.putHeader<tcmsg>();
   t.tcm_family = AF_UNSPEC;
   if (f.block) {
@@ -225,11 +228,12 @@ Request encodeFilter(const TcFilterInfo& f, Verb verb) {
     t.tcm_parent = f.parent ? f.parent->value : 0;
   }
   if (f.handle) t.tcm_handle = *f.handle;
-  uint16_t protocol = f.protocol.value_or(creates ? ETH_P_ALL : 0);
+  // As tc: a new filter matches every protocol unless told; a chain's template names its own.
+  uint16_t protocol = f.protocol.value_or(creates && !chain ? ETH_P_ALL : 0);
   t.tcm_info = TC_H_MAKE(uint32_t{f.prio.value_or(0)} << 16, htons(protocol));
   if (!f.kind.empty()) w.putString(TCA_KIND, f.kind);
   if (f.chain) w.putU32(TCA_CHAIN, *f.chain);
-  if (creates) encodeOptions(w, f, operation);
+  if (creates && !f.kind.empty()) encodeOptions(w, f, operation);
   // The description reads only the placement: a copy of the whole filter (its actions) for a
   // text that is rarely asked for cost a -batch of 100,000 filters ~10% of its parse time.
   TcFilterInfo head;
@@ -239,7 +243,7 @@ Request encodeFilter(const TcFilterInfo& f, Verb verb) {
   head.prio = f.prio;
   head.chain = f.chain;
   head.kind = f.kind;
-  return w.toRequest(lazily(verb, std::move(head), describeFilter));
+  return w.toRequest(lazily(verb, std::move(head), [chain](Verb v, const TcFilterInfo& x) { return describeFilter(v, x, chain); }));
 }
 
 void encodeFilterDump(core::MessageWriter& w, const TcFilterFilter& filter, uint32_t ifindex) {
@@ -481,6 +485,19 @@ void decodeFilter(const nlmsghdr* m, TcFilterInfo& out) {
 namespace fastlink {
 namespace {
 
+/// "filter show dev D ingress", "chain get block 22": a listing's (or a get's) description.
+std::string showWords(const char* noun, const TcFilterFilter& f, const char* verb = "show") {
+  std::string s = std::string(noun) + " " + verb;
+  if (f.block) return s + " block " + std::to_string(*f.block);
+  return f.dev ? s + " dev " + rtnl::devWord(*f.dev) + rtnl::parentWord(f.parent) : s;
+}
+
+/// A listing names one device or one block, never both or neither.
+void requireDevOrBlock(const TcFilterFilter& f, const char* noun) {
+  if (f.dev.has_value() == f.block.has_value())
+    throw Error::invalidArgument(std::string(noun) + " show", "a device (dev NAME) or a block (block N) is required");
+}
+
 struct FilterTraits : rtnl::Object<TcFilterInfo, TcFilterFilter, RTM_NEWTFILTER> {
   static constexpr const char* kNoun = "filter";
   static void encodeDump(core::MessageWriter& w, const Filter& f, const rtnl::Indexes& ix) { rtnl::encodeFilterDump(w, f, ix.dev); }
@@ -489,10 +506,17 @@ struct FilterTraits : rtnl::Object<TcFilterInfo, TcFilterFilter, RTM_NEWTFILTER>
   static bool matches(const Info& f, const Filter& x, const rtnl::Indexes&) {
     return (!x.handle || f.handle == x.handle) && (!x.kind || f.kind == *x.kind);
   }
-  static std::string show(const Filter& f) {
-    if (f.block) return "filter show block " + std::to_string(*f.block);
-    return f.dev ? "filter show dev " + rtnl::devWord(*f.dev) + rtnl::parentWord(f.parent) : "filter show";
-  }
+  static std::string show(const Filter& f) { return showWords(kNoun, f); }
+};
+
+/// Chains dump as filters do (the same tcmsg, TCA_CHAIN, a template's TCA_KIND and TCA_OPTIONS);
+/// the kernel itself keeps the chain the dump names (TCA_CHAIN).
+struct ChainTraits : rtnl::Object<TcFilterInfo, TcFilterFilter, RTM_NEWCHAIN> {
+  static constexpr const char* kNoun = "chain";
+  static void encodeDump(core::MessageWriter& w, const Filter& f, const rtnl::Indexes& ix) { rtnl::encodeFilterDump(w, f, ix.dev); }
+  static void decode(const nlmsghdr* m, Info& out, const Filter&) { rtnl::decodeFilter(m, out); }
+  static bool matches(const Info&, const Filter&, const rtnl::Indexes&) { return true; }
+  static std::string show(const Filter& f) { return showWords(kNoun, f); }
 };
 
 /// The tcamsg and the table naming one kind (TCA_ACT_TAB { 1 { TCA_ACT_KIND } }): what a dump
@@ -528,6 +552,8 @@ Request TcFilterRequests::add(const TcFilterInfo& f) { return rtnl::encodeFilter
 Request TcFilterRequests::replace(const TcFilterInfo& f) { return rtnl::encodeFilter(f, rtnl::Verb::Replace); }
 Request TcFilterRequests::change(const TcFilterInfo& f) { return rtnl::encodeFilter(f, rtnl::Verb::Set); }
 Request TcFilterRequests::del(const TcFilterInfo& f) { return rtnl::encodeFilter(f, rtnl::Verb::Del); }
+Request TcFilterRequests::addChain(const TcFilterInfo& c) { return rtnl::encodeFilter(c, rtnl::Verb::Add, true); }
+Request TcFilterRequests::delChain(const TcFilterInfo& c) { return rtnl::encodeFilter(c, rtnl::Verb::Del, true); }
 Request TcFilterRequests::addActions(const std::vector<TcAction>& actions) {
   return actionRequest(RTM_NEWACTION, NLM_F_CREATE | NLM_F_EXCL, actions, false);
 }
@@ -578,15 +604,39 @@ void TcFilterApi::change(const TcFilterInfo& f) { rtnl::apply<FilterChangeTraits
 void TcFilterApi::del(const TcFilterInfo& f) { rtnl::apply<FilterChangeTraits>(engine_, f, TcFilterRequests::del); }
 
 std::vector<TcFilterInfo> TcFilterApi::list(const TcFilterFilter& filter) {
-  if (filter.dev.has_value() == filter.block.has_value())
-    throw Error::invalidArgument("filter show", "a device (dev NAME) or a block (block N) is required");
+  requireDevOrBlock(filter, "filter");
   return rtnl::list<FilterTraits>(engine_, filter);
 }
 void TcFilterApi::forEach(const TcFilterFilter& filter, const std::function<void(const TcFilterInfo&)>& each,
                           const std::function<void()>& restart) {
-  if (filter.dev.has_value() == filter.block.has_value())
-    throw Error::invalidArgument("filter show", "a device (dev NAME) or a block (block N) is required");
+  requireDevOrBlock(filter, "filter");
   rtnl::forEach<FilterTraits>(engine_, filter, each, restart);
+}
+
+void TcFilterApi::addChain(const TcFilterInfo& c) { rtnl::apply<FilterChangeTraits>(engine_, c, TcFilterRequests::addChain); }
+void TcFilterApi::delChain(const TcFilterInfo& c) { rtnl::apply<FilterChangeTraits>(engine_, c, TcFilterRequests::delChain); }
+TcFilterInfo TcFilterApi::getChain(const TcFilterFilter& where) {
+  requireDevOrBlock(where, "chain");
+  // The same tcmsg and TCA_CHAIN as a dump of the chains, without NLM_F_DUMP.
+  core::MessageWriter w(RTM_GETCHAIN, 0);
+  rtnl::encodeFilterDump(w, where, rtnl::Names(engine_).index(where.dev));
+  std::string operation = showWords("chain", where, "get") + (where.chain ? " chain " + std::to_string(*where.chain) : "");
+  std::optional<TcFilterInfo> out;
+  engine_.query(w.bytes(), operation, [&](const nlmsghdr* m) {
+    // The kernel answers a get with the request's own type (tc_chain_notify's event).
+    if (m->nlmsg_type == RTM_NEWCHAIN || m->nlmsg_type == RTM_GETCHAIN) rtnl::decodeFilter(m, out.emplace());
+  });
+  if (!out) throw rtnl::malformed(operation, "no chain in the reply");
+  return std::move(*out);
+}
+std::vector<TcFilterInfo> TcFilterApi::chains(const TcFilterFilter& filter) {
+  requireDevOrBlock(filter, "chain");
+  return rtnl::list<ChainTraits>(engine_, filter);
+}
+void TcFilterApi::forEachChain(const TcFilterFilter& filter, const std::function<void(const TcFilterInfo&)>& each,
+                               const std::function<void()>& restart) {
+  requireDevOrBlock(filter, "chain");
+  rtnl::forEach<ChainTraits>(engine_, filter, each, restart);
 }
 
 void TcFilterApi::addActions(const std::vector<TcAction>& actions) {

@@ -22,10 +22,12 @@ void encodeActions(core::MessageWriter& w, uint16_t type, const std::vector<TcAc
 /// The actions of such a nest, in order.
 std::vector<TcAction> decodeActions(const nlattr* nest);
 
-/// Builders and decoders of filters.
-Request encodeFilter(const TcFilterInfo& f, Verb verb);
+/// Builders and decoders of filters, and of chains (`chain`: RTM_{NEW,DEL}CHAIN, the same
+/// tcmsg with TCA_CHAIN and an optional template: TCA_KIND and TCA_OPTIONS, no pref or handle).
+Request encodeFilter(const TcFilterInfo& f, Verb verb, bool chain = false);
 void encodeFilterDump(core::MessageWriter& w, const TcFilterFilter& filter, uint32_t ifindex);
-/// Decodes one RTM_NEWTFILTER (or DEL) message (dev as an ifindex).
+/// Decodes one RTM_NEWTFILTER (or DEL) message, or a chain's RTM_NEWCHAIN / DELCHAIN (dev as an
+/// ifindex).
 void decodeFilter(const nlmsghdr* message, TcFilterInfo& out);
 /// Decodes one RTM_NEWACTION / RTM_GETACTION message: the actions of its TCA_ACT_TAB.
 std::vector<TcAction> decodeActionMessage(const nlmsghdr* message);

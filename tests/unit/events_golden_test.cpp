@@ -198,6 +198,24 @@ TEST(EventsGolden, QdiscClassAndTcFilter) {
   ASSERT_TRUE(gone);
   EXPECT_EQ(gone->action, EventAction::Deleted);
   EXPECT_FALSE(gone->exclusive);
+
+  // A chain added (RTM_NEWCHAIN 100, CREATE|EXCL) and deleted (RTM_DELCHAIN 101) on clsact's
+  // ingress block: the kernel reports the qdisc's handle (ffff:) as parent and no tcm_info.
+  Bytes tch = {0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0, 0, 0, 0};
+  auto chain = decode(netlinkMessage(100, kCreate | kExcl, tch, Attrs().u32(11 /*TCA_CHAIN*/, 5)));
+  ASSERT_TRUE(chain);
+  EXPECT_EQ(chain->kind, ObjectKind::Chain);
+  EXPECT_EQ(objectKindName(chain->kind), "chain");
+  EXPECT_EQ(chain->action, EventAction::New);
+  EXPECT_TRUE(chain->exclusive);
+  ASSERT_TRUE(chain->filter());
+  EXPECT_EQ(chain->filter()->chain, 5u);
+  EXPECT_EQ(chain->filter()->kind, "");
+  EXPECT_EQ(chain->filter()->parent->toString(), "ffff:");
+  auto chainGone = decode(netlinkMessage(101, 0, tch, Attrs().u32(11 /*TCA_CHAIN*/, 5)));
+  ASSERT_TRUE(chainGone);
+  EXPECT_EQ(chainGone->kind, ObjectKind::Chain);
+  EXPECT_EQ(chainGone->action, EventAction::Deleted);
 }
 
 TEST(EventsGolden, CanonicalFormIgnoresCountersAndNotificationOnlyParts) {

@@ -112,6 +112,24 @@ TEST(TcFilterGolden, DelByPrefAndSharedBlock) {
                                              Attrs().str(kTcaKind, "matchall").nest(kTcaOptions, Attrs().nest(2 /* ACT */, action(1, "gact", gact))))));
 }
 
+TEST(TcFilterGolden, ChainAddAndDelOnADeviceAndABlock) {
+  // tc chain add dev (4) ingress chain 5: RTM_NEWCHAIN (100), CREATE|EXCL, no pref, protocol 0
+  // (tc sends ETH_P_ALL only for a new filter), TCA_CHAIN and no kind (no template).
+  TcFilterInfo c;
+  c.setDev(4u).setParent(TcFilterInfo::kIngressParent).setChain(5);
+  EXPECT_TRUE(sameBytes(TcFilterRequests::addChain(c).bytes(),
+                        test::netlinkMessage(100, kAdd, tcm(4, 0, 0xFFFFFFF2, 0), Attrs().u32(kTcaChain, 5))));
+  // tc chain del block 22 chain 4: RTM_DELCHAIN (101), no flags.
+  TcFilterInfo b;
+  b.setBlock(22).setChain(4);
+  EXPECT_TRUE(sameBytes(TcFilterRequests::delChain(b).bytes(),
+                        test::netlinkMessage(101, NLM_F_REQUEST, tcm(-1, 0, 22, 0), Attrs().u32(kTcaChain, 4))));
+  // A chain has no pref or handle: refused before sending.
+  TcFilterInfo bad = c;
+  bad.setPrio(3);
+  EXPECT_THROW(TcFilterRequests::addChain(bad), Error);
+}
+
 TEST(TcFilterGolden, FlowerIpv4TcpDstPortWithSkbeditAndVlanPush) {
   // tc filter add dev (2) ingress protocol ip pref 1 flower skip_hw ip_proto tcp dst_ip 10.1.0.0/16
   //   dst_port 443 action skbedit mark 7 action vlan push id 100 priority 3

@@ -1,0 +1,117 @@
+// N flower filters (issue 33: 100,000 in the VM, whose kernel has cls_flower; the host's has
+// not): `fastlink -force -batch` against `tc -force -batch`, the same lines, each round from a
+// fresh clsact qdisc. The driver is C++ because the VM's guest has no python3 (the u32 bench,
+// bench/tc_filter_bench.sh, generates its lines with python). Every filter is
+//   filter add dev fb0 ingress protocol ip pref 1 flower dst_ip A action mirred egress redirect dev fb1
+// with a distinct address each. After each round `tc filter show` is counted (one "dst_ip" line
+// per filter), so a round that added less fails the run. Rounds alternate (fastlink, tc, ...);
+// the medians of wall and CPU seconds (user + system of the child: the kernel's work in the
+// sender's context included) and their ratios are printed.
+// Where it runs (docs/BENCHMARKS.md, "tc filters"):
+//   bench/tc_filter/run build          the VM (tests/vm/run --bench, Debian's 6.1 under TCG)
+//   scripts/sandbox build/bench/tc_flower_bench [N] [REPS] [FASTLINK_CLI]
+//     a kernel with cls_flower and act_mirred, in a namespace of its own (refuses PID 1's).
+// Environment: TC_BENCH_FILTERS (N, default 100000), TC_BENCH_REPS (default 3), FASTLINK_CLI.
+#include <sys/resource.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "bench_common.hpp"
+
+namespace {
+
+std::string envOr(const char* name, const char* fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? v : fallback;
+}
+
+bool inInitialNetns() {
+  struct stat self {}, init {};
+  return stat("/proc/self/ns/net", &self) == 0 && stat("/proc/1/ns/net", &init) == 0 && self.st_ino == init.st_ino &&
+         self.st_dev == init.st_dev;
+}
+
+/// The children's user + system seconds so far, and their user seconds.
+std::pair<double, double> childCpu() {
+  rusage u{};
+  getrusage(RUSAGE_CHILDREN, &u);
+  auto sec = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6; };
+  return {sec(u.ru_utime) + sec(u.ru_stime), sec(u.ru_utime)};
+}
+
+struct Round {
+  double wall = 0, cpu = 0, user = 0;
+};
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[(v.size() - 1) / 2];
+}
+
+int run(const std::string& command) { return bench::spawn({"sh", "-c", command}); }
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::size_t n = std::stoul(argc > 1 ? argv[1] : envOr("TC_BENCH_FILTERS", "100000"));
+  int reps = std::stoi(argc > 2 ? argv[2] : envOr("TC_BENCH_REPS", "3"));
+  std::string cli = argc > 3 ? argv[3] : envOr("FASTLINK_CLI", "build/cli/fastlink");
+  if (envOr("FASTLINK_VM", "") != "1" && inInitialNetns()) {
+    std::fprintf(stderr, "tc_flower_bench: refusing to run in PID 1's network namespace (run it in scripts/sandbox, or in the VM: bench/tc_filter/run)\n");
+    return 2;
+  }
+  if (run("ip link add fb0 type veth peer name fb1 && ip link set fb0 up && ip link set fb1 up") != 0) {
+    std::fprintf(stderr, "tc_flower_bench: cannot create the veth pair fb0/fb1\n");
+    return 1;
+  }
+  char dirTemplate[] = "/tmp/tc_flower_bench.XXXXXX";
+  std::string dir = mkdtemp(dirTemplate);
+  std::string tcFile = dir + "/tc", flFile = dir + "/fl";
+  {
+    std::ofstream t(tcFile), f(flFile);
+    for (std::size_t k = 0; k < n; ++k) {
+      std::string line = "filter add dev fb0 ingress protocol ip pref 1 flower dst_ip 10." + std::to_string(k >> 16 & 255) + "." +
+                         std::to_string(k >> 8 & 255) + "." + std::to_string(k & 255) + " action mirred egress redirect dev fb1\n";
+      t << line;
+      f << "tc " << line;
+    }
+  }
+  auto round = [&](bool fastlink) -> Round {
+    run("tc qdisc del dev fb0 clsact 2>/dev/null; tc qdisc add dev fb0 clsact");
+    std::vector<std::string> argvOf = fastlink ? std::vector<std::string>{cli, "-force", "-batch", flFile}
+                                               : std::vector<std::string>{"tc", "-force", "-batch", tcFile};
+    auto [cpu0, user0] = childCpu();
+    double t0 = bench::now();
+    int status = bench::spawn(argvOf, "/dev/null", (dir + "/err").c_str());
+    double t1 = bench::now();
+    auto [cpu1, user1] = childCpu();
+    std::string counted = bench::capture("tc filter show dev fb0 ingress | grep -c '^  dst_ip '");
+    std::size_t got = std::strtoul(counted.c_str(), nullptr, 10);
+    if (status != 0 || got != n) {
+      std::fprintf(stderr, "tc_flower_bench: %s exited %d and left %zu filters, not %zu:\n%s", fastlink ? "fastlink" : "tc", status,
+                   got, n, bench::capture("head -5 " + dir + "/err").c_str());
+      std::exit(1);
+    }
+    return {t1 - t0, cpu1 - cpu0, user1 - user0};
+  };
+  std::vector<double> fw, fc, fu, tw, tcpu, tu;
+  for (int r = 0; r < reps; ++r) {
+    Round f = round(true), t = round(false);
+    fw.push_back(f.wall), fc.push_back(f.cpu), fu.push_back(f.user);
+    tw.push_back(t.wall), tcpu.push_back(t.cpu), tu.push_back(t.user);
+    std::printf("rep %d wall (cpu, user) s: fastlink -batch %.2f (%.2f, %.2f), tc -batch %.2f (%.2f, %.2f)\n", r + 1, f.wall, f.cpu,
+                f.user, t.wall, t.cpu, t.user);
+    std::fflush(stdout);
+  }
+  std::printf("%zu flower filters with mirred, medians of %d: wall fastlink -batch %.2f s, tc -batch %.2f s, tc/fastlink %.2fx; "
+              "cpu fastlink %.2f s, tc %.2f s, tc/fastlink %.2fx; user fastlink %.2f s, tc %.2f s\n",
+              n, reps, median(fw), median(tw), median(tw) / median(fw), median(fc), median(tcpu), median(tcpu) / median(fc),
+              median(fu), median(tu));
+  run("tc qdisc del dev fb0 clsact; ip link del fb0; rm -rf " + dir);
+  return 0;
+}
