@@ -10,8 +10,9 @@ import fastlink
 from conftest import ip, ip_json
 
 
-def read_until(source, predicate, seconds=5.0):
-    """Reads events until one matches (polled, no sleeps); returns the events read."""
+def read_until(source, predicate, seconds=10.0):
+    """Reads events until one matches (polled, no sleeps); returns the events read. The deadline is
+    generous (the loop ends at the match): CI runs this beside the sanitizer build's compilation."""
     seen = []
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -26,7 +27,7 @@ def test_link_events_new_and_deleted(nl, ns):
     with nl.events("link") as stream:
         assert select.select([stream], [], [], 0)[0] == []  # fileno(): nothing queued yet
         ip(ns, "link", "add", "ev0", "type", "bridge")
-        assert select.select([stream], [], [], 5)[0] == [stream]
+        assert select.select([stream], [], [], 10)[0] == [stream]
         index = ip_json(ns, "link", "show", "dev", "ev0")[0]["ifindex"]
         events = read_until(stream, lambda e: e.object.name == "ev0")
         new = [e for e in events if e.object.name == "ev0"][0]

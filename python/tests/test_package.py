@@ -26,7 +26,9 @@ def test_typed_stubs_are_shipped():
 
 
 def test_import_takes_at_most_50ms():
-    code = "import time; t = time.perf_counter(); import fastlink; print(time.perf_counter() - t)"
+    # CPU time (the import's own work), not wall time: CI runs the suite beside the sanitizer
+    # build's compilation, where a process also waits for a core it does not get.
+    code = "import time; t = time.process_time(); import fastlink; print(time.process_time() - t)"
     best = min(float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
                for _ in range(3))
     assert best <= 0.050, f"import fastlink took {best * 1000:.1f} ms"

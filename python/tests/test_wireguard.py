@@ -3,6 +3,7 @@
 picks the kernel backend for kernel devices; those are tested by the library's VM suite)."""
 import os
 import shutil
+import socket
 import subprocess
 import time
 
@@ -11,6 +12,16 @@ import pytest
 import fastlink
 
 pytestmark = pytest.mark.skipif(not hasattr(fastlink, "WgDevice"), reason="wheel built without libsodium")
+
+
+def accepts(path):
+    """Whether a UNIX socket listens at path."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+        try:
+            probe.connect(path)
+            return True
+        except OSError:
+            return False
 
 
 @pytest.fixture
@@ -22,12 +33,15 @@ def wg_device(ns):
     env = dict(os.environ, WG_I_PREFER_BUGGY_USERSPACE_TO_POLISHED_KMOD="1")
     process = subprocess.Popen(["ip", "netns", "exec", ns, "wireguard-go", "-f", name], env=env,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    socket = f"/var/run/wireguard/{name}.sock"
-    deadline = time.monotonic() + 10
-    while not os.path.exists(socket) and time.monotonic() < deadline and process.poll() is None:
+    path = f"/var/run/wireguard/{name}.sock"
+    # Ready when the socket accepts a connection: wireguard-go makes the file (bind) before it
+    # listens, and a test that came in between would find its UAPI refusing (as in
+    # tests/support/wireguard_go.hpp). 20 s: a Go daemon starting on a loaded CI machine.
+    deadline = time.monotonic() + 20
+    while not accepts(path) and time.monotonic() < deadline and process.poll() is None:
         time.sleep(0.02)
     try:
-        assert os.path.exists(socket), "wireguard-go did not start"
+        assert accepts(path), "wireguard-go did not start"
         yield name
     finally:
         process.terminate()

@@ -22,7 +22,12 @@ namespace fastlink::test {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+// How long a test lists under churn when it only checks listings (20, or what fits in this).
 constexpr auto kChurnBudget = std::chrono::seconds(3);
+// How long a test may wait to see what it must see (a restart, an interrupted dump): the loops
+// end as soon as it is seen, so this is generous for the sanitizer build on a loaded machine,
+// where one listing of links took the whole 3 s budget and the churner gets less CPU.
+constexpr auto kMustSeeDeadline = std::chrono::seconds(10);
 
 /// Changes the namespace from its own thread and socket until stopped: `step(nl, i)` is called
 /// with i = 0, 1, 2, ... (adds on even i, deletes on odd i, so an even count leaves it as before).
@@ -79,15 +84,16 @@ class ChurnTest : public ::testing::Test {
 
   void ipBatch(const std::vector<std::string>& lines) { ns.ipBatch(lines); }
 
-  /// Lists (keys of one listing) under churn until the budget is spent, or until restarts
-  /// happened and at least `minLists` listings were checked. Every listing: no duplicate, and
-  /// every key of `stable` present. Returns how many listings were checked.
+  /// Lists (keys of one listing) under churn until at least `minLists` listings were checked or
+  /// the budget is spent, and (when expected) restarts happened, waiting up to kMustSeeDeadline
+  /// for them. Every listing: no duplicate, and every key of `stable` present. Returns how many
+  /// listings were checked.
   int listUnderChurn(const std::function<std::vector<std::string>()>& list, const std::set<std::string>& stable,
                      bool expectRestarts, int minLists = 20) {
     uint64_t restartsBefore = nl.counters().dumpRestarts;
     wire::reset();
     int lists = 0;
-    auto until = Clock::now() + kChurnBudget;
+    auto budget = Clock::now() + kChurnBudget, until = Clock::now() + (expectRestarts ? kMustSeeDeadline : kChurnBudget);
     while (Clock::now() < until) {
       std::vector<std::string> keys = list();
       std::multiset<std::string> all(keys.begin(), keys.end());
@@ -97,7 +103,8 @@ class ChurnTest : public ::testing::Test {
         if (!unique.count(k)) ADD_FAILURE() << "listing " << lists << " lost " << k;
       ++lists;
       if (::testing::Test::HasFailure()) break;
-      if (lists >= minLists && (!expectRestarts || nl.counters().dumpRestarts > restartsBefore)) break;
+      bool seen = !expectRestarts || nl.counters().dumpRestarts > restartsBefore;
+      if (seen && (lists >= minLists || Clock::now() >= budget)) break;
     }
     restarts_ = nl.counters().dumpRestarts - restartsBefore;
     interruptedOnWire_ = wire::counts().dumpInterrupted;
@@ -154,7 +161,7 @@ TEST_F(ChurnTest, InterruptedDumpWithoutRetriesIsDumpInterrupted) {
   });
   bool interrupted = false;
   int lists = 0;
-  for (auto until = Clock::now() + kChurnBudget; !interrupted && Clock::now() < until; ++lists) {
+  for (auto until = Clock::now() + kMustSeeDeadline; !interrupted && Clock::now() < until; ++lists) {
     try {
       strict.links().list();
     } catch (const Error& e) {

@@ -28,9 +28,10 @@ std::string ifname(const RawMessage& m) {
   return {};
 }
 
-// Reads notifications until `done` says so or `limit` passes; returns whether it did.
+// Reads notifications until `done` says so or `limit` passes; returns whether it did. The limit
+// is generous (the loop ends as soon as `done` holds): the sanitizer build on a loaded machine.
 bool readUntil(Subscription& sub, const Subscription::Handlers& handlers, const std::function<bool()>& done,
-               std::chrono::milliseconds limit = 5s) {
+               std::chrono::milliseconds limit = 10s) {
   auto end = std::chrono::steady_clock::now() + limit;
   while (!done()) {
     if (std::chrono::steady_clock::now() > end) return false;

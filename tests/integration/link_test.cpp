@@ -20,6 +20,7 @@
 #include <set>
 
 #include "integration/link_fixture.hpp"
+#include "support/settled.hpp"
 #include "support/wire_observer.hpp"
 
 namespace fastlink::test {
@@ -479,8 +480,7 @@ TEST_F(LinkTest, StatisticsMatchSysfs) {
   ns.ip("addr add 10.9.0.1/24 dev v0");
   ns.ip("neigh add 10.9.0.2 lladdr 02:00:00:00:00:02 dev v0 nud permanent");  // no ARP needed
   // Until linkwatch has seen the carrier (late on a loaded VM), v0 has no qdisc to send through.
-  for (int i = 0; i < 100 && ns.sysfs("v0", "operstate") != "up"; ++i) usleep(100000);
-  ASSERT_EQ(ns.sysfs("v0", "operstate"), "up");
+  ASSERT_TRUE(waitUntil([&] { return ns.sysfs("v0", "operstate") == "up"; })) << ns.sysfs("v0", "operstate");
   sendUdpInNamespace(ns.name(), "10.9.0.2", 5);
   links.set("v0", LinkInfo().setAdmin(false));  // quiesce before comparing
   auto got = links.get("v0", /*withStats=*/true);

@@ -24,6 +24,7 @@
 #include <thread>
 
 #include "backpressure_support.hpp"
+#include "support/settled.hpp"
 #include "support/test_netns.hpp"
 
 namespace fastlink::test {
@@ -155,19 +156,25 @@ class VmTunBackpressure : public ::testing::Test {
     c.ringDrops = sysCounter("tx_dropped");
     readQdisc(c);
 
-    // Drain: read until nothing has come for 300 ms (a woken queue refills the ring from the
-    // qdisc in softirq, asynchronously).
+    // Drain: read until nothing has come for 300 ms and the qdisc is empty, for at most 30 s (a
+    // woken queue refills the ring from the qdisc in softirq, asynchronously, and TCG can pause
+    // the VM's CPUs for longer than the quiet time).
     Counts held = c;
     char frame[2048];
     auto quietSince = std::chrono::steady_clock::now();
-    while (std::chrono::steady_clock::now() - quietSince < std::chrono::milliseconds(300)) {
+    auto drained = [&] {
       if (::read(reader.fd(), frame, sizeof frame) > 0) {
         ++c.read;
         quietSince = std::chrono::steady_clock::now();
-      } else {
-        usleep(1000);
+        return false;
       }
-    }
+      if (std::chrono::steady_clock::now() - quietSince < std::chrono::milliseconds(300)) return false;
+      Counts now;
+      readQdisc(now);
+      return now.qdiscQlen == 0;
+    };
+    EXPECT_TRUE(waitUntil(drained, std::chrono::seconds(30), std::chrono::milliseconds(1)))
+        << "the reader was still reading, or the qdisc held packets, after 30 s";
     Counts after;
     readQdisc(after);
     c.ringDrops = sysCounter("tx_dropped");
@@ -178,11 +185,8 @@ class VmTunBackpressure : public ::testing::Test {
     int probe = udpSocketIn(ns.name());
     EXPECT_GT(sendto(probe, payload, sizeof payload, 0, reinterpret_cast<sockaddr*>(&to), sizeof to), 0);
     ::close(probe);
-    bool probed = false;
-    for (int i = 0; i < 500 && !probed; ++i) {
-      probed = ::read(reader.fd(), frame, sizeof frame) > 0;
-      if (!probed) usleep(1000);
-    }
+    bool probed = waitUntil([&] { return ::read(reader.fd(), frame, sizeof frame) > 0; }, std::chrono::seconds(10),
+                            std::chrono::milliseconds(1));
     EXPECT_TRUE(probed) << "a packet sent after the drain never reached the reader: the queue is stuck";
     // Every accepted packet is accounted for: read, dropped at the ring, or dropped by the qdisc.
     EXPECT_EQ(c.sent, c.read + c.ringDrops + c.qdiscDrops)

@@ -33,6 +33,7 @@
 #include <fastlink/fastlink.hpp>
 
 #include "backpressure_support.hpp"
+#include "support/settled.hpp"
 #include "support/test_netns.hpp"
 
 namespace fastlink::test {
@@ -182,14 +183,25 @@ class VmVethBackpressure : public ::testing::Test {
     counted = true;
     sender.join();
     sched_setaffinity(0, sizeof saved, &saved);
-    // Drain: the NAPI thread runs now; wait until the peer's count stops moving.
+    // Drain: the NAPI thread runs now; wait until the qdisc is empty and the peer's count has
+    // stood still for 300 ms (TCG can pause the VM's CPUs for longer than one 50 ms look), for
+    // at most 30 s.
     long last = -1;
-    for (int i = 0; i < 100; ++i) {
-      usleep(50 * 1000);
+    auto stillSince = std::chrono::steady_clock::now();
+    auto drained = [&] {
       long rx = sysCounter(kPeer, "rx_packets");
-      if (rx == last) break;
-      last = rx;
-    }
+      if (rx != last) {
+        last = rx;
+        stillSince = std::chrono::steady_clock::now();
+        return false;
+      }
+      if (std::chrono::steady_clock::now() - stillSince < std::chrono::milliseconds(300)) return false;
+      Counts now;
+      readQdisc(now);
+      return now.qdiscQlen == 0;
+    };
+    EXPECT_TRUE(waitUntil(drained, std::chrono::seconds(30), std::chrono::milliseconds(50)))
+        << "the peer was still receiving, or the qdisc held packets, after 30 s";
     Counts after;
     readQdisc(after);
     c.qdisc = after.qdisc;

@@ -3,12 +3,11 @@
 // builds it for the VM's kernel, so tests that need it skip on the host and run in the VM.
 #pragma once
 
-#include <unistd.h>
-
 #include <filesystem>
 #include <fstream>
 #include <string>
 
+#include "support/settled.hpp"
 #include "support/test_netns.hpp"
 
 namespace fastlink::test {
@@ -23,11 +22,12 @@ class NetdevsimDevice {
     std::ofstream("/sys/bus/netdevsim/new_device") << id_ << " 1 4";
     std::string dir = "/sys/bus/netdevsim/devices/netdevsim" + std::to_string(id_) + "/net";
     std::string found;
-    for (int i = 0; i < 50 && found.empty(); ++i) {  // the netdev appears a little after the device
-      if (std::filesystem::exists(dir))
-        for (const auto& e : std::filesystem::directory_iterator(dir)) found = e.path().filename();
-      if (found.empty()) ::usleep(20000);
-    }
+    // The netdev appears a little after the device (much later under the VM's TCG emulation).
+    waitUntil([&] {
+      std::error_code error;
+      for (const auto& e : std::filesystem::directory_iterator(dir, error)) found = e.path().filename();
+      return !found.empty();
+    });
     if (!found.empty() && run("ip link set dev " + found + " netns " + ns.name()).status == 0) name_ = found;
   }
   ~NetdevsimDevice() { std::ofstream("/sys/bus/netdevsim/del_device") << id_; }

@@ -1,6 +1,7 @@
 // Test support: comparing what fastlink read with what an oracle reads when the kernel may change
 // the value on its own between the two reads (an IPv6 link-local route appearing when DAD ends,
-// an ARP probe's packet counted by a qdisc, linkwatch running late on a loaded machine).
+// an ARP probe's packet counted by a qdisc, linkwatch running late on a loaded machine), and
+// waiting for such a change by polling its condition, never with a fixed sleep.
 #pragma once
 
 #include <chrono>
@@ -8,6 +9,22 @@
 #include <utility>
 
 namespace fastlink::test {
+
+/// Polls `condition` every `every` until it holds (true) or `limit` has passed (false, after one
+/// last look). For what the kernel or another process does on its own time (linkwatch, a daemon's
+/// socket, DAD): the wait ends as soon as the condition holds, so the generous default costs
+/// nothing when the machine is fast and spares the 3-5x slower sanitizer build on a loaded CI
+/// machine. A deliberate "nothing happens in T" check is not this: keep that short and explicit.
+template <class Condition>
+bool waitUntil(Condition condition, std::chrono::milliseconds limit = std::chrono::seconds(10),
+               std::chrono::milliseconds every = std::chrono::milliseconds(20)) {
+  auto deadline = std::chrono::steady_clock::now() + limit;
+  while (!condition()) {
+    if (std::chrono::steady_clock::now() >= deadline) return condition();
+    std::this_thread::sleep_for(every);
+  }
+  return true;
+}
 
 /// Reads oracle, mine, oracle until the two oracle reads agree, and returns {mine, oracle}. The
 /// kernel stood still across fastlink's read, so the two must be equal: the caller's EXPECT_EQ

@@ -26,6 +26,7 @@
 #include <thread>
 #include <vector>
 
+#include "support/settled.hpp"
 #include "support/test_netns.hpp"
 
 extern char** environ;
@@ -76,20 +77,25 @@ class WireguardGo {
     posix_spawn_file_actions_destroy(&actions);
     if (rc != 0) throw std::runtime_error("cannot start wireguard-go");
     std::string sock = "/var/run/wireguard/" + name_ + ".sock";
-    for (int i = 0; i < 500; ++i) {
-      // Ready when the socket accepts a connection: wireguard-go binds (the file appears) before
-      // it listens, and a test that came in between found the device's UAPI refusing it (the
-      // backend then took the device for a kernel one: "is not a WireGuard device").
-      if (accepts(sock)) return;
-      int status = 0;
-      if (waitpid(pid_, &status, WNOHANG) == pid_) {
-        pid_ = -1;
-        throw std::runtime_error("wireguard-go " + name_ + " exited at start");
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    // Ready when the socket accepts a connection: wireguard-go binds (the file appears) before
+    // it listens, and a test that came in between found the device's UAPI refusing it (the
+    // backend then took the device for a kernel one: "is not a WireGuard device"). 20 s: a Go
+    // daemon starting on a loaded CI machine beside the sanitizer build (it took over 5 s there).
+    bool exited = false;
+    bool ready = waitUntil(
+        [&] {
+          int status = 0;
+          exited = waitpid(pid_, &status, WNOHANG) == pid_;
+          return exited || accepts(sock);
+        },
+        std::chrono::seconds(20), std::chrono::milliseconds(10));
+    if (exited) {
+      pid_ = -1;
+      throw std::runtime_error("wireguard-go " + name_ + " exited at start");
     }
+    if (ready) return;
     stop();
-    throw std::runtime_error("wireguard-go " + name_ + " made no socket in 5 s");
+    throw std::runtime_error("wireguard-go " + name_ + " made no socket in 20 s");
   }
   ~WireguardGo() { stop(); }
 
