@@ -6,6 +6,7 @@
 
 #include <fastlink/fastlink.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -83,6 +84,19 @@ class ChurnTest : public ::testing::Test {
   }
 
   void ipBatch(const std::vector<std::string>& lines) { ns.ipBatch(lines); }
+
+  /// Lists once (the stable keys) and returns the churner's pause for that table: 3 ms, or twice
+  /// one whole listing where that is longer. Under TCG a dump of 1,500 addresses takes longer than
+  /// 3 ms, so a fixed pause let the churner interrupt every attempt (101 restarts, the lister gave
+  /// up: seen on 6.1 in the VM); with the pause scaled some attempts finish wherever it runs.
+  static std::chrono::microseconds churnPause(const std::function<std::vector<std::string>()>& list,
+                                              std::set<std::string>& stable) {
+    auto start = Clock::now();
+    std::vector<std::string> keys = list();
+    auto once = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start);
+    stable = std::set<std::string>(keys.begin(), keys.end());
+    return std::max<std::chrono::microseconds>(std::chrono::milliseconds(3), 2 * once);
+  }
 
   /// Lists (keys of one listing) under churn until at least `minLists` listings were checked or
   /// the budget is spent, and (when expected) restarts happened, waiting up to kMustSeeDeadline
@@ -188,14 +202,15 @@ TEST_F(ChurnTest, AddressesUnderChurnRestartAndMatchIp) {
       keys.push_back(std::to_string(a.devIndex()) + " " + a.address->toStringWithLength());
     return keys;
   };
-  std::set<std::string> stable = asSet(list());
+  std::set<std::string> stable;
+  auto pause = churnPause(list, stable);
   ASSERT_GE(stable.size(), 1502u);
   uint32_t v0 = nl.links().indexOf("v0");
   Churner churn(ns.name(), [v0](Netlink& c, uint64_t i) {
     AddrInfo a(Prefix::parse("10.2.0.1/32"), v0);
     if (i % 2 == 0) c.addresses().add(a);
     else c.addresses().del(a);
-  }, std::chrono::milliseconds(3));
+  }, pause);
   listUnderChurn(list, stable, true);
   churn.stop();
   EXPECT_EQ(churn.failure(), "");
@@ -302,12 +317,13 @@ TEST_F(ChurnTest, NexthopsUnderChurnRestartAndMatchIp) {
     for (const auto& n : nl.nexthops().list()) keys.push_back(std::to_string(*n.id));
     return keys;
   };
-  std::set<std::string> stable = asSet(list());
+  std::set<std::string> stable;
+  auto pause = churnPause(list, stable);
   ASSERT_EQ(stable.size(), 1500u);
   Churner churn(ns.name(), [](Netlink& c, uint64_t i) {
     if (i % 2 == 0) c.nexthops().add(NexthopInfo(5000).setGateway(IpAddress::parse("10.0.0.3")).setDev("v0"));
     else c.nexthops().del(5000);
-  }, std::chrono::milliseconds(3));
+  }, pause);
   listUnderChurn(list, stable, true);
   churn.stop();
   EXPECT_EQ(churn.failure(), "");
