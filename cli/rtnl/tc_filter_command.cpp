@@ -2,6 +2,7 @@
 // del | show }` in tc 6.1's grammar: classifiers u32, matchall, flower, fw, basic, bpf (an object
 // file loaded with libbpf, as `link set xdp` does); actions gact,
 // mirred, police, skbedit, vlan, tunnel_key, csum. Output as tc prints it (tc_filter_print.cpp).
+#include <charconv>
 #include <fmt/format.h>
 #include <linux/pkt_cls.h>
 #include <unistd.h>
@@ -51,7 +52,8 @@ ACTION := action { gact CONTROL | CONTROL | goto chain N
                  | mirred { egress | ingress } { redirect | mirror } dev D [ CONTROL ]
                  | police rate R burst B [ mtu B ] [ peakrate R ] [ conform-exceed A[/A] ]
                  | skbedit [ queue_mapping Q ] [ priority C ] [ mark M[/MASK] ] [ ptype T ] [ CONTROL ]
-                 | vlan { pop | push id N [ protocol P ] [ priority N ] | modify id N ... } [ CONTROL ]
+                 | vlan { pop | push id N [ protocol P ] [ priority N ] | modify id N ... | pop_eth
+                        | push_eth dst_mac M src_mac M } [ CONTROL ]
                  | tunnel_key { unset | set src_ip A dst_ip A [ id N ] [ dst_port N ] [ tos N ] [ ttl N ]
                                 [ csum | nocsum ] } [ CONTROL ]
                  | csum { ip4h | icmp | igmp | tcp | udp | udplite | sctp }... [ CONTROL ] } [ index N ]
@@ -225,8 +227,19 @@ TcAction parseVlan(Args& args) {
   if (args.accept("pop")) v.op = VlanAction::Pop;
   else if (args.accept("push")) v.op = VlanAction::Push;
   else if (args.accept("modify")) v.op = VlanAction::Modify;
-  else usage("vlan: expected pop, push or modify");
-  while (v.op != VlanAction::Pop && !args.done() && args.peek() != "action" && args.peek() != "index" && !isControl(args.peek())) {
+  else if (args.accept("pop_eth")) v.op = VlanAction::PopEth;
+  else if (args.accept("push_eth")) v.op = VlanAction::PushEth;
+  else usage("vlan: expected pop, push, modify, pop_eth or push_eth");
+  // push_eth takes the Ethernet header's addresses, as tc's m_vlan.c (both required).
+  while (v.op == VlanAction::PushEth && !args.done() && args.peek() != "action" && args.peek() != "index" &&
+         !isControl(args.peek())) {
+    if (args.accept("dst_mac")) v.dstMac = parseMac(args.value("dst_mac"), "dst_mac");
+    else if (args.accept("src_mac")) v.srcMac = parseMac(args.value("src_mac"), "src_mac");
+    else args.unknown("vlan push_eth takes dst_mac, src_mac");
+  }
+  if (v.op == VlanAction::PushEth && !v.dstMac) usage("vlan push_eth: \"dst_mac LLADDR\" is required");
+  if (v.op == VlanAction::PushEth && !v.srcMac) usage("vlan push_eth: \"src_mac LLADDR\" is required");
+  while ((v.op == VlanAction::Push || v.op == VlanAction::Modify) && !args.done() && args.peek() != "action" && args.peek() != "index" && !isControl(args.peek())) {
     if (args.accept("id")) v.id = static_cast<uint16_t>(number(args, "id", 4094));
     else if (args.accept("protocol")) {
       std::string w = args.value("protocol");
@@ -236,7 +249,7 @@ TcAction parseVlan(Args& args) {
     } else if (args.accept("priority")) v.priority = static_cast<uint8_t>(number(args, "priority", 7));
     else args.unknown("vlan push/modify take id, protocol, priority");
   }
-  if (v.op != VlanAction::Pop && v.id == 0) usage("vlan push/modify: \"id N\" is required");
+  if ((v.op == VlanAction::Push || v.op == VlanAction::Modify) && v.id == 0) usage("vlan push/modify: \"id N\" is required");
   if (auto c = optionalControl(args)) v.control = *c;
   return TcAction().setOptions(v);
 }
@@ -336,17 +349,31 @@ uint32_t hexOrDecimal(Args& args, std::string_view keyword) {
   return static_cast<uint32_t>(parseInteger(args.value(keyword), keyword, 0, UINT32_MAX));
 }
 
+/// A selector's mask, which tc reads in base 16 with or without "0x" (f_u32.c: get_u32(&mask,
+/// *argv, 16)): "match u32 0 10" masks 0x10, not 10.
+uint32_t hexMask(Args& args, std::string_view keyword) {
+  std::string_view text = args.value(keyword);
+  std::string_view digits = text.starts_with("0x") || text.starts_with("0X") ? text.substr(2) : text;
+  uint32_t mask = 0;
+  auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), mask, 16);
+  if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size())
+    usage(fmt::format("{}: \"{}\" is not a hexadecimal mask of 32 bits or fewer", keyword, text));
+  return mask;
+}
+
 void parseSelector(Args& args, U32FilterOptions& o) {
   std::string what = args.value("match");
   if (what == "u32" || what == "u16" || what == "u8") {
     int bits = what == "u32" ? 32 : what == "u16" ? 16 : 8;
     uint32_t value = hexOrDecimal(args, what);
-    uint32_t mask = hexOrDecimal(args, what + " mask");
-    if (!args.accept("at")) usage(fmt::format("match {}: \"at OFFSET\" is required", what));
-    std::string at = args.value("at");
-    int32_t offmask = 0;
-    if (at.starts_with("nexthdr+")) offmask = 1, at = at.substr(8);
-    auto off = static_cast<int32_t>(parseInteger(at, "at", 0, 0xFFFF));
+    uint32_t mask = hexMask(args, what + " mask");
+    // "at OFFSET" is optional, as in tc: without it the key is at offset 0.
+    int32_t offmask = 0, off = 0;
+    if (args.accept("at")) {
+      std::string at = args.value("at");
+      if (at.starts_with("nexthdr+")) offmask = 1, at = at.substr(8);
+      off = static_cast<int32_t>(parseInteger(at, "at", 0, 0xFFFF));
+    }
     // "nexthdr+" keys take their offset from the hash/offset machinery tc sets up: kept simple.
     return packSized(o, bits, value, mask, off, offmask ? -1 : 0);
   }
@@ -368,7 +395,7 @@ void parseSelector(Args& args, U32FilterOptions& o) {
   }
   auto valueMask = [&](uint32_t max) {
     uint32_t v = hexOrDecimal(args, "match ip " + field);
-    uint32_t m = hexOrDecimal(args, "match ip " + field + " mask");
+    uint32_t m = hexMask(args, "match ip " + field + " mask");
     if (v > max || m > max) usage(fmt::format("match ip {}: value or mask too large", field));
     return std::pair{v, m};
   };

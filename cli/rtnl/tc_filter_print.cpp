@@ -209,13 +209,17 @@ struct ActionPrinter {
   }
   void operator()(const VlanAction& v) const {
     p.anyString("kind", "vlan ", "vlan");
-    static const char* kOps[] = {"", "pop", "push", "modify"};
-    const char* op = v.op >= 1 && v.op <= 3 ? kOps[v.op] : "";
+    static const char* kOps[] = {"", "pop", "push", "modify", "pop_eth", "push_eth"};
+    const char* op = v.op >= 1 && v.op <= 5 ? kOps[v.op] : "";
     p.anyString("vlan_action", std::string(" ") + op, op);
     if (v.op == VlanAction::Push || v.op == VlanAction::Modify) {
       p.any("id", " id " + u(v.id), u(v.id));
       p.anyString("protocol", " protocol " + protocolName(v.protocol), protocolName(v.protocol));
       if (v.priority) p.any("priority", " priority " + u(*v.priority), u(*v.priority));
+    }
+    if (v.op == VlanAction::PushEth) {
+      if (v.dstMac) p.anyString("dst_mac", " dst_mac " + v.dstMac->toString(), v.dstMac->toString());
+      if (v.srcMac) p.anyString("src_mac", " src_mac " + v.srcMac->toString(), v.srcMac->toString());
     }
     control(p, " ", v.control, "");
     counts(p, a, o, "\t index ");

@@ -85,13 +85,15 @@ struct SkbeditAction {
   friend bool operator==(const SkbeditAction&, const SkbeditAction&) = default;
 };
 
-/// `vlan pop | push id N [protocol P] [priority P] | modify id N ...`.
+/// `vlan pop | push id N [protocol P] [priority P] | modify id N ... | pop_eth |
+/// push_eth dst_mac M src_mac M`.
 struct VlanAction {
-  enum Op : int32_t { Pop = 1, Push = 2, Modify = 3 };
+  enum Op : int32_t { Pop = 1, Push = 2, Modify = 3, PopEth = 4, PushEth = 5 };
   Op op = Pop;
   uint16_t id = 0;
   uint16_t protocol = 0x8100;  ///< 802.1Q (0x88a8: 802.1ad)
   std::optional<uint8_t> priority;
+  std::optional<MacAddress> dstMac, srcMac;  ///< the Ethernet header push_eth adds (both required)
   int32_t control = tcact::kPipe;
   friend bool operator==(const VlanAction&, const VlanAction&) = default;
 };

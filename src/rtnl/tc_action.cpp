@@ -179,13 +179,21 @@ void encodeOptions(core::MessageWriter& w, const TcAction& a, const Operation& o
     }
     void operator()(const VlanAction& o) const {
       checkControl(operation, o.control);
-      if (o.op < VlanAction::Pop || o.op > VlanAction::Modify) throw invalid(operation, "vlan op must be pop, push or modify");
-      if (o.op != VlanAction::Pop && (o.id == 0 || o.id >= 4095)) throw invalid(operation, "vlan id must be 1-4094");
+      if (o.op < VlanAction::Pop || o.op > VlanAction::PushEth)
+        throw invalid(operation, "vlan op must be pop, push, modify, pop_eth or push_eth");
+      const bool tagged = o.op == VlanAction::Push || o.op == VlanAction::Modify;
+      if (tagged && (o.id == 0 || o.id >= 4095)) throw invalid(operation, "vlan id must be 1-4094");
       if (o.priority && *o.priority > 7) throw invalid(operation, "vlan priority must be 0-7");
+      if (o.op == VlanAction::PushEth && (!o.dstMac || !o.srcMac || o.dstMac->size() != 6 || o.srcMac->size() != 6))
+        throw invalid(operation, "vlan push_eth needs a 6-byte dst_mac and src_mac");
       auto p = parms<tc_vlan>(a, o.control);
       p.v_action = o.op;
       putStruct(w, TCA_VLAN_PARMS, p);
-      if (o.op == VlanAction::Pop) return;
+      if (o.op == VlanAction::PushEth) {
+        w.putBytes(TCA_VLAN_PUSH_ETH_DST, o.dstMac->bytes());
+        w.putBytes(TCA_VLAN_PUSH_ETH_SRC, o.srcMac->bytes());
+      }
+      if (!tagged) return;
       w.putU16(TCA_VLAN_PUSH_VLAN_ID, o.id);
       w.putBe16(TCA_VLAN_PUSH_VLAN_PROTOCOL, o.protocol);
       if (o.priority) w.putU8(TCA_VLAN_PUSH_VLAN_PRIORITY, *o.priority);
@@ -362,6 +370,12 @@ TcActionOptions decodeKind(const std::string& kind, const nlattr* options, TcAct
         case TCA_VLAN_PUSH_VLAN_ID: v.id = u16Of(x); break;
         case TCA_VLAN_PUSH_VLAN_PROTOCOL: v.protocol = ntohs(u16Of(x)); break;
         case TCA_VLAN_PUSH_VLAN_PRIORITY: v.priority = u8Of(x); break;
+        case TCA_VLAN_PUSH_ETH_DST:
+          if (core::readBytes(x).size() == 6) v.dstMac = MacAddress(core::readBytes(x));
+          break;
+        case TCA_VLAN_PUSH_ETH_SRC:
+          if (core::readBytes(x).size() == 6) v.srcMac = MacAddress(core::readBytes(x));
+          break;
         case TCA_VLAN_PAD: break;
         default: keep(x);
       }

@@ -67,6 +67,26 @@ TEST_F(TcFilterCli, U32AndMirredOutputMatchesTc) {
   EXPECT_NE(text.find("match 00000800/0000ffff at 12"), std::string::npos) << text;
 }
 
+TEST_F(TcFilterCli, U32KeysReadAsTcReadsThem) {
+  // tc reads a key's mask in base 16 with or without "0x" and its "at OFFSET" as optional (0):
+  // iproute2's own testsuite writes `u32 match u32 0 0` (tests/tc/pedit.t). The same words go to
+  // fastlink on v0 and to tc on v1; tc prints both devices' filters (hence the same keys).
+  ASSERT_EQ(tc("qdisc add dev v1 clsact").status, 0);
+  const char* keys[] = {"match u32 0 0", "match u32 0x0800 ffff at 12", "match u16 0x1234 ff00 at 2",
+                        "match u8 0x16 10 at 9", "match ip protocol 1 ff", "match ip dport 22 ffff"};
+  int pref = 1;
+  for (const char* key : keys) {
+    std::string words = "ingress pref " + std::to_string(pref++) + " protocol ip u32 " + key;
+    ok("tc filter add dev v0 " + words);
+    ASSERT_EQ(tc("filter add dev v1 " + words).status, 0) << words;
+  }
+  auto mine = tc("filter show dev v0 ingress");
+  auto theirs = tc("filter show dev v1 ingress");
+  ASSERT_EQ(theirs.status, 0) << theirs.err;
+  ASSERT_NE(theirs.out.find("match 00100000/00100000 at 8"), std::string::npos) << theirs.out;  // u8 0x16 10 at 9
+  EXPECT_EQ(mine.out, theirs.out);
+}
+
 TEST_F(TcFilterCli, SharedBlockMirredDirectionsAndStatsLikeTc) {
   ok("tc filter add dev v0 ingress protocol ip pref 10 u32 match ip dst 10.0.0.1/32 action mirred egress mirror dev v1 "
      "action mirred ingress redirect dev v1");

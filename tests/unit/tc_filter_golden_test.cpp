@@ -162,6 +162,39 @@ TEST(TcFilterGolden, FlowerIpv4TcpDstPortWithSkbeditAndVlanPush) {
                                              Attrs().str(kTcaKind, "flower").nest(kTcaOptions, opts))));
 }
 
+TEST(TcFilterGolden, VlanPopEthAndPushEth) {
+  // tc filter add dev (3) ingress matchall action vlan pop_eth action vlan push_eth
+  //   dst_mac 02:00:00:00:00:02 src_mac 02:00:00:00:00:01 (iproute2's testsuite, tests/tc/vlan.t):
+  // v_action 4 / 5 (TCA_VLAN_ACT_POP_ETH / PUSH_ETH), the addresses in TCA_VLAN_PUSH_ETH_DST (7)
+  // and _SRC (8), and no VLAN id, protocol or priority.
+  VlanAction pop;
+  pop.op = VlanAction::PopEth;
+  VlanAction push;
+  push.op = VlanAction::PushEth;
+  push.dstMac = MacAddress::parse("02:00:00:00:00:02");
+  push.srcMac = MacAddress::parse("02:00:00:00:00:01");
+  MatchallOptions m;
+  m.actions = {TcAction().setOptions(pop), TcAction().setOptions(push)};
+  TcFilterInfo f;
+  f.setDev(3u).setParent(TcFilterInfo::kIngressParent).setOptions(m);
+  Attrs popAttrs = Attrs().raw(2 /* PARMS */, gen(0, 3 /* pipe */, {4}));
+  Attrs pushAttrs = Attrs().raw(2, gen(0, 3, {5})).raw(7, {2, 0, 0, 0, 0, 2}).raw(8, {2, 0, 0, 0, 0, 1});
+  EXPECT_TRUE(sameBytes(TcFilterRequests::add(f).bytes(),
+                        test::netlinkMessage(kRtmNewTfilter, kAdd, tcm(3, 0, 0xFFFFFFF2, info(0, kAllBe)),
+                                             Attrs().str(kTcaKind, "matchall")
+                                                 .nest(kTcaOptions, Attrs().nest(2 /* ACT */, Attrs()
+                                                                                     .append(action(1, "vlan", popAttrs))
+                                                                                     .append(action(2, "vlan", pushAttrs)))))));
+  // push_eth without both addresses is refused before sending.
+  VlanAction half = push;
+  half.srcMac.reset();
+  MatchallOptions bad;
+  bad.actions = {TcAction().setOptions(half)};
+  TcFilterInfo g = f;
+  g.setOptions(bad);
+  EXPECT_THROW(TcFilterRequests::add(g), Error);
+}
+
 TEST(TcFilterGolden, FwBasicAndBpf) {
   FwOptions fw;
   fw.classid = TcHandle(1, 2);
@@ -259,6 +292,22 @@ TEST(TcFilterDecode, RoundTripKeepsOptionsAndActions) {
   EXPECT_EQ(std::get<TunnelKeyAction>(bu.actions[1].options), t);
   EXPECT_EQ(std::get<GactAction>(bu.actions[2].options).control, tcact::gotoChain(7));
   EXPECT_EQ(tcact::name(tcact::gotoChain(7)), "goto chain 7");
+}
+
+TEST(TcFilterDecode, VlanPushEthRoundTrip) {
+  VlanAction push;
+  push.op = VlanAction::PushEth;
+  push.dstMac = MacAddress::parse("02:00:00:00:00:02");
+  push.srcMac = MacAddress::parse("02:00:00:00:00:01");
+  push.control = tcact::kPass;
+  MatchallOptions m;
+  m.actions = {TcAction().setOptions(push)};
+  TcFilterInfo f;
+  f.setDev(3u).setParent(TcFilterInfo::kIngressParent).setPrio(1).setOptions(m);
+  TcFilterInfo back = decodeOwn(TcFilterRequests::add(f));
+  auto& bm = std::get<MatchallOptions>(back.options);
+  ASSERT_EQ(bm.actions.size(), 1u);
+  EXPECT_EQ(std::get<VlanAction>(bm.actions[0].options), push);
 }
 
 TEST(TcFilterDecode, U32PerfCountersOfADump) {
