@@ -7,6 +7,7 @@
 
 #include <fcntl.h>
 #include <sodium.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -278,31 +279,43 @@ std::string cacheFileOf(const std::string& path, const std::string& directory) {
   return directory + "/" + hex;
 }
 
-/// The whole file, if it is a regular file of this user's (not followed through a link).
-std::optional<std::string> readOwnFile(const std::string& file) {
-  int fd = ::open(file.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-  if (fd < 0) return std::nullopt;
-  struct stat st {};
-  std::optional<std::string> bytes;
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == ::geteuid()) {
-    std::string content(static_cast<std::size_t>(st.st_size), '\0');
-    std::size_t got = 0;
-    while (got < content.size()) {
-      ssize_t n = ::read(fd, content.data() + got, content.size() - got);
-      if (n <= 0) break;
-      got += static_cast<std::size_t>(n);
+/// A regular file's bytes, mapped read-only and populated (a hit reads ~15 MB of document and
+/// cache at the 10,000-device scale: copied into fresh buffers, their page faults and copies were
+/// a tenth of the process). Empty when the file is not a regular, non-empty one (or, with
+/// `ownOnly`, not this user's, or a symbolic link).
+class MappedFile {
+ public:
+  MappedFile(const std::string& path, bool ownOnly) {
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | (ownOnly ? O_NOFOLLOW : 0));
+    if (fd < 0) return;
+    struct stat st {};
+    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && (!ownOnly || st.st_uid == ::geteuid())) {
+      void* at = ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+      if (at != MAP_FAILED) {
+        data_ = at;
+        size_ = static_cast<std::size_t>(st.st_size);
+      }
     }
-    if (got == content.size()) bytes = std::move(content);
+    ::close(fd);
   }
-  ::close(fd);
-  return bytes;
-}
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+  ~MappedFile() {
+    if (data_) ::munmap(data_, size_);
+  }
+  bool mapped() const { return data_ != nullptr; }
+  std::string_view bytes() const { return {static_cast<const char*>(data_), size_}; }
+
+ private:
+  void* data_ = nullptr;
+  std::size_t size_ = 0;
+};
 
 /// The State a cache file holds for this header, or why not.
-std::optional<State> readCache(const std::optional<std::string>& file, const std::string& header, CacheOutcome& outcome) {
+std::optional<State> readCache(const MappedFile& file, const std::string& header, CacheOutcome& outcome) {
   outcome = CacheOutcome::Miss;
-  if (!file) return std::nullopt;
-  std::string_view bytes = *file;
+  if (!file.mapped()) return std::nullopt;
+  std::string_view bytes = file.bytes();
   // The header names the document's hash and the binary: another one is stale, not corrupt.
   if (bytes.size() < header.size() || bytes.substr(0, header.size()) != header) {
     outcome = bytes.substr(0, kMagic.size()) == std::string_view(kMagic.data(), kMagic.size()) ? CacheOutcome::Stale
@@ -361,13 +374,18 @@ const char* nameOf(CacheOutcome o) {
 State loadThroughCache(const std::string& path, const std::string& directory, CacheOutcome& outcome) {
   outcome = CacheOutcome::Unused;
   if (path == "-" || ::sodium_init() < 0) return State::load(path);
-  std::string text = State::read(path);
+  MappedFile document(path, false);
+  // Not a regular file (or empty): read as load() reads it, with its errors, and uncached.
+  if (!document.mapped()) return State::load(path);
   std::string file = privateDirectory(directory) ? cacheFileOf(path, directory) : "";
-  if (file.empty()) return State::parse(text, path);
-  std::string header = headerOf(blake2b(text), binaryIdentity());
-  if (std::optional<State> cached = readCache(readOwnFile(file), header, outcome)) return std::move(*cached);
+  if (file.empty()) return State::parse(document.bytes(), path);
+  if (std::optional<State> cached = readCache(MappedFile(file, true), headerOf(blake2b(document.bytes()), binaryIdentity()), outcome))
+    return std::move(*cached);
+  // A miss parses a copy, and caches it under the copy's hash: a document changed while it was
+  // mapped cannot be cached under the other version's hash.
+  std::string text(document.bytes());
   State state = State::parse(text, path);
-  writeCache(file, header, state);
+  writeCache(file, headerOf(blake2b(text), binaryIdentity()), state);
   return state;
 }
 

@@ -97,12 +97,13 @@ class ApplyCli : public CliTest {
     EXPECT_FALSE(watchdogRuns()) << "the watchdog still runs";
   }
   /// The host a rollback test starts from: a veth pair, a bridge with a port, addresses, routes
-  /// through both, a rule; read once the kernel has stopped changing it.
+  /// through both (one in table 100, which a no-op plan of the document's main-table routes does
+  /// not dump: the undo must), a rule; read once the kernel has stopped changing it.
   std::string makeRollbackHost() {
     ns.exec("sysctl -qw net.ipv6.conf.all.accept_dad=0 net.ipv6.conf.default.accept_dad=0");
     for (const char* command : {"link add ra0 type veth peer name ra1", "addr add 10.1.0.1/24 dev ra0", "link set ra0 up",
                                 "link add rold type bridge", "link set ra1 master rold", "addr add 10.6.0.1/24 dev rold",
-                                "link set rold up", "link set ra1 up", "route add 10.2.0.0/16 via 10.1.0.2 proto bgp",
+                                "link set rold up", "route add 10.8.0.0/16 dev rold table 100 proto static", "link set ra1 up", "route add 10.2.0.0/16 via 10.1.0.2 proto bgp",
                                 "route add 10.7.0.0/16 via 10.6.0.9 proto static",
                                 "rule add from 10.3.0.0/16 lookup 50 pref 300 proto static"})
       ns.ip(command);
