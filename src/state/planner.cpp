@@ -994,13 +994,14 @@ class Planner {
   bool routeOnDeletedDevice(const RouteInfo& h) const { return !deleted_.empty() && deleted_.count(host_.nameOf(h.devIndex())) > 0; }
 
   /// The host routes with r's destination and table, in dump order (the only ones sameRoute can accept).
-  std::vector<const RouteInfo*> candidates(const RouteState& r) {
+  /// One buffer for every call (valid until the next): 100,000 routes, no allocation each.
+  const std::vector<const RouteInfo*>& candidates(const RouteState& r) {
     indexHostRoutes();
-    std::vector<const RouteInfo*> found;
+    candidates_.clear();
     auto [from, to] = routesByKey_.equal_range(RouteKey::of(r.destination, r.table));
-    for (auto it = from; it != to; ++it) found.push_back(it->second);
-    std::sort(found.begin(), found.end());  // pointers into one vector: dump order
-    return found;
+    for (auto it = from; it != to; ++it) candidates_.push_back(it->second);
+    if (candidates_.size() > 1) std::sort(candidates_.begin(), candidates_.end());  // pointers into one vector: dump order
+    return candidates_;
   }
 
   void indexHostRoutes() {
@@ -1015,7 +1016,7 @@ class Planner {
     bool overridden = want_.mode == ApplyMode::Overridden;
     std::unordered_set<const RouteInfo*> kept, named;
     for (const auto& r : want_.routes) {
-      std::vector<const RouteInfo*> same = candidates(r);
+      const std::vector<const RouteInfo*>& same = candidates(r);
       if (r.absent) {
         for (const RouteInfo* h : same)
           if (sameRoute(r, *h) && !routeOnDeletedDevice(*h)) deleteHostRoute(*h);
@@ -1204,6 +1205,7 @@ class Planner {
   std::vector<RouteState> routesAdded_;
   std::vector<RuleState> rulesAdded_;
   std::unordered_multimap<RouteKey, const RouteInfo*, RouteKey::Hash> routesByKey_;  ///< host routes by destination and table
+  std::vector<const RouteInfo*> candidates_;
   std::shared_ptr<CreatedIndexes> created_;
   std::set<const RouteInfo*> deletedRoutes_;
   std::set<const RuleInfo*> deletedRules_;
