@@ -235,10 +235,16 @@ Hash blake2b(std::string_view bytes) {
 }
 
 /// The binary that parses: a cache written by another build (whose parser may read the same
-/// document differently) is not used.
+/// document differently) is not used. The file /proc/self/exe names, stat'd by that name (under
+/// valgrind the link itself leads to valgrind's tool, which every build would share). "" when it
+/// cannot be read (a binary replaced since it started): then nothing is cached.
 std::string binaryIdentity() {
+  char path[4096];
+  ssize_t length = ::readlink("/proc/self/exe", path, sizeof path - 1);
+  if (length <= 0) return {};
+  path[length] = '\0';
   struct stat st {};
-  if (::stat("/proc/self/exe", &st) != 0) return {};
+  if (::stat(path, &st) != 0) return {};
   Writer w;
   w.io(static_cast<uint64_t>(st.st_dev)), w.io(static_cast<uint64_t>(st.st_ino)), w.io(static_cast<uint64_t>(st.st_size));
   w.io(static_cast<int64_t>(st.st_mtim.tv_sec)), w.io(static_cast<int64_t>(st.st_mtim.tv_nsec));
@@ -377,15 +383,16 @@ State loadThroughCache(const std::string& path, const std::string& directory, Ca
   MappedFile document(path, false);
   // Not a regular file (or empty): read as load() reads it, with its errors, and uncached.
   if (!document.mapped()) return State::load(path);
-  std::string file = privateDirectory(directory) ? cacheFileOf(path, directory) : "";
+  std::string identity = binaryIdentity();
+  std::string file = !identity.empty() && privateDirectory(directory) ? cacheFileOf(path, directory) : "";
   if (file.empty()) return State::parse(document.bytes(), path);
-  if (std::optional<State> cached = readCache(MappedFile(file, true), headerOf(blake2b(document.bytes()), binaryIdentity()), outcome))
+  if (std::optional<State> cached = readCache(MappedFile(file, true), headerOf(blake2b(document.bytes()), identity), outcome))
     return std::move(*cached);
   // A miss parses a copy, and caches it under the copy's hash: a document changed while it was
   // mapped cannot be cached under the other version's hash.
   std::string text(document.bytes());
   State state = State::parse(text, path);
-  writeCache(file, headerOf(blake2b(text), binaryIdentity()), state);
+  writeCache(file, headerOf(blake2b(text), identity), state);
   return state;
 }
 
