@@ -33,6 +33,7 @@
 #include "fastlink/state.hpp"
 #include "kit/output.hpp"
 #include "state/apply_journal.hpp"
+#include "state/document_cache.hpp"
 
 namespace fastlink::cli {
 
@@ -40,9 +41,13 @@ namespace fastlink::cli {
 /// network namespace, named by the namespace's cookie (the same for `-n NAME` and for a process
 /// inside it).
 Checkpoint checkpointOf(const Context& ctx) {
-  const char* root = std::getenv("FASTLINK_RUN_DIR");
   uint64_t cookie = ctx.options().netns ? netnsCookie(Netns::named(*ctx.options().netns)) : netnsCookie();
-  return Checkpoint::forNamespace(root && *root ? root : "/run/fastlink", cookie);
+  return Checkpoint::forNamespace(runDirectory(), cookie);
+}
+
+std::string runDirectory() {
+  const char* root = std::getenv("FASTLINK_RUN_DIR");
+  return root && *root ? root : "/run/fastlink";
 }
 
 namespace {
@@ -260,7 +265,7 @@ int runApply(Context& ctx, Args& args) {
   bool json = ctx.options().json;
   State want;
   try {
-    want = State::load(file);
+    want = loadDocument(file, runDirectory() + "/documents");
   } catch (const Error& e) {
     if (e.code() == std::errc::invalid_argument) return reportError(e, file);
     // A file that cannot be read is bad input, as a -batch file is: nothing was sent.

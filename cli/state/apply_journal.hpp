@@ -2,6 +2,8 @@
 // the commands built on apply (state/nmstatectl_command.cpp).
 #pragma once
 
+#include <string>
+
 #include "kit/command.hpp"
 #include "fastlink/state.hpp"
 
@@ -11,5 +13,8 @@ namespace fastlink::cli {
 /// network namespace, named by the namespace's cookie (the same for `-n NAME` and for a process
 /// inside it).
 Checkpoint checkpointOf(const Context& ctx);
+/// $FASTLINK_RUN_DIR, default /run/fastlink: the journals, and the parsed-document cache in
+/// documents/ (a document is the same in every namespace).
+std::string runDirectory();
 
 }  // namespace fastlink::cli

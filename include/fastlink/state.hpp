@@ -151,6 +151,9 @@ struct State {
   static State parse(std::string_view text, const std::string& origin = "document");
   /// Reads and parses a file; "-" reads standard input.
   static State load(const std::string& path);
+  /// The text load() parses: the file's bytes ("-": standard input). Throws Error as load() does
+  /// for a file that cannot be read (EISDIR for a directory).
+  static std::string read(const std::string& path);
 
   /// The document as YAML (`fastlink show state --yaml`) or JSON (`-j`), in the shape parse reads.
   std::string toYaml() const;

@@ -81,7 +81,11 @@ struct Host {
   std::map<std::string, LinkInfo> links;
   std::map<uint32_t, std::string> names;  // in index order: `show state` and the undo list devices so
   std::map<std::string, std::vector<Prefix>> addresses;  // by device name, both families
+  /// The routes the plan can differ on: those `routeFilter` (the kernel's filter) lets through.
   std::vector<RouteInfo> routes;
+  RouteFilter routeFilter;
+  /// The other routes, dumped only for an undo (the routes through a device the plan touches).
+  std::vector<RouteInfo> otherRoutes;
   std::vector<RuleInfo> rules;
   /// Bridge ports' VLANs by port name (dumped when the document or the undo needs them).
   std::map<std::string, std::vector<BridgeVlanRange>> vlans;
@@ -95,11 +99,18 @@ struct Host {
     auto it = links.find(name);
     return it == links.end() ? nullptr : &it->second;
   }
+  /// names by index, as an array (a no-op apply asks for the device of each of 100,000 routes:
+  /// a tree walk each was 6% of its CPU). Filled by indexNames() once the links are dumped.
+  std::vector<const std::string*> nameByIndex;
+
   /// The device's name; "" for an index the link dump did not give.
   const std::string& nameOf(uint32_t index) const {
     static const std::string none;
-    auto it = names.find(index);
-    return it == names.end() ? none : it->second;
+    return index < nameByIndex.size() && nameByIndex[index] ? *nameByIndex[index] : none;
+  }
+  void indexNames() {
+    nameByIndex.assign(maxIndex + 1, nullptr);
+    for (const auto& [index, name] : names) nameByIndex[index] = &name;
   }
 };
 
@@ -111,11 +122,44 @@ void dumpAddresses(Netlink& nl, Host& host) {
   }, [&] { host.addresses.clear(); });
 }
 
-void dumpRoutes(Netlink& nl, Host& host) {
-  nl.routes().forEach({}, [&](const RouteInfo& r) {
+/// The routes the document can differ from: its routes' tables and families (and in overridden
+/// mode the tables it owns, both families). The kernel filters by one table and one family
+/// (strict checking; NLM_F_DUMP_FILTERED): a document of main-table IPv4 routes does not read
+/// the local table or any IPv6 route. More tables or both families: those dimensions unfiltered.
+RouteFilter routesInvolved(const State& want) {
+  std::set<uint32_t> tables;
+  bool v4 = false, v6 = false;
+  for (const auto& r : want.routes) {
+    tables.insert(r.table);
+    (r.destination.isV4() ? v4 : v6) = true;
+  }
+  if (want.mode == ApplyMode::Overridden) {
+    tables.insert(want.ownership.routeTables.begin(), want.ownership.routeTables.end());
+    v4 = v6 = true;
+  }
+  RouteFilter filter;
+  if (tables.size() == 1) filter.table = *tables.begin();
+  if (v4 != v6) filter.family = v4 ? IpAddress::Family::v4 : IpAddress::Family::v6;
+  return filter;
+}
+
+void dumpRoutes(Netlink& nl, Host& host, const RouteFilter& filter = {}) {
+  host.routeFilter = filter;
+  nl.routes().forEach(filter, [&](const RouteInfo& r) {
     if (r.isCloned()) return;
     host.routes.push_back(r);
   }, [&] { host.routes.clear(); });
+}
+
+/// The routes a filtered dumpRoutes left out, into host.otherRoutes (host.routes stays: the
+/// planner holds pointers into it).
+void dumpOtherRoutes(Netlink& nl, Host& host) {
+  const RouteFilter& f = host.routeFilter;
+  if (!f.table && !f.family) return;
+  nl.routes().forEach({}, [&](const RouteInfo& r) {
+    if (r.isCloned()) return;
+    if ((f.table && r.tableOrMain() != *f.table) || (f.family && r.family() != *f.family)) host.otherRoutes.push_back(r);
+  }, [&] { host.otherRoutes.clear(); });
 }
 
 /// The VLANs of the bridges' ports (not the bridges' own VLANs), as the kernel's compressed dump
@@ -150,7 +194,7 @@ LinkInfo hostLinkOf(const LinkView& v) {
   return l;
 }
 
-Host dumpHost(Netlink& nl, bool addresses, bool routes, bool rules) {
+Host dumpHost(Netlink& nl, bool addresses, std::optional<RouteFilter> routes, bool rules) {
   Host host;
   nl.links().forEach({}, [&](const LinkView& view) {
     if (!view.name() || !view.index()) return;
@@ -162,8 +206,9 @@ Host dumpHost(Netlink& nl, bool addresses, bool routes, bool rules) {
     std::string name = *l.name;
     host.links.emplace(std::move(name), std::move(l));
   }, [&] { host = Host{}; });
+  host.indexNames();
   if (addresses) dumpAddresses(nl, host);
-  if (routes) dumpRoutes(nl, host);
+  if (routes) dumpRoutes(nl, host, *routes);
   if (rules) {
     nl.rules().forEach({}, [&](const RuleInfo& r) { host.rules.push_back(r); }, [&] { host.rules.clear(); });
   }
@@ -949,17 +994,19 @@ class Planner {
   bool routeOnDeletedDevice(const RouteInfo& h) const { return !deleted_.empty() && deleted_.count(host_.nameOf(h.devIndex())) > 0; }
 
   /// The host routes with r's destination and table, in dump order (the only ones sameRoute can accept).
-  std::vector<const RouteInfo*> candidates(const RouteState& r) {
+  /// One buffer for every call (valid until the next): 100,000 routes, no allocation each.
+  const std::vector<const RouteInfo*>& candidates(const RouteState& r) {
     indexHostRoutes();
-    std::vector<const RouteInfo*> found;
+    candidates_.clear();
     auto [from, to] = routesByKey_.equal_range(RouteKey::of(r.destination, r.table));
-    for (auto it = from; it != to; ++it) found.push_back(it->second);
-    std::sort(found.begin(), found.end());  // pointers into one vector: dump order
-    return found;
+    for (auto it = from; it != to; ++it) candidates_.push_back(it->second);
+    if (candidates_.size() > 1) std::sort(candidates_.begin(), candidates_.end());  // pointers into one vector: dump order
+    return candidates_;
   }
 
   void indexHostRoutes() {
     if (!routesByKey_.empty()) return;
+    routesByKey_.reserve(host_.routes.size());
     for (const auto& h : host_.routes)
       if (h.dst) routesByKey_.emplace(RouteKey::of(*h.dst, h.tableOrMain()), &h);
   }
@@ -969,7 +1016,7 @@ class Planner {
     bool overridden = want_.mode == ApplyMode::Overridden;
     std::unordered_set<const RouteInfo*> kept, named;
     for (const auto& r : want_.routes) {
-      std::vector<const RouteInfo*> same = candidates(r);
+      const std::vector<const RouteInfo*>& same = candidates(r);
       if (r.absent) {
         for (const RouteInfo* h : same)
           if (sameRoute(r, *h) && !routeOnDeletedDevice(*h)) deleteHostRoute(*h);
@@ -1134,6 +1181,10 @@ class Planner {
       if (!routesBefore_.count(&h) && !beforeIndexes.count(h.devIndex())) continue;
       if (auto route = routeStateOf(host_, h)) u.routes.push_back(std::move(*route));
     }
+    for (const auto& h : host_.otherRoutes) {
+      if (!beforeIndexes.count(h.devIndex())) continue;
+      if (auto route = routeStateOf(host_, h)) u.routes.push_back(std::move(*route));
+    }
     for (const auto& r : routesAdded_) u.routes.push_back(r);
     for (const RuleInfo* h : rulesBefore_)
       if (auto rule = ruleStateOf(*h)) u.rules.push_back(std::move(*rule));
@@ -1154,6 +1205,7 @@ class Planner {
   std::vector<RouteState> routesAdded_;
   std::vector<RuleState> rulesAdded_;
   std::unordered_multimap<RouteKey, const RouteInfo*, RouteKey::Hash> routesByKey_;  ///< host routes by destination and table
+  std::vector<const RouteInfo*> candidates_;
   std::shared_ptr<CreatedIndexes> created_;
   std::set<const RouteInfo*> deletedRoutes_;
   std::set<const RuleInfo*> deletedRules_;
@@ -1185,7 +1237,7 @@ Plan makePlan(Netlink& netlink, const State& want, bool recordUndo) {
   bool routes = !want.routes.empty() || want.mode == ApplyMode::Overridden;
   bool rules = !want.rules.empty() || want.mode == ApplyMode::Overridden;
   bool addresses = needsAddresses(want);
-  Host host = dumpHost(netlink, addresses, routes, rules);
+  Host host = dumpHost(netlink, addresses, routes ? std::optional(routesInvolved(want)) : std::nullopt, rules);
   bool vlans = std::any_of(want.interfaces.begin(), want.interfaces.end(), [](const InterfaceState& i) { return !i.portVlans.empty(); });
   if (vlans) dumpVlans(netlink, host);
   Planner planner(want, host);
@@ -1195,6 +1247,7 @@ Plan makePlan(Netlink& netlink, const State& want, bool recordUndo) {
     // now when the plan did not need them (adding to the host leaves the plan as it is).
     if (planner.touchesHostDevices() && !addresses) dumpAddresses(netlink, host);
     if (planner.touchesHostDevices() && !routes) dumpRoutes(netlink, host);
+    if (planner.touchesHostDevices() && routes) dumpOtherRoutes(netlink, host);
     if (planner.needsVlanPreimage() && !vlans) dumpVlans(netlink, host);
     plan.undo = planner.undo();
   }
@@ -1263,7 +1316,7 @@ std::string Plan::toJson(const BatchResult* results) const {
 }
 
 State captureState(Netlink& netlink) {
-  Host host = dumpHost(netlink, true, true, true);
+  Host host = dumpHost(netlink, true, RouteFilter{}, true);
   dumpVlans(netlink, host);
   State state;
   // Devices by ifindex: the order they were made in, which is an order that can make them again.

@@ -684,7 +684,9 @@ State State::parse(std::string_view text, const std::string& origin) {
   }
 }
 
-State State::load(const std::string& path) {
+State State::load(const std::string& path) { return parse(read(path), path == "-" ? "standard input" : path); }
+
+std::string State::read(const std::string& path) {
   std::string content;
   if (path == "-") {
     content.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
@@ -699,7 +701,7 @@ State State::load(const std::string& path) {
     whole << in.rdbuf();
     content = std::move(whole).str();
   }
-  return parse(content, path == "-" ? "standard input" : path);
+  return content;
 }
 
 const InterfaceState* State::findInterface(std::string_view name) const {

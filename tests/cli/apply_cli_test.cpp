@@ -45,6 +45,7 @@ class ApplyCli : public CliTest {
     for (const auto& p : paths_) std::remove(p.c_str());
     std::filesystem::remove_all(journals_);
     unsetenv("FASTLINK_RUN_DIR");
+    unsetenv("FASTLINK_TEST_DOCUMENT_CACHE");
   }
   /// Expects hostDump() to come back to `before`: polled, as a recreated device gets its IPv6
   /// link-local address and routes a little after it comes up.
@@ -96,12 +97,13 @@ class ApplyCli : public CliTest {
     EXPECT_FALSE(watchdogRuns()) << "the watchdog still runs";
   }
   /// The host a rollback test starts from: a veth pair, a bridge with a port, addresses, routes
-  /// through both, a rule; read once the kernel has stopped changing it.
+  /// through both (one in table 100, which a no-op plan of the document's main-table routes does
+  /// not dump: the undo must), a rule; read once the kernel has stopped changing it.
   std::string makeRollbackHost() {
     ns.exec("sysctl -qw net.ipv6.conf.all.accept_dad=0 net.ipv6.conf.default.accept_dad=0");
     for (const char* command : {"link add ra0 type veth peer name ra1", "addr add 10.1.0.1/24 dev ra0", "link set ra0 up",
                                 "link add rold type bridge", "link set ra1 master rold", "addr add 10.6.0.1/24 dev rold",
-                                "link set rold up", "link set ra1 up", "route add 10.2.0.0/16 via 10.1.0.2 proto bgp",
+                                "link set rold up", "route add 10.8.0.0/16 dev rold table 100 proto static", "link set ra1 up", "route add 10.2.0.0/16 via 10.1.0.2 proto bgp",
                                 "route add 10.7.0.0/16 via 10.6.0.9 proto static",
                                 "rule add from 10.3.0.0/16 lookup 50 pref 300 proto static"})
       ns.ip(command);
@@ -258,6 +260,25 @@ TEST_F(ApplyCli, FiftyInterfacesThenNoChangeSendsNothingAndOneFieldOneRequest) {
   ASSERT_EQ(steps.size(), 1u);
   EXPECT_EQ(steps[0]["object"], "interface vb7");
   EXPECT_EQ(steps[0]["result"], "applied");
+}
+
+TEST_F(ApplyCli, ParsedDocumentCacheHitPlansAndAppliesAsAParse) {
+  // The cache (cli/state/document_cache.cpp; its stale and corrupt cases are unit tests): the
+  // second read of the same bytes is a hit, and plans what the parse planned.
+  setenv("FASTLINK_TEST_DOCUMENT_CACHE", "1", 1);
+  std::string path = writeDoc(scaleDocument(8, ", mtu: 9000"));
+  auto missed = cli("apply --check " + path);
+  EXPECT_EQ(missed.err, "document cache: miss\n");
+  auto hit = cli("apply --check " + path);
+  EXPECT_EQ(hit.err, "document cache: hit\n");
+  EXPECT_EQ(hit.status, 2);
+  EXPECT_EQ(hit.out, missed.out);
+  EXPECT_NE(hit.out.find("+ interface vb2: type veth"), std::string::npos) << hit.out;
+  auto r = cli("apply " + path);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "document cache: hit\n");
+  EXPECT_EQ(ipLink("vb7")["mtu"], 9000);
+  EXPECT_EQ(ns.ipJson("route show 172.16.5.0/24")[0]["dev"], "vb2");
 }
 
 TEST_F(ApplyCli, ShowStateAppliedBackChangesNothing) {
