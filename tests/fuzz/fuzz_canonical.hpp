@@ -16,7 +16,8 @@ inline void canonicalizeEach(const uint8_t* data, std::size_t size, uint16_t new
     FuzzMessage message(data, size, type);
     events::Canonical c = events::canonicalize(message.header());
     volatile uint32_t sink = c.ifindex ^ c.nexthopId ^ c.ipv4Address;
-    for (const std::string* s : {&c.key, &c.identity, &c.message, &c.name})
+    sink = sink ^ static_cast<uint32_t>(c.identity().size());
+    for (const std::string* s : {&c.key, &c.message, &c.name})
       for (char b : *s) sink = sink ^ static_cast<uint8_t>(b);
     for (uint32_t dev : c.pathDevices) sink = sink ^ dev;
     (void)sink;

@@ -242,8 +242,8 @@ TEST(EventsGolden, CanonicalFormIgnoresCountersAndNotificationOnlyParts) {
   // Routes: two nexthops of one identity are two objects; the lookup key is their common prefix.
   AlignedMessage r(routeMessage(kNewRoute, 0));
   auto route = events::canonicalize(r.as<nlmsghdr>());
-  EXPECT_EQ(route.key.rfind(route.identity, 0), 0u);
-  EXPECT_EQ(route.identity.rfind(events::routeLookupKey(254, Prefix::parse("10.10.0.0/16")), 0), 0u);
+  EXPECT_EQ(route.key.rfind(route.identity(), 0), 0u);
+  EXPECT_EQ(route.identity().rfind(events::routeLookupKey(254, Prefix::parse("10.10.0.0/16")), 0), 0u);
   EXPECT_EQ(route.routeDev, 3u);
 }
 
