@@ -75,21 +75,41 @@ uint32_t u32(std::span<const uint8_t> v) {
 // compare equal), the family header as is (with `patch` applied), attributes except `drop`.
 // A message whose attributes are well formed to its end, none of them dropped, is copied whole
 // (the common case: an IPv4 route carries no cache info; a sync copies a million of them).
-template <class Drop, class Patch>
-std::string rebuild(const nlmsghdr* m, uint16_t newType, std::size_t familyHeader, Drop drop, Patch patch) {
-  std::string out;
-  out.reserve(NLMSG_ALIGN(m->nlmsg_len));  // at most the message itself: one allocation
+template <class Drop>
+bool keptWhole(const nlmsghdr* m, std::size_t familyHeader, Drop drop) {
   bool keepsAll = NLMSG_ALIGN(familyHeader) == familyHeader;
   std::size_t walked = NLMSG_HDRLEN + familyHeader;
   forEachAttr(m, familyHeader, [&](const Attr& a, std::span<const uint8_t> tlv) {
     keepsAll = keepsAll && !drop(a.type);
     walked += NLA_ALIGN(tlv.size());
   });
-  if (keepsAll && walked >= m->nlmsg_len) {
-    out.assign(reinterpret_cast<const char*>(m), m->nlmsg_len);
-    out.resize(NLMSG_ALIGN(out.size()), '\0');
+  return keepsAll && walked >= m->nlmsg_len;
+}
+
+void normaliseHeader(std::string& out, uint16_t newType) {
+  nlmsghdr h{};
+  h.nlmsg_len = static_cast<uint32_t>(out.size());
+  h.nlmsg_type = newType;
+  std::memcpy(out.data(), &h, sizeof h);
+}
+
+std::string copyWhole(const nlmsghdr* m, uint16_t newType) {
+  std::string out;
+  out.reserve(NLMSG_ALIGN(m->nlmsg_len));
+  out.assign(reinterpret_cast<const char*>(m), m->nlmsg_len);
+  out.resize(NLMSG_ALIGN(out.size()), '\0');
+  normaliseHeader(out, newType);
+  return out;
+}
+
+template <class Drop, class Patch>
+std::string rebuild(const nlmsghdr* m, uint16_t newType, std::size_t familyHeader, Drop drop, Patch patch) {
+  std::string out;
+  if (keptWhole(m, familyHeader, drop)) {
+    out = copyWhole(m, newType);
     patch(out.data() + NLMSG_HDRLEN);
   } else {
+    out.reserve(NLMSG_ALIGN(m->nlmsg_len));  // at most the message itself: one allocation
     out.resize(NLMSG_HDRLEN + NLMSG_ALIGN(familyHeader), '\0');
     std::memcpy(out.data() + NLMSG_HDRLEN, NLMSG_DATA(m), familyHeader);
     patch(out.data() + NLMSG_HDRLEN);
@@ -98,11 +118,8 @@ std::string rebuild(const nlmsghdr* m, uint16_t newType, std::size_t familyHeade
       out.append(reinterpret_cast<const char*>(tlv.data()), tlv.size());
       out.resize(NLMSG_ALIGN(out.size()), '\0');
     });
+    normaliseHeader(out, newType);
   }
-  nlmsghdr h{};
-  h.nlmsg_len = static_cast<uint32_t>(out.size());
-  h.nlmsg_type = newType;
-  std::memcpy(out.data(), &h, sizeof h);
   return out;
 }
 
@@ -182,7 +199,9 @@ void appendPathsWithoutFlags(std::string& key, std::span<const uint8_t> multipat
   forEachPath(multipath, [&](const rtnexthop&, std::size_t at) { key[start + at + offsetof(rtnexthop, rtnh_flags)] = 0; });
 }
 
-Canonical route(const nlmsghdr* m) {
+bool volatileRouteAttribute(uint16_t t) { return t == RTA_CACHEINFO || t == RTA_EXPIRES; }
+
+Canonical route(const nlmsghdr* m, bool lazily) {
   Canonical c;
   if (m->nlmsg_len < NLMSG_LENGTH(sizeof(rtmsg))) return c;
   rtmsg rtm;
@@ -245,8 +264,8 @@ Canonical route(const nlmsghdr* m) {
   c.family = rtm.rtm_family;
   c.routeType = rtm.rtm_type;
   if (multipath.empty() && !nhid) c.routeDev = oif;
-  c.message = rebuild(m, RTM_NEWROUTE, sizeof rtm, [](uint16_t t) { return t == RTA_CACHEINFO || t == RTA_EXPIRES; },
-                      [](char*) {});
+  if (lazily && keptWhole(m, sizeof rtm, volatileRouteAttribute)) c.source = m;
+  else c.message = rebuild(m, RTM_NEWROUTE, sizeof rtm, volatileRouteAttribute, [](char*) {});
   return c;
 }
 
@@ -280,18 +299,41 @@ Canonical neighbour(const nlmsghdr* m) {
 
 }  // namespace
 
-Canonical canonicalize(const nlmsghdr* m) {
+namespace {
+
+Canonical classify(const nlmsghdr* m, bool lazily) {
   switch (m->nlmsg_type) {
     case RTM_NEWLINK:
     case RTM_DELLINK: return link(m);
     case RTM_NEWADDR:
     case RTM_DELADDR: return address(m);
     case RTM_NEWROUTE:
-    case RTM_DELROUTE: return route(m);
+    case RTM_DELROUTE: return route(m, lazily);
     case RTM_NEWNEIGH:
     case RTM_DELNEIGH: return neighbour(m);
     default: return {};
   }
+}
+
+}  // namespace
+
+Canonical canonicalize(const nlmsghdr* m) { return classify(m, false); }
+
+Canonical canonicalizeLazily(const nlmsghdr* m) { return classify(m, true); }
+
+bool sameStoredForm(const Canonical& c, const std::string& stored) {
+  if (!c.source) return c.message == stored;
+  // The stored form of a message kept whole: its bytes after the header, the header normalised
+  // (its length is the stored size; the type is the kind's) and zero padding.
+  const uint32_t length = c.source->nlmsg_len;
+  return stored.size() == NLMSG_ALIGN(length) &&
+         std::memcmp(stored.data() + NLMSG_HDRLEN, reinterpret_cast<const char*>(c.source) + NLMSG_HDRLEN,
+                     length - NLMSG_HDRLEN) == 0;
+}
+
+std::string takeMessage(Canonical& c) {
+  if (!c.source) return std::move(c.message);
+  return copyWhole(c.source, RTM_NEWROUTE);
 }
 
 bool setLinkdown(std::string& message, bool linkdown) {

@@ -224,16 +224,16 @@ struct StateMirror::State {
     if (it->second.generation != generation) ++marked;
     it->second.generation = generation;
     if (inserted) {
-      it->second.message = std::move(c.message);
+      it->second.message = events::takeMessage(c);
       added(c.kind, c);
       linkToDevice(it->second, c);
       report(onChange, EventAction::New, c.kind, it->second.message, reported);
       return it;
     }
-    if (it->second.message == c.message) return it;
+    if (events::sameStoredForm(c, it->second.message)) return it;
     removed(c.kind, it->second.message);
     unlinkFromDevice(it->second);
-    it->second.message = std::move(c.message);
+    it->second.message = events::takeMessage(c);
     added(c.kind, c);
     linkToDevice(it->second, c);
     report(onChange, EventAction::Changed, c.kind, it->second.message, reported);
@@ -425,7 +425,7 @@ struct StateMirror::State {
   void reloadKind(ObjectKind kind, const EventHandler& onChange, std::size_t& reported) {
     std::optional<Table::iterator> last;  // (a dump never erases what it stored: stays valid)
     auto onMessage = [&](const nlmsghdr* m) {
-      Canonical c = events::canonicalize(m);
+      Canonical c = events::canonicalizeLazily(m);  // stored or compared before m goes
       if (!c.valid || c.kind != kind || c.deleted) return;
       if (kind == ObjectKind::Link) followDevice(c, onChange, reported);
       if (kind == ObjectKind::Address) noteAddress(c);
@@ -443,7 +443,7 @@ struct StateMirror::State {
     rtnl::encodeRouteDump(request, filter, 0);
     std::optional<Table::iterator> last;
     auto onMessage = [&](const nlmsghdr* m) {
-      Canonical c = events::canonicalize(m);
+      Canonical c = events::canonicalizeLazily(m);
       if (c.valid && c.kind == ObjectKind::Route && !c.deleted && c.family == t.first && c.table == t.second)
         last = upsert(std::move(c), onChange, reported, last);
     };
