@@ -4,6 +4,8 @@
 // like a mirror's start and its resync; each printed as
 //   pass N wall_s cpu_s messages
 // (cpu = this process's user + system time, so the kernel's work building the dump counts).
+//   sync_floor [PASSES] [keep]   keep: each message is also copied into a block of its own,
+//   kept until the end (the least a store of the objects costs: an allocation and a copy each)
 #include <libmnl/libmnl.h>
 #include <linux/nexthop.h>
 #include <linux/rtnetlink.h>
@@ -12,6 +14,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -30,6 +33,7 @@ struct Walk {
   std::size_t familyHeader = 0;
   std::size_t messages = 0;
   uint64_t sum = 0;  // of attribute types and lengths: the walk is not optimised away
+  std::vector<std::unique_ptr<uint8_t[]>>* kept = nullptr;
 };
 
 int onMessage(const nlmsghdr* m, void* data) {
@@ -39,11 +43,17 @@ int onMessage(const nlmsghdr* m, void* data) {
   const char* tail = reinterpret_cast<const char*>(mnl_nlmsg_get_payload_tail(m));
   for (; mnl_attr_ok(a, static_cast<int>(tail - reinterpret_cast<const char*>(a))); a = mnl_attr_next(a))
     w->sum += mnl_attr_get_type(a) + mnl_attr_get_payload_len(a);
+  if (w->kept) {
+    auto copy = std::make_unique_for_overwrite<uint8_t[]>(m->nlmsg_len);
+    std::memcpy(copy.get(), m, m->nlmsg_len);
+    w->kept->push_back(std::move(copy));
+  }
   return MNL_CB_OK;
 }
 
 // One dump of `type` (family header `header` bytes, AF_UNSPEC), every message walked.
-std::size_t dump(mnl_socket* nl, uint32_t port, std::vector<char>& rx, uint16_t type, std::size_t header, bool skipStats) {
+std::size_t dump(mnl_socket* nl, uint32_t port, std::vector<char>& rx, uint16_t type, std::size_t header, bool skipStats,
+                 std::vector<std::unique_ptr<uint8_t[]>>* kept) {
   char buf[MNL_SOCKET_BUFFER_SIZE];
   nlmsghdr* h = mnl_nlmsg_put_header(buf);
   h->nlmsg_type = type;
@@ -55,6 +65,7 @@ std::size_t dump(mnl_socket* nl, uint32_t port, std::vector<char>& rx, uint16_t 
   if (mnl_socket_sendto(nl, h, h->nlmsg_len) < 0) throw std::runtime_error("sendto");
   Walk w;
   w.familyHeader = header;
+  w.kept = kept;
   for (;;) {
     ssize_t r = mnl_socket_recvfrom(nl, rx.data(), rx.size());
     if (r < 0) throw std::runtime_error(std::string("recv: ") + std::strerror(errno));
@@ -70,6 +81,8 @@ std::size_t dump(mnl_socket* nl, uint32_t port, std::vector<char>& rx, uint16_t 
 
 int main(int argc, char** argv) try {
   int passes = argc > 1 ? std::atoi(argv[1]) : 2;
+  bool keep = argc > 2 && std::strcmp(argv[2], "keep") == 0;
+  std::vector<std::unique_ptr<uint8_t[]>> kept;
   mnl_socket* nl = mnl_socket_open(NETLINK_ROUTE);
   if (!nl) throw std::runtime_error("mnl_socket_open");
   int on = 1;
@@ -78,11 +91,12 @@ int main(int argc, char** argv) try {
   uint32_t port = mnl_socket_get_portid(nl);
   std::vector<char> rx(64 * 1024);
   for (int pass = 1; pass <= passes; ++pass) {
+    auto* store = keep ? &kept : nullptr;
     double t0 = bench::now(), c0 = cpuSeconds();
-    std::size_t n = dump(nl, port, rx, RTM_GETLINK, sizeof(ifinfomsg), true);
-    n += dump(nl, port, rx, RTM_GETADDR, sizeof(ifaddrmsg), false);
-    n += dump(nl, port, rx, RTM_GETNEXTHOP, sizeof(nhmsg), false);
-    n += dump(nl, port, rx, RTM_GETROUTE, sizeof(rtmsg), false);
+    std::size_t n = dump(nl, port, rx, RTM_GETLINK, sizeof(ifinfomsg), true, store);
+    n += dump(nl, port, rx, RTM_GETADDR, sizeof(ifaddrmsg), false, store);
+    n += dump(nl, port, rx, RTM_GETNEXTHOP, sizeof(nhmsg), false, store);
+    n += dump(nl, port, rx, RTM_GETROUTE, sizeof(rtmsg), false, store);
     std::printf("pass %d %.4f %.4f %zu\n", pass, bench::now() - t0, cpuSeconds() - c0, n);
   }
   mnl_socket_close(nl);
