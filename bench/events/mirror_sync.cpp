@@ -12,29 +12,19 @@
 
 #include "../bench_common.hpp"
 
-namespace {
-
-double cpuSeconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
-
-}  // namespace
-
 int main() try {
   fastlink::Netlink nl;
   fastlink::MirrorOptions options;
   options.addresses = options.neighbours = false;
-  double t0 = bench::now(), c0 = cpuSeconds();
+  double t0 = bench::now(), c0 = bench::cpuSeconds();
   fastlink::StateMirror mirror(nl, options);
-  double wall = bench::now() - t0, cpu = cpuSeconds() - c0;
+  double wall = bench::now() - t0, cpu = bench::cpuSeconds() - c0;
   std::printf("pass 1 %.4f %.4f %zu\n", wall, cpu,
               mirror.count(fastlink::ObjectKind::Link) + mirror.count(fastlink::ObjectKind::Route));
   t0 = bench::now();
-  c0 = cpuSeconds();
+  c0 = bench::cpuSeconds();
   std::size_t differences = mirror.resync();
-  std::printf("pass 2 %.4f %.4f %zu\n", bench::now() - t0, cpuSeconds() - c0, differences);
+  std::printf("pass 2 %.4f %.4f %zu\n", bench::now() - t0, bench::cpuSeconds() - c0, differences);
   return 0;
 } catch (const std::exception& e) {
   std::fprintf(stderr, "mirror_sync: %s\n", e.what());

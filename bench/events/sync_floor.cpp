@@ -23,11 +23,6 @@
 
 namespace {
 
-double cpuSeconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
 
 struct Walk {
   std::size_t familyHeader = 0;
@@ -92,12 +87,12 @@ int main(int argc, char** argv) try {
   std::vector<char> rx(64 * 1024);
   for (int pass = 1; pass <= passes; ++pass) {
     auto* store = keep ? &kept : nullptr;
-    double t0 = bench::now(), c0 = cpuSeconds();
+    double t0 = bench::now(), c0 = bench::cpuSeconds();
     std::size_t n = dump(nl, port, rx, RTM_GETLINK, sizeof(ifinfomsg), true, store);
     n += dump(nl, port, rx, RTM_GETADDR, sizeof(ifaddrmsg), false, store);
     n += dump(nl, port, rx, RTM_GETNEXTHOP, sizeof(nhmsg), false, store);
     n += dump(nl, port, rx, RTM_GETROUTE, sizeof(rtmsg), false, store);
-    std::printf("pass %d %.4f %.4f %zu\n", pass, bench::now() - t0, cpuSeconds() - c0, n);
+    std::printf("pass %d %.4f %.4f %zu\n", pass, bench::now() - t0, bench::cpuSeconds() - c0, n);
   }
   mnl_socket_close(nl);
   return 0;
