@@ -52,6 +52,13 @@ inline int spawn(const std::vector<std::string>& argv, const char* out = "/dev/n
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+/// This process's CPU time (user + system: the kernel's work for its system calls counts).
+inline double cpuSeconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
 inline double now() {
   timespec ts{};
   clock_gettime(CLOCK_MONOTONIC, &ts);

@@ -71,6 +71,9 @@ struct Entry {
   Entry* nextOnDevice = nullptr;
 };
 
+// Ordered by bytes; transparent, so a route's identity (a view of its key) finds its range.
+using Table = std::map<std::string, Entry, std::less<>>;
+
 const nlmsghdr* header(const std::string& message) { return reinterpret_cast<const nlmsghdr*>(message.data()); }
 
 // Rough heap cost of a std::string of n bytes (SSO up to 15, else a malloc'd block).
@@ -92,7 +95,7 @@ struct StateMirror::State {
   Subscription subscription;
   // Ordered: routes that share a kernel identity (table, prefix, tos, metric) are adjacent, so
   // a replace finds the entries it overwrites with one range.
-  std::array<std::map<std::string, Entry>, 4> tables;
+  std::array<Table, 4> tables;
   std::unordered_map<std::string, uint32_t> linkNames;  // name -> ifindex
   // Single-path routes by output device (the head of each device's list of entries): the
   // kernel drops the IPv4 ones without a notification when the device goes down or away, or
@@ -118,6 +121,9 @@ struct StateMirror::State {
   std::set<events::RouteTable> staleRouteTables;
   bool nexthopsStale = false;
   uint32_t generation = 1;
+  // Entries stored or confirmed by the current pass of a dump (all of a table when it equals
+  // the table's size: the pass then has nothing to sweep).
+  std::size_t marked = 0;
   MirrorStats counters;
 
   State(Netlink& nl, const MirrorOptions& o) : netlink(&nl), options(o), subscription(nl.subscribe({}, o.subscription)) {}
@@ -191,8 +197,9 @@ struct StateMirror::State {
     e.previousOnDevice = e.nextOnDevice = nullptr;
   }
 
-  void erase(ObjectKind kind, std::map<std::string, Entry>::iterator it, const EventHandler& onChange,
+  void erase(ObjectKind kind, Table::iterator it, const EventHandler& onChange,
              std::size_t& reported) {
+    if (it->second.generation == generation) --marked;
     unlinkFromDevice(it->second);
     std::string message = std::move(it->second.message);
     tables[slot(kind)].erase(it);
@@ -201,24 +208,36 @@ struct StateMirror::State {
   }
 
   // Inserts or updates; reports New / Changed, nothing when the stored form is the same.
-  void upsert(Canonical&& c, const EventHandler& onChange, std::size_t& reported) {
+  // Returns the entry. `after`: the entry the previous message of the same dump went to. A dump
+  // comes mostly in key order (each route table's trie in address order), so the next key
+  // usually goes right after it: found in O(1) instead of ~20 comparisons of 70-byte keys
+  // spread over memory (a million routes: a third of the sync's own time).
+  Table::iterator upsert(Canonical&& c, const EventHandler& onChange, std::size_t& reported,
+                         std::optional<Table::iterator> after = std::nullopt) {
     auto& table = tables[slot(c.kind)];
-    auto [it, inserted] = table.try_emplace(c.key);
+    std::size_t before = table.size();
+    // (After the last entry the hint is end(): std::next would climb from the rightmost leaf
+    // to the root each time.)
+    auto hint = [&](Table::iterator previous) { return previous == std::prev(table.end()) ? table.end() : std::next(previous); };
+    auto it = after ? table.try_emplace(hint(*after), std::move(c.key)) : table.try_emplace(std::move(c.key)).first;
+    bool inserted = table.size() != before;
+    if (it->second.generation != generation) ++marked;
     it->second.generation = generation;
     if (inserted) {
-      it->second.message = std::move(c.message);
+      it->second.message = events::takeMessage(c);
       added(c.kind, c);
       linkToDevice(it->second, c);
       report(onChange, EventAction::New, c.kind, it->second.message, reported);
-      return;
+      return it;
     }
-    if (it->second.message == c.message) return;
+    if (events::sameStoredForm(c, it->second.message)) return it;
     removed(c.kind, it->second.message);
     unlinkFromDevice(it->second);
-    it->second.message = std::move(c.message);
+    it->second.message = events::takeMessage(c);
     added(c.kind, c);
     linkToDevice(it->second, c);
     report(onChange, EventAction::Changed, c.kind, it->second.message, reported);
+    return it;
   }
 
   // What a device's change does to routes without a route notification: going down or away
@@ -289,8 +308,9 @@ struct StateMirror::State {
     if (!c.deleted) return false;
     const auto& routes = tables[slot(ObjectKind::Route)];
     if (routes.count(c.key)) return false;
-    auto it = routes.lower_bound(c.identity);
-    return it != routes.end() && it->first.compare(0, c.identity.size(), c.identity) == 0;
+    std::string_view identity = c.identity();
+    auto it = routes.lower_bound(identity);
+    return it != routes.end() && it->first.compare(0, identity.size(), identity) == 0;
   }
 
   // The kernel marks routes through a device without carrier "linkdown" (IPv4: neither running
@@ -352,8 +372,9 @@ struct StateMirror::State {
     if (c.replaces) {
       // NLM_F_REPLACE: the route took the place of whatever had its identity (a different
       // nexthop is a different key here).
-      auto first = table.lower_bound(c.identity);
-      while (first != table.end() && first->first.compare(0, c.identity.size(), c.identity) == 0) {
+      std::string_view identity = c.identity();
+      auto first = table.lower_bound(identity);
+      while (first != table.end() && first->first.compare(0, identity.size(), identity) == 0) {
         auto next = std::next(first);
         if (first->first != c.key) erase(c.kind, first, onChange, reported);
         first = next;
@@ -365,6 +386,7 @@ struct StateMirror::State {
   // Sweeps what the last pass did not see, in the key range `prefix` of `kind`'s table.
   void sweep(ObjectKind kind, const std::string& prefix, const EventHandler& onChange, std::size_t& reported) {
     auto& table = tables[slot(kind)];
+    if (prefix.empty() && marked == table.size()) return;  // the pass saw every entry
     for (auto it = table.lower_bound(prefix); it != table.end() && it->first.compare(0, prefix.size(), prefix) == 0;) {
       auto next = std::next(it);
       if (it->second.generation != generation) erase(kind, it, onChange, reported);
@@ -381,10 +403,14 @@ struct StateMirror::State {
                     const std::optional<std::string>& prefix, const core::MessageHandler& onMessage,
                     const EventHandler& onChange, std::size_t& reported) {
     RawApi raw = netlink->raw(Protocol::Route);
-    for (;;) {
+    auto newPass = [&] {
       ++generation;
+      marked = 0;
+    };
+    for (;;) {
+      newPass();
       try {
-        raw.dumpBytes(request, asMessages(onMessage), operation, [&] { ++generation; });
+        raw.dumpBytes(request, asMessages(onMessage), operation, newPass);
       } catch (const Error& e) {
         if (e.code() != Errc::dump_interrupted) throw;
         continue;
@@ -397,12 +423,13 @@ struct StateMirror::State {
   // One kind read again whole: stored if mirrored, else only its book-keeping (devices' flags,
   // IPv4 addresses) is fed.
   void reloadKind(ObjectKind kind, const EventHandler& onChange, std::size_t& reported) {
+    std::optional<Table::iterator> last;  // (a dump never erases what it stored: stays valid)
     auto onMessage = [&](const nlmsghdr* m) {
-      Canonical c = events::canonicalize(m);
+      Canonical c = events::canonicalizeLazily(m);  // stored or compared before m goes
       if (!c.valid || c.kind != kind || c.deleted) return;
       if (kind == ObjectKind::Link) followDevice(c, onChange, reported);
       if (kind == ObjectKind::Address) noteAddress(c);
-      if (mirrors(kind)) upsert(std::move(c), onChange, reported);
+      if (mirrors(kind)) last = upsert(std::move(c), onChange, reported, last);
     };
     markAndSweep(events::dumpRequest(kind), std::string(objectKindName(kind)) + " dump (mirror)", kind,
                  mirrors(kind) ? std::optional<std::string>("") : std::nullopt, onMessage, onChange, reported);
@@ -414,10 +441,11 @@ struct StateMirror::State {
     RouteFilter filter;
     filter.setFamily(t.first == AF_INET ? IpAddress::Family::v4 : IpAddress::Family::v6).setTable(t.second);
     rtnl::encodeRouteDump(request, filter, 0);
+    std::optional<Table::iterator> last;
     auto onMessage = [&](const nlmsghdr* m) {
-      Canonical c = events::canonicalize(m);
+      Canonical c = events::canonicalizeLazily(m);
       if (c.valid && c.kind == ObjectKind::Route && !c.deleted && c.family == t.first && c.table == t.second)
-        upsert(std::move(c), onChange, reported);
+        last = upsert(std::move(c), onChange, reported, last);
     };
     markAndSweep(request.bytes(), "route dump of table " + std::to_string(t.second) + " (mirror)", ObjectKind::Route,
                  events::routeTableKey(t.first, t.second), onMessage, onChange, reported);
@@ -541,7 +569,7 @@ std::size_t StateMirror::resync(const EventHandler& onChange) {
 namespace {
 
 template <class Info, class Decode>
-void forEachIn(const std::map<std::string, Entry>& table, Decode decode, const std::function<void(const Info&)>& each) {
+void forEachIn(const Table& table, Decode decode, const std::function<void(const Info&)>& each) {
   for (const auto& [key, entry] : table) each(decode(header(entry.message)));
 }
 

@@ -1,6 +1,7 @@
 // Shared by the harnesses of objects a StateMirror keeps: the input is also read as a
 // notification (created and deleted) by events::canonicalize, the mirror's own reader of kernel
-// messages (key, stripped message, multipath devices), whose every byte is then read.
+// messages (key, stripped message, multipath devices), whose every byte is then read, and
+// compared with the form a sync reads in place (canonicalizeLazily).
 #pragma once
 
 #include <cstdint>
@@ -16,10 +17,15 @@ inline void canonicalizeEach(const uint8_t* data, std::size_t size, uint16_t new
     FuzzMessage message(data, size, type);
     events::Canonical c = events::canonicalize(message.header());
     volatile uint32_t sink = c.ifindex ^ c.nexthopId ^ c.ipv4Address;
-    for (const std::string* s : {&c.key, &c.identity, &c.message, &c.name})
+    sink = sink ^ static_cast<uint32_t>(c.identity().size());
+    for (const std::string* s : {&c.key, &c.message, &c.name})
       for (char b : *s) sink = sink ^ static_cast<uint8_t>(b);
     for (uint32_t dev : c.pathDevices) sink = sink ^ dev;
     (void)sink;
+    // What a sync compares in place and stores must be this canonical form, for any input.
+    events::Canonical lazy = events::canonicalizeLazily(message.header());
+    if (lazy.valid != c.valid || lazy.key != c.key) __builtin_trap();
+    if (c.valid && (!events::sameStoredForm(lazy, c.message) || events::takeMessage(lazy) != c.message)) __builtin_trap();
   }
 }
 

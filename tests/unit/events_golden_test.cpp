@@ -242,9 +242,39 @@ TEST(EventsGolden, CanonicalFormIgnoresCountersAndNotificationOnlyParts) {
   // Routes: two nexthops of one identity are two objects; the lookup key is their common prefix.
   AlignedMessage r(routeMessage(kNewRoute, 0));
   auto route = events::canonicalize(r.as<nlmsghdr>());
-  EXPECT_EQ(route.key.rfind(route.identity, 0), 0u);
-  EXPECT_EQ(route.identity.rfind(events::routeLookupKey(254, Prefix::parse("10.10.0.0/16")), 0), 0u);
+  EXPECT_EQ(route.key.rfind(route.identity(), 0), 0u);
+  EXPECT_EQ(route.identity().rfind(events::routeLookupKey(254, Prefix::parse("10.10.0.0/16")), 0), 0u);
   EXPECT_EQ(route.routeDev, 3u);
+}
+
+// A sync compares a dumped route with the stored one in place and copies it only when it is new
+// or changed: what it stores and what it compares must be the canonical form itself.
+TEST(EventsGolden, RouteComparedInPlaceEqualsItsCanonicalForm) {
+  AlignedMessage created(routeMessage(kNewRoute, kCreate | kExcl));  // header flags the stored form drops
+  auto stored = events::canonicalize(created.as<nlmsghdr>());
+  // As a dump carries it: NLM_F_MULTI, the dump's sequence number and port.
+  Bytes asDumped = routeMessage(kNewRoute, 0);
+  AlignedMessage dumped(netlinkMessage(kNewRoute, 2 /*NLM_F_MULTI*/, std::span(asDumped).subspan(16), 7, 99));
+  auto lazy = events::canonicalizeLazily(dumped.as<nlmsghdr>());
+  ASSERT_TRUE(lazy.valid);
+  EXPECT_NE(lazy.source, nullptr);
+  EXPECT_EQ(lazy.key, stored.key);
+  EXPECT_TRUE(events::sameStoredForm(lazy, stored.message));
+  // Another metric: the same destination, another route.
+  Bytes rtm = {kInet, 16, 0, 0, 254, 3, 0, 1, 0, 0, 0, 0};
+  Attrs other;
+  other.raw(1, {10, 10, 0, 0}).raw(5, {10, 9, 0, 2}).u32(4, 3).u32(6, 8).u32(15, 254);
+  AlignedMessage otherMetric(netlinkMessage(kNewRoute, 0, rtm, other));
+  EXPECT_FALSE(events::sameStoredForm(events::canonicalizeLazily(otherMetric.as<nlmsghdr>()), stored.message));
+  EXPECT_EQ(events::takeMessage(lazy), stored.message);
+  // Cache info is dropped: such a route is rebuilt at once, as canonicalize does.
+  Attrs withCache;
+  withCache.raw(1, {10, 10, 0, 0}).raw(5, {10, 9, 0, 2}).u32(4, 3).u32(6, 7).u32(15, 254).raw(12 /*RTA_CACHEINFO*/, Bytes(32, 0x11));
+  AlignedMessage cached(netlinkMessage(kNewRoute, 0, rtm, withCache));
+  auto rebuilt = events::canonicalizeLazily(cached.as<nlmsghdr>());
+  EXPECT_EQ(rebuilt.source, nullptr);
+  EXPECT_TRUE(events::sameStoredForm(rebuilt, stored.message));
+  EXPECT_EQ(events::takeMessage(rebuilt), stored.message);
 }
 
 // RTA_MULTIPATH of two paths (rtnexthop: len:u16, flags:u8, hops:u8, ifindex:s32, then a gateway)
