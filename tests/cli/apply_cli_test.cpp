@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cli/cli_fixture.hpp"
+#include "support/settled.hpp"
 
 namespace fastlink::test {
 namespace {
@@ -158,14 +159,8 @@ class ApplyCli : public CliTest {
   /// Settled: no address still tentative (DAD takes a second; seen in CI's sanitizer build on a
   /// loaded machine) and the same dump for a second (linkwatch's longest delay of a carrier).
   std::string settledHostDump() const {
-    std::string last = hostDump();
-    for (int stable = 0, tries = 0; stable < 5 && tries < 100; ++tries) {
-      usleep(200 * 1000);
-      std::string now = hostDump();
-      stable = now == last && now.find("tentative") == std::string::npos ? stable + 1 : 0;
-      last = now;
-    }
-    return last;
+    return stableRead([this] { return hostDump(); },
+                      [](const std::string& dump) { return dump.find("tentative") == std::string::npos; });
   }
 
  private:

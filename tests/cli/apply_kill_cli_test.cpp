@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cli/cli_fixture.hpp"
+#include "support/settled.hpp"
 
 namespace fastlink::test {
 namespace {
@@ -88,7 +89,9 @@ TEST_F(ApplyKillCli, KilledAtHalfOfAHundredFiftyStepsThenRollbackRestoresExactly
     doc += "    - {destination: 172.17.0." + std::to_string(k) + "/32, next-hop-interface: vb" + std::to_string(k % kPairs) + ", metric: 7}\n";
   std::ofstream(document_) << doc;
 
-  std::string before = hostDump();
+  // Settled first: linkwatch turns the new pairs' carrier on up to a second late (later under the
+  // sanitizers on a loaded machine), and an early picture differs from any later one.
+  std::string before = stableRead([this] { return hostDump(); }, [](const std::string&) { return true; });
   r = cli("apply --check " + document_);
   ASSERT_EQ(r.status, 2) << r.err;
   std::size_t steps = std::count(r.out.begin(), r.out.end(), '\n');
@@ -103,7 +106,9 @@ TEST_F(ApplyKillCli, KilledAtHalfOfAHundredFiftyStepsThenRollbackRestoresExactly
 
   r = cli("rollback");
   ASSERT_EQ(r.status, 0) << r.out << r.err;
-  std::string after = hostDump();
+  // The rollback's devices come up again; their carrier follows as late as the first time.
+  std::string after;
+  waitUntil([&] { return (after = hostDump()) == before; }, std::chrono::seconds(15), std::chrono::milliseconds(200));
   EXPECT_EQ(after, before) << "missing after the rollback:\n"
                            << missingFrom(after, before) << "left by the apply:\n"
                            << missingFrom(before, after);

@@ -44,4 +44,22 @@ auto settledReads(ReadMine readMine, ReadOracle readOracle, int attempts = 50) {
   return std::pair{std::move(mine), std::move(after)};
 }
 
+/// read() once it has returned the same value `stableReads` times in a row, `every` apart, and
+/// `accept` holds for it: for a "before" picture of state the kernel is still finishing by itself
+/// (linkwatch sets a new device's carrier up to a second late; DAD keeps an IPv6 address tentative
+/// for a second). After `tries` reads it returns the last one (the caller's comparison then shows
+/// what kept moving).
+template <class Read, class Accept>
+auto stableRead(Read read, Accept accept, int stableReads = 5,
+                std::chrono::milliseconds every = std::chrono::milliseconds(200), int tries = 100) {
+  auto last = read();
+  for (int stable = 0, tried = 0; stable < stableReads && tried < tries; ++tried) {
+    std::this_thread::sleep_for(every);
+    auto now = read();
+    stable = now == last && accept(now) ? stable + 1 : 0;
+    last = std::move(now);
+  }
+  return last;
+}
+
 }  // namespace fastlink::test
