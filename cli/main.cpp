@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -36,7 +37,8 @@ std::string usage() {
       "where  OBJECT := {{ {} }}\n"
       "       OPTIONS := {{ -j[son] | -p[retty] | -s[tats] | -d[etails] | -n[etns] NETNS |\n"
       "                    -4 | -6 | -0 | -f[amily] {{ inet | inet6 | link }} | -br[ief] | -o[neline] |\n"
-      "                    -c[olor] | -b[atch] FILE | -force | -window N | -h[elp] | -V[ersion] }}\n"
+      "                    -h[uman] | -iec | -l[oops] N | -t[imestamp] | -ts[hort] | -c[olor] |\n"
+      "                    -b[atch] FILE | -force | -window N | -he[lp] | -V[ersion] }}\n"
       "       (options are matched by prefix as ip matches them; tc's may follow \"tc\")\n"
       "Exit status (as ip): 0 success, 1 a bad value or device, 2 the kernel refused, 255 usage error.",
       objects);
@@ -70,7 +72,7 @@ bool isColorOption(std::string_view opt) {
 
 /// Parses options from words[i] on (ip's order: the first option a prefix matches wins, so `-b`
 /// is -batch and `-br` -brief, as in ip.c); returns the index of the first other word.
-std::size_t parseOptions(const std::vector<std::string>& words, std::size_t i, Parsed& p) {
+std::size_t parseOptions(const std::vector<std::string>& words, std::size_t i, Parsed& p, bool tc = false) {
   auto value = [&](std::string_view option) -> std::string {
     if (i + 1 >= words.size()) throw UsageError(fmt::format("option \"{}\" needs a value", option));
     return words[++i];
@@ -79,27 +81,43 @@ std::size_t parseOptions(const std::vector<std::string>& words, std::size_t i, P
     std::string_view opt = words[i];
     if (opt.starts_with("--")) opt.remove_prefix(1);  // iproute2 accepts --json as -json
     auto is = [&](std::string_view name) { return optionMatches(opt, name); };
-    if (opt == "-4") p.options.family = FamilyOption::Inet;
+    if (tc && is("-help")) {  // tc.c has no -human: its `-h` is -help
+      p.help = true;
+      continue;
+    }
+    if (tc && (is("-loops") || is("-human") || is("-resolve")))
+      throw UsageError(fmt::format("option \"{}\" is unknown to tc, try \"fastlink tc help\"", words[i]));
+    // ip.c's order: `-l` is -loops, `-h` -human (fastlink's help is -help, -he, `help`), `-r`
+    // -resolve, `-t` -timestamp, `-ts` -tshort, `-i` -iec.
+    if (is("-loops")) p.options.maxFlushLoops = std::atoi(value(opt).c_str());  // ip's atoi: "x" is 0
+    else if (is("-family")) p.options.family = parseFamily(value(opt));
+    else if (opt == "-4") p.options.family = FamilyOption::Inet;
     else if (opt == "-6") p.options.family = FamilyOption::Inet6;
     else if (opt == "-0") p.options.family = FamilyOption::Link;
-    else if (opt == "-h" || is("-help")) p.help = true;  // ip reads -h as -human; fastlink's is help
-    else if (is("-family")) p.options.family = parseFamily(value(opt));
+    else if (opt == "-M" || opt == "-B")
+      throw UsageError(fmt::format("option \"{}\" of ip (the {} family) is not supported by fastlink", words[i],
+                                   opt == "-M" ? "MPLS" : "bridge"));
+    else if (is("-human") || is("-human-readable")) p.options.human = true;
+    else if (is("-iec")) p.options.iec = true;
     else if (is("-stats") || is("-statistics")) ++p.options.stats;
     else if (is("-details")) p.options.details = true;
+    else if (is("-resolve"))
+      throw UsageError(fmt::format("option \"{}\" of ip (-resolve: host names for addresses) is not supported by fastlink", words[i]));
     else if (is("-oneline")) p.options.oneline = true;
     else if (is("-timestamp")) p.options.timestamp = true;
+    else if (is("-tshort")) p.options.timestamp = p.options.timestampShort = true;
     else if (is("-Version")) p.version = true;
     else if (is("-force")) p.options.force = true;
     else if (is("-batch")) p.options.batchFile = value(opt);
-    else if (is("-resolve") || is("-loops") || is("-human") || is("-iec") || is("-tshort") || is("-Numeric") ||
-             is("-all") || is("-echo") || opt == "-M" || opt == "-B")
-      throw UsageError(fmt::format("option \"{}\" of ip is not supported by fastlink", words[i]));
-    else if (is("-rcvbuf")) p.options.rcvbuf = static_cast<int>(parseU32(value(opt), "-rcvbuf", 4096, 1u << 30));
-    else if (isColorOption(opt)) continue;
-    else if (is("-netns")) p.options.netns = value(opt);
+    else if (is("-brief")) p.options.brief = true;
     else if (is("-json")) p.options.json = true;
     else if (is("-pretty")) p.options.pretty = true;
-    else if (is("-brief")) p.options.brief = true;
+    else if (is("-rcvbuf")) p.options.rcvbuf = static_cast<int>(parseU32(value(opt), "-rcvbuf", 4096, 1u << 30));
+    else if (isColorOption(opt)) continue;
+    else if (is("-help")) p.help = true;
+    else if (is("-netns")) p.options.netns = value(opt);
+    else if (is("-Numeric") || is("-all") || opt == "-echo")
+      throw UsageError(fmt::format("option \"{}\" of ip is not supported by fastlink", words[i]));
     else if (is("-window")) p.options.window = parseU32(value(opt), "-window", 1, 1u << 20);
     else throw UsageError(fmt::format("option \"{}\" is unknown, try \"fastlink -help\"", words[i]));
   }
@@ -124,7 +142,9 @@ Parsed parseGlobalOptions(int argc, char** argv) {
   std::size_t i = parseOptions(words, 0, p);
   // tc takes its options after its name (`tc -s qdisc show`): `fastlink tc -s qdisc show` too.
   if (i < words.size() && words[i] == "tc") {
-    std::size_t after = parseOptions(words, i + 1, p);
+    std::size_t after = parseOptions(words, i + 1, p, true);
+    // tc's -iec prints rates in powers of 1024 (1Mibit): fastlink's tc printer does not.
+    if (p.options.iec) throw UsageError("option \"-iec\" of tc is not supported by fastlink");
     words.erase(words.begin() + static_cast<std::ptrdiff_t>(i) + 1, words.begin() + static_cast<std::ptrdiff_t>(after));
   }
   p.rest.assign(words.begin() + static_cast<std::ptrdiff_t>(i), words.end());
@@ -144,6 +164,8 @@ int dispatch(Context& ctx, std::vector<std::string> words) {
     return kExitOk;
   }
   const ObjectCommand* command = findCommand(object);
+  if (!command && isIpObject(object))  // ip's xfrm, netns, ntable, ...: a usage error, as ip's for a word it lacks
+    throw UsageError(fmt::format("object \"{}\" of ip is not supported by fastlink", object));
   if (!command) throw BadValueError(fmt::format("object \"{}\" is unknown, try \"fastlink help\"", object));
   return command->run(ctx, args);
 }

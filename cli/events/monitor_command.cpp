@@ -30,7 +30,7 @@
 namespace fastlink::cli {
 namespace {
 
-constexpr const char* kUsage = R"(Usage: fastlink [ -t ] [ -j ] [ -rcvbuf BYTES ] [ -n NS ] monitor [ all | OBJECT... ] [ dev DEV ] [ all-nsid ] [ sync ]
+constexpr const char* kUsage = R"(Usage: fastlink [ -t | -ts ] [ -j ] [ -rcvbuf BYTES ] [ -n NS ] monitor [ all | OBJECT... ] [ dev DEV ] [ all-nsid ] [ sync ]
        fastlink [ -j ] [ -rcvbuf BYTES ] [ -n NS ] monitor ethtool [ dev DEV ]
 OBJECT := { link | address | route | neigh | rule | nexthop | qdisc | class | filter | chain | tc }
   all       ip monitor's objects (link, address, route, neigh, rule, nexthop)
@@ -211,6 +211,11 @@ class Printer {
     std::tm tm;
     localtime_r(&tv.tv_sec, &tm);
     char text[64];
+    if (global_.timestampShort) {  // -ts: one prefix on the event's line, as lib/utils.c's print_timestamp
+      std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S", &tm);
+      fmt::format_to(std::back_inserter(text_), "[{}.{:06}] ", text, static_cast<long>(tv.tv_usec));
+      return;
+    }
     std::strftime(text, sizeof text, "%a %b %e %H:%M:%S %Y", &tm);
     fmt::format_to(std::back_inserter(text_), "Timestamp: {} {} usec\n", text, static_cast<long>(tv.tv_usec));
   }

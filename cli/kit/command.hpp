@@ -71,6 +71,10 @@ struct GlobalOptions {
   int stats = 0;  ///< -s given this many times
   bool force = false;
   bool timestamp = false;  ///< -t: `ip -t monitor` timestamps
+  bool timestampShort = false;  ///< -ts[hort]: `[2026-11-26T18:21:14.123456] ` before each event
+  bool human = false;      ///< -h[uman]: `-s` counters as ip's print_num writes them (1.5M)
+  bool iec = false;        ///< -iec: -human in powers of 1024 (1.5Mi)
+  int maxFlushLoops = 10;  ///< -l[oops] N: ip's rounds of `address flush`; 0 = until nothing is left
   int rcvbuf = 0;          ///< -rcvbuf BYTES: monitor's socket receive buffer; 0 = default
   std::size_t window = 0;  ///< -window N; 0 = default (1 without -force, automatic with it)
   std::optional<std::string> netns;

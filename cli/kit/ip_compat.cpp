@@ -77,6 +77,10 @@ std::string resolveIpObject(std::string_view word) {
   return std::string(word);
 }
 
+bool isIpObject(std::string_view object) {
+  return std::any_of(std::begin(kObjects), std::end(kObjects), [&](const IpWord& o) { return o.fastlink == object; });
+}
+
 void resolveIpVerb(std::vector<std::string>& words) {
   if (words.size() < 2) return;
   std::pair<const IpWord*, const IpWord*> verbs{nullptr, nullptr};

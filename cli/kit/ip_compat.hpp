@@ -19,6 +19,10 @@ namespace fastlink::cli {
 /// `word` itself.
 std::string resolveIpObject(std::string_view word);
 
+/// True when `object` (as resolveIpObject returns it) is an object of ip's table: one fastlink
+/// lacks is refused by its name as a usage error, not as an unknown word.
+bool isIpObject(std::string_view object);
+
 /// Rewrites words[1], the verb after the object words[0], to the verb ip takes it for (`s` after
 /// `address` is `show`, after `link` it is `set`), when the object is one of ip's and the word is
 /// a strict prefix of one of its verbs. Other words stay as they are.

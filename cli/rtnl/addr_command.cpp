@@ -2,9 +2,11 @@
 // grammar. add/del/replace are PreparedRequests, so they work in -batch files.
 #include <fmt/format.h>
 
+#include <cstdio>
 #include <memory>
 #include <span>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "kit/args.hpp"
@@ -150,18 +152,42 @@ PreparedRequest prepareAddr(Context& ctx, Args& args) {
 // ---- show / flush ------------------------------------------------------------------------------
 
 /// ip's selectors of `address show` the kernel cannot filter: applied here, to each address
-/// (`to`, `primary`, `secondary`) and device (`up`).
+/// (`to`, the flag words) and device (`up`).
 struct AddrSelectors {
-  std::optional<Prefix> to;         ///< `to PREFIX`: addresses inside it
-  std::optional<bool> secondary;    ///< `primary` (false) / `secondary` (true)
-  bool up = false;                  ///< `up`: devices that are up
-  bool any() const { return to || secondary; }
+  std::optional<Prefix> to;  ///< `to PREFIX`: addresses inside it
+  /// ip's get_filter: the flags an address must have (`flags`) among those it looks at (`mask`).
+  uint32_t flags = 0;
+  uint32_t mask = 0;
+  bool up = false;  ///< `up`: devices that are up
+  bool any() const { return to || mask; }
   bool keeps(const AddrView& a) const {
     std::optional<Prefix> address = a.address();
     if (!address) return false;  // nothing to print
     if (to && (address->address().family() != to->address().family() || !to->contains(address->address())))
       return false;
-    return !secondary || a.has(AddrFlag::Secondary) == *secondary;
+    return ((flags ^ a.flags()) & mask) == 0;
+  }
+  /// A flag word of ip's table (ipaddress.c's ifa_flag_data), `-WORD` for its absence;
+  /// `dynamic` is `-permanent` and `primary` `-secondary`. False for any other word.
+  bool acceptFlagWord(std::string_view word) {
+    bool absent = word.starts_with('-');
+    if (absent) word.remove_prefix(1);
+    if (word == "dynamic") absent = !absent, word = "permanent";
+    else if (word == "primary") absent = !absent, word = "secondary";
+    static constexpr std::pair<std::string_view, AddrFlag> kWords[] = {
+        {"secondary", AddrFlag::Secondary},   {"temporary", AddrFlag::Secondary},  {"nodad", AddrFlag::Nodad},
+        {"optimistic", AddrFlag::Optimistic}, {"dadfailed", AddrFlag::Dadfailed},  {"home", AddrFlag::Home},
+        {"deprecated", AddrFlag::Deprecated}, {"tentative", AddrFlag::Tentative},  {"permanent", AddrFlag::Permanent},
+        {"mngtmpaddr", AddrFlag::Mngtmpaddr}, {"noprefixroute", AddrFlag::Noprefixroute},
+        {"autojoin", AddrFlag::Autojoin},     {"stable-privacy", AddrFlag::StablePrivacy}};
+    for (const auto& [name, flag] : kWords) {
+      if (word != name) continue;
+      auto bit = static_cast<uint32_t>(flag);
+      flags = absent ? flags & ~bit : flags | bit;
+      mask |= bit;
+      return true;
+    }
+    return false;
   }
 };
 
@@ -169,8 +195,7 @@ AddrFilter parseFilter(Args& args, AddrSelectors* selectors = nullptr) {
   AddrFilter f;
   while (!args.done()) {
     if (selectors && args.accept("up")) selectors->up = true;
-    else if (selectors && args.accept("primary")) selectors->secondary = false;
-    else if (selectors && args.acceptAny({"secondary", "temporary"})) selectors->secondary = true;
+    else if (selectors && selectors->acceptFlagWord(args.peek())) args.next();
     else if (selectors && args.accept("to")) {
       std::string text = args.value("to");
       try {
@@ -186,7 +211,9 @@ AddrFilter parseFilter(Args& args, AddrSelectors* selectors = nullptr) {
     else if (args.acceptAny({"-6", "inet6"})) f.family = IpAddress::Family::v6;
     else if (!f.dev && args.peek().find_first_of(" ") == std::string::npos && args.peek() != "")
       f.dev = Ifref(parseIfname(args.next(), "dev"));  // `address show v0`
-    else args.unknown("address show takes: dev DEV, scope S, label L, to PREFIX, primary, secondary, up, -4, -6");
+    else args.unknown("address show takes: dev DEV, scope S, label L, to PREFIX, up, -4, -6, and the flag words "
+                  "[-]{primary, secondary, temporary, dynamic, permanent, tentative, deprecated, dadfailed, "
+                  "nodad, optimistic, home, mngtmpaddr, noprefixroute, autojoin, stable-privacy}");
   }
   return f;
 }
@@ -310,9 +337,20 @@ int showAddrs(Context& ctx, Args& args) {
   if (f.dev) dev = f.dev->isName() ? f.dev->name() : std::to_string(f.dev->index());
   try {
     AddrsByDevice addrs;
+    std::unordered_set<uint32_t> addressed;  // devices with an address, kept or not
     if (!linksOnly)
-      forEachAddr(nl, f, [&](const AddrView& a) { if (selectors.keeps(a)) addrs.add(a); }, [&] { addrs.clear(); });
+      forEachAddr(
+          nl, f,
+          [&](const AddrView& a) {
+            addressed.insert(a.devIndex());
+            if (selectors.keeps(a)) addrs.add(a);
+          },
+          [&] { addrs.clear(), addressed.clear(); });
     bool filtered = f.scope || f.label || f.family || selectors.any();
+    // ip's ipaddr_filter keeps a device without any address unless a family is asked for (`to`
+    // sets one); only the flag words leave every address to be seen here (the library drops
+    // those of another scope or label before).
+    bool keepBare = selectors.mask && !f.family && !f.scope && !f.label;
     LinkRecordHooks hooks;
     // As ip: `-o` prints address lines only, so does a label filter; a family filter drops the
     // link/ether line.
@@ -321,7 +359,7 @@ int showAddrs(Context& ctx, Args& args) {
     hooks.inet6View = f.family == IpAddress::Family::v6 && !f.dev;
     hooks.keep = [&](const LinkRecord& l) {
       if (selectors.up && !l.up) return false;
-      return !(filtered || (o.oneline && !linksOnly)) || addrs.has(l.index);
+      return !(filtered || (o.oneline && !linksOnly)) || addrs.has(l.index) || (keepBare && !addressed.count(l.index));
     };
     if (!linksOnly) {
       hooks.text = [&](OutBuffer& out, const LinkRecord& l) {
@@ -359,10 +397,20 @@ int flushAddrs(Context& ctx, Args& args) {
   if (ctx.options().family == FamilyOption::Inet) f.family = IpAddress::Family::v4;
   if (ctx.options().family == FamilyOption::Inet6) f.family = IpAddress::Family::v6;
   if (!f.dev && !f.label) throw UsageError("address flush: name a device (flush dev DEV) or a label");
+  // ip flushes in rounds (-l N, 10 by default, 0 without limit) until a round finds nothing;
+  // fastlink's flush leaves nothing in its first, so ip's second round is the one that finds
+  // nothing: with -l 1 (or below 1) ip gives up, as here.
+  const int loops = ctx.options().maxFlushLoops;
+  std::size_t flushed = 0;
   try {
-    ctx.netlink().addresses().flush(f);
+    if (loops >= 0) flushed = ctx.netlink().addresses().flush(f);
   } catch (const Error& e) {
     return reportFailure(e);
+  }
+  if (loops < 0 || (loops == 1 && flushed > 0)) {
+    std::fflush(stdout);
+    fmt::print(stderr, "*** Flush remains incomplete after {} rounds. ***\n", loops);
+    return kExitUsage;  // ip's do_cmd negates ipaddr_flush's 1
   }
   return kExitOk;
 }

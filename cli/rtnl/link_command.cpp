@@ -242,6 +242,9 @@ PreparedRequest prepareLink(Context& ctx, Args& args) {
   if (args.acceptAny({"del", "delete"})) return isHelp(args) ? throw UsageError(usage()) : prepareDel(args);
   if (args.acceptAny({"show", "list", "lst", "ls", "sh"}))
     throw UsageError("link show cannot be used in a batch (a batch only sends changes)");
+  // ip's other link verbs: named, so that a script learns which word fastlink lacks.
+  for (std::string_view verb : {"xstats", "afstats", "property"})
+    if (args.peek() == verb) throw UsageError(fmt::format("link {} (a verb of ip) is not supported by fastlink", verb));
   args.unknown("link verbs: add, set, del, replace, show");
 }
 

@@ -256,10 +256,34 @@ std::size_t digitCount(uint64_t v) {
 /// widest word or its widest number, whichever is wider, shared by the RX and TX blocks (and the
 /// error rows); a column for compressed packets (nohandler, carrier transitions) only when there
 /// is something in it.
-void printStats(OutBuffer& out, const LinkStats& s, std::optional<uint32_t> carrierChanges, bool twice) {
+/// A counter as ip's print_num writes it with -human: below 1000 (1024 with -iec) as it is,
+/// else scaled to the largest power that leaves at least 1, with 2 decimals below 10, 1 below
+/// 100, none from 100 on, and the prefix (k M G T P E, `Mi` with -iec).
+std::string humanCount(uint64_t count, bool iec) {
+  const uint64_t base = iec ? 1024 : 1000;
+  if (count < base) return std::to_string(count);
+  const char* prefix = "kMGTPE";
+  uint64_t power = 1;
+  for (;;) {
+    power *= base;
+    if (count / base < power || !prefix[1]) break;
+    ++prefix;
+  }
+  int precision = 2;
+  for (uint64_t ten = 1; precision > 0; --precision) {
+    ten *= 10;
+    if (count / power < ten) break;
+  }
+  return fmt::format("{:.{}f}{}{}", static_cast<double>(count) / static_cast<double>(power), precision, *prefix,
+                     iec ? "i" : "");
+}
+
+void printStats(OutBuffer& out, const LinkStats& s, std::optional<uint32_t> carrierChanges, bool twice,
+                const GlobalOptions& o) {
   std::array<std::size_t, 7> cols = {10, 7, 6, 7, 7, 7, 10};
+  // ip's size_columns: with -human the columns keep their headers' widths.
   auto size = [&](std::array<uint64_t, 7> v) {
-    for (std::size_t i = 0; i < cols.size(); ++i) cols[i] = std::max(cols[i], digitCount(v[i]));
+    for (std::size_t i = 0; i < cols.size() && !o.human; ++i) cols[i] = std::max(cols[i], digitCount(v[i]));
   };
   size({s.rxBytes, s.rxPackets, s.rxErrors, s.rxDropped, s.rxMissedErrors, s.multicast, s.rxCompressed});
   size({s.txBytes, s.txPackets, s.txErrors, s.txDropped, s.txCarrierErrors, s.collisions, s.txCompressed});
@@ -272,7 +296,7 @@ void printStats(OutBuffer& out, const LinkStats& s, std::optional<uint32_t> carr
     while (!text.empty() && text.back() == ' ') text.pop_back();
     out.put(text).put('\n');
   };
-  auto cell = [](auto v, std::size_t width) { return fmt::format("{:>{}}", v, width); };
+  auto cell = [](const auto& v, std::size_t width) { return fmt::format("{:>{}}", v, width); };
   auto header = [&](std::string_view label, std::array<std::string_view, 7> words) {
     std::string text(label);
     for (std::size_t i = 0; i < words.size(); ++i) text += " " + cell(words[i], i == 0 ? cols[0] - 4 : cols[i]);
@@ -288,7 +312,7 @@ void printStats(OutBuffer& out, const LinkStats& s, std::optional<uint32_t> carr
     std::string text(indent, ' ');
     std::size_t i = first;
     for (const auto& v : values) {
-      if (v) text += cell(*v, cols[i]) + " ";
+      if (v) text += (o.human ? cell(humanCount(*v, o.iec), cols[i]) : cell(*v, cols[i])) + " ";
       ++i;
     }
     line(text);
@@ -432,7 +456,7 @@ void printLinkLines(OutBuffer& out, const Link& l, const LowerDevice& lower, con
 
   if (auto alias = l.alias(); alias && !alias->empty()) out.put("    alias ").put(*alias).put('\n');
   if (xdp && xdp->attached()) out.put(xdpProgramLines(*xdp, o.details, lookUpXdpProgram));
-  if (o.stats && full && full->stats) printStats(out, *full->stats, full->carrierChanges, o.stats > 1);
+  if (o.stats && full && full->stats) printStats(out, *full->stats, full->carrierChanges, o.stats > 1, o);
 }
 
 /// Left-aligns what `write` prints in `width` columns, then one blank (ip's "%-16s ").

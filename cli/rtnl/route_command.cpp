@@ -519,6 +519,10 @@ RouteFilter parseFilter(Context& ctx, Args& args, bool& showTable, ShowSelectors
     } else if (selectors && args.accept("vrf")) {
       f.table = vrfTable(ctx, args.value("vrf"));
       selectors->localOrBroadcast = false;  // ip leaves the VRF's local and broadcast routes out
+    } else if (selectors && (args.peek() == "cached" || args.peek() == "cloned")) {
+      // ip dumps the kernel's exception routes (PMTU, redirects) with RTM_F_CLONED: not here.
+      throw UsageError(fmt::format("route show {}: the cached (exception) routes are not supported by fastlink",
+                                   args.peek()));
     } else if (selectors && args.accept("scope")) {
       std::string sc = args.value("scope");
       selectors->scope = orUsage("scope", [&] { return parseScope(sc); });

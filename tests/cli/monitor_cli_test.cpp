@@ -89,6 +89,22 @@ TEST_F(MonitorCliTest, TimestampsLikeIp) {
   }
 }
 
+TEST_F(MonitorCliTest, ShortTimestampsLikeIp) {
+  // -ts ([-]tshort): one prefix on the event's own line, "[2026-11-26T18:40:09.954345] ".
+  auto [ip, mine] = both("-ts", "route");
+  auto theirs = lines(ip), ours = lines(mine);
+  ASSERT_FALSE(theirs.empty()) << "ip monitor saw nothing";
+  ASSERT_EQ(ours.size(), theirs.size()) << mine;
+  const std::regex stamp(R"(^\[[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}\] )");
+  for (std::size_t i = 0; i < ours.size(); ++i) {
+    std::smatch a, b;
+    bool stamped = std::regex_search(theirs[i], a, stamp);
+    ASSERT_EQ(std::regex_search(ours[i], b, stamp), stamped) << ours[i] << " vs ip's " << theirs[i];
+    // The same event after the stamps (not the same instant).
+    EXPECT_EQ(stamped ? b.suffix().str() : ours[i], stamped ? a.suffix().str() : theirs[i]);
+  }
+}
+
 TEST_F(MonitorCliTest, JsonOneObjectPerEventWithShowFields) {
   auto [ip, mine] = both("-j", "route");
   // ip 6.1 ignores -j for monitor: its text says how many events there were.
