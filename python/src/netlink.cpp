@@ -44,10 +44,36 @@ bool pipelinedStop(const fastlink::BatchOptions& options) {
   return options.onError == fastlink::OnError::Stop && options.window == 0;
 }
 
-/// fastlink.Batch. A deque, not fastlink::Batch's vector: growing never copies what is queued
-/// nor holds two arrays at once (at 100,000 requests the vector's last growth alone held 21 MB).
+/// fastlink.Batch: a reference to each queued Request object, not a copy (a copy per add cost
+/// 1,600 instructions, more than encoding the route: docs/BENCHMARKS.md, "Python"). A Request
+/// cannot change once built, so holding it is the same as holding a copy. A deque, not a
+/// vector: growing never holds two arrays at once.
 struct PyBatch {
-  std::deque<fastlink::Request> requests;
+  struct Queued {
+    PyObject* owner;  ///< a strong reference to the Python object holding `request`
+    const fastlink::Request* request;
+  };
+  std::deque<Queued> requests;
+  /// Netlink.run is reading the queue with the GIL released: add and clear must wait.
+  std::size_t running = 0;
+
+  PyBatch() = default;
+  PyBatch(const PyBatch&) = delete;
+  PyBatch& operator=(const PyBatch&) = delete;
+  ~PyBatch() { clear(); }
+
+  void add(nb::handle_t<fastlink::Request> request) {
+    refuseWhileRunning();
+    requests.push_back({request.inc_ref().ptr(), nb::inst_ptr<fastlink::Request>(request)});
+  }
+  void clear() {
+    refuseWhileRunning();
+    for (const Queued& q : requests) Py_DECREF(q.owner);
+    requests.clear();
+  }
+  void refuseWhileRunning() const {
+    if (running) throw std::runtime_error("this fastlink.Batch is being run (Netlink.run in another thread)");
+  }
 };
 
 /// Runs `source` as the options say (GIL released), each result into `outcome`.
@@ -65,7 +91,7 @@ BatchOutcome runBatch(fastlink::Netlink& netlink, const PyBatch& batch, const fa
   auto next = batch.requests.begin();
   runInto(netlink, [&]() -> std::optional<fastlink::Request> {
     if (next == batch.requests.end()) return std::nullopt;
-    return *next++;
+    return *(next++)->request;
   }, options, outcome);
   return outcome;
 }
@@ -158,8 +184,8 @@ void bindRequests(nb::module_& m) {
 
   nb::class_<PyBatch>(m, "Batch", "Requests sent pipelined by Netlink.run(batch).")
       .def(nb::init<>())
-      .def("add", [](PyBatch& b, fastlink::Request r) { b.requests.push_back(std::move(r)); }, "request"_a)
-      .def("clear", [](PyBatch& b) { b.requests.clear(); })
+      .def("add", &PyBatch::add, "request"_a)
+      .def("clear", &PyBatch::clear)
       .def("__len__", [](const PyBatch& b) { return b.requests.size(); });
 
   nb::class_<fastlink::RequestResult>(m, "RequestResult", "The outcome of one request of a batch.")
@@ -371,9 +397,14 @@ nb::class_<PyNetlink> bindNetlink(nb::module_& m) {
           "default: the caller's namespace")
       .def(
           "run",
-          [](PyNetlink& n, const PyBatch& batch, const std::string& onError, std::size_t window) {
+          [](PyNetlink& n, PyBatch& batch, const std::string& onError, std::size_t window) {
             auto options = batchOptions(onError, window);
             fastlink::Netlink& netlink = n.get();
+            ++batch.running;
+            struct Done {
+              PyBatch& batch;
+              ~Done() { --batch.running; }
+            } done{batch};
             return PyBatchResult{unlocked([&] { return runBatch(netlink, batch, options); }), {}};
           },
           "batch"_a, "on_error"_a = "stop", "window"_a = 0,

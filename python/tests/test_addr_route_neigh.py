@@ -1,5 +1,6 @@
 """Addresses, routes and neighbours from Python, checked with `ip -j`."""
 import errno
+import sys
 
 import pytest
 
@@ -50,6 +51,27 @@ def test_route_batch(nl, ns, veth):
     assert result.ok and result.applied == 100
     assert len(ip_json(ns, "route", "show", "table", "101")) == 100
     assert nl.routes.flush(table=101) == 100
+
+
+def test_batch_holds_its_requests_and_gives_them_back(nl, ns, veth):
+    # A Batch keeps a reference to each Request (no copy): a request the caller dropped still
+    # runs, clear() gives the references back, and nothing but a Request is queued.
+    index = nl.links.index(veth)
+    request = fastlink.RouteRequests.add(fastlink.RouteInfo(dst="10.41.0.0/24", dev=index, table=102))
+    refs = sys.getrefcount(request)
+    batch = fastlink.Batch()
+    batch.add(request)
+    assert sys.getrefcount(request) == refs + 1
+    batch.clear()
+    assert sys.getrefcount(request) == refs
+    batch.add(request)
+    batch.add(fastlink.RouteRequests.add(fastlink.RouteInfo(dst="10.41.1.0/24", dev=index, table=102)))
+    del request
+    with pytest.raises(TypeError):
+        batch.add(fastlink.RouteInfo(dst="10.41.2.0/24", dev=index, table=102))
+    assert len(batch) == 2 and nl.run(batch).applied == 2
+    assert sorted(r["dst"] for r in ip_json(ns, "route", "show", "table", "102")) == ["10.41.0.0/24", "10.41.1.0/24"]
+    assert nl.routes.flush(table=102) == 2
 
 
 def test_host_bits_in_route_refused_before_sending(nl, ns, veth):

@@ -52,6 +52,14 @@ def test_wrong_types_are_type_errors(kwargs):
         fastlink.LinkInfo(**kwargs)
 
 
+def test_keywords_built_at_run_time_are_found():
+    # Keywords written at a call site are interned and found by identity; one built at run time
+    # (a **dict of computed names) must be found by its value.
+    assert fastlink.RouteInfo(**{"".join(["ta", "ble"]): 7}).table == 7
+    with pytest.raises(TypeError, match="no field 'tabel'"):
+        fastlink.RouteInfo(**{"".join(["ta", "bel"]): 7})
+
+
 def test_batch_builders_refuse_bad_input_before_queueing():
     # A request is encoded when it is built: a bad one raises there and never reaches the batch,
     # so nl.run() cannot send half of a batch and then meet it.
