@@ -12,7 +12,6 @@
 
 #include <algorithm>
 #include <functional>
-#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -174,20 +173,15 @@ class Fields {
     cls_.def(
         "__init__",
         [table](T* self, nb::kwargs kwargs) {
-          T value;
-          for (auto [key, item] : kwargs) {
-            std::string field = nb::cast<std::string>(key);
-            auto setter = table->setters.find(field);
-            if (setter == table->setters.end())
-              throw nb::type_error((table->typeName + "() has no field '" + field + "'").c_str());
-            try {
-              setter->second(value, item);
-            } catch (const std::bad_cast&) {
-              std::string got = nb::cast<std::string>(nb::str(item.type().attr("__name__")));
-              throw nb::type_error((table->typeName + "(" + field + "=...): wrong type " + got).c_str());
-            }
+          // Built in place (no second object moved in): a RouteInfo per route is the hot path of
+          // a Python batch (docs/BENCHMARKS.md, "Python": the binding against the C++ calls).
+          new (self) T();
+          try {
+            for (auto [key, item] : kwargs) table->set(*self, key, item);
+          } catch (...) {
+            self->~T();
+            throw;
           }
-          new (self) T(std::move(value));
         },
         "Keyword construction: every field is optional, an unset field (None) is never sent.");
     cls_.def("__repr__", [table](nb::handle self) {
@@ -213,13 +207,39 @@ class Fields {
 
  private:
   struct Table {
+    using Setter = std::function<void(T&, nb::handle)>;
+    struct Field {
+      PyObject* key;  ///< the interned name; one reference kept for the life of the process
+      Setter set;
+    };
     std::string typeName;
     std::vector<std::string> names;
     std::vector<std::string> hidden;
-    std::map<std::string, std::function<void(T&, nb::handle)>> setters;
-    void add(const char* name, std::function<void(T&, nb::handle)> setter) {
+    std::vector<Field> fields;
+
+    void add(const char* name, Setter setter) {
       names.push_back(name);
-      setters.emplace(name, std::move(setter));
+      fields.push_back({PyUnicode_InternFromString(name), std::move(setter)});
+    }
+    /// Sets the field named `key` (a keyword's str) of `value` from `item`.
+    void set(T& value, nb::handle key, nb::handle item) const {
+      const Setter* setter = find(key.ptr());
+      if (!setter) throw nb::type_error((typeName + "() has no field '" + nb::cast<std::string>(key) + "'").c_str());
+      try {
+        (*setter)(value, item);
+      } catch (const std::bad_cast&) {
+        std::string got = nb::cast<std::string>(nb::str(item.type().attr("__name__")));
+        throw nb::type_error((typeName + "(" + nb::cast<std::string>(key) + "=...): wrong type " + got).c_str());
+      }
+    }
+    /// The keywords written at a call site are interned strings: found by identity first (no
+    /// string is built or compared), by value otherwise (a **dict with computed keys).
+    const Setter* find(PyObject* key) const {
+      for (const Field& f : fields)
+        if (f.key == key) return &f.set;
+      for (const Field& f : fields)
+        if (PyUnicode_Compare(f.key, key) == 0) return &f.set;
+      return nullptr;
     }
   };
   nb::class_<T> cls_;

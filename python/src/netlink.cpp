@@ -44,10 +44,27 @@ bool pipelinedStop(const fastlink::BatchOptions& options) {
   return options.onError == fastlink::OnError::Stop && options.window == 0;
 }
 
-/// fastlink.Batch. A deque, not fastlink::Batch's vector: growing never copies what is queued
-/// nor holds two arrays at once (at 100,000 requests the vector's last growth alone held 21 MB).
+/// fastlink.Batch: a copy of each queued Request. Holding a reference to the Python object
+/// instead saves ~650 instructions per add but keeps the object too: 645 instead of 331 bytes per
+/// queued route (docs/BENCHMARKS.md, "Python"). A deque, not fastlink::Batch's vector: growing
+/// never copies what is queued nor holds two arrays at once (at 100,000 requests the vector's
+/// last growth alone held 21 MB).
 struct PyBatch {
   std::deque<fastlink::Request> requests;
+  /// Netlink.run is reading the queue with the GIL released: add and clear must wait.
+  std::size_t running = 0;
+
+  void add(const fastlink::Request& request) {
+    refuseWhileRunning();
+    requests.push_back(request);
+  }
+  void clear() {
+    refuseWhileRunning();
+    requests.clear();
+  }
+  void refuseWhileRunning() const {
+    if (running) throw std::runtime_error("this fastlink.Batch is being run (Netlink.run in another thread)");
+  }
 };
 
 /// Runs `source` as the options say (GIL released), each result into `outcome`.
@@ -158,8 +175,8 @@ void bindRequests(nb::module_& m) {
 
   nb::class_<PyBatch>(m, "Batch", "Requests sent pipelined by Netlink.run(batch).")
       .def(nb::init<>())
-      .def("add", [](PyBatch& b, fastlink::Request r) { b.requests.push_back(std::move(r)); }, "request"_a)
-      .def("clear", [](PyBatch& b) { b.requests.clear(); })
+      .def("add", &PyBatch::add, "request"_a)
+      .def("clear", &PyBatch::clear)
       .def("__len__", [](const PyBatch& b) { return b.requests.size(); });
 
   nb::class_<fastlink::RequestResult>(m, "RequestResult", "The outcome of one request of a batch.")
@@ -371,9 +388,14 @@ nb::class_<PyNetlink> bindNetlink(nb::module_& m) {
           "default: the caller's namespace")
       .def(
           "run",
-          [](PyNetlink& n, const PyBatch& batch, const std::string& onError, std::size_t window) {
+          [](PyNetlink& n, PyBatch& batch, const std::string& onError, std::size_t window) {
             auto options = batchOptions(onError, window);
             fastlink::Netlink& netlink = n.get();
+            ++batch.running;
+            struct Done {
+              PyBatch& batch;
+              ~Done() { --batch.running; }
+            } done{batch};
             return PyBatchResult{unlocked([&] { return runBatch(netlink, batch, options); }), {}};
           },
           "batch"_a, "on_error"_a = "stop", "window"_a = 0,

@@ -52,6 +52,25 @@ def test_route_batch(nl, ns, veth):
     assert nl.routes.flush(table=101) == 100
 
 
+def test_batch_keeps_its_own_copy_of_each_request(nl, ns, veth):
+    # A request the caller dropped still runs; clear() empties the batch; nothing but a Request
+    # is queued.
+    index = nl.links.index(veth)
+    batch = fastlink.Batch()
+    batch.add(fastlink.RouteRequests.add(fastlink.RouteInfo(dst="10.41.9.0/24", dev=index, table=102)))
+    batch.clear()
+    request = fastlink.RouteRequests.add(fastlink.RouteInfo(dst="10.41.0.0/24", dev=index, table=102))
+    batch.add(request)
+    batch.add(fastlink.RouteRequests.add(fastlink.RouteInfo(dst="10.41.1.0/24", dev=index, table=102)))
+    del request
+    with pytest.raises(TypeError):
+        batch.add(fastlink.RouteInfo(dst="10.41.2.0/24", dev=index, table=102))
+    result = nl.run(batch)
+    assert result.applied == 2
+    assert sorted(r["dst"] for r in ip_json(ns, "route", "show", "table", "102")) == ["10.41.0.0/24", "10.41.1.0/24"]
+    assert nl.routes.flush(table=102) == 2
+
+
 def test_host_bits_in_route_refused_before_sending(nl, ns, veth):
     with pytest.raises(fastlink.Error) as caught:
         nl.routes.add(fastlink.RouteInfo(dst="10.50.0.1/16", dev=veth))

@@ -52,6 +52,18 @@ def test_wrong_types_are_type_errors(kwargs):
         fastlink.LinkInfo(**kwargs)
 
 
+def test_keywords_that_are_not_interned_are_found():
+    # A field is found by the identity of its interned name first; a keyword Python cannot
+    # intern (a str subclass in a **dict) must be found by its value.
+    class Name(str):
+        pass
+
+    assert fastlink.RouteInfo(**{Name("table"): 7}).table == 7
+    assert fastlink.RouteInfo(**{"".join(["ta", "ble"]): 8}).table == 8
+    with pytest.raises(TypeError, match="no field 'tabel'"):
+        fastlink.RouteInfo(**{Name("tabel"): 7})
+
+
 def test_batch_builders_refuse_bad_input_before_queueing():
     # A request is encoded when it is built: a bad one raises there and never reaches the batch,
     # so nl.run() cannot send half of a batch and then meet it.
