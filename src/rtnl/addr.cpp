@@ -10,7 +10,8 @@
 #include "fastlink/addr_view.hpp"
 #include "fastlink/netlink.hpp"
 #include "rtnl/addr_codec.hpp"
-#include "rtnl/attr_fields.hpp"
+#include "core/attr_fields.hpp"
+#include "rtnl/codec_helpers.hpp"
 #include "rtnl/kit.hpp"
 #include "rtnl/view_fields.hpp"
 

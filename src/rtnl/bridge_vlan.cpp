@@ -9,7 +9,8 @@
 
 #include "fastlink/bridge_vlan.hpp"
 #include "fastlink/netlink.hpp"
-#include "rtnl/attr_fields.hpp"
+#include "core/attr_fields.hpp"
+#include "rtnl/codec_helpers.hpp"
 #include "rtnl/bridge_vlan_codec.hpp"
 #include "rtnl/kit.hpp"
 

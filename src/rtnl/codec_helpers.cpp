@@ -28,16 +28,12 @@ uint8_t familyOf(IpAddress::Family f) { return f == IpAddress::Family::v4 ? AF_I
 
 std::string devWord(const Ifref& dev) { return dev.isName() ? dev.name() : std::to_string(dev.index()); }
 
-void badAddressLength(std::size_t size, const char* what) {
-  throw malformed(what, "address attribute of " + std::to_string(size) + " bytes");
-}
-
 }  // namespace fastlink::rtnl
 
 // The errors of the views' inline readers (fastlink/attr_index.hpp): the decoders' own.
 namespace fastlink::detail {
 void attributeTooShort(const char* what) { core::attributeTooShort(what); }
-void badAddressLength(std::size_t size, const char* what) { rtnl::badAddressLength(size, what); }
+void badAddressLength(std::size_t size, const char* what) { core::badAddressLength(size, what); }
 }  // namespace fastlink::detail
 
 namespace fastlink::rtnl {
@@ -59,13 +55,5 @@ void keepUnknown(const core::AttrTable& table, const std::vector<uint16_t>& know
   }
 }
 
-uint32_t requireIndex(const Ifref& ref, std::string_view what, bool nonzero) {
-  std::string w(what);
-  if (ref.isName())
-    throw invalid(w, w + " \"" + ref.name() + "\" must be resolved to an ifindex first (LinkApi does this)");
-  if (nonzero && ref.index() == 0) throw invalid(w, "ifindex 0 names no device");
-  if (nonzero && ref.index() > INT_MAX) throw invalid(w, w + ": ifindex out of range");
-  return ref.index();
-}
 
 }  // namespace fastlink::rtnl

@@ -13,6 +13,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/attr_fields.hpp"
 #include "core/message.hpp"
 #include "fastlink/error.hpp"
 #include "fastlink/netns.hpp"
@@ -20,6 +21,24 @@
 #include "fastlink/types.hpp"
 
 namespace fastlink::rtnl {
+
+// The attribute tables and their readers are core's (core/attr_fields.hpp); every rtnetlink
+// codec uses them under their own names.
+using core::AttrField;
+using core::badAddressLength;
+using core::decodeBits;
+using core::encodeBits;
+using core::field;
+using core::FieldContext;
+using core::FieldTable;
+using core::FlagBit;
+using core::forEachAttr;
+using core::putNumber;
+using core::readAddress;
+using core::readNumber;
+using core::requireIndex;
+using core::Wire;
+namespace fields = core::fields;
 
 /// The style guide's fixed verbs, one meaning each, shared by every codec. Append (route, fdb)
 /// is a create that adds beside an existing object; neighbours call Set "change".
@@ -66,14 +85,6 @@ inline std::span<const uint8_t> attrsOf(const nlmsghdr* message, std::size_t hea
   std::size_t offset = NLMSG_HDRLEN + MNL_ALIGN(headerSize);
   if (message->nlmsg_len < offset) return {};
   return {reinterpret_cast<const uint8_t*>(message) + offset, message->nlmsg_len - offset};
-}
-/// Calls `each` for every well-formed attribute of `payload`, in order, allocating nothing (a
-/// million-route dump decodes through this).
-template <class Each>
-void forEachAttr(std::span<const uint8_t> payload, Each&& each) {
-  const auto* a = reinterpret_cast<const nlattr*>(payload.data());
-  for (int left = static_cast<int>(payload.size()); mnl_attr_ok(a, left); left -= MNL_ALIGN(a->nla_len), a = mnl_attr_next(a))
-    each(a);
 }
 
 /// The family header of a message; one too short for it is malformed ("short NOUN message").
@@ -122,31 +133,7 @@ void putStruct(core::MessageWriter& writer, uint16_t type, const T& value) {
   writer.putBytes(type, {reinterpret_cast<const uint8_t*>(&value), sizeof value});
 }
 
-/// Writes a number by its type: bool as u8, 1-, 2- and 4-byte integers and enums in host order.
-template <class V>
-void putNumber(core::MessageWriter& writer, uint16_t type, V value) {
-  if constexpr (std::is_same_v<V, bool>) writer.putU8(type, value ? 1 : 0);
-  else if constexpr (sizeof(V) == 1) writer.putU8(type, static_cast<uint8_t>(value));
-  else if constexpr (sizeof(V) == 2) writer.putU16(type, static_cast<uint16_t>(value));
-  else writer.putU32(type, static_cast<uint32_t>(value));
-}
-/// Reads a number by its type, the inverse of putNumber.
-template <class V>
-V readNumber(const nlattr* attr) {
-  if constexpr (std::is_same_v<V, bool>) return core::readU8(attr) != 0;
-  else if constexpr (sizeof(V) == 1) return static_cast<V>(core::readU8(attr));
-  else if constexpr (sizeof(V) == 2) return static_cast<V>(core::readU16(attr));
-  else return static_cast<V>(core::readU32(attr));
-}
 
-/// An IPv4/IPv6 address attribute: `width` 4 or 16 bytes (longer payloads are cut), or 0 for
-/// "4 or 16, exactly". Throws malformed(what) otherwise.
-[[noreturn]] void badAddressLength(std::size_t size, const char* what);
-inline IpAddress readAddress(const nlattr* attr, std::size_t width, const char* what) {
-  auto b = core::readBytes(attr);
-  if (width ? b.size() < width : b.size() != 4 && b.size() != 16) badAddressLength(b.size(), what);
-  return IpAddress::fromBytes(width ? b.first(width) : b);
-}
 
 /// Writes IFLA_NET_NS_FD / IFLA_NET_NS_PID for moving a device (or a veth peer) to `ns`.
 void encodeNetns(core::MessageWriter& writer, const Netns& ns, KeepAlive& keep);
@@ -154,8 +141,5 @@ void encodeNetns(core::MessageWriter& writer, const Netns& ns, KeepAlive& keep);
 /// Keeps every attribute of a nest that the decoder did not consume.
 void keepUnknown(const core::AttrTable& table, const std::vector<uint16_t>& known, RawAttributes& out);
 
-/// The ifindex of an Ifref that must already be resolved; throws Error(EINVAL) for a name
-/// (and, with `nonzero`, for ifindex 0 or one beyond INT32_MAX).
-uint32_t requireIndex(const Ifref& ref, std::string_view what, bool nonzero = false);
 
 }  // namespace fastlink::rtnl

@@ -8,7 +8,8 @@
 
 #include "fastlink/fdb.hpp"
 #include "fastlink/netlink.hpp"
-#include "rtnl/attr_fields.hpp"
+#include "core/attr_fields.hpp"
+#include "rtnl/codec_helpers.hpp"
 #include "rtnl/fdb_codec.hpp"
 #include "rtnl/kit.hpp"
 #include "rtnl/neigh_codec.hpp"

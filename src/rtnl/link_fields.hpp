@@ -5,7 +5,8 @@
 #include <linux/if_link.h>
 
 #include "fastlink/link.hpp"
-#include "rtnl/attr_fields.hpp"
+#include "core/attr_fields.hpp"
+#include "rtnl/codec_helpers.hpp"
 
 namespace fastlink::rtnl {
 

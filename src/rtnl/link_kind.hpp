@@ -13,6 +13,8 @@
 // include/fastlink/link_kinds/<kind>.hpp; set `optionsType` to typeid(T).
 #pragma once
 
+#include <arpa/inet.h>
+
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -21,6 +23,7 @@
 #include <span>
 #include <string_view>
 #include <typeinfo>
+#include <utility>
 #include <vector>
 
 #include "core/message.hpp"
@@ -74,88 +77,76 @@ bool slotHas(const LinkInfo& link) {
   return link.kindOptions<T>() != nullptr;
 }
 
-/// IFLA_INFO_DATA (or IFLA_INFO_SLAVE_DATA) being decoded: options are read into optional
-/// fields by the field's type (bool as u8; 1-, 2- and 4-byte integers and enums in host order;
-/// u64 by readU64) and every attribute not read is kept in unknownKindData (or slaveData) by
-/// keepRest().
-class KindAttrs {
- public:
-  KindAttrs(const nlattr* data, uint16_t max) : t_(core::AttrTable::ofNest(data, max)) {}
-  /// The attribute (or nullptr), counted as read.
-  const nlattr* take(uint16_t type) {
-    const nlattr* a = t_.get(type);
-    if (a) known_.push_back(type);
-    return a;
-  }
-  /// The attribute without counting it as read (for values that may be kept raw).
-  const nlattr* peek(uint16_t type) const { return t_.get(type); }
-  template <class V>
-  void read(uint16_t type, std::optional<V>& field) {
-    if (const nlattr* a = take(type)) field = readNumber<V>(a);
-  }
-  /// A u64 (timers, intervals: nla_put_u64_64bit), which read() does not take.
-  void readU64(uint16_t type, std::optional<uint64_t>& field) {
-    if (const nlattr* a = take(type)) field = core::readU64(a);
-  }
-  /// A 16-bit field in network byte order (ports, VLAN protocols).
-  template <class V>
-  void readBe16(uint16_t type, std::optional<V>& field) {
-    if (const nlattr* a = take(type)) field = static_cast<V>(core::readBe16(a));
-  }
-  /// An address of `length` bytes; one of another length is left unread (kept raw) instead of
-  /// failing the decode.
-  void address(uint16_t type, std::size_t length, std::optional<IpAddress>& field) {
-    const nlattr* a = peek(type);
-    if (!a || core::readBytes(a).size() != length) return;
-    known_.push_back(type);
-    field = IpAddress::fromBytes(core::readBytes(a));
-  }
-  /// A nonzero ifindex (0 means "no device").
-  void device(uint16_t type, std::optional<Ifref>& field) {
-    if (const nlattr* a = take(type); a && core::readU32(a) != 0) field = Ifref(core::readU32(a));
-  }
-  void keepRest(LinkInfo& link) const { keepRest(link.unknownKindData); }
-  void keepRest(RawAttributes& out) const { keepUnknown(t_, known_, out); }
+// ---- A kind's attributes: one FieldTable per nest ------------------------------------------------
+// Each kind declares the attributes of its IFLA_INFO_DATA (and IFLA_INFO_SLAVE_DATA) once, as a
+// core::FieldTable over its options struct, in the order they are sent: the table encodes
+// (set members only) and decodes (what no row reads stays raw in unknownKindData / slaveData).
+// Values a row cannot take are checked before encoding; attributes whose meaning depends on
+// another one (gre's keys on its flags) are decoded by the kind's code after the table.
 
- private:
-  core::AttrTable t_;
-  std::vector<uint16_t> known_;
-};
+/// The context of a kind's decode (rows of kinds never throw on addresses: see addressField).
+inline constexpr FieldContext kKindContext{"decode link kind data"};
 
-/// Writes an optional option by its type, the inverse of KindAttrs::read.
-template <class V>
-void putOption(core::MessageWriter& w, uint16_t type, const std::optional<V>& field) {
-  if (field) putNumber(w, type, *field);
+/// Decodes the nest `data` by `table` into a new Options; the rest is kept in `rest`.
+template <class Options, std::size_t N>
+Options decodeKind(const nlattr* data, const FieldTable<Options, N>& table, RawAttributes& rest) {
+  Options options;
+  table.decodeNest(data, options, kKindContext, rest);
+  return options;
 }
 
-/// The IPv4 tunnel options gre and ipip share (the same members, each kind's attribute types).
-struct TunnelAttrTypes {
-  uint16_t local, remote, ttl, tos, pmtudisc;
-  const char* operation;  // "gre": the error's operation
-  const char* endpointRule;  // " must be an IPv4 address..."
-};
-
-template <class T>
-void encodeTunnel(core::MessageWriter& w, const T& o, const TunnelAttrTypes& types) {
-  auto endpoint = [&](uint16_t type, const std::optional<IpAddress>& ip, const char* what) {
-    if (!ip) return;
-    if (!ip->isV4()) throw Error::invalidArgument(types.operation, what + std::string(types.endpointRule));
-    w.putBytes(type, ip->bytes());
+/// An IP address attribute of one width (4: IPv4, 16: IPv6) for `kMember`: an address of the
+/// other family is left to its sibling row (vxlan's LOCAL and LOCAL6); a payload of another
+/// length is kept raw instead of failing the decode.
+template <uint16_t kType, auto kMember, std::size_t kWidth>
+constexpr auto addressField() {
+  using Info = decltype(fields::ownerOf(kMember));
+  auto put = [](core::MessageWriter& w, const AttrField<Info>&, const Info& o) {
+    const auto& ip = o.*kMember;
+    if (ip && ip->isV4() == (kWidth == 4)) w.putBytes(kType, ip->bytes());
   };
-  endpoint(types.local, o.local, "local");
-  endpoint(types.remote, o.remote, "remote");
-  putOption(w, types.ttl, o.ttl);
-  putOption(w, types.tos, o.tos);
-  putOption(w, types.pmtudisc, o.pmtudisc);
+  auto get = [](const nlattr* a, Info& o, const FieldContext&) {
+    if (core::readBytes(a).size() != kWidth) return false;
+    o.*kMember = IpAddress::fromBytes(core::readBytes(a));
+    return true;
+  };
+  return AttrField<Info>{kType, put, get};
 }
 
+/// A u32 in network byte order (geneve's flow label).
+template <uint16_t kType, auto kMember>
+constexpr auto be32Field() {
+  using Info = decltype(fields::ownerOf(kMember));
+  auto put = [](core::MessageWriter& w, const AttrField<Info>&, const Info& o) {
+    if (o.*kMember) w.putU32(kType, htonl(*(o.*kMember)));
+  };
+  auto get = [](const nlattr* a, Info& o, const FieldContext&) { return (o.*kMember = ntohl(core::readU32(a)), true); };
+  return AttrField<Info>{kType, put, get};
+}
+
+/// A u16 whose known values are `kKnown...`: another value stays raw rather than being misread
+/// (ipvlan's isolation flags, tun's type).
+template <uint16_t kType, auto kMember, auto... kKnown>
+constexpr auto knownValueField() {
+  using Info = decltype(fields::ownerOf(kMember));
+  using V = typename std::remove_reference_t<decltype(std::declval<Info&>().*kMember)>::value_type;
+  auto put = [](core::MessageWriter& w, const AttrField<Info>&, const Info& o) {
+    if (o.*kMember) putNumber(w, kType, *(o.*kMember));
+  };
+  auto get = [](const nlattr* a, Info& o, const FieldContext&) {
+    V value = readNumber<V>(a);
+    if (((value != static_cast<V>(kKnown)) && ...)) return false;
+    o.*kMember = value;
+    return true;
+  };
+  return AttrField<Info>{kType, put, get};
+}
+
+/// IPv4 tunnels (gre, ipip): an endpoint must be IPv4 (`rule` says what else to use).
 template <class T>
-void decodeTunnel(KindAttrs& d, T& o, const TunnelAttrTypes& types) {
-  d.address(types.local, 4, o.local);
-  d.address(types.remote, 4, o.remote);
-  d.read(types.ttl, o.ttl);
-  d.read(types.tos, o.tos);
-  d.read(types.pmtudisc, o.pmtudisc);
+void checkIpv4Endpoints(const T& o, const char* operation, const char* rule) {
+  for (auto [ip, what] : {std::pair{&o.local, "local"}, std::pair{&o.remote, "remote"}})
+    if (*ip && !(*ip)->isV4()) throw Error::invalidArgument(operation, what + std::string(rule));
 }
 
 /// deviceRefs of a kind whose options T (in the typed slot) name one device, `dev`.

@@ -7,7 +7,8 @@
 #include <string>
 
 #include "fastlink/neigh.hpp"
-#include "rtnl/attr_fields.hpp"
+#include "core/attr_fields.hpp"
+#include "rtnl/codec_helpers.hpp"
 #include "rtnl/codec_helpers.hpp"
 
 namespace fastlink::rtnl {

@@ -9,7 +9,8 @@
 
 #include "fastlink/netlink.hpp"
 #include "fastlink/nexthop.hpp"
-#include "rtnl/attr_fields.hpp"
+#include "core/attr_fields.hpp"
+#include "rtnl/codec_helpers.hpp"
 #include "rtnl/kit.hpp"
 #include "rtnl/nexthop_codec.hpp"
 

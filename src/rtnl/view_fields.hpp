@@ -13,7 +13,8 @@
 
 #include "fastlink/attr_index.hpp"
 #include "fastlink/error.hpp"
-#include "rtnl/attr_fields.hpp"
+#include "core/attr_fields.hpp"
+#include "rtnl/codec_helpers.hpp"
 
 namespace fastlink::rtnl {
 

@@ -1,5 +1,5 @@
 // `fastlink link add NAME type KIND ...` and `fastlink -d [-j] link show` for the kinds added as
-// one CLI file each (cli/rtnl/link_kinds/): ipvlan, geneve, gre, gretap, ipip, sit; and a port of an
+// one CLI file each (cli/rtnl/link_kinds/): ipvlan, geneve, gre, gretap, ipip, sit, xfrm; and a port of an
 // 802.3ad bond. The oracle is `ip -d -j link show`: every info_data key fastlink prints must have
 // ip's value, and the keys listed per test must be printed by both. The host lacks these modules:
 // they run in the VM.
@@ -75,6 +75,23 @@ TEST_F(LinkKindCliTest, Geneve) {
 
   add("gn1 type geneve vni 43 remote 2001:db8::2 flowlabel 0x1234");
   sameAsIp("gn1", "geneve", {"id", "remote6", "label", "port"});
+}
+
+TEST_F(LinkKindCliTest, XfrmAddSetDel) {
+  FASTLINK_REQUIRE_KIND("xfrm");
+  add("u0 type veth peer name u1");
+  add("xf0 type xfrm dev u0 if_id 0x2a");
+  EXPECT_EQ(ipLink("xf0")["linkinfo"]["info_data"]["if_id"], "0x2a");
+  EXPECT_EQ(ipLink("xf0")["link"], "u0");
+  sameAsIp("xf0", "xfrm", {"if_id"});
+  EXPECT_EQ(detailLine("xf0").rfind("    xfrm if_id 0x2a", 0), 0u) << detailLine("xf0");
+  auto set = cli("link set dev xf0 type xfrm dev u0 if_id 43");  // the same dev: the kernel refuses a change
+  ASSERT_EQ(set.status, 0) << set.err;
+  sameAsIp("xf0", "xfrm", {"if_id"});
+  EXPECT_EQ(ipLink("xf0")["linkinfo"]["info_data"]["if_id"], "0x2b");
+  auto del = cli("link del xf0");
+  ASSERT_EQ(del.status, 0) << del.err;
+  EXPECT_NE(ns.exec("ip link show dev xf0").status, 0) << "xf0 is gone";
 }
 
 TEST_F(LinkKindCliTest, GreAndGretap) {
@@ -164,6 +181,9 @@ TEST_F(LinkKindCliTest, BadOptionsAreUsageErrors) {
       {"link add i0 type ipvlan mode l4", "unknown ipvlan mode \"l4\""},
       {"link add i0 type ipvlan private vepa", "only one of"},
       {"link add t0 type sit frobnicate", "unknown keyword \"frobnicate\""},
+      {"link add x0 type xfrm dev lo", "\"if_id IF_ID\" is required"},
+      {"link add x0 type xfrm if_id 0", "if_id"},
+      {"link add x0 type xfrm if_id 5 external", "neither if_id nor dev"},
   };
   for (const auto& [args, message] : cases) {
     auto r = cli(args);
@@ -171,7 +191,7 @@ TEST_F(LinkKindCliTest, BadOptionsAreUsageErrors) {
     EXPECT_NE(r.err.find(message), std::string::npos) << args << ": " << r.err;
   }
   auto help = cli("link help");
-  for (const char* kind : {"ipvlan:", "geneve:", "gre, gretap:", "ipip, sit:"}) EXPECT_NE(help.out.find(kind), std::string::npos) << kind;
+  for (const char* kind : {"ipvlan:", "geneve:", "gre, gretap:", "ipip, sit:", "xfrm:"}) EXPECT_NE(help.out.find(kind), std::string::npos) << kind;
 }
 
 }  // namespace

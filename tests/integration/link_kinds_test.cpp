@@ -1,10 +1,11 @@
-// The kinds added as one file each (ipvlan, geneve, gre, gretap, ipip, sit), both ways against
+// The kinds added as one file each (ipvlan, geneve, gre, gretap, ipip, sit, xfrm), both ways against
 // `ip -d -j link show`: created by fastlink and read by ip, created by ip and read by fastlink.
 // The host kernel lacks these modules: they skip visibly here and run in the VM (tests/vm).
 #include <fastlink/link_kinds/geneve.hpp>
 #include <fastlink/link_kinds/gre.hpp>
 #include <fastlink/link_kinds/ipip.hpp>
 #include <fastlink/link_kinds/ipvlan.hpp>
+#include <fastlink/link_kinds/xfrm.hpp>
 
 #include "integration/link_fixture.hpp"
 
@@ -82,6 +83,30 @@ TEST_F(LinkKindTest, GeneveCreatedByIp) {
   auto a = ipData("gn2"), b = ipData("gn3");
   a.erase("id"), b.erase("id");
   EXPECT_EQ(a, b);
+}
+
+TEST_F(LinkKindTest, XfrmAddSetDelAgainstIp) {
+  FASTLINK_REQUIRE_KIND("xfrm");
+  addVeth("u0", "u1");
+  links.add(LinkInfo("xf0", "xfrm").setKindOptions(XfrmInfo().setIfId(42).setDev("u0")));
+  auto j = ipLink("xf0");
+  EXPECT_EQ(j["linkinfo"]["info_kind"], "xfrm");
+  EXPECT_EQ(j["link"], "u0");
+  EXPECT_EQ(j["linkinfo"]["info_data"]["if_id"], "0x2a");
+  // The kernel refuses a change of the device (EINVAL), and a set without it is one to "none".
+  EXPECT_THROW(links.set("xf0", LinkInfo().setKind("xfrm").setKindOptions(XfrmInfo().setIfId(43))), Error);
+  links.set("xf0", LinkInfo().setKind("xfrm").setKindOptions(XfrmInfo().setIfId(43).setDev("u0")));
+  EXPECT_EQ(ipData("xf0")["if_id"], "0x2b");
+  links.del("xf0");
+  EXPECT_FALSE(ipHasLink("xf0"));
+
+  ns.ip("link add xf1 type xfrm if_id 0x7");
+  LinkInfo got = links.get("xf1");
+  EXPECT_EQ(got.kind, "xfrm");
+  const auto* x = got.kindOptions<XfrmInfo>();
+  ASSERT_NE(x, nullptr);
+  EXPECT_EQ(x->ifId, 7u);
+  EXPECT_FALSE(x->dev.has_value()) << "the kernel reports link 0: no device";
 }
 
 TEST_F(LinkKindTest, GreAndGretapCreatedByFastlink) {

@@ -1,4 +1,4 @@
-// The kinds added as one library file each (ipvlan, geneve, gre/gretap, ipip/sit): golden bytes
+// The kinds added as one library file each (ipvlan, geneve, gre/gretap, ipip/sit, xfrm): golden bytes
 // of their requests against golden.hpp's hand-laid bytes, kernel-shaped decode round trips, and
 // the registry itself (known kinds, option/kind mismatch checks, the typed options slot).
 #include <gtest/gtest.h>
@@ -14,6 +14,7 @@
 #include "fastlink/link_kinds/gre.hpp"
 #include "fastlink/link_kinds/ipip.hpp"
 #include "fastlink/link_kinds/ipvlan.hpp"
+#include "fastlink/link_kinds/xfrm.hpp"
 #include "rtnl/link_codec.hpp"
 #include "unit/golden.hpp"
 
@@ -53,7 +54,7 @@ IpAddress ip(std::string_view text) { return IpAddress::parse(text); }
 TEST(LinkKindRegistry, ListsEveryKindFileSorted) {
   auto kinds = knownLinkKinds();
   for (const char* k : {"bond", "bridge", "dummy", "geneve", "gre", "gretap", "ifb", "ipip", "ipvlan", "macvlan", "macvtap", "sit",
-                        "veth", "vlan", "vrf", "vxlan", "wireguard"})
+                        "veth", "vlan", "vrf", "vxlan", "wireguard", "xfrm"})
     EXPECT_NE(std::find(kinds.begin(), kinds.end(), k), kinds.end()) << k;
   EXPECT_TRUE(std::is_sorted(kinds.begin(), kinds.end()));
   EXPECT_EQ(std::adjacent_find(kinds.begin(), kinds.end()), kinds.end()) << "a kind registered twice";
@@ -341,6 +342,45 @@ TEST(LinkKindsGolden, DecodeSitRoundTrip) {
                   .u8(IFLA_IPTUN_TOS, 0)
                   .u8(IFLA_IPTUN_PMTUDISC, 1);
   EXPECT_TRUE(sameBytes(r.bytes(), addKind("t0", "sit", out)));
+}
+
+// ---- xfrm ----------------------------------------------------------------------------------
+
+TEST(LinkKindsGolden, AddXfrm) {
+  // ip link add xf0 type xfrm dev <ifindex 5> if_id 0x2a (iproute2 sends the id, then the link)
+  Request r = LinkRequests::add(LinkInfo("xf0", "xfrm").setKindOptions(XfrmInfo().setIfId(42).setDev(Ifref(5))));
+  EXPECT_TRUE(sameBytes(r.bytes(), addKind("xf0", "xfrm", Attrs().u32(IFLA_XFRM_IF_ID, 42).u32(IFLA_XFRM_LINK, 5))));
+  // ip link add xf1 type xfrm external
+  Request e = LinkRequests::add(LinkInfo("xf1", "xfrm").setKindOptions(XfrmInfo().setExternal(true)));
+  EXPECT_TRUE(sameBytes(e.bytes(), addKind("xf1", "xfrm", Attrs().flag(IFLA_XFRM_COLLECT_METADATA))));
+}
+
+TEST(LinkKindsGolden, XfrmRefusesBadValues) {
+  EXPECT_THROW(LinkRequests::add(LinkInfo("x", "xfrm").setKindOptions(XfrmInfo().setIfId(0))), Error);
+  EXPECT_THROW(LinkRequests::add(LinkInfo("x", "xfrm").setKindOptions(XfrmInfo().setIfId(1).setExternal(true))), Error);
+  EXPECT_THROW(LinkRequests::add(LinkInfo("x", "xfrm").setKindOptions(XfrmInfo().setIfId(1).setDev(Ifref("eth0")))), Error)
+      << "a device name must be resolved first";
+}
+
+TEST(LinkKindsGolden, DecodeXfrmRoundTrip) {
+  // What xfrmi_fill_info() reports for `if_id 7` without a device: the link 0 is "no device".
+  LinkInfo d = decodeKernel("xfrm", Attrs().u32(IFLA_XFRM_LINK, 0).u32(IFLA_XFRM_IF_ID, 7).u32(9, 1));
+  const auto* x = d.kindOptions<XfrmInfo>();
+  ASSERT_NE(x, nullptr);
+  EXPECT_EQ(x->ifId, 7u);
+  EXPECT_FALSE(x->dev.has_value());
+  EXPECT_FALSE(x->external.has_value());
+  ASSERT_EQ(d.unknownKindData.count(), 1u) << "an attribute of a newer kernel stays raw";
+  EXPECT_EQ(d.unknownKindData.list()[0].type, 9);
+
+  LinkInfo withDev = decodeKernel("xfrm", Attrs().u32(IFLA_XFRM_LINK, 3).u32(IFLA_XFRM_IF_ID, 8).flag(IFLA_XFRM_COLLECT_METADATA));
+  const auto* y = withDev.kindOptions<XfrmInfo>();
+  ASSERT_NE(y, nullptr);
+  EXPECT_EQ(y->dev, Ifref(3u));
+  EXPECT_EQ(y->external, true);
+
+  Request r = LinkRequests::add(LinkInfo("t0", "xfrm").setKindOptions(*x));
+  EXPECT_TRUE(sameBytes(r.bytes(), addKind("t0", "xfrm", Attrs().u32(IFLA_XFRM_IF_ID, 7))));
 }
 
 }  // namespace

@@ -7,61 +7,50 @@
 namespace fastlink::rtnl {
 namespace {
 
-bool hasData(const LinkInfo& link) { return link.bond && (link.bond->mode || link.bond->miimon); }
-
-void encodeData(core::MessageWriter& w, const LinkInfo& link, KeepAlive&) {
-  const BondInfo& b = *link.bond;
-  putOption(w, IFLA_BOND_MODE, b.mode);
-  putOption(w, IFLA_BOND_MIIMON, b.miimon);
-}
-
-void decodeData(const nlattr* data, LinkInfo& link) {
-  KindAttrs d(data, IFLA_BOND_MAX);
-  BondInfo b;
-  d.read(IFLA_BOND_MODE, b.mode);
-  d.read(IFLA_BOND_MIIMON, b.miimon);
-  d.keepRest(link);
-  link.bond = b;
-}
-
-bool hasOptions(const LinkInfo& link) { return link.bond.has_value(); }
+constexpr FieldTable kFields({
+    field<IFLA_BOND_MODE, &BondInfo::mode>(),
+    field<IFLA_BOND_MIIMON, &BondInfo::miimon>(),
+});
 
 /// The port's permanent address, any length a MacAddress holds (6 for Ethernet, 20 for
-/// InfiniBand); an empty or longer one is left unread, so it stays raw.
-void readPermanentAddress(KindAttrs& d, std::optional<MacAddress>& field) {
-  const nlattr* a = d.peek(IFLA_BOND_SLAVE_PERM_HWADDR);
-  if (!a) return;
+/// InfiniBand); an empty or longer one stays raw.
+bool getPermanentAddress(const nlattr* a, BondPortInfo& p, const FieldContext&) {
   auto bytes = core::readBytes(a);
-  if (bytes.empty() || bytes.size() > MacAddress::kMaxLength) return;
-  field = MacAddress(core::readBytes(d.take(IFLA_BOND_SLAVE_PERM_HWADDR)));
+  if (bytes.empty() || bytes.size() > MacAddress::kMaxLength) return false;
+  p.permanentAddress = MacAddress(bytes);
+  return true;
 }
-
 /// The partner's LACP state: 8 bits the kernel sends as a u16 (nla_put_u16), read by its size
 /// so both forms give the same value on any byte order.
-void readPartnerState(KindAttrs& d, std::optional<uint8_t>& field) {
-  const nlattr* a = d.take(IFLA_BOND_SLAVE_AD_PARTNER_OPER_PORT_STATE);
-  if (!a) return;
-  field = core::readBytes(a).size() >= 2 ? static_cast<uint8_t>(core::readU16(a)) : core::readU8(a);
+bool getPartnerState(const nlattr* a, BondPortInfo& p, const FieldContext&) {
+  p.partnerOperPortState = core::readBytes(a).size() >= 2 ? static_cast<uint8_t>(core::readU16(a)) : core::readU8(a);
+  return true;
 }
 
 /// What a bond reports about a port (bond_fill_slave_info; see BondPortInfo in link.hpp). What
 /// newer kernels add after IFLA_BOND_SLAVE_PRIO (the actor port priority, churn states; ip 6.1
 /// prints none of them) stays raw in slaveData.
-void decodePortData(const nlattr* data, LinkInfo& link) {
-  KindAttrs d(data, IFLA_BOND_SLAVE_MAX);
-  BondPortInfo p;
-  d.read(IFLA_BOND_SLAVE_STATE, p.state);
-  d.read(IFLA_BOND_SLAVE_MII_STATUS, p.miiStatus);
-  d.read(IFLA_BOND_SLAVE_LINK_FAILURE_COUNT, p.linkFailureCount);
-  readPermanentAddress(d, p.permanentAddress);
-  d.read(IFLA_BOND_SLAVE_QUEUE_ID, p.queueId);
-  d.read(IFLA_BOND_SLAVE_PRIO, p.priority);
-  d.read(IFLA_BOND_SLAVE_AD_AGGREGATOR_ID, p.aggregatorId);
-  d.read(IFLA_BOND_SLAVE_AD_ACTOR_OPER_PORT_STATE, p.actorOperPortState);
-  readPartnerState(d, p.partnerOperPortState);
-  d.keepRest(link.slaveData);
-  link.bondPort = p;
-}
+constexpr FieldTable kPortFields({
+    field<IFLA_BOND_SLAVE_STATE, &BondPortInfo::state, Wire::Reported>(),
+    field<IFLA_BOND_SLAVE_MII_STATUS, &BondPortInfo::miiStatus, Wire::Reported>(),
+    field<IFLA_BOND_SLAVE_LINK_FAILURE_COUNT, &BondPortInfo::linkFailureCount, Wire::Reported>(),
+    AttrField<BondPortInfo>{IFLA_BOND_SLAVE_PERM_HWADDR, nullptr, getPermanentAddress},
+    field<IFLA_BOND_SLAVE_QUEUE_ID, &BondPortInfo::queueId, Wire::Reported>(),
+    field<IFLA_BOND_SLAVE_PRIO, &BondPortInfo::priority, Wire::Reported>(),
+    field<IFLA_BOND_SLAVE_AD_AGGREGATOR_ID, &BondPortInfo::aggregatorId, Wire::Reported>(),
+    field<IFLA_BOND_SLAVE_AD_ACTOR_OPER_PORT_STATE, &BondPortInfo::actorOperPortState, Wire::Reported>(),
+    AttrField<BondPortInfo>{IFLA_BOND_SLAVE_AD_PARTNER_OPER_PORT_STATE, nullptr, getPartnerState},
+});
+
+bool hasData(const LinkInfo& link) { return link.bond && (link.bond->mode || link.bond->miimon); }
+
+void encodeData(core::MessageWriter& w, const LinkInfo& link, KeepAlive&) { kFields.encode(w, *link.bond); }
+
+void decodeData(const nlattr* data, LinkInfo& link) { link.bond = decodeKind(data, kFields, link.unknownKindData); }
+
+bool hasOptions(const LinkInfo& link) { return link.bond.has_value(); }
+
+void decodePortData(const nlattr* data, LinkInfo& link) { link.bondPort = decodeKind(data, kPortFields, link.slaveData); }
 
 }  // namespace
 

@@ -11,60 +11,45 @@ namespace {
 
 Error invalid(const std::string& why) { return Error::invalidArgument("geneve", why); }
 
+// The kernel reads IFLA_GENEVE_TTL only without IFLA_GENEVE_TTL_INHERIT, so "not inherited"
+// goes without it when a ttl is given (a decoded link carries both).
+void putTtlInherit(core::MessageWriter& w, const AttrField<GeneveInfo>&, const GeneveInfo& g) {
+  if (g.ttlInherit && (*g.ttlInherit || !g.ttl)) w.putU8(IFLA_GENEVE_TTL_INHERIT, *g.ttlInherit ? 1 : 0);
+}
+
+constexpr FieldTable kFields({
+    field<IFLA_GENEVE_ID, &GeneveInfo::vni>(),
+    addressField<IFLA_GENEVE_REMOTE, &GeneveInfo::remote, 4>(),
+    addressField<IFLA_GENEVE_REMOTE6, &GeneveInfo::remote, 16>(),
+    be32Field<IFLA_GENEVE_LABEL, &GeneveInfo::flowLabel>(),
+    field<IFLA_GENEVE_TTL, &GeneveInfo::ttl>(),
+    AttrField<GeneveInfo>{IFLA_GENEVE_TTL_INHERIT, putTtlInherit, field<IFLA_GENEVE_TTL_INHERIT, &GeneveInfo::ttlInherit>().get},
+    field<IFLA_GENEVE_TOS, &GeneveInfo::tos>(),
+    field<IFLA_GENEVE_DF, &GeneveInfo::df>(),
+    field<IFLA_GENEVE_PORT, &GeneveInfo::dstPort, Wire::Be16>(),
+    field<IFLA_GENEVE_COLLECT_METADATA, &GeneveInfo::external, Wire::Flag>(),
+    field<IFLA_GENEVE_UDP_CSUM, &GeneveInfo::udpCsum>(),
+    field<IFLA_GENEVE_UDP_ZERO_CSUM6_TX, &GeneveInfo::udp6ZeroCsumTx>(),
+    field<IFLA_GENEVE_UDP_ZERO_CSUM6_RX, &GeneveInfo::udp6ZeroCsumRx>(),
+});
+
+void check(const GeneveInfo& g) {
+  if (g.vni && *g.vni >= (1u << 24)) throw invalid("vni must be below 16777216");
+  if (g.remote && g.remote->isMulticast()) throw invalid("remote must be a unicast address");
+  if (g.flowLabel && *g.flowLabel >= (1u << 20)) throw invalid("flow label must be below 1048576");
+  if (g.df && static_cast<uint8_t>(*g.df) > GENEVE_DF_MAX) throw invalid("unknown df mode");
+  if (g.external == true && (g.vni || g.remote)) throw invalid("external (collect metadata) takes neither id nor remote");
+}
+
 bool hasData(const LinkInfo& link) { return link.kindOptions<GeneveInfo>() != nullptr; }
 
 void encodeData(core::MessageWriter& w, const LinkInfo& link, KeepAlive&) {
   const GeneveInfo& g = *link.kindOptions<GeneveInfo>();
-  if (g.vni) {
-    if (*g.vni >= (1u << 24)) throw invalid("vni must be below 16777216");
-    w.putU32(IFLA_GENEVE_ID, *g.vni);
-  }
-  if (g.remote) {
-    if (g.remote->isMulticast()) throw invalid("remote must be a unicast address");
-    w.putBytes(g.remote->isV4() ? IFLA_GENEVE_REMOTE : IFLA_GENEVE_REMOTE6, g.remote->bytes());
-  }
-  if (g.flowLabel) {
-    if (*g.flowLabel >= (1u << 20)) throw invalid("flow label must be below 1048576");
-    w.putU32(IFLA_GENEVE_LABEL, htonl(*g.flowLabel));
-  }
-  putOption(w, IFLA_GENEVE_TTL, g.ttl);
-  // The kernel reads IFLA_GENEVE_TTL only without IFLA_GENEVE_TTL_INHERIT, so "not inherited"
-  // goes without it when a ttl is given (a decoded link carries both).
-  if (g.ttlInherit && (*g.ttlInherit || !g.ttl)) w.putU8(IFLA_GENEVE_TTL_INHERIT, *g.ttlInherit ? 1 : 0);
-  putOption(w, IFLA_GENEVE_TOS, g.tos);
-  if (g.df) {
-    if (static_cast<uint8_t>(*g.df) > GENEVE_DF_MAX) throw invalid("unknown df mode");
-    w.putU8(IFLA_GENEVE_DF, static_cast<uint8_t>(*g.df));
-  }
-  if (g.dstPort) w.putBe16(IFLA_GENEVE_PORT, *g.dstPort);
-  if (g.external && *g.external) {
-    if (g.vni || g.remote) throw invalid("external (collect metadata) takes neither id nor remote");
-    w.putFlag(IFLA_GENEVE_COLLECT_METADATA);
-  }
-  putOption(w, IFLA_GENEVE_UDP_CSUM, g.udpCsum);
-  putOption(w, IFLA_GENEVE_UDP_ZERO_CSUM6_TX, g.udp6ZeroCsumTx);
-  putOption(w, IFLA_GENEVE_UDP_ZERO_CSUM6_RX, g.udp6ZeroCsumRx);
+  check(g);
+  kFields.encode(w, g);
 }
 
-void decodeData(const nlattr* data, LinkInfo& link) {
-  KindAttrs d(data, IFLA_GENEVE_MAX);
-  GeneveInfo g;
-  d.read(IFLA_GENEVE_ID, g.vni);
-  d.address(IFLA_GENEVE_REMOTE, 4, g.remote);
-  d.address(IFLA_GENEVE_REMOTE6, 16, g.remote);
-  d.read(IFLA_GENEVE_TTL, g.ttl);
-  d.read(IFLA_GENEVE_TTL_INHERIT, g.ttlInherit);
-  d.read(IFLA_GENEVE_TOS, g.tos);
-  d.read(IFLA_GENEVE_DF, g.df);
-  if (auto* a = d.take(IFLA_GENEVE_LABEL)) g.flowLabel = ntohl(core::readU32(a));
-  d.readBe16(IFLA_GENEVE_PORT, g.dstPort);
-  if (d.take(IFLA_GENEVE_COLLECT_METADATA)) g.external = true;
-  d.read(IFLA_GENEVE_UDP_CSUM, g.udpCsum);
-  d.read(IFLA_GENEVE_UDP_ZERO_CSUM6_TX, g.udp6ZeroCsumTx);
-  d.read(IFLA_GENEVE_UDP_ZERO_CSUM6_RX, g.udp6ZeroCsumRx);
-  d.keepRest(link);
-  link.setKindOptions(g);
-}
+void decodeData(const nlattr* data, LinkInfo& link) { link.setKindOptions(decodeKind(data, kFields, link.unknownKindData)); }
 
 }  // namespace
 

@@ -15,35 +15,63 @@ const uint16_t kFlagCsum = ntohs(GRE_CSUM);
 const uint16_t kFlagKey = ntohs(GRE_KEY);
 const uint16_t kFlagSeq = ntohs(GRE_SEQ);
 
-constexpr TunnelAttrTypes kTypes{IFLA_GRE_LOCAL, IFLA_GRE_REMOTE, IFLA_GRE_TTL, IFLA_GRE_TOS, IFLA_GRE_PMTUDISC, "gre",
-                                 " must be an IPv4 address (ip6gre is another kind)"};
-
 uint16_t flags(const std::optional<uint32_t>& key, const std::optional<bool>& csum, const std::optional<bool>& seq) {
   return static_cast<uint16_t>((key ? kFlagKey : 0) | (csum.value_or(false) ? kFlagCsum : 0) | (seq.value_or(false) ? kFlagSeq : 0));
 }
 
+// The flags and keys are written by the table and read by decodeData (a key means something
+// only with GRE_KEY in its direction's flags, which may come after it).
+void putIflags(core::MessageWriter& w, const AttrField<GreInfo>&, const GreInfo& g) {
+  if (g.ikey || g.icsum || g.iseq) w.putBe16(IFLA_GRE_IFLAGS, flags(g.ikey, g.icsum, g.iseq));
+}
+void putOflags(core::MessageWriter& w, const AttrField<GreInfo>&, const GreInfo& g) {
+  if (g.okey || g.ocsum || g.oseq) w.putBe16(IFLA_GRE_OFLAGS, flags(g.okey, g.ocsum, g.oseq));
+}
+void putIkey(core::MessageWriter& w, const AttrField<GreInfo>&, const GreInfo& g) {
+  if (g.ikey) w.putU32(IFLA_GRE_IKEY, htonl(*g.ikey));
+}
+void putOkey(core::MessageWriter& w, const AttrField<GreInfo>&, const GreInfo& g) {
+  if (g.okey) w.putU32(IFLA_GRE_OKEY, htonl(*g.okey));
+}
+
+constexpr FieldTable kFields({
+    field<IFLA_GRE_LINK, &GreInfo::dev, Wire::Device>("gre dev"),
+    AttrField<GreInfo>{IFLA_GRE_IFLAGS, putIflags},
+    AttrField<GreInfo>{IFLA_GRE_OFLAGS, putOflags},
+    AttrField<GreInfo>{IFLA_GRE_IKEY, putIkey},
+    AttrField<GreInfo>{IFLA_GRE_OKEY, putOkey},
+    addressField<IFLA_GRE_LOCAL, &GreInfo::local, 4>(),
+    addressField<IFLA_GRE_REMOTE, &GreInfo::remote, 4>(),
+    field<IFLA_GRE_TTL, &GreInfo::ttl>(),
+    field<IFLA_GRE_TOS, &GreInfo::tos>(),
+    field<IFLA_GRE_PMTUDISC, &GreInfo::pmtudisc>(),
+});
+
 void encodeData(core::MessageWriter& w, const LinkInfo& link, KeepAlive&) {
   const GreInfo& g = *link.kindOptions<GreInfo>();
-  if (g.dev) w.putU32(IFLA_GRE_LINK, requireIndex(*g.dev, "gre dev"));
-  if (g.ikey || g.icsum || g.iseq) w.putBe16(IFLA_GRE_IFLAGS, flags(g.ikey, g.icsum, g.iseq));
-  if (g.okey || g.ocsum || g.oseq) w.putBe16(IFLA_GRE_OFLAGS, flags(g.okey, g.ocsum, g.oseq));
-  if (g.ikey) w.putU32(IFLA_GRE_IKEY, htonl(*g.ikey));
-  if (g.okey) w.putU32(IFLA_GRE_OKEY, htonl(*g.okey));
-  encodeTunnel(w, g, kTypes);
+  checkIpv4Endpoints(g, "gre", " must be an IPv4 address (ip6gre is another kind)");
+  kFields.encode(w, g);
 }
 
 void decodeData(const nlattr* data, LinkInfo& link) {
-  KindAttrs d(data, IFLA_GRE_MAX);
   GreInfo g;
-  d.device(IFLA_GRE_LINK, g.dev);
-  uint16_t iflags = 0, oflags = 0;
-  if (auto* a = d.take(IFLA_GRE_IFLAGS)) iflags = core::readBe16(a), g.icsum = (iflags & kFlagCsum) != 0, g.iseq = (iflags & kFlagSeq) != 0;
-  if (auto* a = d.take(IFLA_GRE_OFLAGS)) oflags = core::readBe16(a), g.ocsum = (oflags & kFlagCsum) != 0, g.oseq = (oflags & kFlagSeq) != 0;
+  std::optional<uint16_t> iflags, oflags;
+  std::optional<uint32_t> ikey, okey;
+  auto flagsAndKeys = [&](const nlattr* a) {
+    switch (core::attrType(a)) {
+      case IFLA_GRE_IFLAGS: return (iflags = core::readBe16(a), true);
+      case IFLA_GRE_OFLAGS: return (oflags = core::readBe16(a), true);
+      case IFLA_GRE_IKEY: return (ikey = ntohl(core::readU32(a)), true);
+      case IFLA_GRE_OKEY: return (okey = ntohl(core::readU32(a)), true);
+      default: return false;
+    }
+  };
+  kFields.decodeAll(core::nestPayload(data), g, kKindContext, flagsAndKeys, link.unknownKindData);
+  if (iflags) g.icsum = (*iflags & kFlagCsum) != 0, g.iseq = (*iflags & kFlagSeq) != 0;
+  if (oflags) g.ocsum = (*oflags & kFlagCsum) != 0, g.oseq = (*oflags & kFlagSeq) != 0;
   // The kernel always reports both keys (0 without GRE_KEY); only a flagged key is a key.
-  if (auto* a = d.take(IFLA_GRE_IKEY); a && (iflags & kFlagKey)) g.ikey = ntohl(core::readU32(a));
-  if (auto* a = d.take(IFLA_GRE_OKEY); a && (oflags & kFlagKey)) g.okey = ntohl(core::readU32(a));
-  decodeTunnel(d, g, kTypes);
-  d.keepRest(link);
+  if (ikey && iflags.value_or(0) & kFlagKey) g.ikey = ikey;
+  if (okey && oflags.value_or(0) & kFlagKey) g.okey = okey;
   link.setKindOptions(g);
 }
 

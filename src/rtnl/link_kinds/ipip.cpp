@@ -9,23 +9,22 @@
 namespace fastlink::rtnl {
 namespace {
 
-constexpr TunnelAttrTypes kTypes{IFLA_IPTUN_LOCAL, IFLA_IPTUN_REMOTE, IFLA_IPTUN_TTL, IFLA_IPTUN_TOS, IFLA_IPTUN_PMTUDISC,
-                                 "ip tunnel", " must be an IPv4 address"};
+constexpr FieldTable kFields({
+    field<IFLA_IPTUN_LINK, &IpTunnelInfo::dev, Wire::Device>("tunnel dev"),
+    addressField<IFLA_IPTUN_LOCAL, &IpTunnelInfo::local, 4>(),
+    addressField<IFLA_IPTUN_REMOTE, &IpTunnelInfo::remote, 4>(),
+    field<IFLA_IPTUN_TTL, &IpTunnelInfo::ttl>(),
+    field<IFLA_IPTUN_TOS, &IpTunnelInfo::tos>(),
+    field<IFLA_IPTUN_PMTUDISC, &IpTunnelInfo::pmtudisc>(),
+});
 
 void encodeData(core::MessageWriter& w, const LinkInfo& link, KeepAlive&) {
   const IpTunnelInfo& o = *link.kindOptions<IpTunnelInfo>();
-  if (o.dev) w.putU32(IFLA_IPTUN_LINK, requireIndex(*o.dev, "tunnel dev"));
-  encodeTunnel(w, o, kTypes);
+  checkIpv4Endpoints(o, "ip tunnel", " must be an IPv4 address");
+  kFields.encode(w, o);
 }
 
-void decodeData(const nlattr* data, LinkInfo& link) {
-  KindAttrs d(data, IFLA_IPTUN_MAX);
-  IpTunnelInfo o;
-  d.device(IFLA_IPTUN_LINK, o.dev);
-  decodeTunnel(d, o, kTypes);
-  d.keepRest(link);
-  link.setKindOptions(o);
-}
+void decodeData(const nlattr* data, LinkInfo& link) { link.setKindOptions(decodeKind(data, kFields, link.unknownKindData)); }
 
 }  // namespace
 

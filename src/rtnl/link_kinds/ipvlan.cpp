@@ -7,6 +7,12 @@
 namespace fastlink::rtnl {
 namespace {
 
+// Flags other than one isolation mode (none today) stay raw rather than being misread.
+constexpr FieldTable kFields({
+    field<IFLA_IPVLAN_MODE, &IpvlanInfo::mode>(),
+    knownValueField<IFLA_IPVLAN_FLAGS, &IpvlanInfo::isolation, 0, IPVLAN_F_PRIVATE, IPVLAN_F_VEPA>(),
+});
+
 bool hasData(const LinkInfo& link) {
   const auto* o = link.kindOptions<IpvlanInfo>();
   return o && (o->mode || o->isolation);
@@ -14,31 +20,14 @@ bool hasData(const LinkInfo& link) {
 
 void encodeData(core::MessageWriter& w, const LinkInfo& link, KeepAlive&) {
   const IpvlanInfo& o = *link.kindOptions<IpvlanInfo>();
-  if (o.mode) {
-    if (static_cast<uint16_t>(*o.mode) > IPVLAN_MODE_L3S) throw Error::invalidArgument("ipvlan", "unknown ipvlan mode");
-    w.putU16(IFLA_IPVLAN_MODE, static_cast<uint16_t>(*o.mode));
-  }
-  if (o.isolation) {
-    auto flags = static_cast<uint16_t>(*o.isolation);
-    if (flags != 0 && flags != IPVLAN_F_PRIVATE && flags != IPVLAN_F_VEPA)
-      throw Error::invalidArgument("ipvlan", "isolation must be one of bridge, private, vepa");
-    w.putU16(IFLA_IPVLAN_FLAGS, flags);
-  }
+  if (o.mode && static_cast<uint16_t>(*o.mode) > IPVLAN_MODE_L3S) throw Error::invalidArgument("ipvlan", "unknown ipvlan mode");
+  if (auto flags = static_cast<uint16_t>(o.isolation.value_or(IpvlanIsolation::Bridge));
+      flags != 0 && flags != IPVLAN_F_PRIVATE && flags != IPVLAN_F_VEPA)
+    throw Error::invalidArgument("ipvlan", "isolation must be one of bridge, private, vepa");
+  kFields.encode(w, o);
 }
 
-void decodeData(const nlattr* data, LinkInfo& link) {
-  KindAttrs d(data, IFLA_IPVLAN_MAX);
-  IpvlanInfo o;
-  d.read(IFLA_IPVLAN_MODE, o.mode);
-  // Flags other than one isolation mode (none today) stay raw rather than being misread.
-  if (auto* a = d.peek(IFLA_IPVLAN_FLAGS)) {
-    uint16_t flags = core::readU16(a);
-    if (flags == 0 || flags == IPVLAN_F_PRIVATE || flags == IPVLAN_F_VEPA)
-      o.isolation = static_cast<IpvlanIsolation>(flags), d.take(IFLA_IPVLAN_FLAGS);
-  }
-  d.keepRest(link);
-  link.setKindOptions(o);
-}
+void decodeData(const nlattr* data, LinkInfo& link) { link.setKindOptions(decodeKind(data, kFields, link.unknownKindData)); }
 
 }  // namespace
 

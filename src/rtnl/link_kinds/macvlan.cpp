@@ -6,23 +6,18 @@
 namespace fastlink::rtnl {
 namespace {
 
+// usedBcQueueLen is the kernel's answer, never sent.
+constexpr FieldTable kFields({
+    field<IFLA_MACVLAN_MODE, &MacvlanInfo::mode>(),
+    field<IFLA_MACVLAN_BC_QUEUE_LEN, &MacvlanInfo::bcQueueLen>(),
+    field<IFLA_MACVLAN_BC_QUEUE_LEN_USED, &MacvlanInfo::usedBcQueueLen, Wire::Reported>(),
+});
+
 bool hasData(const LinkInfo& link) { return link.macvlan && (link.macvlan->mode || link.macvlan->bcQueueLen); }
 
-// usedBcQueueLen is the kernel's answer, never sent.
-void encodeData(core::MessageWriter& w, const LinkInfo& link, KeepAlive&) {
-  putOption(w, IFLA_MACVLAN_MODE, link.macvlan->mode);
-  putOption(w, IFLA_MACVLAN_BC_QUEUE_LEN, link.macvlan->bcQueueLen);
-}
+void encodeData(core::MessageWriter& w, const LinkInfo& link, KeepAlive&) { kFields.encode(w, *link.macvlan); }
 
-void decodeData(const nlattr* data, LinkInfo& link) {
-  KindAttrs d(data, IFLA_MACVLAN_MAX);
-  MacvlanInfo m;
-  d.read(IFLA_MACVLAN_MODE, m.mode);
-  d.read(IFLA_MACVLAN_BC_QUEUE_LEN, m.bcQueueLen);
-  d.read(IFLA_MACVLAN_BC_QUEUE_LEN_USED, m.usedBcQueueLen);
-  d.keepRest(link);
-  link.macvlan = m;
-}
+void decodeData(const nlattr* data, LinkInfo& link) { link.macvlan = decodeKind(data, kFields, link.unknownKindData); }
 
 bool hasOptions(const LinkInfo& link) { return link.macvlan.has_value(); }
 

@@ -17,28 +17,27 @@ void encodeData(core::MessageWriter&, const LinkInfo&, KeepAlive&) {
                                       "(TunTapApi::add)");
 }
 
-void decodeData(const nlattr* data, LinkInfo& link) {
-  KindAttrs d(data, IFLA_TUN_MAX);
-  TunTapInfo t;
-  // A type other than tun or tap stays raw rather than being guessed.
-  if (const nlattr* a = d.peek(IFLA_TUN_TYPE)) {
-    uint8_t type = core::readU8(a);
-    if (type == IFF_TUN || type == IFF_TAP) {
-      t.mode = type == IFF_TUN ? TunTapMode::Tun : TunTapMode::Tap;
-      d.take(IFLA_TUN_TYPE);
-    }
-  }
-  d.read(IFLA_TUN_OWNER, t.owner);
-  d.read(IFLA_TUN_GROUP, t.group);
-  d.read(IFLA_TUN_PI, t.pi);
-  d.read(IFLA_TUN_VNET_HDR, t.vnetHdr);
-  d.read(IFLA_TUN_PERSIST, t.persist);
-  d.read(IFLA_TUN_MULTI_QUEUE, t.multiQueue);
-  d.read(IFLA_TUN_NUM_QUEUES, t.numQueues);
-  d.read(IFLA_TUN_NUM_DISABLED_QUEUES, t.numDisabledQueues);
-  d.keepRest(link);
-  link.setKindOptions(t);
+/// tun or tap; another type stays raw rather than being guessed.
+bool getType(const nlattr* a, TunTapInfo& t, const FieldContext&) {
+  uint8_t type = core::readU8(a);
+  if (type != IFF_TUN && type != IFF_TAP) return false;
+  t.mode = type == IFF_TUN ? TunTapMode::Tun : TunTapMode::Tap;
+  return true;
 }
+
+constexpr FieldTable kFields({
+    AttrField<TunTapInfo>{IFLA_TUN_TYPE, nullptr, getType},
+    field<IFLA_TUN_OWNER, &TunTapInfo::owner, Wire::Reported>(),
+    field<IFLA_TUN_GROUP, &TunTapInfo::group, Wire::Reported>(),
+    field<IFLA_TUN_PI, &TunTapInfo::pi, Wire::Reported>(),
+    field<IFLA_TUN_VNET_HDR, &TunTapInfo::vnetHdr, Wire::Reported>(),
+    field<IFLA_TUN_PERSIST, &TunTapInfo::persist, Wire::Reported>(),
+    field<IFLA_TUN_MULTI_QUEUE, &TunTapInfo::multiQueue, Wire::Reported>(),
+    field<IFLA_TUN_NUM_QUEUES, &TunTapInfo::numQueues, Wire::Reported>(),
+    field<IFLA_TUN_NUM_DISABLED_QUEUES, &TunTapInfo::numDisabledQueues, Wire::Reported>(),
+});
+
+void decodeData(const nlattr* data, LinkInfo& link) { link.setKindOptions(decodeKind(data, kFields, link.unknownKindData)); }
 
 }  // namespace
 

@@ -34,7 +34,7 @@ void encodeData(core::MessageWriter& w, const LinkInfo& link, KeepAlive& keep) {
 
 // The kernel does not report the peer in dumps (veth has no fill_info); IFLA_LINK is its index.
 void decodeData(const nlattr* data, LinkInfo& link) {
-  KindAttrs(data, VETH_INFO_MAX).keepRest(link);
+  keepUnknown(core::AttrTable::ofNest(data, VETH_INFO_MAX), {}, link.unknownKindData);
 }
 
 bool hasOptions(const LinkInfo& link) { return link.veth.has_value(); }

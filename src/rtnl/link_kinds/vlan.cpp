@@ -6,31 +6,32 @@
 namespace fastlink::rtnl {
 namespace {
 
+/// The flags with the mask of the bits to change (ifla_vlan_flags); the kernel reports every bit.
+void putFlags(core::MessageWriter& w, const AttrField<VlanInfo>&, const VlanInfo& v) {
+  if (v.flags) putStruct(w, IFLA_VLAN_FLAGS, ifla_vlan_flags{*v.flags, v.flagsMask});
+}
+bool getFlags(const nlattr* a, VlanInfo& v, const FieldContext&) {
+  auto flags = readStruct<ifla_vlan_flags>(a);
+  v.flags = flags.flags;
+  v.flagsMask = flags.mask;
+  return true;
+}
+
+constexpr FieldTable kFields({
+    field<IFLA_VLAN_ID, &VlanInfo::id>(),
+    field<IFLA_VLAN_PROTOCOL, &VlanInfo::protocol, Wire::Be16>(),
+    AttrField<VlanInfo>{IFLA_VLAN_FLAGS, putFlags, getFlags},
+});
+
 bool hasData(const LinkInfo& link) { return link.vlan.has_value(); }
 
 void encodeData(core::MessageWriter& w, const LinkInfo& link, KeepAlive&) {
   const VlanInfo& v = *link.vlan;
-  if (v.id) {
-    if (*v.id >= 4095) throw Error::invalidArgument("vlan", "vlan id must be 0-4094");
-    w.putU16(IFLA_VLAN_ID, *v.id);
-  }
-  if (v.protocol) w.putBe16(IFLA_VLAN_PROTOCOL, static_cast<uint16_t>(*v.protocol));
-  if (v.flags) putStruct(w, IFLA_VLAN_FLAGS, ifla_vlan_flags{*v.flags, v.flagsMask});
+  if (v.id && *v.id >= 4095) throw Error::invalidArgument("vlan", "vlan id must be 0-4094");
+  kFields.encode(w, v);
 }
 
-void decodeData(const nlattr* data, LinkInfo& link) {
-  KindAttrs d(data, IFLA_VLAN_MAX);
-  VlanInfo v;
-  d.read(IFLA_VLAN_ID, v.id);
-  d.readBe16(IFLA_VLAN_PROTOCOL, v.protocol);
-  if (const nlattr* f = d.take(IFLA_VLAN_FLAGS)) {
-    auto flags = readStruct<ifla_vlan_flags>(f);
-    v.flags = flags.flags;
-    v.flagsMask = flags.mask;
-  }
-  d.keepRest(link);
-  link.vlan = v;
-}
+void decodeData(const nlattr* data, LinkInfo& link) { link.vlan = decodeKind(data, kFields, link.unknownKindData); }
 
 bool hasOptions(const LinkInfo& link) { return link.vlan.has_value(); }
 

@@ -7,29 +7,20 @@
 namespace fastlink::rtnl {
 namespace {
 
+constexpr FieldTable kFields({field<IFLA_VRF_TABLE, &VrfInfo::table>()});
+constexpr FieldTable kPortFields({field<IFLA_VRF_PORT_TABLE, &VrfPortInfo::table>()});
+
 bool hasData(const LinkInfo& link) { return link.vrf && link.vrf->table; }
 
-void encodeData(core::MessageWriter& w, const LinkInfo& link, KeepAlive&) { w.putU32(IFLA_VRF_TABLE, *link.vrf->table); }
+void encodeData(core::MessageWriter& w, const LinkInfo& link, KeepAlive&) { kFields.encode(w, *link.vrf); }
 
-void decodeData(const nlattr* data, LinkInfo& link) {
-  KindAttrs d(data, IFLA_VRF_MAX);
-  VrfInfo v;
-  d.read(IFLA_VRF_TABLE, v.table);
-  d.keepRest(link);
-  link.vrf = v;
-}
+void decodeData(const nlattr* data, LinkInfo& link) { link.vrf = decodeKind(data, kFields, link.unknownKindData); }
 
 bool hasOptions(const LinkInfo& link) { return link.vrf.has_value(); }
 
 /// What a VRF reports about a port (vrf_fill_slave_info: its table); anything else stays raw
 /// in slaveData.
-void decodePortData(const nlattr* data, LinkInfo& link) {
-  KindAttrs d(data, IFLA_VRF_PORT_MAX);
-  VrfPortInfo p;
-  d.read(IFLA_VRF_PORT_TABLE, p.table);
-  d.keepRest(link.slaveData);
-  link.vrfPort = p;
-}
+void decodePortData(const nlattr* data, LinkInfo& link) { link.vrfPort = decodeKind(data, kPortFields, link.slaveData); }
 
 }  // namespace
 

@@ -5,65 +5,59 @@
 namespace fastlink::rtnl {
 namespace {
 
+/// The source port range (struct ifla_vxlan_port_range: two ports in network byte order); one
+/// of another size stays raw.
+void putPortRange(core::MessageWriter& w, const AttrField<VxlanInfo>&, const VxlanInfo& v) {
+  if (!v.srcPortMin) return;
+  const uint8_t range[4] = {static_cast<uint8_t>(*v.srcPortMin >> 8), static_cast<uint8_t>(*v.srcPortMin & 0xff),
+                            static_cast<uint8_t>(*v.srcPortMax >> 8), static_cast<uint8_t>(*v.srcPortMax & 0xff)};
+  w.putBytes(IFLA_VXLAN_PORT_RANGE, range);
+}
+bool getPortRange(const nlattr* a, VxlanInfo& v, const FieldContext&) {
+  auto r = core::readBytes(a);
+  if (r.size() != 4) return false;
+  v.srcPortMin = static_cast<uint16_t>(r[0] << 8 | r[1]);
+  v.srcPortMax = static_cast<uint16_t>(r[2] << 8 | r[3]);
+  return true;
+}
+
+constexpr FieldTable kFields({
+    field<IFLA_VXLAN_ID, &VxlanInfo::vni>(),
+    addressField<IFLA_VXLAN_LOCAL, &VxlanInfo::local, 4>(),
+    addressField<IFLA_VXLAN_LOCAL6, &VxlanInfo::local, 16>(),
+    addressField<IFLA_VXLAN_GROUP, &VxlanInfo::remote, 4>(),
+    addressField<IFLA_VXLAN_GROUP6, &VxlanInfo::remote, 16>(),
+    field<IFLA_VXLAN_PORT, &VxlanInfo::dstPort, Wire::Be16>(),
+    field<IFLA_VXLAN_LINK, &VxlanInfo::dev>("vxlan dev"),
+    field<IFLA_VXLAN_LEARNING, &VxlanInfo::learning>(),
+    field<IFLA_VXLAN_TTL, &VxlanInfo::ttl>(),
+    field<IFLA_VXLAN_TOS, &VxlanInfo::tos>(),
+    field<IFLA_VXLAN_AGEING, &VxlanInfo::ageing>(),
+    AttrField<VxlanInfo>{IFLA_VXLAN_PORT_RANGE, putPortRange, getPortRange},
+    field<IFLA_VXLAN_UDP_CSUM, &VxlanInfo::udpCsum>(),
+    field<IFLA_VXLAN_UDP_ZERO_CSUM6_TX, &VxlanInfo::udp6ZeroCsumTx>(),
+    field<IFLA_VXLAN_UDP_ZERO_CSUM6_RX, &VxlanInfo::udp6ZeroCsumRx>(),
+    field<IFLA_VXLAN_DF, &VxlanInfo::df>(),
+});
+
+void check(const VxlanInfo& v) {
+  auto invalid = [](const char* why) { return Error::invalidArgument("vxlan", why); };
+  if (v.vni && *v.vni >= (1u << 24)) throw invalid("vni must be below 16777216");
+  if (v.local && v.remote && v.local->family() != v.remote->family())
+    throw invalid("local and remote/group must be of the same address family");
+  if (v.srcPortMin.has_value() != v.srcPortMax.has_value())
+    throw invalid("the source port range needs both its low and its high end");
+  if (v.srcPortMin && *v.srcPortMin > *v.srcPortMax) throw invalid("source port range: low end above high end");
+}
+
 bool hasData(const LinkInfo& link) { return link.vxlan.has_value(); }
 
 void encodeData(core::MessageWriter& w, const LinkInfo& link, KeepAlive&) {
-  const VxlanInfo& v = *link.vxlan;
-  if (v.vni) {
-    if (*v.vni >= (1u << 24)) throw Error::invalidArgument("vxlan", "vni must be below 16777216");
-    w.putU32(IFLA_VXLAN_ID, *v.vni);
-  }
-  if (v.local) w.putBytes(v.local->isV4() ? IFLA_VXLAN_LOCAL : IFLA_VXLAN_LOCAL6, v.local->bytes());
-  if (v.remote) w.putBytes(v.remote->isV4() ? IFLA_VXLAN_GROUP : IFLA_VXLAN_GROUP6, v.remote->bytes());
-  if (v.local && v.remote && v.local->family() != v.remote->family())
-    throw Error::invalidArgument("vxlan", "local and remote/group must be of the same address family");
-  if (v.dstPort) w.putBe16(IFLA_VXLAN_PORT, *v.dstPort);
-  if (v.dev) w.putU32(IFLA_VXLAN_LINK, requireIndex(*v.dev, "vxlan dev"));
-  putOption(w, IFLA_VXLAN_LEARNING, v.learning);
-  putOption(w, IFLA_VXLAN_TTL, v.ttl);
-  putOption(w, IFLA_VXLAN_TOS, v.tos);
-  putOption(w, IFLA_VXLAN_AGEING, v.ageing);
-  if (v.srcPortMin.has_value() != v.srcPortMax.has_value())
-    throw Error::invalidArgument("vxlan", "the source port range needs both its low and its high end");
-  if (v.srcPortMin) {
-    if (*v.srcPortMin > *v.srcPortMax) throw Error::invalidArgument("vxlan", "source port range: low end above high end");
-    // struct ifla_vxlan_port_range: two ports in network byte order.
-    const uint8_t range[4] = {static_cast<uint8_t>(*v.srcPortMin >> 8), static_cast<uint8_t>(*v.srcPortMin & 0xff),
-                              static_cast<uint8_t>(*v.srcPortMax >> 8), static_cast<uint8_t>(*v.srcPortMax & 0xff)};
-    w.putBytes(IFLA_VXLAN_PORT_RANGE, range);
-  }
-  putOption(w, IFLA_VXLAN_UDP_CSUM, v.udpCsum);
-  putOption(w, IFLA_VXLAN_UDP_ZERO_CSUM6_TX, v.udp6ZeroCsumTx);
-  putOption(w, IFLA_VXLAN_UDP_ZERO_CSUM6_RX, v.udp6ZeroCsumRx);
-  putOption(w, IFLA_VXLAN_DF, v.df);
+  check(*link.vxlan);
+  kFields.encode(w, *link.vxlan);
 }
 
-void decodeData(const nlattr* data, LinkInfo& link) {
-  KindAttrs d(data, IFLA_VXLAN_MAX);
-  VxlanInfo v;
-  d.read(IFLA_VXLAN_ID, v.vni);
-  d.address(IFLA_VXLAN_LOCAL, 4, v.local);
-  d.address(IFLA_VXLAN_LOCAL6, 16, v.local);
-  d.address(IFLA_VXLAN_GROUP, 4, v.remote);
-  d.address(IFLA_VXLAN_GROUP6, 16, v.remote);
-  d.readBe16(IFLA_VXLAN_PORT, v.dstPort);
-  if (auto* a = d.take(IFLA_VXLAN_LINK)) v.dev = Ifref(core::readU32(a));
-  d.read(IFLA_VXLAN_LEARNING, v.learning);
-  d.read(IFLA_VXLAN_TTL, v.ttl);
-  d.read(IFLA_VXLAN_TOS, v.tos);
-  d.read(IFLA_VXLAN_AGEING, v.ageing);
-  if (auto* a = d.peek(IFLA_VXLAN_PORT_RANGE); a && core::readBytes(a).size() == 4) {
-    auto r = core::readBytes(d.take(IFLA_VXLAN_PORT_RANGE));
-    v.srcPortMin = static_cast<uint16_t>(r[0] << 8 | r[1]);
-    v.srcPortMax = static_cast<uint16_t>(r[2] << 8 | r[3]);
-  }
-  d.read(IFLA_VXLAN_UDP_CSUM, v.udpCsum);
-  d.read(IFLA_VXLAN_UDP_ZERO_CSUM6_TX, v.udp6ZeroCsumTx);
-  d.read(IFLA_VXLAN_UDP_ZERO_CSUM6_RX, v.udp6ZeroCsumRx);
-  d.read(IFLA_VXLAN_DF, v.df);
-  d.keepRest(link);
-  link.vxlan = v;
-}
+void decodeData(const nlattr* data, LinkInfo& link) { link.vxlan = decodeKind(data, kFields, link.unknownKindData); }
 
 bool hasOptions(const LinkInfo& link) { return link.vxlan.has_value(); }
 
