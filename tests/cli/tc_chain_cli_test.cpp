@@ -74,7 +74,8 @@ TEST_F(TcChainCli, FlowerTemplatesLikeTc) {
     GTEST_SKIP() << "kernel lacks module 'cls_flower': runs in the VM (tests/vm)";
   }
   ok("tc chain add dev va ingress chain 7 protocol ip flower dst_ip 192.168.0.0/16");
-  ok("tc filter add dev va ingress protocol ip pref 1 chain 7 flower dst_ip 192.168.1.1 classid 1:1");
+  // A filter must use the template's mask exactly (/16 here), its own address.
+  ok("tc filter add dev va ingress protocol ip pref 1 chain 7 flower dst_ip 10.1.0.0/16 classid 1:1");
   for (const char* options : {"", "-j"}) {
     samePrint(options, "chain show dev va ingress");
     samePrint(options, "chain show dev va egress");
