@@ -159,17 +159,23 @@ void putMirredRedirect(nlmsghdr* h, uint16_t listType) {
   mnl_attr_nest_end(h, actions);
 }
 
-void buildU32Mirred(nlmsghdr* h, std::size_t i, const std::vector<std::string>&, unsigned) {
+/// A new IPv4 filter of `kind` at `pref` on gFilterDev's clsact ingress: the header, the kind,
+/// and the TCA_OPTIONS nest left open for the classifier's attributes.
+nlattr* putIngressFilter(nlmsghdr* h, uint32_t pref, const char* kind) {
   h->nlmsg_type = RTM_NEWTFILTER;
   h->nlmsg_flags = NLM_F_REQUEST | NLM_F_CREATE | NLM_F_EXCL;
   auto* t = static_cast<tcmsg*>(mnl_nlmsg_put_extra_header(h, sizeof(tcmsg)));
   t->tcm_family = AF_UNSPEC;
   t->tcm_ifindex = static_cast<int>(gFilterDev);
   t->tcm_parent = TC_H_MAKE(TC_H_CLSACT, TC_H_MIN_INGRESS);
+  t->tcm_info = TC_H_MAKE(pref << 16, htons(ETH_P_IP));
+  mnl_attr_put_strz(h, TCA_KIND, kind);
+  return mnl_attr_nest_start(h, TCA_OPTIONS);
+}
+
+void buildU32Mirred(nlmsghdr* h, std::size_t i, const std::vector<std::string>&, unsigned) {
   // 2,000 rules per pref: the kernel numbers one u32 table's rules 800-fff.
-  t->tcm_info = TC_H_MAKE(static_cast<uint32_t>(1 + i / 2000) << 16, htons(ETH_P_IP));
-  mnl_attr_put_strz(h, TCA_KIND, "u32");
-  nlattr* options = mnl_attr_nest_start(h, TCA_OPTIONS);
+  nlattr* options = putIngressFilter(h, static_cast<uint32_t>(1 + i / 2000), "u32");
   // tc_u32_sel ends in a flexible array of keys: one key follows it.
   alignas(tc_u32_sel) char sel[sizeof(tc_u32_sel) + sizeof(tc_u32_key)] = {};
   auto* head = reinterpret_cast<tc_u32_sel*>(sel);
@@ -189,15 +195,7 @@ void buildU32Mirred(nlmsghdr* h, std::size_t i, const std::vector<std::string>&,
 /// kernel), the attributes in tc 6.1's order (f_flower.c): the address and its mask as parsed,
 /// the actions, then the flags and the EtherType.
 void buildFlowerMirred(nlmsghdr* h, std::size_t i, const std::vector<std::string>&, unsigned) {
-  h->nlmsg_type = RTM_NEWTFILTER;
-  h->nlmsg_flags = NLM_F_REQUEST | NLM_F_CREATE | NLM_F_EXCL;
-  auto* t = static_cast<tcmsg*>(mnl_nlmsg_put_extra_header(h, sizeof(tcmsg)));
-  t->tcm_family = AF_UNSPEC;
-  t->tcm_ifindex = static_cast<int>(gFilterDev);
-  t->tcm_parent = TC_H_MAKE(TC_H_CLSACT, TC_H_MIN_INGRESS);
-  t->tcm_info = TC_H_MAKE(1u << 16, htons(ETH_P_IP));
-  mnl_attr_put_strz(h, TCA_KIND, "flower");
-  nlattr* options = mnl_attr_nest_start(h, TCA_OPTIONS);
+  nlattr* options = putIngressFilter(h, 1, "flower");
   mnl_attr_put_u32(h, TCA_FLOWER_KEY_IPV4_DST, htonl(0x0a000000u | static_cast<uint32_t>(i & 0xffffff)));
   mnl_attr_put_u32(h, TCA_FLOWER_KEY_IPV4_DST_MASK, 0xffffffff);
   putMirredRedirect(h, TCA_FLOWER_ACT);

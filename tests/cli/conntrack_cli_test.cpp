@@ -68,6 +68,16 @@ class ConntrackCliTest : public CliTest {
     }
     return out;
   }
+  /// Starts `fastlink -n NS ARGS` in the background, stdout and stderr into `out`; its pid.
+  pid_t startCli(const std::string& args, const std::string& out) const {
+    pid_t pid = fork();
+    if (pid == 0) {
+      std::string cmd = cliPath() + " -n " + ns.name() + " " + args + " > " + out + " 2>&1";
+      execl("/bin/sh", "sh", "-c", ("exec " + cmd).c_str(), nullptr);
+      _exit(127);
+    }
+    return pid;
+  }
   /// What the kernel holds for the NETLINK_NETFILTER sockets (protocol 12) with groups joined
   /// in the namespace (/proc/net/netlink): bytes queued and messages dropped on overflow;
   /// nullopt when there is none.
@@ -236,12 +246,7 @@ TEST_F(ConntrackCliTest, DeleteBySelectorAndFlush) {
 
 TEST_F(ConntrackCliTest, EventsShowNewUpdateDestroy) {
   std::string out = "/tmp/fastlink-ct-events-" + std::to_string(getpid());
-  pid_t pid = fork();
-  if (pid == 0) {
-    std::string cmd = cliPath() + " -n " + ns.name() + " conntrack -E -o timestamp > " + out + " 2>&1";
-    execl("/bin/sh", "sh", "-c", ("exec " + cmd).c_str(), nullptr);
-    _exit(127);
-  }
+  pid_t pid = startCli("conntrack -E -o timestamp", out);
   // Wait until it listens: its socket shows in the namespace's /proc/net/netlink (protocol 12).
   // (A fixed 2 s here could end before a loaded sanitizer build's CLI subscribed: NEW missed.)
   if (!waitUntil([&] { return listening(); })) {
@@ -297,12 +302,7 @@ TEST_F(ConntrackCliTest, EventsShowNewUpdateDestroy) {
 TEST_F(ConntrackCliTest, EventOverflowIsReportedNeverSilent) {
   constexpr int kEntries = 40;
   std::string out = "/tmp/fastlink-ct-overflow-" + std::to_string(getpid());
-  pid_t pid = fork();
-  if (pid == 0) {
-    std::string cmd = cliPath() + " -n " + ns.name() + " conntrack -E -b 4096 > " + out + " 2>&1";
-    execl("/bin/sh", "sh", "-c", ("exec " + cmd).c_str(), nullptr);
-    _exit(127);
-  }
+  pid_t pid = startCli("conntrack -E -b 4096", out);
   auto stop = [&] {
     kill(pid, SIGTERM);
     int status = 0;
