@@ -14,6 +14,11 @@
 //                                            `protocol ip pref 1+i/2000 u32 match ip dst
 //                                            10.x.y.z/32 action mirred egress redirect dev TARGET`
 //                                            (bench/tc_filter_bench.sh's lines, as tc encodes them)
+//   raw_floor flower-mirred DEV TARGET COUNT add COUNT flower filters on DEV's clsact ingress,
+//                                            each `protocol ip pref 1 flower dst_ip 10.x.y.z
+//                                            action mirred egress redirect dev TARGET`
+//                                            (bench/tc_filter/flower_bench.cpp's lines, as tc 6.1
+//                                            encodes them)
 // Prints one JSON line (bench_common.hpp); the time includes opening the socket.
 #include <libmnl/libmnl.h>
 #include <linux/if_ether.h>
@@ -138,29 +143,9 @@ void buildVeth(nlmsghdr* h, std::size_t i, const std::vector<std::string>& names
 // The u32 filter's devices, resolved once (names[0] = DEV, names[1] = TARGET).
 unsigned gFilterDev = 0, gRedirectTo = 0;
 
-void buildU32Mirred(nlmsghdr* h, std::size_t i, const std::vector<std::string>&, unsigned) {
-  h->nlmsg_type = RTM_NEWTFILTER;
-  h->nlmsg_flags = NLM_F_REQUEST | NLM_F_CREATE | NLM_F_EXCL;
-  auto* t = static_cast<tcmsg*>(mnl_nlmsg_put_extra_header(h, sizeof(tcmsg)));
-  t->tcm_family = AF_UNSPEC;
-  t->tcm_ifindex = static_cast<int>(gFilterDev);
-  t->tcm_parent = TC_H_MAKE(TC_H_CLSACT, TC_H_MIN_INGRESS);
-  // 2,000 rules per pref: the kernel numbers one u32 table's rules 800-fff.
-  t->tcm_info = TC_H_MAKE(static_cast<uint32_t>(1 + i / 2000) << 16, htons(ETH_P_IP));
-  mnl_attr_put_strz(h, TCA_KIND, "u32");
-  nlattr* options = mnl_attr_nest_start(h, TCA_OPTIONS);
-  // tc_u32_sel ends in a flexible array of keys: one key follows it.
-  alignas(tc_u32_sel) char sel[sizeof(tc_u32_sel) + sizeof(tc_u32_key)] = {};
-  auto* head = reinterpret_cast<tc_u32_sel*>(sel);
-  head->flags = TC_U32_TERMINAL;
-  head->nkeys = 1;
-  tc_u32_key key{};
-  key.mask = 0xffffffff;
-  key.val = htonl(0x0a000000u | static_cast<uint32_t>(i & 0xffffff));
-  key.off = 16;  // the IPv4 destination
-  std::memcpy(sel + sizeof(tc_u32_sel), &key, sizeof key);
-  mnl_attr_put(h, TCA_U32_SEL, sizeof sel, sel);
-  nlattr* actions = mnl_attr_nest_start(h, TCA_U32_ACT);
+/// TCA_OPTIONS' action list: one mirred egress redirect to gRedirectTo, as tc encodes it.
+void putMirredRedirect(nlmsghdr* h, uint16_t listType) {
+  nlattr* actions = mnl_attr_nest_start(h, listType);
   nlattr* first = mnl_attr_nest_start(h, 1);
   mnl_attr_put_strz(h, TCA_ACT_KIND, "mirred");
   nlattr* act = mnl_attr_nest_start(h, TCA_ACT_OPTIONS);
@@ -172,6 +157,50 @@ void buildU32Mirred(nlmsghdr* h, std::size_t i, const std::vector<std::string>&,
   mnl_attr_nest_end(h, act);
   mnl_attr_nest_end(h, first);
   mnl_attr_nest_end(h, actions);
+}
+
+/// A new IPv4 filter of `kind` at `pref` on gFilterDev's clsact ingress: the header, the kind,
+/// and the TCA_OPTIONS nest left open for the classifier's attributes.
+nlattr* putIngressFilter(nlmsghdr* h, uint32_t pref, const char* kind) {
+  h->nlmsg_type = RTM_NEWTFILTER;
+  h->nlmsg_flags = NLM_F_REQUEST | NLM_F_CREATE | NLM_F_EXCL;
+  auto* t = static_cast<tcmsg*>(mnl_nlmsg_put_extra_header(h, sizeof(tcmsg)));
+  t->tcm_family = AF_UNSPEC;
+  t->tcm_ifindex = static_cast<int>(gFilterDev);
+  t->tcm_parent = TC_H_MAKE(TC_H_CLSACT, TC_H_MIN_INGRESS);
+  t->tcm_info = TC_H_MAKE(pref << 16, htons(ETH_P_IP));
+  mnl_attr_put_strz(h, TCA_KIND, kind);
+  return mnl_attr_nest_start(h, TCA_OPTIONS);
+}
+
+void buildU32Mirred(nlmsghdr* h, std::size_t i, const std::vector<std::string>&, unsigned) {
+  // 2,000 rules per pref: the kernel numbers one u32 table's rules 800-fff.
+  nlattr* options = putIngressFilter(h, static_cast<uint32_t>(1 + i / 2000), "u32");
+  // tc_u32_sel ends in a flexible array of keys: one key follows it.
+  alignas(tc_u32_sel) char sel[sizeof(tc_u32_sel) + sizeof(tc_u32_key)] = {};
+  auto* head = reinterpret_cast<tc_u32_sel*>(sel);
+  head->flags = TC_U32_TERMINAL;
+  head->nkeys = 1;
+  tc_u32_key key{};
+  key.mask = 0xffffffff;
+  key.val = htonl(0x0a000000u | static_cast<uint32_t>(i & 0xffffff));
+  key.off = 16;  // the IPv4 destination
+  std::memcpy(sel + sizeof(tc_u32_sel), &key, sizeof key);
+  mnl_attr_put(h, TCA_U32_SEL, sizeof sel, sel);
+  putMirredRedirect(h, TCA_U32_ACT);
+  mnl_attr_nest_end(h, options);
+}
+
+/// flower_bench's filter i: pref 1 (flower holds every filter of a pref, handles chosen by the
+/// kernel), the attributes in tc 6.1's order (f_flower.c): the address and its mask as parsed,
+/// the actions, then the flags and the EtherType.
+void buildFlowerMirred(nlmsghdr* h, std::size_t i, const std::vector<std::string>&, unsigned) {
+  nlattr* options = putIngressFilter(h, 1, "flower");
+  mnl_attr_put_u32(h, TCA_FLOWER_KEY_IPV4_DST, htonl(0x0a000000u | static_cast<uint32_t>(i & 0xffffff)));
+  mnl_attr_put_u32(h, TCA_FLOWER_KEY_IPV4_DST_MASK, 0xffffffff);
+  putMirredRedirect(h, TCA_FLOWER_ACT);
+  mnl_attr_put_u32(h, TCA_FLOWER_FLAGS, 0);
+  mnl_attr_put_u16(h, TCA_FLOWER_KEY_ETH_TYPE, htons(ETH_P_IP));
   mnl_attr_nest_end(h, options);
 }
 
@@ -279,14 +308,14 @@ int main(int argc, char** argv) try {
     bench::report(bench::now() - t0, pairs, failed, s.bytes);
     return failed ? 1 : 0;
   }
-  if (cmd == "u32-mirred" && argc == 5) {
+  if ((cmd == "u32-mirred" || cmd == "flower-mirred") && argc == 5) {
     gFilterDev = if_nametoindex(argv[2]);
     gRedirectTo = if_nametoindex(argv[3]);
     if (!gFilterDev || !gRedirectTo) throw std::runtime_error("no such device");
     std::size_t count = std::stoul(argv[4]);
     double t0 = bench::now();
     Socket s;
-    std::size_t failed = pipeline(s, count, {}, 0, buildU32Mirred);
+    std::size_t failed = pipeline(s, count, {}, 0, cmd == "u32-mirred" ? buildU32Mirred : buildFlowerMirred);
     bench::report(bench::now() - t0, count, failed, s.bytes);
     return failed ? 1 : 0;
   }
@@ -341,7 +370,7 @@ int main(int argc, char** argv) try {
     bench::report(bench::now() - t0, st.count, 0, s.bytes, {std::to_string(st.sum)});
     return 0;
   }
-  std::fprintf(stderr, "usage: raw_floor mtu PREFIX COUNT MTU | create-veth PREFIX PAIRS | list KIND|- none|skipstats|vf | dump addr|route | read6 | u32-mirred DEV TARGET COUNT\n");
+  std::fprintf(stderr, "usage: raw_floor mtu PREFIX COUNT MTU | create-veth PREFIX PAIRS | list KIND|- none|skipstats|vf | dump addr|route | read6 | u32-mirred|flower-mirred DEV TARGET COUNT\n");
   return 2;
 } catch (const std::exception& e) {
   std::fprintf(stderr, "raw_floor: %s\n", e.what());

@@ -2,9 +2,13 @@
 // - table: N entries created with the library's pipelined batch, then the entries of one source
 //   address listed and deleted, fastlink against a raw kernel-filtered dump (the floor) and
 //   conntrack-tools;
-// - flood: `fastlink conntrack -E` while this program creates and deletes entries in pipelined
-//   batches at a paced rate (CT_BENCH_FLOOD_RATE events/s, CT_BENCH_FLOOD_SECONDS), counting the
-//   events shown against the events generated.
+// - flood: `fastlink conntrack -E` and conntrack-tools' `conntrack -E` listening in the same run
+//   while this program creates entries in pipelined batches and destroys them (a flush, or
+//   batches of deletes) at a paced rate (CT_BENCH_FLOOD_RATE events/s, CT_BENCH_FLOOD_SECONDS);
+//   the events counted by the kernel (2 x its inserts, /proc/net/stat/nf_conntrack) against what
+//   each listener showed and the messages the kernel dropped for it (/proc/net/netlink "Drops").
+// - burst: the same listeners while CT_BENCH_BURST_ENTRIES (100,000) entries are created, then
+//   destroyed by one flush request.
 // Where it runs (docs/BENCHMARKS.md, "conntrack"):
 //   scripts/sandbox build/bench/conntrack_bench [ENTRIES] [PER_SOURCE] [FASTLINK_CLI]
 //     a namespace of the sandbox; nf_conntrack_max is the host's (a non-initial namespace cannot
@@ -15,7 +19,9 @@
 // Environment: CT_BENCH_ENTRIES, CT_BENCH_PER_SOURCE, FASTLINK_CLI, CT_BENCH_TOOL_REPS (runs of
 // each process timing, default 3), CT_BENCH_PARTS, CT_BENCH_FLOOD_RATE (0 = as fast as it goes),
 // CT_BENCH_FLOOD_SECONDS, CT_BENCH_FLOOD_THREADS (generators, each on its own socket, default 2),
-// CT_BENCH_FLOOD_RCVBUF (bytes, -E's -b; default: -E's own).
+// CT_BENCH_FLOOD_RCVBUF (bytes, -b of both listeners; default: each one's own),
+// CT_BENCH_FLOOD_DESTROY (flush | delete, default flush), CT_BENCH_FLOOD_TOOLS (1: conntrack -E
+// listens too, the default; 0: fastlink alone), CT_BENCH_BURST_ENTRIES.
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <linux/netlink.h>
@@ -23,14 +29,20 @@
 #include <linux/netfilter/nfnetlink_conntrack.h>
 #include <signal.h>
 #include <sys/socket.h>
+#include <dirent.h>
 #include <sys/stat.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <iostream>
+#include <set>
+#include <sstream>
 #include <string>
 #include <thread>
 
@@ -242,64 +254,227 @@ void tablePart(ConntrackApi& ct, std::size_t n, std::size_t perSource, const std
   std::fflush(stdout);
 }
 
-/// Creates and deletes entries in pipelined batches of `chunk` (one NEW and one DESTROY event
-/// each), paced to `rate` events/s (0: as fast as it goes), for `seconds`, on a Netlink of its
-/// own (one per thread; `base` keeps the threads' tuples apart). Returns the events generated
-/// (successful creates + deletes).
-std::size_t floodEvents(std::size_t base, std::size_t rate, double seconds, std::size_t maxEvents = SIZE_MAX) {
+/// One flood generator: creates `chunk` entries in one pipelined batch and destroys them (one NEW
+/// and one DESTROY event each), paced to `rate` events/s (0: as fast as it goes), for `seconds`,
+/// on a Netlink of its own (one per thread; `base` keeps the threads' tuples apart). The entries
+/// are built once, so the loop costs only the requests. `flush`: destroy by one flush request
+/// (every thread's entries: the cheapest DESTROY the kernel has) instead of a batch of deletes.
+/// Returns the entries created (the events are counted by the kernel: floodPart).
+std::size_t floodEvents(std::size_t base, std::size_t rate, double seconds, bool flush, std::size_t maxEvents = SIZE_MAX) {
   const std::size_t chunk = 1000, perSource = 1000;
+  std::vector<ConntrackEntry> entries;
+  for (std::size_t i = 0; i < 16 * chunk; ++i) entries.push_back(entry(base + i, perSource));
   Netlink nl;
   ConntrackApi& ct = nl.conntrack();
-  std::size_t events = 0, round = 0;
+  std::size_t created = 0, round = 0;
   BatchOptions options;
   options.onError = OnError::Continue;
+  auto batch = [&](std::size_t from, bool create) {
+    std::size_t next = from;
+    ct.run([&]() -> std::optional<Request> {
+             if (next == from + chunk) return std::nullopt;
+             const ConntrackEntry& e = entries[next++];
+             return create ? ConntrackRequests::create(e) : ConntrackRequests::del(e);
+           },
+           options, [&](std::size_t, const RequestResult& r) { created += create && r.status == RequestStatus::Applied; });
+  };
   double t0 = bench::now();
-  while (bench::now() - t0 < seconds && events < maxEvents) {
-    std::size_t from = base + (round++ % 16) * chunk, next = from;
-    ct.run([&]() -> std::optional<Request> { return next < from + chunk ? std::optional(ConntrackRequests::create(entry(next++, perSource))) : std::nullopt; },
-           options, [&](std::size_t, const RequestResult& r) { events += r.status == RequestStatus::Applied; });
-    next = from;
-    ct.run([&]() -> std::optional<Request> { return next < from + chunk ? std::optional(ConntrackRequests::del(entry(next++, perSource))) : std::nullopt; },
-           options, [&](std::size_t, const RequestResult& r) { events += r.status == RequestStatus::Applied; });
+  while (bench::now() - t0 < seconds && 2 * created < maxEvents) {
+    std::size_t from = (round++ % 16) * chunk;
+    batch(from, true);
+    if (flush) ct.flush();
+    else batch(from, false);
     if (rate) {
-      double due = t0 + static_cast<double>(events) / static_cast<double>(rate);
+      double due = t0 + static_cast<double>(2 * created) / static_cast<double>(rate);
       double ahead = due - bench::now();
       if (ahead > 0) usleep(static_cast<useconds_t>(ahead * 1e6));
     }
   }
-  return events;
+  rusage use{};
+  getrusage(RUSAGE_THREAD, &use);
+  double cpu = static_cast<double>(use.ru_utime.tv_sec + use.ru_stime.tv_sec) + (use.ru_utime.tv_usec + use.ru_stime.tv_usec) / 1e6;
+  std::printf("  generator %zu: %zu events in %.2f s of its own CPU (%.0f events per CPU second)\n", base / 100000, 2 * created, cpu,
+              cpu > 0 ? 2.0 * static_cast<double>(created) / cpu : 0.0);
+  return created;
 }
 
-void floodPart(ConntrackApi& ct, const std::string& cli, std::size_t rate, double seconds, const std::string& rcvbuf,
-               std::size_t threads) {
-  ct.flush();
-  std::string out = "/tmp/conntrack-bench-events-" + std::to_string(getpid());
-  pid_t pid = fork();
-  if (pid == 0) {
-    std::string cmd = "exec " + cli + " conntrack -E" + (rcvbuf.empty() ? "" : " -b " + rcvbuf) + " > /dev/null 2> " + out;
+/// The kernel's own count of conntrack insertions in this namespace (/proc/net/stat/nf_conntrack:
+/// one line per CPU, hexadecimal, column "insert"). Every entry a generator creates is inserted
+/// once and destroyed once, so with the table empty before and after, events = 2 x inserts.
+std::size_t kernelInserts() {
+  std::ifstream f("/proc/net/stat/nf_conntrack");
+  std::string header;
+  std::getline(f, header);
+  std::istringstream names(header);
+  std::size_t column = 0, at = SIZE_MAX;
+  for (std::string name; names >> name; ++column)
+    if (name == "insert") at = column;
+  std::size_t sum = 0;
+  for (std::string line; std::getline(f, line);) {
+    std::istringstream cells(line);
+    std::string cell;
+    for (std::size_t i = 0; i <= at && cells >> cell; ++i)
+      if (i == at) sum += std::stoul(cell, nullptr, 16);
+  }
+  return sum;
+}
+
+/// What the kernel says of a process's NETLINK_NETFILTER sockets that joined groups
+/// (/proc/net/netlink, matched by socket inode): bytes queued and messages dropped on overflow.
+struct ListenerSocket {
+  bool found = false;
+  std::size_t queued = 0, drops = 0;
+};
+
+ListenerSocket listenerSocket(pid_t pid) {
+  std::set<std::string> inodes;
+  std::string dir = "/proc/" + std::to_string(pid) + "/fd";
+  if (DIR* d = opendir(dir.c_str())) {
+    while (dirent* e = readdir(d)) {
+      char target[64];
+      ssize_t n = readlink((dir + "/" + e->d_name).c_str(), target, sizeof target - 1);
+      if (n > 9 && std::strncmp(target, "socket:[", 8) == 0) inodes.insert(std::string(target + 8, static_cast<std::size_t>(n) - 9));
+    }
+    closedir(d);
+  }
+  ListenerSocket s;
+  std::ifstream f("/proc/net/netlink");
+  std::string line;
+  std::getline(f, line);  // sk Eth Pid Groups Rmem Wmem Dump Locks Drops Inode
+  while (std::getline(f, line)) {
+    std::istringstream c(line);
+    std::string sk, groups, inode;
+    int eth = 0;
+    std::size_t portid = 0, rmem = 0, wmem = 0, dump = 0, locks = 0, drops = 0;
+    c >> sk >> eth >> portid >> groups >> rmem >> wmem >> dump >> locks >> drops >> inode;
+    if (eth != NETLINK_NETFILTER || groups.find_first_not_of('0') == std::string::npos || !inodes.count(inode)) continue;
+    s.found = true;
+    s.queued += rmem;
+    s.drops += drops;
+  }
+  return s;
+}
+
+/// A listener of the flood: `fastlink conntrack -E` or conntrack-tools' `conntrack -E`, stdout to
+/// /dev/null, stderr (where both print their count when stopped) into a file.
+struct Listener {
+  explicit Listener(std::string c) : command(std::move(c)) {}
+  std::string command;
+  pid_t pid = -1;
+  std::string errFile;
+  std::size_t drops = 0;
+  double cpu = 0;  // user + system seconds, from wait4
+  std::string said;
+};
+
+void startListener(Listener& l) {
+  static int started = 0;
+  l.errFile = "/tmp/conntrack-bench-listener-" + std::to_string(getpid()) + "-" + std::to_string(started++);
+  l.pid = fork();
+  if (l.pid == 0) {
+    std::string cmd = "exec " + l.command + " > /dev/null 2> " + l.errFile;
     execl("/bin/sh", "sh", "-c", cmd.c_str(), nullptr);
     _exit(127);
   }
-  usleep(500000);  // -E subscribed
-  std::vector<std::size_t> generated(threads);
-  std::vector<std::thread> workers;
+}
+
+/// Stops a listener once the kernel holds nothing more for it (its queue drained, or 30 s), and
+/// collects the kernel's drop count and what the listener said.
+void stopListener(Listener& l) {
   double t0 = bench::now();
-  for (std::size_t i = 0; i < threads; ++i)
-    workers.emplace_back([&, i] { generated[i] = floodEvents(i * 100000, rate / threads, seconds); });
-  for (auto& w : workers) w.join();
-  double took = bench::now() - t0;
-  std::size_t events = 0;
-  for (std::size_t g : generated) events += g;
-  usleep(1000000);  // -E drains its socket
-  kill(pid, SIGTERM);
-  waitpid(pid, nullptr, 0);
-  std::ifstream f(out);
-  std::string summary((std::istreambuf_iterator<char>(f)), {});
-  std::remove(out.c_str());
-  std::printf("events: %zu generated in %.3f s by %zu threads (%.0f events/s, paced to %zu/s%s); fastlink conntrack -E%s said:\n%s",
-              events, took, threads, events / took, rate, rate ? "" : " = unpaced", rcvbuf.empty() ? "" : (" -b " + rcvbuf).c_str(),
-              summary.c_str());
+  int idle = 0;
+  while (bench::now() - t0 < 30 && idle < 3) {
+    idle = listenerSocket(l.pid).queued == 0 ? idle + 1 : 0;
+    usleep(100000);
+  }
+  l.drops = listenerSocket(l.pid).drops;
+  kill(l.pid, SIGTERM);
+  rusage use{};
+  wait4(l.pid, nullptr, 0, &use);
+  l.cpu = static_cast<double>(use.ru_utime.tv_sec + use.ru_stime.tv_sec) + (use.ru_utime.tv_usec + use.ru_stime.tv_usec) / 1e6;
+  std::ifstream f(l.errFile);
+  l.said.assign(std::istreambuf_iterator<char>(f), {});
+  std::remove(l.errFile.c_str());
+}
+
+/// The flood: the generators beside `fastlink conntrack -E` and conntrack-tools' `conntrack -E`
+/// (both listening in the same run, with the same receive buffer when `rcvbuf` is given), the
+/// events counted by the kernel (its inserts) against what each listener showed, and the kernel's
+/// count of messages it dropped for each (netlink overflow, /proc/net/netlink "Drops").
+/// Runs `generate` (which prints what it did) while `fastlink conntrack -E` and, with
+/// `withTools`, conntrack-tools' `conntrack -E` listen (same receive buffer when `rcvbuf` is
+/// given); then the events counted by the kernel (2 x its inserts: every entry is destroyed by
+/// the end) against what each listener showed, and the kernel's count of messages it dropped for
+/// each (netlink overflow, /proc/net/netlink "Drops").
+void withListeners(ConntrackApi& ct, const std::string& cli, const std::string& rcvbuf, bool withTools,
+                   const std::function<void()>& generate) {
+  ct.flush();
+  std::string b = rcvbuf.empty() ? "" : " -b " + rcvbuf;
+  std::vector<Listener> listeners{Listener(cli + " conntrack -E" + b)};
+  if (withTools) listeners.emplace_back("conntrack -E" + b);
+  for (Listener& l : listeners) startListener(l);
+  // Every listener subscribed: its netfilter socket joined its groups (polled, 20 s at most).
+  for (double t0 = bench::now(); bench::now() - t0 < 20;) {
+    if (std::all_of(listeners.begin(), listeners.end(), [](const Listener& l) { return listenerSocket(l.pid).found; })) break;
+    usleep(10000);
+  }
+  std::size_t inserts0 = kernelInserts();
+  generate();
+  ct.flush();  // nothing left: every entry inserted was destroyed
+  std::size_t inserts = kernelInserts() - inserts0;
+  for (Listener& l : listeners) stopListener(l);
+  std::printf("  events by the kernel's count: %zu (2 x %zu inserts)\n", 2 * inserts, inserts);
+  for (const Listener& l : listeners) {
+    // Its last line (the count), and how many lines warned of lost events (conntrack-tools
+    // repeats a three-line warning at every ENOBUFS).
+    std::istringstream in(l.said);
+    std::string line, last;
+    std::size_t warnings = 0;
+    while (std::getline(in, line))
+      if (!line.empty()) {
+        warnings += line.find("WARNING") != std::string::npos;
+        last = line;
+      }
+    std::printf("  %s: the kernel dropped %zu messages for it; %zu warnings of lost events on stderr; %.2f s CPU (%.0f events "
+                "per CPU second); its last line: %s\n",
+                l.command.c_str(), l.drops, warnings, l.cpu, l.cpu > 0 ? static_cast<double>(2 * inserts - l.drops) / l.cpu : 0.0, last.c_str());
+  }
   std::fflush(stdout);
+}
+
+/// The steady flood: `threads` generators (floodEvents) for `seconds`.
+void floodPart(ConntrackApi& ct, const std::string& cli, std::size_t rate, double seconds, const std::string& rcvbuf,
+               std::size_t threads, bool flush, bool withTools) {
+  withListeners(ct, cli, rcvbuf, withTools, [&] {
+    std::vector<std::size_t> created(threads);
+    std::vector<std::thread> workers;
+    double t0 = bench::now();
+    for (std::size_t i = 0; i < threads; ++i)
+      workers.emplace_back([&, i] { created[i] = floodEvents(i * 100000, rate / threads, seconds, flush); });
+    for (auto& w : workers) w.join();
+    double took = bench::now() - t0;
+    std::size_t mine = 0;
+    for (std::size_t c : created) mine += c;
+    std::printf("flood: %zu entries created and destroyed (%s) in %.3f s by %zu threads: %.0f events/s (paced to %zu/s%s)\n", mine,
+                flush ? "flush" : "delete batches", took, threads, 2 * mine / took, rate, rate ? "" : " = unpaced");
+  });
+}
+
+/// The burst: `n` entries created (their NEW events at the batch's pace), the listeners' queues
+/// let drain, then one flush request: n DESTROY events from one system call, far faster than any
+/// steady generator here reaches.
+void burstPart(ConntrackApi& ct, const std::string& cli, std::size_t n, const std::string& rcvbuf, bool withTools) {
+  withListeners(ct, cli, rcvbuf, withTools, [&] {
+    double t0 = bench::now();
+    std::size_t failed = createRange(ct, 0, n, 1000);
+    double created = bench::now() - t0;
+    usleep(2000000);  // the NEW events drained (the listeners' counts show it if not)
+    t0 = bench::now();
+    ct.flush();
+    double flushed = bench::now() - t0;
+    std::printf("burst: %zu entries created in %.3f s (%.0f NEW events/s, %zu failed), then flushed in %.3f s: %.0f DESTROY events/s\n",
+                n - failed, created, (n - failed) / created, failed, flushed, (n - failed) / flushed);
+  });
 }
 
 }  // namespace
@@ -335,7 +510,7 @@ void drainPart(const std::vector<std::string>& argv, std::size_t events) {
   });
   usleep(500000);  // subscribed
   kill(pid, SIGSTOP);
-  std::size_t generated = floodEvents(0, 0, 600, events);
+  std::size_t generated = 2 * floodEvents(0, 0, 600, false, events);
   usleep(200000);
   double t0 = bench::now();
   kill(pid, SIGCONT);
@@ -399,7 +574,11 @@ int main(int argc, char** argv) {
   Netlink nl;
   ConntrackApi& ct = nl.conntrack();
   if (parts.find("table") != std::string::npos) tablePart(ct, n, perSource, cli, toolReps);
-  if (parts.find("flood") != std::string::npos) floodPart(ct, cli, rate, seconds, rcvbuf, threads);
+  if (parts.find("flood") != std::string::npos)
+    floodPart(ct, cli, rate, seconds, rcvbuf, threads, envOr("CT_BENCH_FLOOD_DESTROY", "flush") == "flush",
+              envOr("CT_BENCH_FLOOD_TOOLS", "1") == "1");
+  if (parts.find("burst") != std::string::npos)
+    burstPart(ct, cli, std::stoul(envOr("CT_BENCH_BURST_ENTRIES", "100000")), rcvbuf, envOr("CT_BENCH_FLOOD_TOOLS", "1") == "1");
   if (parts.find("drain") != std::string::npos) {
     // 200,000 events of ~1 KiB kernel memory each: a 512 MiB buffer holds them.
     std::size_t events = std::stoul(envOr("CT_BENCH_DRAIN_EVENTS", "200000"));

@@ -6,7 +6,12 @@
 // with a distinct address each. After each round `tc filter show` is counted (one "dst_ip" line
 // per filter), so a round that added less fails the run. Rounds alternate (fastlink, tc, ...);
 // the medians of wall and CPU seconds (user + system of the child: the kernel's work in the
-// sender's context included) and their ratios are printed.
+// sender's context included) and their ratios are printed. Each round starts on an idle machine
+// (settle: the previous round's filters are freed by kernel workers after the qdisc is gone).
+// The raw floor (bench/raw_floor
+// flower-mirred, next to this program: the same filters from hand-written libmnl, pipelined, an
+// ACK asked only of each window's last request) runs a third round in each repetition when it
+// is there (TC_BENCH_RAW=0 leaves it out): what is left is the kernel's own work.
 // Where it runs (docs/BENCHMARKS.md, "tc filters"):
 //   bench/tc_filter/run build          the VM (tests/vm/run --bench, Debian's 6.1 under TCG)
 //   scripts/sandbox build/bench/tc_flower_bench [N] [REPS] [FASTLINK_CLI]
@@ -14,6 +19,7 @@
 // Environment: TC_BENCH_FILTERS (N, default 100000), TC_BENCH_REPS (default 3), FASTLINK_CLI.
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -55,6 +61,28 @@ double median(std::vector<double> v) {
 
 int run(const std::string& command) { return bench::spawn({"sh", "-c", command}); }
 
+/// Idle and busy jiffies of every CPU so far (/proc/stat's first line).
+std::pair<double, double> cpuJiffies() {
+  std::ifstream f("/proc/stat");
+  std::string cpu;
+  double user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0;
+  f >> cpu >> user >> nice >> system >> idle >> iowait >> irq >> softirq;
+  return {idle + iowait, user + nice + system + irq + softirq};
+}
+
+/// Waits until the machine is idle (90% over 0.5 s; 120 s at most): deleting a qdisc frees its
+/// filters and actions later, in the kernel's workers, and a round timed while they still run
+/// would pay for the previous round's teardown (the VM runs nothing else).
+void settle() {
+  for (double t0 = bench::now(); bench::now() - t0 < 120;) {
+    auto [idle0, busy0] = cpuJiffies();
+    usleep(500000);
+    auto [idle1, busy1] = cpuJiffies();
+    double idle = idle1 - idle0, busy = busy1 - busy0;
+    if (idle + busy > 0 && idle / (idle + busy) >= 0.9) return;
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -81,10 +109,16 @@ int main(int argc, char** argv) {
       f << "tc " << line;
     }
   }
-  auto round = [&](bool fastlink) -> Round {
+  std::string self = argv[0], raw = self.substr(0, self.rfind('/') + 1) + "raw_floor";
+  bool withRaw = envOr("TC_BENCH_RAW", "1") == "1" && access(raw.c_str(), X_OK) == 0;
+  enum class Sender { Fastlink, Tc, Raw };
+  const char* names[] = {"fastlink", "tc", "raw floor"};
+  auto round = [&](Sender sender) -> Round {
     run("tc qdisc del dev fb0 clsact 2>/dev/null; tc qdisc add dev fb0 clsact");
-    std::vector<std::string> argvOf = fastlink ? std::vector<std::string>{cli, "-force", "-batch", flFile}
-                                               : std::vector<std::string>{"tc", "-force", "-batch", tcFile};
+    settle();
+    std::vector<std::string> argvOf = sender == Sender::Fastlink ? std::vector<std::string>{cli, "-force", "-batch", flFile}
+                                      : sender == Sender::Tc     ? std::vector<std::string>{"tc", "-force", "-batch", tcFile}
+                                                                 : std::vector<std::string>{raw, "flower-mirred", "fb0", "fb1", std::to_string(n)};
     auto [cpu0, user0] = childCpu();
     double t0 = bench::now();
     int status = bench::spawn(argvOf, "/dev/null", (dir + "/err").c_str());
@@ -93,25 +127,38 @@ int main(int argc, char** argv) {
     std::string counted = bench::capture("tc filter show dev fb0 ingress | grep -c '^  dst_ip '");
     std::size_t got = std::strtoul(counted.c_str(), nullptr, 10);
     if (status != 0 || got != n) {
-      std::fprintf(stderr, "tc_flower_bench: %s exited %d and left %zu filters, not %zu:\n%s", fastlink ? "fastlink" : "tc", status,
+      std::fprintf(stderr, "tc_flower_bench: %s exited %d and left %zu filters, not %zu:\n%s", names[static_cast<int>(sender)], status,
                    got, n, bench::capture("head -5 " + dir + "/err").c_str());
       std::exit(1);
     }
     return {t1 - t0, cpu1 - cpu0, user1 - user0};
   };
-  std::vector<double> fw, fc, fu, tw, tcpu, tu;
+  std::vector<double> fw, fc, fu, tw, tcpu, tu, rw, rc, ru;
   for (int r = 0; r < reps; ++r) {
-    Round f = round(true), t = round(false);
+    Round f = round(Sender::Fastlink), t = round(Sender::Tc);
     fw.push_back(f.wall), fc.push_back(f.cpu), fu.push_back(f.user);
     tw.push_back(t.wall), tcpu.push_back(t.cpu), tu.push_back(t.user);
-    std::printf("rep %d wall (cpu, user) s: fastlink -batch %.2f (%.2f, %.2f), tc -batch %.2f (%.2f, %.2f)\n", r + 1, f.wall, f.cpu,
+    std::printf("rep %d wall (cpu, user) s: fastlink -batch %.2f (%.2f, %.2f), tc -batch %.2f (%.2f, %.2f)", r + 1, f.wall, f.cpu,
                 f.user, t.wall, t.cpu, t.user);
+    if (withRaw) {
+      Round w = round(Sender::Raw);
+      rw.push_back(w.wall), rc.push_back(w.cpu), ru.push_back(w.user);
+      std::printf(", raw floor %.2f (%.2f, %.2f)", w.wall, w.cpu, w.user);
+    }
+    std::printf("\n");
     std::fflush(stdout);
   }
   std::printf("%zu flower filters with mirred, medians of %d: wall fastlink -batch %.2f s, tc -batch %.2f s, tc/fastlink %.2fx; "
               "cpu fastlink %.2f s, tc %.2f s, tc/fastlink %.2fx; user fastlink %.2f s, tc %.2f s\n",
               n, reps, median(fw), median(tw), median(tw) / median(fw), median(fc), median(tcpu), median(tcpu) / median(fc),
               median(fu), median(tu));
+  if (withRaw)
+    std::printf("raw floor: wall %.2f s (tc/floor %.2fx, fastlink/floor %.2fx), cpu %.2f s (tc/floor %.2fx, fastlink/floor %.2fx), "
+                "user %.2f s\n",
+                median(rw), median(tw) / median(rw), median(fw) / median(rw), median(rc), median(tcpu) / median(rc),
+                median(fc) / median(rc), median(ru));
+  else
+    std::printf("raw floor: not run (%s)\n", access(raw.c_str(), X_OK) == 0 ? "TC_BENCH_RAW=0" : (raw + " not found").c_str());
   run("tc qdisc del dev fb0 clsact; ip link del fb0; rm -rf " + dir);
   return 0;
 }

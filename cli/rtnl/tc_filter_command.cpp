@@ -36,6 +36,7 @@ const char* const kTcFilterUsage = R"(Usage: fastlink tc filter { add | replace 
        fastlink tc actions { add | del } ACTION...
        fastlink tc actions flush action ACTION_KIND
        fastlink tc [ -s ] [ -j ] actions show action ACTION_KIND
+       fastlink tc [ -s ] [ -j ] actions get action ACTION_KIND index N [ action ACTION_KIND index N ]...
 KIND := u32 [ match SELECTOR ]... [ classid|flowid C ] [ divisor N ] [ ht H ] [ link H ] [ order N ]
             [ indev D ] [ skip_hw | skip_sw ] [ ACTION... ]
       | matchall [ classid C ] [ skip_hw | skip_sw ] [ ACTION... ]
@@ -800,8 +801,8 @@ ParsedActions parseActionsLine(Args& args) {
     pa.flushKind = args.value("action");
     if (!args.done()) args.unknown("tc actions flush takes action KIND");
     return pa;
-  } else if (args.acceptAny({"show", "list", "ls"})) usage("tc actions show cannot be used in a batch");
-  else args.unknown("tc actions verbs: add, del, flush, show");
+  } else if (args.acceptAny({"show", "list", "ls", "get"})) usage("tc actions show and get cannot be used in a batch");
+  else args.unknown("tc actions verbs: add, del, flush, get, show");
   while (!args.done()) {
     if (!args.accept("action")) args.unknown("expected \"action KIND ...\"");
     if (pa.del) {
@@ -818,42 +819,76 @@ ParsedActions parseActionsLine(Args& args) {
   return pa;
 }
 
-int showActions(Context& ctx, Args& args) {
-  if (!args.accept("action")) usage("tc actions show: \"action KIND\" is required");
-  std::string kind = args.value("action");
-  if (!args.done()) args.unknown("tc actions show takes action KIND");
+FilterPrintOptions actionPrintOptions(Context& ctx) {
   FilterPrintOptions o;
   o.stats = ctx.options().stats > 0;
   o.devName = nameLookup(ctx);
   o.userHz = userHz();
+  return o;
+}
+
+/// One reply as tc prints it: a "total acts N" record, then the reply's actions (none: the
+/// record alone). In -j two objects, "{...},{...}".
+std::string actionRecords(TcPrinter& p, const std::vector<TcAction>& actions, std::size_t total, const FilterPrintOptions& o,
+                          bool json) {
+  p.openObject();
+  p.any("total acts", "total acts " + std::to_string(total), std::to_string(total));
+  p.nl();
+  p.closeObject();
+  if (!actions.empty()) {
+    p.openObject();
+    printActions(p, actions, o, false);
+    p.closeObject();
+  }
+  std::string piece = p.take();
+  if (json) {
+    auto split = piece.find("}{");
+    if (split != std::string::npos) piece.insert(split + 1, ",");
+  }
+  return piece;
+}
+
+int showActions(Context& ctx, Args& args) {
+  if (!args.accept("action")) usage("tc actions show: \"action KIND\" is required");
+  std::string kind = args.value("action");
+  if (!args.done()) args.unknown("tc actions show takes action KIND");
+  FilterPrintOptions o = actionPrintOptions(ctx);
   auto actions = ctx.netlink().tcFilters().actions(kind);
   TcPrinter p(ctx.options().json);
+  bool json = ctx.options().json;
   // tc prints one "total acts N" record per message; the kernel sends one message for a
   // table of up to 32 actions, so the count is this batch's.
-  std::string out = ctx.options().json ? "[" : "";
+  std::string out = json ? "[" : "";
   for (std::size_t start = 0; start < actions.size() || start == 0; start += 32) {
     std::size_t end = std::min(actions.size(), start + 32);
-    p.openObject();
-    p.any("total acts", "total acts " + std::to_string(end - start), std::to_string(end - start));
-    p.nl();
-    p.closeObject();
-    if (end > start) {
-      std::vector<TcAction> part(actions.begin() + static_cast<long>(start), actions.begin() + static_cast<long>(end));
-      p.openObject();
-      printActions(p, part, o, false);
-      p.closeObject();
-    }
-    if (ctx.options().json && start) out += ",";
-    std::string piece = p.take();
-    if (ctx.options().json) {
-      // Two records: "{...}{...}" -> "{...},{...}".
-      auto split = piece.find("}{");
-      if (split != std::string::npos) piece.insert(split + 1, ",");
-    }
-    out += piece;
+    std::vector<TcAction> part(actions.begin() + static_cast<long>(start), actions.begin() + static_cast<long>(end));
+    if (json && start) out += ",";
+    out += actionRecords(p, part, end - start, o, json);
     if (actions.empty()) break;
   }
-  if (ctx.options().json) out += "]\n";
+  if (json) out += "]\n";
+  std::fputs(out.c_str(), stdout);
+  return kExitOk;
+}
+
+/// `tc actions get action KIND index N ...`: the kernel's one reply carries no count, so tc
+/// prints "total acts 0" above the actions it names (numbered from 1).
+int getActions(Context& ctx, Args& args) {
+  std::vector<TcAction> keys;
+  while (!args.done()) {
+    if (!args.accept("action")) args.unknown("tc actions get takes action KIND index N ...");
+    TcAction a;
+    a.kind = args.value("action");
+    if (!args.accept("index")) usage("tc actions get: \"action KIND index N\"");
+    a.index = number(args, "index");
+    keys.push_back(a);
+  }
+  if (keys.empty()) usage("tc actions get: at least one \"action KIND index N\" is required");
+  FilterPrintOptions o = actionPrintOptions(ctx);
+  auto actions = ctx.netlink().tcFilters().getActions(keys);
+  TcPrinter p(ctx.options().json);
+  bool json = ctx.options().json;
+  std::string out = (json ? "[" : "") + actionRecords(p, actions, 0, o, json) + (json ? "]\n" : "");
   std::fputs(out.c_str(), stdout);
   return kExitOk;
 }
@@ -898,6 +933,7 @@ PreparedRequest prepareTcActions(Args& args) { return preparedActions(parseActio
 
 int runTcActions(Context& ctx, Args& args) {
   if (args.acceptAny({"show", "list", "ls"})) return showActions(ctx, args);
+  if (args.accept("get")) return getActions(ctx, args);
   if (args.done() || args.peek() == "help") {
     printLine(kTcFilterUsage);
     return args.done() ? kExitUsage : kExitOk;

@@ -323,6 +323,8 @@ struct TcFilterRequests {
   static Request addActions(const std::vector<TcAction>& actions);
   /// Equivalent to: tc actions del action KIND index N ...
   static Request delActions(const std::vector<TcAction>& actions);
+  /// Equivalent to: tc actions get action KIND index N ... (each action's kind and index only)
+  static Request getActions(const std::vector<TcAction>& actions);
   /// Equivalent to: tc actions flush action KIND (every action of the kind's table; while a
   /// filter holds one of them the kernel refuses the flush with EPERM and deletes none).
   static Request flushActions(const std::string& kind);
@@ -361,6 +363,9 @@ class ITcFilterApi {
   virtual void delActions(const std::vector<TcAction>& actions) = 0;
   /// Equivalent to: tc -s actions show action KIND
   virtual std::vector<TcAction> actions(const std::string& kind) = 0;
+  /// Equivalent to: tc -s actions get action KIND index N ...: the actions named by kind and
+  /// index, in the order asked (`order` numbers them from 1, as the kernel's reply does).
+  virtual std::vector<TcAction> getActions(const std::vector<TcAction>& keys) = 0;
 };
 
 /// The kernel-backed ITcFilterApi over a Netlink's rtnetlink socket (valid while the Netlink
@@ -387,6 +392,7 @@ class TcFilterApi final : public ITcFilterApi {
   void addActions(const std::vector<TcAction>& actions) override;
   void delActions(const std::vector<TcAction>& actions) override;
   std::vector<TcAction> actions(const std::string& kind) override;
+  std::vector<TcAction> getActions(const std::vector<TcAction>& keys) override;
 
  private:
   core::Engine& engine_;

@@ -531,8 +531,10 @@ void putActionTableOf(core::MessageWriter& w, const std::string& kind) {
   w.endNest(tab);
 }
 
-Request actionRequest(uint16_t type, uint16_t flags, const std::vector<TcAction>& actions, bool forDelete) {
-  std::string verb = forDelete ? "del" : "add";
+/// An action table request; `keysOnly`: each action's kind and index alone (del and get).
+Request actionRequest(uint16_t type, uint16_t flags, const std::vector<TcAction>& actions, bool keysOnly) {
+  std::string verb = !keysOnly ? "add" : type == RTM_GETACTION ? "get" : "del";
+  bool forDelete = keysOnly;
   rtnl::Operation operation = [&] { return "actions " + verb; };
   if (actions.empty()) throw rtnl::invalid(operation, "no action given");
   core::MessageWriter w(type, flags);
@@ -560,6 +562,8 @@ Request TcFilterRequests::addActions(const std::vector<TcAction>& actions) {
 Request TcFilterRequests::delActions(const std::vector<TcAction>& actions) {
   return actionRequest(RTM_DELACTION, 0, actions, true);
 }
+
+Request TcFilterRequests::getActions(const std::vector<TcAction>& actions) { return actionRequest(RTM_GETACTION, 0, actions, true); }
 
 Request TcFilterRequests::flushActions(const std::string& kind) {
   rtnl::Operation operation = [&] { return "actions flush action " + kind; };
@@ -659,6 +663,17 @@ std::vector<TcAction> TcFilterApi::actions(const std::string& kind) {
         for (auto& a : rtnl::decodeActionMessage(m)) out.push_back(std::move(a));
       },
       [&] { out.clear(); });
+  return out;
+}
+
+std::vector<TcAction> TcFilterApi::getActions(const std::vector<TcAction>& keys) {
+  Request request = TcFilterRequests::getActions(keys);
+  std::vector<TcAction> out;
+  engine_.query(request.bytes(), request.operation(), [&](const nlmsghdr* m) {
+    // The kernel answers a get with RTM_NEWACTION (tcf_get_notify's reply).
+    if (m->nlmsg_type != RTM_NEWACTION && m->nlmsg_type != RTM_GETACTION) return;
+    for (auto& a : rtnl::decodeActionMessage(m)) out.push_back(std::move(a));
+  });
   return out;
 }
 

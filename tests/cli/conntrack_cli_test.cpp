@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <fstream>
+#include <optional>
 #include <regex>
 #include <thread>
 
@@ -66,20 +68,42 @@ class ConntrackCliTest : public CliTest {
     }
     return out;
   }
-  /// A NETLINK_NETFILTER socket (protocol 12) with groups joined exists in the namespace.
-  bool listening() const {
+  /// Starts `fastlink -n NS ARGS` in the background, stdout and stderr into `out`; its pid.
+  pid_t startCli(const std::string& args, const std::string& out) const {
+    pid_t pid = fork();
+    if (pid == 0) {
+      std::string cmd = cliPath() + " -n " + ns.name() + " " + args + " > " + out + " 2>&1";
+      execl("/bin/sh", "sh", "-c", ("exec " + cmd).c_str(), nullptr);
+      _exit(127);
+    }
+    return pid;
+  }
+  /// What the kernel holds for the NETLINK_NETFILTER sockets (protocol 12) with groups joined
+  /// in the namespace (/proc/net/netlink): bytes queued and messages dropped on overflow;
+  /// nullopt when there is none.
+  struct ListenerState {
+    long queued = 0, drops = 0;
+  };
+  std::optional<ListenerState> listenerState() const {
     std::istringstream in(ns.exec("cat /proc/net/netlink").out);
     std::string line;
-    std::getline(in, line);  // the header
+    std::getline(in, line);  // sk Eth Pid Groups Rmem Wmem Dump Locks Drops Inode
+    std::optional<ListenerState> state;
     while (std::getline(in, line)) {
       std::istringstream words(line);
-      std::string sk, eth, pid, groups;
+      std::string sk, pid, groups;
       int protocol = -1;
-      words >> sk >> protocol >> pid >> groups;
-      if (protocol == 12 && groups != "00000000") return true;
+      long rmem = 0, wmem = 0, dump = 0, locks = 0, drops = 0;
+      words >> sk >> protocol >> pid >> groups >> rmem >> wmem >> dump >> locks >> drops;
+      if (protocol != 12 || groups == "00000000") continue;
+      if (!state) state.emplace();
+      state->queued += rmem;
+      state->drops += drops;
     }
-    return false;
+    return state;
   }
+  /// A NETLINK_NETFILTER socket with groups joined exists in the namespace.
+  bool listening() const { return listenerState().has_value(); }
   void expectSameListing(const std::string& selectors) {
     auto mine = cli("conntrack -L " + selectors);
     auto theirs = tool("-L " + selectors);
@@ -222,12 +246,7 @@ TEST_F(ConntrackCliTest, DeleteBySelectorAndFlush) {
 
 TEST_F(ConntrackCliTest, EventsShowNewUpdateDestroy) {
   std::string out = "/tmp/fastlink-ct-events-" + std::to_string(getpid());
-  pid_t pid = fork();
-  if (pid == 0) {
-    std::string cmd = cliPath() + " -n " + ns.name() + " conntrack -E -o timestamp > " + out + " 2>&1";
-    execl("/bin/sh", "sh", "-c", ("exec " + cmd).c_str(), nullptr);
-    _exit(127);
-  }
+  pid_t pid = startCli("conntrack -E -o timestamp", out);
   // Wait until it listens: its socket shows in the namespace's /proc/net/netlink (protocol 12).
   // (A fixed 2 s here could end before a loaded sanitizer build's CLI subscribed: NEW missed.)
   if (!waitUntil([&] { return listening(); })) {
@@ -274,6 +293,60 @@ TEST_F(ConntrackCliTest, EventsShowNewUpdateDestroy) {
     EXPECT_LT(std::llabs(std::stoll(m[1].str()) - static_cast<long long>(time(nullptr))), 60) << line;
   }
   EXPECT_EQ(events, 3) << text;
+}
+
+// A listener that cannot keep up loses events: the kernel drops them (ENOBUFS). -E must say so
+// and exit 1, never lose them silently. A tiny buffer (-b 4096: the kernel holds ~8 KiB, a few
+// events) and a stopped listener make the loss certain; the kernel's own drop count
+// (/proc/net/netlink) is the oracle: shown + dropped = the events the flush sent.
+TEST_F(ConntrackCliTest, EventOverflowIsReportedNeverSilent) {
+  constexpr int kEntries = 40;
+  std::string out = "/tmp/fastlink-ct-overflow-" + std::to_string(getpid());
+  pid_t pid = startCli("conntrack -E -b 4096", out);
+  auto stop = [&] {
+    kill(pid, SIGTERM);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    std::ifstream f(out);
+    std::string text((std::istreambuf_iterator<char>(f)), {});
+    std::remove(out.c_str());
+    return std::pair(status, text);
+  };
+  if (!waitUntil([&] { return listening(); })) {
+    stop();
+    FAIL() << "conntrack -E did not join its groups in 20 s";
+  }
+  // Created while it listens: the kernel attaches event state to an entry only when a listener
+  // exists (nf_conntrack_events=2), so entries made before would destroy silently.
+  ASSERT_EQ(ns.exec("for i in $(seq " + std::to_string(kEntries) +
+                    "); do conntrack -I -p udp -s 10.3.0.1 -d 10.3.0.2 --sport $i --dport 53 -t 100 >/dev/null 2>&1 || exit 1; done")
+                .status,
+            0);
+  // Stopped, it reads nothing: the flush's DESTROY events meet a full buffer.
+  kill(pid, SIGSTOP);
+  ASSERT_EQ(tool("-F").status, 0);
+  kill(pid, SIGCONT);
+  std::string text;
+  bool warned = waitUntil([&] {
+    std::ifstream f(out);
+    text.assign(std::istreambuf_iterator<char>(f), {});
+    return text.find("events were lost") != std::string::npos;
+  });
+  // Everything the kernel kept was read (what is read is counted before SIGTERM is seen), and
+  // no more events come: the drop count is final.
+  std::optional<ListenerState> state;
+  waitUntil([&] { return (state = listenerState()) && state->queued == 0; });
+  long dropped = state ? state->drops : 0;
+  auto [status, said] = stop();
+  EXPECT_GT(dropped, 0) << "the kernel dropped nothing: the buffer was not small enough for this test";
+  EXPECT_TRUE(warned) << said;
+  EXPECT_NE(said.find("fastlink conntrack: WARNING: events were lost: the socket's receive buffer overflowed (ENOBUFS)"),
+            std::string::npos)
+      << said;
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 1) << "exit 1 after a loss; status " << status << "\n" << said;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(said, m, std::regex(R"((\d+) flow events have been shown\.)"))) << said;
+  EXPECT_EQ(std::stol(m[1].str()) + dropped, 2 * kEntries) << "shown + dropped by the kernel = the NEW and DESTROY events\n" << said;
 }
 
 TEST_F(ConntrackCliTest, BadInputChangesNothing) {

@@ -1,8 +1,9 @@
 // `fastlink tc chain` (add, del, get, show, -batch) and chain events in `fastlink monitor`,
 // against iproute2 6.1's `tc` and `tc monitor`. The host's kernel has no classifier that takes a
-// chain template (flower does, in the VM): these chains are the template-less kind.
+// chain template (flower does, in the VM): FlowerTemplatesLikeTc runs there.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <sstream>
 #include <string>
 
@@ -62,6 +63,38 @@ TEST_F(TcChainCli, AddGetShowDelLikeTc) {
   EXPECT_EQ(tc("chain show dev va ingress").out, "chain parent ffff: chain 9 \nchain parent ffff: chain 11 \n");
   EXPECT_EQ(tc("chain show dev va egress").out, "chain parent ffff: chain 12 \n");
   EXPECT_EQ(tc("chain show block 22").out, "chain chain 13 \n");
+}
+
+// A chain template: the key mask every filter of the chain must fit (flower only). One added by
+// fastlink, one by tc; both listed alike, a fitting filter accepted and one that does not fit
+// refused by the kernel for both tools. Needs cls_flower: the VM (the host's kernel lacks it).
+TEST_F(TcChainCli, FlowerTemplatesLikeTc) {
+  if (tc("chain add dev va egress chain 8 protocol ip flower ip_proto tcp").status != 0) {
+    if (std::getenv("FASTLINK_REQUIRE_KINDS")) FAIL() << "the VM kernel lacks cls_flower";
+    GTEST_SKIP() << "kernel lacks module 'cls_flower': runs in the VM (tests/vm)";
+  }
+  ok("tc chain add dev va ingress chain 7 protocol ip flower dst_ip 192.168.0.0/16");
+  // A filter must use the template's mask exactly (/16 here), its own address.
+  ok("tc filter add dev va ingress protocol ip pref 1 chain 7 flower dst_ip 10.1.0.0/16 classid 1:1");
+  for (const char* options : {"", "-j"}) {
+    samePrint(options, "chain show dev va ingress");
+    samePrint(options, "chain show dev va egress");
+    samePrint(options, "chain get dev va ingress chain 7");
+    samePrint(options, "filter show dev va ingress chain 7");
+  }
+  EXPECT_NE(tc("chain get dev va ingress chain 7").out.find("dst_ip 192.168.0.0/16"), std::string::npos)
+      << "the template reached the kernel: " << tc("chain get dev va ingress chain 7").out;
+  // Keys outside the template's mask: the kernel refuses them (exit 2, its extack), as for tc.
+  auto unfit = cli("tc filter add dev va ingress protocol ip pref 2 chain 7 flower src_ip 10.0.0.1 classid 1:2");
+  auto theirs = tc("filter add dev va ingress protocol ip pref 2 chain 7 flower src_ip 10.0.0.1 classid 1:2");
+  EXPECT_EQ(unfit.status, 2) << unfit.err;
+  EXPECT_EQ(theirs.status, 2) << theirs.err;
+  EXPECT_NE(unfit.err.find("Mask does not fit the template"), std::string::npos) << unfit.err;
+  EXPECT_EQ(tc("filter show dev va ingress chain 7 pref 2").out, "");
+  // Deleting the chain takes its filters and its template with it.
+  ok("tc chain del dev va ingress chain 7");
+  EXPECT_EQ(tc("chain show dev va ingress").out, "");
+  EXPECT_EQ(tc("filter show dev va ingress").out, "");
 }
 
 TEST_F(TcChainCli, EventsEqualTcMonitor) {

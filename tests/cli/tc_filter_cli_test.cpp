@@ -172,8 +172,19 @@ TEST_F(TcFilterCli, BpfObjectFileLoadedAndPrintedLikeTc) {
 
 TEST_F(TcFilterCli, StandaloneMirredActionsLikeTc) {
   ok("tc actions add action mirred egress mirror dev v1 index 7");
-  for (const char* options : {"", "-j"}) samePrint(options, "actions show action mirred");
-  ok("tc actions del action mirred index 7");
+  ok("tc actions add action mirred egress redirect dev v1 index 8");
+  for (const char* options : {"", "-j"}) {
+    samePrint(options, "actions show action mirred");
+    // get: the named actions in the order asked, numbered from 1, under "total acts 0".
+    samePrint(options, "actions get action mirred index 8 action mirred index 7");
+  }
+  samePrintButAges("-s", "actions get action mirred index 7");
+  // A missing index: the kernel's extack and exit 2 (tc 6.1 exits 255 here).
+  auto missing = cli("tc actions get action mirred index 9");
+  EXPECT_EQ(missing.status, 2);
+  EXPECT_NE(missing.err.find("TC action with specified index not found (actions get action mirred)"), std::string::npos)
+      << missing.err;
+  ok("tc actions del action mirred index 7 action mirred index 8");
   EXPECT_EQ(tc("actions show action mirred").out.find("index 7"), std::string::npos);
   // flush: the kind's whole table, one request (also a batch line).
   ok("tc actions add action mirred egress mirror dev v1 index 7");

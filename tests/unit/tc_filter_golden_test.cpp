@@ -20,7 +20,7 @@ using test::sameBytes;
 // Kernel constants written out, so that a wrong one in src/ is a byte difference.
 constexpr uint16_t kAdd = NLM_F_REQUEST | NLM_F_CREATE | NLM_F_EXCL;
 constexpr uint16_t kReplace = NLM_F_REQUEST | NLM_F_CREATE | NLM_F_REPLACE;
-constexpr uint16_t kRtmNewTfilter = 44, kRtmDelTfilter = 45, kRtmNewAction = 48, kRtmDelAction = 49;
+constexpr uint16_t kRtmNewTfilter = 44, kRtmDelTfilter = 45, kRtmNewAction = 48, kRtmDelAction = 49, kRtmGetAction = 50;
 constexpr uint16_t kTcaKind = 1, kTcaOptions = 2, kTcaChain = 11;
 constexpr uint16_t kActKind = 1, kActOptions = 2, kActIndex = 3;
 constexpr uint16_t kN = test::kNlaNested;
@@ -243,6 +243,17 @@ TEST(TcFilterGolden, StandaloneActionsAddAndDel) {
                         test::netlinkMessage(kRtmDelAction, NLM_F_REQUEST | NLM_F_ROOT, tcamsg,
                                              Attrs().nest(1, Attrs().nest(1, Attrs().str(kActKind, "csum"))))));
   EXPECT_THROW(TcFilterRequests::flushActions(""), Error);
+  // tc actions get action csum index 5 action mirred index 7: kind and index of each, in order,
+  // without NLM_F_DUMP (the kernel answers the named actions only)
+  TcAction m;
+  m.kind = "mirred";
+  m.index = 7;
+  EXPECT_TRUE(sameBytes(TcFilterRequests::getActions({d, m}).bytes(),
+                        test::netlinkMessage(kRtmGetAction, NLM_F_REQUEST, tcamsg,
+                                             Attrs().nest(1, Attrs()
+                                                                 .nest(1, Attrs().str(kActKind, "csum").u32(kActIndex, 5))
+                                                                 .nest(2, Attrs().str(kActKind, "mirred").u32(kActIndex, 7))))));
+  EXPECT_THROW(TcFilterRequests::getActions({}), Error);
 }
 
 /// The filter decoded from a request's own bytes (the kernel echoes the same layout).
