@@ -144,6 +144,7 @@ int runEndpoint(Context& ctx, Args& args) {
 
 int runLimits(Context& ctx, Args& args) {
   const std::string verb = args.done() ? "show" : args.next();
+  // As ip, `s` is `set`; a set without a limit is refused here (ip sends it and changes nothing).
   if (matches(verb, "set")) {
     MptcpLimits l;
     while (!args.done()) {

@@ -51,7 +51,9 @@ MptcpEndpoint decodeEndpoint(const nlmsghdr* m) {
   if (auto* v = a.get(MPTCP_PM_ADDR_ATTR_ADDR4)) e.address = readAddress(v, 4);
   if (auto* v = a.get(MPTCP_PM_ADDR_ATTR_ADDR6)) e.address = readAddress(v, 16);
   if (auto* v = a.get(MPTCP_PM_ADDR_ATTR_ID)) e.id = core::readU8(v);
-  if (auto* v = a.get(MPTCP_PM_ADDR_ATTR_PORT)) e.port = core::readU16(v);
+  // The kernel sends port 0 for an endpoint without one (6.18 does; 6.1 leaves it out).
+  if (auto* v = a.get(MPTCP_PM_ADDR_ATTR_PORT))
+    if (uint16_t port = core::readU16(v)) e.port = port;
   if (auto* v = a.get(MPTCP_PM_ADDR_ATTR_FLAGS)) e.flags = core::readU32(v);
   if (auto* v = a.get(MPTCP_PM_ADDR_ATTR_IF_IDX)) e.ifindex = core::readS32(v);
   return e;

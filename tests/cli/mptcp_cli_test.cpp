@@ -31,7 +31,7 @@ TEST_F(MptcpCliTest, ShowPrintsWhatIpPrints) {
     EXPECT_NE(all.find(expected), std::string::npos) << expected << " in\n" << all;
   for (const char* line : {"mptcp endpoint show", "mptcp endpoint", "mptcp e s", "-j mptcp endpoint show",
                            "-j -p mptcp endpoint show", "mptcp endpoint show id 7", "-j mptcp endpoint show id 20",
-                           "mptcp limits show", "mptcp limits", "mptcp l s"}) {
+                           "mptcp limits show", "mptcp limits", "mptcp l sh"}) {
     auto mine = cli(line);
     auto theirs = ns.exec(std::string("ip ") + line);
     ASSERT_EQ(theirs.status, 0) << line << ": " << theirs.err;

@@ -68,8 +68,8 @@ TEST(MptcpGolden, DeleteFlushAndLimits) {
 }
 
 TEST(MptcpDecode, EndpointAsTheKernelFillsIt) {
-  // mptcp_nl_fill_addr: FAMILY, ID, ADDR4/ADDR6, PORT when set, FLAGS, IF_IDX when set.
-  AlignedMessage v4(message(3, Attrs().nest(1, Attrs().u16(1, 2).u8(2, 7).raw(3, {10, 0, 0, 2}).u32(6, 5)), 0));
+  // mptcp_nl_fill_addr: FAMILY, ID, ADDR4/ADDR6, PORT (0 for none on 6.18), FLAGS, IF_IDX when set.
+  AlignedMessage v4(message(3, Attrs().nest(1, Attrs().u16(1, 2).u8(2, 7).raw(3, {10, 0, 0, 2}).u16(5, 0).u32(6, 5)), 0));
   MptcpEndpoint e = mptcp::decodeEndpoint(v4.as<nlmsghdr>());
   EXPECT_EQ(e, (MptcpEndpoint{.address = IpAddress::parse("10.0.0.2"), .id = 7, .flags = kMptcpSignal | kMptcpBackup}));
   AlignedMessage v6(message(
