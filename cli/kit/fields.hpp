@@ -9,10 +9,13 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <cstdio>
 #include <iterator>
 #include <string>
 #include <string_view>
 #include <utility>
+
+#include "kit/output.hpp"
 
 namespace fastlink::cli {
 
@@ -85,6 +88,25 @@ Out writeFields(Write&& write) {
   FieldOut fields(out);
   write(fields);
   return out;
+}
+
+/// A show command's records, one line of text each, or with `json` (-j) a JSON array of objects
+/// (`pretty`: -p), on stdout: `write(FieldOut&, record)` names each field once for both.
+template <class Records, class Write>
+void printRecords(const Records& records, bool json, bool pretty, Write&& write) {
+  if (json) {
+    JsonArrayWriter out(stdout, pretty);
+    for (const auto& r : records) out.add(writeFields<nlohmann::ordered_json>([&](FieldOut& f) { write(f, r); }));
+    out.finish();
+    return;
+  }
+  std::string text;
+  FieldOut f(text);
+  for (const auto& r : records) {
+    write(f, r);
+    text += '\n';
+  }
+  std::fputs(text.c_str(), stdout);
 }
 
 }  // namespace fastlink::cli

@@ -95,20 +95,8 @@ int show(Context& ctx, Args& args) {
   } catch (const Error& e) {
     return reportFailure(e, dev.value_or(""));
   }
-  if (ctx.options().json) {
-    JsonArrayWriter out(stdout, ctx.options().pretty);
-    for (const NetconfInfo& n : records)
-      out.add(writeFields<nlohmann::ordered_json>([&](FieldOut& f) { writeNetconf(f, n, names); }));
-    out.finish();
-    return kExitOk;
-  }
-  std::string text;
-  FieldOut f(text);
-  for (const NetconfInfo& n : records) {
-    writeNetconf(f, n, names);
-    text += '\n';
-  }
-  std::fputs(text.c_str(), stdout);
+  printRecords(records, ctx.options().json, ctx.options().pretty,
+               [&](FieldOut& f, const NetconfInfo& n) { writeNetconf(f, n, names); });
   return kExitOk;
 }
 

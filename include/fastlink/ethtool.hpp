@@ -199,7 +199,7 @@ class IEthtoolApi {
 
 /// The kernel-backed IEthtoolApi; obtain it from Netlink::ethtool(). Caches the family and the
 /// global string sets (feature and counter names) for the life of its Netlink.
-class EthtoolApi final : public IEthtoolApi {
+class EthtoolApi final : public IEthtoolApi, public GenlFamilyApi {
  public:
   EthtoolApi(GenlApi& families, core::Engine& engine);
   ~EthtoolApi() override;
@@ -217,8 +217,7 @@ class EthtoolApi final : public IEthtoolApi {
   std::vector<StatsGroup> stats(const Ifref& device) override;
   std::vector<DriverStat> driverStats(const Ifref& device) override;
 
-  /// The resolved `ethtool` family, for building EthtoolRequests (resolved on first use).
-  const GenlFamily& family();
+  // family(): the resolved `ethtool` family, for building EthtoolRequests (GenlFamilyApi).
   /// The kernel's feature names by bit number (string set ETH_SS_FEATURES), cached: what names
   /// the bits of a features reply or notification (decodeEthtoolEvent).
   const std::vector<std::string>& featureNames();
@@ -232,8 +231,6 @@ class EthtoolApi final : public IEthtoolApi {
  private:
   struct Cache;
   const std::vector<std::string>& strings(uint32_t setId);
-  GenlApi& families_;
-  core::Engine& engine_;
   std::unique_ptr<Cache> cache_;
 };
 

@@ -10,6 +10,7 @@
 #include "fastlink/ethtool_events.hpp"
 #include "fastlink/steering.hpp"
 #include "fastlink/napi.hpp"
+#include "fastlink/mptcp.hpp"
 #include "fastlink/tune.hpp"
 #include "fastlink/xdp.hpp"
 #include "fastlink/genl.hpp"

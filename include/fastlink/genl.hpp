@@ -23,12 +23,15 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "fastlink/request.hpp"
+
+struct nlmsghdr;
 
 namespace fastlink {
 
@@ -142,6 +145,56 @@ class GenlApi final : public IGenlApi {
   struct Cache;
   core::Engine& engine_;
   std::unique_ptr<Cache> cache_;
+};
+
+/// The base of every generic netlink family's API (EthtoolApi, NetdevApi, MptcpApi, WireGuard's
+/// kernel backend): the Netlink's generic netlink socket and the family's name, resolved through
+/// the Netlink's GenlApi on first use and cached there (one round trip per Netlink, shared by
+/// every API of that family). A family's accessor builds it: `lazy(slot, families(),
+/// genericEngine())`; nothing else reaches the engine.
+class GenlFamilyApi {
+ public:
+  /// `sinceLinux` ("6.3"): when the kernel has no such family, family() throws EOPNOTSUPP
+  /// "this kernel has no NAME generic netlink family (Linux 6.3+)" instead of the lookup's
+  /// ENOENT ("... is the module loaded?", right for a family a module provides).
+  GenlFamilyApi(GenlApi& families, core::Engine& engine, std::string name, std::string sinceLinux = {});
+
+  /// The resolved family (name, id, version, commands, groups): what request builders take.
+  /// `operation` names the request that needed it in the error.
+  const GenlFamilyInfo& family(const std::string& operation = {});
+  /// The family, checked to have command `cmd`; otherwise EOPNOTSUPP "this kernel's NAME
+  /// family has no COMMAND (Linux SINCE+)", before anything is encoded.
+  const GenlFamilyInfo& familyWith(uint8_t cmd, const std::string& operation, std::string_view command,
+                                   std::string_view sinceLinux);
+
+ protected:
+  ~GenlFamilyApi() = default;
+  GenlFamilyApi(const GenlFamilyApi&) = default;
+  GenlFamilyApi& operator=(const GenlFamilyApi&) = delete;
+
+  /// One request and its ACK; throws fastlink::Error.
+  void execute(const Request& request);
+  /// A request answered by one message, handed to `onReply`.
+  void query(const Request& request, const std::function<void(const nlmsghdr*)>& onReply);
+  /// The same, the reply decoded by `decode(const nlmsghdr*) -> Info`.
+  template <class Info, class Decode>
+  Info queryOne(const Request& request, Decode decode) {
+    Info out;
+    query(request, [&](const nlmsghdr* m) { out = decode(m); });
+    return out;
+  }
+  /// A dump: every reply message to `onMessage`; `onRestart` before an interrupted dump restarts.
+  void dump(const Request& request, const std::function<void(const nlmsghdr*)>& onMessage,
+            const std::function<void()>& onRestart);
+  /// The engine itself, for what the three above do not cover (pipelined batches, the fd).
+  core::Engine& engine() const { return engine_; }
+  GenlApi& families() const { return families_; }
+
+ private:
+  GenlApi& families_;
+  core::Engine& engine_;
+  std::string name_;
+  std::string sinceLinux_;
 };
 
 }  // namespace fastlink

@@ -12,13 +12,11 @@
 #include <optional>
 #include <vector>
 
+#include "fastlink/genl.hpp"
+
 namespace fastlink {
 
 class Netlink;
-class GenlApi;
-namespace core {
-class Engine;
-}
 
 struct NapiInfo {
   uint32_t id = 0;
@@ -45,19 +43,15 @@ class INetdevApi {
 };
 
 /// The netdev family over a Netlink's generic netlink socket: `nl.netdev()`.
-class NetdevApi final : public INetdevApi {
+class NetdevApi final : public INetdevApi, public GenlFamilyApi {
  public:
   /// What Netlink::netdev() builds it on: the family cache and the generic netlink socket.
-  NetdevApi(GenlApi& families, core::Engine& engine) : families_(families), engine_(engine) {}
+  NetdevApi(GenlApi& families, core::Engine& engine);
   /// The spelling before Netlink::netdev(): the same API as nl.netdev().
   [[deprecated("use Netlink::netdev()")]] explicit NetdevApi(Netlink& netlink);
 
   std::vector<NapiInfo> list(uint32_t ifindex) override;
   void setThreaded(uint32_t napiId, bool on) override;
-
- private:
-  GenlApi& families_;
-  core::Engine& engine_;
 };
 
 /// The name before the netdev family had its accessor.

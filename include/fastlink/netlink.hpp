@@ -31,6 +31,7 @@ class NetdevApi;
 class XdpApi;
 class TunTapApi;
 class WireGuardApi;
+class MptcpApi;
 
 
 /// The netlink sockets of one namespace (extended ACKs, capped ACKs and strict checking on) and
@@ -57,6 +58,7 @@ class Netlink {
   ConntrackApi& conntrack();  ///< fastlink/conntrack.hpp: the conntrack table (nfnetlink)
   TcFilterApi& tcFilters();   ///< fastlink/tc_filter.hpp: filters and standalone actions
   NetdevApi& netdev();        ///< fastlink/napi.hpp: the netdev family (NAPI instances)
+  MptcpApi& mptcp();          ///< fastlink/mptcp.hpp: the MPTCP path manager's endpoints and limits
   XdpApi& xdp();              ///< fastlink/xdp.hpp: status and detach (attach: the xdp component)
   TunTapApi& tuntap();        ///< fastlink/tuntap.hpp: tun/tap devices and their queues
   /// fastlink/wireguard.hpp (the wireguard component): kernel devices and userspace ones whose
@@ -132,6 +134,7 @@ class Netlink {
   ApiPtr<XdpApi> xdp_{nullptr, nullptr};
   ApiPtr<TunTapApi> tuntap_{nullptr, nullptr};
   ApiPtr<WireGuardApi> wireguard_{nullptr, nullptr};
+  ApiPtr<MptcpApi> mptcp_{nullptr, nullptr};
 };
 
 }  // namespace fastlink

@@ -167,10 +167,8 @@ struct EthtoolApi::Cache {
 };
 
 EthtoolApi::EthtoolApi(GenlApi& families, core::Engine& engine)
-    : families_(families), engine_(engine), cache_(std::make_unique<Cache>()) {}
+    : GenlFamilyApi(families, engine, kFamily), cache_(std::make_unique<Cache>()) {}
 EthtoolApi::~EthtoolApi() = default;
-
-const GenlFamily& EthtoolApi::family() { return families_.get(kFamily); }
 
 const std::vector<std::string>& EthtoolApi::featureNames() { return strings(ETH_SS_FEATURES); }
 
@@ -178,46 +176,38 @@ const std::vector<std::string>& EthtoolApi::strings(uint32_t setId) {
   if (auto it = cache_->strings.find(setId); it != cache_->strings.end()) return it->second;
   Request r = EthtoolRequests::stringSet(family(), setId);
   std::vector<std::string> names;
-  engine_.query(r.bytes(), r.operation(), [&](const nlmsghdr* m) { names = genl::decodeStringSet(m); });
+  query(r, [&](const nlmsghdr* m) { names = genl::decodeStringSet(m); });
   return cache_->strings.emplace(setId, std::move(names)).first->second;
 }
 
-namespace {
-template <class Info, class Decode>
-Info queryOne(core::Engine& engine, const Request& r, Decode decode) {
-  Info out;
-  engine.query(r.bytes(), r.operation(), [&](const nlmsghdr* m) { out = decode(m); });
-  return out;
-}
-}  // namespace
 
 ChannelsInfo EthtoolApi::channels(const Ifref& device) {
-  return queryOne<ChannelsInfo>(engine_, EthtoolRequests::getChannels(family(), device), genl::decodeChannels);
+  return queryOne<ChannelsInfo>(EthtoolRequests::getChannels(family(), device), genl::decodeChannels);
 }
 
 void EthtoolApi::setChannels(const Ifref& device, const ChannelsInfo& channels) {
   Request r = EthtoolRequests::setChannels(family(), device, channels);
-  engine_.execute(r);
+  execute(r);
 }
 
 RingsInfo EthtoolApi::rings(const Ifref& device) {
-  return queryOne<RingsInfo>(engine_, EthtoolRequests::getRings(family(), device), genl::decodeRings);
+  return queryOne<RingsInfo>(EthtoolRequests::getRings(family(), device), genl::decodeRings);
 }
 
 void EthtoolApi::setRings(const Ifref& device, const RingsInfo& rings) {
   Request r = EthtoolRequests::setRings(family(), device, rings);
-  engine_.execute(r);
+  execute(r);
 }
 
 FeaturesInfo EthtoolApi::features(const Ifref& device) {
   const std::vector<std::string>& names = strings(ETH_SS_FEATURES);
   Request r = EthtoolRequests::getFeatures(family(), device);
-  return queryOne<FeaturesInfo>(engine_, r, [&](const nlmsghdr* m) { return genl::decodeFeatures(m, names); });
+  return queryOne<FeaturesInfo>(r, [&](const nlmsghdr* m) { return genl::decodeFeatures(m, names); });
 }
 
 FeaturesSetResult EthtoolApi::setFeatures(const Ifref& device, const FeatureChanges& changes) {
   Request r = EthtoolRequests::setFeatures(family(), device, changes);
-  engine_.execute(r);
+  execute(r);
   FeaturesSetResult out{features(device), {}};
   for (const auto& [name, on] : changes.changes) {
     const Feature* f = out.after.find(name);
@@ -227,18 +217,18 @@ FeaturesSetResult EthtoolApi::setFeatures(const Ifref& device, const FeatureChan
 }
 
 CoalesceInfo EthtoolApi::coalesce(const Ifref& device) {
-  return queryOne<CoalesceInfo>(engine_, EthtoolRequests::getCoalesce(family(), device), genl::decodeCoalesce);
+  return queryOne<CoalesceInfo>(EthtoolRequests::getCoalesce(family(), device), genl::decodeCoalesce);
 }
 
 void EthtoolApi::setCoalesce(const Ifref& device, const CoalesceInfo& coalesce) {
   Request r = EthtoolRequests::setCoalesce(family(), device, coalesce);
-  engine_.execute(r);
+  execute(r);
 }
 
 std::vector<StatsGroup> EthtoolApi::stats(const Ifref& device) {
   Request r = EthtoolRequests::getStats(family(), device);
   std::vector<genl::RawStatsGroup> raw;
-  engine_.query(r.bytes(), r.operation(), [&](const nlmsghdr* m) { raw = genl::decodeStats(m); });
+  query(r, [&](const nlmsghdr* m) { raw = genl::decodeStats(m); });
   std::vector<StatsGroup> out;
   bool any = false;
   for (const auto& g : raw) any = any || !g.counters.empty();
@@ -283,7 +273,7 @@ uint32_t stringCount(int fd, const std::string& device, uint32_t set, const std:
 }  // namespace
 
 std::vector<DriverStat> EthtoolApi::driverStats(const Ifref& device) {
-  const int fd = engine_.fd();
+  const int fd = engine().fd();
   std::string name;
   if (device.isName()) {
     validateIfname(device.name());
@@ -330,7 +320,7 @@ std::vector<DriverStat> EthtoolApi::driverStats(const Ifref& device) {
 BatchResult EthtoolApi::run(std::span<const Request> requests, const BatchOptions& options) {
   BatchResult result;
   result.results.reserve(requests.size());
-  BatchResult totals = engine_.runBatch(requests, options, [&](std::size_t, const RequestResult& r) { result.results.push_back(r); });
+  BatchResult totals = engine().runBatch(requests, options, [&](std::size_t, const RequestResult& r) { result.results.push_back(r); });
   result.applied = totals.applied;
   result.failed = totals.failed;
   result.notSent = totals.notSent;

@@ -108,3 +108,41 @@ const GenlFamilyInfo& GenlApi::refresh(std::string_view name) {
 const SocketCounters& GenlApi::counters() const { return engine_.counters(); }
 
 }  // namespace fastlink
+
+// ---- GenlFamilyApi: what every family's API is built on ----------------------------------
+
+namespace fastlink {
+
+GenlFamilyApi::GenlFamilyApi(GenlApi& families, core::Engine& engine, std::string name, std::string sinceLinux)
+    : families_(families), engine_(engine), name_(std::move(name)), sinceLinux_(std::move(sinceLinux)) {}
+
+const GenlFamilyInfo& GenlFamilyApi::family(const std::string& operation) {
+  if (const GenlFamilyInfo* f = families_.find(name_)) return *f;
+  const std::string& op = operation.empty() ? "genl ctrl get name " + name_ : operation;
+  if (sinceLinux_.empty()) throw Error(std::make_error_code(std::errc::no_such_file_or_directory), op, notFound(name_));
+  throw Error(std::make_error_code(std::errc::operation_not_supported), op,
+              "this kernel has no " + name_ + " generic netlink family (Linux " + sinceLinux_ + "+)");
+}
+
+const GenlFamilyInfo& GenlFamilyApi::familyWith(uint8_t cmd, const std::string& operation, std::string_view command,
+                                                std::string_view sinceLinux) {
+  const GenlFamilyInfo& f = family(operation);
+  if (!f.op(cmd))
+    throw Error(std::make_error_code(std::errc::operation_not_supported), operation,
+                "this kernel's " + name_ + " family has no " + std::string(command) + " (Linux " + std::string(sinceLinux) +
+                    "+)");
+  return f;
+}
+
+void GenlFamilyApi::execute(const Request& request) { engine_.execute(request); }
+
+void GenlFamilyApi::query(const Request& request, const std::function<void(const nlmsghdr*)>& onReply) {
+  engine_.query(request.bytes(), request.operation(), onReply);
+}
+
+void GenlFamilyApi::dump(const Request& request, const std::function<void(const nlmsghdr*)>& onMessage,
+                         const std::function<void()>& onRestart) {
+  engine_.dump(request.bytes(), request.operation(), onMessage, onRestart);
+}
+
+}  // namespace fastlink

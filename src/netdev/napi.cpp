@@ -28,22 +28,6 @@ constexpr uint16_t kNapiPid = 4;      // NETDEV_A_NAPI_PID
 constexpr uint16_t kNapiThreaded = 8;  // NETDEV_A_NAPI_THREADED (6.17): u32, 0 disabled, 1 enabled
 constexpr uint16_t kNapiMax = 8;
 
-// The family appeared in Linux 6.3: before that, "not supported" is the honest answer.
-const GenlFamilyInfo& netdevFamily(GenlApi& families, const std::string& op) {
-  try {
-    return families.get(kFamily);
-  } catch (const Error& e) {
-    if (e.code() != std::errc::no_such_file_or_directory) throw;
-    throw Error(std::make_error_code(std::errc::operation_not_supported), op, "this kernel has no netdev generic netlink family (Linux 6.3+)");
-  }
-}
-
-bool hasCommand(const GenlFamilyInfo& family, uint8_t cmd) {
-  for (const auto& op : family.ops)
-    if (op.id == cmd) return true;
-  return false;
-}
-
 }  // namespace
 
 namespace netdev {
@@ -63,40 +47,36 @@ NapiInfo decodeNapi(const nlmsghdr* m) {
 
 NetdevApi& Netlink::netdev() { return lazy(netdev_, families(), genericEngine()); }
 
+// The family appeared in Linux 6.3: before that, "not supported" is the honest answer.
+NetdevApi::NetdevApi(GenlApi& families, core::Engine& engine) : GenlFamilyApi(families, engine, kFamily, "6.3") {}
+
 NetdevApi::NetdevApi(Netlink& netlink) : NetdevApi(netlink.netdev()) {}
 
 std::vector<NapiInfo> NetdevApi::list(uint32_t ifindex) {
   std::string op = "ynl --family netdev --dump napi-get --json '{\"ifindex\": " + std::to_string(ifindex) + "}'";
-  const GenlFamilyInfo& family = netdevFamily(families_, op);
-  if (!hasCommand(family, kCmdNapiGet))
-    throw Error(std::make_error_code(std::errc::operation_not_supported), op, "this kernel's netdev family has no napi-get (Linux 6.9+)");
-  genl::GenlWriter w(family, kCmdNapiGet, kVersion);
+  genl::GenlWriter w(familyWith(kCmdNapiGet, op, "napi-get", "6.9"), kCmdNapiGet, kVersion);
   w.putU32(kNapiIfindex, ifindex);
   Request r = w.toRequest(op);
   std::vector<NapiInfo> out;
-  engine_.dump(r.bytes(), r.operation(), [&](const nlmsghdr* m) { out.push_back(netdev::decodeNapi(m)); },
-                                                 [&] { out.clear(); });
+  dump(r, [&](const nlmsghdr* m) { out.push_back(netdev::decodeNapi(m)); }, [&] { out.clear(); });
   return out;
 }
 
 void NetdevApi::setThreaded(uint32_t napiId, bool on) {
   std::string op = "ynl --family netdev --do napi-set --json '{\"id\": " + std::to_string(napiId) + ", \"threaded\": \"" +
                    (on ? "enabled" : "disabled") + "\"}'";
-  const GenlFamilyInfo& family = netdevFamily(families_, op);
-  if (!hasCommand(family, kCmdNapiSet))
-    throw Error(std::make_error_code(std::errc::operation_not_supported), op, "this kernel's netdev family has no napi-set (Linux 6.13+)");
+  const GenlFamilyInfo& family = familyWith(kCmdNapiSet, op, "napi-set", "6.13");
   genl::GenlWriter w(family, kCmdNapiSet, kVersion);
   w.putU32(kNapiId, napiId);
   w.putU32(kNapiThreaded, on ? 1 : 0);
   Request r = w.toRequest(op);
-  engine_.execute(r);
+  execute(r);
   // Read back: the kernel's answer is the only proof the NAPI switched (a driver may refuse
   // threaded polling for one instance while accepting the request).
   genl::GenlWriter g(family, kCmdNapiGet, kVersion);
   g.putU32(kNapiId, napiId);
   Request get = g.toRequest("ynl --family netdev --do napi-get --json '{\"id\": " + std::to_string(napiId) + "}'");
-  NapiInfo back;
-  engine_.query(get.bytes(), get.operation(), [&](const nlmsghdr* m) { back = netdev::decodeNapi(m); });
+  NapiInfo back = queryOne<NapiInfo>(get, netdev::decodeNapi);
   if (!back.threaded || *back.threaded != on)
     throw Error(std::make_error_code(std::errc::io_error), op, "read back threaded " + std::string(back.threaded ? (*back.threaded ? "enabled" : "disabled") : "absent"));
 }

@@ -15,23 +15,19 @@ namespace {
 
 constexpr const char* kKind = "wireguard";
 
-/// The kernel backend with what it runs on: the generic netlink socket of the Netlink, and the
-/// "wireguard" family id, resolved (and cached by GenlApi) on first use so that a kernel without
-/// the module costs nothing until a kernel device is asked for.
+/// The kernel backend with what it runs on: the Netlink's generic netlink socket and the
+/// "wireguard" family (EngineWgTransport).
 class KernelBackend final : public wg::Backend {
  public:
-  KernelBackend(core::Engine& engine, GenlApi& families, ILinkApi& links)
-      : engine_(engine), families_(families), links_(links),
-        transport_(engine, [this] { return families_.get(kKind).id; }), backend_(transport_, links) {}
+  KernelBackend(wg::EngineWgTransport transport, ILinkApi& links)
+      : links_(links), transport_(std::move(transport)), backend_(transport_, links) {}
   /// Another backend over the same socket (each WireGuardApi owns its own).
-  std::unique_ptr<KernelBackend> again() const { return std::make_unique<KernelBackend>(engine_, families_, links_); }
+  std::unique_ptr<KernelBackend> again() const { return std::make_unique<KernelBackend>(transport_, links_); }
   std::vector<std::string> list() override { return backend_.list(); }
   WgDevice get(const std::string& name) override { return backend_.get(name); }
   void set(const WgDevice& change) override { backend_.set(change); }
 
  private:
-  core::Engine& engine_;
-  GenlApi& families_;
   ILinkApi& links_;
   wg::EngineWgTransport transport_;
   wg::WgKernelBackend backend_;
@@ -115,7 +111,7 @@ class WireGuardApiImpl final : public WireGuardApi {
 WireGuardApi& Netlink::wireguard() {
   if (!wireguard_)
     wireguard_ = ApiPtr<WireGuardApi>(
-        new WireGuardApiImpl(links(), {}, std::make_unique<KernelBackend>(genericEngine(), families(), links())),
+        new WireGuardApiImpl(links(), {}, std::make_unique<KernelBackend>(wg::EngineWgTransport(families(), genericEngine()), links())),
         [](WireGuardApi* p) { delete p; });
   return *wireguard_;
 }

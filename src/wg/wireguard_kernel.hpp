@@ -1,12 +1,13 @@
 // The kernel WireGuard backend: the codec (wireguard_codec.hpp) over a small transport, so the
-// backend is complete and unit-tested now, and wiring it to a socket is one adapter: the
-// generic netlink engine plus the family resolver (EngineWgTransport below).
+// backend is unit-tested without a socket, and wiring it to one is one adapter on the base of
+// every generic netlink family (GenlFamilyApi: EngineWgTransport below).
 #pragma once
 
 #include <cstdint>
 #include <functional>
 
 #include "core/engine.hpp"
+#include "fastlink/genl.hpp"
 #include "fastlink/link.hpp"
 #include "fastlink/request.hpp"
 #include "wg/backend.hpp"
@@ -26,21 +27,17 @@ class WgKernelTransport {
                     const std::function<void()>& onRestart) = 0;
 };
 
-/// The transport over the generic netlink engine; `resolveFamily` returns the family id (the
-/// genl helper's cached family lookup).
-class EngineWgTransport final : public WgKernelTransport {
+/// The transport over the Netlink's generic netlink socket and its "wireguard" family, resolved
+/// on first use (so a kernel without the module costs nothing until a kernel device is asked for).
+class EngineWgTransport final : public WgKernelTransport, private GenlFamilyApi {
  public:
-  EngineWgTransport(core::Engine& engine, std::function<uint16_t()> resolveFamily)
-      : engine_(engine), resolveFamily_(std::move(resolveFamily)) {}
-  uint16_t familyId() override { return resolveFamily_(); }
-  void execute(const Request& r) override { engine_.execute(r); }
+  EngineWgTransport(GenlApi& families, core::Engine& engine) : GenlFamilyApi(families, engine, "wireguard") {}
+  EngineWgTransport(const EngineWgTransport&) = default;
+  uint16_t familyId() override { return family().id; }
+  void execute(const Request& r) override { GenlFamilyApi::execute(r); }
   void dump(const Request& r, const core::MessageHandler& onMessage, const std::function<void()>& onRestart) override {
-    engine_.dump(r.bytes(), r.operation(), onMessage, onRestart);
+    GenlFamilyApi::dump(r, onMessage, onRestart);
   }
-
- private:
-  core::Engine& engine_;
-  std::function<uint16_t()> resolveFamily_;
 };
 
 /// WG_CMD_GET_DEVICE / WG_CMD_SET_DEVICE over a transport; devices are listed with a

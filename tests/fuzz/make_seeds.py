@@ -167,6 +167,19 @@ write("decode_napi", "short_id", genl_body(NAPI_GET, attr(2, b"\1\2") + u32(1, 5
 write("decode_napi", "attr_beyond_max", genl_body(NAPI_GET, u32(1, 5) + u32(2, 9) + u32(9, 1) + u32(200, 7)))
 write("decode_napi", "header_only", genl_body(NAPI_GET, b""))
 
+# ---- decode_mptcp: genlmsghdr + MPTCP_PM_ATTR_* (a GET_ADDR or GET_LIMITS reply message) ----
+# MPTCP_PM_ATTR_ADDR 1 (nest: FAMILY 1 u16, ID 2 u8, ADDR4 3, ADDR6 4, PORT 5 u16, FLAGS 6, IF_IDX 7),
+# RCV_ADD_ADDRS 2, SUBFLOWS 3 (include/uapi/linux/mptcp.h), laid out as mptcp_nl_fill_addr does.
+GET_ADDR, GET_LIMITS = 3, 6
+write("decode_mptcp", "endpoint_v4_dev", genl_body(GET_ADDR, nest(1, u16(1, 2), u8(2, 1), attr(3, b"\x0a\0\0\1"),
+                                                                 u32(6, 2), u32(7, 2), flag=True)))
+write("decode_mptcp", "endpoint_v6_port", genl_body(GET_ADDR, nest(1, u16(1, 10), u8(2, 20), attr(4, b"\x20\x01\x0d\xb8" + bytes(11) + b"\1"),
+                                                                  u16(5, 1234), u32(6, 13), flag=True)))
+write("decode_mptcp", "short_address", genl_body(GET_ADDR, nest(1, u16(1, 10), attr(4, b"\x20\x01"), flag=True)))
+write("decode_mptcp", "no_nest", genl_body(GET_ADDR, u32(2, 1)))
+write("decode_mptcp", "limits", genl_body(GET_LIMITS, u32(2, 4) + u32(3, 3)))
+write("decode_mptcp", "header_only", genl_body(GET_LIMITS, b""))
+
 # ---- parse_wg_config: wg config files and UAPI replies (text) ----
 K = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="
 for i, text in enumerate([
