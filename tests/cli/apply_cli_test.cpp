@@ -1,5 +1,6 @@
 // `fastlink apply` and `fastlink show state` (issue 26) against the kernel, with `ip -j` as the
 // oracle and the wire observer (tests/support/wire_observer) counting what the process sent.
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -67,11 +68,22 @@ class ApplyCli : public CliTest {
   }
   /// True while a --confirm watchdog of this test's namespace runs (`fastlink -n NS rollback --watch`).
   bool watchdogRuns() const { return watchdogPid() != 0; }
+  /// A /proc file's text, "" when its process is gone: a process that exits between open and read
+  /// fails the read with ESRCH, which std::ifstream turns into an exception (seen in CI's
+  /// sanitizer build while a short-lived fastlink exited during the scan).
+  static std::string procFile(const std::filesystem::path& path) {
+    std::string text;
+    int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return text;
+    char chunk[4096];
+    for (ssize_t n; (n = read(fd, chunk, sizeof chunk)) > 0;) text.append(chunk, static_cast<std::size_t>(n));
+    close(fd);
+    return text;
+  }
   pid_t watchdogPid() const {
     std::error_code ec;
     for (const auto& proc : std::filesystem::directory_iterator("/proc", ec)) {
-      std::ifstream in(proc.path() / "cmdline");
-      std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      std::string cmdline = procFile(proc.path() / "cmdline");
       if (cmdline.find(std::string("-n") + '\0' + ns.name() + '\0' + "rollback" + '\0' + "--watch") != std::string::npos)
         return static_cast<pid_t>(std::atoi(proc.path().filename().c_str()));
     }
