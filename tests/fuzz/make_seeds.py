@@ -199,15 +199,27 @@ for i, text in enumerate([
 write("error_from_ack", "crash-errno-int-min", nlmsg(NLMSG_ERROR, CAPPED, struct.pack("<i", -2**31) + request[:16]))
 
 # ---- cli_grammar: the command lines the CLI tests run (tests/cli/*.cpp), one per seed ----
+# Each seed is named after its own text (line-<first 12 hex digits of its SHA-256>), so a run
+# writes the same files whatever else the tests say: a line added to a test adds one seed, and
+# no other seed is renamed or rewritten (numbered names shifted every seed after a new line).
+# Generated seeds no longer produced are removed; crash reproducers (crash-*) are kept.
 import glob
+import hashlib
 import re
 OBJECTS = r"(?:link|l|address|addr|a|route|r|neigh|n|fdb|rule|ru|nexthop|nh|vlan|wg|ethtool|genl|steer)"
 lines = set()
-for path in glob.glob(os.path.join(HERE, "..", "cli", "*.cpp")):
-    for m in re.finditer(r'"(' + OBJECTS + r' [^"\\]{2,200})"', open(path).read()):
-        lines.add(m.group(1))
-for i, text in enumerate(sorted(lines)):
-    write("cli_grammar", "test%03d" % i, text.encode())
+for path in sorted(glob.glob(os.path.join(HERE, "..", "cli", "*.cpp"))):
+    with open(path, encoding="utf-8") as f:
+        for m in re.finditer(r'"(' + OBJECTS + r' [^"\\]{2,200})"', f.read()):
+            lines.add(m.group(1))
+grammar_seeds = {"line-" + hashlib.sha256(text.encode()).hexdigest()[:12]: text for text in lines}
+grammar_dir = os.path.join(HERE, "corpus", "cli_grammar")
+if os.path.isdir(grammar_dir):
+    for name in os.listdir(grammar_dir):
+        if re.fullmatch(r"test\d+|line-[0-9a-f]{12}", name) and name not in grammar_seeds:
+            os.remove(os.path.join(grammar_dir, name))
+for name in sorted(grammar_seeds):
+    write("cli_grammar", name, grammar_seeds[name].encode())
 
 # ---- batch_reader: whole batch files ----
 write("batch_reader", "routes", b"# routes\nroute add 10.1.0.0/16 via 10.0.0.2 dev v0\n\nroute del 10.2.0.0/16\n")
