@@ -70,4 +70,15 @@ uint8_t parseTunnelTos(std::string_view text) {
   return static_cast<uint8_t>(std::stoul(std::string(hex), nullptr, 16));
 }
 
+IpAddress parseIpv4Endpoint(std::string_view text, std::string_view keyword, std::string_view rule) {
+  IpAddress ip = text == "any" ? IpAddress::parse("0.0.0.0") : parseIp(text, keyword);
+  if (!ip.isV4()) throw UsageError(fmt::format("{}: {}", keyword, rule));
+  return ip;
+}
+
+std::string tunnelEndpoint(const std::optional<IpAddress>& ip) {
+  if (!ip || ip->toString() == "0.0.0.0") return "any";
+  return ip->toString();
+}
+
 }  // namespace fastlink::cli

@@ -109,4 +109,56 @@ uint8_t parseTunnelTtl(std::string_view text);
 /// Parses `tos HEX | 0xHEX | inherit` (inherit is 1), hex like iproute2.
 uint8_t parseTunnelTos(std::string_view text);
 
+// ---- The options every IP tunnel kind shares (gre, gretap, ipip, sit) ---------------------------
+// Info has remote, local, ttl, tos, pmtudisc and dev, as the library's tunnel rows
+// (src/rtnl/link_kind.hpp, tunnelFields).
+
+/// `remote|local ADDR|any` of a tunnel over IPv4; "KEYWORD: `rule`" for another family.
+IpAddress parseIpv4Endpoint(std::string_view text, std::string_view keyword, std::string_view rule);
+/// An endpoint as iproute2 prints it: "any" for unset or 0.0.0.0.
+std::string tunnelEndpoint(const std::optional<IpAddress>& ip);
+
+/// Parses the next word if it is a shared tunnel option (remote, local, ttl|hoplimit,
+/// tos|dsfield|tclass, [no]pmtudisc, dev); false when it is none of them.
+template <class Info>
+bool parseTunnelOption(Args& args, ParsedLink& p, Info& o, std::string_view rule) {
+  if (args.accept("remote")) o.remote = parseIpv4Endpoint(args.value("remote"), "remote", rule);
+  else if (args.accept("local")) o.local = parseIpv4Endpoint(args.value("local"), "local", rule);
+  else if (args.acceptAny({"ttl", "hoplimit"})) o.ttl = parseTunnelTtl(args.value("ttl"));
+  else if (args.acceptAny({"tos", "dsfield", "tclass"})) o.tos = parseTunnelTos(args.value("tos"));
+  else if (args.acceptSwitch("pmtudisc", o.pmtudisc)) return true;
+  else if (args.accept("dev"))
+    p.kindDevices.push_back({parseIfname(args.value("dev"), "dev"), [](LinkInfo& l, uint32_t index) { l.kindOptions<Info>()->dev = Ifref(index); }});
+  else return false;
+  return true;
+}
+
+/// The end of a tunnel's parse: refuses what iproute2 refuses, stores the options.
+template <class Info>
+void finishTunnel(ParsedLink& p, const Info& o) {
+  if (o.ttl && *o.ttl && o.pmtudisc == false) throw UsageError("ttl != 0 and nopmtudisc are incompatible");
+  p.info.setKindOptions(o);
+}
+
+/// remote, local, link, ttl and tos: how iproute2's tunnel printers begin.
+template <class Info>
+void printTunnelOptions(std::vector<KindOption>& out, const Info& o, const NameOf& nameOf) {
+  out.push_back(stringOption("remote", tunnelEndpoint(o.remote), "remote " + tunnelEndpoint(o.remote)));
+  out.push_back(stringOption("local", tunnelEndpoint(o.local), "local " + tunnelEndpoint(o.local)));
+  if (o.dev && o.dev->isIndex()) {
+    std::string dev = nameOf(o.dev->index());
+    out.push_back(stringOption("link", dev, "dev " + dev));
+  }
+  out.push_back(tunnelTtl(o.ttl.value_or(0)));
+  if (auto tos = tunnelTos(o.tos.value_or(0))) out.push_back(*tos);
+}
+
+/// The device a tunnel is bound to (`dev`), for `show` to name.
+template <class Info>
+std::vector<uint32_t> tunnelDevices(const LinkInfo& l) {
+  const auto* o = l.kindOptions<Info>();
+  if (o && o->dev && o->dev->isIndex()) return {o->dev->index()};
+  return {};
+}
+
 }  // namespace fastlink::cli

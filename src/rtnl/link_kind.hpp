@@ -15,6 +15,7 @@
 
 #include <arpa/inet.h>
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -140,6 +141,27 @@ constexpr auto knownValueField() {
     return true;
   };
   return AttrField<Info>{kType, put, get};
+}
+
+/// The attribute numbers of an IP tunnel's common options: gre's IFLA_GRE_* and ipip's
+/// IFLA_IPTUN_* (and ip6gre's, ip6tnl's) are the same options under other numbers.
+struct TunnelAttrs {
+  uint16_t link, local, remote, ttl, tos, pmtudisc;
+};
+
+/// The table of an IP tunnel kind: its device, then the kind's own rows (`own`: gre's flags and
+/// keys), then local, remote, ttl, tos and pmtudisc, the order iproute2 sends them in. The rows
+/// every IP tunnel shares are declared here once; Info names them dev, local, remote, ttl, tos
+/// and pmtudisc. `kWidth`: the endpoints' address width (4; 16 for tunnels over IPv6).
+template <class Info, TunnelAttrs kA, std::size_t kWidth = 4, std::size_t N = 0>
+constexpr FieldTable<Info, N + 6> tunnelFields(const char* devWhat, std::array<AttrField<Info>, N> own = {}) {
+  AttrField<Info> rows[N + 6] = {field<kA.link, &Info::dev, Wire::Device>(devWhat)};
+  const AttrField<Info> tail[] = {addressField<kA.local, &Info::local, kWidth>(),
+                                  addressField<kA.remote, &Info::remote, kWidth>(), field<kA.ttl, &Info::ttl>(),
+                                  field<kA.tos, &Info::tos>(), field<kA.pmtudisc, &Info::pmtudisc>()};
+  for (std::size_t i = 0; i < N; ++i) rows[1 + i] = own[i];
+  for (std::size_t i = 0; i < 5; ++i) rows[1 + N + i] = tail[i];
+  return FieldTable<Info, N + 6>(rows);
 }
 
 /// IPv4 tunnels (gre, ipip): an endpoint must be IPv4 (`rule` says what else to use).

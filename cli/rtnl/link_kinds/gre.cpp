@@ -8,12 +8,6 @@
 namespace fastlink::cli {
 namespace {
 
-IpAddress parseEndpoint(std::string_view text, std::string_view keyword) {
-  IpAddress ip = text == "any" ? IpAddress::parse("0.0.0.0") : parseIp(text, keyword);
-  if (!ip.isV4()) throw UsageError(fmt::format("{}: gre needs an IPv4 address (ip6gre is another type)", keyword));
-  return ip;
-}
-
 // A key is a number or, as in iproute2, a dotted quad read as a big-endian number.
 uint32_t parseKey(std::string_view text, std::string_view keyword) {
   if (text.find('.') == std::string_view::npos) return parseU32(text, keyword);
@@ -28,13 +22,8 @@ std::string dottedKey(uint32_t key) { return fmt::format("{}.{}.{}.{}", key >> 2
 void parseGre(Args& args, ParsedLink& p) {
   GreInfo g;
   while (!args.done()) {
-    if (args.accept("remote")) g.remote = parseEndpoint(args.value("remote"), "remote");
-    else if (args.accept("local")) g.local = parseEndpoint(args.value("local"), "local");
-    else if (args.acceptAny({"ttl", "hoplimit"})) g.ttl = parseTunnelTtl(args.value("ttl"));
-    else if (args.acceptAny({"tos", "dsfield", "tclass"})) g.tos = parseTunnelTos(args.value("tos"));
-    else if (args.acceptSwitch("pmtudisc", g.pmtudisc)) {
-      // the switch has set its field
-    } else if (args.accept("key")) g.setKey(parseKey(args.value("key"), "key"));
+    if (parseTunnelOption(args, p, g, "gre needs an IPv4 address (ip6gre is another type)")) continue;
+    if (args.accept("key")) g.setKey(parseKey(args.value("key"), "key"));
     else if (args.accept("ikey")) g.ikey = parseKey(args.value("ikey"), "ikey");
     else if (args.accept("okey")) g.okey = parseKey(args.value("okey"), "okey");
     else if (args.accept("csum")) g.setCsum(true);
@@ -43,18 +32,10 @@ void parseGre(Args& args, ParsedLink& p) {
     else if (args.accept("seq")) g.setSeq(true);
     else if (args.accept("iseq")) g.iseq = true;
     else if (args.accept("oseq")) g.oseq = true;
-    else if (args.accept("dev")) {
-      p.kindDevices.push_back({parseIfname(args.value("dev"), "dev"), [](LinkInfo& l, uint32_t index) { l.kindOptions<GreInfo>()->dev = Ifref(index); }});
-    } else args.unknown(fmt::format("type {} takes: remote, local, ttl, tos, [no]pmtudisc, key, ikey, okey, [i|o]csum, [i|o]seq, dev",
-                                    *p.info.kind));
+    else args.unknown(fmt::format("type {} takes: remote, local, ttl, tos, [no]pmtudisc, key, ikey, okey, [i|o]csum, [i|o]seq, dev",
+                                  *p.info.kind));
   }
-  if (g.ttl && *g.ttl && g.pmtudisc == false) throw UsageError("ttl != 0 and nopmtudisc are incompatible");
-  p.info.setKindOptions(g);
-}
-
-std::string endpoint(const std::optional<IpAddress>& ip) {
-  if (!ip || ip->toString() == "0.0.0.0") return "any";
-  return ip->toString();
+  finishTunnel(p, g);
 }
 
 // Keys and order of iproute2's gre_print_opt.
@@ -62,14 +43,7 @@ std::vector<KindOption> printGre(const LinkInfo& l, const NameOf& nameOf) {
   std::vector<KindOption> out;
   const auto* g = l.kindOptions<GreInfo>();
   if (!g) return out;
-  out.push_back(stringOption("remote", endpoint(g->remote), "remote " + endpoint(g->remote)));
-  out.push_back(stringOption("local", endpoint(g->local), "local " + endpoint(g->local)));
-  if (g->dev && g->dev->isIndex()) {
-    std::string dev = nameOf(g->dev->index());
-    out.push_back(stringOption("link", dev, "dev " + dev));
-  }
-  out.push_back(tunnelTtl(g->ttl.value_or(0)));
-  if (auto tos = tunnelTos(g->tos.value_or(0))) out.push_back(*tos);
+  printTunnelOptions(out, *g, nameOf);
   if (g->pmtudisc) out.push_back({"pmtudisc", *g->pmtudisc, *g->pmtudisc ? std::string() : "nopmtudisc"});
   if (g->ikey) out.push_back(stringOption("ikey", dottedKey(*g->ikey), "ikey " + dottedKey(*g->ikey)));
   if (g->okey) out.push_back(stringOption("okey", dottedKey(*g->okey), "okey " + dottedKey(*g->okey)));
@@ -80,18 +54,12 @@ std::vector<KindOption> printGre(const LinkInfo& l, const NameOf& nameOf) {
   return out;
 }
 
-std::vector<uint32_t> greDevices(const LinkInfo& l) {
-  const auto* g = l.kindOptions<GreInfo>();
-  if (g && g->dev && g->dev->isIndex()) return {g->dev->index()};
-  return {};
-}
-
 const LinkKindRegistrar kGre{{.kinds = {"gre", "gretap"},
                               .usage = "gre, gretap: remote ADDR | local ADDR | ttl TTL|inherit | tos TOS|inherit | [no]pmtudisc |\n"
                                        "           key KEY | ikey KEY | okey KEY | [i|o]csum | [i|o]seq | dev PHYS_DEV",
                               .parse = parseGre,
                               .print = printGre,
-                              .devices = greDevices}};
+                              .devices = tunnelDevices<GreInfo>}};
 
 }  // namespace
 }  // namespace fastlink::cli

@@ -34,18 +34,10 @@ void putOkey(core::MessageWriter& w, const AttrField<GreInfo>&, const GreInfo& g
   if (g.okey) w.putU32(IFLA_GRE_OKEY, htonl(*g.okey));
 }
 
-constexpr FieldTable kFields({
-    field<IFLA_GRE_LINK, &GreInfo::dev, Wire::Device>("gre dev"),
-    AttrField<GreInfo>{IFLA_GRE_IFLAGS, putIflags},
-    AttrField<GreInfo>{IFLA_GRE_OFLAGS, putOflags},
-    AttrField<GreInfo>{IFLA_GRE_IKEY, putIkey},
-    AttrField<GreInfo>{IFLA_GRE_OKEY, putOkey},
-    addressField<IFLA_GRE_LOCAL, &GreInfo::local, 4>(),
-    addressField<IFLA_GRE_REMOTE, &GreInfo::remote, 4>(),
-    field<IFLA_GRE_TTL, &GreInfo::ttl>(),
-    field<IFLA_GRE_TOS, &GreInfo::tos>(),
-    field<IFLA_GRE_PMTUDISC, &GreInfo::pmtudisc>(),
-});
+constexpr TunnelAttrs kAttrs{IFLA_GRE_LINK, IFLA_GRE_LOCAL, IFLA_GRE_REMOTE, IFLA_GRE_TTL, IFLA_GRE_TOS, IFLA_GRE_PMTUDISC};
+constexpr auto kFields = tunnelFields<GreInfo, kAttrs>(
+    "gre dev", std::array{AttrField<GreInfo>{IFLA_GRE_IFLAGS, putIflags}, AttrField<GreInfo>{IFLA_GRE_OFLAGS, putOflags},
+                          AttrField<GreInfo>{IFLA_GRE_IKEY, putIkey}, AttrField<GreInfo>{IFLA_GRE_OKEY, putOkey}});
 
 void encodeData(core::MessageWriter& w, const LinkInfo& link, KeepAlive&) {
   const GreInfo& g = *link.kindOptions<GreInfo>();

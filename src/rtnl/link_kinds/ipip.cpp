@@ -9,14 +9,8 @@
 namespace fastlink::rtnl {
 namespace {
 
-constexpr FieldTable kFields({
-    field<IFLA_IPTUN_LINK, &IpTunnelInfo::dev, Wire::Device>("tunnel dev"),
-    addressField<IFLA_IPTUN_LOCAL, &IpTunnelInfo::local, 4>(),
-    addressField<IFLA_IPTUN_REMOTE, &IpTunnelInfo::remote, 4>(),
-    field<IFLA_IPTUN_TTL, &IpTunnelInfo::ttl>(),
-    field<IFLA_IPTUN_TOS, &IpTunnelInfo::tos>(),
-    field<IFLA_IPTUN_PMTUDISC, &IpTunnelInfo::pmtudisc>(),
-});
+constexpr TunnelAttrs kAttrs{IFLA_IPTUN_LINK, IFLA_IPTUN_LOCAL, IFLA_IPTUN_REMOTE, IFLA_IPTUN_TTL, IFLA_IPTUN_TOS, IFLA_IPTUN_PMTUDISC};
+constexpr auto kFields = tunnelFields<IpTunnelInfo, kAttrs>("tunnel dev");
 
 void encodeData(core::MessageWriter& w, const LinkInfo& link, KeepAlive&) {
   const IpTunnelInfo& o = *link.kindOptions<IpTunnelInfo>();
