@@ -283,7 +283,7 @@ int main(int argc, char** argv) {
               created.seconds);
 
   fastlink::Netlink nl;
-  auto api = fastlink::makeWireGuardApi(nl);
+  fastlink::WireGuardApi* api = &nl.wireguard();
   std::mt19937_64 rng(42);
   auto randomKey = [&] {
     std::array<uint8_t, 32> b;
@@ -333,7 +333,7 @@ int main(int argc, char** argv) {
   std::vector<double> lib;
   for (int r = 0; r < o.reps; ++r) {
     double t0 = bench::now();
-    auto a = fastlink::makeWireGuardApi(nl);
+    fastlink::WireGuardApi* a = &nl.wireguard();
     std::size_t n = 0;
     for (const auto& name : a->list()) n += a->get(name).peers.size();
     lib.push_back(bench::now() - t0);

@@ -47,14 +47,9 @@ class NetdevApi final : public INetdevApi, public GenlFamilyApi {
  public:
   /// What Netlink::netdev() builds it on: the family cache and the generic netlink socket.
   NetdevApi(GenlApi& families, core::Engine& engine);
-  /// The spelling before Netlink::netdev(): the same API as nl.netdev().
-  [[deprecated("use Netlink::netdev()")]] explicit NetdevApi(Netlink& netlink);
 
   std::vector<NapiInfo> list(uint32_t ifindex) override;
   void setThreaded(uint32_t napiId, bool on) override;
 };
-
-/// The name before the netdev family had its accessor.
-using NapiApi [[deprecated("use Netlink::netdev() (INetdevApi)")]] = NetdevApi;
 
 }  // namespace fastlink

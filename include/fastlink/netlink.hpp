@@ -33,7 +33,6 @@ class TunTapApi;
 class WireGuardApi;
 class MptcpApi;
 
-
 /// The netlink sockets of one namespace (extended ACKs, capped ACKs and strict checking on) and
 /// the APIs over them: one socket per protocol (rtnetlink, generic netlink), each opened when
 /// first used. Not thread-safe: use one Netlink per thread.
@@ -62,7 +61,7 @@ class Netlink {
   XdpApi& xdp();              ///< fastlink/xdp.hpp: status and detach (attach: the xdp component)
   TunTapApi& tuntap();        ///< fastlink/tuntap.hpp: tun/tap devices and their queues
   /// fastlink/wireguard.hpp (the wireguard component): kernel devices and userspace ones whose
-  /// UAPI sockets are in /var/run/wireguard (makeWireGuardApi for another directory).
+  /// UAPI sockets are in NetlinkOptions::wireguardSocketDirectory (/var/run/wireguard).
   WireGuardApi& wireguard();
 
   /// Sends one request and waits for its ACK; throws fastlink::Error on failure.

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 
 #include "fastlink/netns.hpp"
 
@@ -14,6 +15,9 @@ struct NetlinkOptions {
   int receiveBufferBytes = 32 * 1024 * 1024;
   /// How often an interrupted dump is restarted before Errc::dump_interrupted is reported.
   unsigned dumpRetries = 5;
+  /// Where userspace WireGuard implementations put their UAPI sockets (NAME.sock), as wg looks
+  /// for them: the devices nl.wireguard() finds besides the kernel's.
+  std::string wireguardSocketDirectory = "/var/run/wireguard";
 };
 
 }  // namespace fastlink

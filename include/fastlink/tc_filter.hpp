@@ -374,8 +374,6 @@ class TcFilterApi final : public ITcFilterApi {
  public:
   /// What Netlink::tcFilters() builds it on: the rtnetlink socket.
   explicit TcFilterApi(core::Engine& engine) : engine_(engine) {}
-  /// The spelling before Netlink::tcFilters(): the same API as nl.tcFilters().
-  [[deprecated("use Netlink::tcFilters()")]] explicit TcFilterApi(Netlink& netlink);
   void add(const TcFilterInfo& f) override;
   void replace(const TcFilterInfo& f) override;
   void change(const TcFilterInfo& f) override;

@@ -141,8 +141,6 @@ class TunTapApi final : public ITunTapApi {
   /// What Netlink::tuntap() builds it on: its links and the namespace it works in (unset: this
   /// process's).
   TunTapApi(ILinkApi& links, std::optional<Netns> netns) : links_(links), netns_(std::move(netns)) {}
-  /// The spelling before Netlink::tuntap(): the same API as nl.tuntap().
-  [[deprecated("use Netlink::tuntap()")]] explicit TunTapApi(Netlink& netlink);
 
   /// Creates a persistent device and returns its name (the kernel's pick when none was given).
   /// Needs a mode. Fails with EBUSY ("device NAME already exists") when the name is taken, and

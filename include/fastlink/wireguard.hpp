@@ -160,13 +160,8 @@ struct WgDevice {
 /// Which implementation serves a device.
 enum class WgBackendKind { Kernel, Userspace };
 
-struct WireGuardOptions {
-  /// Where userspace implementations put their UAPI sockets (NAME.sock), as wg looks for them.
-  std::string socketDirectory = "/var/run/wireguard";
-};
-
 /// The WireGuard devices of a Netlink's namespace (kernel) plus the userspace devices whose
-/// UAPI sockets are in `socketDirectory`. Like wireguard-tools, a device with a UAPI socket is
+/// UAPI sockets are in NetlinkOptions::wireguardSocketDirectory: `nl.wireguard()`. Like wireguard-tools, a device with a UAPI socket is
 /// served by it; any other device must be a kernel "wireguard" link.
 class WireGuardApi {
  public:
@@ -181,10 +176,6 @@ class WireGuardApi {
   /// Which backend serves `name` (throws ENODEV if none does).
   virtual WgBackendKind backendOf(const std::string& name) = 0;
 };
-
-/// A WireGuardApi of its own over `netlink` (which must outlive it), for userspace sockets in
-/// another directory than /var/run/wireguard; Netlink::wireguard() is the one with the default.
-std::unique_ptr<WireGuardApi> makeWireGuardApi(Netlink& netlink, const WireGuardOptions& options = {});
 
 // ---- Configuration files (wg's format) -------------------------------------------------------
 

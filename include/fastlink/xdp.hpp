@@ -113,8 +113,6 @@ class XdpApi {
  public:
   /// What Netlink::xdp() builds it on: the rtnetlink socket.
   explicit XdpApi(core::Engine& engine) : engine_(engine) {}
-  /// The spelling before Netlink::xdp(): the same API as nl.xdp().
-  [[deprecated("use Netlink::xdp()")]] explicit XdpApi(Netlink& netlink);
 
   /// Equivalent to: ip -d -j link show dev X (the "xdp" object)
   XdpStatus status(const Ifref& device);

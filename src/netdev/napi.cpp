@@ -50,8 +50,6 @@ NetdevApi& Netlink::netdev() { return lazy(netdev_, families(), genericEngine())
 // The family appeared in Linux 6.3: before that, "not supported" is the honest answer.
 NetdevApi::NetdevApi(GenlApi& families, core::Engine& engine) : GenlFamilyApi(families, engine, kFamily, "6.3") {}
 
-NetdevApi::NetdevApi(Netlink& netlink) : NetdevApi(netlink.netdev()) {}
-
 std::vector<NapiInfo> NetdevApi::list(uint32_t ifindex) {
   std::string op = "ynl --family netdev --dump napi-get --json '{\"ifindex\": " + std::to_string(ifindex) + "}'";
   genl::GenlWriter w(familyWith(kCmdNapiGet, op, "napi-get", "6.9"), kCmdNapiGet, kVersion);

@@ -548,7 +548,6 @@ Request actionRequest(uint16_t type, uint16_t flags, const std::vector<TcAction>
 }  // namespace
 
 TcFilterApi& Netlink::tcFilters() { return lazy(tcFilters_); }
-TcFilterApi::TcFilterApi(Netlink& netlink) : TcFilterApi(netlink.tcFilters()) {}
 
 Request TcFilterRequests::add(const TcFilterInfo& f) { return rtnl::encodeFilter(f, rtnl::Verb::Add); }
 Request TcFilterRequests::replace(const TcFilterInfo& f) { return rtnl::encodeFilter(f, rtnl::Verb::Replace); }

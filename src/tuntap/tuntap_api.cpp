@@ -91,8 +91,6 @@ TunTapInfo& TunTapInfo::setGroup(std::string_view nameOrId) {
 
 TunTapApi& Netlink::tuntap() { return lazy(tuntap_, links(), options_.netns); }
 
-TunTapApi::TunTapApi(Netlink& netlink) : TunTapApi(netlink.tuntap()) {}
-
 std::string TunTapApi::add(const TunTapInfo& device) {
   const std::string operation = describeAdd(device);
   if (!device.mode) throw Error::invalidArgument(operation, "a mode is needed (mode tun or mode tap)");

@@ -20,28 +20,20 @@ constexpr const char* kKind = "wireguard";
 class KernelBackend final : public wg::Backend {
  public:
   KernelBackend(wg::EngineWgTransport transport, ILinkApi& links)
-      : links_(links), transport_(std::move(transport)), backend_(transport_, links) {}
-  /// Another backend over the same socket (each WireGuardApi owns its own).
-  std::unique_ptr<KernelBackend> again() const { return std::make_unique<KernelBackend>(transport_, links_); }
+      : transport_(std::move(transport)), backend_(transport_, links) {}
   std::vector<std::string> list() override { return backend_.list(); }
   WgDevice get(const std::string& name) override { return backend_.get(name); }
   void set(const WgDevice& change) override { backend_.set(change); }
 
  private:
-  ILinkApi& links_;
   wg::EngineWgTransport transport_;
   wg::WgKernelBackend backend_;
 };
 
 class WireGuardApiImpl final : public WireGuardApi {
  public:
-  WireGuardApiImpl(ILinkApi& links, const WireGuardOptions& options, std::unique_ptr<KernelBackend> kernel)
-      : links_(links), uapi_(options.socketDirectory), kernel_(std::move(kernel)) {}
-
-  /// The same devices with userspace sockets in another directory (makeWireGuardApi).
-  std::unique_ptr<WireGuardApi> withOptions(const WireGuardOptions& options) const {
-    return std::make_unique<WireGuardApiImpl>(links_, options, kernel_->again());
-  }
+  WireGuardApiImpl(ILinkApi& links, const std::string& socketDirectory, std::unique_ptr<KernelBackend> kernel)
+      : links_(links), uapi_(socketDirectory), kernel_(std::move(kernel)) {}
 
   std::vector<std::string> list() override {
     // The kernel filters by kind (one dump, only WireGuard links come back); wg instead dumps
@@ -111,13 +103,9 @@ class WireGuardApiImpl final : public WireGuardApi {
 WireGuardApi& Netlink::wireguard() {
   if (!wireguard_)
     wireguard_ = ApiPtr<WireGuardApi>(
-        new WireGuardApiImpl(links(), {}, std::make_unique<KernelBackend>(wg::EngineWgTransport(families(), genericEngine()), links())),
+        new WireGuardApiImpl(links(), options_.wireguardSocketDirectory, std::make_unique<KernelBackend>(wg::EngineWgTransport(families(), genericEngine()), links())),
         [](WireGuardApi* p) { delete p; });
   return *wireguard_;
-}
-
-std::unique_ptr<WireGuardApi> makeWireGuardApi(Netlink& netlink, const WireGuardOptions& options) {
-  return static_cast<const WireGuardApiImpl&>(netlink.wireguard()).withOptions(options);
 }
 
 }  // namespace fastlink

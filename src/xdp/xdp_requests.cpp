@@ -103,10 +103,7 @@ Request XdpRequests::get(const Ifref& device) {
   return w.toRequest("ip -d link show dev " + deviceText(device));
 }
 
-
 XdpApi& Netlink::xdp() { return lazy(xdp_); }
-
-XdpApi::XdpApi(Netlink& netlink) : XdpApi(netlink.xdp()) {}
 
 XdpStatus XdpApi::status(const Ifref& device) {
   Request r = XdpRequests::get(device);

@@ -29,7 +29,7 @@ class WireGuardTest : public ::testing::Test {
   TestNetns ns;
   std::unique_ptr<WireguardGo> go;
   Netlink nl{NetlinkOptions{.netns = Netns::named(ns.name())}};
-  std::unique_ptr<WireGuardApi> wg = makeWireGuardApi(nl);
+  WireGuardApi* wg = &nl.wireguard();
   const WireguardGo& dev() const { return *go; }
 
   /// Runs `wg ARGS` in the namespace and expects success.
@@ -188,7 +188,7 @@ void pingThroughATunnelConfiguredByFastlink(TestNetns& left, TestNetns& right, c
                                             const std::string& nameB, WgBackendKind backend) {
   Netlink nlA{NetlinkOptions{.netns = Netns::named(left.name())}};
   Netlink nlB{NetlinkOptions{.netns = Netns::named(right.name())}};
-  auto wgA = makeWireGuardApi(nlA), wgB = makeWireGuardApi(nlB);
+  WireGuardApi *wgA = &nlA.wireguard(), *wgB = &nlB.wireguard();
   ASSERT_EQ(wgA->backendOf(nameA), backend);
   ASSERT_EQ(wgB->backendOf(nameB), backend);
   WgKey keyA = WgKey::generatePrivate(), keyB = WgKey::generatePrivate(), psk = WgKey::generatePreshared();

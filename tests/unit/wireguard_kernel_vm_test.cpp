@@ -66,7 +66,7 @@ class WireGuardKernelVm : public ::testing::Test {
     ASSERT_EQ(status, 0) << "ip link add type wireguard failed";
     options_.netns = Netns::named(ns_);
     netlink_ = std::make_unique<Netlink>(options_);
-    backend_ = makeWireGuardApi(*netlink_);
+    backend_ = &netlink_->wireguard();
   }
   void TearDown() override {
     if (created_) sh("ip netns del " + ns_);
@@ -78,7 +78,7 @@ class WireGuardKernelVm : public ::testing::Test {
   NetlinkOptions options_;
   std::unique_ptr<Netlink> netlink_;
   uint16_t family_ = 0;
-  std::unique_ptr<WireGuardApi> backend_;  // the public API: picks the kernel backend for wg0
+  WireGuardApi* backend_ = nullptr;  // the public API: picks the kernel backend for wg0
 };
 
 std::set<std::string> ipSet(const std::vector<WgAllowedIp>& ips) {
