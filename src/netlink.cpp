@@ -4,6 +4,7 @@
 #include <linux/netlink.h>
 
 #include "core/engine.hpp"
+#include "rtnl/kit.hpp"
 
 namespace fastlink {
 
@@ -33,6 +34,10 @@ core::Engine& Netlink::genericEngine() const { return engine(NETLINK_GENERIC); }
 core::Engine& Netlink::netfilterEngine() const { return engine(NETLINK_NETFILTER); }
 
 void Netlink::execute(const Request& request) { routeEngine().execute(request); }
+
+void Netlink::execute(const std::function<Request(const IndexOf& indexOf)>& build) {
+  rtnl::checkResolveSend(routeEngine(), build);
+}
 
 BatchResult Netlink::run(const Batch& batch, const BatchOptions& options) {
   BatchResult result;

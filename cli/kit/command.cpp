@@ -16,13 +16,14 @@ std::vector<ObjectCommand>& registry() {
   return commands;
 }
 
-/// Resolves through the kernel, one lookup per name (LinkApi::indexOf: an ioctl).
-class KernelResolver final : public Resolver {
+/// A Resolver over the library's lookup (Netlink::execute's IndexOf): a missing device is
+/// named as ip names it.
+class LookupResolver final : public Resolver {
  public:
-  explicit KernelResolver(LinkApi& links) : links_(links) {}
+  explicit LookupResolver(const IndexOf& indexOf) : indexOf_(indexOf) {}
   uint32_t index(const std::string& name) override {
     try {
-      return links_.indexOf(name);
+      return indexOf_(name);
     } catch (const Error& e) {
       if (e.code() != std::errc::no_such_device) throw;
       throw Error(e.code(), e.operation(), fmt::format("Cannot find device \"{}\"", name));
@@ -30,7 +31,7 @@ class KernelResolver final : public Resolver {
   }
 
  private:
-  LinkApi& links_;
+  const IndexOf& indexOf_;
 };
 
 /// Every name resolves to ifindex 1: lets the encoder check everything else before sending.
@@ -112,13 +113,17 @@ void validateEncoding(const PreparedRequest& prepared) {
 }
 
 int runPrepared(Context& ctx, const PreparedRequest& prepared, const Args& args) {
+  // Bad input is a usage error (255), before the socket is opened; the library's own check
+  // then reports the same nothing, and resolves and sends as every object API does.
   validateEncoding(prepared);
   Netlink& netlink = ctx.netlink();
-  KernelResolver resolver(netlink.links());
   try {
-    Request request = prepared.encode(resolver);
-    if (prepared.namedAsTyped) request.setOperation(args.text());
-    netlink.execute(request);
+    netlink.execute([&](const IndexOf& indexOf) {
+      LookupResolver resolver(indexOf);
+      Request request = prepared.encode(resolver);
+      if (prepared.namedAsTyped) request.setOperation(args.text());
+      return request;
+    });
   } catch (const Error& e) {
     return reportFailure(e, prepared.device.value_or(""));
   }

@@ -1,6 +1,7 @@
 // fastlink::Netlink — the factory that owns the netlink socket and hands out the object APIs.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -66,6 +67,12 @@ class Netlink {
 
   /// Sends one request and waits for its ACK; throws fastlink::Error on failure.
   void execute(const Request& request);
+  /// Builds and sends a request that names devices the kernel takes only as ifindexes, the way
+  /// every object API does (LinkApi::set, RouteApi::add, ...): `build` runs first with every
+  /// name at a placeholder ifindex (each name checked), so bad input is reported before any
+  /// lookup and nothing is sent; then with the names looked up (each once), and the request it
+  /// returns is sent. A missing device throws Error(ENODEV).
+  void execute(const std::function<Request(const IndexOf& indexOf)>& build);
   /// Sends the batch pipelined (many requests per sendmsg, ACKs matched by sequence number).
   BatchResult run(const Batch& batch, const BatchOptions& options = {});
   /// Streamed batch: requests are encoded as they are sent and results delivered as they come,

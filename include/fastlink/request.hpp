@@ -147,6 +147,9 @@ class Batch {
   std::vector<Request> requests_;
 };
 
+/// The ifindex of a device name, while a request is built (Netlink::execute).
+using IndexOf = std::function<uint32_t(const std::string& name)>;
+
 /// Produces the next request of a streamed batch, or std::nullopt at the end. Lets huge batches
 /// (a million routes) be encoded as they are sent instead of held in memory.
 using RequestSource = std::function<std::optional<Request>()>;

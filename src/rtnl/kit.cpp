@@ -55,6 +55,15 @@ uint32_t Names::index(const Ifref& dev) {
   return *found;
 }
 
+void checkResolveSend(core::Engine& engine, const std::function<Request(const IndexOf& indexOf)>& build) {
+  (void)build([](const std::string& name) {
+    validateIfname(name);
+    return 1u;
+  });
+  Names names(engine);
+  send(engine, build([&](const std::string& name) { return names.index(Ifref(name)); }));
+}
+
 std::size_t runAll(core::Engine& engine, std::size_t count, const std::function<Request(std::size_t)>& request,
                    std::initializer_list<std::errc> gone) {
   std::size_t next = 0, applied = 0;

@@ -86,20 +86,26 @@ typename T::Info resolved(core::Engine& engine, typename T::Info info) {
   return info;
 }
 
-/// Resolves the names in `info` and sends build(info). Bad input is reported before any lookup
-/// (a missing device must not hide the real mistake): names are first replaced by a placeholder
-/// index and the request built once. Without names nothing is copied.
+/// The one check-resolve-send (Netlink::execute's, the objects' apply below, the CLI's): builds
+/// the request with every name checked and at a placeholder index, so bad input is reported
+/// before any lookup (a missing device must not hide the real mistake); then with the names
+/// looked up (each once), and sends it.
+void checkResolveSend(core::Engine& engine, const std::function<Request(const IndexOf& indexOf)>& build);
+
+/// Resolves the names in `info` and sends build(info), by checkResolveSend. Without names
+/// nothing is copied or looked up.
 template <class T, class Build>
 void apply(core::Engine& engine, const typename T::Info& info, Build build) {
   bool named = false;
   T::devices(info, [&](const std::optional<Ifref>& d) { named = named || (d && d->isName()); });
   if (!named) return send(engine, build(info));
-  typename T::Info probe = info;
-  T::devices(probe, [](std::optional<Ifref>& d) {
-    if (d && d->isName()) validateIfname(d->name()), d = Ifref(1u);
+  checkResolveSend(engine, [&](const IndexOf& indexOf) {
+    typename T::Info copy = info;
+    T::devices(copy, [&](std::optional<Ifref>& d) {
+      if (d && d->isName()) d = Ifref(indexOf(d->name()));
+    });
+    return build(copy);
   });
-  (void)build(probe);
-  send(engine, build(resolved<T>(engine, info)));
 }
 
 /// The dump's datagrams: resolves the filter's devices, sends T's dump request and hands each
