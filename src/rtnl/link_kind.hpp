@@ -96,6 +96,30 @@ Options decodeKind(const nlattr* data, const FieldTable<Options, N>& table, RawA
   return options;
 }
 
+// The hooks of a kind whose options are one table, written once: `kMember` is LinkInfo's field
+// (&LinkInfo::bond) or, for decodeSlot, the typed slot; what no row reads stays in `kRest`.
+
+/// hasFieldOptions: LinkInfo's `kMember` is set.
+template <auto kMember>
+bool fieldHas(const LinkInfo& link) {
+  return (link.*kMember).has_value();
+}
+/// encodeData with nothing to check beyond the rows: `kTable` over LinkInfo's `kMember`.
+template <auto kMember, const auto& kTable>
+void encodeField(core::MessageWriter& w, const LinkInfo& link, KeepAlive&) {
+  kTable.encode(w, *(link.*kMember));
+}
+/// decodeData (decodePortData with kRest = &LinkInfo::slaveData): `kTable` into `kMember`.
+template <auto kMember, const auto& kTable, auto kRest = &LinkInfo::unknownKindData>
+void decodeField(const nlattr* data, LinkInfo& link) {
+  link.*kMember = decodeKind(data, kTable, link.*kRest);
+}
+/// decodeData of a kind whose options are in the typed slot.
+template <const auto& kTable>
+void decodeSlot(const nlattr* data, LinkInfo& link) {
+  link.setKindOptions(decodeKind(data, kTable, link.unknownKindData));
+}
+
 /// An IP address attribute of one width (4: IPv4, 16: IPv6) for `kMember`: an address of the
 /// other family is left to its sibling row (vxlan's LOCAL and LOCAL6); a payload of another
 /// length is kept raw instead of failing the decode.

@@ -44,18 +44,12 @@ constexpr FieldTable kPortFields({
 
 bool hasData(const LinkInfo& link) { return link.bond && (link.bond->mode || link.bond->miimon); }
 
-void encodeData(core::MessageWriter& w, const LinkInfo& link, KeepAlive&) { kFields.encode(w, *link.bond); }
-
-void decodeData(const nlattr* data, LinkInfo& link) { link.bond = decodeKind(data, kFields, link.unknownKindData); }
-
-bool hasOptions(const LinkInfo& link) { return link.bond.has_value(); }
-
-void decodePortData(const nlattr* data, LinkInfo& link) { link.bondPort = decodeKind(data, kPortFields, link.slaveData); }
-
 }  // namespace
 
-const LinkKindCodec kBondKind{.kind = "bond", .options = "bond", .hasFieldOptions = hasOptions, .hasData = hasData,
-                              .encodeData = encodeData, .decodeData = decodeData, .decodePortData = decodePortData};
+const LinkKindCodec kBondKind{.kind = "bond", .options = "bond", .hasFieldOptions = fieldHas<&LinkInfo::bond>, .hasData = hasData,
+                              .encodeData = encodeField<&LinkInfo::bond, kFields>,
+                              .decodeData = decodeField<&LinkInfo::bond, kFields>,
+                              .decodePortData = decodeField<&LinkInfo::bondPort, kPortFields, &LinkInfo::slaveData>};
 
 }  // namespace fastlink::rtnl
 

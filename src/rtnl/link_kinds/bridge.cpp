@@ -162,14 +162,10 @@ void decodeData(const nlattr* data, LinkInfo& link) {
   link.bridge = b;
 }
 
-bool hasOptions(const LinkInfo& link) { return link.bridge.has_value(); }
-
-void decodePortData(const nlattr* data, LinkInfo& link) { link.bridgePort = decodeKind(data, kPortFields, link.slaveData); }
-
 }  // namespace
 
-const LinkKindCodec kBridgeKind{.kind = "bridge", .options = "bridge", .hasFieldOptions = hasOptions, .hasData = hasData,
-                                .encodeData = encodeData, .decodeData = decodeData, .decodePortData = decodePortData};
+const LinkKindCodec kBridgeKind{.kind = "bridge", .options = "bridge", .hasFieldOptions = fieldHas<&LinkInfo::bridge>, .hasData = hasData,
+                                .encodeData = encodeData, .decodeData = decodeData, .decodePortData = decodeField<&LinkInfo::bridgePort, kPortFields, &LinkInfo::slaveData>};
 
 }  // namespace fastlink::rtnl
 

@@ -41,20 +41,16 @@ void check(const GeneveInfo& g) {
   if (g.external == true && (g.vni || g.remote)) throw invalid("external (collect metadata) takes neither id nor remote");
 }
 
-bool hasData(const LinkInfo& link) { return link.kindOptions<GeneveInfo>() != nullptr; }
-
 void encodeData(core::MessageWriter& w, const LinkInfo& link, KeepAlive&) {
   const GeneveInfo& g = *link.kindOptions<GeneveInfo>();
   check(g);
   kFields.encode(w, g);
 }
 
-void decodeData(const nlattr* data, LinkInfo& link) { link.setKindOptions(decodeKind(data, kFields, link.unknownKindData)); }
-
 }  // namespace
 
 const LinkKindCodec kGeneveKind{.kind = "geneve", .options = "geneve", .optionsType = &typeid(GeneveInfo),
-                                .hasData = hasData, .encodeData = encodeData, .decodeData = decodeData};
+                                .hasData = slotHas<GeneveInfo>, .encodeData = encodeData, .decodeData = decodeSlot<kFields>};
 
 }  // namespace fastlink::rtnl
 

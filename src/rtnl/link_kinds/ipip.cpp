@@ -18,14 +18,12 @@ void encodeData(core::MessageWriter& w, const LinkInfo& link, KeepAlive&) {
   kFields.encode(w, o);
 }
 
-void decodeData(const nlattr* data, LinkInfo& link) { link.setKindOptions(decodeKind(data, kFields, link.unknownKindData)); }
-
 }  // namespace
 
 const LinkKindCodec kIpipKind{.kind = "ipip", .options = "ipip", .optionsType = &typeid(IpTunnelInfo), .hasData = slotHas<IpTunnelInfo>,
-                              .encodeData = encodeData, .decodeData = decodeData, .deviceRefs = slotDeviceRef<IpTunnelInfo>};
+                              .encodeData = encodeData, .decodeData = decodeSlot<kFields>, .deviceRefs = slotDeviceRef<IpTunnelInfo>};
 const LinkKindCodec kSitKind{.kind = "sit", .options = "ipip", .optionsType = &typeid(IpTunnelInfo), .hasData = slotHas<IpTunnelInfo>,
-                             .encodeData = encodeData, .decodeData = decodeData, .deviceRefs = slotDeviceRef<IpTunnelInfo>};
+                             .encodeData = encodeData, .decodeData = decodeSlot<kFields>, .deviceRefs = slotDeviceRef<IpTunnelInfo>};
 
 }  // namespace fastlink::rtnl
 

@@ -27,12 +27,10 @@ void encodeData(core::MessageWriter& w, const LinkInfo& link, KeepAlive&) {
   kFields.encode(w, o);
 }
 
-void decodeData(const nlattr* data, LinkInfo& link) { link.setKindOptions(decodeKind(data, kFields, link.unknownKindData)); }
-
 }  // namespace
 
 const LinkKindCodec kIpvlanKind{.kind = "ipvlan", .options = "ipvlan", .optionsType = &typeid(IpvlanInfo),
-                                .hasData = hasData, .encodeData = encodeData, .decodeData = decodeData};
+                                .hasData = hasData, .encodeData = encodeData, .decodeData = decodeSlot<kFields>};
 
 }  // namespace fastlink::rtnl
 

@@ -15,18 +15,12 @@ constexpr FieldTable kFields({
 
 bool hasData(const LinkInfo& link) { return link.macvlan && (link.macvlan->mode || link.macvlan->bcQueueLen); }
 
-void encodeData(core::MessageWriter& w, const LinkInfo& link, KeepAlive&) { kFields.encode(w, *link.macvlan); }
-
-void decodeData(const nlattr* data, LinkInfo& link) { link.macvlan = decodeKind(data, kFields, link.unknownKindData); }
-
-bool hasOptions(const LinkInfo& link) { return link.macvlan.has_value(); }
-
 }  // namespace
 
-const LinkKindCodec kMacvlanKind{.kind = "macvlan", .options = "macvlan", .hasFieldOptions = hasOptions, .hasData = hasData,
-                                 .encodeData = encodeData, .decodeData = decodeData};
-const LinkKindCodec kMacvtapKind{.kind = "macvtap", .options = "macvlan", .hasFieldOptions = hasOptions, .hasData = hasData,
-                                 .encodeData = encodeData, .decodeData = decodeData};
+const LinkKindCodec kMacvlanKind{.kind = "macvlan", .options = "macvlan", .hasFieldOptions = fieldHas<&LinkInfo::macvlan>, .hasData = hasData,
+                                 .encodeData = encodeField<&LinkInfo::macvlan, kFields>, .decodeData = decodeField<&LinkInfo::macvlan, kFields>};
+const LinkKindCodec kMacvtapKind{.kind = "macvtap", .options = "macvlan", .hasFieldOptions = fieldHas<&LinkInfo::macvlan>, .hasData = hasData,
+                                 .encodeData = encodeField<&LinkInfo::macvlan, kFields>, .decodeData = decodeField<&LinkInfo::macvlan, kFields>};
 
 }  // namespace fastlink::rtnl
 

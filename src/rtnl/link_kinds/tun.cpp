@@ -10,8 +10,6 @@
 namespace fastlink::rtnl {
 namespace {
 
-bool hasData(const LinkInfo& link) { return link.kindOptions<TunTapInfo>() != nullptr; }
-
 void encodeData(core::MessageWriter&, const LinkInfo&, KeepAlive&) {
   throw Error::invalidArgument("tun", "tun/tap devices are created with TUNSETIFF, not rtnetlink: use tuntap add "
                                       "(TunTapApi::add)");
@@ -37,12 +35,10 @@ constexpr FieldTable kFields({
     field<IFLA_TUN_NUM_DISABLED_QUEUES, &TunTapInfo::numDisabledQueues, Wire::Reported>(),
 });
 
-void decodeData(const nlattr* data, LinkInfo& link) { link.setKindOptions(decodeKind(data, kFields, link.unknownKindData)); }
-
 }  // namespace
 
 const LinkKindCodec kTunKind{.kind = "tun", .options = "tun", .optionsType = &typeid(TunTapInfo),
-                             .hasData = hasData, .encodeData = encodeData, .decodeData = decodeData};
+                             .hasData = slotHas<TunTapInfo>, .encodeData = encodeData, .decodeData = decodeSlot<kFields>};
 
 }  // namespace fastlink::rtnl
 

@@ -37,11 +37,9 @@ void decodeData(const nlattr* data, LinkInfo& link) {
   keepUnknown(core::AttrTable::ofNest(data, VETH_INFO_MAX), {}, link.unknownKindData);
 }
 
-bool hasOptions(const LinkInfo& link) { return link.veth.has_value(); }
-
 }  // namespace
 
-const LinkKindCodec kVethKind{.kind = "veth", .options = "veth", .hasFieldOptions = hasOptions, .hasData = hasData,
+const LinkKindCodec kVethKind{.kind = "veth", .options = "veth", .hasFieldOptions = fieldHas<&LinkInfo::veth>, .hasData = hasData,
                               .encodeData = encodeData, .decodeData = decodeData};
 
 }  // namespace fastlink::rtnl

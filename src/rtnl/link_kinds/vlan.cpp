@@ -23,22 +23,16 @@ constexpr FieldTable kFields({
     AttrField<VlanInfo>{IFLA_VLAN_FLAGS, putFlags, getFlags},
 });
 
-bool hasData(const LinkInfo& link) { return link.vlan.has_value(); }
-
 void encodeData(core::MessageWriter& w, const LinkInfo& link, KeepAlive&) {
   const VlanInfo& v = *link.vlan;
   if (v.id && *v.id >= 4095) throw Error::invalidArgument("vlan", "vlan id must be 0-4094");
   kFields.encode(w, v);
 }
 
-void decodeData(const nlattr* data, LinkInfo& link) { link.vlan = decodeKind(data, kFields, link.unknownKindData); }
-
-bool hasOptions(const LinkInfo& link) { return link.vlan.has_value(); }
-
 }  // namespace
 
-const LinkKindCodec kVlanKind{.kind = "vlan", .options = "vlan", .hasFieldOptions = hasOptions, .hasData = hasData,
-                              .encodeData = encodeData, .decodeData = decodeData};
+const LinkKindCodec kVlanKind{.kind = "vlan", .options = "vlan", .hasFieldOptions = fieldHas<&LinkInfo::vlan>, .hasData = fieldHas<&LinkInfo::vlan>,
+                              .encodeData = encodeData, .decodeData = decodeField<&LinkInfo::vlan, kFields>};
 
 }  // namespace fastlink::rtnl
 

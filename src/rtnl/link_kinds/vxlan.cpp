@@ -50,16 +50,10 @@ void check(const VxlanInfo& v) {
   if (v.srcPortMin && *v.srcPortMin > *v.srcPortMax) throw invalid("source port range: low end above high end");
 }
 
-bool hasData(const LinkInfo& link) { return link.vxlan.has_value(); }
-
 void encodeData(core::MessageWriter& w, const LinkInfo& link, KeepAlive&) {
   check(*link.vxlan);
   kFields.encode(w, *link.vxlan);
 }
-
-void decodeData(const nlattr* data, LinkInfo& link) { link.vxlan = decodeKind(data, kFields, link.unknownKindData); }
-
-bool hasOptions(const LinkInfo& link) { return link.vxlan.has_value(); }
 
 std::vector<Ifref*> deviceRefs(LinkInfo& link) {
   if (link.vxlan && link.vxlan->dev) return {&*link.vxlan->dev};
@@ -68,8 +62,8 @@ std::vector<Ifref*> deviceRefs(LinkInfo& link) {
 
 }  // namespace
 
-const LinkKindCodec kVxlanKind{.kind = "vxlan", .options = "vxlan", .hasFieldOptions = hasOptions, .hasData = hasData,
-                               .encodeData = encodeData, .decodeData = decodeData, .deviceRefs = deviceRefs};
+const LinkKindCodec kVxlanKind{.kind = "vxlan", .options = "vxlan", .hasFieldOptions = fieldHas<&LinkInfo::vxlan>, .hasData = fieldHas<&LinkInfo::vxlan>,
+                               .encodeData = encodeData, .decodeData = decodeField<&LinkInfo::vxlan, kFields>, .deviceRefs = deviceRefs};
 
 }  // namespace fastlink::rtnl
 

@@ -22,12 +22,10 @@ void encodeData(core::MessageWriter& w, const LinkInfo& link, KeepAlive&) {
   kFields.encode(w, x);
 }
 
-void decodeData(const nlattr* data, LinkInfo& link) { link.setKindOptions(decodeKind(data, kFields, link.unknownKindData)); }
-
 }  // namespace
 
 const LinkKindCodec kXfrmKind{.kind = "xfrm", .options = "xfrm", .optionsType = &typeid(XfrmInfo), .hasData = slotHas<XfrmInfo>,
-                              .encodeData = encodeData, .decodeData = decodeData, .deviceRefs = slotDeviceRef<XfrmInfo>};
+                              .encodeData = encodeData, .decodeData = decodeSlot<kFields>, .deviceRefs = slotDeviceRef<XfrmInfo>};
 
 }  // namespace fastlink::rtnl
 
