@@ -58,23 +58,18 @@ std::string where(const std::optional<TcHandle>& parent) {
   return " parent " + parent->toString();
 }
 
-std::string describeQdisc(Verb verb, const QdiscInfo& q) {
-  std::string s = std::string("qdisc ") + (verb == Verb::Set ? "change" : verbWord(verb));
-  if (q.dev) s += " dev " + devWord(*q.dev);
-  s += where(q.parent);
-  if (q.handle) s += " handle " + q.handle->toString();
-  if (!q.kind.empty()) s += " " + q.kind;
+/// "qdisc add dev D parent P handle H KIND" / "class ... classid C KIND", as tc words them.
+template <class Info>
+std::string describe(const char* object, Verb verb, const Info& o, const char* idWord, const std::optional<TcHandle>& id) {
+  std::string s = std::string(object) + " " + (verb == Verb::Set ? "change" : verbWord(verb));
+  if (o.dev) s += " dev " + devWord(*o.dev);
+  s += where(o.parent);
+  if (id) s += std::string(" ") + idWord + " " + id->toString();
+  if (!o.kind.empty()) s += " " + o.kind;
   return s;
 }
-
-std::string describeClass(Verb verb, const ClassInfo& c) {
-  std::string s = std::string("class ") + (verb == Verb::Set ? "change" : verbWord(verb));
-  if (c.dev) s += " dev " + devWord(*c.dev);
-  s += where(c.parent);
-  if (c.classid) s += " classid " + c.classid->toString();
-  if (!c.kind.empty()) s += " " + c.kind;
-  return s;
-}
+std::string describeQdisc(Verb verb, const QdiscInfo& q) { return describe("qdisc", verb, q, "handle", q.handle); }
+std::string describeClass(Verb verb, const ClassInfo& c) { return describe("class", verb, c, "classid", c.classid); }
 
 void checkKind(const Operation& operation, const std::string& kind) {
   if (kind.size() >= 16) throw invalid(operation, "kind \"" + kind + "\" is too long (at most 15 bytes)");

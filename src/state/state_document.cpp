@@ -145,6 +145,14 @@ void sequence(yaml::Node node, const std::string& path, F each) {
   for (std::size_t i = 0; i < node.size(); ++i) each(node[i], item(path, i));
 }
 
+/// A list of strings, each item read by `read` (ifname, text).
+template <class Read>
+std::vector<std::string> strings(yaml::Node node, const std::string& path, Read read) {
+  std::vector<std::string> out;
+  sequence(node, path, [&](yaml::Node n, const std::string& at) { out.push_back(read(n, at)); });
+  return out;
+}
+
 IpAddress ipAddress(yaml::Node node, const std::string& path) {
   std::string s = text(node, path);
   return value<IpAddress>(path, [&] { return IpAddress::parse(s); });
@@ -187,9 +195,7 @@ IpConfig ipConfig(yaml::Node node, const std::string& path, IpAddress::Family fa
 }
 
 std::vector<std::string> portNames(yaml::Node node, const std::string& path) {
-  std::vector<std::string> ports;
-  sequence(node, path, [&](yaml::Node p, const std::string& at) { ports.push_back(ifname(p, at)); });
-  return ports;
+  return strings(node, path, [](yaml::Node p, const std::string& at) { return ifname(p, at); });
 }
 
 /// `id: N` or `id-range: {min, max}` (a trunk tag, or an entry of fastlink-vlans).
@@ -521,9 +527,7 @@ RuleState readRule(yaml::Node node, const std::string& path) {
 }
 
 std::vector<std::string> globs(yaml::Node node, const std::string& path) {
-  std::vector<std::string> out;
-  sequence(node, path, [&](yaml::Node g, const std::string& at) { out.push_back(text(g, at)); });
-  return out;
+  return strings(node, path, [](yaml::Node g, const std::string& at) { return text(g, at); });
 }
 
 void readApplyOptions(yaml::Node node, State& state) {

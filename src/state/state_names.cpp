@@ -24,6 +24,22 @@ constexpr std::array<std::pair<std::string_view, MacvlanMode>, 5> kMacvlanModes{
     {"passthru", MacvlanMode::Passthru}, {"source", MacvlanMode::Source},
 }};
 
+/// The value named `name` in `table`, or nullopt.
+template <class V, std::size_t N>
+std::optional<V> valueNamed(const std::array<std::pair<std::string_view, V>, N>& table, std::string_view name) {
+  for (const auto& [n, value] : table)
+    if (n == name) return value;
+  return std::nullopt;
+}
+
+/// The name of `value` in `table`, or `fallback`.
+template <class V, std::size_t N>
+const char* nameOf(const std::array<std::pair<std::string_view, V>, N>& table, V value, const char* fallback) {
+  for (const auto& [n, v] : table)
+    if (v == value) return n.data();
+  return fallback;
+}
+
 }  // namespace
 
 std::string stateTypeOfKind(const std::optional<std::string>& kind, bool loopback) {
@@ -41,29 +57,10 @@ std::optional<std::string> kindOfStateType(std::string_view type) {
   return std::nullopt;
 }
 
-std::optional<BondMode> bondModeFromName(std::string_view name) {
-  for (const auto& [n, mode] : kBondModes)
-    if (n == name) return mode;
-  return std::nullopt;
-}
-
-const char* bondModeName(BondMode mode) {
-  for (const auto& [n, m] : kBondModes)
-    if (m == mode) return n.data();
-  return "balance-rr";
-}
-
-std::optional<MacvlanMode> macvlanModeFromName(std::string_view name) {
-  for (const auto& [n, mode] : kMacvlanModes)
-    if (n == name) return mode;
-  return std::nullopt;
-}
-
-const char* macvlanModeName(MacvlanMode mode) {
-  for (const auto& [n, m] : kMacvlanModes)
-    if (m == mode) return n.data();
-  return "vepa";
-}
+std::optional<BondMode> bondModeFromName(std::string_view name) { return valueNamed(kBondModes, name); }
+const char* bondModeName(BondMode mode) { return nameOf(kBondModes, mode, "balance-rr"); }
+std::optional<MacvlanMode> macvlanModeFromName(std::string_view name) { return valueNamed(kMacvlanModes, name); }
+const char* macvlanModeName(MacvlanMode mode) { return nameOf(kMacvlanModes, mode, "vepa"); }
 
 std::string jsonQuoted(const std::string& s) {
   std::string out = "\"";
