@@ -1,5 +1,6 @@
 #include "kit/command.hpp"
 #include "kit/failure.hpp"
+#include "kit/output.hpp"
 
 #include <fmt/format.h>
 
@@ -128,6 +129,19 @@ int runPrepared(Context& ctx, const PreparedRequest& prepared, const Args& args)
     return reportFailure(e, prepared.device.value_or(""));
   }
   return kExitOk;
+}
+
+int runObject(Context& ctx, Args& args, const std::string& usage, std::initializer_list<ObjectVerb> verbs,
+              PreparedRequest (*prepare)(Context& ctx, Args& args)) {
+  if (args.done()) return verbs.begin()->run(ctx, args);
+  if (args.accept("help")) {
+    printLine(usage);
+    return kExitOk;
+  }
+  for (const ObjectVerb& verb : verbs)
+    for (std::string_view word : verb.words)
+      if (args.accept(word)) return verb.run(ctx, args);
+  return runPrepared(ctx, prepare(ctx, args), args);
 }
 
 }  // namespace fastlink::cli

@@ -7,10 +7,9 @@
 //   namespace fastlink::cli {
 //   namespace {
 //   PreparedRequest prepareAddr(Context& ctx, Args& args) { ... }   // add/del/replace/set lines
-//   int runAddr(Context& ctx, Args& args) {                          // the command line
-//     if (args.acceptAny({"show", "list", "ls"})) return showAddrs(ctx, args);
-//     return runPrepared(ctx, prepareAddr(ctx, args), args);         // one request, one ACK
-//   }
+//   int runAddr(Context& ctx, Args& args) {                          // the command line: show,
+//     return runObject(ctx, args, kUsage, {{{"show", "list"}, showAddrs}}, prepareAddr);  // help,
+//   }                                                   // else one request, one ACK (runPrepared)
 //   const Registrar kAddr{{.name = "address", .aliases = {"a", "addr"},
 //                          .usage = "Usage: fastlink address { add | del } ...",
 //                          .run = runAddr, .prepare = prepareAddr}};
@@ -143,6 +142,18 @@ const std::vector<ObjectCommand>& allCommands();
 struct Registrar {
   explicit Registrar(ObjectCommand command) { registerCommand(std::move(command)); }
 };
+
+/// A verb of an object that is not a batchable request (show, flush, get): its words and run.
+struct ObjectVerb {
+  std::vector<std::string_view> words;
+  int (*run)(Context& ctx, Args& args);
+};
+
+/// The command line of an object with batchable lines, as ip reads it: no words runs the first
+/// verb (show), `help` prints `usage`, a verb's word runs that verb, anything else is one
+/// prepared request (runPrepared).
+int runObject(Context& ctx, Args& args, const std::string& usage, std::initializer_list<ObjectVerb> verbs,
+              PreparedRequest (*prepare)(Context& ctx, Args& args));
 
 /// Runs one PreparedRequest now: validates, resolves names (one lookup each), sends, waits for
 /// the ACK. Prints errors; returns the exit status. `args`: the command line it was prepared

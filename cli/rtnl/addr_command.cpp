@@ -416,14 +416,7 @@ int flushAddrs(Context& ctx, Args& args) {
 }
 
 int runAddr(Context& ctx, Args& args) {
-  if (args.done()) return showAddrs(ctx, args);
-  if (args.accept("help")) {
-    printLine(kUsage);
-    return kExitOk;
-  }
-  if (args.acceptAny({"show", "list", "ls", "lst"})) return showAddrs(ctx, args);
-  if (args.accept("flush")) return flushAddrs(ctx, args);
-  return runPrepared(ctx, prepareAddr(ctx, args), args);
+  return runObject(ctx, args, kUsage, {{{"show", "list", "ls", "lst"}, showAddrs}, {{"flush"}, flushAddrs}}, prepareAddr);
 }
 
 const Registrar kAddr{ObjectCommand{.name = "address", .aliases = {"a", "addr", "ad", "addre"}, .usage = kUsage,

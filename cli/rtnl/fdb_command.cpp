@@ -154,12 +154,7 @@ int showFdb(Context& ctx, Args& args) {
 }
 
 int runFdb(Context& ctx, Args& args) {
-  if (args.done() || args.acceptAny({"show", "list", "ls", "lst"})) return showFdb(ctx, args);
-  if (args.peek() == "help") {
-    printLine(kUsage);
-    return kExitOk;
-  }
-  return runPrepared(ctx, prepareFdb(ctx, args), args);
+  return runObject(ctx, args, kUsage, {{{"show", "list", "ls", "lst"}, showFdb}}, prepareFdb);
 }
 
 const Registrar kFdb{ObjectCommand{.name = "fdb", .aliases = {}, .usage = kUsage, .run = runFdb, .prepare = prepareFdb}};

@@ -249,13 +249,7 @@ PreparedRequest prepareLink(Context& ctx, Args& args) {
 }
 
 int runLink(Context& ctx, Args& args) {
-  if (args.done()) return showLinks(ctx, args);
-  if (args.accept("help")) {
-    printLine(usage());
-    return kExitOk;
-  }
-  if (args.acceptAny({"show", "list", "lst", "ls", "sh"})) return showLinks(ctx, args);
-  return runPrepared(ctx, prepareLink(ctx, args), args);
+  return runObject(ctx, args, usage(), {{{"show", "list", "lst", "ls", "sh"}, showLinks}}, prepareLink);
 }
 
 const Registrar kLink{ObjectCommand{.name = "link", .aliases = {"l", "li", "lin"}, .usage = kUsageHead, .run = runLink, .prepare = prepareLink}};

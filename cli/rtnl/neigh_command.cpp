@@ -311,14 +311,8 @@ int getNeigh(Context& ctx, Args& args) {
 }
 
 int runNeigh(Context& ctx, Args& args) {
-  if (args.done() || args.acceptAny({"show", "list", "ls", "lst"})) return showNeigh(ctx, args);
-  if (args.accept("flush")) return flushNeigh(ctx, args);
-  if (args.accept("get")) return getNeigh(ctx, args);
-  if (args.peek() == "help") {
-    printLine(kUsage);
-    return kExitOk;
-  }
-  return runPrepared(ctx, prepareNeigh(ctx, args), args);
+  return runObject(ctx, args, kUsage,
+                   {{{"show", "list", "ls", "lst"}, showNeigh}, {{"flush"}, flushNeigh}, {{"get"}, getNeigh}}, prepareNeigh);
 }
 
 const Registrar kNeigh{ObjectCommand{.name = "neigh",

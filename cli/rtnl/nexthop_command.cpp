@@ -197,13 +197,7 @@ int showNexthops(Context& ctx, Args& args) {
 }
 
 int runNexthop(Context& ctx, Args& args) {
-  if (args.done()) return showNexthops(ctx, args);
-  if (args.accept("help")) {
-    printLine(kUsage);
-    return kExitOk;
-  }
-  if (args.acceptAny({"show", "list", "ls", "get"})) return showNexthops(ctx, args);
-  return runPrepared(ctx, prepareNexthop(ctx, args), args);
+  return runObject(ctx, args, kUsage, {{{"show", "list", "ls", "get"}, showNexthops}}, prepareNexthop);
 }
 
 const Registrar kNexthop{ObjectCommand{.name = "nexthop", .aliases = {"nh", "nexthops"}, .usage = kUsage,

@@ -616,15 +616,8 @@ int getRoute(Context& ctx, Args& args) {
 }
 
 int runRoute(Context& ctx, Args& args) {
-  if (args.done()) return showRoutes(ctx, args);
-  if (args.accept("help")) {
-    printLine(kUsage);
-    return kExitOk;
-  }
-  if (args.acceptAny({"show", "list", "ls", "lst"})) return showRoutes(ctx, args);
-  if (args.accept("get")) return getRoute(ctx, args);
-  if (args.accept("flush")) return flushRoutes(ctx, args);
-  return runPrepared(ctx, prepareRoute(ctx, args), args);
+  return runObject(ctx, args, kUsage,
+                   {{{"show", "list", "ls", "lst"}, showRoutes}, {{"get"}, getRoute}, {{"flush"}, flushRoutes}}, prepareRoute);
 }
 
 const Registrar kRoute{ObjectCommand{.name = "route", .aliases = {"r", "ro", "rou"}, .usage = kUsage, .run = runRoute,

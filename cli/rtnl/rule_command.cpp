@@ -348,12 +348,7 @@ int showRule(Context& ctx, Args& args) {
 }
 
 int runRule(Context& ctx, Args& args) {
-  if (args.done() || args.acceptAny({"show", "list", "ls", "lst"})) return showRule(ctx, args);
-  if (args.peek() == "help") {
-    printLine(kUsage);
-    return kExitOk;
-  }
-  return runPrepared(ctx, prepareRule(ctx, args), args);
+  return runObject(ctx, args, kUsage, {{{"show", "list", "ls", "lst"}, showRule}}, prepareRule);
 }
 
 const Registrar kRule{ObjectCommand{.name = "rule", .aliases = {"ru"}, .usage = kUsage, .run = runRule, .prepare = prepareRule}};

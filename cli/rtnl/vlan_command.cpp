@@ -122,12 +122,7 @@ int showVlan(Context& ctx, Args& args) {
 }
 
 int runVlan(Context& ctx, Args& args) {
-  if (args.done() || args.acceptAny({"show", "list", "ls", "lst"})) return showVlan(ctx, args);
-  if (args.peek() == "help") {
-    printLine(kUsage);
-    return kExitOk;
-  }
-  return runPrepared(ctx, prepareVlan(ctx, args), args);
+  return runObject(ctx, args, kUsage, {{{"show", "list", "ls", "lst"}, showVlan}}, prepareVlan);
 }
 
 const Registrar kVlan{ObjectCommand{.name = "vlan", .aliases = {}, .usage = kUsage, .run = runVlan, .prepare = prepareVlan}};
