@@ -143,6 +143,23 @@ struct Registrar {
   explicit Registrar(ObjectCommand command) { registerCommand(std::move(command)); }
 };
 
+/// The request of a line about one device (`dev DEV`): `info` with its dev set to the device's
+/// ifindex, built by `build(info, resolver)` (which may resolve more names: list them in the
+/// result's needs). Errors name the device, and the command as typed when `namedAsTyped`.
+template <class Info, class Build>
+PreparedRequest deviceRequest(const std::string& dev, Info info, Build build, bool namedAsTyped = true) {
+  PreparedRequest r;
+  r.needs = {dev};
+  r.device = dev;
+  r.namedAsTyped = namedAsTyped;
+  r.encode = [dev, info = std::move(info), build = std::move(build)](Resolver& resolver) {
+    Info resolved = info;
+    resolved.dev = Ifref(resolver.index(dev));
+    return build(resolved, resolver);
+  };
+  return r;
+}
+
 /// A verb of an object that is not a batchable request (show, flush, get): its words and run.
 struct ObjectVerb {
   std::vector<std::string_view> words;

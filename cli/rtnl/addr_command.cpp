@@ -125,18 +125,15 @@ ParsedAddr parseAddr(const Context& ctx, Args& args, bool del) {
 }
 
 PreparedRequest prepareChange(const Context& ctx, Args& args, const std::string& verb) {
-  auto p = std::make_shared<ParsedAddr>(parseAddr(ctx, args, verb == "del"));
-  PreparedRequest r;
-  r.needs = {p->dev};
-  r.device = p->dev;
-  r.encode = [p, verb](Resolver& res) {
-    AddrInfo a = p->info;
-    a.dev = Ifref(res.index(p->dev));
-    if (verb == "add") return AddrRequests::add(a);
-    if (verb == "replace") return AddrRequests::replace(a);
-    return AddrRequests::del(a);
-  };
-  return r;
+  ParsedAddr p = parseAddr(ctx, args, verb == "del");
+  return deviceRequest(
+      p.dev, p.info,
+      [verb](const AddrInfo& a, Resolver&) {
+        if (verb == "add") return AddrRequests::add(a);
+        if (verb == "replace") return AddrRequests::replace(a);
+        return AddrRequests::del(a);
+      },
+      false);
 }
 
 PreparedRequest prepareAddr(Context& ctx, Args& args) {

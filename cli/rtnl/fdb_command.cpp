@@ -59,15 +59,8 @@ ParsedFdb parseModify(Args& args) {
 
 PreparedRequest prepareModify(Args& args, Verb verb) {
   ParsedFdb p = parseModify(args);
-  PreparedRequest r;
-  r.needs = {p.dev};
-  if (p.via) r.needs.push_back(*p.via);
-  r.device = p.dev;
-  r.namedAsTyped = true;
-  r.encode = [p, verb](Resolver& resolver) {
-    FdbInfo e = p.info;
-    e.dev = Ifref(resolver.index(p.dev));
-    if (p.via) e.via = Ifref(resolver.index(*p.via));
+  PreparedRequest r = deviceRequest(p.dev, p.info, [via = p.via, verb](FdbInfo e, Resolver& resolver) {
+    if (via) e.via = Ifref(resolver.index(*via));
     switch (verb) {
       case Verb::Add: return FdbRequests::add(e);
       case Verb::Append: return FdbRequests::append(e);
@@ -75,7 +68,8 @@ PreparedRequest prepareModify(Args& args, Verb verb) {
       case Verb::Replace: break;
     }
     return FdbRequests::replace(e);
-  };
+  });
+  if (p.via) r.needs.push_back(*p.via);
   return r;
 }
 

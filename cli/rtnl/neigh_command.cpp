@@ -75,13 +75,7 @@ ParsedNeigh parseModify(const Context& ctx, Args& args, Verb verb) {
 
 PreparedRequest prepareModify(const Context& ctx, Args& args, Verb verb) {
   ParsedNeigh p = parseModify(ctx, args, verb);
-  PreparedRequest r;
-  r.needs = {p.dev};
-  r.device = p.dev;
-  r.namedAsTyped = true;
-  r.encode = [p, verb](Resolver& resolver) {
-    NeighInfo n = p.info;
-    n.dev = Ifref(resolver.index(p.dev));
+  return deviceRequest(p.dev, p.info, [verb](const NeighInfo& n, Resolver&) {
     switch (verb) {
       case Verb::Add: return NeighRequests::add(n);
       case Verb::Del: return NeighRequests::del(n);
@@ -89,8 +83,7 @@ PreparedRequest prepareModify(const Context& ctx, Args& args, Verb verb) {
       case Verb::Replace: break;
     }
     return NeighRequests::replace(n);
-  };
-  return r;
+  });
 }
 
 PreparedRequest prepareNeigh(Context& ctx, Args& args) {

@@ -45,16 +45,9 @@ ParsedVlan parseModify(Args& args, bool del) {
 
 PreparedRequest prepareModify(Args& args, bool del) {
   ParsedVlan p = parseModify(args, del);
-  PreparedRequest r;
-  r.needs = {p.dev};
-  r.device = p.dev;
-  r.namedAsTyped = true;
-  r.encode = [p, del](Resolver& resolver) {
-    BridgeVlanInfo v = p.info;
-    v.dev = Ifref(resolver.index(p.dev));
+  return deviceRequest(p.dev, p.info, [del](const BridgeVlanInfo& v, Resolver&) {
     return del ? BridgeVlanRequests::del(v) : BridgeVlanRequests::add(v);
-  };
-  return r;
+  });
 }
 
 PreparedRequest prepareVlan(Context&, Args& args) {
