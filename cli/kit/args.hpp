@@ -10,6 +10,8 @@
 #include <stdexcept>
 #include <optional>
 #include <string>
+#include <cstddef>
+#include <utility>
 #include <string_view>
 #include <vector>
 
@@ -54,6 +56,14 @@ class Args {
   bool acceptAny(std::initializer_list<std::string_view> keywords);
   /// Consumes `keyword` (sets `field` true) or `no` + `keyword` (sets it false): ip's [no]X switches.
   bool acceptSwitch(std::string_view keyword, std::optional<bool>& field);
+  /// Consumes the current word if `words` names it, returning its value: keyword tables
+  /// (`nodad` -> AddrFlag::Nodad) instead of one accept per keyword.
+  template <class V, std::size_t N>
+  std::optional<V> acceptFrom(const std::pair<std::string_view, V> (&words)[N]) {
+    for (const auto& [word, value] : words)
+      if (accept(word)) return value;
+    return std::nullopt;
+  }
 
   /// The whole command as typed, for messages.
   std::string text() const;

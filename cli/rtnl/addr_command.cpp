@@ -52,6 +52,12 @@ struct ParsedAddr {
   std::string dev;
 };
 
+/// The flags `address add` takes, as ip words them.
+constexpr std::pair<std::string_view, AddrFlag> kFlagWords[] = {
+    {"nodad", AddrFlag::Nodad},       {"noprefixroute", AddrFlag::Noprefixroute}, {"home", AddrFlag::Home},
+    {"mngtmpaddr", AddrFlag::Mngtmpaddr}, {"optimistic", AddrFlag::Optimistic},   {"autojoin", AddrFlag::Autojoin},
+};
+
 ParsedAddr parseAddr(const Context& ctx, Args& args, bool del) {
   ParsedAddr p;
   bool broadcastAuto = false;
@@ -95,18 +101,8 @@ ParsedAddr parseAddr(const Context& ctx, Args& args, bool del) {
       p.info.preferredLifetime = parseLifetime(args.value("preferred_lft"), "preferred_lft");
     } else if (args.acceptAny({"metric", "priority"})) {
       p.info.metric = parseU32(args.value("metric"), "metric");
-    } else if (args.accept("nodad")) {
-      p.info.setFlag(AddrFlag::Nodad);
-    } else if (args.accept("noprefixroute")) {
-      p.info.setFlag(AddrFlag::Noprefixroute);
-    } else if (args.accept("home")) {
-      p.info.setFlag(AddrFlag::Home);
-    } else if (args.accept("mngtmpaddr")) {
-      p.info.setFlag(AddrFlag::Mngtmpaddr);
-    } else if (args.accept("optimistic")) {
-      p.info.setFlag(AddrFlag::Optimistic);
-    } else if (args.accept("autojoin")) {
-      p.info.setFlag(AddrFlag::Autojoin);
+    } else if (auto flag = args.acceptFrom(kFlagWords)) {
+      p.info.setFlag(*flag);
     } else {
       args.unknown("expected an address option");
     }

@@ -124,6 +124,14 @@ RoutePath parsePath(Args& args, std::optional<std::string>& dev) {
   return p;
 }
 
+/// The metrics `route add` takes (RTAX_*), as ip words them: the member and the keyword.
+using Metric = std::pair<std::optional<uint32_t> RouteMetrics::*, std::string_view>;
+constexpr std::pair<std::string_view, Metric> kMetricWords[] = {
+    {"mtu", {&RouteMetrics::mtu, "mtu"}},           {"advmss", {&RouteMetrics::advmss, "advmss"}},
+    {"hoplimit", {&RouteMetrics::hoplimit, "hoplimit"}}, {"window", {&RouteMetrics::window, "window"}},
+    {"initcwnd", {&RouteMetrics::initcwnd, "initcwnd"}}, {"initrwnd", {&RouteMetrics::initrwnd, "initrwnd"}},
+};
+
 ParsedRoute parseRoute(Context& ctx, Args& args, bool del) {
   ParsedRoute p;
   RouteMetrics metrics;
@@ -167,18 +175,8 @@ ParsedRoute parseRoute(Context& ctx, Args& args, bool del) {
       p.info.prefsrc = parseIp(args.value("src"), "src");
     } else if (args.acceptAny({"tos", "dsfield"})) {
       p.info.tos = static_cast<uint8_t>(parseU32(args.value("tos"), "tos", 0, 255));
-    } else if (args.accept("mtu")) {
-      metrics.mtu = metric("mtu");
-    } else if (args.accept("advmss")) {
-      metrics.advmss = metric("advmss");
-    } else if (args.accept("hoplimit")) {
-      metrics.hoplimit = metric("hoplimit");
-    } else if (args.accept("window")) {
-      metrics.window = metric("window");
-    } else if (args.accept("initcwnd")) {
-      metrics.initcwnd = metric("initcwnd");
-    } else if (args.accept("initrwnd")) {
-      metrics.initrwnd = metric("initrwnd");
+    } else if (auto member = args.acceptFrom(kMetricWords)) {
+      metrics.*member->first = metric(member->second);
     } else if (args.accept("onlink")) {
       p.info.onlink = true;
     } else if (args.accept("nhid")) {
