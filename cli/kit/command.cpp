@@ -131,6 +131,16 @@ int runPrepared(Context& ctx, const PreparedRequest& prepared, const Args& args)
   return kExitOk;
 }
 
+int runShowOnly(Context& ctx, Args& args, const std::string& usage, std::string_view verbs,
+                int (*show)(Context& ctx, Args& args)) {
+  if (args.accept("help")) {
+    printLine(usage);
+    return kExitOk;
+  }
+  if (!args.done() && !args.acceptAny({"show", "list", "lst"})) args.unknown(verbs);
+  return show(ctx, args);
+}
+
 int runObject(Context& ctx, Args& args, const std::string& usage, std::initializer_list<ObjectVerb> verbs,
               PreparedRequest (*prepare)(Context& ctx, Args& args)) {
   if (args.done()) return verbs.begin()->run(ctx, args);

@@ -172,6 +172,11 @@ struct ObjectVerb {
 int runObject(Context& ctx, Args& args, const std::string& usage, std::initializer_list<ObjectVerb> verbs,
               PreparedRequest (*prepare)(Context& ctx, Args& args));
 
+/// The command line of an object that only shows (maddress, netconf): `help` prints `usage`;
+/// no words, show, list or lst run `show`; another word is refused, listing `verbs`.
+int runShowOnly(Context& ctx, Args& args, const std::string& usage, std::string_view verbs,
+                int (*show)(Context& ctx, Args& args));
+
 /// Runs one PreparedRequest now: validates, resolves names (one lookup each), sends, waits for
 /// the ACK. Prints errors; returns the exit status. `args`: the command line it was prepared
 /// from (named in errors when prepared.namedAsTyped).

@@ -140,9 +140,14 @@ void finishTunnel(ParsedLink& p, const Info& o) {
   p.info.setKindOptions(o);
 }
 
-/// remote, local, link, ttl and tos: how iproute2's tunnel printers begin.
-template <class Info>
-void printTunnelOptions(std::vector<KindOption>& out, const Info& o, const NameOf& nameOf) {
+/// A tunnel's options in `ip -d` order: remote, local, link, ttl and tos (how iproute2's tunnel
+/// printers begin), then what `more(out, options)` adds (the kind's own).
+template <class Info, class More>
+std::vector<KindOption> printTunnel(const LinkInfo& l, const NameOf& nameOf, More&& more) {
+  std::vector<KindOption> out;
+  const Info* options = l.kindOptions<Info>();
+  if (!options) return out;
+  const Info& o = *options;
   out.push_back(stringOption("remote", tunnelEndpoint(o.remote), "remote " + tunnelEndpoint(o.remote)));
   out.push_back(stringOption("local", tunnelEndpoint(o.local), "local " + tunnelEndpoint(o.local)));
   if (o.dev && o.dev->isIndex()) {
@@ -151,6 +156,8 @@ void printTunnelOptions(std::vector<KindOption>& out, const Info& o, const NameO
   }
   out.push_back(tunnelTtl(o.ttl.value_or(0)));
   if (auto tos = tunnelTos(o.tos.value_or(0))) out.push_back(*tos);
+  more(out, o);
+  return out;
 }
 
 /// The device a tunnel is bound to (`dev`), for `show` to name.

@@ -105,15 +105,8 @@ int show(Context& ctx, Args& args) {
   return kExitOk;
 }
 
-int runMaddress(Context& ctx, Args& args) {
-  if (args.peek() == "help") {
-    printLine(kUsage);
-    return kExitOk;
-  }
-  // ip's add and del (joining a link-layer group by SIOCADDMULTI) are not supported.
-  if (!args.done() && !args.acceptAny({"show", "list", "lst"})) args.unknown("maddress verbs: show, list");
-  return show(ctx, args);
-}
+// ip's add and del (joining a link-layer group by SIOCADDMULTI) are not supported.
+int runMaddress(Context& ctx, Args& args) { return runShowOnly(ctx, args, kUsage, "maddress verbs: show, list", show); }
 
 const Registrar kMaddress{
     ObjectCommand{.name = "maddress", .aliases = {"maddr"}, .usage = kUsage, .run = runMaddress, .prepare = {}}};

@@ -100,14 +100,7 @@ int show(Context& ctx, Args& args) {
   return kExitOk;
 }
 
-int runNetconf(Context& ctx, Args& args) {
-  if (args.peek() == "help") {
-    printLine(kUsage);
-    return kExitOk;
-  }
-  if (!args.done() && !args.acceptAny({"show", "list", "lst"})) args.unknown("netconf verbs: show");
-  return show(ctx, args);
-}
+int runNetconf(Context& ctx, Args& args) { return runShowOnly(ctx, args, kUsage, "netconf verbs: show", show); }
 
 const Registrar kNetconf{
     ObjectCommand{.name = "netconf", .aliases = {}, .usage = kUsage, .run = runNetconf, .prepare = {}}};

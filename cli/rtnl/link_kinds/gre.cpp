@@ -40,18 +40,13 @@ void parseGre(Args& args, ParsedLink& p) {
 
 // Keys and order of iproute2's gre_print_opt.
 std::vector<KindOption> printGre(const LinkInfo& l, const NameOf& nameOf) {
-  std::vector<KindOption> out;
-  const auto* g = l.kindOptions<GreInfo>();
-  if (!g) return out;
-  printTunnelOptions(out, *g, nameOf);
-  if (g->pmtudisc) out.push_back({"pmtudisc", *g->pmtudisc, *g->pmtudisc ? std::string() : "nopmtudisc"});
-  if (g->ikey) out.push_back(stringOption("ikey", dottedKey(*g->ikey), "ikey " + dottedKey(*g->ikey)));
-  if (g->okey) out.push_back(stringOption("okey", dottedKey(*g->okey), "okey " + dottedKey(*g->okey)));
-  if (g->iseq.value_or(false)) out.push_back({"iseq", true, "iseq"});
-  if (g->oseq.value_or(false)) out.push_back({"oseq", true, "oseq"});
-  if (g->icsum.value_or(false)) out.push_back({"icsum", true, "icsum"});
-  if (g->ocsum.value_or(false)) out.push_back({"ocsum", true, "ocsum"});
-  return out;
+  return printTunnel<GreInfo>(l, nameOf, [](std::vector<KindOption>& out, const GreInfo& g) {
+    if (g.pmtudisc) out.push_back({"pmtudisc", *g.pmtudisc, *g.pmtudisc ? std::string() : "nopmtudisc"});
+    if (g.ikey) out.push_back(stringOption("ikey", dottedKey(*g.ikey), "ikey " + dottedKey(*g.ikey)));
+    if (g.okey) out.push_back(stringOption("okey", dottedKey(*g.okey), "okey " + dottedKey(*g.okey)));
+    for (auto [word, on] : {std::pair{"iseq", g.iseq}, {"oseq", g.oseq}, {"icsum", g.icsum}, {"ocsum", g.ocsum}})
+      if (on.value_or(false)) out.push_back({word, true, word});
+  });
 }
 
 const LinkKindRegistrar kGre{{.kinds = {"gre", "gretap"},

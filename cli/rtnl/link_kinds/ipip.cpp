@@ -17,13 +17,10 @@ void parseIpTunnel(Args& args, ParsedLink& p) {
 
 // Keys and order of iproute2's iptunnel_print_opt (its "proto" stays undecoded: not printed).
 std::vector<KindOption> printIpTunnel(const LinkInfo& l, const NameOf& nameOf) {
-  std::vector<KindOption> out;
-  const auto* o = l.kindOptions<IpTunnelInfo>();
-  if (!o) return out;
-  printTunnelOptions(out, *o, nameOf);
-  bool pmtudisc = o->pmtudisc.value_or(false);
-  out.push_back({"pmtudisc", pmtudisc, pmtudisc ? "pmtudisc" : "nopmtudisc"});
-  return out;
+  return printTunnel<IpTunnelInfo>(l, nameOf, [](std::vector<KindOption>& out, const IpTunnelInfo& o) {
+    bool pmtudisc = o.pmtudisc.value_or(false);
+    out.push_back({"pmtudisc", pmtudisc, pmtudisc ? "pmtudisc" : "nopmtudisc"});
+  });
 }
 
 const LinkKindRegistrar kIpTunnel{{.kinds = {"ipip", "sit"},
