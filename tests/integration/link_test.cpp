@@ -85,6 +85,48 @@ TEST_F(LinkTest, MissingDeviceIsEnodevAndFindIsEmpty) {
   EXPECT_EQ(ipLinkSnapshot(), before);
 }
 
+// Netlink::execute(build), the check-resolve-send every object API takes, for a request built
+// outside the library (the CLI's runPrepared): built once with placeholder indexes, then with
+// the real ones, then sent.
+TEST_F(LinkTest, ExecuteBuildChecksWithPlaceholdersThenResolvesAndSends) {
+  addVeth("v0", "v1");
+  std::vector<uint32_t> seen;
+  nl.execute([&](const IndexOf& indexOf) {
+    seen.push_back(indexOf("v0"));
+    return LinkRequests::set(Ifref(seen.back()), LinkInfo().setMtu(1400));
+  });
+  ASSERT_EQ(seen.size(), 2u) << "built once to check (placeholders), once to send";
+  EXPECT_EQ(seen[0], 1u) << "the check's placeholder index";
+  EXPECT_EQ(seen[1], ipLink("v0")["ifindex"].get<uint32_t>());
+  EXPECT_EQ(ipLink("v0")["mtu"], 1400);
+}
+
+// Bad input is reported before any lookup (a missing device must not hide the real mistake),
+// a missing device is ENODEV naming it, and neither sends anything.
+TEST_F(LinkTest, ExecuteBuildReportsBadInputBeforeAMissingDeviceAndSendsNothing) {
+  addVeth("v0", "v1");
+  std::string before = ipLinkSnapshot();
+  try {
+    nl.execute([](const IndexOf& indexOf) -> Request {
+      (void)indexOf("nosuch0");
+      throw Error::invalidArgument("test", "a bad value");
+    });
+    FAIL() << "expected the builder's EINVAL";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), std::errc::invalid_argument) << e.what();
+  }
+  try {
+    nl.execute([](const IndexOf& indexOf) { return LinkRequests::set(Ifref(indexOf("nosuch0")), LinkInfo().setMtu(1400)); });
+    FAIL() << "expected ENODEV";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), std::errc::no_such_device) << e.what();
+    EXPECT_NE(std::string(e.what()).find("nosuch0"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(nl.execute([](const IndexOf& indexOf) { return LinkRequests::set(Ifref(indexOf("bad name")), LinkInfo()); }),
+               Error);
+  EXPECT_EQ(ipLinkSnapshot(), before);
+}
+
 // findIndex asks with an ioctl on the Netlink's own socket: it must answer for the Netlink's
 // namespace (not the process's), see altnames like RTM_GETLINK does, and send no netlink message.
 TEST_F(LinkTest, FindIndexAnswersForTheSocketsNamespaceWithoutAMessage) {
