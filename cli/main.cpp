@@ -14,6 +14,7 @@
 #include "kit/failure.hpp"
 #include "kit/complete.hpp"
 #include "kit/ip_compat.hpp"
+#include "kit/ip_names.hpp"
 #include "kit/output.hpp"
 #include "kit/version.hpp"
 
@@ -38,7 +39,7 @@ std::string usage() {
       "       OPTIONS := {{ -j[son] | -p[retty] | -s[tats] | -d[etails] | -n[etns] NETNS |\n"
       "                    -4 | -6 | -0 | -f[amily] {{ inet | inet6 | link }} | -br[ief] | -o[neline] |\n"
       "                    -h[uman] | -iec | -l[oops] N | -t[imestamp] | -ts[hort] | -c[olor] |\n"
-      "                    -b[atch] FILE | -force | -window N | -he[lp] | -V[ersion] }}\n"
+      "                    -r[esolve] | -N[umeric] | -b[atch] FILE | -force | -window N | -he[lp] | -V[ersion] }}\n"
       "       (options are matched by prefix as ip matches them; tc's may follow \"tc\")\n"
       "Exit status (as ip): 0 success, 1 a bad value or device, 2 the kernel refused, 255 usage error.",
       objects);
@@ -47,16 +48,39 @@ std::string usage() {
 /// What main should do after the global options.
 struct Parsed {
   GlobalOptions options;
+  IpNameOptions names;  ///< -N, -r: process-wide, as in ip (kit/ip_names.hpp)
   std::vector<std::string> rest;
-  bool help = false;
+  bool help = false;    ///< ip's -help: the usage on stderr, status 255 (ip's usage() exits so)
+  bool tcHelp = false;  ///< `tc -help`: tc's, status 0
   bool version = false;
 };
 
-FamilyOption parseFamily(std::string_view word) {
-  if (word == "inet") return FamilyOption::Inet;
-  if (word == "inet6") return FamilyOption::Inet6;
-  if (word == "link") return FamilyOption::Link;
-  throw UsageError(fmt::format("-family: \"{}\" is not a family (inet, inet6, link)", word));
+/// -f[amily] WORD: fastlink's families, or ip's mpls and bridge (kit/ip_names.hpp, OtherFamily).
+void parseFamily(std::string_view word, GlobalOptions& options, IpNameOptions& names) {
+  names.family = OtherFamily::None;
+  if (word == "inet") options.family = FamilyOption::Inet;
+  else if (word == "inet6") options.family = FamilyOption::Inet6;
+  else if (word == "link") options.family = FamilyOption::Link;
+  else if (word == "mpls") names.family = OtherFamily::Mpls, options.family = FamilyOption::Any;
+  else if (word == "bridge") names.family = OtherFamily::Bridge, options.family = FamilyOption::Any;
+  else throw UsageError(fmt::format("-family: \"{}\" is not a family (inet, inet6, mpls, bridge, link)", word));
+}
+
+/// -M / -B (ip's -family mpls / bridge) reach only the listings that handle them (FamilyOption):
+/// `link show` (which ignores them, as ip's does), `address show|flush` and `route show|flush`
+/// (nothing of fastlink's is of those families; ip finds nothing either on a kernel without MPLS
+/// routes, and fastlink refuses when the kernel has some) and `rule show` (the kernel refuses the
+/// family). Anything else, a change above all (`-M route add` would make an IPv4 route), is refused.
+void checkFamilyObject(const std::vector<std::string>& words) {
+  if (!isOtherFamily()) return;
+  const std::string& object = words[0];
+  const std::string verb = words.size() > 1 ? words[1] : "show";
+  bool listing = verb == "show" || verb == "list" || verb == "lst" || verb == "ls";
+  if ((object == "link" || object == "rule") && listing) return;
+  if ((object == "address" || object == "route") && (listing || verb == "flush")) return;
+  bool mpls = ipNameOptions.family == OtherFamily::Mpls;
+  throw UsageError(fmt::format("the {} family (-{}, -family {}) is not supported by fastlink with \"{} {}\"",
+                               otherFamilyName(), mpls ? 'M' : 'B', mpls ? "mpls" : "bridge", object, verb));
 }
 
 /// iproute2's matches() for options: `opt` is a prefix of `name` that says more than "-".
@@ -82,7 +106,7 @@ std::size_t parseOptions(const std::vector<std::string>& words, std::size_t i, P
     if (opt.starts_with("--")) opt.remove_prefix(1);  // iproute2 accepts --json as -json
     auto is = [&](std::string_view name) { return optionMatches(opt, name); };
     if (tc && is("-help")) {  // tc.c has no -human: its `-h` is -help
-      p.help = true;
+      p.tcHelp = true;
       continue;
     }
     if (tc && (is("-loops") || is("-human") || is("-resolve")))
@@ -90,19 +114,17 @@ std::size_t parseOptions(const std::vector<std::string>& words, std::size_t i, P
     // ip.c's order: `-l` is -loops, `-h` -human (fastlink's help is -help, -he, `help`), `-r`
     // -resolve, `-t` -timestamp, `-ts` -tshort, `-i` -iec.
     if (is("-loops")) p.options.maxFlushLoops = std::atoi(value(opt).c_str());  // ip's atoi: "x" is 0
-    else if (is("-family")) p.options.family = parseFamily(value(opt));
-    else if (opt == "-4") p.options.family = FamilyOption::Inet;
-    else if (opt == "-6") p.options.family = FamilyOption::Inet6;
-    else if (opt == "-0") p.options.family = FamilyOption::Link;
-    else if (opt == "-M" || opt == "-B")
-      throw UsageError(fmt::format("option \"{}\" of ip (the {} family) is not supported by fastlink", words[i],
-                                   opt == "-M" ? "MPLS" : "bridge"));
+    else if (is("-family")) parseFamily(value(opt), p.options, p.names);
+    else if (opt == "-4") p.options.family = FamilyOption::Inet, p.names.family = OtherFamily::None;
+    else if (opt == "-6") p.options.family = FamilyOption::Inet6, p.names.family = OtherFamily::None;
+    else if (opt == "-0") p.options.family = FamilyOption::Link, p.names.family = OtherFamily::None;
+    else if (opt == "-M") p.options.family = FamilyOption::Any, p.names.family = OtherFamily::Mpls;
+    else if (opt == "-B") p.options.family = FamilyOption::Any, p.names.family = OtherFamily::Bridge;
     else if (is("-human") || is("-human-readable")) p.options.human = true;
     else if (is("-iec")) p.options.iec = true;
     else if (is("-stats") || is("-statistics")) ++p.options.stats;
     else if (is("-details")) p.options.details = true;
-    else if (is("-resolve"))
-      throw UsageError(fmt::format("option \"{}\" of ip (-resolve: host names for addresses) is not supported by fastlink", words[i]));
+    else if (is("-resolve")) p.names.resolve = true;
     else if (is("-oneline")) p.options.oneline = true;
     else if (is("-timestamp")) p.options.timestamp = true;
     else if (is("-tshort")) p.options.timestamp = p.options.timestampShort = true;
@@ -116,7 +138,8 @@ std::size_t parseOptions(const std::vector<std::string>& words, std::size_t i, P
     else if (isColorOption(opt)) continue;
     else if (is("-help")) p.help = true;
     else if (is("-netns")) p.options.netns = value(opt);
-    else if (is("-Numeric") || is("-all") || opt == "-echo")
+    else if (is("-Numeric")) p.names.numeric = true;
+    else if (is("-all") || opt == "-echo")
       throw UsageError(fmt::format("option \"{}\" of ip is not supported by fastlink", words[i]));
     else if (is("-window")) p.options.window = parseU32(value(opt), "-window", 1, 1u << 20);
     else throw UsageError(fmt::format("option \"{}\" is unknown, try \"fastlink -help\"", words[i]));
@@ -156,12 +179,17 @@ int dispatch(Context& ctx, std::vector<std::string> words) {
     words[0] = resolveIpObject(words[0]);  // `ip a s`, `ip ro sh`: as ip's matches() reads them
     resolveIpVerb(words);
   }
+  if (words[0] != kHelpCompleteWord && findCommand(words[0])) {
+    std::vector<std::string> named = words;
+    named[0] = findCommand(words[0])->name;
+    checkFamilyObject(named);
+  }
   Args args(std::move(words));
   std::string object = args.next();
   if (object == kHelpCompleteWord) return runHelpComplete(args, usage());  // for completions/fastlink.bash
-  if (object == "help") {
-    printLine(usage());
-    return kExitOk;
+  if (object == "help") {  // ip's do_help: its usage(), on stderr, status 255
+    std::fputs((usage() + "\n").c_str(), stderr);
+    return kExitUsage;
   }
   const ObjectCommand* command = findCommand(object);
   if (!command && isIpObject(object))  // ip's xfrm, netns, ntable, ...: a usage error, as ip's for a word it lacks
@@ -176,10 +204,15 @@ int run(int argc, char** argv) {
     printLine(kVersionText);
     return kExitOk;
   }
-  if (p.help) {
+  if (p.tcHelp) {  // `tc -help` prints tc's usage and exits 0
     printLine(usage());
     return kExitOk;
   }
+  if (p.help) {  // `ip -help`: usage() on stderr, exit(-1)
+    std::fputs((usage() + "\n").c_str(), stderr);
+    return kExitUsage;
+  }
+  ipNameOptions = p.names;
   fastlink::setWarningHandler(printKernelWarning);  // htb's "quantum ... is big", as ip and tc print it
   Context ctx(p.options);
   if (p.options.batchFile) {

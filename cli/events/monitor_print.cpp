@@ -14,6 +14,7 @@
 #include "rtnl/route_words.hpp"
 #include "rtnl/tc_filter_print.hpp"
 #include "rtnl/tc_print.hpp"
+#include "kit/ip_names.hpp"
 #include "kit/writer.hpp"
 #include "xdp/xdp_show.hpp"
 
@@ -31,6 +32,7 @@ constexpr uint32_t kAddrSecondary = 0x01;
 constexpr uint32_t kAddrPermanent = 0x80;
 
 std::string linkTypeName(uint16_t type) {
+  if (ipNameOptions.numeric) return fmt::format("[{}]", type);  // -N, as ip's ll_type_n2a
   switch (type) {
     case 1: return "ether";
     case 772: return "loopback";
@@ -122,7 +124,7 @@ void linkText(std::string& out, const LinkInfo& l, DeviceNames& names, NetnsName
   if (l.qdisc) fmt::format_to(std::back_inserter(out), " qdisc {}", *l.qdisc);
   if (l.masterIndex()) fmt::format_to(std::back_inserter(out), " master {}", names.name(l.masterIndex()));
   if (l.operState) fmt::format_to(std::back_inserter(out), " state {}", *l.operState);
-  if (l.group) out += *l.group == 0 ? " group default" : fmt::format(" group {}", *l.group);
+  if (l.group) out += " group " + ipGroupName(*l.group);
   out += " \n    link/";
   out += linkTypeName(l.type.value_or(65534));
   if (l.address) fmt::format_to(std::back_inserter(out), " {}", l.address->toString());
@@ -147,7 +149,7 @@ void linkJson(JsonOut& j, const LinkInfo& l, DeviceNames& names) {
   if (l.masterIndex()) j.field("master", names.name(l.masterIndex()));
   if (l.operState) j.field("operstate", *l.operState);
   if (l.linkMode) j.field("linkmode", *l.linkMode);
-  if (l.group) j.field("group", *l.group == 0 ? "default" : std::to_string(*l.group));
+  if (l.group) j.field("group", ipGroupName(*l.group));
   if (l.txqlen) j.field("txqlen", *l.txqlen);
   if (l.type) j.field("link_type", linkTypeName(*l.type));
   if (l.address) j.key("address").rawValue().put('"').putMac(*l.address).put('"');
@@ -176,7 +178,7 @@ void addrText(std::string& out, const AddrInfo& a, DeviceNames& names) {
                  a.peer ? a.address->address().toString() : a.address->toStringWithLength());
   if (a.peer) fmt::format_to(std::back_inserter(out), " peer {}/{}", a.peer->toString(), a.address->length());
   if (a.broadcast) fmt::format_to(std::back_inserter(out), " brd {}", a.broadcast->toString());
-  fmt::format_to(std::back_inserter(out), " scope {}", scopeName(a.scope.value_or(Scope::Universe)));
+  fmt::format_to(std::back_inserter(out), " scope {}", ipScopeName(a.scope.value_or(Scope::Universe)));
   for (const auto& w : addrFlagWords(a)) fmt::format_to(std::back_inserter(out), " {}", w);
   if (a.label) fmt::format_to(std::back_inserter(out), " {}", *a.label);
   else out += ' ';
@@ -193,7 +195,7 @@ void addrJson(JsonOut& j, const AddrInfo& a, DeviceNames& names) {
   if (a.peer) j.field("address", *a.peer);
   j.field("prefixlen", a.address->length());
   if (a.broadcast) j.field("broadcast", *a.broadcast);
-  j.field("scope", scopeName(a.scope.value_or(Scope::Universe)));
+  j.field("scope", ipScopeName(a.scope.value_or(Scope::Universe)));
   for (const auto& w : addrFlagWords(a)) j.field(std::string_view(w), true);
   if (a.label) j.field("label", *a.label);
   j.field("valid_life_time", a.validLifetime.value_or(0xffffffffu));
@@ -218,17 +220,16 @@ const char* prefName(uint8_t pref) {
 bool isV6(const RouteInfo& r) { return r.dst && !r.dst->isV4(); }
 
 void routeText(std::string& out, const RouteInfo& r, DeviceNames& names) {
-  const RouteNames& rn = RouteNames::system();
   auto put = [&](std::string_view f, const auto&... args) { fmt::format_to(std::back_inserter(out), fmt::runtime(f), args...); };
-  if (r.type && *r.type != RouteType::Unicast) put("{} ", routeTypeName(*r.type));
+  if (r.type && *r.type != RouteType::Unicast) put("{} ", ipRouteTypeName(*r.type));
   appendRouteDst(out, r);
   if (r.src && r.src->length()) put(" from {}", r.src->toString());
   if (r.nhid) put(" nhid {}", *r.nhid);
   if (r.gateway) put(" via {}", r.gateway->toString());
   if (r.devIndex()) put(" dev {}", names.name(r.devIndex()));
-  if (r.table && *r.table != kTableMain) put(" table {}", rn.tableName(*r.table));
-  if (r.protocol && *r.protocol != RouteProtocol::Boot) put(" proto {}", rn.protocolName(*r.protocol));
-  if (r.scope && *r.scope != Scope::Universe) put(" scope {}", scopeName(*r.scope));
+  if (r.table && *r.table != kTableMain) put(" table {}", ipTableName(*r.table));
+  if (r.protocol && *r.protocol != RouteProtocol::Boot) put(" proto {}", ipProtocolName(*r.protocol));
+  if (r.scope && *r.scope != Scope::Universe) put(" scope {}", ipScopeName(*r.scope));
   if (r.metric || isV6(r)) put(" metric {}", r.metric.value_or(0));
   if (r.prefsrc) put(" src {}", r.prefsrc->toString());
   for (const auto& f : routeFlagWords(r.flags.value_or(0) & 0xff)) put(" {}", f);
@@ -258,16 +259,15 @@ void routeFlagArray(JsonOut& j, uint32_t flags) {
 }
 
 void routeJson(JsonOut& j, const RouteInfo& r, DeviceNames& names) {
-  const RouteNames& rn = RouteNames::system();
-  if (r.type && *r.type != RouteType::Unicast) j.field("type", routeTypeName(*r.type));
+  if (r.type && *r.type != RouteType::Unicast) j.field("type", ipRouteTypeName(*r.type));
   if (!r.dst || r.dst->isDefault()) j.field("dst", "default");
   else j.field("dst", *r.dst);  // a host route without its length, like iproute2
   if (r.nhid) j.field("nhid", *r.nhid);
   if (r.gateway) j.field("gateway", *r.gateway);
   if (r.devIndex()) j.field("dev", names.name(r.devIndex()));
-  if (r.table && *r.table != kTableMain) j.field("table", rn.tableName(*r.table));
-  if (r.protocol && *r.protocol != RouteProtocol::Boot) j.field("protocol", rn.protocolName(*r.protocol));
-  if (r.scope && *r.scope != Scope::Universe) j.field("scope", scopeName(*r.scope));
+  if (r.table && *r.table != kTableMain) j.field("table", ipTableName(*r.table));
+  if (r.protocol && *r.protocol != RouteProtocol::Boot) j.field("protocol", ipProtocolName(*r.protocol));
+  if (r.scope && *r.scope != Scope::Universe) j.field("scope", ipScopeName(*r.scope));
   if (r.metric) j.field("metric", *r.metric);
   if (r.prefsrc) j.field("prefsrc", *r.prefsrc);
   routeFlagArray(j.key("flags"), r.flags.value_or(0) & 0xff);
@@ -327,7 +327,7 @@ void fdbJson(JsonOut& j, const FdbInfo& f, DeviceNames& names) {
 
 // ---- rules ----------------------------------------------------------------------------------
 
-std::string ruleTable(uint32_t table) { return RouteNames::system().tableName(table); }
+std::string ruleTable(uint32_t table) { return ipTableName(table); }
 
 void ruleText(std::string& out, const RuleInfo& r) {
   auto put = [&](std::string_view f, const auto&... args) { fmt::format_to(std::back_inserter(out), fmt::runtime(f), args...); };
@@ -382,10 +382,10 @@ void nexthopText(std::string& out, const NexthopInfo& n, DeviceNames& names) {
   if (n.gateway) put(" via {}", n.gateway->toString());
   if (n.devIndex()) put(" dev {}", names.name(n.devIndex()));
   if (n.blackhole) out += " blackhole";
-  if (n.scope && *n.scope != Scope::Universe) put(" scope {}", scopeName(*n.scope));
+  if (n.scope && *n.scope != Scope::Universe) put(" scope {}", ipScopeName(*n.scope));
   for (const auto& f : routeFlagWords(n.flags.value_or(0))) put(" {}", f);
   // Unlike a route's line, a nexthop's names `proto boot` too: only unspec is left out (ip does so).
-  if (n.protocol && *n.protocol != RouteProtocol::Unspec) put(" proto {}", RouteNames::system().protocolName(*n.protocol));
+  if (n.protocol && *n.protocol != RouteProtocol::Unspec) put(" proto {}", ipProtocolName(*n.protocol));
   if (n.fdb) out += " fdb";
   out += " \n";
 }
@@ -406,9 +406,9 @@ void nexthopJson(JsonOut& j, const NexthopInfo& n, DeviceNames& names) {
   if (n.blackhole) j.field("blackhole", true);
   // The keys `ip -j nexthop show` (and `fastlink -j nexthop show`) print: no scope for a group or
   // a blackhole, no protocol when unset.
-  if (n.scope && !n.isGroup() && !n.blackhole) j.field("scope", scopeName(*n.scope));
+  if (n.scope && !n.isGroup() && !n.blackhole) j.field("scope", ipScopeName(*n.scope));
   routeFlagArray(j.key("flags"), n.flags.value_or(0));
-  if (n.protocol && *n.protocol != RouteProtocol::Unspec) j.field("protocol", RouteNames::system().protocolName(*n.protocol));
+  if (n.protocol && *n.protocol != RouteProtocol::Unspec) j.field("protocol", ipProtocolName(*n.protocol));
   if (n.fdb) j.field("fdb", true);
 }
 

@@ -11,11 +11,13 @@
 
 #include "kit/args.hpp"
 #include "kit/command.hpp"
+#include "kit/device_names.hpp"
 #include "kit/failure.hpp"
 #include "fastlink/addr.hpp"
 #include "fastlink/addr_view.hpp"
 #include "rtnl/link_show.hpp"
 #include "kit/ip_compat.hpp"
+#include "kit/ip_names.hpp"
 #include "kit/output.hpp"
 #include "kit/writer.hpp"
 
@@ -25,12 +27,15 @@ namespace {
 constexpr const char* kUsage = R"(Usage: fastlink address { add | replace } IFADDR dev DEV [ OPTIONS ]
        fastlink address del IFADDR dev DEV [ peer PEER ] [ label LABEL ]
        fastlink address [ show ] [ dev DEV ] [ scope SCOPE ] [ label LABEL ] [ -4 | -6 ]
-       fastlink address flush dev DEV [ scope SCOPE ] [ label LABEL ] [ -4 | -6 ]
+       fastlink address flush [ dev DEV ] [ scope SCOPE ] [ label LABEL ] [ to PREFIX ] [ up ] [ -4 | -6 ] [ FLAG ... ]
 IFADDR := PREFIX [ peer PREFIX ]
 OPTIONS := broadcast ADDRESS | broadcast + | scope SCOPE | label LABEL | valid_lft LFT |
            preferred_lft LFT | metric N | nodad | noprefixroute | home | mngtmpaddr | optimistic | autojoin
 LFT := forever | SECONDS
-SCOPE := global | site | link | host | 0-255)";
+SCOPE := global | site | link | host | 0-255
+FLAG := [-]{ primary | secondary | temporary | dynamic | permanent | tentative | deprecated | dadfailed |
+       nodad | optimistic | home | mngtmpaddr | noprefixroute | autojoin | stable-privacy }
+(flush: as ip's, in rounds of -l N, 10 by default; -s says what each round deleted, -s -s lists it))";
 
 bool isHelp(const Args& args) { return args.peek() == "help"; }
 
@@ -221,6 +226,12 @@ constexpr FlagName kFlagNames[] = {{AddrFlag::Nodad, "nodad"},           {AddrFl
                                    {AddrFlag::Mngtmpaddr, "mngtmpaddr"}, {AddrFlag::Noprefixroute, "noprefixroute"},
                                    {AddrFlag::Autojoin, "autojoin"},     {AddrFlag::StablePrivacy, "stable-privacy"}};
 
+/// An address ip prints with format_host: a host name with -r (local, peer, broadcast).
+void hostJson(JsonOut& j, const char* key, const IpAddress& address) {
+  if (ipNameOptions.resolve) j.field(key, ipHostName(address));
+  else j.field(key, address);
+}
+
 /// One entry of addr_info, with iproute2's field names (`brief`: those of `ip -br -j`).
 void addrJson(JsonOut& j, const AddrView& a, bool brief) {
   Prefix address = *a.address();
@@ -228,8 +239,8 @@ void addrJson(JsonOut& j, const AddrView& a, bool brief) {
   std::optional<uint32_t> metric = a.metric();
   j.beginObject();
   if (brief) {
-    j.field("local", address.address());
-    if (peer) j.field("address", *peer);
+    hostJson(j, "local", address.address());
+    if (peer) hostJson(j, "address", *peer);
     j.field("prefixlen", address.length());
     if (metric) j.field("metric", *metric);
     j.endObject();
@@ -237,12 +248,12 @@ void addrJson(JsonOut& j, const AddrView& a, bool brief) {
   }
   bool v4 = address.isV4();
   j.field("family", v4 ? "inet" : "inet6");
-  j.field("local", address.address());
-  if (peer) j.field("address", *peer);
+  hostJson(j, "local", address.address());
+  if (peer) hostJson(j, "address", *peer);
   j.field("prefixlen", address.length());
   if (metric) j.field("metric", *metric);
-  if (auto broadcast = a.broadcast()) j.field("broadcast", *broadcast);
-  j.field("scope", scopeName(a.scope()));
+  if (auto broadcast = a.broadcast()) hostJson(j, "broadcast", *broadcast);
+  j.field("scope", ipScopeName(a.scope()));
   if (a.has(AddrFlag::Secondary)) j.field(v4 ? "secondary" : "temporary", true);
   for (const auto& f : kFlagNames)
     if (a.has(f.flag)) j.field(f.name, true);
@@ -258,10 +269,16 @@ void putLifetime(OutBuffer& out, std::optional<uint32_t> v) {
   else out.putUint(*v).put("sec");
 }
 
+/// An address ip prints with format_host: a host name with -r.
+void putHost(OutBuffer& out, const IpAddress& address) {
+  if (ipNameOptions.resolve) out.put(ipHostName(address));
+  else out.putIp(address);
+}
+
 /// LOCAL/LEN, or "LOCAL peer PEER/LEN" (ip's order: the length is the peer's).
 void putLocal(OutBuffer& out, const Prefix& address, const std::optional<IpAddress>& peer) {
-  out.putIp(address.address());
-  if (peer) out.put(" peer ").putIp(*peer);
+  putHost(out, address.address());
+  if (peer) putHost(out.put(" peer "), *peer);
   out.put('/').putUint(address.length());
 }
 
@@ -272,8 +289,8 @@ void putAddrText(OutBuffer& out, const AddrView& a, bool oneline) {
   out.put(address.isV4() ? "    inet " : "    inet6 ");
   putLocal(out, address, a.peer());
   if (auto metric = a.metric()) out.put(" metric ").putUint(*metric);  // the prefix route's
-  if (auto broadcast = a.broadcast()) out.put(" brd ").putIp(*broadcast);
-  out.put(" scope ").put(scopeName(a.scope()));
+  if (auto broadcast = a.broadcast()) putHost(out.put(" brd "), *broadcast);
+  out.put(" scope ").put(ipScopeName(a.scope()));
   if (a.has(AddrFlag::Secondary)) out.put(address.isV4() ? " secondary" : " temporary");
   if (!a.has(AddrFlag::Permanent)) out.put(" dynamic");
   for (const auto& fl : kFlagNames)
@@ -291,6 +308,9 @@ void putAddrText(OutBuffer& out, const AddrView& a, bool oneline) {
 
 /// The dump's addresses, kept as copies of their messages (grouped by device: ip prints them
 /// under each device, the kernel sends them by family) and read again as views when printed.
+/// An address the selectors drop is kept as a mark only: `ip -j` prints `{}` for it when its
+/// device is printed (print_selected_addrinfo opens an object for every address of the device's
+/// family, and print_addrinfo leaves it empty when a scope, label, flag or `to` selector drops it).
 class AddrsByDevice {
  public:
   void add(const AddrView& a) {
@@ -299,23 +319,63 @@ class AddrsByDevice {
     bytes_.resize(at);
     bytes_.insert(bytes_.end(), m.begin(), m.end());
     byDevice_[a.devIndex()].emplace_back(at, m.size());
+    kept_.insert(a.devIndex());
   }
+  void addDropped(uint32_t dev) { byDevice_[dev].emplace_back(0, 0); }
   void clear() {
     bytes_.clear();
     byDevice_.clear();
+    kept_.clear();
   }
-  bool has(uint32_t dev) const { return byDevice_.count(dev) != 0; }
-  /// Calls `each` with a view of every address of `dev`, in dump order.
+  /// Whether `dev` has an address the selectors keep.
+  bool has(uint32_t dev) const { return kept_.count(dev) != 0; }
+  /// Calls `each` with a view of every kept address of `dev`, in dump order.
   template <class Each>
   void forEach(uint32_t dev, Each each) const {
+    forEachWithDropped(dev, [&](const AddrView* a) {
+      if (a) each(*a);
+    });
+  }
+  /// The same with nullptr for each dropped address, in its place.
+  template <class Each>
+  void forEachWithDropped(uint32_t dev, Each each) const {
     auto it = byDevice_.find(dev);
     if (it == byDevice_.end()) return;
-    for (auto [at, size] : it->second) each(AddrView(std::span<const uint8_t>(bytes_.data() + at, size)));
+    for (auto [at, size] : it->second) {
+      if (size == 0) {
+        each(static_cast<const AddrView*>(nullptr));
+        continue;
+      }
+      AddrView a(std::span<const uint8_t>(bytes_.data() + at, size));
+      each(&a);
+    }
   }
 
  private:
   std::vector<uint8_t> bytes_;
   std::unordered_map<uint32_t, std::vector<std::pair<std::size_t, std::size_t>>> byDevice_;
+  std::unordered_set<uint32_t> kept_;
+};
+
+/// The library's address filter split for ip's two steps: the dump takes the device and the
+/// family (print_selected_addrinfo's own test: other families print nothing, not `{}`); the
+/// scope and label are matched here, as print_addrinfo matches them, beside the selectors.
+struct AddrMatch {
+  AddrFilter dump;
+  std::optional<Scope> scope;
+  std::optional<std::string> label;
+  /// -M, -B: a family no address of fastlink's has (ip dumps it and finds nothing).
+  bool none = false;
+  explicit AddrMatch(const AddrFilter& f) : dump(f), scope(f.scope), label(f.label), none(isOtherFamily()) {
+    dump.scope.reset();
+    dump.label.reset();
+  }
+  bool keeps(const AddrView& a, const AddrSelectors& selectors) const {
+    if (none) return false;
+    if (scope && a.scope() != *scope) return false;
+    if (label && a.label() != std::string_view(*label)) return false;
+    return selectors.keeps(a);
+  }
 };
 
 int showAddrs(Context& ctx, Args& args) {
@@ -331,12 +391,15 @@ int showAddrs(Context& ctx, Args& args) {
   try {
     AddrsByDevice addrs;
     std::unordered_set<uint32_t> addressed;  // devices with an address, kept or not
+    // The scope and label filters drop an address here, not in the library: -j prints `{}` for it.
+    AddrMatch match(f);
     if (!linksOnly)
       forEachAddr(
-          nl, f,
+          nl, match.dump,
           [&](const AddrView& a) {
             addressed.insert(a.devIndex());
-            if (selectors.keeps(a)) addrs.add(a);
+            if (match.keeps(a, selectors)) addrs.add(a);
+            else addrs.addDropped(a.devIndex());
           },
           [&] { addrs.clear(), addressed.clear(); });
     bool filtered = f.scope || f.label || f.family || selectors.any();
@@ -351,6 +414,7 @@ int showAddrs(Context& ctx, Args& args) {
     hooks.linkLine = !f.family;
     hooks.inet6View = f.family == IpAddress::Family::v6 && !f.dev;
     hooks.keep = [&](const LinkRecord& l) {
+      if (match.none) return false;  // ip's ipaddr_filter: no address of that family, no device
       if (selectors.up && !l.up) return false;
       return !(filtered || (o.oneline && !linksOnly)) || addrs.has(l.index) || (keepBare && !addressed.count(l.index));
     };
@@ -373,7 +437,14 @@ int showAddrs(Context& ctx, Args& args) {
       };
       hooks.json = [&](JsonOut& j, const LinkRecord& l) {
         j.key("addr_info").beginArray();
-        addrs.forEach(l.index, [&](const AddrView& a) { addrJson(j, a, o.brief); });
+        addrs.forEachWithDropped(l.index, [&](const AddrView* a) {
+          if (a) {
+            addrJson(j, *a, o.brief);
+          } else {
+            j.beginObject();  // as ip -j: an empty object for an address a selector dropped
+            j.endObject();
+          }
+        });
         j.endArray();
       };
     } else {
@@ -385,27 +456,75 @@ int showAddrs(Context& ctx, Args& args) {
   }
 }
 
+/// `address flush`, as ip's ipaddr_flush: rounds of (dump, delete what the selectors keep)
+/// until a round finds nothing, at most -l N rounds (10; 0 = no limit). A round's deletes are
+/// one pipelined batch; EADDRNOTAVAIL is ignored, as ip ignores it (deleting a primary IPv4
+/// address deletes its secondaries with it). -s prints each round and the end, -s -s also each
+/// address deleted (as ip: "INDEX: DEV" and the address lines).
 int flushAddrs(Context& ctx, Args& args) {
-  AddrFilter f = parseFilter(args);
+  if (args.done()) throw BadValueError("Flush requires arguments.");  // ip's words and status (1)
+  AddrSelectors selectors;
+  AddrFilter f = parseFilter(args, &selectors);  // `up` is read and, as in ip's flush, not used
   if (ctx.options().family == FamilyOption::Inet) f.family = IpAddress::Family::v4;
   if (ctx.options().family == FamilyOption::Inet6) f.family = IpAddress::Family::v6;
-  if (!f.dev && !f.label) throw UsageError("address flush: name a device (flush dev DEV) or a label");
-  // ip flushes in rounds (-l N, 10 by default, 0 without limit) until a round finds nothing;
-  // fastlink's flush leaves nothing in its first, so ip's second round is the one that finds
-  // nothing: with -l 1 (or below 1) ip gives up, as here.
+  if (ctx.options().family == FamilyOption::Link) throw BadValueError("Cannot flush link addresses.");  // ip: 1
   const int loops = ctx.options().maxFlushLoops;
-  std::size_t flushed = 0;
+  const int stats = ctx.options().stats;
+  // `primary` (secondary in the mask, not in the flags): one round only, or the secondaries the
+  // kernel promotes to primaries would be flushed by the next.
+  const auto secondary = static_cast<uint32_t>(AddrFlag::Secondary);
+  const bool oneRound = (selectors.mask & secondary) && !(selectors.flags & secondary);
+  AddrMatch match(f);
+  Netlink& nl = ctx.netlink();
+  DeviceNames names([&nl](uint32_t index) { return nl.links().find(Ifref(index)); });
+  auto finished = [&](int round) {
+    if (stats) {
+      if (round == 0) printLine("Nothing to flush.");
+      else printLine(fmt::format("*** Flush is complete after {} round{} ***", round, round > 1 ? "s" : ""));
+    }
+    return kExitOk;
+  };
   try {
-    if (loops >= 0) flushed = ctx.netlink().addresses().flush(f);
+    for (int round = 0; loops == 0 || round < loops;) {
+      AddrsByDevice found;
+      std::vector<uint32_t> order;  // devices in dump order, for -s -s
+      forEachAddr(
+          nl, match.dump,
+          [&](const AddrView& a) {
+            if (!match.keeps(a, selectors)) return;
+            if (!found.has(a.devIndex())) order.push_back(a.devIndex());
+            found.add(a);
+          },
+          [&] { found.clear(), order.clear(); });
+      Batch deletes;
+      OutBuffer out;
+      for (uint32_t dev : order)
+        found.forEach(dev, [&](const AddrView& a) {
+          AddrInfo key(*a.address(), Ifref(dev));
+          if (auto peer = a.peer()) key.setPeer(*peer);
+          deletes.add(AddrRequests::del(key));
+          if (stats >= 2) {
+            out.putUint(dev).put(": ").put(names.name(dev));
+            putAddrText(out, a, false);
+          }
+        });
+      if (deletes.empty()) return finished(round);
+      ++round;
+      BatchResult result = nl.run(deletes, BatchOptions{.onError = OnError::Continue});
+      for (const RequestResult& r : result.results)
+        if (r.error && r.error->code() != std::errc::address_not_available) return reportFailure(*r.error);
+      if (stats) {
+        out.flush();
+        printLine(fmt::format("\n*** Round {}, deleting {} addresses ***", round, deletes.size()));
+      }
+      if (oneRound) return finished(round);
+    }
   } catch (const Error& e) {
     return reportFailure(e);
   }
-  if (loops < 0 || (loops == 1 && flushed > 0)) {
-    std::fflush(stdout);
-    fmt::print(stderr, "*** Flush remains incomplete after {} rounds. ***\n", loops);
-    return kExitUsage;  // ip's do_cmd negates ipaddr_flush's 1
-  }
-  return kExitOk;
+  std::fflush(stdout);
+  fmt::print(stderr, "*** Flush remains incomplete after {} rounds. ***\n", loops);
+  return kExitUsage;  // ip's do_cmd negates ipaddr_flush's 1
 }
 
 int runAddr(Context& ctx, Args& args) {

@@ -11,6 +11,7 @@
 #include "fastlink/link_view.hpp"
 #include "kit/device_names.hpp"
 #include "kit/failure.hpp"
+#include "kit/ip_names.hpp"
 #include "kit/netns_names.hpp"
 #include "rtnl/link_kind.hpp"
 #include "rtnl/link_words.hpp"
@@ -49,12 +50,13 @@ void putFlags(OutBuffer& out, uint32_t flags, bool lowerDown) {
   });
 }
 
+/// ip's ll_type_n2a: the ARPHRD name, or "[N]" (always "[N]" with -N).
 std::string linkTypeName(uint16_t type) {
-  const char* known = knownLinkTypeName(type);
+  const char* known = ipNameOptions.numeric ? nullptr : knownLinkTypeName(type);
   return known ? known : fmt::format("[{}]", type);
 }
 
-std::string groupName(uint32_t group) { return group == 0 ? "default" : std::to_string(group); }
+std::string groupName(uint32_t group) { return ipGroupName(group); }
 
 std::string nameOf(const DeviceNames& peers, uint32_t index) {
   const std::string* name = peers.find(index);
@@ -340,7 +342,7 @@ void putName(OutBuffer& out, const DeviceNames& peers, uint32_t index) {
 }
 
 void putGroup(OutBuffer& out, uint32_t group) {
-  if (group == 0) out.put("default");
+  if (group == 0 && !ipNameOptions.numeric) out.put("default");
   else out.putUint(group);
 }
 
@@ -443,7 +445,7 @@ void printLinkLines(OutBuffer& out, const Link& l, const LowerDevice& lower, con
   out.put("    link/");
   std::optional<uint16_t> type = linkTypeOf(l);
   if (!type) out.put("none");
-  else if (const char* known = knownLinkTypeName(*type)) out.put(known);
+  else if (const char* known = ipNameOptions.numeric ? nullptr : knownLinkTypeName(*type)) out.put(known);
   else out.put(linkTypeName(*type));
   if (const auto& address = l.address()) out.put(' ').putMac(*address);
   if (const auto& broadcast = l.broadcast()) out.put(" brd ").putMac(*broadcast);
@@ -532,12 +534,12 @@ void linkJsonOut(JsonOut& j, const Link& l, const LowerDevice& lower, const Devi
   if (auto state = l.operState()) j.field("operstate", *state);
   if (auto mode = l.linkMode()) j.field("linkmode", *mode);
   if (auto group = l.group()) {
-    if (*group == 0) j.field("group", "default");
+    if (*group == 0 && !ipNameOptions.numeric) j.field("group", "default");
     else j.key("group").rawValue().put('"').putUint(*group).put('"');
   }
   if (auto qlen = l.txqlen()) j.field("txqlen", *qlen);
   if (std::optional<uint16_t> type = linkTypeOf(l)) {
-    if (const char* known = knownLinkTypeName(*type)) j.field("link_type", known);
+    if (const char* known = ipNameOptions.numeric ? nullptr : knownLinkTypeName(*type)) j.field("link_type", known);
     else j.field("link_type", linkTypeName(*type));
   }
   if (auto address = l.address()) j.key("address").rawValue().put('"').putMac(*address).put('"');

@@ -15,6 +15,7 @@
 #include "fastlink/neigh_view.hpp"
 #include "fastlink/prefix.hpp"
 #include "kit/ip_compat.hpp"
+#include "kit/ip_names.hpp"
 #include "kit/output.hpp"
 
 namespace fastlink::cli {
@@ -194,7 +195,9 @@ class NeighInfoFields {
 template <class Fields, class Neigh>
 void printNeigh(Fields& f, const Neigh& n, const DeviceNames& names, bool withDev) {
   f.begin();
-  if (const auto& dst = n.dst()) f.any("dst", "", *dst);
+  const auto& dst = n.dst();
+  if (dst && ipNameOptions.resolve) f.any("dst", "", ipHostName(*dst));  // -r: ip's format_host
+  else if (dst) f.any("dst", "", *dst);
   else f.json("dst", "");
   if (withDev) f.device("dev", "dev ", names.find(n.devIndex()), n.devIndex());
   if (const auto& lladdr = n.lladdr()) f.any("lladdr", "lladdr ", *lladdr);

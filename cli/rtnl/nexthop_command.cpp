@@ -10,6 +10,7 @@
 #include "kit/device_names.hpp"
 #include "fastlink/nexthop.hpp"
 #include "kit/ip_compat.hpp"
+#include "kit/ip_names.hpp"
 #include "kit/output.hpp"
 
 namespace fastlink::cli {
@@ -126,13 +127,13 @@ nlohmann::json nexthopJson(const NexthopInfo& n, const DeviceNames& names) {
     }
     j["group"] = g;
   }
-  if (n.gateway) j["gateway"] = n.gateway->toString();
+  if (n.gateway) j["gateway"] = ipHostName(*n.gateway);  // -r: ip's format_host
   if (n.devIndex()) {
     j["dev"] = names.nameOrIndex(n.devIndex());
   }
   if (n.blackhole) j["blackhole"] = nullptr;  // as ip prints it
-  if (!n.isGroup() && !n.blackhole && n.scope) j["scope"] = scopeName(*n.scope);
-  if (n.protocol && *n.protocol != RouteProtocol::Unspec) j["protocol"] = RouteNames::system().protocolName(*n.protocol);
+  if (!n.isGroup() && !n.blackhole && n.scope) j["scope"] = ipScopeName(*n.scope);
+  if (n.protocol && *n.protocol != RouteProtocol::Unspec) j["protocol"] = ipProtocolName(*n.protocol);
   if (n.fdb) j["fdb"] = nullptr;
   nlohmann::json flags = nlohmann::json::array();
   if (n.onlink) flags.push_back("onlink");

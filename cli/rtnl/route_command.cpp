@@ -17,6 +17,7 @@
 #include "fastlink/route.hpp"
 #include "fastlink/route_view.hpp"
 #include "kit/ip_compat.hpp"
+#include "kit/ip_names.hpp"
 #include "kit/output.hpp"
 #include "kit/writer.hpp"
 #include "rtnl/route_words.hpp"
@@ -253,12 +254,12 @@ DeviceNames loadDeviceNames(Netlink& nl) {
 /// Names of tables, protocols, scopes and types, formatted once per value rather than per route.
 class RouteWords {
  public:
-  const std::string& table(uint32_t id) { return cached(tables_, id, [&] { return rn_.tableName(id); }); }
+  const std::string& table(uint32_t id) { return cached(tables_, id, [&] { return ipTableName(id); }); }
   const std::string& protocol(RouteProtocol p) {
-    return cached(protocols_, static_cast<uint32_t>(p), [&] { return rn_.protocolName(p); });
+    return cached(protocols_, static_cast<uint32_t>(p), [&] { return ipProtocolName(p); });
   }
-  const std::string& scope(Scope s) { return cached(scopes_, static_cast<uint32_t>(s), [&] { return scopeName(s); }); }
-  const std::string& type(RouteType t) { return cached(types_, static_cast<uint32_t>(t), [&] { return routeTypeName(t); }); }
+  const std::string& scope(Scope s) { return cached(scopes_, static_cast<uint32_t>(s), [&] { return ipScopeName(s); }); }
+  const std::string& type(RouteType t) { return cached(types_, static_cast<uint32_t>(t), [&] { return ipRouteTypeName(t); }); }
 
  private:
   template <class F>
@@ -267,7 +268,6 @@ class RouteWords {
     if (it == cache.end()) it = cache.emplace(key, make()).first;
     return it->second;
   }
-  const RouteNames& rn_ = RouteNames::system();
   std::unordered_map<uint32_t, std::string> tables_, protocols_, scopes_, types_;
 };
 
@@ -354,10 +354,14 @@ struct RoutePrinter {
     const auto& dst = r.dst();
     if (!dst) f.any("dst", "", "?");
     else if (dst->isDefault()) f.any("dst", "", "default");
+    else if (ipNameOptions.resolve && dst->isHost()) f.any("dst", "", ipHostName(dst->address()));  // -r
     else f.any("dst", "", *dst);
-    if (const auto& src = r.src()) f.any("from", "from ", *src);
+    if (const auto& src = r.src()) {
+      if (ipNameOptions.resolve && src->isHost()) f.any("from", "from ", ipHostName(src->address()));
+      else f.any("from", "from ", *src);
+    }
     if (auto nhid = r.nhid()) f.any("nhid", "nhid ", *nhid);
-    if (const auto& gateway = r.gateway()) f.any("gateway", "via ", *gateway);
+    if (const auto& gateway = r.gateway()) gatewayField(f, *gateway);
     if (r.devIndex() && !hideDev) dev(f, r.devIndex());
     // A lookup result names a table other than main.
     if (uint32_t table = r.table(); (isGet || showTable) && table != kTableMain) f.any("table", "table ", words.table(table));
@@ -393,7 +397,7 @@ struct RoutePrinter {
       f.beginObjects("nexthops");
       for (const auto& p : r.paths()) {
         f.beginObject().text("\n\tnexthop");
-        if (p.gateway) f.any("gateway", "via ", *p.gateway);
+        if (p.gateway) gatewayField(f, *p.gateway);
         if (p.dev && p.dev->isIndex()) dev(f, p.dev->index());
         f.any("weight", "weight ", static_cast<uint32_t>(p.weight));
         flags(f, p.flags);
@@ -415,6 +419,13 @@ struct RoutePrinter {
 
   template <class Fields>
   void dev(Fields& f, uint32_t index) { f.device("dev", "dev ", names.find(index), index); }
+
+  /// `via GATEWAY`: a host name with -r (ip's format_host; the prefsrc is never resolved).
+  template <class Fields>
+  void gatewayField(Fields& f, const IpAddress& gateway) {
+    if (ipNameOptions.resolve) f.any("gateway", "via ", ipHostName(gateway));
+    else f.any("gateway", "via ", gateway);
+  }
 
   /// An IPv4 lookup result's cache flags: ip's second line "    cache <a,b>" in text (one line
   /// with -o), the "cache" list in JSON.
@@ -446,9 +457,11 @@ struct ShowSelectors {
   std::optional<ShowPrefix> root, match;
   std::optional<Scope> scope;
   bool localOrBroadcast = true;  ///< false: routes of type local and broadcast are left out (`vrf NAME`)
+  bool none = false;  ///< -M, -B: no IPv4 or IPv6 route is of that family
 
   template <class Route>
   bool admits(const Route& r) const {
+    if (none) return false;
     if (scope && r.scope() != *scope) return false;
     if (!localOrBroadcast && (r.type() == RouteType::Local || r.type() == RouteType::Broadcast)) return false;
     if (!root && !match) return true;
@@ -540,12 +553,22 @@ RouteFilter parseFilter(Context& ctx, Args& args, bool& showTable, ShowSelectors
   return f;
 }
 
+/// -M, -B: ip dumps the routes of that family, which fastlink does not decode. The kernel is
+/// asked (the same dump): none, and the command prints nothing, as ip; any, and it is refused.
+void refuseOtherFamilyRoutes(Context& ctx, const char* verb) {
+  if (std::size_t n = otherFamilyDumpSize(ctx.netlink(), RTM_GETROUTE))
+    throw UsageError(fmt::format("route {}: the kernel has {} route(s) of the {} family, which fastlink cannot {}", verb,
+                                 n, otherFamilyName(), std::string_view(verb) == "show" ? "print" : "flush"));
+}
+
 int showRoutes(Context& ctx, Args& args) {
   bool showTable = false;
   ShowSelectors selectors;
   RouteFilter f = parseFilter(ctx, args, showTable, &selectors);
+  selectors.none = isOtherFamily();
   Netlink& nl = ctx.netlink();
   try {
+    if (selectors.none) refuseOtherFamilyRoutes(ctx, "show");
     RoutePrinter printer{loadDeviceNames(nl), RouteWords{}};
     printer.showTable = showTable;
     printer.oneline = ctx.options().oneline;
@@ -571,6 +594,12 @@ int flushRoutes(Context& ctx, Args& args) {
   bool showTable = false;
   RouteFilter f = parseFilter(ctx, args, showTable);
   try {
+    if (isOtherFamily()) {
+      // Nothing of fastlink's is of that family; the dump names a missing device, as ip's.
+      ctx.netlink().routes().forEach(f, [](const RouteView&) {}, [] {});
+      refuseOtherFamilyRoutes(ctx, "flush");
+      return kExitOk;
+    }
     ctx.netlink().routes().flush(f);
   } catch (const Error& e) {
     return reportFailure(e);

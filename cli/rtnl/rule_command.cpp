@@ -7,6 +7,7 @@
 #include "fastlink/route.hpp"
 #include "fastlink/rule.hpp"
 #include "kit/ip_compat.hpp"
+#include "kit/ip_names.hpp"
 #include "kit/output.hpp"
 
 namespace fastlink::cli {
@@ -174,7 +175,6 @@ bool hasFlag(const RuleInfo& r, uint32_t flag) { return (r.flags.value_or(0) & f
 bool showProtocol(const RuleInfo& r, bool details) { return r.protocol && *r.protocol && (details || *r.protocol != kProtoKernel); }
 
 nlohmann::ordered_json toJson(const RuleInfo& r, bool details) {
-  const RouteNames& names = RouteNames::system();
   nlohmann::ordered_json j;
   j["priority"] = r.priority.value_or(0);
   if (r.invert.value_or(false)) j["not"] = nullptr;
@@ -218,7 +218,7 @@ nlohmann::ordered_json toJson(const RuleInfo& r, bool details) {
   }
   RuleAction action = r.action.value_or(RuleAction::ToTable);
   if (action == RuleAction::ToTable) {
-    if (r.table) j["table"] = names.tableName(*r.table);
+    if (r.table) j["table"] = ipTableName(*r.table);
     if (r.suppressPrefixLength) j["suppress_prefixlen"] = *r.suppressPrefixLength;
     if (r.suppressIfgroup) j["suppress_ifgroup"] = *r.suppressIfgroup;
   } else if (action == RuleAction::Goto) {
@@ -227,12 +227,11 @@ nlohmann::ordered_json toJson(const RuleInfo& r, bool details) {
   } else {
     j["action"] = ruleActionName(action);
   }
-  if (showProtocol(r, details)) j["protocol"] = names.protocolName(static_cast<RouteProtocol>(*r.protocol));
+  if (showProtocol(r, details)) j["protocol"] = ipProtocolName(static_cast<RouteProtocol>(*r.protocol));
   return j;
 }
 
 std::string toText(const RuleInfo& r, bool details) {
-  const RouteNames& names = RouteNames::system();
   TextLine line;
   if (r.invert.value_or(false)) line.add("not");
   // Prefix::toString prints a host prefix without its length, like iproute2.
@@ -256,7 +255,7 @@ std::string toText(const RuleInfo& r, bool details) {
   }
   RuleAction action = r.action.value_or(RuleAction::ToTable);
   if (r.l3mdev.value_or(false)) line.add("lookup", "[l3mdev-table]");
-  else if (action == RuleAction::ToTable && r.table) line.add("lookup", names.tableName(*r.table));
+  else if (action == RuleAction::ToTable && r.table) line.add("lookup", ipTableName(*r.table));
   else if (action == RuleAction::Goto) {
     line.add("goto", r.gotoTarget.value_or(0));
     if (hasFlag(r, kFlagUnresolved)) line.add("[unresolved]");
@@ -264,7 +263,7 @@ std::string toText(const RuleInfo& r, bool details) {
   else if (action != RuleAction::ToTable) line.add(ruleActionName(action));
   if (r.suppressPrefixLength) line.add("suppress_prefixlength", *r.suppressPrefixLength);
   if (r.suppressIfgroup) line.add("suppress_ifgroup", *r.suppressIfgroup);
-  if (showProtocol(r, details)) line.add("proto", names.protocolName(static_cast<RouteProtocol>(*r.protocol)));
+  if (showProtocol(r, details)) line.add("proto", ipProtocolName(static_cast<RouteProtocol>(*r.protocol)));
   return fmt::format("{}:\t{}", r.priority.value_or(0), line.str());
 }
 
@@ -330,6 +329,21 @@ int showRule(Context& ctx, Args& args) {
     else  // ip reads any other word as a prefix: status 1
       throw BadValueError(fmt::format("rule show: \"{}\" is not a selector (pref, lookup, iif, oif, from, to, tos, fwmark, not, "
                                       "l3mdev, uidrange, ipproto, sport, dport, protocol)", args.peek()));
+  }
+  if (isOtherFamily()) {
+    // -M, -B: ip dumps the rules of that family; the kernel has no rules of either (no fib rules
+    // ops: EAFNOSUPPORT), and ip reports it as a failed dump, status 255.
+    std::size_t n = 0;
+    try {
+      n = otherFamilyDumpSize(ctx.netlink(), RTM_GETRULE);
+    } catch (const Error& e) {
+      std::fflush(stdout);
+      fmt::print(stderr, "RTNETLINK answers: {}\nDump terminated\n", e.code().message());
+      return kExitUsage;
+    }
+    if (n) throw UsageError(fmt::format("rule show: the kernel has {} rule(s) of that family, which fastlink cannot print", n));
+    if (ctx.options().json) printLine("[]");
+    return kExitOk;
   }
   // ip parses from/to in the family it lists (IPv4 without -6): another family's prefix exits 1.
   for (const auto& prefix : {want.src, want.dst})
