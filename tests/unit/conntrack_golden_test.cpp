@@ -223,6 +223,10 @@ TEST(ConntrackGolden, LabelSelectorWantsEveryBit) {
   EXPECT_FALSE(ConntrackFilter().setLabels(redBlue).matches(redOnly));
   EXPECT_FALSE(ConntrackFilter().setLabels(red).matches(none)) << "an entry without CTA_LABELS has no label";
   EXPECT_TRUE(ConntrackFilter().matches(none));
+  // Two bits of one byte (labels 1 and 2): one of them is not enough.
+  std::vector<uint8_t> bits12(16, 0);
+  bits12[0] = 0x06;
+  EXPECT_FALSE(ConntrackFilter().setLabels(bits12).matches(redOnly)) << "label 2 is missing";
   // A shorter bitmap from the kernel reads as zeros beyond its end.
   EXPECT_FALSE(ConntrackFilter().setLabels(redBlue).matches(udpEntry().setLabels({0x02})));
 }
