@@ -293,8 +293,19 @@ std::size_t floodEvents(std::size_t base, std::size_t rate, double seconds, bool
   rusage use{};
   getrusage(RUSAGE_THREAD, &use);
   double cpu = static_cast<double>(use.ru_utime.tv_sec + use.ru_stime.tv_sec) + (use.ru_utime.tv_usec + use.ru_stime.tv_usec) / 1e6;
-  std::printf("  generator %zu: %zu events in %.2f s of its own CPU (%.0f events per CPU second)\n", base / 100000, 2 * created, cpu,
-              cpu > 0 ? 2.0 * static_cast<double>(created) / cpu : 0.0);
+  // Where the rest of the wall time went: waiting for a CPU (the scheduler's run-queue time,
+  // /proc/thread-self/schedstat's second field) or blocked (in the kernel: a lock, a reply).
+  double onCpu = 0, waitedForCpu = 0;
+  if (std::ifstream stat("/proc/thread-self/schedstat"); stat) {
+    unsigned long long runNs = 0, waitNs = 0;
+    stat >> runNs >> waitNs;
+    onCpu = static_cast<double>(runNs) / 1e9;
+    waitedForCpu = static_cast<double>(waitNs) / 1e9;
+  }
+  std::printf("  generator %zu: %zu events in %.2f s of its own CPU (%.0f events per CPU second); %.2f s waiting for a CPU, "
+              "%.2f s blocked, of %.2f s\n",
+              base / 100000, 2 * created, cpu, cpu > 0 ? 2.0 * static_cast<double>(created) / cpu : 0.0, waitedForCpu,
+              std::max(0.0, bench::now() - t0 - onCpu - waitedForCpu), bench::now() - t0);
   return created;
 }
 

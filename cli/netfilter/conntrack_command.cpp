@@ -5,7 +5,11 @@
 #include <signal.h>
 #include <sys/time.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <ctime>
 #include <fstream>
 #include <unordered_map>
 
@@ -25,7 +29,7 @@ namespace {
 constexpr int kConntrackFailed = 1;
 constexpr int kConntrackUsage = 2;
 
-constexpr const char* kUsage = R"(Usage: fastlink conntrack COMMAND [ SELECTOR ]... [ -o extended,id,timestamp,userspace ]
+constexpr const char* kUsage = R"(Usage: fastlink conntrack COMMAND [ SELECTOR ]... [ -o extended,id,timestamp,ktimestamp,labels,userspace ]
 COMMAND := { -L | --dump } | { -G | --get } | { -D | --delete } | { -I | --create } | { -U | --update }
            | { -F | --flush } | { -E | --event } [ -e NEW,UPDATE,DESTROY ] [ -b | --buffer-size BYTES ]
 SELECTOR := [ -f | --family ipv4|ipv6 ] [ -s | --src | --orig-src ADDR ] [ -d | --dst | --orig-dst ADDR ]
@@ -35,8 +39,59 @@ SELECTOR := [ -f | --family ipv4|ipv6 ] [ -s | --src | --orig-src ADDR ] [ -d | 
             [ --icmp-type N ] [ --icmp-code N ] [ --icmp-id N ]
             [ -m | --mark MARK[/MASK] ] [ -w | --zone ZONE ] [ -u | --status ASSURED|SEEN_REPLY|FIXED_TIMEOUT|EXPECTED[,...] ]
             [ -n | --src-nat [ NAT ] ] [ -g | --dst-nat [ NAT ] ] [ -j | --any-nat ]
-            [ -t | --timeout SECONDS ] [ --state TCP_STATE ]
-NAT := ADDR[:PORT] (with -I: the NAT to set up, [IPV6]:PORT; as a selector: ADDR is compared))";
+            [ -t | --timeout SECONDS ] [ --state TCP_STATE ] [ -l | --label LABEL[,LABEL]... ]
+            [ --label-add LABEL[,LABEL]... ] [ --label-del [ LABEL[,LABEL]... ] ]
+NAT := ADDR[:PORT] (with -I: the NAT to set up, [IPV6]:PORT; as a selector: ADDR is compared)
+LABEL := a name of /etc/xtables/connlabel.conf (the file conntrack-tools reads))";
+
+/// The label names of connlabel.conf ("BIT NAME" lines, '#' comments), read as
+/// libnetfilter_conntrack reads them: the first name of a bit wins, a name used twice keeps its
+/// first bit, names of other characters than letters, digits, ' ' and '-' are skipped.
+constexpr const char* kConnlabelFile = "/etc/xtables/connlabel.conf";
+/// The kernel holds 128 label bits (NF_CT_LABELS_MAX_SIZE); the file may name up to 1023.
+constexpr unsigned kKernelLabelBits = 128;
+
+class LabelMap {
+ public:
+  /// Reads the file; false when it cannot be opened (conntrack then prints no labels).
+  bool load(const char* path) {
+    std::ifstream in(path);
+    if (!in) return false;
+    std::string line;
+    while (std::getline(in, line)) {
+      if (line.empty() || line[0] == '#') continue;
+      char* end = nullptr;
+      unsigned long bit = std::strtoul(line.c_str(), &end, 0);
+      if ((bit == 0 && end == line.c_str()) || bit >= 1024) continue;
+      std::string_view rest(end);
+      auto isSpace = [](char c) { return c == ' ' || c == '\f' || c == '\r' || c == '\t' || c == '\v'; };
+      while (!rest.empty() && isSpace(rest.front())) rest.remove_prefix(1);
+      while (!rest.empty() && isSpace(rest.back())) rest.remove_suffix(1);
+      if (rest.empty() || !sane(rest) || (bit < names_.size() && !names_[bit].empty()) || byName(rest)) continue;
+      if (names_.size() <= bit) names_.resize(bit + 1);
+      names_[bit] = rest;
+      ++named_;
+    }
+    return true;
+  }
+  /// libnetfilter_conntrack keeps no map of a file without one name: nothing is printed then.
+  bool usable() const { return named_ > 0; }
+  std::optional<unsigned> byName(std::string_view name) const {
+    for (unsigned bit = 0; bit < names_.size(); ++bit)
+      if (names_[bit] == name) return bit;
+    return std::nullopt;
+  }
+  std::string_view name(unsigned bit) const { return bit < names_.size() ? std::string_view(names_[bit]) : std::string_view(); }
+
+ private:
+  static bool sane(std::string_view name) {
+    for (char c : name)
+      if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == ' ' || c == '-')) return false;
+    return true;
+  }
+  std::vector<std::string> names_;
+  std::size_t named_ = 0;
+};
 
 enum class Verb { None, List, Get, Delete, Create, Update, Flush, Event };
 
@@ -76,6 +131,11 @@ struct Command {
   bool extended = false;
   bool showId = false;
   bool timestamp = false;  // -E -o timestamp: when each event was read
+  bool ktimestamp = false;  // -o ktimestamp: the kernel's [start=...] [stop=...] (-L, -E)
+  bool labelsOutput = false;  // -o labels
+  std::optional<LabelMap> labelMap;  // read when labels are printed or named (-o labels, -l, --label-*)
+  std::vector<uint8_t> labelAdd;  // --label-add (-I: the labels of the new entry; -U: added)
+  std::optional<std::vector<uint8_t>> labelDel;  // --label-del (-U; empty: every label)
   uint32_t eventMask = 0;  // 0 = every event
   std::optional<int> bufferSize;  // -E's socket receive buffer (conntrack's -b)
   std::optional<ConntrackNat> srcNat, dstNat;  // -n / -g with an address (-I: the NAT to set up)
@@ -142,12 +202,42 @@ Verb verbOf(std::string_view word) {
   return Verb::None;
 }
 
+/// LABEL[,LABEL]... as a bitmap of the kernel's size, names looked up in connlabel.conf.
+std::vector<uint8_t> parseLabels(Command& c, std::string_view text, std::string_view keyword) {
+  if (!c.labelMap) {
+    c.labelMap.emplace();
+    if (!c.labelMap->load(kConnlabelFile))
+      throw UsageError(fmt::format("{}: cannot read the label names of {}: {}", keyword, kConnlabelFile, std::strerror(errno)));
+  }
+  std::vector<uint8_t> bits(kKernelLabelBits / 8, 0);
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t comma = text.find(',', start);
+    std::string_view name = text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+    std::optional<unsigned> bit = c.labelMap->byName(name);
+    if (!bit) throw UsageError(fmt::format("{}: unknown label '{}' (not in {})", keyword, name, kConnlabelFile));
+    if (*bit >= kKernelLabelBits)
+      throw UsageError(fmt::format("{}: label '{}' is bit {}; the kernel holds bits 0-{}", keyword, name, *bit, kKernelLabelBits - 1));
+    bits[*bit / 8] |= static_cast<uint8_t>(1u << (*bit % 8));
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  return bits;
+}
+
+void mergeLabels(std::vector<uint8_t>& into, const std::vector<uint8_t>& bits) {
+  if (into.size() < bits.size()) into.resize(bits.size(), 0);
+  for (std::size_t i = 0; i < bits.size(); ++i) into[i] |= bits[i];
+}
+
 Command parse(Args& args) {
   Command c;
   std::optional<IpAddress> src, dst;
   std::optional<uint8_t> proto;
   std::optional<uint16_t> sport, dport;
   std::optional<uint32_t> mark, markMask;
+  std::vector<std::pair<std::string, std::string>> labelWords;  // (option, LABEL[,LABEL]...)
+  bool labelDelSeen = false;
   while (!args.done()) {
     std::string word = args.next();
     std::optional<std::string> inlineValue;
@@ -184,6 +274,15 @@ Command parse(Args& args) {
       auto s = tcpStateByName(v);
       if (!s) throw UsageError(fmt::format("--state: \"{}\" is not a TCP state", v));
       c.entry.tcpState = *s;
+    } else if (word == "-l" || word == "--label" || word == "--label-add") {
+      // Names are looked up once the command line is known to be whole (below).
+      labelWords.emplace_back(word == "--label-add" ? "--label-add" : "-l", value());
+    } else if (word == "--label-del") {
+      // conntrack's optional argument: without one, every label goes.
+      std::optional<std::string> v = inlineValue;
+      if (!v && !args.done() && !args.peek().starts_with('-')) v = args.next();
+      labelDelSeen = true;
+      if (v) labelWords.emplace_back("--label-del", *v);
     } else if (word == "-f" || word == "--family") {
       std::string v = value();
       if (v == "ipv4") c.filter.family = IpAddress::Family::v4;
@@ -197,9 +296,11 @@ Command parse(Args& args) {
         if (opt == "extended") c.extended = true;
         else if (opt == "id") c.showId = true;
         else if (opt == "timestamp") c.timestamp = true;
+        else if (opt == "ktimestamp") c.ktimestamp = true;
+        else if (opt == "labels") c.labelsOutput = true;
         else if (opt == "userspace") {
           // conntrack prints [USERSPACE] with or without it, and so does fastlink.
-        } else throw UsageError(fmt::format("{}: \"{}\" is not supported (extended, id, timestamp, userspace)", word, opt));
+        } else throw UsageError(fmt::format("{}: \"{}\" is not supported (extended, id, timestamp, ktimestamp, labels, userspace)", word, opt));
         if (comma == std::string::npos) break;
         start = comma + 1;
       }
@@ -232,6 +333,24 @@ Command parse(Args& args) {
     }
   }
   if (c.verb == Verb::None) throw UsageError("conntrack: a command is needed (-L, -G, -D, -I, -U, -F or -E)");
+  auto used = [&](std::string_view option) {
+    return std::any_of(labelWords.begin(), labelWords.end(), [&](const auto& w) { return w.first == option; });
+  };
+  if (used("--label-add") && labelDelSeen) throw UsageError("cannot use --label-add and --label-del at the same time");
+  if ((used("--label-add") && c.verb != Verb::Create && c.verb != Verb::Update) || (labelDelSeen && c.verb != Verb::Update))
+    throw UsageError("--label-add goes with -I or -U, --label-del with -U");
+  if (used("-l") && (c.verb == Verb::Create || c.verb == Verb::Get || c.verb == Verb::Flush))
+    throw UsageError("-l selects entries (-L, -D, -U, -E); -I sets labels with --label-add");
+  if (labelDelSeen) c.labelDel.emplace();
+  for (const auto& [option, names] : labelWords) {
+    std::vector<uint8_t> bits = parseLabels(c, names, option);
+    mergeLabels(option == "-l" ? c.filter.labels : option == "--label-add" ? c.labelAdd : *c.labelDel, bits);
+  }
+  if (c.labelsOutput && !c.labelMap) {
+    c.labelMap.emplace();
+    // conntrack-tools says so and prints no labels (perror of nfct_labelmap_new).
+    if (!c.labelMap->load(kConnlabelFile)) std::fprintf(stderr, "fastlink conntrack: cannot read %s: %s\n", kConnlabelFile, std::strerror(errno));
+  }
   if ((sport || dport) && !proto) throw UsageError("--sport and --dport need a protocol (-p)");
   if (src && dst && src->family() != dst->family()) throw UsageError("-s and -d must be of one family");
   auto family = c.filter.family;
@@ -281,6 +400,7 @@ Command parse(Args& args) {
       if (!c.entry.timeout) throw UsageError("-I needs a timeout (-t)");
       if (*proto == IPPROTO_TCP && !c.entry.tcpState) throw UsageError("-I -p tcp needs --state");
       c.entry.mark = c.newMark;
+      if (!c.labelAdd.empty()) c.entry.labels = c.labelAdd;
       ConntrackTuple reply = c.entry.orig.inverted();
       if (c.replySrc) reply.src = *c.replySrc;
       if (c.replyDst) reply.dst = *c.replyDst;
@@ -293,6 +413,16 @@ Command parse(Args& args) {
 }
 
 // ---- printing, as libnetfilter_conntrack's default format ----
+
+/// ctime(3)'s text without its newline, in local time: libnetfilter_conntrack's [start=...].
+std::string ctimeText(uint64_t ns) {
+  time_t seconds = static_cast<time_t>(ns / 1000000000);
+  tm local{};
+  localtime_r(&seconds, &local);
+  char text[64];
+  std::strftime(text, sizeof text, "%a %b %e %H:%M:%S %Y", &local);
+  return text;
+}
 
 void putTuple(OutBuffer& out, const ConntrackTuple& t) {
   out.put("src=").putIp(t.src).put(" dst=").putIp(t.dst).put(' ');
@@ -328,9 +458,30 @@ void putEntry(OutBuffer& out, const ConntrackEntry& e, const Command& c) {
   if (status & conntrack_status::kHwOffload) out.put("[HW_OFFLOAD] ");
   else if (status & conntrack_status::kOffload) out.put("[OFFLOAD] ");
   if (e.mark) out.put("mark=").putUint(*e.mark).put(' ');
+  if (e.secmark) out.put("secmark=").putUint(*e.secmark).put(' ');
   if (e.zone) out.put("zone=").putUint(*e.zone).put(' ');
+  if (e.startNs) {
+    // With net.netfilter.nf_conntrack_timestamp=1: seconds since the entry was confirmed, up
+    // to its end (DESTROY) or now, in whole seconds as libnetfilter_conntrack subtracts them.
+    int64_t stop = e.stopNs && *e.stopNs ? static_cast<int64_t>(*e.stopNs / 1000000000) : static_cast<int64_t>(std::time(nullptr));
+    out.put("delta-time=").putUint(static_cast<uint64_t>(stop - static_cast<int64_t>(*e.startNs / 1000000000))).put(' ');
+  }
+  if (c.ktimestamp && (c.verb == Verb::List || c.verb == Verb::Event)) {
+    if (e.startNs) out.put("[start=").put(ctimeText(*e.startNs)).put("] ");
+    if (e.stopNs) out.put("[stop=").put(ctimeText(*e.stopNs)).put("] ");
+  }
+  if (e.helper) out.put("helper=").put(*e.helper).put(' ');
   if (e.use) out.put("use=").putUint(*e.use).put(' ');
   if (c.showId && e.id) out.put("id=").putUint(*e.id).put(' ');
+  // Labels by name, when a map was read (-o labels, -l, --label-*); conntrack -D prints none.
+  if (e.labels && c.labelMap && c.labelMap->usable() && c.verb != Verb::Delete) {
+    std::string text = "labels=";
+    for (unsigned bit = 0; bit < e.labels->size() * 8; ++bit)
+      if (((*e.labels)[bit / 8] >> (bit % 8)) & 1)
+        if (std::string_view name = c.labelMap->name(bit); !name.empty()) text.append(name).push_back(',');
+    text.pop_back();  // the last ',' (or, with no named bit, the '=': libnetfilter_conntrack's "labels")
+    out.put(text).put(' ');
+  }
   (void)start;
 }
 
@@ -340,7 +491,7 @@ void endLine(OutBuffer& out) {
   out.endRecord();
 }
 
-void putJson(JsonOut& j, const ConntrackEntry& e) {
+void putJson(JsonOut& j, const ConntrackEntry& e, const Command& c) {
   auto tuple = [&](const char* name, const ConntrackTuple& t, const std::optional<ConntrackCounters>& counters) {
     j.key(name).beginObject();
     j.field("src", t.src).field("dst", t.dst);
@@ -369,8 +520,22 @@ void putJson(JsonOut& j, const ConntrackEntry& e) {
   }
   if (e.mark) j.field("mark", *e.mark);
   if (e.zone) j.field("zone", uint32_t{*e.zone});
+  if (e.startNs) j.field("start_ns", *e.startNs);
+  if (e.stopNs) j.field("stop_ns", *e.stopNs);
+  if (e.helper) j.field("helper", *e.helper);
   if (e.use) j.field("use", *e.use);
   if (e.id) j.field("id", *e.id);
+  if (e.labels) {
+    // Every set bit: its connlabel.conf name when one is known, else its number.
+    j.key("labels").beginArray();
+    for (unsigned bit = 0; bit < e.labels->size() * 8; ++bit) {
+      if (!(((*e.labels)[bit / 8] >> (bit % 8)) & 1)) continue;
+      std::string_view name = c.labelMap ? c.labelMap->name(bit) : std::string_view();
+      if (name.empty()) j.value(uint32_t{bit});
+      else j.value(name);
+    }
+    j.endArray();
+  }
 }
 
 /// Prints entries as text or JSON; counts them for the summary line.
@@ -384,7 +549,7 @@ class Printer {
     if (json_) {
       json_->beginObject();
       if (!eventTag.empty()) json_->field("event", eventTag);
-      putJson(*json_, e);
+      putJson(*json_, e, command_);
       if (portId) json_->field("portid", portId);
       json_->endObject();
       json_->endElement();
@@ -529,6 +694,18 @@ int runConntrackCommand(Context& ctx, Args& args) {
               change.mark = c.newMark;
               change.timeout = c.entry.timeout;
               change.status = c.entry.status;
+              if (!c.labelAdd.empty() || c.labelDel) {
+                // The update replaces the whole bitmap (CTA_LABELS_MASK all ones): the entry's
+                // labels with the named ones added, or taken away (--label-del alone: all).
+                std::vector<uint8_t> bits = e.labels.value_or(std::vector<uint8_t>());
+                bits.resize(kKernelLabelBits / 8, 0);
+                for (std::size_t i = 0; i < bits.size(); ++i) {
+                  if (!c.labelAdd.empty()) bits[i] |= i < c.labelAdd.size() ? c.labelAdd[i] : 0;
+                  else if (c.labelDel->empty()) bits[i] = 0;
+                  else bits[i] &= static_cast<uint8_t>(~(i < c.labelDel->size() ? (*c.labelDel)[i] : 0));
+                }
+                change.labels = std::move(bits);
+              }
               return ConntrackRequests::update(change);
             },
             options, [&](std::size_t i, const RequestResult& r) {

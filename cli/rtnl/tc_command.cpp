@@ -1,16 +1,20 @@
 // The `tc` object: `fastlink tc { qdisc | class } { add | replace | change | del | show } ...` in
-// tc's grammar, and `fastlink tc watch dev X` (where packets are sent and dropped, live).
+// tc's grammar, and `fastlink tc watch dev X` (where packets are sent and dropped, live, and the
+// filters and chains added to or deleted from the device meanwhile, as `tc monitor` prints them).
 #include <fmt/format.h>
 
 #include <chrono>
 #include <map>
-#include <thread>
 
+#include "events/monitor_print.hpp"
+#include "fastlink/events.hpp"
 #include "kit/arg_errors.hpp"
 #include "kit/args.hpp"
 #include "kit/command.hpp"
 #include "kit/failure.hpp"
 #include "kit/device_names.hpp"
+#include "kit/netns_names.hpp"
+#include "kit/writer.hpp"
 #include "fastlink/link.hpp"
 #include "fastlink/tc.hpp"
 #include "kit/output.hpp"
@@ -480,6 +484,58 @@ std::string txDropPlace(const LinkInfo& link) {
   return "driver";
 }
 
+/// The filter and chain events of one device between two rounds of `tc watch`: the tc group
+/// is joined before the first round, so a filter added while the counters are read is printed
+/// too. Each event is a line as `tc monitor` prints it ("added filter dev X ingress ..."), or
+/// with -j one object as `fastlink -j monitor filter` writes it.
+class WatchedFilterEvents {
+ public:
+  WatchedFilterEvents(Netlink& nl, const std::string& dev, bool json, const std::optional<std::string>& netns)
+      : stream_(nl, {ObjectKind::Filter, ObjectKind::Chain}),
+        names_([&nl](uint32_t index) { return nl.links().find(Ifref(index)); }),
+        netns_(netns),
+        dev_(nl.links().indexOf(Ifref(dev))),
+        json_(json) {
+    names_.load(nl.links());
+  }
+
+  /// Prints the events that come until `deadline` (returns then, or at once after a signal).
+  void printUntil(std::chrono::steady_clock::time_point deadline) {
+    auto print = [&](const Event& e) {
+      const TcFilterInfo* f = e.filter();
+      if (!f || !f->dev || !f->dev->isIndex() || f->dev->index() != dev_) return;
+      if (json_) {
+        writeEventJson(jsonOut_, e, names_);
+        jsonOut_.endElement();
+      } else {
+        text_.clear();
+        appendEventText(text_, e, names_, netns_);
+        out_.put(text_);
+        out_.endRecord();
+      }
+    };
+    auto overflow = [&] {
+      out_.flush();
+      std::fputs("Error: the kernel dropped filter events (receive buffer overflow, ENOBUFS)\n", stderr);
+    };
+    for (auto now = std::chrono::steady_clock::now(); now < deadline; now = std::chrono::steady_clock::now()) {
+      auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - now);
+      stream_.wait(print, left, overflow);
+      out_.flush();
+    }
+  }
+
+ private:
+  EventStream stream_;
+  DeviceNames names_;
+  NetnsNames netns_;
+  uint32_t dev_;
+  bool json_;
+  OutBuffer out_{stdout};
+  JsonOut jsonOut_{out_, false, JsonOut::Layout::Lines};
+  std::string text_;
+};
+
 double perSecond(uint64_t now, uint64_t before, double seconds) {
   return now >= before && seconds > 0 ? static_cast<double>(now - before) / seconds : 0;
 }
@@ -504,6 +560,7 @@ int watch(Context& ctx, Args& args) {
   bool json = ctx.options().json;
   std::map<std::string, Counters> before;
   std::map<std::string, WatchedQdisc> names;
+  WatchedFilterEvents filterEvents(nl, *dev, json, ctx.options().netns);
   auto last = std::chrono::steady_clock::now();
   for (uint64_t round = 0; !count || round <= *count; ++round) {
     LinkInfo link = nl.links().get(Ifref(*dev), true);
@@ -565,7 +622,7 @@ int watch(Context& ctx, Args& args) {
     }
     before = std::move(current);
     if (count && round == *count) break;
-    std::this_thread::sleep_for(std::chrono::duration<double>(interval));
+    filterEvents.printUntil(now + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(interval)));
   }
   return kExitOk;
 }

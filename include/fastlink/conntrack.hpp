@@ -163,6 +163,10 @@ struct ConntrackFilter {
   std::optional<std::optional<IpAddress>> srcNat;
   std::optional<std::optional<IpAddress>> dstNat;
   bool anyNat = false;
+  /// conntrack -l/--label: entries with every bit of this bitmap set in their CTA_LABELS (bit N
+  /// is byte N/8, bit N%8, as the kernel stores them). User space only: no kernel filters
+  /// labels. Empty: no label selector.
+  std::vector<uint8_t> labels;
 
   ConntrackFilter& setFamily(IpAddress::Family v) { family = v; return *this; }
   ConntrackFilter& setSrc(const IpAddress& v) { src = v; return *this; }
@@ -176,6 +180,7 @@ struct ConntrackFilter {
   ConntrackFilter& setSrcNat(std::optional<IpAddress> to = std::nullopt) { srcNat = to; return *this; }
   ConntrackFilter& setDstNat(std::optional<IpAddress> to = std::nullopt) { dstNat = to; return *this; }
   ConntrackFilter& setAnyNat() { anyNat = true; return *this; }
+  ConntrackFilter& setLabels(std::vector<uint8_t> bits) { labels = std::move(bits); return *this; }
 
   /// The family the dump asks for: `family`, else the one of an address given, else any.
   std::optional<IpAddress::Family> effectiveFamily() const;

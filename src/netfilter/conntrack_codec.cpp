@@ -334,6 +334,16 @@ bool natMatches(const ConntrackFilter& f, const ConntrackEntry& e) {
   return f.srcNat ? src : dst;
 }
 
+/// conntrack-tools' filter_label: every wanted bit set; an entry without labels has none.
+bool labelsMatch(const std::vector<uint8_t>& wanted, const std::optional<std::vector<uint8_t>>& have) {
+  for (std::size_t i = 0; i < wanted.size(); ++i) {
+    if (!wanted[i]) continue;
+    uint8_t present = have && i < have->size() ? (*have)[i] : 0;
+    if ((present & wanted[i]) != wanted[i]) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 bool ConntrackFilter::matches(const ConntrackEntry& e) const {
@@ -348,6 +358,7 @@ bool ConntrackFilter::matches(const ConntrackEntry& e) const {
   if (mark && (e.mark.value_or(0) & markMask) != (*mark & markMask)) return false;
   if (status && (e.status.value_or(0) & *status) != *status) return false;
   if (zone && e.zone.value_or(0) != *zone) return false;
+  if (!labelsMatch(labels, e.labels)) return false;
   return natMatches(*this, e);
 }
 

@@ -1,8 +1,20 @@
 // `fastlink conntrack ...` against conntrack-tools in a namespace of the test's own (conntrack
 // tables are per namespace): entries made by `conntrack -I` (an independent creator) or by
 // fastlink, read back with `conntrack -L` / `conntrack -G` as the oracle.
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <linux/netfilter.h>
+#include <linux/netfilter/nf_tables.h>
+#include <linux/netfilter/nfnetlink.h>
+#include <linux/netlink.h>
+#include <sched.h>
+#include <sys/mount.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <cstring>
+#include <filesystem>
 
 #include <chrono>
 #include <fstream>
@@ -29,6 +41,162 @@ bool waitUntil(Ready ready) {
 }
 
 using nlohmann::json;
+
+/// Makes the kernel keep conntrack labels in namespace `netns`: it stores CTA_LABELS only once
+/// something uses labels there (nf_connlabels_get), and neither nft nor iptables is installed.
+/// An nftables rule `ct label set 127` in a regular chain of its own table does it, as nft
+/// would add it (immediate into NFT_REG_1, ct set labels from it); the namespace's deletion
+/// removes it. Sent from a child that joins the namespace. Returns "" or what failed.
+std::string enableConnlabels(const std::string& netns) {
+  struct Builder {
+    std::vector<uint8_t> buf;
+    std::vector<std::size_t> open;
+    void align() { buf.resize((buf.size() + 3) & ~std::size_t{3}, 0); }
+    void message(uint16_t type, uint16_t flags, uint8_t family, uint16_t resId, uint32_t seq) {
+      align();
+      open.push_back(buf.size());
+      nlmsghdr h{0, type, static_cast<uint16_t>(NLM_F_REQUEST | flags), seq, 0};
+      nfgenmsg g{family, NFNETLINK_V0, htons(resId)};
+      buf.insert(buf.end(), reinterpret_cast<uint8_t*>(&h), reinterpret_cast<uint8_t*>(&h) + sizeof h);
+      buf.insert(buf.end(), reinterpret_cast<uint8_t*>(&g), reinterpret_cast<uint8_t*>(&g) + sizeof g);
+    }
+    void endMessage() {
+      uint32_t len = static_cast<uint32_t>(buf.size() - open.back());
+      std::memcpy(buf.data() + open.back(), &len, 4);
+      open.pop_back();
+    }
+    void attr(uint16_t type, const void* data, std::size_t size) {
+      align();
+      nlattr a{static_cast<uint16_t>(NLA_HDRLEN + size), type};
+      buf.insert(buf.end(), reinterpret_cast<uint8_t*>(&a), reinterpret_cast<uint8_t*>(&a) + sizeof a);
+      buf.insert(buf.end(), static_cast<const uint8_t*>(data), static_cast<const uint8_t*>(data) + size);
+    }
+    void str(uint16_t type, const char* s) { attr(type, s, std::strlen(s) + 1); }
+    void be32(uint16_t type, uint32_t v) {
+      v = htonl(v);
+      attr(type, &v, 4);
+    }
+    void nest(uint16_t type) {
+      align();
+      open.push_back(buf.size());
+      nlattr a{0, static_cast<uint16_t>(type | NLA_F_NESTED)};
+      buf.insert(buf.end(), reinterpret_cast<uint8_t*>(&a), reinterpret_cast<uint8_t*>(&a) + sizeof a);
+    }
+    void endNest() {
+      uint16_t len = static_cast<uint16_t>(buf.size() - open.back());
+      std::memcpy(buf.data() + open.back(), &len, 2);
+      open.pop_back();
+    }
+  } b;
+  const char* table = "fastlink_test_labels";
+  uint16_t nft = NFNL_SUBSYS_NFTABLES << 8;
+  b.message(NFNL_MSG_BATCH_BEGIN, 0, AF_UNSPEC, NFNL_SUBSYS_NFTABLES, 1);
+  b.endMessage();
+  b.message(nft | NFT_MSG_NEWTABLE, NLM_F_CREATE | NLM_F_ACK, NFPROTO_IPV4, 0, 2);
+  b.str(NFTA_TABLE_NAME, table);
+  b.endMessage();
+  b.message(nft | NFT_MSG_NEWCHAIN, NLM_F_CREATE | NLM_F_ACK, NFPROTO_IPV4, 0, 3);
+  b.str(NFTA_CHAIN_TABLE, table);
+  b.str(NFTA_CHAIN_NAME, "labels");
+  b.endMessage();
+  b.message(nft | NFT_MSG_NEWRULE, NLM_F_CREATE | NLM_F_APPEND | NLM_F_ACK, NFPROTO_IPV4, 0, 4);
+  b.str(NFTA_RULE_TABLE, table);
+  b.str(NFTA_RULE_CHAIN, "labels");
+  b.nest(NFTA_RULE_EXPRESSIONS);
+  b.nest(NFTA_LIST_ELEM);
+  b.str(NFTA_EXPR_NAME, "immediate");
+  b.nest(NFTA_EXPR_DATA);
+  b.be32(NFTA_IMMEDIATE_DREG, NFT_REG_1);
+  b.nest(NFTA_IMMEDIATE_DATA);
+  uint8_t bit127[16] = {};
+  bit127[15] = 0x80;
+  b.attr(NFTA_DATA_VALUE, bit127, sizeof bit127);
+  b.endNest();
+  b.endNest();
+  b.endNest();
+  b.nest(NFTA_LIST_ELEM);
+  b.str(NFTA_EXPR_NAME, "ct");
+  b.nest(NFTA_EXPR_DATA);
+  b.be32(NFTA_CT_KEY, NFT_CT_LABELS);
+  b.be32(NFTA_CT_SREG, NFT_REG_1);
+  b.endNest();
+  b.endNest();
+  b.endNest();
+  b.endMessage();
+  b.message(NFNL_MSG_BATCH_END, 0, AF_UNSPEC, NFNL_SUBSYS_NFTABLES, 5);
+  b.endMessage();
+
+  int pipeFd[2];
+  if (pipe(pipeFd) != 0) return "pipe failed";
+  pid_t pid = fork();
+  if (pid == 0) {
+    close(pipeFd[0]);
+    auto fail = [&](const std::string& what) {
+      std::string text = what + ": " + std::strerror(errno);
+      (void)!write(pipeFd[1], text.data(), text.size());
+      _exit(1);
+    };
+    int nsFd = open(("/run/netns/" + netns).c_str(), O_RDONLY | O_CLOEXEC);
+    if (nsFd < 0 || setns(nsFd, CLONE_NEWNET) != 0) fail("joining the namespace");
+    int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_NETFILTER);
+    if (fd < 0) fail("socket");
+    if (send(fd, b.buf.data(), b.buf.size(), 0) < 0) fail("send");
+    // One ACK for each of the three messages asking for one, or the first error.
+    for (int acks = 0; acks < 3;) {
+      alignas(nlmsghdr) char reply[8192];
+      ssize_t n = recv(fd, reply, sizeof reply, 0);
+      if (n < 0) fail("recv");
+      for (auto* h = reinterpret_cast<nlmsghdr*>(reply); NLMSG_OK(h, n); h = NLMSG_NEXT(h, n)) {
+        if (h->nlmsg_type != NLMSG_ERROR) continue;
+        auto* e = static_cast<nlmsgerr*>(NLMSG_DATA(h));
+        errno = -e->error;
+        if (e->error) fail("nftables message " + std::to_string(h->nlmsg_seq));
+        ++acks;
+      }
+    }
+    _exit(0);
+  }
+  close(pipeFd[1]);
+  std::string said;
+  char chunk[256];
+  for (ssize_t n; (n = read(pipeFd[0], chunk, sizeof chunk)) > 0;) said.append(chunk, static_cast<std::size_t>(n));
+  close(pipeFd[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return said.empty() ? "the child failed" : said;
+  return "";
+}
+
+/// /etc/xtables/connlabel.conf for this process and its children (conntrack-tools and fastlink
+/// both read that path): an overlay on /etc in a mount namespace of the test process's own,
+/// the host's /etc untouched; removed again by the destructor.
+class ConnlabelFile {
+ public:
+  explicit ConnlabelFile(const std::string& text) {
+    dir_ = "/tmp/fastlink-connlabel-" + std::to_string(getpid());
+    std::filesystem::create_directories(dir_ + "/upper/xtables");
+    std::filesystem::create_directories(dir_ + "/work");
+    std::ofstream(dir_ + "/upper/xtables/connlabel.conf") << text;
+    if (unshare(CLONE_NEWNS) != 0) {
+      error_ = std::string("unshare(CLONE_NEWNS): ") + std::strerror(errno);
+      return;
+    }
+    mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr);
+    std::string options = "lowerdir=/etc,upperdir=" + dir_ + "/upper,workdir=" + dir_ + "/work";
+    if (mount("overlay", "/etc", "overlay", 0, options.c_str()) != 0) error_ = std::string("overlay on /etc: ") + std::strerror(errno);
+    else mounted_ = true;
+  }
+  ~ConnlabelFile() {
+    if (mounted_) umount2("/etc", MNT_DETACH);
+    std::error_code ignored;
+    std::filesystem::remove_all(dir_, ignored);
+  }
+  const std::string& error() const { return error_; }
+
+ private:
+  std::string dir_, error_;
+  bool mounted_ = false;
+};
 
 bool haveConntrackTool() { return run("command -v conntrack >/dev/null 2>&1").status == 0; }
 
@@ -104,6 +272,16 @@ class ConntrackCliTest : public CliTest {
   }
   /// A NETLINK_NETFILTER socket with groups joined exists in the namespace.
   bool listening() const { return listenerState().has_value(); }
+  /// The text of `file` once it holds `needle` (or after 20 s: the caller's checks say what is missing).
+  static std::string textOnceItHolds(const std::string& file, const std::string& needle) {
+    std::string text;
+    waitUntil([&] {
+      std::ifstream f(file);
+      text.assign(std::istreambuf_iterator<char>(f), {});
+      return text.find(needle) != std::string::npos;
+    });
+    return text;
+  }
   void expectSameListing(const std::string& selectors) {
     auto mine = cli("conntrack -L " + selectors);
     auto theirs = tool("-L " + selectors);
@@ -258,12 +436,7 @@ TEST_F(ConntrackCliTest, EventsShowNewUpdateDestroy) {
   insert("-p udp -s 10.2.0.1 -d 10.2.0.2 --sport 1 --dport 2 -t 100 --mark 1");
   ASSERT_EQ(tool("-U -p udp -s 10.2.0.1 --mark 2").status, 0);
   ASSERT_EQ(tool("-D -p udp -s 10.2.0.1").status, 0);
-  std::string text;
-  waitUntil([&] {
-    std::ifstream f(out);
-    text.assign(std::istreambuf_iterator<char>(f), {});
-    return text.find("[DESTROY]") != std::string::npos;
-  });
+  std::string text = textOnceItHolds(out, "[DESTROY]");
   kill(pid, SIGTERM);
   int status = 0;
   waitpid(pid, &status, 0);
@@ -347,6 +520,99 @@ TEST_F(ConntrackCliTest, EventOverflowIsReportedNeverSilent) {
   std::smatch m;
   ASSERT_TRUE(std::regex_search(said, m, std::regex(R"((\d+) flow events have been shown\.)"))) << said;
   EXPECT_EQ(std::stol(m[1].str()) + dropped, 2 * kEntries) << "shown + dropped by the kernel = the NEW and DESTROY events\n" << said;
+}
+
+// Labels (CTA_LABELS) as conntrack 1.4.7 names, prints and selects them: names from
+// /etc/xtables/connlabel.conf, `-o labels`, `-l` selecting entries with all the named labels
+// (-L, -D, -E), `--label-add` on -I and -U, `--label-del` on -U; conntrack-tools is the oracle
+// of every listing, and of the labels fastlink sets.
+TEST_F(ConntrackCliTest, LabelsNamedPrintedAndSelectedLikeConntrack) {
+  // Bit 3 twice (the first name wins), an insane name skipped, bit 127 named by the rule.
+  ConnlabelFile conf("# test labels\n0 blue\n1 red\n3 green-team\n3 other\n5 bad;name\n9 spare\n127 kernel-rule\n");
+  ASSERT_EQ(conf.error(), "");
+  std::string enabled = enableConnlabels(ns.name());
+  ASSERT_EQ(enabled, "") << "the nftables rule that makes the kernel keep labels";
+  insert("-p udp -s 10.4.0.1 -d 10.4.0.2 --sport 1 --dport 2 -t 100 --label-add red");
+  insert("-p udp -s 10.4.0.1 -d 10.4.0.3 --sport 1 --dport 2 -t 100 --label-add red,green-team");
+  insert("-p udp -s 10.4.0.4 -d 10.4.0.2 --sport 1 --dport 2 -t 100");
+  // fastlink creates one, conntrack must see its labels.
+  auto made = cli("conntrack -I -p udp -s 10.4.0.5 -d 10.4.0.2 --sport 1 --dport 2 -t 100 --label-add blue,spare");
+  ASSERT_EQ(made.status, 0) << made.err;
+  auto theirs = tool("-L -o labels");
+  ASSERT_NE(theirs.out.find("labels=red,green-team"), std::string::npos) << "the oracle prints no labels: " << theirs.out;
+  ASSERT_NE(theirs.out.find("labels=blue,spare"), std::string::npos) << "labels of fastlink -I: " << theirs.out;
+  expectSameListing("-o labels");
+  expectSameListing("-o extended,labels");
+  for (const char* sel : {"-l red", "-l red,green-team", "-l green-team -l red", "-l blue", "-l spare -o labels"}) {
+    SCOPED_TRACE(sel);
+    EXPECT_FALSE(cli(std::string("conntrack -L ") + sel).out.empty()) << "selects nothing: a useless check";
+    expectSameListing(sel);
+  }
+  // Without a map asked for, no labels: as conntrack.
+  EXPECT_EQ(cli("conntrack -L").out.find("labels="), std::string::npos);
+  auto j = json::parse(cli("-j conntrack -L -s 10.4.0.1 -d 10.4.0.3 -o labels").out);
+  ASSERT_EQ(j.size(), 1u) << j.dump();
+  EXPECT_EQ(j[0]["labels"], json::parse(R"(["red","green-team"])")) << j.dump();
+
+  // -U: add to and take from the entries a selector names; conntrack reads the result.
+  ASSERT_EQ(cli("conntrack -U -s 10.4.0.4 --label-add blue").status, 0);
+  EXPECT_NE(tool("-L -s 10.4.0.4 -o labels").out.find("labels=blue"), std::string::npos) << tool("-L -s 10.4.0.4 -o labels").out;
+  ASSERT_EQ(cli("conntrack -U -s 10.4.0.1 -d 10.4.0.3 --label-del red").status, 0);
+  EXPECT_NE(tool("-L -s 10.4.0.1 -d 10.4.0.3 -o labels").out.find("labels=green-team\n"), std::string::npos)
+      << tool("-L -s 10.4.0.1 -d 10.4.0.3 -o labels").out;
+  ASSERT_EQ(cli("conntrack -U -s 10.4.0.5 --label-del").status, 0);
+  EXPECT_EQ(tool("-L -s 10.4.0.5 -o labels").out.find("labels="), std::string::npos) << tool("-L -s 10.4.0.5 -o labels").out;
+  expectSameListing("-o labels");
+
+  // -D -l: only entries with the label go.
+  auto deleted = cli("conntrack -D -l red");
+  ASSERT_EQ(deleted.status, 0) << deleted.err;
+  EXPECT_NE(deleted.err.find("1 flow entries have been deleted."), std::string::npos) << deleted.err;
+  EXPECT_EQ(tool("-L -s 10.4.0.1 -d 10.4.0.2").out, "") << "the entry labelled red is still there";
+  EXPECT_EQ(lines(tool("-L").out).size(), 3u) << tool("-L").out;
+
+  // An unknown label changes nothing and says which.
+  auto bad = cli("conntrack -L -l purple");
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.err.find("unknown label 'purple'"), std::string::npos) << bad.err;
+}
+
+// Timestamps (net.netfilter.nf_conntrack_timestamp=1, CTA_TIMESTAMP): conntrack prints
+// `delta-time=` on every listing, `[start=...]` and (on DESTROY) `[stop=...]` with -o ktimestamp.
+TEST_F(ConntrackCliTest, TimestampsPrintedLikeConntrack) {
+  ASSERT_EQ(ns.exec("sysctl -qw net.netfilter.nf_conntrack_timestamp=1").status, 0);
+  populate();
+  // delta-time is whole seconds since the entry began: the two reads may straddle a second.
+  auto blankDelta = [](const std::string& text) { return std::regex_replace(text, std::regex(R"(delta-time=\d+)"), "delta-time=N"); };
+  for (const char* options : {"", "-o ktimestamp", "-o extended,ktimestamp,id", "-s 10.0.0.1 -o ktimestamp"}) {
+    SCOPED_TRACE(options);
+    auto mine = cli(std::string("conntrack -L ") + options);
+    auto theirs = tool(std::string("-L ") + options);
+    ASSERT_EQ(mine.status, 0) << mine.err;
+    ASSERT_NE(theirs.out.find("delta-time="), std::string::npos) << "the oracle prints no timestamps: " << theirs.out;
+    EXPECT_EQ(lines(blankDelta(mine.out)), lines(blankDelta(theirs.out)));
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(mine.out, m, std::regex(R"(delta-time=(\d+))"))) << mine.out;
+    EXPECT_LE(std::stoi(m[1].str()), 60) << mine.out;
+  }
+  // DESTROY carries the stop: -E -o ktimestamp prints both, as conntrack -E does.
+  std::string out = "/tmp/fastlink-ct-tstamp-" + std::to_string(getpid());
+  pid_t pid = startCli("conntrack -E -e DESTROY -o ktimestamp", out);
+  if (!waitUntil([&] { return listening(); })) {
+    kill(pid, SIGTERM);
+    waitpid(pid, nullptr, 0);
+    std::remove(out.c_str());
+    FAIL() << "conntrack -E did not join its groups in 20 s";
+  }
+  // Made while it listens: an entry made before any listener has no event state, no DESTROY.
+  insert("-p udp -s 10.5.0.1 -d 10.5.0.2 --sport 1 --dport 2 -t 100");
+  ASSERT_EQ(tool("-D -s 10.5.0.1").status, 0);
+  std::string text = textOnceItHolds(out, "[DESTROY]");
+  kill(pid, SIGTERM);
+  waitpid(pid, nullptr, 0);
+  std::remove(out.c_str());
+  EXPECT_TRUE(std::regex_search(text, std::regex(R"(\[DESTROY\] udp      17 (\d+ )?src=10\.5\.0\.1 .* delta-time=\d+ \[start=\w{3} \w{3} [ \d]\d \d\d:\d\d:\d\d \d{4}\] \[stop=\w{3} \w{3} [ \d]\d \d\d:\d\d:\d\d \d{4}\] \[USERSPACE\])")))
+      << text;
 }
 
 TEST_F(ConntrackCliTest, BadInputChangesNothing) {

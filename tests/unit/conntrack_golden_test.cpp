@@ -209,6 +209,28 @@ TEST(ConntrackGolden, FilterMatchesInUserSpaceToo) {
   EXPECT_TRUE(ConntrackFilter().setProtocol(17).setDstPort(53).matches(e));
 }
 
+TEST(ConntrackGolden, LabelSelectorWantsEveryBit) {
+  // conntrack -l red,blue: bits 1 and 9 (byte 0 bit 1, byte 1 bit 1), as the kernel stores them.
+  std::vector<uint8_t> red(16, 0), redBlue(16, 0);
+  red[0] = 0x02;
+  redBlue[0] = 0x02;
+  redBlue[1] = 0x02;
+  ConntrackEntry labelled = udpEntry().setLabels(redBlue);
+  ConntrackEntry redOnly = udpEntry().setLabels(red);
+  ConntrackEntry none = udpEntry();
+  EXPECT_TRUE(ConntrackFilter().setLabels(red).matches(labelled));
+  EXPECT_TRUE(ConntrackFilter().setLabels(redBlue).matches(labelled));
+  EXPECT_FALSE(ConntrackFilter().setLabels(redBlue).matches(redOnly));
+  EXPECT_FALSE(ConntrackFilter().setLabels(red).matches(none)) << "an entry without CTA_LABELS has no label";
+  EXPECT_TRUE(ConntrackFilter().matches(none));
+  // Two bits of one byte (labels 1 and 2): one of them is not enough.
+  std::vector<uint8_t> bits12(16, 0);
+  bits12[0] = 0x06;
+  EXPECT_FALSE(ConntrackFilter().setLabels(bits12).matches(redOnly)) << "label 2 is missing";
+  // A shorter bitmap from the kernel reads as zeros beyond its end.
+  EXPECT_FALSE(ConntrackFilter().setLabels(redBlue).matches(udpEntry().setLabels({0x02})));
+}
+
 TEST(ConntrackGolden, CreateSetsUpNat) {
   // conntrack -I -p udp -s 10.0.0.1 -d 10.0.0.2 --sport 1234 --dport 53 -t 100 --src-nat 192.168.1.9:5000 --dst-nat 10.0.0.7
   ConntrackEntry e = udpEntry().setTimeout(100);
