@@ -15,7 +15,7 @@ namespace {
 class AddrlabelCliTest : public CliTest {
  protected:
   void SetUp() override { ns.ip("link add v0 type veth peer name v1"); }
-  /// The table as ip reads it.
+  /// The table as ip reads it (keys sorted, as nlohmann::json keeps them).
   nlohmann::json table() const { return nlohmann::json::parse(ns.ip("-j addrlabel list")); }
 };
 
@@ -44,9 +44,9 @@ TEST_F(AddrlabelCliTest, AddDeleteAndFlushChangeTheTableAsIpSeesIt) {
   ASSERT_EQ(r.status, 0) << r.err;
   auto added = table();
   EXPECT_EQ(added.size(), before.size() + 2) << added.dump();
-  EXPECT_NE(added.dump().find(R"({"address":"2001:db8::","prefixlen":32,"ifname":"v0","label":100})"), std::string::npos)
+  EXPECT_NE(added.dump().find(R"({"address":"2001:db8::","ifname":"v0","label":100,"prefixlen":32})"), std::string::npos)
       << added.dump();
-  EXPECT_NE(added.dump().find(R"({"address":"2001:db9::1","prefixlen":128,"label":7})"), std::string::npos) << added.dump();
+  EXPECT_NE(added.dump().find(R"({"address":"2001:db9::1","label":7,"prefixlen":128})"), std::string::npos) << added.dump();
   // The kernel matches prefix and device on delete: the label given is not compared (as ip).
   r = cli("addrlabel del prefix 2001:db8::/32 dev v0 label 5");
   ASSERT_EQ(r.status, 0) << r.err;
@@ -94,8 +94,8 @@ TEST_F(AddrlabelCliTest, BatchLinesRunInOrderAndAFailedLineIsNamed) {
   auto r = batch("addrlabel add prefix 2001:db8::/32 dev v0 label 100\naddrl a prefix 2001:db9::/32 label 101\n");
   ASSERT_EQ(r.status, 0) << r.err;
   auto added = table().dump();
-  EXPECT_NE(added.find(R"({"address":"2001:db8::","prefixlen":32,"ifname":"v0","label":100})"), std::string::npos) << added;
-  EXPECT_NE(added.find(R"({"address":"2001:db9::","prefixlen":32,"label":101})"), std::string::npos) << added;
+  EXPECT_NE(added.find(R"({"address":"2001:db8::","ifname":"v0","label":100,"prefixlen":32})"), std::string::npos) << added;
+  EXPECT_NE(added.find(R"({"address":"2001:db9::","label":101,"prefixlen":32})"), std::string::npos) << added;
   r = batch("addrlabel del prefix 2001:db9::/32 label 101\naddrlabel add prefix 2001:db8::/32 dev v0 label 100\n");
   EXPECT_EQ(r.status, 1);  // the second line fails: File exists (ip -batch: 1)
   EXPECT_NE(r.err.find("File exists"), std::string::npos) << r.err;

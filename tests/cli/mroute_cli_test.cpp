@@ -119,7 +119,7 @@ TEST_F(MrouteCliTest, FailuresExitAsIps) {
     EXPECT_EQ(mine.out, theirs.out) << line;
     EXPECT_NE(mine.status, 0) << line;
   }
-  EXPECT_EQ(cli("mroute show table 5").err, "Error: ipv4: MR table does not exist. (mroute show)\n");
+  EXPECT_EQ(cli("mroute show table 5").err, "Error: ipv4: MR table does not exist (mroute show)\n");
 }
 
 }  // namespace

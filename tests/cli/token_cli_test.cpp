@@ -58,7 +58,7 @@ TEST_F(TokenCliTest, FailuresExitAsIpsAndChangeNothing) {
     EXPECT_EQ(ns.exec("ip token list").out, before) << line;
   }
   // The kernel's reason, and the command as typed.
-  EXPECT_EQ(cli("token set ::1 dev v1").err, "Error: ipv6: Router advertisement is disabled on device. (token set ::1 dev v1)\n");
+  EXPECT_EQ(cli("token set ::1 dev v1").err, "Error: ipv6: Router advertisement is disabled on device (token set ::1 dev v1)\n");
 }
 
 TEST_F(TokenCliTest, BatchLinesSetAndDelete) {
