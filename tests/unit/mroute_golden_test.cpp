@@ -8,11 +8,30 @@
 #include <gtest/gtest.h>
 #include <linux/netlink.h>
 
+#include <ostream>
+#include <string>
+
 #include "fastlink/error.hpp"
 #include "fastlink/mroute.hpp"
 #include "unit/golden.hpp"
 
 namespace fastlink {
+
+// Readable failures: the entry's fields, not its bytes.
+void PrintTo(const MrouteOif& o, std::ostream* os) { *os << "oif " << o.ifindex << " ttl " << unsigned{o.ttl}; }
+void PrintTo(const MrouteInfo& e, std::ostream* os) {
+  *os << "family " << unsigned{e.family} << " type " << unsigned{e.type} << " flags " << e.flags << " table " << e.table
+      << " src " << (e.source ? e.source->toString() : "-") << " grp " << (e.group ? e.group->toString() : "-") << " iif "
+      << (e.iif ? std::to_string(*e.iif) : "-") << " oifs [";
+  for (const MrouteOif& o : e.oifs) {
+    PrintTo(o, os);
+    *os << ";";
+  }
+  *os << "]";
+  if (e.stats) *os << " stats " << e.stats->packets << "/" << e.stats->bytes << "/" << e.stats->wrongIf;
+  if (e.lastUse) *os << " lastUse " << *e.lastUse;
+}
+
 namespace {
 
 using test::AlignedMessage;
