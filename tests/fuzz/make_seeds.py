@@ -180,6 +180,67 @@ write("decode_mptcp", "no_nest", genl_body(GET_ADDR, u32(2, 1)))
 write("decode_mptcp", "limits", genl_body(GET_LIMITS, u32(2, 4) + u32(3, 3)))
 write("decode_mptcp", "header_only", genl_body(GET_LIMITS, b""))
 
+# ---- decode_addrlabel: ifaddrlblmsg + IFAL_* (an RTM_NEWADDRLABEL dump part) ----
+# ifaddrlblmsg = family u8, res u8, prefixlen u8, flags u8, index u32, seq u32; IFAL_ADDRESS 1
+# (in6_addr), IFAL_LABEL 2 (u32) (include/uapi/linux/if_addrlabel.h), laid out as ip6addrlbl_fill.
+def ifal(prefixlen, index=0, seq=0, family=10): return struct.pack("<BBBBII", family, 0, prefixlen, 0, index, seq)
+DB8 = b"\x20\x01\x0d\xb8" + bytes(12)
+write("decode_addrlabel", "default_loopback", ifal(128, seq=3) + attr(1, bytes(15) + b"\1") + u32(2, 0))
+write("decode_addrlabel", "device_entry", ifal(32, index=4, seq=9) + attr(1, DB8) + u32(2, 100))
+write("decode_addrlabel", "v4_address", ifal(8, family=2) + attr(1, b"\x0a\0\0\0") + u32(2, 3))
+write("decode_addrlabel", "prefix_too_long", ifal(129) + attr(1, DB8) + u32(2, 1))
+write("decode_addrlabel", "short_label", ifal(32) + attr(1, DB8) + attr(2, b"\1\0"))
+write("decode_addrlabel", "header_only", ifal(0))
+
+# ---- decode_tcp_metrics: genlmsghdr + TCP_METRICS_ATTR_* (a TCP_METRICS_CMD_GET reply) ----
+# ADDR_IPV4 1, ADDR_IPV6 2, AGE 3 (u64), TW_TSVAL 4, TW_TS_STAMP 5, VALS 6 (nest: metric + 1),
+# FOPEN_MSS 7 (u16), FOPEN_SYN_DROPS 8 (u16), FOPEN_SYN_DROP_TS 9 (u64), FOPEN_COOKIE 10,
+# SADDR_IPV4 11, SADDR_IPV6 12 (include/uapi/linux/tcp_metrics.h), as tcp_metrics_fill_info.
+TCPM_GET = 1
+write("decode_tcp_metrics", "v4_with_source", genl_body(TCPM_GET, attr(1, b"\x0a\0\0\2") + attr(11, b"\x0a\0\0\1") + u64(3, 328)
+      + nest(6, u32(6, 232), u32(7, 100), u32(1, 0), u32(2, 0), u32(4, 14))))
+write("decode_tcp_metrics", "v6_fastopen", genl_body(TCPM_GET, attr(2, DB8) + attr(12, DB8) + u64(3, 5) + u32(4, 7) + u32(5, 3)
+      + u16(7, 1400) + u16(8, 2) + u64(9, 5000) + attr(10, bytes(range(20)))))
+write("decode_tcp_metrics", "no_destination", genl_body(TCPM_GET, u64(3, 1)))
+write("decode_tcp_metrics", "short_metric", genl_body(TCPM_GET, attr(1, b"\x0a\0\0\2") + nest(6, attr(4, b"\1"))))
+write("decode_tcp_metrics", "header_only", genl_body(TCPM_GET, b""))
+
+# ---- decode_token: ifinfomsg (AF_INET6) + IFLA_* with IFLA_PROTINFO { IFLA_INET6_* } ----
+# IFLA_IFNAME 3, IFLA_PROTINFO 12 (nest without the flag); IFLA_INET6_FLAGS 1, TOKEN 7 (in6_addr),
+# ADDR_GEN_MODE 8, as inet6_fill_ifinfo sends them.
+def ifinfo6(index, flags=0x1003): return struct.pack("<BBHiII", 10, 0, 1, index, flags, 0)
+write("decode_token", "token_set", ifinfo6(4) + s(3, "v0") + attr(12, u32(1, 0x80000000) + attr(7, bytes(15) + b"\x1a") + u8(8, 0)))
+write("decode_token", "no_protinfo", ifinfo6(5) + s(3, "v1"))
+write("decode_token", "short_token", ifinfo6(4) + attr(12, attr(7, b"\0\1")))
+write("decode_token", "loopback", ifinfo6(1, 0x49) + s(3, "lo") + attr(12, attr(7, bytes(16))))
+
+# ---- decode_ntable: ndtmsg + NDTA_* (an RTM_NEWNEIGHTBL dump part) ----
+# NDTA_NAME 1, THRESH1-3 2-4, CONFIG 5 (struct ndt_config, 32 bytes), PARMS 6 (nest: NDTPA_IFINDEX 1,
+# REFCNT 2, REACHABLE_TIME 3 u64, ... LOCKTIME 15 u64), STATS 7 (struct ndt_stats, 11 u64), GC_INTERVAL 8
+# (include/uapi/linux/neighbour.h), as neightbl_fill_info and neightbl_fill_param_info send them.
+ndt = struct.pack("<BBH", 2, 0, 0)
+ndt_config = struct.pack("<HHIIIIIII", 4, 336, 2, 1000, 2000, 77, 7, 0, 0)
+ndt_stats = struct.pack("<11Q", *range(1, 12))
+parms = nest(6, u32(2, 1), u64(3, 28080), u64(4, 30000), u64(5, 1000), u64(6, 60000), u64(7, 5000), u32(8, 101),
+             u32(9, 0), u32(10, 3), u32(11, 3), u64(12, 1000), u64(13, 800), u32(14, 64), u64(15, 1000))
+write("decode_ntable", "table", ndt + s(1, "arp_cache") + u64(8, 30000) + u32(2, 128) + u32(3, 512) + u32(4, 1024)
+      + attr(5, ndt_config) + parms + attr(7, ndt_stats))
+write("decode_ntable", "device_parms", struct.pack("<BBH", 10, 0, 0) + s(1, "ndisc_cache") + attr(6, u32(1, 4) + u32(2, 1) + u64(5, 1000)))
+write("decode_ntable", "short_config", ndt + s(1, "arp_cache") + attr(5, b"\1\2\3"))
+write("decode_ntable", "no_name", ndt + u32(2, 1))
+write("decode_ntable", "unterminated_name", ndt + attr(1, b"arp"))
+
+# ---- decode_mroute: rtmsg + RTA_* of a multicast family (an RTM_NEWROUTE of ipmr/ip6mr) ----
+# RTA_DST 1, SRC 2, IIF 3, MULTIPATH 9 (rtnexthop: len u16, flags u8, hops u8 = TTL, ifindex s32),
+# TABLE 15, MFC_STATS 17 (3 u64), EXPIRES 23 (u64), as mr_fill_mroute fills them.
+def rtmsg_mr(family, table, flags=0, length=32): return struct.pack("<BBBBBBBBI", family, length, length, 0, table, 17, 0, 5, flags)
+def rtnh(hops, ifindex): return struct.pack("<HBBi", 8, 0, hops, ifindex)
+write("decode_mroute", "resolved_v4", rtmsg_mr(128, 253) + u32(15, 253) + attr(2, b"\x0a\0\0\1") + attr(1, b"\xef\1\1\1")
+      + u32(3, 2) + attr(9, rtnh(1, 4) + rtnh(3, 6)) + attr(17, struct.pack("<3Q", 7, 700, 1)) + u64(23, 118))
+write("decode_mroute", "unresolved_v6", rtmsg_mr(129, 254, 32, 128) + attr(2, bytes(16)) + attr(1, b"\xff\x0e" + bytes(13) + b"\1"))
+write("decode_mroute", "nexthop_overrun", rtmsg_mr(128, 253) + attr(9, rtnh(1, 4) + struct.pack("<HBBi", 40, 0, 1, 5)))
+write("decode_mroute", "short_stats", rtmsg_mr(128, 253) + attr(17, bytes(16)))
+
 # ---- parse_wg_config: wg config files and UAPI replies (text) ----
 K = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="
 for i, text in enumerate([

@@ -1,0 +1,158 @@
+// Neighbour tables: RTM_GETNEIGHTBL dumps and RTM_SETNEIGHTBL (ndtmsg, NDTA_*, NDTA_PARMS {
+// NDTPA_* }), over the Netlink's rtnetlink socket.
+#include "fastlink/ntable.hpp"
+
+#include <linux/neighbour.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+
+#include <cstring>
+#include <string>
+
+#include "core/message.hpp"
+#include "fastlink/error.hpp"
+#include "fastlink/netlink.hpp"
+#include "fastlink/raw.hpp"
+
+namespace fastlink {
+namespace {
+
+[[noreturn]] void malformed(const char* why) { throw Error(make_error_code(Errc::malformed_reply), "ntable show", why); }
+
+/// A fixed struct attribute (ndt_config, ndt_stats): at least its size, copied out (the payload
+/// is only 4-byte aligned).
+template <class T>
+T readStruct(const nlattr* a, const char* what) {
+  auto bytes = core::readBytes(a);
+  if (bytes.size() < sizeof(T)) malformed(what);
+  T v;
+  std::memcpy(&v, bytes.data(), sizeof v);
+  return v;
+}
+
+void putParms(core::MessageWriter& w, const NeighTableParms& p) {
+  if (p.ifindex) w.putU32(NDTPA_IFINDEX, *p.ifindex);
+  if (p.baseReachable) w.putU64(NDTPA_BASE_REACHABLE_TIME, *p.baseReachable);
+  if (p.retrans) w.putU64(NDTPA_RETRANS_TIME, *p.retrans);
+  if (p.gcStale) w.putU64(NDTPA_GC_STALETIME, *p.gcStale);
+  if (p.delayProbe) w.putU64(NDTPA_DELAY_PROBE_TIME, *p.delayProbe);
+  if (p.queueLen) w.putU32(NDTPA_QUEUE_LEN, *p.queueLen);
+  if (p.appProbes) w.putU32(NDTPA_APP_PROBES, *p.appProbes);
+  if (p.ucastProbes) w.putU32(NDTPA_UCAST_PROBES, *p.ucastProbes);
+  if (p.mcastProbes) w.putU32(NDTPA_MCAST_PROBES, *p.mcastProbes);
+  if (p.anycastDelay) w.putU64(NDTPA_ANYCAST_DELAY, *p.anycastDelay);
+  if (p.proxyDelay) w.putU64(NDTPA_PROXY_DELAY, *p.proxyDelay);
+  if (p.proxyQlen) w.putU32(NDTPA_PROXY_QLEN, *p.proxyQlen);
+  if (p.locktime) w.putU64(NDTPA_LOCKTIME, *p.locktime);
+}
+
+bool changesParms(const NeighTableParms& p) {
+  return p.baseReachable || p.retrans || p.gcStale || p.delayProbe || p.queueLen || p.appProbes || p.ucastProbes ||
+         p.mcastProbes || p.anycastDelay || p.proxyDelay || p.proxyQlen || p.locktime;
+}
+
+NeighTableParms decodeParms(const nlattr* nest) {
+  core::AttrTable t = core::AttrTable::ofNest(nest, NDTPA_MAX);
+  NeighTableParms p;
+  auto u32 = [&](uint16_t type, std::optional<uint32_t>& field) {
+    if (const nlattr* a = t.get(type)) field = core::readU32(a);
+  };
+  auto u64 = [&](uint16_t type, std::optional<uint64_t>& field) {
+    if (const nlattr* a = t.get(type)) field = core::readU64(a);
+  };
+  u32(NDTPA_IFINDEX, p.ifindex);
+  u32(NDTPA_REFCNT, p.refcnt);
+  u64(NDTPA_REACHABLE_TIME, p.reachable);
+  u64(NDTPA_BASE_REACHABLE_TIME, p.baseReachable);
+  u64(NDTPA_RETRANS_TIME, p.retrans);
+  u64(NDTPA_GC_STALETIME, p.gcStale);
+  u64(NDTPA_DELAY_PROBE_TIME, p.delayProbe);
+  u32(NDTPA_QUEUE_LEN, p.queueLen);
+  u32(NDTPA_APP_PROBES, p.appProbes);
+  u32(NDTPA_UCAST_PROBES, p.ucastProbes);
+  u32(NDTPA_MCAST_PROBES, p.mcastProbes);
+  u64(NDTPA_ANYCAST_DELAY, p.anycastDelay);
+  u64(NDTPA_PROXY_DELAY, p.proxyDelay);
+  u32(NDTPA_PROXY_QLEN, p.proxyQlen);
+  u64(NDTPA_LOCKTIME, p.locktime);
+  return p;
+}
+
+}  // namespace
+
+Request NeighTableRequests::change(const NeighTableChange& c) {
+  if (c.name.empty()) throw Error(std::make_error_code(std::errc::invalid_argument), "ntable change", "a table name is required");
+  if (!c.thresh1 && !c.thresh2 && !c.thresh3 && !c.gcInterval && !changesParms(c.parms))
+    throw Error(std::make_error_code(std::errc::invalid_argument), "ntable change name " + c.name,
+                "nothing to change (thresholds, gc_int or parameters)");
+  core::MessageWriter w(RTM_SETNEIGHTBL, NLM_F_REPLACE);
+  w.putHeader<ndtmsg>().ndtm_family = c.family;
+  w.putString(NDTA_NAME, c.name);
+  if (c.thresh1) w.putU32(NDTA_THRESH1, *c.thresh1);
+  if (c.thresh2) w.putU32(NDTA_THRESH2, *c.thresh2);
+  if (c.thresh3) w.putU32(NDTA_THRESH3, *c.thresh3);
+  if (c.gcInterval) w.putU64(NDTA_GC_INTERVAL, *c.gcInterval);
+  if (c.parms.ifindex || changesParms(c.parms)) {
+    std::size_t nest = w.beginNest(NDTA_PARMS);
+    putParms(w, c.parms);
+    w.endNest(nest);
+  }
+  std::string what = "ntable change name " + c.name;
+  if (c.parms.ifindex) what += " dev " + std::to_string(*c.parms.ifindex);
+  return Request(w.release(), what);
+}
+
+Request NeighTableRequests::list(uint8_t family) {
+  core::MessageWriter w(RTM_GETNEIGHTBL, NLM_F_DUMP);
+  w.putHeader<ndtmsg>().ndtm_family = family;
+  return Request(w.release(), "ntable show");
+}
+
+NeighTableInfo decodeNeighTable(const nlmsghdr* m) {
+  if (m->nlmsg_len < NLMSG_LENGTH(sizeof(ndtmsg))) malformed("shorter than ndtmsg");
+  NeighTableInfo t;
+  t.family = static_cast<const ndtmsg*>(NLMSG_DATA(m))->ndtm_family;
+  core::AttrTable a = core::AttrTable::ofMessage(m, sizeof(ndtmsg), NDTA_MAX);
+  const nlattr* name = a.get(NDTA_NAME);
+  if (!name) malformed("a table without its name");
+  auto bytes = core::readBytes(name);
+  t.name.assign(reinterpret_cast<const char*>(bytes.data()), strnlen(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+  if (const nlattr* v = a.get(NDTA_THRESH1)) t.thresh1 = core::readU32(v);
+  if (const nlattr* v = a.get(NDTA_THRESH2)) t.thresh2 = core::readU32(v);
+  if (const nlattr* v = a.get(NDTA_THRESH3)) t.thresh3 = core::readU32(v);
+  if (const nlattr* v = a.get(NDTA_GC_INTERVAL)) t.gcInterval = core::readU64(v);
+  if (const nlattr* v = a.get(NDTA_CONFIG)) {
+    auto c = readStruct<ndt_config>(v, "ndt_config shorter than its struct");
+    t.config = NeighTableConfig{.keyLength = c.ndtc_key_len, .entrySize = c.ndtc_entry_size, .entries = c.ndtc_entries,
+                                .lastFlushMs = c.ndtc_last_flush, .lastRandMs = c.ndtc_last_rand, .hashRnd = c.ndtc_hash_rnd,
+                                .hashMask = c.ndtc_hash_mask, .hashChainGc = c.ndtc_hash_chain_gc, .proxyQlen = c.ndtc_proxy_qlen};
+  }
+  if (const nlattr* v = a.get(NDTA_PARMS)) t.parms = decodeParms(v);
+  if (const nlattr* v = a.get(NDTA_STATS)) {
+    auto s = readStruct<ndt_stats>(v, "ndt_stats shorter than its struct");
+    t.stats = NeighTableStats{.allocs = s.ndts_allocs, .destroys = s.ndts_destroys, .hashGrows = s.ndts_hash_grows,
+                              .resFailed = s.ndts_res_failed, .lookups = s.ndts_lookups, .hits = s.ndts_hits,
+                              .rcvProbesMcast = s.ndts_rcv_probes_mcast, .rcvProbesUcast = s.ndts_rcv_probes_ucast,
+                              .periodicGcRuns = s.ndts_periodic_gc_runs, .forcedGcRuns = s.ndts_forced_gc_runs,
+                              .tableFulls = s.ndts_table_fulls};
+  }
+  return t;
+}
+
+std::vector<NeighTableInfo> NeighTableApi::list(uint8_t family) {
+  std::vector<NeighTableInfo> out;
+  Request r = NeighTableRequests::list(family);
+  nl_.raw(Protocol::Route)
+      .dumpBytes(
+          r.bytes(),
+          [&](std::span<const uint8_t> m) {
+            const auto* h = reinterpret_cast<const nlmsghdr*>(m.data());
+            if (h->nlmsg_type == RTM_NEWNEIGHTBL) out.push_back(decodeNeighTable(h));
+          },
+          r.operation(), [&] { out.clear(); });
+  return out;
+}
+
+void NeighTableApi::change(const NeighTableChange& change) { nl_.execute(NeighTableRequests::change(change)); }
+
+}  // namespace fastlink
