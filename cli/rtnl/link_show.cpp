@@ -291,9 +291,10 @@ void printStats(OutBuffer& out, const LinkStats& s, std::optional<uint32_t> carr
     size({0, s.rxLengthErrors, s.rxCrcErrors, s.rxFrameErrors, s.rxFifoErrors, s.rxOverErrors, s.rxNohandler});
     size({0, s.txAbortedErrors, s.txFifoErrors, s.txWindowErrors, s.txHeartbeatErrors, carrierChanges.value_or(0), 0});
   }
-  // Laid out as ip's fprintf formats do (a blank after each cell), then without trailing blanks.
+  // Laid out as ip's fprintf formats do (a blank after each cell), then without trailing blanks
+  // except with -o, where ip's stand before the `\` (as detailsText keeps them).
   auto line = [&](std::string text) {
-    while (!text.empty() && text.back() == ' ') text.pop_back();
+    while (!o.oneline && !text.empty() && text.back() == ' ') text.pop_back();
     out.put(text).put('\n');
   };
   auto cell = [](const auto& v, std::size_t width) { return fmt::format("{:>{}}", v, width); };
@@ -305,6 +306,7 @@ void printStats(OutBuffer& out, const LinkStats& s, std::optional<uint32_t> carr
   auto errorHeader = [&](std::string_view label, std::array<std::string_view, 6> words) {
     std::string text = std::string(label) + std::string(cols[0] - 10, ' ');
     for (std::size_t i = 0; i < words.size(); ++i) text += " " + cell(words[i], cols[i + 1]);
+    while (!text.empty() && text.back() == ' ') text.pop_back();  // ip's ends at its last word, -o too
     line(text);
   };
   // `first`: the column of the first value; the columns before it are blank.
