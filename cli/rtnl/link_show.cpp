@@ -293,9 +293,10 @@ void printStats(OutBuffer& out, const LinkStats& s, std::optional<uint32_t> carr
     size({0, s.rxLengthErrors, s.rxCrcErrors, s.rxFrameErrors, s.rxFifoErrors, s.rxOverErrors, s.rxNohandler});
     size({0, s.txAbortedErrors, s.txFifoErrors, s.txWindowErrors, s.txHeartbeatErrors, carrierChanges.value_or(0), 0});
   }
-  // Laid out as ip's fprintf formats do (a blank after each cell), then without trailing blanks.
+  // Laid out as ip's fprintf formats do (a blank after each cell), then without trailing blanks
+  // except with -o, where ip's stand before the `\` (as detailsText keeps them).
   auto line = [&](std::string text) {
-    while (!text.empty() && text.back() == ' ') text.pop_back();
+    while (!o.oneline && !text.empty() && text.back() == ' ') text.pop_back();
     out.put(text).put('\n');
   };
   auto cell = [](const auto& v, std::size_t width) { return fmt::format("{:>{}}", v, width); };
@@ -307,6 +308,7 @@ void printStats(OutBuffer& out, const LinkStats& s, std::optional<uint32_t> carr
   auto errorHeader = [&](std::string_view label, std::array<std::string_view, 6> words) {
     std::string text = std::string(label) + std::string(cols[0] - 10, ' ');
     for (std::size_t i = 0; i < words.size(); ++i) text += " " + cell(words[i], cols[i + 1]);
+    while (!text.empty() && text.back() == ' ') text.pop_back();  // ip's ends at its last word, -o too
     line(text);
   };
   // `first`: the column of the first value; the columns before it are blank.
@@ -381,6 +383,8 @@ class InfoFields {
   const std::optional<MacAddress>& broadcast() const { return l_.broadcast; }
   std::optional<int32_t> linkNetnsId() const { return l_.linkNetnsId; }
   std::optional<std::string_view> alias() const { return viewOf(l_.alias); }
+  const std::optional<LinkStats>& stats() const { return l_.stats; }
+  std::optional<uint32_t> carrierChanges() const { return l_.carrierChanges; }
 
  private:
   const LinkInfo& l_;
@@ -414,6 +418,8 @@ class AddrStyleFields {
   std::optional<MacAddress> broadcast() const { return linkLine_ ? l_.broadcast() : std::nullopt; }
   std::optional<int32_t> linkNetnsId() const { return l_.linkNetnsId(); }
   std::optional<std::string_view> alias() const { return l_.alias(); }
+  std::optional<LinkStats> stats() const { return l_.stats(); }
+  std::optional<uint32_t> carrierChanges() const { return l_.carrierChanges(); }
 
  private:
   const Link& l_;
@@ -422,7 +428,8 @@ class AddrStyleFields {
 };
 
 /// Two lines (more with -d, -s) as `ip link show` prints them, written straight to the buffer.
-/// `full` (the owning object) is needed for -d and -s only; a view is printed without them.
+/// `full` (the owning object) is needed for -d only; a view is printed without it (-s reads the
+/// counters from the view: a dump asked for them).
 template <class Link>
 void printLinkLines(OutBuffer& out, const Link& l, const LowerDevice& lower, const DeviceNames& peers,
                     const GlobalOptions& o, bool addrStyle, bool linkLine, const LinkInfo* full, NetnsNames& netns) {
@@ -458,7 +465,8 @@ void printLinkLines(OutBuffer& out, const Link& l, const LowerDevice& lower, con
 
   if (auto alias = l.alias(); alias && !alias->empty()) out.put("    alias ").put(*alias).put('\n');
   if (xdp && xdp->attached()) out.put(xdpProgramLines(*xdp, o.details, lookUpXdpProgram));
-  if (o.stats && full && full->stats) printStats(out, *full->stats, full->carrierChanges, o.stats > 1, o);
+  if (o.stats)
+    if (const std::optional<LinkStats>& stats = l.stats()) printStats(out, *stats, l.carrierChanges(), o.stats > 1, o);
 }
 
 /// Left-aligns what `write` prints in `width` columns, then one blank (ip's "%-16s ").
@@ -546,6 +554,24 @@ void linkJsonOut(JsonOut& j, const Link& l, const LowerDevice& lower, const Devi
   if (auto broadcast = l.broadcast()) j.key("broadcast").rawValue().put('"').putMac(*broadcast).put('"');
   if (auto netnsid = l.linkNetnsId()) j.field("link_netnsid", static_cast<int64_t>(*netnsid));
   if (auto alias = l.alias(); alias && !alias->empty()) j.field("ifalias", *alias);
+  more();
+  j.endObject();
+  j.endElement();
+}
+
+/// `ip -j -br link` (briefJson) of a view, streamed; `more` adds the record's own fields.
+template <class Link, class More>
+void briefJsonOut(JsonOut& j, const Link& l, const LowerDevice& lower, const DeviceNames& peers, bool hooked, More more) {
+  j.beginObject();
+  if (lower.index && !lower.otherNetns) jsonName(j.key("link"), peers, lower.index);  // ip's order
+  if (auto name = l.name()) j.field("ifname", *name);
+  j.field("operstate", l.operState().value_or("UNKNOWN"));
+  if (!hooked) {
+    if (auto address = l.address()) j.key("address").rawValue().put('"').putMac(*address).put('"');
+    j.key("flags").beginArray();
+    forEachLinkFlagWord(l.flags(), lower.index && lower.down, [&](std::string_view w) { j.value(w); });
+    j.endArray();
+  }
   more();
   j.endObject();
   j.endElement();
@@ -751,9 +777,11 @@ class LinkStream {
   template <class Link>
   void printView(const Link& l, const LowerDevice& lower, const LinkRecord* record) {
     if (jsonOut_) {
-      return linkJsonOut(*jsonOut_, l, lower, peers_, [&] {
+      auto more = [&] {
         if (hooks_ && hooks_->json) hooks_->json(*jsonOut_, *record);
-      });
+      };
+      if (o_.brief) return briefJsonOut(*jsonOut_, l, lower, peers_, hooks_ != nullptr, more);
+      return linkJsonOut(*jsonOut_, l, lower, peers_, more);
     }
     if (o_.brief) {
       printBrief(out_, l, lower, peers_, hooks_, record ? *record : LinkRecord{});
@@ -829,8 +857,9 @@ int streamLinks(Netlink& netlink, const ShowQuery& q, uint32_t masterIndex, cons
                 const std::optional<std::string>& dev, const LinkRecordHooks* hooks) {
   LinkApi& api = netlink.links();
   OutBuffer out;
-  // A whole dump printed as ip prints it without -d, -s, -br (and JSON compact) goes by views.
-  bool views = !dev && !o.details && !o.stats && !(o.json && (o.pretty || o.brief));
+  // A whole dump printed as ip prints it without -d (and JSON compact) goes by views; -s too in
+  // text of links (the JSON document and `addr show`'s records take them from LinkInfo).
+  bool views = !dev && !o.details && !(o.stats && (o.json || hooks)) && !(o.json && o.pretty);
   std::optional<JsonArrayWriter> json;
   if (o.json && !views) json.emplace(out, o.pretty);
   LinkStream stream(q, masterIndex, o, out, json, hooks, views);

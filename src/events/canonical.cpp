@@ -50,7 +50,10 @@ void putAddress(std::string& s, std::span<const uint8_t> bytes) {
   s.append(padded, 16);
 }
 
-// A route key's fixed part (at most 69 bytes), built on the stack.
+// A route key's fixed part (at most 69 bytes), built on the stack. Its addresses take their
+// family's width (4 or 16 bytes): the family is the key's first byte, so keys of one family
+// have one layout, and an IPv4 route's key is 33 bytes instead of 69 (a million of them are
+// compared and stored by a sync).
 struct KeyBytes {
   uint8_t bytes[72];
   std::size_t size = 0;
@@ -58,10 +61,10 @@ struct KeyBytes {
   void put32be(uint32_t v) {
     for (int shift = 24; shift >= 0; shift -= 8) bytes[size++] = static_cast<uint8_t>((v >> shift) & 0xff);
   }
-  void putAddress(std::span<const uint8_t> address) {  // padded to 16 bytes, as putAddress
-    std::memset(bytes + size, 0, 16);
-    if (!address.empty()) std::memcpy(bytes + size, address.data(), std::min<std::size_t>(address.size(), 16));
-    size += 16;
+  void putAddress(std::span<const uint8_t> address, std::size_t width) {  // padded to `width`
+    std::memset(bytes + size, 0, width);
+    if (!address.empty()) std::memcpy(bytes + size, address.data(), std::min(address.size(), width));
+    size += width;
   }
 };
 
@@ -125,12 +128,14 @@ std::string rebuild(const nlmsghdr* m, uint16_t newType, std::size_t familyHeade
 
 bool isIp(uint8_t family) { return family == AF_INET || family == AF_INET6; }
 
-Canonical link(const nlmsghdr* m) {
-  Canonical c;
-  if (m->nlmsg_len < NLMSG_LENGTH(sizeof(ifinfomsg))) return c;
+// The width of addresses in route keys (see KeyBytes).
+std::size_t routeAddressWidth(uint8_t family) { return family == AF_INET ? 4 : 16; }
+
+void link(const nlmsghdr* m, Canonical& c) {
+  if (m->nlmsg_len < NLMSG_LENGTH(sizeof(ifinfomsg))) return;
   ifinfomsg ifi;
   std::memcpy(&ifi, NLMSG_DATA(m), sizeof ifi);
-  if (ifi.ifi_family != AF_UNSPEC) return c;  // bridge / IPv6 per-device parts
+  if (ifi.ifi_family != AF_UNSPEC) return;  // bridge / IPv6 per-device parts
   c.valid = true;
   c.kind = ObjectKind::Link;
   c.deleted = m->nlmsg_type == RTM_DELLINK;
@@ -150,15 +155,13 @@ Canonical link(const nlmsghdr* m) {
                t == IFLA_IF_NETNSID || t == IFLA_NEW_IFINDEX;
       },
       [](char* family) { std::memset(family + offsetof(ifinfomsg, ifi_change), 0, sizeof(ifinfomsg::ifi_change)); });
-  return c;
 }
 
-Canonical address(const nlmsghdr* m) {
-  Canonical c;
-  if (m->nlmsg_len < NLMSG_LENGTH(sizeof(ifaddrmsg))) return c;
+void address(const nlmsghdr* m, Canonical& c) {
+  if (m->nlmsg_len < NLMSG_LENGTH(sizeof(ifaddrmsg))) return;
   ifaddrmsg ifa;
   std::memcpy(&ifa, NLMSG_DATA(m), sizeof ifa);
-  if (!isIp(ifa.ifa_family)) return c;
+  if (!isIp(ifa.ifa_family)) return;
   c.valid = true;
   c.kind = ObjectKind::Address;
   c.deleted = m->nlmsg_type == RTM_DELADDR;
@@ -177,7 +180,6 @@ Canonical address(const nlmsghdr* m) {
   putAddress(c.key, addr);
   // IFA_CACHEINFO: lifetimes count down and timestamps move without notifications.
   c.message = rebuild(m, RTM_NEWADDR, sizeof ifa, [](uint16_t t) { return t == IFA_CACHEINFO; }, [](char*) {});
-  return c;
 }
 
 // Calls visit(path, offset) for each rtnexthop of RTA_MULTIPATH (stops at a malformed one).
@@ -201,13 +203,12 @@ void appendPathsWithoutFlags(std::string& key, std::span<const uint8_t> multipat
 
 bool volatileRouteAttribute(uint16_t t) { return t == RTA_CACHEINFO || t == RTA_EXPIRES; }
 
-Canonical route(const nlmsghdr* m, bool lazily) {
-  Canonical c;
-  if (m->nlmsg_len < NLMSG_LENGTH(sizeof(rtmsg))) return c;
+void route(const nlmsghdr* m, bool lazily, Canonical& c) {
+  if (m->nlmsg_len < NLMSG_LENGTH(sizeof(rtmsg))) return;
   rtmsg rtm;
   std::memcpy(&rtm, NLMSG_DATA(m), sizeof rtm);
   // Cached (cloned) routes are not in a plain dump; other families are multicast routing.
-  if (!isIp(rtm.rtm_family) || (rtm.rtm_flags & RTM_F_CLONED)) return c;
+  if (!isIp(rtm.rtm_family) || (rtm.rtm_flags & RTM_F_CLONED)) return;
   c.valid = true;
   c.kind = ObjectKind::Route;
   c.deleted = m->nlmsg_type == RTM_DELROUTE;
@@ -231,14 +232,15 @@ Canonical route(const nlmsghdr* m, bool lazily) {
   // The fixed part is written into a local buffer and assigned once (byte by byte into the
   // string cost a size check and a store per byte, a tenth of a sync's own time).
   KeyBytes key;
+  const std::size_t width = routeAddressWidth(rtm.rtm_family);
   key.put8(rtm.rtm_family);
   key.put32be(table);
   key.put8(rtm.rtm_dst_len);
-  key.putAddress(dst);
+  key.putAddress(dst, width);
   key.put8(rtm.rtm_tos);
   key.put32be(priority);
   key.put8(rtm.rtm_src_len);
-  key.putAddress(src);
+  key.putAddress(src, width);
   c.identityLength = key.size;
   // The nexthop tells apart routes the kernel keeps side by side under one identity (IPv6
   // per-device routes such as fe80::/64, IPv4 `ip route append`). Over a nexthop object the
@@ -248,7 +250,7 @@ Canonical route(const nlmsghdr* m, bool lazily) {
   // themselves are not in its key either.
   key.put32be(nhid ? 0 : oif);
   key.put32be(nhid);
-  if (!nhid) key.putAddress(gateway);
+  if (!nhid) key.putAddress(gateway, width);
   bool pathsInKey = !nhid && !multipath.empty();
   if (pathsInKey) key.put8('M');
   c.key.reserve(key.size + (pathsInKey ? multipath.size() : 0));
@@ -266,20 +268,18 @@ Canonical route(const nlmsghdr* m, bool lazily) {
   if (multipath.empty() && !nhid) c.routeDev = oif;
   if (lazily && keptWhole(m, sizeof rtm, volatileRouteAttribute)) c.source = m;
   else c.message = rebuild(m, RTM_NEWROUTE, sizeof rtm, volatileRouteAttribute, [](char*) {});
-  return c;
 }
 
-Canonical neighbour(const nlmsghdr* m) {
-  Canonical c;
-  if (m->nlmsg_len < NLMSG_LENGTH(sizeof(ndmsg))) return c;
+void neighbour(const nlmsghdr* m, Canonical& c) {
+  if (m->nlmsg_len < NLMSG_LENGTH(sizeof(ndmsg))) return;
   ndmsg ndm;
   std::memcpy(&ndm, NLMSG_DATA(m), sizeof ndm);
   // fdb entries (AF_BRIDGE) and proxy entries are other tables, not in a plain dump.
-  if (!isIp(ndm.ndm_family) || (ndm.ndm_flags & NTF_PROXY)) return c;
+  if (!isIp(ndm.ndm_family) || (ndm.ndm_flags & NTF_PROXY)) return;
   // NOARP entries (multicast and broadcast mappings) are created by the kernel without a
   // notification (only their deletion is announced): they cannot be followed, so they are not
   // mirrored (`ip neigh show` hides them too).
-  if (ndm.ndm_state & NUD_NOARP) return c;
+  if (ndm.ndm_state & NUD_NOARP) return;
   c.valid = true;
   c.kind = ObjectKind::Neighbour;
   c.deleted = m->nlmsg_type == RTM_DELNEIGH;
@@ -294,35 +294,62 @@ Canonical neighbour(const nlmsghdr* m) {
   // Cache info (confirmed/used/updated times) and probe counts move without notifications.
   c.message = rebuild(m, RTM_NEWNEIGH, sizeof ndm, [](uint16_t t) { return t == NDA_CACHEINFO || t == NDA_PROBES; },
                       [](char*) {});
-  return c;
 }
 
 }  // namespace
 
 namespace {
 
-Canonical classify(const nlmsghdr* m, bool lazily) {
+// `c` as a fresh Canonical, its strings' and vector's memory kept for the next message (field by
+// field: assigning Canonical{} and moving the strings back cost a tenth of a sync's own time).
+void reset(Canonical& c) {
+  static_assert(sizeof(Canonical) == 3 * sizeof(std::string) + sizeof(std::vector<uint32_t>) + 56,
+                "a field added to Canonical must be reset here");
+  c.valid = c.deleted = c.replaces = false;
+  c.kind = ObjectKind::Link;
+  c.key.clear();
+  c.identityLength = 0;
+  c.message.clear();
+  c.source = nullptr;
+  c.ifindex = c.linkFlags = c.routeDev = c.ipv4Address = c.nexthopId = c.table = 0;
+  c.name.clear();
+  c.pathDevices.clear();
+  c.family = c.routeType = 0;
+}
+
+void classify(const nlmsghdr* m, bool lazily, Canonical& c) {
+  reset(c);
   switch (m->nlmsg_type) {
     case RTM_NEWLINK:
-    case RTM_DELLINK: return link(m);
+    case RTM_DELLINK: return link(m, c);
     case RTM_NEWADDR:
-    case RTM_DELADDR: return address(m);
+    case RTM_DELADDR: return address(m, c);
     case RTM_NEWROUTE:
-    case RTM_DELROUTE: return route(m, lazily);
+    case RTM_DELROUTE: return route(m, lazily, c);
     case RTM_NEWNEIGH:
-    case RTM_DELNEIGH: return neighbour(m);
-    default: return {};
+    case RTM_DELNEIGH: return neighbour(m, c);
+    default: return;
   }
 }
 
 }  // namespace
 
-Canonical canonicalize(const nlmsghdr* m) { return classify(m, false); }
+Canonical canonicalize(const nlmsghdr* m) {
+  Canonical c;
+  classify(m, false, c);
+  return c;
+}
 
-Canonical canonicalizeLazily(const nlmsghdr* m) { return classify(m, true); }
+Canonical canonicalizeLazily(const nlmsghdr* m) {
+  Canonical c;
+  classify(m, true, c);
+  return c;
+}
 
-bool sameStoredForm(const Canonical& c, const std::string& stored) {
-  if (!c.source) return c.message == stored;
+void canonicalizeLazily(const nlmsghdr* m, Canonical& into) { classify(m, true, into); }
+
+bool sameStoredForm(const Canonical& c, std::string_view stored) {
+  if (!c.source) return stored == c.message;
   // The stored form of a message kept whole: its bytes after the header, the header normalised
   // (its length is the stored size; the type is the kind's) and zero padding.
   const uint32_t length = c.source->nlmsg_len;
@@ -331,12 +358,31 @@ bool sameStoredForm(const Canonical& c, const std::string& stored) {
                      length - NLMSG_HDRLEN) == 0;
 }
 
-std::string takeMessage(Canonical& c) {
-  if (!c.source) return std::move(c.message);
-  return copyWhole(c.source, RTM_NEWROUTE);
+std::size_t storedSize(const Canonical& c) { return c.source ? NLMSG_ALIGN(c.source->nlmsg_len) : c.message.size(); }
+
+void writeStoredForm(const Canonical& c, char* out) {
+  if (!c.source) {
+    std::memcpy(out, c.message.data(), c.message.size());
+    return;
+  }
+  // As copyWhole: the bytes, zero padding, the header normalised (routes only are kept lazily).
+  const uint32_t length = c.source->nlmsg_len;
+  std::memcpy(out, c.source, length);
+  std::memset(out + length, 0, NLMSG_ALIGN(length) - length);
+  nlmsghdr h{};
+  h.nlmsg_len = static_cast<uint32_t>(NLMSG_ALIGN(length));
+  h.nlmsg_type = RTM_NEWROUTE;
+  std::memcpy(out, &h, sizeof h);
 }
 
-bool setLinkdown(std::string& message, bool linkdown) {
+std::string takeMessage(Canonical& c) {
+  if (!c.source) return std::move(c.message);
+  std::string out(storedSize(c), '\0');
+  writeStoredForm(c, out.data());
+  return out;
+}
+
+bool setLinkdown(std::span<char> message, bool linkdown) {
   if (message.size() < NLMSG_LENGTH(sizeof(rtmsg))) return false;
   rtmsg rtm;
   std::memcpy(&rtm, message.data() + NLMSG_HDRLEN, sizeof rtm);
@@ -361,11 +407,14 @@ std::string linkKey(uint32_t ifindex) {
 }
 
 std::string routeLookupKey(uint32_t table, const Prefix& dst) {
-  std::string s = routeTableKey(dst.address().isV4() ? AF_INET : AF_INET6, table);
+  const uint8_t family = dst.address().isV4() ? AF_INET : AF_INET6;
+  std::string s = routeTableKey(family, table);
   s.push_back(static_cast<char>(dst.length()));
   // The kernel omits RTA_DST for a default route (/0): the key holds zeros either way.
-  if (dst.length() == 0) putAddress(s, {});
-  else putAddress(s, dst.address().bytes());
+  std::span<const uint8_t> bytes = dst.address().bytes();
+  std::size_t width = routeAddressWidth(family);
+  if (dst.length() == 0) s.append(width, '\0');
+  else s.append(reinterpret_cast<const char*>(bytes.data()), std::min(bytes.size(), width)).append(width - std::min(bytes.size(), width), '\0');
   return s;
 }
 

@@ -4,7 +4,9 @@
 
 #include <linux/netlink.h>
 
+#include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -54,14 +56,21 @@ Canonical canonicalize(const nlmsghdr* m);
 /// As canonicalize, but a route kept whole is not copied yet (Canonical::source): a resync that
 /// finds a million routes as they were then copies none of them.
 Canonical canonicalizeLazily(const nlmsghdr* m);
+/// The same into `into`, which keeps its strings' memory from the last message: a sync reads
+/// a million routes through one Canonical instead of allocating a key for each.
+void canonicalizeLazily(const nlmsghdr* m, Canonical& into);
 /// Whether `c`'s stored form equals `stored`.
-bool sameStoredForm(const Canonical& c, const std::string& stored);
-/// `c`'s stored form (moved out, or copied from its source).
+bool sameStoredForm(const Canonical& c, std::string_view stored);
+/// The size of `c`'s stored form, and the form written to `out` (that many bytes): where the
+/// mirror keeps it, without a string in between.
+std::size_t storedSize(const Canonical& c);
+void writeStoredForm(const Canonical& c, char* out);
+/// `c`'s stored form (moved out, or written from its source by writeStoredForm).
 std::string takeMessage(Canonical& c);
 
 /// RTNH_F_LINKDOWN set or cleared in a stored single-path route message (in place).
 /// Returns true when the message changed.
-bool setLinkdown(std::string& routeMessage, bool linkdown);
+bool setLinkdown(std::span<char> routeMessage, bool linkdown);
 
 /// IFF_* flags of a link message.
 uint32_t linkFlags(const nlmsghdr* m);

@@ -14,7 +14,6 @@
 #include <array>
 #include <cerrno>
 #include <cstring>
-#include <map>
 #include <optional>
 #include <set>
 #include <span>
@@ -24,6 +23,7 @@
 #include "core/engine.hpp"
 #include "core/message.hpp"
 #include "events/canonical.hpp"
+#include "events/object_store.hpp"
 #include "events/nexthop_uses.hpp"
 #include "fastlink/error.hpp"
 #include "fastlink/netlink.hpp"
@@ -58,25 +58,16 @@ std::function<void(std::span<const uint8_t>)> asMessages(const core::MessageHand
   return [&onMessage](std::span<const uint8_t> m) { onMessage(reinterpret_cast<const nlmsghdr*>(m.data())); };
 }
 
-struct Entry {
-  std::string message;  // canonical: header normalised, volatile attributes removed
-  uint32_t generation = 0;
-  // Single-path routes: the output device, family and type, and the entry's place in that
-  // device's list (State::routesOnDevice, threaded through the entries, which std::map never
-  // moves): the routes the kernel changes with a device are found without a walk over all.
-  uint32_t device = 0;
-  uint8_t family = 0;
-  uint8_t routeType = 0;
-  Entry* previousOnDevice = nullptr;
-  Entry* nextOnDevice = nullptr;
-};
+// Each object: its canonical message (header normalised, volatile attributes removed) under its
+// key, ordered by key bytes (events/object_store.hpp); a route's identity (a prefix of its key)
+// finds its range.
+using Entry = events::StoredObject;
+using Table = events::ObjectTable;
 
-// Ordered by bytes; transparent, so a route's identity (a view of its key) finds its range.
-using Table = std::map<std::string, Entry, std::less<>>;
+const nlmsghdr* header(const Entry& e) { return reinterpret_cast<const nlmsghdr*>(e.messageData()); }
 
-const nlmsghdr* header(const std::string& message) { return reinterpret_cast<const nlmsghdr*>(message.data()); }
+bool startsWith(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 
-// Rough heap cost of a std::string of n bytes (SSO up to 15, else a malloc'd block).
 // Byte order of canonical messages (std::lexicographical_compare over vector<uint8_t> trips a
 // GCC 12 -Wstringop-overread false positive).
 bool byteLess(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b) {
@@ -85,6 +76,7 @@ bool byteLess(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b) {
   return c != 0 ? c < 0 : a.size() < b.size();
 }
 
+// Rough heap cost of a std::string (SSO up to 15 bytes, else a malloc'd block).
 std::size_t stringBytes(const std::string& s) { return s.size() > 15 ? ((s.capacity() + 1 + 15) & ~std::size_t{15}) : 0; }
 
 }  // namespace
@@ -94,8 +86,10 @@ struct StateMirror::State {
   MirrorOptions options;
   Subscription subscription;
   // Ordered: routes that share a kernel identity (table, prefix, tos, metric) are adjacent, so
-  // a replace finds the entries it overwrites with one range.
-  std::array<Table, 4> tables;
+  // a replace finds the entries it overwrites with one range. The arena holds every table's
+  // objects and tree nodes, so it is declared before them (and dies after).
+  events::BlockArena arena;
+  std::array<Table, 4> tables{Table(arena), Table(arena), Table(arena), Table(arena)};
   std::unordered_map<std::string, uint32_t> linkNames;  // name -> ifindex
   // Single-path routes by output device (the head of each device's list of entries): the
   // kernel drops the IPv4 ones without a notification when the device goes down or away, or
@@ -138,14 +132,14 @@ struct StateMirror::State {
     }
   }
 
-  void report(const EventHandler& onChange, EventAction action, ObjectKind kind, const std::string& message,
+  void report(const EventHandler& onChange, EventAction action, ObjectKind kind, const Entry& entry,
               std::size_t& reported) {
     ++reported;
     if (!onChange) return;
     Event e;
     e.action = action;
     e.kind = kind;
-    Notification n{{reinterpret_cast<const uint8_t*>(message.data()), message.size()}, std::nullopt};
+    Notification n{entry.messageBytes(), std::nullopt};
     std::optional<Event> decoded = decodeEvent(n);
     if (!decoded) return;
     e.object = std::move(decoded->object);
@@ -160,8 +154,8 @@ struct StateMirror::State {
     if (kind == ObjectKind::Route)
       for (uint32_t dev : c.pathDevices) multipathByDevice.add(dev, {c.family, c.table});
   }
-  void removed(ObjectKind kind, const std::string& message) {
-    Canonical c = events::canonicalize(header(message));
+  void removed(ObjectKind kind, const Entry& entry) {
+    Canonical c = events::canonicalize(header(entry));
     if (kind == ObjectKind::Link) {
       auto it = linkNames.find(c.name);
       if (it != linkNames.end() && it->second == c.ifindex) linkNames.erase(it);
@@ -199,12 +193,20 @@ struct StateMirror::State {
 
   void erase(ObjectKind kind, Table::iterator it, const EventHandler& onChange,
              std::size_t& reported) {
-    if (it->second.generation == generation) --marked;
-    unlinkFromDevice(it->second);
-    std::string message = std::move(it->second.message);
-    tables[slot(kind)].erase(it);
-    removed(kind, message);
-    report(onChange, EventAction::Deleted, kind, message, reported);
+    auto& table = tables[slot(kind)];
+    if ((*it)->generation == generation) --marked;
+    unlinkFromDevice(**it);
+    Entry* gone = table.extract(it);  // out of the table, still readable for the report
+    removed(kind, *gone);
+    report(onChange, EventAction::Deleted, kind, *gone, reported);
+    table.release(gone);
+  }
+
+  // `c`'s stored form written into the entry at `it` (resized, so it may move).
+  Table::iterator store(Table& table, Table::iterator it, const Canonical& c) {
+    it = table.resize(it, events::storedSize(c));
+    events::writeStoredForm(c, (*it)->messageData());
+    return it;
   }
 
   // Inserts or updates; reports New / Changed, nothing when the stored form is the same.
@@ -212,31 +214,30 @@ struct StateMirror::State {
   // comes mostly in key order (each route table's trie in address order), so the next key
   // usually goes right after it: found in O(1) instead of ~20 comparisons of 70-byte keys
   // spread over memory (a million routes: a third of the sync's own time).
-  Table::iterator upsert(Canonical&& c, const EventHandler& onChange, std::size_t& reported,
+  Table::iterator upsert(const Canonical& c, const EventHandler& onChange, std::size_t& reported,
                          std::optional<Table::iterator> after = std::nullopt) {
     auto& table = tables[slot(c.kind)];
-    std::size_t before = table.size();
-    // (After the last entry the hint is end(): std::next would climb from the rightmost leaf
-    // to the root each time.)
-    auto hint = [&](Table::iterator previous) { return previous == std::prev(table.end()) ? table.end() : std::next(previous); };
-    auto it = after ? table.try_emplace(hint(*after), std::move(c.key)) : table.try_emplace(std::move(c.key)).first;
-    bool inserted = table.size() != before;
-    if (it->second.generation != generation) ++marked;
-    it->second.generation = generation;
-    if (inserted) {
-      it->second.message = events::takeMessage(c);
+    auto [it, found] = table.locate(c.key, after ? &*after : nullptr);
+    if (!found) {
+      it = table.insert(it, c.key, events::storedSize(c));
+      Entry& e = **it;
+      events::writeStoredForm(c, e.messageData());
+      e.generation = generation;
+      ++marked;
       added(c.kind, c);
-      linkToDevice(it->second, c);
-      report(onChange, EventAction::New, c.kind, it->second.message, reported);
+      linkToDevice(e, c);
+      report(onChange, EventAction::New, c.kind, e, reported);
       return it;
     }
-    if (events::sameStoredForm(c, it->second.message)) return it;
-    removed(c.kind, it->second.message);
-    unlinkFromDevice(it->second);
-    it->second.message = events::takeMessage(c);
+    if ((*it)->generation != generation) ++marked;
+    (*it)->generation = generation;
+    if (events::sameStoredForm(c, (*it)->message())) return it;
+    removed(c.kind, **it);
+    unlinkFromDevice(**it);
+    it = store(table, it, c);
     added(c.kind, c);
-    linkToDevice(it->second, c);
-    report(onChange, EventAction::Changed, c.kind, it->second.message, reported);
+    linkToDevice(**it, c);
+    report(onChange, EventAction::Changed, c.kind, **it, reported);
     return it;
   }
 
@@ -272,14 +273,13 @@ struct StateMirror::State {
 
   bool hasIpv4Address(uint32_t ifindex) const {
     std::string prefix = events::linkKey(ifindex) + static_cast<char>(AF_INET);
-    auto startsWith = [&](const std::string& key) { return key.compare(0, prefix.size(), prefix) == 0; };
     if (!options.addresses) {
       auto it = ipv4AddressKeys.lower_bound(prefix);
-      return it != ipv4AddressKeys.end() && startsWith(*it);
+      return it != ipv4AddressKeys.end() && startsWith(*it, prefix);
     }
     const auto& addresses = tables[slot(ObjectKind::Address)];
-    auto it = addresses.lower_bound(prefix);
-    return it != addresses.end() && startsWith(it->first);
+    auto it = addresses.lowerBound(prefix);
+    return it != addresses.end() && startsWith((*it)->key(), prefix);
   }
 
   // An IPv4 address deleted (and applied) takes the routes that prefer it as their source:
@@ -307,10 +307,10 @@ struct StateMirror::State {
     if (!c.pathDevices.empty()) return true;
     if (!c.deleted) return false;
     const auto& routes = tables[slot(ObjectKind::Route)];
-    if (routes.count(c.key)) return false;
+    if (routes.find(c.key) != routes.end()) return false;
     std::string_view identity = c.identity();
-    auto it = routes.lower_bound(identity);
-    return it != routes.end() && it->first.compare(0, identity.size(), identity) == 0;
+    auto it = routes.lowerBound(identity);
+    return it != routes.end() && startsWith((*it)->key(), identity);
   }
 
   // The kernel marks routes through a device without carrier "linkdown" (IPv4: neither running
@@ -322,7 +322,8 @@ struct StateMirror::State {
     for (Entry* e = head->second; e; e = e->nextOnDevice) {
       if (e->routeType == RTN_LOCAL) continue;
       bool down = e->family == AF_INET ? !(flags & (IFF_RUNNING | IFF_LOWER_UP)) : !(flags & IFF_RUNNING);
-      if (events::setLinkdown(e->message, down)) report(onChange, EventAction::Changed, ObjectKind::Route, e->message, reported);
+      if (events::setLinkdown({e->messageData(), e->messageSize}, down))
+        report(onChange, EventAction::Changed, ObjectKind::Route, *e, reported);
     }
   }
 
@@ -333,10 +334,9 @@ struct StateMirror::State {
     if (!options.routes) return;
     auto head = routesOnDevice.find(ifindex);
     if (head == routesOnDevice.end()) return;
-    std::vector<std::string> doomed;  // keys (the entry does not hold its own: 8 bytes per route)
+    std::vector<std::string> doomed;  // keys (each erase changes the list walked here)
     for (Entry* e = head->second; e; e = e->nextOnDevice)
-      if (e->family == AF_INET && (evenLocal || e->routeType != RTN_LOCAL))
-        doomed.push_back(events::canonicalize(header(e->message)).key);
+      if (e->family == AF_INET && (evenLocal || e->routeType != RTN_LOCAL)) doomed.emplace_back(e->key());
     auto& routes = tables[slot(ObjectKind::Route)];
     for (const auto& key : doomed)
       if (auto it = routes.find(key); it != routes.end()) erase(ObjectKind::Route, it, onChange, reported);
@@ -373,23 +373,23 @@ struct StateMirror::State {
       // NLM_F_REPLACE: the route took the place of whatever had its identity (a different
       // nexthop is a different key here).
       std::string_view identity = c.identity();
-      auto first = table.lower_bound(identity);
-      while (first != table.end() && first->first.compare(0, identity.size(), identity) == 0) {
+      auto first = table.lowerBound(identity);
+      while (first != table.end() && startsWith((*first)->key(), identity)) {
         auto next = std::next(first);
-        if (first->first != c.key) erase(c.kind, first, onChange, reported);
+        if ((*first)->key() != c.key) erase(c.kind, first, onChange, reported);
         first = next;
       }
     }
-    upsert(std::move(c), onChange, reported);
+    upsert(c, onChange, reported);
   }
 
   // Sweeps what the last pass did not see, in the key range `prefix` of `kind`'s table.
   void sweep(ObjectKind kind, const std::string& prefix, const EventHandler& onChange, std::size_t& reported) {
     auto& table = tables[slot(kind)];
     if (prefix.empty() && marked == table.size()) return;  // the pass saw every entry
-    for (auto it = table.lower_bound(prefix); it != table.end() && it->first.compare(0, prefix.size(), prefix) == 0;) {
+    for (auto it = table.lowerBound(prefix); it != table.end() && startsWith((*it)->key(), prefix);) {
       auto next = std::next(it);
-      if (it->second.generation != generation) erase(kind, it, onChange, reported);
+      if ((*it)->generation != generation) erase(kind, it, onChange, reported);
       it = next;
     }
   }
@@ -424,12 +424,13 @@ struct StateMirror::State {
   // IPv4 addresses) is fed.
   void reloadKind(ObjectKind kind, const EventHandler& onChange, std::size_t& reported) {
     std::optional<Table::iterator> last;  // (a dump never erases what it stored: stays valid)
+    Canonical c;  // one for every message: its key's memory is reused
     auto onMessage = [&](const nlmsghdr* m) {
-      Canonical c = events::canonicalizeLazily(m);  // stored or compared before m goes
+      events::canonicalizeLazily(m, c);  // stored or compared before m goes
       if (!c.valid || c.kind != kind || c.deleted) return;
       if (kind == ObjectKind::Link) followDevice(c, onChange, reported);
       if (kind == ObjectKind::Address) noteAddress(c);
-      if (mirrors(kind)) last = upsert(std::move(c), onChange, reported, last);
+      if (mirrors(kind)) last = upsert(c, onChange, reported, last);
     };
     markAndSweep(events::dumpRequest(kind), std::string(objectKindName(kind)) + " dump (mirror)", kind,
                  mirrors(kind) ? std::optional<std::string>("") : std::nullopt, onMessage, onChange, reported);
@@ -442,10 +443,11 @@ struct StateMirror::State {
     filter.setFamily(t.first == AF_INET ? IpAddress::Family::v4 : IpAddress::Family::v6).setTable(t.second);
     rtnl::encodeRouteDump(request, filter, 0);
     std::optional<Table::iterator> last;
+    Canonical c;
     auto onMessage = [&](const nlmsghdr* m) {
-      Canonical c = events::canonicalizeLazily(m);
+      events::canonicalizeLazily(m, c);
       if (c.valid && c.kind == ObjectKind::Route && !c.deleted && c.family == t.first && c.table == t.second)
-        last = upsert(std::move(c), onChange, reported, last);
+        last = upsert(c, onChange, reported, last);
     };
     markAndSweep(request.bytes(), "route dump of table " + std::to_string(t.second) + " (mirror)", ObjectKind::Route,
                  events::routeTableKey(t.first, t.second), onMessage, onChange, reported);
@@ -570,7 +572,7 @@ namespace {
 
 template <class Info, class Decode>
 void forEachIn(const Table& table, Decode decode, const std::function<void(const Info&)>& each) {
-  for (const auto& [key, entry] : table) each(decode(header(entry.message)));
+  for (const Entry* entry : table) each(decode(header(*entry)));
 }
 
 RouteInfo decodeRouteMessage(const nlmsghdr* m) {
@@ -585,7 +587,7 @@ std::optional<LinkInfo> StateMirror::link(uint32_t ifindex) const {
   const auto& table = state_->tables[slot(ObjectKind::Link)];
   auto it = table.find(events::linkKey(ifindex));
   if (it == table.end()) return std::nullopt;
-  return rtnl::decodeLink(header(it->second.message), false);
+  return rtnl::decodeLink(header(**it), false);
 }
 
 std::optional<LinkInfo> StateMirror::link(std::string_view name) const {
@@ -599,8 +601,8 @@ std::vector<AddrInfo> StateMirror::addresses(uint32_t ifindex) const {
   const auto& table = state_->tables[slot(ObjectKind::Address)];
   // Address keys start with the ifindex, so one device's addresses are one range.
   std::string prefix = events::linkKey(ifindex);
-  for (auto it = table.lower_bound(prefix); it != table.end() && it->first.compare(0, prefix.size(), prefix) == 0; ++it)
-    out.push_back(rtnl::decodeAddr(header(it->second.message)));
+  for (auto it = table.lowerBound(prefix); it != table.end() && startsWith((*it)->key(), prefix); ++it)
+    out.push_back(rtnl::decodeAddr(header(**it)));
   return out;
 }
 
@@ -608,8 +610,8 @@ std::optional<RouteInfo> StateMirror::route(uint32_t table, const Prefix& dst) c
   const auto& routes = state_->tables[slot(ObjectKind::Route)];
   std::string prefix = events::routeLookupKey(table, dst);
   std::optional<RouteInfo> best;
-  for (auto it = routes.lower_bound(prefix); it != routes.end() && it->first.compare(0, prefix.size(), prefix) == 0; ++it) {
-    RouteInfo r = decodeRouteMessage(header(it->second.message));
+  for (auto it = routes.lowerBound(prefix); it != routes.end() && startsWith((*it)->key(), prefix); ++it) {
+    RouteInfo r = decodeRouteMessage(header(**it));
     if (!best || r.metric.value_or(0) < best->metric.value_or(0)) best = std::move(r);
   }
   return best;
@@ -619,7 +621,7 @@ std::optional<NeighInfo> StateMirror::neighbour(uint32_t ifindex, const IpAddres
   const auto& table = state_->tables[slot(ObjectKind::Neighbour)];
   auto it = table.find(events::neighKey(ifindex, dst));
   if (it == table.end()) return std::nullopt;
-  return rtnl::decodeNeigh(header(it->second.message));
+  return rtnl::decodeNeigh(header(**it));
 }
 
 void StateMirror::forEachLink(const std::function<void(const LinkInfo&)>& each) const {
@@ -644,7 +646,10 @@ std::vector<std::vector<uint8_t>> StateMirror::canonical(ObjectKind kind) const 
   std::vector<std::vector<uint8_t>> out;
   std::size_t s = slot(kind);
   if (s >= state_->tables.size()) return out;
-  for (const auto& [key, entry] : state_->tables[s]) out.emplace_back(entry.message.begin(), entry.message.end());
+  for (const Entry* entry : state_->tables[s]) {
+    auto bytes = entry->messageBytes();
+    out.emplace_back(bytes.begin(), bytes.end());
+  }
   std::sort(out.begin(), out.end(), byteLess);
   return out;
 }
@@ -665,13 +670,9 @@ std::vector<std::vector<uint8_t>> StateMirror::canonicalDump(Netlink& netlink, O
 MirrorStats StateMirror::stats() const {
   MirrorStats s = state_->counters;
   s.overflows = state_->subscription.overflows();
-  // A std::map node: three pointers, a colour, the key and the Entry, rounded to malloc's 16
-  // bytes, plus the strings' heap blocks.
-  constexpr std::size_t kNode = (4 * sizeof(void*) + sizeof(std::string) + sizeof(Entry) + 15) & ~std::size_t{15};
-  for (const auto& table : state_->tables) {
-    s.objects += table.size();
-    for (const auto& [key, entry] : table) s.bytes += kNode + stringBytes(key) + stringBytes(entry.message);
-  }
+  // The arena: objects (key and message in one block each) and tree nodes.
+  for (const auto& table : state_->tables) s.objects += table.size();
+  s.bytes += state_->arena.bytes();
   for (const auto& [name, index] : state_->linkNames) s.bytes += 64 + stringBytes(name);
   s.bytes += (state_->routesOnDevice.size() + state_->deviceFlags.size()) * 32;
   s.bytes += state_->nexthopUses.bytes() + state_->multipathByDevice.bytes() + state_->ipv4RoutesBySource.bytes();
