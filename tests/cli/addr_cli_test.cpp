@@ -43,10 +43,16 @@ TEST_F(AddrCliTest, AddShowMatchesIproute2) {
     EXPECT_LE(a["valid_life_time"].get<uint64_t>(), b["valid_life_time"].get<uint64_t>() + 1) << local;
   }
   EXPECT_EQ(find(infos, "10.0.0.1")["broadcast"], "10.0.0.255");
+  // A scope filter leaves an empty object where it drops an address of the device's family (a
+  // link-local one, once the kernel has made it), as `ip -6 -j addr show scope global` does
+  // (ipJson drops those, the differential suite compares them): one address is printed.
   json v6 = ok("-j addr show -6 scope global");
   ASSERT_EQ(v6.size(), 1u);
-  ASSERT_EQ(v6[0]["addr_info"].size(), 1u);
-  EXPECT_EQ(v6[0]["addr_info"][0]["local"], "2001:db8::1");
+  json printed = json::array();
+  for (const json& a : v6[0]["addr_info"])
+    if (!a.empty()) printed.push_back(a);
+  ASSERT_EQ(printed.size(), 1u) << v6.dump();
+  EXPECT_EQ(printed[0]["local"], "2001:db8::1");
 }
 
 TEST_F(AddrCliTest, DelFlushAndErrors) {
