@@ -59,7 +59,7 @@ int list(Context& ctx, Args& args) {
   DeviceNames names([&nl](uint32_t index) { return nl.links().find(Ifref(index)); });
   std::vector<AddrLabelInfo> entries;
   try {
-    entries = AddrLabelApi(nl).list(requestFamily(ctx));
+    entries = nl.addressLabels().list(requestFamily(ctx));
   } catch (const Error& e) {
     reportFailure(e);
     return kExitUsage;  // ip: "Dump terminated", exit status 255
@@ -118,7 +118,7 @@ ParsedEntry parseEntry(Context& ctx, Args& args, bool add, bool resolveNow) {
 int modify(Context& ctx, Args& args, bool add) {
   ParsedEntry p = parseEntry(ctx, args, add, true);
   try {
-    AddrLabelApi labels(ctx.netlink());
+    AddrLabelApi& labels = ctx.netlink().addressLabels();
     add ? labels.add(p.entry) : labels.del(p.entry);
   } catch (const Error& e) {
     return reportFailure(Error(e.code(), args.text(), e.extack()));  // named as the user typed it
@@ -153,7 +153,7 @@ int flush(Context& ctx, Args& args) {
   // ip: "ip addrlabel flush" does not allow extra arguments (exit status 1).
   if (!args.done()) throw BadValueError(fmt::format("addrlabel flush takes no arguments (not \"{}\")", args.peek()));
   try {
-    AddrLabelApi(ctx.netlink()).flush(requestFamily(ctx));
+    ctx.netlink().addressLabels().flush(requestFamily(ctx));
   } catch (const Error& e) {
     reportFailure(e);
     return kExitBadValue;  // ip: "Flush terminated", exit status 1

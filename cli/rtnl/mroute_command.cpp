@@ -159,7 +159,7 @@ int show(Context& ctx, Args& args) {
     names.load(nl.links());  // before the route dump: one dump at a time on the socket
     std::optional<uint32_t> table;
     if (filter.table) table = filter.table;
-    for (MrouteInfo& e : MrouteApi(nl).list(family, table)) {
+    for (MrouteInfo& e : nl.multicastRoutes().list(family, table)) {
       if (e.type != 5)  // RTN_MULTICAST: ip stops at anything else
         throw Error(make_error_code(Errc::malformed_reply), "mroute show",
                     "a route that is not multicast: does the kernel have IP multicast routing?");

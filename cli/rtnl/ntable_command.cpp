@@ -182,7 +182,7 @@ int show(Context& ctx, Args& args) {
   std::vector<NeighTableInfo> shown;
   try {
     names.load(nl.links());  // before the table dump: one dump at a time on the socket
-    for (NeighTableInfo& t : NeighTableApi(nl).list(family)) {
+    for (NeighTableInfo& t : nl.neighbourTables().list(family)) {
       // ip's print_ntable filter: the family, the name, the device (`none`: records without one).
       if (family && t.family != family) continue;
       if (name && t.name != *name) continue;
@@ -274,7 +274,7 @@ ParsedChange parseChange(Context& ctx, Args& args, bool resolveNow) {
 int change(Context& ctx, Args& args) {
   ParsedChange p = parseChange(ctx, args, true);
   try {
-    NeighTableApi(ctx.netlink()).change(p.change);
+    ctx.netlink().neighbourTables().change(p.change);
   } catch (const Error& e) {
     reportFailure(Error(e.code(), args.text(), e.extack()));  // named as the user typed it
     return kExitFailed;  // ip exits 2 whatever the kernel said

@@ -53,7 +53,7 @@ int list(Context& ctx, Args& args) {
   std::vector<TokenInfo> shown;
   try {
     names.load(nl.links());  // before the token dump: one dump at a time on the socket
-    for (TokenInfo& t : TokenApi(nl).list()) {
+    for (TokenInfo& t : nl.tokens().list()) {
       // As ip: no loopback, no NOARP device, no index 0; a record without a token ends the dump.
       if (t.ifindex == 0 || (only && t.ifindex != *only) || (t.flags & (IFF_LOOPBACK | IFF_NOARP))) continue;
       if (!t.token)
@@ -118,7 +118,7 @@ ParsedToken parseSet(Context& ctx, Args& args, bool del, bool resolveNow) {
 int set(Context& ctx, Args& args, bool del) {
   ParsedToken p = parseSet(ctx, args, del, true);
   try {
-    TokenApi(ctx.netlink()).set(p.ifindex, p.token);
+    ctx.netlink().tokens().set(p.ifindex, p.token);
   } catch (const Error& e) {
     return reportFailure(Error(e.code(), args.text(), e.extack()), p.dev);  // named as the user typed it
   }

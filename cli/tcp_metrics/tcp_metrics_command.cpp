@@ -134,7 +134,7 @@ int run(Context& ctx, Args& args, Verb verb) {
   std::optional<IpAddress> exact = sel.exactDestination();
   if (verb == Verb::Flush && exact) verb = Verb::Delete;  // ip: a flush of one address is its delete
   Netlink& nl = ctx.netlink();
-  TcpMetricsApi metrics(nl);
+  TcpMetricsApi& metrics = nl.tcpMetrics();
   try {
     if (verb == Verb::Delete) {
       metrics.remove(*exact, sel.source);

@@ -1,13 +1,9 @@
 // IPv6 address labels (RFC 6724 policy table: the labels source address selection compares),
 // as `ip addrlabel` lists, adds, deletes and flushes them over RTM_{NEW,DEL,GET}ADDRLABEL.
 //
-//   fastlink::AddrLabelApi labels(nl);
+//   fastlink::IAddrLabelApi& labels = nl.addressLabels();
 //   for (const fastlink::AddrLabelInfo& l : labels.list()) ...   // l.prefix, l.ifindex, l.label
 //   labels.add({.prefix = fastlink::Prefix::parse("2001:db8::/32"), .label = 100});
-//
-// The API is built on a Netlink (like NetconfInfo's functions, over its rtnetlink socket) rather
-// than reached through an accessor of Netlink, so that adding it did not change netlink.hpp,
-// which nearly every file includes.
 #pragma once
 
 #include <cstdint>
@@ -21,6 +17,9 @@
 struct nlmsghdr;
 
 namespace fastlink {
+namespace core {
+class Engine;
+}
 
 class Netlink;
 
@@ -75,14 +74,14 @@ class IAddrLabelApi {
 /// The kernel's policy table in the Netlink's namespace, over its rtnetlink socket.
 class AddrLabelApi final : public IAddrLabelApi {
  public:
-  explicit AddrLabelApi(Netlink& nl) : nl_(nl) {}
+  explicit AddrLabelApi(core::Engine& engine) : engine_(engine) {}
   std::vector<AddrLabelInfo> list(AddrLabelFamily family = AddrLabelFamily::Inet6) override;
   void add(const AddrLabelInfo& entry) override;
   void del(const AddrLabelInfo& entry) override;
   std::size_t flush(AddrLabelFamily family = AddrLabelFamily::Inet6) override;
 
  private:
-  Netlink& nl_;
+  core::Engine& engine_;
 };
 
 }  // namespace fastlink

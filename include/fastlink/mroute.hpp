@@ -3,11 +3,8 @@
 // (source, group), the incoming interface and the outgoing ones with their TTL thresholds, as
 // `ip mroute show` lists them. Read-only: entries belong to the daemon's socket.
 //
-//   fastlink::MrouteApi mroutes(nl);
+//   fastlink::IMrouteApi& mroutes = nl.multicastRoutes();
 //   for (const fastlink::MrouteInfo& m : mroutes.list()) ...   // m.source, m.group, m.iif, m.oifs
-//
-// Built on a Netlink (its rtnetlink socket) rather than reached through an accessor of Netlink,
-// so that adding it did not change netlink.hpp, which nearly every file includes.
 #pragma once
 
 #include <cstdint>
@@ -20,6 +17,9 @@
 struct nlmsghdr;
 
 namespace fastlink {
+namespace core {
+class Engine;
+}
 
 class Netlink;
 
@@ -81,12 +81,12 @@ class IMrouteApi {
 /// The multicast forwarding caches of the Netlink's namespace, over its rtnetlink socket.
 class MrouteApi final : public IMrouteApi {
  public:
-  explicit MrouteApi(Netlink& nl) : nl_(nl) {}
+  explicit MrouteApi(core::Engine& engine) : engine_(engine) {}
   std::vector<MrouteInfo> list(MrouteFamily family = MrouteFamily::Ipv4,
                                std::optional<uint32_t> table = std::nullopt) override;
 
  private:
-  Netlink& nl_;
+  core::Engine& engine_;
 };
 
 }  // namespace fastlink

@@ -33,6 +33,11 @@ class XdpApi;
 class TunTapApi;
 class WireGuardApi;
 class MptcpApi;
+class AddrLabelApi;
+class TokenApi;
+class NeighTableApi;
+class MrouteApi;
+class TcpMetricsApi;
 
 /// The netlink sockets of one namespace (extended ACKs, capped ACKs and strict checking on) and
 /// the APIs over them: one socket per protocol (rtnetlink, generic netlink), each opened when
@@ -61,6 +66,11 @@ class Netlink {
   MptcpApi& mptcp();          ///< fastlink/mptcp.hpp: the MPTCP path manager's endpoints and limits
   XdpApi& xdp();              ///< fastlink/xdp.hpp: status and detach (attach: the xdp component)
   TunTapApi& tuntap();        ///< fastlink/tuntap.hpp: tun/tap devices and their queues
+  AddrLabelApi& addressLabels();    ///< fastlink/addrlabel.hpp: IPv6 address labels (ip addrlabel)
+  TokenApi& tokens();               ///< fastlink/token.hpp: IPv6 interface identifiers (ip token)
+  NeighTableApi& neighbourTables(); ///< fastlink/ntable.hpp: neighbour table parameters (ip ntable)
+  MrouteApi& multicastRoutes();     ///< fastlink/mroute.hpp: the multicast forwarding caches (ip mroute)
+  TcpMetricsApi& tcpMetrics();      ///< fastlink/tcp_metrics.hpp: the TCP metrics cache (ip tcp_metrics)
   /// fastlink/wireguard.hpp (the wireguard component): kernel devices and userspace ones whose
   /// UAPI sockets are in NetlinkOptions::wireguardSocketDirectory (/var/run/wireguard).
   WireGuardApi& wireguard();
@@ -141,6 +151,11 @@ class Netlink {
   ApiPtr<TunTapApi> tuntap_{nullptr, nullptr};
   ApiPtr<WireGuardApi> wireguard_{nullptr, nullptr};
   ApiPtr<MptcpApi> mptcp_{nullptr, nullptr};
+  ApiPtr<AddrLabelApi> addressLabels_{nullptr, nullptr};
+  ApiPtr<TokenApi> tokens_{nullptr, nullptr};
+  ApiPtr<NeighTableApi> neighbourTables_{nullptr, nullptr};
+  ApiPtr<MrouteApi> multicastRoutes_{nullptr, nullptr};
+  ApiPtr<TcpMetricsApi> tcpMetrics_{nullptr, nullptr};
 };
 
 }  // namespace fastlink

@@ -2,13 +2,10 @@
 // per-device parameters (reachable time, retransmit time, probes, queue lengths) and statistics,
 // as `ip ntable` shows and changes them over RTM_GETNEIGHTBL / RTM_SETNEIGHTBL.
 //
-//   fastlink::NeighTableApi tables(nl);
+//   fastlink::INeighTableApi& tables = nl.neighbourTables();
 //   for (const fastlink::NeighTableInfo& t : tables.list()) ...   // t.name, t.parms->ifindex, ...
 //   tables.change({.family = AF_INET, .name = "arp_cache",
 //                  .parms = {.ifindex = 4, .queueLen = 50}});
-//
-// Built on a Netlink (its rtnetlink socket) rather than reached through an accessor of Netlink,
-// so that adding it did not change netlink.hpp, which nearly every file includes.
 #pragma once
 
 #include <cstdint>
@@ -21,6 +18,9 @@
 struct nlmsghdr;
 
 namespace fastlink {
+namespace core {
+class Engine;
+}
 
 class Netlink;
 
@@ -117,12 +117,12 @@ class INeighTableApi {
 /// The neighbour tables of the Netlink's namespace, over its rtnetlink socket.
 class NeighTableApi final : public INeighTableApi {
  public:
-  explicit NeighTableApi(Netlink& nl) : nl_(nl) {}
+  explicit NeighTableApi(core::Engine& engine) : engine_(engine) {}
   std::vector<NeighTableInfo> list(uint8_t family = 0) override;
   void change(const NeighTableChange& change) override;
 
  private:
-  Netlink& nl_;
+  core::Engine& engine_;
 };
 
 }  // namespace fastlink

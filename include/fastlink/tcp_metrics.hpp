@@ -2,14 +2,10 @@
 // per destination (and source) address between connections — RTT, RTT variance, ssthresh, cwnd,
 // reordering, TCP Fast Open data — as `ip tcp_metrics` shows, deletes and flushes it.
 //
-//   fastlink::TcpMetricsApi metrics(nl);
+//   fastlink::ITcpMetricsApi& metrics = nl.tcpMetrics();
 //   for (const fastlink::TcpMetricsEntry& e : metrics.list()) ...   // e.destination, e.rttUs, e.cwnd
 //   metrics.remove(fastlink::IpAddress::parse("10.0.0.2"));
 //   metrics.flushAll();
-//
-// Built on a Netlink (its generic netlink socket and family cache: nl.families(), nl.raw())
-// rather than reached through an accessor of Netlink, so that adding it did not change
-// netlink.hpp, which nearly every file includes.
 #pragma once
 
 #include <cstdint>
@@ -90,19 +86,13 @@ class ITcpMetricsApi {
 
 /// The cache of the Netlink's namespace. The family is resolved on first use (ENOENT "is the
 /// module loaded?" where the kernel has none).
-class TcpMetricsApi final : public ITcpMetricsApi {
+class TcpMetricsApi final : public ITcpMetricsApi, public GenlFamilyApi {
  public:
-  explicit TcpMetricsApi(Netlink& nl) : nl_(nl) {}
+  TcpMetricsApi(GenlApi& families, core::Engine& engine);
   std::vector<TcpMetricsEntry> list() override;
   TcpMetricsEntry get(const IpAddress& destination, const std::optional<IpAddress>& source = std::nullopt) override;
   void remove(const IpAddress& destination, const std::optional<IpAddress>& source = std::nullopt) override;
   void flushAll() override;
-  /// The resolved family (cached by nl.families()).
-  const GenlFamily& family();
-
- private:
-  void execute(const Request& request);
-  Netlink& nl_;
 };
 
 }  // namespace fastlink

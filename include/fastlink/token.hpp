@@ -1,13 +1,10 @@
 // IPv6 interface identifier tokens (IFLA_INET6_TOKEN): the fixed lower 64 bits a device gives
 // the addresses it makes from router advertisements, as `ip token` lists, sets and deletes them.
 //
-//   fastlink::TokenApi tokens(nl);
+//   fastlink::ITokenApi& tokens = nl.tokens();
 //   for (const fastlink::TokenInfo& t : tokens.list()) ...   // t.ifindex, t.token
 //   tokens.set(ifindex, fastlink::IpAddress::parse("::1a"));  // accept_ra must be on
 //   tokens.clear(ifindex);                                    // back to ::
-//
-// Built on a Netlink (its rtnetlink socket) rather than reached through an accessor of Netlink,
-// so that adding it did not change netlink.hpp, which nearly every file includes.
 #pragma once
 
 #include <cstdint>
@@ -20,6 +17,9 @@
 struct nlmsghdr;
 
 namespace fastlink {
+namespace core {
+class Engine;
+}
 
 class Netlink;
 
@@ -64,13 +64,13 @@ class ITokenApi {
 /// The tokens of the Netlink's namespace, over its rtnetlink socket.
 class TokenApi final : public ITokenApi {
  public:
-  explicit TokenApi(Netlink& nl) : nl_(nl) {}
+  explicit TokenApi(core::Engine& engine) : engine_(engine) {}
   std::vector<TokenInfo> list() override;
   void set(uint32_t ifindex, const IpAddress& token) override;
   void clear(uint32_t ifindex) override;
 
  private:
-  Netlink& nl_;
+  core::Engine& engine_;
 };
 
 }  // namespace fastlink

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "core/attr_fields.hpp"
+#include "core/engine.hpp"
 #include "core/message.hpp"
 #include "fastlink/error.hpp"
 #include "fastlink/netlink.hpp"
@@ -74,7 +75,7 @@ AddrLabelInfo decodeAddrLabel(const nlmsghdr* m) {
 std::vector<AddrLabelInfo> AddrLabelApi::list(AddrLabelFamily family) {
   std::vector<AddrLabelInfo> out;
   Request r = AddrLabelRequests::list(family);
-  nl_.raw(Protocol::Route).dumpBytes(
+  RawApi(engine_).dumpBytes(
       r.bytes(),
       [&](std::span<const uint8_t> m) {
         const auto* h = reinterpret_cast<const nlmsghdr*>(m.data());
@@ -84,9 +85,9 @@ std::vector<AddrLabelInfo> AddrLabelApi::list(AddrLabelFamily family) {
   return out;
 }
 
-void AddrLabelApi::add(const AddrLabelInfo& entry) { nl_.execute(AddrLabelRequests::add(entry)); }
+void AddrLabelApi::add(const AddrLabelInfo& entry) { engine_.execute(AddrLabelRequests::add(entry)); }
 
-void AddrLabelApi::del(const AddrLabelInfo& entry) { nl_.execute(AddrLabelRequests::del(entry)); }
+void AddrLabelApi::del(const AddrLabelInfo& entry) { engine_.execute(AddrLabelRequests::del(entry)); }
 
 std::size_t AddrLabelApi::flush(AddrLabelFamily family) {
   // As ip: one dump, then one delete per entry it listed (the dump is read whole first: one
@@ -95,5 +96,7 @@ std::size_t AddrLabelApi::flush(AddrLabelFamily family) {
   for (const AddrLabelInfo& e : entries) del(e);
   return entries.size();
 }
+
+AddrLabelApi& Netlink::addressLabels() { return lazy(addressLabels_); }
 
 }  // namespace fastlink

@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "core/attr_fields.hpp"
+#include "core/engine.hpp"
 #include "core/message.hpp"
 #include "fastlink/error.hpp"
 #include "fastlink/netlink.hpp"
@@ -67,7 +68,7 @@ MrouteInfo decodeMroute(const nlmsghdr* m) {
 std::vector<MrouteInfo> MrouteApi::list(MrouteFamily family, std::optional<uint32_t> table) {
   std::vector<MrouteInfo> out;
   Request r = MrouteRequests::list(family, table);
-  nl_.raw(Protocol::Route)
+  RawApi(engine_)
       .dumpBytes(
           r.bytes(),
           [&](std::span<const uint8_t> m) {
@@ -77,5 +78,7 @@ std::vector<MrouteInfo> MrouteApi::list(MrouteFamily family, std::optional<uint3
           r.operation(), [&] { out.clear(); });
   return out;
 }
+
+MrouteApi& Netlink::multicastRoutes() { return lazy(multicastRoutes_); }
 
 }  // namespace fastlink

@@ -142,7 +142,7 @@ NeighTableInfo decodeNeighTable(const nlmsghdr* m) {
 std::vector<NeighTableInfo> NeighTableApi::list(uint8_t family) {
   std::vector<NeighTableInfo> out;
   Request r = NeighTableRequests::list(family);
-  nl_.raw(Protocol::Route)
+  RawApi(engine_)
       .dumpBytes(
           r.bytes(),
           [&](std::span<const uint8_t> m) {
@@ -153,6 +153,8 @@ std::vector<NeighTableInfo> NeighTableApi::list(uint8_t family) {
   return out;
 }
 
-void NeighTableApi::change(const NeighTableChange& change) { nl_.execute(NeighTableRequests::change(change)); }
+void NeighTableApi::change(const NeighTableChange& change) { engine_.execute(NeighTableRequests::change(change)); }
+
+NeighTableApi& Netlink::neighbourTables() { return lazy(neighbourTables_); }
 
 }  // namespace fastlink

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "core/attr_fields.hpp"
+#include "core/engine.hpp"
 #include "core/message.hpp"
 #include "fastlink/error.hpp"
 #include "fastlink/netlink.hpp"
@@ -61,7 +62,7 @@ TokenInfo decodeToken(const nlmsghdr* m) {
 std::vector<TokenInfo> TokenApi::list() {
   std::vector<TokenInfo> out;
   Request r = TokenRequests::list();
-  nl_.raw(Protocol::Route)
+  RawApi(engine_)
       .dumpBytes(
           r.bytes(),
           [&](std::span<const uint8_t> m) {
@@ -74,8 +75,10 @@ std::vector<TokenInfo> TokenApi::list() {
   return out;
 }
 
-void TokenApi::set(uint32_t ifindex, const IpAddress& token) { nl_.execute(TokenRequests::set(ifindex, token)); }
+void TokenApi::set(uint32_t ifindex, const IpAddress& token) { engine_.execute(TokenRequests::set(ifindex, token)); }
 
 void TokenApi::clear(uint32_t ifindex) { set(ifindex, IpAddress::parse("::")); }
+
+TokenApi& Netlink::tokens() { return lazy(tokens_); }
 
 }  // namespace fastlink

@@ -1,6 +1,6 @@
 // The tcp_metrics generic netlink family: TCP_METRICS_CMD_GET (dump, or one destination) and
 // TCP_METRICS_CMD_DEL (one destination, or every entry), sent over the Netlink's generic
-// netlink socket through its raw API, the family resolved and cached by nl.families().
+// netlink socket (GenlFamilyApi: the family resolved once per Netlink and cached by nl.families()).
 #include "fastlink/tcp_metrics.hpp"
 
 #include <linux/genetlink.h>
@@ -114,38 +114,24 @@ TcpMetricsEntry decodeTcpMetrics(const nlmsghdr* m) {
   return e;
 }
 
-const GenlFamily& TcpMetricsApi::family() { return nl_.families().get(TCP_METRICS_GENL_NAME); }
+TcpMetricsApi::TcpMetricsApi(GenlApi& families, core::Engine& engine)
+    : GenlFamilyApi(families, engine, TCP_METRICS_GENL_NAME) {}
 
 std::vector<TcpMetricsEntry> TcpMetricsApi::list() {
-  Request r = TcpMetricsRequests::list(family());
   std::vector<TcpMetricsEntry> out;
-  nl_.raw(Protocol::Generic)
-      .dumpBytes(
-          r.bytes(),
-          [&](std::span<const uint8_t> m) {
-            const auto* h = reinterpret_cast<const nlmsghdr*>(m.data());
-            if (m.size() >= NLMSG_LENGTH(GENL_HDRLEN) &&
-                static_cast<const genlmsghdr*>(NLMSG_DATA(h))->cmd == TCP_METRICS_CMD_GET)
-              out.push_back(decodeTcpMetrics(h));
-          },
-          r.operation(), [&] { out.clear(); });
+  dump(
+      TcpMetricsRequests::list(family()),
+      [&](const nlmsghdr* h) {
+        if (h->nlmsg_len >= NLMSG_LENGTH(GENL_HDRLEN) &&
+            static_cast<const genlmsghdr*>(NLMSG_DATA(h))->cmd == TCP_METRICS_CMD_GET)
+          out.push_back(decodeTcpMetrics(h));
+      },
+      [&] { out.clear(); });
   return out;
 }
 
 TcpMetricsEntry TcpMetricsApi::get(const IpAddress& destination, const std::optional<IpAddress>& source) {
-  const GenlFamily& f = family();
-  Request request = TcpMetricsRequests::get(f, destination, source);
-  // The raw API answers with the reply's parts; they are put back together as the one message
-  // the decoder (the same as the dump's) reads.
-  RawMessage asked = RawMessage::parse(request.bytes(), GENL_HDRLEN);
-  RawMessage reply = nl_.raw(Protocol::Generic).query(asked, request.operation(), GENL_HDRLEN);
-  Request whole = reply.toRequest(request.operation());
-  return decodeTcpMetrics(reinterpret_cast<const nlmsghdr*>(whole.bytes().data()));
-}
-
-void TcpMetricsApi::execute(const Request& request) {
-  // Netlink::execute sends on the rtnetlink socket; these go on the generic netlink one.
-  nl_.raw(Protocol::Generic).execute(RawMessage::parse(request.bytes(), GENL_HDRLEN), request.operation());
+  return queryOne<TcpMetricsEntry>(TcpMetricsRequests::get(family(), destination, source), decodeTcpMetrics);
 }
 
 void TcpMetricsApi::remove(const IpAddress& destination, const std::optional<IpAddress>& source) {
@@ -153,5 +139,7 @@ void TcpMetricsApi::remove(const IpAddress& destination, const std::optional<IpA
 }
 
 void TcpMetricsApi::flushAll() { execute(TcpMetricsRequests::flushAll(family())); }
+
+TcpMetricsApi& Netlink::tcpMetrics() { return lazy(tcpMetrics_, families(), genericEngine()); }
 
 }  // namespace fastlink
