@@ -32,6 +32,7 @@ class XdpApi;
 class TunTapApi;
 class WireGuardApi;
 class MptcpApi;
+class NetnsApi;
 
 
 /// The netlink sockets of one namespace (extended ACKs, capped ACKs and strict checking on) and
@@ -61,6 +62,7 @@ class Netlink {
   MptcpApi& mptcp();          ///< fastlink/mptcp.hpp: the MPTCP path manager's endpoints and limits
   XdpApi& xdp();              ///< fastlink/xdp.hpp: status and detach (attach: the xdp component)
   TunTapApi& tuntap();        ///< fastlink/tuntap.hpp: tun/tap devices and their queues
+  NetnsApi& netns();          ///< fastlink/netns_ids.hpp: namespace ids (nsids)
   /// fastlink/wireguard.hpp (the wireguard component): kernel devices and userspace ones whose
   /// UAPI sockets are in /var/run/wireguard (makeWireGuardApi for another directory).
   WireGuardApi& wireguard();
@@ -135,6 +137,7 @@ class Netlink {
   ApiPtr<TunTapApi> tuntap_{nullptr, nullptr};
   ApiPtr<WireGuardApi> wireguard_{nullptr, nullptr};
   ApiPtr<MptcpApi> mptcp_{nullptr, nullptr};
+  ApiPtr<NetnsApi> netns_{nullptr, nullptr};
 };
 
 }  // namespace fastlink
