@@ -62,6 +62,19 @@ int fail(const std::string& message) {
 /// A failure of the library's filesystem work: its message is ip's.
 int fail(const Error& e) { return fail(e.extack().empty() ? e.reason() : e.extack()); }
 
+/// A line that runs one of the library's filesystem operations: 0, or its failure in ip's words.
+template <class Operation>
+std::function<int()> running(Operation operation) {
+  return [operation] {
+    try {
+      operation();
+    } catch (const Error& e) {
+      return fail(e);
+    }
+    return kExitOk;
+  };
+}
+
 /// iproute2's get_integer(): strtol with base 0 (0x.. hex, 0.. octal), the whole word, an int.
 std::optional<int> ipInteger(const std::string& word) {
   if (word.empty()) return std::nullopt;
@@ -179,7 +192,9 @@ std::function<int()> parseListId(Context& ctx, Args& args) {
       if (nsid) ids.push_back(ctx.netlink().netns().find(*nsid, target));
       else ids = ctx.netlink().netns().list(NsidFilter{target});
     } catch (const Error& e) {
-      return reportFailure(e);
+      // ip: a refused get is rtnl_talk's failure (2), a refused dump "Dump terminated" (1).
+      int status = reportFailure(e);
+      return nsid ? status : kExitNetnsFailed;
     }
     printRecords(ids, ctx.options().json, ctx.options().pretty,
                  [&](FieldOut& f, const NsidInfo& n) { writeNsid(f, n, names.take(n)); });
@@ -204,14 +219,13 @@ std::function<int()> parseSet(Context& ctx, Args& args) {
   return [&ctx, name, nsid] {
     int fd = ::open((std::string(kNetnsRunDir) + "/" + name).c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) return fail(fmt::format("Cannot open network namespace \"{}\": {}", name, std::strerror(errno)));
-    int status = kExitOk;
+    ::close(fd);  // it can be opened: ip's own message is not needed
     try {
-      ctx.netlink().netns().setId(Netns::fd(fd), nsid);
+      ctx.netlink().netns().setId(Netns::named(name), nsid);
     } catch (const Error& e) {
-      status = reportFailure(e);
+      return reportFailure(e);
     }
-    ::close(fd);
-    return status;
+    return kExitOk;
   };
 }
 
@@ -219,26 +233,12 @@ std::function<int()> parseAdd(Args& args, bool attach) {
   std::vector<std::string> words = rest(args);
   if (!attach) {
     if (words.empty()) return [] { return fail("No netns name specified"); };
-    return [name = words[0]] {
-      try {
-        addNamedNetns(name);
-      } catch (const Error& e) {
-        return fail(e);
-      }
-      return kExitOk;
-    };
+    return running([name = words[0]] { addNamedNetns(name); });
   }
   if (words.size() < 2) return [] { return fail("No netns name and PID specified"); };
   std::optional<int> pid = ipInteger(words[1]);
   if (!pid || *pid == 0) return [word = words[1]] { return fail("Invalid PID: " + word); };
-  return [name = words[0], pid = *pid] {
-    try {
-      attachNamedNetns(name, pid);
-    } catch (const Error& e) {
-      return fail(e);
-    }
-    return kExitOk;
-  };
+  return running([name = words[0], pid = *pid] { attachNamedNetns(name, pid); });
 }
 
 std::function<int()> parseDelete(Context& ctx, Args& args) {
@@ -258,14 +258,7 @@ std::function<int()> parseDelete(Context& ctx, Args& args) {
     };
   }
   if (words.empty()) return [] { return fail("No netns name specified"); };
-  return [name = words[0]] {
-    try {
-      deleteNamedNetns(name);
-    } catch (const Error& e) {
-      return fail(e);
-    }
-    return kExitOk;
-  };
+  return running([name = words[0]] { deleteNamedNetns(name); });
 }
 
 // ---- identify, pids ---------------------------------------------------------------------------
@@ -465,7 +458,7 @@ std::function<int()> parse(Context& ctx, Args& args, bool inBatch) {
 }
 
 int runNetns(Context& ctx, Args& args) {
-  if (args.peek() == "help" || args.peek() == "h") {
+  if (matches(args.peek(), "help")) {  // ip: `h`, `he`, ... (no verb before help starts with h)
     printLine(kUsage);
     return kExitOk;
   }

@@ -338,23 +338,28 @@ int add(Context& ctx, Args& args, bool v6, bool change) {
   TunnelArgs a = parseArgs(args, v6);
   const char* verb = change ? "change" : "add";
   std::string kind = a.kind.value_or(v6 ? "ip6tnl" : "");
+  Netlink& nl = ctx.netlink();
+  std::optional<LinkInfo> current;
+  if (change && a.name) {
+    // ip reads the tunnel first (SIOCGETTUNNEL): a change of one that is not there fails here.
+    try {
+      current = nl.links().find(Ifref(*a.name));
+    } catch (const Error& e) {
+      return fail(fmt::format("get tunnel \"{}\" failed: {}", *a.name, e.reason()));
+    }
+    if (!current) return fail(fmt::format("get tunnel \"{}\" failed: No such device", *a.name));
+    if (!current->kind || !isKindOf(*current->kind, v6))
+      return fail(fmt::format("get tunnel \"{}\" failed: it is no {} tunnel (type {})", *a.name, v6 ? "IPv6" : "IPv4",
+                              current->kind.value_or("none")));
+    if (a.kind && *a.kind != *current->kind)
+      return fail(fmt::format("change tunnel \"{}\" failed: it is a {} tunnel; its mode cannot be changed", *a.name, *current->kind));
+    kind = *current->kind;
+  }
   if (int status = checkLine(ctx, a, kind)) return status;
   if (!v6 && a.ttl && *a.ttl && a.pmtudisc == false) return fail("ttl != 0 and nopmtudisc are incompatible");
   if (kind.empty()) return fail("cannot determine tunnel mode (ipip, gre, vti or sit)");
   if (!a.name) return fail(v6 ? "Tunnel interface name not specified" : "tunnel name not specified");
-  Netlink& nl = ctx.netlink();
   try {
-    std::optional<LinkInfo> current;
-    if (change) {
-      current = nl.links().find(Ifref(*a.name));
-      if (!current) return fail(fmt::format("get tunnel \"{}\" failed: No such device", *a.name));
-      if (!current->kind || !isKindOf(*current->kind, v6))
-        return fail(fmt::format("get tunnel \"{}\" failed: it is no {} tunnel (type {})", *a.name, v6 ? "IPv6" : "IPv4",
-                                current->kind.value_or("none")));
-      if (a.kind && *a.kind != *current->kind)
-        return fail(fmt::format("change tunnel \"{}\" failed: it is a {} tunnel; its mode cannot be changed", *a.name, *current->kind));
-      kind = *current->kind;
-    }
     // `change NAME ...` starts from the tunnel's values (the kernel resets what is not sent).
     LinkInfo link = buildLink(a, kind, change && a.nameFirst ? &*current : nullptr);
     if (change) nl.links().set(Ifref(*a.name), link);
@@ -386,6 +391,19 @@ int del(Context& ctx, Args& args, bool v6) {
 }
 
 // ---- show -------------------------------------------------------------------------------------
+
+/// tnl_strproto: the inner protocol's word in `MODE/ip` and `MODE/ipv6`.
+std::string protoName(uint8_t proto) {
+  switch (proto) {
+    case IPPROTO_IPIP: return "ip";
+    case IPPROTO_GRE: return "gre";
+    case IPPROTO_IPV6: return "ipv6";
+    case IPPROTO_ESP: return "esp";
+    case IPPROTO_MPLS: return "mpls";
+    case 0: return "any";
+  }
+  return "unknown";
+}
 
 std::string v4Text(const std::optional<IpAddress>& ip) { return ip ? ip->toString() : std::string("0.0.0.0"); }
 
@@ -425,7 +443,11 @@ void writeV4(FieldOut& f, const LinkInfo& l, const std::map<uint32_t, std::strin
   if (t) c = {t->local, t->remote, t->ttl.value_or(0), t->tos.value_or(0), t->pmtudisc.value_or(true), t->dev};
   const std::string& kind = *l.kind;
   f.any("ifname", "{}: ", l.name.value_or(""));
-  f.any("mode", "{} ", std::string(kind == "gre" ? "gre/ip" : kind == "sit" ? "ipv6/ip" : "ip/ip"));
+  // The inner protocol as the kernel reports it (ip's ioctl reads iph.protocol): ipip and sit
+  // keep IFLA_IPTUN_PROTO raw, and `ip link add type ipip` makes 0, "any".
+  uint8_t proto = kind == "gre" ? uint8_t{IPPROTO_GRE} : kind == "sit" ? uint8_t{IPPROTO_IPV6} : uint8_t{IPPROTO_IPIP};
+  if (auto p = l.unknownKindData.find(IFLA_IPTUN_PROTO); p && kind != "gre" && !p->payload.empty()) proto = p->payload[0];
+  f.any("mode", "{} ", protoName(proto) + "/ip");
   f.text("remote ").any("remote", c.remote && !unspecified(*c.remote) ? c.remote->toString() : v4Text(c.remote),
                         "{} ", anyOr(c.remote));
   f.text("local ").any("local", v4Text(c.local), "{}", anyOr(c.local));
@@ -468,12 +490,11 @@ void writeV6(FieldOut& f, const LinkInfo& l, const std::map<uint32_t, std::strin
   if (const auto* o = l.kindOptions<Ip6TunnelInfo>()) t = *o;
   bool gre = *l.kind == "ip6gre";
   uint8_t proto = gre ? uint8_t{IPPROTO_GRE} : t.proto.value_or(uint8_t{IPPROTO_IPV6});
-  const char* mode = proto == IPPROTO_GRE ? "gre/ipv6" : proto == IPPROTO_IPIP ? "ip/ipv6" : proto == IPPROTO_IPV6 ? "ipv6/ipv6"
-                     : proto == 0 ? "any/ipv6" : "unknown/ipv6";
+  std::string mode = protoName(proto) + "/ipv6";
   auto v6 = [](const std::optional<IpAddress>& ip) { return ip ? ip->toString() : std::string("::"); };
   uint32_t flags = t.flags.value_or(0), flowinfo = t.flowinfo.value_or(0);
   f.any("ifname", "{}: ", l.name.value_or(""));
-  f.any("mode", "{} ", std::string(mode));
+  f.any("mode", "{} ", mode);
   f.text("remote ").any("remote", "{} ", v6(t.remote));
   f.text("local ").any("local", "{}", v6(t.local));
   if (t.dev && t.dev->isIndex() && t.dev->index())
@@ -541,7 +562,7 @@ int show(Context& ctx, Args& args, bool v6) {
   if (!v6 && a.name && tunnels.empty())
     return fail(fmt::format("get tunnel \"{}\" failed: No such device", *a.name));
   bool stats = ctx.options().stats > 0 && (v6 || !a.name);  // ip -4 prints a named tunnel without them
-  printRecords(tunnels, ctx.options().json, ctx.options().pretty, [&](FieldOut& f, const LinkInfo& l) {
+  auto write = [&](FieldOut& f, const LinkInfo& l) {
     if (v6) writeV6(f, l, names);
     else writeV4(f, l, names);
     // tnl_print_stats: text only (ip prints it into its JSON too, breaking it).
@@ -552,7 +573,28 @@ int show(Context& ctx, Args& args, bool v6) {
       f.text("\nTX: Packets    Bytes        Errors DeadLoop NoRoute  NoBufs\n    {:<10} {:<12} {:<6} {:<8} {:<8} {:<6}",
              s.txPackets, s.txBytes, s.txErrors, s.collisions, s.txCarrierErrors, s.txDropped);
     }
-  });
+  };
+  if (ctx.options().json && !ctx.options().pretty) {
+    // ip ends each tunnel with a newline, in JSON too (`[{...}\n,{...}\n]`): the same bytes.
+    std::string out = "[";
+    for (const LinkInfo& l : tunnels) {
+      nlohmann::ordered_json j = nlohmann::ordered_json::object();
+      FieldOut f(j);
+      write(f, l);
+      out += (out.size() > 1 ? "," : "") + j.dump() + "\n";
+    }
+    std::fputs((out + "]\n").c_str(), stdout);
+    return kExitOk;
+  }
+  if (v6 && a.name && !stats && !ctx.options().json) {
+    // ip -6 prints a named tunnel without the newline that ends a listed one.
+    std::string text;
+    FieldOut f(text);
+    for (const LinkInfo& l : tunnels) write(f, l);
+    std::fputs(text.c_str(), stdout);
+    return kExitOk;
+  }
+  printRecords(tunnels, ctx.options().json, ctx.options().pretty, write);
   return kExitOk;
 }
 

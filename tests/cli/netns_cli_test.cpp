@@ -29,10 +29,11 @@ std::string readFile(const std::string& path) {
 /// The mount namespace we run in is not the machine's (pid 1's): scripts/sandbox, or the VM,
 /// whose whole system is thrown away. Anything else would put namespaces on the host.
 bool privateRunNetns() {
-  char self[64] = {}, init[64] = {};
-  ssize_t a = readlink("/proc/self/ns/mnt", self, sizeof self - 1);
-  ssize_t b = readlink("/proc/1/ns/mnt", init, sizeof init - 1);
-  if (a > 0 && b > 0 && std::string(self) != std::string(init)) return true;
+  // scripts/sandbox mounts a tmpfs named fastlink-netns on /run/netns in its own mount namespace.
+  std::istringstream mounts(readFile("/proc/self/mountinfo"));
+  for (std::string line; std::getline(mounts, line);)
+    if (line.find(" /run/netns ") != std::string::npos && line.find(" - tmpfs fastlink-netns ") != std::string::npos)
+      return true;
   return std::getenv("FASTLINK_REQUIRE_KINDS") != nullptr;  // tests/vm's guest (its own machine)
 }
 
@@ -100,10 +101,17 @@ TEST_F(NetnsCliTest, AddMakesANamespaceIpSeesAndDeleteRemovesItsMountAndFile) {
   ASSERT_EQ(j.size(), 1u);
   EXPECT_EQ(j[0]["ifname"], "lo");
   // /run/netns is made a shared mount point, as ip makes it (mount --make-shared).
-  std::string info = readFile("/proc/self/mountinfo");
-  std::size_t line = info.find(" /run/netns ");
-  ASSERT_NE(line, std::string::npos);
-  EXPECT_NE(info.substr(line, info.find('\n', line) - line).find("shared:"), std::string::npos) << info;
+  // The mount on top (the last listed for /run/netns: the host may have its own underneath).
+  std::string top;
+  std::istringstream lines(readFile("/proc/self/mountinfo"));
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream fields(line);
+    std::string id, parent, dev, root, point;
+    fields >> id >> parent >> dev >> root >> point;
+    if (point == "/run/netns") top = line;
+  }
+  ASSERT_FALSE(top.empty());
+  EXPECT_NE(top.find(" shared:"), std::string::npos) << top;
 
   auto del = fl("netns del " + a);
   ASSERT_EQ(del.status, 0) << del.err;
@@ -234,10 +242,13 @@ TEST_F(NetnsCliTest, AllDeletesEveryNameAndAllExecVisitsEach) {
   // -all acts on every name in /run/netns: in a mount namespace of this test's own, with a
   // /run/netns of its own, so that other test binaries' namespaces are not touched.
   std::string fastlink = cliPath();  // inside sh -c '...': a path without quotes
-  auto r = run("unshare -m --propagation private sh -c '"
+  // By path: the VM's busybox unshare would run its own ash, whose `ip` is busybox's applet.
+  std::string ipPath = run("command -v ip").out, shell = access("/bin/dash", X_OK) == 0 ? "/bin/dash" : "sh";
+  while (!ipPath.empty() && ipPath.back() == '\n') ipPath.pop_back();
+  auto r = run("unshare -m --propagation private " + shell + " -c '"
                "mount -t tmpfs fl-netns-all /run/netns && " + fastlink + " netns add fl-all-a && " + fastlink +
-               " netns add fl-all-b && echo == && " + fastlink + " -all netns exec echo hi && echo == && "
-               "ip -all netns exec echo hi && echo == && " + fastlink + " -all netns delete && echo $? && ls /run/netns'");
+               " netns add fl-all-b && echo == && " + fastlink + " -all netns exec echo hi && echo == && " +
+               ipPath + " -all netns exec echo hi && echo == && " + fastlink + " -all netns delete && echo $? && ls /run/netns'");
   ASSERT_EQ(r.status, 0) << r.err;
   std::vector<std::string> parts;
   for (std::size_t at = 0;;) {

@@ -22,10 +22,13 @@ class TunnelCliTest : public CliTest {
     auto theirs = run("ip -n " + ns.name() + " " + words);
     EXPECT_EQ(mine.status, theirs.status) << words << "\n" << mine.err;
     EXPECT_EQ(mine.out, theirs.out) << words;
+    // ip prints a named tunnel (`show NAME`) as text even with -j (it opens no JSON there);
+    // fastlink prints JSON: the listings are compared.
+    if (words.find("show ") != std::string::npos && words.find("show mode") == std::string::npos) return;
     auto mineJ = cli("-j " + words);
     auto theirsJ = run("ip -n " + ns.name() + " -j " + words);
     ASSERT_EQ(mineJ.status, 0) << mineJ.err;
-    EXPECT_EQ(json::parse(mineJ.out), json::parse(theirsJ.out)) << "-j " << words;
+    EXPECT_EQ(mineJ.out, theirsJ.out) << "-j " << words;  // byte for byte: ip's newline after each
   }
   std::string ipShow(const std::string& words) { return ns.ip(words); }
 };
@@ -67,10 +70,12 @@ TEST_F(TunnelCliTest, IpipAndSit) {
   ASSERT_EQ(cli("tunnel add sitx remote 192.0.2.4").status, 0);  // the mode from the name, as ip
   EXPECT_EQ(ipLink("sitx")["linkinfo"]["info_kind"], "sit");
   sameShow("tunnel show");
-  // What fastlink made is what ip's `link add` makes: the same kernel state.
-  ns.ip("link add ip-ipip1 type ipip remote 192.0.2.2 local 192.0.2.1 ttl 32");
-  json mine = ipLink("fl-ipip1")["linkinfo"], theirs = ipLink("ip-ipip1")["linkinfo"];
-  EXPECT_EQ(mine, theirs);
+  // What fastlink made is what ip's `link add ... proto ipip` makes (the kernel refuses a second
+  // tunnel with the same endpoints: fastlink's is deleted first).
+  json mine = ipLink("fl-ipip1")["linkinfo"];
+  ASSERT_EQ(cli("tunnel del fl-ipip1").status, 0);
+  ns.ip("link add fl-ipip1 type ipip mode ipip remote 192.0.2.2 local 192.0.2.1 ttl 32");
+  EXPECT_EQ(mine, ipLink("fl-ipip1")["linkinfo"]);
   // Keys are GRE's.
   auto keyed = cli("tunnel add fl-ipip2 mode ipip remote 192.0.2.5 key 3");
   EXPECT_EQ(keyed.status, run("ip -n " + ns.name() + " tunnel add ip-ipip2 mode ipip remote 192.0.2.5 key 3").status);

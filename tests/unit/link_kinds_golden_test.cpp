@@ -440,7 +440,8 @@ TEST(LinkKindsGolden, AddIp6greWithKeysInGreSpace) {
                    .raw(12, {0x01, 0x01, 0x23, 0x45})
                    .u32(13, 0x10);
   EXPECT_TRUE(sameBytes(r.bytes(), addKind("g6", "ip6gre", data)));
-  const auto* g = decodeKernel("ip6gre", data).kindOptions<Ip6TunnelInfo>();
+  LinkInfo decoded = decodeKernel("ip6gre", data);
+  const auto* g = decoded.kindOptions<Ip6TunnelInfo>();
   ASSERT_NE(g, nullptr);
   EXPECT_EQ(g->ikey, 42u);
   EXPECT_EQ(g->ocsum, true);
