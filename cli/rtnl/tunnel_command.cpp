@@ -461,8 +461,9 @@ void writeV4(FieldOut& f, const LinkInfo& l, const std::map<uint32_t, std::strin
     else f.any("tos", " tos {}", fmt::format("0x{:02x}", c.tos));
   }
   if (!c.pmtudisc) f.any("nopmtudisc", nullptr, "{}", std::string(" nopmtudisc"));
-  if (kind == "sit") {
-    // The 6rd prefix, which fastlink's sit options keep raw (IFLA_IPTUN_6RD_*).
+  if (kind == "sit" && proto == IPPROTO_IPV6) {
+    // The 6rd prefix, which fastlink's sit options keep raw (IFLA_IPTUN_6RD_*); ip asks for it
+    // only for a tunnel of IPv6 (not `any`).
     auto prefix = l.unknownKindData.find(IFLA_IPTUN_6RD_PREFIX);
     auto length = l.unknownKindData.find(IFLA_IPTUN_6RD_PREFIXLEN);
     uint16_t len = 0;

@@ -267,8 +267,15 @@ TEST_F(NetnsCliTest, AllDeletesEveryNameAndAllExecVisitsEach) {
 TEST_F(NetnsCliTest, MonitorPrintsAddsAndDeletesAsTheyHappen) {
   std::string a = name();
   std::string out = "/tmp/fastlink-netns-monitor-" + std::to_string(getpid());
-  auto started = run("timeout 5 " + cliPath() + " netns monitor >" + out + " 2>&1 & echo $!");
-  usleep(300000);  // the watch is set up
+  auto started = run("timeout 20 " + cliPath() + " netns monitor >" + out + " 2>&1 & echo $!");
+  // Until the watch is set up (slow under the VM's TCG): a file of our own comes and goes until
+  // the monitor has seen it.
+  std::string warm = "/run/netns/fl-warm-" + std::to_string(getpid());
+  for (int i = 0; i < 100 && readFile(out).find("add fl-warm-") == std::string::npos; ++i) {
+    std::ofstream(warm).put('x');
+    std::remove(warm.c_str());
+    usleep(100000);
+  }
   ASSERT_EQ(fl("netns add " + a).status, 0);
   ASSERT_EQ(fl("netns del " + a).status, 0);
   usleep(300000);
