@@ -39,7 +39,7 @@ std::string usage() {
       "       OPTIONS := {{ -j[son] | -p[retty] | -s[tats] | -d[etails] | -n[etns] NETNS |\n"
       "                    -4 | -6 | -0 | -f[amily] {{ inet | inet6 | link }} | -br[ief] | -o[neline] |\n"
       "                    -h[uman] | -iec | -l[oops] N | -t[imestamp] | -ts[hort] | -c[olor] |\n"
-      "                    -r[esolve] | -N[umeric] | -b[atch] FILE | -force | -window N | -he[lp] | -V[ersion] }}\n"
+      "                    -r[esolve] | -N[umeric] | -b[atch] FILE | -force | -window N | -a[ll] | -he[lp] | -V[ersion] }}\n"
       "       (options are matched by prefix as ip matches them; tc's may follow \"tc\")\n"
       "Exit status (as ip): 0 success, 1 a bad value or device, 2 the kernel refused, 255 usage error.",
       objects);
@@ -139,7 +139,8 @@ std::size_t parseOptions(const std::vector<std::string>& words, std::size_t i, P
     else if (is("-help")) p.help = true;
     else if (is("-netns")) p.options.netns = value(opt);
     else if (is("-Numeric")) p.names.numeric = true;
-    else if (is("-all") || opt == "-echo")
+    else if (is("-all")) p.options.all = true;
+    else if (opt == "-echo")
       throw UsageError(fmt::format("option \"{}\" of ip is not supported by fastlink", words[i]));
     else if (is("-window")) p.options.window = parseU32(value(opt), "-window", 1, 1u << 20);
     else throw UsageError(fmt::format("option \"{}\" is unknown, try \"fastlink -help\"", words[i]));

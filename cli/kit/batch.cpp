@@ -298,7 +298,9 @@ void readAll(Context& ctx, LineReader& reader, Spool& spool) {
       r.bytes.clear();
       r.undoable = false;
       r.kind = Record::Kind::Deferred;
-      if (resolver.resolvable(p)) {
+      if (p.run) {
+        // A command line (PreparedRequest::run): parsed now, run at its turn.
+      } else if (resolver.resolvable(p)) {
         Request request = [&] {
           try {
             return p.encode(resolver);
@@ -420,6 +422,7 @@ class Sender {
     PreparedRequest p;
     try {
       p = prepareLine(ctx_, splitWords(r.text));
+      if (p.run) return runCommandLine(p);
       KernelLookup lookup(netlink_.links());
       carryRequest_ = p.encode(lookup);
       carryPrepared_ = std::move(p);
@@ -432,6 +435,30 @@ class Sender {
     inFlight_.push_back({r.line, std::move(r.text), p.device, {}});
     carry_.reset();
     onResult(RequestResult{RequestStatus::Failed, std::move(error)});
+  }
+
+  /// A command line runs now, between runs (nothing of the batch is in flight); it printed its
+  /// own error, the batch names the line.
+  void runCommandLine(const PreparedRequest& p) {
+    Record& r = *carry_;
+    std::fflush(stdout);
+    int status = kExitOk;
+    try {
+      status = p.run();
+    } catch (const UsageError& e) {  // found only when it runs (a tunnel's mode, say)
+      printError(e.what());
+      status = kExitUsage;
+    } catch (const Error& e) {
+      printError(e.what());
+      status = kExitFailed;
+    }
+    std::fflush(stdout);
+    inFlight_.push_back({r.line, std::move(r.text), p.device, {}});
+    carry_.reset();
+    if (status == kExitOk) return onResult(RequestResult{RequestStatus::Applied, std::nullopt});
+    onResult(RequestResult{RequestStatus::Failed,
+                           Error(std::make_error_code(std::errc::operation_canceled), "",
+                                 fmt::format("the command failed with exit status {}", status))});
   }
 
   class KernelLookup final : public Resolver {

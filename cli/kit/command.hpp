@@ -78,6 +78,7 @@ struct GlobalOptions {
   std::size_t window = 0;  ///< -window N; 0 = default (1 without -force, automatic with it)
   std::optional<std::string> netns;
   std::optional<std::string> batchFile;
+  bool all = false;  ///< -a[ll]: `netns delete` and `netns exec` act on every named namespace
 };
 
 /// Turns a device name into its ifindex while a request is encoded.
@@ -106,6 +107,11 @@ struct PreparedRequest {
   /// the ifindexes its names resolved to. A batch names the line itself, so it formats nothing
   /// per line for this.
   bool namedAsTyped = false;
+  /// A line that is no single request (netns add mounts a namespace, netns list-id prints): set
+  /// instead of `encode`. A batch parses it with the others (a bad line still sends nothing) and
+  /// runs it at its turn, after every line before it has been answered; the exit status it
+  /// returns is the line's (it prints its own errors).
+  std::function<int()> run;
 };
 
 /// State of one fastlink run: the options and the (lazily opened) netlink socket.

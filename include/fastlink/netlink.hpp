@@ -38,6 +38,7 @@ class TokenApi;
 class NeighTableApi;
 class MrouteApi;
 class TcpMetricsApi;
+class NetnsApi;
 
 /// The netlink sockets of one namespace (extended ACKs, capped ACKs and strict checking on) and
 /// the APIs over them: one socket per protocol (rtnetlink, generic netlink), each opened when
@@ -71,6 +72,7 @@ class Netlink {
   NeighTableApi& neighbourTables(); ///< fastlink/ntable.hpp: neighbour table parameters (ip ntable)
   MrouteApi& multicastRoutes();     ///< fastlink/mroute.hpp: the multicast forwarding caches (ip mroute)
   TcpMetricsApi& tcpMetrics();      ///< fastlink/tcp_metrics.hpp: the TCP metrics cache (ip tcp_metrics)
+  NetnsApi& netns();          ///< fastlink/netns_ids.hpp: namespace ids (nsids)
   /// fastlink/wireguard.hpp (the wireguard component): kernel devices and userspace ones whose
   /// UAPI sockets are in NetlinkOptions::wireguardSocketDirectory (/var/run/wireguard).
   WireGuardApi& wireguard();
@@ -156,6 +158,7 @@ class Netlink {
   ApiPtr<NeighTableApi> neighbourTables_{nullptr, nullptr};
   ApiPtr<MrouteApi> multicastRoutes_{nullptr, nullptr};
   ApiPtr<TcpMetricsApi> tcpMetrics_{nullptr, nullptr};
+  ApiPtr<NetnsApi> netns_{nullptr, nullptr};
 };
 
 }  // namespace fastlink

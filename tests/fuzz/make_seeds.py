@@ -309,3 +309,13 @@ write("reply_reader", "dump_done", bytes([1]) + chunk(0x89, done))
 write("reply_reader", "batch_acks", bytes([0x33]) + b"".join(chunk(0x89 | (i << 1), ack) for i in range(4)))
 write("reply_reader", "batch_error_continue", bytes([0x13]) + chunk(0x89, ack) + chunk(0x8B, einval) + chunk(0x8D, ack))
 write("reply_reader", "truncated", bytes([0]) + chunk(0x99, ack[:20]))
+
+# ---- decode_nsid: rtgenmsg + NETNSA_* (an RTM_NEWNSID / RTM_DELNSID message) ----
+# NETNSA_NSID 1 (s32), NETNSA_CURRENT_NSID 5 (s32) (include/uapi/linux/net_namespace.h), laid out
+# as rtnl_net_fill does; the rtgenmsg is one byte padded to 4.
+RTGEN = b"\0\0\0\0"
+write("decode_nsid", "nsid", RTGEN + u32(1, 99))
+write("decode_nsid", "nsid_current_unassigned", RTGEN + u32(1, 0) + u32(5, 0xffffffff))
+write("decode_nsid", "short_nsid", RTGEN + attr(1, b"\1\2"))
+write("decode_nsid", "no_nsid", RTGEN + u32(5, 3))
+write("decode_nsid", "header_only", b"\0")

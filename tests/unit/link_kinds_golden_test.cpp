@@ -12,6 +12,7 @@
 #include "fastlink/link.hpp"
 #include "fastlink/link_kinds/geneve.hpp"
 #include "fastlink/link_kinds/gre.hpp"
+#include "fastlink/link_kinds/ip6tnl.hpp"
 #include "fastlink/link_kinds/ipip.hpp"
 #include "fastlink/link_kinds/ipvlan.hpp"
 #include "fastlink/link_kinds/xfrm.hpp"
@@ -381,6 +382,74 @@ TEST(LinkKindsGolden, DecodeXfrmRoundTrip) {
 
   Request r = LinkRequests::add(LinkInfo("t0", "xfrm").setKindOptions(*x));
   EXPECT_TRUE(sameBytes(r.bytes(), addKind("t0", "xfrm", Attrs().u32(IFLA_XFRM_IF_ID, 7))));
+}
+
+
+// ---- ip6tnl / ip6gre -----------------------------------------------------------------------
+// As `ip -6 tunnel add` makes them (ip6tunnel.c's defaults: hoplimit 64, encaplimit 4). Numbers
+// from include/uapi/linux/if_tunnel.h: IFLA_IPTUN_LINK 1, LOCAL 2, REMOTE 3, TTL 4, ENCAP_LIMIT 6,
+// FLOWINFO 7 (be32), FLAGS 8 (u32), PROTO 9; IFLA_GRE_LINK 1, IFLAGS 2, OFLAGS 3, IKEY 4, OKEY 5,
+// LOCAL 6, REMOTE 7, TTL 8, ENCAP_LIMIT 11, FLOWINFO 12, FLAGS 13.
+
+const Bytes kV6Local{0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
+const Bytes kV6Remote{0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2};
+
+Ip6TunnelInfo ip6Options() {
+  Ip6TunnelInfo o;
+  o.local = ip("2001:db8::1");
+  o.remote = ip("2001:db8::2");
+  o.hoplimit = 64;
+  o.encapLimit = 4;
+  o.flowinfo = 0x01012345;  // tclass 0x10, flow label 0x12345
+  o.flags = Ip6TunnelInfo::kRcvDscpCopy;
+  o.dev = Ifref(3u);
+  return o;
+}
+
+TEST(LinkKindsGolden, AddIp6tnlWithItsInnerProtocol) {
+  Ip6TunnelInfo o = ip6Options();
+  o.proto = 4;  // ipip6
+  Request r = LinkRequests::add(LinkInfo("t6", "ip6tnl").setKindOptions(o));
+  Attrs data = Attrs().u32(1, 3).raw(2, kV6Local).raw(3, kV6Remote).u8(4, 64).u8(6, 4).raw(7, {0x01, 0x01, 0x23, 0x45}).u32(8, 0x10).u8(9, 4);
+  EXPECT_TRUE(sameBytes(r.bytes(), addKind("t6", "ip6tnl", data)));
+  LinkInfo d = decodeKernel("ip6tnl", data);
+  ASSERT_NE(d.kindOptions<Ip6TunnelInfo>(), nullptr);
+  EXPECT_EQ(d.kindOptions<Ip6TunnelInfo>()->flowinfo, 0x01012345u);
+  EXPECT_EQ(d.kindOptions<Ip6TunnelInfo>()->proto, 4);
+  EXPECT_EQ(d.kindOptions<Ip6TunnelInfo>()->remote, ip("2001:db8::2"));
+  // GRE's words are not ip6tnl's: refused, not dropped.
+  o.ikey = 1;
+  EXPECT_THROW(LinkRequests::add(LinkInfo("t6", "ip6tnl").setKindOptions(o)), Error);
+}
+
+TEST(LinkKindsGolden, AddIp6greWithKeysInGreSpace) {
+  Ip6TunnelInfo o = ip6Options();
+  o.ikey = o.okey = 42;
+  o.ocsum = true;
+  Request r = LinkRequests::add(LinkInfo("g6", "ip6gre").setKindOptions(o));
+  Attrs data = Attrs()
+                   .u32(1, 3)
+                   .raw(2, {0x20, 0x00})  // KEY
+                   .raw(3, {0xa0, 0x00})  // CSUM | KEY
+                   .raw(4, {0, 0, 0, 42})
+                   .raw(5, {0, 0, 0, 42})
+                   .raw(6, kV6Local)
+                   .raw(7, kV6Remote)
+                   .u8(8, 64)
+                   .u8(11, 4)
+                   .raw(12, {0x01, 0x01, 0x23, 0x45})
+                   .u32(13, 0x10);
+  EXPECT_TRUE(sameBytes(r.bytes(), addKind("g6", "ip6gre", data)));
+  LinkInfo decoded = decodeKernel("ip6gre", data);
+  const auto* g = decoded.kindOptions<Ip6TunnelInfo>();
+  ASSERT_NE(g, nullptr);
+  EXPECT_EQ(g->ikey, 42u);
+  EXPECT_EQ(g->ocsum, true);
+  EXPECT_EQ(g->icsum, false);
+  EXPECT_EQ(g->local, ip("2001:db8::1"));
+  // An IPv4 endpoint is gre's.
+  o.remote = ip("192.0.2.1");
+  EXPECT_THROW(LinkRequests::add(LinkInfo("g6", "ip6gre").setKindOptions(o)), Error);
 }
 
 }  // namespace

@@ -1,0 +1,38 @@
+// Options of `ip link add NAME type { ip6tnl | ip6gre | ip6gretap } ...`
+// (LinkInfo::kindOptions<Ip6TunnelInfo>()): tunnels over IPv6. ip6tnl carries IPv6 or IPv4
+// (`mode ip6ip6 | ipip6 | any`), ip6gre IP packets in GRE, ip6gretap Ethernet frames in GRE.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "fastlink/types.hpp"
+
+namespace fastlink {
+
+struct Ip6TunnelInfo {
+  /// The IP6_TNL_F_* bits of `flags` (include/uapi/linux/ip6_tunnel.h).
+  static constexpr uint32_t kIgnoreEncapLimit = 0x1;   ///< `encaplimit none`
+  static constexpr uint32_t kUseOrigTclass = 0x2;      ///< `tclass inherit`
+  static constexpr uint32_t kUseOrigFlowlabel = 0x4;   ///< `flowlabel inherit`
+  static constexpr uint32_t kRcvDscpCopy = 0x10;       ///< `dscp inherit`
+  static constexpr uint32_t kUseOrigFwmark = 0x20;     ///< `fwmark inherit`
+  static constexpr uint32_t kAllowLocalRemote = 0x40;  ///< `allow-localremote`
+  /// The parts of `flowinfo` (host order): the traffic class and the flow label.
+  static constexpr uint32_t kTclassMask = 0x0ff00000;
+  static constexpr uint32_t kFlowlabelMask = 0x000fffff;
+
+  std::optional<IpAddress> local;   ///< IPv6; unset or :: = any
+  std::optional<IpAddress> remote;  ///< IPv6; unset or :: = any
+  std::optional<uint8_t> hoplimit;  ///< 0 = inherit from the inner packet
+  std::optional<uint8_t> encapLimit;  ///< the tunnel encapsulation limit option (RFC 2473)
+  std::optional<uint32_t> flowinfo;   ///< traffic class << 20 | flow label (host order)
+  std::optional<uint32_t> flags;      ///< kIgnoreEncapLimit, ...
+  std::optional<uint8_t> proto;       ///< ip6tnl: IPPROTO_IPV6 (41), IPPROTO_IPIP (4), 0 = both
+  std::optional<Ifref> dev;           ///< `dev PHYS_DEV`: bind the tunnel to a device
+  // ip6gre and ip6gretap only, as GreInfo's:
+  std::optional<uint32_t> ikey, okey;
+  std::optional<bool> icsum, ocsum, iseq, oseq;
+};
+
+}  // namespace fastlink

@@ -1,0 +1,78 @@
+// GRE's keys and flag bits (IFLA_GRE_IFLAGS/OFLAGS/IKEY/OKEY), shared by the kinds whose options
+// carry them (gre and gretap over IPv4, ip6gre and ip6gretap over IPv6): the same attributes in
+// the same attribute space. Keys and flags are in network byte order on the wire; a key means
+// something only with GRE_KEY in its direction's flags, which may come after it.
+#pragma once
+
+#include <arpa/inet.h>
+#include <linux/if_link.h>
+#include <linux/if_tunnel.h>
+
+#include "rtnl/link_kind.hpp"
+
+namespace fastlink::rtnl::gre {
+
+// The GRE header flag bits, host order (if_tunnel.h defines them already swapped).
+inline const uint16_t kFlagCsum = ntohs(GRE_CSUM);
+inline const uint16_t kFlagKey = ntohs(GRE_KEY);
+inline const uint16_t kFlagSeq = ntohs(GRE_SEQ);
+
+inline uint16_t flags(const std::optional<uint32_t>& key, const std::optional<bool>& csum, const std::optional<bool>& seq) {
+  return static_cast<uint16_t>((key ? kFlagKey : 0) | (csum.value_or(false) ? kFlagCsum : 0) | (seq.value_or(false) ? kFlagSeq : 0));
+}
+
+// The rows write the flags and keys; decoding them is `KeyReader`'s (see the file comment).
+template <class Info>
+void putIflags(core::MessageWriter& w, const AttrField<Info>&, const Info& g) {
+  if (g.ikey || g.icsum || g.iseq) w.putBe16(IFLA_GRE_IFLAGS, flags(g.ikey, g.icsum, g.iseq));
+}
+template <class Info>
+void putOflags(core::MessageWriter& w, const AttrField<Info>&, const Info& g) {
+  if (g.okey || g.ocsum || g.oseq) w.putBe16(IFLA_GRE_OFLAGS, flags(g.okey, g.ocsum, g.oseq));
+}
+template <class Info>
+void putIkey(core::MessageWriter& w, const AttrField<Info>&, const Info& g) {
+  if (g.ikey) w.putU32(IFLA_GRE_IKEY, htonl(*g.ikey));
+}
+template <class Info>
+void putOkey(core::MessageWriter& w, const AttrField<Info>&, const Info& g) {
+  if (g.okey) w.putU32(IFLA_GRE_OKEY, htonl(*g.okey));
+}
+
+/// The four rows, in iproute2's order (after IFLA_GRE_LINK).
+template <class Info>
+constexpr AttrField<Info> kIflagsRow{IFLA_GRE_IFLAGS, putIflags<Info>};
+template <class Info>
+constexpr AttrField<Info> kOflagsRow{IFLA_GRE_OFLAGS, putOflags<Info>};
+template <class Info>
+constexpr AttrField<Info> kIkeyRow{IFLA_GRE_IKEY, putIkey<Info>};
+template <class Info>
+constexpr AttrField<Info> kOkeyRow{IFLA_GRE_OKEY, putOkey<Info>};
+
+/// Collects the flags and keys while the table decodes the rest (its `other` hook), then sets
+/// them on the options.
+struct KeyReader {
+  std::optional<uint16_t> iflags, oflags;
+  std::optional<uint32_t> ikey, okey;
+
+  bool operator()(const nlattr* a) {
+    switch (core::attrType(a)) {
+      case IFLA_GRE_IFLAGS: return (iflags = core::readBe16(a), true);
+      case IFLA_GRE_OFLAGS: return (oflags = core::readBe16(a), true);
+      case IFLA_GRE_IKEY: return (ikey = ntohl(core::readU32(a)), true);
+      case IFLA_GRE_OKEY: return (okey = ntohl(core::readU32(a)), true);
+      default: return false;
+    }
+  }
+
+  template <class Info>
+  void apply(Info& g) const {
+    if (iflags) g.icsum = (*iflags & kFlagCsum) != 0, g.iseq = (*iflags & kFlagSeq) != 0;
+    if (oflags) g.ocsum = (*oflags & kFlagCsum) != 0, g.oseq = (*oflags & kFlagSeq) != 0;
+    // The kernel always reports both keys (0 without GRE_KEY); only a flagged key is a key.
+    if (ikey && iflags.value_or(0) & kFlagKey) g.ikey = ikey;
+    if (okey && oflags.value_or(0) & kFlagKey) g.okey = okey;
+  }
+};
+
+}  // namespace fastlink::rtnl::gre
