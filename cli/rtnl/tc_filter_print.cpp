@@ -468,6 +468,8 @@ struct OptionsPrinter {
     if (handle()) p.any("handle", fmt::format("handle {:#x} ", handle()), u(handle()));
     if (x.classid) p.anyString("flowid", "flowid " + classid(x.classid->value) + " ", classid(x.classid->value));
     if (x.flags) flags(p, x.flags, "\n  ");
+    // f_matchall.c: the rule's hits with -s, after the flags.
+    if (o.stats && x.hits) p.any("rule_hit", " (rule hit " + u(*x.hits) + ")", u(*x.hits));
     actions(x.actions);
   }
   void operator()(const FlowerOptions& x) const {

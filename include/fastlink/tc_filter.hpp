@@ -232,6 +232,8 @@ struct MatchallOptions {
   std::optional<TcHandle> classid;
   uint32_t flags = 0;
   std::vector<TcAction> actions;
+  /// Reported: how often the rule matched (TCA_MATCHALL_PCNT; tc -s prints "(rule hit N)").
+  std::optional<uint64_t> hits;
   friend bool operator==(const MatchallOptions&, const MatchallOptions&) = default;
 };
 

@@ -359,7 +359,7 @@ MatchallOptions decodeMatchall(const nlattr* opts, RawAttributes& unknown) {
       case TCA_MATCHALL_CLASSID: o.classid = classidOf(x); break;
       case TCA_MATCHALL_ACT: o.actions = decodeActions(x); break;
       case TCA_MATCHALL_FLAGS: o.flags = u32Of(x); break;
-      case TCA_MATCHALL_PCNT:
+      case TCA_MATCHALL_PCNT: o.hits = readStruct<uint64_t>(x); break;  // tc_matchall_pcnt: rhit
       case TCA_MATCHALL_PAD: break;
       default: unknown.append(core::attrType(x), core::readBytes(x));
     }
