@@ -167,8 +167,6 @@ Parsed parseGlobalOptions(int argc, char** argv) {
   // tc takes its options after its name (`tc -s qdisc show`): `fastlink tc -s qdisc show` too.
   if (i < words.size() && words[i] == "tc") {
     std::size_t after = parseOptions(words, i + 1, p, true);
-    // tc's -iec prints rates in powers of 1024 (1Mibit): fastlink's tc printer does not.
-    if (p.options.iec) throw UsageError("option \"-iec\" of tc is not supported by fastlink");
     words.erase(words.begin() + static_cast<std::ptrdiff_t>(i) + 1, words.begin() + static_cast<std::ptrdiff_t>(after));
   }
   p.rest.assign(words.begin() + static_cast<std::ptrdiff_t>(i), words.end());

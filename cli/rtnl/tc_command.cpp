@@ -421,7 +421,7 @@ int showQdiscs(Context& ctx, Args& args) {
   // Listings not filtered by device print every qdisc's device: names read before the dump.
   DeviceNames names;
   if (!filter.dev) names.load(ctx.netlink().links());
-  TcPrintOptions o{.stats = ctx.options().stats > 0, .details = ctx.options().details, .devName = {}};
+  TcPrintOptions o{.stats = ctx.options().stats > 0, .details = ctx.options().details, .iec = ctx.options().iec, .devName = {}};
   std::optional<JsonArrayWriter> json;
   if (ctx.options().json) json.emplace(stdout, ctx.options().pretty);
   std::string out;
@@ -445,7 +445,7 @@ int showClasses(Context& ctx, Args& args) {
     else args.unknown("tc class show takes: dev, root, parent, classid");
   }
   if (!filter.dev) throw UsageError("tc class show: \"dev NAME\" is required");
-  TcPrintOptions o{.stats = ctx.options().stats > 0, .details = ctx.options().details, .devName = {}};
+  TcPrintOptions o{.stats = ctx.options().stats > 0, .details = ctx.options().details, .iec = ctx.options().iec, .devName = {}};
   std::optional<JsonArrayWriter> json;
   if (ctx.options().json) json.emplace(stdout, ctx.options().pretty);
   ctx.netlink().tc().forEachClass(filter, [&](const ClassInfo& c) {

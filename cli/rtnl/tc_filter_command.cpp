@@ -1,15 +1,20 @@
 // `fastlink tc filter { add | replace | change | del | show }` and `fastlink tc actions { add |
 // del | show }` in tc 6.1's grammar: classifiers u32, matchall, flower, fw, basic, bpf (an object
 // file loaded with libbpf, as `link set xdp` does); actions gact,
-// mirred, police, skbedit, vlan, tunnel_key, csum. Output as tc prints it (tc_filter_print.cpp).
+// mirred, police, skbedit, vlan, tunnel_key, csum, mpls, pedit. Output as tc prints it
+// (tc_filter_print.cpp).
 #include <charconv>
 #include <fmt/format.h>
 #include <linux/pkt_cls.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
+#include <cerrno>
+#include <cstdlib>
 #include <cstring>
+#include <span>
 
 #include "fastlink/link.hpp"
 #include "fastlink/netlink.hpp"
@@ -42,11 +47,13 @@ KIND := u32 [ match SELECTOR ]... [ classid|flowid C ] [ divisor N ] [ ht H ] [ 
       | matchall [ classid C ] [ skip_hw | skip_sw ] [ ACTION... ]
       | flower [ classid C ] [ indev D ] [ skip_hw | skip_sw ] [ dst_mac M ] [ src_mac M ] [ vlan_id N ]
                [ vlan_prio N ] [ ip_proto tcp|udp|sctp|icmp|icmpv6|N ] [ dst_ip P ] [ src_ip P ]
-               [ dst_port N ] [ src_port N ] [ ACTION... ]
+               [ dst_port N ] [ src_port N ] [ MPLS_KEYS ] [ ACTION... ]
       | fw [ classid C ] [ indev D ] [ ACTION... ]          (handle MARK[/MASK])
       | basic [ classid C ] [ ACTION... ]
       | bpf { obj | object-file } FILE [ sec | section NAME ] [ da | direct-action ] [ classid C ]
             [ skip_hw | skip_sw ] [ ACTION... ]
+MPLS_KEYS := [ mpls_label L ] [ mpls_tc T ] [ mpls_bos B ] [ mpls_ttl T ]
+           | mpls lse depth D [ label L ] [ tc T ] [ bos B ] [ ttl T ] [ lse ... ]   (protocol mpls_uc|mpls_mc)
 SELECTOR := ip { src | dst } PREFIX | ip { sport | dport } N MASK | ip { protocol | tos } N MASK
           | { u32 | u16 | u8 } VALUE MASK at [ nexthdr+ ] OFFSET
 ACTION := action { gact CONTROL | CONTROL | goto chain N
@@ -57,8 +64,14 @@ ACTION := action { gact CONTROL | CONTROL | goto chain N
                         | push_eth dst_mac M src_mac M } [ CONTROL ]
                  | tunnel_key { unset | set src_ip A dst_ip A [ id N ] [ dst_port N ] [ tos N ] [ ttl N ]
                                 [ csum | nocsum ] } [ CONTROL ]
-                 | csum { ip4h | icmp | igmp | tcp | udp | udplite | sctp }... [ CONTROL ] } [ index N ]
-ACTION_KIND := gact | mirred | police | skbedit | vlan | tunnel_key | csum
+                 | csum { ip4h | icmp | igmp | tcp | udp | udplite | sctp }... [ CONTROL ]
+                 | mpls { pop protocol P | push [ protocol P ] label L [ tc T ] [ ttl T ] [ bos B ]
+                        | mac_push ... | modify [ label L ] [ tc T ] [ ttl T ] [ bos B ] | dec_ttl } [ CONTROL ]
+                 | pedit [ ex ] munge MUNGE [ munge MUNGE ]... [ CONTROL ] } [ index N ]
+MUNGE := { offset OFF { u8 | u16 | u32 } [ at AT OFFMASK SHIFT ] | ip FIELD | ip6 FIELD | tcp FIELD
+         | udp FIELD | eth FIELD } { clear | invert | preserve | set V | add V | decrement } [ retain R ]
+         (ip6, tcp, udp, eth, add and decrement need ex)
+ACTION_KIND := gact | mirred | police | skbedit | vlan | tunnel_key | csum | mpls | pedit
 CONTROL := pass | ok | drop | shot | continue | pipe | reclassify | stolen | trap)";
 
 namespace {
@@ -292,9 +305,343 @@ TcAction parseCsum(Args& args) {
   return TcAction().setOptions(c);
 }
 
+/// tc's get_u32/get_integer with base 0: decimal, 0x hex or 0 octal (strtoul), whole word.
+int64_t baseZero(const std::string& text, std::string_view keyword, int64_t min, int64_t max) {
+  errno = 0;
+  char* end = nullptr;
+  long long v = std::strtoll(text.c_str(), &end, 0);
+  if (text.empty() || *end || errno || v < min || v > max)
+    usage(fmt::format("{}: \"{}\" is not a number in {}-{} (decimal, 0x hex or 0 octal)", keyword, text, min, max));
+  return v;
+}
+
+/// tc's matches(): `word` is a non-empty prefix of `full` ("s" for set, "inv" for invert).
+bool matches(const std::string& word, std::string_view full) { return !word.empty() && full.starts_with(word); }
+
+/// `mpls pop protocol P | push|mac_push [protocol P] label L [tc T] [ttl T] [bos B] | modify ... |
+/// dec_ttl [CONTROL]`, in m_mpls.c's order: the op, then its fields in any order.
+TcAction parseMpls(Args& args) {
+  // m_mpls.c's invarg/missarg exit 255 (MissingValueError); its other refusals exit 1.
+  auto invarg = [](const std::string& why) -> uint32_t { throw MissingValueError(why); };
+  auto field = [&](const char* keyword, uint32_t min, uint32_t max) {
+    const std::string& text = args.value(fmt::format("mpls {}", keyword));
+    errno = 0;
+    char* end = nullptr;
+    unsigned long long v = std::strtoull(text.c_str(), &end, 0);
+    if (text.empty() || text[0] == '-' || *end || errno || v < min || v > max)
+      return invarg(fmt::format("mpls {}: \"{}\" is not a number in {}-{}", keyword, text, min, max));
+    return static_cast<uint32_t>(v);
+  };
+  MplsAction m;
+  std::optional<MplsAction::Op> op;
+  static const std::pair<const char*, MplsAction::Op> kOps[] = {
+      {"pop", MplsAction::Pop}, {"push", MplsAction::Push}, {"modify", MplsAction::Modify},
+      {"mac_push", MplsAction::MacPush}, {"dec_ttl", MplsAction::DecTtl}};
+  auto fieldsAllowed = [&](const char* word) {
+    if (!op || (*op != MplsAction::Push && *op != MplsAction::MacPush && *op != MplsAction::Modify))
+      invarg(fmt::format("mpls {}: only valid for push, mac_push and modify", word));
+  };
+  while (!args.done()) {
+    const std::string& w = args.peek();
+    auto named = std::find_if(std::begin(kOps), std::end(kOps), [&](const auto& o) { return w == o.first; });
+    if (named != std::end(kOps)) {
+      if (op) {
+        auto was = std::find_if(std::begin(kOps), std::end(kOps), [&](const auto& o) { return o.second == *op; });
+        usage(fmt::format("mpls: got \"{}\" but the action is already \"{}\"", w, was->first));
+      }
+      op = named->second;
+      args.next();
+    } else if (w == "label") {
+      fieldsAllowed("label");
+      args.next();
+      m.label = field("label", 0, 0xFFFFF);
+    } else if (w == "tc") {
+      fieldsAllowed("tc");
+      args.next();
+      m.tc = static_cast<uint8_t>(field("tc", 0, 7));
+    } else if (w == "ttl") {
+      fieldsAllowed("ttl");
+      args.next();
+      m.ttl = static_cast<uint8_t>(field("ttl", 1, 255));
+    } else if (w == "bos") {
+      fieldsAllowed("bos");
+      args.next();
+      m.bos = static_cast<uint8_t>(field("bos", 0, 1));
+    } else if (w == "protocol") {
+      if (!op || *op == MplsAction::Modify || *op == MplsAction::DecTtl) invarg("mpls protocol: only valid for push, mac_push and pop");
+      args.next();
+      const std::string& text = args.value("mpls protocol");
+      auto p = parseProtocol(text);
+      if (!p) invarg(fmt::format("mpls protocol: \"{}\" is not a protocol name or number", text));
+      m.protocol = *p;
+    } else {
+      break;
+    }
+  }
+  if (!op) throw MissingValueError("mpls: expected pop, push, mac_push, modify or dec_ttl");
+  m.op = *op;
+  if (auto c = optionalControl(args)) m.control = *c;
+  if (m.op == MplsAction::Push && !m.label) invarg("mpls push: \"label LABEL\" is required");
+  if ((m.op == MplsAction::Push || m.op == MplsAction::MacPush) && m.protocol && *m.protocol != 0x8847 && *m.protocol != 0x8848)
+    usage(fmt::format("mpls {}push: protocol 0x{:04x} is not mpls_uc or mpls_mc", m.op == MplsAction::MacPush ? "mac_" : "", *m.protocol));
+  if (m.op == MplsAction::Pop && !m.protocol) invarg("mpls pop: \"protocol PROTO\" (the next header) is required");
+  return TcAction().setOptions(m);
+}
+
+// ---- pedit ------------------------------------------------------------------------------------
+
+/// One `munge` field of pedit's layered grammar (tc's p_ip.c, p_ip6.c, p_tcp.c, p_udp.c,
+/// p_eth.c): where it lies, its width in bytes and the bits of its byte/word it owns.
+struct PeditField {
+  const char* name;
+  bool prefix;  ///< matched by prefix, as tc's matches() (ip dsfield, precedence); else exactly
+  int32_t off;
+  int len;  ///< 1, 2, 4; 6 a MAC address, 16 an IPv6 address
+  uint32_t retain;
+  enum Type { Number, Ipv4, Ipv6, Mac } type = Number;
+  bool decrement = false;  ///< `decrement` allowed (ttl, hoplimit)
+  bool exOnly = false;     ///< refused with `ex` (ip's fields outside the IP header)
+};
+
+constexpr uint32_t kRu8 = 0xFF, kRu16 = 0xFFFF, kRu32 = 0xFFFFFFFF;
+constexpr PeditField kIpFields[] = {
+    {"src", false, 12, 4, kRu32, PeditField::Ipv4},     {"dst", false, 16, 4, kRu32, PeditField::Ipv4},
+    {"tos", false, 1, 1, kRu8},                         {"dsfield", true, 1, 1, kRu8},
+    {"ihl", false, 0, 1, 0x0F},                         {"ttl", false, 8, 1, kRu8, PeditField::Number, true},
+    {"protocol", false, 9, 1, kRu8},                    {"precedence", true, 1, 1, kRu8},
+    {"nofrag", false, 6, 1, 0x3F},                      {"firstfrag", false, 6, 1, 0x1F},
+    {"ce", false, 6, 1, 0x80},                          {"df", false, 6, 1, 0x40},
+    {"mf", false, 6, 1, 0x20},
+    // Outside the IP header (the next header's ports and ICMP type/code): not in extended pedit.
+    {"dport", false, 22, 2, kRu16, PeditField::Number, false, true},
+    {"sport", false, 20, 2, kRu16, PeditField::Number, false, true},
+    {"icmp_type", false, 20, 1, kRu8, PeditField::Number, false, true},
+    {"icmp_code", false, 20, 1, kRu8, PeditField::Number, false, true},  // at 20 as tc (not 21)
+};
+constexpr PeditField kIp6Fields[] = {
+    {"src", false, 8, 16, kRu32, PeditField::Ipv6},   {"dst", false, 24, 16, kRu32, PeditField::Ipv6},
+    {"flow_lbl", false, 0, 4, 0x0007FFFF},            {"payload_len", false, 4, 2, kRu16},
+    {"nexthdr", false, 6, 1, kRu8},                   {"hoplimit", false, 7, 1, kRu8, PeditField::Number, true},
+    {"traffic_class", false, 1, 1, kRu8},
+};
+constexpr PeditField kTcpFields[] = {{"sport", false, 0, 2, kRu16}, {"dport", false, 2, 2, kRu16}, {"flags", false, 13, 1, kRu8}};
+constexpr PeditField kUdpFields[] = {{"sport", false, 0, 2, kRu16}, {"dport", false, 2, 2, kRu16}};
+constexpr PeditField kEthFields[] = {
+    {"type", false, 12, 2, kRu16}, {"dst", false, 0, 6, kRu32, PeditField::Mac}, {"src", false, 6, 6, kRu32, PeditField::Mac}};
+
+/// tc's pack_key: one more key (offset on a 32-bit boundary; non-extended pedit only sets).
+void peditPack(PeditAction& p, PeditKey k) {
+  if (p.keys.size() >= 128) usage("pedit: at most 128 keys");
+  if (k.off % 4) usage("pedit: offsets must be on 32-bit boundaries");
+  if (!p.extended && (k.header != PeditKey::Network || k.command != PeditKey::Set))
+    usage("pedit: these munge parameters need extended pedit (\"pedit ex munge ...\")");
+  p.keys.push_back(k);
+}
+
+/// tc's pack_key32/16/8: value and mask placed in the 32-bit word holding the field, the bits
+/// outside `retain` kept. Host order here (tc's htonl is the encoder's).
+void peditPackSized(PeditAction& p, PeditKey k, int len, uint32_t retain) {
+  if (len == 4) {
+    if (k.off % 4) usage("pedit: 32-bit fields must begin on 32-bit boundaries");
+    k.value &= retain;
+    k.mask |= ~retain;
+    return peditPack(p, k);
+  }
+  if (len == 2) {
+    if (k.value > 0xFFFF || k.mask > 0xFFFF) usage(fmt::format("pedit: value 0x{:x} does not fit 16 bits", k.value));
+    static constexpr uint32_t kWord[] = {0x0000FFFF, 0xFF0000FF, 0xFFFF0000};
+    int ind = k.off & 3;
+    if (ind == 3) usage("pedit: a 16-bit field cannot begin at the last byte of a 32-bit word");
+    int stride = 8 * (2 - ind);
+    k.value = (k.value & retain) << stride;
+    k.mask = ((k.mask | ~retain) << stride) | kWord[ind];
+    k.off &= ~3;
+    return peditPack(p, k);
+  }
+  if (k.value > 0xFF || k.mask > 0xFF) usage(fmt::format("pedit: value 0x{:x} does not fit 8 bits", k.value));
+  static constexpr uint32_t kByte[] = {0x00FFFFFF, 0xFF00FFFF, 0xFFFF00FF, 0xFFFFFF00};
+  int ind = k.off & 3;
+  int stride = 8 * (3 - ind);
+  k.value = (k.value & retain) << stride;
+  k.mask = ((k.mask | ~retain) << stride) | kByte[ind];
+  k.off &= ~3;
+  peditPack(p, k);
+}
+
+/// tc's parse_cmd: `clear | invert | set V | add V | decrement | preserve [retain R]` for a field
+/// of `len` bytes at k.off, then the keys it makes.
+void peditCommand(Args& args, PeditAction& p, PeditKey k, const PeditField& f) {
+  if (args.done()) throw MissingValueError("pedit munge: expected clear, invert, set, add, decrement or preserve");
+  uint32_t retain = f.retain;
+  // The field's value as bytes (addresses) or as a number, as tc's val[4] holds them.
+  std::array<uint8_t, 16> bytes{};
+  uint32_t value = 0, mask = 0;
+  const uint32_t ones = f.len == 2 ? 0xFFFF : f.len == 4 ? 0xFFFFFFFF : 0xFF;
+  std::string w = args.next();
+  if (matches(w, "invert")) {
+    value = mask = ones;
+    // tc writes 0xff in its first value word for the wide fields: on x86 the address's first byte.
+    if (f.type == PeditField::Ipv6 || f.type == PeditField::Mac) bytes[0] = 0xFF;
+  } else if (matches(w, "set") || matches(w, "add")) {
+    if (matches(w, "add")) {
+      k.command = PeditKey::Add;
+      if (!p.extended) usage("pedit: without \"ex\" only the set command is supported");
+    }
+    const std::string& text = args.value(fmt::format("pedit {}", w));
+    switch (f.type) {
+      case PeditField::Number: value = static_cast<uint32_t>(baseZero(text, "pedit value", 0, UINT32_MAX)); break;
+      case PeditField::Ipv4:
+      case PeditField::Ipv6: {
+        IpAddress a;
+        try {
+          a = IpAddress::parse(text.substr(0, text.find('/')));
+        } catch (const Error& e) {
+          usage(fmt::format("pedit value: {}", e.reason()));
+        }
+        if (a.isV4() != (f.type == PeditField::Ipv4))
+          usage(fmt::format("pedit value: \"{}\" is not an {} address", text, f.type == PeditField::Ipv4 ? "IPv4" : "IPv6"));
+        auto b = a.bytes();
+        std::copy(b.begin(), b.end(), bytes.begin());
+        value = uint32_t{bytes[0]} << 24 | uint32_t{bytes[1]} << 16 | uint32_t{bytes[2]} << 8 | bytes[3];
+        break;
+      }
+      case PeditField::Mac: {
+        auto mac = parseMac(text, "pedit value");
+        if (mac.size() != 6) usage(fmt::format("pedit value: \"{}\" is not a 6-byte MAC address", text));
+        auto b = mac.bytes();
+        std::copy(b.begin(), b.end(), bytes.begin());
+        break;
+      }
+    }
+  } else if (matches(w, "decrement")) {
+    if (!f.decrement) usage("pedit: decrement is not supported for this field");
+    if (!p.extended) usage("pedit: without \"ex\" only the set command is supported");
+    k.command = PeditKey::Add;
+    value = retain;  // adding all ones decrements
+  } else if (matches(w, "preserve")) {
+    retain = 0;
+  } else if (!matches(w, "clear")) {
+    usage(fmt::format("pedit munge: \"{}\" is not clear, invert, set, add, decrement or preserve", w));
+  }
+  if (!args.done() && matches(args.peek(), "retain")) {
+    args.next();
+    retain = static_cast<uint32_t>(baseZero(args.value("pedit retain"), "pedit retain", 0, UINT32_MAX));
+  }
+  if (f.len > 4 && retain != kRu32) usage("pedit: retain is not supported for fields longer than 32 bits");
+  auto word = [&](std::size_t at) {
+    return uint32_t{bytes[at]} << 24 | uint32_t{bytes[at + 1]} << 16 | uint32_t{bytes[at + 2]} << 8 | bytes[at + 3];
+  };
+  if (f.type == PeditField::Ipv6) {
+    // tc's pack_ipv6: four whole words, each replaced (mask 0), whatever the command.
+    if (k.off & 3) usage("pedit: IPv6 offsets must begin on 32-bit boundaries");
+    for (std::size_t i = 0; i < 4; i++, k.off += 4) {
+      k.value = word(4 * i);
+      k.mask = 0;
+      peditPackSized(p, k, 4, kRu32);
+    }
+    return;
+  }
+  if (f.type == PeditField::Mac) {
+    // tc's pack_mac: a word and a half-word, in the order the offset's alignment gives.
+    uint32_t head = word(0), tail16 = uint32_t{bytes[4]} << 8 | bytes[5];
+    k.mask = 0;
+    if ((k.off & 3) == 0) {
+      k.value = head;
+      peditPackSized(p, k, 4, kRu32);
+      k.off += 4;
+      k.value = tail16;
+      peditPackSized(p, k, 2, kRu32);
+    } else if ((k.off & 1) == 0) {
+      k.value = uint32_t{bytes[0]} << 8 | bytes[1];
+      PeditKey first = k;
+      peditPackSized(p, first, 2, kRu32);
+      k.off = (k.off & ~3) + 4;
+      k.value = word(2);
+      peditPackSized(p, k, 4, kRu32);
+    } else {
+      usage("pedit: MAC address offsets must begin on 32-bit or 16-bit boundaries");
+    }
+    return;
+  }
+  k.value = value;
+  k.mask = mask;
+  peditPackSized(p, k, f.len, retain);
+}
+
+/// `munge offset OFF u8|u16|u32 [at AT OFFMASK SHIFT] CMD` or `munge LAYER FIELD CMD`.
+void peditMunge(Args& args, PeditAction& p) {
+  if (args.done()) throw MissingValueError("pedit munge: expected offset, ip, ip6, tcp, udp or eth");
+  PeditKey k;
+  std::string layer = args.next();
+  if (matches(layer, "offset")) {
+    k.off = static_cast<int32_t>(baseZero(args.value("pedit offset"), "pedit offset", INT32_MIN, INT32_MAX));
+    const std::string& size = args.value("pedit offset OFF");
+    PeditField f{"offset", false, k.off, 0, 0};
+    if (matches(size, "u32")) f.len = 4, f.retain = kRu32;
+    else if (matches(size, "u16")) f.len = 2, f.retain = kRu16;
+    else if (matches(size, "u8")) f.len = 1, f.retain = kRu8;
+    else usage(fmt::format("pedit offset: \"{}\" is not u8, u16 or u32", size));
+    if (!args.done() && matches(args.peek(), "at")) {
+      args.next();
+      k.at = static_cast<uint32_t>(baseZero(args.value("pedit at"), "pedit at", 0, UINT32_MAX));
+      const std::string& offmask = args.value("pedit at AT OFFMASK");
+      char* end = nullptr;
+      errno = 0;
+      unsigned long m = std::strtoul(offmask.c_str(), &end, 16);  // tc reads the offmask in hex
+      if (offmask.empty() || *end || errno || m > UINT32_MAX) usage(fmt::format("pedit at: offmask \"{}\" is not a 32-bit hex number", offmask));
+      k.offmask = static_cast<uint32_t>(m);
+      k.shift = static_cast<uint32_t>(baseZero(args.value("pedit at AT OFFMASK SHIFT"), "pedit shift", 0, UINT32_MAX));
+    }
+    return peditCommand(args, p, k, f);
+  }
+  std::span<const PeditField> fields;
+  PeditKey::HeaderType header = PeditKey::Network;
+  if (layer == "ip") fields = kIpFields, header = p.extended ? PeditKey::Ip4 : PeditKey::Network;
+  else if (layer == "ip6") fields = kIp6Fields, header = PeditKey::Ip6;
+  else if (layer == "tcp") fields = kTcpFields, header = PeditKey::Tcp;
+  else if (layer == "udp") fields = kUdpFields, header = PeditKey::Udp;
+  else if (layer == "eth") fields = kEthFields, header = PeditKey::Eth;
+  else usage(fmt::format("pedit munge: \"{}\" is not offset, ip, ip6, tcp, udp or eth", layer));
+  if (layer != "ip" && !p.extended) usage(fmt::format("pedit munge {}: needs extended pedit (\"pedit ex munge {} ...\")", layer, layer));
+  if (args.done()) throw MissingValueError(fmt::format("pedit munge {}: a field is required", layer));
+  std::string name = args.next();
+  auto f = std::find_if(fields.begin(), fields.end(), [&](const PeditField& x) { return x.prefix ? matches(name, x.name) : name == x.name; });
+  if (f == fields.end() || (f->exOnly && p.extended)) {
+    std::string names;
+    for (const PeditField& x : fields)
+      if (!(x.exOnly && p.extended)) names += std::string(names.empty() ? "" : ", ") + x.name;
+    usage(fmt::format("pedit munge {}: \"{}\" is not a field fastlink knows here ({})", layer, name, names));
+  }
+  k.header = header;
+  k.off = f->off;
+  std::size_t before = p.keys.size();
+  peditCommand(args, p, k, *f);
+  if (layer == "ip6" && name == "traffic_class" && p.keys.size() > before) {
+    // tc shifts traffic_class by 4 bits: it straddles the first two bytes.
+    PeditKey& last = p.keys.back();
+    last.mask = last.mask << 4 | 0xF;
+    last.value <<= 4;
+  }
+}
+
+/// `pedit [ex] munge MUNGE [munge MUNGE]... [CONTROL]` (tc's m_pedit.c).
+TcAction parsePedit(Args& args) {
+  PeditAction p;
+  if (!args.done() && args.peek() == "ex") p.extended = true, args.next();
+  bool any = false;
+  while (!args.done() && matches(args.peek(), "munge")) {
+    args.next();
+    peditMunge(args, p);
+    any = true;
+  }
+  if (!any) usage("pedit: expected \"munge ...\" (pedit [ex] munge { offset OFF u8|u16|u32 | ip|ip6|tcp|udp|eth FIELD } CMD)");
+  if (auto c = optionalControl(args)) p.control = *c;
+  return TcAction().setOptions(p);
+}
+
 /// The words after one "action": KIND OPTIONS [index N].
 TcAction parseAction(Args& args, std::vector<std::string>& devs) {
-  if (args.done()) usage("action: a kind is required (gact, mirred, police, skbedit, vlan, tunnel_key, csum)");
+  if (args.done()) usage("action: a kind is required (gact, mirred, police, skbedit, vlan, tunnel_key, csum, mpls, pedit)");
   TcAction a;
   std::string kind = args.peek();
   if (isControl(kind)) a = TcAction::gact(controlWord(args));
@@ -307,7 +654,9 @@ TcAction parseAction(Args& args, std::vector<std::string>& devs) {
     else if (kind == "vlan") a = parseVlan(args);
     else if (kind == "tunnel_key") a = parseTunnelKey(args);
     else if (kind == "csum") a = parseCsum(args);
-    else usage(fmt::format("action \"{}\" is not one fastlink knows (gact, mirred, police, skbedit, vlan, tunnel_key, csum)", kind));
+    else if (kind == "mpls") a = parseMpls(args);
+    else if (kind == "pedit") a = parsePedit(args);
+    else usage(fmt::format("action \"{}\" is not one fastlink knows (gact, mirred, police, skbedit, vlan, tunnel_key, csum, mpls, pedit)", kind));
   }
   if (args.accept("index")) a.index = number(args, "index");
   return a;
@@ -459,6 +808,54 @@ MatchallOptions parseMatchall(Args& args, ParsedFilter& pf) {
   return o;
 }
 
+/// flower's MPLS keys as f_flower.c reads them (base 10): `mpls_label L`, `mpls_tc T`,
+/// `mpls_bos B`, `mpls_ttl T` for the first entry, or `mpls lse depth D [label L] [tc T] [bos B]
+/// [ttl T] [lse ...]`; both need protocol mpls_uc or mpls_mc and exclude each other.
+bool parseFlowerMpls(Args& args, ParsedFilter& pf, FlowerOptions& o) {
+  const std::string& w = args.peek();
+  const bool first = w == "mpls_label" || w == "mpls_tc" || w == "mpls_bos" || w == "mpls_ttl";
+  if (!first && w != "mpls") return false;
+  uint16_t protocol = pf.info.protocol.value_or(0);
+  if (protocol != 0x8847 && protocol != 0x8848) usage(fmt::format("flower {}: the filter's protocol must be mpls_uc or mpls_mc", w));
+  auto decimal = [&](const std::string& keyword, uint32_t max) {
+    const std::string& text = args.value(keyword);
+    uint32_t v = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v, 10);
+    if (text.empty() || ec != std::errc() || end != text.data() + text.size() || v > max)
+      usage(fmt::format("flower {}: \"{}\" is not a decimal number in 0-{}", keyword, text, max));
+    return v;
+  };
+  if (first) {
+    if (!o.mpls.empty()) usage(fmt::format("flower {}: not with \"mpls lse ...\"", w));
+    std::string keyword = args.next();
+    if (keyword == "mpls_label") o.mplsLabel = decimal(keyword, 0xFFFFF);
+    else if (keyword == "mpls_tc") o.mplsTc = static_cast<uint8_t>(decimal(keyword, 7));
+    else if (keyword == "mpls_bos") o.mplsBos = static_cast<uint8_t>(decimal(keyword, 1));
+    else o.mplsTtl = static_cast<uint8_t>(decimal(keyword, 255));
+    return true;
+  }
+  if (o.mplsLabel || o.mplsTc || o.mplsBos || o.mplsTtl) usage("flower mpls: not with mpls_label, mpls_tc, mpls_bos or mpls_ttl");
+  args.next();
+  if (args.peek() != "lse") usage("flower mpls: expected \"lse depth D ...\"");
+  while (args.accept("lse")) {
+    FlowerMplsLse e;
+    e.depth = 0;
+    for (;;) {
+      if (args.accept("depth")) {
+        e.depth = static_cast<uint8_t>(decimal("mpls lse depth", 255));
+        if (e.depth == 0) usage("flower mpls lse depth: must be 1-255");
+      } else if (args.accept("label")) e.label = decimal("mpls lse label", 0xFFFFF);
+      else if (args.accept("tc")) e.tc = static_cast<uint8_t>(decimal("mpls lse tc", 7));
+      else if (args.accept("bos")) e.bos = static_cast<uint8_t>(decimal("mpls lse bos", 1));
+      else if (args.accept("ttl")) e.ttl = static_cast<uint8_t>(decimal("mpls lse ttl", 255));
+      else break;
+    }
+    if (e.depth == 0) throw MissingValueError("flower mpls lse: \"depth D\" is required");
+    o.mpls.push_back(e);
+  }
+  return true;
+}
+
 FlowerOptions parseFlower(Args& args, ParsedFilter& pf) {
   FlowerOptions o;
   auto prefix = [&](std::string_view k) {
@@ -488,6 +885,7 @@ FlowerOptions parseFlower(Args& args, ParsedFilter& pf) {
     else if (args.accept("src_ip")) o.srcIp = prefix("src_ip");
     else if (args.accept("dst_port")) o.dstPort = static_cast<uint16_t>(number(args, "dst_port", 0xFFFF));
     else if (args.accept("src_port")) o.srcPort = static_cast<uint16_t>(number(args, "src_port", 0xFFFF));
+    else if (parseFlowerMpls(args, pf, o)) continue;
     else if (args.peek() == "action") parseActions(args, o.actions, pf.mirredDevs);
     else args.unknown("not an option of flower that fastlink knows (see \"fastlink tc filter help\")");
   }
@@ -759,6 +1157,7 @@ int showFilters(Context& ctx, Args& args, bool chain = false, bool get = false) 
   o.devName = nameLookup(ctx);
   o.program = lookUpXdpProgram;
   o.userHz = userHz();
+  o.iec = ctx.options().iec;
   bool json = ctx.options().json;
   TcPrinter printer(json);
   bool first = true;
@@ -824,6 +1223,7 @@ FilterPrintOptions actionPrintOptions(Context& ctx) {
   o.stats = ctx.options().stats > 0;
   o.devName = nameLookup(ctx);
   o.userHz = userHz();
+  o.iec = ctx.options().iec;
   return o;
 }
 

@@ -136,12 +136,8 @@ void control(TcPrinter& p, const char* prefix, int32_t action, const char* suffi
   p.text(suffix);
 }
 
-/// index/ref/bind, then with -s the action's times (print_tm), then the newline.
-void counts(TcPrinter& p, const TcAction& a, const FilterPrintOptions& o, const char* indexPrefix) {
-  p.nl();
-  p.any("index", indexPrefix + u(a.index.value_or(0)), u(a.index.value_or(0)));
-  p.any("ref", " ref " + i(a.refcnt), i(a.refcnt));
-  p.any("bind", " bind " + i(a.bindcnt), i(a.bindcnt));
+/// With -s the action's times (print_tm).
+void times(TcPrinter& p, const TcAction& a, const FilterPrintOptions& o) {
   if (o.stats && a.hasTimes) {
     uint64_t hz = o.userHz ? o.userHz : 100;
     if (a.installed) p.any("installed", " installed " + u(a.installed / hz) + " sec", u(a.installed / hz));
@@ -149,6 +145,15 @@ void counts(TcPrinter& p, const TcAction& a, const FilterPrintOptions& o, const 
     if (a.firstUsed) p.any("first_used", " firstused " + u(a.firstUsed / hz) + " sec", u(a.firstUsed / hz));
     if (a.expires) p.any("expires", " expires " + u(a.expires / hz) + " sec", u(a.expires / hz));
   }
+}
+
+/// index/ref/bind, then with -s the action's times (print_tm), then the newline.
+void counts(TcPrinter& p, const TcAction& a, const FilterPrintOptions& o, const char* indexPrefix) {
+  p.nl();
+  p.any("index", indexPrefix + u(a.index.value_or(0)), u(a.index.value_or(0)));
+  p.any("ref", " ref " + i(a.refcnt), i(a.refcnt));
+  p.any("bind", " bind " + i(a.bindcnt), i(a.bindcnt));
+  times(p, a, o);
   p.nl();
 }
 
@@ -239,8 +244,8 @@ struct ActionPrinter {
     p.jsonOnly("kind", TcPrinter::quote("police"));
     p.text(fmt::format(" police {:#x} ", a.index.value_or(0)));
     p.jsonOnly("index", u(a.index.value_or(0)));
-    p.text("rate " + tcunits::rateText(x.rate) + " burst " + tcunits::sizeText(x.burst) + " mtu " + tcunits::sizeText(x.mtu) + " ");
-    if (x.peakrate) p.text("peakrate " + tcunits::rateText(*x.peakrate) + " ");
+    p.text("rate " + tcunits::rateText(x.rate, o.iec) + " burst " + tcunits::sizeText(x.burst) + " mtu " + tcunits::sizeText(x.mtu) + " ");
+    if (x.peakrate) p.text("peakrate " + tcunits::rateText(*x.peakrate, o.iec) + " ");
     control(p, "action ", x.exceed, "");
     if (x.conform) control(p, "/", *x.conform, " ");
     else p.text(" ");
@@ -248,6 +253,59 @@ struct ActionPrinter {
     p.nl();
     p.any("ref", "\tref " + i(a.refcnt) + " ", i(a.refcnt));
     p.any("bind", "bind " + i(a.bindcnt) + " ", i(a.bindcnt));
+    p.nl();
+  }
+  void operator()(const MplsAction& m) const {
+    // m_mpls.c's print_mpls: the op, then the fields its op has, the control, index/ref/bind.
+    p.anyString("kind", "mpls ", "mpls");
+    static const char* kOps[] = {"", "pop", "push", "modify", "dec_ttl", "mac_push"};
+    const char* op = m.op >= 1 && m.op <= 5 ? kOps[m.op] : "";
+    p.anyString("mpls_action", std::string(" ") + op, op);
+    const bool push = m.op == MplsAction::Push || m.op == MplsAction::MacPush;
+    if ((push || m.op == MplsAction::Pop) && m.protocol)
+      p.anyString("protocol", " protocol " + protocolName(*m.protocol), protocolName(*m.protocol));
+    if (push || m.op == MplsAction::Modify) {
+      if (m.label) p.any("label", " label " + u(*m.label), u(*m.label));
+      if (m.tc) p.any("tc", " tc " + u(*m.tc), u(*m.tc));
+      if (m.bos) p.any("bos", " bos " + u(*m.bos), u(*m.bos));
+      if (m.ttl) p.any("ttl", " ttl " + u(*m.ttl), u(*m.ttl));
+    }
+    control(p, " ", m.control, "");
+    counts(p, a, o, "\t index ");
+  }
+  void operator()(const PeditAction& x) const {
+    // m_pedit.c's print_pedit: the control and key count, index/ref/bind (and -s times), then one
+    // line per key ("key #0  at 12: val 0a000001 mask 00000000"; an extended key's offset is
+    // "ipv4+12", its add command "add" where tc writes "val" for set).
+    p.anyString("kind", " pedit ", "pedit");
+    control(p, "action ", x.control, " ");
+    p.any("nkeys", "keys " + u(x.keys.size()) + "\n", u(x.keys.size()));
+    p.any("index", " \t index " + u(a.index.value_or(0)), u(a.index.value_or(0)));
+    p.any("ref", " ref " + i(a.refcnt), i(a.refcnt));
+    p.any("bind", " bind " + i(a.bindcnt), i(a.bindcnt));
+    times(p, a, o);
+    p.openArray("keys");
+    static const char* kHeaders[] = {"", "eth", "ipv4", "ipv6", "tcp", "udp"};
+    std::size_t n = 0;
+    for (const PeditKey& k : x.keys) {
+      p.openObject();
+      p.text("\n\t key #" + u(n++) + "  at ");
+      if (k.header != PeditKey::Network) {
+        std::string h = k.header <= PeditKey::Udp ? kHeaders[k.header] : "unknown(" + u(k.header) + ")";
+        p.anyString("htype", h, h);
+        p.any("offset", fmt::format("{:+d}", k.off), i(k.off));
+      } else {
+        p.jsonOnly("htype", TcPrinter::quote("network"));
+        p.any("offset", i(k.off), i(k.off));
+      }
+      p.text(k.command ? ": add" : ": val");
+      p.jsonOnly("cmd", TcPrinter::quote(k.command ? "add" : "set"));
+      p.anyString("val", fmt::format(" {:08x}", k.value), fmt::format("{:x}", k.value));
+      p.anyString("mask", fmt::format(" mask {:08x}", k.mask), fmt::format("{:x}", k.mask));
+      p.closeObject();
+    }
+    if (x.keys.empty()) p.text(fmt::format("\npedit {:x} keys 0 is not LEGIT", a.index.value_or(0)));
+    p.closeArray();
     p.nl();
   }
   void operator()(const TunnelKeyAction& t) const {
@@ -410,6 +468,8 @@ struct OptionsPrinter {
     if (handle()) p.any("handle", fmt::format("handle {:#x} ", handle()), u(handle()));
     if (x.classid) p.anyString("flowid", "flowid " + classid(x.classid->value) + " ", classid(x.classid->value));
     if (x.flags) flags(p, x.flags, "\n  ");
+    // f_matchall.c: the rule's hits with -s, after the flags.
+    if (o.stats && x.hits) p.any("rule_hit", " (rule hit " + u(*x.hits) + ")", u(*x.hits));
     actions(x.actions);
   }
   void operator()(const FlowerOptions& x) const {
@@ -448,6 +508,32 @@ struct OptionsPrinter {
       if (!a->isHost()) s += "/" + std::to_string(a->length());
       p.nl(), p.anyString(key, std::string("  ") + key + " " + s, s);
     };
+    // f_flower.c: the LSE list, then the first entry's keys; mpls_tc/bos/ttl print through
+    // flower_print_masked_u8, so their JSON values are strings ("mpls_tc":"3"), the label a number.
+    if (!x.mpls.empty()) {
+      p.nl();
+      p.text("  mpls");
+      p.openArray("mpls");
+      for (const FlowerMplsLse& e : x.mpls) {
+        p.nl();
+        p.text("    lse");
+        p.openObject();
+        p.any("depth", " depth " + u(e.depth), u(e.depth));
+        if (e.label) p.any("label", " label " + u(*e.label), u(*e.label));
+        if (e.tc) p.any("tc", " tc " + u(*e.tc), u(*e.tc));
+        if (e.bos) p.any("bos", " bos " + u(*e.bos), u(*e.bos));
+        if (e.ttl) p.any("ttl", " ttl " + u(*e.ttl), u(*e.ttl));
+        p.closeObject();
+      }
+      p.closeArray();
+    }
+    if (x.mplsLabel) p.nl(), p.any("mpls_label", "  mpls_label " + u(*x.mplsLabel), u(*x.mplsLabel));
+    auto masked = [&](const char* key, const std::optional<uint8_t>& v) {
+      if (v) p.nl(), p.anyString(key, std::string("  ") + key + " " + u(*v), u(*v));
+    };
+    masked("mpls_tc", x.mplsTc);
+    masked("mpls_bos", x.mplsBos);
+    masked("mpls_ttl", x.mplsTtl);
     addr("dst_ip", x.dstIp);
     addr("src_ip", x.srcIp);
     if (x.dstPort) p.nl(), p.any("dst_port", "  dst_port " + u(*x.dstPort), u(*x.dstPort));

@@ -59,6 +59,8 @@ struct FilterPrintOptions {
   std::function<std::optional<BpfProgramInfo>(uint32_t)> program;
   /// USER_HZ for the action timestamps (print_tm).
   uint32_t userHz = 100;
+  /// tc -iec: rates in powers of 1024 (police's "rate 1Mibit").
+  bool iec = false;
 };
 
 /// One filter message as tc's print_filter: "filter ... KIND chain N OPTIONS\n".

@@ -42,6 +42,8 @@ struct OptionsPrinter {
   bool isClass;
   bool details;
   FieldOut& f;
+  bool iec = false;
+  std::string rateText(uint64_t bytesPerSecond) const { return tcunits::rateText(bytesPerSecond, iec); }
 
   void operator()(std::monostate) const {
     if (kind == "ingress") f.text("---------------- ");
@@ -141,10 +143,10 @@ struct OptionsPrinter {
 };
 
 /// The basic and queue statistics: two lines in text, as tc's print_tcstats2_attr.
-void statsFields(FieldOut& f, const TcStats& s) {
+void statsFields(FieldOut& f, const TcStats& s, bool iec) {
   f.any("bytes", " Sent {} bytes", s.bytes).any("packets", " {} pkt", s.packets).any("drops", " (dropped {},", s.drops);
   f.any("overlimits", " overlimits {}", s.overlimits).any("requeues", " requeues {}) \n", s.requeues);
-  if (s.rateBps) f.any("rate", *s.rateBps, " rate {}", rateText(*s.rateBps)).any("pps", " {}pps ", s.ratePps.value_or(0));
+  if (s.rateBps) f.any("rate", *s.rateBps, " rate {}", rateText(*s.rateBps, iec)).any("pps", " {}pps ", s.ratePps.value_or(0));
   f.any("backlog", s.backlog, " backlog {}", sizeText(s.backlog)).any("qlen", " {}p", s.qlen).text(" requeues {}", s.requeues);
 }
 
@@ -192,10 +194,10 @@ void qdiscFields(FieldOut& f, const QdiscInfo& q, const TcPrintOptions& o) {
   if (q.offloaded) f.flag("offloaded", "offloaded ");
   if (q.ingressBlock) f.any("ingress_block", "ingress_block {} ", *q.ingressBlock);
   if (q.egressBlock) f.any("egress_block", "egress_block {} ", *q.egressBlock);
-  f.object("options", [&](FieldOut& options) { std::visit(OptionsPrinter{q.kind, false, o.details, options}, q.options); });
+  f.object("options", [&](FieldOut& options) { std::visit(OptionsPrinter{q.kind, false, o.details, options, o.iec}, q.options); });
   f.text("\n");
   if (o.stats && q.stats) {
-    statsFields(f, *q.stats);
+    statsFields(f, *q.stats, o.iec);
     f.text("\n");
     if (hasXstats(*q.stats)) {
       xstatsFields(f, *q.stats);
@@ -209,10 +211,10 @@ void classFields(FieldOut& f, const ClassInfo& c, const TcPrintOptions& o) {
   f.any("class", "class {} ", c.kind).any("handle", "{} ", classidText(c.classid.value_or(TcHandle()).value));
   placeFields(f, o, c.parent.value_or(TcHandle()).value);
   if (c.leaf) f.any("leaf", "leaf {} ", fmt::format("{:x}:", c.leaf->major()));
-  std::visit(OptionsPrinter{c.kind, true, o.details, f}, c.options);
+  std::visit(OptionsPrinter{c.kind, true, o.details, f, o.iec}, c.options);
   if (o.stats && c.stats) {
     f.text("\n");
-    statsFields(f, *c.stats);
+    statsFields(f, *c.stats, o.iec);
     if (hasXstats(*c.stats)) {
       f.text("\n");
       xstatsFields(f, *c.stats);

@@ -12,6 +12,8 @@ namespace fastlink::cli {
 struct TcPrintOptions {
   bool stats = false;
   bool details = false;
+  /// tc -iec: rates in powers of 1024 ("1Mibit").
+  bool iec = false;
   /// The device name to print ("dev NAME"); empty when the listing was filtered by device,
   /// like tc, which then leaves it out.
   std::string devName;

@@ -1,6 +1,7 @@
 // Traffic-control filters and actions (`tc filter`, `tc actions`): typed TcFilterInfo with
 // per-classifier options (u32, matchall, flower, fw, basic, bpf) and typed actions (gact, mirred,
-// police, skbedit, vlan, tunnel_key, csum), request builders for batches, and TcFilterApi.
+// police, skbedit, vlan, tunnel_key, csum, mpls, pedit), request builders for batches, and
+// TcFilterApi.
 //
 //   TcFilterInfo f;
 //   f.setDev("eth0").setParent(TcFilterInfo::kIngressParent).setPrio(10).setProtocol(0x0800);
@@ -117,6 +118,47 @@ struct CsumAction {
   friend bool operator==(const CsumAction&, const CsumAction&) = default;
 };
 
+/// `mpls pop protocol P | push|mac_push [protocol P] label L [tc T] [ttl T] [bos B] |
+/// modify [label L] [tc T] [ttl T] [bos B] | dec_ttl` (act_mpls, TCA_MPLS_*). An unset field is
+/// not sent: the kernel keeps the packet's own (modify) or uses its default (push: protocol
+/// mpls_uc, tc 0, bos from the stack, ttl the namespace's default).
+struct MplsAction {
+  enum Op : int32_t { Pop = 1, Push = 2, Modify = 3, DecTtl = 4, MacPush = 5 };
+  Op op = Pop;
+  std::optional<uint16_t> protocol;  ///< ethertype, host order: pop's next header (required), push's mpls_uc|mpls_mc
+  std::optional<uint32_t> label;     ///< 20 bits; required by push and mac_push
+  std::optional<uint8_t> tc;         ///< 3 bits
+  std::optional<uint8_t> ttl;        ///< 1-255
+  std::optional<uint8_t> bos;        ///< 0 or 1
+  int32_t control = tcact::kPipe;
+  friend bool operator==(const MplsAction&, const MplsAction&) = default;
+};
+
+/// One pedit key: the 32-bit word at `off` becomes (word & mask) ^ value (`add`: + value) —
+/// value and mask in host order, as tc prints them ("key #0  at 12: val 0a000001 mask 00000000").
+/// `at`/`offmask`/`shift` make the offset relative to a packet byte (tc's "at A offmask M shift S").
+struct PeditKey {
+  enum HeaderType : uint16_t { Network = 0, Eth = 1, Ip4 = 2, Ip6 = 3, Tcp = 4, Udp = 5 };
+  enum Command : uint16_t { Set = 0, Add = 1 };
+  uint32_t value = 0;
+  uint32_t mask = 0;
+  int32_t off = 0;  ///< bytes from the header's start, a multiple of 4 (negative: before it)
+  uint32_t at = 0, offmask = 0, shift = 0;
+  HeaderType header = Network;  ///< extended pedit only (`pedit ex`): the header `off` counts from
+  Command command = Set;        ///< extended pedit only
+  friend bool operator==(const PeditKey&, const PeditKey&) = default;
+};
+
+/// `pedit [ex] munge ...` (act_pedit): up to 128 keys. `extended` sends TCA_PEDIT_PARMS_EX with
+/// each key's header type and command (TCA_PEDIT_KEYS_EX), as `pedit ex` does; without it every
+/// key must be a Network-relative Set.
+struct PeditAction {
+  std::vector<PeditKey> keys;
+  bool extended = false;
+  int32_t control = tcact::kPass;
+  friend bool operator==(const PeditAction&, const PeditAction&) = default;
+};
+
 /// The options of an action kind fastlink does not decode (TCA_ACT_OPTIONS payload).
 struct RawActionOptions {
   std::vector<uint8_t> bytes;
@@ -124,7 +166,7 @@ struct RawActionOptions {
 };
 
 using TcActionOptions = std::variant<std::monostate, GactAction, MirredAction, PoliceAction, SkbeditAction, VlanAction,
-                                     TunnelKeyAction, CsumAction, RawActionOptions>;
+                                     TunnelKeyAction, CsumAction, MplsAction, PeditAction, RawActionOptions>;
 
 /// One action of a filter or of the standalone action table (`tc actions`).
 struct TcAction {
@@ -190,7 +232,20 @@ struct MatchallOptions {
   std::optional<TcHandle> classid;
   uint32_t flags = 0;
   std::vector<TcAction> actions;
+  /// Reported: how often the rule matched (TCA_MATCHALL_PCNT; tc -s prints "(rule hit N)").
+  std::optional<uint64_t> hits;
   friend bool operator==(const MatchallOptions&, const MatchallOptions&) = default;
+};
+
+/// One MPLS label stack entry flower matches (`mpls lse depth D [label L] [tc T] [bos B] [ttl T]`,
+/// TCA_FLOWER_KEY_MPLS_OPTS_LSE); depth 1 is the outermost.
+struct FlowerMplsLse {
+  uint8_t depth = 1;  ///< 1-255
+  std::optional<uint32_t> label;  ///< 20 bits
+  std::optional<uint8_t> tc;      ///< 3 bits
+  std::optional<uint8_t> bos;     ///< 0 or 1
+  std::optional<uint8_t> ttl;
+  friend bool operator==(const FlowerMplsLse&, const FlowerMplsLse&) = default;
 };
 
 /// `flower [KEYS] [classid C] [skip_hw|skip_sw] [action ...]`: the common keys; others are
@@ -203,6 +258,11 @@ struct FlowerOptions {
   std::optional<uint8_t> ipProto;  ///< 6 tcp, 17 udp, 1 icmp, 58 icmpv6, 132 sctp
   std::optional<Prefix> dstIp, srcIp;
   std::optional<uint16_t> dstPort, srcPort;  ///< need ipProto tcp, udp or sctp
+  /// The first label stack entry (`mpls_label`, `mpls_tc`, `mpls_bos`, `mpls_ttl`); need protocol
+  /// mpls_uc or mpls_mc, and exclude `mpls` below (the kernel reports a depth-1-only `mpls` so).
+  std::optional<uint32_t> mplsLabel;
+  std::optional<uint8_t> mplsTc, mplsBos, mplsTtl;
+  std::vector<FlowerMplsLse> mpls;  ///< `mpls lse ...`: entries at any depth
   std::optional<std::string> indev;
   std::optional<TcHandle> classid;
   uint32_t flags = 0;

@@ -25,7 +25,8 @@ uint64_t parseTime(std::string_view text, std::string_view what = "time");
 /// A percentage "10%" or "0.5%" as a fraction of 1 (0.1, 0.005); above 100% is refused.
 double parsePercent(std::string_view text, std::string_view what = "percent");
 /// tc's printing: rate (bytes/s) as "10Mbit", size as "15Kb"/"1600b", time (us) as "5.0ms".
-std::string rateText(uint64_t bytesPerSecond);
+/// `iec`: tc -iec's powers of 1024 ("10Mibit", "1Kibit").
+std::string rateText(uint64_t bytesPerSecond, bool iec = false);
 std::string sizeText(uint32_t bytes);
 std::string timeText(uint64_t microseconds);
 /// Nanoseconds the way tc 6.1 prints 64-bit times ("5ms", "100ms", "1.5s", "800ns").

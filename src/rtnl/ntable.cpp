@@ -9,6 +9,7 @@
 #include <cstring>
 #include <string>
 
+#include "core/engine.hpp"
 #include "core/message.hpp"
 #include "fastlink/error.hpp"
 #include "fastlink/netlink.hpp"

@@ -1,12 +1,14 @@
 // tc actions: TcAction <-> TCA_ACT_* nests (kind, options, index, statistics), one encoder and
-// one decoder per kind (gact, mirred, police, skbedit, vlan, tunnel_key, csum); other kinds
-// are kept raw. The same nests serve a filter's action list and the standalone action table.
+// one decoder per kind (gact, mirred, police, skbedit, vlan, tunnel_key, csum, mpls, pedit);
+// other kinds are kept raw. The same nests serve a filter's action list and the standalone action table.
 #include <arpa/inet.h>
 #include <linux/pkt_cls.h>
 #include <linux/rtnetlink.h>
 #include <linux/tc_act/tc_csum.h>
 #include <linux/tc_act/tc_gact.h>
 #include <linux/tc_act/tc_mirred.h>
+#include <linux/tc_act/tc_mpls.h>
+#include <linux/tc_act/tc_pedit.h>
 #include <linux/tc_act/tc_skbedit.h>
 #include <linux/tc_act/tc_tunnel_key.h>
 #include <linux/tc_act/tc_vlan.h>
@@ -56,6 +58,8 @@ TcAction& TcAction::setOptions(TcActionOptions v) {
     const char* operator()(const VlanAction&) const { return "vlan"; }
     const char* operator()(const TunnelKeyAction&) const { return "tunnel_key"; }
     const char* operator()(const CsumAction&) const { return "csum"; }
+    const char* operator()(const MplsAction&) const { return "mpls"; }
+    const char* operator()(const PeditAction&) const { return "pedit"; }
     const char* operator()(const RawActionOptions&) const { return nullptr; }
   };
   if (const char* k = std::visit(Kind{}, v)) kind = k;
@@ -144,6 +148,80 @@ void encodeTunnelKey(core::MessageWriter& w, const TcAction& a, const TunnelKeyA
   if (o.ttl) w.putU8(TCA_TUNNEL_KEY_ENC_TTL, *o.ttl);
 }
 
+void encodeMpls(core::MessageWriter& w, const TcAction& a, const MplsAction& o, const Operation& operation) {
+  checkControl(operation, o.control);
+  if (o.op < MplsAction::Pop || o.op > MplsAction::MacPush)
+    throw invalid(operation, "mpls op must be pop, push, modify, dec_ttl or mac_push");
+  const bool push = o.op == MplsAction::Push || o.op == MplsAction::MacPush;
+  const bool fields = push || o.op == MplsAction::Modify;
+  // act_mpls's own rules, checked here so that bad input names the field before anything is sent.
+  if (o.op == MplsAction::Pop && !o.protocol) throw invalid(operation, "mpls pop needs the next header's protocol");
+  if (o.protocol && !push && o.op != MplsAction::Pop) throw invalid(operation, "mpls protocol is only for pop, push and mac_push");
+  if (push && o.protocol && *o.protocol != 0x8847 && *o.protocol != 0x8848)
+    throw invalid(operation, "mpls push protocol must be mpls_uc or mpls_mc");
+  if (push && !o.label) throw invalid(operation, "mpls push and mac_push need a label");
+  if (!fields && (o.label || o.tc || o.ttl || o.bos)) throw invalid(operation, "mpls label, tc, ttl and bos are only for push, mac_push and modify");
+  if (o.label && *o.label > 0xFFFFF) throw invalid(operation, "mpls label must be 0-1048575");
+  if (o.tc && *o.tc > 7) throw invalid(operation, "mpls tc must be 0-7");
+  if (o.ttl && *o.ttl == 0) throw invalid(operation, "mpls ttl must be 1-255");
+  if (o.bos && *o.bos > 1) throw invalid(operation, "mpls bos must be 0 or 1");
+  auto p = parms<tc_mpls>(a, o.control);
+  p.m_action = o.op;
+  putStruct(w, TCA_MPLS_PARMS, p);
+  // tc's order: label, protocol, tc, ttl, bos.
+  if (o.label) w.putU32(TCA_MPLS_LABEL, *o.label);
+  if (o.protocol) w.putBe16(TCA_MPLS_PROTO, *o.protocol);
+  if (o.tc) w.putU8(TCA_MPLS_TC, *o.tc);
+  if (o.ttl) w.putU8(TCA_MPLS_TTL, *o.ttl);
+  if (o.bos) w.putU8(TCA_MPLS_BOS, *o.bos);
+}
+
+/// tc_pedit_sel (tc_gen, nkeys, flags) followed by its keys, in the kernel's byte order.
+std::vector<uint8_t> peditSelector(const TcAction& a, const PeditAction& o) {
+  tc_pedit_sel sel{};
+  sel.index = a.index.value_or(0);
+  sel.action = o.control;
+  sel.nkeys = static_cast<unsigned char>(o.keys.size());
+  std::vector<uint8_t> out(sizeof(sel) + o.keys.size() * sizeof(tc_pedit_key));
+  std::memcpy(out.data(), &sel, sizeof(sel));
+  uint8_t* at = out.data() + sizeof(sel);
+  for (const PeditKey& k : o.keys) {
+    tc_pedit_key key{};
+    key.mask = htonl(k.mask);
+    key.val = htonl(k.value);
+    key.off = static_cast<uint32_t>(k.off);
+    key.at = k.at;
+    key.offmask = k.offmask;
+    key.shift = k.shift;
+    std::memcpy(at, &key, sizeof(key));
+    at += sizeof(key);
+  }
+  return out;
+}
+
+void encodePedit(core::MessageWriter& w, const TcAction& a, const PeditAction& o, const Operation& operation) {
+  checkControl(operation, o.control);
+  if (o.keys.empty()) throw invalid(operation, "pedit needs at least one key (munge ...)");
+  if (o.keys.size() > 128) throw invalid(operation, "pedit takes at most 128 keys");
+  for (const PeditKey& k : o.keys) {
+    if (k.off % 4) throw invalid(operation, "pedit key offset " + std::to_string(k.off) + " is not a multiple of 4");
+    if (k.header > PeditKey::Udp) throw invalid(operation, "pedit key header type " + std::to_string(k.header) + " is not one the kernel knows");
+    if (k.command > PeditKey::Add) throw invalid(operation, "pedit key command " + std::to_string(k.command) + " is not set or add");
+    if (!o.extended && (k.header != PeditKey::Network || k.command != PeditKey::Set))
+      throw invalid(operation, "pedit keys with a header type or the add command need extended pedit (pedit ex)");
+  }
+  w.putBytes(o.extended ? TCA_PEDIT_PARMS_EX : TCA_PEDIT_PARMS, peditSelector(a, o));
+  if (!o.extended) return;
+  auto keys = w.beginNest(TCA_PEDIT_KEYS_EX);
+  for (const PeditKey& k : o.keys) {
+    auto key = w.beginNest(TCA_PEDIT_KEY_EX);
+    w.putU16(TCA_PEDIT_KEY_EX_HTYPE, k.header);
+    w.putU16(TCA_PEDIT_KEY_EX_CMD, k.command);
+    w.endNest(key);
+  }
+  w.endNest(keys);
+}
+
 /// TCA_ACT_OPTIONS of one action.
 void encodeOptions(core::MessageWriter& w, const TcAction& a, const Operation& operation) {
   struct Encode {
@@ -209,6 +287,8 @@ void encodeOptions(core::MessageWriter& w, const TcAction& a, const Operation& o
       p.update_flags = o.updateFlags;
       putStruct(w, TCA_CSUM_PARMS, p);
     }
+    void operator()(const MplsAction& o) const { encodeMpls(w, a, o, operation); }
+    void operator()(const PeditAction& o) const { encodePedit(w, a, o, operation); }
     void operator()(const RawActionOptions& o) const { w.putEncodedAttributes(o.bytes); }
   };
   auto at = w.beginNest(TCA_ACT_OPTIONS);
@@ -275,6 +355,53 @@ void readTimes(const nlattr* a, TcAction& out) {
   auto t = readStruct<tcf_t>(a);
   out.installed = t.install, out.lastUsed = t.lastuse, out.firstUsed = t.firstuse, out.expires = t.expires;
   out.hasTimes = true;
+}
+
+/// pedit's selector (TCA_PEDIT_PARMS, or _PARMS_EX with one TCA_PEDIT_KEY_EX per key in
+/// TCA_PEDIT_KEYS_EX). nkeys counts the keys; a selector shorter than its keys keeps those present.
+TcActionOptions decodePedit(const nlattr* options, TcAction& out) {
+  PeditAction p;
+  const nlattr* keysEx = nullptr;
+  std::span<const uint8_t> selector;
+  eachAttr(options, [&](const nlattr* x) {
+    switch (core::attrType(x)) {
+      case TCA_PEDIT_PARMS: selector = core::readBytes(x); break;
+      case TCA_PEDIT_PARMS_EX: selector = core::readBytes(x), p.extended = true; break;
+      case TCA_PEDIT_KEYS_EX: keysEx = x; break;
+      case TCA_PEDIT_TM: readTimes(x, out); break;
+      case TCA_PEDIT_PAD: break;
+      default: out.unknownOptions.append(core::attrType(x), core::readBytes(x));
+    }
+  });
+  // Read leniently, as the other kinds' parameters: a short selector reads as zeros.
+  tc_pedit_sel sel{};
+  std::memcpy(&sel, selector.data(), std::min(selector.size(), sizeof(sel)));
+  if (selector.size() < sizeof(sel)) selector = {};
+  out.index = sel.index, out.refcnt = sel.refcnt, out.bindcnt = sel.bindcnt;
+  p.control = sel.action;
+  std::size_t present = selector.empty() ? 0 : (selector.size() - sizeof(sel)) / sizeof(tc_pedit_key);
+  for (std::size_t i = 0; i < std::min<std::size_t>(sel.nkeys, present); i++) {
+    tc_pedit_key key{};
+    std::memcpy(&key, selector.data() + sizeof(sel) + i * sizeof(key), sizeof(key));
+    PeditKey k;
+    k.mask = ntohl(key.mask);
+    k.value = ntohl(key.val);
+    k.off = static_cast<int32_t>(key.off);
+    k.at = key.at, k.offmask = key.offmask, k.shift = key.shift;
+    p.keys.push_back(k);
+  }
+  if (keysEx) {
+    std::size_t i = 0;
+    eachAttr(keysEx, [&](const nlattr* x) {
+      if (core::attrType(x) != TCA_PEDIT_KEY_EX || i >= p.keys.size()) return;
+      PeditKey& k = p.keys[i++];
+      eachAttr(x, [&](const nlattr* y) {
+        if (core::attrType(y) == TCA_PEDIT_KEY_EX_HTYPE) k.header = static_cast<PeditKey::HeaderType>(u16Of(y));
+        else if (core::attrType(y) == TCA_PEDIT_KEY_EX_CMD) k.command = static_cast<PeditKey::Command>(u16Of(y));
+      });
+    });
+  }
+  return p;
 }
 
 /// Decodes the kind's options; attributes it does not read go to out.unknownOptions. The
@@ -425,6 +552,24 @@ TcActionOptions decodeKind(const std::string& kind, const nlattr* options, TcAct
     });
     return c;
   }
+  if (kind == "mpls") {
+    MplsAction m;
+    eachAttr(options, [&](const nlattr* x) {
+      switch (core::attrType(x)) {
+        case TCA_MPLS_PARMS: m.op = static_cast<MplsAction::Op>(readParms<tc_mpls>(x, out, m.control).m_action); break;
+        case TCA_MPLS_TM: readTimes(x, out); break;
+        case TCA_MPLS_PROTO: m.protocol = ntohs(u16Of(x)); break;
+        case TCA_MPLS_LABEL: m.label = u32Of(x); break;
+        case TCA_MPLS_TC: m.tc = u8Of(x); break;
+        case TCA_MPLS_TTL: m.ttl = u8Of(x); break;
+        case TCA_MPLS_BOS: m.bos = u8Of(x); break;
+        case TCA_MPLS_PAD: break;
+        default: keep(x);
+      }
+    });
+    return m;
+  }
+  if (kind == "pedit") return decodePedit(options, out);
   auto b = core::readBytes(options);
   return RawActionOptions{{b.begin(), b.end()}};
 }

@@ -120,6 +120,26 @@ uint16_t portAttr(uint8_t proto, bool dst) {
   return 0;
 }
 
+/// flower's MPLS keys: only on an MPLS protocol, in one of the two forms (tc refuses mixing
+/// them; the kernel would take the first entry from whichever it reads last), in field range.
+void checkFlowerMpls(const FlowerOptions& o, uint16_t ethType, const Operation& operation) {
+  const bool first = o.mplsLabel || o.mplsTc || o.mplsBos || o.mplsTtl;
+  if (!first && o.mpls.empty()) return;
+  if (ethType != ETH_P_MPLS_UC && ethType != ETH_P_MPLS_MC) throw invalid(operation, "flower mpls keys need protocol mpls_uc or mpls_mc");
+  if (first && !o.mpls.empty()) throw invalid(operation, "flower takes mpls_label/mpls_tc/mpls_bos/mpls_ttl or mpls lse ..., not both");
+  auto fields = [&](const std::optional<uint32_t>& label, const std::optional<uint8_t>& tc, const std::optional<uint8_t>& bos,
+                    const std::string& what) {
+    if (label && *label > 0xFFFFF) throw invalid(operation, "flower " + what + "label must be 0-1048575");
+    if (tc && *tc > 7) throw invalid(operation, "flower " + what + "tc must be 0-7");
+    if (bos && *bos > 1) throw invalid(operation, "flower " + what + "bos must be 0 or 1");
+  };
+  fields(o.mplsLabel, o.mplsTc, o.mplsBos, "mpls_");
+  for (const FlowerMplsLse& e : o.mpls) {
+    if (e.depth == 0) throw invalid(operation, "flower mpls lse depth must be 1-255");
+    fields(e.label, e.tc, e.bos, "mpls lse ");
+  }
+}
+
 void encodeFlower(core::MessageWriter& w, const TcFilterInfo& f, const FlowerOptions& o, const Operation& operation) {
   checkFlags(operation, o.flags);
   uint16_t ethType = f.protocol.value_or(ETH_P_ALL);
@@ -132,10 +152,9 @@ void encodeFlower(core::MessageWriter& w, const TcFilterInfo& f, const FlowerOpt
   if ((o.vlanId || o.vlanPrio) && ethType != ETH_P_8021Q && ethType != ETH_P_8021AD)
     throw invalid(operation, "flower vlan keys need protocol 802.1q or 802.1ad");
   if (o.vlanId && (*o.vlanId == 0 || *o.vlanId >= 4095)) throw invalid(operation, "flower vlan_id must be 1-4094");
+  checkFlowerMpls(o, ethType, operation);
   putClassid(w, TCA_FLOWER_CLASSID, o.classid);
   if (o.indev) w.putString(TCA_FLOWER_INDEV, *o.indev);
-  if (!o.actions.empty()) encodeActions(w, TCA_FLOWER_ACT, o.actions, operation);
-  w.putU32(TCA_FLOWER_FLAGS, o.flags);
   if (o.vlanId) w.putU16(TCA_FLOWER_KEY_VLAN_ID, *o.vlanId);
   if (o.vlanPrio) w.putU8(TCA_FLOWER_KEY_VLAN_PRIO, *o.vlanPrio);
   const std::array<uint8_t, 6> full{0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
@@ -147,13 +166,35 @@ void encodeFlower(core::MessageWriter& w, const TcFilterInfo& f, const FlowerOpt
   };
   mac(TCA_FLOWER_KEY_ETH_DST, TCA_FLOWER_KEY_ETH_DST_MASK, o.dstMac);
   mac(TCA_FLOWER_KEY_ETH_SRC, TCA_FLOWER_KEY_ETH_SRC_MASK, o.srcMac);
-  if (ethType != ETH_P_ALL) w.putBe16(TCA_FLOWER_KEY_ETH_TYPE, ethType);
   if (o.ipProto) w.putU8(TCA_FLOWER_KEY_IP_PROTO, *o.ipProto);
   if (o.dstIp) putPrefix(w, TCA_FLOWER_KEY_IPV4_DST, TCA_FLOWER_KEY_IPV4_DST_MASK, TCA_FLOWER_KEY_IPV6_DST, TCA_FLOWER_KEY_IPV6_DST_MASK, *o.dstIp);
   if (o.srcIp) putPrefix(w, TCA_FLOWER_KEY_IPV4_SRC, TCA_FLOWER_KEY_IPV4_SRC_MASK, TCA_FLOWER_KEY_IPV6_SRC, TCA_FLOWER_KEY_IPV6_SRC_MASK, *o.srcIp);
   if (o.dstPort) w.putBe16(portAttr(*o.ipProto, true), *o.dstPort);
   if (o.srcPort) w.putBe16(portAttr(*o.ipProto, false), *o.srcPort);
+  // tc's order: the first entry's keys as given (label, tc, bos, ttl), or the LSE list.
+  if (o.mplsLabel) w.putU32(TCA_FLOWER_KEY_MPLS_LABEL, *o.mplsLabel);
+  if (o.mplsTc) w.putU8(TCA_FLOWER_KEY_MPLS_TC, *o.mplsTc);
+  if (o.mplsBos) w.putU8(TCA_FLOWER_KEY_MPLS_BOS, *o.mplsBos);
+  if (o.mplsTtl) w.putU8(TCA_FLOWER_KEY_MPLS_TTL, *o.mplsTtl);
+  if (!o.mpls.empty()) {
+    auto list = w.beginNest(TCA_FLOWER_KEY_MPLS_OPTS);
+    for (const FlowerMplsLse& e : o.mpls) {
+      auto lse = w.beginNest(TCA_FLOWER_KEY_MPLS_OPTS_LSE);
+      w.putU8(TCA_FLOWER_KEY_MPLS_OPT_LSE_DEPTH, e.depth);
+      if (e.label) w.putU32(TCA_FLOWER_KEY_MPLS_OPT_LSE_LABEL, *e.label);
+      if (e.tc) w.putU8(TCA_FLOWER_KEY_MPLS_OPT_LSE_TC, *e.tc);
+      if (e.bos) w.putU8(TCA_FLOWER_KEY_MPLS_OPT_LSE_BOS, *e.bos);
+      if (e.ttl) w.putU8(TCA_FLOWER_KEY_MPLS_OPT_LSE_TTL, *e.ttl);
+      w.endNest(lse);
+    }
+    w.endNest(list);
+  }
   w.putEncodedAttributes(o.unknown.bytes());
+  // tc's f_flower.c: the keys in the order given, the actions (the line's end), then the flags
+  // and the protocol as the ethertype key.
+  if (!o.actions.empty()) encodeActions(w, TCA_FLOWER_ACT, o.actions, operation);
+  w.putU32(TCA_FLOWER_FLAGS, o.flags);
+  if (ethType != ETH_P_ALL) w.putBe16(TCA_FLOWER_KEY_ETH_TYPE, ethType);
 }
 
 void encodeOptions(core::MessageWriter& w, const TcFilterInfo& f, const Operation& operation) {
@@ -318,7 +359,7 @@ MatchallOptions decodeMatchall(const nlattr* opts, RawAttributes& unknown) {
       case TCA_MATCHALL_CLASSID: o.classid = classidOf(x); break;
       case TCA_MATCHALL_ACT: o.actions = decodeActions(x); break;
       case TCA_MATCHALL_FLAGS: o.flags = u32Of(x); break;
-      case TCA_MATCHALL_PCNT:
+      case TCA_MATCHALL_PCNT: o.hits = readStruct<uint64_t>(x); break;  // tc_matchall_pcnt: rhit
       case TCA_MATCHALL_PAD: break;
       default: unknown.append(core::attrType(x), core::readBytes(x));
     }
@@ -331,6 +372,34 @@ uint8_t prefixLength(std::span<const uint8_t> mask) {
   for (uint8_t b : mask)
     for (int bit = 7; bit >= 0 && (b >> bit & 1); bit--) n++;
   return n;
+}
+
+/// The first label stack entry's keys and the LSE list (TCA_FLOWER_KEY_MPLS_OPTS). An entry
+/// nest of another type than LSE is skipped, as tc skips it.
+void decodeFlowerMpls(const core::AttrTable& t, FlowerOptions& o, std::vector<uint16_t>& known) {
+  if (const nlattr* a = t.get(TCA_FLOWER_KEY_MPLS_LABEL)) o.mplsLabel = readStruct<uint32_t>(a);
+  if (const nlattr* a = t.get(TCA_FLOWER_KEY_MPLS_TC)) o.mplsTc = readStruct<uint8_t>(a);
+  if (const nlattr* a = t.get(TCA_FLOWER_KEY_MPLS_BOS)) o.mplsBos = readStruct<uint8_t>(a);
+  if (const nlattr* a = t.get(TCA_FLOWER_KEY_MPLS_TTL)) o.mplsTtl = readStruct<uint8_t>(a);
+  known.insert(known.end(), {TCA_FLOWER_KEY_MPLS_LABEL, TCA_FLOWER_KEY_MPLS_TC, TCA_FLOWER_KEY_MPLS_BOS, TCA_FLOWER_KEY_MPLS_TTL});
+  const nlattr* list = t.get(TCA_FLOWER_KEY_MPLS_OPTS);
+  if (!list) return;
+  known.push_back(TCA_FLOWER_KEY_MPLS_OPTS);
+  forEachAttr(core::readBytes(list), [&](const nlattr* lse) {
+    if (core::attrType(lse) != TCA_FLOWER_KEY_MPLS_OPTS_LSE) return;
+    FlowerMplsLse e;
+    e.depth = 0;  // a nest without a depth reads as depth 0 (the kernel always sends one)
+    forEachAttr(core::readBytes(lse), [&](const nlattr* x) {
+      switch (core::attrType(x)) {
+        case TCA_FLOWER_KEY_MPLS_OPT_LSE_DEPTH: e.depth = readStruct<uint8_t>(x); break;
+        case TCA_FLOWER_KEY_MPLS_OPT_LSE_LABEL: e.label = readStruct<uint32_t>(x); break;
+        case TCA_FLOWER_KEY_MPLS_OPT_LSE_TC: e.tc = readStruct<uint8_t>(x); break;
+        case TCA_FLOWER_KEY_MPLS_OPT_LSE_BOS: e.bos = readStruct<uint8_t>(x); break;
+        case TCA_FLOWER_KEY_MPLS_OPT_LSE_TTL: e.ttl = readStruct<uint8_t>(x); break;
+      }
+    });
+    o.mpls.push_back(e);
+  });
 }
 
 FlowerOptions decodeFlower(const nlattr* opts) {
@@ -362,6 +431,7 @@ FlowerOptions decodeFlower(const nlattr* opts) {
   if (const nlattr* a = t.get(TCA_FLOWER_KEY_IP_PROTO)) o.ipProto = readStruct<uint8_t>(a);
   if (const nlattr* a = t.get(TCA_FLOWER_KEY_VLAN_ID)) o.vlanId = readStruct<uint16_t>(a);
   if (const nlattr* a = t.get(TCA_FLOWER_KEY_VLAN_PRIO)) o.vlanPrio = readStruct<uint8_t>(a);
+  decodeFlowerMpls(t, o, known);
   auto mac = [&](uint16_t type, uint16_t maskType, std::optional<MacAddress>& out) {
     const nlattr* a = t.get(type);
     const nlattr* m = t.get(maskType);

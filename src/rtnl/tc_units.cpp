@@ -93,16 +93,19 @@ double parsePercent(std::string_view text, std::string_view what) {
   return v / 100;
 }
 
-std::string rateText(uint64_t bytesPerSecond) {
+std::string rateText(uint64_t bytesPerSecond, bool iec) {
+  // tc's print_color_rate: divide while the rate is a whole multiple of the unit or at least
+  // 1000 units (1000 * 1024 with -iec too); "i" after the prefix with -iec.
   static const char* const kUnits[] = {"", "K", "M", "G", "T"};
+  const uint64_t kilo = iec ? 1024 : 1000;
   uint64_t rate = bytesPerSecond * 8;
   std::size_t i = 0;
   for (; i < 4; ++i) {
-    if (rate < 1000) break;
-    if (rate % 1000 != 0 && rate < 1000 * 1000) break;
-    rate /= 1000;
+    if (rate < kilo) break;
+    if (rate % kilo != 0 && rate < 1000 * kilo) break;
+    rate /= kilo;
   }
-  return printf("%llu%sbit", static_cast<unsigned long long>(rate), kUnits[i]);
+  return printf("%llu%s%sbit", static_cast<unsigned long long>(rate), kUnits[i], iec && i > 0 ? "i" : "");
 }
 
 std::string sizeText(uint32_t bytes) {

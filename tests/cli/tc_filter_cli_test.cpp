@@ -1,7 +1,8 @@
 // `fastlink tc filter` and `fastlink tc actions` against iproute2 6.1's `tc`: filters fastlink
 // adds are printed by tc and by fastlink, byte for byte the same (text and -j); deletes and
 // batches checked with tc as the oracle. The host has u32, bpf and mirred; the other classifiers and
-// actions (cls_flower, cls_matchall, cls_fw, cls_basic, act_gact, ...) run in the VM.
+// actions (cls_flower, cls_matchall, cls_fw, cls_basic, act_gact, act_mpls, act_pedit, ...) run in
+// the VM.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -237,6 +238,138 @@ TEST_F(TcFilterCli, OtherClassifiersAndActionsMatchTc) {
   EXPECT_EQ(mine[1]["options"]["handle"], "0x5") << mine.dump();
   EXPECT_EQ(mine[1]["options"]["classid"], "1:5") << mine.dump();
   EXPECT_EQ(mine[3]["options"]["flowid"], "1:6") << mine.dump();
+}
+
+/// The same filter lines given to fastlink (on v0) and to tc (on v1), each on a fresh ingress
+/// hook: tc prints both devices' filters alike (what fastlink sent is what tc sends), and fastlink
+/// prints v0's as tc does, in text and -j.
+class TcFilterKindsCli : public TcFilterCli {
+ protected:
+  void sameAsTc(const std::vector<std::string>& lines) {
+    for (const char* dev : {"v0", "v1"}) {
+      (void)tc(std::string("qdisc del dev ") + dev + " ingress");
+      (void)tc(std::string("qdisc del dev ") + dev + " clsact");
+      ASSERT_EQ(tc(std::string("qdisc add dev ") + dev + " ingress").status, 0);
+    }
+    for (const std::string& line : lines) {
+      ok("tc filter add dev v0 parent ffff: " + line);
+      auto theirs = tc("filter add dev v1 parent ffff: " + line);
+      ASSERT_EQ(theirs.status, 0) << line << ": " << theirs.err;
+    }
+    // Action indexes are per namespace, shared by both devices' filters: compared as "index N".
+    static const std::regex index("index [0-9]+");
+    auto mine = tc("filter show dev v0 parent ffff:");
+    auto theirs = tc("filter show dev v1 parent ffff:");
+    ASSERT_EQ(theirs.status, 0) << theirs.err;
+    EXPECT_EQ(std::regex_replace(mine.out, index, "index N"), std::regex_replace(theirs.out, index, "index N"))
+        << "tc's print of fastlink's filters (v0) and of tc's (v1)";
+    for (const char* options : {"", "-j", "-s"}) {
+      if (std::string(options) == "-s") samePrintButAges("-s", "filter show dev v0 parent ffff:");
+      else samePrint(options, "filter show dev v0 parent ffff:");
+    }
+  }
+};
+
+TEST_F(TcFilterKindsCli, FlowerMplsKeysLikeTc) {
+  if (!kernelHas("cls_flower", "filter add dev v0 egress pref 99 protocol ip flower ip_proto tcp")) {
+    GTEST_SKIP() << "kernel lacks module 'cls_flower': runs in the VM (tests/vm)";
+  }
+  ASSERT_TRUE(kernelHas("act_gact", "actions add action drop index 99"));
+  // iproute2's tests/tc/flower_mpls.t, every form in one list (distinct prefs).
+  sameAsTc({"protocol mpls_uc pref 1 flower mpls_label 0 mpls_tc 0 mpls_bos 0 mpls_ttl 0 action drop",
+            "protocol mpls_uc pref 2 flower mpls_label 1048575 mpls_tc 7 mpls_bos 1 mpls_ttl 255 action drop",
+            "protocol mpls_uc pref 3 flower mpls lse depth 2 label 0 tc 0 bos 0 ttl 0 action drop",
+            "protocol mpls_uc pref 4 flower mpls lse depth 2 label 1048575 tc 7 bos 1 ttl 255 action drop",
+            "protocol mpls_uc pref 5 flower mpls lse depth 1 label 0 tc 0 bos 0 ttl 0 lse depth 2 label 1048575 tc 7 "
+            "bos 1 ttl 255 action drop",
+            // A depth-1-only list comes back as the first entry's keys (the kernel's dump).
+            "protocol mpls_mc pref 6 flower mpls lse depth 1 label 16 ttl 3 action pass",
+            "protocol mpls_uc pref 7 flower mpls_label 20 action pass"});
+  auto shown = cli("tc filter show dev v0 parent ffff: pref 5");
+  EXPECT_NE(shown.out.find("\n  mpls\n    lse depth 1 label 0 tc 0 bos 0 ttl 0\n    lse depth 2 label 1048575 tc 7 bos 1 ttl 255"),
+            std::string::npos) << shown.out;
+  // tc's own refusals, before anything is sent.
+  auto mixed = cli("tc filter add dev v0 parent ffff: protocol mpls_uc pref 9 flower mpls_label 1 mpls lse depth 2 label 3");
+  EXPECT_NE(mixed.status, 0);
+  EXPECT_NE(mixed.err.find("not with mpls_label"), std::string::npos) << mixed.err;
+  auto onIp = cli("tc filter add dev v0 parent ffff: protocol ip pref 9 flower mpls_label 1");
+  EXPECT_NE(onIp.status, 0);
+  EXPECT_NE(onIp.err.find("must be mpls_uc or mpls_mc"), std::string::npos) << onIp.err;
+  EXPECT_EQ(tc("filter show dev v0 parent ffff: pref 9").out, "");
+}
+
+TEST_F(TcFilterKindsCli, MplsActionLikeTc) {
+  if (!kernelHas("act_mpls", "actions add action mpls dec_ttl index 99")) {
+    GTEST_SKIP() << "kernel lacks module 'act_mpls': runs in the VM (tests/vm)";
+  }
+  ASSERT_TRUE(kernelHas("cls_matchall", "filter add dev v0 egress pref 99 matchall action pass"));
+  // tests/tc/mpls.t's five ops, and the fields and controls around them.
+  sameAsTc({"protocol mpls_uc pref 1 matchall action mpls pop protocol ip",
+            "protocol ip pref 2 matchall action mpls push protocol mpls_uc label 20 tc 3 bos 1 ttl 64",
+            "pref 3 matchall action mpls mac_push protocol mpls_uc label 20 tc 3 bos 1 ttl 64",
+            "protocol mpls_uc pref 4 matchall action mpls modify label 20 tc 3 ttl 64",
+            "protocol mpls_uc pref 5 matchall action mpls dec_ttl",
+            "protocol ip pref 6 matchall action mpls push label 0x10 drop action mpls modify bos 0 pass",
+            "protocol mpls_mc pref 7 matchall action mpls pop protocol mpls_uc goto chain 3"});
+  ok("tc actions add action mpls push protocol mpls_mc label 77 ttl 9 index 4000");
+  for (const char* options : {"", "-j"}) samePrint(options, "actions get action mpls index 4000");
+  for (const char* bad : {"mpls push tc 3", "mpls pop", "mpls dec_ttl label 3", "mpls push label 1048576", "mpls modify ttl 0",
+                          "mpls push protocol ip label 3", "mpls pop push protocol ip"}) {
+    auto r = cli(std::string("tc filter add dev v0 parent ffff: pref 9 matchall action ") + bad);
+    EXPECT_NE(r.status, 0) << bad;
+    EXPECT_FALSE(r.err.empty()) << bad;
+  }
+  EXPECT_EQ(tc("filter show dev v0 parent ffff: pref 9").out, "");
+}
+
+TEST_F(TcFilterKindsCli, PeditLikeTc) {
+  if (!kernelHas("act_pedit", "actions add action pedit munge offset 0 u32 set 1 index 99")) {
+    GTEST_SKIP() << "kernel lacks module 'act_pedit': runs in the VM (tests/vm)";
+  }
+  // tests/tc/pedit.t's munges (raw offsets of each width and position, the ip fields with each
+  // command) and the extended ones it leaves out (ip6, tcp, udp, eth; add, decrement, retain).
+  std::vector<std::string> lines;
+  int pref = 1;
+  auto add = [&](const std::string& munge) {
+    lines.push_back("pref " + std::to_string(pref++) + " u32 match u32 0 0 action pedit " + munge);
+  };
+  for (const char* m : {"offset 12 u32 set 0x12345678", "offset 12 u16 set 0x1234", "offset 14 u16 set 0x1234",
+                        "offset 12 u8 set 0x23", "offset 13 u8 set 0x23", "offset 15 u8 set 0x23", "offset 13 u8 invert",
+                        "offset 13 u8 clear", "offset 13 u8 preserve", "offset -4 u32 set 7 retain 0xff00",
+                        "offset 16 u32 at 0 0x0f 2 set 0xffffffff"})
+    add(std::string("munge ") + m);
+  for (const char* field : {"ihl", "src", "dst", "tos", "protocol", "nofrag", "firstfrag", "ce", "df", "mf", "dport", "sport",
+                            "icmp_type", "icmp_code", "ttl", "dsfield", "precedence"}) {
+    bool address = std::string(field) == "src" || std::string(field) == "dst";
+    for (const char* cmd : {"set", "preserve", "invert", "clear"}) {
+      std::string c = cmd;
+      if (c == "set") c += address ? " 1.2.3.4" : " 0x23";
+      add(std::string("munge ip ") + field + " " + c);
+    }
+  }
+  add("munge ip src set 10.0.0.1 munge ip dst set 10.0.0.2 munge ip tos set 0x10 retain 0xf0 drop");
+  add("ex munge ip ttl decrement munge ip6 hoplimit decrement pipe");
+  add("ex munge ip6 src set 2001:db8::1 munge ip6 dst invert munge ip6 traffic_class set 0x2e munge ip6 flow_lbl set 0x12345");
+  add("ex munge ip6 payload_len set 100 munge ip6 nexthdr set 17");
+  add("ex munge tcp sport set 80 munge tcp dport add 1 munge tcp flags set 0x12 munge udp sport set 53 munge udp dport clear");
+  add("ex munge eth dst set 02:00:00:00:00:01 munge eth src set 02:00:00:00:00:02 munge eth type set 0x86dd");
+  add("ex munge ip src set 192.0.2.1 munge offset 4 u16 set 9 continue");
+  sameAsTc(lines);
+  auto text = cli("tc filter show dev v0 parent ffff: pref 1").out;
+  EXPECT_NE(text.find("key #0  at 12: val 12345678 mask 00000000"), std::string::npos) << text;
+  // Bad input: tc's refusals, nothing sent.
+  for (const char* bad : {"munge offset 13 u32 set 1", "munge offset 15 u16 set 1", "munge ip tos set 0x100",
+                          "munge ip6 src set 2001:db8::1", "munge tcp dport set 1", "munge ip ttl decrement",
+                          "munge ip ttl add 1", "ex munge ip dport set 1", "munge ip src set 2001:db8::1",
+                          "munge ip bogus set 1", "ex munge eth src set 02:00:00:00:00:01 retain 0xff", "", "munge offset 0 u64 set 1"}) {
+    auto r = cli(std::string("tc filter add dev v0 parent ffff: pref 999 u32 match u32 0 0 action pedit ") + bad);
+    EXPECT_NE(r.status, 0) << bad;
+    EXPECT_FALSE(r.err.empty()) << bad;
+  }
+  EXPECT_EQ(tc("filter show dev v0 parent ffff: pref 999").out, "");
+  // The standalone table.
+  ok("tc actions add action pedit ex munge ip ttl set 3 index 4001");
+  for (const char* options : {"", "-j"}) samePrint(options, "actions get action pedit index 4001");
 }
 
 }  // namespace

@@ -27,6 +27,41 @@ FILTERS = [
 ]
 
 
+# Filters whose classifier or actions a kernel may lack (the host's 6.18 has neither cls_flower
+# nor act_mpls/act_pedit): their seeds are tc's own requests, read from strace, which tc sends
+# whether the kernel takes them or not. A request is a dump's shape without the kernel's
+# additions (stats, times, refcounts); the fuzzer adds those.
+REQUESTS = [
+    "dev v0 ingress protocol mpls_uc pref 80 flower mpls_label 1048575 mpls_tc 7 mpls_bos 1 mpls_ttl 255 action drop",
+    "dev v0 ingress protocol mpls_uc pref 81 flower mpls lse depth 1 label 0 tc 0 bos 0 ttl 0 "
+    "lse depth 2 label 1048575 tc 7 bos 1 ttl 255 action drop",
+    "dev v0 ingress protocol ip pref 82 matchall action mpls push protocol mpls_uc label 20 tc 3 bos 1 ttl 64 "
+    "action mpls pop protocol ip action mpls modify label 7 ttl 9 action mpls dec_ttl",
+    "dev v0 ingress pref 83 u32 match u32 0 0 action pedit munge offset 12 u32 set 0x12345678 munge ip tos set 0x10 "
+    "munge offset 13 u8 invert",
+    "dev v0 ingress pref 84 u32 match u32 0 0 action pedit ex munge ip6 src set 2001:db8::1 "
+    "munge eth dst set 02:00:00:00:00:01 munge tcp dport add 1 munge ip ttl decrement pipe",
+]
+
+
+def request_body(args):
+    """The body (tcmsg + attributes) of the RTM_NEWTFILTER tc sends for `tc filter add ARGS`."""
+    out = subprocess.run(["strace", "-xx", "-s", "65536", "-e", "trace=sendmsg", "-e", "write=all", "-o", "/dev/stdout",
+                          "tc", "filter", "add"] + args.split(), capture_output=True, text=True).stdout
+    buffers, current = [], None
+    for line in out.splitlines():
+        if line.startswith(" | ") and len(line) > 60:
+            offset = int(line[3:8], 16)
+            if offset == 0:
+                current = bytearray()
+                buffers.append(current)
+            current += bytes.fromhex(line[10:58].replace(" ", ""))
+    for b in buffers:
+        if len(b) >= 16 and struct.unpack_from("<H", b, 4)[0] == 44:  # RTM_NEWTFILTER
+            return bytes(b[16:struct.unpack_from("<I", b, 0)[0]])
+    return None
+
+
 def dump(msg_type, body):
     s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 0)
     s.bind((0, 0))
@@ -68,7 +103,16 @@ def main():
     for body in dump(RTM_GETACTION, struct.pack("<BBH", 0, 0, 0) + tab):
         with open(os.path.join(OUT, "actions-mirred"), "wb") as f:
             f.write(body)
-    print("wrote", count, "filter seeds and the action table to", OUT)
+    requests = 0
+    for args in REQUESTS:
+        body = request_body(args)
+        if body is None:
+            print("no request captured (strace missing?):", args)
+            continue
+        requests += 1
+        with open(os.path.join(OUT, "request-%02d" % requests), "wb") as f:
+            f.write(body)
+    print("wrote", count, "filter seeds,", requests, "request seeds and the action table to", OUT)
 
 
 main()

@@ -1,5 +1,6 @@
-// Golden bytes for tc filter and action requests (TcFilterRequests: u32, matchall, flower, fw,
-// basic, bpf; gact, mirred, skbedit, vlan, csum, tunnel_key, police), the filter/action decoders
+// Golden bytes for tc filter and action requests (TcFilterRequests: u32, matchall, flower with its
+// MPLS keys, fw, basic, bpf; gact, mirred, skbedit, vlan, csum, tunnel_key, police, mpls, pedit;
+// the attribute layouts read from strace of tc 6.1's own requests), the filter/action decoders
 // (decode(encode(x)) keeps every field), and bad input refused before anything is sent.
 // tcmsg by hand: family u8, pad u8, pad u16, ifindex s32, handle u32, parent u32, info u32
 // (info = pref << 16 | protocol in network order).
@@ -50,6 +51,14 @@ Attrs action(uint16_t order, const char* kind, const Attrs& options) {
 }
 constexpr uint32_t info(uint16_t pref, uint16_t protocolBe) { return uint32_t{pref} << 16 | protocolBe; }
 constexpr uint16_t kIpBe = 0x0008, kAllBe = 0x0300;
+
+/// The filter decoded from a request's own bytes (the kernel echoes the same layout).
+TcFilterInfo decodeOwn(const Request& r) {
+  Bytes copy(r.bytes().begin(), r.bytes().end());
+  TcFilterInfo out;
+  rtnl::decodeFilter(reinterpret_cast<const nlmsghdr*>(copy.data()), out);
+  return out;
+}
 
 TEST(TcFilterGolden, U32MatchIpDstWithMirredRedirect) {
   // tc filter add dev (7) ingress protocol ip pref 10 u32 match ip dst 10.0.0.1/32
@@ -149,14 +158,15 @@ TEST(TcFilterGolden, FlowerIpv4TcpDstPortWithSkbeditAndVlanPush) {
   f.setDev(2u).setParent(TcFilterInfo::kIngressParent).setPrio(1).setProtocol(0x0800).setOptions(o);
   Attrs skbedit = Attrs().raw(2 /* PARMS */, gen(0, 3 /* pipe */)).u32(5 /* MARK */, 7);
   Attrs vlan = Attrs().raw(2, gen(0, 3, {2 /* push */})).u16(3 /* ID */, 100).be16(4 /* PROTOCOL */, 0x8100).u8(6 /* PRIORITY (5 is PAD) */, 3);
+  // tc's order (strace of tc 6.1): the keys, the actions, the flags, the protocol's ETH_TYPE.
   Attrs opts = Attrs()
-                   .nest(3 /* ACT */, Attrs().append(action(1, "skbedit", skbedit)).append(action(2, "vlan", vlan)))
-                   .u32(22 /* FLAGS */, 1)
-                   .be16(8 /* ETH_TYPE */, 0x0800)
                    .u8(9 /* IP_PROTO */, 6)
                    .raw(12 /* IPV4_DST */, {10, 1, 0, 0})
                    .raw(13 /* IPV4_DST_MASK */, {255, 255, 0, 0})
-                   .be16(19 /* TCP_DST */, 443);
+                   .be16(19 /* TCP_DST */, 443)
+                   .nest(3 /* ACT */, Attrs().append(action(1, "skbedit", skbedit)).append(action(2, "vlan", vlan)))
+                   .u32(22 /* FLAGS */, 1)
+                   .be16(8 /* ETH_TYPE */, 0x0800);
   EXPECT_TRUE(sameBytes(TcFilterRequests::add(f).bytes(),
                         test::netlinkMessage(kRtmNewTfilter, kAdd, tcm(2, 0, 0xFFFFFFF2, info(1, kIpBe)),
                                              Attrs().str(kTcaKind, "flower").nest(kTcaOptions, opts))));
@@ -256,12 +266,201 @@ TEST(TcFilterGolden, StandaloneActionsAddAndDel) {
   EXPECT_THROW(TcFilterRequests::getActions({}), Error);
 }
 
-/// The filter decoded from a request's own bytes (the kernel echoes the same layout).
-TcFilterInfo decodeOwn(const Request& r) {
-  Bytes copy(r.bytes().begin(), r.bytes().end());
-  TcFilterInfo out;
-  rtnl::decodeFilter(reinterpret_cast<const nlmsghdr*>(copy.data()), out);
-  return out;
+TEST(TcFilterGolden, FlowerMplsFirstEntryKeys) {
+  // tc filter add dev (4) ingress protocol mpls_uc pref 1 flower mpls_label 1048575 mpls_tc 7
+  //   mpls_bos 1 mpls_ttl 255 action drop (iproute2's tests/tc/flower_mpls.t, maximal values):
+  // LABEL (70) u32, TC (69), BOS (68), TTL (67) u8, in tc's order; ETH_TYPE 0x8847 last.
+  FlowerOptions o;
+  o.mplsLabel = 1048575;
+  o.mplsTc = 7;
+  o.mplsBos = 1;
+  o.mplsTtl = 255;
+  o.actions = {TcAction::gact(tcact::kDrop)};
+  TcFilterInfo f;
+  f.setDev(4u).setParent(TcFilterInfo::kIngressParent).setPrio(1).setProtocol(0x8847).setOptions(o);
+  Attrs opts = Attrs()
+                   .u32(70, 0xFFFFF)
+                   .u8(69, 7)
+                   .u8(68, 1)
+                   .u8(67, 255)
+                   .nest(3 /* ACT */, action(1, "gact", Attrs().raw(2 /* PARMS */, gen(0, 2 /* drop */))))
+                   .u32(22 /* FLAGS */, 0)
+                   .be16(8 /* ETH_TYPE */, 0x8847);
+  EXPECT_TRUE(sameBytes(TcFilterRequests::add(f).bytes(),
+                        test::netlinkMessage(kRtmNewTfilter, kAdd, tcm(4, 0, 0xFFFFFFF2, info(1, 0x4788)),
+                                             Attrs().str(kTcaKind, "flower").nest(kTcaOptions, opts))));
+  EXPECT_EQ(std::get<FlowerOptions>(decodeOwn(TcFilterRequests::add(f)).options).mplsLabel, 1048575u);
+}
+
+TEST(TcFilterGolden, FlowerMplsLabelStackEntries) {
+  // tc filter add dev (4) ingress protocol mpls_uc pref 1 flower mpls lse depth 1 label 0 tc 0
+  //   bos 0 ttl 0 lse depth 2 label 1048575 tc 7 bos 1 ttl 255 action drop: MPLS_OPTS (99) holds
+  // one LSE nest (1) per entry: DEPTH (1), LABEL (5) u32, TC (4), BOS (3), TTL (2) u8.
+  FlowerOptions o;
+  o.mpls = {FlowerMplsLse{1, 0, 0, 0, 0}, FlowerMplsLse{2, 1048575, 7, 1, 255}};
+  o.actions = {TcAction::gact(tcact::kDrop)};
+  TcFilterInfo f;
+  f.setDev(4u).setParent(TcFilterInfo::kIngressParent).setPrio(1).setProtocol(0x8847).setOptions(o);
+  Attrs lse1 = Attrs().u8(1, 1).u32(5, 0).u8(4, 0).u8(3, 0).u8(2, 0);
+  Attrs lse2 = Attrs().u8(1, 2).u32(5, 0xFFFFF).u8(4, 7).u8(3, 1).u8(2, 255);
+  Attrs opts = Attrs()
+                   .nest(99, Attrs().nest(1, lse1).nest(1, lse2))
+                   .nest(3, action(1, "gact", Attrs().raw(2, gen(0, 2))))
+                   .u32(22, 0)
+                   .be16(8, 0x8847);
+  EXPECT_TRUE(sameBytes(TcFilterRequests::add(f).bytes(),
+                        test::netlinkMessage(kRtmNewTfilter, kAdd, tcm(4, 0, 0xFFFFFFF2, info(1, 0x4788)),
+                                             Attrs().str(kTcaKind, "flower").nest(kTcaOptions, opts))));
+  auto back = std::get<FlowerOptions>(decodeOwn(TcFilterRequests::add(f)).options);
+  EXPECT_EQ(back.mpls, o.mpls);
+  EXPECT_TRUE(back.unknown.empty());
+}
+
+TEST(TcFilterGolden, MplsActions) {
+  // tc filter add dev (4) ingress pref 2 matchall action mpls push protocol mpls_uc label 20 tc 3
+  //   bos 1 ttl 64 action mpls pop protocol ip action mpls dec_ttl (tests/tc/mpls.t): tc_mpls is
+  // tc_gen + m_action; LABEL (5) u32, PROTO (4) be16, TC (6), TTL (7), BOS (8) u8, in tc's order.
+  MplsAction push;
+  push.op = MplsAction::Push;
+  push.protocol = 0x8847;
+  push.label = 20;
+  push.tc = 3;
+  push.bos = 1;
+  push.ttl = 64;
+  MplsAction pop;
+  pop.op = MplsAction::Pop;
+  pop.protocol = 0x0800;
+  MplsAction dec;
+  dec.op = MplsAction::DecTtl;
+  MatchallOptions m;
+  m.actions = {TcAction().setOptions(push), TcAction().setOptions(pop), TcAction().setOptions(dec)};
+  TcFilterInfo f;
+  f.setDev(4u).setParent(TcFilterInfo::kIngressParent).setPrio(2).setOptions(m);
+  Attrs pushAttrs = Attrs().raw(2, gen(0, 3 /* pipe */, {2})).u32(5, 20).be16(4, 0x8847).u8(6, 3).u8(7, 64).u8(8, 1);
+  Attrs popAttrs = Attrs().raw(2, gen(0, 3, {1})).be16(4, 0x0800);
+  Attrs decAttrs = Attrs().raw(2, gen(0, 3, {4}));
+  EXPECT_TRUE(sameBytes(TcFilterRequests::add(f).bytes(),
+                        test::netlinkMessage(kRtmNewTfilter, kAdd, tcm(4, 0, 0xFFFFFFF2, info(2, kAllBe)),
+                                             Attrs().str(kTcaKind, "matchall")
+                                                 .nest(kTcaOptions, Attrs().nest(2 /* ACT */, Attrs()
+                                                                                     .append(action(1, "mpls", pushAttrs))
+                                                                                     .append(action(2, "mpls", popAttrs))
+                                                                                     .append(action(3, "mpls", decAttrs)))))));
+  auto back = std::get<MatchallOptions>(decodeOwn(TcFilterRequests::add(f)).options);
+  ASSERT_EQ(back.actions.size(), 3u);
+  EXPECT_EQ(std::get<MplsAction>(back.actions[0].options), push);
+  EXPECT_EQ(std::get<MplsAction>(back.actions[1].options), pop);
+  EXPECT_EQ(std::get<MplsAction>(back.actions[2].options), dec);
+}
+
+/// tc_pedit_sel (tc_gen, nkeys, flags, 2 bytes of padding) and its keys (mask and value in
+/// network order, off, at, offmask, shift).
+Bytes peditSel(int32_t action, std::initializer_list<std::array<uint32_t, 3>> keys) {
+  Bytes b = gen(0, action);
+  b.push_back(static_cast<uint8_t>(keys.size()));
+  b.insert(b.end(), {0, 0, 0});
+  auto be32 = [&](uint32_t v) { b.insert(b.end(), {uint8_t(v >> 24), uint8_t(v >> 16), uint8_t(v >> 8), uint8_t(v)}); };
+  for (const auto& [value, mask, off] : keys) {
+    be32(mask);
+    be32(value);
+    for (uint32_t w : {off, 0u, 0u, 0u}) test::appendLe32(b, w);
+  }
+  return b;
+}
+
+TEST(TcFilterGolden, PeditPlainAndExtended) {
+  // tc filter add dev (4) ingress pref 3 u32 match u32 0 0 action pedit munge offset 12 u32 set
+  //   0x12345678 munge ip tos set 0x10 munge offset 13 u8 invert (tests/tc/pedit.t's keys):
+  // TCA_PEDIT_PARMS (2) with three keys.
+  PeditAction plain;
+  plain.keys = {{0x12345678, 0x00000000, 12}, {0x00100000, 0xFF00FFFF, 0}, {0x00FF0000, 0xFFFFFFFF, 12}};
+  U32FilterOptions u;
+  u.keys.push_back({0, 0, 0, 0});
+  u.actions = {TcAction().setOptions(plain)};
+  TcFilterInfo f;
+  f.setDev(4u).setParent(TcFilterInfo::kIngressParent).setPrio(3).setOptions(u);
+  Bytes selector = peditSel(0 /* pass */, {{0x12345678, 0, 12}, {0x00100000, 0xFF00FFFF, 0}, {0x00FF0000, 0xFFFFFFFF, 12}});
+  Bytes sel = {1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  for (uint32_t w : {0u, 0u, 0u, 0u}) test::appendLe32(sel, w);
+  EXPECT_TRUE(sameBytes(TcFilterRequests::add(f).bytes(),
+                        test::netlinkMessage(kRtmNewTfilter, kAdd, tcm(4, 0, 0xFFFFFFF2, info(3, kAllBe)),
+                                             Attrs().str(kTcaKind, "u32").nest(kTcaOptions, Attrs().raw(5 /* SEL */, sel).nest(
+                                                 7 /* ACT */, action(1, "pedit", Attrs().raw(2, selector)))))));
+  auto back = std::get<U32FilterOptions>(decodeOwn(TcFilterRequests::add(f)).options);
+  EXPECT_EQ(std::get<PeditAction>(back.actions[0].options), plain);
+
+  // ... action pedit ex munge tcp dport add 1 munge ip ttl decrement pipe: TCA_PEDIT_PARMS_EX (4)
+  // and TCA_PEDIT_KEYS_EX (5) with one KEY_EX (6) per key: HTYPE (1), CMD (2), u16 each.
+  PeditAction ex;
+  ex.extended = true;
+  ex.control = tcact::kPipe;
+  ex.keys = {{0x00000001, 0xFFFF0000, 0, 0, 0, 0, PeditKey::Tcp, PeditKey::Add},
+             {0xFF000000, 0x00FFFFFF, 8, 0, 0, 0, PeditKey::Ip4, PeditKey::Add}};
+  u.actions = {TcAction().setOptions(ex)};
+  f.setOptions(u);
+  Attrs keysEx = Attrs().nest(6, Attrs().u16(1, 4).u16(2, 1)).nest(6, Attrs().u16(1, 2).u16(2, 1));
+  Attrs peditEx = Attrs().raw(4, peditSel(3, {{1, 0xFFFF0000, 0}, {0xFF000000, 0x00FFFFFF, 8}})).nest(5, keysEx);
+  EXPECT_TRUE(sameBytes(TcFilterRequests::add(f).bytes(),
+                        test::netlinkMessage(kRtmNewTfilter, kAdd, tcm(4, 0, 0xFFFFFFF2, info(3, kAllBe)),
+                                             Attrs().str(kTcaKind, "u32").nest(kTcaOptions, Attrs().raw(5, sel).nest(
+                                                 7, action(1, "pedit", peditEx))))));
+  back = std::get<U32FilterOptions>(decodeOwn(TcFilterRequests::add(f)).options);
+  EXPECT_EQ(std::get<PeditAction>(back.actions[0].options), ex);
+}
+
+TEST(TcFilterValidation, MplsAndPeditBadInputIsRefusedBeforeSending) {
+  auto refused = [](const TcAction& a, uint16_t protocol, const char* why) {
+    MatchallOptions m;
+    m.actions = {a};
+    try {
+      (void)TcFilterRequests::add(TcFilterInfo().setDev(1u).setProtocol(protocol).setOptions(m));
+      ADD_FAILURE() << "accepted: " << why;
+    } catch (const Error& e) {
+      EXPECT_NE(e.reason().find(why), std::string::npos) << e.reason();
+    }
+  };
+  MplsAction pop;  // pop without the next header's protocol
+  refused(TcAction().setOptions(pop), 0x8847, "needs the next header's protocol");
+  MplsAction push;
+  push.op = MplsAction::Push;
+  refused(TcAction().setOptions(push), 0x0800, "need a label");
+  push.label = 0x100000;
+  refused(TcAction().setOptions(push), 0x0800, "label must be 0-1048575");
+  push.label = 1;
+  push.protocol = 0x0800;
+  refused(TcAction().setOptions(push), 0x0800, "must be mpls_uc or mpls_mc");
+  MplsAction dec;
+  dec.op = MplsAction::DecTtl;
+  dec.ttl = 3;
+  refused(TcAction().setOptions(dec), 0x8847, "only for push, mac_push and modify");
+  MplsAction zeroTtl;
+  zeroTtl.op = MplsAction::Modify;
+  zeroTtl.ttl = 0;
+  refused(TcAction().setOptions(zeroTtl), 0x8847, "ttl must be 1-255");
+  refused(TcAction().setOptions(PeditAction{}), 0, "at least one key");
+  PeditAction unaligned;
+  unaligned.keys = {{1, 0, 13}};
+  refused(TcAction().setOptions(unaligned), 0, "not a multiple of 4");
+  PeditAction addWithoutEx;
+  addWithoutEx.keys = {{1, 0, 0, 0, 0, 0, PeditKey::Network, PeditKey::Add}};
+  refused(TcAction().setOptions(addWithoutEx), 0, "need extended pedit");
+  FlowerOptions onIp;
+  onIp.mplsLabel = 5;
+  auto flowerRefused = [](const FlowerOptions& o, uint16_t protocol, const char* why) {
+    try {
+      (void)TcFilterRequests::add(TcFilterInfo().setDev(1u).setProtocol(protocol).setOptions(o));
+      ADD_FAILURE() << "accepted: " << why;
+    } catch (const Error& e) {
+      EXPECT_NE(e.reason().find(why), std::string::npos) << e.reason();
+    }
+  };
+  flowerRefused(onIp, 0x0800, "need protocol mpls_uc or mpls_mc");
+  FlowerOptions both = onIp;
+  both.mpls = {FlowerMplsLse{2, 1, {}, {}, {}}};
+  flowerRefused(both, 0x8847, "not both");
+  FlowerOptions bigTc;
+  bigTc.mpls = {FlowerMplsLse{1, {}, 8, {}, {}}};
+  flowerRefused(bigTc, 0x8847, "tc must be 0-7");
 }
 
 TEST(TcFilterDecode, RoundTripKeepsOptionsAndActions) {
