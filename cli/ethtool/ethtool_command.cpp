@@ -70,53 +70,43 @@ void printJson(Context& ctx, const nlohmann::ordered_json& j) {
   out.finish();
 }
 
-// ---- -l / -L -----------------------------------------------------------------------------
+// ---- -l / -L, -g / -G, -c / -C: settings by their table -------------------------------
 
-int showChannels(Context& ctx, const std::string& dev) {
-  ChannelsInfo c = ctx.netlink().ethtool().channels(dev);
-  if (ctx.options().json) printJson(ctx, channelsJson(dev, c));
-  else std::fputs(channelsText(dev, c).c_str(), stdout);
+// A show command: the object read by `get`, as ethtool's text or as JSON by its table.
+template <class Info>
+int showSettings(Context& ctx, const std::string& dev, Info (EthtoolApi::*get)(const Ifref&),
+                 std::string (*text)(std::string_view, const Info&)) {
+  Info info = (ctx.netlink().ethtool().*get)(dev);
+  if (ctx.options().json) printJson(ctx, settingsJson(dev, info));
+  else std::fputs(text(dev, info).c_str(), stdout);
   return kExitOk;
 }
 
-int setChannels(Context& ctx, const std::string& dev, Args& args) {
-  ChannelsInfo c;
+// `KEYWORD VALUE ...` by the message's table (ethtool's words): a number for a count, on|off for a flag.
+template <class Info>
+Info parseSettings(Args& args, std::string_view action, const char* noun) {
+  Info info;
+  const auto table = ethtoolSettings(info);
   while (!args.done()) {
-    if (args.accept("rx")) c.setRx(parseU32(args.value("rx"), "rx"));
-    else if (args.accept("tx")) c.setTx(parseU32(args.value("tx"), "tx"));
-    else if (args.accept("other")) c.setOther(parseU32(args.value("other"), "other"));
-    else if (args.accept("combined")) c.setCombined(parseU32(args.value("combined"), "combined"));
-    else args.unknown("ethtool -L takes: rx N, tx N, other N, combined N");
+    std::string word = args.peek();
+    auto p = std::find_if(table.begin(), table.end(), [&](const auto& p) { return p.keyword && word == p.keyword; });
+    if (p == table.end()) {
+      std::string words;
+      for (const auto& q : table)
+        if (q.keyword)
+          words += fmt::format("{}{} {}", words.empty() ? "" : ", ", q.keyword,
+                               std::holds_alternative<std::optional<bool> Info::*>(q.member) ? "on|off" : "N");
+      args.unknown(fmt::format("ethtool {} takes: {}", action, words));
+    }
+    args.next();
+    std::visit([&](auto member) {
+      using V = typename std::remove_reference_t<decltype(info.*member)>::value_type;
+      if constexpr (std::is_same_v<V, bool>) info.*member = parseOnOff(args, word);
+      else info.*member = static_cast<V>(parseU32(args.value(word), word));
+    }, p->member);
   }
-  if (!c.rx && !c.tx && !c.other && !c.combined) throw UsageError("ethtool -L: no channel count given");
-  ctx.netlink().ethtool().setChannels(dev, c);
-  return kExitOk;
-}
-
-// ---- -g / -G -----------------------------------------------------------------------------
-
-int showRings(Context& ctx, const std::string& dev) {
-  RingsInfo g = ctx.netlink().ethtool().rings(dev);
-  if (ctx.options().json) printJson(ctx, ringsJson(dev, g));
-  else std::fputs(ringsText(dev, g).c_str(), stdout);
-  return kExitOk;
-}
-
-int setRings(Context& ctx, const std::string& dev, Args& args) {
-  RingsInfo g;
-  while (!args.done()) {
-    if (args.accept("rx")) g.setRx(parseU32(args.value("rx"), "rx"));
-    else if (args.accept("rx-mini")) g.setRxMini(parseU32(args.value("rx-mini"), "rx-mini"));
-    else if (args.accept("rx-jumbo")) g.setRxJumbo(parseU32(args.value("rx-jumbo"), "rx-jumbo"));
-    else if (args.accept("tx")) g.setTx(parseU32(args.value("tx"), "tx"));
-    else if (args.accept("rx-buf-len")) g.setRxBufLen(parseU32(args.value("rx-buf-len"), "rx-buf-len"));
-    else if (args.accept("cqe-size")) g.setCqeSize(parseU32(args.value("cqe-size"), "cqe-size"));
-    else if (args.peek() == "tx-push") { args.next(); g.setTxPush(parseOnOff(args, "tx-push")); }
-    else args.unknown("ethtool -G takes: rx N, rx-mini N, rx-jumbo N, tx N, rx-buf-len N, cqe-size N, tx-push on|off");
-  }
-  if (g == RingsInfo()) throw UsageError("ethtool -G: no ring parameter given");
-  ctx.netlink().ethtool().setRings(dev, g);
-  return kExitOk;
+  if (info == Info()) throw UsageError(fmt::format("ethtool {}: no {} given", action, noun));
+  return info;
 }
 
 // ---- -k / -K -----------------------------------------------------------------------------
@@ -214,32 +204,6 @@ int setFeatures(Context& ctx, const std::string& dev, Args& args) {
   return reportFeatureChanges(before, r, changes);
 }
 
-// ---- -c / -C -----------------------------------------------------------------------------
-
-int showCoalesce(Context& ctx, const std::string& dev) {
-  CoalesceInfo c = ctx.netlink().ethtool().coalesce(dev);
-  if (ctx.options().json) printJson(ctx, coalesceJson(dev, c));
-  else std::fputs(coalesceText(dev, c).c_str(), stdout);
-  return kExitOk;
-}
-
-int setCoalesce(Context& ctx, const std::string& dev, Args& args) {
-  CoalesceInfo c;
-  while (!args.done()) {
-    std::string word = args.peek();
-    const CoalesceKey* key = nullptr;
-    for (const auto& k : coalesceKeys())
-      if (word == k.word) key = &k;
-    if (!key) args.unknown("ethtool -C takes ethtool's coalescing keywords (see docs/cli/ethtool.md)");
-    args.next();
-    if (key->u32) c.*key->u32 = parseU32(args.value(key->word), key->word);
-    else c.*key->flag = parseOnOff(args, key->word);
-  }
-  if (c == CoalesceInfo()) throw UsageError("ethtool -C: no coalescing parameter given");
-  ctx.netlink().ethtool().setCoalesce(dev, c);
-  return kExitOk;
-}
-
 // ---- -S ----------------------------------------------------------------------------------
 
 // ethtool -S DEV: the driver's counters, "NIC statistics:" then "     NAME: VALUE".
@@ -304,19 +268,24 @@ int runEthtoolCommand(Context& ctx, Args& args) {
   }
   Context local(options);
   Context& c = options.json == ctx.options().json ? ctx : local;
-  auto showOnly = [&](int (*show)(Context&, const std::string&)) {
+  auto showOnly = [&](auto... show) {
     if (!args.done()) args.unknown(fmt::format("ethtool {} takes only a device", action));
-    return show(c, dev);
+    if constexpr (sizeof...(show) == 1) return (show(c, dev), ...);
+    else return showSettings(c, dev, show...);
   };
   try {
-    if (action == "-l" || action == "--show-channels") return showOnly(showChannels);
-    if (action == "-L" || action == "--set-channels") return setChannels(c, dev, args);
-    if (action == "-g" || action == "--show-ring") return showOnly(showRings);
-    if (action == "-G" || action == "--set-ring") return setRings(c, dev, args);
+    EthtoolApi& et = c.netlink().ethtool();
+    if (action == "-l" || action == "--show-channels") return showOnly(&EthtoolApi::channels, channelsText);
+    if (action == "-L" || action == "--set-channels")
+      return et.setChannels(dev, parseSettings<ChannelsInfo>(args, "-L", "channel count")), kExitOk;
+    if (action == "-g" || action == "--show-ring") return showOnly(&EthtoolApi::rings, ringsText);
+    if (action == "-G" || action == "--set-ring")
+      return et.setRings(dev, parseSettings<RingsInfo>(args, "-G", "ring parameter")), kExitOk;
     if (action == "-k" || action == "--show-features" || action == "--show-offload") return showOnly(showFeatures);
     if (action == "-K" || action == "--features" || action == "--offload") return setFeatures(c, dev, args);
-    if (action == "-c" || action == "--show-coalesce") return showOnly(showCoalesce);
-    if (action == "-C" || action == "--coalesce") return setCoalesce(c, dev, args);
+    if (action == "-c" || action == "--show-coalesce") return showOnly(&EthtoolApi::coalesce, coalesceText);
+    if (action == "-C" || action == "--coalesce")
+      return et.setCoalesce(dev, parseSettings<CoalesceInfo>(args, "-C", "coalescing parameter")), kExitOk;
     if (action == "-S" || action == "--statistics") return showOnly(allGroups ? showStandardStats : showDriverStats);
   } catch (const Error& e) {
     printFailure(e, dev);

@@ -23,42 +23,8 @@ constexpr LegacyGroup kLegacy[] = {
     {"rxhash", "receive-hashing", "rx-hashing"},
 };
 
-const CoalesceKey kCoalesceKeys[] = {
-    {"adaptive-rx", nullptr, &CoalesceInfo::adaptiveRx},
-    {"adaptive-tx", nullptr, &CoalesceInfo::adaptiveTx},
-    {"sample-interval", &CoalesceInfo::rateSampleInterval},
-    {"stats-block-usecs", &CoalesceInfo::statsBlockUsecs},
-    {"pkt-rate-low", &CoalesceInfo::pktRateLow},
-    {"pkt-rate-high", &CoalesceInfo::pktRateHigh},
-    {"rx-usecs", &CoalesceInfo::rxUsecs},
-    {"rx-frames", &CoalesceInfo::rxMaxFrames},
-    {"rx-usecs-irq", &CoalesceInfo::rxUsecsIrq},
-    {"rx-frames-irq", &CoalesceInfo::rxMaxFramesIrq},
-    {"tx-usecs", &CoalesceInfo::txUsecs},
-    {"tx-frames", &CoalesceInfo::txMaxFrames},
-    {"tx-usecs-irq", &CoalesceInfo::txUsecsIrq},
-    {"tx-frames-irq", &CoalesceInfo::txMaxFramesIrq},
-    {"rx-usecs-low", &CoalesceInfo::rxUsecsLow},
-    {"rx-frames-low", &CoalesceInfo::rxMaxFramesLow},
-    {"tx-usecs-low", &CoalesceInfo::txUsecsLow},
-    {"tx-frames-low", &CoalesceInfo::txMaxFramesLow},
-    {"rx-usecs-high", &CoalesceInfo::rxUsecsHigh},
-    {"rx-frames-high", &CoalesceInfo::rxMaxFramesHigh},
-    {"tx-usecs-high", &CoalesceInfo::txUsecsHigh},
-    {"tx-frames-high", &CoalesceInfo::txMaxFramesHigh},
-    {"cqe-mode-rx", nullptr, &CoalesceInfo::cqeModeRx},
-    {"cqe-mode-tx", nullptr, &CoalesceInfo::cqeModeTx},
-};
-
 std::string opt(const std::optional<uint32_t>& v) { return v ? std::to_string(*v) : "n/a"; }
 std::string onOff(const std::optional<bool>& v) { return v ? (*v ? "on" : "off") : "n/a"; }
-
-void putOpt(nlohmann::ordered_json& j, const char* key, const std::optional<uint32_t>& v) {
-  if (v) j[key] = *v;
-}
-void putOpt(nlohmann::ordered_json& j, const char* key, const std::optional<bool>& v) {
-  if (v) j[key] = *v;
-}
 
 std::string featureLine(const std::string& prefix, const std::string& name, bool active, bool fixed, bool wanted) {
   std::string suffix;
@@ -70,7 +36,6 @@ std::string featureLine(const std::string& prefix, const std::string& name, bool
 }  // namespace
 
 std::span<const LegacyGroup> legacyFeatureGroups() { return kLegacy; }
-std::span<const CoalesceKey> coalesceKeys() { return kCoalesceKeys; }
 
 bool matchesFeaturePattern(std::string_view name, std::string_view pattern) {
   auto star = pattern.find('*');
@@ -153,36 +118,6 @@ std::string coalesceText(std::string_view dev, const CoalesceInfo& c) {
 
 // ---- JSON ----------------------------------------------------------------------------------
 
-nlohmann::ordered_json channelsJson(std::string_view dev, const ChannelsInfo& c) {
-  nlohmann::ordered_json j{{"ifname", std::string(dev)}};
-  putOpt(j, "rx_max", c.rxMax);
-  putOpt(j, "tx_max", c.txMax);
-  putOpt(j, "other_max", c.otherMax);
-  putOpt(j, "combined_max", c.combinedMax);
-  putOpt(j, "rx", c.rx);
-  putOpt(j, "tx", c.tx);
-  putOpt(j, "other", c.other);
-  putOpt(j, "combined", c.combined);
-  return j;
-}
-
-nlohmann::ordered_json ringsJson(std::string_view dev, const RingsInfo& g) {
-  nlohmann::ordered_json j{{"ifname", std::string(dev)}};
-  putOpt(j, "rx_max", g.rxMax);
-  putOpt(j, "rx_mini_max", g.rxMiniMax);
-  putOpt(j, "rx_jumbo_max", g.rxJumboMax);
-  putOpt(j, "tx_max", g.txMax);
-  putOpt(j, "rx", g.rx);
-  putOpt(j, "rx_mini", g.rxMini);
-  putOpt(j, "rx_jumbo", g.rxJumbo);
-  putOpt(j, "tx", g.tx);
-  putOpt(j, "rx_buf_len", g.rxBufLen);
-  putOpt(j, "cqe_size", g.cqeSize);
-  putOpt(j, "tx_push", g.txPush);
-  if (g.tcpDataSplit) j["tcp_data_split"] = *g.tcpDataSplit;
-  return j;
-}
-
 nlohmann::ordered_json featuresJson(std::string_view dev, const FeaturesInfo& info) {
   nlohmann::ordered_json features = nlohmann::ordered_json::object();
   for (const auto& f : info.features)
@@ -190,13 +125,5 @@ nlohmann::ordered_json featuresJson(std::string_view dev, const FeaturesInfo& in
   return {{"ifname", std::string(dev)}, {"features", features}};
 }
 
-nlohmann::ordered_json coalesceJson(std::string_view dev, const CoalesceInfo& c) {
-  nlohmann::ordered_json j{{"ifname", std::string(dev)}};
-  for (const auto& k : kCoalesceKeys) {
-    if (k.u32) putOpt(j, k.word, c.*k.u32);
-    else putOpt(j, k.word, c.*k.flag);
-  }
-  return j;
-}
 
 }  // namespace fastlink::cli

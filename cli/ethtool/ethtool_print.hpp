@@ -9,6 +9,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <variant>
 
 #include "fastlink/ethtool.hpp"
 
@@ -25,24 +26,23 @@ std::span<const LegacyGroup> legacyFeatureGroups();
 /// `name` matches a LegacyGroup pattern.
 bool matchesFeaturePattern(std::string_view name, std::string_view pattern);
 
-/// One -C keyword (ethtool's) and the field it sets.
-struct CoalesceKey {
-  const char* word;
-  std::optional<uint32_t> CoalesceInfo::*u32 = nullptr;
-  std::optional<bool> CoalesceInfo::*flag = nullptr;
-};
-std::span<const CoalesceKey> coalesceKeys();
-
 /// `ethtool -l DEV`, `-g`, `-k`, `-c` text (each ends with a newline).
 std::string channelsText(std::string_view dev, const ChannelsInfo& c);
 std::string ringsText(std::string_view dev, const RingsInfo& g);
 std::string featuresText(std::string_view dev, const FeaturesInfo& info);
 std::string coalesceText(std::string_view dev, const CoalesceInfo& c);
 
-/// `fastlink -j ethtool -l DEV` (and -g, -k, -c): {"ifname": DEV, ...}.
-nlohmann::ordered_json channelsJson(std::string_view dev, const ChannelsInfo& c);
-nlohmann::ordered_json ringsJson(std::string_view dev, const RingsInfo& g);
+/// `fastlink -j ethtool -l DEV` (and -g, -c): {"ifname": DEV, KEY: value, ...}, the set
+/// members under their keys in the library's table (ethtoolSettings).
+template <class Info>
+nlohmann::ordered_json settingsJson(std::string_view dev, const Info& info) {
+  nlohmann::ordered_json j{{"ifname", std::string(dev)}};
+  for (const auto& p : ethtoolSettings(info))
+    std::visit([&](auto member) {
+      if (const auto& v = info.*member) j[p.json] = *v;
+    }, p.member);
+  return j;
+}
 nlohmann::ordered_json featuresJson(std::string_view dev, const FeaturesInfo& info);
-nlohmann::ordered_json coalesceJson(std::string_view dev, const CoalesceInfo& c);
 
 }  // namespace fastlink::cli

@@ -21,6 +21,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "fastlink/genl.hpp"
@@ -138,6 +139,21 @@ struct DriverStat {
   uint64_t value = 0;
   friend bool operator==(const DriverStat&, const DriverStat&) = default;
 };
+
+/// One setting of ChannelsInfo, RingsInfo or CoalesceInfo as ethtool names it: its
+/// word on ethtool's command line (`-L rx`, `-C rx-usecs`; nullptr for what the kernel only
+/// reports), its key in fastlink's JSON, and the member holding it. The library's attribute
+/// table declares each once (src/ethtool/ethtool_fields.hpp): it encodes, decodes and names it.
+template <class Info>
+struct EthtoolSetting {
+  const char* keyword = nullptr;
+  const char* json = nullptr;
+  std::variant<std::optional<uint32_t> Info::*, std::optional<uint8_t> Info::*, std::optional<bool> Info::*> member{};
+};
+/// An object's settings in its table's order (the kernel's attribute order).
+std::span<const EthtoolSetting<ChannelsInfo>> ethtoolSettings(const ChannelsInfo&);
+std::span<const EthtoolSetting<RingsInfo>> ethtoolSettings(const RingsInfo&);
+std::span<const EthtoolSetting<CoalesceInfo>> ethtoolSettings(const CoalesceInfo&);
 
 /// Builds ethtool requests without sending them; `family` is the resolved "ethtool" family.
 /// The device is a name (the kernel resolves it) or an ifindex.

@@ -56,8 +56,18 @@ Request getRequest(const GenlFamily& family, uint8_t cmd, const Ifref& device, c
   return w.toRequest(what + " " + device.toString());
 }
 
-Error emptySet(const std::string& operation, const char* what) {
-  return Error::invalidArgument(operation, std::string("no ") + what + " given to change");
+// A SET request: the header, then what `encode` writes (the set members, by the message's
+// table); nothing to write is refused before anything is sent.
+template <class Encode>
+Request setRequest(const GenlFamily& family, uint8_t cmd, const Ifref& device, const std::string& what,
+                   const char* noun, Encode&& encode) {
+  std::string op = what + " " + device.toString();
+  genl::GenlWriter w(family, cmd, ETHTOOL_GENL_VERSION);
+  putHeader(w, device);
+  std::size_t header = w.size();
+  encode(w);
+  if (w.size() == header) throw Error::invalidArgument(op, std::string("no ") + noun + " given to change");
+  return w.toRequest(op);
 }
 
 }  // namespace
@@ -67,12 +77,8 @@ Request EthtoolRequests::getChannels(const GenlFamily& family, const Ifref& devi
 }
 
 Request EthtoolRequests::setChannels(const GenlFamily& family, const Ifref& device, const ChannelsInfo& c) {
-  std::string op = "ethtool -L " + device.toString();
-  if (!genl::anySettable(c, genl::kChannelsFields)) throw emptySet(op, "channel count");
-  genl::GenlWriter w(family, ETHTOOL_MSG_CHANNELS_SET, ETHTOOL_GENL_VERSION);
-  putHeader(w, device);
-  genl::putFields(w, c, genl::kChannelsFields);
-  return w.toRequest(op);
+  return setRequest(family, ETHTOOL_MSG_CHANNELS_SET, device, "ethtool -L", "channel count",
+                    [&](auto& w) { genl::kChannels.table.encode(w, c); });
 }
 
 Request EthtoolRequests::getRings(const GenlFamily& family, const Ifref& device) {
@@ -80,12 +86,8 @@ Request EthtoolRequests::getRings(const GenlFamily& family, const Ifref& device)
 }
 
 Request EthtoolRequests::setRings(const GenlFamily& family, const Ifref& device, const RingsInfo& g) {
-  std::string op = "ethtool -G " + device.toString();
-  if (!genl::anySettable(g, genl::kRingsFields)) throw emptySet(op, "ring parameter");
-  genl::GenlWriter w(family, ETHTOOL_MSG_RINGS_SET, ETHTOOL_GENL_VERSION);
-  putHeader(w, device);
-  genl::putFields(w, g, genl::kRingsFields);
-  return w.toRequest(op);
+  return setRequest(family, ETHTOOL_MSG_RINGS_SET, device, "ethtool -G", "ring parameter",
+                    [&](auto& w) { genl::kRings.table.encode(w, g); });
 }
 
 Request EthtoolRequests::getFeatures(const GenlFamily& family, const Ifref& device) {
@@ -97,7 +99,7 @@ Request EthtoolRequests::getFeatures(const GenlFamily& family, const Ifref& devi
 Request EthtoolRequests::setFeatures(const GenlFamily& family, const Ifref& device, const FeatureChanges& changes) {
   std::string op = "ethtool -K " + device.toString();
   for (const auto& [name, on] : changes.changes) op += " " + name + (on ? " on" : " off");
-  if (changes.changes.empty()) throw emptySet(op, "feature");
+  if (changes.changes.empty()) throw Error::invalidArgument(op, "no feature given to change");
   genl::GenlWriter w(family, ETHTOOL_MSG_FEATURES_SET, ETHTOOL_GENL_VERSION);
   // No reply message: the API reads the features back itself, which also shows what an
   // ACKed request did not change.
@@ -139,12 +141,8 @@ Request EthtoolRequests::getCoalesce(const GenlFamily& family, const Ifref& devi
 }
 
 Request EthtoolRequests::setCoalesce(const GenlFamily& family, const Ifref& device, const CoalesceInfo& c) {
-  std::string op = "ethtool -C " + device.toString();
-  if (c == CoalesceInfo()) throw emptySet(op, "coalescing parameter");
-  genl::GenlWriter w(family, ETHTOOL_MSG_COALESCE_SET, ETHTOOL_GENL_VERSION);
-  putHeader(w, device);
-  genl::putFields(w, c, genl::kCoalesceFields);
-  return w.toRequest(op);
+  return setRequest(family, ETHTOOL_MSG_COALESCE_SET, device, "ethtool -C", "coalescing parameter",
+                    [&](auto& w) { genl::kCoalesce.table.encode(w, c); });
 }
 
 Request EthtoolRequests::getStats(const GenlFamily& family, const Ifref& device) {
@@ -186,8 +184,7 @@ ChannelsInfo EthtoolApi::channels(const Ifref& device) {
 }
 
 void EthtoolApi::setChannels(const Ifref& device, const ChannelsInfo& channels) {
-  Request r = EthtoolRequests::setChannels(family(), device, channels);
-  execute(r);
+  execute(EthtoolRequests::setChannels(family(), device, channels));
 }
 
 RingsInfo EthtoolApi::rings(const Ifref& device) {
@@ -195,8 +192,7 @@ RingsInfo EthtoolApi::rings(const Ifref& device) {
 }
 
 void EthtoolApi::setRings(const Ifref& device, const RingsInfo& rings) {
-  Request r = EthtoolRequests::setRings(family(), device, rings);
-  execute(r);
+  execute(EthtoolRequests::setRings(family(), device, rings));
 }
 
 FeaturesInfo EthtoolApi::features(const Ifref& device) {
@@ -221,8 +217,7 @@ CoalesceInfo EthtoolApi::coalesce(const Ifref& device) {
 }
 
 void EthtoolApi::setCoalesce(const Ifref& device, const CoalesceInfo& coalesce) {
-  Request r = EthtoolRequests::setCoalesce(family(), device, coalesce);
-  execute(r);
+  execute(EthtoolRequests::setCoalesce(family(), device, coalesce));
 }
 
 std::vector<StatsGroup> EthtoolApi::stats(const Ifref& device) {

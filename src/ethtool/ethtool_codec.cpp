@@ -1,4 +1,5 @@
-// ethtool family decoders: channels, rings, coalesce, features (bitsets), string sets, stats.
+// ethtool family codec: channels, rings and coalesce by their tables, features (bitsets), string
+// sets, stats.
 #include "ethtool/ethtool_codec.hpp"
 
 #include <linux/ethtool_netlink.h>
@@ -9,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/attr_fields.hpp"
 #include "fastlink/error.hpp"
 #include "genl/genl_message.hpp"
 
@@ -75,23 +77,22 @@ EthtoolBitset decodeBitset(const nlattr* nest) {
   return out;
 }
 
-ChannelsInfo decodeChannels(const nlmsghdr* message) {
-  ChannelsInfo x;
-  readFields(decodeGenl(message, ETHTOOL_A_CHANNELS_MAX).attrs, x, kChannelsFields);
-  return x;
+namespace {
+
+// A message by its table (the request header has no row).
+template <class Info, std::size_t N>
+Info decodeBy(const nlmsghdr* m, const core::FieldTable<Info, N>& table) {
+  Info out;
+  GenlReply reply = decodeGenl(m, 0);
+  for (const nlattr* a : reply.attrs.all()) table.decode(a, out, core::FieldContext{"ethtool reply"});
+  return out;
 }
 
-RingsInfo decodeRings(const nlmsghdr* message) {
-  RingsInfo x;
-  readFields(decodeGenl(message, ETHTOOL_A_RINGS_MAX).attrs, x, kRingsFields);
-  return x;
-}
+}  // namespace
 
-CoalesceInfo decodeCoalesce(const nlmsghdr* message) {
-  CoalesceInfo x;
-  readFields(decodeGenl(message, ETHTOOL_A_COALESCE_MAX).attrs, x, kCoalesceFields);
-  return x;
-}
+ChannelsInfo decodeChannels(const nlmsghdr* message) { return decodeBy(message, kChannels.table); }
+RingsInfo decodeRings(const nlmsghdr* message) { return decodeBy(message, kRings.table); }
+CoalesceInfo decodeCoalesce(const nlmsghdr* message) { return decodeBy(message, kCoalesce.table); }
 
 FeaturesInfo decodeFeatures(const nlmsghdr* message, const std::vector<std::string>& names) {
   GenlReply r = decodeGenl(message, ETHTOOL_A_FEATURES_MAX);
@@ -179,3 +180,9 @@ std::vector<RawStatsGroup> decodeStats(const nlmsghdr* message) {
 }
 
 }  // namespace fastlink::genl
+
+namespace fastlink {
+std::span<const EthtoolSetting<ChannelsInfo>> ethtoolSettings(const ChannelsInfo&) { return genl::kChannels.settings; }
+std::span<const EthtoolSetting<RingsInfo>> ethtoolSettings(const RingsInfo&) { return genl::kRings.settings; }
+std::span<const EthtoolSetting<CoalesceInfo>> ethtoolSettings(const CoalesceInfo&) { return genl::kCoalesce.settings; }
+}  // namespace fastlink
