@@ -1,6 +1,7 @@
 // ethtool family codec (pure, no I/O), shared by ethtool.cpp, the unit tests and the fuzz harness.
 // Each attribute is a FieldTable row (core/attr_fields.hpp), declared once: the settings ethtool
-// names by a word carry it here, for the CLI's parser and JSON (ethtoolSettings()).
+// names by a word carry it here, for the CLI's parser and JSON (ethtoolSettings()); the link
+// settings' rows are in ethtool_codec.cpp.
 #pragma once
 
 #include <linux/ethtool_netlink.h>
@@ -34,6 +35,10 @@ struct EthtoolBitset {
 /// shorter than the size needs.
 EthtoolBitset decodeBitset(const nlattr* nest);
 
+/// Writes `change` as a bitset nest of attribute `type`: by name (verbose, only the named bits
+/// change) or by number (compact; without a mask the value is the whole set: NOMASK).
+void putBitset(core::MessageWriter& w, uint16_t type, const BitsetChange& change);
+
 /// The row of attribute `kType` for `kMember` and its names: `name` is ethtool's word for it on
 /// the command line and its JSON key (`json` when that differs); a Wire::Reported row has no word.
 template <uint16_t kType, auto kMember, core::Wire kWire = core::Wire::Native>
@@ -63,7 +68,7 @@ constexpr EthtoolParams<Info, N> params(const std::pair<core::AttrField<Info>, E
 
 using core::Wire;
 
-// JSON keys: fastlink's own (ethtool 6.1 has no --json for -l/-g/-c).
+// JSON keys: fastlink's own for -l/-g/-c (ethtool 6.1 has no --json for them); ethtool's for -a.
 inline constexpr auto kChannels = params<ChannelsInfo>({
     param<ETHTOOL_A_CHANNELS_RX_MAX, &ChannelsInfo::rxMax, Wire::Reported>("rx_max"),
     param<ETHTOOL_A_CHANNELS_TX_MAX, &ChannelsInfo::txMax, Wire::Reported>("tx_max"),
@@ -118,12 +123,31 @@ inline constexpr auto kCoalesce = params<CoalesceInfo>({
     param<ETHTOOL_A_COALESCE_USE_CQE_MODE_RX, &CoalesceInfo::cqeModeRx>("cqe-mode-rx"),
 });
 
+// ethtool -A's words; the JSON keys are ethtool 6.1's (`ethtool --json -a`).
+inline constexpr auto kPause = params<PauseInfo>({
+    param<ETHTOOL_A_PAUSE_AUTONEG, &PauseInfo::autoneg>("autoneg", "autonegotiate"),
+    param<ETHTOOL_A_PAUSE_RX, &PauseInfo::rx>("rx"),
+    param<ETHTOOL_A_PAUSE_TX, &PauseInfo::tx>("tx"),
+});
+
 /// Decoders of one reply message each (genl header included); throw Error(malformed_reply)
 /// on a short message.
 ChannelsInfo decodeChannels(const nlmsghdr* message);
 RingsInfo decodeRings(const nlmsghdr* message);
 CoalesceInfo decodeCoalesce(const nlmsghdr* message);
+LinkModesInfo decodeLinkModes(const nlmsghdr* message);
+LinkInfoSettings decodeLinkInfo(const nlmsghdr* message);
+LinkStateInfo decodeLinkState(const nlmsghdr* message);
+WolInfo decodeWol(const nlmsghdr* message);
+DebugInfo decodeDebug(const nlmsghdr* message);
+PauseInfo decodePause(const nlmsghdr* message);
+TsInfo decodeTsInfo(const nlmsghdr* message);
 
+/// The SET requests' encoders: the set members by the message's table (after the header).
+void encodeLinkModes(core::MessageWriter& w, const LinkModesInfo& modes);
+void encodeLinkInfo(core::MessageWriter& w, const LinkInfoSettings& info);
+void encodeWol(core::MessageWriter& w, const WolInfo& wol);
+void encodeDebug(core::MessageWriter& w, const DebugInfo& debug);
 /// FEATURES_GET_REPLY; `names` is the ETH_SS_FEATURES string set (bit index -> name). Bits
 /// without a name are named by verbose bitsets if present, else left out (unused bits).
 FeaturesInfo decodeFeatures(const nlmsghdr* message, const std::vector<std::string>& names);
