@@ -9,8 +9,14 @@
 // working; --json (or the global -j) prints our own JSON (ethtool 6.1 has none for -l/-k).
 #include <fmt/format.h>
 
+#include <linux/ethtool.h>
+#include <linux/if_link.h>
+
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
+#include <cstring>
+#include <initializer_list>
 #include <functional>
 #include <optional>
 #include <string>
@@ -20,6 +26,8 @@
 #include "kit/command.hpp"
 #include "ethtool/ethtool_print.hpp"
 #include "fastlink/ethtool.hpp"
+#include "fastlink/link.hpp"
+#include "fastlink/netlink.hpp"
 #include "kit/output.hpp"
 
 namespace fastlink::cli {
@@ -29,7 +37,15 @@ namespace {
 /// the others: failureStatus).
 constexpr int kEthtoolFailed = 1;
 
-constexpr const char* kUsage = R"(Usage: fastlink ethtool [ --json ] { -l | -g | -k | -c | -S } DEV
+constexpr const char* kUsage = R"(Usage: fastlink ethtool DEV
+       fastlink ethtool [ --json ] { -l | -g | -k | -c | -S | -a } DEV
+       fastlink ethtool { -i | -T | -P } DEV
+       fastlink ethtool -s DEV [ speed N ] [ lanes N ] [ duplex half|full ] [ autoneg on|off ]
+                               [ advertise HEX[/HEX] ] [ port tp|aui|bnc|mii|fibre|da ]
+                               [ mdix auto|on|off ] [ phyad N ] [ wol pumbagsfd|d|N ]
+                               [ sopass XX:XX:XX:XX:XX:XX ] [ msglvl N[/M] | msglvl TYPE on|off ... [ -- ] ]
+                               [ master-slave preferred-master|preferred-slave|forced-master|forced-slave ]
+       fastlink ethtool -A DEV [ autoneg on|off ] [ rx on|off ] [ tx on|off ]
        fastlink ethtool -L DEV [ rx N ] [ tx N ] [ other N ] [ combined N ]
        fastlink ethtool -G DEV [ rx N ] [ rx-mini N ] [ rx-jumbo N ] [ tx N ] [ rx-buf-len N ]
                                [ cqe-size N ] [ tx-push on|off ]
@@ -46,9 +62,13 @@ bool parseOnOff(Args& args, std::string_view keyword) {
 }
 
 /// ethtool 6.1's exit status when a request of `action` fails (the device missing or the kernel
-/// refusing): 1 for most, but -G exits 81 and -K 92 (ethtool's rings and features code), and -S
-/// 96 when it cannot read the driver's counter names, 94 when the driver has none.
+/// refusing), as measured against it: 1 for most; `ethtool DEV` and -s 75, -A 76, -i 71, -G 81,
+/// -K 92 (ethtool's codes per operation), and -S 96 when it cannot read the driver's counter
+/// names, 94 when the driver has none.
 int failureStatus(std::string_view action, bool driverStats, const Error& e) {
+  if (action.empty() || action == "-s" || action == "--change") return 75;
+  if (action == "-A" || action == "--pause") return 76;
+  if (action == "-i" || action == "--driver") return 71;
   if (action == "-G" || action == "--set-ring") return 81;
   if (action == "-K" || action == "--features" || action == "--offload") return 92;
   if (driverStats && (action == "-S" || action == "--statistics"))
@@ -56,10 +76,14 @@ int failureStatus(std::string_view action, bool driverStats, const Error& e) {
   return kEthtoolFailed;
 }
 
-/// Prints the library's error like the other commands (`Error: <extack or errno text>`).
-void printFailure(const Error& e, const std::string& device) {
+/// Prints the library's error in fastlink's `Error: ` shape with ethtool's words: a missing device
+/// as every fastlink command does, the -i ioctl's failure as ethtool words it, the rest as the
+/// kernel's extack or the errno text ("Operation not supported").
+void printFailure(const Error& e, const std::string& device, std::string_view action) {
   if (e.code() == std::errc::no_such_device)
     printError(fmt::format("Cannot find device \"{}\"", device));
+  else if (action == "-i" || action == "--driver")
+    printError("Cannot get driver information: " + e.code().message());
   else
     printError(e.reason());
 }
@@ -70,53 +94,43 @@ void printJson(Context& ctx, const nlohmann::ordered_json& j) {
   out.finish();
 }
 
-// ---- -l / -L -----------------------------------------------------------------------------
+// ---- -l / -L, -g / -G, -c / -C: settings by their table -------------------------------
 
-int showChannels(Context& ctx, const std::string& dev) {
-  ChannelsInfo c = ctx.netlink().ethtool().channels(dev);
-  if (ctx.options().json) printJson(ctx, channelsJson(dev, c));
-  else std::fputs(channelsText(dev, c).c_str(), stdout);
+// A show command: the object read by `get`, as ethtool's text or as JSON by its table.
+template <class Info>
+int showSettings(Context& ctx, const std::string& dev, Info (EthtoolApi::*get)(const Ifref&),
+                 std::string (*text)(std::string_view, const Info&)) {
+  Info info = (ctx.netlink().ethtool().*get)(dev);
+  if (ctx.options().json) printJson(ctx, settingsJson(dev, info));
+  else std::fputs(text(dev, info).c_str(), stdout);
   return kExitOk;
 }
 
-int setChannels(Context& ctx, const std::string& dev, Args& args) {
-  ChannelsInfo c;
+// `KEYWORD VALUE ...` by the message's table (ethtool's words): a number for a count, on|off for a flag.
+template <class Info>
+Info parseSettings(Args& args, std::string_view action, const char* noun) {
+  Info info;
+  const auto table = ethtoolSettings(info);
   while (!args.done()) {
-    if (args.accept("rx")) c.setRx(parseU32(args.value("rx"), "rx"));
-    else if (args.accept("tx")) c.setTx(parseU32(args.value("tx"), "tx"));
-    else if (args.accept("other")) c.setOther(parseU32(args.value("other"), "other"));
-    else if (args.accept("combined")) c.setCombined(parseU32(args.value("combined"), "combined"));
-    else args.unknown("ethtool -L takes: rx N, tx N, other N, combined N");
+    std::string word = args.peek();
+    auto p = std::find_if(table.begin(), table.end(), [&](const auto& p) { return p.keyword && word == p.keyword; });
+    if (p == table.end()) {
+      std::string words;
+      for (const auto& q : table)
+        if (q.keyword)
+          words += fmt::format("{}{} {}", words.empty() ? "" : ", ", q.keyword,
+                               std::holds_alternative<std::optional<bool> Info::*>(q.member) ? "on|off" : "N");
+      args.unknown(fmt::format("ethtool {} takes: {}", action, words));
+    }
+    args.next();
+    std::visit([&](auto member) {
+      using V = typename std::remove_reference_t<decltype(info.*member)>::value_type;
+      if constexpr (std::is_same_v<V, bool>) info.*member = parseOnOff(args, word);
+      else info.*member = static_cast<V>(parseU32(args.value(word), word));
+    }, p->member);
   }
-  if (!c.rx && !c.tx && !c.other && !c.combined) throw UsageError("ethtool -L: no channel count given");
-  ctx.netlink().ethtool().setChannels(dev, c);
-  return kExitOk;
-}
-
-// ---- -g / -G -----------------------------------------------------------------------------
-
-int showRings(Context& ctx, const std::string& dev) {
-  RingsInfo g = ctx.netlink().ethtool().rings(dev);
-  if (ctx.options().json) printJson(ctx, ringsJson(dev, g));
-  else std::fputs(ringsText(dev, g).c_str(), stdout);
-  return kExitOk;
-}
-
-int setRings(Context& ctx, const std::string& dev, Args& args) {
-  RingsInfo g;
-  while (!args.done()) {
-    if (args.accept("rx")) g.setRx(parseU32(args.value("rx"), "rx"));
-    else if (args.accept("rx-mini")) g.setRxMini(parseU32(args.value("rx-mini"), "rx-mini"));
-    else if (args.accept("rx-jumbo")) g.setRxJumbo(parseU32(args.value("rx-jumbo"), "rx-jumbo"));
-    else if (args.accept("tx")) g.setTx(parseU32(args.value("tx"), "tx"));
-    else if (args.accept("rx-buf-len")) g.setRxBufLen(parseU32(args.value("rx-buf-len"), "rx-buf-len"));
-    else if (args.accept("cqe-size")) g.setCqeSize(parseU32(args.value("cqe-size"), "cqe-size"));
-    else if (args.peek() == "tx-push") { args.next(); g.setTxPush(parseOnOff(args, "tx-push")); }
-    else args.unknown("ethtool -G takes: rx N, rx-mini N, rx-jumbo N, tx N, rx-buf-len N, cqe-size N, tx-push on|off");
-  }
-  if (g == RingsInfo()) throw UsageError("ethtool -G: no ring parameter given");
-  ctx.netlink().ethtool().setRings(dev, g);
-  return kExitOk;
+  if (info == Info()) throw UsageError(fmt::format("ethtool {}: no {} given", action, noun));
+  return info;
 }
 
 // ---- -k / -K -----------------------------------------------------------------------------
@@ -214,32 +228,6 @@ int setFeatures(Context& ctx, const std::string& dev, Args& args) {
   return reportFeatureChanges(before, r, changes);
 }
 
-// ---- -c / -C -----------------------------------------------------------------------------
-
-int showCoalesce(Context& ctx, const std::string& dev) {
-  CoalesceInfo c = ctx.netlink().ethtool().coalesce(dev);
-  if (ctx.options().json) printJson(ctx, coalesceJson(dev, c));
-  else std::fputs(coalesceText(dev, c).c_str(), stdout);
-  return kExitOk;
-}
-
-int setCoalesce(Context& ctx, const std::string& dev, Args& args) {
-  CoalesceInfo c;
-  while (!args.done()) {
-    std::string word = args.peek();
-    const CoalesceKey* key = nullptr;
-    for (const auto& k : coalesceKeys())
-      if (word == k.word) key = &k;
-    if (!key) args.unknown("ethtool -C takes ethtool's coalescing keywords (see docs/cli/ethtool.md)");
-    args.next();
-    if (key->u32) c.*key->u32 = parseU32(args.value(key->word), key->word);
-    else c.*key->flag = parseOnOff(args, key->word);
-  }
-  if (c == CoalesceInfo()) throw UsageError("ethtool -C: no coalescing parameter given");
-  ctx.netlink().ethtool().setCoalesce(dev, c);
-  return kExitOk;
-}
-
 // ---- -S ----------------------------------------------------------------------------------
 
 // ethtool -S DEV: the driver's counters, "NIC statistics:" then "     NAME: VALUE".
@@ -277,6 +265,195 @@ int showStandardStats(Context& ctx, const std::string& dev) {
   return kExitOk;
 }
 
+// ---- ethtool DEV, -s ----------------------------------------------------------------------
+
+int showLinkSettings(Context& ctx, const std::string& dev) {
+  EthtoolOutput r = linkSettingsText(dev, ctx.netlink().ethtool().linkSettings(dev));
+  std::fputs(r.out.c_str(), stdout);
+  std::fflush(stdout);
+  std::fputs(r.err.c_str(), stderr);
+  return r.status;
+}
+
+/// One of `names` for `word`'s value.
+uint8_t lookupValue(Args& args, std::string_view word, std::initializer_list<std::pair<const char*, uint8_t>> names) {
+  std::string v = args.value(word);
+  std::string all;
+  for (const auto& [name, value] : names) {
+    if (v == name) return value;
+    all += (all.empty() ? "" : "|") + std::string(name);
+  }
+  throw UsageError(fmt::format("\"{}\" takes {}, not \"{}\"", word, all, v));
+}
+
+/// A number as ethtool's bitset parameters take it: hexadecimal of any length with 0x (always
+/// for `hex`: advertise), else decimal up to 32 bits; optionally /MASK in the same form. Without
+/// a mask the number is the whole set (NOMASK).
+BitsetChange numericBits(std::string_view word, const std::string& text, bool hex) {
+  auto parse = [&](std::string_view t) {
+    bool isHex = hex || t.starts_with("0x") || t.starts_with("0X");
+    if (t.starts_with("0x") || t.starts_with("0X")) t.remove_prefix(2);
+    std::vector<uint32_t> words;
+    if (!isHex) {
+      words.push_back(parseU32(std::string(t), word));
+      return words;
+    }
+    if (t.empty() || t.find_first_not_of("0123456789abcdefABCDEF") != std::string_view::npos)
+      throw UsageError(fmt::format("{}: \"{}\" is not a hexadecimal number", word, text));
+    for (std::size_t end = t.size(); end > 0; end -= std::min<std::size_t>(end, 8)) {
+      std::size_t begin = end > 8 ? end - 8 : 0;
+      words.push_back(static_cast<uint32_t>(std::stoul(std::string(t.substr(begin, end - begin)), nullptr, 16)));
+    }
+    return words;
+  };
+  BitsetChange change;
+  auto slash = text.find('/');
+  change.value = parse(std::string_view(text).substr(0, slash));
+  if (slash != std::string::npos) change.mask = parse(std::string_view(text).substr(slash + 1));
+  std::size_t words = std::max(change.value.size(), change.mask.size());
+  change.value.resize(words, 0);
+  if (!change.mask.empty()) change.mask.resize(words, 0);
+  change.size = static_cast<uint32_t>(words * 32);
+  return change;
+}
+
+/// wol: ethtool's letters (p u m b a g s f; d: none) or a number, the whole set either way.
+BitsetChange wolBits(const std::string& text) {
+  if (text.find_first_not_of("pumbagsfd") != std::string::npos) return numericBits("wol", text, false);
+  static constexpr std::string_view kLetters = "pumbagsf";  // WAKE_* bit 0 to 7
+  BitsetChange change{8, {0}, {}, {}};
+  for (char c : text) change.value[0] = c == 'd' ? 0 : change.value[0] | 1u << kLetters.find(c);
+  return change;
+}
+
+std::vector<uint8_t> sopassBytes(const std::string& text) {
+  std::vector<uint8_t> out;
+  std::size_t pos = 0;
+  while (out.size() < 6 && pos <= text.size()) {
+    std::size_t end = text.find(':', pos);
+    std::string part = text.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
+    if (part.empty() || part.size() > 2 || part.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos) break;
+    out.push_back(static_cast<uint8_t>(std::stoul(part, nullptr, 16)));
+    if (end == std::string::npos) {
+      pos = text.size() + 1;
+      break;
+    }
+    pos = end + 1;
+  }
+  if (out.size() != 6 || pos != text.size() + 1)
+    throw UsageError(fmt::format("sopass: \"{}\" is not six hexadecimal bytes XX:XX:XX:XX:XX:XX", text));
+  return out;
+}
+
+constexpr const char* kSetWords =
+    "speed N, lanes N, duplex half|full, autoneg on|off, advertise HEX[/HEX], port tp|aui|bnc|mii|fibre|da, "
+    "mdix auto|on|off, phyad N, wol pumbagsfd|d|N, sopass XX:XX:XX:XX:XX:XX, msglvl N[/M] | msglvl TYPE on|off ... [--], "
+    "master-slave preferred-master|preferred-slave|forced-master|forced-slave";
+
+// ethtool -s: each word to the message that carries it (link info, link modes, wake-on, message
+// level); the messages are sent in ethtool's order, each one request the kernel checks whole.
+int setLinkSettings(Context& ctx, const std::string& dev, Args& args) {
+  LinkInfoSettings info;
+  LinkModesInfo modes;
+  WolInfo wol;
+  DebugInfo debug;
+  static constexpr std::string_view kWords[] = {"speed", "lanes", "duplex", "autoneg", "advertise", "master-slave",
+                                                "port", "mdix", "phyad", "xcvr", "wol", "sopass", "msglvl"};
+  while (!args.done()) {
+    std::string word = args.peek();
+    if (std::find(std::begin(kWords), std::end(kWords), word) == std::end(kWords))
+      args.unknown(fmt::format("ethtool -s takes: {}", kSetWords));
+    args.next();
+    if (word == "speed") modes.speed = parseU32(args.value(word), word);
+    else if (word == "lanes") modes.lanes = parseU32(args.value(word), word);
+    else if (word == "duplex") modes.duplex = lookupValue(args, word, {{"half", DUPLEX_HALF}, {"full", DUPLEX_FULL}});
+    else if (word == "autoneg") modes.autoneg = parseOnOff(args, word);
+    else if (word == "advertise") modes.advertise = numericBits(word, args.value(word), true);
+    else if (word == "master-slave")
+      modes.masterSlaveCfg = lookupValue(args, word, {{"preferred-master", MASTER_SLAVE_CFG_MASTER_PREFERRED},
+                                                      {"preferred-slave", MASTER_SLAVE_CFG_SLAVE_PREFERRED},
+                                                      {"forced-master", MASTER_SLAVE_CFG_MASTER_FORCE},
+                                                      {"forced-slave", MASTER_SLAVE_CFG_SLAVE_FORCE}});
+    else if (word == "port")
+      info.port = lookupValue(args, word, {{"tp", PORT_TP}, {"aui", PORT_AUI}, {"mii", PORT_MII}, {"fibre", PORT_FIBRE},
+                                           {"bnc", PORT_BNC}, {"da", PORT_DA}});
+    else if (word == "mdix")
+      info.mdixCtrl = lookupValue(args, word, {{"auto", ETH_TP_MDI_AUTO}, {"on", ETH_TP_MDI_X}, {"off", ETH_TP_MDI}});
+    else if (word == "phyad") {
+      uint32_t n = parseU32(args.value(word), word);
+      if (n > 255) throw UsageError(fmt::format("phyad: {} is more than 255", n));
+      info.phyAddress = static_cast<uint8_t>(n);
+    } else if (word == "xcvr") {
+      throw UsageError("deprecated parameter \"xcvr\" is not supported by the kernel");
+    } else if (word == "wol") wol.change = wolBits(args.value(word));
+    else if (word == "sopass") wol.sopass = sopassBytes(args.value(word));
+    else if (word == "msglvl") {
+      std::string v = args.value(word);
+      if (!v.empty() && std::isdigit(static_cast<unsigned char>(v[0]))) {
+        debug.change = numericBits(word, v, false);
+      } else {
+        // msglvl TYPE on|off ... [--]: by the kernel's names of the message classes, every pair
+        // up to "--" or the end, as ethtool reads them ("wol" is a class as well as a keyword).
+        BitsetChange named;
+        named.named.emplace_back(v, parseOnOff(args, v));
+        while (!args.done() && args.peek() != "--") {
+          std::string type = args.next();
+          named.named.emplace_back(type, parseOnOff(args, type));
+        }
+        if (!args.done()) args.next();
+        debug.change = named;
+      }
+    }
+  }
+  EthtoolApi& et = ctx.netlink().ethtool();
+  // "autoneg on" alone advertises every speed the device supports (ethtool's compatibility with
+  // its ioctl days): read them first.
+  if (modes.autoneg == true && !modes.advertise && !modes.speed && !modes.duplex && !modes.lanes) {
+    LinkSettings now = et.linkSettings(dev);
+    if (now.modes && now.modes->ours) modes.advertise = speedModes(*now.modes->ours);
+  }
+  if (info != LinkInfoSettings()) et.setLinkInfo(dev, info);
+  if (modes != LinkModesInfo()) et.setLinkModes(dev, modes);
+  if (wol != WolInfo()) et.setWol(dev, wol);
+  if (debug != DebugInfo()) et.setDebug(dev, debug);
+  return kExitOk;
+}
+
+// ---- -a / -A, -i, -T, -P ------------------------------------------------------------------
+
+// ethtool -a: with --json, ethtool's own JSON (always indented; an empty array when it fails).
+int showPause(Context& ctx, const std::string& dev) {
+  std::optional<JsonArrayWriter> json;
+  if (ctx.options().json) json.emplace(stdout, true);
+  EthtoolApi& et = ctx.netlink().ethtool();
+  PauseInfo p = et.pause(dev);
+  std::optional<std::pair<bool, bool>> negotiated;
+  if (p.autoneg == true)
+    if (auto modes = et.linkSettings(dev).modes) negotiated = negotiatedPause(*modes);
+  if (json) json->add(pauseJson(dev, p, negotiated));
+  else std::fputs(pauseText(dev, p, negotiated).c_str(), stdout);
+  return kExitOk;
+}
+
+int showDriverInfo(Context& ctx, const std::string& dev) {
+  std::fputs(driverInfoText(ctx.netlink().ethtool().driverInfo(dev)).c_str(), stdout);
+  return kExitOk;
+}
+
+int showTsInfo(Context& ctx, const std::string& dev) {
+  std::fputs(tsInfoText(dev, ctx.netlink().ethtool().tsInfo(dev)).c_str(), stdout);
+  return kExitOk;
+}
+
+// ethtool -P: the permanent address is rtnetlink's (IFLA_PERM_ADDRESS), as ethtool reads it;
+// LinkInfo keeps it among the attributes it does not decode.
+int showPermanentAddress(Context& ctx, const std::string& dev) {
+  LinkInfo link = ctx.netlink().links().get(dev);
+  std::optional<RawAttribute> perm = link.unknown.find(IFLA_PERM_ADDRESS);
+  std::fputs(permanentAddressText(perm ? std::optional(perm->payload) : std::nullopt).c_str(), stdout);
+  return kExitOk;
+}
+
 // ---- dispatch ----------------------------------------------------------------------------
 
 int runEthtoolCommand(Context& ctx, Args& args) {
@@ -294,9 +471,17 @@ int runEthtoolCommand(Context& ctx, Args& args) {
     printLine(kUsage);
     return kExitOk;
   }
-  std::string action = args.next();
+  // A first word that is not an option is the device: `ethtool DEV`, the link settings.
+  std::string action = args.peek().starts_with("-") ? args.next() : std::string();
   if (args.done()) throw UsageError(fmt::format("ethtool {}: a device name is required", action));
   std::string dev = args.next();
+  // ethtool 6.1 has --json only for -a, -k, -S (and fastlink for -l, -g, -c too): elsewhere it is
+  // a bad command line, status 1.
+  static constexpr std::string_view kNoJson[] = {"", "-i", "--driver", "-T", "--show-time-stamping", "-P",
+                                                 "--show-permaddr", "-s", "--change", "-A", "--pause"};
+  if (options.json && std::find(std::begin(kNoJson), std::end(kNoJson), action) != std::end(kNoJson))
+    throw UsageError(fmt::format("ethtool {} has no JSON output (ethtool 6.1 has none either)",
+                                 action.empty() ? "DEV" : action));
   // --all-groups may follow the device for -S, as ethtool takes it.
   if (action == "-S" && !args.done() && args.peek() == "--all-groups") {
     args.next();
@@ -304,25 +489,40 @@ int runEthtoolCommand(Context& ctx, Args& args) {
   }
   Context local(options);
   Context& c = options.json == ctx.options().json ? ctx : local;
-  auto showOnly = [&](int (*show)(Context&, const std::string&)) {
+  auto showOnly = [&](auto... show) {
     if (!args.done()) args.unknown(fmt::format("ethtool {} takes only a device", action));
-    return show(c, dev);
+    if constexpr (sizeof...(show) == 1) return (show(c, dev), ...);
+    else return showSettings(c, dev, show...);
   };
   try {
-    if (action == "-l" || action == "--show-channels") return showOnly(showChannels);
-    if (action == "-L" || action == "--set-channels") return setChannels(c, dev, args);
-    if (action == "-g" || action == "--show-ring") return showOnly(showRings);
-    if (action == "-G" || action == "--set-ring") return setRings(c, dev, args);
+    EthtoolApi& et = c.netlink().ethtool();
+    if (action == "-l" || action == "--show-channels") return showOnly(&EthtoolApi::channels, channelsText);
+    if (action == "-L" || action == "--set-channels")
+      return et.setChannels(dev, parseSettings<ChannelsInfo>(args, "-L", "channel count")), kExitOk;
+    if (action == "-g" || action == "--show-ring") return showOnly(&EthtoolApi::rings, ringsText);
+    if (action == "-G" || action == "--set-ring")
+      return et.setRings(dev, parseSettings<RingsInfo>(args, "-G", "ring parameter")), kExitOk;
     if (action == "-k" || action == "--show-features" || action == "--show-offload") return showOnly(showFeatures);
     if (action == "-K" || action == "--features" || action == "--offload") return setFeatures(c, dev, args);
-    if (action == "-c" || action == "--show-coalesce") return showOnly(showCoalesce);
-    if (action == "-C" || action == "--coalesce") return setCoalesce(c, dev, args);
+    if (action == "-c" || action == "--show-coalesce") return showOnly(&EthtoolApi::coalesce, coalesceText);
+    if (action == "-C" || action == "--coalesce")
+      return et.setCoalesce(dev, parseSettings<CoalesceInfo>(args, "-C", "coalescing parameter")), kExitOk;
     if (action == "-S" || action == "--statistics") return showOnly(allGroups ? showStandardStats : showDriverStats);
+    if (action.empty()) return showOnly(showLinkSettings);
+    if (action == "-s" || action == "--change") return setLinkSettings(c, dev, args);
+    if (action == "-a" || action == "--show-pause") return showOnly(showPause);
+    if (action == "-A" || action == "--pause")
+      return et.setPause(dev, parseSettings<PauseInfo>(args, "-A", "pause parameter")), kExitOk;
+    if (action == "-i" || action == "--driver") return showOnly(showDriverInfo);
+    if (action == "-T" || action == "--show-time-stamping") return showOnly(showTsInfo);
+    if (action == "-P" || action == "--show-permaddr") return showOnly(showPermanentAddress);
   } catch (const Error& e) {
-    printFailure(e, dev);
+    // `ethtool DEV` reports on stdout that it got nothing, whatever the reason.
+    if (action.empty()) std::fputs("No data available\n", stdout);
+    printFailure(e, dev, action);
     return failureStatus(action, !allGroups, e);
   }
-  throw UsageError(fmt::format("ethtool option \"{}\" is unknown; fastlink covers -l -L -g -G -k -K -c -C -S", action));
+  throw UsageError(fmt::format("ethtool option \"{}\" is unknown; fastlink covers -s -a -A -i -T -P -l -L -g -G -k -K -c -C -S", action));
 }
 
 int runEthtool(Context& ctx, Args& args) {

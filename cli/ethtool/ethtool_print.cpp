@@ -2,6 +2,12 @@
 #include "ethtool/ethtool_print.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <linux/ethtool.h>
+#include <linux/ethtool_netlink.h>
+
+#include <algorithm>
+#include <initializer_list>
 
 #include <vector>
 
@@ -23,42 +29,8 @@ constexpr LegacyGroup kLegacy[] = {
     {"rxhash", "receive-hashing", "rx-hashing"},
 };
 
-const CoalesceKey kCoalesceKeys[] = {
-    {"adaptive-rx", nullptr, &CoalesceInfo::adaptiveRx},
-    {"adaptive-tx", nullptr, &CoalesceInfo::adaptiveTx},
-    {"sample-interval", &CoalesceInfo::rateSampleInterval},
-    {"stats-block-usecs", &CoalesceInfo::statsBlockUsecs},
-    {"pkt-rate-low", &CoalesceInfo::pktRateLow},
-    {"pkt-rate-high", &CoalesceInfo::pktRateHigh},
-    {"rx-usecs", &CoalesceInfo::rxUsecs},
-    {"rx-frames", &CoalesceInfo::rxMaxFrames},
-    {"rx-usecs-irq", &CoalesceInfo::rxUsecsIrq},
-    {"rx-frames-irq", &CoalesceInfo::rxMaxFramesIrq},
-    {"tx-usecs", &CoalesceInfo::txUsecs},
-    {"tx-frames", &CoalesceInfo::txMaxFrames},
-    {"tx-usecs-irq", &CoalesceInfo::txUsecsIrq},
-    {"tx-frames-irq", &CoalesceInfo::txMaxFramesIrq},
-    {"rx-usecs-low", &CoalesceInfo::rxUsecsLow},
-    {"rx-frames-low", &CoalesceInfo::rxMaxFramesLow},
-    {"tx-usecs-low", &CoalesceInfo::txUsecsLow},
-    {"tx-frames-low", &CoalesceInfo::txMaxFramesLow},
-    {"rx-usecs-high", &CoalesceInfo::rxUsecsHigh},
-    {"rx-frames-high", &CoalesceInfo::rxMaxFramesHigh},
-    {"tx-usecs-high", &CoalesceInfo::txUsecsHigh},
-    {"tx-frames-high", &CoalesceInfo::txMaxFramesHigh},
-    {"cqe-mode-rx", nullptr, &CoalesceInfo::cqeModeRx},
-    {"cqe-mode-tx", nullptr, &CoalesceInfo::cqeModeTx},
-};
-
 std::string opt(const std::optional<uint32_t>& v) { return v ? std::to_string(*v) : "n/a"; }
 std::string onOff(const std::optional<bool>& v) { return v ? (*v ? "on" : "off") : "n/a"; }
-
-void putOpt(nlohmann::ordered_json& j, const char* key, const std::optional<uint32_t>& v) {
-  if (v) j[key] = *v;
-}
-void putOpt(nlohmann::ordered_json& j, const char* key, const std::optional<bool>& v) {
-  if (v) j[key] = *v;
-}
 
 std::string featureLine(const std::string& prefix, const std::string& name, bool active, bool fixed, bool wanted) {
   std::string suffix;
@@ -70,7 +42,6 @@ std::string featureLine(const std::string& prefix, const std::string& name, bool
 }  // namespace
 
 std::span<const LegacyGroup> legacyFeatureGroups() { return kLegacy; }
-std::span<const CoalesceKey> coalesceKeys() { return kCoalesceKeys; }
 
 bool matchesFeaturePattern(std::string_view name, std::string_view pattern) {
   auto star = pattern.find('*');
@@ -153,36 +124,6 @@ std::string coalesceText(std::string_view dev, const CoalesceInfo& c) {
 
 // ---- JSON ----------------------------------------------------------------------------------
 
-nlohmann::ordered_json channelsJson(std::string_view dev, const ChannelsInfo& c) {
-  nlohmann::ordered_json j{{"ifname", std::string(dev)}};
-  putOpt(j, "rx_max", c.rxMax);
-  putOpt(j, "tx_max", c.txMax);
-  putOpt(j, "other_max", c.otherMax);
-  putOpt(j, "combined_max", c.combinedMax);
-  putOpt(j, "rx", c.rx);
-  putOpt(j, "tx", c.tx);
-  putOpt(j, "other", c.other);
-  putOpt(j, "combined", c.combined);
-  return j;
-}
-
-nlohmann::ordered_json ringsJson(std::string_view dev, const RingsInfo& g) {
-  nlohmann::ordered_json j{{"ifname", std::string(dev)}};
-  putOpt(j, "rx_max", g.rxMax);
-  putOpt(j, "rx_mini_max", g.rxMiniMax);
-  putOpt(j, "rx_jumbo_max", g.rxJumboMax);
-  putOpt(j, "tx_max", g.txMax);
-  putOpt(j, "rx", g.rx);
-  putOpt(j, "rx_mini", g.rxMini);
-  putOpt(j, "rx_jumbo", g.rxJumbo);
-  putOpt(j, "tx", g.tx);
-  putOpt(j, "rx_buf_len", g.rxBufLen);
-  putOpt(j, "cqe_size", g.cqeSize);
-  putOpt(j, "tx_push", g.txPush);
-  if (g.tcpDataSplit) j["tcp_data_split"] = *g.tcpDataSplit;
-  return j;
-}
-
 nlohmann::ordered_json featuresJson(std::string_view dev, const FeaturesInfo& info) {
   nlohmann::ordered_json features = nlohmann::ordered_json::object();
   for (const auto& f : info.features)
@@ -190,11 +131,356 @@ nlohmann::ordered_json featuresJson(std::string_view dev, const FeaturesInfo& in
   return {{"ifname", std::string(dev)}, {"features", features}};
 }
 
-nlohmann::ordered_json coalesceJson(std::string_view dev, const CoalesceInfo& c) {
-  nlohmann::ordered_json j{{"ifname", std::string(dev)}};
-  for (const auto& k : kCoalesceKeys) {
-    if (k.u32) putOpt(j, k.word, c.*k.u32);
-    else putOpt(j, k.word, c.*k.flag);
+
+// ---- ethtool DEV (link settings), -i, -T, -P, -a -------------------------------------------
+
+namespace {
+
+// ethtool's classes of link mode bits: only speed/duplex modes are "link modes"; the others
+// are ports, pause, FEC and autoneg, printed on lines of their own.
+enum class ModeClass { Speed, Port, Autoneg, Pause, Fec };
+
+ModeClass classOf(uint32_t bit) {
+  switch (bit) {
+    case ETHTOOL_LINK_MODE_TP_BIT:
+    case ETHTOOL_LINK_MODE_AUI_BIT:
+    case ETHTOOL_LINK_MODE_MII_BIT:
+    case ETHTOOL_LINK_MODE_FIBRE_BIT:
+    case ETHTOOL_LINK_MODE_BNC_BIT:
+    case ETHTOOL_LINK_MODE_Backplane_BIT: return ModeClass::Port;
+    case ETHTOOL_LINK_MODE_Autoneg_BIT: return ModeClass::Autoneg;
+    case ETHTOOL_LINK_MODE_Pause_BIT:
+    case ETHTOOL_LINK_MODE_Asym_Pause_BIT: return ModeClass::Pause;
+    case ETHTOOL_LINK_MODE_FEC_NONE_BIT:
+    case ETHTOOL_LINK_MODE_FEC_RS_BIT:
+    case ETHTOOL_LINK_MODE_FEC_BASER_BIT:
+    case ETHTOOL_LINK_MODE_FEC_LLRS_BIT: return ModeClass::Fec;
+    default: return ModeClass::Speed;
+  }
+}
+
+bool halfDuplex(uint32_t bit) {
+  return bit == ETHTOOL_LINK_MODE_10baseT_Half_BIT || bit == ETHTOOL_LINK_MODE_100baseT_Half_BIT ||
+         bit == ETHTOOL_LINK_MODE_1000baseT_Half_BIT || bit == ETHTOOL_LINK_MODE_100baseFX_Half_BIT;
+}
+
+bool hasMode(const std::vector<LinkMode>& modes, uint32_t bit, bool supported) {
+  for (const auto& m : modes)
+    if (m.bit == bit) return supported ? m.supported : m.advertised;
+  return false;
+}
+
+// One list of modes of a class, as ethtool lays it out: the supported ones (its "mask") or the
+// advertised ones; a mode follows its half-duplex twin on the same line, others on a line of
+// their own aligned under the first, or after `between` when there is one.
+void modeList(std::string& s, const std::vector<LinkMode>& modes, bool supported, ModeClass cls,
+              std::string_view before, const char* between, std::string_view after, const char* ifNone) {
+  s += '\t';
+  s += before;
+  bool first = true;
+  uint32_t prev = 0;
+  for (const auto& m : modes) {
+    if (!(supported ? m.supported : m.advertised) || classOf(m.bit) != cls) continue;
+    if (!first) {
+      if (cls == ModeClass::Speed && m.bit == prev + 1 && halfDuplex(prev)) s += ' ';
+      else if (between) s += fmt::format("\t{}", between);
+      else s += fmt::format("\n\t{:{}}", "", before.size());
+    }
+    first = false;
+    s += m.name;
+    prev = m.bit;
+  }
+  if (first && ifNone) s += ifNone;
+  s += after;
+}
+
+void pauseLine(std::string& s, const std::vector<LinkMode>& modes, bool supported, std::string_view label) {
+  bool pause = hasMode(modes, ETHTOOL_LINK_MODE_Pause_BIT, supported);
+  bool asym = hasMode(modes, ETHTOOL_LINK_MODE_Asym_Pause_BIT, supported);
+  s += fmt::format("\t{}{}\n", label, pause ? (asym ? "Symmetric Receive-only" : "Symmetric") : (asym ? "Transmit-only" : "No"));
+}
+
+const char* yesNo(bool on) { return on ? "Yes" : "No"; }
+
+// "\tLABEL: NAME", or ethtool's "Unknown! (N)" for a value it has no name for.
+std::string enumLine(std::string_view label, unsigned value, std::initializer_list<std::pair<unsigned, const char*>> names) {
+  for (const auto& [v, name] : names)
+    if (v == value) return fmt::format("\t{}: {}\n", label, name);
+  return fmt::format("\t{}: Unknown! ({})\n", label, value);
+}
+
+std::string wolLetters(uint32_t modes) {
+  static constexpr std::pair<uint32_t, char> kLetters[] = {{WAKE_PHY, 'p'},   {WAKE_UCAST, 'u'}, {WAKE_MCAST, 'm'},
+                                                           {WAKE_BCAST, 'b'}, {WAKE_ARP, 'a'},   {WAKE_MAGIC, 'g'},
+                                                           {WAKE_MAGICSECURE, 's'}, {WAKE_FILTER, 'f'}};
+  std::string out;
+  for (const auto& [bit, letter] : kLetters)
+    if (modes & bit) out += letter;
+  return modes ? out : "d";
+}
+
+const char* linkExtState(uint8_t state) {
+  switch (state) {
+    case ETHTOOL_LINK_EXT_STATE_AUTONEG: return "Autoneg";
+    case ETHTOOL_LINK_EXT_STATE_LINK_TRAINING_FAILURE: return "Link training failure";
+    case ETHTOOL_LINK_EXT_STATE_LINK_LOGICAL_MISMATCH: return "Logical mismatch";
+    case ETHTOOL_LINK_EXT_STATE_BAD_SIGNAL_INTEGRITY: return "Bad signal integrity";
+    case ETHTOOL_LINK_EXT_STATE_NO_CABLE: return "No cable";
+    case ETHTOOL_LINK_EXT_STATE_CABLE_ISSUE: return "Cable issue";
+    case ETHTOOL_LINK_EXT_STATE_EEPROM_ISSUE: return "EEPROM issue";
+    case ETHTOOL_LINK_EXT_STATE_CALIBRATION_FAILURE: return "Calibration failure";
+    case ETHTOOL_LINK_EXT_STATE_POWER_BUDGET_EXCEEDED: return "Power budget exceeded";
+    case ETHTOOL_LINK_EXT_STATE_OVERHEAT: return "Overheat";
+    case ETHTOOL_LINK_EXT_STATE_MODULE: return "Module";
+    default: return nullptr;
+  }
+}
+
+const char* linkExtSubstate(uint8_t state, uint8_t sub) {
+  using P = std::pair<unsigned, const char*>;
+  static constexpr P kAutoneg[] = {{ETHTOOL_LINK_EXT_SUBSTATE_AN_NO_PARTNER_DETECTED, "No partner detected"},
+                                   {ETHTOOL_LINK_EXT_SUBSTATE_AN_ACK_NOT_RECEIVED, "Ack not received"},
+                                   {ETHTOOL_LINK_EXT_SUBSTATE_AN_NEXT_PAGE_EXCHANGE_FAILED, "Next page exchange failed"},
+                                   {ETHTOOL_LINK_EXT_SUBSTATE_AN_NO_PARTNER_DETECTED_FORCE_MODE,
+                                    "No partner detected during force mode"},
+                                   {ETHTOOL_LINK_EXT_SUBSTATE_AN_FEC_MISMATCH_DURING_OVERRIDE,
+                                    "FEC mismatch during override"},
+                                   {ETHTOOL_LINK_EXT_SUBSTATE_AN_NO_HCD, "No HCD"}};
+  static constexpr P kTraining[] = {
+      {ETHTOOL_LINK_EXT_SUBSTATE_LT_KR_FRAME_LOCK_NOT_ACQUIRED, "KR frame lock not acquired"},
+      {ETHTOOL_LINK_EXT_SUBSTATE_LT_KR_LINK_INHIBIT_TIMEOUT, "KR link inhibit timeout"},
+      {ETHTOOL_LINK_EXT_SUBSTATE_LT_KR_LINK_PARTNER_DID_NOT_SET_RECEIVER_READY,
+       "KR Link partner did not set receiver ready"},
+      {ETHTOOL_LINK_EXT_SUBSTATE_LT_REMOTE_FAULT, "Remote side is not ready yet"}};
+  static constexpr P kLogical[] = {
+      {ETHTOOL_LINK_EXT_SUBSTATE_LLM_PCS_DID_NOT_ACQUIRE_BLOCK_LOCK, "PCS did not acquire block lock"},
+      {ETHTOOL_LINK_EXT_SUBSTATE_LLM_PCS_DID_NOT_ACQUIRE_AM_LOCK, "PCS did not acquire AM lock"},
+      {ETHTOOL_LINK_EXT_SUBSTATE_LLM_PCS_DID_NOT_GET_ALIGN_STATUS, "PCS did not get align_status"},
+      {ETHTOOL_LINK_EXT_SUBSTATE_LLM_FC_FEC_IS_NOT_LOCKED, "FC FEC is not locked"},
+      {ETHTOOL_LINK_EXT_SUBSTATE_LLM_RS_FEC_IS_NOT_LOCKED, "RS FEC is not locked"}};
+  static constexpr P kSignal[] = {
+      {ETHTOOL_LINK_EXT_SUBSTATE_BSI_LARGE_NUMBER_OF_PHYSICAL_ERRORS, "Large number of physical errors"},
+      {ETHTOOL_LINK_EXT_SUBSTATE_BSI_UNSUPPORTED_RATE, "Unsupported rate"},
+      {ETHTOOL_LINK_EXT_SUBSTATE_BSI_SERDES_REFERENCE_CLOCK_LOST, "Serdes reference clock lost"},
+      {ETHTOOL_LINK_EXT_SUBSTATE_BSI_SERDES_ALOS, "Serdes ALOS"}};
+  static constexpr P kCable[] = {{ETHTOOL_LINK_EXT_SUBSTATE_CI_UNSUPPORTED_CABLE, "Unsupported cable"},
+                                 {ETHTOOL_LINK_EXT_SUBSTATE_CI_CABLE_TEST_FAILURE, "Cable test failure"}};
+  static constexpr P kModule[] = {{ETHTOOL_LINK_EXT_SUBSTATE_MODULE_CMIS_NOT_READY,
+                                   "CMIS module is not in ModuleReady state"}};
+  std::span<const P> names;
+  switch (state) {
+    case ETHTOOL_LINK_EXT_STATE_AUTONEG: names = kAutoneg; break;
+    case ETHTOOL_LINK_EXT_STATE_LINK_TRAINING_FAILURE: names = kTraining; break;
+    case ETHTOOL_LINK_EXT_STATE_LINK_LOGICAL_MISMATCH: names = kLogical; break;
+    case ETHTOOL_LINK_EXT_STATE_BAD_SIGNAL_INTEGRITY: names = kSignal; break;
+    case ETHTOOL_LINK_EXT_STATE_CABLE_ISSUE: names = kCable; break;
+    case ETHTOOL_LINK_EXT_STATE_MODULE: names = kModule; break;
+    default: return nullptr;
+  }
+  for (const auto& [v, name] : names)
+    if (v == sub) return name;
+  return nullptr;
+}
+
+}  // namespace
+
+EthtoolOutput linkSettingsText(std::string_view dev, const LinkSettings& settings) {
+  EthtoolOutput r;
+  std::string& s = r.out;
+  // ethtool prints the banner before the first line of whichever part comes first.
+  auto banner = [&] {
+    if (s.empty()) s = fmt::format("Settings for {}:\n", dev);
+  };
+  if (const auto& m = settings.modes) {
+    bool failed = false;
+    if (m->ours) {
+      const auto& ours = *m->ours;
+      banner();
+      modeList(s, ours, true, ModeClass::Port, "Supported ports: [ ", " ", " ]\n", nullptr);
+      modeList(s, ours, true, ModeClass::Speed, "Supported link modes:   ", nullptr, "\n", "Not reported");
+      pauseLine(s, ours, true, "Supported pause frame use: ");
+      s += fmt::format("\tSupports auto-negotiation: {}\n", yesNo(hasMode(ours, ETHTOOL_LINK_MODE_Autoneg_BIT, true)));
+      modeList(s, ours, true, ModeClass::Fec, "Supported FEC modes: ", " ", "\n", "Not reported");
+      modeList(s, ours, false, ModeClass::Speed, "Advertised link modes:  ", nullptr, "\n", "Not reported");
+      pauseLine(s, ours, false, "Advertised pause frame use: ");
+      s += fmt::format("\tAdvertised auto-negotiation: {}\n", yesNo(hasMode(ours, ETHTOOL_LINK_MODE_Autoneg_BIT, false)));
+      // 6.1 reads the supported FEC modes here too (its "mask"), not the advertised ones.
+      modeList(s, ours, true, ModeClass::Fec, "Advertised FEC modes: ", " ", "\n", "Not reported");
+    }
+    if (m->peer) {
+      const auto& peer = *m->peer;
+      banner();
+      modeList(s, peer, false, ModeClass::Speed, "Link partner advertised link modes:  ", nullptr, "\n", "Not reported");
+      pauseLine(s, peer, false, "Link partner advertised pause frame use: ");
+      s += fmt::format("\tLink partner advertised auto-negotiation: {}\n",
+                       yesNo(hasMode(peer, ETHTOOL_LINK_MODE_Autoneg_BIT, false)));
+      // 6.1 asks for the "mask" of the partner's FEC modes, a bitset the kernel sends without
+      // one: it reports a malformed message and drops the rest of the link modes' lines.
+      r.err += "malformed netlink message (link_modes)\n";
+      s += "No data available\n";
+      r.status = 75;
+      failed = true;
+    }
+    if (!failed) {
+      if (m->speed) {
+        banner();
+        uint32_t v = *m->speed;
+        s += v == 0 || v == 0xffff || v == 0xffffffff ? std::string("\tSpeed: Unknown!\n") : fmt::format("\tSpeed: {}Mb/s\n", v);
+      }
+      if (m->lanes) banner(), s += fmt::format("\tLanes: {}\n", *m->lanes);
+      if (m->duplex) banner(), s += enumLine("Duplex", *m->duplex, {{DUPLEX_HALF, "Half"}, {DUPLEX_FULL, "Full"}});
+      if (m->autoneg) banner(), s += fmt::format("\tAuto-negotiation: {}\n", *m->autoneg ? "on" : "off");
+      if (m->masterSlaveCfg)
+        banner(), s += enumLine("master-slave cfg", *m->masterSlaveCfg,
+                                {{MASTER_SLAVE_CFG_UNKNOWN, "unknown"}, {MASTER_SLAVE_CFG_MASTER_PREFERRED, "preferred master"},
+                                 {MASTER_SLAVE_CFG_SLAVE_PREFERRED, "preferred slave"},
+                                 {MASTER_SLAVE_CFG_MASTER_FORCE, "forced master"},
+                                 {MASTER_SLAVE_CFG_SLAVE_FORCE, "forced slave"}});
+      if (m->masterSlaveState)
+        banner(), s += enumLine("master-slave status", *m->masterSlaveState,
+                                {{MASTER_SLAVE_STATE_UNKNOWN, "unknown"}, {MASTER_SLAVE_STATE_MASTER, "master"},
+                                 {MASTER_SLAVE_STATE_SLAVE, "slave"}, {MASTER_SLAVE_STATE_ERR, "resolution error"}});
+    }
+  }
+  if (const auto& i = settings.info) {
+    if (i->port)
+      banner(), s += enumLine("Port", *i->port,
+                              {{PORT_TP, "Twisted Pair"}, {PORT_AUI, "AUI"}, {PORT_BNC, "BNC"}, {PORT_MII, "MII"},
+                               {PORT_FIBRE, "FIBRE"}, {PORT_DA, "Direct Attach Copper"}, {PORT_NONE, "None"},
+                               {PORT_OTHER, "Other"}});
+    if (i->phyAddress) banner(), s += fmt::format("\tPHYAD: {}\n", *i->phyAddress);
+    if (i->transceiver)
+      banner(), s += enumLine("Transceiver", *i->transceiver, {{XCVR_INTERNAL, "internal"}, {XCVR_EXTERNAL, "external"}});
+    if (i->mdix && i->mdixCtrl && i->port == PORT_TP) {
+      banner();
+      s += "\tMDI-X: ";
+      if (*i->mdixCtrl == ETH_TP_MDI) s += "off (forced)\n";
+      else if (*i->mdixCtrl == ETH_TP_MDI_X) s += "on (forced)\n";
+      else
+        s += fmt::format("{}{}\n", *i->mdix == ETH_TP_MDI ? "off" : *i->mdix == ETH_TP_MDI_X ? "on" : "Unknown",
+                         *i->mdixCtrl == ETH_TP_MDI_AUTO ? " (auto)" : "");
+    }
+  }
+  if (const auto& w = settings.wol) {
+    banner();
+    uint32_t supported = w->supported.value_or(0);
+    s += fmt::format("\tSupports Wake-on: {}\n\tWake-on: {}\n", wolLetters(supported), wolLetters(w->modes.value_or(0)));
+    std::vector<uint8_t> pass(6, 0);
+    if (w->sopass && w->sopass->size() != 6)
+      r.err += fmt::format("invalid SecureOn password length {} (should be 6)\n", w->sopass->size());
+    else if (w->sopass)
+      pass = *w->sopass;
+    if (supported & WAKE_MAGICSECURE)
+      s += fmt::format("        SecureOn password: {:02x}\n", fmt::join(pass, ":"));
+  }
+  if (const auto& d = settings.debug; d && d->msgMask) {
+    banner();
+    s += fmt::format("        Current message level: 0x{:08x} ({})\n{:30}", *d->msgMask, *d->msgMask, "");
+    for (const auto& name : d->classes) s += " " + name;
+    s += "\n";
+  }
+  if (const auto& l = settings.state) {
+    if (l->link) {
+      banner();
+      s += fmt::format("\tLink detected: {}", *l->link ? "yes" : "no");
+      if (l->extState) {
+        const char* state = linkExtState(*l->extState);
+        s += state ? fmt::format(" ({}", state) : fmt::format(" ({}", *l->extState);
+        if (l->extSubstate) {
+          const char* sub = linkExtSubstate(*l->extState, *l->extSubstate);
+          s += sub ? fmt::format(", {}", sub) : fmt::format(", {}", *l->extSubstate);
+        }
+        s += ")";
+      }
+      s += "\n";
+    }
+    if (l->sqi) {
+      banner();
+      s += fmt::format("\tSQI: {}", *l->sqi);
+      s += l->sqiMax ? fmt::format("/{}\n", *l->sqiMax) : "\n";
+    }
+  }
+  if (s.empty()) {
+    s = "No data available\n";
+    r.status = 75;
+  }
+  return r;
+}
+
+BitsetChange speedModes(const std::vector<LinkMode>& ours) {
+  BitsetChange change;
+  for (const auto& m : ours) change.size = std::max(change.size, m.bit + 1);
+  change.value.assign((change.size + 31) / 32, 0);
+  for (const auto& m : ours)
+    if (m.supported && classOf(m.bit) == ModeClass::Speed) change.value[m.bit / 32] |= 1u << (m.bit % 32);
+  change.mask = change.value;
+  return change;
+}
+
+std::string driverInfoText(const DriverInfo& d) {
+  auto yes = [](uint32_t n) { return n ? "yes" : "no"; };
+  return fmt::format("driver: {}\nversion: {}\nfirmware-version: {}\nexpansion-rom-version: {}\nbus-info: {}\n"
+                     "supports-statistics: {}\nsupports-test: {}\nsupports-eeprom-access: {}\n"
+                     "supports-register-dump: {}\nsupports-priv-flags: {}\n",
+                     d.driver, d.version, d.firmwareVersion, d.expansionRomVersion, d.busInfo, yes(d.statsCount),
+                     yes(d.testCount), yes(d.eepromLength), yes(d.registerDumpLength), yes(d.privateFlagsCount));
+}
+
+std::string tsInfoText(std::string_view dev, const TsInfo& t) {
+  auto list = [](std::string_view label, const std::vector<std::string>& names, std::string_view ifEmpty) {
+    if (names.empty()) return fmt::format("{}:{}\n", label, ifEmpty);
+    std::string s = fmt::format("{}:\n", label);
+    for (const auto& n : names) s += fmt::format("\t{}\n", n);
+    return s;
+  };
+  std::string s = fmt::format("Time stamping parameters for {}:\n", dev);
+  s += list("Capabilities", t.timestamping, "");
+  s += t.phcIndex ? fmt::format("PTP Hardware Clock: {}\n", static_cast<int32_t>(*t.phcIndex)) : "PTP Hardware Clock: none\n";
+  s += list("Hardware Transmit Timestamp Modes", t.txTypes, " none");
+  s += list("Hardware Receive Filter Modes", t.rxFilters, " none");
+  return s;
+}
+
+std::string permanentAddressText(std::optional<std::span<const uint8_t>> address) {
+  if (!address) return "Permanent address: not set\n";
+  std::string s = "Permanent address:";
+  for (std::size_t i = 0; i < address->size(); ++i) s += fmt::format("{}{:02x}", i ? ':' : ' ', (*address)[i]);
+  return s + "\n";
+}
+
+std::optional<std::pair<bool, bool>> negotiatedPause(const LinkModesInfo& modes) {
+  if (!modes.ours || !modes.peer) return std::nullopt;
+  auto bit = [](const std::vector<LinkMode>& m, uint32_t b) { return hasMode(m, b, false); };
+  bool ourPause = bit(*modes.ours, ETHTOOL_LINK_MODE_Pause_BIT), peerPause = bit(*modes.peer, ETHTOOL_LINK_MODE_Pause_BIT);
+  bool ourAsym = bit(*modes.ours, ETHTOOL_LINK_MODE_Asym_Pause_BIT);
+  bool peerAsym = bit(*modes.peer, ETHTOOL_LINK_MODE_Asym_Pause_BIT);
+  if (ourPause && peerPause) return std::pair{true, true};
+  if (ourAsym && peerAsym) return std::pair{ourPause, !ourPause && peerPause};
+  return std::pair{false, false};
+}
+
+std::string pauseText(std::string_view dev, const PauseInfo& p, std::optional<std::pair<bool, bool>> negotiated) {
+  auto onOff = [](const std::optional<bool>& v) { return v ? (*v ? "on" : "off") : "n/a"; };
+  std::string s = fmt::format("Pause parameters for {}:\nAutonegotiate:\t{}\nRX:\t\t{}\nTX:\t\t{}\n", dev,
+                              onOff(p.autoneg), onOff(p.rx), onOff(p.tx));
+  if (negotiated)
+    s += fmt::format("RX negotiated: {}\nTX negotiated: {}\n", negotiated->first ? "on" : "off",
+                     negotiated->second ? "on" : "off");
+  if (p.txFrames || p.rxFrames) s += "Statistics:\n";
+  if (p.txFrames) s += fmt::format("  tx_pause_frames: {}\n", *p.txFrames);
+  if (p.rxFrames) s += fmt::format("  rx_pause_frames: {}\n", *p.rxFrames);
+  return s + "\n";
+}
+
+nlohmann::ordered_json pauseJson(std::string_view dev, const PauseInfo& p, std::optional<std::pair<bool, bool>> negotiated) {
+  nlohmann::ordered_json j = settingsJson(dev, p);
+  if (negotiated) j["negotiated"] = {{"rx", negotiated->first}, {"tx", negotiated->second}};
+  // ethtool opens "statistics" whenever the kernel sent the nest; the counters inside are those sent.
+  if (p.txFrames || p.rxFrames) {
+    nlohmann::ordered_json stats = nlohmann::ordered_json::object();
+    if (p.txFrames) stats["tx_pause_frames"] = *p.txFrames;
+    if (p.rxFrames) stats["rx_pause_frames"] = *p.rxFrames;
+    j["statistics"] = stats;
   }
   return j;
 }

@@ -9,6 +9,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <variant>
 
 #include "fastlink/ethtool.hpp"
 
@@ -25,24 +26,44 @@ std::span<const LegacyGroup> legacyFeatureGroups();
 /// `name` matches a LegacyGroup pattern.
 bool matchesFeaturePattern(std::string_view name, std::string_view pattern);
 
-/// One -C keyword (ethtool's) and the field it sets.
-struct CoalesceKey {
-  const char* word;
-  std::optional<uint32_t> CoalesceInfo::*u32 = nullptr;
-  std::optional<bool> CoalesceInfo::*flag = nullptr;
-};
-std::span<const CoalesceKey> coalesceKeys();
-
 /// `ethtool -l DEV`, `-g`, `-k`, `-c` text (each ends with a newline).
 std::string channelsText(std::string_view dev, const ChannelsInfo& c);
 std::string ringsText(std::string_view dev, const RingsInfo& g);
 std::string featuresText(std::string_view dev, const FeaturesInfo& info);
 std::string coalesceText(std::string_view dev, const CoalesceInfo& c);
 
-/// `fastlink -j ethtool -l DEV` (and -g, -k, -c): {"ifname": DEV, ...}.
-nlohmann::ordered_json channelsJson(std::string_view dev, const ChannelsInfo& c);
-nlohmann::ordered_json ringsJson(std::string_view dev, const RingsInfo& g);
+/// What `ethtool DEV` prints: `out` on stdout; `err` on stderr and `status` where ethtool 6.1
+/// fails part-way (a link partner's FEC modes: its bitset has no mask, which 6.1 cannot print);
+/// "No data available" with status 75 when the driver reports nothing.
+struct EthtoolOutput {
+  std::string out, err;
+  int status = 0;
+};
+EthtoolOutput linkSettingsText(std::string_view dev, const LinkSettings& s);
+/// The kernel link modes `ethtool -s DEV autoneg on` advertises when given no mode: every
+/// supported one that is a speed/duplex (not a port, pause, FEC or autoneg bit), as ethtool does.
+BitsetChange speedModes(const std::vector<LinkMode>& ours);
+/// `ethtool -i DEV`, `-T DEV`, `-P DEV` text.
+std::string driverInfoText(const DriverInfo& d);
+std::string tsInfoText(std::string_view dev, const TsInfo& t);
+std::string permanentAddressText(std::optional<std::span<const uint8_t>> address);
+/// `ethtool -a DEV`: `negotiated` (rx, tx) when autonegotiation is on and both ends' modes are known.
+std::string pauseText(std::string_view dev, const PauseInfo& p, std::optional<std::pair<bool, bool>> negotiated);
+nlohmann::ordered_json pauseJson(std::string_view dev, const PauseInfo& p, std::optional<std::pair<bool, bool>> negotiated);
+/// The pause modes the two ends agree on (ethtool's rule over the Pause and Asym_Pause bits).
+std::optional<std::pair<bool, bool>> negotiatedPause(const LinkModesInfo& modes);
+
+/// `fastlink -j ethtool -l DEV` (and -g, -c, -a): {"ifname": DEV, KEY: value, ...}, the set
+/// members under their keys in the library's table (ethtoolSettings).
+template <class Info>
+nlohmann::ordered_json settingsJson(std::string_view dev, const Info& info) {
+  nlohmann::ordered_json j{{"ifname", std::string(dev)}};
+  for (const auto& p : ethtoolSettings(info))
+    std::visit([&](auto member) {
+      if (const auto& v = info.*member) j[p.json] = *v;
+    }, p.member);
+  return j;
+}
 nlohmann::ordered_json featuresJson(std::string_view dev, const FeaturesInfo& info);
-nlohmann::ordered_json coalesceJson(std::string_view dev, const CoalesceInfo& c);
 
 }  // namespace fastlink::cli

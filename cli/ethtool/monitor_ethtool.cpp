@@ -26,10 +26,10 @@ std::string textOf(const EthtoolEvent& e, const std::string& dev) {
 
 nlohmann::ordered_json jsonOf(const EthtoolEvent& e, const std::string& dev) {
   switch (e.kind) {
-    case EthtoolEventKind::Channels: return channelsJson(dev, *e.channels());
-    case EthtoolEventKind::Rings: return ringsJson(dev, *e.rings());
+    case EthtoolEventKind::Channels: return settingsJson(dev, *e.channels());
+    case EthtoolEventKind::Rings: return settingsJson(dev, *e.rings());
     case EthtoolEventKind::Features: return featuresJson(dev, *e.features());
-    case EthtoolEventKind::Coalesce: return coalesceJson(dev, *e.coalesce());
+    case EthtoolEventKind::Coalesce: return settingsJson(dev, *e.coalesce());
   }
   return {};
 }

@@ -1,5 +1,7 @@
-// ethtool settings over generic netlink (the kernel's "ethtool" family): channels (queues),
-// rings, features (offloads), interrupt coalescing and the standard statistics groups.
+// ethtool settings over generic netlink (the kernel's "ethtool" family): link settings (speed,
+// duplex, link modes, wake-on, message level, link state), pause, time stamping, channels
+// (queues), rings, features (offloads), interrupt coalescing and the standard statistics groups;
+// driver information and the driver's own counters by the SIOCETHTOOL ioctl (no netlink form).
 //
 //   fastlink::Netlink nl;
 //   auto& et = nl.ethtool();
@@ -21,6 +23,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "fastlink/genl.hpp"
@@ -139,6 +142,129 @@ struct DriverStat {
   friend bool operator==(const DriverStat&, const DriverStat&) = default;
 };
 
+/// One setting of ChannelsInfo, RingsInfo, CoalesceInfo or PauseInfo as ethtool names it: its
+/// word on ethtool's command line (`-L rx`, `-C rx-usecs`; nullptr for what the kernel only
+/// reports), its key in fastlink's JSON, and the member holding it. The library's attribute
+/// table declares each once (src/ethtool/ethtool_fields.hpp): it encodes, decodes and names it.
+template <class Info>
+struct EthtoolSetting {
+  const char* keyword = nullptr;
+  const char* json = nullptr;
+  std::variant<std::optional<uint32_t> Info::*, std::optional<uint8_t> Info::*, std::optional<bool> Info::*> member{};
+};
+/// An object's settings in its table's order (the kernel's attribute order).
+std::span<const EthtoolSetting<ChannelsInfo>> ethtoolSettings(const ChannelsInfo&);
+std::span<const EthtoolSetting<RingsInfo>> ethtoolSettings(const RingsInfo&);
+std::span<const EthtoolSetting<CoalesceInfo>> ethtoolSettings(const CoalesceInfo&);
+
+/// Bits to change in one of the kernel's ethtool bitsets (advertised link modes, wake-on modes,
+/// message classes): either by number — `value` for the bits selected by `mask`, bit i in word
+/// i / 32, `size` bits — or by the kernel's names (`named`, each on or off; the others kept).
+struct BitsetChange {
+  uint32_t size = 0;
+  std::vector<uint32_t> value, mask;
+  std::vector<std::pair<std::string, bool>> named;
+  friend bool operator==(const BitsetChange&, const BitsetChange&) = default;
+};
+
+/// One link mode bit as the kernel names it ("1000baseT/Full", "Autoneg", "TP", "Pause", ...).
+struct LinkMode {
+  uint32_t bit = 0;         ///< ETHTOOL_LINK_MODE_*_BIT
+  std::string name;
+  bool supported = false;   ///< in the device's supported modes (for the link partner: always false)
+  bool advertised = false;  ///< advertised (for the link partner: what it advertises)
+  friend bool operator==(const LinkMode&, const LinkMode&) = default;
+};
+
+/// Speed, duplex, autonegotiation and link modes (`ethtool DEV`'s first half; `ethtool -s DEV
+/// speed N duplex half|full autoneg on|off advertise M lanes N`). Unset: not reported / not sent.
+struct LinkModesInfo {
+  std::optional<bool> autoneg;
+  std::optional<uint32_t> speed;   ///< Mb/s; 0 or 0xffffffff: unknown
+  std::optional<uint32_t> lanes;
+  std::optional<uint8_t> duplex;   ///< DUPLEX_HALF 0, DUPLEX_FULL 1, DUPLEX_UNKNOWN 0xff
+  std::optional<uint8_t> masterSlaveCfg;    ///< MASTER_SLAVE_CFG_*
+  std::optional<uint8_t> masterSlaveState;  ///< MASTER_SLAVE_STATE_* (reported only)
+  std::optional<std::vector<LinkMode>> ours;  ///< reported: supported and advertised modes
+  std::optional<std::vector<LinkMode>> peer;  ///< reported: the link partner's modes
+  std::optional<BitsetChange> advertise;      ///< sent: the modes to advertise
+  friend bool operator==(const LinkModesInfo&, const LinkModesInfo&) = default;
+};
+
+/// Port, PHY address, MDI-X and transceiver (`ethtool DEV`; `ethtool -s DEV port P mdix M phyad N`).
+struct LinkInfoSettings {
+  std::optional<uint8_t> port;         ///< PORT_* (PORT_TP 0, ...)
+  std::optional<uint8_t> phyAddress;
+  std::optional<uint8_t> mdix;         ///< ETH_TP_MDI* (reported only)
+  std::optional<uint8_t> mdixCtrl;     ///< ETH_TP_MDI_* as configured
+  std::optional<uint8_t> transceiver;  ///< XCVR_* (reported only)
+  friend bool operator==(const LinkInfoSettings&, const LinkInfoSettings&) = default;
+};
+
+/// Link state (`ethtool DEV`'s "Link detected"): the carrier, signal quality, why the link is down.
+struct LinkStateInfo {
+  std::optional<bool> link;
+  std::optional<uint32_t> sqi, sqiMax;
+  std::optional<uint8_t> extState, extSubstate;  ///< ETHTOOL_LINK_EXT_STATE_* and its substate
+  friend bool operator==(const LinkStateInfo&, const LinkStateInfo&) = default;
+};
+
+/// Wake-on-LAN (`ethtool DEV`'s "Wake-on"; `ethtool -s DEV wol pumbagsd sopass XX:...`).
+struct WolInfo {
+  std::optional<uint32_t> supported;  ///< WAKE_* bits the device supports (reported only)
+  std::optional<uint32_t> modes;      ///< WAKE_* bits enabled (reported only; set: `change`)
+  std::optional<std::vector<uint8_t>> sopass;  ///< SecureOn password, 6 bytes
+  std::optional<BitsetChange> change;          ///< sent: the wake-on modes to set
+  friend bool operator==(const WolInfo&, const WolInfo&) = default;
+};
+
+/// The driver's message level (`ethtool DEV`'s "Current message level"; `ethtool -s DEV msglvl`).
+struct DebugInfo {
+  std::optional<uint32_t> msgMask;  ///< NETIF_MSG_* bits (reported only; set: `change`)
+  std::vector<std::string> classes; ///< the kernel's names of the bits set ("drv", "probe", ...)
+  std::optional<BitsetChange> change;
+  friend bool operator==(const DebugInfo&, const DebugInfo&) = default;
+};
+
+/// Everything `ethtool DEV` prints: one part per request; a part the driver does not offer
+/// (EOPNOTSUPP) is unset, as ethtool leaves its lines out.
+struct LinkSettings {
+  std::optional<LinkModesInfo> modes;
+  std::optional<LinkInfoSettings> info;
+  std::optional<WolInfo> wol;
+  std::optional<DebugInfo> debug;
+  std::optional<LinkStateInfo> state;
+  friend bool operator==(const LinkSettings&, const LinkSettings&) = default;
+};
+
+/// Pause frames (`ethtool -a` / `-A DEV autoneg on|off rx on|off tx on|off`).
+struct PauseInfo {
+  std::optional<bool> autoneg, rx, tx;
+  std::optional<uint64_t> txFrames, rxFrames;  ///< statistics, when asked for and reported
+  PauseInfo& setAutoneg(bool on) { autoneg = on; return *this; }
+  PauseInfo& setRx(bool on) { rx = on; return *this; }
+  PauseInfo& setTx(bool on) { tx = on; return *this; }
+  friend bool operator==(const PauseInfo&, const PauseInfo&) = default;
+};
+std::span<const EthtoolSetting<PauseInfo>> ethtoolSettings(const PauseInfo&);
+
+/// Time stamping capabilities (`ethtool -T`): the kernel's names of the bits set.
+struct TsInfo {
+  std::vector<std::string> timestamping;  ///< SOF_TIMESTAMPING_* ("software-transmit", ...)
+  std::vector<std::string> txTypes;       ///< HWTSTAMP_TX_* ("off", "on", ...)
+  std::vector<std::string> rxFilters;     ///< HWTSTAMP_FILTER_* ("none", "all", ...)
+  std::optional<uint32_t> phcIndex;       ///< the PTP hardware clock, when there is one
+  friend bool operator==(const TsInfo&, const TsInfo&) = default;
+};
+
+/// Driver information (`ethtool -i`). The ethtool netlink family has no such request: this is
+/// the SIOCETHTOOL ioctl ETHTOOL_GDRVINFO, as ethtool 6.1 sends it.
+struct DriverInfo {
+  std::string driver, version, firmwareVersion, expansionRomVersion, busInfo;
+  uint32_t statsCount = 0, testCount = 0, eepromLength = 0, registerDumpLength = 0, privateFlagsCount = 0;
+  friend bool operator==(const DriverInfo&, const DriverInfo&) = default;
+};
+
 /// Builds ethtool requests without sending them; `family` is the resolved "ethtool" family.
 /// The device is a name (the kernel resolves it) or an ifindex.
 struct EthtoolRequests {
@@ -162,6 +288,26 @@ struct EthtoolRequests {
   static Request setCoalesce(const GenlFamily& family, const Ifref& device, const CoalesceInfo& coalesce);
   /// Equivalent to: ethtool -S DEV --all-groups (all four standard groups, compact bitset)
   static Request getStats(const GenlFamily& family, const Ifref& device);
+  /// Equivalent to: ethtool DEV (one request each; verbose bitsets: the reply names its bits)
+  static Request getLinkModes(const GenlFamily& family, const Ifref& device);
+  static Request getLinkInfo(const GenlFamily& family, const Ifref& device);
+  static Request getLinkState(const GenlFamily& family, const Ifref& device);
+  static Request getWol(const GenlFamily& family, const Ifref& device);
+  static Request getDebug(const GenlFamily& family, const Ifref& device);
+  /// Equivalent to: ethtool -s DEV speed N duplex D autoneg A advertise M lanes N master-slave C
+  static Request setLinkModes(const GenlFamily& family, const Ifref& device, const LinkModesInfo& modes);
+  /// Equivalent to: ethtool -s DEV port P mdix M phyad N
+  static Request setLinkInfo(const GenlFamily& family, const Ifref& device, const LinkInfoSettings& info);
+  /// Equivalent to: ethtool -s DEV wol MODES sopass XX:XX:XX:XX:XX:XX
+  static Request setWol(const GenlFamily& family, const Ifref& device, const WolInfo& wol);
+  /// Equivalent to: ethtool -s DEV msglvl N[/M] | msglvl NAME on|off ...
+  static Request setDebug(const GenlFamily& family, const Ifref& device, const DebugInfo& debug);
+  /// Equivalent to: ethtool -a DEV (with `statistics`: ethtool -I -a DEV)
+  static Request getPause(const GenlFamily& family, const Ifref& device, bool statistics = false);
+  /// Equivalent to: ethtool -A DEV [autoneg on|off] [rx on|off] [tx on|off]
+  static Request setPause(const GenlFamily& family, const Ifref& device, const PauseInfo& pause);
+  /// Equivalent to: ethtool -T DEV
+  static Request getTsInfo(const GenlFamily& family, const Ifref& device);
   /// A global string set by its kernel id (e.g. 4 feature names, 16 standard stats group names).
   static Request stringSet(const GenlFamily& family, uint32_t setId);
 };
@@ -195,6 +341,27 @@ class IEthtoolApi {
   /// generic netlink socket, i.e. in its namespace. Error(EOPNOTSUPP) when the driver has none
   /// (ethtool: "no stats available"). Equivalent to: ethtool -S DEV
   virtual std::vector<DriverStat> driverStats(const Ifref& device) = 0;
+  /// Link modes, link info, wake-on, message level and link state; a part the driver does not
+  /// offer is left unset. Equivalent to: ethtool DEV
+  virtual LinkSettings linkSettings(const Ifref& device) = 0;
+  /// Sends the set members (speed, duplex, autoneg, advertise, lanes, master-slave).
+  /// Equivalent to: ethtool -s DEV speed N duplex D autoneg A advertise M ...
+  virtual void setLinkModes(const Ifref& device, const LinkModesInfo& modes) = 0;
+  /// Equivalent to: ethtool -s DEV port P mdix M phyad N
+  virtual void setLinkInfo(const Ifref& device, const LinkInfoSettings& info) = 0;
+  /// Equivalent to: ethtool -s DEV wol MODES [sopass XX:XX:XX:XX:XX:XX]
+  virtual void setWol(const Ifref& device, const WolInfo& wol) = 0;
+  /// Equivalent to: ethtool -s DEV msglvl ...
+  virtual void setDebug(const Ifref& device, const DebugInfo& debug) = 0;
+  /// Equivalent to: ethtool -a DEV (`statistics`: ethtool -I -a DEV)
+  virtual PauseInfo pause(const Ifref& device, bool statistics = false) = 0;
+  /// Equivalent to: ethtool -A DEV [autoneg on|off] [rx on|off] [tx on|off]
+  virtual void setPause(const Ifref& device, const PauseInfo& pause) = 0;
+  /// Equivalent to: ethtool -T DEV
+  virtual TsInfo tsInfo(const Ifref& device) = 0;
+  /// The SIOCETHTOOL ioctl ETHTOOL_GDRVINFO (the netlink family has no equivalent), sent on
+  /// the generic netlink socket so that its namespace applies. Equivalent to: ethtool -i DEV
+  virtual DriverInfo driverInfo(const Ifref& device) = 0;
 };
 
 /// The kernel-backed IEthtoolApi; obtain it from Netlink::ethtool(). Caches the family and the
@@ -216,6 +383,15 @@ class EthtoolApi final : public IEthtoolApi, public GenlFamilyApi {
   void setCoalesce(const Ifref& device, const CoalesceInfo& coalesce) override;
   std::vector<StatsGroup> stats(const Ifref& device) override;
   std::vector<DriverStat> driverStats(const Ifref& device) override;
+  LinkSettings linkSettings(const Ifref& device) override;
+  void setLinkModes(const Ifref& device, const LinkModesInfo& modes) override;
+  void setLinkInfo(const Ifref& device, const LinkInfoSettings& info) override;
+  void setWol(const Ifref& device, const WolInfo& wol) override;
+  void setDebug(const Ifref& device, const DebugInfo& debug) override;
+  PauseInfo pause(const Ifref& device, bool statistics = false) override;
+  void setPause(const Ifref& device, const PauseInfo& pause) override;
+  TsInfo tsInfo(const Ifref& device) override;
+  DriverInfo driverInfo(const Ifref& device) override;
 
   // family(): the resolved `ethtool` family, for building EthtoolRequests (GenlFamilyApi).
   /// The kernel's feature names by bit number (string set ETH_SS_FEATURES), cached: what names

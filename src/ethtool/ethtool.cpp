@@ -56,8 +56,18 @@ Request getRequest(const GenlFamily& family, uint8_t cmd, const Ifref& device, c
   return w.toRequest(what + " " + device.toString());
 }
 
-Error emptySet(const std::string& operation, const char* what) {
-  return Error::invalidArgument(operation, std::string("no ") + what + " given to change");
+// A SET request: the header, then what `encode` writes (the set members, by the message's
+// table); nothing to write is refused before anything is sent.
+template <class Encode>
+Request setRequest(const GenlFamily& family, uint8_t cmd, const Ifref& device, const std::string& what,
+                   const char* noun, Encode&& encode) {
+  std::string op = what + " " + device.toString();
+  genl::GenlWriter w(family, cmd, ETHTOOL_GENL_VERSION);
+  putHeader(w, device);
+  std::size_t header = w.size();
+  encode(w);
+  if (w.size() == header) throw Error::invalidArgument(op, std::string("no ") + noun + " given to change");
+  return w.toRequest(op);
 }
 
 }  // namespace
@@ -67,12 +77,8 @@ Request EthtoolRequests::getChannels(const GenlFamily& family, const Ifref& devi
 }
 
 Request EthtoolRequests::setChannels(const GenlFamily& family, const Ifref& device, const ChannelsInfo& c) {
-  std::string op = "ethtool -L " + device.toString();
-  if (!genl::anySettable(c, genl::kChannelsFields)) throw emptySet(op, "channel count");
-  genl::GenlWriter w(family, ETHTOOL_MSG_CHANNELS_SET, ETHTOOL_GENL_VERSION);
-  putHeader(w, device);
-  genl::putFields(w, c, genl::kChannelsFields);
-  return w.toRequest(op);
+  return setRequest(family, ETHTOOL_MSG_CHANNELS_SET, device, "ethtool -L", "channel count",
+                    [&](auto& w) { genl::kChannels.table.encode(w, c); });
 }
 
 Request EthtoolRequests::getRings(const GenlFamily& family, const Ifref& device) {
@@ -80,12 +86,8 @@ Request EthtoolRequests::getRings(const GenlFamily& family, const Ifref& device)
 }
 
 Request EthtoolRequests::setRings(const GenlFamily& family, const Ifref& device, const RingsInfo& g) {
-  std::string op = "ethtool -G " + device.toString();
-  if (!genl::anySettable(g, genl::kRingsFields)) throw emptySet(op, "ring parameter");
-  genl::GenlWriter w(family, ETHTOOL_MSG_RINGS_SET, ETHTOOL_GENL_VERSION);
-  putHeader(w, device);
-  genl::putFields(w, g, genl::kRingsFields);
-  return w.toRequest(op);
+  return setRequest(family, ETHTOOL_MSG_RINGS_SET, device, "ethtool -G", "ring parameter",
+                    [&](auto& w) { genl::kRings.table.encode(w, g); });
 }
 
 Request EthtoolRequests::getFeatures(const GenlFamily& family, const Ifref& device) {
@@ -97,7 +99,7 @@ Request EthtoolRequests::getFeatures(const GenlFamily& family, const Ifref& devi
 Request EthtoolRequests::setFeatures(const GenlFamily& family, const Ifref& device, const FeatureChanges& changes) {
   std::string op = "ethtool -K " + device.toString();
   for (const auto& [name, on] : changes.changes) op += " " + name + (on ? " on" : " off");
-  if (changes.changes.empty()) throw emptySet(op, "feature");
+  if (changes.changes.empty()) throw Error::invalidArgument(op, "no feature given to change");
   genl::GenlWriter w(family, ETHTOOL_MSG_FEATURES_SET, ETHTOOL_GENL_VERSION);
   // No reply message: the API reads the features back itself, which also shows what an
   // ACKed request did not change.
@@ -139,12 +141,8 @@ Request EthtoolRequests::getCoalesce(const GenlFamily& family, const Ifref& devi
 }
 
 Request EthtoolRequests::setCoalesce(const GenlFamily& family, const Ifref& device, const CoalesceInfo& c) {
-  std::string op = "ethtool -C " + device.toString();
-  if (c == CoalesceInfo()) throw emptySet(op, "coalescing parameter");
-  genl::GenlWriter w(family, ETHTOOL_MSG_COALESCE_SET, ETHTOOL_GENL_VERSION);
-  putHeader(w, device);
-  genl::putFields(w, c, genl::kCoalesceFields);
-  return w.toRequest(op);
+  return setRequest(family, ETHTOOL_MSG_COALESCE_SET, device, "ethtool -C", "coalescing parameter",
+                    [&](auto& w) { genl::kCoalesce.table.encode(w, c); });
 }
 
 Request EthtoolRequests::getStats(const GenlFamily& family, const Ifref& device) {
@@ -158,6 +156,52 @@ Request EthtoolRequests::getStats(const GenlFamily& family, const Ifref& device)
   w.putBytes(ETHTOOL_A_BITSET_VALUE, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(&all), 4));
   w.endNest(groups);
   return w.toRequest("ethtool -S " + device.toString() + " --all-groups");
+}
+
+// ---- link settings (ethtool DEV, -s), pause (-a, -A), time stamping (-T) ----------------
+
+// Without ETHTOOL_FLAG_COMPACT_BITSETS: the kernel names every bit of its bitsets in the reply,
+// as ethtool itself asks, so no string set is needed to print them.
+Request EthtoolRequests::getLinkModes(const GenlFamily& family, const Ifref& device) {
+  return getRequest(family, ETHTOOL_MSG_LINKMODES_GET, device, "ethtool (link modes)");
+}
+Request EthtoolRequests::getLinkInfo(const GenlFamily& family, const Ifref& device) {
+  return getRequest(family, ETHTOOL_MSG_LINKINFO_GET, device, "ethtool (link info)");
+}
+Request EthtoolRequests::getLinkState(const GenlFamily& family, const Ifref& device) {
+  return getRequest(family, ETHTOOL_MSG_LINKSTATE_GET, device, "ethtool (link state)");
+}
+Request EthtoolRequests::getWol(const GenlFamily& family, const Ifref& device) {
+  return getRequest(family, ETHTOOL_MSG_WOL_GET, device, "ethtool (wake-on)");
+}
+Request EthtoolRequests::getDebug(const GenlFamily& family, const Ifref& device) {
+  return getRequest(family, ETHTOOL_MSG_DEBUG_GET, device, "ethtool (message level)");
+}
+Request EthtoolRequests::setLinkModes(const GenlFamily& family, const Ifref& device, const LinkModesInfo& modes) {
+  return setRequest(family, ETHTOOL_MSG_LINKMODES_SET, device, "ethtool -s", "link mode setting",
+                    [&](auto& w) { genl::encodeLinkModes(w, modes); });
+}
+Request EthtoolRequests::setLinkInfo(const GenlFamily& family, const Ifref& device, const LinkInfoSettings& info) {
+  return setRequest(family, ETHTOOL_MSG_LINKINFO_SET, device, "ethtool -s", "port, mdix or phyad",
+                    [&](auto& w) { genl::encodeLinkInfo(w, info); });
+}
+Request EthtoolRequests::setWol(const GenlFamily& family, const Ifref& device, const WolInfo& wol) {
+  return setRequest(family, ETHTOOL_MSG_WOL_SET, device, "ethtool -s", "wake-on setting",
+                    [&](auto& w) { genl::encodeWol(w, wol); });
+}
+Request EthtoolRequests::setDebug(const GenlFamily& family, const Ifref& device, const DebugInfo& debug) {
+  return setRequest(family, ETHTOOL_MSG_DEBUG_SET, device, "ethtool -s", "message level",
+                    [&](auto& w) { genl::encodeDebug(w, debug); });
+}
+Request EthtoolRequests::getPause(const GenlFamily& family, const Ifref& device, bool statistics) {
+  return getRequest(family, ETHTOOL_MSG_PAUSE_GET, device, "ethtool -a", statistics ? ETHTOOL_FLAG_STATS : 0);
+}
+Request EthtoolRequests::setPause(const GenlFamily& family, const Ifref& device, const PauseInfo& pause) {
+  return setRequest(family, ETHTOOL_MSG_PAUSE_SET, device, "ethtool -A", "pause parameter",
+                    [&](auto& w) { genl::kPause.table.encode(w, pause); });
+}
+Request EthtoolRequests::getTsInfo(const GenlFamily& family, const Ifref& device) {
+  return getRequest(family, ETHTOOL_MSG_TSINFO_GET, device, "ethtool -T");
 }
 
 // ---- EthtoolApi --------------------------------------------------------------------------
@@ -186,8 +230,7 @@ ChannelsInfo EthtoolApi::channels(const Ifref& device) {
 }
 
 void EthtoolApi::setChannels(const Ifref& device, const ChannelsInfo& channels) {
-  Request r = EthtoolRequests::setChannels(family(), device, channels);
-  execute(r);
+  execute(EthtoolRequests::setChannels(family(), device, channels));
 }
 
 RingsInfo EthtoolApi::rings(const Ifref& device) {
@@ -195,8 +238,7 @@ RingsInfo EthtoolApi::rings(const Ifref& device) {
 }
 
 void EthtoolApi::setRings(const Ifref& device, const RingsInfo& rings) {
-  Request r = EthtoolRequests::setRings(family(), device, rings);
-  execute(r);
+  execute(EthtoolRequests::setRings(family(), device, rings));
 }
 
 FeaturesInfo EthtoolApi::features(const Ifref& device) {
@@ -221,8 +263,7 @@ CoalesceInfo EthtoolApi::coalesce(const Ifref& device) {
 }
 
 void EthtoolApi::setCoalesce(const Ifref& device, const CoalesceInfo& coalesce) {
-  Request r = EthtoolRequests::setCoalesce(family(), device, coalesce);
-  execute(r);
+  execute(EthtoolRequests::setCoalesce(family(), device, coalesce));
 }
 
 std::vector<StatsGroup> EthtoolApi::stats(const Ifref& device) {
@@ -248,6 +289,46 @@ std::vector<StatsGroup> EthtoolApi::stats(const Ifref& device) {
   return out;
 }
 
+LinkSettings EthtoolApi::linkSettings(const Ifref& device) {
+  // A part the driver does not offer (EOPNOTSUPP) is left unset, as ethtool leaves its lines out.
+  auto part = [&](const Request& request, auto decode) {
+    std::optional<decltype(decode(nullptr))> out;
+    try {
+      out = queryOne<decltype(decode(nullptr))>(request, decode);
+    } catch (const Error& e) {
+      if (e.code() != std::errc::operation_not_supported) throw;
+    }
+    return out;
+  };
+  LinkSettings out;
+  out.modes = part(EthtoolRequests::getLinkModes(family(), device), genl::decodeLinkModes);
+  out.info = part(EthtoolRequests::getLinkInfo(family(), device), genl::decodeLinkInfo);
+  out.wol = part(EthtoolRequests::getWol(family(), device), genl::decodeWol);
+  out.debug = part(EthtoolRequests::getDebug(family(), device), genl::decodeDebug);
+  out.state = part(EthtoolRequests::getLinkState(family(), device), genl::decodeLinkState);
+  return out;
+}
+
+void EthtoolApi::setLinkModes(const Ifref& device, const LinkModesInfo& modes) {
+  execute(EthtoolRequests::setLinkModes(family(), device, modes));
+}
+void EthtoolApi::setLinkInfo(const Ifref& device, const LinkInfoSettings& info) {
+  execute(EthtoolRequests::setLinkInfo(family(), device, info));
+}
+void EthtoolApi::setWol(const Ifref& device, const WolInfo& wol) { execute(EthtoolRequests::setWol(family(), device, wol)); }
+void EthtoolApi::setDebug(const Ifref& device, const DebugInfo& debug) {
+  execute(EthtoolRequests::setDebug(family(), device, debug));
+}
+PauseInfo EthtoolApi::pause(const Ifref& device, bool statistics) {
+  return queryOne<PauseInfo>(EthtoolRequests::getPause(family(), device, statistics), genl::decodePause);
+}
+void EthtoolApi::setPause(const Ifref& device, const PauseInfo& pause) {
+  execute(EthtoolRequests::setPause(family(), device, pause));
+}
+TsInfo EthtoolApi::tsInfo(const Ifref& device) {
+  return queryOne<TsInfo>(EthtoolRequests::getTsInfo(family(), device), genl::decodeTsInfo);
+}
+
 namespace {
 
 /// One SIOCETHTOOL call on `fd` (any socket: the kernel runs it in the socket's namespace).
@@ -270,21 +351,41 @@ uint32_t stringCount(int fd, const std::string& device, uint32_t set, const std:
   return (query->sset_mask & (1ULL << set)) ? query->data[0] : 0;
 }
 
+/// The name of `device` (the ioctls take names), looked up by SIOCGIFNAME for an ifindex.
+std::string deviceName(int fd, const Ifref& device, const std::string& option) {
+  if (device.isName()) {
+    validateIfname(device.name());
+    return device.name();
+  }
+  ifreq request{};
+  request.ifr_ifindex = static_cast<int>(device.index());
+  if (::ioctl(fd, SIOCGIFNAME, &request) != 0)
+    throw Error(std::error_code(errno, std::generic_category()), "ethtool " + option + " " + device.toString());
+  return request.ifr_name;
+}
+
+/// A fixed-size string of an ioctl reply (NUL-terminated unless it fills the array).
+template <std::size_t N>
+std::string fixedString(const char (&text)[N]) {
+  return std::string(text, ::strnlen(text, N));
+}
+
 }  // namespace
+
+DriverInfo EthtoolApi::driverInfo(const Ifref& device) {
+  const int fd = engine().fd();
+  const std::string name = deviceName(fd, device, "-i");
+  ethtool_drvinfo info{};
+  info.cmd = ETHTOOL_GDRVINFO;
+  ethtoolIoctl(fd, name, &info, "ethtool -i " + name);
+  return {fixedString(info.driver), fixedString(info.version), fixedString(info.fw_version),
+          fixedString(info.erom_version), fixedString(info.bus_info), info.n_stats, info.testinfo_len,
+          info.eedump_len, info.regdump_len, info.n_priv_flags};
+}
 
 std::vector<DriverStat> EthtoolApi::driverStats(const Ifref& device) {
   const int fd = engine().fd();
-  std::string name;
-  if (device.isName()) {
-    validateIfname(device.name());
-    name = device.name();
-  } else {
-    ifreq request{};
-    request.ifr_ifindex = static_cast<int>(device.index());
-    if (::ioctl(fd, SIOCGIFNAME, &request) != 0)
-      throw Error(std::error_code(errno, std::generic_category()), "ethtool -S " + device.toString());
-    name = request.ifr_name;
-  }
+  const std::string name = deviceName(fd, device, "-S");
   const std::string operation = "ethtool -S " + name;
   // GSTRINGS and GSTATS write as many entries as the driver has at the time of the call, not
   // as many as asked for: the buffers get room for a count that grew in between (a channel

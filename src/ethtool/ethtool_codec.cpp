@@ -1,4 +1,5 @@
-// ethtool family decoders: channels, rings, coalesce, features (bitsets), string sets, stats.
+// ethtool family codec: every message by its FieldTable (ethtool_fields.hpp for the settings the
+// CLI names, the link settings' tables here), features (bitsets), string sets, stats.
 #include "ethtool/ethtool_codec.hpp"
 
 #include <linux/ethtool_netlink.h>
@@ -9,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/attr_fields.hpp"
 #include "fastlink/error.hpp"
 #include "genl/genl_message.hpp"
 
@@ -75,23 +77,192 @@ EthtoolBitset decodeBitset(const nlattr* nest) {
   return out;
 }
 
-ChannelsInfo decodeChannels(const nlmsghdr* message) {
-  ChannelsInfo x;
-  readFields(decodeGenl(message, ETHTOOL_A_CHANNELS_MAX).attrs, x, kChannelsFields);
-  return x;
+namespace {
+
+using core::AttrField;
+using core::FieldContext;
+using core::FieldTable;
+using core::field;
+using core::Wire;
+
+// A message by its table (the request header has no row).
+template <class Info, std::size_t N>
+Info decodeBy(const nlmsghdr* m, const FieldTable<Info, N>& table) {
+  Info out;
+  GenlReply reply = decodeGenl(m, 0);
+  for (const nlattr* a : reply.attrs.all()) table.decode(a, out, FieldContext{"ethtool reply"});
+  return out;
 }
 
-RingsInfo decodeRings(const nlmsghdr* message) {
-  RingsInfo x;
-  readFields(decodeGenl(message, ETHTOOL_A_RINGS_MAX).attrs, x, kRingsFields);
-  return x;
+// A bit's name: the verbose form's own; "bitN" for a compact bitset (ethtool's spelling).
+std::string bitName(const EthtoolBitset& b, uint32_t i) {
+  auto it = b.names.find(i);
+  return it != b.names.end() ? it->second : "bit" + std::to_string(i);
+}
+std::vector<std::string> setBitNames(const nlattr* a) {
+  EthtoolBitset b = decodeBitset(a);
+  std::vector<std::string> out;
+  for (uint32_t i = 0; i < b.size; ++i)
+    if (b.value[i]) out.push_back(bitName(b, i));
+  return out;
+}
+// Bits 0-31, as the kernel's u32 fields (WAKE_*, NETIF_MSG_*) hold them.
+uint32_t low32(const std::vector<bool>& bits) {
+  uint32_t out = 0;
+  for (uint32_t i = 0; i < std::min<std::size_t>(bits.size(), 32); ++i)
+    if (bits[i]) out |= 1u << i;
+  return out;
 }
 
-CoalesceInfo decodeCoalesce(const nlmsghdr* message) {
-  CoalesceInfo x;
-  readFields(decodeGenl(message, ETHTOOL_A_COALESCE_MAX).attrs, x, kCoalesceFields);
-  return x;
+// The modes a bitset lists: with a mask, those in it (supported) or set (advertised); without
+// one (a link partner's), the set ones.
+std::vector<LinkMode> linkModes(const nlattr* a, bool peer) {
+  EthtoolBitset b = decodeBitset(a);
+  std::vector<LinkMode> out;
+  for (uint32_t i = 0; i < b.size; ++i) {
+    bool supported = !b.mask.empty() && b.mask[i];
+    if (supported || b.value[i]) out.push_back({i, bitName(b, i), !peer && (supported || b.mask.empty()), b.value[i]});
+  }
+  return out;
 }
+
+constexpr FieldTable kLinkModes({
+    field<ETHTOOL_A_LINKMODES_AUTONEG, &LinkModesInfo::autoneg>(),
+    AttrField<LinkModesInfo>{
+        ETHTOOL_A_LINKMODES_OURS,
+        [](core::MessageWriter& w, const AttrField<LinkModesInfo>&, const LinkModesInfo& m) {
+          if (m.advertise) putBitset(w, ETHTOOL_A_LINKMODES_OURS, *m.advertise);
+        },
+        [](const nlattr* a, LinkModesInfo& m, const FieldContext&) { return (m.ours = linkModes(a, false), true); }},
+    AttrField<LinkModesInfo>{ETHTOOL_A_LINKMODES_PEER, nullptr,
+                             [](const nlattr* a, LinkModesInfo& m, const FieldContext&) {
+                               return (m.peer = linkModes(a, true), true);
+                             }},
+    field<ETHTOOL_A_LINKMODES_SPEED, &LinkModesInfo::speed>(),
+    field<ETHTOOL_A_LINKMODES_DUPLEX, &LinkModesInfo::duplex>(),
+    field<ETHTOOL_A_LINKMODES_MASTER_SLAVE_CFG, &LinkModesInfo::masterSlaveCfg>(),
+    field<ETHTOOL_A_LINKMODES_MASTER_SLAVE_STATE, &LinkModesInfo::masterSlaveState, Wire::Reported>(),
+    field<ETHTOOL_A_LINKMODES_LANES, &LinkModesInfo::lanes>(),
+});
+
+constexpr FieldTable kLinkInfo({
+    field<ETHTOOL_A_LINKINFO_PORT, &LinkInfoSettings::port>(),
+    field<ETHTOOL_A_LINKINFO_PHYADDR, &LinkInfoSettings::phyAddress>(),
+    field<ETHTOOL_A_LINKINFO_TP_MDIX, &LinkInfoSettings::mdix, Wire::Reported>(),
+    field<ETHTOOL_A_LINKINFO_TP_MDIX_CTRL, &LinkInfoSettings::mdixCtrl>(),
+    field<ETHTOOL_A_LINKINFO_TRANSCEIVER, &LinkInfoSettings::transceiver, Wire::Reported>(),
+});
+
+constexpr FieldTable kLinkState({
+    field<ETHTOOL_A_LINKSTATE_LINK, &LinkStateInfo::link, Wire::Reported>(),
+    field<ETHTOOL_A_LINKSTATE_SQI, &LinkStateInfo::sqi, Wire::Reported>(),
+    field<ETHTOOL_A_LINKSTATE_SQI_MAX, &LinkStateInfo::sqiMax, Wire::Reported>(),
+    field<ETHTOOL_A_LINKSTATE_EXT_STATE, &LinkStateInfo::extState, Wire::Reported>(),
+    field<ETHTOOL_A_LINKSTATE_EXT_SUBSTATE, &LinkStateInfo::extSubstate, Wire::Reported>(),
+});
+
+constexpr FieldTable kWol({
+    AttrField<WolInfo>{ETHTOOL_A_WOL_MODES,
+                       [](core::MessageWriter& w, const AttrField<WolInfo>&, const WolInfo& x) {
+                         if (x.change) putBitset(w, ETHTOOL_A_WOL_MODES, *x.change);
+                       },
+                       [](const nlattr* a, WolInfo& x, const FieldContext&) {
+                         // The mask is what the device supports, the value what is enabled.
+                         EthtoolBitset b = decodeBitset(a);
+                         x.supported = low32(b.mask.empty() ? b.value : b.mask);
+                         x.modes = low32(b.value);
+                         return true;
+                       }},
+    AttrField<WolInfo>{ETHTOOL_A_WOL_SOPASS,
+                       [](core::MessageWriter& w, const AttrField<WolInfo>&, const WolInfo& x) {
+                         if (x.sopass) w.putBytes(ETHTOOL_A_WOL_SOPASS, *x.sopass);
+                       },
+                       [](const nlattr* a, WolInfo& x, const FieldContext&) {
+                         auto bytes = core::readBytes(a);
+                         x.sopass.emplace(bytes.begin(), bytes.end());
+                         return true;
+                       }},
+});
+
+constexpr FieldTable kDebug({
+    AttrField<DebugInfo>{ETHTOOL_A_DEBUG_MSGMASK,
+                         [](core::MessageWriter& w, const AttrField<DebugInfo>&, const DebugInfo& x) {
+                           if (x.change) putBitset(w, ETHTOOL_A_DEBUG_MSGMASK, *x.change);
+                         },
+                         [](const nlattr* a, DebugInfo& x, const FieldContext&) {
+                           EthtoolBitset b = decodeBitset(a);
+                           x.msgMask = low32(b.value);
+                           x.classes.clear();
+                           for (uint32_t i = 0; i < b.size; ++i)
+                             if (b.value[i]) x.classes.push_back(bitName(b, i));
+                           return true;
+                         }},
+});
+
+// The three lists of -T: the names of the bits set.
+template <std::vector<std::string> TsInfo::*kList>
+constexpr AttrField<TsInfo> tsList(uint16_t type) {
+  return {type, nullptr, [](const nlattr* a, TsInfo& x, const FieldContext&) { return (x.*kList = setBitNames(a), true); }};
+}
+
+constexpr FieldTable kTsInfo({
+    tsList<&TsInfo::timestamping>(ETHTOOL_A_TSINFO_TIMESTAMPING),
+    tsList<&TsInfo::txTypes>(ETHTOOL_A_TSINFO_TX_TYPES),
+    tsList<&TsInfo::rxFilters>(ETHTOOL_A_TSINFO_RX_FILTERS),
+    field<ETHTOOL_A_TSINFO_PHC_INDEX, &TsInfo::phcIndex, Wire::Reported>(),
+});
+
+}  // namespace
+
+void putBitset(core::MessageWriter& w, uint16_t type, const BitsetChange& change) {
+  std::size_t nest = w.beginNest(type);
+  if (!change.named.empty()) {
+    // Verbose without NOMASK: only the named bits change (the kernel resolves the names).
+    std::size_t bits = w.beginNest(ETHTOOL_A_BITSET_BITS);
+    for (const auto& [name, on] : change.named) {
+      std::size_t bit = w.beginNest(ETHTOOL_A_BITSET_BITS_BIT);
+      w.putString(ETHTOOL_A_BITSET_BIT_NAME, name);
+      if (on) w.putFlag(ETHTOOL_A_BITSET_BIT_VALUE);
+      w.endNest(bit);
+    }
+    w.endNest(bits);
+  } else {
+    if (change.mask.empty()) w.putFlag(ETHTOOL_A_BITSET_NOMASK);
+    w.putU32(ETHTOOL_A_BITSET_SIZE, change.size);
+    auto words = [](const std::vector<uint32_t>& v) {
+      return std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(v.data()), v.size() * 4);
+    };
+    w.putBytes(ETHTOOL_A_BITSET_VALUE, words(change.value));
+    if (!change.mask.empty()) w.putBytes(ETHTOOL_A_BITSET_MASK, words(change.mask));
+  }
+  w.endNest(nest);
+}
+
+ChannelsInfo decodeChannels(const nlmsghdr* message) { return decodeBy(message, kChannels.table); }
+RingsInfo decodeRings(const nlmsghdr* message) { return decodeBy(message, kRings.table); }
+CoalesceInfo decodeCoalesce(const nlmsghdr* message) { return decodeBy(message, kCoalesce.table); }
+LinkModesInfo decodeLinkModes(const nlmsghdr* message) { return decodeBy(message, kLinkModes); }
+LinkInfoSettings decodeLinkInfo(const nlmsghdr* message) { return decodeBy(message, kLinkInfo); }
+LinkStateInfo decodeLinkState(const nlmsghdr* message) { return decodeBy(message, kLinkState); }
+WolInfo decodeWol(const nlmsghdr* message) { return decodeBy(message, kWol); }
+DebugInfo decodeDebug(const nlmsghdr* message) { return decodeBy(message, kDebug); }
+TsInfo decodeTsInfo(const nlmsghdr* message) { return decodeBy(message, kTsInfo); }
+
+PauseInfo decodePause(const nlmsghdr* message) {
+  PauseInfo out = decodeBy(message, kPause.table);
+  // The statistics nest (ethtool -I -a): a counter per attribute.
+  if (const nlattr* stats = decodeGenl(message, ETHTOOL_A_PAUSE_MAX).attrs.get(ETHTOOL_A_PAUSE_STATS))
+    core::forEachAttr(core::nestPayload(stats), [&](const nlattr* s) {
+      if (core::attrType(s) == ETHTOOL_A_PAUSE_STAT_TX_FRAMES) out.txFrames = core::readU64(s);
+      if (core::attrType(s) == ETHTOOL_A_PAUSE_STAT_RX_FRAMES) out.rxFrames = core::readU64(s);
+    });
+  return out;
+}
+
+void encodeLinkModes(core::MessageWriter& w, const LinkModesInfo& modes) { kLinkModes.encode(w, modes); }
+void encodeLinkInfo(core::MessageWriter& w, const LinkInfoSettings& info) { kLinkInfo.encode(w, info); }
+void encodeWol(core::MessageWriter& w, const WolInfo& wol) { kWol.encode(w, wol); }
+void encodeDebug(core::MessageWriter& w, const DebugInfo& debug) { kDebug.encode(w, debug); }
 
 FeaturesInfo decodeFeatures(const nlmsghdr* message, const std::vector<std::string>& names) {
   GenlReply r = decodeGenl(message, ETHTOOL_A_FEATURES_MAX);
@@ -179,3 +350,10 @@ std::vector<RawStatsGroup> decodeStats(const nlmsghdr* message) {
 }
 
 }  // namespace fastlink::genl
+
+namespace fastlink {
+std::span<const EthtoolSetting<ChannelsInfo>> ethtoolSettings(const ChannelsInfo&) { return genl::kChannels.settings; }
+std::span<const EthtoolSetting<RingsInfo>> ethtoolSettings(const RingsInfo&) { return genl::kRings.settings; }
+std::span<const EthtoolSetting<CoalesceInfo>> ethtoolSettings(const CoalesceInfo&) { return genl::kCoalesce.settings; }
+std::span<const EthtoolSetting<PauseInfo>> ethtoolSettings(const PauseInfo&) { return genl::kPause.settings; }
+}  // namespace fastlink

@@ -1,18 +1,20 @@
-// ethtool family codec: request encoding helpers and reply decoders (pure, no I/O), shared by
-// src/ethtool/ethtool.cpp, the unit tests and the fuzz harness.
+// ethtool family codec (pure, no I/O), shared by ethtool.cpp, the unit tests and the fuzz harness.
+// Each attribute is a FieldTable row (core/attr_fields.hpp), declared once: the settings ethtool
+// names by a word carry it here, for the CLI's parser and JSON (ethtoolSettings()); the link
+// settings' rows are in ethtool_codec.cpp.
 #pragma once
 
 #include <linux/ethtool_netlink.h>
 #include <linux/netlink.h>
 
 #include <cstdint>
+#include <array>
 #include <map>
-#include <optional>
 #include <string>
-#include <type_traits>
-#include <variant>
+#include <utility>
 #include <vector>
 
+#include "core/attr_fields.hpp"
 #include "core/message.hpp"
 
 #include "fastlink/ethtool.hpp"
@@ -33,104 +35,119 @@ struct EthtoolBitset {
 /// shorter than the size needs.
 EthtoolBitset decodeBitset(const nlattr* nest);
 
-/// One field of an ethtool message as data: its attribute and the optional member it fills.
-/// Decoders read every field; `settable` ones are what a SET request writes (in table order).
-template <class T>
-struct EthtoolField {
-  uint16_t type;
-  std::variant<std::optional<uint32_t> T::*, std::optional<uint8_t> T::*, std::optional<bool> T::*> member;
-  bool settable = true;
-};
+/// Writes `change` as a bitset nest of attribute `type`: by name (verbose, only the named bits
+/// change) or by number (compact; without a mask the value is the whole set: NOMASK).
+void putBitset(core::MessageWriter& w, uint16_t type, const BitsetChange& change);
 
-inline constexpr EthtoolField<ChannelsInfo> kChannelsFields[] = {
-    {ETHTOOL_A_CHANNELS_RX_MAX, &ChannelsInfo::rxMax, false},
-    {ETHTOOL_A_CHANNELS_TX_MAX, &ChannelsInfo::txMax, false},
-    {ETHTOOL_A_CHANNELS_OTHER_MAX, &ChannelsInfo::otherMax, false},
-    {ETHTOOL_A_CHANNELS_COMBINED_MAX, &ChannelsInfo::combinedMax, false},
-    {ETHTOOL_A_CHANNELS_RX_COUNT, &ChannelsInfo::rx},
-    {ETHTOOL_A_CHANNELS_TX_COUNT, &ChannelsInfo::tx},
-    {ETHTOOL_A_CHANNELS_OTHER_COUNT, &ChannelsInfo::other},
-    {ETHTOOL_A_CHANNELS_COMBINED_COUNT, &ChannelsInfo::combined},
-};
-
-inline constexpr EthtoolField<RingsInfo> kRingsFields[] = {
-    {ETHTOOL_A_RINGS_RX_MAX, &RingsInfo::rxMax, false},
-    {ETHTOOL_A_RINGS_RX_MINI_MAX, &RingsInfo::rxMiniMax, false},
-    {ETHTOOL_A_RINGS_RX_JUMBO_MAX, &RingsInfo::rxJumboMax, false},
-    {ETHTOOL_A_RINGS_TX_MAX, &RingsInfo::txMax, false},
-    {ETHTOOL_A_RINGS_RX, &RingsInfo::rx},
-    {ETHTOOL_A_RINGS_RX_MINI, &RingsInfo::rxMini},
-    {ETHTOOL_A_RINGS_RX_JUMBO, &RingsInfo::rxJumbo},
-    {ETHTOOL_A_RINGS_TX, &RingsInfo::tx},
-    {ETHTOOL_A_RINGS_RX_BUF_LEN, &RingsInfo::rxBufLen},
-    {ETHTOOL_A_RINGS_TCP_DATA_SPLIT, &RingsInfo::tcpDataSplit, false},
-    {ETHTOOL_A_RINGS_CQE_SIZE, &RingsInfo::cqeSize},
-    {ETHTOOL_A_RINGS_TX_PUSH, &RingsInfo::txPush},
-};
-
-inline constexpr EthtoolField<CoalesceInfo> kCoalesceFields[] = {
-    {ETHTOOL_A_COALESCE_RX_USECS, &CoalesceInfo::rxUsecs},
-    {ETHTOOL_A_COALESCE_RX_MAX_FRAMES, &CoalesceInfo::rxMaxFrames},
-    {ETHTOOL_A_COALESCE_RX_USECS_IRQ, &CoalesceInfo::rxUsecsIrq},
-    {ETHTOOL_A_COALESCE_RX_MAX_FRAMES_IRQ, &CoalesceInfo::rxMaxFramesIrq},
-    {ETHTOOL_A_COALESCE_TX_USECS, &CoalesceInfo::txUsecs},
-    {ETHTOOL_A_COALESCE_TX_MAX_FRAMES, &CoalesceInfo::txMaxFrames},
-    {ETHTOOL_A_COALESCE_TX_USECS_IRQ, &CoalesceInfo::txUsecsIrq},
-    {ETHTOOL_A_COALESCE_TX_MAX_FRAMES_IRQ, &CoalesceInfo::txMaxFramesIrq},
-    {ETHTOOL_A_COALESCE_STATS_BLOCK_USECS, &CoalesceInfo::statsBlockUsecs},
-    {ETHTOOL_A_COALESCE_USE_ADAPTIVE_RX, &CoalesceInfo::adaptiveRx},
-    {ETHTOOL_A_COALESCE_USE_ADAPTIVE_TX, &CoalesceInfo::adaptiveTx},
-    {ETHTOOL_A_COALESCE_PKT_RATE_LOW, &CoalesceInfo::pktRateLow},
-    {ETHTOOL_A_COALESCE_RX_USECS_LOW, &CoalesceInfo::rxUsecsLow},
-    {ETHTOOL_A_COALESCE_RX_MAX_FRAMES_LOW, &CoalesceInfo::rxMaxFramesLow},
-    {ETHTOOL_A_COALESCE_TX_USECS_LOW, &CoalesceInfo::txUsecsLow},
-    {ETHTOOL_A_COALESCE_TX_MAX_FRAMES_LOW, &CoalesceInfo::txMaxFramesLow},
-    {ETHTOOL_A_COALESCE_PKT_RATE_HIGH, &CoalesceInfo::pktRateHigh},
-    {ETHTOOL_A_COALESCE_RX_USECS_HIGH, &CoalesceInfo::rxUsecsHigh},
-    {ETHTOOL_A_COALESCE_RX_MAX_FRAMES_HIGH, &CoalesceInfo::rxMaxFramesHigh},
-    {ETHTOOL_A_COALESCE_TX_USECS_HIGH, &CoalesceInfo::txUsecsHigh},
-    {ETHTOOL_A_COALESCE_TX_MAX_FRAMES_HIGH, &CoalesceInfo::txMaxFramesHigh},
-    {ETHTOOL_A_COALESCE_RATE_SAMPLE_INTERVAL, &CoalesceInfo::rateSampleInterval},
-    {ETHTOOL_A_COALESCE_USE_CQE_MODE_TX, &CoalesceInfo::cqeModeTx},
-    {ETHTOOL_A_COALESCE_USE_CQE_MODE_RX, &CoalesceInfo::cqeModeRx},
-};
-
-template <class T, std::size_t N>
-void readFields(const core::AttrTable& t, T& out, const EthtoolField<T> (&fields)[N]) {
-  for (const auto& f : fields)
-    std::visit([&](auto m) {
-      const nlattr* a = t.get(f.type);
-      if (!a) return;
-      if constexpr (std::is_same_v<decltype(out.*m), std::optional<uint32_t>&>) out.*m = core::readU32(a);
-      else if constexpr (std::is_same_v<decltype(out.*m), std::optional<bool>&>) out.*m = core::readU8(a) != 0;
-      else out.*m = core::readU8(a);
-    }, f.member);
+/// The row of attribute `kType` for `kMember` and its names: `name` is ethtool's word for it on
+/// the command line and its JSON key (`json` when that differs); a Wire::Reported row has no word.
+template <uint16_t kType, auto kMember, core::Wire kWire = core::Wire::Native>
+constexpr auto param(const char* name, const char* json = nullptr) {
+  using Info = decltype(core::fields::ownerOf(kMember));
+  return std::pair<core::AttrField<Info>, EthtoolSetting<Info>>{
+      core::field<kType, kMember, kWire>(), {kWire == core::Wire::Reported ? nullptr : name, json ? json : name, kMember}};
 }
 
-template <class T, std::size_t N>
-void putFields(core::MessageWriter& w, const T& in, const EthtoolField<T> (&fields)[N]) {
-  for (const auto& f : fields)
-    std::visit([&](auto m) {
-      const auto& v = in.*m;
-      if (!f.settable || !v) return;
-      if constexpr (std::is_same_v<decltype(*v), const uint32_t&>) w.putU32(f.type, *v);
-      else w.putU8(f.type, static_cast<uint8_t>(*v));
-    }, f.member);
+/// A message's settings (names) and the FieldTable made of their rows.
+template <class Info, std::size_t N>
+struct EthtoolParams {
+  std::array<EthtoolSetting<Info>, N> settings;
+  core::FieldTable<Info, N> table;
+};
+
+template <class Info, std::size_t N>
+constexpr EthtoolParams<Info, N> params(const std::pair<core::AttrField<Info>, EthtoolSetting<Info>> (&p)[N]) {
+  core::AttrField<Info> rows[N];
+  std::array<EthtoolSetting<Info>, N> settings{};
+  for (std::size_t i = 0; i < N; ++i) {
+    rows[i] = p[i].first;
+    settings[i] = p[i].second;
+  }
+  return {settings, core::FieldTable<Info, N>(rows)};
 }
 
-/// True when a SET request would change something.
-template <class T, std::size_t N>
-bool anySettable(const T& in, const EthtoolField<T> (&fields)[N]) {
-  for (const auto& f : fields)
-    if (f.settable && std::visit([&](auto m) { return (in.*m).has_value(); }, f.member)) return true;
-  return false;
-}
+using core::Wire;
+
+// JSON keys: fastlink's own for -l/-g/-c (ethtool 6.1 has no --json for them); ethtool's for -a.
+inline constexpr auto kChannels = params<ChannelsInfo>({
+    param<ETHTOOL_A_CHANNELS_RX_MAX, &ChannelsInfo::rxMax, Wire::Reported>("rx_max"),
+    param<ETHTOOL_A_CHANNELS_TX_MAX, &ChannelsInfo::txMax, Wire::Reported>("tx_max"),
+    param<ETHTOOL_A_CHANNELS_OTHER_MAX, &ChannelsInfo::otherMax, Wire::Reported>("other_max"),
+    param<ETHTOOL_A_CHANNELS_COMBINED_MAX, &ChannelsInfo::combinedMax, Wire::Reported>("combined_max"),
+    param<ETHTOOL_A_CHANNELS_RX_COUNT, &ChannelsInfo::rx>("rx"),
+    param<ETHTOOL_A_CHANNELS_TX_COUNT, &ChannelsInfo::tx>("tx"),
+    param<ETHTOOL_A_CHANNELS_OTHER_COUNT, &ChannelsInfo::other>("other"),
+    param<ETHTOOL_A_CHANNELS_COMBINED_COUNT, &ChannelsInfo::combined>("combined"),
+});
+
+inline constexpr auto kRings = params<RingsInfo>({
+    param<ETHTOOL_A_RINGS_RX_MAX, &RingsInfo::rxMax, Wire::Reported>("rx_max"),
+    param<ETHTOOL_A_RINGS_RX_MINI_MAX, &RingsInfo::rxMiniMax, Wire::Reported>("rx_mini_max"),
+    param<ETHTOOL_A_RINGS_RX_JUMBO_MAX, &RingsInfo::rxJumboMax, Wire::Reported>("rx_jumbo_max"),
+    param<ETHTOOL_A_RINGS_TX_MAX, &RingsInfo::txMax, Wire::Reported>("tx_max"),
+    param<ETHTOOL_A_RINGS_RX, &RingsInfo::rx>("rx"),
+    param<ETHTOOL_A_RINGS_RX_MINI, &RingsInfo::rxMini>("rx-mini", "rx_mini"),
+    param<ETHTOOL_A_RINGS_RX_JUMBO, &RingsInfo::rxJumbo>("rx-jumbo", "rx_jumbo"),
+    param<ETHTOOL_A_RINGS_TX, &RingsInfo::tx>("tx"),
+    param<ETHTOOL_A_RINGS_RX_BUF_LEN, &RingsInfo::rxBufLen>("rx-buf-len", "rx_buf_len"),
+    param<ETHTOOL_A_RINGS_CQE_SIZE, &RingsInfo::cqeSize>("cqe-size", "cqe_size"),
+    param<ETHTOOL_A_RINGS_TX_PUSH, &RingsInfo::txPush>("tx-push", "tx_push"),
+    param<ETHTOOL_A_RINGS_TCP_DATA_SPLIT, &RingsInfo::tcpDataSplit, Wire::Reported>("tcp_data_split"),
+});
+
+// In the kernel's attribute order (the order a SET carries them, and of the JSON keys).
+inline constexpr auto kCoalesce = params<CoalesceInfo>({
+    param<ETHTOOL_A_COALESCE_RX_USECS, &CoalesceInfo::rxUsecs>("rx-usecs"),
+    param<ETHTOOL_A_COALESCE_RX_MAX_FRAMES, &CoalesceInfo::rxMaxFrames>("rx-frames"),
+    param<ETHTOOL_A_COALESCE_RX_USECS_IRQ, &CoalesceInfo::rxUsecsIrq>("rx-usecs-irq"),
+    param<ETHTOOL_A_COALESCE_RX_MAX_FRAMES_IRQ, &CoalesceInfo::rxMaxFramesIrq>("rx-frames-irq"),
+    param<ETHTOOL_A_COALESCE_TX_USECS, &CoalesceInfo::txUsecs>("tx-usecs"),
+    param<ETHTOOL_A_COALESCE_TX_MAX_FRAMES, &CoalesceInfo::txMaxFrames>("tx-frames"),
+    param<ETHTOOL_A_COALESCE_TX_USECS_IRQ, &CoalesceInfo::txUsecsIrq>("tx-usecs-irq"),
+    param<ETHTOOL_A_COALESCE_TX_MAX_FRAMES_IRQ, &CoalesceInfo::txMaxFramesIrq>("tx-frames-irq"),
+    param<ETHTOOL_A_COALESCE_STATS_BLOCK_USECS, &CoalesceInfo::statsBlockUsecs>("stats-block-usecs"),
+    param<ETHTOOL_A_COALESCE_USE_ADAPTIVE_RX, &CoalesceInfo::adaptiveRx>("adaptive-rx"),
+    param<ETHTOOL_A_COALESCE_USE_ADAPTIVE_TX, &CoalesceInfo::adaptiveTx>("adaptive-tx"),
+    param<ETHTOOL_A_COALESCE_PKT_RATE_LOW, &CoalesceInfo::pktRateLow>("pkt-rate-low"),
+    param<ETHTOOL_A_COALESCE_RX_USECS_LOW, &CoalesceInfo::rxUsecsLow>("rx-usecs-low"),
+    param<ETHTOOL_A_COALESCE_RX_MAX_FRAMES_LOW, &CoalesceInfo::rxMaxFramesLow>("rx-frames-low"),
+    param<ETHTOOL_A_COALESCE_TX_USECS_LOW, &CoalesceInfo::txUsecsLow>("tx-usecs-low"),
+    param<ETHTOOL_A_COALESCE_TX_MAX_FRAMES_LOW, &CoalesceInfo::txMaxFramesLow>("tx-frames-low"),
+    param<ETHTOOL_A_COALESCE_PKT_RATE_HIGH, &CoalesceInfo::pktRateHigh>("pkt-rate-high"),
+    param<ETHTOOL_A_COALESCE_RX_USECS_HIGH, &CoalesceInfo::rxUsecsHigh>("rx-usecs-high"),
+    param<ETHTOOL_A_COALESCE_RX_MAX_FRAMES_HIGH, &CoalesceInfo::rxMaxFramesHigh>("rx-frames-high"),
+    param<ETHTOOL_A_COALESCE_TX_USECS_HIGH, &CoalesceInfo::txUsecsHigh>("tx-usecs-high"),
+    param<ETHTOOL_A_COALESCE_TX_MAX_FRAMES_HIGH, &CoalesceInfo::txMaxFramesHigh>("tx-frames-high"),
+    param<ETHTOOL_A_COALESCE_RATE_SAMPLE_INTERVAL, &CoalesceInfo::rateSampleInterval>("sample-interval"),
+    param<ETHTOOL_A_COALESCE_USE_CQE_MODE_TX, &CoalesceInfo::cqeModeTx>("cqe-mode-tx"),
+    param<ETHTOOL_A_COALESCE_USE_CQE_MODE_RX, &CoalesceInfo::cqeModeRx>("cqe-mode-rx"),
+});
+
+// ethtool -A's words; the JSON keys are ethtool 6.1's (`ethtool --json -a`).
+inline constexpr auto kPause = params<PauseInfo>({
+    param<ETHTOOL_A_PAUSE_AUTONEG, &PauseInfo::autoneg>("autoneg", "autonegotiate"),
+    param<ETHTOOL_A_PAUSE_RX, &PauseInfo::rx>("rx"),
+    param<ETHTOOL_A_PAUSE_TX, &PauseInfo::tx>("tx"),
+});
 
 /// Decoders of one reply message each (genl header included); throw Error(malformed_reply)
 /// on a short message.
 ChannelsInfo decodeChannels(const nlmsghdr* message);
 RingsInfo decodeRings(const nlmsghdr* message);
 CoalesceInfo decodeCoalesce(const nlmsghdr* message);
+LinkModesInfo decodeLinkModes(const nlmsghdr* message);
+LinkInfoSettings decodeLinkInfo(const nlmsghdr* message);
+LinkStateInfo decodeLinkState(const nlmsghdr* message);
+WolInfo decodeWol(const nlmsghdr* message);
+DebugInfo decodeDebug(const nlmsghdr* message);
+PauseInfo decodePause(const nlmsghdr* message);
+TsInfo decodeTsInfo(const nlmsghdr* message);
+
+/// The SET requests' encoders: the set members by the message's table (after the header).
+void encodeLinkModes(core::MessageWriter& w, const LinkModesInfo& modes);
+void encodeLinkInfo(core::MessageWriter& w, const LinkInfoSettings& info);
+void encodeWol(core::MessageWriter& w, const WolInfo& wol);
+void encodeDebug(core::MessageWriter& w, const DebugInfo& debug);
 /// FEATURES_GET_REPLY; `names` is the ETH_SS_FEATURES string set (bit index -> name). Bits
 /// without a name are named by verbose bitsets if present, else left out (unused bits).
 FeaturesInfo decodeFeatures(const nlmsghdr* message, const std::vector<std::string>& names);

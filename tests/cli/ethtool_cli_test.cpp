@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <sstream>
+
 #include "cli/cli_fixture.hpp"
 
 namespace fastlink::test {
@@ -148,6 +150,100 @@ TEST_F(EthtoolCliTest, FailuresExitWithEthtoolsStatus) {
     auto theirs = ns.exec(std::string("ethtool ") + line);
     EXPECT_NE(theirs.status, 0) << line;
     EXPECT_EQ(mine.status, theirs.status) << "ethtool " << line << "\nfastlink: " << mine.err << "ethtool: " << theirs.err;
+  }
+}
+
+
+// ethtool 6.1's everyday reads and link settings, case by case against ethtool itself in the same
+// namespace: exit status and stdout byte for byte, stderr as ethtool's words in fastlink's `Error: `
+// shape (ethtool's "netlink error: Operation not supported" is "Error: Operation not supported").
+// A case may pin a deliberate difference in stderr alone (`flErr`: fastlink's exact text; status
+// and stdout are still ethtool's): a missing device is fastlink's one `Cannot find device`
+// message, a usage error fastlink's own words.
+struct EthtoolCase {
+  const char* args;
+  const char* flErr = nullptr;
+};
+
+/// ethtool's stderr as fastlink words it: each line as `Error: LINE`, without ethtool's
+/// "netlink error: " in front.
+std::string errorShape(const std::string& text) {
+  std::string out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);)
+    out += "Error: " + (line.starts_with("netlink error: ") ? line.substr(15) : line) + "\n";
+  return out;
+}
+
+class EthtoolDifferential : public EthtoolCliTest {
+ protected:
+  void SetUp() override {
+    EthtoolCliTest::SetUp();
+    if (IsSkipped()) return;
+    ns.ip("link set e0 up");
+    ns.ip("link set e1 up");
+    ASSERT_EQ(ns.exec("ip tuntap add t0 mode tun").status, 0);
+    ns.ip("link add br0 type bridge");
+  }
+  void compare(const EthtoolCase& c) {
+    auto theirs = ns.exec(std::string("ethtool ") + c.args);
+    auto mine = cli(std::string("ethtool ") + c.args);
+    EXPECT_EQ(mine.status, theirs.status) << c.args << "\nfastlink: " << mine.err << "ethtool: " << theirs.err;
+    EXPECT_EQ(mine.out, theirs.out) << c.args;
+    EXPECT_EQ(mine.err, c.flErr ? std::string(c.flErr) : errorShape(theirs.err)) << c.args;
+  }
+};
+
+TEST_F(EthtoolDifferential, EverydayReadsAreEthtools) {
+  const EthtoolCase cases[] = {
+      // ethtool DEV: link modes, link info, wake-on, message level, link state (each a part the
+      // driver may lack: veth has no message level, lo nothing but the link state).
+      {"e0"}, {"e1"}, {"t0"}, {"lo"}, {"br0"},
+      {"-i e0"}, {"--driver e1"}, {"-i t0"}, {"-i lo"}, {"-i br0"},
+      {"-T e0"}, {"--show-time-stamping t0"}, {"-T lo"}, {"-T br0"},
+      {"-P e0"}, {"--show-permaddr t0"}, {"-P lo"},
+      {"-a e0"}, {"--show-pause t0"}, {"-a lo"}, {"--json -a e0"}, {"--json -a lo"},
+      // Missing devices: ethtool's status per option; fastlink's one message.
+      {"nosuch", "Error: Cannot find device \"nosuch\"\n"},
+      {"-i nosuch", "Error: Cannot find device \"nosuch\"\n"},
+      {"-T nosuch", "Error: Cannot find device \"nosuch\"\n"},
+      {"-P nosuch", "Error: Cannot find device \"nosuch\"\n"},
+      {"-a nosuch", "Error: Cannot find device \"nosuch\"\n"},
+      // Unexpected words and --json where ethtool 6.1 has none: status 1, fastlink's words.
+      {"-a e0 extra", "Error: unknown keyword \"extra\" in \"ethtool -a e0 extra\" (word 4; ethtool -a takes only a device)\n"},
+      {"-T e0 extra", "Error: unknown keyword \"extra\" in \"ethtool -T e0 extra\" (word 4; ethtool -T takes only a device)\n"},
+      {"--json -i e0", "Error: ethtool -i has no JSON output (ethtool 6.1 has none either)\n"},
+      {"--json -T e0", "Error: ethtool -T has no JSON output (ethtool 6.1 has none either)\n"},
+  };
+  for (const auto& c : cases) compare(c);
+}
+
+TEST_F(EthtoolDifferential, SetsAndTheirRefusalsAreEthtools) {
+  // What the drivers refuse (veth has no link settings, pause or message level to set): ethtool's
+  // "netlink error: Operation not supported", its statuses (-s 75, -A 76), nothing changed.
+  std::string before = ethtool("e0");
+  const EthtoolCase refusals[] = {
+      {"-s e0 speed 100"}, {"-s e0 speed 100 duplex full autoneg off"}, {"-s e0 autoneg on"},
+      {"-s e0 advertise 0x20"}, {"-s e0 wol g"}, {"-s e0 msglvl 1"}, {"-s e0 port tp"}, {"-s e0"},
+      {"-A e0 rx on"}, {"--pause e0 autoneg off tx off"},
+      {"-s nosuch speed 100", "Error: Cannot find device \"nosuch\"\n"},
+      {"-A nosuch rx on", "Error: Cannot find device \"nosuch\"\n"},
+      {"-s e0 speed fast", "Error: speed: \"fast\" is not a number\n"},
+      {"-s e0 duplex bogus", "Error: \"duplex\" takes half|full, not \"bogus\"\n"},
+  };
+  for (const auto& c : refusals) compare(c);
+  EXPECT_EQ(ethtool("e0"), before);
+  // tun sets its message level: the same request by both tools, from the same level (drv and
+  // probe on), reads back the same.
+  for (const char* level : {"msglvl 3", "msglvl 0x7fff", "msglvl drv off probe off", "msglvl link on", "msglvl 0",
+                            "msglvl 0x10/0x30", "msglvl hw on wol on --"}) {
+    ASSERT_EQ(ns.exec("ethtool -s t0 msglvl 3").status, 0);
+    ASSERT_EQ(ns.exec(std::string("ethtool -s t0 ") + level).status, 0) << level;
+    std::string theirs = ethtool("t0");
+    ASSERT_EQ(ns.exec("ethtool -s t0 msglvl 3").status, 0);
+    auto r = cli(std::string("ethtool -s t0 ") + level);
+    EXPECT_EQ(r.status, 0) << level << ": " << r.err;
+    EXPECT_EQ(ethtool("t0"), theirs) << level;
   }
 }
 

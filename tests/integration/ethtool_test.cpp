@@ -5,6 +5,7 @@
 
 #include <fastlink/ethtool.hpp>
 #include <fastlink/fastlink.hpp>
+#include <linux/ethtool.h>
 
 #include <map>
 #include <sstream>
@@ -218,6 +219,49 @@ TEST_F(EthtoolTest, DriverStatsAreEthtoolSs) {
     EXPECT_EQ(e.extack(), "no stats available");
   }
   EXPECT_THROW(nl.ethtool().driverStats("nosuchdev"), Error);
+}
+
+
+// The link settings, driver information and time stamping of a veth and a tun, against ethtool's
+// text: what a veth reports (speed 10000, full duplex, twisted pair, no message level) and what a
+// tun adds (its message level, which setDebug changes as ethtool -s msglvl reads it back).
+TEST_F(EthtoolTest, LinkSettingsDriverAndTimeStampingAgreeWithEthtool) {
+  ns.ip("link set e0 up");
+  ns.ip("link set e1 up");
+  LinkSettings s = nl.ethtool().linkSettings("e0");
+  std::string text = ethtool("e0");
+  ASSERT_TRUE(s.modes && s.info && s.state);
+  EXPECT_NE(text.find("\tSpeed: " + std::to_string(*s.modes->speed) + "Mb/s\n"), std::string::npos) << text;
+  EXPECT_EQ(s.modes->duplex, DUPLEX_FULL);
+  EXPECT_EQ(s.modes->autoneg, false);
+  EXPECT_EQ(s.info->port, PORT_TP);
+  EXPECT_EQ(s.state->link, text.find("Link detected: yes") != std::string::npos);
+  EXPECT_FALSE(s.debug);  // veth has no message level: ethtool prints none
+  EXPECT_EQ(text.find("message level"), std::string::npos);
+  DriverInfo d = nl.ethtool().driverInfo("e0");
+  EXPECT_NE(ethtool("-i e0").find("driver: " + d.driver + "\nversion: " + d.version + "\n"), std::string::npos);
+  EXPECT_EQ(d.driver, "veth");
+  TsInfo t = nl.ethtool().tsInfo("e0");
+  for (const auto& name : t.timestamping) EXPECT_NE(ethtool("-T e0").find("\t" + name + "\n"), std::string::npos) << name;
+  EXPECT_FALSE(t.timestamping.empty());
+
+  ASSERT_EQ(ns.exec("ip tuntap add t0 mode tun").status, 0);
+  DebugInfo level;
+  level.change = BitsetChange{0, {}, {}, {{"drv", true}, {"link", true}}};
+  nl.ethtool().setDebug("t0", level);
+  EXPECT_NE(ethtool("t0").find("Current message level: 0x00000005 (5)\n"), std::string::npos) << ethtool("t0");
+  LinkSettings tun = nl.ethtool().linkSettings("t0");
+  ASSERT_TRUE(tun.debug);
+  EXPECT_EQ(tun.debug->msgMask, 5u);
+  EXPECT_EQ(tun.debug->classes, (std::vector<std::string>{"drv", "link"}));
+  // What the driver lacks is the kernel's EOPNOTSUPP, and nothing changes.
+  try {
+    nl.ethtool().setPause("e0", PauseInfo().setRx(true));
+    FAIL() << "veth took a pause setting";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), std::errc::operation_not_supported) << e.what();
+  }
+  EXPECT_EQ(ethtool("e0"), text);
 }
 
 }  // namespace

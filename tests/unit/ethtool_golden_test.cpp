@@ -11,6 +11,7 @@
 
 #include "fastlink/error.hpp"
 #include "fastlink/ethtool.hpp"
+#include "cli/ethtool/ethtool_print.hpp"
 #include "ethtool/ethtool_codec.hpp"
 #include "unit/golden.hpp"
 
@@ -256,6 +257,260 @@ TEST(EthtoolDecode, ShortMessageIsAnError) {
   Bytes tiny = test::netlinkMessage(0x14, 0, Bytes{});  // no room for the genl header
   AlignedMessage m(tiny);
   EXPECT_THROW(genl::decodeChannels(m.as<nlmsghdr>()), Error);
+}
+
+
+// ---- link settings (`ethtool DEV`, -s, -a, -A, -T) ------------------------------------------
+// Messages: LINKINFO_GET 2, LINKINFO_SET 3, LINKMODES_GET 4, LINKMODES_SET 5, LINKSTATE_GET 6,
+// DEBUG_GET 7, DEBUG_SET 8, WOL_GET 9, WOL_SET 10, PAUSE_GET 21, PAUSE_SET 22, TSINFO_GET 25.
+// LINKMODES: AUTONEG 2, OURS 3, PEER 4, SPEED 5, DUPLEX 6, MS_CFG 7, MS_STATE 8, LANES 9;
+// LINKINFO: PORT 2, PHYADDR 3, TP_MDIX 4, TP_MDIX_CTRL 5, TRANSCEIVER 6. The CLI's text of
+// them against ethtool 6.1's layout (cli/ethtool/ethtool_print.cpp, compiled into this binary).
+
+Bytes le32(uint32_t v) {
+  Bytes b;
+  test::appendLe32(b, v);
+  return b;
+}
+/// A verbose bitset entry: index, name, and the VALUE flag when set.
+Attrs bit(uint32_t index, const std::string& name, bool value) {
+  Attrs a = Attrs().u32(1, index).str(2, name);
+  if (value) a.flag(3);
+  return Attrs().nestNoFlag(1, a);
+}
+
+TEST(EthtoolLinkGolden, GetsAskForVerboseBitsets) {
+  // No ETHTOOL_A_HEADER_FLAGS: the reply names every bit (ethtool DEV asks the same way).
+  for (auto [request, cmd] : {std::pair{EthtoolRequests::getLinkInfo(kEthtool, "eth0"), 2},
+                              {EthtoolRequests::getLinkModes(kEthtool, "eth0"), 4},
+                              {EthtoolRequests::getLinkState(kEthtool, "eth0"), 6},
+                              {EthtoolRequests::getDebug(kEthtool, "eth0"), 7},
+                              {EthtoolRequests::getWol(kEthtool, "eth0"), 9},
+                              {EthtoolRequests::getPause(kEthtool, "eth0"), 21},
+                              {EthtoolRequests::getTsInfo(kEthtool, "eth0"), 25}})
+    EXPECT_TRUE(sameBytes(request.bytes(), expected(static_cast<uint8_t>(cmd), Attrs().nest(1, devName("eth0"))))) << cmd;
+  // -I -a: ETHTOOL_FLAG_STATS (4) in the header.
+  EXPECT_TRUE(sameBytes(EthtoolRequests::getPause(kEthtool, "eth0", true).bytes(),
+                        expected(21, Attrs().nest(1, devName("eth0").u32(3, 4)))));
+}
+
+TEST(EthtoolLinkGolden, SetLinkModesInRowOrderWithANumericAdvertiseMask) {
+  LinkModesInfo m;
+  m.speed = 100;
+  m.duplex = 1;
+  m.autoneg = false;
+  // advertise 0x20 without a mask: the whole set (NOMASK), 32 bits.
+  m.advertise = BitsetChange{32, {0x20}, {}, {}};
+  Request r = EthtoolRequests::setLinkModes(kEthtool, "v0", m);
+  Attrs ours = Attrs().flag(1).u32(2, 32).raw(4, le32(0x20));
+  EXPECT_TRUE(sameBytes(r.bytes(), expected(5, Attrs().nest(1, devName("v0")).u8(2, 0).nest(3, ours).u32(5, 100).u8(6, 1))));
+  EXPECT_EQ(r.operation(), "ethtool -s v0");
+  // With a mask: VALUE and MASK, no NOMASK.
+  LinkModesInfo masked;
+  masked.advertise = BitsetChange{32, {0x20}, {0x30}, {}};
+  masked.lanes = 2;
+  Attrs both = Attrs().u32(2, 32).raw(4, le32(0x20)).raw(5, le32(0x30));
+  EXPECT_TRUE(sameBytes(EthtoolRequests::setLinkModes(kEthtool, "v0", masked).bytes(),
+                        expected(5, Attrs().nest(1, devName("v0")).nest(3, both).u32(9, 2))));
+  // Reported-only members are never sent: a request with only them is refused.
+  LinkModesInfo reported;
+  reported.masterSlaveState = 2;
+  reported.ours = std::vector<LinkMode>{};
+  EXPECT_THROW(EthtoolRequests::setLinkModes(kEthtool, "v0", reported), Error);
+}
+
+TEST(EthtoolLinkGolden, SetLinkInfoWolDebugAndPause) {
+  LinkInfoSettings info;
+  info.port = 0;
+  info.mdixCtrl = 3;
+  info.mdix = 1;  // reported only
+  EXPECT_TRUE(sameBytes(EthtoolRequests::setLinkInfo(kEthtool, "e1", info).bytes(),
+                        expected(3, Attrs().nest(1, devName("e1")).u8(2, 0).u8(5, 3))));
+  // wol g: WAKE_MAGIC (bit 5) of an 8-bit set, the whole set; sopass: 6 bytes (WOL: MODES 2, SOPASS 3).
+  WolInfo wol;
+  wol.change = BitsetChange{8, {0x20}, {}, {}};
+  wol.sopass = std::vector<uint8_t>{1, 2, 3, 4, 5, 6};
+  EXPECT_TRUE(sameBytes(EthtoolRequests::setWol(kEthtool, "e1", wol).bytes(),
+                        expected(10, Attrs().nest(1, devName("e1")).nest(2, Attrs().flag(1).u32(2, 8).raw(4, le32(0x20)))
+                                         .raw(3, {1, 2, 3, 4, 5, 6}))));
+  // msglvl drv on link off: verbose by name, no NOMASK (only those bits change).
+  DebugInfo debug;
+  debug.change = BitsetChange{0, {}, {}, {{"drv", true}, {"link", false}}};
+  Attrs bits = Attrs().nest(1, Attrs().str(2, "drv").flag(3)).nest(1, Attrs().str(2, "link"));
+  EXPECT_TRUE(sameBytes(EthtoolRequests::setDebug(kEthtool, "t0", debug).bytes(),
+                        expected(8, Attrs().nest(1, devName("t0")).nest(2, Attrs().nest(3, bits)))));
+  // PAUSE: AUTONEG 2, RX 3, TX 4.
+  EXPECT_TRUE(sameBytes(EthtoolRequests::setPause(kEthtool, "e1", PauseInfo().setRx(true).setTx(false)).bytes(),
+                        expected(22, Attrs().nest(1, devName("e1")).u8(3, 1).u8(4, 0))));
+  EXPECT_THROW(EthtoolRequests::setPause(kEthtool, "e1", PauseInfo()), Error);
+  EXPECT_THROW(EthtoolRequests::setWol(kEthtool, "e1", WolInfo()), Error);
+}
+
+// An e1000-like device: the reply a kernel sends for it (verbose bitsets, OURS with a mask).
+Bytes e1000LinkModes() {
+  Attrs ours = Attrs().u32(2, 93).nestNoFlag(3, Attrs()
+                                                   .append(bit(0, "10baseT/Half", true))
+                                                   .append(bit(1, "10baseT/Full", true))
+                                                   .append(bit(2, "100baseT/Half", true))
+                                                   .append(bit(3, "100baseT/Full", true))
+                                                   .append(bit(5, "1000baseT/Full", true))
+                                                   .append(bit(6, "Autoneg", true))
+                                                   .append(bit(7, "TP", true)));
+  return reply(4, Attrs().nestNoFlag(1, devName("eth0")).u8(2, 1).nestNoFlag(3, ours).u32(5, 1000).u8(6, 1));
+}
+
+TEST(EthtoolLinkDecode, LinkModesFromVerboseBitsets) {
+  AlignedMessage m(e1000LinkModes());
+  LinkModesInfo got = genl::decodeLinkModes(m.as<nlmsghdr>());
+  EXPECT_EQ(got.autoneg, true);
+  EXPECT_EQ(got.speed, 1000u);
+  EXPECT_EQ(got.duplex, 1);
+  EXPECT_FALSE(got.peer);
+  ASSERT_TRUE(got.ours);
+  ASSERT_EQ(got.ours->size(), 7u);
+  EXPECT_EQ((*got.ours)[4], (LinkMode{5, "1000baseT/Full", true, true}));
+  // A partner's modes: NOMASK, the listed bits are the ones it advertises.
+  Attrs peer = Attrs().flag(1).u32(2, 93).nestNoFlag(3, bit(5, "1000baseT/Full", true));
+  AlignedMessage p(reply(4, Attrs().nestNoFlag(4, peer)));
+  LinkModesInfo withPeer = genl::decodeLinkModes(p.as<nlmsghdr>());
+  ASSERT_TRUE(withPeer.peer);
+  EXPECT_EQ(*withPeer.peer, (std::vector<LinkMode>{{5, "1000baseT/Full", false, true}}));
+}
+
+TEST(EthtoolLinkDecode, WolDebugStateTsInfoAndPause) {
+  // WOL: supported u m b g (mask), enabled g (value); SOPASS 6 bytes.
+  Attrs wolBits = Attrs().u32(2, 8).nestNoFlag(3, Attrs()
+                                                    .append(bit(1, "ucast", false))
+                                                    .append(bit(2, "mcast", false))
+                                                    .append(bit(3, "bcast", false))
+                                                    .append(bit(5, "magic", true)));
+  AlignedMessage w(reply(9, Attrs().nestNoFlag(2, wolBits).raw(3, {9, 8, 7, 6, 5, 4})));
+  WolInfo wol = genl::decodeWol(w.as<nlmsghdr>());
+  EXPECT_EQ(wol.supported, 0x2eu);
+  EXPECT_EQ(wol.modes, 0x20u);
+  EXPECT_EQ(wol.sopass, (std::vector<uint8_t>{9, 8, 7, 6, 5, 4}));
+  // DEBUG: NOMASK, the set classes listed.
+  Attrs msg = Attrs().flag(1).u32(2, 15).nestNoFlag(3, bit(0, "drv", true).append(bit(2, "link", true)));
+  AlignedMessage d(reply(7, Attrs().nestNoFlag(2, msg)));
+  DebugInfo debug = genl::decodeDebug(d.as<nlmsghdr>());
+  EXPECT_EQ(debug.msgMask, 5u);
+  EXPECT_EQ(debug.classes, (std::vector<std::string>{"drv", "link"}));
+  // LINKSTATE: LINK 2, SQI 3, SQI_MAX 4, EXT_STATE 5, EXT_SUBSTATE 6.
+  AlignedMessage l(reply(6, Attrs().u8(2, 0).u32(3, 5).u32(4, 7).u8(5, 0).u8(6, 1)));
+  LinkStateInfo state = genl::decodeLinkState(l.as<nlmsghdr>());
+  EXPECT_EQ(state, (LinkStateInfo{false, 5u, 7u, 0, 1}));
+  // TSINFO: TIMESTAMPING 2 (NOMASK, names), PHC_INDEX 5.
+  Attrs ts = Attrs().flag(1).u32(2, 17).nestNoFlag(3, bit(1, "software-transmit", true).append(bit(3, "software-receive", true)));
+  AlignedMessage t(reply(25, Attrs().nestNoFlag(2, ts).u32(5, 3)));
+  TsInfo tsInfo = genl::decodeTsInfo(t.as<nlmsghdr>());
+  EXPECT_EQ(tsInfo.timestamping, (std::vector<std::string>{"software-transmit", "software-receive"}));
+  EXPECT_TRUE(tsInfo.txTypes.empty());
+  EXPECT_EQ(tsInfo.phcIndex, 3u);
+  // PAUSE: AUTONEG 2, RX 3, TX 4, STATS 5 { PAD 1, TX_FRAMES 2, RX_FRAMES 3 }.
+  AlignedMessage pa(reply(21, Attrs().u8(2, 1).u8(3, 1).u8(4, 0).nestNoFlag(5, Attrs().u64(2, 11).u64(3, 22))));
+  PauseInfo pause = genl::decodePause(pa.as<nlmsghdr>());
+  EXPECT_EQ(pause, (PauseInfo{true, true, false, 11u, 22u}));
+}
+
+// ethtool 6.1 on an e1000 (the layout everyone has seen): link modes continue under the first,
+// a half-duplex mode and its full-duplex twin share a line.
+TEST(EthtoolLinkText, SettingsLikeEthtool) {
+  AlignedMessage m(e1000LinkModes());
+  LinkSettings s;
+  s.modes = genl::decodeLinkModes(m.as<nlmsghdr>());
+  s.info = LinkInfoSettings{0, 1, 1, 3, 0};
+  s.wol = WolInfo{0x2e, 0, std::nullopt, std::nullopt};
+  s.debug = DebugInfo{7, {"drv", "probe", "link"}, std::nullopt};
+  s.state = LinkStateInfo{true, std::nullopt, std::nullopt, std::nullopt, std::nullopt};
+  cli::EthtoolOutput got = cli::linkSettingsText("eth0", s);
+  EXPECT_EQ(got.out,
+            "Settings for eth0:\n"
+            "\tSupported ports: [ TP ]\n"
+            "\tSupported link modes:   10baseT/Half 10baseT/Full\n"
+            "\t                        100baseT/Half 100baseT/Full\n"
+            "\t                        1000baseT/Full\n"
+            "\tSupported pause frame use: No\n"
+            "\tSupports auto-negotiation: Yes\n"
+            "\tSupported FEC modes: Not reported\n"
+            "\tAdvertised link modes:  10baseT/Half 10baseT/Full\n"
+            "\t                        100baseT/Half 100baseT/Full\n"
+            "\t                        1000baseT/Full\n"
+            "\tAdvertised pause frame use: No\n"
+            "\tAdvertised auto-negotiation: Yes\n"
+            "\tAdvertised FEC modes: Not reported\n"
+            "\tSpeed: 1000Mb/s\n"
+            "\tDuplex: Full\n"
+            "\tAuto-negotiation: on\n"
+            "\tPort: Twisted Pair\n"
+            "\tPHYAD: 1\n"
+            "\tTransceiver: internal\n"
+            "\tMDI-X: off (auto)\n"
+            "\tSupports Wake-on: umbg\n"
+            "\tWake-on: d\n"
+            "        Current message level: 0x00000007 (7)\n"
+            "                               drv probe link\n"
+            "\tLink detected: yes\n");
+  EXPECT_EQ(got.err, "");
+  EXPECT_EQ(got.status, 0);
+  // Nothing reported at all: ethtool's "No data available", status 75.
+  cli::EthtoolOutput none = cli::linkSettingsText("x", LinkSettings{});
+  EXPECT_EQ(none.out, "No data available\n");
+  EXPECT_EQ(none.status, 75);
+}
+
+TEST(EthtoolLinkText, UnknownValuesStateAndSecureOn) {
+  LinkSettings s;
+  s.modes = LinkModesInfo{};
+  s.modes->speed = 0xffffffff;
+  s.modes->duplex = 0xff;
+  s.info = LinkInfoSettings{9, std::nullopt, std::nullopt, std::nullopt, std::nullopt};
+  s.wol = WolInfo{0x60, 0x40, std::vector<uint8_t>{0xa, 0xb, 0xc, 0xd, 0xe, 0xf}, std::nullopt};
+  s.state = LinkStateInfo{false, 3u, std::nullopt, ETHTOOL_LINK_EXT_STATE_AUTONEG, 1};
+  EXPECT_EQ(cli::linkSettingsText("p1", s).out,
+            "Settings for p1:\n"
+            "\tSpeed: Unknown!\n"
+            "\tDuplex: Unknown! (255)\n"
+            "\tPort: Unknown! (9)\n"
+            "\tSupports Wake-on: gs\n"
+            "\tWake-on: s\n"
+            "        SecureOn password: 0a:0b:0c:0d:0e:0f\n"
+            "\tLink detected: no (Autoneg, No partner detected)\n"
+            "\tSQI: 3\n");
+}
+
+TEST(EthtoolLinkText, PauseTimeStampingDriverAndPermanentAddress) {
+  PauseInfo p{true, true, false, 11u, 22u};
+  EXPECT_EQ(cli::pauseText("e1", p, std::pair{true, false}),
+            "Pause parameters for e1:\nAutonegotiate:\ton\nRX:\t\ton\nTX:\t\toff\nRX negotiated: on\nTX negotiated: off\n"
+            "Statistics:\n  tx_pause_frames: 11\n  rx_pause_frames: 22\n\n");
+  EXPECT_EQ(cli::pauseJson("e1", p, std::nullopt).dump(),
+            R"({"ifname":"e1","autonegotiate":true,"rx":true,"tx":false,"statistics":{"tx_pause_frames":11,"rx_pause_frames":22}})");
+  // The pause both ends agree on (ethtool's rule): both symmetric; else asymmetric on both sides.
+  LinkModesInfo lm;
+  lm.ours = std::vector<LinkMode>{{ETHTOOL_LINK_MODE_Asym_Pause_BIT, "Asym_Pause", true, true}};
+  lm.peer = std::vector<LinkMode>{{ETHTOOL_LINK_MODE_Pause_BIT, "Pause", false, true},
+                                  {ETHTOOL_LINK_MODE_Asym_Pause_BIT, "Asym_Pause", false, true}};
+  EXPECT_EQ(cli::negotiatedPause(lm), (std::pair{false, true}));
+  TsInfo t{{"software-transmit"}, {}, {"none", "all"}, 0u};
+  EXPECT_EQ(cli::tsInfoText("e1", t),
+            "Time stamping parameters for e1:\nCapabilities:\n\tsoftware-transmit\nPTP Hardware Clock: 0\n"
+            "Hardware Transmit Timestamp Modes: none\nHardware Receive Filter Modes:\n\tnone\n\tall\n");
+  EXPECT_EQ(cli::driverInfoText(DriverInfo{"e1000", "7.3", "", "", "0000:00:03.0", 2, 0, 256, 1, 0}),
+            "driver: e1000\nversion: 7.3\nfirmware-version: \nexpansion-rom-version: \nbus-info: 0000:00:03.0\n"
+            "supports-statistics: yes\nsupports-test: no\nsupports-eeprom-access: yes\nsupports-register-dump: yes\n"
+            "supports-priv-flags: no\n");
+  const uint8_t mac[] = {0x52, 0x54, 0, 0x12, 0x34, 0x56};
+  EXPECT_EQ(cli::permanentAddressText(std::span<const uint8_t>(mac)), "Permanent address: 52:54:00:12:34:56\n");
+  EXPECT_EQ(cli::permanentAddressText(std::nullopt), "Permanent address: not set\n");
+}
+
+TEST(EthtoolLinkText, AutonegAdvertisesTheSupportedSpeedsOnly) {
+  AlignedMessage m(e1000LinkModes());
+  BitsetChange c = cli::speedModes(*genl::decodeLinkModes(m.as<nlmsghdr>()).ours);
+  // Bits 0-3 and 5 (speeds); not 6 (Autoneg) nor 7 (TP).
+  EXPECT_EQ(c.size, 8u);
+  EXPECT_EQ(c.value, (std::vector<uint32_t>{0x2f}));
+  EXPECT_EQ(c.mask, c.value);
 }
 
 }  // namespace

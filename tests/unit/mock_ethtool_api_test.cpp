@@ -36,6 +36,15 @@ class MockEthtoolApi : public IEthtoolApi {
   MOCK_METHOD(void, setCoalesce, (const Ifref& device, const CoalesceInfo& coalesce), (override));
   MOCK_METHOD(std::vector<StatsGroup>, stats, (const Ifref& device), (override));
   MOCK_METHOD(std::vector<fastlink::DriverStat>, driverStats, (const Ifref& device), (override));
+  MOCK_METHOD(fastlink::LinkSettings, linkSettings, (const Ifref& device), (override));
+  MOCK_METHOD(void, setLinkModes, (const Ifref& device, const fastlink::LinkModesInfo& modes), (override));
+  MOCK_METHOD(void, setLinkInfo, (const Ifref& device, const fastlink::LinkInfoSettings& info), (override));
+  MOCK_METHOD(void, setWol, (const Ifref& device, const fastlink::WolInfo& wol), (override));
+  MOCK_METHOD(void, setDebug, (const Ifref& device, const fastlink::DebugInfo& debug), (override));
+  MOCK_METHOD(fastlink::PauseInfo, pause, (const Ifref& device, bool statistics), (override));
+  MOCK_METHOD(void, setPause, (const Ifref& device, const fastlink::PauseInfo& pause), (override));
+  MOCK_METHOD(fastlink::TsInfo, tsInfo, (const Ifref& device), (override));
+  MOCK_METHOD(fastlink::DriverInfo, driverInfo, (const Ifref& device), (override));
 };
 
 /// The application code under test: as many queues as `cpus`, capped at what the device has,
