@@ -117,6 +117,17 @@ void requireFamily(const Context& ctx, IpAddress::Family family, std::string_vie
                                   *wanted == IpAddress::Family::v4 ? "inet" : "inet6", what, typed));
 }
 
+Prefix parseIpPrefix(const Context& ctx, const std::string& text) {
+  Prefix p;
+  try {
+    p = Prefix::parse(text);
+  } catch (const Error& e) {
+    throw BadValueError(fmt::format("prefix: {}", e.reason()));
+  }
+  requireFamily(ctx, p.family(), text, "prefix");
+  return p;
+}
+
 Netns parseNetnsTarget(const std::string& word) {
   if (word.find('/') != std::string::npos) return Netns::path(word);
   if (::access(("/run/netns/" + word).c_str(), F_OK) == 0) return Netns::named(word);

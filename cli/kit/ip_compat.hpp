@@ -5,6 +5,7 @@
 #pragma once
 
 #include "fastlink/netns.hpp"
+#include "fastlink/prefix.hpp"
 #include "fastlink/types.hpp"
 
 #include <optional>
@@ -36,6 +37,11 @@ std::optional<IpAddress::Family> familyOption(const Context& ctx);
 /// than -4/-6 selects: `inet6 prefix is expected rather than "10.0.0.0/8".` (BadValueError, exit
 /// status 1). `typed` is the word as given.
 void requireFamily(const Context& ctx, IpAddress::Family family, std::string_view typed, std::string_view what);
+
+/// A prefix (or address) word as ip's get_prefix reads it: one that does not parse is
+/// `prefix: REASON`, one of the other family than -4/-6 select is requireFamily's message (both
+/// BadValueError, exit status 1).
+Prefix parseIpPrefix(const Context& ctx, const std::string& text);
 
 /// The namespace `netns WORD` names in `link add/set` and a veth's peer, as ip's netns_get_fd
 /// then get_integer: a word with a '/' is a path (`/proc/PID/ns/net`), a name under /run/netns

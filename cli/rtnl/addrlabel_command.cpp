@@ -86,13 +86,7 @@ ParsedEntry parseEntry(Context& ctx, Args& args, bool add, bool resolveNow) {
   // and the exit status.
   while (!args.done()) {
     if (args.accept("prefix")) {
-      const std::string& text = args.value("prefix");
-      try {
-        p.entry.prefix = Prefix::parse(text);
-      } catch (const Error& e) {
-        throw BadValueError(fmt::format("prefix: {}", e.reason()));  // ip: exit status 1
-      }
-      requireFamily(ctx, p.entry.prefix.family(), text, "prefix");
+      p.entry.prefix = parseIpPrefix(ctx, args.value("prefix"));
       prefix = true;
     } else if (args.accept("dev")) {
       p.dev = args.value("dev");

@@ -487,14 +487,7 @@ std::optional<ShowPrefix> parseShowPrefix(const Context& ctx, const std::string&
     if (word != "default") return std::nullopt;
     return ShowPrefix{Prefix::any(IpAddress::Family::v4), true};
   }
-  Prefix p;
-  try {
-    p = Prefix::parse(word);
-  } catch (const Error& e) {
-    throw BadValueError(fmt::format("prefix: {}", e.reason()));  // ip: exit status 1
-  }
-  requireFamily(ctx, p.family(), word, "prefix");
-  return ShowPrefix{p, false};
+  return ShowPrefix{parseIpPrefix(ctx, word), false};
 }
 
 /// `[table T|all|vrf NAME] [proto P] [dev D] [type T] [scope S] [-4|-6] [[to] [root|match|exact] PREFIX]`;

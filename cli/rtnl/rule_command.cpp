@@ -299,14 +299,7 @@ struct RuleSelectors {
 /// `from`/`to` in `rule show`: `all` selects every rule; a bad prefix exits 1, as ip.
 std::optional<Prefix> parseShowPrefix(const Context& ctx, const std::string& text) {
   if (text == "all") return std::nullopt;
-  Prefix p;
-  try {
-    p = Prefix::parse(text);
-  } catch (const Error& e) {
-    throw BadValueError(fmt::format("prefix: {}", e.reason()));
-  }
-  requireFamily(ctx, p.family(), text, "prefix");
-  return p;
+  return parseIpPrefix(ctx, text);
 }
 
 int showRule(Context& ctx, Args& args) {

@@ -92,18 +92,6 @@ void writeEntry(FieldOut& f, const TcpMetricsEntry& e, bool deleted) {
   if (e.source) f.any("source", " source {}", e.source->toString());
 }
 
-/// An address or prefix word as ip's get_prefix reads it under -4/-6 (exit status 1 when bad).
-Prefix parsePrefixWord(const Context& ctx, const std::string& text) {
-  Prefix p;
-  try {
-    p = Prefix::parse(text);
-  } catch (const Error& e) {
-    throw BadValueError(fmt::format("prefix: {}", e.reason()));
-  }
-  requireFamily(ctx, p.family(), text, "prefix");
-  return p;
-}
-
 int run(Context& ctx, Args& args, Verb verb) {
   if (ctx.options().family == FamilyOption::Link)  // ip: "Unsupported protocol family: 17" (1)
     throw BadValueError("tcp_metrics: -0 is not a family tcp_metrics has (-4, -6)");
@@ -115,7 +103,7 @@ int run(Context& ctx, Args& args, Verb verb) {
       const std::string& word = args.value(who);
       if (matches(word, "help")) throw UsageError(kUsage);
       if (sel.source) throw UsageError(fmt::format("either \"{}\" is duplicate, or \"{}\" is a garbage.", who, word));
-      Prefix p = parsePrefixWord(ctx, word);
+      Prefix p = parseIpPrefix(ctx, word);
       if (!p.isHost()) throw BadValueError(fmt::format("a specific IP address is expected rather than \"{}\"", word));
       sel.source = p.address();
     } else {
@@ -125,7 +113,7 @@ int run(Context& ctx, Args& args, Verb verb) {
       const std::string& word = keyword ? args.value(who) : args.next();
       if (matches(word, "help")) throw UsageError(kUsage);
       if (sel.destination) throw UsageError(fmt::format("either \"{}\" is duplicate, or \"{}\" is a garbage.", who, word));
-      sel.destination = parsePrefixWord(ctx, word);
+      sel.destination = parseIpPrefix(ctx, word);
       if (verb == Verb::Delete && !sel.destination->isHost())
         throw BadValueError(fmt::format("a specific IP address is expected rather than \"{}\"", word));
     }

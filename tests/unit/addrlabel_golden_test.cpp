@@ -65,15 +65,7 @@ TEST(AddrLabelDecode, EntriesAsTheKernelFillsThem) {
 }
 
 TEST(AddrLabelDecode, MalformedRepliesAreErrorsNotGuesses) {
-  auto refused = [](const Bytes& bytes) {
-    AlignedMessage m(bytes);
-    try {
-      decodeAddrLabel(m.as<nlmsghdr>());
-    } catch (const Error& e) {
-      return e.code() == make_error_code(Errc::malformed_reply);
-    }
-    return false;
-  };
+  auto refused = [](const Bytes& bytes) { return test::refusedAsMalformed(decodeAddrLabel, bytes); };
   EXPECT_TRUE(refused(test::netlinkMessage(72, 0, Bytes{10, 0, 32, 0}, Attrs())));  // short header
   EXPECT_TRUE(refused(test::netlinkMessage(72, 0, header(10, 32, 0), Attrs().u32(2, 1))));  // no address
   EXPECT_TRUE(refused(test::netlinkMessage(72, 0, header(10, 32, 0), Attrs().raw(1, kDb8))));  // no label

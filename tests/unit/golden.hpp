@@ -12,6 +12,8 @@
 //               the padding. A nest's payload is more attributes.
 #pragma once
 
+#include <linux/netlink.h>
+
 #include <algorithm>
 #include <bit>
 #include <cstddef>
@@ -25,6 +27,8 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+
+#include "fastlink/error.hpp"
 
 namespace fastlink::test {
 
@@ -208,5 +212,18 @@ class AlignedMessage {
  private:
   std::vector<uint32_t> words_;
 };
+
+/// Whether `decode(const nlmsghdr*)` refuses `bytes` as a malformed reply
+/// (Errc::malformed_reply): the decoders' tests of bad input, which must not guess.
+template <class Decode>
+bool refusedAsMalformed(Decode decode, const Bytes& bytes) {
+  AlignedMessage m(bytes);
+  try {
+    decode(m.as<nlmsghdr>());
+  } catch (const Error& e) {
+    return e.code() == make_error_code(Errc::malformed_reply);
+  }
+  return false;
+}
 
 }  // namespace fastlink::test

@@ -108,15 +108,7 @@ TEST(MrouteDecode, ANexthopThatDoesNotFitEndsTheListAsIpReadsIt) {
 }
 
 TEST(MrouteDecode, MalformedMessagesAreErrors) {
-  auto refused = [](const Bytes& bytes) {
-    AlignedMessage m(bytes);
-    try {
-      decodeMroute(m.as<nlmsghdr>());
-    } catch (const Error& e) {
-      return e.code() == make_error_code(Errc::malformed_reply);
-    }
-    return false;
-  };
+  auto refused = [](const Bytes& bytes) { return test::refusedAsMalformed(decodeMroute, bytes); };
   EXPECT_TRUE(refused(test::netlinkMessage(24, 0, Bytes{128, 32, 32, 0}, Attrs())));                    // short rtmsg
   EXPECT_TRUE(refused(test::netlinkMessage(24, 0, rtm(128, 253, 5), Attrs().raw(2, {10, 0}))));          // short source
   EXPECT_TRUE(refused(test::netlinkMessage(24, 0, rtm(128, 253, 5), Attrs().raw(17, Bytes(16, 0)))));    // short stats

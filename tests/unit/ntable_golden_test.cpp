@@ -116,15 +116,7 @@ TEST(NeighTableDecode, ATableAndADevicesParameters) {
 }
 
 TEST(NeighTableDecode, MalformedMessagesAreErrors) {
-  auto refused = [](const Bytes& bytes) {
-    AlignedMessage m(bytes);
-    try {
-      decodeNeighTable(m.as<nlmsghdr>());
-    } catch (const Error& e) {
-      return e.code() == make_error_code(Errc::malformed_reply);
-    }
-    return false;
-  };
+  auto refused = [](const Bytes& bytes) { return test::refusedAsMalformed(decodeNeighTable, bytes); };
   Bytes name{'x', 0};
   EXPECT_TRUE(refused(test::netlinkMessage(64, 0, ndtmsg(2), Attrs().u32(2, 1))));                      // no name
   EXPECT_TRUE(refused(test::netlinkMessage(64, 0, ndtmsg(2), Attrs().raw(1, name).raw(5, {1, 2, 3}))));  // short config

@@ -105,15 +105,7 @@ TEST(TcpMetricsDecode, AnIpv6EntryWithoutSource) {
 }
 
 TEST(TcpMetricsDecode, MalformedRepliesAreErrorsNotGuesses) {
-  auto refused = [](const Bytes& bytes) {
-    AlignedMessage m(bytes);
-    try {
-      decodeTcpMetrics(m.as<nlmsghdr>());
-    } catch (const Error& e) {
-      return e.code() == make_error_code(Errc::malformed_reply);
-    }
-    return false;
-  };
+  auto refused = [](const Bytes& bytes) { return test::refusedAsMalformed(decodeTcpMetrics, bytes); };
   EXPECT_TRUE(refused(message(1, Attrs().u64(3, 5))));                           // no destination
   EXPECT_TRUE(refused(message(1, Attrs().raw(1, {10, 0}))));                     // short IPv4 address
   EXPECT_TRUE(refused(message(1, Attrs().raw(2, {0x20, 1, 0, 0}))));             // short IPv6 address

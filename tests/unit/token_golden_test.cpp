@@ -52,15 +52,7 @@ TEST(TokenDecode, TheTokenOfTheProtinfoNest) {
 }
 
 TEST(TokenDecode, MalformedRecordsAreErrors) {
-  auto refused = [](const Bytes& bytes) {
-    AlignedMessage m(bytes);
-    try {
-      decodeToken(m.as<nlmsghdr>());
-    } catch (const Error& e) {
-      return e.code() == make_error_code(Errc::malformed_reply);
-    }
-    return false;
-  };
+  auto refused = [](const Bytes& bytes) { return test::refusedAsMalformed(decodeToken, bytes); };
   EXPECT_TRUE(refused(test::netlinkMessage(16, 0, Bytes{10, 0, 0, 0, 4, 0, 0, 0}, Attrs())));  // short ifinfomsg
   EXPECT_TRUE(refused(test::netlinkMessage(16, 0, ifinfo(4), Attrs().nestNoFlag(12, Attrs().raw(7, {0, 0, 0, 1})))));
 }
