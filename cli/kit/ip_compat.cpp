@@ -88,7 +88,7 @@ void resolveIpVerb(std::vector<std::string>& words) {
   if (object == "address") verbs = range(kAddressVerbs);
   else if (object == "route") verbs = range(kRouteVerbs);
   else if (object == "neigh") verbs = range(kNeighVerbs);
-  else if (object == "rule") verbs = range(kRuleVerbs);
+  else if (object == "rule" || object == "mrule") verbs = range(kRuleVerbs);
   else if (object == "link") verbs = range(kLinkVerbs);
   else if (object == "nexthop") verbs = range(kNexthopVerbs);
   else if (object == "tuntap") verbs = range(kTuntapVerbs);

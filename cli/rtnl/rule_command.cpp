@@ -1,4 +1,6 @@
-// The `rule` object: `fastlink rule { add | del | show } ...`, in `ip rule`'s grammar.
+// The `rule` and `mrule` objects: `fastlink [m]rule { add | del | show | flush } ...`, in `ip rule`'s
+// grammar; `mrule` is ip's: the same rules in the multicast routing families (RTNL_FAMILY_IPMR,
+// with -6 RTNL_FAMILY_IP6MR), which choose the multicast forwarding table of `mroute`.
 #include <fmt/format.h>
 #include <netdb.h>
 
@@ -14,13 +16,32 @@ namespace fastlink::cli {
 namespace {
 
 constexpr const char* kUsage = R"(Usage: fastlink rule { add | del } [ -4 | -6 ] SELECTOR ACTION
-       fastlink rule [ show | list ] [ -4 | -6 ] [ pref NUMBER ] [ lookup TABLE ] [ iif NAME ] [ oif NAME ]
+       fastlink rule { show | list | flush } [ -4 | -6 ] [ SELECTOR ] [ lookup TABLE ]
 SELECTOR := [ not ] [ from PREFIX ] [ to PREFIX ] [ tos TOS ] [ fwmark FWMARK[/MASK] ]
             [ iif STRING ] [ oif STRING ] [ pref NUMBER ] [ l3mdev ] [ uidrange NUMBER-NUMBER ]
             [ ipproto PROTOCOL ] [ sport NUMBER[-NUMBER] ] [ dport NUMBER[-NUMBER] ] [ protocol PROTO ]
 ACTION := [ lookup TABLE_ID ] [ goto NUMBER ] [ blackhole | unreachable | prohibit | nop ]
           [ suppress_prefixlength NUMBER ] [ suppress_ifgroup GROUP ]
 TABLE_ID := [ local | main | default | NAME (rt_tables) | NUMBER ])";
+
+constexpr const char* kMruleUsage = R"(Usage: fastlink [ -6 ] mrule { add | del } SELECTOR ACTION
+       fastlink [ -6 ] mrule { show | list | flush } [ SELECTOR ] [ lookup TABLE ]
+SELECTOR := [ not ] [ from all ] [ to all ] [ fwmark FWMARK[/MASK] ] [ iif STRING ] [ oif STRING ]
+            [ pref NUMBER ] [ l3mdev ] [ uidrange NUMBER-NUMBER ] [ ipproto PROTOCOL ]
+            [ sport NUMBER[-NUMBER] ] [ dport NUMBER[-NUMBER] ] [ protocol PROTO ]
+ACTION := [ lookup TABLE_ID ] [ goto NUMBER ] [ blackhole | unreachable | prohibit | nop ]
+TABLE_ID := [ local | main | default | NAME (rt_tables) | NUMBER ]
+Multicast rules choose the multicast forwarding table (mroute); they match no addresses or tos.)";
+
+const char* usageOf(bool multicast) { return multicast ? kMruleUsage : kUsage; }
+const char* nounOf(bool multicast) { return multicast ? "mrule" : "rule"; }
+
+/// `from`/`to` of a multicast rule: ip parses the prefix in the multicast family, so only `all`
+/// (no address) passes; anything else exits 1, as ip's `??? prefix is expected`.
+void refuseMulticastPrefix(std::string_view keyword, std::string_view text) {
+  throw BadValueError(fmt::format("mrule: a multicast rule matches no addresses: {} takes only \"all\", not \"{}\"",
+                                  keyword, text));
+}
 
 // Protocol names as iproute2 reads and prints them: /etc/protocols through libc, "ipproto-N"
 // when it has no name, and a few well-known names when /etc/protocols is missing.
@@ -115,16 +136,21 @@ bool parseSelectorWord(Args& args, RuleInfo& r) {
   return true;
 }
 
-RuleInfo parseRule(Args& args) {
+RuleInfo parseRule(Args& args, bool multicast) {
   RuleInfo r;
+  r.multicast = multicast;
   while (!args.done()) {
     if (args.accept("-4")) r.family = IpAddress::Family::v4;
     else if (args.accept("-6")) r.family = IpAddress::Family::v6;
     else if (args.accept("not")) r.invert = true;
     else if (args.accept("from")) {
-      r.src = parsePrefixOrAll(args.value("from"), "from");
+      std::string text = args.value("from");
+      if (multicast && text != "all") refuseMulticastPrefix("from", text);
+      r.src = parsePrefixOrAll(text, "from");
     } else if (args.accept("to")) {
-      r.dst = parsePrefixOrAll(args.value("to"), "to");
+      std::string text = args.value("to");
+      if (multicast && text != "all") refuseMulticastPrefix("to", text);
+      r.dst = parsePrefixOrAll(text, "to");
     } else if (parseSelectorWord(args, r)) {
     } else if (args.acceptAny({"table", "lookup"})) r.table = parseTable(args.value("table"));
     else if (args.accept("goto")) r.setGoto(parseU32(args.value("goto"), "goto"));
@@ -135,21 +161,31 @@ RuleInfo parseRule(Args& args) {
     else if (args.accept("suppress_prefixlength"))
       r.suppressPrefixLength = parseU32(args.value("suppress_prefixlength"), "suppress_prefixlength", 0, 128);
     else if (args.accept("suppress_ifgroup")) r.suppressIfgroup = parseU32(args.value("suppress_ifgroup"), "suppress_ifgroup");
-    else if (args.peek() == "help") throw UsageError(kUsage);
-    else args.unknown("see \"fastlink rule help\"");
+    else if (args.peek() == "help") throw UsageError(usageOf(multicast));
+    else args.unknown(fmt::format("see \"fastlink {} help\"", nounOf(multicast)));
   }
   return r;
 }
 
-PreparedRequest prepareRule(Context& ctx, Args& args) {
-  if (args.done()) throw UsageError("rule: a verb is required (add, del, show)");
-  if (args.peek() == "help") throw UsageError(kUsage);
+/// ip's -0 / -f link with mrule: "Multicast rules are only supported for IPv4/IPv6" (255).
+void requireIpFamilyForMulticast(const Context& ctx) {
+  FamilyOption f = ctx.options().family;
+  if (f != FamilyOption::Any && f != FamilyOption::Inet && f != FamilyOption::Inet6)
+    throw UsageError("mrule: multicast rules are only supported for IPv4/IPv6 (-4 or -6)");
+}
+
+PreparedRequest prepareRuleKind(Context& ctx, Args& args, bool multicast) {
+  const char* noun = nounOf(multicast);
+  if (multicast) requireIpFamilyForMulticast(ctx);
+  if (args.done()) throw UsageError(fmt::format("{}: a verb is required (add, del, show, flush)", noun));
+  if (args.peek() == "help") throw UsageError(usageOf(multicast));
   bool add = false;
   if (args.acceptAny({"add", "insert"})) add = true;
   else if (args.acceptAny({"del", "delete"})) add = false;
-  else if (args.acceptAny({"show", "list", "ls", "lst"})) throw UsageError("rule show cannot be used in a batch (a batch only sends changes)");
-  else args.unknown("rule verbs: add, del, show");
-  RuleInfo r = parseRule(args);
+  else if (args.acceptAny({"show", "list", "ls", "lst", "flush"}))
+    throw UsageError(fmt::format("{} show and flush cannot be used in a batch (a batch only sends changes)", noun));
+  else args.unknown(fmt::format("{} verbs: add, del, show, flush", noun));
+  RuleInfo r = parseRule(args, multicast);
   // -4/-6 before the object chooses the rule's family, as ip's preferred_family: `ip -6 rule add
   // tos 0x10 ...` makes an IPv6 rule. A prefix of the other family is refused, as ip does.
   if (!r.family) r.family = familyOption(ctx);
@@ -159,6 +195,9 @@ PreparedRequest prepareRule(Context& ctx, Args& args) {
   p.encode = [r, add](Resolver&) { return add ? RuleRequests::add(r) : RuleRequests::del(r); };
   return p;
 }
+
+PreparedRequest prepareRule(Context& ctx, Args& args) { return prepareRuleKind(ctx, args, false); }
+PreparedRequest prepareMrule(Context& ctx, Args& args) { return prepareRuleKind(ctx, args, true); }
 
 // ---- show ----------------------------------------------------------------------------------------
 
@@ -171,8 +210,11 @@ constexpr uint8_t kProtoKernel = 2;
 
 bool hasFlag(const RuleInfo& r, uint32_t flag) { return (r.flags.value_or(0) & flag) != 0; }
 
-/// Like iproute2: the protocol is shown when it is not "kernel", or with -d.
-bool showProtocol(const RuleInfo& r, bool details) { return r.protocol && *r.protocol && (details || *r.protocol != kProtoKernel); }
+/// Like iproute2: the protocol is shown when it is neither unset (0) nor "kernel", and with -d
+/// whatever it is (`proto unspec` for a rule added without one).
+bool showProtocol(const RuleInfo& r, bool details) {
+  return r.protocol && (details || (*r.protocol && *r.protocol != kProtoKernel));
+}
 
 nlohmann::ordered_json toJson(const RuleInfo& r, bool details) {
   nlohmann::ordered_json j;
@@ -302,8 +344,12 @@ std::optional<Prefix> parseShowPrefix(const Context& ctx, const std::string& tex
   return parseIpPrefix(ctx, text);
 }
 
-int showRule(Context& ctx, Args& args) {
+/// `show` and `flush`: the selectors, then each selected rule printed or (flush) deleted. Like
+/// ip's flush_rule, flush leaves the rules the kernel reports without a priority (pref 0: the
+/// IPv4 `local` rule), and deletes every other one selected, main's and default's included.
+int showRule(Context& ctx, Args& args, bool multicast, bool flush) {
   RuleFilter filter;
+  filter.multicast = multicast;
   filter.family = familyOption(ctx).value_or(IpAddress::Family::v4);  // like `ip rule show`, `ip -6 rule show`
   RuleSelectors selectors;
   RuleInfo& want = selectors.want;
@@ -314,14 +360,19 @@ int showRule(Context& ctx, Args& args) {
     else if (args.acceptAny({"table", "lookup"})) filter.table = parseTable(args.value("table"));
     else if (args.acceptAny({"iif", "dev"})) filter.iif = parseIfname(args.value("iif"), "iif");
     else if (args.accept("oif")) filter.oif = parseIfname(args.value("oif"), "oif");
-    else if (args.acceptAny({"from", "src"})) want.src = parseShowPrefix(ctx, args.value("from"));
-    else if (args.acceptAny({"to", "dst"})) want.dst = parseShowPrefix(ctx, args.value("to"));
-    else if (args.accept("not")) want.invert = true;
+    else if (args.peek() == "from" || args.peek() == "src" || args.peek() == "to" || args.peek() == "dst") {
+      const std::string& word = args.next();
+      bool from = word == "from" || word == "src";
+      std::string text = args.value(from ? "from" : "to");
+      if (multicast && text != "all") refuseMulticastPrefix(from ? "from" : "to", text);
+      (from ? want.src : want.dst) = parseShowPrefix(ctx, text);
+    } else if (args.accept("not")) want.invert = true;
     else if (parseSelectorWord(args, want)) {
-    } else if (args.peek() == "help") throw UsageError(kUsage);
+    } else if (args.peek() == "help") throw UsageError(usageOf(multicast));
     else  // ip reads any other word as a prefix: status 1
-      throw BadValueError(fmt::format("rule show: \"{}\" is not a selector (pref, lookup, iif, oif, from, to, tos, fwmark, not, "
-                                      "l3mdev, uidrange, ipproto, sport, dport, protocol)", args.peek()));
+      throw BadValueError(fmt::format("{} {}: \"{}\" is not a selector (pref, lookup, iif, oif, from, to, tos, fwmark, not, "
+                                      "l3mdev, uidrange, ipproto, sport, dport, protocol)",
+                                      nounOf(multicast), flush ? "flush" : "show", args.peek()));
   }
   if (isOtherFamily()) {
     // -M, -B: ip dumps the rules of that family; the kernel has no rules of either (no fib rules
@@ -343,6 +394,19 @@ int showRule(Context& ctx, Args& args) {
     if (prefix && prefix->family() != *filter.family)
       throw BadValueError(fmt::format("{} prefix is expected rather than \"{}\".",
                                       *filter.family == IpAddress::Family::v6 ? "inet6" : "inet", prefix->toStringWithLength()));
+  if (flush) {
+    std::vector<RuleInfo> doomed;
+    for (RuleInfo& r : ctx.netlink().rules().list(filter))
+      if (selectors.admits(r) && r.priority.value_or(0) != 0) doomed.push_back(std::move(r));
+    for (const RuleInfo& r : doomed) {
+      // The listed rule as the key: every field it reported, so the kernel deletes this one.
+      RuleInfo key = r;
+      key.flags.reset();
+      key.unknown = {};
+      ctx.netlink().rules().del(key);
+    }
+    return kExitOk;
+  }
   std::optional<JsonArrayWriter> json;
   if (ctx.options().json) json.emplace(stdout, ctx.options().pretty);
   ctx.netlink().rules().forEach(filter, [&](const RuleInfo& r) {
@@ -354,11 +418,25 @@ int showRule(Context& ctx, Args& args) {
   return kExitOk;
 }
 
+int showRules(Context& ctx, Args& args) { return showRule(ctx, args, false, false); }
+int flushRules(Context& ctx, Args& args) { return showRule(ctx, args, false, true); }
+int showMrules(Context& ctx, Args& args) { return showRule(ctx, args, true, false); }
+int flushMrules(Context& ctx, Args& args) { return showRule(ctx, args, true, true); }
+
 int runRule(Context& ctx, Args& args) {
-  return runObject(ctx, args, kUsage, {{{"show", "list", "ls", "lst"}, showRule}}, prepareRule);
+  return runObject(ctx, args, kUsage, {{{"show", "list", "ls", "lst"}, showRules}, {{"flush"}, flushRules}}, prepareRule);
+}
+
+int runMrule(Context& ctx, Args& args) {
+  requireIpFamilyForMulticast(ctx);
+  if (!args.done() && args.peek() == "help") throw UsageError(kMruleUsage);  // ip mrule help: the usage, status 255
+  return runObject(ctx, args, kMruleUsage, {{{"show", "list", "ls", "lst"}, showMrules}, {{"flush"}, flushMrules}},
+                   prepareMrule);
 }
 
 const Registrar kRule{ObjectCommand{.name = "rule", .aliases = {"ru"}, .usage = kUsage, .run = runRule, .prepare = prepareRule}};
+const Registrar kMrule{
+    ObjectCommand{.name = "mrule", .aliases = {}, .usage = kMruleUsage, .run = runMrule, .prepare = prepareMrule}};
 
 }  // namespace
 }  // namespace fastlink::cli

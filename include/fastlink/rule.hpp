@@ -73,6 +73,10 @@ struct RuleInfo {
   std::optional<PortRange> dport;          ///< `dport A[-B]`
   std::optional<bool> invert;              ///< `not`
   std::optional<uint8_t> protocol;         ///< `protocol P`: who installed the rule
+  /// A multicast routing rule (`ip mrule`): family RTNL_FAMILY_IPMR (RTNL_FAMILY_IP6MR with family v6). It
+  /// picks the multicast forwarding table (`fastlink mroute`) by iif/oif/fwmark/...: the kernel
+  /// matches no addresses or tos in these, so src, dst and tos are refused.
+  bool multicast = false;
 
   // Reported only.
   std::optional<uint32_t> flags;  ///< FIB_RULE_* bits
@@ -103,12 +107,13 @@ struct RuleInfo {
   RuleInfo& setDport(uint16_t start, uint16_t end) { dport = PortRange{start, end}; return *this; }
   RuleInfo& setInvert(bool v) { invert = v; return *this; }
   RuleInfo& setProtocol(uint8_t v) { protocol = v; return *this; }
+  RuleInfo& setMulticast(bool v) { multicast = v; return *this; }
 
   /// The family the rule is sent with (see `family`).
   IpAddress::Family effectiveFamily() const;
 };
 
-/// Which rules `list` returns. The family is filtered by the kernel; the kernel has no other
+/// Which rules `list` returns (`ip [-4|-6] rule show`, with multicast `ip mrule show`). The family is filtered by the kernel; the kernel has no other
 /// filter for rule dumps (strict checking refuses any), so the rest is matched in user space.
 struct RuleFilter {
   std::optional<IpAddress::Family> family;  ///< unset: IPv4 and IPv6
@@ -116,12 +121,15 @@ struct RuleFilter {
   std::optional<uint32_t> table;
   std::optional<std::string> iif;
   std::optional<std::string> oif;
+  /// The multicast routing rules (`ip mrule`) instead of the unicast ones; never both.
+  bool multicast = false;
 
   RuleFilter& setFamily(IpAddress::Family v) { family = v; return *this; }
   RuleFilter& setPriority(uint32_t v) { priority = v; return *this; }
   RuleFilter& setTable(uint32_t v) { table = v; return *this; }
   RuleFilter& setIif(std::string v) { iif = std::move(v); return *this; }
   RuleFilter& setOif(std::string v) { oif = std::move(v); return *this; }
+  RuleFilter& setMulticast(bool v) { multicast = v; return *this; }
 };
 
 /// Builds rule requests without sending them, for batches. Throws fastlink::Error (EINVAL) on

@@ -18,6 +18,14 @@ namespace fastlink::rtnl {
 namespace {
 
 constexpr uint32_t kTableMain = 254;  // RT_TABLE_MAIN
+constexpr uint8_t kFamilyIpmr = RTNL_FAMILY_IPMR;
+constexpr uint8_t kFamilyIp6mr = RTNL_FAMILY_IP6MR;
+
+// The fib_rule_hdr family of a rule: AF_INET/AF_INET6, or their multicast routing families.
+uint8_t ruleFamily(IpAddress::Family family, bool multicast) {
+  if (!multicast) return familyOf(family);
+  return family == IpAddress::Family::v4 ? kFamilyIpmr : kFamilyIp6mr;
+}
 
 void checkIfname(const auto& operation, const char* what, const std::string& name) {
   try {
@@ -96,7 +104,7 @@ constexpr FieldTable kFields({
 });
 
 std::string describe(Verb verb, const RuleInfo& r) {
-  std::string s = std::string("rule ") + verbWord(verb);
+  std::string s = std::string(r.multicast ? "mrule " : "rule ") + verbWord(verb);
   if (r.effectiveFamily() == IpAddress::Family::v6) s = std::string("-6 ") + s;
   if (r.priority) s += " pref " + std::to_string(*r.priority);
   if (r.invert.value_or(false)) s += " not";
@@ -118,6 +126,11 @@ Request encodeRule(const RuleInfo& r, Verb verb) {
   bool add = verb == Verb::Add;
   auto operation = [&] { return describe(verb, r); };
   IpAddress::Family family = r.effectiveFamily();
+  // ipmr/ip6mr rules store no addresses and no tos (the kernel accepts and drops them, and
+  // reports 0): refused rather than silently lost.
+  if (r.multicast && (r.src || r.dst))
+    throw invalid(operation, "a multicast rule matches no addresses (from/to): select by iif, oif, fwmark, uidrange, ...");
+  if (r.multicast && r.tos) throw invalid(operation, "a multicast rule matches no tos");
   for (const auto* p : {&r.src, &r.dst}) {
     if (*p && (*p)->family() != family)
       throw invalid(operation, "an " + std::string(familyWord(family)) + " rule cannot match the " + familyWord((*p)->family()) +
@@ -158,7 +171,7 @@ Request encodeRule(const RuleInfo& r, Verb verb) {
 
   core::MessageWriter w(messageType(verb, RTM_NEWRULE), createFlags(verb));
   auto& frh = w.putHeader<fib_rule_hdr>();
-  frh.family = familyOf(family);
+  frh.family = ruleFamily(family, r.multicast);
   if (r.src) frh.src_len = r.src->length();
   if (r.dst) frh.dst_len = r.dst->length();
   if (r.tos) frh.tos = *r.tos;
@@ -169,17 +182,22 @@ Request encodeRule(const RuleInfo& r, Verb verb) {
   return w.toRequest(lazily(verb, r, describe));
 }
 
-void encodeRuleDump(core::MessageWriter& w, std::optional<IpAddress::Family> family) {
+void encodeRuleDump(core::MessageWriter& w, std::optional<IpAddress::Family> family, bool multicast) {
   auto& frh = w.putHeader<fib_rule_hdr>();
-  frh.family = family ? familyOf(*family) : AF_UNSPEC;
+  frh.family = family ? ruleFamily(*family, multicast) : AF_UNSPEC;
+}
+
+bool isRuleFamily(uint8_t family) {
+  return family == AF_INET || family == AF_INET6 || family == kFamilyIpmr || family == kFamilyIp6mr;
 }
 
 RuleInfo decodeRule(const nlmsghdr* message) {
   const auto& frh = headerOf<fib_rule_hdr>(message, "rule");
   auto bad = [](const std::string& why) { return malformed("decode rule", why); };
-  if (frh.family != AF_INET && frh.family != AF_INET6) throw bad("rule of family " + std::to_string(frh.family));
+  if (!isRuleFamily(frh.family)) throw bad("rule of family " + std::to_string(frh.family));
   RuleInfo r;
-  r.family = frh.family == AF_INET ? IpAddress::Family::v4 : IpAddress::Family::v6;
+  r.multicast = frh.family == kFamilyIpmr || frh.family == kFamilyIp6mr;
+  r.family = frh.family == AF_INET || frh.family == kFamilyIpmr ? IpAddress::Family::v4 : IpAddress::Family::v6;
   if (frh.tos) r.tos = frh.tos;
   if (frh.table) r.table = frh.table;
   r.action = static_cast<RuleAction>(frh.action);
@@ -188,7 +206,7 @@ RuleInfo decodeRule(const nlmsghdr* message) {
   r.priority = 0;  // the kernel omits FRA_PRIORITY for priority 0
   auto prefix = [&](const nlattr* a, uint8_t length) {
     auto bytes = core::readBytes(a);
-    if (bytes.size() != (frh.family == AF_INET ? 4u : 16u)) throw bad("rule address of the wrong size");
+    if (bytes.size() != (*r.family == IpAddress::Family::v4 ? 4u : 16u)) throw bad("rule address of the wrong size");
     return Prefix(IpAddress::fromBytes(bytes), length);
   };
   kFields.decodeAll(attrsOf(message, sizeof(fib_rule_hdr)), r, {"decode rule"}, [&](const nlattr* a) {
@@ -225,15 +243,25 @@ IpAddress::Family RuleInfo::effectiveFamily() const {
 
 namespace {
 
-// IPv4/IPv6 rules only (a dump also carries ipmr rules of other families).
-struct Traits : rtnl::Object<RuleInfo, RuleFilter, RTM_NEWRULE, rtnl::kIpFamilies> {
+// An unfiltered dump carries the rules of every fib_rules family: the unicast ones (AF_INET,
+// AF_INET6) and the multicast ones (RTNL_FAMILY_IPMR 128, RTNL_FAMILY_IP6MR 129, beyond the
+// kit's 64-bit family set): all are kept here, and `matches` keeps the filter's kind.
+struct Traits : rtnl::Object<RuleInfo, RuleFilter, RTM_NEWRULE> {
   static constexpr const char* kNoun = "rule";
-  static void encodeDump(core::MessageWriter& w, const Filter& f, const rtnl::Indexes&) { rtnl::encodeRuleDump(w, f.family); }
-  static void decode(const nlmsghdr* m, Info& out, const Filter&) { out = rtnl::decodeRule(m); }
+  static std::string show(const Filter& f) { return f.multicast ? "mrule show" : "rule show"; }
+  static void encodeDump(core::MessageWriter& w, const Filter& f, const rtnl::Indexes&) {
+    rtnl::encodeRuleDump(w, f.family, f.multicast);
+  }
+  // A family the decoder does not know (none today) leaves an Info without family: not matched.
+  static void decode(const nlmsghdr* m, Info& out, const Filter&) {
+    const auto* frh = core::messageHeader<fib_rule_hdr>(m);
+    if (frh && !rtnl::isRuleFamily(frh->family)) out = RuleInfo{};
+    else out = rtnl::decodeRule(m);
+  }
   // The kernel only filters rule dumps by family.
   static bool matches(const Info& r, const Filter& f, const rtnl::Indexes&) {
-    return (!f.priority || r.priority == f.priority) && (!f.table || r.table == f.table) && (!f.iif || r.iif == f.iif) &&
-           (!f.oif || r.oif == f.oif);
+    return r.family && r.multicast == f.multicast && (!f.priority || r.priority == f.priority) &&
+           (!f.table || r.table == f.table) && (!f.iif || r.iif == f.iif) && (!f.oif || r.oif == f.oif);
   }
 };
 

@@ -3,7 +3,7 @@
 // namespace (veth v0/v1 with 4 queues each, up and addressed; bridge br0; an htb qdisc 1: with
 // class 1:10 on v1; a persistent tap0; a wireguard-go device; IPv6 off so nothing changes on
 // its own), and checks the exact exit status / errno and the exact message, and that nothing
-// changed: `ip -j` (links, addresses, routes of all tables, neighbours, rules), `tc` (qdiscs,
+// changed: `ip -j` (links, addresses, routes of all tables, neighbours, rules, multicast rules), `tc` (qdiscs,
 // classes), `ip -j tuntap show`, `wg show {wg} dump`, `ethtool -l/-k v0` and v0's steering and
 // threaded files in /sys read the same before and after.
 // The docs table (docs/testing.md) is written from the same file by scripts/bad-input-table.
@@ -182,7 +182,7 @@ class BadInput : public ::testing::TestWithParam<Case> {
   static std::string snapshot() {
     std::string s;
     for (const char* what : {"-d link show", "addr show", "route show table all", "-6 route show table all",
-                             "neigh show", "rule show", "-6 rule show"})
+                             "neigh show", "rule show", "-6 rule show", "mrule show", "-6 mrule show"})
       s += std::string(what) + ":" + run("ip -n " + ns_->name() + " -j " + what).out + "\n";
     // One `ip netns exec` (it mounts the namespace's /sys) for everything else. `tc -j class
     // show` prints text for htb classes (iproute2 6.1): text is as good an oracle here. `wg show

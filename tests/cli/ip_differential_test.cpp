@@ -4,7 +4,7 @@
 // then compares what the case asks for:
 //   exit   the exit status, which must be ip's (always; docs/CLI.md "Exit statuses")
 //   state  `ip -d -j link show`, `ip -j addr show`, `ip -j [-6] route show table all`, neigh,
-//          `ip -j [-6] rule show`, `ip -j nexthop show` of both
+//          `ip -j [-6] rule show`, `ip -j [-6] mrule show`, `ip -j nexthop show` of both
 //          namespaces afterwards, read by ip, normalised (the MACs the kernel chose, the
 //          link-local addresses made from them, timers; a MAC written in the case is kept)
 //   text   stdout byte for byte after the same normalisation

@@ -95,7 +95,7 @@ std::string stateOf(const std::string& nsName, const LiteralMacs& literal, const
       out += "== tc " + dump + "\n" + run("tc -n " + nsName + " " + dump).out + "\n";
   for (const char* dump : {"-d -j link show", "-j addr show", "-j route show table all", "-j -6 route show table all",
                            "-j neigh show", "-j rule show", "-j -6 rule show", "-j nexthop show",
-                           "-j addrlabel list", "-j token list"}) {
+                           "-j addrlabel list", "-j token list", "-j mrule show", "-j -6 mrule show"}) {
     auto r = run("ip -n " + nsName + " " + dump);
     out += std::string("== ip ") + dump + "\n" + r.out + "\n";
   }

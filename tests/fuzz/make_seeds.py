@@ -297,6 +297,16 @@ write("parse_rt_tables", "debian", b"#\n# reserved values\n#\n255\tlocal\n254\tm
       b"# local\n#\n#1\tinr.ruhep\n100 mine\n0x10 hex # comment\n\0" + b"2\tkernel\n3 boot\n186 bgp\n0xff max\n")
 write("parse_rt_tables", "odd", b"  7\t  spaced  \n4294967295 top\n4294967296 over\n-1 neg\n12\n abc def\n\0300 over\n")
 
+# ---- decode_rule, multicast families: fib_rule_hdr + FRA_* of RTNL_FAMILY_IPMR (128) / IP6MR (129) ----
+def frh(family, table=0, action=1, src_len=0): return struct.pack("<BBBBBBBBI", family, 0, src_len, 0, table, 0, 0, action, 0)
+# ipmr's default rule as Linux 6.18 reports it: FRA_TABLE, FRA_SUPPRESS_PREFIXLEN ~0, FRA_PROTOCOL, FRA_PRIORITY
+write("decode_rule", "ipmr_default", frh(128, 253) + u32(15, 253) + u32(14, 0xFFFFFFFF) + u8(21, 2) + u32(6, 32767))
+write("decode_rule", "ip6mr_iif_oif_fwmark", frh(129, 200) + u32(15, 200) + s(3, "d0") + s(17, "d1") + u32(6, 100) +
+      u32(10, 0x10) + u32(16, 0xff))
+# an address in a multicast rule (the kernel never reports one): decoded as 4 bytes, with a prefix length
+write("decode_rule", "ipmr_src_len", frh(128, 5, src_len=8) + attr(2, b"\x0a\0\0\0") + u32(6, 10))
+write("decode_rule", "unknown_family", frh(12, 5) + u32(6, 10))
+
 # ---- reply_reader: [op][control length message]... (fuzz_reply_reader.cpp) ----
 def chunk(control, message): return bytes([control, len(message)]) + message
 ack = nlmsg(NLMSG_ERROR, CAPPED, struct.pack("<i", 0) + request[:16])

@@ -226,5 +226,45 @@ TEST_F(RuleTest, BatchOfRules) {
   EXPECT_EQ(oracle().size(), 50u);
 }
 
+TEST_F(RuleTest, MulticastRulesAreTheirOwnKind) {
+  // ip mrule's rules (RTNL_FAMILY_IPMR/IP6MR) share the dump with the unicast ones: an unfiltered
+  // list keeps its own kind, in both directions, and each family lands where ip mrule sees it.
+  rules.add(RuleInfo().setMulticast(true).setPriority(100).setIif("lo").setTable(100));
+  rules.add(RuleInfo().setMulticast(true).setFamily(IpAddress::Family::v6).setPriority(10).setOif("lo").setTable(9));
+  rules.add(RuleInfo().setPriority(200).setFwmark(5).setTable(200));
+
+  std::map<uint32_t, nlohmann::json> ipmr, ip6mr;
+  for (const auto& r : ns.ipJson("mrule show")) ipmr[r["priority"]] = r;
+  for (const auto& r : ns.ipJson("-6 mrule show")) ip6mr[r["priority"]] = r;
+  ASSERT_EQ(ipmr.count(100), 1u);
+  EXPECT_EQ(ipmr[100]["iif"], "lo");
+  EXPECT_EQ(ipmr[100]["table"], "100");
+  ASSERT_EQ(ip6mr.count(10), 1u);
+  EXPECT_EQ(ip6mr[10]["oif"], "lo");
+  EXPECT_EQ(oracle().count(100), 0u) << "a multicast rule landed in ip rule";
+
+  std::set<std::pair<uint32_t, bool>> multicast;  // (priority, IPv6) of every multicast rule listed
+  for (const auto& r : rules.list(RuleFilter().setMulticast(true))) {
+    EXPECT_TRUE(r.multicast);
+    multicast.insert({r.priority.value_or(0), r.family == IpAddress::Family::v6});
+  }
+  std::set<std::pair<uint32_t, bool>> expected;
+  for (const auto& [pref, r] : ipmr) expected.insert({pref, false});
+  for (const auto& [pref, r] : ip6mr) expected.insert({pref, true});
+  EXPECT_EQ(multicast, expected);
+  for (const auto& r : rules.list()) {
+    EXPECT_FALSE(r.multicast) << "unicast list returned multicast rule pref " << r.priority.value_or(0);
+    EXPECT_NE(r.priority, 10u);
+  }
+  auto v6 = rules.list(RuleFilter().setMulticast(true).setFamily(IpAddress::Family::v6).setPriority(10));
+  ASSERT_EQ(v6.size(), 1u);
+  EXPECT_EQ(v6[0].oif, "lo");
+  EXPECT_EQ(v6[0].table, 9u);
+
+  rules.del(RuleInfo().setMulticast(true).setPriority(100));
+  EXPECT_EQ(ns.ip("mrule show pref 100"), "");
+  EXPECT_EQ(oracle().count(200), 1u) << "deleting the multicast rule took the unicast one";
+}
+
 }  // namespace
 }  // namespace fastlink::test

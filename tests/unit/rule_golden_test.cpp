@@ -186,5 +186,82 @@ TEST(RuleGolden, BadInputIsRefusedBeforeEncoding) {
   EXPECT_EQ(RuleInfo().setTable("1234").table, 1234u);
 }
 
+// ---- multicast rules (ip mrule): the same header and attributes, family RTNL_FAMILY_IPMR/IP6MR ----
+
+TEST(RuleGolden, MulticastAddAsIpMrule) {
+  // ip mrule add pref 100 iif d0 oif d1 fwmark 0x10/0xff lookup 200 (strace of ip 6.1: family
+  // 0x80, table 200 in the header, FR_ACT_TO_TBL; the attributes in fastlink's order).
+  Request r = RuleRequests::add(RuleInfo().setMulticast(true).setPriority(100).setIif("d0").setOif("d1").setFwmark(0x10, 0xff).setTable(200));
+  Bytes expected = test::netlinkMessage(
+      RTM_NEWRULE, kAdd, frh(RTNL_FAMILY_IPMR, 0, 0, 0, 200, FR_ACT_TO_TBL),
+      Attrs().u32(FRA_PRIORITY, 100).u32(FRA_FWMARK, 0x10).u32(FRA_FWMASK, 0xff).str(FRA_IIFNAME, "d0").str(FRA_OIFNAME, "d1"));
+  EXPECT_TRUE(sameBytes(r.bytes(), expected));
+  EXPECT_EQ(r.operation(), "mrule add pref 100 fwmark 16 iif d0 oif d1 lookup 200");
+}
+
+TEST(RuleGolden, MulticastIpv6DelAndDump) {
+  // ip -6 mrule del pref 100: family 0x81, only the priority.
+  Request r = RuleRequests::del(RuleInfo().setMulticast(true).setFamily(IpAddress::Family::v6).setPriority(100));
+  EXPECT_TRUE(sameBytes(r.bytes(), test::netlinkMessage(RTM_DELRULE, NLM_F_REQUEST, frh(RTNL_FAMILY_IP6MR, 0, 0, 0, 0, 0),
+                                                        Attrs().u32(FRA_PRIORITY, 100))));
+  EXPECT_EQ(r.operation(), "-6 mrule del pref 100");
+  core::MessageWriter w(RTM_GETRULE, 0);
+  rtnl::encodeRuleDump(w, IpAddress::Family::v6, true);
+  EXPECT_TRUE(sameBytes(w.bytes(), test::netlinkMessage(RTM_GETRULE, NLM_F_REQUEST, frh(RTNL_FAMILY_IP6MR, 0, 0, 0, 0, 0), Attrs())));
+  core::MessageWriter v4(RTM_GETRULE, 0);
+  rtnl::encodeRuleDump(v4, IpAddress::Family::v4, true);
+  EXPECT_TRUE(sameBytes(v4.bytes(), test::netlinkMessage(RTM_GETRULE, NLM_F_REQUEST, frh(RTNL_FAMILY_IPMR, 0, 0, 0, 0, 0), Attrs())));
+}
+
+TEST(RuleGolden, MulticastDecodeKernelReply) {
+  // The kernel's report of ipmr's default rule (recvmsg of `ip mrule show`, Linux 6.18).
+  Bytes reply = test::netlinkMessage(RTM_NEWRULE, NLM_F_MULTI, frh(RTNL_FAMILY_IPMR, 0, 0, 0, RT_TABLE_DEFAULT, FR_ACT_TO_TBL),
+                                     Attrs()
+                                         .u32(FRA_TABLE, RT_TABLE_DEFAULT)
+                                         .u32(FRA_SUPPRESS_PREFIXLEN, 0xffffffff)
+                                         .u8(FRA_PROTOCOL, RTPROT_KERNEL)
+                                         .u32(FRA_PRIORITY, 32767));
+  AlignedMessage m(reply);
+  RuleInfo r = rtnl::decodeRule(m.as<nlmsghdr>());
+  EXPECT_TRUE(r.multicast);
+  EXPECT_EQ(r.family, IpAddress::Family::v4);
+  EXPECT_EQ(r.priority, 32767u);
+  EXPECT_EQ(r.table, unsigned{RT_TABLE_DEFAULT});
+  EXPECT_EQ(r.protocol, RTPROT_KERNEL);
+  EXPECT_FALSE(r.suppressPrefixLength);
+
+  Bytes v6 = test::netlinkMessage(RTM_NEWRULE, NLM_F_MULTI, frh(RTNL_FAMILY_IP6MR, 0, 0, 0, RT_TABLE_MAIN, FR_ACT_TO_TBL),
+                                  Attrs().u32(FRA_PRIORITY, 32767));
+  AlignedMessage m6(v6);
+  RuleInfo r6 = rtnl::decodeRule(m6.as<nlmsghdr>());
+  EXPECT_TRUE(r6.multicast);
+  EXPECT_EQ(r6.family, IpAddress::Family::v6);
+
+  // A family fib_rules does not have (DECnet's 12, removed) is malformed, named.
+  Bytes other = test::netlinkMessage(RTM_NEWRULE, NLM_F_MULTI, frh(12, 0, 0, 0, 0, FR_ACT_TO_TBL), Attrs());
+  AlignedMessage mo(other);
+  try {
+    rtnl::decodeRule(mo.as<nlmsghdr>());
+    ADD_FAILURE() << "family 12 decoded";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("rule of family 12"), std::string::npos) << e.what();
+  }
+}
+
+TEST(RuleGolden, MulticastRefusesAddressesAndTos) {
+  // ipmr/ip6mr rules keep no addresses and no tos: the kernel would accept and drop them.
+  for (const RuleInfo& r : {RuleInfo().setMulticast(true).setSrc(Prefix::parse("10.0.0.0/8")),
+                            RuleInfo().setMulticast(true).setDst(Prefix::parse("239.0.0.0/8")),
+                            RuleInfo().setMulticast(true).setTos(0x10)}) {
+    try {
+      RuleRequests::add(r);
+      ADD_FAILURE() << "a multicast rule with an address or tos was encoded";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), std::errc::invalid_argument);
+      EXPECT_NE(std::string(e.what()).find("multicast rule matches no"), std::string::npos) << e.what();
+    }
+  }
+}
+
 }  // namespace
 }  // namespace fastlink
