@@ -6,6 +6,7 @@
 #include <linux/pkt_cls.h>
 #include <linux/rtnetlink.h>
 
+#include <algorithm>
 #include <variant>
 
 #include "fastlink/netlink.hpp"
@@ -103,7 +104,12 @@ void encodeU32(core::MessageWriter& w, const U32FilterOptions& o, const Operatio
 
 void putPrefix(core::MessageWriter& w, uint16_t v4, uint16_t v4mask, uint16_t v6, uint16_t v6mask, const Prefix& p) {
   std::array<uint8_t, 16> mask{};
-  for (unsigned bit = 0; bit < p.length(); bit++) mask[bit / 8] |= static_cast<uint8_t>(0x80 >> (bit % 8));
+  // A byte at a time (a bit at a time was 32 rounds per IPv4 key of a 100,000-line -batch).
+  for (unsigned i = 0, left = p.length(); left && i < mask.size(); ++i) {
+    unsigned bits = std::min(left, 8u);
+    mask[i] = static_cast<uint8_t>(0xFF00u >> bits);
+    left -= bits;
+  }
   Prefix net = p.masked();
   bool v4family = p.isV4();
   w.putBytes(v4family ? v4 : v6, net.address().bytes());
