@@ -98,9 +98,10 @@ struct ParsedFilter {
 class Word {
  public:
   explicit Word(Args& args) : args_(args), word_(args.peek()) {}
-  /// Consumes the word if it is `keyword`.
-  bool is(std::string_view keyword) {
-    if (word_ != keyword) return false;
+  /// Consumes the word if it is `keyword`. Inlined: a call per keyword is what this saves.
+  [[gnu::always_inline]] bool is(std::string_view keyword) {
+    // The keyword is a literal: its size is known here, so the comparison is inlined whole.
+    if (word_.size() != keyword.size() || __builtin_memcmp(word_.data(), keyword.data(), keyword.size()) != 0) return false;
     args_.next();
     return true;
   }
@@ -662,8 +663,10 @@ TcAction parsePedit(Args& args) {
 TcAction parseAction(Args& args, std::vector<std::string>& devs) {
   if (args.done()) usage("action: a kind is required (gact, mirred, police, skbedit, vlan, tunnel_key, csum, mpls, pedit)");
   TcAction a;
-  std::string kind = args.peek();
-  if (isControl(kind)) a = TcAction::gact(controlWord(args));
+  const std::string& word = args.peek();
+  std::string_view kind = word;
+  // A kind is not a control word: the most common one skips tcact::parse's search.
+  if (kind != "mirred" && isControl(word)) a = TcAction::gact(controlWord(args));
   else {
     args.next();
     if (kind == "gact") a = TcAction::gact(controlWord(args));
@@ -963,11 +966,12 @@ FilterVerb parseVerb(Args& args, bool chain) {
     if (args.acceptAny({"show", "list", "ls", "get"})) usage("tc chain show and get cannot be used in a batch (a batch only sends changes)");
     args.unknown("tc chain verbs: add, del, get, show");
   }
-  if (args.acceptAny({"add", "a"})) return FilterVerb::Add;
-  if (args.acceptAny({"replace", "r"})) return FilterVerb::Replace;
-  if (args.acceptAny({"change", "c"})) return FilterVerb::Change;
-  if (args.acceptAny({"del", "delete", "d"})) return FilterVerb::Del;
-  if (args.acceptAny({"show", "list", "ls"})) usage("tc filter show cannot be used in a batch (a batch only sends changes)");
+  Word w(args);
+  if (w.is("add") || w.is("a")) return FilterVerb::Add;
+  if (w.is("replace") || w.is("r")) return FilterVerb::Replace;
+  if (w.is("change") || w.is("c")) return FilterVerb::Change;
+  if (w.is("del") || w.is("delete") || w.is("d")) return FilterVerb::Del;
+  if (w.is("show") || w.is("list") || w.is("ls")) usage("tc filter show cannot be used in a batch (a batch only sends changes)");
   args.unknown("tc filter verbs: add, replace, change, del, show");
 }
 
@@ -1025,15 +1029,16 @@ uint32_t filterHandle(const std::string& kind, const std::string& word, std::opt
 /// The options after a classifier kind fastlink knows, into pf.info.
 void parseFilterOptions(Args& args, const std::string& kind, std::optional<uint32_t> fwMask, ParsedFilter& pf) {
   TcFilterInfo& f = pf.info;
-  if (kind == "u32") f.setOptions(parseU32Options(args, pf));
-  else if (kind == "matchall") f.setOptions(parseMatchall(args, pf));
-  else if (kind == "flower") f.setOptions(parseFlower(args, pf));
-  else if (kind == "fw") {
+  std::string_view k = kind;
+  if (k == "flower") f.setOptions(parseFlower(args, pf));
+  else if (k == "u32") f.setOptions(parseU32Options(args, pf));
+  else if (k == "matchall") f.setOptions(parseMatchall(args, pf));
+  else if (k == "fw") {
     FwOptions o = parseFw(args, pf);
     o.mask = fwMask;
     f.setOptions(o);
-  } else if (kind == "basic") f.setOptions(parseBasic(args, pf));
-  else if (kind == "bpf") f.setOptions(parseBpf(args, pf));
+  } else if (k == "basic") f.setOptions(parseBasic(args, pf));
+  else if (k == "bpf") f.setOptions(parseBpf(args, pf));
 }
 
 ParsedFilter parseFilterLine(Args& args, bool chain) {
