@@ -92,6 +92,14 @@ struct ParsedFilter {
 
 [[noreturn]] void usage(const std::string& why) { throw UsageError(why); }
 
+/// A typed action returned by value: `return TcAction().setOptions(o)` copied the action (and
+/// its options) out of the reference setOptions returns.
+TcAction actionOf(TcActionOptions options) {
+  TcAction a;
+  a.setOptions(std::move(options));
+  return a;
+}
+
 /// The current word, compared inline with each keyword of a long else-if chain: Args::accept is
 /// an out-of-line call and a string compare per keyword, and a flower line of a 100,000-line
 /// -batch tried ~15 of them per option word (callgrind: a fifth of the parse, issue 33).
@@ -206,7 +214,7 @@ TcAction parseMirred(Args& args, std::vector<std::string>& devs) {
   devs.push_back(dev);
   m.dev = Ifref(std::move(dev));
   m.control = optionalControl(args);
-  return TcAction().setOptions(m);
+  return actionOf(std::move(m));
 }
 
 TcAction parsePolice(Args& args) {
@@ -230,7 +238,7 @@ TcAction parsePolice(Args& args) {
     } else if (isControl(args.peek())) p.exceed = controlWord(args);
     else args.unknown("police takes rate, burst, mtu, peakrate, conform-exceed");
   }
-  return TcAction().setOptions(p);
+  return actionOf(std::move(p));
 }
 
 TcAction parseSkbedit(Args& args) {
@@ -253,7 +261,7 @@ TcAction parseSkbedit(Args& args) {
     } else args.unknown("skbedit takes queue_mapping, priority, mark, ptype");
   }
   if (auto c = optionalControl(args)) s.control = *c;
-  return TcAction().setOptions(s);
+  return actionOf(std::move(s));
 }
 
 TcAction parseVlan(Args& args) {
@@ -285,7 +293,7 @@ TcAction parseVlan(Args& args) {
   }
   if ((v.op == VlanAction::Push || v.op == VlanAction::Modify) && v.id == 0) usage("vlan push/modify: \"id N\" is required");
   if (auto c = optionalControl(args)) v.control = *c;
-  return TcAction().setOptions(v);
+  return actionOf(std::move(v));
 }
 
 TcAction parseTunnelKey(Args& args) {
@@ -305,7 +313,7 @@ TcAction parseTunnelKey(Args& args) {
   }
   if (!t.unset && (!t.src || !t.dst)) usage("tunnel_key set: src_ip and dst_ip are required");
   if (auto c = optionalControl(args)) t.control = *c;
-  return TcAction().setOptions(t);
+  return actionOf(std::move(t));
 }
 
 TcAction parseCsum(Args& args) {
@@ -322,7 +330,7 @@ TcAction parseCsum(Args& args) {
   }
   if (c.updateFlags == 0) usage("csum: name at least one header (ip4h, tcp, udp, ...)");
   if (auto ctl = optionalControl(args)) c.control = *ctl;
-  return TcAction().setOptions(c);
+  return actionOf(std::move(c));
 }
 
 /// tc's get_u32/get_integer with base 0: decimal, 0x hex or 0 octal (strtoul), whole word.
@@ -405,7 +413,7 @@ TcAction parseMpls(Args& args) {
   if ((m.op == MplsAction::Push || m.op == MplsAction::MacPush) && m.protocol && *m.protocol != 0x8847 && *m.protocol != 0x8848)
     usage(fmt::format("mpls {}push: protocol 0x{:04x} is not mpls_uc or mpls_mc", m.op == MplsAction::MacPush ? "mac_" : "", *m.protocol));
   if (m.op == MplsAction::Pop && !m.protocol) invarg("mpls pop: \"protocol PROTO\" (the next header) is required");
-  return TcAction().setOptions(m);
+  return actionOf(std::move(m));
 }
 
 // ---- pedit ------------------------------------------------------------------------------------
@@ -656,7 +664,7 @@ TcAction parsePedit(Args& args) {
   }
   if (!any) usage("pedit: expected \"munge ...\" (pedit [ex] munge { offset OFF u8|u16|u32 | ip|ip6|tcp|udp|eth FIELD } CMD)");
   if (auto c = optionalControl(args)) p.control = *c;
-  return TcAction().setOptions(p);
+  return actionOf(std::move(p));
 }
 
 /// The words after one "action": KIND OPTIONS [index N].
