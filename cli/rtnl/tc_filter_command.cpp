@@ -670,24 +670,24 @@ TcAction parsePedit(Args& args) {
 /// The words after one "action": KIND OPTIONS [index N].
 TcAction parseAction(Args& args, std::vector<std::string>& devs) {
   if (args.done()) usage("action: a kind is required (gact, mirred, police, skbedit, vlan, tunnel_key, csum, mpls, pedit)");
-  TcAction a;
   const std::string& word = args.peek();
   std::string_view kind = word;
-  // A kind is not a control word: the most common one skips tcact::parse's search.
-  if (kind != "mirred" && isControl(word)) a = TcAction::gact(controlWord(args));
-  else {
+  // Built where it is returned (no empty action assigned over: a TcAction is large).
+  TcAction a = [&] {
+    // A kind is not a control word: the most common one skips tcact::parse's search.
+    if (kind != "mirred" && isControl(word)) return TcAction::gact(controlWord(args));
     args.next();
-    if (kind == "gact") a = TcAction::gact(controlWord(args));
-    else if (kind == "mirred") a = parseMirred(args, devs);
-    else if (kind == "police") a = parsePolice(args);
-    else if (kind == "skbedit") a = parseSkbedit(args);
-    else if (kind == "vlan") a = parseVlan(args);
-    else if (kind == "tunnel_key") a = parseTunnelKey(args);
-    else if (kind == "csum") a = parseCsum(args);
-    else if (kind == "mpls") a = parseMpls(args);
-    else if (kind == "pedit") a = parsePedit(args);
-    else usage(fmt::format("action \"{}\" is not one fastlink knows (gact, mirred, police, skbedit, vlan, tunnel_key, csum, mpls, pedit)", kind));
-  }
+    if (kind == "mirred") return parseMirred(args, devs);
+    if (kind == "gact") return TcAction::gact(controlWord(args));
+    if (kind == "police") return parsePolice(args);
+    if (kind == "skbedit") return parseSkbedit(args);
+    if (kind == "vlan") return parseVlan(args);
+    if (kind == "tunnel_key") return parseTunnelKey(args);
+    if (kind == "csum") return parseCsum(args);
+    if (kind == "mpls") return parseMpls(args);
+    if (kind == "pedit") return parsePedit(args);
+    usage(fmt::format("action \"{}\" is not one fastlink knows (gact, mirred, police, skbedit, vlan, tunnel_key, csum, mpls, pedit)", kind));
+  }();
   if (args.accept("index")) a.index = number(args, "index");
   return a;
 }
@@ -1112,6 +1112,7 @@ void resolveMirred(std::vector<TcAction>& actions, Resolver& r) {
 PreparedRequest preparedFilter(ParsedFilter pf) {
   if (!pf.dev && !pf.info.block) usage(fmt::format("tc {}: \"dev NAME\" or \"block N\" is required", pf.chain ? "chain" : "filter"));
   PreparedRequest p;
+  p.needs.reserve(1 + pf.mirredDevs.size());  // one allocation, not one per name
   if (pf.dev) p.needs.push_back(*pf.dev), p.device = *pf.dev;
   for (const auto& d : pf.mirredDevs) p.needs.push_back(d);
   p.namedAsTyped = true;
