@@ -6,6 +6,7 @@
 #include <linux/pkt_cls.h>
 #include <linux/rtnetlink.h>
 
+#include <algorithm>
 #include <variant>
 
 #include "fastlink/netlink.hpp"
@@ -48,7 +49,19 @@ std::string parentWord(const std::optional<TcHandle>& parent) {
   return " parent " + parent->toString();
 }
 
-std::string describeFilter(Verb verb, const TcFilterInfo& f, bool chain) {
+/// What a request's description reads of its filter (describeFilter): the placement.
+struct FilterHead {
+  decltype(TcFilterInfo::dev) dev;
+  decltype(TcFilterInfo::block) block;
+  decltype(TcFilterInfo::parent) parent;
+  decltype(TcFilterInfo::prio) prio;
+  decltype(TcFilterInfo::chain) chain;
+  std::string kind;
+};
+
+/// Of a TcFilterInfo, or of the FilterHead a request keeps for its description.
+template <class Filter>
+std::string describeFilter(Verb verb, const Filter& f, bool chain) {
   std::string s = std::string(chain ? "chain " : "filter ") + (verb == Verb::Set ? "change" : verbWord(verb));
   if (f.dev) s += " dev " + devWord(*f.dev);
   if (f.block) s += " block " + std::to_string(*f.block);
@@ -103,7 +116,12 @@ void encodeU32(core::MessageWriter& w, const U32FilterOptions& o, const Operatio
 
 void putPrefix(core::MessageWriter& w, uint16_t v4, uint16_t v4mask, uint16_t v6, uint16_t v6mask, const Prefix& p) {
   std::array<uint8_t, 16> mask{};
-  for (unsigned bit = 0; bit < p.length(); bit++) mask[bit / 8] |= static_cast<uint8_t>(0x80 >> (bit % 8));
+  // A byte at a time (a bit at a time was 32 rounds per IPv4 key of a 100,000-line -batch).
+  for (unsigned i = 0, left = p.length(); left && i < mask.size(); ++i) {
+    unsigned bits = std::min(left, 8u);
+    mask[i] = static_cast<uint8_t>(0xFF00u >> bits);
+    left -= bits;
+  }
   Prefix net = p.masked();
   bool v4family = p.isV4();
   w.putBytes(v4family ? v4 : v6, net.address().bytes());
@@ -276,15 +294,10 @@ Request encodeFilter(const TcFilterInfo& f, Verb verb, bool chain) {
   if (f.chain) w.putU32(TCA_CHAIN, *f.chain);
   if (creates && !f.kind.empty()) encodeOptions(w, f, operation);
   // The description reads only the placement: a copy of the whole filter (its actions) for a
-  // text that is rarely asked for cost a -batch of 100,000 filters ~10% of its parse time.
-  TcFilterInfo head;
-  head.dev = f.dev;
-  head.block = f.block;
-  head.parent = f.parent;
-  head.prio = f.prio;
-  head.chain = f.chain;
-  head.kind = f.kind;
-  return w.toRequest(lazily(verb, std::move(head), [chain](Verb v, const TcFilterInfo& x) { return describeFilter(v, x, chain); }));
+  // text that is rarely asked for cost a -batch of 100,000 filters ~10% of its parse time, and
+  // an empty TcFilterInfo to hold the placement (moved three times) another ~2% (issue 33).
+  FilterHead head{f.dev, f.block, f.parent, f.prio, f.chain, f.kind};
+  return w.toRequest(lazily(verb, std::move(head), [chain](Verb v, const FilterHead& x) { return describeFilter(v, x, chain); }));
 }
 
 void encodeFilterDump(core::MessageWriter& w, const TcFilterFilter& filter, uint32_t ifindex) {

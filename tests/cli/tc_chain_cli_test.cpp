@@ -103,10 +103,10 @@ TEST_F(TcChainCli, EventsEqualTcMonitor) {
   // chain 99 is added and deleted until all three monitors have printed it (they listen), and
   // the last change's line is waited for; the probe's lines are left out of the comparison.
   std::string a = "/tmp/fastlink-mon-chain-" + ns.name(), b = a + "-fl", c = a + "-json", tc = "tc -n " + ns.name() + " ";
-  std::string waitAll = "t=0; until grep -q 'chain 99' " + a + " && grep -q 'chain 99' " + b + " && grep -q '\"chain\":99' " + c +
+  std::string waitAll = "t=0; until grep -qs 'chain 99' " + a + " && grep -qs 'chain 99' " + b + " && grep -qs '\"chain\":99' " + c +
                         "; do t=$((t+1)); [ $t -gt 400 ] && { echo 'monitors never listened' >&2; break; }; " + tc +
                         "chain add dev va ingress chain 99; " + tc + "chain del dev va ingress chain 99; sleep 0.05; done; ";
-  std::string lastSeen = "t=0; until grep -q 'chain 4 ' " + a + " && grep -q 'chain 4 ' " + b + " && grep -q '\"chain\":4}' " + c +
+  std::string lastSeen = "t=0; until grep -qs 'chain 4 ' " + a + " && grep -qs 'chain 4 ' " + b + " && grep -qs '\"chain\":4}' " + c +
                          "; do t=$((t+1)); [ $t -gt 400 ] && { echo 'last event never seen' >&2; break; }; sleep 0.05; done; ";
   std::string script = tc + "monitor >" + a + " 2>&1 & A=$!; " + cliPath() + " -n " + ns.name() + " monitor chain >" + b +
                        " 2>&1 & B=$!; " + cliPath() + " -n " + ns.name() + " -j monitor tc >" + c + " 2>&1 & C=$!; " +
