@@ -2,8 +2,8 @@
 // nexthops and routes, store each canonical message under its key) and resync() (the same
 // dumps against the stored state: mark and sweep), of a mirror of links + routes as
 // bench/events/run's. Printed like bench/events/sync_floor, the floor it is compared with:
-//   pass 1 wall_s cpu_s objects      (the start)
-//   pass 2 wall_s cpu_s differences  (resync())
+//   pass 1 wall_s cpu_s objects peak_rss_kib      (the start)
+//   pass 2 wall_s cpu_s differences peak_rss_kib  (resync())
 #include <fastlink/fastlink.hpp>
 #include <fastlink/mirror.hpp>
 #include <time.h>
@@ -19,12 +19,12 @@ int main() try {
   double t0 = bench::now(), c0 = bench::cpuSeconds();
   fastlink::StateMirror mirror(nl, options);
   double wall = bench::now() - t0, cpu = bench::cpuSeconds() - c0;
-  std::printf("pass 1 %.4f %.4f %zu\n", wall, cpu,
-              mirror.count(fastlink::ObjectKind::Link) + mirror.count(fastlink::ObjectKind::Route));
+  std::printf("pass 1 %.4f %.4f %zu %ld\n", wall, cpu,
+              mirror.count(fastlink::ObjectKind::Link) + mirror.count(fastlink::ObjectKind::Route), bench::maxRssKb());
   t0 = bench::now();
   c0 = bench::cpuSeconds();
   std::size_t differences = mirror.resync();
-  std::printf("pass 2 %.4f %.4f %zu\n", bench::now() - t0, bench::cpuSeconds() - c0, differences);
+  std::printf("pass 2 %.4f %.4f %zu %ld\n", bench::now() - t0, bench::cpuSeconds() - c0, differences, bench::maxRssKb());
   return 0;
 } catch (const std::exception& e) {
   std::fprintf(stderr, "mirror_sync: %s\n", e.what());

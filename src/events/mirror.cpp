@@ -191,15 +191,18 @@ struct StateMirror::State {
     e.previousOnDevice = e.nextOnDevice = nullptr;
   }
 
-  void erase(ObjectKind kind, Table::iterator it, const EventHandler& onChange,
-             std::size_t& reported) {
+  // Returns the position of the entry that followed (the table's positions after `it` shift).
+  Table::iterator erase(ObjectKind kind, Table::iterator it, const EventHandler& onChange,
+                        std::size_t& reported) {
     auto& table = tables[slot(kind)];
     if ((*it)->generation == generation) --marked;
     unlinkFromDevice(**it);
-    Entry* gone = table.extract(it);  // out of the table, still readable for the report
+    Table::iterator next;
+    Entry* gone = table.extract(it, &next);  // out of the table, still readable for the report
     removed(kind, *gone);
     report(onChange, EventAction::Deleted, kind, *gone, reported);
     table.release(gone);
+    return next;
   }
 
   // `c`'s stored form written into the entry at `it` (resized, so it may move).
@@ -375,9 +378,8 @@ struct StateMirror::State {
       std::string_view identity = c.identity();
       auto first = table.lowerBound(identity);
       while (first != table.end() && startsWith((*first)->key(), identity)) {
-        auto next = std::next(first);
-        if ((*first)->key() != c.key) erase(c.kind, first, onChange, reported);
-        first = next;
+        if ((*first)->key() != c.key) first = erase(c.kind, first, onChange, reported);
+        else ++first;
       }
     }
     upsert(c, onChange, reported);
@@ -388,9 +390,8 @@ struct StateMirror::State {
     auto& table = tables[slot(kind)];
     if (prefix.empty() && marked == table.size()) return;  // the pass saw every entry
     for (auto it = table.lowerBound(prefix); it != table.end() && startsWith((*it)->key(), prefix);) {
-      auto next = std::next(it);
-      if ((*it)->generation != generation) erase(kind, it, onChange, reported);
-      it = next;
+      if ((*it)->generation != generation) it = erase(kind, it, onChange, reported);
+      else ++it;
     }
   }
 
@@ -423,7 +424,9 @@ struct StateMirror::State {
   // One kind read again whole: stored if mirrored, else only its book-keeping (devices' flags,
   // IPv4 addresses) is fed.
   void reloadKind(ObjectKind kind, const EventHandler& onChange, std::size_t& reported) {
-    std::optional<Table::iterator> last;  // (a dump never erases what it stored: stays valid)
+    // (Nothing but the dump's own inserts changes the table meanwhile: the position stays right;
+    // locate() checks it anyway.)
+    std::optional<Table::iterator> last;
     Canonical c;  // one for every message: its key's memory is reused
     auto onMessage = [&](const nlmsghdr* m) {
       events::canonicalizeLazily(m, c);  // stored or compared before m goes
@@ -670,8 +673,11 @@ std::vector<std::vector<uint8_t>> StateMirror::canonicalDump(Netlink& netlink, O
 MirrorStats StateMirror::stats() const {
   MirrorStats s = state_->counters;
   s.overflows = state_->subscription.overflows();
-  // The arena: objects (key and message in one block each) and tree nodes.
-  for (const auto& table : state_->tables) s.objects += table.size();
+  // The arena: objects (key and message in one block each) and the index's blocks.
+  for (const auto& table : state_->tables) {
+    s.objects += table.size();
+    s.bytes += table.indexBytes();
+  }
   s.bytes += state_->arena.bytes();
   for (const auto& [name, index] : state_->linkNames) s.bytes += 64 + stringBytes(name);
   s.bytes += (state_->routesOnDevice.size() + state_->deviceFlags.size()) * 32;

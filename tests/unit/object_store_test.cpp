@@ -3,8 +3,15 @@
 // objects on the heap. (The mirror's behaviour on top of it: EventsTest, EventsGolden.)
 #include "events/object_store.hpp"
 
+#include "events/canonical.hpp"
+
+// AddressSanitizer's runtime, linked into the sanitizer build only (null elsewhere).
+extern "C" int __asan_address_is_poisoned(void const volatile* address) __attribute__((weak));
+
 #include <gtest/gtest.h>
 
+#include <map>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -95,6 +102,136 @@ TEST(ObjectStoreTest, ReleasedBlocksAreReusedAndLargeObjectsComeFromTheHeap) {
   EXPECT_EQ((*large)->message(), std::string(3 * BlockArena::kLargest, 'L'));
   table.release(table.extract(large));
   EXPECT_EQ(arena.bytes(), held);
+}
+
+
+// The index's blocks (ObjectTable::kPerBlock pointers each) against a std::map, the oracle: a
+// dump's run in order (appends, full blocks starting new ones), runs in front of a block and in
+// the middle of one (splits), random inserts and extracts walking on with the next position, and
+// a hint made stale by later inserts. After every phase the order, find() and lowerBound()
+// agree with the map's, and every message is its key's.
+TEST(ObjectStoreTest, TheFlatIndexKeepsKeyOrderThroughSplitsAndExtractsAgainstAMap) {
+  BlockArena arena;
+  ObjectTable table(arena);
+  std::map<std::string, std::string> oracle;
+  auto key = [](int i) {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "r%07d", i);
+    return std::string(buf);
+  };
+  auto check = [&](const char* phase) {
+    SCOPED_TRACE(phase);
+    ASSERT_EQ(table.size(), oracle.size());
+    auto it = table.begin();
+    for (const auto& [k, m] : oracle) {
+      ASSERT_NE(it, table.end());
+      ASSERT_EQ((*it)->key(), k);
+      ASSERT_EQ((*it)->message(), m);
+      ++it;
+    }
+    EXPECT_EQ(it, table.end());
+    for (const auto& [k, m] : oracle) {
+      auto found = table.find(k);
+      ASSERT_NE(found, table.end()) << k;
+      ASSERT_EQ((*found)->key(), k);
+      std::string before = k.substr(0, k.size() - 1);  // a prefix: lower bound of a range
+      auto lb = table.lowerBound(before);
+      auto olb = oracle.lower_bound(before);
+      ASSERT_EQ((*lb)->key(), olb->first) << before;
+    }
+    EXPECT_EQ(table.find("r9999999x"), table.end());
+    EXPECT_EQ(table.lowerBound("s"), table.end());
+  };
+  auto add = [&](const std::string& k, const ObjectTable::iterator* hint) {
+    auto [at, found] = table.locate(k, hint);
+    EXPECT_EQ(found, oracle.count(k) == 1) << k;
+    if (found) return at;
+    std::string m = "m" + k;
+    auto it = table.insert(at, k, m.size());
+    std::memcpy((*it)->messageData(), m.data(), m.size());
+    oracle.emplace(k, m);
+    return it;
+  };
+  // A dump in order: even keys 0..9998, each after the one before (~10 blocks).
+  ObjectTable::iterator last;
+  for (int i = 0; i < 10000; i += 2) last = add(key(i), i ? &last : nullptr);
+  check("a dump in order");
+  // A run in front of everything (before the first block's first key), then one in the middle
+  // of full blocks (odd keys 3001..4999, in order, each after the one before).
+  for (int i = 0; i < 1; ++i) last = add("a" + key(i), nullptr);
+  for (int i = 3001; i < 5000; i += 2) last = add(key(i), &last);
+  check("runs in front and in the middle");
+  // The same keys again: found where the hint says.
+  for (int i = 3001; i < 5000; i += 2) last = add(key(i), &last);
+  // A stale hint: the position of an early key, after inserts before it shifted everything.
+  ObjectTable::iterator stale = table.find(key(100));
+  for (int i = 1; i < 100; i += 2) add(key(i), nullptr);
+  add(key(7001), &stale);
+  add(key(9999), &stale);
+  check("a stale hint");
+  // Random inserts and extracts; extracts walk on with the next position.
+  std::mt19937 rng(29);
+  for (int round = 0; round < 3000; ++round) {
+    int i = static_cast<int>(rng() % 12000);
+    if (rng() % 2) {
+      add(key(i), nullptr);
+    } else if (auto it = table.find(key(i)); it != table.end()) {
+      ObjectTable::iterator next;
+      StoredObject* o = table.extract(it, &next);
+      auto after = oracle.upper_bound(key(i));
+      if (after == oracle.end()) EXPECT_EQ(next, table.end());
+      else EXPECT_EQ((*next)->key(), after->first);
+      table.release(o);
+      oracle.erase(key(i));
+    }
+  }
+  check("random inserts and extracts");
+  // A range swept as the mirror sweeps: every other key of 2000..5999 extracted while walking.
+  for (auto it = table.lowerBound(key(2000)); it != table.end() && (*it)->key() < key(6000);) {
+    std::string k((*it)->key());
+    if (std::stoi(k.substr(1)) % 4 == 0) {
+      table.release(table.extract(it, &it));
+      oracle.erase(k);
+    } else {
+      ++it;
+    }
+  }
+  check("a sweep");
+  // Everything extracted: no block left.
+  while (table.begin() != table.end()) table.release(table.extract(table.begin()));
+  oracle.clear();
+  check("empty");
+  EXPECT_EQ(table.indexBytes() > 0, true);
+}
+
+// The sanitizer build catches an object read after its release: the arena poisons what it takes
+// back (a read of it by the library, here setLinkdown's, dies) and unpoisons a block it hands out
+// again. The test sources are compiled as in the Release build (for ccache), so ASan's runtime
+// is asked through its interface, present only in the sanitizer build's binary; skipped without.
+TEST(ObjectStoreTest, AnObjectReadAfterItsReleaseIsCaughtInTheSanitizerBuild) {
+  if (!__asan_address_is_poisoned) GTEST_SKIP() << "needs the sanitizer build (build-sanitize)";
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  const std::string route(32, '\0');  // as long as a route message's headers
+  auto readAfterRelease = [&] {
+    BlockArena arena;
+    ObjectTable table(arena);
+    put(table, "k1", route);
+    StoredObject* o = table.extract(table.find("k1"));
+    table.release(o);
+    setLinkdown({o->messageData(), route.size()}, true);
+  };
+  EXPECT_DEATH(readAfterRelease(), "use-after-poison");
+  BlockArena arena;
+  ObjectTable table(arena);
+  put(table, "k1", route);
+  StoredObject* o = *table.find("k1");
+  EXPECT_FALSE(__asan_address_is_poisoned(o->messageData()));
+  table.release(table.extract(table.find("k1")));
+  EXPECT_TRUE(__asan_address_is_poisoned(o->messageData()));
+  put(table, "k2", route);  // the same block again
+  EXPECT_EQ(*table.find("k2"), o);
+  EXPECT_FALSE(__asan_address_is_poisoned(o->messageData()));
+  EXPECT_FALSE(setLinkdown({o->messageData(), route.size()}, false));
 }
 
 }  // namespace
