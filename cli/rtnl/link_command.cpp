@@ -249,7 +249,10 @@ PreparedRequest prepareLink(Context& ctx, Args& args) {
 }
 
 int runLink(Context& ctx, Args& args) {
-  return runObject(ctx, args, usage(), {{{"show", "list", "lst", "ls", "sh"}, showLinks}}, prepareLink);
+  // The usage text walks both kind registries (a third of `link show type bridge`'s own
+  // instructions): built only for `link help`.
+  std::string text = args.peek() == "help" ? usage() : std::string();
+  return runObject(ctx, args, text, {{{"show", "list", "lst", "ls", "sh"}, showLinks}}, prepareLink);
 }
 
 const Registrar kLink{ObjectCommand{.name = "link", .aliases = {"l", "li", "lin"}, .usage = kUsageHead, .run = runLink, .prepare = prepareLink}};

@@ -4,11 +4,11 @@
 
 #include <array>
 #include <deque>
-#include <map>
 #include <optional>
-#include <unordered_map>
+#include <span>
 
 #include "fastlink/link_view.hpp"
+#include "fastlink/link_view_reads.hpp"
 #include "kit/device_names.hpp"
 #include "kit/failure.hpp"
 #include "kit/ip_names.hpp"
@@ -56,27 +56,58 @@ std::string linkTypeName(uint16_t type) {
   return known ? known : fmt::format("[{}]", type);
 }
 
-std::string groupName(uint32_t group) { return ipGroupName(group); }
-
 std::string nameOf(const DeviceNames& peers, uint32_t index) {
   const std::string* name = peers.find(index);
   return name ? *name : fmt::format("if{}", index);
 }
 
-/// The kind options fastlink decodes, printed by the kind's file in cli/rtnl/link_kinds/, as one
-/// (key, JSON value, text) list so text and JSON agree.
-std::vector<KindOption> kindOptions(const LinkInfo& l, const DeviceNames& peers) {
-  const CliLinkKind* cli = l.kind ? findCliLinkKind(*l.kind) : nullptr;
-  if (!cli || !cli->print) return {};
-  return cli->print(l, [&](uint32_t index) { return nameOf(peers, index); });
+/// findCliLinkKind with its last answer kept: a dump is mostly one kind (and one kind of master),
+/// so a listing looks each up once, not once per device.
+class CliKindCache {
+ public:
+  const CliLinkKind* find(std::string_view kind) {
+    if (!known_ || kind != kind_) kind_ = kind, cli_ = findCliLinkKind(kind), known_ = true;
+    return cli_;
+  }
+
+ private:
+  bool known_ = false;
+  std::string kind_;
+  const CliLinkKind* cli_ = nullptr;
+};
+
+/// The caches of devices' kinds and of their masters' kinds (IFLA_INFO_SLAVE_KIND).
+CliKindCache& kinds() {
+  static CliKindCache cache;
+  return cache;
+}
+CliKindCache& portKinds() {
+  static CliKindCache cache;
+  return cache;
 }
 
-/// What the master reports about `l` as a port (the words after `bridge_slave`), printed by the
-/// master kind's file; nullopt when iproute2 prints none for that kind of master.
-std::optional<std::vector<KindOption>> portOptions(const LinkInfo& l, const DeviceNames& peers) {
-  const CliLinkKind* cli = l.slaveKind ? findCliLinkKind(*l.slaveKind) : nullptr;
-  if (!cli || !cli->printPort) return std::nullopt;
-  return cli->printPort(l, [&](uint32_t index) { return nameOf(peers, index); });
+/// What `ip -d` prints of a device's kind, by the kind's file in cli/rtnl/link_kinds/, as
+/// (key, JSON value, text) lists so text and JSON agree: the kind's options, and what its master
+/// reports about it as a port (the words after `bridge_slave`; nullopt when iproute2 prints none
+/// for that kind of master). The kind files read a LinkInfo holding IFLA_LINKINFO alone
+/// (linkKindInfo), decoded only when one of them prints something: a veth costs nothing here.
+struct KindPrint {
+  std::vector<KindOption> options;
+  std::optional<std::vector<KindOption>> port;
+};
+
+KindPrint kindPrint(const LinkView& l, std::optional<std::string_view> kind, std::optional<std::string_view> slaveKind,
+                    const DeviceNames& peers) {
+  KindPrint out;
+  const CliLinkKind* cli = kind ? kinds().find(*kind) : nullptr;
+  const CliLinkKind* master = slaveKind ? portKinds().find(*slaveKind) : nullptr;
+  bool options = cli && cli->print, port = master && master->printPort;
+  if (!options && !port) return out;
+  LinkInfo info = linkKindInfo(l);
+  NameOf name = [&](uint32_t index) { return nameOf(peers, index); };
+  if (options) out.options = cli->print(info, name);
+  if (port) out.port = master->printPort(info, name);
+  return out;
 }
 
 /// The lower device of `l` as iproute2 shows it: a name ("@v1"), or "if5" in another namespace.
@@ -99,34 +130,64 @@ LowerDevice lowerDevice(uint32_t index, uint32_t parent, bool otherNetns, const 
   return d;
 }
 
-LowerDevice lowerDevice(const LinkInfo& l, const DeviceNames& peers) {
-  return lowerDevice(l.index.value_or(0), l.parentIndex(), l.linkNetnsId.has_value(), peers);
-}
-
 LowerDevice lowerDevice(const LinkView& l, const DeviceNames& peers) {
   return lowerDevice(l.index(), l.parent().value_or(0), l.linkNetnsId().has_value(), peers);
 }
 
-/// `stats64` of `ip -j -s`; `-s -s` (`twice`) adds the error counters, as ip.
-json statsJson(const LinkStats& s, std::optional<uint32_t> carrierChanges, bool twice) {
-  json rx = {{"bytes", s.rxBytes},       {"packets", s.rxPackets}, {"errors", s.rxErrors},
-             {"dropped", s.rxDropped},   {"over_errors", s.rxOverErrors}, {"multicast", s.multicast}};
-  json tx = {{"bytes", s.txBytes},     {"packets", s.txPackets},
-             {"errors", s.txErrors},   {"dropped", s.txDropped},
-             {"carrier_errors", s.txCarrierErrors}, {"collisions", s.collisions}};
-  if (twice) {
-    rx["length_errors"] = s.rxLengthErrors;
-    rx["crc_errors"] = s.rxCrcErrors;
-    rx["frame_errors"] = s.rxFrameErrors;
-    rx["fifo_errors"] = s.rxFifoErrors;
-    rx["missed_errors"] = s.rxMissedErrors;
-    tx["aborted_errors"] = s.txAbortedErrors;
-    tx["fifo_errors"] = s.txFifoErrors;
-    tx["window_errors"] = s.txWindowErrors;
-    tx["heartbeat_errors"] = s.txHeartbeatErrors;
-    if (carrierChanges) tx["carrier_changes"] = *carrierChanges;
+/// The counters of `ip -j -s` in ip's order: each direction's own, then (-s -s) its errors.
+struct JsonCounter {
+  const char* key;
+  uint64_t LinkStats::*member;
+};
+constexpr JsonCounter kRxCounters[] = {{"bytes", &LinkStats::rxBytes},        {"packets", &LinkStats::rxPackets},
+                                       {"errors", &LinkStats::rxErrors},      {"dropped", &LinkStats::rxDropped},
+                                       {"over_errors", &LinkStats::rxOverErrors}, {"multicast", &LinkStats::multicast}};
+constexpr JsonCounter kRxErrors[] = {{"length_errors", &LinkStats::rxLengthErrors}, {"crc_errors", &LinkStats::rxCrcErrors},
+                                     {"frame_errors", &LinkStats::rxFrameErrors},   {"fifo_errors", &LinkStats::rxFifoErrors},
+                                     {"missed_errors", &LinkStats::rxMissedErrors}};
+constexpr JsonCounter kTxCounters[] = {{"bytes", &LinkStats::txBytes},   {"packets", &LinkStats::txPackets},
+                                       {"errors", &LinkStats::txErrors}, {"dropped", &LinkStats::txDropped},
+                                       {"carrier_errors", &LinkStats::txCarrierErrors}, {"collisions", &LinkStats::collisions}};
+constexpr JsonCounter kTxErrors[] = {{"aborted_errors", &LinkStats::txAbortedErrors}, {"fifo_errors", &LinkStats::txFifoErrors},
+                                     {"window_errors", &LinkStats::txWindowErrors},
+                                     {"heartbeat_errors", &LinkStats::txHeartbeatErrors}};
+
+/// `stats64` of `ip -j -s`, streamed; `-s -s` (`twice`) adds the error counters (and the
+/// carrier changes after TX's), as ip.
+void statsJsonOut(JsonOut& j, const LinkStats& s, std::optional<uint32_t> carrierChanges, bool twice) {
+  auto direction = [&](const char* name, std::span<const JsonCounter> counters, std::span<const JsonCounter> errors,
+                       std::optional<uint32_t> changes) {
+    j.key(std::string_view(name)).beginObject();
+    for (const auto& c : counters) j.field(std::string_view(c.key), s.*c.member);
+    if (twice) {
+      for (const auto& c : errors) j.field(std::string_view(c.key), s.*c.member);
+      if (changes) j.field("carrier_changes", *changes);
+    }
+    j.endObject();
+  };
+  j.beginObject();
+  direction("rx", kRxCounters, kRxErrors, std::nullopt);
+  direction("tx", kTxCounters, kTxErrors, carrierChanges);
+  j.endObject();
+}
+
+/// A value the kind files or the XDP printer built as a document, written through the stream
+/// (numbers given as text, jsonNumberText(), as they are).
+void putJsonValue(JsonOut& j, const json& v) {
+  if (v.is_object()) {
+    j.beginObject();
+    for (const auto& [key, member] : v.items()) putJsonValue(j.key(std::string_view(key)), member);
+    j.endObject();
+  } else if (v.is_array()) {
+    j.beginArray();
+    for (const auto& element : v) putJsonValue(j, element);
+    j.endArray();
+  } else if (v.is_binary()) {
+    const auto& bytes = v.get_binary();
+    j.rawValue().put(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+  } else {
+    j.rawValue().put(v.dump());
   }
-  return {{"rx", rx}, {"tx", tx}};
 }
 
 const char* addrGenModeName(Ipv6AddrGenMode mode) {
@@ -139,113 +200,128 @@ const char* addrGenModeName(Ipv6AddrGenMode mode) {
   return "unknown";
 }
 
-struct DeviceLimit {
-  const char* key;   ///< JSON
-  const char* word;  ///< text
-  const std::optional<uint32_t>* value;
-};
-
-/// The queue counts and offload limits `ip -d` prints after the kind, in its order.
-std::vector<DeviceLimit> deviceLimits(const LinkInfo& l) {
-  std::vector<DeviceLimit> out;
-  for (DeviceLimit d : {DeviceLimit{"num_tx_queues", "numtxqueues", &l.numTxQueues},
-                        DeviceLimit{"num_rx_queues", "numrxqueues", &l.numRxQueues},
-                        DeviceLimit{"gso_max_size", "gso_max_size", &l.gsoMaxSize},
-                        DeviceLimit{"gso_max_segs", "gso_max_segs", &l.gsoMaxSegs},
-                        DeviceLimit{"tso_max_size", "tso_max_size", &l.tsoMaxSize},
-                        DeviceLimit{"tso_max_segs", "tso_max_segs", &l.tsoMaxSegs},
-                        DeviceLimit{"gro_max_size", "gro_max_size", &l.groMaxSize}})
-    if (*d.value) out.push_back(d);
-  return out;
+/// The queue counts and offload limits `ip -d` prints after the kind, in its order, each to
+/// `each(JSON key, text word, value)`.
+template <class Each>
+void forEachDeviceLimit(const LinkView& l, Each each) {
+  auto one = [&](const char* key, const char* word, std::optional<uint32_t> value) {
+    if (value) each(key, word, *value);
+  };
+  one("num_tx_queues", "numtxqueues", l.numTxQueues());
+  one("num_rx_queues", "numrxqueues", l.numRxQueues());
+  one("gso_max_size", "gso_max_size", l.gsoMaxSize());
+  one("gso_max_segs", "gso_max_segs", l.gsoMaxSegs());
+  one("tso_max_size", "tso_max_size", l.tsoMaxSize());
+  one("tso_max_segs", "tso_max_segs", l.tsoMaxSegs());
+  one("gro_max_size", "gro_max_size", l.groMaxSize());
 }
+
+/// putDetails' words and blanks, written straight to the buffer: a piece's blanks are held until
+/// the next word, so those before a line break (without -o) or at the end are never written.
+class DetailsOut {
+ public:
+  DetailsOut(OutBuffer& out, bool oneline) : out_(out), oneline_(oneline) {}
+  /// Text whose leading and trailing blanks join the held ones.
+  DetailsOut& text(std::string_view s) {
+    while (!s.empty() && s.front() == ' ') s.remove_prefix(1), ++blanks_;
+    std::size_t trailing = 0;
+    while (!s.empty() && s.back() == ' ') s.remove_suffix(1), ++trailing;
+    if (!s.empty()) {
+      // Without promiscuity (never on a real kernel) the first word still needs its blank.
+      if (!started_ && !blanks_) blanks_ = 1;
+      putBlanks();
+      out_.put(s);
+      started_ = true;
+    }
+    blanks_ += trailing;
+    return *this;
+  }
+  DetailsOut& number(uint64_t v) {
+    if (!started_ && !blanks_) blanks_ = 1;
+    putBlanks();
+    out_.putUint(v);
+    started_ = true;
+    return *this;
+  }
+  DetailsOut& blank() {
+    ++blanks_;
+    return *this;
+  }
+  /// A line break and the next line's indent; -o keeps the blanks before it (ip's, before `\`).
+  DetailsOut& newline() {
+    if (oneline_) putBlanks();
+    out_.put('\n');
+    blanks_ = 4;
+    started_ = true;
+    return *this;
+  }
+
+ private:
+  void putBlanks() {
+    for (; blanks_; --blanks_) out_.put(' ');
+  }
+  OutBuffer& out_;
+  bool oneline_;
+  std::size_t blanks_ = 0;
+  bool started_ = false;
+};
 
 /// What `ip -d link show` adds, from the end of the link/ line on, laid out as ip does:
 /// " promiscuity N  allmulti N minmtu N maxmtu N", a line with the kind and its options, a line
 /// `KIND_slave` for a port, then addrgenmode, queue counts and offload limits continuing the
 /// last line. ip ends each piece with a blank, also before its line breaks; fastlink keeps
 /// those only for -o, where they stand before the `\` (scripts split on them).
-std::string detailsText(const LinkInfo& l, const DeviceNames& peers, bool oneline) {
-  std::string d;
-  if (l.promiscuity) d += fmt::format(" promiscuity {} ", *l.promiscuity);
-  if (l.allmulti) d += fmt::format(" allmulti {} ", *l.allmulti);
-  if (l.minMtu) d += fmt::format("minmtu {} ", *l.minMtu);
-  if (l.maxMtu) d += fmt::format("maxmtu {} ", *l.maxMtu);
-  if (l.kind) {
-    d += "\n    " + *l.kind + " ";
-    for (const auto& opt : kindOptions(l, peers))
-      if (!opt.text.empty()) d += opt.text + " ";  // empty: a key iproute2 prints in JSON only
+void putDetails(OutBuffer& out, const LinkView& l, const DeviceNames& peers, bool oneline) {
+  DetailsOut d(out, oneline);
+  if (auto v = l.promiscuity()) d.text(" promiscuity ").number(*v).blank();
+  if (auto v = l.allmulti()) d.text(" allmulti ").number(*v).blank();
+  if (auto v = l.minMtu()) d.text("minmtu ").number(*v).blank();
+  if (auto v = l.maxMtu()) d.text("maxmtu ").number(*v).blank();
+  auto kind = l.kind();
+  auto slaveKind = l.slaveKind();
+  KindPrint print = kind || slaveKind ? kindPrint(l, kind, slaveKind, peers) : KindPrint{};
+  if (kind) {
+    d.newline().text(*kind).blank();
+    for (const auto& opt : print.options)
+      if (!opt.text.empty()) d.text(opt.text).blank();  // empty: a key iproute2 prints in JSON only
   }
-  if (l.slaveKind) {
-    d += "\n    " + *l.slaveKind + "_slave ";
-    if (auto opts = portOptions(l, peers))
-      for (const auto& opt : *opts)
-        if (!opt.text.empty()) d += opt.text + " ";
+  if (slaveKind) {
+    d.newline().text(*slaveKind).text("_slave ");
+    if (print.port)
+      for (const auto& opt : *print.port)
+        if (!opt.text.empty()) d.text(opt.text).blank();
   }
-  if (l.addrGenMode) d += fmt::format("addrgenmode {} ", addrGenModeName(*l.addrGenMode));
-  for (const auto& [key, word, value] : deviceLimits(l)) d += fmt::format("{} {} ", word, **value);
-  std::string out;
-  out.reserve(d.size());
-  for (char c : d) {
-    if (c == '\n' && !oneline)
-      while (!out.empty() && out.back() == ' ') out.pop_back();
-    out += c;
-  }
-  while (!out.empty() && out.back() == ' ') out.pop_back();
-  // Without promiscuity (never on a real kernel) the first word still needs its blank.
-  if (!out.empty() && out[0] != ' ' && out[0] != '\n') out.insert(out.begin(), ' ');
-  return out;
+  if (auto mode = l.addrGenMode()) d.text("addrgenmode ").text(addrGenModeName(*mode)).blank();
+  forEachDeviceLimit(l, [&](const char*, const char* word, uint32_t value) { d.text(word).blank().number(value).blank(); });
 }
 
-json linkJson(const LinkInfo& l, const DeviceNames& peers, const GlobalOptions& o, bool addrStyle) {
-  json j = json::object();
-  if (l.index) j["ifindex"] = *l.index;
-  LowerDevice lower = lowerDevice(l, peers);
-  if (lower.index && lower.otherNetns) j["link_index"] = lower.index;
-  else if (lower.index) j["link"] = nameOf(peers, lower.index);
-  if (l.name) j["ifname"] = *l.name;
-  j["flags"] = linkFlagNames(l.flags.value_or(0), lower.index && lower.down);
-  if (l.mtu) j["mtu"] = *l.mtu;
-  if (l.xdp && l.xdp->attached()) j["xdp"] = xdpJson(*l.xdp, o.details, lookUpXdpProgram);
-  if (l.qdisc) j["qdisc"] = *l.qdisc;
-  if (l.masterIndex()) j["master"] = nameOf(peers, l.masterIndex());
-  if (l.operState) j["operstate"] = *l.operState;
-  if (l.linkMode && !addrStyle) j["linkmode"] = *l.linkMode;  // `ip addr` leaves the mode out
-  if (l.group) j["group"] = groupName(*l.group);
-  if (l.txqlen) j["txqlen"] = *l.txqlen;
-  if (l.type) j["link_type"] = linkTypeName(*l.type);
-  if (l.address) j["address"] = l.address->toString();
-  if (l.broadcast) j["broadcast"] = l.broadcast->toString();
-  if (l.linkNetnsId) j["link_netnsid"] = *l.linkNetnsId;
-  if (o.details) {
-    if (l.promiscuity) j["promiscuity"] = *l.promiscuity;
-    if (l.allmulti) j["allmulti"] = *l.allmulti;
-    if (l.minMtu) j["min_mtu"] = *l.minMtu;
-    if (l.maxMtu) j["max_mtu"] = *l.maxMtu;
-    if (l.kind || l.slaveKind) {
-      json info = json::object();
-      if (l.kind) info["info_kind"] = *l.kind;
-      auto opts = kindOptions(l, peers);
-      if (!opts.empty()) {
-        json data = json::object();
-        for (auto& opt : opts)
-          if (!opt.value.is_null()) data[opt.key] = opt.value;  // null: a word iproute2 prints in text only
-        info["info_data"] = data;
-      }
-      if (l.slaveKind) info["info_slave_kind"] = *l.slaveKind;
-      if (auto opts = portOptions(l, peers)) {
-        json data = json::object();  // ip prints it also when empty
-        for (auto& opt : *opts)
-          if (!opt.value.is_null()) data[opt.key] = opt.value;
-        info["info_slave_data"] = data;
-      }
-      j["linkinfo"] = info;
-    }
-    if (l.addrGenMode) j["inet6_addr_gen_mode"] = addrGenModeName(*l.addrGenMode);
-    for (const auto& [key, word, value] : deviceLimits(l)) j[key] = **value;
+/// What `ip -d -j` adds after link_netnsid, streamed: the counts, `linkinfo` (the kind's and
+/// the port's options as the kind files print them), addrgenmode, the device limits.
+void detailsJsonOut(JsonOut& j, const LinkView& l, const DeviceNames& peers) {
+  if (auto v = l.promiscuity()) j.field("promiscuity", *v);
+  if (auto v = l.allmulti()) j.field("allmulti", *v);
+  if (auto v = l.minMtu()) j.field("min_mtu", *v);
+  if (auto v = l.maxMtu()) j.field("max_mtu", *v);
+  auto kind = l.kind();
+  auto slaveKind = l.slaveKind();
+  if (kind || slaveKind) {
+    KindPrint print = kindPrint(l, kind, slaveKind, peers);
+    // An option's key given twice keeps its first place and its last value, as a document does.
+    auto data = [&](JsonOut& at, const std::vector<KindOption>& opts) {
+      json d = json::object();
+      for (const auto& opt : opts)
+        if (!opt.value.is_null()) d[opt.key] = opt.value;  // null: a word iproute2 prints in text only
+      putJsonValue(at, d);
+    };
+    j.key("linkinfo").beginObject();
+    if (kind) j.field("info_kind", *kind);
+    if (!print.options.empty()) data(j.key("info_data"), print.options);
+    if (slaveKind) j.field("info_slave_kind", *slaveKind);
+    if (print.port) data(j.key("info_slave_data"), *print.port);  // ip prints it also when empty
+    j.endObject();
   }
-  if (l.alias && !l.alias->empty()) j["ifalias"] = *l.alias;
-  if (o.stats && l.stats) j["stats64"] = statsJson(*l.stats, l.carrierChanges, o.stats > 1);
-  return j;
+  if (auto mode = l.addrGenMode()) j.field("inet6_addr_gen_mode", addrGenModeName(*mode));
+  forEachDeviceLimit(l, [&](const char* key, const char*, uint32_t value) { j.field(std::string_view(key), value); });
 }
 
 std::size_t digitCount(uint64_t v) {
@@ -294,7 +370,7 @@ void printStats(OutBuffer& out, const LinkStats& s, std::optional<uint32_t> carr
     size({0, s.txAbortedErrors, s.txFifoErrors, s.txWindowErrors, s.txHeartbeatErrors, carrierChanges.value_or(0), 0});
   }
   // Laid out as ip's fprintf formats do (a blank after each cell), then without trailing blanks
-  // except with -o, where ip's stand before the `\` (as detailsText keeps them).
+  // except with -o, where ip's stand before the `\` (as putDetails keeps them).
   auto line = [&](std::string text) {
     while (!o.oneline && !text.empty() && text.back() == ' ') text.pop_back();
     out.put(text).put('\n');
@@ -358,49 +434,23 @@ void putNameAt(OutBuffer& out, std::optional<std::string_view> name, const Devic
   }
 }
 
-std::optional<std::string_view> viewOf(const std::optional<std::string>& s) {
-  return s ? std::optional<std::string_view>(*s) : std::nullopt;
-}
-
-/// A LinkInfo read through LinkView's accessors, so that one printer serves the owning objects
-/// (`link show dev X`, -d, -s, `addr show`) and the views of a plain dump.
-class InfoFields {
- public:
-  explicit InfoFields(const LinkInfo& l) : l_(l) {}
-  uint32_t index() const { return l_.index.value_or(0); }
-  std::optional<std::string_view> name() const { return viewOf(l_.name); }
-  uint32_t flags() const { return l_.flags.value_or(0); }
-  std::optional<uint32_t> mtu() const { return l_.mtu; }
-  const std::optional<XdpStatus>& xdp() const { return l_.xdp; }
-  std::optional<std::string_view> qdisc() const { return viewOf(l_.qdisc); }
-  uint32_t masterIndex() const { return l_.masterIndex(); }
-  std::optional<std::string_view> operState() const { return viewOf(l_.operState); }
-  std::optional<std::string_view> linkMode() const { return viewOf(l_.linkMode); }
-  std::optional<uint32_t> group() const { return l_.group; }
-  std::optional<uint32_t> txqlen() const { return l_.txqlen; }
-  std::optional<uint16_t> linkType() const { return l_.type; }
-  const std::optional<MacAddress>& address() const { return l_.address; }
-  const std::optional<MacAddress>& broadcast() const { return l_.broadcast; }
-  std::optional<int32_t> linkNetnsId() const { return l_.linkNetnsId; }
-  std::optional<std::string_view> alias() const { return viewOf(l_.alias); }
-  const std::optional<LinkStats>& stats() const { return l_.stats; }
-  std::optional<uint32_t> carrierChanges() const { return l_.carrierChanges; }
-
- private:
-  const LinkInfo& l_;
-};
-
 std::optional<uint16_t> linkTypeOf(const LinkView& l) { return l.type(); }
 template <class Link>
 std::optional<uint16_t> linkTypeOf(const Link& l) { return l.linkType(); }
+const LinkView& viewOf(const LinkView& l) { return l; }
+std::optional<LinkStats> statsAfterRecords(const LinkView&) { return std::nullopt; }
+template <class Link>
+std::optional<LinkStats> statsAfterRecords(const Link& l) { return l.statsAfterRecords(); }
+template <class Link>
+const LinkView& viewOf(const Link& l) { return l.view(); }
 
 /// A link as `address show` prints it: without what ip's link dump for that listing leaves out
-/// (see LinkRecordHooks::inet6View), and without the link/ line's fields where the listing
-/// prints no such line (JSON leaves them out as well).
-template <class Link>
+/// (see LinkRecordHooks::inet6View), without the link/ line's fields where the listing prints
+/// no such line (JSON leaves them out as well), and with its counters (-s) after the addresses
+/// instead of among the link's lines.
 class AddrStyleFields {
  public:
-  AddrStyleFields(const Link& l, const LinkRecordHooks& hooks)
+  AddrStyleFields(const LinkView& l, const LinkRecordHooks& hooks)
       : l_(l), inet6_(hooks.inet6View), linkLine_(hooks.linkLine && !hooks.inet6View) {}
   uint32_t index() const { return l_.index(); }
   std::optional<std::string_view> name() const { return l_.name(); }
@@ -418,21 +468,23 @@ class AddrStyleFields {
   std::optional<MacAddress> broadcast() const { return linkLine_ ? l_.broadcast() : std::nullopt; }
   std::optional<int32_t> linkNetnsId() const { return l_.linkNetnsId(); }
   std::optional<std::string_view> alias() const { return l_.alias(); }
-  std::optional<LinkStats> stats() const { return l_.stats(); }
+  std::optional<LinkStats> stats() const { return std::nullopt; }
+  /// `ip -s addr`'s counters, printed after the addresses (the IPv6 link dump has them too).
+  std::optional<LinkStats> statsAfterRecords() const { return l_.stats(); }
   std::optional<uint32_t> carrierChanges() const { return l_.carrierChanges(); }
+  /// -d's fields: as the device reports them.
+  const LinkView& view() const { return l_; }
 
  private:
-  const Link& l_;
+  const LinkView& l_;
   bool inet6_;
   bool linkLine_;
 };
 
 /// Two lines (more with -d, -s) as `ip link show` prints them, written straight to the buffer.
-/// `full` (the owning object) is needed for -d only; a view is printed without it (-s reads the
-/// counters from the view: a dump asked for them).
 template <class Link>
 void printLinkLines(OutBuffer& out, const Link& l, const LowerDevice& lower, const DeviceNames& peers,
-                    const GlobalOptions& o, bool addrStyle, bool linkLine, const LinkInfo* full, NetnsNames& netns) {
+                    const GlobalOptions& o, bool addrStyle, bool linkLine, NetnsNames& netns) {
   out.putUint(l.index()).put(": ");
   putNameAt(out, l.name(), peers, lower);
   out.put(": <");
@@ -460,7 +512,7 @@ void printLinkLines(OutBuffer& out, const Link& l, const LowerDevice& lower, con
     if (const std::string* name = netns.nameOf(*netnsid)) out.put(" link-netns ").put(*name);
     else out.put(" link-netnsid ").putInt(*netnsid);
   }
-  if (o.details && full) out.put(detailsText(*full, peers, o.oneline));
+  if (o.details) putDetails(out, viewOf(l), peers, o.oneline);
   out.put('\n');
 
   if (auto alias = l.alias(); alias && !alias->empty()) out.put("    alias ").put(*alias).put('\n');
@@ -496,22 +548,12 @@ void printBrief(OutBuffer& out, const Link& l, const LowerDevice& lower, const D
   out.put('\n');
 }
 
-json briefJson(const LinkInfo& l, const DeviceNames& peers, const LinkRecordHooks* hooks) {
-  json j = json::object();
-  LowerDevice lower = lowerDevice(l, peers);
-  if (lower.index && !lower.otherNetns) j["link"] = nameOf(peers, lower.index);  // ip's order
-  if (l.name) j["ifname"] = *l.name;
-  j["operstate"] = l.operState.value_or("UNKNOWN");
-  if (!hooks) {
-    if (l.address) j["address"] = l.address->toString();
-    j["flags"] = linkFlagNames(l.flags.value_or(0), lower.index && lower.down);
-  }
+/// A word of fastlink's own tables (flag names, operstates, link modes and types) as a JSON
+/// string: nothing in them to escape, so it is copied as it is (a third of `-j link show`'s
+/// strings are flag words).
+JsonOut& putWord(JsonOut& j, std::string_view w) {
+  j.rawValue().put('"').put(w).put('"');
   return j;
-}
-
-void printLinkText(OutBuffer& out, const LinkInfo& l, const DeviceNames& peers, const GlobalOptions& o, bool addrStyle,
-                   bool linkLine, NetnsNames& netns) {
-  printLinkLines(out, InfoFields(l), lowerDevice(l, peers), peers, o, addrStyle, linkLine, &l, netns);
 }
 
 /// nameOf() as a JSON string value.
@@ -520,41 +562,44 @@ void jsonName(JsonOut& j, const DeviceNames& peers, uint32_t index) {
   else j.rawValue().put("\"if").putUint(index).put('"');
 }
 
-/// `ip -j link show` (no -d, -s) of a view, streamed: the keys and values of linkJson in its
-/// order; `more` adds the record's own fields (`address show`: addr_info) before it is closed.
+/// `ip -j link show` of a view, streamed in ip's order of keys (-d's and -s's included); `more`
+/// adds the record's own fields (`address show`: addr_info) before it is closed.
 template <class Link, class More>
-void linkJsonOut(JsonOut& j, const Link& l, const LowerDevice& lower, const DeviceNames& peers, More more) {
+void linkJsonOut(JsonOut& j, const Link& l, const LowerDevice& lower, const DeviceNames& peers, const GlobalOptions& o,
+                 More more) {
   j.beginObject();
   j.field("ifindex", l.index());
   if (lower.index && lower.otherNetns) j.field("link_index", lower.index);
   else if (lower.index) jsonName(j.key("link"), peers, lower.index);
   if (auto name = l.name()) j.field("ifname", *name);
   j.key("flags").beginArray();
-  forEachLinkFlagWord(l.flags(), lower.index && lower.down, [&](std::string_view w) { j.value(w); });
+  forEachLinkFlagWord(l.flags(), lower.index && lower.down, [&](std::string_view w) { putWord(j, w); });
   j.endArray();
   if (auto mtu = l.mtu()) j.field("mtu", *mtu);
-  if (auto xdp = l.xdp(); xdp && xdp->attached()) {
-    j.key("xdp");
-    j.rawValue().put(xdpJson(*xdp, false, lookUpXdpProgram).dump());  // compact output only
-  }
+  if (auto xdp = l.xdp(); xdp && xdp->attached()) putJsonValue(j.key("xdp"), xdpJson(*xdp, o.details, lookUpXdpProgram));
   if (auto qdisc = l.qdisc()) j.field("qdisc", *qdisc);
   if (uint32_t master = l.masterIndex()) jsonName(j.key("master"), peers, master);
-  if (auto state = l.operState()) j.field("operstate", *state);
-  if (auto mode = l.linkMode()) j.field("linkmode", *mode);
+  if (auto state = l.operState()) putWord(j.key("operstate"), *state);
+  if (auto mode = l.linkMode()) putWord(j.key("linkmode"), *mode);
   if (auto group = l.group()) {
     if (*group == 0 && !ipNameOptions.numeric) j.field("group", "default");
     else j.key("group").rawValue().put('"').putUint(*group).put('"');
   }
   if (auto qlen = l.txqlen()) j.field("txqlen", *qlen);
   if (std::optional<uint16_t> type = linkTypeOf(l)) {
-    if (const char* known = ipNameOptions.numeric ? nullptr : knownLinkTypeName(*type)) j.field("link_type", known);
+    if (const char* known = ipNameOptions.numeric ? nullptr : knownLinkTypeName(*type)) putWord(j.key("link_type"), known);
     else j.field("link_type", linkTypeName(*type));
   }
   if (auto address = l.address()) j.key("address").rawValue().put('"').putMac(*address).put('"');
   if (auto broadcast = l.broadcast()) j.key("broadcast").rawValue().put('"').putMac(*broadcast).put('"');
   if (auto netnsid = l.linkNetnsId()) j.field("link_netnsid", static_cast<int64_t>(*netnsid));
+  if (o.details) detailsJsonOut(j, viewOf(l), peers);
   if (auto alias = l.alias(); alias && !alias->empty()) j.field("ifalias", *alias);
+  if (o.stats)
+    if (auto stats = l.stats()) statsJsonOut(j.key("stats64"), *stats, l.carrierChanges(), o.stats > 1);
   more();
+  if (o.stats)
+    if (auto stats = statsAfterRecords(l)) statsJsonOut(j.key("stats64"), *stats, l.carrierChanges(), o.stats > 1);
   j.endObject();
   j.endElement();
 }
@@ -565,41 +610,16 @@ void briefJsonOut(JsonOut& j, const Link& l, const LowerDevice& lower, const Dev
   j.beginObject();
   if (lower.index && !lower.otherNetns) jsonName(j.key("link"), peers, lower.index);  // ip's order
   if (auto name = l.name()) j.field("ifname", *name);
-  j.field("operstate", l.operState().value_or("UNKNOWN"));
+  putWord(j.key("operstate"), l.operState().value_or("UNKNOWN"));
   if (!hooked) {
     if (auto address = l.address()) j.key("address").rawValue().put('"').putMac(*address).put('"');
     j.key("flags").beginArray();
-    forEachLinkFlagWord(l.flags(), lower.index && lower.down, [&](std::string_view w) { j.value(w); });
+    forEachLinkFlagWord(l.flags(), lower.index && lower.down, [&](std::string_view w) { putWord(j, w); });
     j.endArray();
   }
   more();
   j.endObject();
   j.endElement();
-}
-
-/// What `hook` streams into a JSON object, merged into `j` (a document built from LinkInfo):
-/// the hook's fields are written once, by the streaming writer, whichever path prints them.
-void addStreamedFields(json& j, const std::function<void(JsonOut&, const LinkRecord&)>& hook, const LinkRecord& r) {
-  char* text = nullptr;
-  std::size_t size = 0;
-  std::FILE* stream = open_memstream(&text, &size);
-  if (!stream) throw std::bad_alloc();
-  {
-    OutBuffer buffer(stream, 0);
-    JsonOut out(buffer, false, JsonOut::Layout::Lines);
-    out.beginObject();
-    hook(out, r);
-    out.endObject();
-    out.endElement();
-  }
-  std::fclose(stream);
-  json fields = json::parse(std::string_view(text, size));
-  std::free(text);
-  for (auto& [key, value] : fields.items()) j[key] = std::move(value);
-}
-
-LinkRecord recordOf(const LinkInfo& l) {
-  return {l.index.value_or(0), l.name ? std::string_view(*l.name) : "?", l.isUp()};
 }
 
 LinkRecord recordOf(const LinkView& l) { return {l.index(), l.name().value_or("?"), l.isUp()}; }
@@ -627,14 +647,6 @@ ShowQuery parseShow(Args& args) {
   return q;
 }
 
-bool keep(const LinkInfo& l, const ShowQuery& q, uint32_t masterIndex) {
-  if (q.upOnly && !l.isUp()) return false;
-  if (q.filter.group && l.group != q.filter.group) return false;
-  if (q.filter.kind && l.kind != q.filter.kind) return false;
-  if (q.master && l.masterIndex() != masterIndex) return false;
-  return true;
-}
-
 bool keep(const LinkView& l, const ShowQuery& q, uint32_t masterIndex) {
   if (q.upOnly && !l.isUp()) return false;
   if (q.filter.group && l.group() != q.filter.group) return false;
@@ -643,12 +655,9 @@ bool keep(const LinkView& l, const ShowQuery& q, uint32_t masterIndex) {
   return true;
 }
 
-/// The ifindexes a link's lines name (master, lower device, devices in its kind options).
-std::vector<uint32_t> references(const LinkInfo& l) {
+/// The ifindexes a link's kind options and port data name (`kind`: linkKindInfo of the link).
+std::vector<uint32_t> kindReferences(const LinkInfo& l) {
   std::vector<uint32_t> refs;
-  if (l.masterIndex()) refs.push_back(l.masterIndex());
-  uint32_t parent = l.parentIndex();
-  if (parent && !(l.index && parent == *l.index) && !l.linkNetnsId) refs.push_back(parent);
   if (const CliLinkKind* cli = l.kind ? findCliLinkKind(*l.kind) : nullptr; cli && cli->devices) {
     auto more = cli->devices(l);
     refs.insert(refs.end(), more.begin(), more.end());
@@ -660,101 +669,81 @@ std::vector<uint32_t> references(const LinkInfo& l) {
   return refs;
 }
 
-/// Prints links in dump order as they arrive. A link that names a device not seen yet (a veth
-/// whose peer comes next, a master listed later) waits, and the links after it with it, until
-/// that device arrives; what still waits at the end of the dump is printed after one more dump
-/// fills in the names (a kind- or master-filtered dump lists only some devices). Memory: the
-/// names and flags of the devices seen, plus the waiting links (usually none or one).
-///
-/// With `views` (a plain `link show` or `addr show`, -o, -br, or compact -j without -br: no -d, -s) the
-/// dump is printed from views over the receive buffer: nothing is decoded into a LinkInfo, and a
-/// waiting link is a copy of its message in one reused arena, viewed again when it is printed.
-/// JSON is then streamed (JsonOut) instead of built as a document. Otherwise each link is a
-/// LinkInfo, as the -d, -s, `-br -j` and `dev X` printers need.
+/// Prints links in dump order as they arrive, each from a view over the receive buffer (nothing
+/// is decoded into a LinkInfo; `ip -d` decodes a kind's options alone). A link that names a
+/// device not seen yet (a veth whose peer comes next, a master listed later) waits, and the
+/// links after it with it, until that device arrives: a waiting link is a copy of its message
+/// in one reused arena, viewed again when it is printed. What still waits at the end of the
+/// dump is printed after one more dump fills in the names (a kind- or master-filtered dump
+/// lists only some devices). Memory: the names and flags of the devices seen, plus the waiting
+/// messages (usually none or one). JSON is streamed (JsonOut), -p included.
 class LinkStream {
  public:
   LinkStream(const ShowQuery& q, uint32_t masterIndex, const GlobalOptions& o, OutBuffer& out,
-             std::optional<JsonArrayWriter>& json, const LinkRecordHooks* hooks = nullptr, bool views = false)
-      : q_(q), masterIndex_(masterIndex), o_(o), out_(out), json_(json), hooks_(hooks), netns_(o.netns) {
-    if (views && o.json) jsonOut_.emplace(out, false);
+             const LinkRecordHooks* hooks = nullptr)
+      : q_(q), masterIndex_(masterIndex), o_(o), out_(out), hooks_(hooks), netns_(o.netns) {
+    if (o.json) jsonOut_.emplace(out, o.pretty);
   }
 
   void add(const LinkView& l) {
     if (auto name = l.name()) peers_.remember(l.index(), *name, l.flags());
+    // The links this one's name resolves go first (a veth's peer waits for it), so that it
+    // is printed from the dump's own view, not parked behind them and viewed again.
+    printResolved();
     if (keep(l, q_, masterIndex_)) {
       if (parked_.empty() && resolved(l)) print(l);
       else park(l);
     }
-    while (!parked_.empty()) {
-      LinkView front = parkedView(parked_.front());
-      if (!resolved(front)) break;
-      print(front);
-      parked_.pop_front();
-    }
     if (parked_.empty()) arena_.clear();
   }
 
-  void add(const LinkInfo& l) {
-    if (l.index && l.name) peers_.remember(*l.index, *l.name, l.flags.value_or(0));
-    if (keep(l, q_, masterIndex_)) {
-      if (waiting_.empty() && resolved(l)) print(l);
-      else waiting_.push_back(l);
-    }
-    while (!waiting_.empty() && resolved(waiting_.front())) {
-      print(waiting_.front());
-      waiting_.pop_front();
-    }
-  }
   void restart() {
     peers_.clear();
-    waiting_.clear();
     parked_.clear();
     arena_.clear();
     if (jsonOut_) jsonOut_->restartDump();
-    else if (json_) json_->restartDump();
     else out_.restartDump();
   }
   /// End of the dump: names still missing come from one dump of every device.
   void finish(Netlink& netlink) {
-    if (!waiting_.empty() || !parked_.empty()) {
+    if (!parked_.empty()) {
       forEachLink(netlink, {}, [&](const LinkView& l) {
         if (auto name = l.name(); name && !peers_.knows(l.index())) peers_.remember(l.index(), *name, l.flags());
       });
-      for (const auto& l : waiting_) print(l);
-      waiting_.clear();
       for (const auto& at : parked_) print(parkedView(at));
       parked_.clear();
     }
     if (jsonOut_) jsonOut_->finish();
-    if (json_) json_->finish();
     out_.flush();
   }
 
  private:
-  bool resolved(const LinkInfo& l) const {
-    for (uint32_t ref : references(l))
-      if (!peers_.knows(ref)) return false;
-    return true;
-  }
-  /// references() of a view: the master and lower device read from it; a kind whose options
-  /// (or whose ports' data) name devices is decoded for them.
+  /// Whether every device the link's lines name is known: the master and lower device read from
+  /// the view; a kind whose options (or whose ports' data) name devices decodes that nest.
   bool resolved(const LinkView& l) {
     if (uint32_t master = l.masterIndex(); master && !peers_.knows(master)) return false;
     uint32_t parent = l.parent().value_or(0);
     if (parent && parent != l.index() && !l.linkNetnsId() && !peers_.knows(parent)) return false;
-    if (namesDevices(l.kind(), false) || namesDevices(l.slaveKind(), true)) return resolved(l.toInfo());
+    if (namesDevices(l.kind(), false) || namesDevices(l.slaveKind(), true))
+      for (uint32_t ref : kindReferences(linkKindInfo(l)))
+        if (!peers_.knows(ref)) return false;
     return true;
   }
   /// Whether the CLI kind `kind` lists devices in its options (`port`: in its ports' data);
   /// the last answer is kept (a dump is mostly one kind).
   bool namesDevices(std::optional<std::string_view> kind, bool port) {
     if (!kind) return false;
-    KindMemo& memo = port ? portKind_ : kind_;
-    if (!memo.known || memo.kind != *kind) {
-      const CliLinkKind* cli = findCliLinkKind(*kind);
-      memo = {true, std::string(*kind), cli && (port ? bool(cli->portDevices) : bool(cli->devices))};
+    const CliLinkKind* cli = (port ? portKinds() : kinds()).find(*kind);
+    return cli && (port ? bool(cli->portDevices) : bool(cli->devices));
+  }
+  /// Prints the parked links from the front as long as their devices are known.
+  void printResolved() {
+    while (!parked_.empty()) {
+      LinkView front = parkedView(parked_.front());
+      if (!resolved(front)) break;
+      print(front);
+      parked_.pop_front();
     }
-    return memo.namesDevices;
   }
   LinkView parkedView(std::pair<std::size_t, std::size_t> at) const {
     return LinkView(std::span<const uint8_t>(arena_.data() + at.first, at.second));
@@ -781,7 +770,7 @@ class LinkStream {
         if (hooks_ && hooks_->json) hooks_->json(*jsonOut_, *record);
       };
       if (o_.brief) return briefJsonOut(*jsonOut_, l, lower, peers_, hooks_ != nullptr, more);
-      return linkJsonOut(*jsonOut_, l, lower, peers_, more);
+      return linkJsonOut(*jsonOut_, l, lower, peers_, o_, more);
     }
     if (o_.brief) {
       printBrief(out_, l, lower, peers_, hooks_, record ? *record : LinkRecord{});
@@ -789,91 +778,39 @@ class LinkStream {
     }
     std::size_t mark = out_.held();
     bool header = !hooks_ || hooks_->header;
-    if (header) printLinkLines(out_, l, lower, peers_, o_, hooks_ != nullptr, !hooks_ || hooks_->linkLine, nullptr, netns_);
+    if (header) printLinkLines(out_, l, lower, peers_, o_, hooks_ != nullptr, !hooks_ || hooks_->linkLine, netns_);
     if (hooks_ && hooks_->text) hooks_->text(out_, *record);
+    if (o_.stats && header)
+      if (auto stats = statsAfterRecords(l)) printStats(out_, *stats, l.carrierChanges(), o_.stats > 1, o_);
     if (o_.oneline && header) out_.joinLines(mark);
     out_.endRecord();
   }
-  void print(const LinkInfo& full) {
-    LinkRecord record = recordOf(full);
-    if (hooks_ && hooks_->keep && !hooks_->keep(record)) return;
-    std::optional<LinkInfo> reduced;
-    if (hooks_ && hooks_->inet6View) {
-      reduced = full;
-      reduced->qdisc.reset(), reduced->group.reset(), reduced->master.reset(), reduced->type.reset();
-      reduced->address.reset(), reduced->broadcast.reset(), reduced->linkMode.reset();
-    } else if (hooks_ && !hooks_->linkLine) {
-      reduced = full;  // what the link/ether line shows is left out of the JSON as well
-      reduced->type.reset(), reduced->address.reset(), reduced->broadcast.reset();
-    }
-    const LinkInfo& l = reduced ? *reduced : full;
-    if (json_) {
-      json j = o_.brief ? briefJson(l, peers_, hooks_) : linkJson(l, peers_, o_, hooks_ != nullptr);
-      if (hooks_ && hooks_->json) addStreamedFields(j, hooks_->json, record);
-      json_->add(j);
-      return;
-    }
-    std::size_t mark = out_.held();
-    if (o_.brief) {
-      printBrief(out_, InfoFields(l), lowerDevice(l, peers_), peers_, hooks_, record);
-    } else {
-      if (!hooks_ || hooks_->header) printLinkText(out_, l, peers_, o_, hooks_ != nullptr, !hooks_ || hooks_->linkLine, netns_);
-      if (hooks_ && hooks_->text) hooks_->text(out_, record);
-      if (o_.oneline && (!hooks_ || hooks_->header)) out_.joinLines(mark);
-    }
-    out_.endRecord();
-  }
-
   const ShowQuery& q_;
   uint32_t masterIndex_;
   const GlobalOptions& o_;
   OutBuffer& out_;
-  std::optional<JsonArrayWriter>& json_;
   const LinkRecordHooks* hooks_;
   NetnsNames netns_;
   DeviceNames peers_;
-  std::deque<LinkInfo> waiting_;
-  // The views' side: streamed JSON, parked messages (offset, length in arena_).
   std::optional<JsonOut> jsonOut_;
+  // Parked messages: (offset, length) in arena_.
   std::vector<uint8_t> arena_;
   std::deque<std::pair<std::size_t, std::size_t>> parked_;
-  struct KindMemo {
-    bool known = false;
-    std::string kind;
-    bool namesDevices = false;
-  };
-  KindMemo kind_, portKind_;
 };
 
 std::string deviceMissing(const std::string& name) { return fmt::format("Device \"{}\" does not exist.", name); }
 
-}  // namespace
-
-namespace {
-
-/// Prints DEV, or every link the query keeps, as the dump arrives (LinkStream); HOOKS, when
-/// given, print other records (addresses) under each link.
+/// Prints DEV (one get), or every link the query keeps, as the dump arrives (LinkStream);
+/// HOOKS, when given, print other records (addresses) under each link.
 int streamLinks(Netlink& netlink, const ShowQuery& q, uint32_t masterIndex, const GlobalOptions& o,
                 const std::optional<std::string>& dev, const LinkRecordHooks* hooks) {
-  LinkApi& api = netlink.links();
   OutBuffer out;
-  // A whole dump printed as ip prints it without -d (and JSON compact) goes by views; -s too in
-  // text of links (the JSON document and `addr show`'s records take them from LinkInfo).
-  bool views = !dev && !o.details && !(o.stats && (o.json || hooks)) && !(o.json && o.pretty);
-  std::optional<JsonArrayWriter> json;
-  if (o.json && !views) json.emplace(out, o.pretty);
-  LinkStream stream(q, masterIndex, o, out, json, hooks, views);
+  LinkStream stream(q, masterIndex, o, out, hooks);
   if (dev) {
-    auto l = api.find(*dev, q.filter.withStats);
-    if (!l) {
-      json.reset();
+    if (!getLinkView(netlink, Ifref(*dev), [&](const LinkView& l) { stream.add(l); }))
       return printError(deviceMissing(*dev)), kExitBadValue;  // ip: 1
-    }
-    stream.add(*l);
-  } else if (views) {
-    forEachLink(netlink, q.filter, [&](const LinkView& l) { stream.add(l); }, [&] { stream.restart(); });
   } else {
-    api.forEach(q.filter, [&](const LinkInfo& l) { stream.add(l); }, [&] { stream.restart(); });
+    forEachLink(netlink, q.filter, [&](const LinkView& l) { stream.add(l); }, [&] { stream.restart(); });
   }
   stream.finish(netlink);
   return kExitOk;
@@ -892,16 +829,13 @@ int showLinkRecords(Context& ctx, const std::optional<std::string>& dev, const L
 int showLinks(Context& ctx, Args& args) {
   ShowQuery q = parseShow(args);
   const GlobalOptions& o = ctx.options();
-  LinkApi& api = ctx.netlink().links();
   try {
     uint32_t masterIndex = 0;
     if (q.master) {
-      auto m = api.find(*q.master);
-      if (!m) return printError(deviceMissing(*q.master)), kExitBadValue;
-      masterIndex = *m->index;
+      if (!getLinkView(ctx.netlink(), Ifref(*q.master), [&](const LinkView& m) { masterIndex = m.index(); }))
+        return printError(deviceMissing(*q.master)), kExitBadValue;
       q.filter.setMaster(masterIndex);
     }
-    q.filter.withStats = o.stats > 0;
     return streamLinks(ctx.netlink(), q, masterIndex, o, q.dev, nullptr);
   } catch (const Error& e) {
     return reportFailure(e);

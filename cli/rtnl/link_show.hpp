@@ -26,9 +26,8 @@ struct LinkRecord {
 };
 
 /// What `address show` adds to the link records: it streams the same records (header lines,
-/// JSON fields as ip prints them under `ip addr`), with its addresses after each. A plain or
-/// `-o` listing and compact JSON are printed from views over the dump (no LinkInfo); -d, -s,
-/// -br, -p and `dev X` from LinkInfo.
+/// JSON fields as ip prints them under `ip addr`), with its addresses after each. Every listing
+/// (-d, -o, -br, -j, -p, `dev X`) is printed from views over the replies, no LinkInfo decoded.
 struct LinkRecordHooks {
   /// Devices to leave out (a family or scope filter that leaves a device no address).
   std::function<bool(const LinkRecord&)> keep;
@@ -36,8 +35,7 @@ struct LinkRecordHooks {
   std::function<void(OutBuffer&, const LinkRecord&)> text;
   /// `-br`: what follows the name and state columns.
   std::function<void(OutBuffer&, const LinkRecord&)> briefText;
-  /// Fields added to the link's JSON object (addr_info), streamed; a document built from
-  /// LinkInfo (-d, -s, -br, -p) takes them parsed back from the same writer.
+  /// Fields added to the link's JSON object (addr_info), streamed.
   std::function<void(JsonOut&, const LinkRecord&)> json;
   bool header = true;
   /// The `link/ether MAC brd ...` line (`ip -4 addr` leaves it out).

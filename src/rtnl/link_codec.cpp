@@ -167,8 +167,6 @@ std::optional<Ipv6AddrGenMode> addrGenModeOf(const nlattr* afSpec) {
   return static_cast<Ipv6AddrGenMode>(core::readU8(mode));
 }
 
-namespace {
-
 void decodeLinkInfoNest(const nlattr* nest, LinkInfo& link) {
   core::AttrTable t = core::AttrTable::ofNest(nest, IFLA_INFO_MAX);
   // The last IFLA_LINKINFO decides the kinds, as a view reads them.
@@ -186,9 +184,6 @@ void decodeLinkInfoNest(const nlattr* nest, LinkInfo& link) {
     else keepUnknown(core::AttrTable::ofNest(data, 0), {}, link.unknownKindData);
   }
 }
-
-
-}  // namespace
 
 LinkInfo decodeLink(const nlmsghdr* message, bool withStats) {
   const auto* ifi = core::messageHeader<ifinfomsg>(message);

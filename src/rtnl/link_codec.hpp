@@ -33,6 +33,9 @@ const char* linkModeWord(uint8_t mode);
 const nlattr* lastAttr(std::span<const uint8_t> payload, uint16_t type);
 /// IFLA_INFO_KIND / IFLA_INFO_SLAVE_KIND of an IFLA_LINKINFO nest.
 std::optional<std::string> linkInfoString(const nlattr* linkinfo, uint16_t type);
+/// An IFLA_LINKINFO nest into `link`: kind, slaveKind, the kind's options and the port data
+/// (each by its kind's codec; what no codec decodes kept raw). decodeLink and linkKindInfo.
+void decodeLinkInfoNest(const nlattr* nest, LinkInfo& link);
 /// IFLA_AF_SPEC -> AF_INET6 -> IFLA_INET6_ADDR_GEN_MODE.
 std::optional<Ipv6AddrGenMode> addrGenModeOf(const nlattr* afSpec);
 /// IFLA_STATS64 (an older kernel's shorter struct is read as far as it goes).

@@ -8,6 +8,10 @@
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 
+#include "fastlink/link_view_reads.hpp"
+#include "fastlink/netlink.hpp"
+#include "fastlink/raw.hpp"
+#include "rtnl/kit.hpp"
 #include "rtnl/link_codec.hpp"
 #include "rtnl/link_fields.hpp"
 #include "rtnl/view_fields.hpp"
@@ -106,6 +110,36 @@ std::optional<XdpStatus> LinkView::xdp() const {
 
 LinkInfo LinkView::toInfo(bool withStats) const {
   return rtnl::decodeLink(reinterpret_cast<const nlmsghdr*>(message().data()), withStats);
+}
+
+}  // namespace fastlink
+
+// ---- fastlink/link_view_reads.hpp ---------------------------------------------------------------
+
+namespace fastlink {
+
+LinkInfo linkKindInfo(const LinkView& view) {
+  LinkInfo info;
+  if (auto nest = view.attribute(IFLA_LINKINFO))
+    rtnl::decodeLinkInfoNest(reinterpret_cast<const nlattr*>(nest->data() - NLA_HDRLEN), info);
+  return info;
+}
+
+bool getLinkView(Netlink& netlink, const Ifref& dev, const std::function<void(const LinkView&)>& each) {
+  std::string operation = "link show dev " + dev.toString();
+  core::MessageWriter w(RTM_GETLINK, 0);
+  rtnl::putDevice(w, dev, operation);
+  // The engine's single-reply query is reached through RawApi (Netlink hands its engines only
+  // to the APIs): the reply comes back as its header and attribute bytes, laid out again as one
+  // message for the view (two copies of one message; nothing is decoded).
+  std::optional<RawMessage> reply = rtnl::find(std::errc::no_such_device, [&] {
+    return netlink.raw().query(RawMessage::parse(w.bytes(), sizeof(ifinfomsg)), operation);
+  });
+  if (!reply) return false;
+  if (reply->type != RTM_NEWLINK) throw rtnl::malformed(operation, "no link in the reply");
+  Request message = reply->toRequest(operation);
+  each(LinkView(message.bytes()));
+  return true;
 }
 
 }  // namespace fastlink

@@ -19,6 +19,7 @@
 #include <optional>
 #include <set>
 
+#include "fastlink/link_view_reads.hpp"
 #include "integration/link_fixture.hpp"
 #include "support/settled.hpp"
 #include "support/wire_observer.hpp"
@@ -68,6 +69,43 @@ TEST_F(LinkTest, GetByNameAndIndexAgree) {
   EXPECT_EQ(byName.address->toString(), ipLink("v0")["address"].get<std::string>());
   EXPECT_EQ(*byName.operState, ipLink("v0")["operstate"].get<std::string>());
   EXPECT_FALSE(byName.unknown.empty()) << "attributes fastlink does not decode must be kept raw";
+}
+
+TEST_F(LinkTest, GetLinkViewReadsOneDeviceAsIpShowsIt) {
+  addVeth("v0", "v1");
+  ns.ip("link add br0 type bridge forward_delay 500");
+  ns.ip("link set v0 master br0");
+  ns.ip("link set v0 type bridge_slave cost 7");
+  auto ip = ipLink("v0");
+  auto bridge = ipLink("br0");
+  int calls = 0;
+  EXPECT_TRUE(getLinkView(nl, Ifref("v0"), [&](const LinkView& l) {
+    ++calls;
+    EXPECT_EQ(l.index(), ip["ifindex"].get<uint32_t>());
+    EXPECT_EQ(l.name(), "v0");
+    EXPECT_EQ(l.mtu(), ip["mtu"].get<uint32_t>());
+    EXPECT_EQ(l.masterIndex(), bridge["ifindex"].get<uint32_t>());
+    EXPECT_EQ(l.parent(), ipLink("v1")["ifindex"].get<uint32_t>());
+    EXPECT_TRUE(l.stats()) << "a get carries the counters";
+    // The kind's nest alone: the master's report about its port, nothing of the device.
+    LinkInfo kind = linkKindInfo(l);
+    EXPECT_EQ(kind.kind, "veth");
+    EXPECT_EQ(kind.slaveKind, "bridge");
+    ASSERT_TRUE(kind.bridgePort);
+    EXPECT_EQ(kind.bridgePort->cost, ip["linkinfo"]["info_slave_data"]["cost"].get<uint32_t>());
+    EXPECT_FALSE(kind.name || kind.mtu || kind.index || kind.stats) << "only IFLA_LINKINFO is decoded";
+  }));
+  EXPECT_EQ(calls, 1);
+  EXPECT_TRUE(getLinkView(nl, Ifref(bridge["ifindex"].get<uint32_t>()), [&](const LinkView& l) {
+    ++calls;
+    EXPECT_EQ(l.name(), "br0");
+    LinkInfo kind = linkKindInfo(l);
+    ASSERT_TRUE(kind.bridge);
+    EXPECT_EQ(kind.bridge->forwardDelay, bridge["linkinfo"]["info_data"]["forward_delay"].get<uint32_t>());
+  }));
+  EXPECT_EQ(calls, 2);
+  EXPECT_FALSE(getLinkView(nl, Ifref("nosuch0"), [&](const LinkView&) { ++calls; }));
+  EXPECT_EQ(calls, 2) << "no device, no call";
 }
 
 TEST_F(LinkTest, MissingDeviceIsEnodevAndFindIsEmpty) {

@@ -13,6 +13,7 @@
 
 #include "fastlink/addr_view.hpp"
 #include "fastlink/link_view.hpp"
+#include "fastlink/link_view_reads.hpp"
 #include "fastlink/neigh_view.hpp"
 #include "fastlink/route_view.hpp"
 
@@ -112,6 +113,22 @@ inline std::string linkViewDisagreement(const LinkView& v, const LinkInfo& info)
   FASTLINK_AGREE(addrGenMode, addrGenMode)
   FASTLINK_AGREE(xdp, xdp)
   if (!agreement::sameStats(v.stats(), info.stats)) return "stats";
+  // linkKindInfo: IFLA_LINKINFO alone, decoded as the whole message's decode decodes it.
+  LinkInfo kind = linkKindInfo(v);
+  if (kind.kind != info.kind) return "linkKindInfo kind";
+  if (kind.slaveKind != info.slaveKind) return "linkKindInfo slaveKind";
+  if (!(kind.unknownKindData == info.unknownKindData)) return "linkKindInfo unknownKindData";
+  if (!(kind.slaveData == info.slaveData)) return "linkKindInfo slaveData";
+  if (kind.veth.has_value() != info.veth.has_value() || kind.bridge.has_value() != info.bridge.has_value() ||
+      kind.vxlan.has_value() != info.vxlan.has_value() || kind.macvlan.has_value() != info.macvlan.has_value() ||
+      kind.vlan.has_value() != info.vlan.has_value() || kind.vrf.has_value() != info.vrf.has_value() ||
+      kind.bond.has_value() != info.bond.has_value() || kind.typedKindOptions.type() != info.typedKindOptions.type())
+    return "linkKindInfo options";
+  if (kind.bridgePort.has_value() != info.bridgePort.has_value() || kind.bondPort.has_value() != info.bondPort.has_value() ||
+      kind.vrfPort.has_value() != info.vrfPort.has_value())
+    return "linkKindInfo port data";
+  if (kind.name || kind.index || kind.mtu || kind.flags || !kind.unknown.empty() || kind.stats)
+    return "linkKindInfo decoded more than IFLA_LINKINFO";
   return "";
 }
 
