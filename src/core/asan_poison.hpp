@@ -5,7 +5,7 @@
 #pragma once
 
 #include <cstdint>
-#include <vector>
+#include <span>
 
 #if defined(__SANITIZE_ADDRESS__)
 #define FASTLINK_ASAN 1
@@ -20,7 +20,7 @@
 
 namespace fastlink::core {
 
-inline void poisonReceived(std::vector<uint8_t>& buffer) {
+inline void poisonReceived(std::span<uint8_t> buffer) {
 #ifdef FASTLINK_ASAN
   __asan_poison_memory_region(buffer.data(), buffer.size());
 #else
@@ -28,7 +28,7 @@ inline void poisonReceived(std::vector<uint8_t>& buffer) {
 #endif
 }
 
-inline void unpoisonReceived(std::vector<uint8_t>& buffer) {
+inline void unpoisonReceived(std::span<uint8_t> buffer) {
 #ifdef FASTLINK_ASAN
   __asan_unpoison_memory_region(buffer.data(), buffer.size());
 #else

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/byte_buffer.hpp"
 #include "core/socket.hpp"
 #include "core/transport.hpp"
 #include "fastlink/netlink_options.hpp"
@@ -82,7 +83,7 @@ class Engine {
   uint32_t nextSeq_;
   SocketCounters counters_;
   std::vector<uint8_t> sendBuffer_;
-  std::vector<uint8_t> receiveBuffer_;
+  ByteBuffer receiveBuffer_;  // uninitialised: the kernel writes it before we read it
   std::vector<const nlmsghdr*> accepted_;  // receiveChecked's answer, reused
 };
 
