@@ -110,6 +110,9 @@ write("decode_neigh", "view-repeated-attributes", ndmsg() + b"".join([
 # (fuzz_view_dump.hpp's filters); an IPv6 one with a router flag.
 write("decode_neigh", "proxy_entry", ndmsg(state=0, flags=0x08) + attr(1, bytes([10, 0, 0, 5])))
 write("decode_neigh", "proxy_entry_v6_router", ndmsg(family=10, state=0, flags=0x88) + attr(1, bytes([0x20, 1, 0xd, 0xb8]) + bytes(11) + b"\1"))
+# A 70-byte name (no kernel sends one): LinkView's name-pattern filter must match it as list()
+# does (it refused names of 64 bytes or more; found by fuzz_view_dump.hpp's "*" filter).
+write("decode_link", "view-name-beyond-ifnamsiz", ifinfo(9) + s(IFNAME, "x" * 70))
 write("decode_link", "truncated", (ifinfo(2) + s(IFNAME, "eth0") + u32(MTU, 1500) + s(QDISC, "fq_codel"))[:-4])
 write("decode_link", "short_header", ifinfo(2)[:8])
 
