@@ -63,8 +63,8 @@ void compareDumps(const uint8_t* data, size_t size) {
     filters.push_back(own);
   } catch (const fastlink::Error&) {
   }
-  for (const auto& f : filters)
-    fastlink::fuzz::compareDump<fastlink::AddrView>(api, f, "AddrView (dump)", fastlink::test::addrViewDisagreement,
+  for (const auto* f : fastlink::fuzz::chosen(filters, data, size))
+    fastlink::fuzz::compareDump<fastlink::AddrView>(api, *f, "AddrView (dump)", fastlink::test::addrViewDisagreement,
                                                     [](const fastlink::AddrView& v) { return v.toInfo(); });
   h.clear();
 }

@@ -88,9 +88,9 @@ void compareDumps(const uint8_t* data, size_t size) {
     if (auto n = v.name()) filters.push_back(fastlink::LinkFilter().setNamePattern(std::string(*n)));
   } catch (const fastlink::Error&) {
   }
-  for (auto& f : filters) {
-    f.setWithStats(true);
-    fastlink::fuzz::compareDump<fastlink::LinkView>(api, f, "LinkView (dump)", fastlink::test::linkViewDisagreement,
+  for (auto& f : filters) f.setWithStats(true);
+  for (const auto* f : fastlink::fuzz::chosen(filters, data, size)) {
+    fastlink::fuzz::compareDump<fastlink::LinkView>(api, *f, "LinkView (dump)", fastlink::test::linkViewDisagreement,
                                                     [](const fastlink::LinkView& v) { return v.toInfo(true); });
   }
   h.clear();

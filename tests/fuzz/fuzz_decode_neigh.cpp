@@ -53,8 +53,8 @@ void compareDumps(const uint8_t* data, size_t size) {
     if (auto s = v.state()) filters.push_back(NeighFilter().addState(*s));
   } catch (const fastlink::Error&) {
   }
-  for (const auto& f : filters)
-    fastlink::fuzz::compareDump<fastlink::NeighView>(api, f, "NeighView (dump)", fastlink::test::neighViewDisagreement,
+  for (const auto* f : fastlink::fuzz::chosen(filters, data, size))
+    fastlink::fuzz::compareDump<fastlink::NeighView>(api, *f, "NeighView (dump)", fastlink::test::neighViewDisagreement,
                                                      [](const fastlink::NeighView& v) { return v.toInfo(); });
   h.clear();
 }

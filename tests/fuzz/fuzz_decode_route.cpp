@@ -76,8 +76,8 @@ void compareDumps(const uint8_t* data, size_t size) {
       if (p.dev) filters.push_back(RouteFilter().setDev(*p.dev));
   } catch (const fastlink::Error&) {
   }
-  for (const auto& f : filters)
-    fastlink::fuzz::compareDump<fastlink::RouteView>(api, f, "RouteView (dump)", fastlink::test::routeViewDisagreement,
+  for (const auto* f : fastlink::fuzz::chosen(filters, data, size))
+    fastlink::fuzz::compareDump<fastlink::RouteView>(api, *f, "RouteView (dump)", fastlink::test::routeViewDisagreement,
                                                      [](const fastlink::RouteView& v) { return v.toInfo(); });
   h.clear();
 }

@@ -2,7 +2,8 @@
 // dump that core::Engine reads from the scripted kernel of the unit tests
 // (tests/unit/support/fake_kernel.hpp), and the same dump is taken twice per filter, as
 // `Api::list(filter)` (decoded into one reused Info, filtered by the object's `matches`) and as
-// `Api::forEach(filter, [](const View&) ...)` (filtered by `View::matches`, nothing decoded).
+// `Api::forEach(filter, [](const View&) ...)` (filtered by `View::matches`, nothing decoded),
+// under no filter and one more (`chosen`).
 // Both must hand out the same messages, and every view accessor must read what list() decoded
 // (support/view_agreement.hpp), also after a message of every field decoded into the same Info
 // first (the "lead": a field the decoder forgot to reset would show here), and the view's
@@ -74,7 +75,7 @@ struct DumpHarness {
   static DumpHarness& get() {
     static DumpHarness h = [] {
       DumpHarness made;
-      auto kernel = std::make_unique<test::FakeKernel>(256 * 1024);
+      auto kernel = std::make_unique<test::FakeKernel>(64 * 1024);
       made.kernel = kernel.get();
       made.engine = std::make_unique<core::Engine>(std::move(kernel), NetlinkOptions{});
       return made;
@@ -99,6 +100,33 @@ struct DumpHarness {
     kernel->setResponder({});
   }
 };
+
+}  // namespace fastlink::fuzz
+
+// Defined by the seed replay (regression_main.cpp) only: there every input is dumped under every
+// filter. Weak: in the libFuzzer build it stays undefined and its address null.
+extern "C" __attribute__((weak)) const int fastlink_fuzz_every_filter;
+
+namespace fastlink::fuzz {
+
+/// The filters one input is dumped under. Fuzzing: the first (no filter) and one more, picked by
+/// the input's bytes (FNV-1a), so an input always takes the same two (a crash replays) and the
+/// corpus spreads over all of them; every filter for every input made the route harness ~10x
+/// slower (two dumps per filter through the engine, under ASan), starving its decoder's fuzzing.
+/// The seed replay (a few dozen inputs) takes every filter.
+template <class Filter>
+std::vector<const Filter*> chosen(const std::vector<Filter>& filters, const uint8_t* data, std::size_t size) {
+  std::vector<const Filter*> out{&filters.front()};
+  if (&fastlink_fuzz_every_filter != nullptr) {
+    for (std::size_t i = 1; i < filters.size(); ++i) out.push_back(&filters[i]);
+    return out;
+  }
+  if (filters.size() < 2) return out;
+  uint32_t h = 2166136261u;
+  for (std::size_t i = 0; i < size; ++i) h = (h ^ data[i]) * 16777619u;
+  out.push_back(&filters[1 + h % (filters.size() - 1)]);
+  return out;
+}
 
 [[noreturn]] inline void disagree(const char* view, const std::string& what) {
   std::fprintf(stderr, "%s: %s\n", view, what.c_str());
