@@ -57,8 +57,9 @@ struct Traits : rtnl::Object<LinkInfo, LinkFilter, RTM_NEWLINK> {
     if (!f.namePattern) return true;
     auto name = l.name();
     if (!name) return false;
-    char z[IFNAMSIZ * 4];  // fnmatch takes a C string; a longer name than any device's is not matched
-    if (name->size() >= sizeof z) return false;
+    char z[IFNAMSIZ * 4];  // fnmatch takes a C string: no allocation for a device's name
+    // A longer name (no kernel sends one, a hostile peer may) is matched as list() matches it.
+    if (name->size() >= sizeof z) return fnmatch(f.namePattern->c_str(), std::string(*name).c_str(), 0) == 0;
     name->copy(z, name->size());
     z[name->size()] = 0;
     return fnmatch(f.namePattern->c_str(), z, 0) == 0;

@@ -46,10 +46,12 @@ MrouteInfo decodeMroute(const nlmsghdr* m) {
     // rtnexthop records, each rtnh_len long (padded to 4); ip stops at one that does not fit.
     auto bytes = core::readBytes(v);
     std::size_t at = 0;
-    while (bytes.size() - at >= sizeof(rtnexthop)) {
+    // Sums, not differences: a record's padding can take `at` past the end (a last rtnh_len of 9
+    // in a 10-byte payload steps to 12), where `bytes.size() - at` wrapped and the walk read on.
+    while (at + sizeof(rtnexthop) <= bytes.size()) {
       rtnexthop nh;
       std::memcpy(&nh, bytes.data() + at, sizeof nh);
-      if (nh.rtnh_len < sizeof(rtnexthop) || nh.rtnh_len > bytes.size() - at) break;
+      if (nh.rtnh_len < sizeof(rtnexthop) || at + nh.rtnh_len > bytes.size()) break;
       e.oifs.push_back(MrouteOif{.ifindex = static_cast<uint32_t>(nh.rtnh_ifindex), .ttl = nh.rtnh_hops});
       at += RTNH_ALIGN(nh.rtnh_len);
     }

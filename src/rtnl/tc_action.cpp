@@ -384,9 +384,10 @@ TcActionOptions decodePedit(const nlattr* options, TcAction& out) {
       default: out.unknownOptions.append(core::attrType(x), core::readBytes(x));
     }
   });
-  // Read leniently, as the other kinds' parameters: a short selector reads as zeros.
+  // Read leniently, as the other kinds' parameters: a short selector reads as zeros, and so does
+  // none (memcpy from the null data of an empty span is undefined, even for 0 bytes).
   tc_pedit_sel sel{};
-  std::memcpy(&sel, selector.data(), std::min(selector.size(), sizeof(sel)));
+  if (!selector.empty()) std::memcpy(&sel, selector.data(), std::min(selector.size(), sizeof(sel)));
   if (selector.size() < sizeof(sel)) selector = {};
   out.index = sel.index, out.refcnt = sel.refcnt, out.bindcnt = sel.bindcnt;
   p.control = sel.action;

@@ -106,6 +106,13 @@ def ndmsg(family=2, ifindex=4, state=0x02, flags=0x80): return struct.pack("<BBH
 write("decode_neigh", "view-repeated-attributes", ndmsg() + b"".join([
     attr(1, bytes([10, 0, 0, 7])), attr(1, bytes([10, 0, 0, 8])), attr(2, bytes([2, 0, 0, 0, 0, 1])), attr(2, bytes(40)),
     attr(3, struct.pack("<IIII", 1, 2, 3, 4)), attr(3, struct.pack("<IIII", 5, 6, 7, 8)), u32(4, 1), u32(4, 2)]))
+# A proxy entry (NTF_PROXY, no NUD state): every state filter keeps it, in list() and in the views
+# (fuzz_view_dump.hpp's filters); an IPv6 one with a router flag.
+write("decode_neigh", "proxy_entry", ndmsg(state=0, flags=0x08) + attr(1, bytes([10, 0, 0, 5])))
+write("decode_neigh", "proxy_entry_v6_router", ndmsg(family=10, state=0, flags=0x88) + attr(1, bytes([0x20, 1, 0xd, 0xb8]) + bytes(11) + b"\1"))
+# A 70-byte name (no kernel sends one): LinkView's name-pattern filter must match it as list()
+# does (it refused names of 64 bytes or more; found by fuzz_view_dump.hpp's "*" filter).
+write("decode_link", "view-name-beyond-ifnamsiz", ifinfo(9) + s(IFNAME, "x" * 70))
 write("decode_link", "truncated", (ifinfo(2) + s(IFNAME, "eth0") + u32(MTU, 1500) + s(QDISC, "fq_codel"))[:-4])
 write("decode_link", "short_header", ifinfo(2)[:8])
 
@@ -329,3 +336,18 @@ write("decode_nsid", "nsid_current_unassigned", RTGEN + u32(1, 0) + u32(5, 0xfff
 write("decode_nsid", "short_nsid", RTGEN + attr(1, b"\1\2"))
 write("decode_nsid", "no_nsid", RTGEN + u32(5, 3))
 write("decode_nsid", "header_only", b"\0")
+
+# ---- decode_conntrack: nfgenmsg + CTA_* of stop 33's fields (labels, helper, timestamps) ----
+# CTA_* numbers from include/uapi/linux/netfilter/nfnetlink_conntrack.h; values big-endian as
+# ctnetlink_fill_info writes them (the kernel captures in this directory have none of these).
+def be32(t, v): return attr(t, struct.pack(">I", v))
+def be64(t, v): return attr(t, struct.pack(">Q", v))
+NFGEN4 = struct.pack("<BBH", 2, 0, 0)
+ct_tuple = nest(1, nest(1, attr(1, b"\x0a\0\0\1"), attr(2, b"\x0a\0\0\2"), flag=True),
+                nest(2, u8(1, 6), be16(2, 40000), be16(3, 80), flag=True), flag=True)
+write("decode_conntrack", "labels_helper_timestamp", NFGEN4 + ct_tuple + be32(3, 0x18e) + be32(7, 120) +
+      nest(5, s(1, "ftp"), flag=True) + nest(20, be64(1, 1700000000123456789), be64(2, 1700000000987654321), flag=True) +
+      attr(22, bytes([0x01, 0, 0, 0x80]) + bytes(12)) + be32(12, 7))
+write("decode_conntrack", "short_timestamp", NFGEN4 + ct_tuple + nest(20, attr(1, b"\1\2\3\4"), flag=True))
+write("decode_conntrack", "empty_labels_helper_without_name", NFGEN4 + ct_tuple + attr(22) + nest(5, u32(2, 1), flag=True))
+write("decode_conntrack", "helper_name_unterminated", NFGEN4 + nest(5, attr(1, b"ftp"), flag=True) + be32(8, 1))
