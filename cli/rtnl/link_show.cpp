@@ -107,6 +107,8 @@ LowerDevice lowerDevice(const LinkView& l, const DeviceNames& peers) {
   return lowerDevice(l.index(), l.parent().value_or(0), l.linkNetnsId().has_value(), peers);
 }
 
+}  // namespace
+
 /// `stats64` of `ip -j -s`; `-s -s` (`twice`) adds the error counters, as ip.
 json statsJson(const LinkStats& s, std::optional<uint32_t> carrierChanges, bool twice) {
   json rx = {{"bytes", s.rxBytes},       {"packets", s.rxPackets}, {"errors", s.rxErrors},
@@ -128,6 +130,8 @@ json statsJson(const LinkStats& s, std::optional<uint32_t> carrierChanges, bool 
   }
   return {{"rx", rx}, {"tx", tx}};
 }
+
+namespace {
 
 const char* addrGenModeName(Ipv6AddrGenMode mode) {
   switch (mode) {
@@ -248,6 +252,9 @@ json linkJson(const LinkInfo& l, const DeviceNames& peers, const GlobalOptions& 
   return j;
 }
 
+}  // namespace
+
+// digitCount, humanCount, printStats: shared with `stats show` (link_show.hpp).
 std::size_t digitCount(uint64_t v) {
   std::size_t n = 1;
   while (v >= 10) v /= 10, ++n;
@@ -337,6 +344,8 @@ void printStats(OutBuffer& out, const LinkStats& s, std::optional<uint32_t> carr
     numbers(cols[0] + 5, 1, {s.txAbortedErrors, s.txFifoErrors, s.txWindowErrors, s.txHeartbeatErrors, transitions});
   }
 }
+
+namespace {
 
 void putName(OutBuffer& out, const DeviceNames& peers, uint32_t index) {
   if (const std::string* name = peers.find(index)) out.put(*name);
@@ -608,6 +617,7 @@ struct ShowQuery {
   std::optional<std::string> dev;
   std::optional<std::string> master;
   LinkFilter filter;
+  std::optional<std::string> slaveKind;  ///< `type KIND_slave`: ports of a KIND master, as ip
   bool upOnly = false;
 };
 
@@ -615,7 +625,11 @@ ShowQuery parseShow(Args& args) {
   ShowQuery q;
   while (!args.done()) {
     if (args.accept("dev")) q.dev = parseIfname(args.value("dev"), "dev");
-    else if (args.accept("type")) q.filter.kind = args.value("type");
+    else if (args.accept("type")) {
+      std::string kind = args.value("type");
+      if (kind.size() > 6 && kind.ends_with("_slave")) q.slaveKind = kind.substr(0, kind.size() - 6);
+      else q.filter.kind = kind;
+    }
     else if (args.accept("master")) q.master = parseIfname(args.value("master"), "master");
     else if (args.accept("group")) {
       std::string g = args.value("group");
@@ -631,6 +645,7 @@ bool keep(const LinkInfo& l, const ShowQuery& q, uint32_t masterIndex) {
   if (q.upOnly && !l.isUp()) return false;
   if (q.filter.group && l.group != q.filter.group) return false;
   if (q.filter.kind && l.kind != q.filter.kind) return false;
+  if (q.slaveKind && l.slaveKind != q.slaveKind) return false;
   if (q.master && l.masterIndex() != masterIndex) return false;
   return true;
 }
@@ -639,6 +654,7 @@ bool keep(const LinkView& l, const ShowQuery& q, uint32_t masterIndex) {
   if (q.upOnly && !l.isUp()) return false;
   if (q.filter.group && l.group() != q.filter.group) return false;
   if (q.filter.kind && l.kind() != q.filter.kind) return false;
+  if (q.slaveKind && l.slaveKind() != std::optional<std::string_view>(*q.slaveKind)) return false;
   if (q.master && l.masterIndex() != masterIndex) return false;
   return true;
 }
@@ -780,8 +796,19 @@ class LinkStream {
       auto more = [&] {
         if (hooks_ && hooks_->json) hooks_->json(*jsonOut_, *record);
       };
+      if (hooks_ && !hooks_->linkFields) {  // the hooks' fields alone (AddrStyle: label, -o -j)
+        jsonOut_->beginObject();
+        more();
+        jsonOut_->endObject();
+        return jsonOut_->endElement();
+      }
       if (o_.brief) return briefJsonOut(*jsonOut_, l, lower, peers_, hooks_ != nullptr, more);
       return linkJsonOut(*jsonOut_, l, lower, peers_, more);
+    }
+    if (o_.brief && hooks_ && !hooks_->linkFields) {
+      if (hooks_->briefText) hooks_->briefText(out_, *record);
+      out_.put('\n');
+      return out_.endRecord();
     }
     if (o_.brief) {
       printBrief(out_, l, lower, peers_, hooks_, record ? *record : LinkRecord{});
@@ -808,13 +835,18 @@ class LinkStream {
     }
     const LinkInfo& l = reduced ? *reduced : full;
     if (json_) {
-      json j = o_.brief ? briefJson(l, peers_, hooks_) : linkJson(l, peers_, o_, hooks_ != nullptr);
+      json j = hooks_ && !hooks_->linkFields ? json::object()
+               : o_.brief                        ? briefJson(l, peers_, hooks_)
+                                                 : linkJson(l, peers_, o_, hooks_ != nullptr);
       if (hooks_ && hooks_->json) addStreamedFields(j, hooks_->json, record);
       json_->add(j);
       return;
     }
     std::size_t mark = out_.held();
-    if (o_.brief) {
+    if (o_.brief && hooks_ && !hooks_->linkFields) {
+      if (hooks_->briefText) hooks_->briefText(out_, record);
+      out_.put('\n');
+    } else if (o_.brief) {
       printBrief(out_, InfoFields(l), lowerDevice(l, peers_), peers_, hooks_, record);
     } else {
       if (!hooks_ || hooks_->header) printLinkText(out_, l, peers_, o_, hooks_ != nullptr, !hooks_ || hooks_->linkLine, netns_);
