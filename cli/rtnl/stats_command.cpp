@@ -159,6 +159,14 @@ const std::string& nextWord(Args& args) {
   return args.next();
 }
 
+/// `dev DEV` of show and set, as ip reads it: once, a valid name (else 255, ip's words).
+void readDev(Args& args, std::optional<std::string>& dev) {
+  const std::string& name = nextWord(args);
+  if (dev) throw UsageError(fmt::format("either \"dev\" is duplicate, or \"{}\" is a garbage.", name));
+  if (!validIfname(name)) throw UsageError(fmt::format("argument \"{}\" is wrong: \"dev\" not a valid ifname", name));
+  dev = name;
+}
+
 /// Text as ip prints it: `nl()` is ip's print_nl (`\` under -o, as its _SL_), lines the xstats
 /// printers end with a literal newline stay newlines.
 class Text {
@@ -386,10 +394,7 @@ int show(Context& ctx, Args& args, bool explicitShow) {
     while (!args.done()) {
       const std::string& word = args.next();
       if (word == "dev") {
-        const std::string& name = nextWord(args);
-        if (dev) throw UsageError(fmt::format("either \"dev\" is duplicate, or \"{}\" is a garbage.", name));
-        if (!validIfname(name)) throw UsageError(fmt::format("argument \"{}\" is wrong: \"dev\" not a valid ifname", name));
-        dev = name;
+        readDev(args, dev);
         continue;
       }
       if (word == "help") {
@@ -476,10 +481,7 @@ std::optional<SetLine> parseSet(Args& args) {
   while (!args.done()) {
     const std::string& word = args.next();
     if (word == "dev") {
-      const std::string& name = nextWord(args);
-      if (dev) throw UsageError(fmt::format("either \"dev\" is duplicate, or \"{}\" is a garbage.", name));
-      if (!validIfname(name)) throw UsageError(fmt::format("argument \"{}\" is wrong: \"dev\" not a valid ifname", name));
-      dev = name;
+      readDev(args, dev);
     } else if (word == "l3_stats") {
       const std::string& value = nextWord(args);
       if (on) throw Invalid{"A statistics suite to toggle was already given."};
