@@ -69,15 +69,19 @@ void parseFamily(std::string_view word, GlobalOptions& options, IpNameOptions& n
 /// -M / -B (ip's -family mpls / bridge) reach only the listings that handle them (FamilyOption):
 /// `link show` (which ignores them, as ip's does), `address show|flush` and `route show|flush`
 /// (nothing of fastlink's is of those families; ip finds nothing either on a kernel without MPLS
-/// routes, and fastlink refuses when the kernel has some) and `rule show` (the kernel refuses the
-/// family). Anything else, a change above all (`-M route add` would make an IPv4 route), is refused.
+/// routes, and fastlink refuses when the kernel has some), `rule show` (the kernel refuses the
+/// family), `neigh show|flush` (-B: the FDB as ip's print_neigh prints it; -M: none), `nexthop`,
+/// `maddress` and `netconf` listings (none). Anything else, a change above all (`-M route add`
+/// would make an IPv4 route), is refused.
 void checkFamilyObject(const std::vector<std::string>& words) {
   if (!isOtherFamily()) return;
   const std::string& object = words[0];
   const std::string verb = words.size() > 1 ? words[1] : "show";
   bool listing = verb == "show" || verb == "list" || verb == "lst" || verb == "ls";
   if ((object == "link" || object == "rule") && listing) return;
-  if ((object == "address" || object == "route") && (listing || verb == "flush")) return;
+  if ((object == "address" || object == "route" || object == "neigh") && (listing || verb == "flush")) return;
+  // nexthop, maddress, netconf: ip finds none of either family (an empty list, as fastlink's).
+  if ((object == "nexthop" || object == "maddress" || object == "netconf") && listing) return;
   bool mpls = ipNameOptions.family == OtherFamily::Mpls;
   throw UsageError(fmt::format("the {} family (-{}, -family {}) is not supported by fastlink with \"{} {}\"",
                                otherFamilyName(), mpls ? 'M' : 'B', mpls ? "mpls" : "bridge", object, verb));

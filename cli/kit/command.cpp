@@ -1,4 +1,5 @@
 #include "kit/command.hpp"
+#include "kit/usage_status.hpp"
 #include "kit/failure.hpp"
 #include "kit/output.hpp"
 
@@ -131,12 +132,15 @@ int runPrepared(Context& ctx, const PreparedRequest& prepared, const Args& args)
   return kExitOk;
 }
 
+int printUsage(const std::string& usage) {
+  std::fflush(stdout);
+  std::fputs((usage + "\n").c_str(), stderr);
+  return kExitUsage;
+}
+
 int runShowOnly(Context& ctx, Args& args, const std::string& usage, std::string_view verbs,
                 int (*show)(Context& ctx, Args& args)) {
-  if (args.accept("help")) {
-    printLine(usage);
-    return kExitOk;
-  }
+  if (args.accept("help")) return printUsage(usage);
   if (!args.done() && !args.acceptAny({"show", "list", "lst"})) args.unknown(verbs);
   return show(ctx, args);
 }
@@ -144,10 +148,7 @@ int runShowOnly(Context& ctx, Args& args, const std::string& usage, std::string_
 int runObject(Context& ctx, Args& args, const std::string& usage, std::initializer_list<ObjectVerb> verbs,
               PreparedRequest (*prepare)(Context& ctx, Args& args)) {
   if (args.done()) return verbs.begin()->run(ctx, args);
-  if (args.accept("help")) {
-    printLine(usage);
-    return kExitOk;
-  }
+  if (args.accept("help")) return printUsage(usage);
   for (const ObjectVerb& verb : verbs)
     for (std::string_view word : verb.words)
       if (args.accept(word)) return verb.run(ctx, args);

@@ -2,6 +2,8 @@
 // grammar. add/del/replace are PreparedRequests, so they work in -batch files.
 #include <fmt/format.h>
 
+#include <fnmatch.h>
+
 #include <cstdio>
 #include <memory>
 #include <span>
@@ -233,11 +235,16 @@ void hostJson(JsonOut& j, const char* key, const IpAddress& address) {
 }
 
 /// One entry of addr_info, with iproute2's field names (`brief`: those of `ip -br -j`).
-void addrJson(JsonOut& j, const AddrView& a, bool brief) {
+/// `device`: ip's `-o -j` (no link fields) names each address's device in it: index, dev.
+void addrJson(JsonOut& j, const AddrView& a, bool brief, const LinkRecord* device = nullptr) {
   Prefix address = *a.address();
   std::optional<IpAddress> peer = a.peer();
   std::optional<uint32_t> metric = a.metric();
   j.beginObject();
+  if (device) {
+    j.field("index", device->index);
+    j.field("dev", device->name);
+  }
   if (brief) {
     hostJson(j, "local", address.address());
     if (peer) hostJson(j, "address", *peer);
@@ -366,6 +373,9 @@ struct AddrMatch {
   std::optional<std::string> label;
   /// -M, -B: a family no address of fastlink's has (ip dumps it and finds nothing).
   bool none = false;
+  /// The device names, for a label filter: an address without a label (IPv6) is matched by
+  /// its device's name, as ip's ifa_label_match_rta does.
+  DeviceNames* names = nullptr;
   explicit AddrMatch(const AddrFilter& f) : dump(f), scope(f.scope), label(f.label), none(isOtherFamily()) {
     dump.scope.reset();
     dump.label.reset();
@@ -373,7 +383,12 @@ struct AddrMatch {
   bool keeps(const AddrView& a, const AddrSelectors& selectors) const {
     if (none) return false;
     if (scope && a.scope() != *scope) return false;
-    if (label && a.label() != std::string_view(*label)) return false;
+    if (label) {
+      // ip matches LABEL as a shell pattern (fnmatch): `label 'v0*'`, `label 'eth0:?'`.
+      std::optional<std::string_view> own = a.label();
+      std::string text(own ? *own : std::string_view(names->name(a.devIndex())));
+      if (fnmatch(label->c_str(), text.c_str(), 0) != 0) return false;
+    }
     return selectors.keeps(a);
   }
 };
@@ -393,6 +408,11 @@ int showAddrs(Context& ctx, Args& args) {
     std::unordered_set<uint32_t> addressed;  // devices with an address, kept or not
     // The scope and label filters drop an address here, not in the library: -j prints `{}` for it.
     AddrMatch match(f);
+    DeviceNames labelNames;
+    if (f.label && !linksOnly) {
+      labelNames.load(nl.links());  // before the address dump: one dump at a time on the socket
+      match.names = &labelNames;
+    }
     if (!linksOnly)
       forEachAddr(
           nl, match.dump,
@@ -404,13 +424,17 @@ int showAddrs(Context& ctx, Args& args) {
           [&] { addrs.clear(), addressed.clear(); });
     bool filtered = f.scope || f.label || f.family || selectors.any();
     // ip's ipaddr_filter keeps a device without any address unless a family is asked for (`to`
-    // sets one); only the flag words leave every address to be seen here (the library drops
-    // those of another scope or label before).
-    bool keepBare = selectors.mask && !f.family && !f.scope && !f.label;
+    // sets one), whatever the scope, label or flag selectors (`addressed`: the devices the dump
+    // gave an address, kept or dropped).
+    bool keepBare = !f.family && !selectors.to;
     LinkRecordHooks hooks;
     // As ip: `-o` prints address lines only, so does a label filter; a family filter drops the
     // link/ether line.
     hooks.header = (!o.oneline && !f.label) || linksOnly;
+    // ip's no_link: under a label filter print_linkinfo prints nothing (-br included); with -o
+    // it is not called, and -o -j's objects hold addr_info alone, naming the device in each.
+    bool ojson = o.oneline && o.json && !o.brief;
+    hooks.linkFields = linksOnly || !(f.label || ojson);
     hooks.linkLine = !f.family;
     hooks.inet6View = f.family == IpAddress::Family::v6 && !f.dev;
     hooks.keep = [&](const LinkRecord& l) {
@@ -439,7 +463,7 @@ int showAddrs(Context& ctx, Args& args) {
         j.key("addr_info").beginArray();
         addrs.forEachWithDropped(l.index, [&](const AddrView* a) {
           if (a) {
-            addrJson(j, *a, o.brief);
+            addrJson(j, *a, o.brief, ojson ? &l : nullptr);
           } else {
             j.beginObject();  // as ip -j: an empty object for an address a selector dropped
             j.endObject();

@@ -324,6 +324,9 @@ void detailsJsonOut(JsonOut& j, const LinkView& l, const DeviceNames& peers) {
   forEachDeviceLimit(l, [&](const char* key, const char*, uint32_t value) { j.field(std::string_view(key), value); });
 }
 
+}  // namespace
+
+// digitCount, humanCount, printStats, statsJson: shared with `stats show` (link_show.hpp).
 std::size_t digitCount(uint64_t v) {
   std::size_t n = 1;
   while (v >= 10) v /= 10, ++n;
@@ -413,6 +416,24 @@ void printStats(OutBuffer& out, const LinkStats& s, std::optional<uint32_t> carr
     numbers(cols[0] + 5, 1, {s.txAbortedErrors, s.txFifoErrors, s.txWindowErrors, s.txHeartbeatErrors, transitions});
   }
 }
+
+/// `stats64` of `ip -j -s` as a document (`stats show -j` builds its records as documents), from
+/// the same tables as the streamed form.
+nlohmann::ordered_json statsJson(const LinkStats& s, std::optional<uint32_t> carrierChanges, bool twice) {
+  auto direction = [&](std::span<const JsonCounter> counters, std::span<const JsonCounter> errors,
+                       std::optional<uint32_t> changes) {
+    nlohmann::ordered_json d = nlohmann::ordered_json::object();
+    for (const auto& c : counters) d[c.key] = s.*c.member;
+    if (twice) {
+      for (const auto& c : errors) d[c.key] = s.*c.member;
+      if (changes) d["carrier_changes"] = *changes;
+    }
+    return d;
+  };
+  return {{"rx", direction(kRxCounters, kRxErrors, std::nullopt)}, {"tx", direction(kTxCounters, kTxErrors, carrierChanges)}};
+}
+
+namespace {
 
 void putName(OutBuffer& out, const DeviceNames& peers, uint32_t index) {
   if (const std::string* name = peers.find(index)) out.put(*name);
@@ -628,6 +649,7 @@ struct ShowQuery {
   std::optional<std::string> dev;
   std::optional<std::string> master;
   LinkFilter filter;
+  std::optional<std::string> slaveKind;  ///< `type KIND_slave`: ports of a KIND master, as ip
   bool upOnly = false;
 };
 
@@ -635,7 +657,11 @@ ShowQuery parseShow(Args& args) {
   ShowQuery q;
   while (!args.done()) {
     if (args.accept("dev")) q.dev = parseIfname(args.value("dev"), "dev");
-    else if (args.accept("type")) q.filter.kind = args.value("type");
+    else if (args.accept("type")) {
+      std::string kind = args.value("type");
+      if (kind.size() > 6 && kind.ends_with("_slave")) q.slaveKind = kind.substr(0, kind.size() - 6);
+      else q.filter.kind = kind;
+    }
     else if (args.accept("master")) q.master = parseIfname(args.value("master"), "master");
     else if (args.accept("group")) {
       std::string g = args.value("group");
@@ -651,6 +677,7 @@ bool keep(const LinkView& l, const ShowQuery& q, uint32_t masterIndex) {
   if (q.upOnly && !l.isUp()) return false;
   if (q.filter.group && l.group() != q.filter.group) return false;
   if (q.filter.kind && l.kind() != q.filter.kind) return false;
+  if (q.slaveKind && l.slaveKind() != std::optional<std::string_view>(*q.slaveKind)) return false;
   if (q.master && l.masterIndex() != masterIndex) return false;
   return true;
 }
@@ -769,8 +796,19 @@ class LinkStream {
       auto more = [&] {
         if (hooks_ && hooks_->json) hooks_->json(*jsonOut_, *record);
       };
+      if (hooks_ && !hooks_->linkFields) {  // the hooks' fields alone (AddrStyle: label, -o -j)
+        jsonOut_->beginObject();
+        more();
+        jsonOut_->endObject();
+        return jsonOut_->endElement();
+      }
       if (o_.brief) return briefJsonOut(*jsonOut_, l, lower, peers_, hooks_ != nullptr, more);
       return linkJsonOut(*jsonOut_, l, lower, peers_, o_, more);
+    }
+    if (o_.brief && hooks_ && !hooks_->linkFields) {
+      if (hooks_->briefText) hooks_->briefText(out_, *record);
+      out_.put('\n');
+      return out_.endRecord();
     }
     if (o_.brief) {
       printBrief(out_, l, lower, peers_, hooks_, record ? *record : LinkRecord{});

@@ -12,6 +12,7 @@
 #include "kit/command.hpp"
 #include "kit/output.hpp"
 #include "kit/writer.hpp"
+#include "fastlink/link.hpp"
 
 namespace fastlink::cli {
 
@@ -38,12 +39,25 @@ struct LinkRecordHooks {
   /// Fields added to the link's JSON object (addr_info), streamed.
   std::function<void(JsonOut&, const LinkRecord&)> json;
   bool header = true;
+  /// Whether the device's own fields are printed at all: ip's print_linkinfo prints nothing of
+  /// the device under a label filter (text, -br, JSON: only the addresses), nor does ip call it
+  /// for `-o -j` (JSON objects of addr_info alone).
+  bool linkFields = true;
   /// The `link/ether MAC brd ...` line (`ip -4 addr` leaves it out).
   bool linkLine = true;
   /// `ip -6 addr` (no dev): ip lists the devices with the IPv6 link dump, which carries no
   /// qdisc, group, master, link type or addresses, so neither line shows them.
   bool inet6View = false;
 };
+
+/// The `-s` counter block of `ip -s link` (`twice`: `-s -s`'s error rows), and its `stats64`
+/// JSON object; `stats show` prints them too (cli/rtnl/stats_command.cpp).
+void printStats(OutBuffer& out, const LinkStats& s, std::optional<uint32_t> carrierChanges, bool twice,
+                const GlobalOptions& o);
+nlohmann::ordered_json statsJson(const LinkStats& s, std::optional<uint32_t> carrierChanges, bool twice);
+/// A counter as ip's print_num writes it with -human (-iec: powers of 1024); digits of a number.
+std::string humanCount(uint64_t count, bool iec);
+std::size_t digitCount(uint64_t v);
 
 /// Streams the records of every device (or of `dev`) as `ip addr show` does, through `hooks`.
 int showLinkRecords(Context& ctx, const std::optional<std::string>& dev, const LinkRecordHooks& hooks);

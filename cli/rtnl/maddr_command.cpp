@@ -13,6 +13,7 @@
 #include "fastlink/types.hpp"
 #include "kit/args.hpp"
 #include "kit/command.hpp"
+#include "kit/ip_names.hpp"
 #include "kit/output.hpp"
 
 namespace fastlink::cli {
@@ -99,7 +100,8 @@ int show(Context& ctx, Args& args) {
   std::vector<MulticastAddress> list;
   // ip filters by the name in the files: a device that does not exist lists nothing (status 0).
   for (MulticastAddress& m : listMulticastAddresses(ns))
-    if ((!dev || m.ifname == *dev) && wanted(m, ctx.options().family)) list.push_back(std::move(m));
+    // -M, -B: ip reads the inet and inet6 files for neither family: nothing to list.
+    if ((!dev || m.ifname == *dev) && wanted(m, ctx.options().family) && !isOtherFamily()) list.push_back(std::move(m));
   if (ctx.options().json) printJson(list, ctx.options().pretty);
   else printText(list);
   return kExitOk;

@@ -1,6 +1,7 @@
 // The `neigh` object: `fastlink neigh { add | del | change | replace | show | flush | get } ...`,
 // in `ip neigh`'s grammar.
 #include <fmt/format.h>
+#include <linux/neighbour.h>
 
 #include <algorithm>
 #include <functional>
@@ -11,6 +12,7 @@
 #include "kit/failure.hpp"
 #include "kit/device_names.hpp"
 #include "kit/field_stream.hpp"
+#include "fastlink/fdb.hpp"
 #include "fastlink/neigh.hpp"
 #include "fastlink/neigh_view.hpp"
 #include "fastlink/prefix.hpp"
@@ -191,6 +193,25 @@ class NeighInfoFields {
   const NeighInfo& n_;
 };
 
+/// A bridge FDB entry read as ip's print_neigh reads it under -B (the AF_BRIDGE neighbour dump
+/// is the FDB): its MAC as lladdr, its NUD state, its NTF_* flags; a vxlan entry's remote as dst.
+class FdbAsNeigh {
+ public:
+  static constexpr bool kBridge = true;
+  explicit FdbAsNeigh(const FdbInfo& e) : e_(e) {}
+  const std::optional<IpAddress>& dst() const { return e_.dst; }
+  uint32_t devIndex() const { return e_.dev && !e_.dev->isName() ? e_.dev->index() : 0; }
+  const std::optional<MacAddress>& lladdr() const { return e_.mac; }
+  bool router() const { return e_.flags.value_or(0) & NTF_ROUTER; }
+  bool proxy() const { return e_.flags.value_or(0) & NTF_PROXY; }
+  bool externLearn() const { return e_.flags.value_or(0) & NTF_EXT_LEARNED; }
+  std::optional<uint8_t> protocol() const { return std::nullopt; }
+  std::optional<NeighState> state() const { return static_cast<NeighState>(e_.nudState.value_or(0)); }
+
+ private:
+  const FdbInfo& e_;
+};
+
 /// One neighbour, text or JSON by the same calls, in ip's order.
 template <class Fields, class Neigh>
 void printNeigh(Fields& f, const Neigh& n, const DeviceNames& names, bool withDev) {
@@ -198,7 +219,7 @@ void printNeigh(Fields& f, const Neigh& n, const DeviceNames& names, bool withDe
   const auto& dst = n.dst();
   if (dst && ipNameOptions.resolve) f.any("dst", "", ipHostName(*dst));  // -r: ip's format_host
   else if (dst) f.any("dst", "", *dst);
-  else f.json("dst", "");
+  else if constexpr (!requires { Neigh::kBridge; }) f.json("dst", "");
   if (withDev) f.device("dev", "dev ", names.find(n.devIndex()), n.devIndex());
   if (const auto& lladdr = n.lladdr()) f.any("lladdr", "lladdr ", *lladdr);
   if (n.router()) f.null("router", "router");
@@ -224,15 +245,36 @@ void printNeigh(Fields& f, const Neigh& n, const DeviceNames& names, bool withDe
   f.end();
 }
 
+/// `ip -B neigh show`: the AF_BRIDGE neighbour dump is the FDB; ip prints its entries with
+/// print_neigh's filter (the state mask, proxy and externally learned entries always).
+void listBridgeNeigh(Netlink& nl, const ShowOptions& s, const std::function<void(const FdbInfo&)>& each) {
+  FdbFilter f;
+  if (s.filter.dev) f.dev = *s.filter.dev;
+  if (s.filter.master) f.bridge = *s.filter.master;
+  uint16_t mask = s.filter.stateMask.value_or(0xffff);
+  for (const FdbInfo& e : nl.fdb().list(f)) {
+    uint16_t state = e.nudState.value_or(0);
+    uint8_t flags = e.flags.value_or(0);
+    bool none = !state && (mask & kNeighStateNoneBit);
+    if (!(mask & state) && !(flags & (NTF_PROXY | NTF_EXT_LEARNED)) && !none) continue;
+    each(e);
+  }
+}
+
 int showNeigh(Context& ctx, Args& args) {
   ShowOptions s = parseShow(ctx, args, false);
-  // `ip -0 neigh show` asks for AF_PACKET neighbours: there are none, it prints nothing.
-  bool linkFamily = ctx.options().family == FamilyOption::Link && !s.filter.family;
+  // `ip -0 neigh show` asks for AF_PACKET neighbours: there are none, it prints nothing; nor
+  // are there MPLS ones (-M).
+  bool linkFamily = (ctx.options().family == FamilyOption::Link && !s.filter.family) ||
+                    ipNameOptions.family == OtherFamily::Mpls;
+  bool bridge = ipNameOptions.family == OtherFamily::Bridge;
+  if (bridge && s.to) throw UsageError("neigh show -B: \"to\" selects IP addresses; the bridge family has none");
   Netlink& nl = ctx.netlink();
   auto names = deviceNames(nl);
   bool withDev = !s.devGiven;
   OutBuffer out;
   auto list = [&](auto& fields, const std::function<void()>& restart) {
+    if (bridge) return listBridgeNeigh(nl, s, [&](const FdbInfo& e) { printNeigh(fields, FdbAsNeigh(e), names, withDev); });
     if (!linkFamily) nl.neighbours().forEach(s.filter, [&](const NeighView& n) {
       if (s.selects(n)) printNeigh(fields, n, names, withDev);
     }, restart);
@@ -250,6 +292,11 @@ int showNeigh(Context& ctx, Args& args) {
 
 int flushNeigh(Context& ctx, Args& args) {
   ShowOptions s = parseShow(ctx, args, true);
+  // -M: there are no MPLS neighbours, ip's flush finds nothing (status 0). -B would delete FDB
+  // entries through the neighbour table's grammar: refused by name.
+  if (ipNameOptions.family == OtherFamily::Mpls) return kExitOk;
+  if (ipNameOptions.family == OtherFamily::Bridge)
+    throw UsageError("the bridge family (-B, -family bridge) is not supported by fastlink with \"neigh flush\" (use fdb del)");
   if (s.to) {
     // A prefix is matched in user space: delete the selected entries one by one.
     Netlink& nl = ctx.netlink();

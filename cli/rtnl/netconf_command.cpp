@@ -14,6 +14,7 @@
 #include "kit/failure.hpp"
 #include "kit/fields.hpp"
 #include "kit/ip_compat.hpp"
+#include "kit/ip_names.hpp"
 #include "kit/output.hpp"
 
 namespace fastlink::cli {
@@ -83,7 +84,11 @@ int show(Context& ctx, Args& args) {
       }
     }
     names.load(nl.links());  // before the netconf dump: one dump at a time on the socket
-    if (ctx.options().family == FamilyOption::Link) {
+    if (isOtherFamily()) {
+      // -M, -B: neither family has netconf records here; ip's get of one device's prints
+      // nothing at all (not even -j's []), its dump an empty list.
+      if (index) return kExitOk;
+    } else if (ctx.options().family == FamilyOption::Link) {
       // -0: no family of links has netconf records; ip prints none.
     } else if (index && family != NetconfFamily::Any) {
       records.push_back(getNetconf(nl, family, *index));  // ip asks for the one record

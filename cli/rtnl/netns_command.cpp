@@ -29,6 +29,7 @@
 #include "fastlink/netns_named.hpp"
 #include "kit/args.hpp"
 #include "kit/command.hpp"
+#include "kit/usage_status.hpp"
 #include "kit/failure.hpp"
 #include "kit/fields.hpp"
 #include "kit/output.hpp"
@@ -458,10 +459,7 @@ std::function<int()> parse(Context& ctx, Args& args, bool inBatch) {
 }
 
 int runNetns(Context& ctx, Args& args) {
-  if (matches(args.peek(), "help")) {  // ip: `h`, `he`, ... (no verb before help starts with h)
-    printLine(kUsage);
-    return kExitOk;
-  }
+  if (matches(args.peek(), "help")) return printUsage(kUsage);  // ip: `h`, `he`, ... (no verb before help starts with h)
   return parse(ctx, args, false)();
 }
 

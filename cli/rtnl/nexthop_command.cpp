@@ -114,13 +114,14 @@ PreparedRequest prepareNexthop(Context& ctx, Args& args) {
 
 // ---- show ---------------------------------------------------------------------------------------
 
-nlohmann::json nexthopJson(const NexthopInfo& n, const DeviceNames& names) {
-  nlohmann::json j;
+/// ip's print_nexthop order (id, group, gateway, dev, ...): ordered, as -j's text is compared.
+nlohmann::ordered_json nexthopJson(const NexthopInfo& n, const DeviceNames& names) {
+  nlohmann::ordered_json j;
   if (n.id) j["id"] = *n.id;
   if (n.isGroup()) {
-    nlohmann::json g = nlohmann::json::array();
+    nlohmann::ordered_json g = nlohmann::ordered_json::array();
     for (const auto& m : n.group) {
-      nlohmann::json e;
+      nlohmann::ordered_json e;
       e["id"] = m.id;
       if (m.weight != 1) e["weight"] = m.weight;  // ip leaves weight 1 out
       g.push_back(e);
@@ -135,7 +136,7 @@ nlohmann::json nexthopJson(const NexthopInfo& n, const DeviceNames& names) {
   if (!n.isGroup() && !n.blackhole && n.scope) j["scope"] = ipScopeName(*n.scope);
   if (n.protocol && *n.protocol != RouteProtocol::Unspec) j["protocol"] = ipProtocolName(*n.protocol);
   if (n.fdb) j["fdb"] = nullptr;
-  nlohmann::json flags = nlohmann::json::array();
+  nlohmann::ordered_json flags = nlohmann::ordered_json::array();
   if (n.onlink) flags.push_back("onlink");
   if (n.flags && (*n.flags & 1)) flags.push_back("dead");
   if (n.flags && (*n.flags & 16)) flags.push_back("linkdown");
@@ -144,7 +145,7 @@ nlohmann::json nexthopJson(const NexthopInfo& n, const DeviceNames& names) {
 }
 
 std::string nexthopText(const NexthopInfo& n, const DeviceNames& names) {
-  nlohmann::json j = nexthopJson(n, names);
+  nlohmann::ordered_json j = nexthopJson(n, names);
   TextLine line;
   if (n.id) line.add("id", *n.id);
   if (n.isGroup()) {
@@ -185,6 +186,8 @@ int showNexthops(Context& ctx, Args& args) {
     // as ip, which asks the kernel with that family.
     if (ctx.options().family != FamilyOption::Any)
       std::erase_if(found, [&](const NexthopInfo& n) { return !n.family || n.family != familyOption(ctx); });
+    // -M, -B: ip asks for nexthops of that family; the kernel has none (nor does fastlink).
+    if (isOtherFamily()) found.clear();
     if (ctx.options().json) {
       JsonArrayWriter out(stdout, ctx.options().pretty);
       for (const auto& n : found) out.add(nexthopJson(n, names));

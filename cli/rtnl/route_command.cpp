@@ -175,7 +175,10 @@ ParsedRoute parseRoute(Context& ctx, Args& args, bool del) {
     } else if (args.acceptAny({"src", "prefsrc"})) {
       p.info.prefsrc = parseIp(args.value("src"), "src");
     } else if (args.acceptAny({"tos", "dsfield"})) {
-      p.info.tos = static_cast<uint8_t>(parseU32(args.value("tos"), "tos", 0, 255));
+      // ip's rtnl_dsfield_a2n: hexadecimal with or without 0x (`tos 16` is 0x16), as rule's.
+      std::string text = args.value("tos");
+      if (!text.starts_with("0x") && !text.starts_with("0X")) text = "0x" + text;
+      p.info.tos = static_cast<uint8_t>(parseInteger(text, "tos", 0, 255));
     } else if (auto member = args.acceptFrom(kMetricWords)) {
       metrics.*member->first = metric(member->second);
     } else if (args.accept("onlink")) {
@@ -295,6 +298,7 @@ std::vector<std::string> cacheFlagNames(uint32_t flags) {
 class RouteInfoFields {
  public:
   explicit RouteInfoFields(const RouteInfo& r) : r_(r) {}
+  uint8_t tos() const { return r_.tos.value_or(0); }
   RouteType type() const { return r_.type.value_or(RouteType::Unicast); }
   uint32_t table() const { return r_.table.value_or(kTableMain); }
   RouteProtocol protocol() const { return r_.protocol.value_or(RouteProtocol::Boot); }
@@ -330,6 +334,32 @@ std::optional<uint32_t> markOf(const RouteView& r) {
   return mark;
 }
 std::optional<uint32_t> markOf(const RouteInfoFields& r) { return r.mark(); }
+/// RTA_FLOW (the realms: from in the high half, to in the low); RouteInfo does not carry it.
+std::optional<uint32_t> flowOf(const RouteView& r) {
+  auto flow = r.attribute(RTA_FLOW);
+  if (!flow || flow->size() < 4) return std::nullopt;
+  uint32_t v;
+  std::memcpy(&v, flow->data(), 4);
+  return v;
+}
+std::optional<uint32_t> flowOf(const RouteInfoFields&) { return std::nullopt; }
+
+/// `-j`'s `"flow": {"from": REALM, "to": REALM}` (ip's print_rta_flow; from only when set).
+struct FlowJson {
+  uint32_t flow;
+};
+
+}  // namespace
+
+template <>
+void putJson<FlowJson>(JsonOut& j, const FlowJson& f) {
+  OutBuffer& out = j.rawValue();
+  out.put('{');
+  if (uint32_t from = f.flow >> 16) out.put("\"from\":").putJsonString(ipRealmName(from)).put(',');
+  out.put("\"to\":").putJsonString(ipRealmName(f.flow & 0xffff)).put('}');
+}
+
+namespace {
 
 /// An IPv4 lookup result (RTM_F_CLONED): ip adds its `cache` line.
 bool isIpv4Cache(bool cloned, const std::optional<Prefix>& dst) { return cloned && dst && dst->isV4(); }
@@ -343,6 +373,9 @@ struct RoutePrinter {
   bool hideProto = false;  ///< `route show proto P`: likewise
   bool hideScope = false;  ///< `route show scope S`: likewise
   bool oneline = false;    ///< -o: ip's line break before `cache` becomes ` \`
+  /// -d: ip names what it otherwise leaves to the defaults: the type (unicast), the table
+  /// (main, where it names tables), the protocol (boot) and the scope (global).
+  bool details = false;
 
   /// One route, text or JSON by the same calls (ip's order: type, dst, from, nhid, gateway,
   /// dev, table, protocol, scope, prefsrc, metric, flags, mark, uid, cache, expires, metrics,
@@ -350,7 +383,7 @@ struct RoutePrinter {
   template <class Fields, class Route>
   void print(Fields& f, const Route& r) {
     f.begin();
-    if (RouteType type = r.type(); type != RouteType::Unicast) f.any("type", "", words.type(type));
+    if (RouteType type = r.type(); type != RouteType::Unicast || details) f.any("type", "", words.type(type));
     const auto& dst = r.dst();
     if (!dst) f.any("dst", "", "?");
     else if (dst->isDefault()) f.any("dst", "", "default");
@@ -361,14 +394,17 @@ struct RoutePrinter {
       else f.any("from", "from ", *src);
     }
     if (auto nhid = r.nhid()) f.any("nhid", "nhid ", *nhid);
+    if (uint8_t tos = r.tos()) f.any("tos", "tos ", ipDsfieldName(tos));  // rt_dsfield's name, else hex
     if (const auto& gateway = r.gateway()) gatewayField(f, *gateway);
     if (r.devIndex() && !hideDev) dev(f, r.devIndex());
     // A lookup result names a table other than main.
-    if (uint32_t table = r.table(); (isGet || showTable) && table != kTableMain) f.any("table", "table ", words.table(table));
+    if (uint32_t table = r.table(); (isGet || showTable) && table && (table != kTableMain || details))
+      f.any("table", "table ", words.table(table));
     bool cloned = r.isCloned();
-    if (RouteProtocol proto = r.protocol(); !cloned && !hideProto && proto != RouteProtocol::Boot)
+    if (RouteProtocol proto = r.protocol(); !cloned && !hideProto && (proto != RouteProtocol::Boot || details))
       f.any("protocol", "proto ", words.protocol(proto));
-    if (Scope scope = r.scope(); !cloned && !hideScope && scope != Scope::Universe) f.any("scope", "scope ", words.scope(scope));
+    if (Scope scope = r.scope(); !cloned && !hideScope && (scope != Scope::Universe || details))
+      f.any("scope", "scope ", words.scope(scope));
     if (const auto& prefsrc = r.prefsrc()) f.any("prefsrc", "src ", *prefsrc);
     if (auto metric = r.metric()) f.any("metric", "metric ", *metric);
     uint32_t bits = r.flags();
@@ -376,6 +412,12 @@ struct RoutePrinter {
     // ip prints a mark below 16 in decimal, from 16 on in hex (text; JSON: the number).
     if (auto mark = markOf(r); mark && *mark)
       f.any("mark", *mark, "mark ", *mark < 16 ? fmt::format("{}", *mark) : fmt::format("{:#x}", *mark));
+    if (auto flow = flowOf(r)) {  // ip's print_rta_flow: `realm TO`, `realms FROM/TO`
+      uint32_t from = *flow >> 16;
+      f.json("flow", FlowJson{*flow});
+      if (from) f.textWord("realms " + ipRealmName(from) + "/" + ipRealmName(*flow & 0xffff));
+      else f.textWord("realm " + ipRealmName(*flow & 0xffff));
+    }
     if (auto uid = r.uid()) f.any("uid", "uid ", *uid);
     if (isIpv4Cache(cloned, dst)) cache(f, bits);
     if (auto expires = r.expires()) f.any("expires", "expires ", *expires).text("sec");
@@ -565,6 +607,7 @@ int showRoutes(Context& ctx, Args& args) {
     RoutePrinter printer{loadDeviceNames(nl), RouteWords{}};
     printer.showTable = showTable;
     printer.oneline = ctx.options().oneline;
+    printer.details = ctx.options().details;
     printer.hideDev = f.dev.has_value();
     printer.hideProto = f.protocol.has_value();
     printer.hideScope = selectors.scope.has_value();
@@ -620,6 +663,7 @@ int getRoute(Context& ctx, Args& args) {
     RoutePrinter printer{loadDeviceNames(nl), RouteWords{}};
     printer.isGet = true;
     printer.oneline = ctx.options().oneline;
+    printer.details = ctx.options().details;
     OutBuffer out;
     if (ctx.options().json) {
       JsonOut j(out, ctx.options().pretty);

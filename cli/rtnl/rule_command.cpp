@@ -11,6 +11,7 @@
 #include "kit/ip_compat.hpp"
 #include "kit/ip_names.hpp"
 #include "kit/output.hpp"
+#include "rtnl/route_words.hpp"
 
 namespace fastlink::cli {
 namespace {
@@ -174,6 +175,9 @@ void requireIpFamilyForMulticast(const Context& ctx) {
     throw UsageError("mrule: multicast rules are only supported for IPv4/IPv6 (-4 or -6)");
 }
 
+/// A -batch flush line (defined with show's selectors below).
+PreparedRequest prepareRuleFlush(Context& ctx, Args& args, bool multicast);
+
 PreparedRequest prepareRuleKind(Context& ctx, Args& args, bool multicast) {
   const char* noun = nounOf(multicast);
   if (multicast) requireIpFamilyForMulticast(ctx);
@@ -182,8 +186,11 @@ PreparedRequest prepareRuleKind(Context& ctx, Args& args, bool multicast) {
   bool add = false;
   if (args.acceptAny({"add", "insert"})) add = true;
   else if (args.acceptAny({"del", "delete"})) add = false;
-  else if (args.acceptAny({"show", "list", "ls", "lst", "flush"}))
-    throw UsageError(fmt::format("{} show and flush cannot be used in a batch (a batch only sends changes)", noun));
+  else if (args.accept("flush")) {
+    // ip runs a flush line at its turn: the selectors read now, the rules listed and deleted then.
+    return prepareRuleFlush(ctx, args, multicast);
+  } else if (args.acceptAny({"show", "list", "ls", "lst"}))
+    throw UsageError(fmt::format("{} show cannot be used in a batch (a batch sends changes and flushes)", noun));
   else args.unknown(fmt::format("{} verbs: add, del, show, flush", noun));
   RuleInfo r = parseRule(args, multicast);
   // -4/-6 before the object chooses the rule's family, as ip's preferred_family: `ip -6 rule add
@@ -230,7 +237,7 @@ nlohmann::ordered_json toJson(const RuleInfo& r, bool details) {
     j["dst"] = r.dst->address().toString();
     j["dstlen"] = r.dst->length();
   }
-  if (r.tos) j["tos"] = hex(*r.tos);
+  if (r.tos) j["tos"] = ipDsfieldName(*r.tos);  // rt_dsfield's name (AF11), else hex, as ip
   if (r.fwmark || r.fwmask) {
     j["fwmark"] = hex(r.fwmark.value_or(0));
     if (r.fwmask && *r.fwmask != UINT32_MAX) j["fwmask"] = hex(*r.fwmask);
@@ -279,7 +286,7 @@ std::string toText(const RuleInfo& r, bool details) {
   // Prefix::toString prints a host prefix without its length, like iproute2.
   line.add("from", r.src ? r.src->toString() : "all");
   if (r.dst) line.add("to", r.dst->toString());
-  if (r.tos) line.add("tos", hex(*r.tos));
+  if (r.tos) line.add("tos", ipDsfieldName(*r.tos));
   if (r.fwmark || r.fwmask) {
     std::string mark = hex(r.fwmark.value_or(0));
     if (r.fwmask && *r.fwmask != UINT32_MAX) mark += "/" + hex(*r.fwmask);
@@ -347,7 +354,14 @@ std::optional<Prefix> parseShowPrefix(const Context& ctx, const std::string& tex
 /// `show` and `flush`: the selectors, then each selected rule printed or (flush) deleted. Like
 /// ip's flush_rule, flush leaves the rules the kernel reports without a priority (pref 0: the
 /// IPv4 `local` rule), and deletes every other one selected, main's and default's included.
-int showRule(Context& ctx, Args& args, bool multicast, bool flush) {
+/// What a show or flush line selects, read before anything is asked of the kernel (a -batch
+/// flush line is read in the batch's first pass and run at its turn).
+struct RuleQuery {
+  RuleFilter filter;
+  RuleSelectors selectors;
+};
+
+RuleQuery parseRuleQuery(Context& ctx, Args& args, bool multicast, bool flush) {
   RuleFilter filter;
   filter.multicast = multicast;
   filter.family = familyOption(ctx).value_or(IpAddress::Family::v4);  // like `ip rule show`, `ip -6 rule show`
@@ -374,6 +388,17 @@ int showRule(Context& ctx, Args& args, bool multicast, bool flush) {
                                       "l3mdev, uidrange, ipproto, sport, dport, protocol)",
                                       nounOf(multicast), flush ? "flush" : "show", args.peek()));
   }
+  // ip parses from/to in the family it lists (IPv4 without -6): another family's prefix exits 1.
+  for (const auto& prefix : {want.src, want.dst})
+    if (prefix && prefix->family() != *filter.family)
+      throw BadValueError(fmt::format("{} prefix is expected rather than \"{}\".",
+                                      *filter.family == IpAddress::Family::v6 ? "inet6" : "inet", prefix->toStringWithLength()));
+  return {filter, selectors};
+}
+
+int runRuleQuery(Context& ctx, const RuleQuery& q, bool flush) {
+  const RuleFilter& filter = q.filter;
+  const RuleSelectors& selectors = q.selectors;
   if (isOtherFamily()) {
     // -M, -B: ip dumps the rules of that family; the kernel has no rules of either (no fib rules
     // ops: EAFNOSUPPORT), and ip reports it as a failed dump, status 255.
@@ -389,11 +414,6 @@ int showRule(Context& ctx, Args& args, bool multicast, bool flush) {
     if (ctx.options().json) printLine("[]");
     return kExitOk;
   }
-  // ip parses from/to in the family it lists (IPv4 without -6): another family's prefix exits 1.
-  for (const auto& prefix : {want.src, want.dst})
-    if (prefix && prefix->family() != *filter.family)
-      throw BadValueError(fmt::format("{} prefix is expected rather than \"{}\".",
-                                      *filter.family == IpAddress::Family::v6 ? "inet6" : "inet", prefix->toStringWithLength()));
   if (flush) {
     std::vector<RuleInfo> doomed;
     for (RuleInfo& r : ctx.netlink().rules().list(filter))
@@ -416,6 +436,16 @@ int showRule(Context& ctx, Args& args, bool multicast, bool flush) {
   });
   if (json) json->finish();
   return kExitOk;
+}
+
+PreparedRequest prepareRuleFlush(Context& ctx, Args& args, bool multicast) {
+  PreparedRequest p;
+  p.run = [&ctx, q = parseRuleQuery(ctx, args, multicast, true)] { return runRuleQuery(ctx, q, true); };
+  return p;
+}
+
+int showRule(Context& ctx, Args& args, bool multicast, bool flush) {
+  return runRuleQuery(ctx, parseRuleQuery(ctx, args, multicast, flush), flush);
 }
 
 int showRules(Context& ctx, Args& args) { return showRule(ctx, args, false, false); }

@@ -24,6 +24,7 @@
 #include "fastlink/link_kinds/ipip.hpp"
 #include "kit/args.hpp"
 #include "kit/command.hpp"
+#include "kit/usage_status.hpp"
 #include "kit/failure.hpp"
 #include "kit/fields.hpp"
 #include "kit/ip_compat.hpp"
@@ -630,10 +631,7 @@ int runTunnel(Context& ctx, Args& args) {
   if (!v6 && matches(verb, "6rd"))
     throw UsageError("tunnel 6rd is not supported by fastlink: its sit options do not carry the 6rd prefix "
                      "(IFLA_IPTUN_6RD_*); `tunnel show` prints it");
-  if (matches(verb, "help")) {
-    printLine(kUsage);
-    return kExitOk;
-  }
+  if (matches(verb, "help")) return printUsage(kUsage);
   throw UsageError(fmt::format("Command \"{}\" is unknown, try \"fastlink tunnel help\"", verb));
 }
 

@@ -559,9 +559,11 @@ TEST_F(CliTest, HelpVersionAndUsageExitCodes) {
   r = run(cliPath() + " -frobnicate link");
   EXPECT_EQ(r.status, 255);
   EXPECT_NE(r.err.find("\"-frobnicate\" is unknown"), std::string::npos) << r.err;
+  // `link help` is ip's usage() too: stderr, 255.
   r = cli("link help");
-  EXPECT_EQ(r.status, 0);
-  EXPECT_NE(r.out.find("type KIND"), std::string::npos);
+  EXPECT_EQ(r.status, 255);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("type KIND"), std::string::npos);
   // `fastlink link` alone lists links, like `ip link`.
   r = cli("-j link");
   EXPECT_EQ(r.status, 0);

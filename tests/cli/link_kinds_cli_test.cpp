@@ -191,7 +191,7 @@ TEST_F(LinkKindCliTest, BadOptionsAreUsageErrors) {
     EXPECT_NE(r.err.find(message), std::string::npos) << args << ": " << r.err;
   }
   auto help = cli("link help");
-  for (const char* kind : {"ipvlan:", "geneve:", "gre, gretap:", "ipip, sit:", "xfrm:"}) EXPECT_NE(help.out.find(kind), std::string::npos) << kind;
+  for (const char* kind : {"ipvlan:", "geneve:", "gre, gretap:", "ipip, sit:", "xfrm:"}) EXPECT_NE(help.err.find(kind), std::string::npos) << kind;
 }
 
 }  // namespace

@@ -351,3 +351,18 @@ write("decode_conntrack", "labels_helper_timestamp", NFGEN4 + ct_tuple + be32(3,
 write("decode_conntrack", "short_timestamp", NFGEN4 + ct_tuple + nest(20, attr(1, b"\1\2\3\4"), flag=True))
 write("decode_conntrack", "empty_labels_helper_without_name", NFGEN4 + ct_tuple + attr(22) + nest(5, u32(2, 1), flag=True))
 write("decode_conntrack", "helper_name_unterminated", NFGEN4 + nest(5, attr(1, b"ftp"), flag=True) + be32(8, 1))
+
+# ---- decode_stats: if_stats_msg + IFLA_STATS_* (an RTM_NEWSTATS message) ----
+# IFLA_STATS_LINK_64 1, _LINK_XSTATS 2, _XSTATS_SLAVE 3, _OFFLOAD_XSTATS 4 { CPU_HIT 1, HW_S_INFO 2
+# { L3_STATS 3 { REQUEST 1, USED 2 } }, L3_STATS 3 }, _AF_SPEC 5 { AF_MPLS 28 { MPLS_STATS_LINK 1 } };
+# LINK_XSTATS_TYPE_BRIDGE 1 { MCAST 2, STP 4 }, _BOND 2 { BOND_XSTATS_3AD 1 { BOND_3AD_STAT_* 0.. } }
+# (include/uapi/linux/if_link.h, if_bridge.h, mpls.h), laid out as rtnl_fill_statsinfo does.
+def ifstats(index, mask): return struct.pack("<BBHII", 0, 0, 0, index, mask)
+def q(*values): return b"".join(struct.pack("<Q", v) for v in values)
+write("decode_stats", "link64", ifstats(1, 1) + attr(1, q(*range(25))))
+write("decode_stats", "offload_l3_on", ifstats(3, 8) + nest(4, nest(2, nest(3, u8(1, 1) + u8(2, 0), flag=True), flag=True) + attr(3, q(*range(9))), flag=True))
+write("decode_stats", "bridge_port", ifstats(4, 6) + nest(2, nest(1, attr(2, q(*range(36))), flag=True), flag=True) + nest(3, nest(1, attr(4, q(*range(6))) + attr(2, q(*range(36))), flag=True), flag=True))
+write("decode_stats", "bond_3ad", ifstats(5, 2) + nest(2, nest(2, nest(1, u64(0, 4) + u64(1, 5) + u64(8, 1)))))
+write("decode_stats", "mpls", ifstats(2, 16) + nest(5, nest(28, attr(1, q(*range(9))))))
+write("decode_stats", "bad_flag", ifstats(3, 8) + nest(4, nest(2, nest(3, u8(1, 7)))))
+write("decode_stats", "header_only", ifstats(1, 0)[:8])
