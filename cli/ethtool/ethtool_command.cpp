@@ -475,7 +475,7 @@ int showPause(Context& ctx, const std::string& dev, bool statistics) {
   };
   if (ctx.options().json) return printEthtoolJson([&] {
     auto [p, negotiated] = read();
-    return pauseJson(dev, p, negotiated);
+    return pauseJson(dev, p, negotiated, statistics);
   });
   auto [p, negotiated] = read();
   std::fputs(pauseText(dev, p, negotiated).c_str(), stdout);

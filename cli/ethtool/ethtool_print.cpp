@@ -502,11 +502,13 @@ std::string pauseText(std::string_view dev, const PauseInfo& p, std::optional<st
   return s + "\n";
 }
 
-nlohmann::ordered_json pauseJson(std::string_view dev, const PauseInfo& p, std::optional<std::pair<bool, bool>> negotiated) {
+nlohmann::ordered_json pauseJson(std::string_view dev, const PauseInfo& p, std::optional<std::pair<bool, bool>> negotiated,
+                                 bool statistics) {
   nlohmann::ordered_json j = settingsJson(dev, p);
   if (negotiated) j["negotiated"] = {{"rx", negotiated->first}, {"tx", negotiated->second}};
-  // ethtool opens "statistics" whenever the kernel sent the nest; the counters inside are those sent.
-  if (p.txFrames || p.rxFrames) {
+  // ethtool opens "statistics" whenever the kernel sent the nest, which it does for every
+  // request with the statistics flag (-I); the counters inside are those the driver set.
+  if (statistics || p.txFrames || p.rxFrames) {
     nlohmann::ordered_json stats = nlohmann::ordered_json::object();
     if (p.txFrames) stats["tx_pause_frames"] = *p.txFrames;
     if (p.rxFrames) stats["rx_pause_frames"] = *p.rxFrames;

@@ -49,7 +49,9 @@ std::string tsInfoText(std::string_view dev, const TsInfo& t);
 std::string permanentAddressText(std::optional<std::span<const uint8_t>> address);
 /// `ethtool -a DEV`: `negotiated` (rx, tx) when autonegotiation is on and both ends' modes are known.
 std::string pauseText(std::string_view dev, const PauseInfo& p, std::optional<std::pair<bool, bool>> negotiated);
-nlohmann::ordered_json pauseJson(std::string_view dev, const PauseInfo& p, std::optional<std::pair<bool, bool>> negotiated);
+/// `statistics`: asked with -I (the kernel then always sends the statistics nest).
+nlohmann::ordered_json pauseJson(std::string_view dev, const PauseInfo& p, std::optional<std::pair<bool, bool>> negotiated,
+                                 bool statistics = false);
 /// The pause modes the two ends agree on (ethtool's rule over the Pause and Asym_Pause bits).
 std::optional<std::pair<bool, bool>> negotiatedPause(const LinkModesInfo& modes);
 

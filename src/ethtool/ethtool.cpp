@@ -201,22 +201,21 @@ Request EthtoolRequests::getWol(const GenlFamily& family, const Ifref& device) {
 Request EthtoolRequests::getDebug(const GenlFamily& family, const Ifref& device) {
   return getRequest(family, ETHTOOL_MSG_DEBUG_GET, device, "ethtool (message level)");
 }
-Request EthtoolRequests::setLinkModes(const GenlFamily& family, const Ifref& device, const LinkModesInfo& modes) {
-  return setRequest(family, ETHTOOL_MSG_LINKMODES_SET, device, "ethtool -s", "link mode setting",
-                    [&](auto& w) { genl::encodeLinkModes(w, modes); });
+namespace {
+
+// One message of `ethtool -s` (each word goes to the message that carries it).
+template <class Info>
+Request setLinkPart(const GenlFamily& family, uint8_t cmd, const Ifref& device, const char* noun,
+                    void (*encode)(core::MessageWriter&, const Info&), const Info& x) {
+  return setRequest(family, cmd, device, "ethtool -s", noun, [&](auto& w) { encode(w, x); });
 }
-Request EthtoolRequests::setLinkInfo(const GenlFamily& family, const Ifref& device, const LinkInfoSettings& info) {
-  return setRequest(family, ETHTOOL_MSG_LINKINFO_SET, device, "ethtool -s", "port, mdix or phyad",
-                    [&](auto& w) { genl::encodeLinkInfo(w, info); });
-}
-Request EthtoolRequests::setWol(const GenlFamily& family, const Ifref& device, const WolInfo& wol) {
-  return setRequest(family, ETHTOOL_MSG_WOL_SET, device, "ethtool -s", "wake-on setting",
-                    [&](auto& w) { genl::encodeWol(w, wol); });
-}
-Request EthtoolRequests::setDebug(const GenlFamily& family, const Ifref& device, const DebugInfo& debug) {
-  return setRequest(family, ETHTOOL_MSG_DEBUG_SET, device, "ethtool -s", "message level",
-                    [&](auto& w) { genl::encodeDebug(w, debug); });
-}
+
+}  // namespace
+
+Request EthtoolRequests::setLinkModes(const GenlFamily& f, const Ifref& d, const LinkModesInfo& x) { return setLinkPart(f, ETHTOOL_MSG_LINKMODES_SET, d, "link mode setting", genl::encodeLinkModes, x); }
+Request EthtoolRequests::setLinkInfo(const GenlFamily& f, const Ifref& d, const LinkInfoSettings& x) { return setLinkPart(f, ETHTOOL_MSG_LINKINFO_SET, d, "port, mdix or phyad", genl::encodeLinkInfo, x); }
+Request EthtoolRequests::setWol(const GenlFamily& f, const Ifref& d, const WolInfo& x) { return setLinkPart(f, ETHTOOL_MSG_WOL_SET, d, "wake-on setting", genl::encodeWol, x); }
+Request EthtoolRequests::setDebug(const GenlFamily& f, const Ifref& d, const DebugInfo& x) { return setLinkPart(f, ETHTOOL_MSG_DEBUG_SET, d, "message level", genl::encodeDebug, x); }
 Request EthtoolRequests::getPause(const GenlFamily& family, const Ifref& device, bool statistics) {
   return getRequest(family, ETHTOOL_MSG_PAUSE_GET, device, "ethtool -a", statistics ? ETHTOOL_FLAG_STATS : 0);
 }
