@@ -1,12 +1,11 @@
-// The `ethtool` object: ethtool's short options for queues, rings, offloads, coalescing and
-// statistics, over the kernel's ethtool netlink family (-S: the driver's counters by ioctl):
-//   fastlink ethtool [--json] { -l | -g | -k | -c | -S } DEV
-//   fastlink ethtool -L DEV [rx N] [tx N] [other N] [combined N]
-//   fastlink ethtool -G DEV [rx N] [rx-mini N] [rx-jumbo N] [tx N] [rx-buf-len N] [cqe-size N] [tx-push on|off]
-//   fastlink ethtool -K DEV FEATURE on|off ...
-//   fastlink ethtool -C DEV [adaptive-rx on|off] [rx-usecs N] ...
-// The text of -l, -g, -k, -c, -S and -K's report is laid out like ethtool 6.1's, so scripts that parse it keep
-// working; --json (or the global -j) prints our own JSON (ethtool 6.1 has none for -l/-k).
+// The `ethtool` object: ethtool 6.1's options over the kernel's ethtool netlink family (-i and
+// -S's driver counters by ioctl), each as ethtool 6.1 parses, prints and exits; the options of
+// its table (ethtool.c's args[]) fastlink does not implement are refused by name:
+//   fastlink ethtool [ --json ] [ -I ] [ --debug N ] DEV | -s | -a | -A | -c | -C | -g | -G |
+//                    -k | -K | -i | -S | -T | -P | -l | -L ... (kUsage)
+// The text of every read is laid out like ethtool 6.1's, so scripts that parse it keep working;
+// --json (or the global -j) is ethtool 6.1's JSON where 6.1 has it (-a, -k, -S with groups) and
+// a usage error elsewhere, as in 6.1.
 #include <fmt/format.h>
 
 #include <linux/ethtool.h>
@@ -37,13 +36,15 @@ namespace {
 /// the others: failureStatus).
 constexpr int kEthtoolFailed = 1;
 
-constexpr const char* kUsage = R"(Usage: fastlink ethtool DEV
-       fastlink ethtool [ --json ] { -l | -g | -k | -c | -S | -a } DEV
-       fastlink ethtool { -i | -T | -P } DEV
+constexpr const char* kUsage = R"(Usage: fastlink ethtool [ FLAGS ] DEV
+       fastlink ethtool [ FLAGS ] { -a | -k | -S } DEV          (--json: ethtool 6.1's JSON)
+       fastlink ethtool [ FLAGS ] { -c | -g | -l | -i | -T | -P } DEV
+       fastlink ethtool [ FLAGS ] -S DEV [ --all-groups | --groups GROUP... ]
        fastlink ethtool -s DEV [ speed N ] [ lanes N ] [ duplex half|full ] [ autoneg on|off ]
-                               [ advertise HEX[/HEX] ] [ port tp|aui|bnc|mii|fibre|da ]
-                               [ mdix auto|on|off ] [ phyad N ] [ wol pumbagsfd|d|N ]
-                               [ sopass XX:XX:XX:XX:XX:XX ] [ msglvl N[/M] | msglvl TYPE on|off ... [ -- ] ]
+                               [ advertise HEX[/HEX] | advertise MODE on|off ... [ -- ] ]
+                               [ port tp|aui|bnc|mii|fibre|da ] [ mdix auto|on|off ] [ phyad N ]
+                               [ wol pumbagsfd|d|N ] [ sopass XX:XX:XX:XX:XX:XX ]
+                               [ msglvl N[/M] | msglvl TYPE on|off ... [ -- ] ]
                                [ master-slave preferred-master|preferred-slave|forced-master|forced-slave ]
        fastlink ethtool -A DEV [ autoneg on|off ] [ rx on|off ] [ tx on|off ]
        fastlink ethtool -L DEV [ rx N ] [ tx N ] [ other N ] [ combined N ]
@@ -52,7 +53,10 @@ constexpr const char* kUsage = R"(Usage: fastlink ethtool DEV
        fastlink ethtool -K DEV FEATURE on|off [ FEATURE on|off ... ]
        fastlink ethtool -C DEV [ adaptive-rx on|off ] [ adaptive-tx on|off ] [ rx-usecs N ]
                                [ rx-frames N ] [ tx-usecs N ] [ tx-frames N ] ...
-       (see docs/cli/ethtool.md))";
+       fastlink ethtool --version | -h
+FLAGS := { --json | -I | --include-statistics | --debug 0 }
+Long option names are ethtool's (--show-channels, --set-ring, ...); ethtool 6.1's other options
+are refused by name (see docs/cli/ethtool.md).)";
 
 bool parseOnOff(Args& args, std::string_view keyword) {
   std::string v = args.value(keyword);
@@ -88,21 +92,23 @@ void printFailure(const Error& e, const std::string& device, std::string_view ac
     printError(e.reason());
 }
 
-void printJson(Context& ctx, const nlohmann::ordered_json& j) {
-  JsonArrayWriter out(stdout, ctx.options().pretty);
-  out.add(j);
-  out.finish();
-}
-
 // ---- -l / -L, -g / -G, -c / -C: settings by their table -------------------------------
 
-// A show command: the object read by `get`, as ethtool's text or as JSON by its table.
+// A show command: the object read by `get`, as ethtool's text (6.1 has no JSON for -l, -g, -c).
 template <class Info>
 int showSettings(Context& ctx, const std::string& dev, Info (EthtoolApi::*get)(const Ifref&),
                  std::string (*text)(std::string_view, const Info&)) {
-  Info info = (ctx.netlink().ethtool().*get)(dev);
-  if (ctx.options().json) printJson(ctx, settingsJson(dev, info));
-  else std::fputs(text(dev, info).c_str(), stdout);
+  std::fputs(text(dev, (ctx.netlink().ethtool().*get)(dev)).c_str(), stdout);
+  return kExitOk;
+}
+
+/// ethtool's JSON: always indented, the array opened before the request so that a failure
+/// leaves `[ ]` on stdout as ethtool's does.
+template <class Produce>
+int printEthtoolJson(Produce produce) {
+  JsonArrayWriter json(stdout, true);
+  json.add(produce());
+  json.finish();
   return kExitOk;
 }
 
@@ -136,9 +142,9 @@ Info parseSettings(Args& args, std::string_view action, const char* noun) {
 // ---- -k / -K -----------------------------------------------------------------------------
 
 int showFeatures(Context& ctx, const std::string& dev) {
-  FeaturesInfo info = ctx.netlink().ethtool().features(dev);
-  if (ctx.options().json) printJson(ctx, featuresJson(dev, info));
-  else std::fputs(featuresText(dev, info).c_str(), stdout);
+  EthtoolApi& et = ctx.netlink().ethtool();
+  if (ctx.options().json) return printEthtoolJson([&] { return featuresEthtoolJson(dev, et.features(dev)); });
+  std::fputs(featuresText(dev, et.features(dev)).c_str(), stdout);
   return kExitOk;
 }
 
@@ -230,39 +236,62 @@ int setFeatures(Context& ctx, const std::string& dev, Args& args) {
 
 // ---- -S ----------------------------------------------------------------------------------
 
-// ethtool -S DEV: the driver's counters, "NIC statistics:" then "     NAME: VALUE".
+// ethtool -S DEV: the driver's counters, "NIC statistics:" then "     NAME: VALUE" (ethtool 6.1
+// reads them by ioctl and has no JSON for them: a usage error, as there).
 int showDriverStats(Context& ctx, const std::string& dev) {
-  std::vector<DriverStat> stats = ctx.netlink().ethtool().driverStats(dev);
-  if (ctx.options().json) {
-    nlohmann::ordered_json counters = nlohmann::ordered_json::object();
-    for (const auto& s : stats) counters[s.name] = s.value;
-    printJson(ctx, nlohmann::ordered_json{{"ifname", dev}, {"statistics", counters}});
-    return kExitOk;
-  }
+  if (ctx.options().json) throw UsageError("ethtool -S DEV has no JSON output without --all-groups or --groups (as in ethtool 6.1)");
   std::string s = "NIC statistics:\n";
-  for (const auto& stat : stats) s += fmt::format("     {}: {}\n", stat.name, stat.value);
+  for (const auto& stat : ctx.netlink().ethtool().driverStats(dev)) s += fmt::format("     {}: {}\n", stat.name, stat.value);
   std::fputs(s.c_str(), stdout);
   return kExitOk;
 }
 
-// ethtool -S DEV --all-groups: the standard groups over netlink, "GROUP-COUNTER: VALUE".
-int showStandardStats(Context& ctx, const std::string& dev) {
-  std::vector<StatsGroup> groups = ctx.netlink().ethtool().stats(dev);
-  if (ctx.options().json) {
-    nlohmann::ordered_json j{{"ifname", dev}};
-    for (const auto& g : groups) {
-      nlohmann::ordered_json counters = nlohmann::ordered_json::object();
-      for (const auto& [name, value] : g.counters) counters[name] = value;
-      j[g.name] = counters;
-    }
-    printJson(ctx, j);
-    return kExitOk;
-  }
+// ethtool -S DEV --all-groups | --groups NAME...: the standard groups over netlink, as text
+// "GROUP-COUNTER: VALUE" or as ethtool's JSON. The library asks for every group; --groups keeps
+// the named ones (what the kernel would send for them alone), a name the kernel does not know
+// refused as the kernel refuses it, "bit name not found".
+int showStandardStats(Context& ctx, const std::string& dev, const std::vector<std::string>& only) {
+  auto read = [&] {
+    std::vector<StatsGroup> groups = ctx.netlink().ethtool().stats(dev);
+    if (only.empty()) return groups;
+    for (const auto& name : only)
+      if (std::none_of(groups.begin(), groups.end(), [&](const auto& g) { return g.name == name; })) {
+        std::string known;
+        for (const auto& g : groups) known += (known.empty() ? "" : ", ") + g.name;
+        throw Error(std::make_error_code(std::errc::operation_not_supported), "ethtool -S --groups",
+                    fmt::format("bit name not found: \"{}\" is not a statistics group (this kernel's: {})", name, known));
+      }
+    std::erase_if(groups, [&](const auto& g) { return std::find(only.begin(), only.end(), g.name) == only.end(); });
+    return groups;
+  };
+  if (ctx.options().json) return printEthtoolJson([&] { return statsEthtoolJson(dev, read()); });
+  std::vector<StatsGroup> groups = read();
   std::string s = fmt::format("Standard stats for {}:\n", dev);
   for (const auto& g : groups)
     for (const auto& [name, value] : g.counters) s += fmt::format("{}-{}: {}\n", g.name, name, value);
   std::fputs(s.c_str(), stdout);
   return kExitOk;
+}
+
+// -S's parameters as ethtool's parser takes them: none (the driver's counters), --all-groups,
+// or --groups with one name or more (one of the two, once).
+int showStats(Context& ctx, const std::string& dev, Args& args) {
+  if (args.done()) return showDriverStats(ctx, dev);
+  std::vector<std::string> only;
+  bool all = false;
+  while (!args.done()) {
+    std::string word = args.next();
+    if (word != "--all-groups" && word != "--groups")
+      throw UsageError(fmt::format("ethtool -S: unknown parameter \"{}\" (it takes --all-groups or --groups NAME...)", word));
+    if (all || !only.empty()) throw UsageError(fmt::format("ethtool -S: duplicate parameter \"{}\" (--all-groups and --groups are one parameter)", word));
+    if (word == "--all-groups") {
+      all = true;
+      continue;
+    }
+    while (!args.done() && !args.peek().starts_with("--")) only.push_back(args.next());
+    if (only.empty()) throw UsageError("ethtool -S: --groups needs a group name (eth-phy, eth-mac, eth-ctrl, rmon, ...)");
+  }
+  return showStandardStats(ctx, dev, only);
 }
 
 // ---- ethtool DEV, -s ----------------------------------------------------------------------
@@ -317,6 +346,34 @@ BitsetChange numericBits(std::string_view word, const std::string& text, bool he
   return change;
 }
 
+/// A bitset parameter as ethtool's parser takes it (advertise, msglvl): a number (hexadecimal
+/// for `hex`) with an optional /MASK, or the kernel's names of the bits, `NAME on|off` pairs
+/// up to "--" or the end ("wol" is a message class as well as a keyword of -s: it is a name
+/// here, as in ethtool).
+BitsetChange bitsArgument(Args& args, std::string_view word, bool hex) {
+  std::string v = args.value(word);
+  // ethtool's test (netlink/parser.c): 0x in front, or hex digits with at most one "/" (the
+  // mask may have its own 0x).
+  auto numeric = [](std::string_view t) {
+    auto hex0x = [](std::string_view x) { return x.size() >= 2 && x[0] == '0' && (x[1] == 'x' || x[1] == 'X'); };
+    if (hex0x(t)) return true;
+    std::size_t slash = t.find('/');
+    std::string_view value = t.substr(0, slash), mask = slash == std::string_view::npos ? "" : t.substr(slash + 1);
+    if (hex0x(mask)) mask.remove_prefix(2);
+    auto allHex = [](std::string_view x) { return x.find_first_not_of("0123456789abcdefABCDEF") == std::string_view::npos; };
+    return allHex(value) && allHex(mask);
+  };
+  if (numeric(v)) return numericBits(word, v, hex);
+  BitsetChange named;
+  named.named.emplace_back(v, parseOnOff(args, v));
+  while (!args.done() && args.peek() != "--") {
+    std::string name = args.next();
+    named.named.emplace_back(name, parseOnOff(args, name));
+  }
+  if (!args.done()) args.next();
+  return named;
+}
+
 /// wol: ethtool's letters (p u m b a g s f; d: none) or a number, the whole set either way.
 BitsetChange wolBits(const std::string& text) {
   if (text.find_first_not_of("pumbagsfd") != std::string::npos) return numericBits("wol", text, false);
@@ -346,7 +403,7 @@ std::vector<uint8_t> sopassBytes(const std::string& text) {
 }
 
 constexpr const char* kSetWords =
-    "speed N, lanes N, duplex half|full, autoneg on|off, advertise HEX[/HEX], port tp|aui|bnc|mii|fibre|da, "
+    "speed N, lanes N, duplex half|full, autoneg on|off, advertise HEX[/HEX] | advertise MODE on|off ... [--], port tp|aui|bnc|mii|fibre|da, "
     "mdix auto|on|off, phyad N, wol pumbagsfd|d|N, sopass XX:XX:XX:XX:XX:XX, msglvl N[/M] | msglvl TYPE on|off ... [--], "
     "master-slave preferred-master|preferred-slave|forced-master|forced-slave";
 
@@ -368,7 +425,7 @@ int setLinkSettings(Context& ctx, const std::string& dev, Args& args) {
     else if (word == "lanes") modes.lanes = parseU32(args.value(word), word);
     else if (word == "duplex") modes.duplex = lookupValue(args, word, {{"half", DUPLEX_HALF}, {"full", DUPLEX_FULL}});
     else if (word == "autoneg") modes.autoneg = parseOnOff(args, word);
-    else if (word == "advertise") modes.advertise = numericBits(word, args.value(word), true);
+    else if (word == "advertise") modes.advertise = bitsArgument(args, word, true);
     else if (word == "master-slave")
       modes.masterSlaveCfg = lookupValue(args, word, {{"preferred-master", MASTER_SLAVE_CFG_MASTER_PREFERRED},
                                                       {"preferred-slave", MASTER_SLAVE_CFG_SLAVE_PREFERRED},
@@ -387,23 +444,7 @@ int setLinkSettings(Context& ctx, const std::string& dev, Args& args) {
       throw UsageError("deprecated parameter \"xcvr\" is not supported by the kernel");
     } else if (word == "wol") wol.change = wolBits(args.value(word));
     else if (word == "sopass") wol.sopass = sopassBytes(args.value(word));
-    else if (word == "msglvl") {
-      std::string v = args.value(word);
-      if (!v.empty() && std::isdigit(static_cast<unsigned char>(v[0]))) {
-        debug.change = numericBits(word, v, false);
-      } else {
-        // msglvl TYPE on|off ... [--]: by the kernel's names of the message classes, every pair
-        // up to "--" or the end, as ethtool reads them ("wol" is a class as well as a keyword).
-        BitsetChange named;
-        named.named.emplace_back(v, parseOnOff(args, v));
-        while (!args.done() && args.peek() != "--") {
-          std::string type = args.next();
-          named.named.emplace_back(type, parseOnOff(args, type));
-        }
-        if (!args.done()) args.next();
-        debug.change = named;
-      }
-    }
+    else if (word == "msglvl") debug.change = bitsArgument(args, word, false);
   }
   EthtoolApi& et = ctx.netlink().ethtool();
   // "autoneg on" alone advertises every speed the device supports (ethtool's compatibility with
@@ -421,17 +462,23 @@ int setLinkSettings(Context& ctx, const std::string& dev, Args& args) {
 
 // ---- -a / -A, -i, -T, -P ------------------------------------------------------------------
 
-// ethtool -a: with --json, ethtool's own JSON (always indented; an empty array when it fails).
-int showPause(Context& ctx, const std::string& dev) {
-  std::optional<JsonArrayWriter> json;
-  if (ctx.options().json) json.emplace(stdout, true);
+// ethtool -a: with --json, ethtool's own JSON; -I adds the pause frame counters (a driver
+// without them refuses the request, as with ethtool).
+int showPause(Context& ctx, const std::string& dev, bool statistics) {
   EthtoolApi& et = ctx.netlink().ethtool();
-  PauseInfo p = et.pause(dev);
-  std::optional<std::pair<bool, bool>> negotiated;
-  if (p.autoneg == true)
-    if (auto modes = et.linkSettings(dev).modes) negotiated = negotiatedPause(*modes);
-  if (json) json->add(pauseJson(dev, p, negotiated));
-  else std::fputs(pauseText(dev, p, negotiated).c_str(), stdout);
+  auto read = [&] {
+    PauseInfo p = et.pause(dev, statistics);
+    std::optional<std::pair<bool, bool>> negotiated;
+    if (p.autoneg == true)
+      if (auto modes = et.linkSettings(dev).modes) negotiated = negotiatedPause(*modes);
+    return std::pair(p, negotiated);
+  };
+  if (ctx.options().json) return printEthtoolJson([&] {
+    auto [p, negotiated] = read();
+    return pauseJson(dev, p, negotiated, statistics);
+  });
+  auto [p, negotiated] = read();
+  std::fputs(pauseText(dev, p, negotiated).c_str(), stdout);
   return kExitOk;
 }
 
@@ -454,14 +501,124 @@ int showPermanentAddress(Context& ctx, const std::string& dev) {
   return kExitOk;
 }
 
-// ---- dispatch ----------------------------------------------------------------------------
+// ---- dispatch: ethtool 6.1's option table -------------------------------------------------
+
+/// What precedes the option on ethtool's command line: --json, -I (pause statistics).
+struct EthtoolFlags {
+  bool statistics = false;
+};
+
+using Run = int (*)(Context&, const std::string& dev, Args&, const EthtoolFlags&);
+
+/// One row of ethtool 6.1's args[] (ethtool.c): its spellings, whether 6.1 prints JSON for it,
+/// and fastlink's implementation, or (`refused`) what it does, for the error refusing it.
+struct EthtoolOption {
+  const char* names;
+  bool json = false;
+  Run run = nullptr;
+  const char* refused = nullptr;
+};
+
+/// A read that takes nothing after the device: ethtool's "unexpected parameter".
+void onlyDevice(Args& args, std::string_view action) {
+  if (!args.done()) args.unknown(fmt::format("ethtool {} takes only a device", action));
+}
+
+template <class Info>
+Info settingsOf(Args& args, std::string_view action, const char* noun) {
+  return parseSettings<Info>(args, action, noun);
+}
+
+constexpr EthtoolOption kOptions[] = {
+    {"", false, [](Context& c, const std::string& d, Args& a, const EthtoolFlags&) { return onlyDevice(a, "DEV"), showLinkSettings(c, d); }},
+    {"-s|--change", false, [](Context& c, const std::string& d, Args& a, const EthtoolFlags&) { return setLinkSettings(c, d, a); }},
+    {"-a|--show-pause", true, [](Context& c, const std::string& d, Args& a, const EthtoolFlags& f) {
+       return onlyDevice(a, "-a"), showPause(c, d, f.statistics); }},
+    {"-A|--pause", false, [](Context& c, const std::string& d, Args& a, const EthtoolFlags&) {
+       return c.netlink().ethtool().setPause(d, settingsOf<PauseInfo>(a, "-A", "pause parameter")), kExitOk; }},
+    {"-c|--show-coalesce", false, [](Context& c, const std::string& d, Args& a, const EthtoolFlags&) {
+       return onlyDevice(a, "-c"), showSettings(c, d, &EthtoolApi::coalesce, coalesceText); }},
+    {"-C|--coalesce", false, [](Context& c, const std::string& d, Args& a, const EthtoolFlags&) {
+       return c.netlink().ethtool().setCoalesce(d, settingsOf<CoalesceInfo>(a, "-C", "coalescing parameter")), kExitOk; }},
+    {"-g|--show-ring", false, [](Context& c, const std::string& d, Args& a, const EthtoolFlags&) {
+       return onlyDevice(a, "-g"), showSettings(c, d, &EthtoolApi::rings, ringsText); }},
+    {"-G|--set-ring", false, [](Context& c, const std::string& d, Args& a, const EthtoolFlags&) {
+       return c.netlink().ethtool().setRings(d, settingsOf<RingsInfo>(a, "-G", "ring parameter")), kExitOk; }},
+    {"-k|--show-features|--show-offload", true, [](Context& c, const std::string& d, Args& a, const EthtoolFlags&) {
+       return onlyDevice(a, "-k"), showFeatures(c, d); }},
+    {"-K|--features|--offload", false, [](Context& c, const std::string& d, Args& a, const EthtoolFlags&) { return setFeatures(c, d, a); }},
+    {"-i|--driver", false, [](Context& c, const std::string& d, Args& a, const EthtoolFlags&) {
+       return onlyDevice(a, "-i"), showDriverInfo(c, d); }},
+    {"-d|--register-dump", false, nullptr, "a register dump"},
+    {"-e|--eeprom-dump", false, nullptr, "an EEPROM dump"},
+    {"-E|--change-eeprom", false, nullptr, "writing the EEPROM"},
+    {"-r|--negotiate", false, nullptr, "restarting autonegotiation"},
+    {"-p|--identify", false, nullptr, "identifying the port (blinking)"},
+    {"-t|--test", false, nullptr, "the adapter's self test"},
+    {"-S|--statistics", true, [](Context& c, const std::string& d, Args& a, const EthtoolFlags&) { return showStats(c, d, a); }},
+    {"--phy-statistics", false, nullptr, "the PHY's statistics"},
+    {"-n|-u|--show-nfc|--show-ntuple", false, nullptr, "showing flow classification rules (fastlink steer covers ntuple rules)"},
+    {"-N|-U|--config-nfc|--config-ntuple", false, nullptr, "flow classification rules (fastlink steer covers ntuple rules)"},
+    {"-T|--show-time-stamping", false, [](Context& c, const std::string& d, Args& a, const EthtoolFlags&) {
+       return onlyDevice(a, "-T"), showTsInfo(c, d); }},
+    {"-x|--show-rxfh-indir|--show-rxfh", false, nullptr, "showing the RSS indirection table and key"},
+    {"-X|--set-rxfh-indir|--rxfh", false, nullptr, "setting the RSS indirection table and key"},
+    {"-f|--flash", false, nullptr, "flashing firmware"},
+    {"-P|--show-permaddr", false, [](Context& c, const std::string& d, Args& a, const EthtoolFlags&) {
+       return onlyDevice(a, "-P"), showPermanentAddress(c, d); }},
+    {"-w|--get-dump", false, nullptr, "the firmware dump"},
+    {"-W|--set-dump", false, nullptr, "the firmware dump flag"},
+    {"-l|--show-channels", false, [](Context& c, const std::string& d, Args& a, const EthtoolFlags&) {
+       return onlyDevice(a, "-l"), showSettings(c, d, &EthtoolApi::channels, channelsText); }},
+    {"-L|--set-channels", false, [](Context& c, const std::string& d, Args& a, const EthtoolFlags&) {
+       return c.netlink().ethtool().setChannels(d, settingsOf<ChannelsInfo>(a, "-L", "channel count")), kExitOk; }},
+    {"--show-priv-flags", false, nullptr, "the driver's private flags"},
+    {"--set-priv-flags", false, nullptr, "the driver's private flags"},
+    {"-m|--dump-module-eeprom|--module-info", false, nullptr, "the module EEPROM"},
+    {"--show-eee", false, nullptr, "EEE settings"},
+    {"--set-eee", false, nullptr, "EEE settings"},
+    {"--set-phy-tunable", false, nullptr, "PHY tunables"},
+    {"--get-phy-tunable", false, nullptr, "PHY tunables"},
+    {"--get-tunable", false, nullptr, "tunables"},
+    {"--set-tunable", false, nullptr, "tunables"},
+    {"--reset", false, nullptr, "resetting components"},
+    {"--show-fec", true, nullptr, "FEC settings"},
+    {"--set-fec", false, nullptr, "FEC settings"},
+    {"-Q|--per-queue", false, nullptr, "per-queue commands"},
+    {"--cable-test", true, nullptr, "the cable test"},
+    {"--cable-test-tdr", true, nullptr, "the cable test"},
+    {"--show-tunnels", false, nullptr, "tunnel offload information"},
+    {"--show-module", true, nullptr, "transceiver module settings"},
+    {"--set-module", false, nullptr, "transceiver module settings"},
+};
+
+const EthtoolOption* findOption(std::string_view word) {
+  for (const auto& o : kOptions) {
+    std::string_view names = o.names;
+    if (names.empty()) continue;
+    for (std::size_t at = 0; at <= names.size();) {
+      std::size_t bar = std::min(names.find('|', at), names.size());
+      if (names.substr(at, bar - at) == word) return &o;
+      at = bar + 1;
+    }
+  }
+  return nullptr;
+}
 
 int runEthtoolCommand(Context& ctx, Args& args) {
   GlobalOptions options = ctx.options();
-  bool allGroups = false;
-  while (!args.done() && (args.peek() == "--json" || args.peek() == "-j" || args.peek() == "--all-groups")) {
-    if (args.next() == "--all-groups") allGroups = true;
-    else options.json = true;
+  EthtoolFlags flags;
+  // ethtool's flags, before the option: --json (and fastlink's -j), -I, --debug N.
+  for (;;) {
+    if (args.accept("--json") || args.accept("-j")) options.json = true;
+    else if (args.accept("-I") || args.accept("--include-statistics")) flags.statistics = true;
+    else if (args.accept("--debug")) {
+      // ethtool's debug mask prints its netlink messages; fastlink has no such output, so only
+      // the mask that prints nothing is taken.
+      if (args.done()) throw UsageError("ethtool --debug needs a mask (N)");
+      if (parseU32(args.next(), "--debug") != 0)
+        throw UsageError("ethtool --debug N: fastlink prints no ethtool debug messages (only --debug 0 is taken)");
+    } else break;
   }
   if (args.done()) {
     std::fputs((std::string(kUsage) + "\n").c_str(), stderr);
@@ -471,58 +628,40 @@ int runEthtoolCommand(Context& ctx, Args& args) {
     printLine(kUsage);
     return kExitOk;
   }
+  if (args.accept("--version")) {
+    // The grammar, texts and statuses fastlink's ethtool follows (docs/cli/ethtool.md).
+    printLine("ethtool version 6.1");
+    return kExitOk;
+  }
+  if (args.peek() == "--monitor") throw UsageError("ethtool --monitor is \"fastlink monitor ethtool\" in fastlink");
   // A first word that is not an option is the device: `ethtool DEV`, the link settings.
-  std::string action = args.peek().starts_with("-") ? args.next() : std::string();
+  const EthtoolOption* option = &kOptions[0];
+  std::string action;
+  if (args.peek().starts_with("-")) {
+    option = findOption(args.peek());
+    if (!option)
+      throw UsageError(fmt::format("ethtool option \"{}\" is not one of ethtool 6.1's (see fastlink ethtool help)", args.peek()));
+    action = args.next();
+    if (option->refused)
+      throw UsageError(fmt::format("ethtool {} ({}) is not supported by fastlink; it covers DEV, -s, -a, -A, -c, -C, "
+                                   "-g, -G, -k, -K, -i, -S, -T, -P, -l, -L (docs/cli/ethtool.md)",
+                                   action, option->refused));
+  }
   if (args.done()) throw UsageError(fmt::format("ethtool {}: a device name is required", action));
   std::string dev = args.next();
-  // ethtool 6.1 has --json only for -a, -k, -S (and fastlink for -l, -g, -c too): elsewhere it is
-  // a bad command line, status 1.
-  static constexpr std::string_view kNoJson[] = {"", "-i", "--driver", "-T", "--show-time-stamping", "-P",
-                                                 "--show-permaddr", "-s", "--change", "-A", "--pause"};
-  if (options.json && std::find(std::begin(kNoJson), std::end(kNoJson), action) != std::end(kNoJson))
-    throw UsageError(fmt::format("ethtool {} has no JSON output (ethtool 6.1 has none either)",
-                                 action.empty() ? "DEV" : action));
-  // --all-groups may follow the device for -S, as ethtool takes it.
-  if (action == "-S" && !args.done() && args.peek() == "--all-groups") {
-    args.next();
-    allGroups = true;
-  }
+  if (options.json && !option->json)
+    throw UsageError(fmt::format("ethtool {} has no JSON output (as in ethtool 6.1)", action.empty() ? "DEV" : action));
   Context local(options);
   Context& c = options.json == ctx.options().json ? ctx : local;
-  auto showOnly = [&](auto... show) {
-    if (!args.done()) args.unknown(fmt::format("ethtool {} takes only a device", action));
-    if constexpr (sizeof...(show) == 1) return (show(c, dev), ...);
-    else return showSettings(c, dev, show...);
-  };
+  const bool driverStats = args.done();  // -S with no parameter: the driver's counters
   try {
-    EthtoolApi& et = c.netlink().ethtool();
-    if (action == "-l" || action == "--show-channels") return showOnly(&EthtoolApi::channels, channelsText);
-    if (action == "-L" || action == "--set-channels")
-      return et.setChannels(dev, parseSettings<ChannelsInfo>(args, "-L", "channel count")), kExitOk;
-    if (action == "-g" || action == "--show-ring") return showOnly(&EthtoolApi::rings, ringsText);
-    if (action == "-G" || action == "--set-ring")
-      return et.setRings(dev, parseSettings<RingsInfo>(args, "-G", "ring parameter")), kExitOk;
-    if (action == "-k" || action == "--show-features" || action == "--show-offload") return showOnly(showFeatures);
-    if (action == "-K" || action == "--features" || action == "--offload") return setFeatures(c, dev, args);
-    if (action == "-c" || action == "--show-coalesce") return showOnly(&EthtoolApi::coalesce, coalesceText);
-    if (action == "-C" || action == "--coalesce")
-      return et.setCoalesce(dev, parseSettings<CoalesceInfo>(args, "-C", "coalescing parameter")), kExitOk;
-    if (action == "-S" || action == "--statistics") return showOnly(allGroups ? showStandardStats : showDriverStats);
-    if (action.empty()) return showOnly(showLinkSettings);
-    if (action == "-s" || action == "--change") return setLinkSettings(c, dev, args);
-    if (action == "-a" || action == "--show-pause") return showOnly(showPause);
-    if (action == "-A" || action == "--pause")
-      return et.setPause(dev, parseSettings<PauseInfo>(args, "-A", "pause parameter")), kExitOk;
-    if (action == "-i" || action == "--driver") return showOnly(showDriverInfo);
-    if (action == "-T" || action == "--show-time-stamping") return showOnly(showTsInfo);
-    if (action == "-P" || action == "--show-permaddr") return showOnly(showPermanentAddress);
+    return option->run(c, dev, args, flags);
   } catch (const Error& e) {
     // `ethtool DEV` reports on stdout that it got nothing, whatever the reason.
     if (action.empty()) std::fputs("No data available\n", stdout);
     printFailure(e, dev, action);
-    return failureStatus(action, !allGroups, e);
+    return failureStatus(action, driverStats, e);
   }
-  throw UsageError(fmt::format("ethtool option \"{}\" is unknown; fastlink covers -s -a -A -i -T -P -l -L -g -G -k -K -c -C -S", action));
 }
 
 int runEthtool(Context& ctx, Args& args) {

@@ -75,33 +75,43 @@ std::string ringsText(std::string_view dev, const RingsInfo& g) {
   return s;
 }
 
-std::string featuresText(std::string_view dev, const FeaturesInfo& info) {
-  std::string s = fmt::format("Features for {}:\n", dev);
+namespace {
+
+// ethtool 6.1's order of `-k` (netlink/features.c): each legacy group but "udp-fragmentation-
+// offload" (no netlink kernel has UFO) with its kernel features, then every other feature.
+// A group matching one feature is that feature under the group's name; a group matching none
+// or several is a heading (`onGroup`, on when any member is) over its members (`onFeature`
+// with prefix "\t"). Text and --json walk the same order.
+template <class OnGroup, class OnFeature>
+void walkFeatures(const FeaturesInfo& info, OnGroup onGroup, OnFeature onFeature) {
   std::vector<bool> shown(info.features.size(), false);
   for (const auto& g : kLegacy) {
+    if (std::string_view(g.shortName) == "ufo") continue;
     std::vector<std::size_t> hits;
     for (std::size_t i = 0; i < info.features.size(); ++i)
-      if (matchesFeaturePattern(info.features[i].name, g.pattern)) hits.push_back(i);
-    if (hits.empty()) continue;
-    if (hits.size() == 1) {
-      const Feature& f = info.features[hits[0]];
-      s += featureLine("", g.longName, f.active, f.fixed(), f.wanted);
-    } else {
-      // ethtool prints a group's line with no [fixed]/[requested] suffix: on if any is on.
-      bool any = false;
-      for (auto i : hits) any = any || info.features[i].active;
-      s += fmt::format("{}: {}\n", g.longName, any ? "on" : "off");
-      for (auto i : hits) {
-        const Feature& f = info.features[i];
-        s += featureLine("\t", f.name, f.active, f.fixed(), f.wanted);
-      }
+      if (!shown[i] && matchesFeaturePattern(info.features[i].name, g.pattern)) hits.push_back(i);
+    bool any = false;
+    for (auto i : hits) any = any || info.features[i].active;
+    if (hits.size() != 1) onGroup(g.longName, any);
+    for (auto i : hits) {
+      shown[i] = true;
+      if (hits.size() == 1) onFeature("", g.longName, info.features[i]);
+      else onFeature("\t", info.features[i].name, info.features[i]);
     }
-    for (auto i : hits) shown[i] = true;
   }
-  for (std::size_t i = 0; i < info.features.size(); ++i) {
-    const Feature& f = info.features[i];
-    if (!shown[i]) s += featureLine("", f.name, f.active, f.fixed(), f.wanted);
-  }
+  for (std::size_t i = 0; i < info.features.size(); ++i)
+    if (!shown[i]) onFeature("", info.features[i].name, info.features[i]);
+}
+
+}  // namespace
+
+std::string featuresText(std::string_view dev, const FeaturesInfo& info) {
+  std::string s = fmt::format("Features for {}:\n", dev);
+  walkFeatures(
+      info, [&](const char* group, bool on) { s += fmt::format("{}: {}\n", group, on ? "on" : "off"); },
+      [&](const char* prefix, const std::string& name, const Feature& f) {
+        s += featureLine(prefix, name, f.active, f.fixed(), f.wanted);
+      });
   return s;
 }
 
@@ -131,6 +141,26 @@ nlohmann::ordered_json featuresJson(std::string_view dev, const FeaturesInfo& in
   return {{"ifname", std::string(dev)}, {"features", features}};
 }
 
+
+nlohmann::ordered_json featuresEthtoolJson(std::string_view dev, const FeaturesInfo& info) {
+  nlohmann::ordered_json j{{"ifname", std::string(dev)}};
+  walkFeatures(
+      info, [&](const char* group, bool on) { j[group] = {{"active", on}, {"fixed", nullptr}, {"requested", nullptr}}; },
+      [&](const char*, const std::string& name, const Feature& f) {
+        j[name] = {{"active", f.active}, {"fixed", f.fixed()}, {"requested", f.wanted}};
+      });
+  return j;
+}
+
+nlohmann::ordered_json statsEthtoolJson(std::string_view dev, std::span<const StatsGroup> groups) {
+  nlohmann::ordered_json j{{"ifname", std::string(dev)}};
+  for (const auto& g : groups) {
+    nlohmann::ordered_json counters = nlohmann::ordered_json::object();
+    for (const auto& [name, value] : g.counters) counters[name] = value;
+    j[g.name] = counters;
+  }
+  return j;
+}
 
 // ---- ethtool DEV (link settings), -i, -T, -P, -a -------------------------------------------
 
@@ -472,11 +502,13 @@ std::string pauseText(std::string_view dev, const PauseInfo& p, std::optional<st
   return s + "\n";
 }
 
-nlohmann::ordered_json pauseJson(std::string_view dev, const PauseInfo& p, std::optional<std::pair<bool, bool>> negotiated) {
+nlohmann::ordered_json pauseJson(std::string_view dev, const PauseInfo& p, std::optional<std::pair<bool, bool>> negotiated,
+                                 bool statistics) {
   nlohmann::ordered_json j = settingsJson(dev, p);
   if (negotiated) j["negotiated"] = {{"rx", negotiated->first}, {"tx", negotiated->second}};
-  // ethtool opens "statistics" whenever the kernel sent the nest; the counters inside are those sent.
-  if (p.txFrames || p.rxFrames) {
+  // ethtool opens "statistics" whenever the kernel sent the nest, which it does for every
+  // request with the statistics flag (-I); the counters inside are those the driver set.
+  if (statistics || p.txFrames || p.rxFrames) {
     nlohmann::ordered_json stats = nlohmann::ordered_json::object();
     if (p.txFrames) stats["tx_pause_frames"] = *p.txFrames;
     if (p.rxFrames) stats["rx_pause_frames"] = *p.rxFrames;

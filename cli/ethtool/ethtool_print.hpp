@@ -49,12 +49,14 @@ std::string tsInfoText(std::string_view dev, const TsInfo& t);
 std::string permanentAddressText(std::optional<std::span<const uint8_t>> address);
 /// `ethtool -a DEV`: `negotiated` (rx, tx) when autonegotiation is on and both ends' modes are known.
 std::string pauseText(std::string_view dev, const PauseInfo& p, std::optional<std::pair<bool, bool>> negotiated);
-nlohmann::ordered_json pauseJson(std::string_view dev, const PauseInfo& p, std::optional<std::pair<bool, bool>> negotiated);
+/// `statistics`: asked with -I (the kernel then always sends the statistics nest).
+nlohmann::ordered_json pauseJson(std::string_view dev, const PauseInfo& p, std::optional<std::pair<bool, bool>> negotiated,
+                                 bool statistics = false);
 /// The pause modes the two ends agree on (ethtool's rule over the Pause and Asym_Pause bits).
 std::optional<std::pair<bool, bool>> negotiatedPause(const LinkModesInfo& modes);
 
-/// `fastlink -j ethtool -l DEV` (and -g, -c, -a): {"ifname": DEV, KEY: value, ...}, the set
-/// members under their keys in the library's table (ethtoolSettings).
+/// {"ifname": DEV, KEY: value, ...}: the set members under their keys in the library's table
+/// (ethtoolSettings): `ethtool --json -a` and `fastlink monitor ethtool`'s JSON.
 template <class Info>
 nlohmann::ordered_json settingsJson(std::string_view dev, const Info& info) {
   nlohmann::ordered_json j{{"ifname", std::string(dev)}};
@@ -64,6 +66,13 @@ nlohmann::ordered_json settingsJson(std::string_view dev, const Info& info) {
     }, p.member);
   return j;
 }
+/// fastlink's JSON of a feature set ({"ifname", "features": {NAME: {active, fixed, requested}}}),
+/// for `fastlink monitor ethtool`.
 nlohmann::ordered_json featuresJson(std::string_view dev, const FeaturesInfo& info);
+/// `ethtool --json -k DEV` as ethtool 6.1 prints it: the text's entries in its order, a legacy
+/// group heading with "fixed" and "requested" null.
+nlohmann::ordered_json featuresEthtoolJson(std::string_view dev, const FeaturesInfo& info);
+/// `ethtool --json -S DEV --all-groups|--groups ...`: each group the kernel sent, {} when empty.
+nlohmann::ordered_json statsEthtoolJson(std::string_view dev, std::span<const StatsGroup> groups);
 
 }  // namespace fastlink::cli

@@ -14,22 +14,22 @@
 namespace fastlink::cli {
 namespace {
 
-std::string textOf(const EthtoolEvent& e, const std::string& dev) {
+// The event's object, as ethtool --monitor prints it (`json` false: the show command's text) or
+// as fastlink's JSON fields; one switch over the kinds for both.
+struct Rendered {
+  std::string text;
+  nlohmann::ordered_json json;
+};
+Rendered render(const EthtoolEvent& e, const std::string& dev, bool json) {
+  auto as = [&](const auto& info, auto text, auto fields) {
+    return json ? Rendered{{}, fields(dev, info)} : Rendered{text(dev, info), {}};
+  };
+  auto settings = [](std::string_view d, const auto& info) { return settingsJson(d, info); };
   switch (e.kind) {
-    case EthtoolEventKind::Channels: return channelsText(dev, *e.channels());
-    case EthtoolEventKind::Rings: return ringsText(dev, *e.rings());
-    case EthtoolEventKind::Features: return featuresText(dev, *e.features());
-    case EthtoolEventKind::Coalesce: return coalesceText(dev, *e.coalesce());
-  }
-  return {};
-}
-
-nlohmann::ordered_json jsonOf(const EthtoolEvent& e, const std::string& dev) {
-  switch (e.kind) {
-    case EthtoolEventKind::Channels: return settingsJson(dev, *e.channels());
-    case EthtoolEventKind::Rings: return settingsJson(dev, *e.rings());
-    case EthtoolEventKind::Features: return featuresJson(dev, *e.features());
-    case EthtoolEventKind::Coalesce: return settingsJson(dev, *e.coalesce());
+    case EthtoolEventKind::Channels: return as(*e.channels(), channelsText, settings);
+    case EthtoolEventKind::Rings: return as(*e.rings(), ringsText, settings);
+    case EthtoolEventKind::Features: return as(*e.features(), featuresText, featuresJson);
+    case EthtoolEventKind::Coalesce: return as(*e.coalesce(), coalesceText, settings);
   }
   return {};
 }
@@ -45,7 +45,7 @@ class EthtoolPrinter {
     // The header always names the device; an index only if a kernel ever left the name out.
     const std::string dev = e.ifname.empty() ? std::to_string(e.ifindex) : e.ifname;
     if (jsonOutput_) printJson(e, dev);
-    else out_.put('\n').put(textOf(e, dev));
+    else out_.put('\n').put(render(e, dev, false).text);
     out_.endRecord();
   }
 
@@ -65,7 +65,7 @@ class EthtoolPrinter {
   void printJson(const EthtoolEvent& e, const std::string& dev) {
     json_.beginObject();
     json_.field("event", "changed").field("object", "ethtool").field("kind", ethtoolEventKindName(e.kind));
-    const nlohmann::ordered_json fields = jsonOf(e, dev);  // held: items() refers into it
+    const nlohmann::ordered_json fields = render(e, dev, true).json;  // held: items() refers into it
     for (const auto& [key, value] : fields.items()) {
       json_.key(key);
       json_.rawValue().put(value.dump());

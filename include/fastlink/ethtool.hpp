@@ -333,7 +333,7 @@ class IEthtoolApi {
   virtual CoalesceInfo coalesce(const Ifref& device) = 0;
   /// Equivalent to: ethtool -C DEV [rx-usecs N] ...
   virtual void setCoalesce(const Ifref& device, const CoalesceInfo& coalesce) = 0;
-  /// The standard statistics groups the driver reports counters in (empty when none).
+  /// Every standard statistics group the kernel knows, with the driver's counters (none: empty).
   /// Equivalent to: ethtool -S DEV --all-groups
   virtual std::vector<StatsGroup> stats(const Ifref& device) = 0;
   /// The driver's own counters (ETH_SS_STATS). The ethtool netlink family does not carry them,

@@ -13,7 +13,9 @@
 #include <new>
 #include <map>
 #include <memory>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "core/engine.hpp"
 #include "fastlink/ethtool.hpp"
@@ -72,23 +74,43 @@ Request setRequest(const GenlFamily& family, uint8_t cmd, const Ifref& device, c
 
 }  // namespace
 
-Request EthtoolRequests::getChannels(const GenlFamily& family, const Ifref& device) {
-  return getRequest(family, ETHTOOL_MSG_CHANNELS_GET, device, "ethtool -l");
+namespace {
+
+// The three messages of settings by table (-l/-L, -g/-G, -c/-C): their GET and SET commands,
+// ethtool's options and the noun of an empty SET, beside the attribute table that encodes it.
+template <class Params>
+struct SettingsMessage {
+  uint8_t get, set;
+  const char *show, *change, *noun;
+  const Params& params;
+};
+template <class Params>
+SettingsMessage(uint8_t, uint8_t, const char*, const char*, const char*, const Params&) -> SettingsMessage<Params>;
+
+const SettingsMessage kChannelsMessage{ETHTOOL_MSG_CHANNELS_GET, ETHTOOL_MSG_CHANNELS_SET, "ethtool -l", "ethtool -L",
+                                       "channel count", genl::kChannels};
+const SettingsMessage kRingsMessage{ETHTOOL_MSG_RINGS_GET, ETHTOOL_MSG_RINGS_SET, "ethtool -g", "ethtool -G",
+                                    "ring parameter", genl::kRings};
+const SettingsMessage kCoalesceMessage{ETHTOOL_MSG_COALESCE_GET, ETHTOOL_MSG_COALESCE_SET, "ethtool -c", "ethtool -C",
+                                       "coalescing parameter", genl::kCoalesce};
+
+template <class Message>
+Request getSettings(const Message& m, const GenlFamily& family, const Ifref& device) {
+  return getRequest(family, m.get, device, m.show);
+}
+template <class Message, class Info>
+Request setSettings(const Message& m, const GenlFamily& family, const Ifref& device, const Info& info) {
+  return setRequest(family, m.set, device, m.change, m.noun, [&](auto& w) { m.params.table.encode(w, info); });
 }
 
-Request EthtoolRequests::setChannels(const GenlFamily& family, const Ifref& device, const ChannelsInfo& c) {
-  return setRequest(family, ETHTOOL_MSG_CHANNELS_SET, device, "ethtool -L", "channel count",
-                    [&](auto& w) { genl::kChannels.table.encode(w, c); });
-}
+}  // namespace
 
-Request EthtoolRequests::getRings(const GenlFamily& family, const Ifref& device) {
-  return getRequest(family, ETHTOOL_MSG_RINGS_GET, device, "ethtool -g");
-}
-
-Request EthtoolRequests::setRings(const GenlFamily& family, const Ifref& device, const RingsInfo& g) {
-  return setRequest(family, ETHTOOL_MSG_RINGS_SET, device, "ethtool -G", "ring parameter",
-                    [&](auto& w) { genl::kRings.table.encode(w, g); });
-}
+Request EthtoolRequests::getChannels(const GenlFamily& f, const Ifref& d) { return getSettings(kChannelsMessage, f, d); }
+Request EthtoolRequests::setChannels(const GenlFamily& f, const Ifref& d, const ChannelsInfo& c) { return setSettings(kChannelsMessage, f, d, c); }
+Request EthtoolRequests::getRings(const GenlFamily& f, const Ifref& d) { return getSettings(kRingsMessage, f, d); }
+Request EthtoolRequests::setRings(const GenlFamily& f, const Ifref& d, const RingsInfo& g) { return setSettings(kRingsMessage, f, d, g); }
+Request EthtoolRequests::getCoalesce(const GenlFamily& f, const Ifref& d) { return getSettings(kCoalesceMessage, f, d); }
+Request EthtoolRequests::setCoalesce(const GenlFamily& f, const Ifref& d, const CoalesceInfo& c) { return setSettings(kCoalesceMessage, f, d, c); }
 
 Request EthtoolRequests::getFeatures(const GenlFamily& family, const Ifref& device) {
   // Compact: four bitsets of a few words each instead of a nest per feature; the names come
@@ -136,26 +158,28 @@ Request EthtoolRequests::stringSet(const GenlFamily& family, uint32_t setId) {
 
 Request EthtoolRequests::featureNames(const GenlFamily& family) { return stringSet(family, ETH_SS_FEATURES); }
 
-Request EthtoolRequests::getCoalesce(const GenlFamily& family, const Ifref& device) {
-  return getRequest(family, ETHTOOL_MSG_COALESCE_GET, device, "ethtool -c");
-}
+namespace {
 
-Request EthtoolRequests::setCoalesce(const GenlFamily& family, const Ifref& device, const CoalesceInfo& c) {
-  return setRequest(family, ETHTOOL_MSG_COALESCE_SET, device, "ethtool -C", "coalescing parameter",
-                    [&](auto& w) { genl::kCoalesce.table.encode(w, c); });
-}
-
-Request EthtoolRequests::getStats(const GenlFamily& family, const Ifref& device) {
+// A STATS_GET for the first `groups` standard groups: a compact bitset with NOMASK, every bit
+// set (bit 0 eth-phy, 1 eth-mac, 2 eth-ctrl, 3 rmon, then what newer kernels add).
+Request statsRequest(const GenlFamily& family, const Ifref& device, uint32_t groups) {
   genl::GenlWriter w(family, ETHTOOL_MSG_STATS_GET, ETHTOOL_GENL_VERSION);
   putHeader(w, device, 0, ETHTOOL_A_STATS_HEADER);
-  // A compact bitset with NOMASK: the groups wanted, as words (bits 0-3: phy, mac, ctrl, rmon).
-  std::size_t groups = w.beginNest(ETHTOOL_A_STATS_GROUPS);
+  std::size_t nest = w.beginNest(ETHTOOL_A_STATS_GROUPS);
   w.putFlag(ETHTOOL_A_BITSET_NOMASK);
-  w.putU32(ETHTOOL_A_BITSET_SIZE, __ETHTOOL_STATS_CNT);
-  uint32_t all = (1u << __ETHTOOL_STATS_CNT) - 1;
-  w.putBytes(ETHTOOL_A_BITSET_VALUE, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(&all), 4));
-  w.endNest(groups);
+  w.putU32(ETHTOOL_A_BITSET_SIZE, groups);
+  std::vector<uint32_t> all((groups + 31) / 32, ~0u);
+  if (groups % 32) all.back() = (1u << (groups % 32)) - 1;
+  w.putBytes(ETHTOOL_A_BITSET_VALUE,
+             std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(all.data()), all.size() * sizeof(uint32_t)));
+  w.endNest(nest);
   return w.toRequest("ethtool -S " + device.toString() + " --all-groups");
+}
+
+}  // namespace
+
+Request EthtoolRequests::getStats(const GenlFamily& family, const Ifref& device) {
+  return statsRequest(family, device, __ETHTOOL_STATS_CNT);
 }
 
 // ---- link settings (ethtool DEV, -s), pause (-a, -A), time stamping (-T) ----------------
@@ -177,22 +201,21 @@ Request EthtoolRequests::getWol(const GenlFamily& family, const Ifref& device) {
 Request EthtoolRequests::getDebug(const GenlFamily& family, const Ifref& device) {
   return getRequest(family, ETHTOOL_MSG_DEBUG_GET, device, "ethtool (message level)");
 }
-Request EthtoolRequests::setLinkModes(const GenlFamily& family, const Ifref& device, const LinkModesInfo& modes) {
-  return setRequest(family, ETHTOOL_MSG_LINKMODES_SET, device, "ethtool -s", "link mode setting",
-                    [&](auto& w) { genl::encodeLinkModes(w, modes); });
+namespace {
+
+// One message of `ethtool -s` (each word goes to the message that carries it).
+template <class Info>
+Request setLinkPart(const GenlFamily& family, uint8_t cmd, const Ifref& device, const char* noun,
+                    void (*encode)(core::MessageWriter&, const Info&), const Info& x) {
+  return setRequest(family, cmd, device, "ethtool -s", noun, [&](auto& w) { encode(w, x); });
 }
-Request EthtoolRequests::setLinkInfo(const GenlFamily& family, const Ifref& device, const LinkInfoSettings& info) {
-  return setRequest(family, ETHTOOL_MSG_LINKINFO_SET, device, "ethtool -s", "port, mdix or phyad",
-                    [&](auto& w) { genl::encodeLinkInfo(w, info); });
-}
-Request EthtoolRequests::setWol(const GenlFamily& family, const Ifref& device, const WolInfo& wol) {
-  return setRequest(family, ETHTOOL_MSG_WOL_SET, device, "ethtool -s", "wake-on setting",
-                    [&](auto& w) { genl::encodeWol(w, wol); });
-}
-Request EthtoolRequests::setDebug(const GenlFamily& family, const Ifref& device, const DebugInfo& debug) {
-  return setRequest(family, ETHTOOL_MSG_DEBUG_SET, device, "ethtool -s", "message level",
-                    [&](auto& w) { genl::encodeDebug(w, debug); });
-}
+
+}  // namespace
+
+Request EthtoolRequests::setLinkModes(const GenlFamily& f, const Ifref& d, const LinkModesInfo& x) { return setLinkPart(f, ETHTOOL_MSG_LINKMODES_SET, d, "link mode setting", genl::encodeLinkModes, x); }
+Request EthtoolRequests::setLinkInfo(const GenlFamily& f, const Ifref& d, const LinkInfoSettings& x) { return setLinkPart(f, ETHTOOL_MSG_LINKINFO_SET, d, "port, mdix or phyad", genl::encodeLinkInfo, x); }
+Request EthtoolRequests::setWol(const GenlFamily& f, const Ifref& d, const WolInfo& x) { return setLinkPart(f, ETHTOOL_MSG_WOL_SET, d, "wake-on setting", genl::encodeWol, x); }
+Request EthtoolRequests::setDebug(const GenlFamily& f, const Ifref& d, const DebugInfo& x) { return setLinkPart(f, ETHTOOL_MSG_DEBUG_SET, d, "message level", genl::encodeDebug, x); }
 Request EthtoolRequests::getPause(const GenlFamily& family, const Ifref& device, bool statistics) {
   return getRequest(family, ETHTOOL_MSG_PAUSE_GET, device, "ethtool -a", statistics ? ETHTOOL_FLAG_STATS : 0);
 }
@@ -224,22 +247,13 @@ const std::vector<std::string>& EthtoolApi::strings(uint32_t setId) {
   return cache_->strings.emplace(setId, std::move(names)).first->second;
 }
 
+ChannelsInfo EthtoolApi::channels(const Ifref& d) { return queryOne<ChannelsInfo>(EthtoolRequests::getChannels(family(), d), genl::decodeChannels); }
 
-ChannelsInfo EthtoolApi::channels(const Ifref& device) {
-  return queryOne<ChannelsInfo>(EthtoolRequests::getChannels(family(), device), genl::decodeChannels);
-}
+void EthtoolApi::setChannels(const Ifref& d, const ChannelsInfo& x) { execute(EthtoolRequests::setChannels(family(), d, x)); }
 
-void EthtoolApi::setChannels(const Ifref& device, const ChannelsInfo& channels) {
-  execute(EthtoolRequests::setChannels(family(), device, channels));
-}
+RingsInfo EthtoolApi::rings(const Ifref& d) { return queryOne<RingsInfo>(EthtoolRequests::getRings(family(), d), genl::decodeRings); }
 
-RingsInfo EthtoolApi::rings(const Ifref& device) {
-  return queryOne<RingsInfo>(EthtoolRequests::getRings(family(), device), genl::decodeRings);
-}
-
-void EthtoolApi::setRings(const Ifref& device, const RingsInfo& rings) {
-  execute(EthtoolRequests::setRings(family(), device, rings));
-}
+void EthtoolApi::setRings(const Ifref& d, const RingsInfo& x) { execute(EthtoolRequests::setRings(family(), d, x)); }
 
 FeaturesInfo EthtoolApi::features(const Ifref& device) {
   const std::vector<std::string>& names = strings(ETH_SS_FEATURES);
@@ -258,32 +272,28 @@ FeaturesSetResult EthtoolApi::setFeatures(const Ifref& device, const FeatureChan
   return out;
 }
 
-CoalesceInfo EthtoolApi::coalesce(const Ifref& device) {
-  return queryOne<CoalesceInfo>(EthtoolRequests::getCoalesce(family(), device), genl::decodeCoalesce);
-}
+CoalesceInfo EthtoolApi::coalesce(const Ifref& d) { return queryOne<CoalesceInfo>(EthtoolRequests::getCoalesce(family(), d), genl::decodeCoalesce); }
 
-void EthtoolApi::setCoalesce(const Ifref& device, const CoalesceInfo& coalesce) {
-  execute(EthtoolRequests::setCoalesce(family(), device, coalesce));
-}
+void EthtoolApi::setCoalesce(const Ifref& d, const CoalesceInfo& x) { execute(EthtoolRequests::setCoalesce(family(), d, x)); }
 
 std::vector<StatsGroup> EthtoolApi::stats(const Ifref& device) {
-  Request r = EthtoolRequests::getStats(family(), device);
+  // Every group this kernel knows (its ETH_SS_STATS_STD string set: 4 on 6.1, "phydev" too on
+  // newer ones), as ethtool's --all-groups asks; every group nest of the reply is returned, an
+  // empty one included (the driver lacks its callback: ethtool's JSON prints it as {}).
+  const std::vector<std::string>& groupNames = strings(ETH_SS_STATS_STD);
+  Request r = statsRequest(family(), device, static_cast<uint32_t>(std::max<std::size_t>(groupNames.size(), 1)));
   std::vector<genl::RawStatsGroup> raw;
   query(r, [&](const nlmsghdr* m) { raw = genl::decodeStats(m); });
   std::vector<StatsGroup> out;
-  bool any = false;
-  for (const auto& g : raw) any = any || !g.counters.empty();
-  if (!any) return out;  // no string set round trips for a device without standard stats
-  const std::vector<std::string>& groupNames = strings(ETH_SS_STATS_STD);
   for (const auto& g : raw) {
-    // A driver without the group's callback still gets the group nest, with no counter in it.
-    if (g.counters.empty()) continue;
     StatsGroup group;
     group.id = g.id;
     group.name = g.id < groupNames.size() ? groupNames[g.id] : "group-" + std::to_string(g.id);
-    const std::vector<std::string>& names = strings(g.stringSet);
-    for (const auto& [index, value] : g.counters)
-      group.counters.emplace_back(index < names.size() ? names[index] : "stat-" + std::to_string(index), value);
+    if (!g.counters.empty()) {
+      const std::vector<std::string>& names = strings(g.stringSet);
+      for (const auto& [index, value] : g.counters)
+        group.counters.emplace_back(index < names.size() ? names[index] : "stat-" + std::to_string(index), value);
+    }
     out.push_back(std::move(group));
   }
   return out;

@@ -5,6 +5,7 @@
 #include <linux/ethtool_netlink.h>
 
 #include <algorithm>
+#include <type_traits>
 #include <cstring>
 #include <map>
 #include <string>
@@ -126,14 +127,25 @@ std::vector<LinkMode> linkModes(const nlattr* a, bool peer) {
   return out;
 }
 
+// A bitset attribute: a SET carries the member's BitsetChange when set (advertise, wol, msglvl);
+// `get` says what the reply's bitset means for the object.
+template <class Member>
+struct MemberOf;
+template <class Info, class T>
+struct MemberOf<T Info::*> {
+  using Class = Info;
+};
+template <uint16_t Attr, auto Change, class Info = typename MemberOf<decltype(Change)>::Class>
+constexpr AttrField<Info> bitsetField(std::type_identity_t<bool (*)(const nlattr*, Info&, const FieldContext&)> get) {
+  return {Attr, [](core::MessageWriter& w, const AttrField<Info>&, const Info& x) {
+            if (x.*Change) putBitset(w, Attr, *(x.*Change));
+          }, get};
+}
+
 constexpr FieldTable kLinkModes({
     field<ETHTOOL_A_LINKMODES_AUTONEG, &LinkModesInfo::autoneg>(),
-    AttrField<LinkModesInfo>{
-        ETHTOOL_A_LINKMODES_OURS,
-        [](core::MessageWriter& w, const AttrField<LinkModesInfo>&, const LinkModesInfo& m) {
-          if (m.advertise) putBitset(w, ETHTOOL_A_LINKMODES_OURS, *m.advertise);
-        },
-        [](const nlattr* a, LinkModesInfo& m, const FieldContext&) { return (m.ours = linkModes(a, false), true); }},
+    bitsetField<ETHTOOL_A_LINKMODES_OURS, &LinkModesInfo::advertise>(
+        [](const nlattr* a, LinkModesInfo& m, const FieldContext&) { return (m.ours = linkModes(a, false), true); }),
     AttrField<LinkModesInfo>{ETHTOOL_A_LINKMODES_PEER, nullptr,
                              [](const nlattr* a, LinkModesInfo& m, const FieldContext&) {
                                return (m.peer = linkModes(a, true), true);
@@ -162,17 +174,13 @@ constexpr FieldTable kLinkState({
 });
 
 constexpr FieldTable kWol({
-    AttrField<WolInfo>{ETHTOOL_A_WOL_MODES,
-                       [](core::MessageWriter& w, const AttrField<WolInfo>&, const WolInfo& x) {
-                         if (x.change) putBitset(w, ETHTOOL_A_WOL_MODES, *x.change);
-                       },
-                       [](const nlattr* a, WolInfo& x, const FieldContext&) {
-                         // The mask is what the device supports, the value what is enabled.
-                         EthtoolBitset b = decodeBitset(a);
-                         x.supported = low32(b.mask.empty() ? b.value : b.mask);
-                         x.modes = low32(b.value);
-                         return true;
-                       }},
+    bitsetField<ETHTOOL_A_WOL_MODES, &WolInfo::change>([](const nlattr* a, WolInfo& x, const FieldContext&) {
+      // The mask is what the device supports, the value what is enabled.
+      EthtoolBitset b = decodeBitset(a);
+      x.supported = low32(b.mask.empty() ? b.value : b.mask);
+      x.modes = low32(b.value);
+      return true;
+    }),
     AttrField<WolInfo>{ETHTOOL_A_WOL_SOPASS,
                        [](core::MessageWriter& w, const AttrField<WolInfo>&, const WolInfo& x) {
                          if (x.sopass) w.putBytes(ETHTOOL_A_WOL_SOPASS, *x.sopass);
@@ -185,18 +193,14 @@ constexpr FieldTable kWol({
 });
 
 constexpr FieldTable kDebug({
-    AttrField<DebugInfo>{ETHTOOL_A_DEBUG_MSGMASK,
-                         [](core::MessageWriter& w, const AttrField<DebugInfo>&, const DebugInfo& x) {
-                           if (x.change) putBitset(w, ETHTOOL_A_DEBUG_MSGMASK, *x.change);
-                         },
-                         [](const nlattr* a, DebugInfo& x, const FieldContext&) {
-                           EthtoolBitset b = decodeBitset(a);
-                           x.msgMask = low32(b.value);
-                           x.classes.clear();
-                           for (uint32_t i = 0; i < b.size; ++i)
-                             if (b.value[i]) x.classes.push_back(bitName(b, i));
-                           return true;
-                         }},
+    bitsetField<ETHTOOL_A_DEBUG_MSGMASK, &DebugInfo::change>([](const nlattr* a, DebugInfo& x, const FieldContext&) {
+      EthtoolBitset b = decodeBitset(a);
+      x.msgMask = low32(b.value);
+      x.classes.clear();
+      for (uint32_t i = 0; i < b.size; ++i)
+        if (b.value[i]) x.classes.push_back(bitName(b, i));
+      return true;
+    }),
 });
 
 // The three lists of -T: the names of the bits set.

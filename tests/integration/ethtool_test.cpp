@@ -5,6 +5,7 @@
 
 #include <fastlink/ethtool.hpp>
 #include <fastlink/fastlink.hpp>
+#include <nlohmann/json.hpp>
 #include <linux/ethtool.h>
 
 #include <map>
@@ -182,11 +183,24 @@ TEST_F(EthtoolTest, RingsAndCoalesceRefusalReachesTheCaller) {
 }
 
 TEST_F(EthtoolTest, StandardStatsOfAVethAreEmpty) {
-  // veth reports no IEEE 802.3 / RMON groups; the request itself must be accepted.
-  EXPECT_TRUE(nl.ethtool().stats("e0").empty());
-  CommandResult r = ns.exec("ethtool -S e0 --all-groups");
-  EXPECT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(r.out, "Standard stats for e0:\n");  // ethtool finds no group either
+  // veth has no IEEE 802.3 / RMON counters; the kernel still answers every group asked for,
+  // empty, and they are the groups `ethtool --json -S --all-groups` lists, in its order.
+  std::vector<StatsGroup> groups = nl.ethtool().stats("e0");
+  CommandResult r = ns.exec("ethtool --json -S e0 --all-groups");
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto theirs = nlohmann::ordered_json::parse(r.out)[0];
+  std::vector<std::string> names, theirNames;
+  for (const auto& g : groups) {
+    names.push_back(g.name);
+    EXPECT_TRUE(g.counters.empty()) << g.name;
+  }
+  for (const auto& [key, value] : theirs.items())
+    if (key != "ifname") theirNames.push_back(key);
+  EXPECT_EQ(names, theirNames);
+  ASSERT_GE(names.size(), 4u);
+  EXPECT_EQ(names[0], "eth-phy");
+  EXPECT_EQ(names[3], "rmon");
+  EXPECT_EQ(ns.exec("ethtool -S e0 --all-groups").out, "Standard stats for e0:\n");  // no counter lines
 }
 
 // The driver's own counters (ioctl, not netlink): the same names, order and values as
