@@ -439,10 +439,10 @@ int show(Context& ctx, Args& args, bool explicitShow) {
       std::optional<uint32_t> index = nl.links().findIndex(*dev);
       if (!index) throw BadValueError(fmt::format("Cannot find device \"{}\"", *dev));
       names.load(nl.links());
-      records.push_back(StatsApi(nl).get(*index, what));
+      records.push_back(nl.stats().get(*index, what));
     } else {
       names.load(nl.links());  // before the statistics dump: one dump at a time on the socket
-      records = StatsApi(nl).list(what);
+      records = nl.stats().list(what);
     }
   } catch (const Error& e) {
     return reportFailure(e, dev.value_or(""));
@@ -517,7 +517,7 @@ int set(Context& ctx, Args& args) {
   std::optional<uint32_t> index = nl.links().findIndex(line->dev);
   if (!index) throw BadValueError(fmt::format("Cannot find device \"{}\"", line->dev));
   try {
-    StatsApi(nl).setL3Stats(*index, line->on);
+    nl.stats().setL3Stats(*index, line->on);
   } catch (const Error& e) {
     return reportFailure(Error(e.code(), args.text(), e.extack()), line->dev);
   }

@@ -34,6 +34,7 @@ class TunTapApi;
 class WireGuardApi;
 class MptcpApi;
 class AddrLabelApi;
+class StatsApi;
 class TokenApi;
 class NeighTableApi;
 class MrouteApi;
@@ -73,6 +74,7 @@ class Netlink {
   MrouteApi& multicastRoutes();     ///< fastlink/mroute.hpp: the multicast forwarding caches (ip mroute)
   TcpMetricsApi& tcpMetrics();      ///< fastlink/tcp_metrics.hpp: the TCP metrics cache (ip tcp_metrics)
   NetnsApi& netns();          ///< fastlink/netns_ids.hpp: namespace ids (nsids)
+  StatsApi& stats();          ///< fastlink/stats.hpp: per-device statistics by group (ip stats)
   /// fastlink/wireguard.hpp (the wireguard component): kernel devices and userspace ones whose
   /// UAPI sockets are in NetlinkOptions::wireguardSocketDirectory (/var/run/wireguard).
   WireGuardApi& wireguard();
@@ -158,6 +160,7 @@ class Netlink {
   ApiPtr<NeighTableApi> neighbourTables_{nullptr, nullptr};
   ApiPtr<MrouteApi> multicastRoutes_{nullptr, nullptr};
   ApiPtr<TcpMetricsApi> tcpMetrics_{nullptr, nullptr};
+  ApiPtr<StatsApi> stats_{nullptr, nullptr};
   ApiPtr<NetnsApi> netns_{nullptr, nullptr};
 };
 

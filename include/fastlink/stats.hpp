@@ -21,6 +21,10 @@ struct nlmsghdr;
 
 namespace fastlink {
 
+namespace core {
+class Engine;
+}
+
 class Netlink;
 
 /// Which groups a request asks the kernel for (its filter_mask, and IFLA_STATS_GET_FILTERS for
@@ -132,18 +136,16 @@ class IStatsApi {
   virtual void setL3Stats(uint32_t ifindex, bool on) = 0;
 };
 
-/// The statistics of the Netlink's namespace, over its rtnetlink socket (its raw requests: a
-/// `Netlink::stats()` accessor like the other objects' waits for a merge, so that adding it does
-/// not rebuild every user of fastlink/netlink.hpp while eight branches build in parallel).
+/// The statistics of the Netlink's namespace, over its rtnetlink socket: `nl.stats()`.
 class StatsApi final : public IStatsApi {
  public:
-  explicit StatsApi(Netlink& nl) : nl_(nl) {}
+  explicit StatsApi(core::Engine& engine) : engine_(engine) {}
   std::vector<DeviceStats> list(const StatsSelection& what) override;
   DeviceStats get(uint32_t ifindex, const StatsSelection& what) override;
   void setL3Stats(uint32_t ifindex, bool on) override;
 
  private:
-  Netlink& nl_;
+  core::Engine& engine_;
 };
 
 }  // namespace fastlink

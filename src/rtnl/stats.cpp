@@ -18,7 +18,7 @@
 #include "core/message.hpp"
 #include "fastlink/error.hpp"
 #include "fastlink/netlink.hpp"
-#include "fastlink/raw.hpp"
+#include "core/engine.hpp"
 #include "rtnl/link_codec.hpp"
 
 namespace fastlink {
@@ -188,36 +188,27 @@ DeviceStats decodeDeviceStats(const nlmsghdr* m) {
 std::vector<DeviceStats> StatsApi::list(const StatsSelection& what) {
   std::vector<DeviceStats> out;
   Request r = StatsRequests::dump(what);
-  nl_.raw(Protocol::Route).dumpBytes(
-      r.bytes(),
-      [&](std::span<const uint8_t> bytes) {
-        const auto* m = reinterpret_cast<const nlmsghdr*>(bytes.data());
+  engine_.dump(
+      r.bytes(), r.operation(),
+      [&](const nlmsghdr* m) {
         if (m->nlmsg_type == RTM_NEWSTATS) out.push_back(decodeDeviceStats(m));
       },
-      r.operation(), [&] { out.clear(); });
+      [&] { out.clear(); });
   return out;
 }
 
 DeviceStats StatsApi::get(uint32_t ifindex, const StatsSelection& what) {
   Request r = StatsRequests::get(ifindex, what);
-  // The request as a RawMessage, its attribute types as written (RawMessage::parse would clear
-  // IFLA_STATS_GET_FILTERS's NLA_F_NESTED, which the kernel requires).
-  std::span<const uint8_t> bytes = r.bytes();
-  RawMessage request;
-  request.type = RTM_GETSTATS;
-  request.header.assign(bytes.begin() + NLMSG_HDRLEN, bytes.begin() + NLMSG_HDRLEN + sizeof(if_stats_msg));
-  for (std::size_t at = NLMSG_HDRLEN + NLMSG_ALIGN(sizeof(if_stats_msg)); at + NLA_HDRLEN <= bytes.size();) {
-    const auto* a = reinterpret_cast<const nlattr*>(bytes.data() + at);
-    request.attributes.append(a->nla_type, bytes.subspan(at + NLA_HDRLEN, a->nla_len - NLA_HDRLEN));
-    at += NLA_ALIGN(a->nla_len);
-  }
-  RawMessage reply = nl_.raw(Protocol::Route).query(request, r.operation(), sizeof(if_stats_msg));
-  if (reply.type != RTM_NEWSTATS) malformed("no statistics in the reply");
-  // The reply as one message again (the raw API hands it out parsed) for the decoder.
-  Request again = reply.toRequest(r.operation());
-  return decodeDeviceStats(reinterpret_cast<const nlmsghdr*>(again.bytes().data()));
+  std::optional<DeviceStats> out;
+  engine_.query(r.bytes(), r.operation(), [&](const nlmsghdr* m) {
+    if (m->nlmsg_type == RTM_NEWSTATS) out = decodeDeviceStats(m);
+  });
+  if (!out) malformed("no statistics in the reply");
+  return std::move(*out);
 }
 
-void StatsApi::setL3Stats(uint32_t ifindex, bool on) { nl_.execute(StatsRequests::setL3Stats(ifindex, on)); }
+void StatsApi::setL3Stats(uint32_t ifindex, bool on) { engine_.execute(StatsRequests::setL3Stats(ifindex, on)); }
+
+StatsApi& Netlink::stats() { return lazy(stats_); }
 
 }  // namespace fastlink
