@@ -553,8 +553,13 @@ void writeV4(FieldOut& f, const LinkInfo& l, const std::map<uint32_t, std::strin
 void writeV6(FieldOut& f, const LinkInfo& l, const std::map<uint32_t, std::string>& names) {
   Ip6TunnelInfo t;
   if (const auto* o = l.kindOptions<Ip6TunnelInfo>()) t = *o;
-  // vti6's ioctl fills the parameters of an ip6tnl (struct ip6_tnl_parm): IPv6 in IPv6, no keys.
-  if (const auto* v = l.kindOptions<VtiInfo>()) t.local = v->local, t.remote = v->remote, t.dev = v->dev;
+  // vti6's ioctl fills only the endpoints, the device and the keys of an ip6tnl's parameters
+  // (vti6_parm_to_user), a key flagged when it is not 0: IPv6 in IPv6, the rest zero.
+  if (const auto* v = l.kindOptions<VtiInfo>()) {
+    t.local = v->local, t.remote = v->remote, t.dev = v->dev;
+    if (v->ikey.value_or(0)) t.ikey = v->ikey;
+    if (v->okey.value_or(0)) t.okey = v->okey;
+  }
   bool gre = *l.kind == "ip6gre";
   uint8_t proto = gre ? uint8_t{IPPROTO_GRE} : t.proto.value_or(uint8_t{IPPROTO_IPV6});
   std::string mode = protoName(proto) + "/ipv6";

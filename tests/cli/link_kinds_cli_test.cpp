@@ -122,8 +122,9 @@ TEST_F(LinkKindCliTest, IpipAndSit) {
   sameAsIp("sit1", "sit", {"remote", "local", "ttl", "pmtudisc"});
   // ip sends `mode any` when given no mode, and so does fastlink: the kernel reports it (proto 0).
   EXPECT_EQ(ipLink("sit1")["linkinfo"]["info_data"]["proto"], "any");
-  // sit picks its own ttl when given none (64 on 6.1) and reports its 6rd prefix (2002::/16 by
-  // default): the kind line is ip's, word for word (ip leaves a blank at the end of it).
+  // ip sends ttl 0 (sit's kernel default would be 64), and so does fastlink; sit reports its 6rd
+  // prefix (2002::/16 by default): the kind line is ip's, word for word (ip leaves a blank at the
+  // end of it).
   auto ipDetail = [&](const std::string& name) {
     std::istringstream lines(ns.ip("-d link show dev " + name));
     std::string line;

@@ -84,6 +84,10 @@ std::string normalise(std::string text, const std::string& nsName, const Literal
   text = numberMatches(text, bridgeId, "BRID", literalBridgeIds);
   text = numberMatches(text, linkLocal, "LL", literal.linkLocals);
   text = numberMatches(text, mac, "MAC", literal.macs);
+  // An IPv6 tunnel's permanent address is random (the kernel's eth_random_addr) and ip prints it
+  // as an IPv6 address (ll_addr_n2a for tunnel6 and gre6): numbered apart.
+  static const std::regex tunnelPerm("permaddr(\" ?:?\"?| )([0-9a-f]{0,4}:[0-9a-f:]*)");
+  text = numberMatches(text, tunnelPerm, "PERM", {});
   return std::regex_replace(text, timer, "$01 0");  // $01: the name (and JSON's `":`), then " 0"
 }
 

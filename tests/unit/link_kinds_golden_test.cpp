@@ -393,14 +393,14 @@ TEST(LinkKindsGolden, GreFwmarkEncapAndExternal) {
   g.fwmark = 0x10;
   g.encapType = 1;  // fou
   g.encapFlags = 1;
-  g.encapSport = 0;
+  g.encapSport = 1000;
   g.encapDport = 5555;
   Attrs data = Attrs()
                    .raw(IFLA_GRE_REMOTE, {192, 0, 2, 2})
                    .u32(IFLA_GRE_FWMARK, 0x10)
                    .u16(IFLA_GRE_ENCAP_TYPE, 1)
                    .u16(IFLA_GRE_ENCAP_FLAGS, 1)
-                   .raw(IFLA_GRE_ENCAP_SPORT, {0, 0})
+                   .raw(IFLA_GRE_ENCAP_SPORT, {0x03, 0xe8})
                    .raw(IFLA_GRE_ENCAP_DPORT, {0x15, 0xb3});
   Request r = LinkRequests::add(LinkInfo("g0", "gre").setKindOptions(g));
   EXPECT_TRUE(sameBytes(r.bytes(), addKind("g0", "gre", data)));
@@ -525,7 +525,7 @@ TEST(LinkKindsGolden, AddIp6greWithKeysInGreSpace) {
 
 // What `ip link add t6 type ip6tnl mode ip6ip6 remote 2001:db8::2 fwmark 9 encap fou
 // encap-dport 5555` sends after the common rows: PROTO 9, FWMARK 20, ENCAP_TYPE 15, FLAGS 16
-// (ip's default encap-udp6-csum: 2), SPORT 17 and DPORT 18 big-endian; and ip6gre's same options
+// (ip's default encap-udp6-csum: 2), SPORT 17 and DPORT 18 big-endian (with encap-sport 1000); and ip6gre's same options
 // in GRE's space (FWMARK 20, ENCAP_* 14-17, COLLECT_METADATA 18).
 TEST(LinkKindsGolden, Ip6tnlAndIp6greFwmarkEncapExternalShareTheirRows) {
   Ip6TunnelInfo o;
@@ -534,20 +534,21 @@ TEST(LinkKindsGolden, Ip6tnlAndIp6greFwmarkEncapExternalShareTheirRows) {
   o.fwmark = 9;
   o.encapType = 1;
   o.encapFlags = 2;
-  o.encapSport = 0;
+  o.encapSport = 1000;
   o.encapDport = 5555;
   Request r = LinkRequests::add(LinkInfo("t6", "ip6tnl").setKindOptions(o));
-  Attrs tnl = Attrs().raw(3, kV6Remote).u8(9, 41).u32(20, 9).u16(15, 1).u16(16, 2).raw(17, {0, 0}).raw(18, {0x15, 0xb3});
+  Attrs tnl = Attrs().raw(3, kV6Remote).u8(9, 41).u32(20, 9).u16(15, 1).u16(16, 2).raw(17, {0x03, 0xe8}).raw(18, {0x15, 0xb3});
   EXPECT_TRUE(sameBytes(r.bytes(), addKind("t6", "ip6tnl", tnl)));
   o.proto.reset();
   r = LinkRequests::add(LinkInfo("g6", "ip6gretap").setKindOptions(o));
-  Attrs gre = Attrs().raw(7, kV6Remote).u32(20, 9).u16(14, 1).u16(15, 2).raw(16, {0, 0}).raw(17, {0x15, 0xb3});
+  Attrs gre = Attrs().raw(7, kV6Remote).u32(20, 9).u16(14, 1).u16(15, 2).raw(16, {0x03, 0xe8}).raw(17, {0x15, 0xb3});
   EXPECT_TRUE(sameBytes(r.bytes(), addKind("g6", "ip6gretap", gre)));
   LinkInfo d = decodeKernel("ip6gre", Attrs(gre).raw(18, std::initializer_list<uint8_t>{}));
   const auto* back = d.kindOptions<Ip6TunnelInfo>();
   ASSERT_NE(back, nullptr);
   EXPECT_EQ(back->fwmark, 9u);
   EXPECT_EQ(back->encapType, 1);
+  EXPECT_EQ(back->encapSport, 1000);
   EXPECT_EQ(back->encapDport, 5555);
   EXPECT_TRUE(back->external);
   EXPECT_TRUE(d.unknownKindData.list().empty());

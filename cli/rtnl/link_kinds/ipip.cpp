@@ -33,8 +33,14 @@ Prefix parseSixrdPrefix(std::string_view text, std::string_view keyword, bool v6
 void parseIpTunnel(Args& args, ParsedLink& p) {
   IpTunnelInfo o;
   const bool sit = *p.info.kind == "sit";
-  // ip sends the inner protocol always: 0 ("any") unless `mode` says another.
-  if (!p.change) o.proto = 0;
+  // ip sends every option when it creates a tunnel, its defaults for what the line does not say
+  // (link_iptnl.c): the inner protocol 0 ("any"), ttl 0 (sit's kernel default is 64), pmtudisc,
+  // no fwmark or encapsulation, and sit's flags.
+  if (!p.change) {
+    o.proto = 0, o.ttl = 0, o.tos = 0, o.pmtudisc = true, o.fwmark = 0;
+    o.encapType = 0, o.encapFlags = 0, o.encapSport = 0, o.encapDport = 0;
+    if (sit) o.flags = 0;
+  }
   while (!args.done()) {
     if (parseTunnelOption(args, p, o, "needs an IPv4 address")) continue;
     if (args.accept("mode")) o.proto = parseMode(args.value("mode"), sit);
