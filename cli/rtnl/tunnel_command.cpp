@@ -417,19 +417,20 @@ int sixrd(Context& ctx, Args& args) {
   enum class Cmd { None, Add, Reset } cmd = Cmd::None;
   Prefix prefix = Prefix::parse("::/0"), relay = Prefix::parse("0.0.0.0/0");
   std::optional<std::string> dev;
-  auto parsePrefixOf = [](const std::string& word, bool v6, const char* what) {
+  auto parsePrefixOf = [](const std::string& word, bool v6) {
     std::optional<Prefix> p;
     try {
       p = Prefix::parse(word);
     } catch (const Error&) {
     }
-    if (!p || p->isV4() == v6) throw UsageError(fmt::format("argument \"{}\" is wrong: {}", word, what));
+    // ip's get_prefix ends the command (status 1) before its "invalid 6rd_prefix" can be said.
+    if (!p || p->isV4() == v6) throw BadValueError(fmt::format("{} prefix is expected rather than \"{}\".", v6 ? "inet6" : "inet", word));
     return *p;
   };
   while (!args.done()) {
     std::string w = args.next();
-    if (w == "6rd-prefix") prefix = parsePrefixOf(args.value(w), true, "invalid 6rd_prefix"), cmd = Cmd::Add;
-    else if (w == "6rd-relay_prefix") relay = parsePrefixOf(args.value(w), false, "invalid 6rd-relay_prefix"), cmd = Cmd::Add;
+    if (w == "6rd-prefix") prefix = parsePrefixOf(args.value(w), true), cmd = Cmd::Add;
+    else if (w == "6rd-relay_prefix") relay = parsePrefixOf(args.value(w), false), cmd = Cmd::Add;
     else if (w == "6rd-reset") cmd = Cmd::Reset;
     else if (w == "dev") dev = parseIfname(args.value(w), "dev");
     else throw UsageError(fmt::format("Invalid 6RD parameter \"{}\"", w));

@@ -26,7 +26,8 @@ Prefix parseSixrdPrefix(std::string_view text, std::string_view keyword, bool v6
     prefix = Prefix::parse(text);
   } catch (const Error&) {
   }
-  if (!prefix || prefix->isV4() == v6) throw UsageError(fmt::format("{}: \"{}\" is not an IPv{} prefix", keyword, text, v6 ? 6 : 4));
+  // ip's get_prefix: status 1, as an address that does not parse.
+  if (!prefix || prefix->isV4() == v6) throw BadValueError(fmt::format("{}: \"{}\" is not an IPv{} prefix", keyword, text, v6 ? 6 : 4));
   return *prefix;
 }
 
