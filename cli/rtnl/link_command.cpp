@@ -163,6 +163,7 @@ PreparedRequest prepareCreate(Args& args, Verb verb) {
 PreparedRequest prepareSet(Args& args) {
   std::optional<std::string> dev;
   auto p = std::make_shared<ParsedLink>();
+  p->change = true;
   while (!args.done()) {
     if (args.accept("type")) {
       p->info.kind = parseKind(args.value("type"));

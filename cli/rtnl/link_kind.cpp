@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdlib>
 #include <memory>
 
 namespace fastlink::cli {
@@ -70,15 +72,108 @@ uint8_t parseTunnelTos(std::string_view text) {
   return static_cast<uint8_t>(std::stoul(std::string(hex), nullptr, 16));
 }
 
-IpAddress parseIpv4Endpoint(std::string_view text, std::string_view keyword, std::string_view rule) {
-  IpAddress ip = text == "any" ? IpAddress::parse("0.0.0.0") : parseIp(text, keyword);
-  if (!ip.isV4()) throw UsageError(fmt::format("{}: {}", keyword, rule));
+IpAddress parseTunnelEndpoint(std::string_view text, std::string_view keyword, bool v6, std::string_view rule) {
+  IpAddress ip = text == "any" ? IpAddress::parse(v6 ? "::" : "0.0.0.0") : parseIp(text, keyword);
+  // ip's get_addr of the other family: exit status 1, as an address that does not parse.
+  if (ip.isV4() == v6) throw BadValueError(fmt::format("{}: {}", keyword, rule));
   return ip;
 }
 
 std::string tunnelEndpoint(const std::optional<IpAddress>& ip) {
-  if (!ip || ip->toString() == "0.0.0.0") return "any";
-  return ip->toString();
+  if (!ip) return "any";
+  for (uint8_t b : ip->bytes())
+    if (b) return ip->toString();
+  return "any";
+}
+
+uint32_t parseTunnelNumber(std::string_view text, std::string_view keyword, uint32_t max) {
+  // strtoul's base 0, as ip's get_u32(.., 0): 0x hex, a leading 0 octal; no sign.
+  std::string word(text);
+  char* end = nullptr;
+  errno = 0;
+  unsigned long v = word.empty() || word[0] == '-' || word[0] == '+' ? 0 : std::strtoul(word.c_str(), &end, 0);
+  if (word.empty() || word[0] == '-' || word[0] == '+' || *end || errno == ERANGE || v > max)
+    throw UsageError(fmt::format("{}: \"{}\" is not a number from 0 to {}", keyword, text, max));
+  return static_cast<uint32_t>(v);
+}
+
+KindOption tunnelEncap(uint16_t type, uint16_t flags, uint16_t sport, uint16_t dport) {
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
+  std::string text = "encap ";
+  const char* name = type == 1 ? "fou" : type == 2 ? "gue" : nullptr;
+  j["type"] = name ? nlohmann::ordered_json(name) : nlohmann::ordered_json(nullptr);
+  text += name ? name : "unknown";
+  j["sport"] = sport;
+  j["dport"] = dport;
+  j["csum"] = (flags & 1) != 0;
+  j["csum6"] = (flags & 2) != 0;
+  j["remcsum"] = (flags & 4) != 0;
+  // tnl_encap_str: "encap-sport auto" for 0, then each flag with "no" when off.
+  text += sport ? fmt::format(" encap-sport {}", sport) : std::string(" encap-sport auto");
+  text += fmt::format(" encap-dport {}", dport);
+  for (auto [bit, word] : {std::pair{1, "csum"}, {2, "csum6"}, {4, "remcsum"}})
+    text += fmt::format(" {}encap-{}", flags & bit ? "" : "no", word);
+  return {"encap", std::move(j), std::move(text)};
+}
+
+bool parseIp6TunnelOption(Args& args, std::optional<uint32_t>& flowinfo, std::optional<uint32_t>& flags,
+                          std::optional<uint8_t>& encapLimit) {
+  // The IP6_TNL_F_* bits (include/uapi/linux/ip6_tunnel.h) and the parts of flowinfo.
+  constexpr uint32_t kIgnoreEncapLimit = 0x1, kUseOrigTclass = 0x2, kUseOrigFlowlabel = 0x4, kRcvDscpCopy = 0x10,
+                     kAllowLocalRemote = 0x40, kTclass = 0x0ff00000, kFlowlabel = 0x000fffff;
+  uint32_t f = flags.value_or(0), info = flowinfo.value_or(0);
+  auto hex = [](const std::string& word, std::string_view what, uint32_t max) {
+    char* end = nullptr;
+    errno = 0;
+    unsigned long v = word.empty() || word[0] == '-' ? ~0ul : std::strtoul(word.c_str(), &end, 16);
+    if (v > max || (end && *end) || errno) throw UsageError(fmt::format("{}: \"{}\" is not a hex number from 0x0 to {:#x} or inherit", what, word, max));
+    return static_cast<uint32_t>(v);
+  };
+  if (args.acceptAny({"tclass", "tos", "tc", "dsfield"})) {
+    std::string word = args.value("tclass");
+    info &= ~kTclass;
+    if (word == "inherit") f |= kUseOrigTclass;
+    else info |= hex(word, "tclass", 0xff) << 20, f &= ~kUseOrigTclass;
+  } else if (args.acceptAny({"flowlabel", "fl"})) {
+    std::string word = args.value("flowlabel");
+    info &= ~kFlowlabel;
+    if (word == "inherit") f |= kUseOrigFlowlabel;
+    else info |= hex(word, "flowlabel", 0xfffff), f &= ~kUseOrigFlowlabel;
+  } else if (args.accept("encaplimit")) {
+    std::string word = args.value("encaplimit");
+    if (word == "none") f |= kIgnoreEncapLimit;
+    else encapLimit = static_cast<uint8_t>(parseTunnelNumber(word, "encaplimit", 255)), f &= ~kIgnoreEncapLimit;
+  } else if (args.accept("dscp")) {
+    if (args.value("dscp") != "inherit") throw UsageError("dscp: only \"dscp inherit\" is known");
+    f |= kRcvDscpCopy;
+  } else if (args.accept("allow-localremote")) {
+    f |= kAllowLocalRemote;
+  } else if (args.accept("noallow-localremote")) {
+    f &= ~kAllowLocalRemote;
+  } else {
+    return false;
+  }
+  flags = f;
+  flowinfo = info;
+  return true;
+}
+
+void printIp6TunnelOptions(std::vector<KindOption>& out, const std::optional<uint32_t>& flowinfo, uint32_t flags,
+                           const std::optional<uint8_t>& encapLimit) {
+  // ip6tunnel_print_opt / gre_print_opt of link_gre6.c: a value only when the kernel reported it.
+  if (flags & 0x1) out.push_back({"ip6_tnl_f_ign_encap_limit", true, "encaplimit none"});
+  else if (encapLimit) out.push_back({"encap_limit", *encapLimit, fmt::format("encaplimit {}", *encapLimit)});
+  if (flags & 0x2) out.push_back({"ip6_tnl_f_use_orig_tclass", true, "tclass inherit"});
+  else if (flowinfo) {
+    std::string v = fmt::format("0x{:02x}", (*flowinfo & 0x0ff00000) >> 20);
+    out.push_back(stringOption("tclass", v, "tclass " + v));
+  }
+  if (flags & 0x4) out.push_back({"ip6_tnl_f_use_orig_flowlabel", true, "flowlabel inherit"});
+  else if (flowinfo) {
+    std::string v = fmt::format("0x{:05x}", *flowinfo & 0x000fffff);
+    out.push_back(stringOption("flowlabel", v, "flowlabel " + v));
+  }
+  if (flags & 0x10) out.push_back({"ip6_tnl_f_rcv_dscp_copy", true, "dscp inherit"});
 }
 
 }  // namespace fastlink::cli

@@ -25,6 +25,7 @@
 #include <string_view>
 #include <vector>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "kit/args.hpp"
@@ -42,6 +43,9 @@ struct ParsedLink {
   };
 
   LinkInfo info;
+  /// `link set ... type KIND ...`: the device exists, so a kind's parse adds no defaults of its
+  /// own (ip's tunnels send theirs only when creating).
+  bool change = false;
   std::optional<std::string> master;
   std::optional<std::string> parent;
   std::vector<KindDevice> kindDevices;
@@ -109,55 +113,163 @@ uint8_t parseTunnelTtl(std::string_view text);
 /// Parses `tos HEX | 0xHEX | inherit` (inherit is 1), hex like iproute2.
 uint8_t parseTunnelTos(std::string_view text);
 
-// ---- The options every IP tunnel kind shares (gre, gretap, ipip, sit) ---------------------------
-// Info has remote, local, ttl, tos, pmtudisc and dev, as the library's tunnel rows
-// (src/rtnl/link_kind.hpp, tunnelFields).
+// ---- The options every IP tunnel kind shares ------------------------------------------------
+// gre, gretap, ipip, sit (GreInfo, IpTunnelInfo), ip6tnl, ip6gre, ip6gretap (Ip6TunnelInfo), vti
+// and vti6 (VtiInfo) name their shared options alike, as the library's tunnel rows do
+// (src/rtnl/link_kind.hpp, tunnelFields): what an options struct has decides which words it takes
+// and prints (`tos` and `pmtudisc` over IPv4, `flowinfo` and `flags` over IPv6, ...).
 
-/// `remote|local ADDR|any` of a tunnel over IPv4; "KEYWORD: `rule`" for another family.
-IpAddress parseIpv4Endpoint(std::string_view text, std::string_view keyword, std::string_view rule);
-/// An endpoint as iproute2 prints it: "any" for unset or 0.0.0.0.
+/// Options over IPv6 (ip6tnl, ip6gre): hoplimit, encaplimit, tclass, flowlabel, IP6_TNL_F_* flags.
+template <class Info>
+constexpr bool kIp6Tunnel = requires(Info o) { o.flowinfo; };
+
+/// `remote|local ADDR|any` of a tunnel over IPv6 (`v6`) or IPv4; "KEYWORD: `rule`" for another family.
+IpAddress parseTunnelEndpoint(std::string_view text, std::string_view keyword, bool v6, std::string_view rule);
+/// An endpoint as iproute2 prints it: "any" for unset, 0.0.0.0 or ::.
 std::string tunnelEndpoint(const std::optional<IpAddress>& ip);
+/// ip's get_u32(.., 0) / get_u16 for `fwmark`, `encap-sport`, `encap-dport`: decimal, 0x hex, 0 octal.
+uint32_t parseTunnelNumber(std::string_view text, std::string_view keyword, uint32_t max);
+/// `encap fou|gue` as ip prints it (tnl_print_encap): a JSON object, one run of text words.
+KindOption tunnelEncap(uint16_t type, uint16_t flags, uint16_t sport, uint16_t dport);
+/// Parses `tclass`, `flowlabel`, `encaplimit`, `dscp inherit`, `[no]allow-localremote` of a tunnel over
+/// IPv6 into its flowinfo and flags (ip6tunnel.c's words); false when the word is none of them.
+bool parseIp6TunnelOption(Args& args, std::optional<uint32_t>& flowinfo, std::optional<uint32_t>& flags,
+                          std::optional<uint8_t>& encapLimit);
+/// The same options printed (tclass, flowlabel, encaplimit, dscp inherit, as ip6tunnel_print_opt).
+void printIp6TunnelOptions(std::vector<KindOption>& out, const std::optional<uint32_t>& flowinfo, uint32_t flags,
+                           const std::optional<uint8_t>& encapLimit);
 
-/// Parses the next word if it is a shared tunnel option (remote, local, ttl|hoplimit,
-/// tos|dsfield|tclass, [no]pmtudisc, dev); false when it is none of them.
+/// `external`, `[no]encap ...` of the kinds that have them (ip's tunnel encapsulation words).
+template <class Info>
+bool parseTunnelEncapOption(Args& args, Info& o) {
+  if constexpr (requires { o.encapType; }) {
+    auto flag = [&](uint16_t bit, bool on) {
+      o.encapFlags = static_cast<uint16_t>(on ? o.encapFlags.value_or(0) | bit : o.encapFlags.value_or(0) & ~bit);
+    };
+    if (args.accept("external")) o.external = true;
+    else if (args.accept("noencap")) o.encapType = 0;
+    else if (args.accept("encap")) {
+      std::string type = args.value("encap");
+      if (type == "fou") o.encapType = 1;
+      else if (type == "gue") o.encapType = 2;
+      else if (type == "none") o.encapType = 0;
+      else throw UsageError(fmt::format("encap: \"{}\" is not fou, gue or none", type));
+    } else if (args.accept("encap-sport")) {
+      std::string port = args.value("encap-sport");
+      o.encapSport = port == "auto" ? 0 : static_cast<uint16_t>(parseTunnelNumber(port, "encap-sport", UINT16_MAX));
+    } else if (args.accept("encap-dport")) o.encapDport = static_cast<uint16_t>(parseTunnelNumber(args.value("encap-dport"), "encap-dport", UINT16_MAX));
+    else if (args.accept("encap-csum")) flag(1, true);
+    else if (args.accept("noencap-csum")) flag(1, false);
+    else if (args.accept("encap-udp6-csum")) flag(2, true);
+    else if (args.accept("noencap-udp6-csum")) flag(2, false);
+    else if (args.accept("encap-remcsum")) flag(4, true);
+    else if (args.accept("noencap-remcsum")) flag(4, false);
+    else return false;
+    return true;
+  } else {
+    return false;
+  }
+}
+
+/// Parses the next word if it is a shared tunnel option (remote, local, ttl|hoplimit|hlim,
+/// tos|dsfield|tclass, [no]pmtudisc, dev, fwmark, external, encap ...; over IPv6 also tclass,
+/// flowlabel, encaplimit, dscp, [no]allow-localremote); false when it is none of them.
+/// `rule`: what an endpoint of the other family is told.
 template <class Info>
 bool parseTunnelOption(Args& args, ParsedLink& p, Info& o, std::string_view rule) {
-  if (args.accept("remote")) o.remote = parseIpv4Endpoint(args.value("remote"), "remote", rule);
-  else if (args.accept("local")) o.local = parseIpv4Endpoint(args.value("local"), "local", rule);
-  else if (args.acceptAny({"ttl", "hoplimit"})) o.ttl = parseTunnelTtl(args.value("ttl"));
-  else if (args.acceptAny({"tos", "dsfield", "tclass"})) o.tos = parseTunnelTos(args.value("tos"));
-  else if (args.acceptSwitch("pmtudisc", o.pmtudisc)) return true;
+  constexpr bool v6 = kIp6Tunnel<Info>;
+  if (args.accept("remote")) o.remote = parseTunnelEndpoint(args.value("remote"), "remote", v6, rule);
+  else if (args.accept("local")) o.local = parseTunnelEndpoint(args.value("local"), "local", v6, rule);
   else if (args.accept("dev"))
     p.kindDevices.push_back({parseIfname(args.value("dev"), "dev"), [](LinkInfo& l, uint32_t index) { l.kindOptions<Info>()->dev = Ifref(index); }});
-  else return false;
+  else if (args.accept("fwmark")) {
+    std::string mark = args.value("fwmark");
+    if constexpr (v6) {
+      // ip6's `fwmark inherit`: the inner packet's mark (a flag; the mark itself 0).
+      uint32_t flags = o.flags.value_or(0) & ~Info::kUseOrigFwmark;
+      o.fwmark = mark == "inherit" ? 0 : parseTunnelNumber(mark, "fwmark", UINT32_MAX);
+      o.flags = flags | (mark == "inherit" ? Info::kUseOrigFwmark : 0);
+    } else {
+      o.fwmark = parseTunnelNumber(mark, "fwmark", UINT32_MAX);
+    }
+  } else if constexpr (requires { o.ttl; }) {
+    if (args.acceptAny({"ttl", "hoplimit", "hlim"})) o.ttl = parseTunnelTtl(args.value("ttl"));
+    else if (args.acceptAny({"tos", "dsfield", "tclass", "tc"})) o.tos = parseTunnelTos(args.value("tos"));
+    else if (args.acceptSwitch("pmtudisc", o.pmtudisc)) return true;
+    else return parseTunnelEncapOption(args, o);
+  } else if constexpr (v6) {
+    if (args.acceptAny({"ttl", "hoplimit", "hlim"})) o.hoplimit = parseTunnelTtl(args.value("hoplimit"));
+    else if (parseIp6TunnelOption(args, o.flowinfo, o.flags, o.encapLimit)) return true;
+    else return parseTunnelEncapOption(args, o);
+  } else {
+    return false;
+  }
   return true;
 }
 
-/// The end of a tunnel's parse: refuses what iproute2 refuses, stores the options.
+/// The end of a tunnel's parse: refuses what iproute2 refuses, stores the options. `external`
+/// sends nothing else (ip: the collect-metadata flag, and ip6tnl's and ipip's protocol, alone).
 template <class Info>
 void finishTunnel(ParsedLink& p, const Info& o) {
-  if (o.ttl && *o.ttl && o.pmtudisc == false) throw UsageError("ttl != 0 and nopmtudisc are incompatible");
+  if constexpr (requires { o.pmtudisc; })
+    if (o.ttl && *o.ttl && o.pmtudisc == false) throw UsageError("ttl != 0 and nopmtudisc are incompatible");
+  if constexpr (requires { o.external; }) {
+    if (o.external) {
+      Info only;
+      only.external = true;
+      if constexpr (requires { o.proto; }) only.proto = o.proto;
+      p.kindDevices.clear();
+      p.info.setKindOptions(only);
+      return;
+    }
+  }
   p.info.setKindOptions(o);
 }
 
-/// A tunnel's options in `ip -d` order: remote, local, link, ttl and tos (how iproute2's tunnel
-/// printers begin), then what `more(out, options)` adds (the kind's own).
-template <class Info, class More>
-std::vector<KindOption> printTunnel(const LinkInfo& l, const NameOf& nameOf, More&& more) {
+/// A tunnel's options in `ip -d` order: external, what `head` adds (a protocol), remote, local,
+/// link, ttl (hoplimit over IPv6) and tos (how iproute2's tunnel printers begin), then what
+/// `more(out, options)` adds (the kind's own), then fwmark and the encapsulation (how they end).
+template <class Info, class Head, class More>
+std::vector<KindOption> printTunnel(const LinkInfo& l, const NameOf& nameOf, Head&& head, More&& more) {
   std::vector<KindOption> out;
   const Info* options = l.kindOptions<Info>();
   if (!options) return out;
   const Info& o = *options;
+  if constexpr (requires { o.external; })
+    if (o.external) out.push_back({"external", true, "external"});
+  head(out, o);
   out.push_back(stringOption("remote", tunnelEndpoint(o.remote), "remote " + tunnelEndpoint(o.remote)));
   out.push_back(stringOption("local", tunnelEndpoint(o.local), "local " + tunnelEndpoint(o.local)));
   if (o.dev && o.dev->isIndex()) {
     std::string dev = nameOf(o.dev->index());
     out.push_back(stringOption("link", dev, "dev " + dev));
   }
-  out.push_back(tunnelTtl(o.ttl.value_or(0)));
-  if (auto tos = tunnelTos(o.tos.value_or(0))) out.push_back(*tos);
+  if constexpr (requires { o.ttl; }) {
+    out.push_back(tunnelTtl(o.ttl.value_or(0)));
+    if (auto tos = tunnelTos(o.tos.value_or(0))) out.push_back(*tos);
+  } else if constexpr (kIp6Tunnel<Info>) {
+    uint8_t hops = o.hoplimit.value_or(0);
+    out.push_back({"ttl", hops, hops ? fmt::format("hoplimit {}", hops) : std::string("hoplimit inherit")});
+  }
   more(out, o);
+  bool inheritMark = false;
+  if constexpr (kIp6Tunnel<Info>) inheritMark = o.flags.value_or(0) & Info::kUseOrigFwmark;
+  if (inheritMark) {
+    out.push_back({"ip6_tnl_f_use_orig_fwmark", true, "fwmark inherit"});
+  } else if (o.fwmark.value_or(0)) {
+    std::string hex = fmt::format("{:#x}", *o.fwmark);
+    out.push_back(stringOption("fwmark", hex, "fwmark " + hex));
+  }
+  if constexpr (requires { o.encapType; })
+    if (o.encapType.value_or(0))
+      out.push_back(tunnelEncap(*o.encapType, o.encapFlags.value_or(0), o.encapSport.value_or(0), o.encapDport.value_or(0)));
   return out;
+}
+
+/// printTunnel without a head.
+template <class Info, class More>
+std::vector<KindOption> printTunnel(const LinkInfo& l, const NameOf& nameOf, More&& more) {
+  return printTunnel<Info>(l, nameOf, [](std::vector<KindOption>&, const Info&) {}, std::forward<More>(more));
 }
 
 /// The device a tunnel is bound to (`dev`), for `show` to name.

@@ -1,8 +1,9 @@
 // The `tunnel` object: ip tunnel's grammar and its `show` text, done over rtnetlink. ip talks to
-// the fallback devices (gre0, tunl0, sit0, ip6gre0, ip6tnl0) by ioctl; fastlink creates, changes
-// and deletes the same tunnels as links of kind gre, ipip, sit, ip6gre and ip6tnl, and reads them
-// from a link dump. What only the ioctls can do (prl: ISATAP's router list), or what fastlink has
-// no link kind for (vti, vti6, isatap), is refused by name.
+// the fallback devices (gre0, tunl0, sit0, ip_vti0, ip6gre0, ip6tnl0, ip6_vti0) by ioctl; fastlink
+// creates, changes and deletes the same tunnels as links of kind gre, ipip, sit (isatap: sit with
+// its ISATAP flag), vti, ip6gre, ip6tnl and vti6, and reads them from a link dump; `6rd` sets a
+// sit's 6rd prefixes over rtnetlink too (IFLA_IPTUN_6RD_*). What only the ioctls can do (prl:
+// ISATAP's potential router list) is refused by name.
 //   fastlink [-4|-6] tunnel { add | change | del | show } [ NAME ] [ mode MODE ] [ remote ADDR ]
 //            [ local ADDR ] [ [i|o]seq ] [ [i|o]key KEY ] [ [i|o]csum ] [ ttl TTL ] [ tos TOS ]
 //            [ [no]pmtudisc ] [ dev PHYS_DEV ]   (IPv6 modes: encaplimit, hoplimit, tclass,
@@ -19,9 +20,11 @@
 #include <vector>
 
 #include "fastlink/link.hpp"
+#include "fastlink/prefix.hpp"
 #include "fastlink/link_kinds/gre.hpp"
 #include "fastlink/link_kinds/ip6tnl.hpp"
 #include "fastlink/link_kinds/ipip.hpp"
+#include "fastlink/link_kinds/vti.hpp"
 #include "kit/args.hpp"
 #include "kit/command.hpp"
 #include "kit/usage_status.hpp"
@@ -34,7 +37,7 @@ namespace fastlink::cli {
 namespace {
 
 constexpr const char* kUsage = R"(Usage: fastlink tunnel { add | change | del | show } [ NAME ]
-        [ mode { gre | ipip | sit | ip6gre | ip6ip6 | ipip6 | any } ]
+        [ mode { gre | ipip | isatap | sit | vti | ip6gre | ip6ip6 | ipip6 | any | vti6 } ]
         [ remote ADDR ] [ local ADDR ]
         [ [i|o]seq ] [ [i|o]key KEY ] [ [i|o]csum ]
         [ ttl TTL ] [ tos TOS ] [ [no]pmtudisc ] [ dev PHYS_DEV ]
@@ -46,7 +49,8 @@ Where: NAME := STRING
        TOS  := { 00..ff | inherit | inherit/00..ff }
        TTL  := { 1..255 | inherit }
        KEY  := { DOTTED_QUAD | NUMBER }
-(-j prints JSON; tunnel prl, tunnel 6rd and modes vti, vti6, isatap are refused: see docs/cli/tunnel.md))";
+       fastlink tunnel 6rd dev NAME { 6rd-prefix PREFIX | 6rd-relay_prefix PREFIX | 6rd-reset }
+(-j prints JSON; tunnel prl is refused: see docs/cli/tunnel.md))";
 
 /// ip's status for the failures its tunnel code reports itself (`return -1`).
 constexpr int kExitTunnelFailed = 1;
@@ -66,7 +70,8 @@ struct TunnelArgs {
   bool v6 = false;
   std::optional<std::string> name;
   bool nameFirst = false;  ///< NAME was the first word: `change` starts from the tunnel's values
-  std::optional<std::string> kind;  ///< gre, ipip, sit, ip6gre, ip6tnl
+  std::optional<std::string> kind;  ///< gre, ipip, sit, vti, ip6gre, ip6tnl, vti6
+  bool isatap = false;              ///< mode isatap: a sit with SIT_ISATAP
   std::optional<uint8_t> proto;     ///< ip6tnl's inner protocol
   std::optional<IpAddress> local, remote;
   std::optional<uint8_t> ttl, tos;
@@ -145,9 +150,9 @@ void setMode(TunnelArgs& a, const std::string& mode) {
   else if (mode == "ip/ipv6" || mode == "ipv4/ipv6" || mode == "ipip6" || mode == "ip4ip6") kind = "ip6tnl", proto = IPPROTO_IPIP;
   else if (mode == "any/ipv6" || mode == "any") kind = "ip6tnl", proto = 0;
   else if (mode == "ip6gre" || mode == "gre/ipv6") kind = "ip6gre";
-  else if (mode == "vti" || mode == "vti6" || mode == "isatap")
-    throw UsageError(fmt::format("tunnel mode \"{}\" is not supported by fastlink (it has no {} link kind)", mode,
-                                 mode == "isatap" ? "ISATAP (sit with its router list)" : mode));
+  else if (mode == "isatap" && !a.v6) kind = "sit", a.isatap = true;
+  else if (mode == "vti" && !a.v6) kind = "vti";
+  else if (mode == "vti6" && a.v6) kind = "vti6";
   else throw UsageError(fmt::format("Unknown tunnel mode \"{}\"", mode));
   // ip -4 refuses a second, different mode; ip -6 takes the last one.
   if (!a.v6 && a.kind && *a.kind != kind) throw UsageError("You managed to ask for more than one tunnel mode.");
@@ -238,12 +243,14 @@ TunnelArgs parseArgs(Args& args, bool v6) {
     if (a.name->starts_with("gre")) a.kind = "gre";
     else if (a.name->starts_with("ipip")) a.kind = "ipip";
     else if (a.name->starts_with("sit")) a.kind = "sit";
+    else if (a.name->starts_with("isatap")) a.kind = "sit", a.isatap = true;
+    else if (a.name->starts_with("vti")) a.kind = "vti";
   }
   return a;
 }
 
 bool isKindOf(const std::string& kind, bool v6) {
-  return v6 ? kind == "ip6tnl" || kind == "ip6gre" : kind == "gre" || kind == "ipip" || kind == "sit";
+  return v6 ? kind == "ip6tnl" || kind == "ip6gre" || kind == "vti6" : kind == "gre" || kind == "ipip" || kind == "sit" || kind == "vti";
 }
 
 // ---- the options of a kind, from a line and from the kernel ----------------------------------
@@ -305,6 +312,16 @@ LinkInfo buildLink(const TunnelArgs& a, const std::string& kind, const LinkInfo*
   } else if (kind == "ipip" || kind == "sit") {
     IpTunnelInfo t = current && current->kindOptions<IpTunnelInfo>() ? *current->kindOptions<IpTunnelInfo>() : IpTunnelInfo{};
     applyV4(a, t);
+    if (a.isatap) t.flags = t.flags.value_or(0) | IpTunnelInfo::kIsatap;
+    l.setKindOptions(t);
+  } else if (kind == "vti" || kind == "vti6") {
+    // vti's ioctl takes the endpoints, keys and device only (ttl, tos and the rest are ignored).
+    VtiInfo t = current && current->kindOptions<VtiInfo>() ? *current->kindOptions<VtiInfo>() : VtiInfo{};
+    if (a.local) t.local = a.local;
+    if (a.remote) t.remote = a.remote;
+    if (a.dev) t.dev = Ifref(*a.dev);
+    if (a.ikey) t.ikey = a.ikey;
+    if (a.okey) t.okey = a.okey;
     l.setKindOptions(t);
   } else {
     Ip6TunnelInfo t;
@@ -328,7 +345,7 @@ LinkInfo buildLink(const TunnelArgs& a, const std::string& kind, const LinkInfo*
 
 /// Checks ip makes after parsing, for add and change; returns a failure status or 0.
 int checkLine(Context& ctx, const TunnelArgs& a, const std::string& kind) {
-  if (!a.v6 && hasKeys(a) && kind != "gre") return fail("Keys are not allowed with ipip and sit tunnels");
+  if (!a.v6 && hasKeys(a) && kind != "gre" && kind != "vti") return fail("Keys are not allowed with ipip and sit tunnels");
   if (a.dev && !ctx.netlink().links().findIndex(*a.dev)) return fail(fmt::format("Cannot find device \"{}\"", *a.dev));
   if (!a.v6 && a.remote && (a.remote->bytes()[0] & 0xf0) == 0xe0 && !(a.local && !unspecified(*a.local)))
     return fail("A broadcast tunnel requires a source address");
@@ -382,11 +399,64 @@ int del(Context& ctx, Args& args, bool v6) {
     // family is deleted, as ip's ioctl on the device itself deletes it (add_tunnel.t deletes its
     // ip6gre tunnel with a plain `ip tunnel del NAME`).
     std::string kind = current->kind.value_or("none");
-    if (!isKindOf(kind, false) && !isKindOf(kind, true) && kind != "vti" && kind != "vti6")
+    if (!isKindOf(kind, false) && !isKindOf(kind, true))
       return fail(fmt::format("delete tunnel \"{}\" failed: it is no tunnel (type {})", *a.name, kind));
     nl.links().del(Ifref(*a.name));
   } catch (const Error& e) {
     return fail(fmt::format("delete tunnel \"{}\" failed: {}", *a.name, e.reason()));
+  }
+  return kExitOk;
+}
+
+// ---- 6rd --------------------------------------------------------------------------------------
+
+/// ip's do_6rd: SIOCADD6RD sets both prefixes (the one not given: ::/0, 0.0.0.0/0), SIOCDEL6RD
+/// puts back the default (2002::/16, no relay prefix); the last word decides which. fastlink sets
+/// the same over rtnetlink: a sit's change carries all its options (the kernel resets what one
+/// does not), so the tunnel's are read first and sent back with the new prefixes.
+int sixrd(Context& ctx, Args& args) {
+  enum class Cmd { None, Add, Reset } cmd = Cmd::None;
+  Prefix prefix = Prefix::parse("::/0"), relay = Prefix::parse("0.0.0.0/0");
+  std::optional<std::string> dev;
+  auto parsePrefixOf = [](const std::string& word, bool v6) {
+    std::optional<Prefix> p;
+    try {
+      p = Prefix::parse(word);
+    } catch (const Error&) {
+    }
+    // ip's get_prefix ends the command (status 1) before its "invalid 6rd_prefix" can be said.
+    if (!p || p->isV4() == v6) throw BadValueError(fmt::format("{} prefix is expected rather than \"{}\".", v6 ? "inet6" : "inet", word));
+    return *p;
+  };
+  while (!args.done()) {
+    std::string w = args.next();
+    if (w == "6rd-prefix") prefix = parsePrefixOf(args.value(w), true), cmd = Cmd::Add;
+    else if (w == "6rd-relay_prefix") relay = parsePrefixOf(args.value(w), false), cmd = Cmd::Add;
+    else if (w == "6rd-reset") cmd = Cmd::Reset;
+    else if (w == "dev") dev = parseIfname(args.value(w), "dev");
+    else throw UsageError(fmt::format("Invalid 6RD parameter \"{}\"", w));
+  }
+  if (!dev) throw UsageError("Must specify device");
+  // ip's ioctl numbers, for its message: SIOCADD6RD 0x89f9, SIOCDEL6RD 0x89fa (0: no command).
+  const unsigned ioctlNumber = cmd == Cmd::Add ? 0x89f9 : cmd == Cmd::Reset ? 0x89fa : 0;
+  auto failed = [&](const std::string& reason) { return fail(fmt::format("{}: ioctl {:x} failed: {}", *dev, ioctlNumber, reason)); };
+  if (cmd == Cmd::None) return failed("Invalid argument");
+  if (cmd == Cmd::Reset) prefix = Prefix::parse("2002::/16"), relay = Prefix::parse("0.0.0.0/0");
+  Netlink& nl = ctx.netlink();
+  try {
+    std::optional<LinkInfo> current = nl.links().find(Ifref(*dev));
+    if (!current) return failed("No such device");
+    const IpTunnelInfo* options = current->kindOptions<IpTunnelInfo>();
+    // Only a sit has 6rd prefixes; the ioctl on another device fails so.
+    if (current->kind != "sit" || !options) return failed("Operation not supported");
+    IpTunnelInfo t = *options;
+    t.sixrdPrefix = prefix;
+    t.sixrdRelayPrefix = relay;
+    LinkInfo link(*dev, "sit");
+    link.setKindOptions(t);
+    nl.links().set(Ifref(*dev), link);
+  } catch (const Error& e) {
+    return failed(e.reason());
   }
   return kExitOk;
 }
@@ -442,12 +512,16 @@ void writeV4(FieldOut& f, const LinkInfo& l, const std::map<uint32_t, std::strin
   const IpTunnelInfo* t = l.kindOptions<IpTunnelInfo>();
   if (g) c = {g->local, g->remote, g->ttl.value_or(0), g->tos.value_or(0), g->pmtudisc.value_or(true), g->dev};
   if (t) c = {t->local, t->remote, t->ttl.value_or(0), t->tos.value_or(0), t->pmtudisc.value_or(true), t->dev};
+  // vti's ioctl reports IPPROTO_IPIP, no ttl or tos, and DF only as ip's own ioctl set it (a vti
+  // made over rtnetlink has none: "nopmtudisc").
+  const VtiInfo* vti = l.kindOptions<VtiInfo>();
+  if (vti) c = {vti->local, vti->remote, 0, 0, false, vti->dev};
   const std::string& kind = *l.kind;
   f.any("ifname", "{}: ", l.name.value_or(""));
   // The inner protocol as the kernel reports it (ip's ioctl reads iph.protocol): ipip and sit
   // keep IFLA_IPTUN_PROTO raw, and `ip link add type ipip` makes 0, "any".
   uint8_t proto = kind == "gre" ? uint8_t{IPPROTO_GRE} : kind == "sit" ? uint8_t{IPPROTO_IPV6} : uint8_t{IPPROTO_IPIP};
-  if (auto p = l.unknownKindData.find(IFLA_IPTUN_PROTO); p && kind != "gre" && !p->payload.empty()) proto = p->payload[0];
+  if (t && t->proto) proto = *t->proto;
   f.any("mode", "{} ", protoName(proto) + "/ip");
   f.text("remote ").any("remote", c.remote && !unspecified(*c.remote) ? c.remote->toString() : v4Text(c.remote),
                         "{} ", anyOr(c.remote));
@@ -462,34 +536,32 @@ void writeV4(FieldOut& f, const LinkInfo& l, const std::map<uint32_t, std::strin
     else f.any("tos", " tos {}", fmt::format("0x{:02x}", c.tos));
   }
   if (!c.pmtudisc) f.any("nopmtudisc", nullptr, "{}", std::string(" nopmtudisc"));
-  if (kind == "sit" && proto == IPPROTO_IPV6) {
-    // The 6rd prefix, which fastlink's sit options keep raw (IFLA_IPTUN_6RD_*); ip asks for it
-    // only for a tunnel of IPv6 (not `any`).
-    auto prefix = l.unknownKindData.find(IFLA_IPTUN_6RD_PREFIX);
-    auto length = l.unknownKindData.find(IFLA_IPTUN_6RD_PREFIXLEN);
-    uint16_t len = 0;
-    if (length && length->payload.size() >= 2) std::memcpy(&len, length->payload.data(), 2);
-    if (prefix && prefix->payload.size() == 16 && len) {
-      f.any("6rd-prefix", " 6rd-prefix {}", IpAddress::fromBytes(prefix->payload).toString());
-      f.any("6rd-prefixlen", "/{}", unsigned{len});
-      auto relay = l.unknownKindData.find(IFLA_IPTUN_6RD_RELAY_PREFIX);
-      auto relayLength = l.unknownKindData.find(IFLA_IPTUN_6RD_RELAY_PREFIXLEN);
-      uint16_t rlen = 0;
-      if (relayLength && relayLength->payload.size() >= 2) std::memcpy(&rlen, relayLength->payload.data(), 2);
-      if (relay && relay->payload.size() == 4 && std::memcmp(relay->payload.data(), "\0\0\0\0", 4) != 0) {
-        f.any("6rd-relay_prefix", " 6rd-relay_prefix {}", IpAddress::fromBytes(relay->payload).toString());
-        f.any("6rd-relay_prefixlen", "/{}", unsigned{rlen});
-      }
+  if (kind == "sit" && proto == IPPROTO_IPV6 && t && t->sixrdPrefix && t->sixrdPrefix->length()) {
+    // ip asks for the 6rd prefix only for a tunnel of IPv6 (not `any`).
+    f.any("6rd-prefix", " 6rd-prefix {}", t->sixrdPrefix->address().toString());
+    f.any("6rd-prefixlen", "/{}", unsigned{t->sixrdPrefix->length()});
+    if (const auto& r = t->sixrdRelayPrefix; r && !unspecified(r->address())) {
+      f.any("6rd-relay_prefix", " 6rd-relay_prefix {}", r->address().toString());
+      f.any("6rd-relay_prefixlen", "/{}", unsigned{r->length()});
     }
   }
   if (g) writeKeys(f, true, g->ikey, g->okey, g->iseq.value_or(false), g->icsum.value_or(false), g->oseq.value_or(false),
                    g->ocsum.value_or(false));
+  // vti's ioctl sets GRE_KEY on both directions whatever the keys are.
+  if (vti) writeKeys(f, false, vti->ikey.value_or(0), vti->okey.value_or(0), false, false, false, false);
 }
 
 /// print_tunnel of ip6tunnel.c.
 void writeV6(FieldOut& f, const LinkInfo& l, const std::map<uint32_t, std::string>& names) {
   Ip6TunnelInfo t;
   if (const auto* o = l.kindOptions<Ip6TunnelInfo>()) t = *o;
+  // vti6's ioctl fills only the endpoints, the device and the keys of an ip6tnl's parameters
+  // (vti6_parm_to_user), a key flagged when it is not 0: IPv6 in IPv6, the rest zero.
+  if (const auto* v = l.kindOptions<VtiInfo>()) {
+    t.local = v->local, t.remote = v->remote, t.dev = v->dev;
+    if (v->ikey.value_or(0)) t.ikey = v->ikey;
+    if (v->okey.value_or(0)) t.okey = v->okey;
+  }
   bool gre = *l.kind == "ip6gre";
   uint8_t proto = gre ? uint8_t{IPPROTO_GRE} : t.proto.value_or(uint8_t{IPPROTO_IPV6});
   std::string mode = protoName(proto) + "/ipv6";
@@ -527,6 +599,7 @@ bool selected(const TunnelArgs& a, const LinkInfo& l, std::optional<uint32_t> de
   if (const auto* g = l.kindOptions<GreInfo>()) local = g->local, remote = g->remote, dev = g->dev, ikey = g->ikey;
   if (const auto* t = l.kindOptions<IpTunnelInfo>()) local = t->local, remote = t->remote, dev = t->dev;
   if (const auto* t = l.kindOptions<Ip6TunnelInfo>()) local = t->local, remote = t->remote, dev = t->dev, ikey = t->ikey;
+  if (const auto* t = l.kindOptions<VtiInfo>()) local = t->local, remote = t->remote, dev = t->dev, ikey = t->ikey;
   auto same = [](const std::optional<IpAddress>& want, const std::optional<IpAddress>& have) {
     return !want || unspecified(*want) || (have && *have == *want);
   };
@@ -628,9 +701,7 @@ int runTunnel(Context& ctx, Args& args) {
   if (!v6 && matches(verb, "prl"))
     throw UsageError("tunnel prl is not supported by fastlink: the potential router list of ISATAP tunnels is set "
                      "only by ioctl (SIOCADDPRL), not over rtnetlink");
-  if (!v6 && matches(verb, "6rd"))
-    throw UsageError("tunnel 6rd is not supported by fastlink: its sit options do not carry the 6rd prefix "
-                     "(IFLA_IPTUN_6RD_*); `tunnel show` prints it");
+  if (!v6 && matches(verb, "6rd")) return sixrd(ctx, rest);
   if (matches(verb, "help")) return printUsage(kUsage);
   throw UsageError(fmt::format("Command \"{}\" is unknown, try \"fastlink tunnel help\"", verb));
 }

@@ -167,25 +167,59 @@ constexpr auto knownValueField() {
   return AttrField<Info>{kType, put, get};
 }
 
-/// The attribute numbers of an IP tunnel's common options: gre's IFLA_GRE_* and ipip's
-/// IFLA_IPTUN_* (and ip6gre's, ip6tnl's) are the same options under other numbers.
+/// The attribute numbers of an IP tunnel's common options: gre's IFLA_GRE_*, ipip's and
+/// ip6tnl's IFLA_IPTUN_*, vti's IFLA_VTI_* are the same options under other numbers. 0: the kind
+/// has no such option (vti has no ttl; tos and pmtudisc are IPv4's, encaplimit, flowinfo and the
+/// IP6_TNL_F_* flags IPv6's).
 struct TunnelAttrs {
-  uint16_t link, local, remote, ttl, tos, pmtudisc;
+  uint16_t link = 0, local = 0, remote = 0, ttl = 0, tos = 0, pmtudisc = 0;
+  uint16_t encapLimit = 0, flowinfo = 0, flags = 0, fwmark = 0;
+  /// IFLA_*_ENCAP_TYPE; its FLAGS, SPORT and DPORT follow it in every attribute space.
+  uint16_t encapType = 0;
+  uint16_t collectMetadata = 0;
+
+  constexpr std::size_t count() const {
+    std::size_t n = 0;
+    for (uint16_t a : {link, local, remote, ttl, tos, pmtudisc, encapLimit, flowinfo, flags, fwmark, collectMetadata})
+      n += a != 0;
+    return n + (encapType ? 4 : 0);
+  }
 };
 
 /// The table of an IP tunnel kind: its device, then the kind's own rows (`own`: gre's flags and
-/// keys), then local, remote, ttl, tos and pmtudisc, the order iproute2 sends them in. The rows
-/// every IP tunnel shares are declared here once; Info names them dev, local, remote, ttl, tos
-/// and pmtudisc. `kWidth`: the endpoints' address width (4; 16 for tunnels over IPv6).
-template <class Info, TunnelAttrs kA, std::size_t kWidth = 4, std::size_t N = 0>
-constexpr FieldTable<Info, N + 6> tunnelFields(const char* devWhat, std::array<AttrField<Info>, N> own = {}) {
-  AttrField<Info> rows[N + 6] = {field<kA.link, &Info::dev, Wire::Device>(devWhat)};
-  const AttrField<Info> tail[] = {addressField<kA.local, &Info::local, kWidth>(),
-                                  addressField<kA.remote, &Info::remote, kWidth>(), field<kA.ttl, &Info::ttl>(),
-                                  field<kA.tos, &Info::tos>(), field<kA.pmtudisc, &Info::pmtudisc>()};
-  for (std::size_t i = 0; i < N; ++i) rows[1 + i] = own[i];
-  for (std::size_t i = 0; i < 5; ++i) rows[1 + N + i] = tail[i];
-  return FieldTable<Info, N + 6>(rows);
+/// keys), then local, remote, ttl, tos, pmtudisc, encaplimit, flowinfo and flags (those `kA`
+/// names), the kind's `after` rows (ip6tnl's proto), fwmark, encapsulation and external: the
+/// order iproute2 sends them in. The rows every IP tunnel shares are declared here once; Info
+/// names them dev, local, remote, ttl (`kTtl`: ip6's hoplimit), tos, pmtudisc, encapLimit,
+/// flowinfo, flags, fwmark, encapType, encapFlags, encapSport, encapDport and external.
+/// `kWidth`: the endpoints' address width (4; 16 for tunnels over IPv6).
+template <class Info, TunnelAttrs kA, std::size_t kWidth = 4, auto kTtl = &Info::ttl, std::size_t N = 0, std::size_t M = 0>
+constexpr FieldTable<Info, kA.count() + N + M> tunnelFields(const char* devWhat, std::array<AttrField<Info>, N> own = {},
+                                                            std::array<AttrField<Info>, M> after = {}) {
+  AttrField<Info> rows[kA.count() + N + M] = {};
+  std::size_t i = 0;
+  rows[i++] = field<kA.link, &Info::dev, Wire::Device>(devWhat);
+  for (const auto& row : own) rows[i++] = row;
+  rows[i++] = addressField<kA.local, &Info::local, kWidth>();
+  rows[i++] = addressField<kA.remote, &Info::remote, kWidth>();
+  if constexpr (kA.ttl != 0) rows[i++] = field<kA.ttl, kTtl>();
+  if constexpr (kA.tos != 0) rows[i++] = field<kA.tos, &Info::tos>();
+  if constexpr (kA.pmtudisc != 0) rows[i++] = field<kA.pmtudisc, &Info::pmtudisc>();
+  if constexpr (kA.encapLimit != 0) rows[i++] = field<kA.encapLimit, &Info::encapLimit>();
+  if constexpr (kA.flowinfo != 0) rows[i++] = be32Field<kA.flowinfo, &Info::flowinfo>();
+  if constexpr (kA.flags != 0) rows[i++] = field<kA.flags, &Info::flags>();
+  for (const auto& row : after) rows[i++] = row;
+  if constexpr (kA.fwmark != 0) rows[i++] = field<kA.fwmark, &Info::fwmark>();
+  if constexpr (kA.encapType != 0) {
+    // TYPE, FLAGS, SPORT, DPORT are consecutive in each space (IFLA_GRE_ENCAP_*, IFLA_IPTUN_ENCAP_*);
+    // the ports are in network byte order.
+    rows[i++] = field<kA.encapType, &Info::encapType>();
+    rows[i++] = field<kA.encapType + 1, &Info::encapFlags>();
+    rows[i++] = field<kA.encapType + 2, &Info::encapSport, Wire::Be16>();
+    rows[i++] = field<kA.encapType + 3, &Info::encapDport, Wire::Be16>();
+  }
+  if constexpr (kA.collectMetadata != 0) rows[i++] = field<kA.collectMetadata, &Info::external, Wire::Flag>();
+  return FieldTable<Info, kA.count() + N + M>(rows);
 }
 
 /// IPv4 tunnels (gre, ipip): an endpoint must be IPv4 (`rule` says what else to use).

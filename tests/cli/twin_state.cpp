@@ -19,20 +19,21 @@ using json = nlohmann::json;
 
 namespace {
 
-/// Replaces every match of `pattern` by PREFIX<n>, numbering distinct matches in order of first
-/// appearance: two outputs that differ only in random MACs normalise to the same text. A match in
-/// `keep` stays as it is.
+/// Replaces every match of `pattern` (its sub-match `group`: 0, the whole match) by PREFIX<n>,
+/// numbering distinct matches in order of first appearance: two outputs that differ only in
+/// random MACs normalise to the same text. A match in `keep` stays as it is.
 std::string numberMatches(const std::string& text, const std::regex& pattern, const std::string& prefix,
-                          const std::set<std::string>& keep) {
+                          const std::set<std::string>& keep, int group = 0) {
   std::map<std::string, int> seen;
   std::string out;
   auto last = text.cbegin();
   for (std::sregex_iterator it(text.begin(), text.end(), pattern), end; it != end; ++it) {
-    if (keep.count(it->str())) continue;
-    out.append(last, text.cbegin() + it->position());
-    auto [pos, added] = seen.emplace(it->str(), static_cast<int>(seen.size()) + 1);
+    const std::string value = (*it)[group].str();
+    if (keep.count(value)) continue;
+    out.append(last, text.cbegin() + it->position(group));
+    auto [pos, added] = seen.emplace(value, static_cast<int>(seen.size()) + 1);
     out += prefix + std::to_string(pos->second);
-    last = text.cbegin() + it->position() + it->length();
+    last = text.cbegin() + it->position(group) + it->length(group);
   }
   out.append(last, text.cend());
   return out;
@@ -84,6 +85,10 @@ std::string normalise(std::string text, const std::string& nsName, const Literal
   text = numberMatches(text, bridgeId, "BRID", literalBridgeIds);
   text = numberMatches(text, linkLocal, "LL", literal.linkLocals);
   text = numberMatches(text, mac, "MAC", literal.macs);
+  // An IPv6 tunnel's permanent address is random (the kernel's eth_random_addr) and ip prints it
+  // as an IPv6 address (ll_addr_n2a for tunnel6 and gre6): numbered apart.
+  static const std::regex tunnelPerm("permaddr(\":\"| )([0-9a-f]{0,4}:[0-9a-f:]*)");
+  text = numberMatches(text, tunnelPerm, "PERM", {}, 2);
   return std::regex_replace(text, timer, "$01 0");  // $01: the name (and JSON's `":`), then " 0"
 }
 

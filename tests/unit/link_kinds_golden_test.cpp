@@ -13,6 +13,7 @@
 #include "fastlink/link_kinds/geneve.hpp"
 #include "fastlink/link_kinds/gre.hpp"
 #include "fastlink/link_kinds/ip6tnl.hpp"
+#include "fastlink/link_kinds/vti.hpp"
 #include "fastlink/link_kinds/ipip.hpp"
 #include "fastlink/link_kinds/ipvlan.hpp"
 #include "fastlink/link_kinds/xfrm.hpp"
@@ -263,7 +264,8 @@ TEST(LinkKindsGolden, GreRefusesIpv6AndNames) {
 }
 
 TEST(LinkKindsGolden, DecodeGreRoundTrip) {
-  // ipgre_fill_info() also reports fwmark, encapsulation and ignore_df: kept raw.
+  // ipgre_fill_info() also reports fwmark and the encapsulation (rows of tunnelFields) and
+  // ignore_df (kept raw).
   Attrs kernel = greData();
   kernel.u32(IFLA_GRE_FWMARK, 0).u16(IFLA_GRE_ENCAP_TYPE, 0).u8(IFLA_GRE_IGNORE_DF, 0);
   for (const char* kind : {"gre", "gretap"}) {
@@ -279,11 +281,13 @@ TEST(LinkKindsGolden, DecodeGreRoundTrip) {
     EXPECT_EQ(g->pmtudisc, true);
     EXPECT_EQ(g->dev, Ifref(3u));
     EXPECT_EQ(g->icsum, false);
-    EXPECT_EQ(d.unknownKindData.count(), 3u);
+    EXPECT_EQ(g->fwmark, 0u);
+    EXPECT_EQ(g->encapType, 0);
+    EXPECT_EQ(d.unknownKindData.count(), 1u);
     GreInfo again = *g;
     again.icsum.reset(), again.ocsum.reset(), again.iseq.reset(), again.oseq.reset();  // decoded as false
     Request r = LinkRequests::add(LinkInfo("t0", kind).setKindOptions(again));
-    EXPECT_TRUE(sameBytes(r.bytes(), addKind("t0", kind, greData()))) << kind;
+    EXPECT_TRUE(sameBytes(r.bytes(), addKind("t0", kind, greData().u32(IFLA_GRE_FWMARK, 0).u16(IFLA_GRE_ENCAP_TYPE, 0)))) << kind;
   }
 }
 
@@ -330,19 +334,86 @@ TEST(LinkKindsGolden, DecodeSitRoundTrip) {
   EXPECT_EQ(o->tos, 0);
   EXPECT_EQ(o->pmtudisc, true);
   EXPECT_FALSE(o->dev.has_value()) << "link 0 is no device";
-  auto kept = d.unknownKindData.list();
-  ASSERT_EQ(kept.size(), 3u);
-  EXPECT_EQ(kept[0].type, IFLA_IPTUN_PROTO);
-  EXPECT_EQ(kept[1].type, IFLA_IPTUN_FLAGS);
-  EXPECT_EQ(kept[2].type, IFLA_IPTUN_FWMARK);
+  EXPECT_EQ(o->proto, 41);
+  EXPECT_EQ(o->flags, 0);
+  EXPECT_EQ(o->fwmark, 0u);
+  EXPECT_TRUE(d.unknownKindData.list().empty()) << "every attribute sit reports has its row";
   Request r = LinkRequests::add(LinkInfo("t0", "sit").setKindOptions(*o));
   Attrs out = Attrs()
                   .raw(IFLA_IPTUN_LOCAL, {192, 0, 2, 1})
                   .raw(IFLA_IPTUN_REMOTE, {192, 0, 2, 2})
                   .u8(IFLA_IPTUN_TTL, 64)
                   .u8(IFLA_IPTUN_TOS, 0)
-                  .u8(IFLA_IPTUN_PMTUDISC, 1);
+                  .u8(IFLA_IPTUN_PMTUDISC, 1)
+                  .u8(IFLA_IPTUN_PROTO, 41)
+                  .raw(IFLA_IPTUN_FLAGS, {0, 0})
+                  .u32(IFLA_IPTUN_FWMARK, 0);
   EXPECT_TRUE(sameBytes(r.bytes(), addKind("t0", "sit", out)));
+}
+
+// As `ip link add t0 type sit mode ip6ip isatap 6rd-prefix 2001:db8::/32 6rd-relay_prefix
+// 192.0.2.0/24 fwmark 7` sends them (link_iptnl.c), in the table's order; the kernel reports the
+// prefixes as the same four attributes (ipip6_fill_info).
+TEST(LinkKindsGolden, SitIsatapAnd6rdPrefixes) {
+  IpTunnelInfo o;
+  o.proto = 41;
+  o.flags = IpTunnelInfo::kIsatap;
+  o.sixrdPrefix = Prefix::parse("2001:db8::/32");
+  o.sixrdRelayPrefix = Prefix::parse("192.0.2.0/24");
+  o.fwmark = 7;
+  Attrs data = Attrs()
+                   .u8(IFLA_IPTUN_PROTO, 41)
+                   .raw(IFLA_IPTUN_FLAGS, {1, 0})
+                   .raw(IFLA_IPTUN_6RD_PREFIX, {0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0})
+                   .raw(IFLA_IPTUN_6RD_PREFIXLEN, {32, 0})
+                   .raw(IFLA_IPTUN_6RD_RELAY_PREFIX, {192, 0, 2, 0})
+                   .raw(IFLA_IPTUN_6RD_RELAY_PREFIXLEN, {24, 0})
+                   .u32(IFLA_IPTUN_FWMARK, 7);
+  Request r = LinkRequests::add(LinkInfo("t0", "sit").setKindOptions(o));
+  EXPECT_TRUE(sameBytes(r.bytes(), addKind("t0", "sit", data)));
+  LinkInfo d = decodeKernel("sit", data);
+  const auto* back = d.kindOptions<IpTunnelInfo>();
+  ASSERT_NE(back, nullptr);
+  EXPECT_EQ(back->flags, IpTunnelInfo::kIsatap);
+  EXPECT_EQ(back->sixrdPrefix, Prefix::parse("2001:db8::/32"));
+  EXPECT_EQ(back->sixrdRelayPrefix, Prefix::parse("192.0.2.0/24"));
+  EXPECT_TRUE(d.unknownKindData.list().empty());
+  // ISATAP and 6rd are sit's: an ipip refuses them rather than sending what its kernel ignores.
+  EXPECT_THROW(LinkRequests::add(LinkInfo("t0", "ipip").setKindOptions(o)), Error);
+  o.flags.reset();
+  o.sixrdPrefix = Prefix::parse("192.0.2.0/24");
+  EXPECT_THROW(LinkRequests::add(LinkInfo("t0", "sit").setKindOptions(o)), Error);
+}
+
+// gre's fwmark, UDP encapsulation and collect-metadata rows (IFLA_GRE_ENCAP_TYPE 14, FLAGS 15,
+// SPORT 16 and DPORT 17 big-endian, COLLECT_METADATA 18, FWMARK 20), as tunnelFields orders them.
+TEST(LinkKindsGolden, GreFwmarkEncapAndExternal) {
+  GreInfo g;
+  g.remote = ip("192.0.2.2");
+  g.fwmark = 0x10;
+  g.encapType = 1;  // fou
+  g.encapFlags = 1;
+  g.encapSport = 1000;
+  g.encapDport = 5555;
+  Attrs data = Attrs()
+                   .raw(IFLA_GRE_REMOTE, {192, 0, 2, 2})
+                   .u32(IFLA_GRE_FWMARK, 0x10)
+                   .u16(IFLA_GRE_ENCAP_TYPE, 1)
+                   .u16(IFLA_GRE_ENCAP_FLAGS, 1)
+                   .raw(IFLA_GRE_ENCAP_SPORT, {0x03, 0xe8})
+                   .raw(IFLA_GRE_ENCAP_DPORT, {0x15, 0xb3});
+  Request r = LinkRequests::add(LinkInfo("g0", "gre").setKindOptions(g));
+  EXPECT_TRUE(sameBytes(r.bytes(), addKind("g0", "gre", data)));
+  LinkInfo d = decodeKernel("gre", Attrs(data).raw(IFLA_GRE_COLLECT_METADATA, std::initializer_list<uint8_t>{}));
+  const auto* back = d.kindOptions<GreInfo>();
+  ASSERT_NE(back, nullptr);
+  EXPECT_EQ(back->encapDport, 5555);
+  EXPECT_EQ(back->fwmark, 0x10u);
+  EXPECT_TRUE(back->external);
+  GreInfo external;
+  external.external = true;
+  r = LinkRequests::add(LinkInfo("g0", "gretap").setKindOptions(external));
+  EXPECT_TRUE(sameBytes(r.bytes(), addKind("g0", "gretap", Attrs().raw(IFLA_GRE_COLLECT_METADATA, std::initializer_list<uint8_t>{}))));
 }
 
 // ---- xfrm ----------------------------------------------------------------------------------
@@ -450,6 +521,66 @@ TEST(LinkKindsGolden, AddIp6greWithKeysInGreSpace) {
   // An IPv4 endpoint is gre's.
   o.remote = ip("192.0.2.1");
   EXPECT_THROW(LinkRequests::add(LinkInfo("g6", "ip6gre").setKindOptions(o)), Error);
+}
+
+// What `ip link add t6 type ip6tnl mode ip6ip6 remote 2001:db8::2 fwmark 9 encap fou
+// encap-dport 5555` sends after the common rows: PROTO 9, FWMARK 20, ENCAP_TYPE 15, FLAGS 16
+// (ip's default encap-udp6-csum: 2), SPORT 17 and DPORT 18 big-endian (with encap-sport 1000); and ip6gre's same options
+// in GRE's space (FWMARK 20, ENCAP_* 14-17, COLLECT_METADATA 18).
+TEST(LinkKindsGolden, Ip6tnlAndIp6greFwmarkEncapExternalShareTheirRows) {
+  Ip6TunnelInfo o;
+  o.remote = ip("2001:db8::2");
+  o.proto = 41;
+  o.fwmark = 9;
+  o.encapType = 1;
+  o.encapFlags = 2;
+  o.encapSport = 1000;
+  o.encapDport = 5555;
+  Request r = LinkRequests::add(LinkInfo("t6", "ip6tnl").setKindOptions(o));
+  Attrs tnl = Attrs().raw(3, kV6Remote).u8(9, 41).u32(20, 9).u16(15, 1).u16(16, 2).raw(17, {0x03, 0xe8}).raw(18, {0x15, 0xb3});
+  EXPECT_TRUE(sameBytes(r.bytes(), addKind("t6", "ip6tnl", tnl)));
+  o.proto.reset();
+  r = LinkRequests::add(LinkInfo("g6", "ip6gretap").setKindOptions(o));
+  Attrs gre = Attrs().raw(7, kV6Remote).u32(20, 9).u16(14, 1).u16(15, 2).raw(16, {0x03, 0xe8}).raw(17, {0x15, 0xb3});
+  EXPECT_TRUE(sameBytes(r.bytes(), addKind("g6", "ip6gretap", gre)));
+  LinkInfo d = decodeKernel("ip6gre", Attrs(gre).raw(18, std::initializer_list<uint8_t>{}));
+  const auto* back = d.kindOptions<Ip6TunnelInfo>();
+  ASSERT_NE(back, nullptr);
+  EXPECT_EQ(back->fwmark, 9u);
+  EXPECT_EQ(back->encapType, 1);
+  EXPECT_EQ(back->encapSport, 1000);
+  EXPECT_EQ(back->encapDport, 5555);
+  EXPECT_TRUE(back->external);
+  EXPECT_TRUE(d.unknownKindData.list().empty());
+}
+
+// ---- vti / vti6 ----------------------------------------------------------------------------
+// IFLA_VTI_LINK 1, IKEY 2 and OKEY 3 (big-endian), LOCAL 4, REMOTE 5, FWMARK 6; as
+// `ip link add v0 type vti local 192.0.2.1 remote 192.0.2.2 ikey 5 okey 1.2.3.4 fwmark 3 dev if2`.
+
+TEST(LinkKindsGolden, AddVtiAndVti6) {
+  VtiInfo o = VtiInfo().setLocal(ip("192.0.2.1")).setRemote(ip("192.0.2.2")).setIkey(5).setOkey(0x01020304).setFwmark(3).setDev(Ifref(2u));
+  Attrs data = Attrs().u32(1, 2).raw(2, {0, 0, 0, 5}).raw(3, {1, 2, 3, 4}).raw(4, {192, 0, 2, 1}).raw(5, {192, 0, 2, 2}).u32(6, 3);
+  Request r = LinkRequests::add(LinkInfo("v0", "vti").setKindOptions(o));
+  EXPECT_TRUE(sameBytes(r.bytes(), addKind("v0", "vti", data)));
+  LinkInfo d = decodeKernel("vti", data);
+  const auto* back = d.kindOptions<VtiInfo>();
+  ASSERT_NE(back, nullptr);
+  EXPECT_EQ(back->ikey, 5u);
+  EXPECT_EQ(back->okey, 0x01020304u);
+  EXPECT_EQ(back->remote, ip("192.0.2.2"));
+  ASSERT_TRUE(back->dev && back->dev->isIndex());
+  EXPECT_EQ(back->dev->index(), 2u);
+  EXPECT_TRUE(d.unknownKindData.list().empty());
+
+  VtiInfo six = VtiInfo().setLocal(ip("2001:db8::1")).setRemote(ip("2001:db8::2")).setKey(7);
+  r = LinkRequests::add(LinkInfo("v6", "vti6").setKindOptions(six));
+  Attrs data6 = Attrs().raw(2, {0, 0, 0, 7}).raw(3, {0, 0, 0, 7}).raw(4, kV6Local).raw(5, kV6Remote);
+  EXPECT_TRUE(sameBytes(r.bytes(), addKind("v6", "vti6", data6)));
+  EXPECT_EQ(decodeKernel("vti6", data6).kindOptions<VtiInfo>()->local, ip("2001:db8::1"));
+  // Each kind takes its own family only.
+  EXPECT_THROW(LinkRequests::add(LinkInfo("v6", "vti").setKindOptions(six)), Error);
+  EXPECT_THROW(LinkRequests::add(LinkInfo("v0", "vti6").setKindOptions(o)), Error);
 }
 
 }  // namespace

@@ -20,6 +20,13 @@ struct GreInfo {
   std::optional<bool> icsum, ocsum;  ///< checksum received / sent packets
   std::optional<bool> iseq, oseq;    ///< sequence-number received / sent packets
   std::optional<Ifref> dev;          ///< `dev PHYS_DEV`: bind the tunnel to a device
+  std::optional<uint32_t> fwmark;   ///< mark of the encapsulated packets
+  /// Encapsulation in UDP (TUNNEL_ENCAP_NONE 0, _FOU 1, _GUE 2), its TUNNEL_ENCAP_FLAG_* (CSUM 1,
+  /// CSUM6 2, REMCSUM 4) and ports (host order; a source port of 0 = chosen per flow).
+  std::optional<uint16_t> encapType, encapFlags, encapSport, encapDport;
+  /// `external`: a collect-metadata tunnel (endpoints per packet); the kernel then ignores the
+  /// other options.
+  bool external = false;
 
   GreInfo& setLocal(IpAddress v) { local = v; return *this; }
   GreInfo& setRemote(IpAddress v) { remote = v; return *this; }

@@ -10,7 +10,9 @@
 namespace fastlink::rtnl {
 namespace {
 
-constexpr TunnelAttrs kAttrs{IFLA_GRE_LINK, IFLA_GRE_LOCAL, IFLA_GRE_REMOTE, IFLA_GRE_TTL, IFLA_GRE_TOS, IFLA_GRE_PMTUDISC};
+constexpr TunnelAttrs kAttrs{.link = IFLA_GRE_LINK, .local = IFLA_GRE_LOCAL, .remote = IFLA_GRE_REMOTE, .ttl = IFLA_GRE_TTL,
+                             .tos = IFLA_GRE_TOS, .pmtudisc = IFLA_GRE_PMTUDISC, .fwmark = IFLA_GRE_FWMARK,
+                             .encapType = IFLA_GRE_ENCAP_TYPE, .collectMetadata = IFLA_GRE_COLLECT_METADATA};
 constexpr auto kFields = tunnelFields<GreInfo, kAttrs>(
     "gre dev", std::array{gre::kIflagsRow<GreInfo>, gre::kOflagsRow<GreInfo>, gre::kIkeyRow<GreInfo>, gre::kOkeyRow<GreInfo>});
 

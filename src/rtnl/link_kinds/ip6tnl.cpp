@@ -1,6 +1,6 @@
 // ip6tnl (IFLA_IPTUN_*) and ip6gre, ip6gretap (IFLA_GRE_*, keys: rtnl/gre_keys.hpp): tunnels
-// over IPv6, one options struct (Ip6TunnelInfo), one table per attribute space. What the kernel
-// also reports (fwmark, encapsulation, collect_metadata) stays in unknownKindData.
+// over IPv6, one options struct (Ip6TunnelInfo), one table per attribute space, both made by
+// tunnelFields. ip6gre's ERSPAN attributes (reported for ip6erspan only) stay in unknownKindData.
 #include <linux/if_link.h>
 #include <linux/if_tunnel.h>
 
@@ -12,30 +12,22 @@
 namespace fastlink::rtnl {
 namespace {
 
-constexpr FieldTable kTnlFields({
-    field<IFLA_IPTUN_LINK, &Ip6TunnelInfo::dev, Wire::Device>("ip6tnl dev"),
-    addressField<IFLA_IPTUN_LOCAL, &Ip6TunnelInfo::local, 16>(),
-    addressField<IFLA_IPTUN_REMOTE, &Ip6TunnelInfo::remote, 16>(),
-    field<IFLA_IPTUN_TTL, &Ip6TunnelInfo::hoplimit>(),
-    field<IFLA_IPTUN_ENCAP_LIMIT, &Ip6TunnelInfo::encapLimit>(),
-    be32Field<IFLA_IPTUN_FLOWINFO, &Ip6TunnelInfo::flowinfo>(),
-    field<IFLA_IPTUN_FLAGS, &Ip6TunnelInfo::flags>(),
-    field<IFLA_IPTUN_PROTO, &Ip6TunnelInfo::proto>(),
-});
+// The same options under two attribute spaces; the shared rows are tunnelFields' (link_kind.hpp).
+constexpr TunnelAttrs kTnlAttrs{.link = IFLA_IPTUN_LINK, .local = IFLA_IPTUN_LOCAL, .remote = IFLA_IPTUN_REMOTE,
+                                .ttl = IFLA_IPTUN_TTL, .encapLimit = IFLA_IPTUN_ENCAP_LIMIT,
+                                .flowinfo = IFLA_IPTUN_FLOWINFO, .flags = IFLA_IPTUN_FLAGS, .fwmark = IFLA_IPTUN_FWMARK,
+                                .encapType = IFLA_IPTUN_ENCAP_TYPE, .collectMetadata = IFLA_IPTUN_COLLECT_METADATA};
+constexpr TunnelAttrs kGreAttrs{.link = IFLA_GRE_LINK, .local = IFLA_GRE_LOCAL, .remote = IFLA_GRE_REMOTE,
+                                .ttl = IFLA_GRE_TTL, .encapLimit = IFLA_GRE_ENCAP_LIMIT, .flowinfo = IFLA_GRE_FLOWINFO,
+                                .flags = IFLA_GRE_FLAGS, .fwmark = IFLA_GRE_FWMARK, .encapType = IFLA_GRE_ENCAP_TYPE,
+                                .collectMetadata = IFLA_GRE_COLLECT_METADATA};
 
-constexpr FieldTable kGreFields({
-    field<IFLA_GRE_LINK, &Ip6TunnelInfo::dev, Wire::Device>("ip6gre dev"),
-    gre::kIflagsRow<Ip6TunnelInfo>,
-    gre::kOflagsRow<Ip6TunnelInfo>,
-    gre::kIkeyRow<Ip6TunnelInfo>,
-    gre::kOkeyRow<Ip6TunnelInfo>,
-    addressField<IFLA_GRE_LOCAL, &Ip6TunnelInfo::local, 16>(),
-    addressField<IFLA_GRE_REMOTE, &Ip6TunnelInfo::remote, 16>(),
-    field<IFLA_GRE_TTL, &Ip6TunnelInfo::hoplimit>(),
-    field<IFLA_GRE_ENCAP_LIMIT, &Ip6TunnelInfo::encapLimit>(),
-    be32Field<IFLA_GRE_FLOWINFO, &Ip6TunnelInfo::flowinfo>(),
-    field<IFLA_GRE_FLAGS, &Ip6TunnelInfo::flags>(),
-});
+constexpr auto kTnlFields = tunnelFields<Ip6TunnelInfo, kTnlAttrs, 16, &Ip6TunnelInfo::hoplimit>(
+    "ip6tnl dev", std::array<AttrField<Ip6TunnelInfo>, 0>{},
+    std::array{field<IFLA_IPTUN_PROTO, &Ip6TunnelInfo::proto>()});
+constexpr auto kGreFields = tunnelFields<Ip6TunnelInfo, kGreAttrs, 16, &Ip6TunnelInfo::hoplimit>(
+    "ip6gre dev", std::array{gre::kIflagsRow<Ip6TunnelInfo>, gre::kOflagsRow<Ip6TunnelInfo>, gre::kIkeyRow<Ip6TunnelInfo>,
+                             gre::kOkeyRow<Ip6TunnelInfo>});
 
 void checkIpv6Endpoints(const Ip6TunnelInfo& o, const char* kind) {
   for (auto [ip, what] : {std::pair{&o.local, "local"}, std::pair{&o.remote, "remote"}})
