@@ -20,7 +20,7 @@ constexpr const char* kUsageHead = R"(Usage: fastlink link add [link DEV] [name]
        fastlink link set { [dev] NAME | group GROUP } [OPTIONS] [type KIND [KIND OPTIONS]]
        fastlink link set [dev] NAME { xdp | xdpgeneric | xdpdrv | xdpoffload } { obj FILE [sec NAME] [program NAME] | off }
        fastlink link del { [dev] NAME | group GROUP }
-       fastlink link [show] [[dev] NAME] [type KIND] [master DEV] [group GROUP] [up]
+       fastlink link [show] [[dev] NAME] [type KIND] [master DEV | nomaster] [group GROUP] [up]
 
 OPTIONS := mtu MTU | address LLADDR | group GROUP | master DEV | nomaster | up | down |
            txqlen N | qlen N | alias TEXT | numtxqueues N | numrxqueues N | link DEV |
@@ -92,26 +92,49 @@ bool parseFlagOption(Args& args, LinkInfo& l) {
   return false;
 }
 
+/// ip refuses a second mtu, txqueuelen (qlen, txqlen), group, numtxqueues, numrxqueues or (set)
+/// name with its duparg() message and status 255, where taking the last one would change the
+/// device silently otherwise than the script's author read it; a second address, alias, master,
+/// flag word or link is taken as ip takes it (the last wins). Call after the word, before its value.
+template <class T>
+void refuseSecond(const std::optional<T>& field, std::string_view word, Args& args) {
+  if (field) throw UsageError(fmt::format("duplicate \"{}\": \"{}\" is the second value.", word, args.peek()));
+}
+
 /// Consumes one common option; false when the current word is not one.
 bool parseCommonOption(Args& args, ParsedLink& p, Verb verb) {
   LinkInfo& l = p.info;
   if (parseFlagOption(args, l)) return true;
-  if (args.accept("mtu")) l.mtu = parseU32(args.value("mtu"), "mtu");
-  else if (args.acceptAny({"address", "addr"})) l.address = parseMac(args.value("address"), "address");
-  else if (args.accept("group")) l.group = parseGroup(args.value("group"));
+  if (args.accept("mtu")) {
+    refuseSecond(l.mtu, "mtu", args);
+    l.mtu = parseU32(args.value("mtu"), "mtu");
+  } else if (args.acceptAny({"address", "addr"})) l.address = parseMac(args.value("address"), "address");
+  else if (args.accept("group")) {
+    refuseSecond(l.group, "group", args);
+    l.group = parseGroup(args.value("group"));
+  }
   else if (args.accept("master")) p.master = parseIfname(args.value("master"), "master");
   else if (args.accept("nomaster")) l.setNoMaster(), p.master.reset();
   else if (args.accept("up")) l.admin = true;
   else if (args.accept("down")) l.admin = false;
-  else if (args.acceptAny({"txqlen", "qlen", "txqueuelen"})) l.txqlen = parseU32(args.value("txqlen"), "txqlen");
+  else if (args.acceptAny({"txqlen", "qlen", "txqueuelen"})) {
+    refuseSecond(l.txqlen, "txqueuelen", args);
+    l.txqlen = parseU32(args.value("txqlen"), "txqlen");
+  }
   else if (args.acceptAny({"alias"})) {
     l.alias = args.value("alias");
     if (l.alias->size() > 255) throw UsageError("alias: longer than 255 bytes");
-  } else if (args.accept("numtxqueues")) l.numTxQueues = parseU32(args.value("numtxqueues"), "numtxqueues", 1, 4096);
-  else if (args.accept("numrxqueues")) l.numRxQueues = parseU32(args.value("numrxqueues"), "numrxqueues", 1, 4096);
+  } else if (args.accept("numtxqueues")) {
+    refuseSecond(l.numTxQueues, "numtxqueues", args);
+    l.numTxQueues = parseU32(args.value("numtxqueues"), "numtxqueues", 1, 4096);
+  } else if (args.accept("numrxqueues")) {
+    refuseSecond(l.numRxQueues, "numrxqueues", args);
+    l.numRxQueues = parseU32(args.value("numrxqueues"), "numrxqueues", 1, 4096);
+  }
   else if (args.accept("link")) p.parent = parseIfname(args.value("link"), "link");
   else if (args.accept("netns")) l.netns = parseNetnsTarget(args.value("netns"));
   else if (args.accept("name")) {
+    if (verb == Verb::Set) refuseSecond(l.name, "name", args);
     std::string name = parseIfname(args.value("name"), "name");
     if (verb != Verb::Set && l.name && *l.name != name) throw UsageError(fmt::format("two names given: \"{}\" and \"{}\"", *l.name, name));
     l.name = name;

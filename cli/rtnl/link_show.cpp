@@ -651,6 +651,7 @@ struct ShowQuery {
   LinkFilter filter;
   std::optional<std::string> slaveKind;  ///< `type KIND_slave`: ports of a KIND master, as ip
   bool upOnly = false;
+  bool noMaster = false;  ///< ip's `nomaster`: devices that are no device's port
 };
 
 ShowQuery parseShow(Args& args) {
@@ -667,8 +668,11 @@ ShowQuery parseShow(Args& args) {
       std::string g = args.value("group");
       q.filter.group = g == "default" ? 0 : parseU32(g, "group");
     } else if (args.accept("up")) q.upOnly = true;
+    else if (args.accept("nomaster")) q.noMaster = true;
+    else if (args.peek() == "vrf")  // not a device name: ip's VRF selector, which fastlink lacks
+      throw UsageError("link show vrf: not supported by fastlink (the ports of a VRF: link show master VRF)");
     else if (!q.dev && args.peek() != "help") q.dev = parseIfname(args.next(), "dev");
-    else args.unknown("link show takes: [dev] NAME, type KIND, master DEV, group GROUP, up");
+    else args.unknown("link show takes: [dev] NAME, type KIND, master DEV, nomaster, group GROUP, up");
   }
   return q;
 }
@@ -679,6 +683,7 @@ bool keep(const LinkView& l, const ShowQuery& q, uint32_t masterIndex) {
   if (q.filter.kind && l.kind() != q.filter.kind) return false;
   if (q.slaveKind && l.slaveKind() != std::optional<std::string_view>(*q.slaveKind)) return false;
   if (q.master && l.masterIndex() != masterIndex) return false;
+  if (q.noMaster && l.masterIndex()) return false;
   return true;
 }
 

@@ -125,15 +125,22 @@ struct OptionsPrinter {
     if (o.gap) f.any("gap", " gap {}", o.gap);
   }
   void operator()(const TbfOptions& o) const {
-    f.any("rate", o.rate, "rate {} ", rateText(o.rate)).any("burst", o.burst, "burst {} ", sizeText(o.burst));
+    f.any("rate", o.rate, "rate {} ", rateText(o.rate));
+    // With -d tc writes the bucket and the peak bucket as SIZE/CELL and their mpu (the kernel
+    // dumps the rates with cell_log 0, and fastlink sets no mpu, overhead or linklayer: q_tbf.c's
+    // "/1", "mpu 0b", "linklayer ethernet"); the peak bucket is then named mtu, not minburst.
+    if (details) f.any("burst", sizeText(o.burst) + "/1", "burst {} ", sizeText(o.burst) + "/1").any("mpu", 0, "mpu {} ", "0b");
+    else f.any("burst", o.burst, "burst {} ", sizeText(o.burst));
     if (o.peakrate) {
       uint32_t minburst = o.mtu.value_or(0);
       f.any("peakrate", *o.peakrate, "peakrate {} ", rateText(*o.peakrate));
-      f.any("minburst", minburst, "minburst {} ", sizeText(minburst));
+      if (details) f.any("mtu", sizeText(minburst) + "/1", "mtu {} ", sizeText(minburst) + "/1").any("mpu", 0, "mpu {} ", "0b");
+      else f.any("minburst", minburst, "minburst {} ", sizeText(minburst));
     }
     // Like tc: the latency the limit allows, or the limit itself when that latency is negative.
     if (o.reportedLatency) f.any("lat", *o.reportedLatency, "lat {} ", latencyText(*o.reportedLatency));
     else if (o.limit) f.any("limit", *o.limit, "limit {} ", sizeText(*o.limit));
+    if (details) f.any("linklayer", "linklayer {} ", "ethernet");
   }
   void operator()(const RawTcOptions& o) const {
     std::string hex;

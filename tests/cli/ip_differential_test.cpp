@@ -1,6 +1,7 @@
 // The ip differential suite (issue 12 item 5): every case of tests/cli/differential/commands.txt
 // runs the same command with `ip -n A` and `fastlink -n B` in twin namespaces prepared by the
-// same `ip` setup lines (a command that starts with `tc `: `tc -n A ...` and `fastlink -n B tc ...`),
+// same `ip` setup lines, then the `tc ` ones with tc (a command that starts with `tc `: `tc -n A
+// ...` and `fastlink -n B tc ...`),
 // then compares what the case asks for:
 //   exit   the exit status, which must be ip's (always; docs/CLI.md "Exit statuses")
 //   state  `ip -d -j link show`, `ip -j addr show`, `ip -j [-6] route show table all`, neigh,
@@ -162,10 +163,18 @@ const std::vector<DiffCase>& allCases() {
 
 /// A namespace as the suite wants it: no duplicate address detection (else IPv6 addresses are
 /// `tentative` for a time that differs between the twins), loopback up, then the setup lines.
+/// Setup lines that start with `tc ` (qdiscs and classes a tc case works on) are run with
+/// `tc -n NS` after the ip lines (one ip batch), in their order.
 void prepare(const TestNetns& ns, const DiffCase& c) {
   run("ip netns exec " + ns.name() +
       " sysctl -qw net.ipv6.conf.all.accept_dad=0 net.ipv6.conf.default.accept_dad=0 >/dev/null");
-  if (!c.setup.empty()) ns.ipBatch(c.setup);
+  std::vector<std::string> ipLines, tcLines;
+  for (const auto& line : c.setup) (line.starts_with("tc ") ? tcLines : ipLines).push_back(line);
+  if (!ipLines.empty()) ns.ipBatch(ipLines);
+  for (const auto& line : tcLines) {
+    CommandResult r = run("tc -n " + ns.name() + " " + line.substr(3) + " </dev/null");
+    EXPECT_EQ(r.status, 0) << "setup line \"" << line << "\": " << r.err;
+  }
   settle(ns.name());
 }
 
