@@ -8,6 +8,7 @@
 
 #include <string>
 
+#include "core/api_access.hpp"
 #include "core/attr_fields.hpp"
 #include "core/engine.hpp"
 #include "core/message.hpp"
@@ -75,7 +76,7 @@ AddrLabelInfo decodeAddrLabel(const nlmsghdr* m) {
 std::vector<AddrLabelInfo> AddrLabelApi::list(AddrLabelFamily family) {
   std::vector<AddrLabelInfo> out;
   Request r = AddrLabelRequests::list(family);
-  RawApi(engine_).dumpBytes(
+  core::ApiAccess::make<RawApi>(engine_).dumpBytes(
       r.bytes(),
       [&](std::span<const uint8_t> m) {
         const auto* h = reinterpret_cast<const nlmsghdr*>(m.data());

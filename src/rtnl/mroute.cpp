@@ -8,6 +8,7 @@
 
 #include <cstring>
 
+#include "core/api_access.hpp"
 #include "core/attr_fields.hpp"
 #include "core/engine.hpp"
 #include "core/message.hpp"
@@ -68,7 +69,7 @@ MrouteInfo decodeMroute(const nlmsghdr* m) {
 std::vector<MrouteInfo> MrouteApi::list(MrouteFamily family, std::optional<uint32_t> table) {
   std::vector<MrouteInfo> out;
   Request r = MrouteRequests::list(family, table);
-  RawApi(engine_)
+  core::ApiAccess::make<RawApi>(engine_)
       .dumpBytes(
           r.bytes(),
           [&](std::span<const uint8_t> m) {

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <string>
 
+#include "core/api_access.hpp"
 #include "core/engine.hpp"
 #include "core/message.hpp"
 #include "fastlink/error.hpp"
@@ -143,7 +144,7 @@ NeighTableInfo decodeNeighTable(const nlmsghdr* m) {
 std::vector<NeighTableInfo> NeighTableApi::list(uint8_t family) {
   std::vector<NeighTableInfo> out;
   Request r = NeighTableRequests::list(family);
-  RawApi(engine_)
+  core::ApiAccess::make<RawApi>(engine_)
       .dumpBytes(
           r.bytes(),
           [&](std::span<const uint8_t> m) {

@@ -9,6 +9,7 @@
 
 #include <string>
 
+#include "core/api_access.hpp"
 #include "core/attr_fields.hpp"
 #include "core/engine.hpp"
 #include "core/message.hpp"
@@ -62,7 +63,7 @@ TokenInfo decodeToken(const nlmsghdr* m) {
 std::vector<TokenInfo> TokenApi::list() {
   std::vector<TokenInfo> out;
   Request r = TokenRequests::list();
-  RawApi(engine_)
+  core::ApiAccess::make<RawApi>(engine_)
       .dumpBytes(
           r.bytes(),
           [&](std::span<const uint8_t> m) {

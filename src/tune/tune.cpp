@@ -99,8 +99,11 @@ ChannelsInfo countsOnly(const ChannelsInfo& c) {
 
 }  // namespace
 
-TuneApi::TuneApi(Netlink& netlink, TuneOptions options)
-    : netlink_(netlink), options_(std::move(options)), steer_(options_.sysfsRoot, options_.procRoot) {
+TuneApi Netlink::tune() { return tune(TuneOptions{}); }
+TuneApi Netlink::tune(const TuneOptions& options) { return make<TuneApi>(ethtool(), options); }
+
+TuneApi::TuneApi(IEthtoolApi& ethtool, TuneOptions options)
+    : ethtool_(ethtool), options_(std::move(options)), steer_(options_.sysfsRoot, options_.procRoot) {
   if (options_.netnsCookie == 0) options_.netnsCookie = netnsCookie();
 }
 
@@ -121,7 +124,7 @@ TuneState TuneApi::read(const std::string& device) {
   s.device = device;
   s.ifindex = ifindexOf(device);
   try {
-    s.channels = netlink_.ethtool().channels(device);
+    s.channels = ethtool_.channels(device);
   } catch (const Error& e) {
     if (e.code() != std::errc::operation_not_supported) throw;
   }
@@ -200,7 +203,7 @@ void TuneApi::set(const TuneState& target, const TuneState& current) {
     if (target.channels->tx != current.channels->tx) c.tx = target.channels->tx;
     if (target.channels->combined != current.channels->combined) c.combined = target.channels->combined;
     if (target.channels->other != current.channels->other) c.other = target.channels->other;
-    netlink_.ethtool().setChannels(target.device, c);
+    ethtool_.setChannels(target.device, c);
   }
   steer_.applyIrqAffinity(target.irqs);
   // An RPS/XPS mask with no CPU that is online would be refused: empty means "off" and is written as 0.

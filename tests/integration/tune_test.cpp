@@ -58,7 +58,7 @@ class TuneTest : public ::testing::Test {
     nl = std::make_unique<Netlink>(NetlinkOptions{.netns = Netns::named(ns.name())});
   }
   TuneApi api(std::vector<unsigned> cpus = {}) {
-    return TuneApi(*nl, TuneOptions{.sysfsRoot = sysfs->root(), .snapshotDir = snapshots.path(), .netnsCookie = 42, .cpus = cpus});
+    return nl->tune(TuneOptions{.sysfsRoot = sysfs->root(), .snapshotDir = snapshots.path(), .netnsCookie = 42, .cpus = cpus});
   }
   /// Everything tune touches, as the oracles see it.
   std::string oracleState() const {
