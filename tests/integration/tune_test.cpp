@@ -90,6 +90,17 @@ TEST_F(TuneTest, PlanSpreadsQueuesOverTheCpusAndChangesNothing) {
   EXPECT_EQ(oracleState(), before);
 }
 
+// nl.tune() hands out a TuneApi that keeps the Netlink's ethtool API (which stays where it is),
+// not the Netlink: moving the Netlink away leaves the TuneApi reading the same namespace.
+TEST_F(TuneTest, TuneApiOutlivesAMoveOfItsNetlink) {
+  auto t = api();
+  Netlink moved = std::move(*nl);
+  TunePlan p = t.plan("e0");
+  ASSERT_TRUE(p.before.channels.has_value());
+  EXPECT_EQ(p.before.channels->rx, 4u);
+  EXPECT_EQ(p.before.rx.size(), 4u);
+}
+
 TEST_F(TuneTest, ApplyVerifiesAndRestorePutsEverythingBack) {
   // A non-default starting point, so "restored" cannot be "reset to defaults".
   ASSERT_EQ(ns.exec("echo 1 > /sys/class/net/e0/queues/rx-3/rps_cpus && echo 64 > /sys/class/net/e0/queues/rx-0/rps_flow_cnt").status, 0);
