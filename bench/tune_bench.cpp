@@ -92,7 +92,7 @@ int main(int argc, char** argv) {
     options.snapshotDir = dir;
     for (int i = 0; i < rounds; ++i) {
       auto t0 = Clock::now();
-      fastlink::TuneApi tune(nl, options);
+      fastlink::TuneApi tune = nl.tune(options);
       auto plan = tune.plan("tb0");
       libPlan.push_back(ms(t0));
       tune.apply(plan);

@@ -111,28 +111,23 @@ void writeTable(FieldOut& f, const NeighTableInfo& t, DeviceNames& names, const 
       f.any("dev", "{} ", names.name(*p.ifindex));
       f.text("{}", sl);
     }
-    auto field = [&](const char* key, const auto& v) {
-      if (v) f.any(key, fmt::runtime(std::string(key) + " {} "), *v);
+    // ip's four lines of parameters; each printed when the kernel reported it.
+    struct Field {
+      const char* key;
+      std::optional<uint64_t> value;
     };
-    f.text("    ");
-    field("refcnt", p.refcnt);
-    field("reachable", p.reachable);
-    field("base_reachable", p.baseReachable);
-    field("retrans", p.retrans);
-    f.text("{}    ", sl);
-    field("gc_stale", p.gcStale);
-    field("delay_probe", p.delayProbe);
-    field("queue", p.queueLen);
-    f.text("{}    ", sl);
-    field("app_probes", p.appProbes);
-    field("ucast_probes", p.ucastProbes);
-    field("mcast_probes", p.mcastProbes);
-    f.text("{}    ", sl);
-    field("anycast_delay", p.anycastDelay);
-    field("proxy_delay", p.proxyDelay);
-    field("proxy_queue", p.proxyQlen);
-    field("locktime", p.locktime);
-    f.text("{}", sl);
+    const std::vector<std::vector<Field>> lines = {
+        {{"refcnt", p.refcnt}, {"reachable", p.reachable}, {"base_reachable", p.baseReachable}, {"retrans", p.retrans}},
+        {{"gc_stale", p.gcStale}, {"delay_probe", p.delayProbe}, {"queue", p.queueLen}},
+        {{"app_probes", p.appProbes}, {"ucast_probes", p.ucastProbes}, {"mcast_probes", p.mcastProbes}},
+        {{"anycast_delay", p.anycastDelay}, {"proxy_delay", p.proxyDelay}, {"proxy_queue", p.proxyQlen},
+         {"locktime", p.locktime}}};
+    for (const auto& line : lines) {
+      f.text("    ");
+      for (const auto& [key, value] : line)
+        if (value) f.any(key, fmt::runtime(std::string(key) + " {} "), *value);
+      f.text("{}", sl);
+    }
   }
   if (t.stats && stats) {
     const NeighTableStats& s = *t.stats;

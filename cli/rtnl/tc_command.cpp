@@ -3,8 +3,10 @@
 // filters and chains added to or deleted from the device meanwhile, as `tc monitor` prints them).
 #include <fmt/format.h>
 
+#include <array>
 #include <chrono>
 #include <map>
+#include <type_traits>
 
 #include "events/monitor_print.hpp"
 #include "fastlink/events.hpp"
@@ -315,93 +317,59 @@ PreparedRequest prepared(std::function<Request(uint32_t)> build, const std::opti
   return p;
 }
 
-struct ParsedQdisc {
+/// A qdisc or class line of tc's grammar: its verb and what it names.
+template <class Info>
+struct Parsed {
   TcVerb verb;
-  QdiscInfo info;
+  Info info;
 };
 
-ParsedQdisc parseQdiscLine(Args& args) {
-  TcVerb verb = parseVerb(args, "qdisc");
-  Placement p = parsePlacement(args, false);
-  QdiscInfo q;
-  q.parent = p.parent;
-  q.handle = p.handle;
-  q.kind = p.kind;
-  if (q.kind == "ingress" || q.kind == "clsact") q.handle = TcHandle(0xFFFF, 0);
-  q.options = parseOptions(args, q.kind, false);
-  if (p.dev) q.dev = Ifref(*p.dev);
-  return {verb, q};
+template <class Info>
+Parsed<Info> parseLine(Args& args) {
+  constexpr bool isClass = std::is_same_v<Info, ClassInfo>;
+  Parsed<Info> out{parseVerb(args, isClass ? "class" : "qdisc"), {}};
+  Placement p = parsePlacement(args, isClass);
+  Info& x = out.info;
+  x.parent = p.parent;
+  if constexpr (isClass) x.classid = p.classid;
+  else x.handle = p.kind == "ingress" || p.kind == "clsact" ? TcHandle(0xFFFF, 0) : p.handle;
+  x.kind = p.kind;
+  x.options = parseOptions(args, x.kind, isClass);
+  if (p.dev) x.dev = Ifref(*p.dev);
+  return out;
 }
 
-Request qdiscRequest(TcVerb verb, const QdiscInfo& q) {
-  switch (verb) {
-    case TcVerb::Add: return TcRequests::addQdisc(q);
-    case TcVerb::Replace: return TcRequests::replaceQdisc(q);
-    case TcVerb::Change: return TcRequests::changeQdisc(q);
-    case TcVerb::Del: return TcRequests::delQdisc(q);
-  }
-  return TcRequests::delQdisc(q);
-}
+/// TcRequests' builders of one object, in TcVerb's order (add, replace, change, del).
+template <class Info>
+using Builders = std::array<Request (*)(const Info&), 4>;
+template <class Info>
+constexpr Builders<Info> kBuilders = [] {
+  if constexpr (std::is_same_v<Info, ClassInfo>)
+    return Builders<Info>{TcRequests::addClass, TcRequests::replaceClass, TcRequests::changeClass, TcRequests::delClass};
+  else
+    return Builders<Info>{TcRequests::addQdisc, TcRequests::replaceQdisc, TcRequests::changeQdisc, TcRequests::delQdisc};
+}();
 
-Request classRequest(TcVerb verb, const ClassInfo& c) {
-  switch (verb) {
-    case TcVerb::Add: return TcRequests::addClass(c);
-    case TcVerb::Replace: return TcRequests::replaceClass(c);
-    case TcVerb::Change: return TcRequests::changeClass(c);
-    case TcVerb::Del: return TcRequests::delClass(c);
-  }
-  return TcRequests::delClass(c);
-}
-
-PreparedRequest prepareQdisc(Args& args) {
-  // Not a structured binding: clang before 16 cannot capture one in a lambda.
-  auto parsed = parseQdiscLine(args);
-  const QdiscInfo& info = parsed.info;
-  std::optional<std::string> dev = info.dev ? std::optional<std::string>(info.dev->name()) : std::nullopt;
+template <class Info>
+PreparedRequest prepareLine(const Parsed<Info>& parsed) {
+  constexpr bool isClass = std::is_same_v<Info, ClassInfo>;
+  const auto build = kBuilders<Info>[static_cast<std::size_t>(parsed.verb)];
+  const std::optional<Ifref>& named = parsed.info.dev;
+  std::optional<std::string> dev = named ? std::optional<std::string>(named->name()) : std::nullopt;
   return prepared(
-      [verb = parsed.verb, q = parsed.info](uint32_t index) mutable {
-        q.dev = Ifref(index);  // set again on every call: encoding twice gives the same request
-        return qdiscRequest(verb, q);
+      [build, x = parsed.info](uint32_t index) mutable {
+        x.dev = Ifref(index);  // set again on every call: encoding twice gives the same request
+        return build(x);
       },
-      dev, "qdisc");
-}
-
-struct ParsedClass {
-  TcVerb verb;
-  ClassInfo info;
-};
-
-ParsedClass parseClassLine(Args& args) {
-  TcVerb verb = parseVerb(args, "class");
-  Placement p = parsePlacement(args, true);
-  ClassInfo c;
-  c.parent = p.parent;
-  c.classid = p.classid;
-  c.kind = p.kind;
-  c.options = parseOptions(args, c.kind, true);
-  if (p.dev) c.dev = Ifref(*p.dev);
-  return {verb, c};
-}
-
-PreparedRequest prepareClass(const ParsedClass& parsed) {
-  TcVerb verb = parsed.verb;
-  const ClassInfo& c = parsed.info;
-  std::optional<std::string> dev = c.dev ? std::optional<std::string>(c.dev->name()) : std::nullopt;
-  return prepared(
-      [verb, c](uint32_t index) {
-        ClassInfo x = c;
-        x.dev = Ifref(index);
-        return classRequest(verb, x);
-      },
-      dev, "class");
+      dev, isClass ? "class" : "qdisc");
 }
 
 PreparedRequest prepareTc(Context&, Args& args) {
-  if (args.acceptAny({"qdisc", "q"})) return prepareQdisc(args);
+  if (args.acceptAny({"qdisc", "q"})) return prepareLine(parseLine<QdiscInfo>(args));
   if (args.acceptAny({"filter", "f"})) return prepareTcFilter(args);
   if (args.accept("chain")) return prepareTcChain(args);
   if (args.acceptAny({"actions", "action"})) return prepareTcActions(args);
-  if (args.acceptAny({"class", "c"})) return prepareClass(parseClassLine(args));
+  if (args.acceptAny({"class", "c"})) return prepareLine(parseLine<ClassInfo>(args));
   if (args.peek() == "help") throw UsageError(kUsage);
   args.unknown("tc objects: qdisc, class, filter, chain, actions, watch");
 }
@@ -655,9 +623,9 @@ int runTc(Context& ctx, Args& args) {
   bool klass = !qdisc && args.acceptAny({"class", "c"});
   if (!qdisc && !klass) args.unknown("tc objects: qdisc, class, filter, chain, actions, watch");
   if (args.done() || args.acceptAny({"show", "list", "ls"})) return qdisc ? showQdiscs(ctx, args) : showClasses(ctx, args);
-  if (qdisc) return runPrepared(ctx, prepareQdisc(args), args);
-  ParsedClass parsed = parseClassLine(args);
-  PreparedRequest p = prepareClass(parsed);
+  if (qdisc) return runPrepared(ctx, prepareLine(parseLine<QdiscInfo>(args)), args);
+  Parsed<ClassInfo> parsed = parseLine<ClassInfo>(args);
+  PreparedRequest p = prepareLine(parsed);
   const ClassInfo& c = parsed.info;
   // The kernel makes an htb class whose parent class is missing a top-level class without a
   // word: refuse that here (a batch cannot look, see docs/cli/tc.md).

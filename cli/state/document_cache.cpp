@@ -182,50 +182,33 @@ class Reader {
 
 // The field lists, in the order they are stored. Io is Writer (S const) or Reader.
 template <class Io, class S>
-  requires std::is_same_v<std::remove_const_t<S>, IpConfig>
 void fieldsOf(Io& io, S& s) {
-  io.io(s.enabled), io.io(s.addresses);
-}
-template <class Io, class S>
-  requires std::is_same_v<std::remove_const_t<S>, BridgeVlanRange>
-void fieldsOf(Io& io, S& s) {
-  io.io(s.first), io.io(s.last), io.io(s.pvid), io.io(s.untagged);
-}
-template <class Io, class S>
-  requires std::is_same_v<std::remove_const_t<S>, BridgePortVlans>
-void fieldsOf(Io& io, S& s) {
-  io.io(s.port), io.io(s.vlans);
-}
-template <class Io, class S>
-  requires std::is_same_v<std::remove_const_t<S>, InterfaceState>
-void fieldsOf(Io& io, S& s) {
-  io.io(s.path), io.io(s.name), io.io(s.type), io.io(s.state), io.io(s.mtu), io.io(s.macAddress), io.io(s.description);
-  io.io(s.controller), io.io(s.group), io.io(s.ifindex), io.io(s.ipv4), io.io(s.ipv6), io.io(s.ports), io.io(s.bridgeStp);
-  io.io(s.bridgeVlanFiltering), io.io(s.portVlans), io.io(s.bondMode), io.io(s.bondMiimon), io.io(s.baseIface);
-  io.io(s.vlanId), io.io(s.vxlanId), io.io(s.vxlanRemote), io.io(s.vxlanLocal), io.io(s.vxlanDstPort), io.io(s.vrfTable);
-  io.io(s.vethPeer), io.io(s.macvlanMode);
-}
-template <class Io, class S>
-  requires std::is_same_v<std::remove_const_t<S>, RouteState>
-void fieldsOf(Io& io, S& s) {
-  io.io(s.path), io.io(s.destination), io.io(s.nextHopAddress), io.io(s.nextHopInterface), io.io(s.metric);
-  io.io(s.table), io.io(s.protocol), io.io(s.absent);
-}
-template <class Io, class S>
-  requires std::is_same_v<std::remove_const_t<S>, RuleState>
-void fieldsOf(Io& io, S& s) {
-  io.io(s.path), io.io(s.family), io.io(s.ipFrom), io.io(s.ipTo), io.io(s.priority), io.io(s.table), io.io(s.fwmark);
-  io.io(s.fwmask), io.io(s.absent);
-}
-template <class Io, class S>
-  requires std::is_same_v<std::remove_const_t<S>, Ownership>
-void fieldsOf(Io& io, S& s) {
-  io.io(s.interfaces), io.io(s.ignore), io.io(s.routeProtocol), io.io(s.routeTables);
-}
-template <class Io, class S>
-  requires std::is_same_v<std::remove_const_t<S>, State>
-void fieldsOf(Io& io, S& s) {
-  io.io(s.interfaces), io.io(s.routes), io.io(s.rules), io.io(s.mode), io.io(s.ownership);
+  using T = std::remove_const_t<S>;
+  if constexpr (std::is_same_v<T, IpConfig>) {
+    io.io(s.enabled), io.io(s.addresses);
+  } else if constexpr (std::is_same_v<T, BridgeVlanRange>) {
+    io.io(s.first), io.io(s.last), io.io(s.pvid), io.io(s.untagged);
+  } else if constexpr (std::is_same_v<T, BridgePortVlans>) {
+    io.io(s.port), io.io(s.vlans);
+  } else if constexpr (std::is_same_v<T, InterfaceState>) {
+    io.io(s.path), io.io(s.name), io.io(s.type), io.io(s.state), io.io(s.mtu), io.io(s.macAddress), io.io(s.description);
+    io.io(s.controller), io.io(s.group), io.io(s.ifindex), io.io(s.ipv4), io.io(s.ipv6), io.io(s.ports), io.io(s.bridgeStp);
+    io.io(s.bridgeVlanFiltering), io.io(s.portVlans), io.io(s.bondMode), io.io(s.bondMiimon), io.io(s.baseIface);
+    io.io(s.vlanId), io.io(s.vxlanId), io.io(s.vxlanRemote), io.io(s.vxlanLocal), io.io(s.vxlanDstPort), io.io(s.vrfTable);
+    io.io(s.vethPeer), io.io(s.macvlanMode);
+  } else if constexpr (std::is_same_v<T, RouteState>) {
+    io.io(s.path), io.io(s.destination), io.io(s.nextHopAddress), io.io(s.nextHopInterface), io.io(s.metric);
+    io.io(s.table), io.io(s.protocol), io.io(s.absent);
+  } else if constexpr (std::is_same_v<T, RuleState>) {
+    io.io(s.path), io.io(s.family), io.io(s.ipFrom), io.io(s.ipTo), io.io(s.priority), io.io(s.table), io.io(s.fwmark);
+    io.io(s.fwmask), io.io(s.absent);
+  } else if constexpr (std::is_same_v<T, Ownership>) {
+    io.io(s.interfaces), io.io(s.ignore), io.io(s.routeProtocol), io.io(s.routeTables);
+  } else if constexpr (std::is_same_v<T, State>) {
+    io.io(s.interfaces), io.io(s.routes), io.io(s.rules), io.io(s.mode), io.io(s.ownership);
+  } else {
+    static_assert(sizeof(T) == 0, "a struct the state documents store has no field list here");
+  }
 }
 
 Hash blake2b(std::string_view bytes) {

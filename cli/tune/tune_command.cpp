@@ -115,7 +115,7 @@ int runTune(Context& ctx, Args& args) {
     TuneOptions options = optionsFor(ctx.options(), cpus);
     Netlink& nl = ctx.netlink();
     enterSysfsOf(ctx.options().netns);
-    TuneApi tune(nl, options);
+    TuneApi tune = nl.tune(options);
     if (restore) {
       TuneState back = tune.restore(dev);
       if (json) {

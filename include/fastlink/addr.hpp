@@ -18,10 +18,6 @@ namespace fastlink {
 
 class AddrView;
 
-namespace core {
-class Engine;
-}
-
 /// Address flags (`ip addr add ... nodad noprefixroute`), the kernel's IFA_F_* bits.
 enum class AddrFlag : uint32_t {
   Secondary = 0x01,  ///< also "temporary" for IPv6 privacy addresses
@@ -128,8 +124,6 @@ class IAddrApi {
 /// The kernel-backed IAddrApi. Obtain it from Netlink::addresses().
 class AddrApi final : public IAddrApi {
  public:
-  explicit AddrApi(core::Engine& engine) : engine_(engine) {}
-
   void add(const AddrInfo& addr) override;
   void replace(const AddrInfo& addr) override;
   void del(const AddrInfo& addr) override;
@@ -151,6 +145,8 @@ class AddrApi final : public IAddrApi {
   std::size_t flush(const AddrFilter& filter) override;
 
  private:
+  friend class Netlink;  // built by its accessor on Netlink, the one way in
+  explicit AddrApi(core::Engine& engine) : engine_(engine) {}
   void forEachRun(const AddrFilter& filter, detail::RunSink sink, const std::function<void()>& restart);
   const AddrInfo& checkLabel(const AddrInfo& addr);
   core::Engine& engine_;

@@ -14,14 +14,7 @@
 #include "fastlink/prefix.hpp"
 #include "fastlink/request.hpp"
 
-struct nlmsghdr;
-
 namespace fastlink {
-namespace core {
-class Engine;
-}
-
-class Netlink;
 
 /// The AF_* numbers of an address label request: the kernel has labels only for Inet6 (the
 /// others are refused with EOPNOTSUPP, as `ip -4 addrlabel` shows).
@@ -74,13 +67,14 @@ class IAddrLabelApi {
 /// The kernel's policy table in the Netlink's namespace, over its rtnetlink socket.
 class AddrLabelApi final : public IAddrLabelApi {
  public:
-  explicit AddrLabelApi(core::Engine& engine) : engine_(engine) {}
   std::vector<AddrLabelInfo> list(AddrLabelFamily family = AddrLabelFamily::Inet6) override;
   void add(const AddrLabelInfo& entry) override;
   void del(const AddrLabelInfo& entry) override;
   std::size_t flush(AddrLabelFamily family = AddrLabelFamily::Inet6) override;
 
  private:
+  friend class Netlink;  // built by its accessor on Netlink, the one way in
+  explicit AddrLabelApi(core::Engine& engine) : engine_(engine) {}
   core::Engine& engine_;
 };
 

@@ -14,10 +14,6 @@
 
 namespace fastlink {
 
-namespace core {
-class Engine;
-}
-
 /// A VLAN, or a range of VLANs, on one bridge port (or on the bridge itself, `self`).
 ///   BridgeVlanInfo("v0", 10).setPvid(true).setUntagged(true)
 ///   BridgeVlanInfo("v0", 20).setVidEnd(30)          // bridge vlan add vid 20-30 dev v0
@@ -94,8 +90,6 @@ class IBridgeVlanApi {
 /// The kernel-backed IBridgeVlanApi. Obtain it from Netlink::bridgeVlans().
 class BridgeVlanApi final : public IBridgeVlanApi {
  public:
-  explicit BridgeVlanApi(core::Engine& engine) : engine_(engine) {}
-
   void add(const BridgeVlanInfo& vlan) override;
   void del(const BridgeVlanInfo& vlan) override;
   std::vector<BridgeVlanInfo> list(const BridgeVlanFilter& filter = {}) override;
@@ -103,6 +97,8 @@ class BridgeVlanApi final : public IBridgeVlanApi {
                const std::function<void()>& restart = {}) override;
 
  private:
+  friend class Netlink;  // built by its accessor on Netlink, the one way in
+  explicit BridgeVlanApi(core::Engine& engine) : engine_(engine) {}
   core::Engine& engine_;
 };
 

@@ -27,9 +27,6 @@
 
 namespace fastlink {
 
-namespace core {
-class Engine;
-}
 struct Notification;
 
 /// One direction of a connection: addresses, layer-4 protocol and its ports (TCP, UDP, SCTP,
@@ -229,8 +226,6 @@ std::optional<ConntrackEvent> decodeConntrackEvent(const Notification& notificat
 
 class ConntrackApi {
  public:
-  explicit ConntrackApi(core::Engine& engine) : engine_(engine) {}
-
   /// Streams the entries that match `filter` (filtered by the kernel where it can).
   /// `restart`: called when the kernel interrupted the dump and it starts over.
   /// Equivalent to: conntrack -L [selectors]
@@ -254,6 +249,8 @@ class ConntrackApi {
   BatchResult run(const RequestSource& source, const BatchOptions& options, const ResultSink& sink);
 
  private:
+  friend class Netlink;  // built by its accessor on Netlink, the one way in
+  explicit ConntrackApi(core::Engine& engine) : engine_(engine) {}
   core::Engine& engine_;
 };
 

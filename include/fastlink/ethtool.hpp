@@ -32,10 +32,6 @@
 
 namespace fastlink {
 
-namespace core {
-class Engine;
-}
-
 /// Queue counts (`ethtool -l`). A kind of channel the driver does not have (its maximum is 0)
 /// is left unset in a reply, which ethtool prints as "n/a". On set, unset counts are not sent.
 ///   ChannelsInfo().setRx(4).setTx(4)
@@ -368,7 +364,6 @@ class IEthtoolApi {
 /// global string sets (feature and counter names) for the life of its Netlink.
 class EthtoolApi final : public IEthtoolApi, public GenlFamilyApi {
  public:
-  EthtoolApi(GenlApi& families, core::Engine& engine);
   ~EthtoolApi() override;
   EthtoolApi(const EthtoolApi&) = delete;
   EthtoolApi& operator=(const EthtoolApi&) = delete;
@@ -405,6 +400,8 @@ class EthtoolApi final : public IEthtoolApi, public GenlFamilyApi {
   BatchResult run(std::span<const Request> requests, const BatchOptions& options = {});
 
  private:
+  friend class Netlink;  // built by its accessor on Netlink, the one way in
+  EthtoolApi(GenlApi& families, core::Engine& engine);
   struct Cache;
   const std::vector<std::string>& strings(uint32_t setId);
   std::unique_ptr<Cache> cache_;

@@ -15,10 +15,6 @@
 
 namespace fastlink {
 
-namespace core {
-class Engine;
-}
-
 /// How an entry ages (`bridge fdb add ... permanent|static|dynamic`).
 enum class FdbState {
   Permanent,  ///< `permanent` / `local`: the bridge's own address, never forwarded out
@@ -133,8 +129,6 @@ class IFdbApi {
 /// The kernel-backed IFdbApi. Obtain it from Netlink::fdb().
 class FdbApi final : public IFdbApi {
  public:
-  explicit FdbApi(core::Engine& engine) : engine_(engine) {}
-
   void add(const FdbInfo& entry) override;
   void append(const FdbInfo& entry) override;
   void replace(const FdbInfo& entry) override;
@@ -144,6 +138,8 @@ class FdbApi final : public IFdbApi {
                const std::function<void()>& restart = {}) override;
 
  private:
+  friend class Netlink;  // built by its accessor on Netlink, the one way in
+  explicit FdbApi(core::Engine& engine) : engine_(engine) {}
   core::Engine& engine_;
 };
 

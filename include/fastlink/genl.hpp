@@ -31,13 +31,7 @@
 
 #include "fastlink/request.hpp"
 
-struct nlmsghdr;
-
 namespace fastlink {
-
-namespace core {
-class Engine;
-}
 
 /// A resolved generic netlink family: what a request builder needs to address it. A plain
 /// value, so builders (and their golden tests) need no socket.
@@ -127,7 +121,6 @@ class IGenlApi {
 /// Netlink::families(); family APIs (WireGuard, ethtool, netdev) share it, so one lookup serves all.
 class GenlApi final : public IGenlApi {
  public:
-  explicit GenlApi(core::Engine& engine);
   ~GenlApi() override;
   GenlApi(const GenlApi&) = delete;
   GenlApi& operator=(const GenlApi&) = delete;
@@ -142,6 +135,8 @@ class GenlApi final : public IGenlApi {
   const SocketCounters& counters() const;
 
  private:
+  friend class Netlink;  // built by its accessor on Netlink, the one way in
+  explicit GenlApi(core::Engine& engine);
   struct Cache;
   core::Engine& engine_;
   std::unique_ptr<Cache> cache_;
@@ -154,11 +149,6 @@ class GenlApi final : public IGenlApi {
 /// genericEngine())`; nothing else reaches the engine.
 class GenlFamilyApi {
  public:
-  /// `sinceLinux` ("6.3"): when the kernel has no such family, family() throws EOPNOTSUPP
-  /// "this kernel has no NAME generic netlink family (Linux 6.3+)" instead of the lookup's
-  /// ENOENT ("... is the module loaded?", right for a family a module provides).
-  GenlFamilyApi(GenlApi& families, core::Engine& engine, std::string name, std::string sinceLinux = {});
-
   /// The resolved family (name, id, version, commands, groups): what request builders take.
   /// `operation` names the request that needed it in the error.
   const GenlFamilyInfo& family(const std::string& operation = {});
@@ -168,6 +158,10 @@ class GenlFamilyApi {
                                    std::string_view sinceLinux);
 
  protected:
+  /// `sinceLinux` ("6.3"): when the kernel has no such family, family() throws EOPNOTSUPP
+  /// "this kernel has no NAME generic netlink family (Linux 6.3+)" instead of the lookup's
+  /// ENOENT ("... is the module loaded?", right for a family a module provides).
+  GenlFamilyApi(GenlApi& families, core::Engine& engine, std::string name, std::string sinceLinux = {});
   ~GenlFamilyApi() = default;
   GenlFamilyApi(const GenlFamilyApi&) = default;
   GenlFamilyApi& operator=(const GenlFamilyApi&) = delete;

@@ -22,10 +22,6 @@ namespace fastlink {
 
 class LinkView;
 
-namespace core {
-class Engine;
-}
-
 /// Interface counters (the kernel's 64-bit link statistics).
 struct LinkStats {
   uint64_t rxPackets = 0, txPackets = 0, rxBytes = 0, txBytes = 0;
@@ -529,8 +525,6 @@ class ILinkApi {
 /// The kernel-backed ILinkApi. Obtain it from Netlink::links().
 class LinkApi final : public ILinkApi {
  public:
-  explicit LinkApi(core::Engine& engine) : engine_(engine) {}
-
   void add(const LinkInfo& link) override;
   void del(const Ifref& dev) override;
   void set(const Ifref& dev, const LinkInfo& changes) override;
@@ -565,6 +559,8 @@ class LinkApi final : public ILinkApi {
   LinkInfo resolveNames(const LinkInfo& link);
 
  private:
+  friend class Netlink;  // built by its accessor on Netlink, the one way in
+  explicit LinkApi(core::Engine& engine) : engine_(engine) {}
   void forEachRun(const LinkFilter& filter, detail::RunSink sink, const std::function<void()>& restart);
   core::Engine& engine_;
 };

@@ -91,8 +91,6 @@ class IMptcpApi {
 /// MPTCP is Error(EOPNOTSUPP) "this kernel has no mptcp_pm generic netlink family (Linux 5.7+)".
 class MptcpApi final : public IMptcpApi, public GenlFamilyApi {
  public:
-  MptcpApi(GenlApi& families, core::Engine& engine);
-
   std::vector<MptcpEndpoint> endpoints() override;
   MptcpEndpoint endpoint(uint8_t id) override;
   void addEndpoint(const MptcpEndpoint& endpoint) override;
@@ -100,6 +98,10 @@ class MptcpApi final : public IMptcpApi, public GenlFamilyApi {
   void flushEndpoints() override;
   MptcpLimits limits() override;
   void setLimits(const MptcpLimits& limits) override;
+
+ private:
+  friend class Netlink;  // built by its accessor on Netlink, the one way in
+  MptcpApi(GenlApi& families, core::Engine& engine);
 };
 
 }  // namespace fastlink

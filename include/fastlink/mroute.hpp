@@ -14,14 +14,7 @@
 #include "fastlink/request.hpp"
 #include "fastlink/types.hpp"
 
-struct nlmsghdr;
-
 namespace fastlink {
-namespace core {
-class Engine;
-}
-
-class Netlink;
 
 /// The rtnetlink families of the multicast routing tables.
 enum class MrouteFamily : uint8_t { Ipv4 = 128 /* RTNL_FAMILY_IPMR */, Ipv6 = 129 /* RTNL_FAMILY_IP6MR */ };
@@ -81,11 +74,12 @@ class IMrouteApi {
 /// The multicast forwarding caches of the Netlink's namespace, over its rtnetlink socket.
 class MrouteApi final : public IMrouteApi {
  public:
-  explicit MrouteApi(core::Engine& engine) : engine_(engine) {}
   std::vector<MrouteInfo> list(MrouteFamily family = MrouteFamily::Ipv4,
                                std::optional<uint32_t> table = std::nullopt) override;
 
  private:
+  friend class Netlink;  // built by its accessor on Netlink, the one way in
+  explicit MrouteApi(core::Engine& engine) : engine_(engine) {}
   core::Engine& engine_;
 };
 

@@ -45,11 +45,13 @@ class INetdevApi {
 /// The netdev family over a Netlink's generic netlink socket: `nl.netdev()`.
 class NetdevApi final : public INetdevApi, public GenlFamilyApi {
  public:
-  /// What Netlink::netdev() builds it on: the family cache and the generic netlink socket.
-  NetdevApi(GenlApi& families, core::Engine& engine);
-
   std::vector<NapiInfo> list(uint32_t ifindex) override;
   void setThreaded(uint32_t napiId, bool on) override;
+
+ private:
+  friend class Netlink;  // built by its accessor on Netlink, the one way in
+  /// What Netlink::netdev() builds it on: the family cache and the generic netlink socket.
+  NetdevApi(GenlApi& families, core::Engine& engine);
 };
 
 }  // namespace fastlink

@@ -19,10 +19,6 @@ namespace fastlink {
 
 class NeighView;
 
-namespace core {
-class Engine;
-}
-
 /// Neighbour unreachability detection states (`nud STATE`). The kernel reports one state per
 /// entry; a NeighFilter can select several (they are bits).
 enum class NeighState : uint16_t {
@@ -157,8 +153,6 @@ class INeighApi {
 /// The kernel-backed INeighApi. Obtain it from Netlink::neighbours().
 class NeighApi final : public INeighApi {
  public:
-  explicit NeighApi(core::Engine& engine) : engine_(engine) {}
-
   void add(const NeighInfo& neigh) override;
   void replace(const NeighInfo& neigh) override;
   void change(const NeighInfo& neigh) override;
@@ -183,6 +177,8 @@ class NeighApi final : public INeighApi {
   std::size_t flush(const NeighFilter& filter) override;
 
  private:
+  friend class Netlink;  // built by its accessor on Netlink, the one way in
+  explicit NeighApi(core::Engine& engine) : engine_(engine) {}
   void forEachRun(const NeighFilter& filter, detail::RunSink sink, const std::function<void()>& restart);
   core::Engine& engine_;
 };

@@ -4,6 +4,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <utility>
 
 #include "fastlink/link.hpp"
 #include "fastlink/netlink_options.hpp"
@@ -40,6 +41,11 @@ class NeighTableApi;
 class MrouteApi;
 class TcpMetricsApi;
 class NetnsApi;
+class TuneApi;
+struct TuneOptions;
+namespace core {
+struct ApiAccess;
+}
 
 /// The netlink sockets of one namespace (extended ACKs, capped ACKs and strict checking on) and
 /// the APIs over them: one socket per protocol (rtnetlink, generic netlink), each opened when
@@ -75,6 +81,11 @@ class Netlink {
   TcpMetricsApi& tcpMetrics();      ///< fastlink/tcp_metrics.hpp: the TCP metrics cache (ip tcp_metrics)
   NetnsApi& netns();          ///< fastlink/netns_ids.hpp: namespace ids (nsids)
   StatsApi& stats();          ///< fastlink/stats.hpp: per-device statistics by group (ip stats)
+  /// fastlink/tune.hpp: a device's queues spread over the CPUs (ethtool channels with sysfs's
+  /// IRQ, RPS and XPS files). A new TuneApi each call, since its options (sysfs root, CPUs,
+  /// snapshot directory) belong to one use; it keeps this Netlink's ethtool API, not the Netlink.
+  TuneApi tune();
+  TuneApi tune(const TuneOptions& options);
   /// fastlink/wireguard.hpp (the wireguard component): kernel devices and userspace ones whose
   /// UAPI sockets are in NetlinkOptions::wireguardSocketDirectory (/var/run/wireguard).
   WireGuardApi& wireguard();
@@ -114,6 +125,12 @@ class Netlink {
   // file: it hands the API the engine(s) it runs on, so nothing else reaches the engines.
   // A deleter pointer lets each API stay an incomplete type here; the accessor that creates
   // it (in the object's own source file) supplies the deleter.
+  friend struct core::ApiAccess;  // src/core/api_access.hpp: the library's own code, unit tests
+  /// Every API's constructor is private, with Netlink its friend.
+  template <class Api, class... Args>
+  static Api make(Args&&... args) {
+    return Api(std::forward<Args>(args)...);
+  }
   template <class Api>
   using ApiPtr = std::unique_ptr<Api, void (*)(Api*)>;
   template <class Api>

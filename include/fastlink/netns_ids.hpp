@@ -14,10 +14,6 @@
 
 namespace fastlink {
 
-namespace core {
-class Engine;
-}
-
 /// One id the asking namespace (or the target of a `targetNsid` dump) has given another.
 struct NsidInfo {
   static constexpr int32_t kNotAssigned = -1;  ///< NETNSA_NSID_NOT_ASSIGNED
@@ -52,8 +48,6 @@ struct NetnsIdRequests {
 /// nsids of one namespace (the Netlink's): `nl.netns()`.
 class NetnsApi {
  public:
-  explicit NetnsApi(core::Engine& engine) : engine_(engine) {}
-
   /// The id this namespace gives `target` (by name, path, fd or pid), or nullopt when it has none;
   /// asking assigns none. Throws Error when `target` cannot be opened.
   /// Equivalent to: ip netns list (the `(id: N)` after NAME)
@@ -71,6 +65,8 @@ class NetnsApi {
   NsidInfo find(int32_t nsid, std::optional<int32_t> targetNsid = std::nullopt);
 
  private:
+  friend class Netlink;  // built by its accessor on Netlink, the one way in
+  explicit NetnsApi(core::Engine& engine) : engine_(engine) {}
   core::Engine& engine_;
 };
 

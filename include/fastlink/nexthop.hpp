@@ -14,10 +14,6 @@
 
 namespace fastlink {
 
-namespace core {
-class Engine;
-}
-
 /// One member of a nexthop group: `group ID[,WEIGHT]/...`.
 struct NexthopGroupMember {
   uint32_t id = 0;
@@ -104,8 +100,6 @@ class INexthopApi {
 /// The kernel-backed INexthopApi. Obtain it from Netlink::nexthops().
 class NexthopApi final : public INexthopApi {
  public:
-  explicit NexthopApi(core::Engine& engine) : engine_(engine) {}
-
   void add(const NexthopInfo& nexthop) override;
   void replace(const NexthopInfo& nexthop) override;
   void del(uint32_t id) override;
@@ -115,6 +109,8 @@ class NexthopApi final : public INexthopApi {
                const std::function<void()>& restart = {}) override;
 
  private:
+  friend class Netlink;  // built by its accessor on Netlink, the one way in
+  explicit NexthopApi(core::Engine& engine) : engine_(engine) {}
   core::Engine& engine_;
 };
 

@@ -15,14 +15,7 @@
 
 #include "fastlink/request.hpp"
 
-struct nlmsghdr;
-
 namespace fastlink {
-namespace core {
-class Engine;
-}
-
-class Netlink;
 
 /// A table's configuration (NDTA_CONFIG, struct ndt_config): read-only.
 struct NeighTableConfig {
@@ -117,11 +110,12 @@ class INeighTableApi {
 /// The neighbour tables of the Netlink's namespace, over its rtnetlink socket.
 class NeighTableApi final : public INeighTableApi {
  public:
-  explicit NeighTableApi(core::Engine& engine) : engine_(engine) {}
   std::vector<NeighTableInfo> list(uint8_t family = 0) override;
   void change(const NeighTableChange& change) override;
 
  private:
+  friend class Netlink;  // built by its accessor on Netlink, the one way in
+  explicit NeighTableApi(core::Engine& engine) : engine_(engine) {}
   core::Engine& engine_;
 };
 

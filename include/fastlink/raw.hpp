@@ -15,10 +15,6 @@
 
 namespace fastlink {
 
-namespace core {
-class Engine;
-}
-
 /// The netlink protocol a raw message is for.
 enum class Protocol {
   Route,    ///< rtnetlink (links, addresses, routes, ...)
@@ -47,8 +43,6 @@ struct RawMessage {
 /// header as long as the request's unless `replyHeaderSize` says otherwise.
 class RawApi {
  public:
-  explicit RawApi(core::Engine& engine) : engine_(engine) {}
-
   /// Sends the message and waits for its ACK; throws fastlink::Error (errno + extack).
   /// Equivalent to: none; whatever the message says (e.g. `ip link add ...` as raw bytes).
   void execute(const RawMessage& message, const std::string& operation = "raw request");
@@ -73,6 +67,8 @@ class RawApi {
                  const std::string& operation = "raw dump", const std::function<void()>& onRestart = {});
 
  private:
+  friend class Netlink;  // built by its accessor on Netlink, the one way in
+  explicit RawApi(core::Engine& engine) : engine_(engine) {}
   core::Engine& engine_;
 };
 

@@ -12,7 +12,16 @@
 
 #include "fastlink/error.hpp"
 
+struct nlmsghdr;  // <linux/netlink.h>: decoders take a message without the kernel's headers here
+
 namespace fastlink {
+
+// What every API header names: the engine an API runs on (src/core/engine.hpp, not installed)
+// and the Netlink that builds it.
+namespace core {
+class Engine;
+}
+class Netlink;
 
 class RawAttributes;
 

@@ -20,10 +20,6 @@ namespace fastlink {
 
 class RouteView;
 
-namespace core {
-class Engine;
-}
-
 /// Well-known routing tables.
 inline constexpr uint32_t kTableUnspec = 0;
 inline constexpr uint32_t kTableDefault = 253;
@@ -282,8 +278,6 @@ class IRouteApi {
 /// The kernel-backed IRouteApi. Obtain it from Netlink::routes().
 class RouteApi final : public IRouteApi {
  public:
-  explicit RouteApi(core::Engine& engine) : engine_(engine) {}
-
   void add(const RouteInfo& route) override;
   void del(const RouteInfo& route) override;
   void replace(const RouteInfo& route) override;
@@ -311,6 +305,8 @@ class RouteApi final : public IRouteApi {
   RouteInfo resolveNames(const RouteInfo& route);
 
  private:
+  friend class Netlink;  // built by its accessor on Netlink, the one way in
+  explicit RouteApi(core::Engine& engine) : engine_(engine) {}
   void forEachRun(const RouteFilter& filter, detail::RunSink sink, const std::function<void()>& restart);
   core::Engine& engine_;
 };

@@ -16,10 +16,6 @@
 
 namespace fastlink {
 
-namespace core {
-class Engine;
-}
-
 /// What a matching rule does.
 enum class RuleAction : uint8_t {
   ToTable = 1,      ///< `lookup TABLE` (`table TABLE`)
@@ -160,8 +156,6 @@ class IRuleApi {
 /// The kernel-backed IRuleApi. Obtain it from Netlink::rules().
 class RuleApi final : public IRuleApi {
  public:
-  explicit RuleApi(core::Engine& engine) : engine_(engine) {}
-
   void add(const RuleInfo& rule) override;
   void del(const RuleInfo& rule) override;
   std::vector<RuleInfo> list(const RuleFilter& filter = {}) override;
@@ -169,6 +163,8 @@ class RuleApi final : public IRuleApi {
                const std::function<void()>& restart = {}) override;
 
  private:
+  friend class Netlink;  // built by its accessor on Netlink, the one way in
+  explicit RuleApi(core::Engine& engine) : engine_(engine) {}
   core::Engine& engine_;
 };
 

@@ -23,8 +23,6 @@
 
 namespace fastlink {
 
-class Netlink;
-
 /// nmstate's interface `state:`.
 enum class InterfaceAdmin : uint8_t { Up, Down, Absent };
 

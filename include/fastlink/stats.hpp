@@ -139,12 +139,13 @@ class IStatsApi {
 /// The statistics of the Netlink's namespace, over its rtnetlink socket: `nl.stats()`.
 class StatsApi final : public IStatsApi {
  public:
-  explicit StatsApi(core::Engine& engine) : engine_(engine) {}
   std::vector<DeviceStats> list(const StatsSelection& what) override;
   DeviceStats get(uint32_t ifindex, const StatsSelection& what) override;
   void setL3Stats(uint32_t ifindex, bool on) override;
 
  private:
+  friend class Netlink;  // built by its accessor on Netlink, the one way in
+  explicit StatsApi(core::Engine& engine) : engine_(engine) {}
   core::Engine& engine_;
 };
 

@@ -16,10 +16,6 @@
 
 namespace fastlink {
 
-namespace core {
-class Engine;
-}
-
 /// A tc handle or class id "MAJ:MIN" (32 bits: major in the high 16). Also the special
 /// parents root, ingress and clsact (which share ffff:fff1).
 struct TcHandle {
@@ -210,7 +206,6 @@ class ITcApi {
 /// The kernel-backed ITcApi. Obtain it from Netlink::tc().
 class TcApi final : public ITcApi {
  public:
-  explicit TcApi(core::Engine& engine) : engine_(engine) {}
   void addQdisc(const QdiscInfo& q) override;
   void replaceQdisc(const QdiscInfo& q) override;
   void changeQdisc(const QdiscInfo& q) override;
@@ -227,6 +222,8 @@ class TcApi final : public ITcApi {
                     const std::function<void()>& restart = {}) override;
 
  private:
+  friend class Netlink;  // built by its accessor on Netlink, the one way in
+  explicit TcApi(core::Engine& engine) : engine_(engine) {}
   core::Engine& engine_;
 };
 

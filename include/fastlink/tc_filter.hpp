@@ -27,11 +27,6 @@
 
 namespace fastlink {
 
-namespace core {
-class Engine;
-}
-class Netlink;
-
 /// tc's control verdicts (TC_ACT_*): what happens after an action.
 namespace tcact {
 inline constexpr int32_t kContinue = -1;  ///< TC_ACT_UNSPEC, printed "continue"
@@ -433,7 +428,6 @@ class ITcFilterApi {
 class TcFilterApi final : public ITcFilterApi {
  public:
   /// What Netlink::tcFilters() builds it on: the rtnetlink socket.
-  explicit TcFilterApi(core::Engine& engine) : engine_(engine) {}
   void add(const TcFilterInfo& f) override;
   void replace(const TcFilterInfo& f) override;
   void change(const TcFilterInfo& f) override;
@@ -453,6 +447,8 @@ class TcFilterApi final : public ITcFilterApi {
   std::vector<TcAction> getActions(const std::vector<TcAction>& keys) override;
 
  private:
+  friend class Netlink;  // built by its accessor on Netlink, the one way in
+  explicit TcFilterApi(core::Engine& engine) : engine_(engine) {}
   core::Engine& engine_;
 };
 

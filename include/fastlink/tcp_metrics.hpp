@@ -16,11 +16,7 @@
 #include "fastlink/request.hpp"
 #include "fastlink/types.hpp"
 
-struct nlmsghdr;
-
 namespace fastlink {
-
-class Netlink;
 
 /// One cached entry: the kernel reports only what it has (every metric is optional).
 struct TcpMetricsEntry {
@@ -88,11 +84,14 @@ class ITcpMetricsApi {
 /// module loaded?" where the kernel has none).
 class TcpMetricsApi final : public ITcpMetricsApi, public GenlFamilyApi {
  public:
-  TcpMetricsApi(GenlApi& families, core::Engine& engine);
   std::vector<TcpMetricsEntry> list() override;
   TcpMetricsEntry get(const IpAddress& destination, const std::optional<IpAddress>& source = std::nullopt) override;
   void remove(const IpAddress& destination, const std::optional<IpAddress>& source = std::nullopt) override;
   void flushAll() override;
+
+ private:
+  friend class Netlink;  // built by its accessor on Netlink, the one way in
+  TcpMetricsApi(GenlApi& families, core::Engine& engine);
 };
 
 }  // namespace fastlink

@@ -14,14 +14,7 @@
 #include "fastlink/request.hpp"
 #include "fastlink/types.hpp"
 
-struct nlmsghdr;
-
 namespace fastlink {
-namespace core {
-class Engine;
-}
-
-class Netlink;
 
 /// One device's IPv6 record as the AF_INET6 link dump reports it, reduced to the token.
 struct TokenInfo {
@@ -64,12 +57,13 @@ class ITokenApi {
 /// The tokens of the Netlink's namespace, over its rtnetlink socket.
 class TokenApi final : public ITokenApi {
  public:
-  explicit TokenApi(core::Engine& engine) : engine_(engine) {}
   std::vector<TokenInfo> list() override;
   void set(uint32_t ifindex, const IpAddress& token) override;
   void clear(uint32_t ifindex) override;
 
  private:
+  friend class Netlink;  // built by its accessor on Netlink, the one way in
+  explicit TokenApi(core::Engine& engine) : engine_(engine) {}
   core::Engine& engine_;
 };
 

@@ -1,7 +1,7 @@
 // `fastlink tune DEV`: spread a device's queues over the CPUs in one checked, reversible step.
 //
 //   fastlink::Netlink nl;
-//   fastlink::TuneApi tune(nl);
+//   fastlink::TuneApi tune = nl.tune();
 //   fastlink::TunePlan plan = tune.plan("eth0");   // what would change; nothing written yet
 //   tune.apply(plan);                               // snapshot saved, applied, verified
 //   tune.restore("eth0");                           // back to the snapshot
@@ -37,6 +37,7 @@
 namespace fastlink {
 
 class Netlink;
+class IEthtoolApi;
 
 struct TuneOptions {
   std::string sysfsRoot = "/sys";   ///< a sysfs mounted from the device's namespace
@@ -69,8 +70,6 @@ struct TunePlan {
 
 class TuneApi {
  public:
-  explicit TuneApi(Netlink& netlink, TuneOptions options = {});
-
   /// Reads the device and computes the plan; changes nothing.
   /// Equivalent to: ethtool -l DEV; ls /proc/irq/*/; cat .../queues/*/{rps,xps}_cpus
   TunePlan plan(const std::string& device);
@@ -89,9 +88,13 @@ class TuneApi {
   std::string snapshotPath(const std::string& device);
 
  private:
+  friend class Netlink;  // nl.tune(options), the one way in
+  /// Holds the Netlink's ethtool API (which lives as long as the Netlink, and stays where it is
+  /// when the Netlink is moved), not the Netlink.
+  TuneApi(IEthtoolApi& ethtool, TuneOptions options);
   void set(const TuneState& target, const TuneState& current);
   uint32_t ifindexOf(const std::string& device);
-  Netlink& netlink_;
+  IEthtoolApi& ethtool_;
   TuneOptions options_;
   SteeringApi steer_;
 };

@@ -138,10 +138,6 @@ class ITunTapApi {
 /// the ioctls open /dev/net/tun in the Netlink's namespace.
 class TunTapApi final : public ITunTapApi {
  public:
-  /// What Netlink::tuntap() builds it on: its links and the namespace it works in (unset: this
-  /// process's).
-  TunTapApi(ILinkApi& links, std::optional<Netns> netns) : links_(links), netns_(std::move(netns)) {}
-
   /// Creates a persistent device and returns its name (the kernel's pick when none was given).
   /// Needs a mode. Fails with EBUSY ("device NAME already exists") when the name is taken, and
   /// then changes nothing; if setting the owner, group or persistence fails, the half-made
@@ -175,6 +171,10 @@ class TunTapApi final : public ITunTapApi {
                                       const TunTapQueueOptions& options = {}) override;
 
  private:
+  friend class Netlink;  // built by its accessor on Netlink, the one way in
+  /// What Netlink::tuntap() builds it on: its links and the namespace it works in (unset: this
+  /// process's).
+  TunTapApi(ILinkApi& links, std::optional<Netns> netns) : links_(links), netns_(std::move(netns)) {}
   ILinkApi& links_;
   std::optional<Netns> netns_;
 };

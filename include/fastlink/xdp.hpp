@@ -28,12 +28,6 @@
 
 namespace fastlink {
 
-namespace core {
-class Engine;
-}
-
-class Netlink;
-
 /// What the kernel tells about a loaded BPF program (BPF_OBJ_GET_INFO_BY_FD): the fields
 /// `ip link show` prints on its `prog/xdp` line.
 struct BpfProgramInfo {
@@ -112,7 +106,6 @@ struct XdpRequests {
 class XdpApi {
  public:
   /// What Netlink::xdp() builds it on: the rtnetlink socket.
-  explicit XdpApi(core::Engine& engine) : engine_(engine) {}
 
   /// Equivalent to: ip -d -j link show dev X (the "xdp" object)
   XdpStatus status(const Ifref& device);
@@ -131,6 +124,8 @@ class XdpApi {
   void detach(const Ifref& device, const XdpAttachOptions& options = {});
 
  private:
+  friend class Netlink;  // built by its accessor on Netlink, the one way in
+  explicit XdpApi(core::Engine& engine) : engine_(engine) {}
   core::Engine& engine_;
 };
 

@@ -108,6 +108,11 @@ class AttrTable {
 inline std::span<const uint8_t> readBytes(const nlattr* attr) {
   return {reinterpret_cast<const uint8_t*>(attr) + NLA_HDRLEN, static_cast<std::size_t>(attr->nla_len - NLA_HDRLEN)};
 }
+/// The payload copied, for a value that outlives the message (a cookie, a label bitmap).
+inline std::vector<uint8_t> copyBytes(const nlattr* attr) {
+  std::span<const uint8_t> b = readBytes(attr);
+  return {b.begin(), b.end()};
+}
 /// The payload as a V (host order), at least sizeof(V) bytes of it.
 template <class V>
 V readScalar(const nlattr* attr, const char* what) {

@@ -244,11 +244,7 @@ ConntrackEntry decodeEntry(const nlmsghdr* message) {
       case CTA_ZONE: e.zone = core::readBe16(a); continue;
       case CTA_COUNTERS_ORIG: e.origCounters = decodeCounters(a); continue;
       case CTA_COUNTERS_REPLY: e.replyCounters = decodeCounters(a); continue;
-      case CTA_LABELS: {
-        auto b = core::readBytes(a);
-        e.labels = std::vector<uint8_t>(b.begin(), b.end());
-        continue;
-      }
+      case CTA_LABELS: e.labels = core::copyBytes(a); continue;
       case CTA_HELP: {
         AttrTable help = AttrTable::ofNest(a, CTA_HELP_MAX);
         if (const nlattr* n = help.get(CTA_HELP_NAME)) e.helper = core::readString(n);
@@ -265,8 +261,7 @@ ConntrackEntry decodeEntry(const nlmsghdr* message) {
         break;
       default: break;
     }
-    auto b = core::readBytes(a);
-    e.unknown.emplace_back(core::attrType(a), std::vector<uint8_t>(b.begin(), b.end()));
+    e.unknown.emplace_back(core::attrType(a), core::copyBytes(a));
   }
   return e;
 }

@@ -10,6 +10,7 @@
 #include "fastlink/addr_view.hpp"
 #include "fastlink/netlink.hpp"
 #include "rtnl/addr_codec.hpp"
+#include "core/api_access.hpp"
 #include "core/attr_fields.hpp"
 #include "rtnl/codec_helpers.hpp"
 #include "rtnl/kit.hpp"
@@ -219,7 +220,7 @@ Request AddrRequests::del(const AddrInfo& addr) { return rtnl::encodeAddr(addr, 
 const AddrInfo& AddrApi::checkLabel(const AddrInfo& addr) {
   if (addr.dev && addr.label) {
     // iproute2's rule: a label starts with the device's name ("v0:web" on v0).
-    std::string name = addr.dev->isName() ? addr.dev->name() : LinkApi(engine_).get(*addr.dev).name.value_or("");
+    std::string name = addr.dev->isName() ? addr.dev->name() : core::ApiAccess::make<LinkApi>(engine_).get(*addr.dev).name.value_or("");
     if (addr.label->compare(0, name.size(), name) != 0)
       throw Error::invalidArgument("address", "label \"" + *addr.label + "\" must begin with the device name \"" + name + "\"");
   }

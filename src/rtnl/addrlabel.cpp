@@ -13,7 +13,7 @@
 #include "core/message.hpp"
 #include "fastlink/error.hpp"
 #include "fastlink/netlink.hpp"
-#include "fastlink/raw.hpp"
+#include "rtnl/dump_all.hpp"
 
 namespace fastlink {
 namespace {
@@ -73,16 +73,7 @@ AddrLabelInfo decodeAddrLabel(const nlmsghdr* m) {
 }
 
 std::vector<AddrLabelInfo> AddrLabelApi::list(AddrLabelFamily family) {
-  std::vector<AddrLabelInfo> out;
-  Request r = AddrLabelRequests::list(family);
-  RawApi(engine_).dumpBytes(
-      r.bytes(),
-      [&](std::span<const uint8_t> m) {
-        const auto* h = reinterpret_cast<const nlmsghdr*>(m.data());
-        if (h->nlmsg_type == RTM_NEWADDRLABEL) out.push_back(decodeAddrLabel(h));
-      },
-      r.operation(), [&] { out.clear(); });
-  return out;
+  return rtnl::dumpAll(engine_, AddrLabelRequests::list(family), RTM_NEWADDRLABEL, decodeAddrLabel);
 }
 
 void AddrLabelApi::add(const AddrLabelInfo& entry) { engine_.execute(AddrLabelRequests::add(entry)); }

@@ -216,7 +216,7 @@ FASTLINK_RTNL_VIEW_API(LinkApi, Traits)
 
 // Like every API's accessor, defined beside the API it hands out (the factory names no object).
 LinkApi& Netlink::links() {
-  if (!links_) links_ = std::make_unique<LinkApi>(routeEngine());
+  if (!links_) links_.reset(new LinkApi(routeEngine()));
   return *links_;
 }
 

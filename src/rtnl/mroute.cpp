@@ -13,7 +13,7 @@
 #include "core/message.hpp"
 #include "fastlink/error.hpp"
 #include "fastlink/netlink.hpp"
-#include "fastlink/raw.hpp"
+#include "rtnl/dump_all.hpp"
 
 namespace fastlink {
 namespace {
@@ -68,17 +68,7 @@ MrouteInfo decodeMroute(const nlmsghdr* m) {
 }
 
 std::vector<MrouteInfo> MrouteApi::list(MrouteFamily family, std::optional<uint32_t> table) {
-  std::vector<MrouteInfo> out;
-  Request r = MrouteRequests::list(family, table);
-  RawApi(engine_)
-      .dumpBytes(
-          r.bytes(),
-          [&](std::span<const uint8_t> m) {
-            const auto* h = reinterpret_cast<const nlmsghdr*>(m.data());
-            if (h->nlmsg_type == RTM_NEWROUTE) out.push_back(decodeMroute(h));
-          },
-          r.operation(), [&] { out.clear(); });
-  return out;
+  return rtnl::dumpAll(engine_, MrouteRequests::list(family, table), RTM_NEWROUTE, decodeMroute);
 }
 
 MrouteApi& Netlink::multicastRoutes() { return lazy(multicastRoutes_); }

@@ -13,7 +13,7 @@
 #include "core/message.hpp"
 #include "fastlink/error.hpp"
 #include "fastlink/netlink.hpp"
-#include "fastlink/raw.hpp"
+#include "rtnl/dump_all.hpp"
 
 namespace fastlink {
 namespace {
@@ -141,17 +141,7 @@ NeighTableInfo decodeNeighTable(const nlmsghdr* m) {
 }
 
 std::vector<NeighTableInfo> NeighTableApi::list(uint8_t family) {
-  std::vector<NeighTableInfo> out;
-  Request r = NeighTableRequests::list(family);
-  RawApi(engine_)
-      .dumpBytes(
-          r.bytes(),
-          [&](std::span<const uint8_t> m) {
-            const auto* h = reinterpret_cast<const nlmsghdr*>(m.data());
-            if (h->nlmsg_type == RTM_NEWNEIGHTBL) out.push_back(decodeNeighTable(h));
-          },
-          r.operation(), [&] { out.clear(); });
-  return out;
+  return rtnl::dumpAll(engine_, NeighTableRequests::list(family), RTM_NEWNEIGHTBL, decodeNeighTable);
 }
 
 void NeighTableApi::change(const NeighTableChange& change) { engine_.execute(NeighTableRequests::change(change)); }

@@ -10,6 +10,7 @@
 #include "fastlink/netlink.hpp"
 #include "fastlink/route.hpp"
 #include "fastlink/route_view.hpp"
+#include "core/api_access.hpp"
 #include "core/attr_fields.hpp"
 #include "rtnl/codec_helpers.hpp"
 #include "rtnl/kit.hpp"
@@ -470,7 +471,7 @@ RouteInfo RouteApi::get(const RouteQuery& query) {
   uint32_t oif = names.index(query.vrf ? query.vrf : query.oif);
   if (query.table) {
     // The kernel looks up one table only through the VRF device bound to it.
-    for (const auto& l : LinkApi(engine_).list(LinkFilter().setKind("vrf")))
+    for (const auto& l : core::ApiAccess::make<LinkApi>(engine_).list(LinkFilter().setKind("vrf")))
       if (l.vrf && l.vrf->table == query.table) oif = *l.index;
     if (!oif)
       throw Error::invalidArgument(operation, "no VRF device is bound to table " + std::to_string(*query.table) +

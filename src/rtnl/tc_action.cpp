@@ -596,11 +596,7 @@ TcAction decodeAction(const nlattr* nest) {
       case TCA_ACT_OPTIONS: options = x; break;
       case TCA_ACT_INDEX: a.index = u32Of(x); break;
       case TCA_ACT_STATS: a.stats = decodeTcStats("", x, false); break;
-      case TCA_ACT_COOKIE: {
-        auto b = core::readBytes(x);
-        a.cookie.assign(b.begin(), b.end());
-        break;
-      }
+      case TCA_ACT_COOKIE: a.cookie = core::copyBytes(x); break;
       case TCA_ACT_FLAGS: {
         auto f = readStruct<nla_bitfield32>(x);
         a.flagsValue = f.value;

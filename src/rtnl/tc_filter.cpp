@@ -512,11 +512,7 @@ BpfFilterOptions decodeBpf(const nlattr* opts, RawAttributes& unknown) {
       case TCA_BPF_FLAGS: o.directAction = u32Of(x) & TCA_BPF_FLAG_ACT_DIRECT; break;
       case TCA_BPF_FLAGS_GEN: o.flags = u32Of(x); break;
       case TCA_BPF_ID: o.id = u32Of(x); break;
-      case TCA_BPF_TAG: {
-        auto b = core::readBytes(x);
-        o.tag.assign(b.begin(), b.end());
-        break;
-      }
+      case TCA_BPF_TAG: o.tag = core::copyBytes(x); break;
       default: unknown.append(core::attrType(x), core::readBytes(x));
     }
   });

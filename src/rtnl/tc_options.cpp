@@ -526,11 +526,7 @@ TcStats decodeTcStats(const std::string& kind, const nlattr* stats2, bool isClas
         s.ratePps = r.pps;
         break;
       }
-      case TCA_STATS_APP: {
-        auto b = core::readBytes(x);
-        s.app.assign(b.begin(), b.end());
-        break;
-      }
+      case TCA_STATS_APP: s.app = core::copyBytes(x); break;
     }
   });
   if (packets64) s.packets = *packets64;

@@ -14,7 +14,7 @@
 #include "core/message.hpp"
 #include "fastlink/error.hpp"
 #include "fastlink/netlink.hpp"
-#include "fastlink/raw.hpp"
+#include "rtnl/dump_all.hpp"
 
 namespace fastlink {
 namespace {
@@ -60,19 +60,10 @@ TokenInfo decodeToken(const nlmsghdr* m) {
 }
 
 std::vector<TokenInfo> TokenApi::list() {
-  std::vector<TokenInfo> out;
-  Request r = TokenRequests::list();
-  RawApi(engine_)
-      .dumpBytes(
-          r.bytes(),
-          [&](std::span<const uint8_t> m) {
-            const auto* h = reinterpret_cast<const nlmsghdr*>(m.data());
-            if (h->nlmsg_type != RTM_NEWLINK || h->nlmsg_len < NLMSG_LENGTH(sizeof(ifinfomsg))) return;
-            // An AF_INET6 dump answers with the IPv6 records only; anything else is not a token.
-            if (static_cast<const ifinfomsg*>(NLMSG_DATA(h))->ifi_family == AF_INET6) out.push_back(decodeToken(h));
-          },
-          r.operation(), [&] { out.clear(); });
-  return out;
+  // An AF_INET6 dump answers with the IPv6 records only; anything else is not a token.
+  return rtnl::dumpAll(engine_, TokenRequests::list(), RTM_NEWLINK, decodeToken, [](const nlmsghdr* m) {
+    return m->nlmsg_len >= NLMSG_LENGTH(sizeof(ifinfomsg)) && static_cast<const ifinfomsg*>(NLMSG_DATA(m))->ifi_family == AF_INET6;
+  });
 }
 
 void TokenApi::set(uint32_t ifindex, const IpAddress& token) { engine_.execute(TokenRequests::set(ifindex, token)); }

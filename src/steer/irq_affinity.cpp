@@ -1,7 +1,6 @@
 // SteeringApi's interrupt side: a device's IRQs found through its MSI vectors in sysfs and the
 // handler names in /proc/irq/N/, affinity set through smp_affinity_list and read back, and
 // threaded NAPI through /sys/class/net/DEV/threaded.
-#include <dirent.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -16,29 +15,9 @@
 
 namespace fastlink {
 
-using steer::cpuList;
-using steer::fileError;
-using steer::readFile;
-using steer::writeFile;
+using namespace steer;  // the sysfs file helpers (steer/sysfs_file.hpp)
 
 namespace {
-
-bool exists(const std::string& path) {
-  struct stat st {};
-  return ::stat(path.c_str(), &st) == 0;
-}
-
-std::vector<std::string> entries(const std::string& dir) {
-  std::vector<std::string> out;
-  DIR* d = ::opendir(dir.c_str());
-  if (!d) return out;
-  while (dirent* e = ::readdir(d)) {
-    std::string name = e->d_name;
-    if (name != "." && name != "..") out.push_back(name);
-  }
-  ::closedir(d);
-  return out;
-}
 
 bool allDigits(const std::string& s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
@@ -78,7 +57,7 @@ std::vector<DeviceIrq> SteeringApi::deviceIrqs(const std::string& device) const 
   validateIfname(device);
   std::string netdev = sysfsRoot_ + "/class/net/" + device;
   std::string op = "ls " + netdev + "/device/msi_irqs";
-  if (!exists(netdev)) throw fileError(ENODEV, op, "no device \"" + device + "\" in this sysfs (sysfs shows the namespace that mounted it)");
+  if (!exists(netdev)) throw noDevice(op, device);
   if (!exists(netdev + "/device"))
     throw fileError(ENODEV, op, "device \"" + device + "\" has no interrupts (a virtual device: no bus device behind it)");
   // virtio-net's netdev hangs off a virtio device whose parent is the PCI function.
@@ -155,8 +134,7 @@ void SteeringApi::applyIrqAffinity(const std::vector<IrqAffinity>& plan) const {
 bool SteeringApi::threaded(const std::string& device) const {
   validateIfname(device);
   std::string path = sysfsRoot_ + "/class/net/" + device + "/threaded";
-  if (!exists(sysfsRoot_ + "/class/net/" + device))
-    throw fileError(ENODEV, "cat " + path, "no device \"" + device + "\" in this sysfs (sysfs shows the namespace that mounted it)");
+  if (!exists(sysfsRoot_ + "/class/net/" + device)) throw noDevice("cat " + path, device);
   return readFile(path) != "0";
 }
 

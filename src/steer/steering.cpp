@@ -1,7 +1,6 @@
 // SteeringApi: RPS/RFS/XPS settings through sysfs and procfs, every write read back.
 #include "fastlink/steering.hpp"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -18,10 +17,7 @@
 
 namespace fastlink {
 
-using steer::cpuList;
-using steer::fileError;
-using steer::readFile;
-using steer::writeFile;
+using namespace steer;  // the sysfs file helpers (steer/sysfs_file.hpp)
 
 namespace {
 
@@ -37,19 +33,10 @@ uint32_t parseCount(const std::string& text, const std::string& path) {
 
 // Queue numbers of DEV's queues of one kind ("rx-" / "tx-"), sorted.
 std::vector<uint32_t> queues(const std::string& dir, const std::string& prefix, const std::string& device) {
-  DIR* d = ::opendir(dir.c_str());
-  if (!d) {
-    int err = errno;
-    if (err == ENOENT)
-      throw fileError(ENODEV, "ls " + dir, "no device \"" + device + "\" in this sysfs (sysfs shows the namespace that mounted it)");
-    throw fileError(err, "ls " + dir);
-  }
+  if (!exists(dir)) throw noDevice("ls " + dir, device);
   std::vector<uint32_t> out;
-  while (dirent* e = ::readdir(d)) {
-    std::string name = e->d_name;
+  for (const auto& name : entries(dir))
     if (name.rfind(prefix, 0) == 0) out.push_back(static_cast<uint32_t>(std::stoul(name.substr(prefix.size()))));
-  }
-  ::closedir(d);
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -118,10 +105,8 @@ std::vector<TxQueueSteering> SteeringApi::txQueues(const std::string& device) co
 
 namespace {
 void checkDevice(const std::string& sysfsRoot, const std::string& device, const std::string& queueDir) {
-  struct stat st {};
-  if (::stat(queueDir.c_str(), &st) == 0) return;
-  if (::stat((sysfsRoot + "/class/net/" + device).c_str(), &st) != 0)
-    throw fileError(ENODEV, queueDir, "no device \"" + device + "\" in this sysfs (sysfs shows the namespace that mounted it)");
+  if (exists(queueDir)) return;
+  if (!exists(sysfsRoot + "/class/net/" + device)) throw noDevice(queueDir, device);
   throw fileError(ENOENT, queueDir, "device \"" + device + "\" has no such queue");
 }
 
@@ -180,8 +165,7 @@ uint32_t SteeringApi::sockFlowEntries() const {
 
 void SteeringApi::setSockFlowEntries(uint32_t entries) const {
   std::string path = procRoot_ + "/sys/net/core/rps_sock_flow_entries";
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0)
+  if (!exists(path))
     throw fileError(ENOENT, "sysctl -w net.core.rps_sock_flow_entries=" + std::to_string(entries),
                     "rps_sock_flow_entries exists only in the initial network namespace");
   writeFile(path, std::to_string(entries));

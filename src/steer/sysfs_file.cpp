@@ -1,7 +1,9 @@
 // File access for steering settings (see sysfs_file.hpp).
 #include "steer/sysfs_file.hpp"
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -12,6 +14,27 @@ namespace fastlink::steer {
 
 Error fileError(int err, const std::string& operation, const std::string& why) {
   return Error(std::error_code(err, std::generic_category()), operation, why);
+}
+
+Error noDevice(const std::string& operation, const std::string& device) {
+  return fileError(ENODEV, operation, "no device \"" + device + "\" in this sysfs (sysfs shows the namespace that mounted it)");
+}
+
+bool exists(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0;
+}
+
+std::vector<std::string> entries(const std::string& dir) {
+  std::vector<std::string> out;
+  DIR* d = ::opendir(dir.c_str());
+  if (!d) return out;
+  while (dirent* e = ::readdir(d)) {
+    std::string name = e->d_name;
+    if (name != "." && name != "..") out.push_back(name);
+  }
+  ::closedir(d);
+  return out;
 }
 
 std::string readFile(const std::string& path) {

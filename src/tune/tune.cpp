@@ -73,10 +73,6 @@ void writeSnapshot(const std::string& path, const std::string& dir, const TuneSt
   core::replaceWholeFile(path, stateJson(s).dump(2) + "\n", "save snapshot " + path, core::Durability::Volatile);
 }
 
-bool fileExists(const std::string& path) {
-  struct stat st {};
-  return ::stat(path.c_str(), &st) == 0;
-}
 
 // CPU c is served by queue c mod Q: queue q's CPUs.
 std::vector<unsigned> cpusOfQueue(const std::vector<unsigned>& cpus, uint32_t queue, uint32_t queues) {
@@ -99,15 +95,18 @@ ChannelsInfo countsOnly(const ChannelsInfo& c) {
 
 }  // namespace
 
-TuneApi::TuneApi(Netlink& netlink, TuneOptions options)
-    : netlink_(netlink), options_(std::move(options)), steer_(options_.sysfsRoot, options_.procRoot) {
+TuneApi Netlink::tune() { return tune(TuneOptions{}); }
+TuneApi Netlink::tune(const TuneOptions& options) { return make<TuneApi>(ethtool(), options); }
+
+TuneApi::TuneApi(IEthtoolApi& ethtool, TuneOptions options)
+    : ethtool_(ethtool), options_(std::move(options)), steer_(options_.sysfsRoot, options_.procRoot) {
   if (options_.netnsCookie == 0) options_.netnsCookie = netnsCookie();
 }
 
 uint32_t TuneApi::ifindexOf(const std::string& device) {
   validateIfname(device);
   std::string path = options_.sysfsRoot + "/class/net/" + device + "/ifindex";
-  if (!fileExists(path))
+  if (!steer::exists(path))
     throw steer::fileError(ENODEV, "cat " + path, "no device \"" + device + "\" in this sysfs (sysfs shows the namespace that mounted it)");
   return static_cast<uint32_t>(std::stoul(steer::readFile(path)));
 }
@@ -121,7 +120,7 @@ TuneState TuneApi::read(const std::string& device) {
   s.device = device;
   s.ifindex = ifindexOf(device);
   try {
-    s.channels = netlink_.ethtool().channels(device);
+    s.channels = ethtool_.channels(device);
   } catch (const Error& e) {
     if (e.code() != std::errc::operation_not_supported) throw;
   }
@@ -200,7 +199,7 @@ void TuneApi::set(const TuneState& target, const TuneState& current) {
     if (target.channels->tx != current.channels->tx) c.tx = target.channels->tx;
     if (target.channels->combined != current.channels->combined) c.combined = target.channels->combined;
     if (target.channels->other != current.channels->other) c.other = target.channels->other;
-    netlink_.ethtool().setChannels(target.device, c);
+    ethtool_.setChannels(target.device, c);
   }
   steer_.applyIrqAffinity(target.irqs);
   // An RPS/XPS mask with no CPU that is online would be refused: empty means "off" and is written as 0.
@@ -214,7 +213,7 @@ void TuneApi::set(const TuneState& target, const TuneState& current) {
 void TuneApi::apply(const TunePlan& plan) {
   const std::string& dev = plan.after.device;
   std::string path = snapshotPath(dev);
-  if (fileExists(path))
+  if (steer::exists(path))
     throw steer::fileError(EEXIST, "tune " + dev, "already tuned: a snapshot exists in " + path + " (restore first: fastlink tune " + dev + " --restore)");
   TuneState now = read(dev);
   if (!(now == plan.before)) throw steer::fileError(EAGAIN, "tune " + dev, "the device changed since the plan was made: plan again");
@@ -248,7 +247,7 @@ void TuneApi::apply(const TunePlan& plan) {
 
 TuneState TuneApi::restore(const std::string& device) {
   std::string path = snapshotPath(device);
-  if (!fileExists(path)) throw steer::fileError(ENOENT, "tune " + device + " --restore", "no snapshot in " + path + " (device not tuned)");
+  if (!steer::exists(path)) throw steer::fileError(ENOENT, "tune " + device + " --restore", "no snapshot in " + path + " (device not tuned)");
   TuneState saved;
   try {
     saved = stateOf(json::parse(steer::readFile(path)));

@@ -1,6 +1,6 @@
 // `fastlink mrule ...` (ip's multicast routing rules, RTNL_FAMILY_IPMR/IP6MR) checked with
 // `ip mrule` / `ip -j mrule` and with `ip rule`, which must not see them.
-#include "cli_fixture.hpp"
+#include "each_line.hpp"
 
 namespace fastlink::test {
 namespace {
@@ -12,7 +12,7 @@ class MruleCliTest : public CliTest {};
 TEST_F(MruleCliTest, AddShowFlushMatchIproute2) {
   ASSERT_EQ(run("ip -n " + ns.name() + " link add d0 type veth peer name d1").status, 0);
   std::string unicastBefore = ns.ip("rule show") + ns.ip("-6 rule show");
-  const char* rules[] = {
+  ASSERT_TRUE(eachSucceeds([this](const char* line) { return cli(line); }, {
       "mrule add pref 100 iif d0 oif d1 fwmark 0x10/0xff lookup 200",
       "mrule add pref 50 blackhole",
       "mrule add pref 60 goto 100",
@@ -21,11 +21,7 @@ TEST_F(MruleCliTest, AddShowFlushMatchIproute2) {
       "mrule add pref 47 l3mdev",
       "mrule add pref 46 not iif lo protocol static lookup 100000",
       "mrule add from all iif lo lookup 7",
-  };
-  for (const char* r : rules) {
-    auto res = cli(r);
-    ASSERT_EQ(res.status, 0) << r << ": " << res.err;
-  }
+  }));
   ASSERT_EQ(cli("-6 mrule add pref 10 iif lo lookup 9").status, 0);
   // Every rule landed in the multicast families, none in the unicast ones.
   EXPECT_EQ(ns.ipJson("mrule show").size(), 8u);

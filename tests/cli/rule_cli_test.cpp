@@ -1,7 +1,7 @@
 // `fastlink rule ...` on the command line, checked with `ip rule` / `ip -j rule`.
 #include <set>
 
-#include "cli_fixture.hpp"
+#include "each_line.hpp"
 
 namespace fastlink::test {
 namespace {
@@ -11,7 +11,7 @@ using nlohmann::json;
 class RuleCliTest : public CliTest {};
 
 TEST_F(RuleCliTest, AddShowDelMatchIproute2) {
-  const char* rules[] = {
+  ASSERT_TRUE(eachSucceeds([this](const char* line) { return cli(line); }, {
       "rule add pref 100 from 10.0.0.0/8 to 192.168.0.0/16 table 100",
       "rule add pref 101 fwmark 0x10/0xff iif lo lookup main",
       "rule add pref 102 oif v0 blackhole",
@@ -23,11 +23,7 @@ TEST_F(RuleCliTest, AddShowDelMatchIproute2) {
       "rule add pref 108 l3mdev",
       "rule add pref 109 not from 10.1.0.0/16 lookup 9",
       "rule add pref 110 tos 0x10 lookup 100000",
-  };
-  for (const char* r : rules) {
-    auto res = cli(r);
-    ASSERT_EQ(res.status, 0) << r << ": " << res.err;
-  }
+  }));
   // Text exactly like ip rule.
   EXPECT_EQ(cli("rule show").out, ns.ip("rule show"));
   // JSON with ip's field names and values.

@@ -148,7 +148,7 @@ TEST_F(VmNic, TuneAppliesIrqsChannelsAndSteeringAndRestores) {
   TuneOptions options;
   options.sysfsRoot = sysfs->root();
   options.snapshotDir = dir;
-  TuneApi tune(*nl, options);
+  TuneApi tune = nl->tune(options);
   TunePlan plan = tune.plan(nic);
   EXPECT_TRUE(plan.irqNote.empty());
   ASSERT_EQ(plan.after.irqs.size(), 4u);

@@ -58,7 +58,7 @@ class TuneTest : public ::testing::Test {
     nl = std::make_unique<Netlink>(NetlinkOptions{.netns = Netns::named(ns.name())});
   }
   TuneApi api(std::vector<unsigned> cpus = {}) {
-    return TuneApi(*nl, TuneOptions{.sysfsRoot = sysfs->root(), .snapshotDir = snapshots.path(), .netnsCookie = 42, .cpus = cpus});
+    return nl->tune(TuneOptions{.sysfsRoot = sysfs->root(), .snapshotDir = snapshots.path(), .netnsCookie = 42, .cpus = cpus});
   }
   /// Everything tune touches, as the oracles see it.
   std::string oracleState() const {
@@ -88,6 +88,17 @@ TEST_F(TuneTest, PlanSpreadsQueuesOverTheCpusAndChangesNothing) {
   }
   EXPECT_EQ(p.before.channels->rx, 4u);
   EXPECT_EQ(oracleState(), before);
+}
+
+// nl.tune() hands out a TuneApi that keeps the Netlink's ethtool API (which stays where it is),
+// not the Netlink: moving the Netlink away leaves the TuneApi reading the same namespace.
+TEST_F(TuneTest, TuneApiOutlivesAMoveOfItsNetlink) {
+  auto t = api();
+  Netlink moved = std::move(*nl);
+  TunePlan p = t.plan("e0");
+  ASSERT_TRUE(p.before.channels.has_value());
+  EXPECT_EQ(p.before.channels->rx, 4u);
+  EXPECT_EQ(p.before.rx.size(), 4u);
 }
 
 TEST_F(TuneTest, ApplyVerifiesAndRestorePutsEverythingBack) {

@@ -55,6 +55,21 @@ inline void padTo4(Bytes& b) {
   while (b.size() % 4 != 0) b.push_back(0);
 }
 
+/// Words one after another (a struct of u32s: tc_gen, tc_ratespec's tail, ...).
+inline Bytes le32s(std::initializer_list<uint32_t> words) {
+  Bytes b;
+  for (uint32_t w : words) appendLe32(b, w);
+  return b;
+}
+
+/// The 20-byte tcmsg: family u8, pad u8, pad u16, ifindex s32, handle u32, parent u32, info u32
+/// (a filter's info = pref << 16 | protocol in network order).
+inline Bytes tcm(int32_t ifindex, uint32_t handle, uint32_t parent, uint32_t info = 0) {
+  Bytes b = {0, 0, 0, 0};
+  for (uint32_t w : {static_cast<uint32_t>(ifindex), handle, parent, info}) appendLe32(b, w);
+  return b;
+}
+
 /// The 16-byte ifinfomsg.
 struct Ifinfo {
   uint8_t family = 0;  // AF_UNSPEC

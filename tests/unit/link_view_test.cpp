@@ -13,6 +13,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/api_access.hpp"
 #include "core/engine.hpp"
 #include "fastlink/error.hpp"
 #include "fastlink/link_view.hpp"
@@ -152,7 +153,7 @@ struct Fixture {
 
 TEST(LinkView, ForEachHandsOutTheDumpAsViewsLikeList) {
   Fixture f;
-  LinkApi api(*f.engine);
+  LinkApi api = core::ApiAccess::make<LinkApi>(*f.engine);
   std::vector<std::string> fromViews;
   // The method form: the callback's parameter type picks the views.
   api.forEach(LinkFilter{}, [&](const LinkView& v) {

@@ -12,7 +12,7 @@
 #include "fastlink/error.hpp"
 #include "fastlink/mptcp.hpp"
 #include "mptcp/mptcp_codec.hpp"
-#include "unit/golden.hpp"
+#include "unit/genl_golden.hpp"
 
 namespace fastlink {
 namespace {
@@ -23,10 +23,7 @@ using test::Bytes;
 using test::sameBytes;
 
 const GenlFamily kMptcp{"mptcp_pm", 0x1d, 1};
-
-Bytes message(uint8_t cmd, const Attrs& attrs, uint16_t flags = NLM_F_REQUEST) {
-  return test::netlinkMessage(0x1d, flags, Bytes{cmd, 1, 0, 0}, attrs);
-}
+const test::GenlMessages message(kMptcp);
 
 TEST(MptcpGolden, ShowListsWithoutAttributesAndGetsByIdInTheAddressNest) {
   Request list = MptcpRequests::listEndpoints(kMptcp);

@@ -15,6 +15,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/api_access.hpp"
 #include "core/engine.hpp"
 #include "fastlink/addr.hpp"
 #include "fastlink/neigh.hpp"
@@ -69,7 +70,7 @@ TEST(ObjectViews, RoutesAsViewsAreWhatListGivesAndFilteredAlike) {
                 Attrs().raw(RTA_DST, v4(10, 0, third, 0)).raw(RTA_GATEWAY, v4(10, 9, 0, 1)).u32(RTA_OIF, oif).u32(RTA_PRIORITY, third));
   };
   Dump d(RTM_NEWROUTE, {route(RT_TABLE_MAIN, 0, 1, 3), route(RT_TABLE_MAIN, RTM_F_CLONED, 2, 3), route(100, 0, 3, 4)});
-  RouteApi api(*d.engine);
+  RouteApi api = core::ApiAccess::make<RouteApi>(*d.engine);
   auto words = [](const auto& filter, RouteApi& a) {
     std::vector<std::string> out;
     a.forEach(filter, [&](const RouteView& r) {
@@ -108,7 +109,7 @@ TEST(ObjectViews, AddressesAsViewsAreWhatListGivesAndFilteredAlike) {
     return body(Ifaddrmsg{.family = AF_INET, .prefixlen = 24, .scope = scope, .index = index}, a);
   };
   Dump d(RTM_NEWADDR, {addr(3, 1, RT_SCOPE_UNIVERSE, "v0"), addr(3, 2, RT_SCOPE_UNIVERSE, "v0:web"), addr(4, 3, RT_SCOPE_HOST, "v1")});
-  AddrApi api(*d.engine);
+  AddrApi api = core::ApiAccess::make<AddrApi>(*d.engine);
   auto words = [&](const AddrFilter& filter) {
     std::vector<std::string> out;
     api.forEach(filter, [&](const AddrView& a) { out.push_back(a.address()->toStringWithLength() + " " + std::string(*a.label())); });
@@ -133,7 +134,7 @@ TEST(ObjectViews, NeighboursAsViewsAreWhatListGivesAndFilteredAlike) {
     return b;
   };
   Dump d(RTM_NEWNEIGH, {neigh(1, NUD_REACHABLE, 0), neigh(2, NUD_STALE, NTF_ROUTER), neigh(3, NUD_FAILED, 0)});
-  NeighApi api(*d.engine);
+  NeighApi api = core::ApiAccess::make<NeighApi>(*d.engine);
   auto words = [&](const NeighFilter& filter) {
     std::vector<std::string> out;
     api.forEach(filter, [&](const NeighView& n) {

@@ -16,7 +16,9 @@ namespace {
 
 using test::Attrs;
 using test::Bytes;
+using test::le32s;
 using test::sameBytes;
+using test::tcm;
 
 // Kernel constants written out, so that a wrong one in src/ is a byte difference.
 constexpr uint16_t kAdd = NLM_F_REQUEST | NLM_F_CREATE | NLM_F_EXCL;
@@ -26,19 +28,6 @@ constexpr uint16_t kTcaKind = 1, kTcaOptions = 2, kTcaChain = 11;
 constexpr uint16_t kActKind = 1, kActOptions = 2, kActIndex = 3;
 constexpr uint16_t kN = test::kNlaNested;
 
-Bytes tcm(int32_t ifindex, uint32_t handle, uint32_t parent, uint32_t info) {
-  Bytes b = {0, 0, 0, 0};
-  test::appendLe32(b, static_cast<uint32_t>(ifindex));
-  test::appendLe32(b, handle);
-  test::appendLe32(b, parent);
-  test::appendLe32(b, info);
-  return b;
-}
-Bytes le32s(std::initializer_list<uint32_t> words) {
-  Bytes b;
-  for (uint32_t w : words) test::appendLe32(b, w);
-  return b;
-}
 /// tc_gen (index, capab, action, refcnt, bindcnt) followed by a kind's words.
 Bytes gen(uint32_t index, int32_t action, std::initializer_list<uint32_t> more = {}) {
   Bytes b = le32s({index, 0, static_cast<uint32_t>(action), 0, 0});

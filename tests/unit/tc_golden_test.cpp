@@ -18,28 +18,15 @@ namespace {
 using test::AlignedMessage;
 using test::Attrs;
 using test::Bytes;
+using test::le32s;
 using test::sameBytes;
+using test::tcm;
 
 constexpr uint16_t kAdd = NLM_F_REQUEST | NLM_F_CREATE | NLM_F_EXCL;
 constexpr uint16_t kReplace = NLM_F_REQUEST | NLM_F_CREATE | NLM_F_REPLACE;
 // Kernel constants written out, so that a wrong one in src/ is a byte difference.
 constexpr uint16_t kTcaKind = 1, kTcaOptions = 2, kTcaStats2 = 7;
 constexpr uint16_t kRtmNewQdisc = 36, kRtmDelQdisc = 37, kRtmNewTclass = 40, kRtmDelTclass = 41;
-
-Bytes tcm(int32_t ifindex, uint32_t handle, uint32_t parent, uint32_t info = 0) {
-  Bytes b = {0, 0, 0, 0};
-  test::appendLe32(b, static_cast<uint32_t>(ifindex));
-  test::appendLe32(b, handle);
-  test::appendLe32(b, parent);
-  test::appendLe32(b, info);
-  return b;
-}
-
-Bytes le32s(std::initializer_list<uint32_t> words) {
-  Bytes b;
-  for (uint32_t w : words) test::appendLe32(b, w);
-  return b;
-}
 
 /// tc_ratespec: cell_log 0, linklayer ethernet (1), overhead 0, cell_align 0, mpu 0, rate.
 Bytes ratespec(uint32_t rate) {

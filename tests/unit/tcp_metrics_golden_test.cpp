@@ -11,7 +11,7 @@
 
 #include "fastlink/error.hpp"
 #include "fastlink/tcp_metrics.hpp"
-#include "unit/golden.hpp"
+#include "unit/genl_golden.hpp"
 
 namespace fastlink {
 namespace {
@@ -22,10 +22,7 @@ using test::Bytes;
 using test::sameBytes;
 
 const GenlFamily kTcpMetrics{"tcp_metrics", 0x1a, 1};
-
-Bytes message(uint8_t cmd, const Attrs& attrs, uint16_t flags = NLM_F_REQUEST) {
-  return test::netlinkMessage(0x1a, flags, Bytes{cmd, 1, 0, 0}, attrs);
-}
+const test::GenlMessages message(kTcpMetrics);
 
 const Bytes kV6{0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2};
 

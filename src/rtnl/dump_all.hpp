@@ -1,0 +1,30 @@
+// An object read whole by one dump (addrlabel, mroute, ntable, token: objects the kit's
+// filtered list does not serve): every reply of the object's message type decoded, the list
+// started over when the kernel restarts an interrupted dump.
+#pragma once
+
+#include <linux/netlink.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "core/engine.hpp"
+#include "fastlink/request.hpp"
+
+namespace fastlink::rtnl {
+
+/// `keep`, when given, also passes over replies of the type that are not the object's.
+template <class Info>
+std::vector<Info> dumpAll(core::Engine& engine, const Request& request, uint16_t type, Info (*decode)(const nlmsghdr*),
+                          bool (*keep)(const nlmsghdr*) = nullptr) {
+  std::vector<Info> out;
+  engine.dump(
+      request.bytes(), request.operation(),
+      [&](const nlmsghdr* m) {
+        if (m->nlmsg_type == type && (!keep || keep(m))) out.push_back(decode(m));
+      },
+      [&] { out.clear(); });
+  return out;
+}
+
+}  // namespace fastlink::rtnl
