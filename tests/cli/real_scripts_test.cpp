@@ -140,7 +140,34 @@ struct Side {
     // twin read UNKNOWN, fastlink's UP); any other state is still compared.
     static const std::regex kSettlingState(" state (UP|UNKNOWN) ");
     std::string out = std::regex_replace(normalise(withContainerNames(text), ns.name(), literal), kExpires, "expires Nsec");
-    return std::regex_replace(out, kSettlingState, " state UP|UNKNOWN ");
+    return linkLocalRoutesSorted(std::regex_replace(out, kSettlingState, " state UP|UNKNOWN "));
+  }
+  /// The kernel adds each device's fe80::/64 route when the device gets its carrier, which veth
+  /// pairs report through linkwatch's work queue: in what order the devices of one script get
+  /// theirs is the kernel's timing (ipv6-router.sh's `route show` listed lan1's before lan0's in
+  /// one twin and after it in the other). A run of adjacent `fe80::/64 ...` lines is compared
+  /// as a set; every line and its place in the listing still are.
+  static std::string linkLocalRoutesSorted(const std::string& text) {
+    std::vector<std::string> lines;
+    for (std::size_t at = 0; at < text.size();) {
+      std::size_t end = text.find('\n', at);
+      end = end == std::string::npos ? text.size() : end + 1;
+      lines.push_back(text.substr(at, end - at));
+      at = end;
+    }
+    auto isLinkLocal = [](const std::string& l) { return l.starts_with("fe80::/64 "); };
+    for (auto run = lines.begin(); run != lines.end();) {
+      if (!isLinkLocal(*run)) {
+        ++run;
+        continue;
+      }
+      auto end = std::find_if_not(run, lines.end(), isLinkLocal);
+      std::sort(run, end);
+      run = end;
+    }
+    std::string sorted;
+    for (const std::string& l : lines) sorted += l;
+    return sorted;
   }
   std::string state(const LiteralMacs& literal, const std::string& tcDev) const {
     std::string all;
