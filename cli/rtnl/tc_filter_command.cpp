@@ -124,7 +124,7 @@ uint32_t number(Args& args, std::string_view keyword, uint32_t max = UINT32_MAX)
   return parseU32(args.value(keyword), keyword, 0, max);
 }
 
-TcHandle handleWord(const std::string& word, std::string_view keyword) {
+TcHandle handleWord(std::string_view word, std::string_view keyword) {
   try {
     return TcHandle::parse(word);
   } catch (const Error& e) {
@@ -160,7 +160,7 @@ uint32_t u32HandleWord(const std::string& word, std::string_view keyword) {
 }
 
 int32_t controlWord(Args& args) {
-  std::string w = args.next();
+  std::string_view w = args.next();
   if (w == "goto") {
     if (!args.accept("chain")) usage("goto: expected \"goto chain N\"");
     return tcact::gotoChain(number(args, "goto chain", 0x0FFFFFFF));
@@ -170,7 +170,7 @@ int32_t controlWord(Args& args) {
   return *c;
 }
 
-bool isControl(const std::string& w) { return tcact::parse(w).has_value() || w == "goto"; }
+bool isControl(std::string_view w) { return tcact::parse(w).has_value() || w == "goto"; }
 
 /// An optional trailing CONTROL word.
 std::optional<int32_t> optionalControl(Args& args) {
@@ -670,7 +670,7 @@ TcAction parsePedit(Args& args) {
 /// The words after one "action": KIND OPTIONS [index N].
 TcAction parseAction(Args& args, std::vector<std::string>& devs) {
   if (args.done()) usage("action: a kind is required (gact, mirred, police, skbedit, vlan, tunnel_key, csum, mpls, pedit)");
-  const std::string& word = args.peek();
+  std::string_view word = args.peek();
   std::string_view kind = word;
   // Built where it is returned (no empty action assigned over: a TcAction is large).
   TcAction a = [&] {
@@ -742,11 +742,11 @@ uint32_t hexMask(Args& args, std::string_view keyword) {
 }
 
 void parseSelector(Args& args, U32FilterOptions& o) {
-  std::string what = args.value("match");
+  std::string_view what = args.value("match");
   if (what == "u32" || what == "u16" || what == "u8") {
     int bits = what == "u32" ? 32 : what == "u16" ? 16 : 8;
     uint32_t value = hexOrDecimal(args, what);
-    uint32_t mask = hexMask(args, what + " mask");
+    uint32_t mask = hexMask(args, std::string(what) + " mask");
     // "at OFFSET" is optional, as in tc: without it the key is at offset 0.
     int32_t offmask = 0, off = 0;
     if (args.accept("at")) {
@@ -758,9 +758,9 @@ void parseSelector(Args& args, U32FilterOptions& o) {
     return packSized(o, bits, value, mask, off, offmask ? -1 : 0);
   }
   if (what != "ip") usage(fmt::format("match: \"{}\" is not a selector fastlink knows (ip, u32, u16, u8)", what));
-  const std::string& field = args.value("match ip");
+  std::string_view field = args.value("match ip");
   if (field == "src" || field == "dst") {
-    const std::string& text = args.value(field == "src" ? "match ip src" : "match ip dst");
+    std::string_view text = args.value(field == "src" ? "match ip src" : "match ip dst");
     Prefix p;
     try {
       p = Prefix::parse(text);
@@ -774,8 +774,8 @@ void parseSelector(Args& args, U32FilterOptions& o) {
     return packKey(o, addr, mask, field == "src" ? 12 : 16, 0);
   }
   auto valueMask = [&](uint32_t max) {
-    uint32_t v = hexOrDecimal(args, "match ip " + field);
-    uint32_t m = hexMask(args, "match ip " + field + " mask");
+    uint32_t v = hexOrDecimal(args, fmt::format("match ip {}", field));
+    uint32_t m = hexMask(args, fmt::format("match ip {} mask", field));
     if (v > max || m > max) usage(fmt::format("match ip {}: value or mask too large", field));
     return std::pair{v, m};
   };
@@ -910,7 +910,7 @@ FlowerOptions parseFlower(Args& args, ParsedFilter& pf) {
     else if (w.is("vlan_id")) o.vlanId = static_cast<uint16_t>(number(args, "vlan_id", 4094));
     else if (w.is("vlan_prio")) o.vlanPrio = static_cast<uint8_t>(number(args, "vlan_prio", 7));
     else if (w.is("ip_proto")) {
-      std::string v = args.value("ip_proto");
+      std::string_view v = args.value("ip_proto");
       if (v == "tcp") o.ipProto = 6;
       else if (v == "udp") o.ipProto = 17;
       else if (v == "sctp") o.ipProto = 132;
@@ -996,7 +996,7 @@ struct Placement {
 bool placementWord(Args& args, Placement& p) {
   // Every placement keyword starts with one of these: the kind and its options (most words of a
   // -batch line) are told apart without a dozen comparisons each.
-  const std::string& word = args.peek();
+  std::string_view word = args.peek();
   if (word.empty() || !std::strchr("dbriephc", word[0])) return false;
   auto setParent = [&](uint32_t v, std::string_view word) {
     if (p.parent) usage(fmt::format("{}: a parent was already given", word));
@@ -1014,7 +1014,7 @@ bool placementWord(Args& args, Placement& p) {
   } else if (w.is("handle")) p.handle = args.value("handle");
   else if (w.is("pref") || w.is("prio") || w.is("priority")) p.prio = static_cast<uint16_t>(number(args, "pref", 0xFFFF));
   else if (w.is("protocol")) {
-    const std::string& text = args.value("protocol");
+    std::string_view text = args.value("protocol");
     auto proto = parseProtocol(text);
     if (!proto) usage(fmt::format("protocol: \"{}\" is not a protocol (ip, ipv6, all, 802.1Q, arp, or a number)", text));
     p.protocol = *proto;
@@ -1034,29 +1034,30 @@ uint32_t filterHandle(const std::string& kind, const std::string& word, std::opt
   return static_cast<uint32_t>(parseInteger(word, "handle", 0, UINT32_MAX));
 }
 
-/// The options after a classifier kind fastlink knows, into pf.info.
+/// The options after a classifier kind fastlink knows, into pf.info (whose kind is set: what
+/// setOptions would set it to).
 void parseFilterOptions(Args& args, const std::string& kind, std::optional<uint32_t> fwMask, ParsedFilter& pf) {
-  TcFilterInfo& f = pf.info;
+  TcFilterOptions& o = pf.info.options;
   std::string_view k = kind;
-  if (k == "flower") f.setOptions(parseFlower(args, pf));
-  else if (k == "u32") f.setOptions(parseU32Options(args, pf));
-  else if (k == "matchall") f.setOptions(parseMatchall(args, pf));
+  if (k == "flower") o = parseFlower(args, pf);
+  else if (k == "u32") o = parseU32Options(args, pf);
+  else if (k == "matchall") o = parseMatchall(args, pf);
   else if (k == "fw") {
-    FwOptions o = parseFw(args, pf);
-    o.mask = fwMask;
-    f.setOptions(o);
-  } else if (k == "basic") f.setOptions(parseBasic(args, pf));
-  else if (k == "bpf") f.setOptions(parseBpf(args, pf));
+    FwOptions fw = parseFw(args, pf);
+    fw.mask = fwMask;
+    o = std::move(fw);
+  } else if (k == "basic") o = parseBasic(args, pf);
+  else if (k == "bpf") o = parseBpf(args, pf);
 }
 
-ParsedFilter parseFilterLine(Args& args, bool chain) {
-  ParsedFilter pf;
+/// Parses into `pf` where it lies (the request's closure holds it: no move of the large filter).
+void parseFilterLine(Args& args, bool chain, ParsedFilter& pf) {
   pf.chain = chain;
   pf.verb = parseVerb(args, chain);
   Placement p;
   std::string kind;
   while (!args.done()) {
-    if (std::string_view(args.peek()) == "help") usage(kTcFilterUsage);
+    if (args.peek() == "help") usage(kTcFilterUsage);
     if (placementWord(args, p)) continue;
     kind = args.next();
     break;
@@ -1075,17 +1076,16 @@ ParsedFilter parseFilterLine(Args& args, bool chain) {
     if (kind.empty()) usage("tc filter: \"handle\" needs the classifier kind after it (handle H KIND)");
     f.handle = asKindOptionError([&] { return filterHandle(kind, *p.handle, &fwMask); });  // tc: 1
   }
-  if (kind.empty()) return pf;
+  if (kind.empty()) return;
   f.kind = kind;
   if (pf.verb == FilterVerb::Del) {
     if (!args.done()) args.unknown("tc filter del takes no classifier options");
-    return pf;
+    return;
   }
   static constexpr std::string_view kKnown[] = {"u32", "matchall", "flower", "fw", "basic", "bpf"};
   if (std::find(std::begin(kKnown), std::end(kKnown), kind) == std::end(kKnown))
     usage(fmt::format("filter kind \"{}\" is not one fastlink knows (u32, matchall, flower, fw, basic, bpf)", kind));
   asKindOptionError([&] { parseFilterOptions(args, kind, fwMask, pf); });
-  return pf;
 }
 
 Request filterRequest(FilterVerb verb, const TcFilterInfo& f, bool chain) {
@@ -1106,17 +1106,22 @@ void resolveMirred(std::vector<TcAction>& actions, Resolver& r) {
       if (m->dev.isName()) m->dev = Ifref(r.index(m->dev.name()));
 }
 
-/// The filter is encoded where it lies (no copy of it and its actions per line): the names are
-/// resolved from `dev` and `mirredDevs` on every call, so a second call (another resolver)
-/// gives the same request as a first.
-PreparedRequest preparedFilter(ParsedFilter pf) {
+/// The line parsed into one shared block the encoder's closure holds (a shared_ptr fits in
+/// std::function's own storage: one allocation per line, the filter never moved). The filter
+/// is encoded where it lies: the names are resolved from `dev` and `mirredDevs` on every call,
+/// so a second call (another resolver) gives the same request as a first.
+PreparedRequest preparedFilter(Args& args, bool chain) {
+  auto shared = std::make_shared<ParsedFilter>();
+  ParsedFilter& pf = *shared;
+  parseFilterLine(args, chain, pf);
   if (!pf.dev && !pf.info.block) usage(fmt::format("tc {}: \"dev NAME\" or \"block N\" is required", pf.chain ? "chain" : "filter"));
   PreparedRequest p;
   p.needs.reserve(1 + pf.mirredDevs.size());  // one allocation, not one per name
   if (pf.dev) p.needs.push_back(*pf.dev), p.device = *pf.dev;
   for (const auto& d : pf.mirredDevs) p.needs.push_back(d);
   p.namedAsTyped = true;
-  p.encode = [pf = std::move(pf)](Resolver& r) mutable {
+  p.encode = [shared = std::move(shared)](Resolver& r) {
+    ParsedFilter& pf = *shared;
     TcFilterInfo& f = pf.info;
     if (pf.dev) f.dev = Ifref(r.index(*pf.dev));
     std::visit(
@@ -1344,8 +1349,8 @@ PreparedRequest preparedActions(const ParsedActions& pa) {
 
 }  // namespace
 
-PreparedRequest prepareTcFilter(Args& args) { return preparedFilter(parseFilterLine(args, false)); }
-PreparedRequest prepareTcChain(Args& args) { return preparedFilter(parseFilterLine(args, true)); }
+PreparedRequest prepareTcFilter(Args& args) { return preparedFilter(args, false); }
+PreparedRequest prepareTcChain(Args& args) { return preparedFilter(args, true); }
 
 int runTcChain(Context& ctx, Args& args) {
   if (args.done() || args.acceptAny({"show", "list", "ls"})) return showFilters(ctx, args, true);
