@@ -9,6 +9,7 @@
 
 #include "fuzz_canonical.hpp"
 #include "fuzz_decode.hpp"
+#include "core/api_access.hpp"
 #include "fuzz_view_dump.hpp"
 #include "fastlink/addr_view.hpp"
 #include "rtnl/addr_codec.hpp"
@@ -48,7 +49,7 @@ void compareDumps(const uint8_t* data, size_t size) {
   using fastlink::AddrFilter;
   auto& h = fastlink::fuzz::DumpHarness::get();
   h.answerWith(lead(), {data, size}, RTM_NEWADDR);
-  fastlink::AddrApi api(*h.engine);
+  fastlink::AddrApi api = fastlink::core::ApiAccess::make<fastlink::AddrApi>(*h.engine);
   std::vector<AddrFilter> filters{AddrFilter{}, AddrFilter().setFamily(fastlink::IpAddress::Family::v4),
                                   AddrFilter().setFamily(fastlink::IpAddress::Family::v6),
                                   AddrFilter().setDev(fastlink::Ifref(3u)), AddrFilter().setLabel("lead0:a"),

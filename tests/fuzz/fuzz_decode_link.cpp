@@ -13,6 +13,7 @@
 #include "fuzz_canonical.hpp"
 #include "fuzz_decode.hpp"
 #include "fuzz_message.hpp"
+#include "core/api_access.hpp"
 #include "fuzz_view_dump.hpp"
 
 #include <cstdio>
@@ -78,7 +79,7 @@ void compareDumps(const uint8_t* data, size_t size) {
   if (size > 16384) return;
   auto& h = fastlink::fuzz::DumpHarness::get();
   h.answerWith(lead(), {data, size}, RTM_NEWLINK);
-  fastlink::LinkApi api(*h.engine);
+  fastlink::LinkApi api = fastlink::core::ApiAccess::make<fastlink::LinkApi>(*h.engine);
   std::vector<fastlink::LinkFilter> filters{fastlink::LinkFilter{}, fastlink::LinkFilter().setGroup(5),
                                             fastlink::LinkFilter().setNamePattern("*")};
   fastlink::fuzz::FuzzMessage message(data, size, RTM_NEWLINK, NLM_F_MULTI);

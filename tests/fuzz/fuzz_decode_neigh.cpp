@@ -9,6 +9,7 @@
 
 #include "fuzz_canonical.hpp"
 #include "fuzz_decode.hpp"
+#include "core/api_access.hpp"
 #include "fuzz_view_dump.hpp"
 #include "fastlink/neigh_view.hpp"
 #include "rtnl/neigh_codec.hpp"
@@ -43,7 +44,7 @@ void compareDumps(const uint8_t* data, size_t size) {
   using fastlink::NeighFilter;
   auto& h = fastlink::fuzz::DumpHarness::get();
   h.answerWith(lead(), {data, size}, RTM_NEWNEIGH);
-  fastlink::NeighApi api(*h.engine);
+  fastlink::NeighApi api = fastlink::core::ApiAccess::make<fastlink::NeighApi>(*h.engine);
   std::vector<NeighFilter> filters{NeighFilter{}, NeighFilter().addState(fastlink::NeighState::Reachable),
                                    NeighFilter().addState(fastlink::NeighState::None),
                                    NeighFilter().setStateMask(0xffff)};

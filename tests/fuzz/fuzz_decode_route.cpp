@@ -10,6 +10,7 @@
 
 #include "fuzz_canonical.hpp"
 #include "fuzz_decode.hpp"
+#include "core/api_access.hpp"
 #include "fuzz_view_dump.hpp"
 #include "fastlink/route_view.hpp"
 #include "rtnl/route_codec.hpp"
@@ -60,7 +61,7 @@ void compareDumps(const uint8_t* data, size_t size) {
   using fastlink::RouteFilter;
   auto& h = fastlink::fuzz::DumpHarness::get();
   h.answerWith(lead(), {data, size}, RTM_NEWROUTE);
-  fastlink::RouteApi api(*h.engine);
+  fastlink::RouteApi api = fastlink::core::ApiAccess::make<fastlink::RouteApi>(*h.engine);
   RouteFilter all;
   all.skipCloned = false;
   std::vector<RouteFilter> filters{RouteFilter{}, all, RouteFilter().setFamily(fastlink::IpAddress::Family::v4),

@@ -25,6 +25,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/api_access.hpp"
 #include "core/engine.hpp"
 #include "fastlink/addr_view.hpp"
 #include "fastlink/link_view.hpp"
@@ -76,7 +77,7 @@ struct Kept {
 // Keeps a name and a message of the first and of the last datagram of the dump.
 std::vector<Kept> keepPastTheCallbacks(Dump& d) {
   std::vector<Kept> kept;
-  LinkApi(*d.engine).forEach(LinkFilter{}, [&](const LinkView& v) {
+  core::ApiAccess::make<LinkApi>(*d.engine).forEach(LinkFilter{}, [&](const LinkView& v) {
     if (v.index() == 2) return;
     Kept k{*v.name(), v.message()};
     if (__asan_address_is_poisoned) k.poisonedDuringCallback = poisoned(k.name.data()) || poisoned(k.message.data());
