@@ -232,12 +232,18 @@ TEST(ObjectStoreTest, AnObjectReadAfterItsReleaseIsCaughtInTheSanitizerBuild) {
   ObjectTable table(arena);
   put(table, "k1", route);
   StoredObject* o = *table.find("k1");
-  if (asan) EXPECT_FALSE(__asan_address_is_poisoned(o->messageData()));
+  if (asan) {
+    EXPECT_FALSE(__asan_address_is_poisoned(o->messageData()));
+  }
   table.release(table.extract(table.find("k1")));
-  if (asan) EXPECT_TRUE(__asan_address_is_poisoned(o->messageData()));
+  if (asan) {
+    EXPECT_TRUE(__asan_address_is_poisoned(o->messageData()));
+  }
   put(table, "k2", route);  // the same block again
   EXPECT_EQ(*table.find("k2"), o);
-  if (asan) EXPECT_FALSE(__asan_address_is_poisoned(o->messageData()));
+  if (asan) {
+    EXPECT_FALSE(__asan_address_is_poisoned(o->messageData()));
+  }
   EXPECT_FALSE(setLinkdown({o->messageData(), route.size()}, false));
 }
 
