@@ -20,8 +20,8 @@ namespace {
 /// `text` with the values of the -s counters and ages replaced by "N" (text and JSON forms).
 std::string withoutMovingCounters(const std::string& text) {
   static const std::regex moving(
-      R"(((?:^|[ "])(?:allocs|destroys|hash_grows|res_failed|lookups|hits|rcv_probes_mcast|rcv_probes_ucast|)"
-      R"(periodic_gc_runs|forced_gc_runs|table_fulls|entries|last_flush|last_rand|hash_rnd|proxy_qlen)"?:? ?)[0-9]+)");
+      R"re(((?:^|[ "])(?:allocs|destroys|hash_grows|res_failed|lookups|hits|rcv_probes_mcast|rcv_probes_ucast|)re"
+      R"re(periodic_gc_runs|forced_gc_runs|table_fulls|entries|last_flush|last_rand|hash_rnd|proxy_qlen)"?:? ?)[0-9]+)re");
   return std::regex_replace(text, moving, "$1N");
 }
 
