@@ -439,9 +439,12 @@ int showAddrs(Context& ctx, Args& args) {
     hooks.inet6View = f.family == IpAddress::Family::v6 && !f.dev;
     hooks.keep = [&](const LinkRecord& l) {
       if (match.none) return false;  // ip's ipaddr_filter: no address of that family, no device
-      if (selectors.up && !l.up) return false;
       return !(filtered || (o.oneline && !linksOnly)) || addrs.has(l.index) || (keepBare && !addressed.count(l.index));
     };
+    // `up` is print_linkinfo's (after ipaddr_filter): -j prints `{}` for a device that is down;
+    // with -o -j ip does not call it, and the device's object holds an empty addr_info.
+    auto downDropped = [&](const LinkRecord& l) { return selectors.up && !l.up; };
+    if (!ojson || linksOnly) hooks.dropped = downDropped;
     if (!linksOnly) {
       hooks.text = [&](OutBuffer& out, const LinkRecord& l) {
         addrs.forEach(l.index, [&](const AddrView& a) {
@@ -461,7 +464,7 @@ int showAddrs(Context& ctx, Args& args) {
       };
       hooks.json = [&](JsonOut& j, const LinkRecord& l) {
         j.key("addr_info").beginArray();
-        addrs.forEachWithDropped(l.index, [&](const AddrView* a) {
+        if (!downDropped(l)) addrs.forEachWithDropped(l.index, [&](const AddrView* a) {
           if (a) {
             addrJson(j, *a, o.brief, ojson ? &l : nullptr);
           } else {

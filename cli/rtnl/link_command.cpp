@@ -183,13 +183,19 @@ PreparedRequest prepareCreate(Args& args, Verb verb) {
 /// `set { [dev] NAME | group G } OPTIONS [type KIND KIND-OPTIONS]`. As in ip, the device may come
 /// anywhere among the options (wg-quick runs `ip link set mtu 1420 up dev wg0`), and `group G`
 /// selects the devices of group G only when no device is named; with one it sets the group.
-PreparedRequest prepareSet(Args& args) {
+/// A tunnel kind's words change the tunnel as the kernel has it (read first, as ip does).
+PreparedRequest prepareSet(Context& ctx, Args& args) {
   std::optional<std::string> dev;
   auto p = std::make_shared<ParsedLink>();
   p->change = true;
   while (!args.done()) {
     if (args.accept("type")) {
       p->info.kind = parseKind(args.value("type"));
+      const CliLinkKind* cli = findCliLinkKind(*p->info.kind);
+      // ip's tunnels get the device before parsing their words and send every option back:
+      // the kernel resets what a change does not carry. (A device that is not there: the set
+      // fails as any other, "Cannot find device".)
+      if (dev && cli && cli->readsDevice) p->current = ctx.netlink().links().find(Ifref(*dev));
       parseKindOptions(args, *p);
       break;
     }
@@ -220,6 +226,12 @@ PreparedRequest prepareSet(Args& args) {
     r.touches = {*dev, *p->info.name};
   } else if (p->info.netns) {
     r.touches = {*dev};
+  }
+  if (p->current) {
+    // In a batch, a line after one that changed this tunnel reads it again when it is sent (a
+    // deferred line), not before the batch: it touches the device and needs it.
+    r.needs.push_back(*dev);
+    if (std::find(r.touches.begin(), r.touches.end(), *dev) == r.touches.end()) r.touches.push_back(*dev);
   }
   r.encode = [p, d = *dev, rename](Resolver& res) {
     LinkInfo changes = p->resolved(res);
@@ -261,7 +273,7 @@ PreparedRequest prepareLink(Context& ctx, Args& args) {
   if (args.accept("replace")) return isHelp(args) ? throw UsageError(usage()) : prepareCreate(args, Verb::Replace);
   if (args.acceptAny({"set", "change"})) {
     if (auto xdp = isHelp(args) ? std::nullopt : prepareLinkSetXdp(ctx, args)) return *xdp;
-    return isHelp(args) ? throw UsageError(usage()) : prepareSet(args);
+    return isHelp(args) ? throw UsageError(usage()) : prepareSet(ctx, args);
   }
   if (args.acceptAny({"del", "delete"})) return isHelp(args) ? throw UsageError(usage()) : prepareDel(args);
   if (args.acceptAny({"show", "list", "lst", "ls", "sh"}))

@@ -46,6 +46,9 @@ struct ParsedLink {
   /// `link set ... type KIND ...`: the device exists, so a kind's parse adds no defaults of its
   /// own (ip's tunnels send theirs only when creating).
   bool change = false;
+  /// `link set NAME type KIND ...` of a kind that `readsDevice`: NAME as the kernel has it, read
+  /// before the kind's words are parsed (tunnelStart), as ip's tunnels do.
+  std::optional<LinkInfo> current;
   std::optional<std::string> master;
   std::optional<std::string> parent;
   std::vector<KindDevice> kindDevices;
@@ -80,6 +83,9 @@ struct CliLinkKind {
   std::function<std::vector<KindOption>(const LinkInfo&, const NameOf&)> printPort = {};
   /// Ifindexes printPort names (a bridge port's backup port). Empty: none.
   std::function<std::vector<uint32_t>(const LinkInfo&)> portDevices = {};
+  /// `link set NAME type KIND ...` reads NAME first (ParsedLink::current): ip's tunnels do, since
+  /// their kernel side resets every option a change does not carry, so ip sends them all back.
+  bool readsDevice = false;
 };
 
 struct LinkKindRegistrar {
@@ -205,6 +211,15 @@ bool parseTunnelOption(Args& args, ParsedLink& p, Info& o, std::string_view rule
     return false;
   }
   return true;
+}
+
+/// What a tunnel's words are parsed over: for `link set`, the tunnel's own options (the kernel
+/// resets the ones a change leaves out), else nothing (the kind adds ip's defaults for `add`).
+template <class Info>
+Info tunnelStart(const ParsedLink& p) {
+  if (p.change && p.current)
+    if (const auto* o = p.current->kindOptions<Info>()) return *o;
+  return Info{};
 }
 
 /// The end of a tunnel's parse: refuses what iproute2 refuses, stores the options. `external`

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <cstring>
 #include <deque>
 #include <optional>
 #include <span>
@@ -115,7 +116,14 @@ struct LowerDevice {
   uint32_t index = 0;
   bool otherNetns = false;
   bool down = false;
+  /// IFLA_LINK sent as 0: a tunnel bound to no device, which ip prints "NAME@NONE" (JSON
+  /// `"link": null`); a device that is its own lower device sends no IFLA_LINK at all.
+  bool none = false;
 };
+
+constexpr uint16_t kIflaLink = 5;           // IFLA_LINK
+constexpr uint16_t kIflaPermAddress = 54;   // IFLA_PERM_ADDRESS
+constexpr uint32_t kIffPointToPoint = 0x10; // IFF_POINTOPOINT
 
 /// `index` and `parent` of the device itself; `otherNetns`: it reports a link-netnsid.
 LowerDevice lowerDevice(uint32_t index, uint32_t parent, bool otherNetns, const DeviceNames& peers) {
@@ -131,6 +139,15 @@ LowerDevice lowerDevice(uint32_t index, uint32_t parent, bool otherNetns, const 
 }
 
 LowerDevice lowerDevice(const LinkView& l, const DeviceNames& peers) {
+  if (auto link = l.attribute(kIflaLink); link && link->size() >= 4) {
+    uint32_t parent = 0;
+    std::memcpy(&parent, link->data(), 4);
+    if (parent == 0) {
+      LowerDevice none;
+      none.none = true;
+      return none;
+    }
+  }
   return lowerDevice(l.index(), l.parent().value_or(0), l.linkNetnsId().has_value(), peers);
 }
 
@@ -448,6 +465,7 @@ void putGroup(OutBuffer& out, uint32_t group) {
 /// NAME, or NAME@LOWER as ip prints it ("v1@v0", "v1@if5" in another namespace).
 void putNameAt(OutBuffer& out, std::optional<std::string_view> name, const DeviceNames& peers, const LowerDevice& lower) {
   out.put(name ? *name : "?");
+  if (lower.none) out.put("@NONE");
   if (lower.index) {
     out.put('@');
     if (lower.otherNetns) out.put("if").putUint(lower.index);
@@ -464,6 +482,30 @@ template <class Link>
 std::optional<LinkStats> statsAfterRecords(const Link& l) { return l.statsAfterRecords(); }
 template <class Link>
 const LinkView& viewOf(const Link& l) { return l.view(); }
+std::optional<std::span<const uint8_t>> permAddressOf(const LinkView& l) { return l.attribute(kIflaPermAddress); }
+template <class Link>
+std::optional<std::span<const uint8_t>> permAddressOf(const Link& l) { return l.permAddress(); }
+
+/// ip's ll_addr_n2a: the link/ line's addresses of ipip, sit and gre devices (4 bytes) and of
+/// ip6tnl and ip6gre devices (16 bytes) are their tunnels' endpoints, printed as IP addresses;
+/// any other address (or a length that does not fit) as hex bytes.
+OutBuffer& putLinkAddress(OutBuffer& out, std::span<const uint8_t> bytes, std::optional<uint16_t> type) {
+  // ARPHRD_TUNNEL, ARPHRD_SIT, ARPHRD_IPGRE; ARPHRD_TUNNEL6, ARPHRD_IP6GRE.
+  uint16_t t = type.value_or(0);
+  if ((bytes.size() == 4 && (t == 768 || t == 776 || t == 778)) || (bytes.size() == 16 && (t == 769 || t == 823)))
+    return out.putIp(IpAddress::fromBytes(bytes));
+  return out.putMac(MacAddress(bytes));
+}
+
+/// IFLA_PERM_ADDRESS when ip prints it: when it differs from the address (or there is none).
+template <class Link>
+std::optional<std::span<const uint8_t>> shownPermAddress(const Link& l, const std::optional<MacAddress>& address) {
+  auto perm = permAddressOf(l);
+  if (!perm) return std::nullopt;
+  if (address && address->size() == perm->size() && std::equal(perm->begin(), perm->end(), address->bytes().begin()))
+    return std::nullopt;
+  return perm;
+}
 
 /// A link as `address show` prints it: without what ip's link dump for that listing leaves out
 /// (see LinkRecordHooks::inet6View), without the link/ line's fields where the listing prints
@@ -487,6 +529,9 @@ class AddrStyleFields {
   std::optional<uint16_t> linkType() const { return linkLine_ ? linkTypeOf(l_) : std::nullopt; }
   std::optional<MacAddress> address() const { return linkLine_ ? l_.address() : std::nullopt; }
   std::optional<MacAddress> broadcast() const { return linkLine_ ? l_.broadcast() : std::nullopt; }
+  std::optional<std::span<const uint8_t>> permAddress() const {
+    return linkLine_ ? l_.attribute(kIflaPermAddress) : std::nullopt;
+  }
   std::optional<int32_t> linkNetnsId() const { return l_.linkNetnsId(); }
   std::optional<std::string_view> alias() const { return l_.alias(); }
   std::optional<LinkStats> stats() const { return std::nullopt; }
@@ -527,8 +572,11 @@ void printLinkLines(OutBuffer& out, const Link& l, const LowerDevice& lower, con
   if (!type) out.put("none");
   else if (const char* known = ipNameOptions.numeric ? nullptr : knownLinkTypeName(*type)) out.put(known);
   else out.put(linkTypeName(*type));
-  if (const auto& address = l.address()) out.put(' ').putMac(*address);
-  if (const auto& broadcast = l.broadcast()) out.put(" brd ").putMac(*broadcast);
+  const std::optional<MacAddress>& address = l.address();
+  if (address) putLinkAddress(out.put(' '), address->bytes(), type);
+  if (const auto& broadcast = l.broadcast())
+    putLinkAddress(out.put(l.flags() & kIffPointToPoint ? " peer " : " brd "), broadcast->bytes(), type);
+  if (auto perm = shownPermAddress(l, address)) putLinkAddress(out.put(" permaddr "), *perm, type);
   if (auto netnsid = l.linkNetnsId()) {
     if (const std::string* name = netns.nameOf(*netnsid)) out.put(" link-netns ").put(*name);
     else out.put(" link-netnsid ").putInt(*netnsid);
@@ -561,7 +609,7 @@ void printBrief(OutBuffer& out, const Link& l, const LowerDevice& lower, const D
   if (hooks && hooks->briefText) {
     hooks->briefText(out, record);
   } else {
-    if (auto address = l.address()) out.putMac(*address).put(' ');
+    if (auto address = l.address()) putLinkAddress(out, address->bytes(), linkTypeOf(l)).put(' ');
     out.put('<');
     putFlags(out, l.flags(), lower.index && lower.down);
     out.put("> ");
@@ -592,6 +640,7 @@ void linkJsonOut(JsonOut& j, const Link& l, const LowerDevice& lower, const Devi
   j.field("ifindex", l.index());
   if (lower.index && lower.otherNetns) j.field("link_index", lower.index);
   else if (lower.index) jsonName(j.key("link"), peers, lower.index);
+  else if (lower.none) j.key("link").rawValue().put("null");
   if (auto name = l.name()) j.field("ifname", *name);
   j.key("flags").beginArray();
   forEachLinkFlagWord(l.flags(), lower.index && lower.down, [&](std::string_view w) { putWord(j, w); });
@@ -611,8 +660,15 @@ void linkJsonOut(JsonOut& j, const Link& l, const LowerDevice& lower, const Devi
     if (const char* known = ipNameOptions.numeric ? nullptr : knownLinkTypeName(*type)) putWord(j.key("link_type"), known);
     else j.field("link_type", linkTypeName(*type));
   }
-  if (auto address = l.address()) j.key("address").rawValue().put('"').putMac(*address).put('"');
-  if (auto broadcast = l.broadcast()) j.key("broadcast").rawValue().put('"').putMac(*broadcast).put('"');
+  std::optional<uint16_t> type = linkTypeOf(l);
+  const std::optional<MacAddress>& address = l.address();
+  if (address) putLinkAddress(j.key("address").rawValue().put('"'), address->bytes(), type).put('"');
+  if (auto broadcast = l.broadcast()) {
+    if (l.flags() & kIffPointToPoint) j.field("link_pointtopoint", true);
+    putLinkAddress(j.key("broadcast").rawValue().put('"'), broadcast->bytes(), type).put('"');
+  }
+  if (auto perm = shownPermAddress(l, address))
+    putLinkAddress(j.key("permaddr").rawValue().put('"'), *perm, type).put('"');
   if (auto netnsid = l.linkNetnsId()) j.field("link_netnsid", static_cast<int64_t>(*netnsid));
   if (o.details) detailsJsonOut(j, viewOf(l), peers);
   if (auto alias = l.alias(); alias && !alias->empty()) j.field("ifalias", *alias);
@@ -629,11 +685,15 @@ void linkJsonOut(JsonOut& j, const Link& l, const LowerDevice& lower, const Devi
 template <class Link, class More>
 void briefJsonOut(JsonOut& j, const Link& l, const LowerDevice& lower, const DeviceNames& peers, bool hooked, More more) {
   j.beginObject();
-  if (lower.index && !lower.otherNetns) jsonName(j.key("link"), peers, lower.index);  // ip's order
+  // ip's print_name_and_link, as for the full listing, in ip's order
+  if (lower.index && lower.otherNetns) j.field("link_index", lower.index);
+  else if (lower.index) jsonName(j.key("link"), peers, lower.index);
+  else if (lower.none) j.key("link").rawValue().put("null");
   if (auto name = l.name()) j.field("ifname", *name);
   putWord(j.key("operstate"), l.operState().value_or("UNKNOWN"));
   if (!hooked) {
-    if (auto address = l.address()) j.key("address").rawValue().put('"').putMac(*address).put('"');
+    if (auto address = l.address())
+      putLinkAddress(j.key("address").rawValue().put('"'), address->bytes(), linkTypeOf(l)).put('"');
     j.key("flags").beginArray();
     forEachLinkFlagWord(l.flags(), lower.index && lower.down, [&](std::string_view w) { putWord(j, w); });
     j.endArray();
@@ -677,14 +737,19 @@ ShowQuery parseShow(Args& args) {
   return q;
 }
 
-bool keep(const LinkView& l, const ShowQuery& q, uint32_t masterIndex) {
-  if (q.upOnly && !l.isUp()) return false;
-  if (q.filter.group && l.group() != q.filter.group) return false;
-  if (q.filter.kind && l.kind() != q.filter.kind) return false;
-  if (q.slaveKind && l.slaveKind() != std::optional<std::string_view>(*q.slaveKind)) return false;
-  if (q.master && l.masterIndex() != masterIndex) return false;
-  if (q.noMaster && l.masterIndex()) return false;
-  return true;
+/// What the query does with a device: print it, print ip -j's `{}` for it (a filter ip's
+/// print_linkinfo applies after the device's JSON object is opened), or leave it out (a filter
+/// ip has the kernel apply to the dump: `nomaster`).
+enum class Verdict { print, empty, omit };
+
+Verdict keep(const LinkView& l, const ShowQuery& q, uint32_t masterIndex) {
+  if (q.noMaster && l.masterIndex()) return Verdict::omit;
+  if (q.upOnly && !l.isUp()) return Verdict::empty;
+  if (q.filter.group && l.group() != q.filter.group) return Verdict::empty;
+  if (q.filter.kind && l.kind() != q.filter.kind) return Verdict::empty;
+  if (q.slaveKind && l.slaveKind() != std::optional<std::string_view>(*q.slaveKind)) return Verdict::empty;
+  if (q.master && l.masterIndex() != masterIndex) return Verdict::empty;
+  return Verdict::print;
 }
 
 /// The ifindexes a link's kind options and port data name (`kind`: linkKindInfo of the link).
@@ -722,9 +787,16 @@ class LinkStream {
     // The links this one's name resolves go first (a veth's peer waits for it), so that it
     // is printed from the dump's own view, not parked behind them and viewed again.
     printResolved();
-    if (keep(l, q_, masterIndex_)) {
+    Verdict verdict = keep(l, q_, masterIndex_);
+    if (verdict == Verdict::print) {
       if (parked_.empty() && resolved(l)) print(l);
       else park(l);
+    } else if (verdict == Verdict::empty && jsonOut_) {
+      // ip opens each device's JSON object before print_linkinfo applies the filters it checks
+      // itself (up, group, KIND_slave; with a device named, kind and master too, the kernel
+      // filtering a dump by those): a device they drop is `{}`, in its place in the dump.
+      if (parked_.empty()) printDropped();
+      else parked_.emplace_back(0, 0);
     }
     if (parked_.empty()) arena_.clear();
   }
@@ -742,7 +814,10 @@ class LinkStream {
       forEachLink(netlink, {}, [&](const LinkView& l) {
         if (auto name = l.name(); name && !peers_.knows(l.index())) peers_.remember(l.index(), *name, l.flags());
       });
-      for (const auto& at : parked_) print(parkedView(at));
+      for (const auto& at : parked_) {
+        if (at.second == 0) printDropped();
+        else print(parkedView(at));
+      }
       parked_.clear();
     }
     if (jsonOut_) jsonOut_->finish();
@@ -771,6 +846,11 @@ class LinkStream {
   /// Prints the parked links from the front as long as their devices are known.
   void printResolved() {
     while (!parked_.empty()) {
+      if (parked_.front().second == 0) {
+        printDropped();
+        parked_.pop_front();
+        continue;
+      }
       LinkView front = parkedView(parked_.front());
       if (!resolved(front)) break;
       print(front);
@@ -788,10 +868,20 @@ class LinkStream {
     arena_.insert(arena_.end(), m.begin(), m.end());
     parked_.emplace_back(at, m.size());
   }
+  /// A device the filters dropped, as ip -j prints it.
+  void printDropped() {
+    jsonOut_->beginObject();
+    jsonOut_->endObject();
+    jsonOut_->endElement();
+  }
   void print(const LinkView& l) {
     if (!hooks_) return printView(l, lowerDevice(l, peers_), nullptr);
     LinkRecord record = recordOf(l);
     if (hooks_->keep && !hooks_->keep(record)) return;
+    if (hooks_->dropped && hooks_->dropped(record)) {
+      if (jsonOut_) printDropped();
+      return;
+    }
     printView(AddrStyleFields(l, *hooks_), lowerDevice(l, peers_), &record);
   }
   /// A view's record; `record` (with hooks) is the device the hooks print for.
@@ -836,7 +926,7 @@ class LinkStream {
   NetnsNames netns_;
   DeviceNames peers_;
   std::optional<JsonOut> jsonOut_;
-  // Parked messages: (offset, length) in arena_.
+  // Parked messages: (offset, length) in arena_; length 0: a dropped device's `{}`.
   std::vector<uint8_t> arena_;
   std::deque<std::pair<std::size_t, std::size_t>> parked_;
 };
@@ -853,7 +943,10 @@ int streamLinks(Netlink& netlink, const ShowQuery& q, uint32_t masterIndex, cons
     if (!getLinkView(netlink, Ifref(*dev), [&](const LinkView& l) { stream.add(l); }))
       return printError(deviceMissing(*dev)), kExitBadValue;  // ip: 1
   } else {
-    forEachLink(netlink, q.filter, [&](const LinkView& l) { stream.add(l); }, [&] { stream.restart(); });
+    // The group is checked by keep(), not by the dump: ip -j prints `{}` for a device in another.
+    LinkFilter dump = q.filter;
+    dump.group.reset();
+    forEachLink(netlink, dump, [&](const LinkView& l) { stream.add(l); }, [&] { stream.restart(); });
   }
   stream.finish(netlink);
   return kExitOk;

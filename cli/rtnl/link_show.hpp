@@ -32,6 +32,9 @@ struct LinkRecord {
 struct LinkRecordHooks {
   /// Devices to leave out (a family or scope filter that leaves a device no address).
   std::function<bool(const LinkRecord&)> keep;
+  /// Devices kept but dropped by ip's print_linkinfo after their JSON object is opened (`up`):
+  /// `-j` prints `{}` for them, text nothing.
+  std::function<bool(const LinkRecord&)> dropped;
   /// After the link's lines; with `header == false` instead of them (`ip -o addr`).
   std::function<void(OutBuffer&, const LinkRecord&)> text;
   /// `-br`: what follows the name and state columns.

@@ -13,7 +13,7 @@ namespace fastlink::cli {
 namespace {
 
 void parseGre(Args& args, ParsedLink& p) {
-  GreInfo g;
+  GreInfo g = tunnelStart<GreInfo>(p);
   while (!args.done()) {
     if (parseTunnelOption(args, p, g, "gre needs an IPv4 address (ip6gre is another type)")) continue;
     if (!parseGreKeyOption(args, g))
@@ -40,7 +40,8 @@ const LinkKindRegistrar kGre{{.kinds = {"gre", "gretap"},
                                        "           encap-dport PORT | [no]encap-csum | [no]encap-udp6-csum | [no]encap-remcsum",
                               .parse = parseGre,
                               .print = printGre,
-                              .devices = tunnelDevices<GreInfo>}};
+                              .devices = tunnelDevices<GreInfo>,
+                              .readsDevice = true}};
 
 }  // namespace
 }  // namespace fastlink::cli

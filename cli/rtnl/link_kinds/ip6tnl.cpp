@@ -26,9 +26,9 @@ constexpr const char* kWords = "remote, local, dev, ttl|hoplimit|hlim, tclass, f
                                "[no]encap-udp6-csum, [no]encap-remcsum";
 
 Ip6TunnelInfo start(const ParsedLink& p) {
+  // `link set`: the tunnel's own values, which the line's words change (as ip).
+  if (p.change) return tunnelStart<Ip6TunnelInfo>(p);
   Ip6TunnelInfo o;
-  // `link set`: only what the line says (ip starts from the tunnel's values; docs/cli/link.md).
-  if (p.change) return o;
   o.hoplimit = kDefaultHopLimit;
   o.encapLimit = kDefaultEncapLimit;
   o.flowinfo = 0;
@@ -104,14 +104,16 @@ const LinkKindRegistrar kIp6tnl{{.kinds = {"ip6tnl"},
                                           "           [no]encap-csum | [no]encap-udp6-csum | [no]encap-remcsum",
                                  .parse = parseIp6tnl,
                                  .print = printIp6tnl,
-                                 .devices = tunnelDevices<Ip6TunnelInfo>}};
+                                 .devices = tunnelDevices<Ip6TunnelInfo>,
+                                 .readsDevice = true}};
 
 const LinkKindRegistrar kIp6gre{{.kinds = {"ip6gre", "ip6gretap"},
                                  .usage = "ip6gre, ip6gretap: [no]key|ikey|okey KEY | [no][i|o]seq | [no][i|o]csum |\n"
                                           "           the words of ip6tnl but mode",
                                  .parse = parseIp6gre,
                                  .print = printIp6gre,
-                                 .devices = tunnelDevices<Ip6TunnelInfo>}};
+                                 .devices = tunnelDevices<Ip6TunnelInfo>,
+                                 .readsDevice = true}};
 
 }  // namespace
 }  // namespace fastlink::cli

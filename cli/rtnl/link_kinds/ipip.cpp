@@ -32,7 +32,7 @@ Prefix parseSixrdPrefix(std::string_view text, std::string_view keyword, bool v6
 }
 
 void parseIpTunnel(Args& args, ParsedLink& p) {
-  IpTunnelInfo o;
+  IpTunnelInfo o = tunnelStart<IpTunnelInfo>(p);
   const bool sit = *p.info.kind == "sit";
   // ip sends every option when it creates a tunnel, its defaults for what the line does not say
   // (link_iptnl.c): the inner protocol 0 ("any"), ttl 0 (sit's kernel default is 64), pmtudisc,
@@ -95,7 +95,8 @@ const LinkKindRegistrar kIpTunnel{
               "           6rd-relay_prefix PREFIX | 6rd-reset",
      .parse = parseIpTunnel,
      .print = printIpTunnel,
-     .devices = tunnelDevices<IpTunnelInfo>}};
+     .devices = tunnelDevices<IpTunnelInfo>,
+     .readsDevice = true}};
 
 }  // namespace
 }  // namespace fastlink::cli

@@ -11,7 +11,7 @@ namespace {
 
 template <bool kV6>
 void parseVti(Args& args, ParsedLink& p) {
-  VtiInfo o;
+  VtiInfo o = tunnelStart<VtiInfo>(p);
   // ip sends both keys and the mark always (0: none) when creating.
   if (!p.change) o.ikey = o.okey = o.fwmark = 0;
   const char* rule = kV6 ? "needs an IPv6 address (vti is the IPv4 type)" : "needs an IPv4 address (vti6 is the IPv6 type)";
@@ -43,12 +43,14 @@ const LinkKindRegistrar kVti{{.kinds = {"vti"},
                               .usage = "vti:     key KEY | ikey KEY | okey KEY | remote ADDR | local ADDR | dev PHYS_DEV | fwmark MARK",
                               .parse = parseVti<false>,
                               .print = printVti,
-                              .devices = tunnelDevices<VtiInfo>}};
+                              .devices = tunnelDevices<VtiInfo>,
+                              .readsDevice = true}};
 const LinkKindRegistrar kVti6{{.kinds = {"vti6"},
                                .usage = "vti6:    the words of vti, with IPv6 endpoints",
                                .parse = parseVti<true>,
                                .print = printVti,
-                               .devices = tunnelDevices<VtiInfo>}};
+                               .devices = tunnelDevices<VtiInfo>,
+                              .readsDevice = true}};
 
 }  // namespace
 }  // namespace fastlink::cli
