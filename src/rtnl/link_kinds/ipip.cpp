@@ -58,8 +58,8 @@ constexpr auto kFields = tunnelFields<IpTunnelInfo, kAttrs>(
 void encodeData(core::MessageWriter& w, const LinkInfo& link, KeepAlive&) {
   const IpTunnelInfo& o = *link.kindOptions<IpTunnelInfo>();
   checkIpv4Endpoints(o, "ip tunnel", " must be an IPv4 address");
-  const std::string_view kind = link.kind.value_or("");
-  if (kind != "sit" && (o.flags || o.sixrdPrefix || o.sixrdRelayPrefix))
+  const bool sit = link.kind == "sit";  // (a string_view of value_or("") would outlive its string)
+  if (!sit && (o.flags || o.sixrdPrefix || o.sixrdRelayPrefix))
     throw Error::invalidArgument("ipip", "isatap and 6rd prefixes are sit's (type sit)");
   if (o.sixrdPrefix && o.sixrdPrefix->isV4()) throw Error::invalidArgument("sit", "the 6rd prefix must be an IPv6 prefix");
   if (o.sixrdRelayPrefix && !o.sixrdRelayPrefix->isV4())
