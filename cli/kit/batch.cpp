@@ -394,8 +394,9 @@ class Sender {
     InFlight(std::size_t line, std::string_view text, std::string_view device, bool copy) : line(line), text(text), device(device) {
       if (!copy) return;
       owned = std::make_unique_for_overwrite<char[]>(text.size() + device.size());  // a unique_ptr: the views survive moves
-      std::memcpy(owned.get(), text.data(), text.size());
-      std::memcpy(owned.get() + text.size(), device.data(), device.size());
+      // An empty view may have no data at all (memcpy from null is undefined even for 0 bytes).
+      if (!text.empty()) std::memcpy(owned.get(), text.data(), text.size());
+      if (!device.empty()) std::memcpy(owned.get() + text.size(), device.data(), device.size());
       this->text = {owned.get(), text.size()};
       this->device = {owned.get() + text.size(), device.size()};
     }
