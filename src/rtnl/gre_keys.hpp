@@ -75,4 +75,15 @@ struct KeyReader {
   }
 };
 
+/// A GRE kind's options (gre/gretap, ip6gre/ip6gretap): the table's rows, then the keys and
+/// flags the rows leave to KeyReader; what neither knows stays in `rest`.
+template <class Info, class Fields>
+Info decodeWithKeys(const nlattr* data, const Fields& fields, RawAttributes& rest) {
+  Info g;
+  KeyReader keys;
+  fields.decodeAll(core::nestPayload(data), g, kKindContext, keys, rest);
+  keys.apply(g);
+  return g;
+}
+
 }  // namespace fastlink::rtnl::gre

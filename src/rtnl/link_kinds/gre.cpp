@@ -23,11 +23,7 @@ void encodeData(core::MessageWriter& w, const LinkInfo& link, KeepAlive&) {
 }
 
 void decodeData(const nlattr* data, LinkInfo& link) {
-  GreInfo g;
-  gre::KeyReader keys;
-  kFields.decodeAll(core::nestPayload(data), g, kKindContext, keys, link.unknownKindData);
-  keys.apply(g);
-  link.setKindOptions(g);
+  link.setKindOptions(gre::decodeWithKeys<GreInfo>(data, kFields, link.unknownKindData));
 }
 
 }  // namespace

@@ -52,11 +52,7 @@ void encodeGre(core::MessageWriter& w, const LinkInfo& link, KeepAlive&) {
 void decodeTnl(const nlattr* data, LinkInfo& link) { link.setKindOptions(decodeKind(data, kTnlFields, link.unknownKindData)); }
 
 void decodeGre(const nlattr* data, LinkInfo& link) {
-  Ip6TunnelInfo o;
-  gre::KeyReader keys;
-  kGreFields.decodeAll(core::nestPayload(data), o, kKindContext, keys, link.unknownKindData);
-  keys.apply(o);
-  link.setKindOptions(o);
+  link.setKindOptions(gre::decodeWithKeys<Ip6TunnelInfo>(data, kGreFields, link.unknownKindData));
 }
 
 }  // namespace
