@@ -175,7 +175,10 @@ struct Side {
     all += "== the script's namespace\n" + withContainerNames(stateOf(ns.name(), literal, tcDev));
     for (std::size_t i = 0; i < containers.size(); ++i)
       all += "== C" + std::to_string(i + 1) + "\n" + stateOf(containers[i]->name(), literal, "");
-    return all;
+    // The same linkwatch timing as output()'s kSettlingState, in the state dump's JSON (vlan_trunk
+    // failed on it in the VM: ip's twin UP, fastlink's UNKNOWN).
+    static const std::regex kSettlingJson(R"re("operstate":"(UP|UNKNOWN)")re");
+    return std::regex_replace(all, kSettlingJson, R"re("operstate":"UP|UNKNOWN")re");
   }
 };
 
