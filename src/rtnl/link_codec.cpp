@@ -167,6 +167,20 @@ std::optional<Ipv6AddrGenMode> addrGenModeOf(const nlattr* afSpec) {
   return static_cast<Ipv6AddrGenMode>(core::readU8(mode));
 }
 
+void putAddrGenMode(core::MessageWriter& w, const AttrField<LinkInfo>&, const LinkInfo& link) {
+  if (!link.addrGenMode) return;
+  std::size_t afSpec = w.beginNest(IFLA_AF_SPEC);
+  std::size_t inet6 = w.beginNest(AF_INET6);
+  w.putU8(IFLA_INET6_ADDR_GEN_MODE, static_cast<uint8_t>(*link.addrGenMode));
+  w.endNest(inet6);
+  w.endNest(afSpec);
+}
+
+bool getAddrGenMode(const nlattr* afSpec, LinkInfo& link, const FieldContext&) {
+  link.addrGenMode = addrGenModeOf(afSpec);
+  return false;  // the nest is kept raw as well (its other members are not decoded)
+}
+
 void decodeLinkInfoNest(const nlattr* nest, LinkInfo& link) {
   core::AttrTable t = core::AttrTable::ofNest(nest, IFLA_INFO_MAX);
   // The last IFLA_LINKINFO decides the kinds, as a view reads them.
@@ -206,7 +220,6 @@ LinkInfo decodeLink(const nlmsghdr* message, bool withStats) {
         if (withStats) link.stats = decodeStats(a);
         return true;
       case IFLA_STATS: return true;  // the 32-bit copy of IFLA_STATS64
-      case IFLA_AF_SPEC: link.addrGenMode = addrGenModeOf(a); return false;  // kept raw as well
     }
     return false;
   });

@@ -39,6 +39,46 @@ TEST(LinkHexGolden, SetMtuByName) {
   EXPECT_TRUE(sameBytes(LinkRequests::set("v0", LinkInfo().setMtu(9000)).bytes(), expected));
 }
 
+TEST(LinkHexGolden, SetBroadcastGsoGroAndAddrGenMode) {
+  // ip link set dev v0 broadcast 02:00:00:00:00:ff gso_max_size 32000 gso_max_segs 100
+  //   gro_max_size 40000 addrgenmode random
+  // (the same attributes in the same order; ip's nests carry no NLA_F_NESTED, fastlink's do)
+  const uint8_t expected[] = {
+      0x5c, 0x00, 0x00, 0x00,  // nlmsg_len 92
+      0x10, 0x00, 0x01, 0x00,  // RTM_NEWLINK, NLM_F_REQUEST
+      0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+      0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,  // ifinfomsg: family, type, index 0
+      0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,  // flags, change
+      0x07, 0x00, 0x03, 0x00, 'v', '0', 0x00, 0x00,    // IFLA_IFNAME "v0"
+      // IFLA_BROADCAST (2): 6 bytes, len 10, padded to 12
+      0x0a, 0x00, 0x02, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00, 0xff, 0x00, 0x00,
+      0x08, 0x00, 0x29, 0x00, 0x00, 0x7d, 0x00, 0x00,  // IFLA_GSO_MAX_SIZE (41) 32000
+      0x08, 0x00, 0x28, 0x00, 0x64, 0x00, 0x00, 0x00,  // IFLA_GSO_MAX_SEGS (40) 100
+      0x08, 0x00, 0x3a, 0x00, 0x40, 0x9c, 0x00, 0x00,  // IFLA_GRO_MAX_SIZE (58) 40000
+      0x10, 0x00, 0x1a, 0x80,                          // IFLA_AF_SPEC (26) | NLA_F_NESTED, len 16
+      0x0c, 0x00, 0x0a, 0x80,                          //   AF_INET6 (10) | NLA_F_NESTED, len 12
+      0x05, 0x00, 0x08, 0x00, 0x03, 0x00, 0x00, 0x00,  //     IFLA_INET6_ADDR_GEN_MODE (8) u8 3 (random)
+  };
+  LinkInfo l;
+  l.broadcast = MacAddress::parse("02:00:00:00:00:ff");
+  l.gsoMaxSize = 32000;
+  l.gsoMaxSegs = 100;
+  l.groMaxSize = 40000;
+  l.addrGenMode = Ipv6AddrGenMode::Random;
+  EXPECT_TRUE(sameBytes(LinkRequests::set("v0", l).bytes(), expected));
+}
+
+TEST(LinkHexGolden, SetAddrGenModeAloneByIndex) {
+  // ip link set dev <ifindex 7> addrgenmode none: one IFLA_AF_SPEC after the header.
+  LinkInfo l;
+  l.addrGenMode = Ipv6AddrGenMode::None;
+  Request request = LinkRequests::set(7u, l);
+  auto bytes = request.bytes();
+  const uint8_t tail[] = {0x10, 0x00, 0x1a, 0x80, 0x0c, 0x00, 0x0a, 0x80, 0x05, 0x00, 0x08, 0x00, 0x01, 0x00, 0x00, 0x00};
+  ASSERT_EQ(bytes.size(), 32u + sizeof tail);
+  EXPECT_TRUE(sameBytes(bytes.subspan(32), tail));
+}
+
 TEST(LinkHexGolden, SetUpByIndex) {
   // ip link set dev <ifindex 5> up
   const uint8_t expected[] = {
