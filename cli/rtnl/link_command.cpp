@@ -2,7 +2,13 @@
 // Parsing lives here; printing in link_show.cpp.
 #include <fmt/format.h>
 
+#include <strings.h>
+
 #include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
 #include <utility>
 
 #include "kit/args.hpp"
@@ -15,6 +21,8 @@
 namespace fastlink::cli {
 namespace {
 
+constexpr uint32_t kGsoMaxSegs = 65535;  // the kernel's GSO_MAX_SEGS, which ip checks
+
 constexpr const char* kUsageHead = R"(Usage: fastlink link add [link DEV] [name] NAME [OPTIONS] type KIND [KIND OPTIONS]
        fastlink link replace [name] NAME [OPTIONS] type KIND [KIND OPTIONS]
        fastlink link set { [dev] NAME | group GROUP } [OPTIONS] [type KIND [KIND OPTIONS]]
@@ -22,9 +30,10 @@ constexpr const char* kUsageHead = R"(Usage: fastlink link add [link DEV] [name]
        fastlink link del { [dev] NAME | group GROUP }
        fastlink link [show] [[dev] NAME] [type KIND] [master DEV | nomaster] [group GROUP] [up]
 
-OPTIONS := mtu MTU | address LLADDR | group GROUP | master DEV | nomaster | up | down |
-           txqlen N | qlen N | alias TEXT | numtxqueues N | numrxqueues N | link DEV |
-           netns NETNSNAME | name NEWNAME (set: rename) |
+OPTIONS := mtu MTU | address LLADDR | broadcast LLADDR | group GROUP | master DEV | nomaster |
+           up | down | txqlen N | qlen N | alias TEXT | numtxqueues N | numrxqueues N | link DEV |
+           netns NETNSNAME | name NEWNAME (set: rename) | gso_max_size BYTES | gso_max_segs N |
+           gro_max_size BYTES | addrgenmode { eui64 | none | stable_secret | random } |
            arp { on | off } | multicast { on | off } | allmulticast { on | off } |
            promisc { on | off } | dynamic { on | off } | trailers { on | off } | carrier { on | off })";
 
@@ -92,6 +101,73 @@ bool parseFlagOption(Args& args, LinkInfo& l) {
   return false;
 }
 
+/// ip's get_unsigned: the whole word as strtoul reads it with base 0 (decimal, 0x hex, 0 octal),
+/// at most `max`; anything else is ip's invarg for `keyword` (usage, 255).
+uint32_t parseIpUnsigned(const std::string& text, std::string_view keyword, uint32_t max = UINT32_MAX) {
+  errno = 0;
+  char* end = nullptr;
+  unsigned long v = text.empty() ? 0 : std::strtoul(text.c_str(), &end, 0);
+  if (text.empty() || end == text.c_str() || *end || errno == ERANGE || v > max)
+    throw UsageError(fmt::format("argument \"{}\" is wrong: Invalid \"{}\" value", text, keyword));
+  return static_cast<uint32_t>(v);
+}
+
+/// A link-layer address as ip's ll_addr_a2n reads `broadcast LLADDR`: a word with a '.' is an
+/// IPv4 address (4 bytes; up to four parts, each as strtoul reads it, missing ones 0: a tunnel's
+/// endpoint); else octets separated by ':', each read as sscanf's %x reads it (a hex number and
+/// whatever follows it ignored), 0-255, as many as given. The length is the kernel's to judge
+/// (it refuses fewer bytes than the device's addresses have, and ignores more). A bad piece is
+/// ip's `"PIECE" is invalid lladdr.` (status 1, as ip); more than MAX_ADDR_LEN (32) octets is
+/// refused here (ip sends a 33rd byte from beyond its buffer, which the kernel refuses).
+MacAddress parseLinkLayerAddress(const std::string& text) {
+  auto invalid = [](const std::string& piece) { return BadValueError(fmt::format("\"{}\" is invalid lladdr.", piece)); };
+  std::array<uint8_t, MacAddress::kMaxLength> bytes{};
+  if (text.find('.') != std::string::npos) {
+    if (text.find(':') != std::string::npos) throw invalid(text);  // read as IPv6, not AF_INET
+    const char* at = text.c_str();
+    for (std::size_t i = 0; i < 4; ++i) {
+      char* end = nullptr;
+      unsigned long part = std::strtoul(at, &end, 0);
+      if (part > 255 || end == at) throw invalid(text);
+      bytes[i] = static_cast<uint8_t>(part);
+      if (*end == '\0') break;
+      if (i == 3 || *end != '.') throw invalid(text);
+      at = end + 1;
+    }
+    return MacAddress(std::span<const uint8_t>(bytes.data(), 4));
+  }
+  std::size_t n = 0;
+  for (std::size_t from = 0;;) {
+    std::size_t colon = text.find(':', from);
+    std::string piece = text.substr(from, colon == std::string::npos ? std::string::npos : colon - from);
+    int octet = 0;
+    if (std::sscanf(piece.c_str(), "%x", &octet) != 1 || octet < 0 || octet > 255) throw invalid(piece);
+    if (n == bytes.size())
+      throw UsageError(fmt::format("broadcast: \"{}\" is longer than {} bytes (the kernel's MAX_ADDR_LEN)", text, bytes.size()));
+    bytes[n++] = static_cast<uint8_t>(octet);
+    if (colon == std::string::npos) break;
+    from = colon + 1;
+  }
+  return MacAddress(std::span<const uint8_t>(bytes.data(), n));
+}
+
+/// The modes of `addrgenmode`, as ip's get_addr_gen_mode names them (any case).
+Ipv6AddrGenMode parseAddrGenMode(const std::string& text) {
+  constexpr std::pair<std::string_view, Ipv6AddrGenMode> kModes[] = {{"eui64", Ipv6AddrGenMode::Eui64},
+                                                                      {"none", Ipv6AddrGenMode::None},
+                                                                      {"stable_secret", Ipv6AddrGenMode::StableSecret},
+                                                                      {"random", Ipv6AddrGenMode::Random}};
+  for (const auto& [word, mode] : kModes)
+    if (strcasecmp(text.c_str(), std::string(word).c_str()) == 0) return mode;
+  throw UsageError(fmt::format("argument \"{}\" is wrong: Invalid address generation mode", text));
+}
+
+/// Whether `word` is `keyword` as ip's matches() takes it (a prefix of it, at least `shortest`
+/// characters: the shorter prefixes are words ip checks first, `a`..`addr` being `address`).
+bool ipMatches(std::string_view word, std::string_view keyword, std::size_t shortest) {
+  return word.size() >= shortest && keyword.starts_with(word);
+}
+
 /// ip refuses a second mtu, txqueuelen (qlen, txqlen), group, numtxqueues, numrxqueues or (set)
 /// name with its duparg() message and status 255, where taking the last one would change the
 /// device silently otherwise than the script's author read it; a second address, alias, master,
@@ -132,6 +208,18 @@ bool parseCommonOption(Args& args, ParsedLink& p, Verb verb) {
     l.numRxQueues = parseU32(args.value("numrxqueues"), "numrxqueues", 1, 4096);
   }
   else if (args.accept("link")) p.parent = parseIfname(args.value("link"), "link");
+  // `broadcast` by any prefix (`b`, `br`, ...: ip checks no other word starting so before it)
+  // or `brd`; `addrgenmode` from `addrg` on (`addr` is `address`); the sizes by their names.
+  // ip takes a second of each (the kernel keeps the last), as here.
+  else if (ipMatches(args.peek(), "broadcast", 1) || args.peek() == "brd") {
+    std::string word = args.next();
+    l.broadcast = parseLinkLayerAddress(args.value(word));
+  } else if (ipMatches(args.peek(), "addrgenmode", 5)) {
+    std::string word = args.next();
+    l.addrGenMode = parseAddrGenMode(args.value(word));
+  } else if (args.accept("gso_max_size")) l.gsoMaxSize = parseIpUnsigned(args.value("gso_max_size"), "gso_max_size");
+  else if (args.accept("gso_max_segs")) l.gsoMaxSegs = parseIpUnsigned(args.value("gso_max_segs"), "gso_max_segs", kGsoMaxSegs);
+  else if (args.accept("gro_max_size")) l.groMaxSize = parseIpUnsigned(args.value("gro_max_size"), "gro_max_size");
   else if (args.accept("netns")) l.netns = parseNetnsTarget(args.value("netns"));
   else if (args.accept("name")) {
     if (verb == Verb::Set) refuseSecond(l.name, "name", args);

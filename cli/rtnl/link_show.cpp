@@ -123,6 +123,7 @@ struct LowerDevice {
 
 constexpr uint16_t kIflaLink = 5;           // IFLA_LINK
 constexpr uint16_t kIflaPermAddress = 54;   // IFLA_PERM_ADDRESS
+constexpr uint16_t kIflaEvent = 44;         // IFLA_EVENT
 constexpr uint32_t kIffPointToPoint = 0x10; // IFF_POINTOPOINT
 
 /// `index` and `parent` of the device itself; `otherNetns`: it reports a link-netnsid.
@@ -476,13 +477,28 @@ void putNameAt(OutBuffer& out, std::optional<std::string_view> name, const Devic
 std::optional<uint16_t> linkTypeOf(const LinkView& l) { return l.type(); }
 template <class Link>
 std::optional<uint16_t> linkTypeOf(const Link& l) { return l.linkType(); }
-const LinkView& viewOf(const LinkView& l) { return l; }
 std::optional<LinkStats> statsAfterRecords(const LinkView&) { return std::nullopt; }
 template <class Link>
 std::optional<LinkStats> statsAfterRecords(const Link& l) { return l.statsAfterRecords(); }
+/// The view -d's words are read from (nullptr: the record has none, a monitor's LinkInfo).
+const LinkView* detailsViewOf(const LinkView& l) { return &l; }
 template <class Link>
-const LinkView& viewOf(const Link& l) { return l.view(); }
+const LinkView* detailsViewOf(const Link& l) { return l.detailsView(); }
 std::optional<std::span<const uint8_t>> permAddressOf(const LinkView& l) { return l.attribute(kIflaPermAddress); }
+/// IFLA_EVENT, which the kernel puts in a notification that says why it was sent (a feature
+/// change, a bond's failover, ...); a dump has none.
+std::optional<uint32_t> u32Of(std::optional<std::span<const uint8_t>> a) {
+  if (!a || a->size() < 4) return std::nullopt;
+  uint32_t v = 0;
+  std::memcpy(&v, a->data(), 4);
+  return v;
+}
+std::optional<uint32_t> linkEventOf(const LinkView& l) { return u32Of(l.attribute(kIflaEvent)); }
+template <class Link>
+std::optional<uint32_t> linkEventOf(const Link& l) { return l.linkEvent(); }
+/// ip's names of IFLA_EVENT_* (its link_events[]), by value.
+constexpr const char* kLinkEventNames[] = {"NONE", "REBOOT", "FEATURE CHANGE", "BONDING FAILOVER", "NOTIFY PEERS",
+                                           "RESEND IGMP", "BONDING OPTION"};
 template <class Link>
 std::optional<std::span<const uint8_t>> permAddressOf(const Link& l) { return l.permAddress(); }
 
@@ -533,19 +549,74 @@ class AddrStyleFields {
     return linkLine_ ? l_.attribute(kIflaPermAddress) : std::nullopt;
   }
   std::optional<int32_t> linkNetnsId() const { return l_.linkNetnsId(); }
+  std::optional<uint32_t> linkEvent() const { return std::nullopt; }  // a dump carries none
   std::optional<std::string_view> alias() const { return l_.alias(); }
   std::optional<LinkStats> stats() const { return std::nullopt; }
   /// `ip -s addr`'s counters, printed after the addresses (the IPv6 link dump has them too).
   std::optional<LinkStats> statsAfterRecords() const { return l_.stats(); }
   std::optional<uint32_t> carrierChanges() const { return l_.carrierChanges(); }
   /// -d's fields: as the device reports them.
-  const LinkView& view() const { return l_; }
+  const LinkView* detailsView() const { return &l_; }
 
  private:
   const LinkView& l_;
   bool inet6_;
   bool linkLine_;
 };
+
+/// A LinkInfo (a monitor's event, decoded) with a view's accessors, so that `ip monitor link`'s
+/// lines come from the printer of `link show`. `monitorText`: what ip's print_linkinfo prints
+/// for the monitor (no `ip link` of its own, do_link 0): no link mode, qlen or alias; -d's words
+/// are not printed (a LinkInfo has no view to read them from).
+class InfoFields {
+ public:
+  InfoFields(const LinkInfo& l, bool monitorText) : l_(l), text_(monitorText) {}
+  uint32_t index() const { return l_.index.value_or(0); }
+  std::optional<std::string_view> name() const { return viewOf(l_.name); }
+  uint32_t flags() const { return l_.flags.value_or(0); }
+  std::optional<uint32_t> mtu() const { return l_.mtu; }
+  const std::optional<XdpStatus>& xdp() const { return l_.xdp; }
+  std::optional<std::string_view> qdisc() const { return viewOf(l_.qdisc); }
+  uint32_t masterIndex() const { return l_.masterIndex(); }
+  std::optional<std::string_view> operState() const { return viewOf(l_.operState); }
+  std::optional<std::string_view> linkMode() const { return text_ ? std::nullopt : viewOf(l_.linkMode); }
+  std::optional<uint32_t> group() const { return l_.group; }
+  std::optional<uint32_t> txqlen() const { return text_ ? std::nullopt : l_.txqlen; }
+  std::optional<uint16_t> linkType() const { return l_.type; }
+  const std::optional<MacAddress>& address() const { return l_.address; }
+  const std::optional<MacAddress>& broadcast() const { return l_.broadcast; }
+  std::optional<std::span<const uint8_t>> permAddress() const {
+    if (auto a = l_.unknown.find(kIflaPermAddress)) return a->payload;
+    return std::nullopt;
+  }
+  std::optional<int32_t> linkNetnsId() const { return l_.linkNetnsId; }
+  std::optional<uint32_t> linkEvent() const {
+    auto a = l_.unknown.find(kIflaEvent);
+    return a ? u32Of(a->payload) : std::nullopt;
+  }
+  std::optional<std::string_view> alias() const { return text_ ? std::nullopt : viewOf(l_.alias); }
+  const std::optional<LinkStats>& stats() const { return l_.stats; }
+  std::optional<LinkStats> statsAfterRecords() const { return std::nullopt; }
+  std::optional<uint32_t> carrierChanges() const { return l_.carrierChanges; }
+  const LinkView* detailsView() const { return nullptr; }
+
+ private:
+  static std::optional<std::string_view> viewOf(const std::optional<std::string>& s) {
+    return s ? std::optional<std::string_view>(*s) : std::nullopt;
+  }
+  const LinkInfo& l_;
+  bool text_;
+};
+
+/// lowerDevice() of a decoded link: IFLA_LINK 0 (a tunnel bound to no device) is `@NONE`.
+LowerDevice lowerDevice(const LinkInfo& l, const DeviceNames& peers) {
+  if (l.parent && l.parent->isIndex() && l.parent->index() == 0) {
+    LowerDevice none;
+    none.none = true;
+    return none;
+  }
+  return lowerDevice(l.index.value_or(0), l.parentIndex(), l.linkNetnsId.has_value(), peers);
+}
 
 /// Two lines (more with -d, -s) as `ip link show` prints them, written straight to the buffer.
 template <class Link>
@@ -565,6 +636,11 @@ void printLinkLines(OutBuffer& out, const Link& l, const LowerDevice& lower, con
   if (auto mode = l.linkMode(); mode && !addrStyle) out.put(" mode ").put(*mode);
   if (auto group = l.group()) putGroup(out.put(" group "), *group);
   if (auto qlen = l.txqlen()) out.put(" qlen ").putUint(*qlen);
+  if (auto event = linkEventOf(l); event && *event) {
+    out.put(" event ");
+    if (*event < std::size(kLinkEventNames)) out.put(kLinkEventNames[*event]);
+    else out.putUint(*event);
+  }
   out.put('\n');
   if (!linkLine) return;
   out.put("    link/");
@@ -581,7 +657,7 @@ void printLinkLines(OutBuffer& out, const Link& l, const LowerDevice& lower, con
     if (const std::string* name = netns.nameOf(*netnsid)) out.put(" link-netns ").put(*name);
     else out.put(" link-netnsid ").putInt(*netnsid);
   }
-  if (o.details) putDetails(out, viewOf(l), peers, o.oneline);
+  if (const LinkView* view = o.details ? detailsViewOf(l) : nullptr) putDetails(out, *view, peers, o.oneline);
   out.put('\n');
 
   if (auto alias = l.alias(); alias && !alias->empty()) out.put("    alias ").put(*alias).put('\n');
@@ -634,9 +710,8 @@ void jsonName(JsonOut& j, const DeviceNames& peers, uint32_t index) {
 /// `ip -j link show` of a view, streamed in ip's order of keys (-d's and -s's included); `more`
 /// adds the record's own fields (`address show`: addr_info) before it is closed.
 template <class Link, class More>
-void linkJsonOut(JsonOut& j, const Link& l, const LowerDevice& lower, const DeviceNames& peers, const GlobalOptions& o,
-                 More more) {
-  j.beginObject();
+void linkJsonFields(JsonOut& j, const Link& l, const LowerDevice& lower, const DeviceNames& peers, const GlobalOptions& o,
+                    More more) {
   j.field("ifindex", l.index());
   if (lower.index && lower.otherNetns) j.field("link_index", lower.index);
   else if (lower.index) jsonName(j.key("link"), peers, lower.index);
@@ -656,6 +731,10 @@ void linkJsonOut(JsonOut& j, const Link& l, const LowerDevice& lower, const Devi
     else j.key("group").rawValue().put('"').putUint(*group).put('"');
   }
   if (auto qlen = l.txqlen()) j.field("txqlen", *qlen);
+  if (auto event = linkEventOf(l); event && *event) {
+    if (*event < std::size(kLinkEventNames)) j.field("event", kLinkEventNames[*event]);
+    else j.field("event", *event);
+  }
   if (std::optional<uint16_t> type = linkTypeOf(l)) {
     if (const char* known = ipNameOptions.numeric ? nullptr : knownLinkTypeName(*type)) putWord(j.key("link_type"), known);
     else j.field("link_type", linkTypeName(*type));
@@ -670,13 +749,20 @@ void linkJsonOut(JsonOut& j, const Link& l, const LowerDevice& lower, const Devi
   if (auto perm = shownPermAddress(l, address))
     putLinkAddress(j.key("permaddr").rawValue().put('"'), *perm, type).put('"');
   if (auto netnsid = l.linkNetnsId()) j.field("link_netnsid", static_cast<int64_t>(*netnsid));
-  if (o.details) detailsJsonOut(j, viewOf(l), peers);
+  if (const LinkView* view = o.details ? detailsViewOf(l) : nullptr) detailsJsonOut(j, *view, peers);
   if (auto alias = l.alias(); alias && !alias->empty()) j.field("ifalias", *alias);
   if (o.stats)
     if (auto stats = l.stats()) statsJsonOut(j.key("stats64"), *stats, l.carrierChanges(), o.stats > 1);
   more();
   if (o.stats)
     if (auto stats = statsAfterRecords(l)) statsJsonOut(j.key("stats64"), *stats, l.carrierChanges(), o.stats > 1);
+}
+
+template <class Link, class More>
+void linkJsonOut(JsonOut& j, const Link& l, const LowerDevice& lower, const DeviceNames& peers, const GlobalOptions& o,
+                 More more) {
+  j.beginObject();
+  linkJsonFields(j, l, lower, peers, o, more);
   j.endObject();
   j.endElement();
 }
@@ -712,6 +798,7 @@ struct ShowQuery {
   std::optional<std::string> slaveKind;  ///< `type KIND_slave`: ports of a KIND master, as ip
   bool upOnly = false;
   bool noMaster = false;  ///< ip's `nomaster`: devices that are no device's port
+  bool vrf = false;       ///< `master` came as `vrf NAME`: it must be a VRF
 };
 
 ShowQuery parseShow(Args& args) {
@@ -723,16 +810,16 @@ ShowQuery parseShow(Args& args) {
       if (kind.size() > 6 && kind.ends_with("_slave")) q.slaveKind = kind.substr(0, kind.size() - 6);
       else q.filter.kind = kind;
     }
-    else if (args.accept("master")) q.master = parseIfname(args.value("master"), "master");
+    else if (args.accept("master")) q.master = args.value("master"), q.vrf = false;
+    else if (args.accept("vrf")) q.master = args.value("vrf"), q.vrf = true;
     else if (args.accept("group")) {
       std::string g = args.value("group");
       q.filter.group = g == "default" ? 0 : parseU32(g, "group");
     } else if (args.accept("up")) q.upOnly = true;
     else if (args.accept("nomaster")) q.noMaster = true;
-    else if (args.peek() == "vrf")  // not a device name: ip's VRF selector, which fastlink lacks
-      throw UsageError("link show vrf: not supported by fastlink (the ports of a VRF: link show master VRF)");
-    else if (!q.dev && args.peek() != "help") q.dev = parseIfname(args.next(), "dev");
-    else args.unknown("link show takes: [dev] NAME, type KIND, master DEV, nomaster, group GROUP, up");
+    // ip takes any prefix of "help" for help (matches()), not for a device.
+    else if (!q.dev && !std::string_view("help").starts_with(args.peek())) q.dev = parseIfname(args.next(), "dev");
+    else args.unknown("link show takes: [dev] NAME, type KIND, master DEV, vrf NAME, nomaster, group GROUP, up");
   }
   return q;
 }
@@ -954,6 +1041,31 @@ int streamLinks(Netlink& netlink, const ShowQuery& q, uint32_t masterIndex, cons
 
 }  // namespace
 
+/// The names a link event's lines show, looked up where the cache lacks them (a device made
+/// since the monitor started), so that the printer, which only reads the cache, finds them.
+void learnNamesOf(const LinkInfo& l, DeviceNames& names) {
+  if (uint32_t master = l.masterIndex()) names.name(master);
+  if (uint32_t parent = l.parentIndex(); parent && parent != l.index.value_or(0) && !l.linkNetnsId) names.name(parent);
+}
+
+void printLinkEvent(OutBuffer& out, const LinkInfo& l, DeviceNames& names, NetnsNames& netns, const GlobalOptions& o) {
+  learnNamesOf(l, names);
+  GlobalOptions plain = o;
+  plain.details = false;
+  plain.stats = 0;
+  if (o.brief) return printBrief(out, InfoFields(l, true), lowerDevice(l, names), names, nullptr, LinkRecord{});
+  std::size_t mark = out.held();
+  printLinkLines(out, InfoFields(l, true), lowerDevice(l, names), names, plain, true, true, netns);
+  if (o.oneline) out.joinLines(mark);
+}
+
+void linkEventJson(JsonOut& j, const LinkInfo& l, DeviceNames& names, const GlobalOptions& o) {
+  learnNamesOf(l, names);
+  GlobalOptions plain = o;
+  plain.details = false;
+  linkJsonFields(j, InfoFields(l, false), lowerDevice(l, names), names, plain, [] {});
+}
+
 int showLinkRecords(Context& ctx, const std::optional<std::string>& dev, const LinkRecordHooks& hooks) {
   try {
     return streamLinks(ctx.netlink(), ShowQuery{}, 0, ctx.options(), dev, &hooks);
@@ -968,10 +1080,26 @@ int showLinks(Context& ctx, Args& args) {
   try {
     uint32_t masterIndex = 0;
     if (q.master) {
-      if (!getLinkView(ctx.netlink(), Ifref(*q.master), [&](const LinkView& m) { masterIndex = m.index(); }))
-        return printError(deviceMissing(*q.master)), kExitBadValue;
+      // As ip's parse of `master DEV` / `vrf NAME`: a device that is not there (or no VRF) is a
+      // bad argument (usage, 255), checked before `dev`'s.
+      bool isVrf = false;
+      bool valid = true;
+      try {
+        validateIfname(*q.master);
+      } catch (const Error&) {
+        valid = false;  // ip finds no such device either
+      }
+      bool found = valid && getLinkView(ctx.netlink(), Ifref(*q.master), [&](const LinkView& m) {
+        masterIndex = m.index();
+        isVrf = m.kind() == std::optional<std::string_view>("vrf");
+      });
+      if (!found || (q.vrf && !isVrf))
+        throw UsageError(fmt::format("argument \"{}\" is wrong: {}", *q.master, q.vrf ? "Not a valid VRF name" : "Device does not exist"));
       q.filter.setMaster(masterIndex);
     }
+    // With a device named, ip reads that one device and its `nomaster` filters nothing (the
+    // kernel applies it to a dump only).
+    if (q.dev) q.noMaster = false;
     return streamLinks(ctx.netlink(), q, masterIndex, o, q.dev, nullptr);
   } catch (const Error& e) {
     return reportFailure(e);

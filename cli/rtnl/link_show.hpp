@@ -62,6 +62,16 @@ nlohmann::ordered_json statsJson(const LinkStats& s, std::optional<uint32_t> car
 std::string humanCount(uint64_t count, bool iec);
 std::size_t digitCount(uint64_t v);
 
+class DeviceNames;
+class NetnsNames;
+/// A link event as `ip monitor link` prints it, by the printer of `link show` (tunnels' `@NONE`
+/// and endpoints, `peer`, permaddr, `@ifN`, M-DOWN): ip's print_linkinfo for the monitor, which
+/// leaves out `ip link`'s own words (link mode, qlen, alias) and, without an `ip link` view of
+/// the device, -d's. Devices it names that `names` lacks are looked up first.
+void printLinkEvent(OutBuffer& out, const LinkInfo& link, DeviceNames& names, NetnsNames& netns, const GlobalOptions& o);
+/// The event's link as `link show -j` prints its fields, into an object the caller opened.
+void linkEventJson(JsonOut& json, const LinkInfo& link, DeviceNames& names, const GlobalOptions& o);
+
 /// Streams the records of every device (or of `dev`) as `ip addr show` does, through `hooks`.
 int showLinkRecords(Context& ctx, const std::optional<std::string>& dev, const LinkRecordHooks& hooks);
 
