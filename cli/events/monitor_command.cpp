@@ -179,15 +179,15 @@ class Printer {
       return;
     }
     if (global_.json) {
-      writeEventJson(json_, e, names_);
+      writeEventJson(json_, e, names_, global_);
       json_.endElement();
     } else {
       text_.clear();
       if (global_.timestamp) timestamp();
       if (monitor_.allNsid) text_ += e.nsid ? fmt::format("[nsid {}]", *e.nsid) : std::string("[nsid current]");
       if (monitor_.banner) text_ += bannerOf(e.kind);
-      appendEventText(text_, e, names_, netns_);
       out_.put(text_);
+      putEventText(out_, text_, e, names_, netns_, global_);
       out_.endRecord();
     }
     // After printing: a link's line shows the M-DOWN of its peer as known before this event.

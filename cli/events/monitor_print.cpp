@@ -6,11 +6,12 @@
 
 #include <algorithm>
 #include <charconv>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
 #include "fastlink/prefix.hpp"
-#include "rtnl/link_words.hpp"
+#include "rtnl/link_show.hpp"
 #include "rtnl/route_words.hpp"
 #include "rtnl/tc_filter_print.hpp"
 #include "rtnl/tc_print.hpp"
@@ -30,21 +31,6 @@ constexpr std::pair<uint32_t, const char*> kAddrFlags[] = {
     {0x400, "autojoin"},  {0x800, "stable-privacy"}};
 constexpr uint32_t kAddrSecondary = 0x01;
 constexpr uint32_t kAddrPermanent = 0x80;
-
-std::string linkTypeName(uint16_t type) {
-  if (ipNameOptions.numeric) return fmt::format("[{}]", type);  // -N, as ip's ll_type_n2a
-  switch (type) {
-    case 1: return "ether";
-    case 772: return "loopback";
-    case 768: return "ipip";
-    case 769: return "tunnel6";
-    case 776: return "sit";
-    case 778: return "gre";
-    case 823: return "gre6";
-    case 65534: return "none";
-    default: return fmt::format("[{}]", type);
-  }
-}
 
 std::string lifetime(std::optional<uint32_t> v) {
   return !v || *v == 0xffffffffu ? "forever" : fmt::format("{}sec", *v);
@@ -76,86 +62,6 @@ void appendRouteDst(std::string& out, const RouteInfo& r) {
   if (r.dst->isHost()) return;
   out += '/';
   appendNumber(out, r.dst->length());
-}
-
-/// A JSON array of strings (flag words) as the value of the key just written.
-void stringArray(JsonOut& j, const std::vector<std::string>& values) {
-  j.beginArray();
-  for (const auto& v : values) j.value(v);
-  j.endArray();
-}
-
-// ---- links ----------------------------------------------------------------------------------
-
-struct Lower {
-  bool present = false;
-  std::string text;  // "vb", "NONE", "if5"
-  bool down = false;
-};
-
-Lower lowerOf(const LinkInfo& l, DeviceNames& names) {
-  Lower lower;
-  if (!l.parent) return lower;
-  uint32_t index = l.parentIndex();
-  // A device naming itself has no lower device; a veth peer in another namespace may have the
-  // device's own index (each namespace numbers its own): ip prints it ("va@if2").
-  if (l.index && index == *l.index && !l.linkNetnsId) return lower;
-  lower.present = true;
-  if (index == 0) {
-    lower.text = "NONE";
-    return lower;
-  }
-  if (l.linkNetnsId) {
-    lower.text = fmt::format("if{}", index);  // in another namespace: its flags are not ours to see
-    return lower;
-  }
-  lower.text = names.name(index);
-  lower.down = !(names.flags(index) & kIffUp);
-  return lower;
-}
-
-void linkText(std::string& out, const LinkInfo& l, DeviceNames& names, NetnsNames& netns) {
-  Lower lower = lowerOf(l, names);
-  fmt::format_to(std::back_inserter(out), "{}: {}", l.index.value_or(0), l.name.value_or(""));
-  if (lower.present) fmt::format_to(std::back_inserter(out), "@{}", lower.text);
-  std::vector<std::string> flags = linkFlagNames(l.flags.value_or(0), lower.present && lower.down);
-  fmt::format_to(std::back_inserter(out), ": <{}>", fmt::join(flags, ","));
-  if (l.mtu) fmt::format_to(std::back_inserter(out), " mtu {}", *l.mtu);
-  if (l.qdisc) fmt::format_to(std::back_inserter(out), " qdisc {}", *l.qdisc);
-  if (l.masterIndex()) fmt::format_to(std::back_inserter(out), " master {}", names.name(l.masterIndex()));
-  if (l.operState) fmt::format_to(std::back_inserter(out), " state {}", *l.operState);
-  if (l.group) out += " group " + ipGroupName(*l.group);
-  out += " \n    link/";
-  out += linkTypeName(l.type.value_or(65534));
-  if (l.address) fmt::format_to(std::back_inserter(out), " {}", l.address->toString());
-  if (l.broadcast) fmt::format_to(std::back_inserter(out), " brd {}", l.broadcast->toString());
-  if (l.linkNetnsId) {
-    if (const std::string* name = netns.nameOf(*l.linkNetnsId)) fmt::format_to(std::back_inserter(out), " link-netns {}", *name);
-    else fmt::format_to(std::back_inserter(out), " link-netnsid {}", *l.linkNetnsId);
-  }
-  if (l.alias) fmt::format_to(std::back_inserter(out), "\n    alias {}", *l.alias);
-  out += '\n';
-}
-
-void linkJson(JsonOut& j, const LinkInfo& l, DeviceNames& names) {
-  Lower lower = lowerOf(l, names);
-  if (l.index) j.field("ifindex", *l.index);
-  if (lower.present && l.linkNetnsId) j.field("link_index", l.parentIndex());
-  else if (lower.present && l.parentIndex()) j.field("link", lower.text);
-  if (l.name) j.field("ifname", *l.name);
-  stringArray(j.key("flags"), linkFlagNames(l.flags.value_or(0), lower.present && lower.down));
-  if (l.mtu) j.field("mtu", *l.mtu);
-  if (l.qdisc) j.field("qdisc", *l.qdisc);
-  if (l.masterIndex()) j.field("master", names.name(l.masterIndex()));
-  if (l.operState) j.field("operstate", *l.operState);
-  if (l.linkMode) j.field("linkmode", *l.linkMode);
-  if (l.group) j.field("group", ipGroupName(*l.group));
-  if (l.txqlen) j.field("txqlen", *l.txqlen);
-  if (l.type) j.field("link_type", linkTypeName(*l.type));
-  if (l.address) j.key("address").rawValue().put('"').putMac(*l.address).put('"');
-  if (l.broadcast) j.key("broadcast").rawValue().put('"').putMac(*l.broadcast).put('"');
-  if (l.linkNetnsId) j.field("link_netnsid", *l.linkNetnsId);
-  if (l.alias) j.field("ifalias", *l.alias);
 }
 
 // ---- addresses ------------------------------------------------------------------------------
@@ -456,15 +362,26 @@ std::string filterJson(const Event& e, const TcFilterInfo& f, DeviceNames& names
 
 }  // namespace
 
-void appendEventText(std::string& out, const Event& e, DeviceNames& names, NetnsNames& netns) {
+void putEventText(OutBuffer& out, std::string& scratch, const Event& e, DeviceNames& names, NetnsNames& netns,
+                  const GlobalOptions& o) {
+  if (const LinkInfo* l = e.link()) {
+    if (e.action == EventAction::Deleted) out.put("Deleted ");
+    return printLinkEvent(out, *l, names, netns, o);
+  }
+  scratch.clear();
+  appendEventText(scratch, e, names, netns);
+  out.put(scratch);
+}
+
+void appendEventText(std::string& out, const Event& e, DeviceNames& names, NetnsNames& /*netns: a link's, which is putEventText's*/) {
+  if (e.link()) throw std::logic_error("a link event is written by putEventText (the printer of link show)");
   bool tc = e.kind == ObjectKind::Qdisc || e.kind == ObjectKind::Class || e.kind == ObjectKind::Filter ||
             e.kind == ObjectKind::Chain;
   if (e.action == EventAction::Deleted) out += tc ? "deleted " : "Deleted ";  // each tool's word
   std::visit(
       [&](const auto& o) {
         using T = std::decay_t<decltype(o)>;
-        if constexpr (std::is_same_v<T, LinkInfo>) linkText(out, o, names, netns);
-        else if constexpr (std::is_same_v<T, AddrInfo>) addrText(out, o, names);
+        if constexpr (std::is_same_v<T, AddrInfo>) addrText(out, o, names);
         else if constexpr (std::is_same_v<T, RouteInfo>) routeText(out, o, names);
         else if constexpr (std::is_same_v<T, NeighInfo>) neighText(out, o, names);
         else if constexpr (std::is_same_v<T, RuleInfo>) ruleText(out, o);
@@ -477,14 +394,14 @@ void appendEventText(std::string& out, const Event& e, DeviceNames& names, Netns
       e.object);
 }
 
-void writeEventJson(JsonOut& j, const Event& e, DeviceNames& names) {
+void writeEventJson(JsonOut& j, const Event& e, DeviceNames& names, const GlobalOptions& options) {
   j.beginObject();
   j.field("event", eventActionName(e.action)).field("object", objectKindName(e.kind));
   if (e.nsid) j.field("nsid", *e.nsid);
   std::visit(
       [&](const auto& o) {
         using T = std::decay_t<decltype(o)>;
-        if constexpr (std::is_same_v<T, LinkInfo>) linkJson(j, o, names);
+        if constexpr (std::is_same_v<T, LinkInfo>) linkEventJson(j, o, names, options);
         else if constexpr (std::is_same_v<T, AddrInfo>) addrJson(j, o, names);
         else if constexpr (std::is_same_v<T, RouteInfo>) routeJson(j, o, names);
         else if constexpr (std::is_same_v<T, NeighInfo>) neighJson(j, o, names);

@@ -486,7 +486,7 @@ class WatchedFilterEvents {
       const TcFilterInfo* f = e.filter();
       if (!f || !f->dev || !f->dev->isIndex() || f->dev->index() != dev_) return;
       if (json_) {
-        writeEventJson(jsonOut_, e, names_);
+        writeEventJson(jsonOut_, e, names_, GlobalOptions{});
         jsonOut_.endElement();
       } else {
         text_.clear();

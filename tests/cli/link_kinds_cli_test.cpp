@@ -180,6 +180,26 @@ TEST_F(LinkKindCliTest, LacpBondPortAsIp) {
 }
 
 // Parse errors need no kernel module: they run everywhere.
+TEST_F(LinkKindCliTest, TunnelSetInABatchReadsTheTunnelAndABadLineChangesNothing) {
+  // `link set NAME type gre ...` in -batch: each line reads the tunnel first (the kernel resets
+  // what a change does not carry), also the second of two lines about one tunnel, which must
+  // see the first's change; a batch with a bad line (here the last) sends nothing and names it.
+  FASTLINK_REQUIRE_KIND("gre");
+  ns.ip("link add t1 type gre remote 10.0.0.2 local 10.0.0.1 ttl 10 key 5");
+  auto good = batch("link set t1 type gre remote 10.0.0.3\nlink set dev t1 type gre ttl 20\n");
+  ASSERT_EQ(good.status, 0) << good.err;
+  auto d = ipLink("t1")["linkinfo"]["info_data"];
+  EXPECT_EQ(d["remote"], "10.0.0.3");  // the first line's
+  EXPECT_EQ(d["ttl"], 20);             // the second's, which kept the first's remote
+  EXPECT_EQ(d["local"], "10.0.0.1");   // and what ip set at creation
+  EXPECT_EQ(d["ikey"], "0.0.0.5");
+  std::string before = snapshot();
+  auto bad = batch("link set t1 type gre remote 10.0.0.9\nlink set t1 mtu 1300\nlink set t1 type gre ttl bogus\n");
+  EXPECT_EQ(bad.status, 255);
+  EXPECT_NE(bad.err.find("(line 3: link set t1 type gre ttl bogus)"), std::string::npos) << bad.err;
+  EXPECT_EQ(snapshot(), before) << "a batch with a bad line changed the tunnel";
+}
+
 TEST_F(LinkKindCliTest, BadOptionsAreUsageErrors) {
   const std::pair<const char*, const char*> cases[] = {
       {"link add gn0 type geneve remote 10.0.0.2", "\"id VNI\" is required"},

@@ -46,10 +46,14 @@ class MonitorCliTest : public CliTest {
 
   /// Runs `ip ARGS monitor WORDS` and `fastlink ARGS monitor WORDS` while changes() happen.
   std::pair<std::string, std::string> both(const std::string& options, const std::string& words) {
+    return both(options, words, changes());
+  }
+  /// The same while `script` (shell text) makes its changes.
+  std::pair<std::string, std::string> both(const std::string& options, const std::string& words, const std::string& script_) {
     std::string a = "/tmp/fastlink-mon-ip-" + ns.name(), b = "/tmp/fastlink-mon-fl-" + ns.name();
     std::string script = monitorWaitFunctions(ns.name()) + "ip -n " + ns.name() + " " + options + " monitor " + words + " >" + a +
                          " 2>&1 & A=$!; " + cliPath() + " -n " + ns.name() + " " + options + " monitor " + words + " >" + b +
-                         " 2>&1 & B=$!; listening $A; listening $B; " + changes() + "; drained $A " + a + " $B " + b + "; kill $A $B; wait";
+                         " 2>&1 & B=$!; listening $A; listening $B; " + script_ + "; drained $A " + a + " $B " + b + "; kill $A $B; wait";
     auto r = run("sh -c " + shellQuote(script));
     std::string ipOut = run("cat " + a).out, flOut = run("cat " + b).out;
     run("rm -f " + a + " " + b);
@@ -69,6 +73,41 @@ TEST_P(MonitorObjectTest, TextEqualsIpMonitor) {
 INSTANTIATE_TEST_SUITE_P(Objects, MonitorObjectTest,
                          ::testing::Values("link", "address", "route", "neigh", "rule", "nexthop", "all", ""),
                          [](const auto& info) { return *info.param ? std::string(info.param) : std::string("none"); });
+
+TEST_F(MonitorCliTest, LinkLinesAreLinkShowsWithoutWhatOnlyIpLinkPrints) {
+  // ip's print_linkinfo for the monitor: no alias line, link mode or qlen (`ip link`'s own), but
+  // `event FEATURE CHANGE` when the kernel says why it sent the link (a feature switched by
+  // ethtool), and the broadcast address as set.
+  std::string ip = "ip -n " + ns.name() + " ";
+  std::string script = ip + "link add va type veth peer name vb; " + ip + "link set va alias uplink; " + ip +
+                       "link set va mtu 1400 brd 02:00:00:00:00:01; ip netns exec " + ns.name() +
+                       " ethtool -K va tso off; " + ip + "link set vb up; " + ip + "link del va";
+  auto [theirs, mine] = both("", "link", script);
+  auto expected = lines(theirs);
+  ASSERT_FALSE(expected.empty()) << "ip monitor saw nothing";
+  EXPECT_NE(theirs.find(" event FEATURE CHANGE"), std::string::npos) << theirs;
+  EXPECT_EQ(lines(mine), expected) << "ip:\n" << theirs << "\nfastlink:\n" << mine;
+}
+
+TEST_F(MonitorCliTest, TunnelLinksPrintedAsIpMonitorPrintsThem) {
+  // `ip monitor link` prints a link as `ip link show` does (print_linkinfo): a tunnel bound to no
+  // device as NAME@NONE, its endpoints as addresses (`link/gre 10.0.0.1 peer 10.0.0.2`, 16 bytes
+  // for ip6tnl), a point-to-point device's `peer`. The fallback devices the modules make (gre0,
+  // tunl0, sit0, ip6tnl0, ...) come as events too when a module is loaded by the first add.
+  FASTLINK_REQUIRE_KIND("gre");
+  FASTLINK_REQUIRE_KIND("ip6tnl");
+  std::string ip = "ip -n " + ns.name() + " ";
+  std::string script = ip + "link add t1 type gre remote 10.0.0.2 local 10.0.0.1; " + ip +
+                       "link add t2 type ipip local 192.0.2.1; " + ip + "link add t3 type sit remote 192.0.2.5; " + ip +
+                       "link add t4 type ip6tnl remote 2001:db8::2 local 2001:db8::1; " + ip +
+                       "link add t5 type gretap remote 10.0.0.3 local 10.0.0.1; " + ip + "link set t1 up; " + ip +
+                       "link set t2 mtu 1400; " + ip + "link del t1; " + ip + "link del t4";
+  auto [theirs, mine] = both("", "link", script);
+  auto expected = lines(theirs);
+  ASSERT_FALSE(expected.empty()) << "ip monitor saw nothing";
+  EXPECT_NE(theirs.find("t1@NONE"), std::string::npos) << theirs;
+  EXPECT_EQ(lines(mine), expected) << "ip:\n" << theirs << "\nfastlink:\n" << mine;
+}
 
 TEST_F(MonitorCliTest, TimestampsLikeIp) {
   auto [ip, mine] = both("-t", "route");
