@@ -119,20 +119,18 @@ const char* bannerOf(ObjectKind k) {
   return "";
 }
 
+/// ip monitor's `dev DEV`: links, addresses and neighbours of DEV, routes whose output device
+/// (RTA_OIF) is DEV (a multipath route has none: left out, as ip); nexthops and rules are not
+/// filtered (ip's monitor does not reset the nexthop filter); tc objects on DEV.
 bool onDevice(const Event& e, uint32_t dev) {
   if (auto* l = e.link()) return l->index.value_or(0) == dev;
   if (auto* a = e.address()) return a->devIndex() == dev;
   if (auto* n = e.neighbour()) return n->devIndex() == dev;
-  if (auto* n = e.nexthop()) return n->devIndex() == dev;
+  if (e.nexthop()) return true;
   if (auto* q = e.qdisc()) return q->dev && q->dev->isIndex() && q->dev->index() == dev;
   if (auto* c = e.tcClass()) return c->dev && c->dev->isIndex() && c->dev->index() == dev;
   if (auto* f = e.filter()) return f->dev && f->dev->isIndex() && f->dev->index() == dev;
-  if (auto* r = e.route()) {
-    if (r->devIndex() == dev) return true;
-    for (const auto& p : r->paths)
-      if (p.dev && p.dev->isIndex() && p.dev->index() == dev) return true;
-    return false;
-  }
+  if (auto* r = e.route()) return r->devIndex() == dev;
   return true;  // rules are not about a device
 }
 
@@ -187,7 +185,7 @@ class Printer {
       if (monitor_.allNsid) text_ += e.nsid ? fmt::format("[nsid {}]", *e.nsid) : std::string("[nsid current]");
       if (monitor_.banner) text_ += bannerOf(e.kind);
       out_.put(text_);
-      putEventText(out_, text_, e, names_, netns_, global_);
+      putEventText(out_, text_, e, names_, netns_, global_, dev_.has_value());
       out_.endRecord();
     }
     // After printing: a link's line shows the M-DOWN of its peer as known before this event.

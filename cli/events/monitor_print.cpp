@@ -125,14 +125,16 @@ const char* prefName(uint8_t pref) {
 
 bool isV6(const RouteInfo& r) { return r.dst && !r.dst->isV4(); }
 
-void routeText(std::string& out, const RouteInfo& r, DeviceNames& names) {
+/// `devFiltered`: `monitor ... dev DEV`, where ip leaves the (known) output device out of a route's
+/// line and a neighbour's (its filter's oifmask / index).
+void routeText(std::string& out, const RouteInfo& r, DeviceNames& names, bool devFiltered) {
   auto put = [&](std::string_view f, const auto&... args) { fmt::format_to(std::back_inserter(out), fmt::runtime(f), args...); };
   if (r.type && *r.type != RouteType::Unicast) put("{} ", ipRouteTypeName(*r.type));
   appendRouteDst(out, r);
   if (r.src && r.src->length()) put(" from {}", r.src->toString());
   if (r.nhid) put(" nhid {}", *r.nhid);
   if (r.gateway) put(" via {}", r.gateway->toString());
-  if (r.devIndex()) put(" dev {}", names.name(r.devIndex()));
+  if (r.devIndex() && !devFiltered) put(" dev {}", names.name(r.devIndex()));
   if (r.table && *r.table != kTableMain) put(" table {}", ipTableName(*r.table));
   if (r.protocol && *r.protocol != RouteProtocol::Boot) put(" proto {}", ipProtocolName(*r.protocol));
   if (r.scope && *r.scope != Scope::Universe) put(" scope {}", ipScopeName(*r.scope));
@@ -193,10 +195,10 @@ void routeJson(JsonOut& j, const RouteInfo& r, DeviceNames& names) {
 
 // ---- neighbours -----------------------------------------------------------------------------
 
-void neighText(std::string& out, const NeighInfo& n, DeviceNames& names) {
+void neighText(std::string& out, const NeighInfo& n, DeviceNames& names, bool devFiltered) {
   if (n.isProxy()) out += "proxy ";
   out += n.dst ? n.dst->toString() : "?";
-  fmt::format_to(std::back_inserter(out), " dev {}", names.name(n.devIndex()));
+  if (!devFiltered) fmt::format_to(std::back_inserter(out), " dev {}", names.name(n.devIndex()));
   if (n.lladdr) fmt::format_to(std::back_inserter(out), " lladdr {}", n.lladdr->toString());
   if (n.isRouter()) out += " router";
   if (n.externLearn.value_or(false)) out += " extern_learn";
@@ -363,17 +365,18 @@ std::string filterJson(const Event& e, const TcFilterInfo& f, DeviceNames& names
 }  // namespace
 
 void putEventText(OutBuffer& out, std::string& scratch, const Event& e, DeviceNames& names, NetnsNames& netns,
-                  const GlobalOptions& o) {
+                  const GlobalOptions& o, bool devFiltered) {
   if (const LinkInfo* l = e.link()) {
     if (e.action == EventAction::Deleted) out.put("Deleted ");
     return printLinkEvent(out, *l, names, netns, o);
   }
   scratch.clear();
-  appendEventText(scratch, e, names, netns);
+  appendEventText(scratch, e, names, netns, devFiltered);
   out.put(scratch);
 }
 
-void appendEventText(std::string& out, const Event& e, DeviceNames& names, NetnsNames& /*netns: a link's, which is putEventText's*/) {
+void appendEventText(std::string& out, const Event& e, DeviceNames& names, NetnsNames& /*netns: a link's, which is putEventText's*/,
+                     bool devFiltered) {
   if (e.link()) throw std::logic_error("a link event is written by putEventText (the printer of link show)");
   bool tc = e.kind == ObjectKind::Qdisc || e.kind == ObjectKind::Class || e.kind == ObjectKind::Filter ||
             e.kind == ObjectKind::Chain;
@@ -382,8 +385,8 @@ void appendEventText(std::string& out, const Event& e, DeviceNames& names, Netns
       [&](const auto& o) {
         using T = std::decay_t<decltype(o)>;
         if constexpr (std::is_same_v<T, AddrInfo>) addrText(out, o, names);
-        else if constexpr (std::is_same_v<T, RouteInfo>) routeText(out, o, names);
-        else if constexpr (std::is_same_v<T, NeighInfo>) neighText(out, o, names);
+        else if constexpr (std::is_same_v<T, RouteInfo>) routeText(out, o, names, devFiltered);
+        else if constexpr (std::is_same_v<T, NeighInfo>) neighText(out, o, names, devFiltered);
         else if constexpr (std::is_same_v<T, RuleInfo>) ruleText(out, o);
         else if constexpr (std::is_same_v<T, NexthopInfo>) nexthopText(out, o, names);
         else if constexpr (std::is_same_v<T, FdbInfo>) fdbText(out, o, names);
