@@ -70,7 +70,8 @@ class MonitorCliTest : public CliTest {
       script = "touch " + ref + " && mount --bind " + nsFile + " " + ref + " && mount -t tmpfs fastlink-mon /run/netns && touch " +
                nsFile + " /run/netns/" + ns.name() + "-halfmade && mount --bind " + ref + " " + nsFile + " && umount " + ref +
                " && " + script;
-      script = "unshare --mount --propagation private sh -c " + shellQuote(script);
+      // /bin/sh by its path: the VM's busybox unshare would run its own sh, whose `ip` is busybox's.
+      script = "unshare --mount --propagation private /bin/sh -c " + shellQuote(script);
     }
     auto r = run("sh -c " + shellQuote(script));
     std::string ipOut = run("cat " + a).out, flOut = run("cat " + b).out;
