@@ -374,23 +374,23 @@ struct LinkInfo {
   /// Use kindOptions<T>() / setKindOptions(T). Decoded links carry it for those kinds.
   std::any typedKindOptions;
 
-  // Reported only.
+  // Reported only (but broadcast, the GSO/GRO limits and addrGenMode, which are also sent when set).
   std::optional<uint32_t> flags;  ///< IFF_* bits
   std::optional<std::string> operState;  ///< "UP", "DOWN", "UNKNOWN", "LOWERLAYERDOWN", ...
   std::optional<std::string> linkMode;   ///< "DEFAULT" or "DORMANT" (IFLA_LINKMODE)
   std::optional<uint32_t> promiscuity;   ///< how many users asked for promiscuous mode
   std::optional<bool> carrier;
-  std::optional<MacAddress> broadcast;
+  std::optional<MacAddress> broadcast;  ///< settable as well (`broadcast LLADDR`)
   std::optional<uint32_t> minMtu;
   std::optional<uint32_t> maxMtu;
   std::optional<uint32_t> allmulti;      ///< how many users asked for all-multicast mode
   std::optional<uint32_t> carrierChanges;  ///< carrier transitions since the device was created
-  std::optional<uint32_t> gsoMaxSize;    ///< largest GSO packet the stack builds for the device
-  std::optional<uint32_t> gsoMaxSegs;
+  std::optional<uint32_t> gsoMaxSize;    ///< largest GSO packet the stack builds; settable (gso_max_size)
+  std::optional<uint32_t> gsoMaxSegs;    ///< settable (gso_max_segs, at most 65535)
   std::optional<uint32_t> tsoMaxSize;    ///< largest TSO packet the device takes
   std::optional<uint32_t> tsoMaxSegs;
-  std::optional<uint32_t> groMaxSize;
-  /// IPv6 address generation mode; the IFLA_AF_SPEC it comes from is also kept in `unknown`.
+  std::optional<uint32_t> groMaxSize;    ///< settable (gro_max_size)
+  /// IPv6 address generation mode, settable on an existing device (`addrgenmode`; EAFNOSUPPORT when creating); decoded, its IFLA_AF_SPEC is also kept in `unknown`.
   std::optional<Ipv6AddrGenMode> addrGenMode;
   std::optional<std::string> qdisc;
   std::optional<int32_t> linkNetnsId;
