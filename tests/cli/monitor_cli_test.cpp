@@ -30,6 +30,11 @@ std::vector<std::string> lines(const std::string& text) {
 
 class MonitorCliTest : public CliTest {
  protected:
+  /// Where both() waits for every monitor to have printed what it received (`drained`): a route
+  /// monitor names a route's device by asking the kernel when it prints the event (ip's
+  /// ll_index_to_name does too), so a monitor that lags under load behind a `link del` prints the
+  /// gone device as `if2` (seen with load 25); the devices go only after both have printed.
+  static constexpr const char* kSettle = "@settle@";
   /// The changes every comparison sees: one of each object, created, changed and deleted.
   std::string changes() const {
     std::string ip = "ip -n " + ns.name() + " ";
@@ -41,7 +46,8 @@ class MonitorCliTest : public CliTest {
            "rule del pref 100; " + ip + "nexthop add id 5 via 10.9.0.2 dev va; " + ip + "nexthop del id 5; " + ip +
            // A nexthop's text names every protocol but unspec, boot included (a route's leaves out boot).
            "nexthop add id 7 dev va proto boot; " + ip + "nexthop add id 8 dev va proto static; " + ip +
-           "nexthop del id 7; " + ip + "nexthop del id 8; " + ip + "route del 10.10.0.0/16; " + ip + "addr del 10.9.0.1/24 dev va; " + ip + "link del va";
+           "nexthop del id 7; " + ip + "nexthop del id 8; " + ip + "route del 10.10.0.0/16; " + ip + "addr del 10.9.0.1/24 dev va; " +
+           kSettle + "; " + ip + "link del va";
   }
 
   /// Runs `ip ARGS monitor WORDS` and `fastlink ARGS monitor WORDS` while changes() happen;
@@ -62,8 +68,8 @@ class MonitorCliTest : public CliTest {
     std::string a = "/tmp/fastlink-mon-ip-" + ns.name(), b = "/tmp/fastlink-mon-fl-" + ns.name();
     std::string script = monitorWaitFunctions(ns.name()) + "ip -n " + ns.name() + " " + options + " monitor " + words + " >" + a +
                          " 2>" + a + ".err & A=$!; " + cliPath() + " -n " + ns.name() + " " + options + " monitor " + words +
-                         " >" + b + " 2>" + b + ".err & B=$!; listening $A; listening $B; " + script_ + "; drained $A " + a +
-                         " $B " + b + "; kill $A $B; wait";
+                         " >" + b + " 2>" + b + ".err & B=$!; listening $A; listening $B; " + settled(script_, a, b) +
+                         "; drained $A " + a + " $B " + b + "; kill $A $B; wait";
     std::string ref = "/tmp/fastlink-mon-ref-" + ns.name();
     if (halfMadeNetns) {
       std::string nsFile = "/run/netns/" + ns.name();
@@ -86,6 +92,12 @@ class MonitorCliTest : public CliTest {
     return {ipOut, flOut};
   }
   std::string ipErr;  ///< ip's stderr in the last both()
+  /// `script` with each kSettle replaced by a `drained` of both monitors' outputs.
+  static std::string settled(std::string script, const std::string& a, const std::string& b) {
+    const std::string token = kSettle, wait = "drained $A " + a + " $B " + b;
+    for (std::size_t at; (at = script.find(token)) != std::string::npos;) script.replace(at, token.size(), wait);
+    return script;
+  }
 };
 
 class MonitorObjectTest : public MonitorCliTest, public ::testing::WithParamInterface<const char*> {};
