@@ -1053,10 +1053,9 @@ void printLinkEvent(OutBuffer& out, const LinkInfo& l, DeviceNames& names, Netns
   GlobalOptions plain = o;
   plain.details = false;
   plain.stats = 0;
-  if (o.brief) return printBrief(out, InfoFields(l, true), lowerDevice(l, names), names, nullptr, LinkRecord{});
-  std::size_t mark = out.held();
+  // -br and -o are not applied: ip 6.1's monitor prints -br's columns without a line break
+  // between events and keeps a blank before -o's `\`; fastlink prints the two lines.
   printLinkLines(out, InfoFields(l, true), lowerDevice(l, names), names, plain, true, true, netns);
-  if (o.oneline) out.joinLines(mark);
 }
 
 void linkEventJson(JsonOut& j, const LinkInfo& l, DeviceNames& names, const GlobalOptions& o) {
