@@ -98,103 +98,131 @@ constexpr AttrField<Info> valueField() {
   return fields::row<Info, kWire>(kType, fields::memberTag<kMember>(), put, get);
 }
 
+namespace fields {
+/// A row for a member holding a V (plain: always sent) or a std::optional<V> (sent when set) whose
+/// payload has rules of its own: `kPut(writer, type, value)` writes it, `kGet(payload, context)`
+/// returns it or throws.
+template <uint16_t kType, auto kMember, Wire kWire, class Info, auto kPut, auto kGet>
+constexpr AttrField<Info> payloadRow() {
+  using M = MemberType<Info, kMember>;
+  auto put = [](MessageWriter& w, const AttrField<Info>&, const Info& info) {
+    const M& m = info.*kMember;
+    if constexpr (Optional<M>::value) {
+      if (m) kPut(w, kType, *m);
+    } else {
+      kPut(w, kType, m);
+    }
+  };
+  auto get = [](const nlattr* a, Info& info, const FieldContext& context) {
+    info.*kMember = kGet(readBytes(a), context);
+    return true;
+  };
+  return row<Info, kWire>(kType, memberTag<kMember>(), put, get);
+}
+template <class Info, auto kMember>
+using ValueOf = typename Optional<MemberType<Info, kMember>>::type;
+
+template <class V>
+void putFixed(MessageWriter& w, uint16_t type, const V& v) {
+  w.putBytes(type, v.bytes());
+}
+template <class V, RowName kName>
+V getFixed(std::span<const uint8_t> b, const FieldContext& context) {
+  if (b.size() != V::kSize) malformedField(context, std::string(kName.text) + " is not " + std::to_string(V::kSize) + " bytes");
+  return V(std::span<const uint8_t, V::kSize>(b.data(), V::kSize));
+}
+
+template <class V>
+void putSockaddr(MessageWriter& w, uint16_t type, const V& e) {
+  if (e.address.isV4()) {
+    sockaddr_in sa{};
+    sa.sin_family = AF_INET;
+    sa.sin_port = htons(e.port);
+    std::memcpy(&sa.sin_addr, e.address.bytes().data(), 4);
+    w.putBytes(type, {reinterpret_cast<const uint8_t*>(&sa), sizeof sa});
+  } else {
+    sockaddr_in6 sa{};
+    sa.sin6_family = AF_INET6;
+    sa.sin6_port = htons(e.port);
+    std::memcpy(&sa.sin6_addr, e.address.bytes().data(), 16);
+    w.putBytes(type, {reinterpret_cast<const uint8_t*>(&sa), sizeof sa});
+  }
+}
+template <class V, RowName kName>
+V getSockaddr(std::span<const uint8_t> b, const FieldContext& context) {
+  sa_family_t family = 0;
+  if (b.size() < sizeof family) malformedField(context, std::string(kName.text) + " too short");
+  std::memcpy(&family, b.data(), sizeof family);
+  V e;
+  if (family == AF_INET && b.size() >= sizeof(sockaddr_in)) {
+    sockaddr_in sa;
+    std::memcpy(&sa, b.data(), sizeof sa);
+    e.address = IpAddress::fromBytes({reinterpret_cast<const uint8_t*>(&sa.sin_addr), 4});
+    e.port = ntohs(sa.sin_port);
+  } else if (family == AF_INET6 && b.size() >= sizeof(sockaddr_in6)) {
+    sockaddr_in6 sa;
+    std::memcpy(&sa, b.data(), sizeof sa);
+    e.address = IpAddress::fromBytes({reinterpret_cast<const uint8_t*>(&sa.sin6_addr), 16});
+    e.port = ntohs(sa.sin6_port);
+  } else {
+    malformedField(context, std::string(kName.text) + " of unknown family or short");
+  }
+  return e;
+}
+
+template <class V>
+void putTimespec(MessageWriter& w, uint16_t type, const V& t) {
+  auto [seconds, nanoseconds] = t;
+  __kernel_timespec ts{seconds, nanoseconds};
+  w.putBytes(type, {reinterpret_cast<const uint8_t*>(&ts), sizeof ts});
+}
+template <class V, RowName kName>
+V getTimespec(std::span<const uint8_t> b, const FieldContext& context) {
+  if (b.size() != sizeof(__kernel_timespec)) malformedField(context, std::string(kName.text) + " is not a timespec");
+  __kernel_timespec ts;
+  std::memcpy(&ts, b.data(), sizeof ts);
+  return V{ts.tv_sec, ts.tv_nsec};
+}
+
+template <std::size_t kWidth>
+void putFamilyAddress(MessageWriter& w, uint16_t type, const IpAddress& ip) {
+  if (ip.isV4() == (kWidth == 4)) w.putBytes(type, ip.bytes());
+}
+template <std::size_t kWidth>
+IpAddress getAddress(std::span<const uint8_t> b, const FieldContext& context) {
+  if (b.size() < kWidth) badAddressLength(b.size(), context.what);
+  return IpAddress::fromBytes(b.first(kWidth));
+}
+}  // namespace fields
+
 /// A value of exactly V::kSize bytes (a key: constructed from std::span<const uint8_t, kSize>,
 /// read by bytes()), in a std::optional<V> member (sent when set) or a plain V (always sent). A
 /// payload of another size is a malformed reply "<kName> is not N bytes".
 template <uint16_t kType, auto kMember, RowName kName, Wire kWire = Wire::Native,
           class Info = decltype(fields::ownerOf(kMember))>
 constexpr AttrField<Info> fixedBytesField() {
-  using M = fields::MemberType<Info, kMember>;
-  using V = typename fields::Optional<M>::type;
-  auto put = [](MessageWriter& w, const AttrField<Info>&, const Info& info) {
-    const M& m = info.*kMember;
-    if constexpr (fields::Optional<M>::value) {
-      if (m) w.putBytes(kType, m->bytes());
-    } else {
-      w.putBytes(kType, m.bytes());
-    }
-  };
-  auto get = [](const nlattr* a, Info& info, const FieldContext& context) {
-    std::span<const uint8_t> b = readBytes(a);
-    if (b.size() != V::kSize) malformedField(context, std::string(kName.text) + " is not " + std::to_string(V::kSize) + " bytes");
-    info.*kMember = V(std::span<const uint8_t, V::kSize>(b.data(), V::kSize));
-    return true;
-  };
-  return fields::row<Info, kWire>(kType, fields::memberTag<kMember>(), put, get);
+  using V = fields::ValueOf<Info, kMember>;
+  return fields::payloadRow<kType, kMember, kWire, Info, fields::putFixed<V>, fields::getFixed<V, kName>>();
 }
 
-/// An IP endpoint as the kernel's struct sockaddr_in or sockaddr_in6 (port in network order), in a
-/// std::optional<V> member where V has `IpAddress address` and `uint16_t port`. A payload too short
-/// for its family, or of another family, is a malformed reply naming `kName`.
+/// An IP endpoint as the kernel's struct sockaddr_in or sockaddr_in6 (port in network order), for
+/// a member holding a V with `IpAddress address` and `uint16_t port`. A payload too short for its
+/// family, or of another family, is a malformed reply naming `kName`.
 template <uint16_t kType, auto kMember, RowName kName, Wire kWire = Wire::Native,
           class Info = decltype(fields::ownerOf(kMember))>
 constexpr AttrField<Info> sockaddrField() {
-  using V = typename fields::Optional<fields::MemberType<Info, kMember>>::type;
-  auto put = [](MessageWriter& w, const AttrField<Info>&, const Info& info) {
-    const auto& e = info.*kMember;
-    if (!e) return;
-    if (e->address.isV4()) {
-      sockaddr_in sa{};
-      sa.sin_family = AF_INET;
-      sa.sin_port = htons(e->port);
-      std::memcpy(&sa.sin_addr, e->address.bytes().data(), 4);
-      w.putBytes(kType, {reinterpret_cast<const uint8_t*>(&sa), sizeof sa});
-    } else {
-      sockaddr_in6 sa{};
-      sa.sin6_family = AF_INET6;
-      sa.sin6_port = htons(e->port);
-      std::memcpy(&sa.sin6_addr, e->address.bytes().data(), 16);
-      w.putBytes(kType, {reinterpret_cast<const uint8_t*>(&sa), sizeof sa});
-    }
-  };
-  auto get = [](const nlattr* a, Info& info, const FieldContext& context) {
-    std::span<const uint8_t> b = readBytes(a);
-    sa_family_t family = 0;
-    if (b.size() < sizeof family) malformedField(context, std::string(kName.text) + " too short");
-    std::memcpy(&family, b.data(), sizeof family);
-    V e;
-    if (family == AF_INET && b.size() >= sizeof(sockaddr_in)) {
-      sockaddr_in sa;
-      std::memcpy(&sa, b.data(), sizeof sa);
-      e.address = IpAddress::fromBytes({reinterpret_cast<const uint8_t*>(&sa.sin_addr), 4});
-      e.port = ntohs(sa.sin_port);
-    } else if (family == AF_INET6 && b.size() >= sizeof(sockaddr_in6)) {
-      sockaddr_in6 sa;
-      std::memcpy(&sa, b.data(), sizeof sa);
-      e.address = IpAddress::fromBytes({reinterpret_cast<const uint8_t*>(&sa.sin6_addr), 16});
-      e.port = ntohs(sa.sin6_port);
-    } else {
-      malformedField(context, std::string(kName.text) + " of unknown family or short");
-    }
-    info.*kMember = e;
-    return true;
-  };
-  return fields::row<Info, kWire>(kType, fields::memberTag<kMember>(), put, get);
+  using V = fields::ValueOf<Info, kMember>;
+  return fields::payloadRow<kType, kMember, kWire, Info, fields::putSockaddr<V>, fields::getSockaddr<V, kName>>();
 }
 
-/// A time as the kernel's struct __kernel_timespec (two 64-bit numbers), in a std::optional<V>
-/// member where V is {seconds, nanoseconds}. A payload of another size is a malformed reply
-/// "<kName> is not a timespec".
+/// A time as the kernel's struct __kernel_timespec (two 64-bit numbers), for a member holding a V
+/// that is {seconds, nanoseconds}. A payload of another size is a malformed reply "<kName> is not
+/// a timespec".
 template <uint16_t kType, auto kMember, RowName kName, Wire kWire = Wire::Native,
           class Info = decltype(fields::ownerOf(kMember))>
 constexpr AttrField<Info> timespecField() {
-  using V = typename fields::Optional<fields::MemberType<Info, kMember>>::type;
-  auto put = [](MessageWriter& w, const AttrField<Info>&, const Info& info) {
-    const auto& t = info.*kMember;
-    if (!t) return;
-    auto [seconds, nanoseconds] = *t;
-    __kernel_timespec ts{seconds, nanoseconds};
-    w.putBytes(kType, {reinterpret_cast<const uint8_t*>(&ts), sizeof ts});
-  };
-  auto get = [](const nlattr* a, Info& info, const FieldContext& context) {
-    std::span<const uint8_t> b = readBytes(a);
-    if (b.size() != sizeof(__kernel_timespec)) malformedField(context, std::string(kName.text) + " is not a timespec");
-    __kernel_timespec ts;
-    std::memcpy(&ts, b.data(), sizeof ts);
-    info.*kMember = V{ts.tv_sec, ts.tv_nsec};
-    return true;
-  };
-  return fields::row<Info, kWire>(kType, fields::memberTag<kMember>(), put, get);
+  using V = fields::ValueOf<Info, kMember>;
+  return fields::payloadRow<kType, kMember, kWire, Info, fields::putTimespec<V>, fields::getTimespec<V, kName>>();
 }
 
 /// One family's IP address attribute (kWidth 4 or 16 bytes) for a member holding either family, a
@@ -204,20 +232,7 @@ constexpr AttrField<Info> timespecField() {
 template <uint16_t kType, auto kMember, std::size_t kWidth, Wire kWire = Wire::Native,
           class Info = decltype(fields::ownerOf(kMember))>
 constexpr AttrField<Info> familyAddressField() {
-  using M = fields::MemberType<Info, kMember>;
-  auto put = [](MessageWriter& w, const AttrField<Info>&, const Info& info) {
-    const M& m = info.*kMember;
-    if constexpr (fields::Optional<M>::value) {
-      if (m && m->isV4() == (kWidth == 4)) w.putBytes(kType, m->bytes());
-    } else {
-      if (m.isV4() == (kWidth == 4)) w.putBytes(kType, m.bytes());
-    }
-  };
-  auto get = [](const nlattr* a, Info& info, const FieldContext& context) {
-    info.*kMember = readAddress(a, kWidth, context.what);
-    return true;
-  };
-  return fields::row<Info, kWire>(kType, {}, put, get);
+  return fields::payloadRow<kType, kMember, kWire, Info, fields::putFamilyAddress<kWidth>, fields::getAddress<kWidth>>();
 }
 
 /// A nest holding one struct, read and written by `kTable`, for a std::optional member: sent when

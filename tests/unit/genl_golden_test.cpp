@@ -159,12 +159,7 @@ TEST(GenlDecode, FamilyWithoutCommandsAndShortEntriesAreMalformed) {
                                                .str(CTRL_ATTR_FAMILY_NAME, "netdev").u32(CTRL_ATTR_HDRSIZE, 4)));
   std::optional<GenlFamilyInfo> f = genl::decodeFamily(bare.as<nlmsghdr>());
   ASSERT_TRUE(f);
-  GenlFamilyInfo expected;
-  expected.name = "netdev";
-  expected.id = 0x22;
-  expected.headerSize = 4;
-  expected.maxAttr = 3;
-  EXPECT_EQ(*f, expected);
+  EXPECT_EQ(*f, (GenlFamilyInfo{{"netdev", 0x22, 0}, 4, 3, {}, {}}));
   for (uint16_t nest : {uint16_t(CTRL_ATTR_OPS), uint16_t(CTRL_ATTR_MCAST_GROUPS)}) {
     Attrs entry = nest == CTRL_ATTR_OPS ? Attrs().raw(CTRL_ATTR_OP_ID, {1, 2}) : Attrs().raw(CTRL_ATTR_MCAST_GRP_ID, {1});
     AlignedMessage shortEntry(test::netlinkMessage(GENL_ID_CTRL, 0, genlHeader(CTRL_CMD_NEWFAMILY, 2),
