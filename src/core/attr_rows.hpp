@@ -119,6 +119,14 @@ constexpr AttrField<Info> payloadRow() {
   };
   return row<Info, kWire>(kType, memberTag<kMember>(), put, get);
 }
+/// The struct a FieldTable is over.
+template <class Table>
+struct TableOf;
+template <class I, std::size_t N>
+struct TableOf<FieldTable<I, N>> {
+  using Info = I;
+};
+
 template <class Info, auto kMember>
 using ValueOf = typename Optional<MemberType<Info, kMember>>::type;
 
@@ -276,6 +284,24 @@ constexpr auto bitsField() {
   auto get = [](const nlattr* a, Info& info, const FieldContext&) {
     uint32_t flags = readU32(a);
     for (const auto& b : kBits) info.*b.member = (flags & b.bit) != 0;
+    return true;
+  };
+  return fields::row<Info, kWire>(kType, {}, put, get);
+}
+
+/// A nest whose attributes are more members of the same struct, read and written by `kTable`
+/// (tcp_metrics' TCP_METRICS_ATTR_VALS): sent when some member of it is set.
+template <uint16_t kType, const auto& kTable, Wire kWire = Wire::Native>
+constexpr auto innerNestField() {
+  using Info = typename fields::TableOf<std::remove_cvref_t<decltype(kTable)>>::Info;
+  auto put = [](MessageWriter& w, const AttrField<Info>&, const Info& info) {
+    std::size_t nest = w.beginNest(kType);
+    kTable.encode(w, info);
+    if (w.size() == nest + NLA_HDRLEN) w.cancelNest(nest);
+    else w.endNest(nest);
+  };
+  auto get = [](const nlattr* a, Info& info, const FieldContext& context) {
+    decodeKnown(kTable, nestPayload(a), info, context);
     return true;
   };
   return fields::row<Info, kWire>(kType, {}, put, get);
