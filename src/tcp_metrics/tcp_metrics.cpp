@@ -19,9 +19,6 @@
 namespace fastlink {
 namespace {
 
-using core::AttrField;
-using core::FieldContext;
-using core::FieldTable;
 using core::Wire;
 using core::field;
 
@@ -30,7 +27,7 @@ template <int kMetric, auto kMember>
 constexpr auto metric() {
   return field<static_cast<uint16_t>(kMetric + 1), kMember, Wire::Reported>();
 }
-constexpr FieldTable kMetrics({
+constexpr core::FieldTable kMetrics({
     metric<TCP_METRIC_RTT, &TcpMetricsEntry::rttMs>(),
     metric<TCP_METRIC_RTTVAR, &TcpMetricsEntry::rttVarMs>(),
     metric<TCP_METRIC_SSTHRESH, &TcpMetricsEntry::ssthresh>(),
@@ -40,14 +37,14 @@ constexpr FieldTable kMetrics({
     metric<TCP_METRIC_RTTVAR_US, &TcpMetricsEntry::rttVarUs>(),
 });
 
-bool getCookie(const nlattr* a, TcpMetricsEntry& e, const FieldContext&) {
+bool getCookie(const nlattr* a, TcpMetricsEntry& e, const core::FieldContext&) {
   e.fastOpenCookie = core::copyBytes(a);
   return true;
 }
 
 // The kernel keys an entry by destination and (4.0+) source, each in its family's attribute: a
 // get or delete sends those; the rest is reported.
-constexpr FieldTable kEntry({
+constexpr core::FieldTable kEntry({
     core::familyAddressField<TCP_METRICS_ATTR_ADDR_IPV4, &TcpMetricsEntry::destination, 4>(),
     core::familyAddressField<TCP_METRICS_ATTR_ADDR_IPV6, &TcpMetricsEntry::destination, 16>(),
     core::familyAddressField<TCP_METRICS_ATTR_SADDR_IPV4, &TcpMetricsEntry::source, 4>(),
@@ -59,7 +56,7 @@ constexpr FieldTable kEntry({
     field<TCP_METRICS_ATTR_FOPEN_MSS, &TcpMetricsEntry::fastOpenMss, Wire::Reported>(),
     field<TCP_METRICS_ATTR_FOPEN_SYN_DROPS, &TcpMetricsEntry::fastOpenSynDrops, Wire::Reported>(),
     field<TCP_METRICS_ATTR_FOPEN_SYN_DROP_TS, &TcpMetricsEntry::fastOpenSynDropTs, Wire::Reported>(),
-    AttrField<TcpMetricsEntry>{TCP_METRICS_ATTR_FOPEN_COOKIE, nullptr, getCookie, nullptr, false, Wire::Reported},
+    core::AttrField<TcpMetricsEntry>{TCP_METRICS_ATTR_FOPEN_COOKIE, nullptr, getCookie, nullptr, false, Wire::Reported},
 });
 
 Request keyed(const GenlFamily& family, uint8_t cmd, const IpAddress& destination, const std::optional<IpAddress>& source,
@@ -109,7 +106,7 @@ Request TcpMetricsRequests::flushAll(const GenlFamily& family) {
 
 TcpMetricsEntry decodeTcpMetrics(const nlmsghdr* m) {
   TcpMetricsEntry e;
-  core::SeenTypes seen = core::decodeKnown(kEntry, genl::genlPayload(m, "tcp_metrics show"), e, FieldContext{"tcp_metrics show"});
+  core::SeenTypes seen = core::decodeKnown(kEntry, genl::genlPayload(m, "tcp_metrics show"), e, core::FieldContext{"tcp_metrics show"});
   if (!seen.test(TCP_METRICS_ATTR_ADDR_IPV4) && !seen.test(TCP_METRICS_ATTR_ADDR_IPV6))
     throw Error(make_error_code(Errc::malformed_reply), "tcp_metrics show", "an entry without its destination address");
   return e;

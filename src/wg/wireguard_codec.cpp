@@ -106,17 +106,21 @@ WgPeer continued(const WgPeer& p) {
   return c;
 }
 
+/// A message of the family (its id resolved by the caller) carrying the device's name.
+std::unique_ptr<genl::GenlWriter> startMessage(uint16_t familyId, uint8_t cmd, uint16_t flags, const WgDevice& d) {
+  auto w = std::make_unique<genl::GenlWriter>(GenlFamily{{}, familyId, WG_GENL_VERSION}, cmd, WG_GENL_VERSION, flags);
+  const auto& name = kDevice.rowOf<&WgDevice::name>();
+  name.put(*w, name, d);
+  return w;
+}
+
 /// A WG_CMD_SET_DEVICE message with the device's attributes (the first message) or its name
 /// alone (the next ones).
 std::unique_ptr<genl::GenlWriter> startSet(uint16_t familyId, const WgDevice& d, bool first) {
+  if (!first) return startMessage(familyId, WG_CMD_SET_DEVICE, NLM_F_ACK, d);
   auto w = std::make_unique<genl::GenlWriter>(GenlFamily{{}, familyId, WG_GENL_VERSION}, WG_CMD_SET_DEVICE,
                                               WG_GENL_VERSION, NLM_F_ACK);
-  if (first) {
-    kDevice.encode(*w, d);
-  } else {
-    const auto& name = kDevice.rowOf<&WgDevice::name>();
-    name.put(*w, name, d);
-  }
+  kDevice.encode(*w, d);
   return w;
 }
 
@@ -190,12 +194,7 @@ std::vector<Request> encodeWgSetDevice(uint16_t familyId, const WgDevice& d, std
 
 Request encodeWgGetDevice(uint16_t familyId, const std::string& name) {
   validateIfname(name);
-  core::MessageWriter w(familyId, NLM_F_DUMP);
-  auto& g = w.putHeader<genlmsghdr>();
-  g.cmd = WG_CMD_GET_DEVICE;
-  g.version = WG_GENL_VERSION;
-  w.putString(WGDEVICE_A_IFNAME, name);
-  return w.toRequest("wg show " + name);
+  return startMessage(familyId, WG_CMD_GET_DEVICE, NLM_F_DUMP, WgDevice(name))->toRequest("wg show " + name);
 }
 
 void WgDeviceFolder::add(const nlmsghdr* message) {
