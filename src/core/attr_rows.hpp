@@ -307,45 +307,24 @@ constexpr auto innerNestField() {
   return fields::row<Info, kWire>(kType, {}, put, get);
 }
 
-/// An array of nests for a std::vector member: one entry per element, read by `kDecode(entry's
-/// payload, element, context)` and written by `kEncode(writer, element)` inside a nest of type 0
-/// (the kernel ignores an entry's type; the controller numbers its own from 1, read whatever it
-/// is). Without kEncode the row is decoded only (a splitter that sends the array in parts under a
-/// byte budget writes it itself, with the same kEncode).
-template <uint16_t kType, auto kMember, auto kDecode, auto kEncode = nullptr,
-          class Info = decltype(fields::ownerOf(kMember))>
+/// An array of nests for a std::vector member, one entry per element, each read by `kDecode(entry's
+/// payload, element, context)` whatever its type (the controller numbers its entries from 1, the
+/// kernel's WireGuard sends 0). Decoded only: the one family that sends arrays, WireGuard, cuts
+/// them at a byte budget and writes each entry with its own table (wireguard_codec.cpp).
+template <uint16_t kType, auto kMember, auto kDecode, class Info = decltype(fields::ownerOf(kMember))>
 constexpr AttrField<Info> nestArrayField() {
-  auto put = [](MessageWriter& w, const AttrField<Info>&, const Info& info) {
-    if constexpr (kEncode != nullptr) {
-      const auto& elements = info.*kMember;
-      if (elements.empty()) return;
-      std::size_t array = w.beginNest(kType);
-      for (const auto& e : elements) {
-        std::size_t entry = w.beginNest(0);
-        kEncode(w, e);
-        w.endNest(entry);
-      }
-      w.endNest(array);
-    }
-  };
   auto get = [](const nlattr* a, Info& info, const FieldContext& context) {
     auto& elements = info.*kMember;
     forEachAttr(nestPayload(a), [&](const nlattr* entry) { kDecode(nestPayload(entry), elements.emplace_back(), context); });
     return true;
   };
-  if constexpr (kEncode == nullptr) return fields::row<Info, Wire::Reported>(kType, fields::memberTag<kMember>(), put, get);
-  else return fields::row<Info, Wire::Native>(kType, fields::memberTag<kMember>(), put, get);
+  return fields::row<Info, Wire::Reported>(kType, fields::memberTag<kMember>(), nullptr, get);
 }
 
 /// An array entry read by a table alone (kDecode of nestArrayField).
 template <const auto& kTable, class Info>
 void decodeEntry(std::span<const uint8_t> payload, Info& out, const FieldContext& context) {
   decodeKnown(kTable, payload, out, context);
-}
-/// An array entry written by a table alone (kEncode of nestArrayField).
-template <const auto& kTable, class Info>
-void encodeEntry(MessageWriter& w, const Info& entry) {
-  kTable.encode(w, entry);
 }
 
 }  // namespace fastlink::core
