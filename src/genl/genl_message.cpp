@@ -15,13 +15,18 @@ GenlWriter::GenlWriter(const GenlFamily& family, uint8_t cmd, uint8_t version, u
   for (uint32_t i = 0; i < NLMSG_ALIGN(familyHeaderSize) / 4; ++i) putHeader<uint32_t>();
 }
 
-GenlReply decodeGenl(const nlmsghdr* message, uint16_t maxAttr, uint32_t familyHeaderSize) {
-  std::size_t headers = GENL_HDRLEN + NLMSG_ALIGN(familyHeaderSize);
-  if (message->nlmsg_len < NLMSG_HDRLEN + headers)
-    throw Error(make_error_code(Errc::malformed_reply), "generic netlink reply",
+std::span<const uint8_t> genlPayload(const nlmsghdr* message, const char* operation, uint32_t familyHeaderSize) {
+  std::size_t headers = NLMSG_HDRLEN + GENL_HDRLEN + NLMSG_ALIGN(familyHeaderSize);
+  if (message->nlmsg_len < headers)
+    throw Error(make_error_code(Errc::malformed_reply), operation,
                 "message of " + std::to_string(message->nlmsg_len) + " bytes is shorter than its headers");
+  return {reinterpret_cast<const uint8_t*>(message) + headers, message->nlmsg_len - headers};
+}
+
+GenlReply decodeGenl(const nlmsghdr* message, uint16_t maxAttr, uint32_t familyHeaderSize) {
+  std::span<const uint8_t> attributes = genlPayload(message, "generic netlink reply", familyHeaderSize);
   const auto* g = core::messageHeader<genlmsghdr>(message);
-  return GenlReply{g->cmd, g->version, core::AttrTable::ofMessage(message, headers, maxAttr)};
+  return GenlReply{g->cmd, g->version, core::AttrTable(attributes, maxAttr)};
 }
 
 }  // namespace fastlink::genl

@@ -50,6 +50,12 @@ struct GenlReply {
   core::AttrTable attrs;
 };
 
+/// The attributes of `message` after its generic header and a family header of
+/// `familyHeaderSize` bytes, for a FieldTable to decode (core::decodeKnown). Throws
+/// Error(Errc::malformed_reply) for `operation` when the message is too short for its headers.
+std::span<const uint8_t> genlPayload(const nlmsghdr* message, const char* operation = "generic netlink reply",
+                                     uint32_t familyHeaderSize = 0);
+
 /// Reads the generic header of `message` and indexes the attributes after it (and after a family
 /// header of `familyHeaderSize` bytes). Throws Error(Errc::malformed_reply) when the message is
 /// too short for its headers.

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "core/attr_rows.hpp"
 #include "core/engine.hpp"
 #include "fastlink/error.hpp"
 #include "fastlink/netlink.hpp"
@@ -15,27 +16,75 @@ namespace fastlink {
 
 namespace {
 
+using core::AttrField;
+using core::FieldContext;
+using core::FieldTable;
+using core::Wire;
+
 constexpr uint32_t kKnownFlags = kMptcpSignal | kMptcpSubflow | kMptcpBackup | kMptcpFullmesh | kMptcpImplicit;
 
-Request bare(const GenlFamily& family, uint8_t cmd, const std::string& operation) {
+// The address's family tells the kernel which of ADDR4 and ADDR6 to read; a reply's address is
+// read from whichever it has.
+void putFamily(core::MessageWriter& w, const AttrField<MptcpEndpoint>&, const MptcpEndpoint& e) {
+  w.putU16(MPTCP_PM_ADDR_ATTR_FAMILY, e.address.isV4() ? AF_INET : AF_INET6);
+}
+// The kernel sends port 0 for an endpoint without one (6.18 does; 6.1 leaves it out).
+bool getPort(const nlattr* a, MptcpEndpoint& e, const FieldContext&) {
+  if (uint16_t port = core::readU16(a)) e.port = port;
+  return true;
+}
+
+// The MPTCP_PM_ATTR_ADDR nest, in the order ip sends it.
+constexpr FieldTable kEndpoint({
+    AttrField<MptcpEndpoint>{MPTCP_PM_ADDR_ATTR_FAMILY, putFamily, nullptr, nullptr, false, Wire::Sent},
+    core::familyAddressField<MPTCP_PM_ADDR_ATTR_ADDR4, &MptcpEndpoint::address, 4>(),
+    core::familyAddressField<MPTCP_PM_ADDR_ATTR_ADDR6, &MptcpEndpoint::address, 16>(),
+    core::valueField<MPTCP_PM_ADDR_ATTR_ID, &MptcpEndpoint::id>(),
+    AttrField<MptcpEndpoint>{MPTCP_PM_ADDR_ATTR_PORT, core::field<MPTCP_PM_ADDR_ATTR_PORT, &MptcpEndpoint::port>().put, getPort},
+    core::valueField<MPTCP_PM_ADDR_ATTR_FLAGS, &MptcpEndpoint::flags>(),
+    core::field<MPTCP_PM_ADDR_ATTR_IF_IDX, &MptcpEndpoint::ifindex>(),
+});
+
+/// The family's top-level attributes: an endpoint in its nest (or the limits, kLimits).
+struct EndpointAttrs {
+  std::optional<MptcpEndpoint> endpoint;
+};
+constexpr FieldTable kEndpointMessage({core::nestField<MPTCP_PM_ATTR_ADDR, &EndpointAttrs::endpoint, kEndpoint>()});
+
+constexpr FieldTable kLimits({
+    core::field<MPTCP_PM_ATTR_RCV_ADD_ADDRS, &MptcpLimits::addAddrAccepted>(),
+    core::field<MPTCP_PM_ATTR_SUBFLOWS, &MptcpLimits::subflows>(),
+});
+
+template <class Info, std::size_t N>
+Request request(const GenlFamily& family, uint8_t cmd, const FieldTable<Info, N>& table, const Info& attrs,
+                const std::string& operation) {
   genl::GenlWriter w(family, cmd, MPTCP_PM_VER);
+  table.encode(w, attrs);
   return w.toRequest(operation);
+}
+/// A request with no attribute.
+Request bare(const GenlFamily& family, uint8_t cmd, const std::string& operation) {
+  return request(family, cmd, kLimits, {}, operation);
+}
+
+template <class Info, std::size_t N>
+Info decode(const nlmsghdr* m, const FieldTable<Info, N>& table, const char* operation) {
+  Info attrs;
+  core::decodeKnown(table, genl::genlPayload(m, operation), attrs, FieldContext{operation});
+  return attrs;
 }
 
 /// The MPTCP_PM_ATTR_ADDR nest with only the id (get and delete name an endpoint by it).
 Request byId(const GenlFamily& family, uint8_t cmd, uint8_t id, const std::string& operation) {
   genl::GenlWriter w(family, cmd, MPTCP_PM_VER);
   std::size_t nest = w.beginNest(MPTCP_PM_ATTR_ADDR);
-  w.putU8(MPTCP_PM_ADDR_ATTR_ID, id);
+  MptcpEndpoint e;
+  e.id = id;
+  const auto& row = kEndpoint.rowOf<&MptcpEndpoint::id>();
+  row.put(w, row, e);
   w.endNest(nest);
   return w.toRequest(operation);
-}
-
-/// An address attribute of `size` bytes (4 or 16); a shorter one is a malformed reply.
-IpAddress readAddress(const nlattr* a, std::size_t size) {
-  std::span<const uint8_t> bytes = core::readBytes(a);
-  if (bytes.size() < size) core::attributeTooShort(size == 4 ? "in_addr" : "in6_addr");
-  return IpAddress::fromBytes(bytes.first(size));
 }
 
 }  // namespace
@@ -43,29 +92,12 @@ IpAddress readAddress(const nlattr* a, std::size_t size) {
 namespace mptcp {
 
 MptcpEndpoint decodeEndpoint(const nlmsghdr* m) {
-  genl::GenlReply r = genl::decodeGenl(m, MPTCP_PM_ATTR_MAX);
-  const nlattr* nest = r.attrs.get(MPTCP_PM_ATTR_ADDR);
-  if (!nest) throw Error(make_error_code(Errc::malformed_reply), "ip mptcp endpoint show", "an endpoint without its address");
-  core::AttrTable a = core::AttrTable::ofNest(nest, MPTCP_PM_ADDR_ATTR_MAX);
-  MptcpEndpoint e;
-  if (auto* v = a.get(MPTCP_PM_ADDR_ATTR_ADDR4)) e.address = readAddress(v, 4);
-  if (auto* v = a.get(MPTCP_PM_ADDR_ATTR_ADDR6)) e.address = readAddress(v, 16);
-  if (auto* v = a.get(MPTCP_PM_ADDR_ATTR_ID)) e.id = core::readU8(v);
-  // The kernel sends port 0 for an endpoint without one (6.18 does; 6.1 leaves it out).
-  if (auto* v = a.get(MPTCP_PM_ADDR_ATTR_PORT))
-    if (uint16_t port = core::readU16(v)) e.port = port;
-  if (auto* v = a.get(MPTCP_PM_ADDR_ATTR_FLAGS)) e.flags = core::readU32(v);
-  if (auto* v = a.get(MPTCP_PM_ADDR_ATTR_IF_IDX)) e.ifindex = core::readS32(v);
-  return e;
+  auto attrs = decode(m, kEndpointMessage, "ip mptcp endpoint show");
+  if (!attrs.endpoint) throw Error(make_error_code(Errc::malformed_reply), "ip mptcp endpoint show", "an endpoint without its address");
+  return *attrs.endpoint;
 }
 
-MptcpLimits decodeLimits(const nlmsghdr* m) {
-  genl::GenlReply r = genl::decodeGenl(m, MPTCP_PM_ATTR_MAX);
-  MptcpLimits l;
-  if (auto* v = r.attrs.get(MPTCP_PM_ATTR_RCV_ADD_ADDRS)) l.addAddrAccepted = core::readU32(v);
-  if (auto* v = r.attrs.get(MPTCP_PM_ATTR_SUBFLOWS)) l.subflows = core::readU32(v);
-  return l;
-}
+MptcpLimits decodeLimits(const nlmsghdr* m) { return decode(m, kLimits, "ip mptcp limits show"); }
 
 }  // namespace mptcp
 
@@ -80,16 +112,7 @@ Request MptcpRequests::getEndpoint(const GenlFamily& family, uint8_t id) {
 Request MptcpRequests::addEndpoint(const GenlFamily& family, const MptcpEndpoint& e) {
   std::string op = "ip mptcp endpoint add " + e.address.toString();
   if (e.flags & ~kKnownFlags) throw Error::invalidArgument(op, "unknown endpoint flags " + std::to_string(e.flags & ~kKnownFlags));
-  genl::GenlWriter w(family, MPTCP_PM_CMD_ADD_ADDR, MPTCP_PM_VER);
-  std::size_t nest = w.beginNest(MPTCP_PM_ATTR_ADDR);
-  w.putU16(MPTCP_PM_ADDR_ATTR_FAMILY, e.address.isV4() ? AF_INET : AF_INET6);
-  w.putBytes(e.address.isV4() ? MPTCP_PM_ADDR_ATTR_ADDR4 : MPTCP_PM_ADDR_ATTR_ADDR6, e.address.bytes());
-  if (e.id) w.putU8(MPTCP_PM_ADDR_ATTR_ID, e.id);
-  if (e.port) w.putU16(MPTCP_PM_ADDR_ATTR_PORT, *e.port);
-  if (e.flags) w.putU32(MPTCP_PM_ADDR_ATTR_FLAGS, e.flags);
-  if (e.ifindex) w.putS32(MPTCP_PM_ADDR_ATTR_IF_IDX, *e.ifindex);
-  w.endNest(nest);
-  return w.toRequest(op);
+  return request(family, MPTCP_PM_CMD_ADD_ADDR, kEndpointMessage, EndpointAttrs{e}, op);
 }
 
 Request MptcpRequests::deleteEndpoint(const GenlFamily& family, uint8_t id) {
@@ -109,10 +132,7 @@ Request MptcpRequests::setLimits(const GenlFamily& family, const MptcpLimits& l)
   if (l.subflows) op += " subflows " + std::to_string(*l.subflows);
   if (l.addAddrAccepted) op += " add_addr_accepted " + std::to_string(*l.addAddrAccepted);
   if (!l.subflows && !l.addAddrAccepted) throw Error::invalidArgument(op, "no limit given to change");
-  genl::GenlWriter w(family, MPTCP_PM_CMD_SET_LIMITS, MPTCP_PM_VER);
-  if (l.addAddrAccepted) w.putU32(MPTCP_PM_ATTR_RCV_ADD_ADDRS, *l.addAddrAccepted);
-  if (l.subflows) w.putU32(MPTCP_PM_ATTR_SUBFLOWS, *l.subflows);
-  return w.toRequest(op);
+  return request(family, MPTCP_PM_CMD_SET_LIMITS, kLimits, l, op);
 }
 
 // ---- MptcpApi --------------------------------------------------------------------------------

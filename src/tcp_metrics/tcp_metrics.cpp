@@ -9,7 +9,7 @@
 
 #include <string>
 
-#include "core/attr_fields.hpp"
+#include "core/attr_rows.hpp"
 #include "core/message.hpp"
 #include "fastlink/error.hpp"
 #include "fastlink/netlink.hpp"
@@ -19,26 +19,55 @@
 namespace fastlink {
 namespace {
 
-void putAddresses(core::MessageWriter& w, const IpAddress& destination, const std::optional<IpAddress>& source) {
-  // The kernel keys an entry by destination and (4.0+) source; each in its family's attribute.
-  w.putBytes(destination.isV4() ? TCP_METRICS_ATTR_ADDR_IPV4 : TCP_METRICS_ATTR_ADDR_IPV6, destination.bytes());
-  if (source) w.putBytes(source->isV4() ? TCP_METRICS_ATTR_SADDR_IPV4 : TCP_METRICS_ATTR_SADDR_IPV6, source->bytes());
+using core::Wire;
+using core::field;
+
+/// The metrics nest: attribute type = TCP_METRIC_* + 1 (TCP_METRIC_RTT is 0).
+template <int kMetric, auto kMember>
+constexpr auto metric() {
+  return field<static_cast<uint16_t>(kMetric + 1), kMember, Wire::Reported>();
+}
+constexpr core::FieldTable kMetrics({
+    metric<TCP_METRIC_RTT, &TcpMetricsEntry::rttMs>(),
+    metric<TCP_METRIC_RTTVAR, &TcpMetricsEntry::rttVarMs>(),
+    metric<TCP_METRIC_SSTHRESH, &TcpMetricsEntry::ssthresh>(),
+    metric<TCP_METRIC_CWND, &TcpMetricsEntry::cwnd>(),
+    metric<TCP_METRIC_REORDERING, &TcpMetricsEntry::reordering>(),
+    metric<TCP_METRIC_RTT_US, &TcpMetricsEntry::rttUs>(),
+    metric<TCP_METRIC_RTTVAR_US, &TcpMetricsEntry::rttVarUs>(),
+});
+
+bool getCookie(const nlattr* a, TcpMetricsEntry& e, const core::FieldContext&) {
+  e.fastOpenCookie = core::copyBytes(a);
+  return true;
 }
 
-std::string describe(const char* verb, const IpAddress& destination, const std::optional<IpAddress>& source) {
+// The kernel keys an entry by destination and (4.0+) source, each in its family's attribute: a
+// get or delete sends those; the rest is reported.
+constexpr core::FieldTable kEntry({
+    core::familyAddressField<TCP_METRICS_ATTR_ADDR_IPV4, &TcpMetricsEntry::destination, 4>(),
+    core::familyAddressField<TCP_METRICS_ATTR_ADDR_IPV6, &TcpMetricsEntry::destination, 16>(),
+    core::familyAddressField<TCP_METRICS_ATTR_SADDR_IPV4, &TcpMetricsEntry::source, 4>(),
+    core::familyAddressField<TCP_METRICS_ATTR_SADDR_IPV6, &TcpMetricsEntry::source, 16>(),
+    field<TCP_METRICS_ATTR_AGE, &TcpMetricsEntry::ageMs, Wire::Reported>(),
+    field<TCP_METRICS_ATTR_TW_TSVAL, &TcpMetricsEntry::twTsval, Wire::Reported>(),
+    field<TCP_METRICS_ATTR_TW_TS_STAMP, &TcpMetricsEntry::twTsStamp, Wire::Reported>(),
+    core::innerNestField<TCP_METRICS_ATTR_VALS, kMetrics, Wire::Reported>(),
+    field<TCP_METRICS_ATTR_FOPEN_MSS, &TcpMetricsEntry::fastOpenMss, Wire::Reported>(),
+    field<TCP_METRICS_ATTR_FOPEN_SYN_DROPS, &TcpMetricsEntry::fastOpenSynDrops, Wire::Reported>(),
+    field<TCP_METRICS_ATTR_FOPEN_SYN_DROP_TS, &TcpMetricsEntry::fastOpenSynDropTs, Wire::Reported>(),
+    core::AttrField<TcpMetricsEntry>{TCP_METRICS_ATTR_FOPEN_COOKIE, nullptr, getCookie, nullptr, false, Wire::Reported},
+});
+
+Request keyed(const GenlFamily& family, uint8_t cmd, const IpAddress& destination, const std::optional<IpAddress>& source,
+              const char* verb) {
+  TcpMetricsEntry key;
+  key.destination = destination, key.source = source;
+  genl::GenlWriter w(family, cmd, TCP_METRICS_GENL_VERSION);
+  kEntry.encode(w, key);
   std::string s = std::string("tcp_metrics ") + verb + " " + destination.toString();
   if (source) s += " source " + source->toString();
-  return s;
-}
-
-[[noreturn]] void malformed(const char* why) {
-  throw Error(make_error_code(Errc::malformed_reply), "tcp_metrics show", why);
-}
-
-std::optional<IpAddress> address(const core::AttrTable& t, uint16_t v4, uint16_t v6) {
-  if (const nlattr* a = t.get(v4)) return core::readAddress(a, 4, "tcp_metrics IPv4 address");
-  if (const nlattr* a = t.get(v6)) return core::readAddress(a, 16, "tcp_metrics IPv6 address");
-  return std::nullopt;
+  return Request(w.release(), s);
 }
 
 }  // namespace
@@ -62,16 +91,12 @@ Request TcpMetricsRequests::list(const GenlFamily& family) {
 
 Request TcpMetricsRequests::get(const GenlFamily& family, const IpAddress& destination,
                                 const std::optional<IpAddress>& source) {
-  genl::GenlWriter w(family, TCP_METRICS_CMD_GET, TCP_METRICS_GENL_VERSION);
-  putAddresses(w, destination, source);
-  return Request(w.release(), describe("show", destination, source));
+  return keyed(family, TCP_METRICS_CMD_GET, destination, source, "show");
 }
 
 Request TcpMetricsRequests::remove(const GenlFamily& family, const IpAddress& destination,
                                    const std::optional<IpAddress>& source) {
-  genl::GenlWriter w(family, TCP_METRICS_CMD_DEL, TCP_METRICS_GENL_VERSION);
-  putAddresses(w, destination, source);
-  return Request(w.release(), describe("delete", destination, source));
+  return keyed(family, TCP_METRICS_CMD_DEL, destination, source, "delete");
 }
 
 Request TcpMetricsRequests::flushAll(const GenlFamily& family) {
@@ -80,37 +105,10 @@ Request TcpMetricsRequests::flushAll(const GenlFamily& family) {
 }
 
 TcpMetricsEntry decodeTcpMetrics(const nlmsghdr* m) {
-  genl::GenlReply r = genl::decodeGenl(m, TCP_METRICS_ATTR_MAX);
-  const core::AttrTable& t = r.attrs;
   TcpMetricsEntry e;
-  std::optional<IpAddress> destination = address(t, TCP_METRICS_ATTR_ADDR_IPV4, TCP_METRICS_ATTR_ADDR_IPV6);
-  if (!destination) malformed("an entry without its destination address");
-  e.destination = *destination;
-  e.source = address(t, TCP_METRICS_ATTR_SADDR_IPV4, TCP_METRICS_ATTR_SADDR_IPV6);
-  if (const nlattr* a = t.get(TCP_METRICS_ATTR_AGE)) e.ageMs = core::readU64(a);
-  if (const nlattr* a = t.get(TCP_METRICS_ATTR_TW_TSVAL)) e.twTsval = core::readU32(a);
-  if (const nlattr* a = t.get(TCP_METRICS_ATTR_TW_TS_STAMP)) e.twTsStamp = core::readS32(a);
-  if (const nlattr* vals = t.get(TCP_METRICS_ATTR_VALS)) {
-    // Nested with types metric + 1 (TCP_METRIC_RTT is 0).
-    core::AttrTable v = core::AttrTable::ofNest(vals, TCP_METRIC_MAX + 1);
-    auto metric = [&](int index, std::optional<uint32_t>& field) {
-      if (const nlattr* a = v.get(static_cast<uint16_t>(index + 1))) field = core::readU32(a);
-    };
-    metric(TCP_METRIC_RTT, e.rttMs);
-    metric(TCP_METRIC_RTTVAR, e.rttVarMs);
-    metric(TCP_METRIC_SSTHRESH, e.ssthresh);
-    metric(TCP_METRIC_CWND, e.cwnd);
-    metric(TCP_METRIC_REORDERING, e.reordering);
-    metric(TCP_METRIC_RTT_US, e.rttUs);
-    metric(TCP_METRIC_RTTVAR_US, e.rttVarUs);
-  }
-  if (const nlattr* a = t.get(TCP_METRICS_ATTR_FOPEN_MSS)) e.fastOpenMss = core::readU16(a);
-  if (const nlattr* a = t.get(TCP_METRICS_ATTR_FOPEN_SYN_DROPS)) e.fastOpenSynDrops = core::readU16(a);
-  if (const nlattr* a = t.get(TCP_METRICS_ATTR_FOPEN_SYN_DROP_TS)) e.fastOpenSynDropTs = core::readU64(a);
-  if (const nlattr* a = t.get(TCP_METRICS_ATTR_FOPEN_COOKIE)) {
-    auto cookie = core::readBytes(a);
-    e.fastOpenCookie.assign(cookie.begin(), cookie.end());
-  }
+  core::SeenTypes seen = core::decodeKnown(kEntry, genl::genlPayload(m, "tcp_metrics show"), e, core::FieldContext{"tcp_metrics show"});
+  if (!seen.test(TCP_METRICS_ATTR_ADDR_IPV4) && !seen.test(TCP_METRICS_ATTR_ADDR_IPV6))
+    throw Error(make_error_code(Errc::malformed_reply), "tcp_metrics show", "an entry without its destination address");
   return e;
 }
 

@@ -1,165 +1,127 @@
 // Encoding WG_CMD_SET_DEVICE into a message sequence with an explicit byte budget, and folding
-// a WG_CMD_GET_DEVICE dump back into one device. The splitter computes every attribute's size
-// before putting it (all attributes are 4-byte aligned, so a message's size is the sum of its
-// parts), so it never has to cancel a half-built nest and never depends on MessageWriter's cap.
+// a WG_CMD_GET_DEVICE dump back into one device. Every attribute is a row of a FieldTable
+// (core/attr_fields.hpp, core/attr_rows.hpp): the device's, a peer's, an allowed IP's, each
+// declared once for encode and decode. The splitter puts a peer (or an allowed IP) and takes it
+// back out when the message went past the budget, so no attribute's size is written twice.
 #include "wg/wireguard_codec.hpp"
 
-#include <arpa/inet.h>
 #include <linux/genetlink.h>
-#include <linux/time_types.h>
 #include <linux/wireguard.h>
-#include <netinet/in.h>
 #include <sys/socket.h>
 
-#include <cstring>
 #include <memory>
 
+#include "core/attr_rows.hpp"
 #include "core/message.hpp"
 #include "fastlink/error.hpp"
+#include "genl/genl_message.hpp"
 
 namespace fastlink::wg {
 namespace {
 
-constexpr std::size_t attrSize(std::size_t payload) { return NLA_HDRLEN + NLA_ALIGN(payload); }
-constexpr std::size_t kNestHeader = NLA_HDRLEN;
-constexpr std::size_t kKeyAttr = attrSize(WG_KEY_LEN);
-constexpr std::size_t kU16Attr = attrSize(2);
-constexpr std::size_t kU32Attr = attrSize(4);
+using core::FieldContext;
+using core::FieldTable;
+using core::Send;
+using core::Wire;
+using core::field;
 
-std::size_t endpointSize(const WgEndpoint& e) { return attrSize(e.address.isV4() ? sizeof(sockaddr_in) : sizeof(sockaddr_in6)); }
+// Errors name the operation, never a key (the rows say "private key is not 32 bytes").
+constexpr FieldContext kDecoding{"decode wireguard device"};
 
-std::size_t allowedIpSize(const WgAllowedIp& ip) {
-  return kNestHeader + kU16Attr + attrSize(ip.prefix.isV4() ? 4 : 16) + attrSize(1);
+/// One allowed IP as the kernel spells it: a prefix in three attributes.
+struct AllowedIpAttrs {
+  std::optional<uint16_t> family;
+  std::optional<IpAddress> address;
+  std::optional<uint8_t> cidr;
+};
+
+constexpr FieldTable kAllowedIp({
+    field<WGALLOWEDIP_A_FAMILY, &AllowedIpAttrs::family>(),
+    field<WGALLOWEDIP_A_IPADDR, &AllowedIpAttrs::address>(),
+    field<WGALLOWEDIP_A_CIDR_MASK, &AllowedIpAttrs::cidr>(),
+});
+
+void encodeAllowedIp(core::MessageWriter& w, const WgAllowedIp& ip) {
+  const Prefix& p = ip.prefix;
+  kAllowedIp.encode(w, AllowedIpAttrs{uint16_t(p.isV4() ? AF_INET : AF_INET6), p.address(), p.length()});
 }
 
-uint32_t peerFlags(const WgPeer& p, bool continuation) {
-  uint32_t flags = 0;
-  if (p.remove) flags |= WGPEER_F_REMOVE_ME;
-  // A continuation only adds allowed IPs to a peer the first part created or changed; it must
-  // still not create a peer that update-only left alone.
-  if (p.updateOnly) flags |= WGPEER_F_UPDATE_ONLY;
-  if (p.replaceAllowedIps && !continuation) flags |= WGPEER_F_REPLACE_ALLOWEDIPS;
-  return flags;
+void decodeAllowedIp(std::span<const uint8_t> payload, WgAllowedIp& out, const FieldContext& context) {
+  AllowedIpAttrs a;
+  core::decodeKnown(kAllowedIp, payload, a, context);
+  if (!a.family || !a.address || !a.cidr) core::malformedField(context, "allowed IP without family, address or mask");
+  if (*a.family != (a.address->isV4() ? AF_INET : AF_INET6))
+    core::malformedField(context, "allowed IP of unknown family or short");
+  if (*a.cidr > a.address->bytes().size() * 8) core::malformedField(context, "allowed IP mask beyond the address width");
+  out = WgAllowedIp(Prefix(*a.address, *a.cidr));
 }
 
-/// Bytes of a peer's nest without its allowed-IP entries (with the ALLOWEDIPS nest header when
-/// entries are left to send).
-std::size_t peerHeadSize(const WgPeer& p, bool continuation, bool ipsLeft) {
-  std::size_t n = kNestHeader + kKeyAttr;
-  if (peerFlags(p, continuation)) n += kU32Attr;
-  if (!continuation) {
-    if (p.presharedKey) n += kKeyAttr;
-    if (p.endpoint) n += endpointSize(*p.endpoint);
-    if (p.persistentKeepalive) n += kU16Attr;
-  }
-  if (ipsLeft) n += kNestHeader;
-  return n;
+constexpr core::BoolBit<WgPeer> kPeerFlags[] = {
+    {WGPEER_F_REMOVE_ME, &WgPeer::remove},
+    {WGPEER_F_UPDATE_ONLY, &WgPeer::updateOnly},
+    {WGPEER_F_REPLACE_ALLOWEDIPS, &WgPeer::replaceAllowedIps},
+};
+
+// Rows in the order they are sent. The allowed IPs are decoded by their row and sent by the
+// splitter, a part per message.
+constexpr FieldTable kPeer({
+    core::fixedBytesField<WGPEER_A_PUBLIC_KEY, &WgPeer::publicKey, "peer public key">(),
+    core::bitsField<WGPEER_A_FLAGS, kPeerFlags, Wire::Sent>(),
+    core::fixedBytesField<WGPEER_A_PRESHARED_KEY, &WgPeer::presharedKey, "preshared key">(),
+    core::sockaddrField<WGPEER_A_ENDPOINT, &WgPeer::endpoint, "endpoint">(),
+    field<WGPEER_A_PERSISTENT_KEEPALIVE_INTERVAL, &WgPeer::persistentKeepalive>(),
+    core::timespecField<WGPEER_A_LAST_HANDSHAKE_TIME, &WgPeer::lastHandshake, "handshake time", Wire::Reported>(),
+    field<WGPEER_A_RX_BYTES, &WgPeer::rxBytes, Wire::Reported>(),
+    field<WGPEER_A_TX_BYTES, &WgPeer::txBytes, Wire::Reported>(),
+    field<WGPEER_A_PROTOCOL_VERSION, &WgPeer::protocolVersion, Wire::Reported>(),
+    core::nestArrayField<WGPEER_A_ALLOWEDIPS, &WgPeer::allowedIps, decodeAllowedIp>(),
+});
+
+void decodePeer(std::span<const uint8_t> payload, WgPeer& out, const FieldContext& context) {
+  if (!core::decodeKnown(kPeer, payload, out, context).test(WGPEER_A_PUBLIC_KEY))
+    core::malformedField(context, "peer without public key");
 }
 
-void putEndpoint(core::MessageWriter& w, const WgEndpoint& e) {
-  if (e.address.isV4()) {
-    sockaddr_in sa{};
-    sa.sin_family = AF_INET;
-    sa.sin_port = htons(e.port);
-    std::memcpy(&sa.sin_addr, e.address.bytes().data(), 4);
-    w.putBytes(WGPEER_A_ENDPOINT, {reinterpret_cast<const uint8_t*>(&sa), sizeof sa});
-  } else {
-    sockaddr_in6 sa{};
-    sa.sin6_family = AF_INET6;
-    sa.sin6_port = htons(e.port);
-    std::memcpy(&sa.sin6_addr, e.address.bytes().data(), 16);
-    w.putBytes(WGPEER_A_ENDPOINT, {reinterpret_cast<const uint8_t*>(&sa), sizeof sa});
-  }
+constexpr core::BoolBit<WgDevice> kDeviceFlags[] = {{WGDEVICE_F_REPLACE_PEERS, &WgDevice::replacePeers}};
+
+// The peers are decoded by their row and sent by the splitter.
+constexpr FieldTable kDevice({
+    core::valueField<WGDEVICE_A_IFNAME, &WgDevice::name, Wire::Native, Send::Always>(),
+    core::fixedBytesField<WGDEVICE_A_PRIVATE_KEY, &WgDevice::privateKey, "private key">(),
+    field<WGDEVICE_A_LISTEN_PORT, &WgDevice::listenPort>(),
+    field<WGDEVICE_A_FWMARK, &WgDevice::fwmark>(),
+    core::bitsField<WGDEVICE_A_FLAGS, kDeviceFlags, Wire::Sent>(),
+    field<WGDEVICE_A_IFINDEX, &WgDevice::index, Wire::Reported>(),
+    core::fixedBytesField<WGDEVICE_A_PUBLIC_KEY, &WgDevice::publicKey, "public key", Wire::Reported>(),
+    core::nestArrayField<WGDEVICE_A_PEERS, &WgDevice::peers, decodePeer>(),
+});
+
+/// What a peer's later part carries: its key, to name it, and the flags that still apply (a
+/// continuation adds allowed IPs to what the first part replaced; it must still not create a
+/// peer that update-only left alone).
+WgPeer continued(const WgPeer& p) {
+  WgPeer c(p.publicKey);
+  c.remove = p.remove;
+  c.updateOnly = p.updateOnly;
+  return c;
 }
 
-void putAllowedIp(core::MessageWriter& w, const WgAllowedIp& ip) {
-  std::size_t nest = w.beginNest(0);
-  w.putU16(WGALLOWEDIP_A_FAMILY, ip.prefix.isV4() ? AF_INET : AF_INET6);
-  w.putBytes(WGALLOWEDIP_A_IPADDR, ip.prefix.address().bytes());
-  w.putU8(WGALLOWEDIP_A_CIDR_MASK, ip.prefix.length());
-  w.endNest(nest);
-}
-
-std::unique_ptr<core::MessageWriter> startSet(uint16_t familyId, const WgDevice& d, bool first) {
-  auto w = std::make_unique<core::MessageWriter>(familyId, NLM_F_ACK);
-  auto& g = w->putHeader<genlmsghdr>();
-  g.cmd = WG_CMD_SET_DEVICE;
-  g.version = WG_GENL_VERSION;
-  w->putString(WGDEVICE_A_IFNAME, d.name);
-  if (first) {
-    if (d.privateKey) w->putBytes(WGDEVICE_A_PRIVATE_KEY, d.privateKey->bytes());
-    if (d.listenPort) w->putU16(WGDEVICE_A_LISTEN_PORT, *d.listenPort);
-    if (d.fwmark) w->putU32(WGDEVICE_A_FWMARK, *d.fwmark);
-    if (d.replacePeers) w->putU32(WGDEVICE_A_FLAGS, WGDEVICE_F_REPLACE_PEERS);
-  }
+/// A message of the family (its id resolved by the caller) carrying the device's name.
+std::unique_ptr<genl::GenlWriter> startMessage(uint16_t familyId, uint8_t cmd, uint16_t flags, const WgDevice& d) {
+  auto w = std::make_unique<genl::GenlWriter>(GenlFamily{{}, familyId, WG_GENL_VERSION}, cmd, WG_GENL_VERSION, flags);
+  const auto& name = kDevice.rowOf<&WgDevice::name>();
+  name.put(*w, name, d);
   return w;
 }
 
-Error malformed(std::string why) { return Error(make_error_code(Errc::malformed_reply), "decode wireguard device", std::move(why)); }
-
-WgKey readKey(const nlattr* a, const char* what) {
-  auto b = core::readBytes(a);
-  if (b.size() != WG_KEY_LEN) throw malformed(std::string(what) + " is not 32 bytes");
-  return WgKey(std::span<const uint8_t, WgKey::kSize>(b.data(), WgKey::kSize));
-}
-
-WgEndpoint readEndpoint(const nlattr* a) {
-  auto b = core::readBytes(a);
-  sa_family_t family = 0;
-  if (b.size() < sizeof family) throw malformed("endpoint too short");
-  std::memcpy(&family, b.data(), sizeof family);
-  WgEndpoint e;
-  if (family == AF_INET && b.size() >= sizeof(sockaddr_in)) {
-    sockaddr_in sa;
-    std::memcpy(&sa, b.data(), sizeof sa);
-    e.address = IpAddress::fromBytes({reinterpret_cast<const uint8_t*>(&sa.sin_addr), 4});
-    e.port = ntohs(sa.sin_port);
-  } else if (family == AF_INET6 && b.size() >= sizeof(sockaddr_in6)) {
-    sockaddr_in6 sa;
-    std::memcpy(&sa, b.data(), sizeof sa);
-    e.address = IpAddress::fromBytes({reinterpret_cast<const uint8_t*>(&sa.sin6_addr), 16});
-    e.port = ntohs(sa.sin6_port);
-  } else {
-    throw malformed("endpoint of unknown family or short");
-  }
-  return e;
-}
-
-WgAllowedIp readAllowedIp(const nlattr* a) {
-  auto t = core::AttrTable::ofNest(a, WGALLOWEDIP_A_MAX);
-  if (!t.has(WGALLOWEDIP_A_FAMILY) || !t.has(WGALLOWEDIP_A_IPADDR) || !t.has(WGALLOWEDIP_A_CIDR_MASK))
-    throw malformed("allowed IP without family, address or mask");
-  uint16_t family = core::readU16(t.get(WGALLOWEDIP_A_FAMILY));
-  auto addr = core::readBytes(t.get(WGALLOWEDIP_A_IPADDR));
-  std::size_t want = family == AF_INET ? 4 : family == AF_INET6 ? 16 : 0;
-  if (!want || addr.size() < want) throw malformed("allowed IP of unknown family or short");
-  uint8_t cidr = core::readU8(t.get(WGALLOWEDIP_A_CIDR_MASK));
-  if (cidr > want * 8) throw malformed("allowed IP mask beyond the address width");
-  return WgAllowedIp(Prefix(IpAddress::fromBytes(addr.first(want)), cidr));
-}
-
-WgPeer readPeer(const nlattr* a) {
-  auto t = core::AttrTable::ofNest(a, WGPEER_A_MAX);
-  if (!t.has(WGPEER_A_PUBLIC_KEY)) throw malformed("peer without public key");
-  WgPeer p(readKey(t.get(WGPEER_A_PUBLIC_KEY), "peer public key"));
-  if (auto x = t.get(WGPEER_A_PRESHARED_KEY)) p.presharedKey = readKey(x, "preshared key");
-  if (auto x = t.get(WGPEER_A_ENDPOINT)) p.endpoint = readEndpoint(x);
-  if (auto x = t.get(WGPEER_A_PERSISTENT_KEEPALIVE_INTERVAL)) p.persistentKeepalive = core::readU16(x);
-  if (auto x = t.get(WGPEER_A_LAST_HANDSHAKE_TIME)) {
-    auto b = core::readBytes(x);
-    if (b.size() != sizeof(__kernel_timespec)) throw malformed("handshake time is not a timespec");
-    __kernel_timespec ts;
-    std::memcpy(&ts, b.data(), sizeof ts);
-    p.lastHandshake = WgTime{ts.tv_sec, ts.tv_nsec};
-  }
-  if (auto x = t.get(WGPEER_A_RX_BYTES)) p.rxBytes = core::readU64(x);
-  if (auto x = t.get(WGPEER_A_TX_BYTES)) p.txBytes = core::readU64(x);
-  if (auto x = t.get(WGPEER_A_PROTOCOL_VERSION)) p.protocolVersion = core::readU32(x);
-  if (auto x = t.get(WGPEER_A_ALLOWEDIPS)) {
-    core::AttrTable ips(core::readBytes(x), 0);
-    for (const nlattr* ip : ips.all()) p.allowedIps.push_back(readAllowedIp(ip));
-  }
-  return p;
+/// A WG_CMD_SET_DEVICE message with the device's attributes (the first message) or its name
+/// alone (the next ones).
+std::unique_ptr<genl::GenlWriter> startSet(uint16_t familyId, const WgDevice& d, bool first) {
+  if (!first) return startMessage(familyId, WG_CMD_SET_DEVICE, NLM_F_ACK, d);
+  auto w = std::make_unique<genl::GenlWriter>(GenlFamily{{}, familyId, WG_GENL_VERSION}, WG_CMD_SET_DEVICE,
+                                              WG_GENL_VERSION, NLM_F_ACK);
+  kDevice.encode(*w, d);
+  return w;
 }
 
 }  // namespace
@@ -191,30 +153,33 @@ std::vector<Request> encodeWgSetDevice(uint16_t familyId, const WgDevice& d, std
   std::size_t ipIndex = 0;
   for (std::size_t i = 0; i < d.peers.size();) {
     const WgPeer& p = d.peers[i];
-    const bool continuation = ipIndex > 0;
-    const bool ipsLeft = ipIndex < p.allowedIps.size();
-    std::size_t need = peerHeadSize(p, continuation, ipsLeft) + (ipsLeft ? allowedIpSize(p.allowedIps[ipIndex]) : 0);
-    if (w->size() + need > budget) {
+    const std::size_t firstIp = ipIndex;
+    std::size_t nest = w->beginNest(0);
+    if (firstIp > 0) kPeer.encode(*w, continued(p));
+    else kPeer.encode(*w, p);
+    if (ipIndex < p.allowedIps.size()) {
+      std::size_t ips = w->beginNest(WGPEER_A_ALLOWEDIPS);
+      while (ipIndex < p.allowedIps.size()) {
+        std::size_t entry = w->beginNest(0);
+        encodeAllowedIp(*w, p.allowedIps[ipIndex]);
+        w->endNest(entry);
+        if (w->size() > budget) {
+          w->cancelNest(entry);
+          break;
+        }
+        ++ipIndex;
+      }
+      if (ipIndex > firstIp) w->endNest(ips);
+    }
+    // The peer with its first allowed IP (if it has any) must fit, or it starts the next message.
+    if (w->size() > budget || (ipIndex == firstIp && firstIp < p.allowedIps.size())) {
+      w->cancelNest(nest);
       if (!peerInMessage) throw Error::invalidArgument(operation, "message budget too small for one peer");
       flush();
       continue;
     }
-    std::size_t nest = w->beginNest(0);
-    peerInMessage = true;
-    w->putBytes(WGPEER_A_PUBLIC_KEY, p.publicKey.bytes());
-    if (uint32_t flags = peerFlags(p, continuation)) w->putU32(WGPEER_A_FLAGS, flags);
-    if (!continuation) {
-      if (p.presharedKey) w->putBytes(WGPEER_A_PRESHARED_KEY, p.presharedKey->bytes());
-      if (p.endpoint) putEndpoint(*w, *p.endpoint);
-      if (p.persistentKeepalive) w->putU16(WGPEER_A_PERSISTENT_KEEPALIVE_INTERVAL, *p.persistentKeepalive);
-    }
-    if (ipsLeft) {
-      std::size_t ips = w->beginNest(WGPEER_A_ALLOWEDIPS);
-      while (ipIndex < p.allowedIps.size() && w->size() + allowedIpSize(p.allowedIps[ipIndex]) <= budget)
-        putAllowedIp(*w, p.allowedIps[ipIndex++]);
-      w->endNest(ips);
-    }
     w->endNest(nest);
+    peerInMessage = true;
     if (ipIndex < p.allowedIps.size()) {
       flush();  // the same peer goes on in the next message
     } else {
@@ -229,38 +194,19 @@ std::vector<Request> encodeWgSetDevice(uint16_t familyId, const WgDevice& d, std
 
 Request encodeWgGetDevice(uint16_t familyId, const std::string& name) {
   validateIfname(name);
-  core::MessageWriter w(familyId, NLM_F_DUMP);
-  auto& g = w.putHeader<genlmsghdr>();
-  g.cmd = WG_CMD_GET_DEVICE;
-  g.version = WG_GENL_VERSION;
-  w.putString(WGDEVICE_A_IFNAME, name);
-  return w.toRequest("wg show " + name);
+  return startMessage(familyId, WG_CMD_GET_DEVICE, NLM_F_DUMP, WgDevice(name))->toRequest("wg show " + name);
 }
 
 void WgDeviceFolder::add(const nlmsghdr* message) {
-  if (message->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN) throw malformed("message shorter than its headers");
-  auto t = core::AttrTable::ofMessage(message, GENL_HDRLEN, WGDEVICE_A_MAX);
-  if (auto x = t.get(WGDEVICE_A_IFINDEX)) device_.index = core::readU32(x);
-  if (auto x = t.get(WGDEVICE_A_IFNAME)) device_.name = core::readString(x);
-  if (auto x = t.get(WGDEVICE_A_PRIVATE_KEY)) device_.privateKey = readKey(x, "private key");
-  if (auto x = t.get(WGDEVICE_A_PUBLIC_KEY)) device_.publicKey = readKey(x, "public key");
-  if (auto x = t.get(WGDEVICE_A_LISTEN_PORT)) device_.listenPort = core::readU16(x);
-  if (auto x = t.get(WGDEVICE_A_FWMARK)) device_.fwmark = core::readU32(x);
-  if (auto x = t.get(WGDEVICE_A_PEERS)) {
-    core::AttrTable peers(core::readBytes(x), 0);
-    bool first = true;
-    for (const nlattr* a : peers.all()) {
-      WgPeer p = readPeer(a);
-      // The kernel continues a peer that did not fit in the next message, starting it with
-      // the same public key: append its allowed IPs instead of listing it twice.
-      if (first && !device_.peers.empty() && device_.peers.back().publicKey == p.publicKey) {
-        auto& into = device_.peers.back().allowedIps;
-        into.insert(into.end(), p.allowedIps.begin(), p.allowedIps.end());
-      } else {
-        device_.peers.push_back(std::move(p));
-      }
-      first = false;
-    }
+  std::size_t before = device_.peers.size();
+  core::decodeKnown(kDevice, genl::genlPayload(message, kDecoding.what), device_, kDecoding);
+  // The kernel continues a peer that did not fit in the next message, starting it with the same
+  // public key: its allowed IPs go to the peer already read instead of listing it twice.
+  auto& peers = device_.peers;
+  if (before > 0 && peers.size() > before && peers[before].publicKey == peers[before - 1].publicKey) {
+    auto& into = peers[before - 1].allowedIps;
+    into.insert(into.end(), peers[before].allowedIps.begin(), peers[before].allowedIps.end());
+    peers.erase(peers.begin() + static_cast<std::ptrdiff_t>(before));
   }
 }
 

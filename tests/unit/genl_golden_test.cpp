@@ -151,6 +151,28 @@ TEST(GenlDecode, ShortMessagesAndAttributesAreMalformed) {
   EXPECT_THROW(genl::decodeFamily(shortId.as<nlmsghdr>()), Error);
 }
 
+// A family without commands or groups (the attributes in another order than ctrl_fill_info's),
+// and a command entry whose id is shorter than a u32: malformed.
+TEST(GenlDecode, FamilyWithoutCommandsAndShortEntriesAreMalformed) {
+  AlignedMessage bare(test::netlinkMessage(GENL_ID_CTRL, 0, genlHeader(CTRL_CMD_NEWFAMILY, 2),
+                                           Attrs().u32(CTRL_ATTR_MAXATTR, 3).u16(CTRL_ATTR_FAMILY_ID, 0x22)
+                                               .str(CTRL_ATTR_FAMILY_NAME, "netdev").u32(CTRL_ATTR_HDRSIZE, 4)));
+  std::optional<GenlFamilyInfo> f = genl::decodeFamily(bare.as<nlmsghdr>());
+  ASSERT_TRUE(f);
+  EXPECT_EQ(*f, (GenlFamilyInfo{{"netdev", 0x22, 0}, 4, 3, {}, {}}));
+  for (uint16_t nest : {uint16_t(CTRL_ATTR_OPS), uint16_t(CTRL_ATTR_MCAST_GROUPS)}) {
+    Attrs entry = nest == CTRL_ATTR_OPS ? Attrs().raw(CTRL_ATTR_OP_ID, {1, 2}) : Attrs().raw(CTRL_ATTR_MCAST_GRP_ID, {1});
+    AlignedMessage shortEntry(test::netlinkMessage(GENL_ID_CTRL, 0, genlHeader(CTRL_CMD_NEWFAMILY, 2),
+                                                   Attrs().str(CTRL_ATTR_FAMILY_NAME, "x").nestNoFlag(nest, Attrs().nestNoFlag(1, entry))));
+    try {
+      genl::decodeFamily(shortEntry.as<nlmsghdr>());
+      ADD_FAILURE() << "no error for nest " << nest;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), make_error_code(Errc::malformed_reply)) << nest;
+    }
+  }
+}
+
 // The interface is mockable: a family API under test can be given a fake resolver.
 class MockGenlApi : public IGenlApi {
  public:

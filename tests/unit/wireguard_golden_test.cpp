@@ -230,6 +230,132 @@ TEST(WireGuardGolden, ShortKeyInADumpIsMalformed) {
   }
 }
 
+// IPv6 on the way out: a sockaddr_in6 endpoint (28 bytes, flowinfo and scope id 0), an IPv6
+// allowed IP (family 10, 16 address bytes), an all-zero preshared key (wg's "remove it") and a
+// continuation-free peer whose only flag is REPLACE_ALLOWEDIPS; fwmark 0 and port 0 are sent.
+TEST(WireGuardGolden, SetPeerOverIpv6WithZeroKeyAndZeroValues) {
+  WgPeer p(key(7));
+  p.setPresharedKey(WgKey()).setEndpoint(WgEndpoint::parse("[::1]:443")).setPersistentKeepalive(0)
+      .addAllowedIp(WgAllowedIp::parse("fd00::/64")).addAllowedIp(WgAllowedIp::parse("10.1.0.0/16"))
+      .setReplaceAllowedIps();
+  WgDevice d("wg1");
+  d.setPrivateKey(WgKey()).setListenPort(0).setFwmark(0).addPeer(p);
+  auto requests = wg::encodeWgSetDevice(kFamily, d);
+  ASSERT_EQ(requests.size(), 1u);
+  Bytes v6{0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  Attrs ips;
+  ips.nest(0, Attrs().u16(kIpFamily, 10).raw(kIpAddr, v6).u8(kIpCidr, 64)).nest(0, allowedV4(10, 1, 0, 0, 16));
+  Attrs peer;
+  peer.raw(kPeerPublicKey, keyBytes(7)).u32(kPeerFlags, kReplaceAllowedIps).raw(kPeerPresharedKey, Bytes(32, 0))
+      .raw(kPeerEndpoint, sockaddrV6Loopback(443)).u16(kPeerKeepalive, 0).nest(kPeerAllowedIps, ips);
+  Attrs a;
+  a.str(kDevIfname, "wg1").raw(kDevPrivateKey, Bytes(32, 0)).u16(kDevListenPort, 0).u32(kDevFwmark, 0)
+      .nest(kDevPeers, Attrs().nest(0, peer));
+  EXPECT_TRUE(sameBytes(requests[0].bytes(), netlinkMessage(kFamily, kRequestAck, genl(kCmdSet), a)));
+}
+
+// A continuation keeps REMOVE_ME and UPDATE_ONLY (only REPLACE_ALLOWEDIPS is the first part's),
+// and a message that fills up exactly at the budget is not split early.
+TEST(WireGuardGolden, ContinuationKeepsRemoveAndUpdateOnlyAndFillsToTheBudget) {
+  WgPeer a(key(8));
+  a.setUpdateOnly().setReplaceAllowedIps().setEndpoint(WgEndpoint::parse("192.0.2.9:9"));
+  for (uint8_t i = 0; i < 3; ++i) a.addAllowedIp(WgAllowedIp::parse("10.9.0." + std::to_string(i) + "/32"));
+  WgDevice d("wg0");
+  d.addPeer(a);
+  // 32 (headers, ifname, peers nest) + 4 (peer) + 36 (key) + 8 (flags) + 20 (endpoint) + 4 (ips
+  // nest) + 2 x 28 = 160: exactly two allowed IPs fit in the first message.
+  auto requests = wg::encodeWgSetDevice(kFamily, d, 160);
+  ASSERT_EQ(requests.size(), 2u);
+  EXPECT_EQ(requests[0].bytes().size(), 160u);
+  Attrs first;
+  first.str(kDevIfname, "wg0").nest(
+      kDevPeers, Attrs().nest(0, Attrs().raw(kPeerPublicKey, keyBytes(8)).u32(kPeerFlags, kUpdateOnly | kReplaceAllowedIps)
+                                     .raw(kPeerEndpoint, sockaddrV4(192, 0, 2, 9, 9))
+                                     .nest(kPeerAllowedIps, Attrs().nest(0, allowedV4(10, 9, 0, 0, 32))
+                                                                .nest(0, allowedV4(10, 9, 0, 1, 32)))));
+  Attrs second;
+  second.str(kDevIfname, "wg0").nest(
+      kDevPeers, Attrs().nest(0, Attrs().raw(kPeerPublicKey, keyBytes(8)).u32(kPeerFlags, kUpdateOnly)
+                                     .nest(kPeerAllowedIps, Attrs().nest(0, allowedV4(10, 9, 0, 2, 32)))));
+  EXPECT_TRUE(sameBytes(requests[0].bytes(), netlinkMessage(kFamily, kRequestAck, genl(kCmdSet), first)));
+  EXPECT_TRUE(sameBytes(requests[1].bytes(), netlinkMessage(kFamily, kRequestAck, genl(kCmdSet), second)));
+  // One byte less and the second allowed IP moves on.
+  auto tighter = wg::encodeWgSetDevice(kFamily, d, 159);
+  ASSERT_EQ(tighter.size(), 2u);
+  EXPECT_EQ(tighter[0].bytes().size(), 132u);
+}
+
+// An IPv4 endpoint and a device whose attributes come in another order than the encoder's, with
+// attributes of a newer kernel (device 99, peer 77) ignored.
+TEST(WireGuardGolden, DecodesAnIpv4EndpointInAnyOrderAndIgnoresNewAttributes) {
+  Attrs peer;
+  peer.u64(kPeerTx, 5).raw(kPeerEndpoint, sockaddrV4(198, 51, 100, 7, 51820)).u32(77, 1)
+      .raw(kPeerPublicKey, keyBytes(3));
+  Attrs a;
+  a.nestNoFlag(kDevPeers, Attrs().nestNoFlag(0, peer)).u32(99, 0xdead).u32(kDevFwmark, 9).str(kDevIfname, "wg3");
+  AlignedMessage aligned(netlinkMessage(kFamily, 0x2, genl(kCmdGet), a));
+  wg::WgDeviceFolder folder;
+  folder.add(aligned.as<nlmsghdr>());
+  WgDevice d = folder.take();
+  EXPECT_EQ(d.name, "wg3");
+  EXPECT_EQ(d.fwmark, 9u);
+  EXPECT_FALSE(d.listenPort);
+  EXPECT_FALSE(d.privateKey);
+  ASSERT_EQ(d.peers.size(), 1u);
+  EXPECT_EQ(d.peers[0].publicKey, key(3));
+  ASSERT_TRUE(d.peers[0].endpoint);
+  EXPECT_EQ(d.peers[0].endpoint->toString(), "198.51.100.7:51820");
+  EXPECT_EQ(d.peers[0].txBytes, 5u);
+  EXPECT_FALSE(d.peers[0].rxBytes);
+  EXPECT_FALSE(d.peers[0].lastHandshake);
+}
+
+// Each malformed peer attribute is an Error(malformed_reply) that says what is wrong and never
+// carries key bytes.
+TEST(WireGuardGolden, MalformedPeerAttributesSayWhatIsWrong) {
+  Bytes handshakeShort(8, 0);
+  Bytes endpointUnknown{7, 0, 0, 1, 1, 2, 3, 4};
+  struct Case {
+    const char* name;
+    Attrs peer;
+    const char* says;
+  };
+  std::vector<Case> cases = {
+      {"no public key", Attrs().u64(kPeerRx, 1), "peer without public key"},
+      {"short preshared key", Attrs().raw(kPeerPublicKey, keyBytes(1)).raw(kPeerPresharedKey, {1, 2}), "preshared key is not 32 bytes"},
+      {"short peer key", Attrs().raw(kPeerPublicKey, {0xaa, 0xbb}), "peer public key is not 32 bytes"},
+      {"endpoint of 1 byte", Attrs().raw(kPeerPublicKey, keyBytes(1)).raw(kPeerEndpoint, {2}), "endpoint too short"},
+      {"endpoint family 7", Attrs().raw(kPeerPublicKey, keyBytes(1)).raw(kPeerEndpoint, endpointUnknown),
+       "endpoint of unknown family or short"},
+      {"handshake of 8 bytes", Attrs().raw(kPeerPublicKey, keyBytes(1)).raw(kPeerHandshake, handshakeShort),
+       "handshake time is not a timespec"},
+      {"allowed IP without mask",
+       Attrs().raw(kPeerPublicKey, keyBytes(1)).nestNoFlag(kPeerAllowedIps, Attrs().nestNoFlag(0, Attrs().u16(kIpFamily, 2).raw(kIpAddr, {1, 2, 3, 4}))),
+       "allowed IP without family, address or mask"},
+      {"allowed IP family 7",
+       Attrs().raw(kPeerPublicKey, keyBytes(1)).nestNoFlag(kPeerAllowedIps, Attrs().nestNoFlag(0, Attrs().u16(kIpFamily, 7).raw(kIpAddr, {1, 2, 3, 4}).u8(kIpCidr, 8))),
+       "allowed IP of unknown family or short"},
+      {"allowed IP /33",
+       Attrs().raw(kPeerPublicKey, keyBytes(1)).nestNoFlag(kPeerAllowedIps, Attrs().nestNoFlag(0, allowedV4(1, 2, 3, 4, 33))),
+       "allowed IP mask beyond the address width"},
+  };
+  for (const Case& c : cases) {
+    Attrs a;
+    a.str(kDevIfname, "wg0").nestNoFlag(kDevPeers, Attrs().nestNoFlag(0, c.peer));
+    AlignedMessage aligned(netlinkMessage(kFamily, 0x2, genl(kCmdGet), a));
+    wg::WgDeviceFolder folder;
+    try {
+      folder.add(aligned.as<nlmsghdr>());
+      ADD_FAILURE() << c.name << ": no error";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), make_error_code(Errc::malformed_reply)) << c.name;
+      std::string what = e.what();
+      EXPECT_NE(what.find(c.says), std::string::npos) << c.name << ": " << what;
+      EXPECT_NE(what.find("decode wireguard device"), std::string::npos) << c.name << ": " << what;
+    }
+  }
+}
+
 // 3 peers with 1000 allowed IPs each, split at the default budget, folded back: the same device.
 TEST(WireGuardGolden, LargeSetSplitsUnderBudgetAndFoldsBackToTheSamePeers) {
   WgDevice d("wg0");
