@@ -12,6 +12,44 @@
 #include "unit/golden.hpp"
 
 namespace fastlink {
+
+// Readable failures: gtest prints these option structs field by field, not as bytes.
+template <class T>
+void printField(std::ostream* os, const char* name, const T& v) {
+  *os << name << "=";
+  if constexpr (requires { v.has_value(); }) {
+    if (!v) *os << "unset";
+    else *os << +*v;
+  } else {
+    *os << +v;
+  }
+  *os << " ";
+}
+#define FL_PRINT(member) printField(os, #member, o.member)
+void PrintTo(const FifoOptions& o, std::ostream* os) { FL_PRINT(limit); }
+void PrintTo(const PrioOptions& o, std::ostream* os) {
+  FL_PRINT(bands), FL_PRINT(multiqueue);
+  for (uint8_t b : o.priomap) *os << +b << ",";
+}
+void PrintTo(const HtbOptions& o, std::ostream* os) {
+  FL_PRINT(defaultClass), FL_PRINT(r2q), FL_PRINT(directQlen), FL_PRINT(version), FL_PRINT(directPackets);
+}
+void PrintTo(const HtbClassOptions& o, std::ostream* os) {
+  FL_PRINT(rate), FL_PRINT(ceil), FL_PRINT(burst), FL_PRINT(cburst), FL_PRINT(prio), FL_PRINT(quantum), FL_PRINT(mtu), FL_PRINT(level);
+}
+void PrintTo(const FqCodelOptions& o, std::ostream* os) {
+  FL_PRINT(limit), FL_PRINT(flows), FL_PRINT(target), FL_PRINT(interval), FL_PRINT(quantum), FL_PRINT(ecn);
+  FL_PRINT(ceThreshold), FL_PRINT(memoryLimit), FL_PRINT(dropBatch);
+}
+void PrintTo(const FqOptions& o, std::ostream* os) {
+  FL_PRINT(limit), FL_PRINT(flowLimit), FL_PRINT(quantum), FL_PRINT(initialQuantum), FL_PRINT(maxRate), FL_PRINT(bucketsLog);
+  FL_PRINT(pacing), FL_PRINT(refillDelay), FL_PRINT(orphanMask), FL_PRINT(ceThreshold), FL_PRINT(horizon);
+}
+void PrintTo(const TbfOptions& o, std::ostream* os) {
+  FL_PRINT(rate), FL_PRINT(burst), FL_PRINT(limit), FL_PRINT(latency), FL_PRINT(peakrate), FL_PRINT(mtu), FL_PRINT(reportedLatency);
+}
+#undef FL_PRINT
+
 namespace {
 
 using test::AlignedMessage;
