@@ -6,6 +6,8 @@
 // of conversions between the options and that struct (tc_options.cpp).
 #pragma once
 
+#include <arpa/inet.h>
+
 #include <type_traits>
 #include <variant>
 
@@ -43,6 +45,32 @@ constexpr auto bool32Field() {
     if (const auto& b = info.*kMember) w.putU32(kType, *b ? 1 : 0);
   };
   auto get = [](const nlattr* a, Info& info, const FieldContext&) { return (info.*kMember = core::readU32(a) != 0, true); };
+  return Row{kType, put, get};
+}
+
+/// The row of attribute `kType` for `kMember`, a std::optional integer (a bool: a u8), read as
+/// tc's actions read theirs: a payload shorter than the number reads as zeros beyond it, not as
+/// an error. kBigEndian: in network byte order on the wire (ports, ethertypes, key ids).
+template <uint16_t kType, auto kMember, bool kBigEndian = false>
+constexpr auto looseField() {
+  using Info = decltype(core::fields::ownerOf(kMember));
+  using V = typename std::remove_reference_t<decltype(std::declval<Info&>().*kMember)>::value_type;
+  using Raw = std::conditional_t<std::is_same_v<V, bool>, uint8_t, std::make_unsigned_t<V>>;
+  auto order = [](Raw v) -> Raw {
+    if constexpr (!kBigEndian || sizeof(Raw) == 1) return v;
+    else if constexpr (sizeof(Raw) == 2) return htons(v);
+    else return htonl(v);
+  };
+  using Row = AttrField<Info>;
+  auto put = [](core::MessageWriter& w, const Row&, const Info& info) {
+    if (const auto& v = info.*kMember) putStruct(w, kType, decltype(order)()(static_cast<Raw>(*v)));
+  };
+  auto get = [](const nlattr* a, Info& info, const FieldContext&) {
+    Raw raw = decltype(order)()(readStruct<Raw>(a));
+    if constexpr (std::is_same_v<V, bool>) info.*kMember = raw != 0;
+    else info.*kMember = static_cast<V>(raw);
+    return true;
+  };
   return Row{kType, put, get};
 }
 
