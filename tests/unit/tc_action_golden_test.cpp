@@ -9,6 +9,7 @@
 #include "fastlink/tc_filter.hpp"
 #include "rtnl/tc_filter_codec.hpp"
 #include "unit/golden.hpp"
+#include "unit/tc_golden.hpp"
 
 namespace fastlink {
 namespace {
@@ -16,41 +17,24 @@ namespace {
 using test::AlignedMessage;
 using test::Attrs;
 using test::Bytes;
+using test::action;
+using test::cat;
+using test::gen;
+using test::ratespec;
 using test::le32s;
 using test::sameBytes;
 
 // Kernel constants written out, so that a wrong one in src/ is a byte difference.
 constexpr uint16_t kAdd = NLM_F_REQUEST | NLM_F_CREATE | NLM_F_EXCL;
 constexpr uint16_t kRtmNewAction = 48;
-constexpr uint16_t kActKind = 1, kActOptions = 2;
 const Bytes kTcamsg = {0, 0, 0, 0};
 
-/// tc_gen: index, capab, action, refcnt, bindcnt; then the kind's words.
-Bytes gen(uint32_t index, int32_t action, std::initializer_list<uint32_t> more = {}, uint32_t refcnt = 0, uint32_t bindcnt = 0) {
-  Bytes b = le32s({index, 0, static_cast<uint32_t>(action), refcnt, bindcnt});
-  for (uint32_t w : more) test::appendLe32(b, w);
-  return b;
-}
-Bytes cat(std::initializer_list<Bytes> parts) {
-  Bytes out;
-  for (const auto& p : parts) out.insert(out.end(), p.begin(), p.end());
-  return out;
-}
-Attrs action(uint16_t order, const char* kind, const Attrs& options) {
-  return Attrs().nest(order, Attrs().str(kActKind, kind).nest(kActOptions, options));
-}
 Bytes addRequest(const TcAction& a) {
   Request r = TcFilterRequests::addActions({a});
   return Bytes(r.bytes().begin(), r.bytes().end());
 }
 Bytes addMessage(const char* kind, const Attrs& options) {
   return test::netlinkMessage(kRtmNewAction, kAdd, kTcamsg, Attrs().nest(1 /* TCA_ACT_TAB */, action(1, kind, options)));
-}
-/// tc_ratespec: cell_log, linklayer ethernet, overhead 0, cell_align, mpu 0, rate.
-Bytes ratespec(uint8_t cellLog, uint16_t cellAlign, uint32_t rate) {
-  Bytes b = {cellLog, 1, 0, 0, static_cast<uint8_t>(cellAlign), static_cast<uint8_t>(cellAlign >> 8), 0, 0};
-  test::appendLe32(b, rate);
-  return b;
 }
 Bytes u64s(std::initializer_list<uint64_t> values) {
   Bytes b;
@@ -70,8 +54,8 @@ TEST(TcActionGolden, PoliceRateTablesPeakAndConform) {
   Bytes rtab, ptab;
   for (uint32_t i = 0; i < 256; i++) test::appendLe32(rtab, 1000 * (i + 1)), test::appendLe32(ptab, 500 * (i + 1));
   // tc_police: index, action (exceed), limit, burst (10240 B = 1280000 ticks), mtu, rate, peakrate, refcnt, bindcnt, capab.
-  Bytes tbf = cat({le32s({0, static_cast<uint32_t>(tcact::kReclassify), 0, 1280000, 2047}), ratespec(3, 0xFFFF, 125000),
-                   ratespec(3, 0xFFFF, 250000), le32s({0, 0, 0})});
+  Bytes tbf = cat({le32s({0, static_cast<uint32_t>(tcact::kReclassify), 0, 1280000, 2047}), ratespec(125000, 3, 0xFFFF),
+                   ratespec(250000, 3, 0xFFFF), le32s({0, 0, 0})});
   Attrs options;
   options.raw(1 /* TBF */, tbf).raw(2 /* RATE */, rtab).raw(3 /* PEAKRATE */, ptab).u32(5 /* RESULT */, 0);
   EXPECT_TRUE(sameBytes(addRequest(TcAction().setOptions(p)), addMessage("police", options)));
@@ -117,7 +101,7 @@ TEST(TcActionGolden, SkbeditEveryField) {
 std::vector<TcAction> dumpOfEveryKind() {
   Bytes tm = u64s({100, 50, 0, 90});  // tcf_t: install, lastuse, expires, firstuse
   Bytes rtab(1024, 0);
-  Bytes tbf = cat({le32s({5, static_cast<uint32_t>(tcact::kDrop), 0, 1280000, 0}), ratespec(3, 0xFFFF, 0xFFFFFFFF), ratespec(0, 0, 0),
+  Bytes tbf = cat({le32s({5, static_cast<uint32_t>(tcact::kDrop), 0, 1280000, 0}), ratespec(0xFFFFFFFF, 3, 0xFFFF), ratespec(0),
                    le32s({1, 1, 0})});
   Attrs tab;
   tab.append(action(1, "gact", Attrs().raw(1 /* TM */, tm).raw(2, gen(3, tcact::kDrop, {}, 2, 1)).flag(4 /* PAD */).raw(3 /* PROB */, {1, 2, 3, 4})));

@@ -10,6 +10,7 @@
 #include "fastlink/tc.hpp"
 #include "rtnl/tc_codec.hpp"
 #include "unit/golden.hpp"
+#include "unit/tc_golden.hpp"
 
 namespace fastlink {
 
@@ -55,6 +56,8 @@ namespace {
 using test::AlignedMessage;
 using test::Attrs;
 using test::Bytes;
+using test::cat;
+using test::ratespec;
 using test::le32s;
 using test::sameBytes;
 using test::tcm;
@@ -64,16 +67,6 @@ constexpr uint16_t kAdd = NLM_F_REQUEST | NLM_F_CREATE | NLM_F_EXCL;
 constexpr uint16_t kTcaKind = 1, kTcaOptions = 2;
 constexpr uint16_t kRtmNewQdisc = 36, kRtmNewTclass = 40;
 
-Bytes ratespec(uint32_t rate) {
-  Bytes b = {0, 1, 0, 0, 0, 0, 0, 0};
-  test::appendLe32(b, rate);
-  return b;
-}
-Bytes cat(std::initializer_list<Bytes> parts) {
-  Bytes out;
-  for (const auto& p : parts) out.insert(out.end(), p.begin(), p.end());
-  return out;
-}
 
 Bytes addQdisc(const std::string& kind, const Attrs& options) {
   return test::netlinkMessage(kRtmNewQdisc, kAdd, tcm(2, 0, 0xFFFFFFFF), Attrs().str(kTcaKind, kind).append(options));
