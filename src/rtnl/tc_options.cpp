@@ -1,5 +1,8 @@
-// Per-kind tc options (TCA_OPTIONS) and statistics (TCA_STATS2, TCA_STATS_APP): one encoder and
-// one decoder per kind, chosen by the kind's name; kinds without a codec are kept raw.
+// Per-kind tc options (TCA_OPTIONS) and statistics (TCA_STATS2, TCA_STATS_APP). Every kind is a
+// row of kKinds: its options type, the kinds and scopes it serves, and its codec, an attribute
+// table (tc_fields.hpp) over a wire struct that mirrors its TCA_OPTIONS one member per attribute
+// (and the struct some kinds put first), with tc's arithmetic between the options and that
+// struct written once per direction. Kinds without a row are kept raw.
 #include <linux/gen_stats.h>
 #include <linux/pkt_sched.h>
 #include <linux/rtnetlink.h>
@@ -11,31 +14,13 @@
 #include <variant>
 
 #include "rtnl/tc_codec.hpp"
-
-namespace fastlink {
-
-std::string tcOptionsKind(const TcOptions& o) {
-  struct Name {
-    std::string operator()(std::monostate) const { return ""; }
-    std::string operator()(const FifoOptions&) const { return "fifo"; }
-    std::string operator()(const PrioOptions&) const { return "prio"; }
-    std::string operator()(const HtbOptions&) const { return "htb"; }
-    std::string operator()(const HtbClassOptions&) const { return "htb class"; }
-    std::string operator()(const FqCodelOptions&) const { return "fq_codel"; }
-    std::string operator()(const FqOptions&) const { return "fq"; }
-    std::string operator()(const NetemOptions&) const { return "netem"; }
-    std::string operator()(const TbfOptions&) const { return "tbf"; }
-    std::string operator()(const RawTcOptions&) const { return "raw"; }
-  };
-  return std::visit(Name{}, o);
-}
-
-}  // namespace fastlink
+#include "rtnl/tc_fields.hpp"
 
 namespace fastlink::rtnl {
 namespace {
 
 constexpr double kUsPerSecond = 1e6;
+constexpr FieldContext kTcContext{"decode tc options"};
 
 uint32_t clamp32(uint64_t v) { return v > UINT32_MAX ? UINT32_MAX : static_cast<uint32_t>(v); }
 /// A computed time or size as a u32: negative or NaN as 0, beyond 2^32-1 as UINT32_MAX. Casting
@@ -49,25 +34,15 @@ uint32_t clampDouble32(double v) {
 uint32_t clampTicks32(double ticks) { return static_cast<uint32_t>(std::min<uint64_t>(roundToUnsigned(ticks), UINT32_MAX)); }
 
 /// A tc_ratespec as tc sends it for a rate in bytes/s: link layer Ethernet (so the kernel needs
-/// no rate table), rates above 32 bits in the kind's *_RATE64 attribute.
+/// no rate table), rates above 32 bits in the kind's *_RATE64 attribute (rate64()).
 tc_ratespec rateSpec(uint64_t rate) {
   tc_ratespec r{};
   r.linklayer = TC_LINKLAYER_ETHERNET;
   r.rate = clamp32(rate);
   return r;
 }
-
-/// TCA_OPTIONS without NLA_F_NESTED, like tc (netem's payload starts with a struct).
-struct OptionsNest {
-  core::MessageWriter& w;
-  std::size_t at;
-  explicit OptionsNest(core::MessageWriter& writer) : w(writer), at(writer.beginNest(TCA_OPTIONS)) {}
-  void end() {
-    w.endNest(at);
-    auto* a = reinterpret_cast<nlattr*>(reinterpret_cast<uint8_t*>(w.header()) + at);
-    a->nla_type = static_cast<uint16_t>(a->nla_type & ~NLA_F_NESTED);
-  }
-};
+/// The *_RATE64 attribute's value: sent only for a rate beyond the ratespec's 32 bits.
+std::optional<uint64_t> rate64(uint64_t rate) { return rate > UINT32_MAX ? std::optional(rate) : std::nullopt; }
 
 uint32_t probability(double fraction) { return static_cast<uint32_t>(std::rint(fraction * UINT32_MAX)); }
 double fraction(uint32_t p) { return static_cast<double>(p) / UINT32_MAX; }
@@ -76,7 +51,73 @@ void checkFraction(const Operation& operation, const char* what, double v) {
   if (!(v >= 0 && v <= 1)) throw invalid(operation, std::string("netem ") + what + " must be between 0% and 100%");
 }
 
-void encodeHtbClass(core::MessageWriter& w, const HtbClassOptions& o, const Operation& operation) {
+/// A kind whose wire struct is its options: the table's members are the options' own.
+template <class Options>
+Options same(const Options& o, const Operation&) { return o; }
+template <class Options>
+TcOptions sameBack(const Options& o) { return o; }
+
+// --- pfifo, bfifo, pfifo_head_drop: tc_fifo_qopt (a u32 limit) is the whole payload.
+
+// --- prio (and pfifo_fast's report): tc_prio_qopt, then TCA_PRIO_MQ when multiqueue is on.
+struct PrioWire {
+  std::optional<tc_prio_qopt> head;
+  std::optional<bool> multiqueue;
+};
+constexpr FieldTable kPrioFields({core::field<1 /* TCA_PRIO_MQ */, &PrioWire::multiqueue, core::Wire::Reported>()});
+
+PrioWire prioWire(const PrioOptions& o, const Operation& operation) {
+  if (o.bands < TCQ_MIN_PRIO_BANDS || o.bands > TCQ_PRIO_BANDS) throw invalid(operation, "prio bands must be 2-16");
+  tc_prio_qopt q{};
+  q.bands = static_cast<int>(o.bands);
+  std::memcpy(q.priomap, o.priomap.data(), sizeof q.priomap);
+  return {q, std::nullopt};
+}
+TcOptions prioOptions(const PrioWire& w) {
+  PrioOptions o;
+  o.bands = static_cast<uint32_t>(w.head->bands);
+  std::memcpy(o.priomap.data(), w.head->priomap, o.priomap.size());
+  o.multiqueue = w.multiqueue.value_or(false);
+  return o;
+}
+
+// --- htb qdisc: tc_htb_glob in TCA_HTB_INIT, the direct queue's length.
+struct HtbWire {
+  std::optional<tc_htb_glob> init;
+  std::optional<uint32_t> directQlen;
+};
+constexpr FieldTable kHtbFields({structField<TCA_HTB_INIT, &HtbWire::init>(),
+                                 core::field<TCA_HTB_DIRECT_QLEN, &HtbWire::directQlen>()});
+
+HtbWire htbWire(const HtbOptions& o, const Operation&) {
+  tc_htb_glob g{};
+  g.version = TC_HTB_PROTOVER;
+  g.rate2quantum = o.r2q;
+  g.defcls = o.defaultClass;
+  return {g, o.directQlen};
+}
+TcOptions htbOptions(const HtbWire& w) {
+  HtbOptions o;
+  if (w.init) {
+    o.version = w.init->version;
+    o.r2q = w.init->rate2quantum;
+    o.defaultClass = w.init->defcls;
+    o.directPackets = w.init->direct_pkts;
+  }
+  o.directQlen = w.directQlen;
+  return o;
+}
+
+// --- htb class: tc_htb_opt in TCA_HTB_PARMS, rates beyond 32 bits before it.
+struct HtbClassWire {
+  std::optional<uint64_t> rate64, ceil64;
+  std::optional<tc_htb_opt> parms;
+};
+constexpr FieldTable kHtbClassFields({core::field<TCA_HTB_RATE64, &HtbClassWire::rate64>(),
+                                      core::field<TCA_HTB_CEIL64, &HtbClassWire::ceil64>(),
+                                      structField<TCA_HTB_PARMS, &HtbClassWire::parms>()});
+
+HtbClassWire htbClassWire(const HtbClassOptions& o, const Operation& operation) {
   if (o.rate == 0) throw invalid(operation, "htb class needs a rate above 0");
   uint64_t ceil = o.ceil.value_or(o.rate);
   if (ceil == 0) throw invalid(operation, "htb ceil must be above 0");
@@ -91,14 +132,68 @@ void encodeHtbClass(core::MessageWriter& w, const HtbClassOptions& o, const Oper
   opt.quantum = o.quantum.value_or(0);
   opt.prio = o.prio.value_or(0);
   if (opt.prio >= TC_HTB_NUMPRIO) throw invalid(operation, "htb prio must be below 8");
-  OptionsNest nest(w);
-  if (o.rate > UINT32_MAX) w.putU64(TCA_HTB_RATE64, o.rate);
-  if (ceil > UINT32_MAX) w.putU64(TCA_HTB_CEIL64, ceil);
-  putStruct(w, TCA_HTB_PARMS, opt);
-  nest.end();
+  return {rate64(o.rate), rate64(ceil), opt};
+}
+TcOptions htbClassOptions(const HtbClassWire& w) {
+  tc_htb_opt p = w.parms.value_or(tc_htb_opt{});
+  HtbClassOptions o;
+  o.rate = w.rate64.value_or(p.rate.rate);
+  o.ceil = w.ceil64.value_or(p.ceil.rate);
+  o.burst = xmitSize(o.rate, p.buffer);
+  o.cburst = xmitSize(*o.ceil, p.cbuffer);
+  o.quantum = p.quantum;
+  o.prio = p.prio;
+  o.level = p.level;
+  return o;
 }
 
-void encodeNetem(core::MessageWriter& w, const NetemOptions& o, const Operation& operation) {
+// --- fq_codel and fq: one u32 attribute per option, the options struct is the wire struct.
+constexpr FieldTable kFqCodelFields({
+    core::field<TCA_FQ_CODEL_LIMIT, &FqCodelOptions::limit>(),
+    core::field<TCA_FQ_CODEL_FLOWS, &FqCodelOptions::flows>(),
+    core::field<TCA_FQ_CODEL_QUANTUM, &FqCodelOptions::quantum>(),
+    core::field<TCA_FQ_CODEL_TARGET, &FqCodelOptions::target>(),
+    core::field<TCA_FQ_CODEL_INTERVAL, &FqCodelOptions::interval>(),
+    bool32Field<TCA_FQ_CODEL_ECN, &FqCodelOptions::ecn>(),
+    core::field<TCA_FQ_CODEL_CE_THRESHOLD, &FqCodelOptions::ceThreshold>(),
+    core::field<TCA_FQ_CODEL_MEMORY_LIMIT, &FqCodelOptions::memoryLimit>(),
+    core::field<TCA_FQ_CODEL_DROP_BATCH_SIZE, &FqCodelOptions::dropBatch>(),
+});
+
+constexpr FieldTable kFqFields({
+    core::field<TCA_FQ_PLIMIT, &FqOptions::limit>(),
+    core::field<TCA_FQ_FLOW_PLIMIT, &FqOptions::flowLimit>(),
+    core::field<TCA_FQ_QUANTUM, &FqOptions::quantum>(),
+    core::field<TCA_FQ_INITIAL_QUANTUM, &FqOptions::initialQuantum>(),
+    bool32Field<TCA_FQ_RATE_ENABLE, &FqOptions::pacing>(),
+    core::field<TCA_FQ_FLOW_MAX_RATE, &FqOptions::maxRate>(),
+    core::field<TCA_FQ_BUCKETS_LOG, &FqOptions::bucketsLog>(),
+    core::field<TCA_FQ_FLOW_REFILL_DELAY, &FqOptions::refillDelay>(),
+    core::field<TCA_FQ_ORPHAN_MASK, &FqOptions::orphanMask>(),
+    core::field<TCA_FQ_CE_THRESHOLD, &FqOptions::ceThreshold>(),
+    core::field<TCA_FQ_HORIZON, &FqOptions::horizon>(),
+});
+
+// --- netem: tc_netem_qopt first, then its attributes (64-bit times are reported only).
+struct NetemWire {
+  std::optional<tc_netem_qopt> head;
+  std::optional<tc_netem_corr> corr;
+  std::optional<tc_netem_reorder> reorder;
+  std::optional<tc_netem_corrupt> corrupt;
+  std::optional<tc_netem_rate> rate;
+  std::optional<uint64_t> rate64, latency64, jitter64;
+};
+constexpr FieldTable kNetemFields({
+    structField<TCA_NETEM_CORR, &NetemWire::corr>(),
+    structField<TCA_NETEM_REORDER, &NetemWire::reorder>(),
+    structField<TCA_NETEM_CORRUPT, &NetemWire::corrupt>(),
+    structField<TCA_NETEM_RATE, &NetemWire::rate>(),
+    core::field<TCA_NETEM_RATE64, &NetemWire::rate64>(),
+    core::field<TCA_NETEM_LATENCY64, &NetemWire::latency64, core::Wire::Reported>(),
+    core::field<TCA_NETEM_JITTER64, &NetemWire::jitter64, core::Wire::Reported>(),
+});
+
+NetemWire netemWire(const NetemOptions& o, const Operation& operation) {
   checkFraction(operation, "loss", o.loss);
   checkFraction(operation, "duplicate", o.duplicate);
   checkFraction(operation, "reorder", o.reorder);
@@ -106,6 +201,7 @@ void encodeNetem(core::MessageWriter& w, const NetemOptions& o, const Operation&
   for (double c : {o.delayCorrelation, o.lossCorrelation, o.duplicateCorrelation, o.reorderCorrelation, o.corruptCorrelation})
     checkFraction(operation, "correlation", c);
   if (o.reorder > 0 && o.delay == 0) throw invalid(operation, "netem reorder needs a delay (packets are reordered by delaying the others)");
+  NetemWire w;
   tc_netem_qopt q{};
   q.limit = o.limit;
   q.loss = probability(o.loss);
@@ -113,31 +209,61 @@ void encodeNetem(core::MessageWriter& w, const NetemOptions& o, const Operation&
   q.gap = o.gap ? o.gap : (o.reorder > 0 ? 1 : 0);
   q.latency = clampTicks32(static_cast<double>(o.delay) * ticksPerMicrosecond());
   q.jitter = clampTicks32(static_cast<double>(o.jitter) * ticksPerMicrosecond());
-  OptionsNest nest(w);
-  w.putEncodedAttributes({reinterpret_cast<const uint8_t*>(&q), sizeof q});
+  w.head = q;
   if (o.delayCorrelation > 0 || o.lossCorrelation > 0 || o.duplicateCorrelation > 0)
-    putStruct(w, TCA_NETEM_CORR,
-              tc_netem_corr{probability(o.delayCorrelation), probability(o.lossCorrelation), probability(o.duplicateCorrelation)});
-  if (o.reorder > 0) putStruct(w, TCA_NETEM_REORDER, tc_netem_reorder{probability(o.reorder), probability(o.reorderCorrelation)});
-  if (o.corrupt > 0) putStruct(w, TCA_NETEM_CORRUPT, tc_netem_corrupt{probability(o.corrupt), probability(o.corruptCorrelation)});
-  if (o.rate > 0) {
-    putStruct(w, TCA_NETEM_RATE, tc_netem_rate{clamp32(o.rate), 0, 0, 0});
-    if (o.rate > UINT32_MAX) w.putU64(TCA_NETEM_RATE64, o.rate);
+    w.corr = tc_netem_corr{probability(o.delayCorrelation), probability(o.lossCorrelation), probability(o.duplicateCorrelation)};
+  if (o.reorder > 0) w.reorder = tc_netem_reorder{probability(o.reorder), probability(o.reorderCorrelation)};
+  if (o.corrupt > 0) w.corrupt = tc_netem_corrupt{probability(o.corrupt), probability(o.corruptCorrelation)};
+  if (o.rate > 0) w.rate = tc_netem_rate{clamp32(o.rate), 0, 0, 0};
+  w.rate64 = rate64(o.rate);
+  return w;
+}
+TcOptions netemOptions(const NetemWire& w) {
+  const tc_netem_qopt& q = *w.head;
+  NetemOptions o;
+  o.limit = q.limit;
+  o.loss = fraction(q.loss);
+  o.duplicate = fraction(q.duplicate);
+  o.gap = q.gap;
+  o.delay = w.latency64 ? *w.latency64 / 1000 : roundToUnsigned(q.latency / ticksPerMicrosecond());
+  o.jitter = w.jitter64 ? *w.jitter64 / 1000 : roundToUnsigned(q.jitter / ticksPerMicrosecond());
+  if (w.corr) {
+    o.delayCorrelation = fraction(w.corr->delay_corr);
+    o.lossCorrelation = fraction(w.corr->loss_corr);
+    o.duplicateCorrelation = fraction(w.corr->dup_corr);
   }
-  nest.end();
+  if (w.reorder) o.reorder = fraction(w.reorder->probability), o.reorderCorrelation = fraction(w.reorder->correlation);
+  if (w.corrupt) o.corrupt = fraction(w.corrupt->probability), o.corruptCorrelation = fraction(w.corrupt->correlation);
+  o.rate = w.rate64 ? *w.rate64 : (w.rate ? w.rate->rate : 0);
+  return o;
 }
 
-void encodeTbf(core::MessageWriter& w, const TbfOptions& o, const Operation& operation) {
+// --- tbf: tc_tbf_qopt in TCA_TBF_PARMS, the buckets in bytes, rates beyond 32 bits.
+struct TbfWire {
+  std::optional<tc_tbf_qopt> parms;
+  std::optional<uint32_t> burst;
+  std::optional<uint64_t> rate64;
+  std::optional<uint32_t> pburst;
+  std::optional<uint64_t> prate64;
+};
+constexpr FieldTable kTbfFields({structField<TCA_TBF_PARMS, &TbfWire::parms>(), core::field<TCA_TBF_BURST, &TbfWire::burst>(),
+                                 core::field<TCA_TBF_RATE64, &TbfWire::rate64>(), core::field<TCA_TBF_PBURST, &TbfWire::pburst>(),
+                                 core::field<TCA_TBF_PRATE64, &TbfWire::prate64>()});
+
+TbfWire tbfWire(const TbfOptions& o, const Operation& operation) {
   if (o.rate == 0) throw invalid(operation, "tbf needs a rate above 0");
   if (o.burst == 0) throw invalid(operation, "tbf needs a burst (burst BYTES)");
   if (o.limit.has_value() == o.latency.has_value()) throw invalid(operation, "tbf needs either limit or latency (one of them)");
   if (o.peakrate && !o.mtu) throw invalid(operation, "tbf peakrate needs an mtu (minburst)");
+  TbfWire w;
   tc_tbf_qopt q{};
   q.rate = rateSpec(o.rate);
   q.buffer = xmitTicks(o.rate, o.burst);
   if (o.peakrate) {
     q.peakrate = rateSpec(*o.peakrate);
     q.mtu = xmitTicks(*o.peakrate, *o.mtu);
+    w.pburst = *o.mtu;
+    w.prate64 = rate64(*o.peakrate);
   }
   if (o.limit) {
     q.limit = *o.limit;
@@ -149,54 +275,139 @@ void encodeTbf(core::MessageWriter& w, const TbfOptions& o, const Operation& ope
     }
     q.limit = clampDouble32(limit);
   }
-  OptionsNest nest(w);
-  putStruct(w, TCA_TBF_PARMS, q);
-  w.putU32(TCA_TBF_BURST, o.burst);
-  if (o.rate > UINT32_MAX) w.putU64(TCA_TBF_RATE64, o.rate);
-  if (o.peakrate) {
-    w.putU32(TCA_TBF_PBURST, *o.mtu);
-    if (*o.peakrate > UINT32_MAX) w.putU64(TCA_TBF_PRATE64, *o.peakrate);
+  w.parms = q;
+  w.burst = o.burst;
+  w.rate64 = rate64(o.rate);
+  return w;
+}
+
+// tc's "lat": the time to send the limit at the rate, less the bucket's time (and the same at
+// the peak rate, if that is longer), in us; none when negative.
+std::optional<uint32_t> tbfLatency(const tc_tbf_qopt& q, const TbfOptions& o) {
+  if (o.rate == 0) return std::nullopt;
+  double limit = static_cast<double>(q.limit);
+  double latency = kUsPerSecond * limit / static_cast<double>(o.rate) - q.buffer / ticksPerMicrosecond();
+  if (o.peakrate && *o.peakrate)
+    latency = std::max(latency, kUsPerSecond * limit / static_cast<double>(*o.peakrate) - q.mtu / ticksPerMicrosecond());
+  if (!(latency >= 0)) return std::nullopt;
+  return clampDouble32(latency);
+}
+
+TcOptions tbfOptions(const TbfWire& w) {
+  tc_tbf_qopt q = w.parms.value_or(tc_tbf_qopt{});
+  TbfOptions o;
+  o.rate = w.rate64.value_or(q.rate.rate);
+  o.burst = w.burst.value_or(xmitSize(o.rate, q.buffer));
+  o.limit = q.limit;
+  if (q.peakrate.rate || w.prate64) {
+    o.peakrate = w.prate64.value_or(q.peakrate.rate);
+    o.mtu = w.pburst.value_or(xmitSize(*o.peakrate, q.mtu));
   }
-  nest.end();
+  o.reportedLatency = tbfLatency(q, o);
+  return o;
 }
 
-void encodeFqCodel(core::MessageWriter& w, const FqCodelOptions& o) {
-  OptionsNest nest(w);
-  if (o.limit) w.putU32(TCA_FQ_CODEL_LIMIT, *o.limit);
-  if (o.flows) w.putU32(TCA_FQ_CODEL_FLOWS, *o.flows);
-  if (o.quantum) w.putU32(TCA_FQ_CODEL_QUANTUM, *o.quantum);
-  if (o.target) w.putU32(TCA_FQ_CODEL_TARGET, *o.target);
-  if (o.interval) w.putU32(TCA_FQ_CODEL_INTERVAL, *o.interval);
-  if (o.ecn) w.putU32(TCA_FQ_CODEL_ECN, *o.ecn ? 1 : 0);
-  if (o.ceThreshold) w.putU32(TCA_FQ_CODEL_CE_THRESHOLD, *o.ceThreshold);
-  if (o.memoryLimit) w.putU32(TCA_FQ_CODEL_MEMORY_LIMIT, *o.memoryLimit);
-  if (o.dropBatch) w.putU32(TCA_FQ_CODEL_DROP_BATCH_SIZE, *o.dropBatch);
-  nest.end();
+/// The table of a kind whose payload is its head struct alone (fifo).
+constexpr std::nullptr_t kNoFields = nullptr;
+
+/// One kind's TCA_OPTIONS codec: options <-> wire struct (toWire validates and computes what tc
+/// computes; both identities where the options are their own wire struct), wire struct <->
+/// bytes by the table. kHead: the wire struct's member holding the struct the payload starts
+/// with (nullptr: the payload is attributes only); a payload shorter than it is kept raw.
+template <class Options, const auto& kTable, auto kHead = nullptr, auto toWire = same<Options>, auto fromWire = sameBack<Options>>
+struct Codec {
+  using W = decltype(toWire(std::declval<const Options&>(), std::declval<const Operation&>()));
+  static void encode(core::MessageWriter& w, const TcOptions& options, const Operation& operation) {
+    W wire = toWire(std::get<Options>(options), operation);
+    // TCA_OPTIONS without NLA_F_NESTED, like tc (netem's payload starts with a struct).
+    std::size_t at = 0;
+    if constexpr (kHead != nullptr) {
+      const auto& head = wire.*kHead;
+      if (!head) return;  // fifo without a limit: no TCA_OPTIONS at all
+      at = w.beginNest(TCA_OPTIONS);
+      w.putEncodedAttributes({reinterpret_cast<const uint8_t*>(&*head), sizeof *head});
+    } else {
+      at = w.beginNest(TCA_OPTIONS);
+    }
+    if constexpr (!std::is_same_v<std::remove_cvref_t<decltype(kTable)>, std::nullptr_t>) kTable.encode(w, wire);
+    w.endNest(at);
+    auto* a = reinterpret_cast<nlattr*>(reinterpret_cast<uint8_t*>(w.header()) + at);
+    a->nla_type = static_cast<uint16_t>(a->nla_type & ~NLA_F_NESTED);
+  }
+  static TcOptions decode(const nlattr* a) {
+    auto payload = core::readBytes(a);
+    W wire{};
+    if constexpr (kHead != nullptr) {
+      using S = typename std::remove_reference_t<decltype(wire.*kHead)>::value_type;
+      if (payload.size() < sizeof(S)) return RawTcOptions{{payload.begin(), payload.end()}};
+      S head;
+      std::memcpy(&head, payload.data(), sizeof head);
+      wire.*kHead = head;
+      payload = payload.subspan(std::min<std::size_t>(MNL_ALIGN(sizeof(S)), payload.size()));
+    }
+    if constexpr (!std::is_same_v<std::remove_cvref_t<decltype(kTable)>, std::nullptr_t>) decodeFields(payload, kTable, wire, kTcContext);
+    return fromWire(wire);
+  }
+};
+enum Scope : uint8_t { kNone = 0, kQdisc = 1, kClass = 2, kBoth = 3 };
+
+/// A row of the kinds fastlink decodes: `name` is tcOptionsKind's for the options (the variant
+/// alternative `index`), `kind` the qdisc kind it serves; encodes/decodes: as a qdisc's or a
+/// class's options.
+struct TcKind {
+  const char* kind;
+  const char* name;
+  std::size_t index;
+  Scope encodes, decodes;
+  void (*encode)(core::MessageWriter&, const TcOptions&, const Operation&);
+  TcOptions (*decode)(const nlattr*);
+};
+
+template <class Options, class C>
+constexpr TcKind kindRow(const char* kind, const char* name, Scope encodes, Scope decodes) {
+  return {kind, name, VariantIndex<Options, TcOptions>::value, encodes, decodes, C::encode, C::decode};
 }
 
-void encodeFq(core::MessageWriter& w, const FqOptions& o) {
-  OptionsNest nest(w);
-  if (o.limit) w.putU32(TCA_FQ_PLIMIT, *o.limit);
-  if (o.flowLimit) w.putU32(TCA_FQ_FLOW_PLIMIT, *o.flowLimit);
-  if (o.quantum) w.putU32(TCA_FQ_QUANTUM, *o.quantum);
-  if (o.initialQuantum) w.putU32(TCA_FQ_INITIAL_QUANTUM, *o.initialQuantum);
-  if (o.pacing) w.putU32(TCA_FQ_RATE_ENABLE, *o.pacing ? 1 : 0);
-  if (o.maxRate) w.putU32(TCA_FQ_FLOW_MAX_RATE, *o.maxRate);
-  if (o.bucketsLog) w.putU32(TCA_FQ_BUCKETS_LOG, *o.bucketsLog);
-  if (o.refillDelay) w.putU32(TCA_FQ_FLOW_REFILL_DELAY, *o.refillDelay);
-  if (o.orphanMask) w.putU32(TCA_FQ_ORPHAN_MASK, *o.orphanMask);
-  if (o.ceThreshold) w.putU32(TCA_FQ_CE_THRESHOLD, *o.ceThreshold);
-  if (o.horizon) w.putU32(TCA_FQ_HORIZON, *o.horizon);
-  nest.end();
-}
+using Fifo = Codec<FifoOptions, kNoFields, &FifoOptions::limit>;
+using Prio = Codec<PrioOptions, kPrioFields, &PrioWire::head, prioWire, prioOptions>;
+using Htb = Codec<HtbOptions, kHtbFields, nullptr, htbWire, htbOptions>;
+using HtbClass = Codec<HtbClassOptions, kHtbClassFields, nullptr, htbClassWire, htbClassOptions>;
+using FqCodel = Codec<FqCodelOptions, kFqCodelFields>;
+using Fq = Codec<FqOptions, kFqFields>;
+using Netem = Codec<NetemOptions, kNetemFields, &NetemWire::head, netemWire, netemOptions>;
+using Tbf = Codec<TbfOptions, kTbfFields, nullptr, tbfWire, tbfOptions>;
 
-bool isFifo(const std::string& kind) { return kind == "pfifo" || kind == "bfifo" || kind == "pfifo_head_drop"; }
+constexpr TcKind kKinds[] = {
+    kindRow<FifoOptions, Fifo>("pfifo", "fifo", kBoth, kBoth),
+    kindRow<FifoOptions, Fifo>("bfifo", "fifo", kBoth, kBoth),
+    kindRow<FifoOptions, Fifo>("pfifo_head_drop", "fifo", kBoth, kBoth),
+    kindRow<PrioOptions, Prio>("prio", "prio", kQdisc, kBoth),
+    kindRow<PrioOptions, Prio>("pfifo_fast", "prio", kNone, kBoth),  // reports a priomap, takes none
+    kindRow<HtbOptions, Htb>("htb", "htb", kQdisc, kQdisc),
+    kindRow<HtbClassOptions, HtbClass>("htb", "htb class", kClass, kClass),
+    kindRow<FqCodelOptions, FqCodel>("fq_codel", "fq_codel", kQdisc, kQdisc),
+    kindRow<FqOptions, Fq>("fq", "fq", kQdisc, kQdisc),
+    kindRow<NetemOptions, Netem>("netem", "netem", kQdisc, kQdisc),
+    kindRow<TbfOptions, Tbf>("tbf", "tbf", kQdisc, kQdisc),
+};
+
 bool takesNoOptions(const std::string& kind) {
   return kind == "mq" || kind == "noqueue" || kind == "ingress" || kind == "clsact" || kind == "pfifo_fast";
 }
 bool hasCodec(const std::string& kind) {
-  return isFifo(kind) || takesNoOptions(kind) || kind == "htb" || kind == "fq_codel" || kind == "fq" || kind == "netem" ||
-         kind == "tbf" || kind == "prio";
+  return takesNoOptions(kind) || std::any_of(std::begin(kKinds), std::end(kKinds), [&](const TcKind& k) { return kind == k.kind; });
+}
+/// The row serving `kind` in `scope` whose options are the variant alternative `index`
+/// (SIZE_MAX: any); nullptr when none does.
+const TcKind* findKind(const std::string& kind, Scope TcKind::*scope, Scope want, std::size_t index = SIZE_MAX) {
+  for (const TcKind& k : kKinds)
+    if (kind == k.kind && (k.*scope & want) && (index == SIZE_MAX || index == k.index)) return &k;
+  return nullptr;
+}
+
+template <class Each>
+void eachNested(const nlattr* nest, Each&& each) {
+  core::forEachAttr(core::readBytes(nest), each);
 }
 
 }  // namespace
@@ -261,233 +472,22 @@ void encodeTcOptions(core::MessageWriter& w, const std::string& kind, const TcOp
     w.putBytes(TCA_OPTIONS, std::get<RawTcOptions>(options).bytes);
     return;
   }
-  auto mismatch = [&] {
-    return invalid(operation, given + " options do not fit " + (isClass ? "a class of kind " : "kind ") +
-                                  (kind.empty() ? std::string("(none)") : kind));
-  };
   if (takesNoOptions(kind)) throw invalid(operation, kind + " takes no options");
-  if (isFifo(kind) && given == "fifo") {
-    auto& o = std::get<FifoOptions>(options);
-    if (!o.limit) return;
-    w.putBytes(TCA_OPTIONS, {reinterpret_cast<const uint8_t*>(&*o.limit), 4});
-  } else if (kind == "htb" && !isClass && given == "htb") {
-    auto& o = std::get<HtbOptions>(options);
-    OptionsNest nest(w);
-    tc_htb_glob g{};
-    g.version = TC_HTB_PROTOVER;
-    g.rate2quantum = o.r2q;
-    g.defcls = o.defaultClass;
-    putStruct(w, TCA_HTB_INIT, g);
-    if (o.directQlen) w.putU32(TCA_HTB_DIRECT_QLEN, *o.directQlen);
-    nest.end();
-  } else if (kind == "htb" && isClass && given == "htb class") {
-    encodeHtbClass(w, std::get<HtbClassOptions>(options), operation);
-  } else if (kind == "fq_codel" && !isClass && given == "fq_codel") {
-    encodeFqCodel(w, std::get<FqCodelOptions>(options));
-  } else if (kind == "fq" && !isClass && given == "fq") {
-    encodeFq(w, std::get<FqOptions>(options));
-  } else if (kind == "netem" && !isClass && given == "netem") {
-    encodeNetem(w, std::get<NetemOptions>(options), operation);
-  } else if (kind == "tbf" && !isClass && given == "tbf") {
-    encodeTbf(w, std::get<TbfOptions>(options), operation);
-  } else if (kind == "prio" && !isClass && given == "prio") {
-    auto& o = std::get<PrioOptions>(options);
-    if (o.bands < TCQ_MIN_PRIO_BANDS || o.bands > TCQ_PRIO_BANDS) throw invalid(operation, "prio bands must be 2-16");
-    tc_prio_qopt q{};
-    q.bands = static_cast<int>(o.bands);
-    std::memcpy(q.priomap, o.priomap.data(), sizeof q.priomap);
-    putStruct(w, TCA_OPTIONS, q);
-  } else {
-    throw mismatch();
-  }
+  const TcKind* codec = findKind(kind, &TcKind::encodes, isClass ? kClass : kQdisc, options.index());
+  if (!codec)
+    throw invalid(operation, given + " options do not fit " + (isClass ? "a class of kind " : "kind ") +
+                                 (kind.empty() ? std::string("(none)") : kind));
+  codec->encode(w, options, operation);
 }
-
-namespace {
-
-template <class Each>
-void eachNested(const nlattr* nest, std::size_t skip, Each&& each) {
-  auto payload = core::readBytes(nest);
-  if (payload.size() < skip) return;
-  forEachAttr(payload.subspan(MNL_ALIGN(skip) <= payload.size() ? MNL_ALIGN(skip) : payload.size()), each);
-}
-
-TcOptions decodeHtb(const nlattr* a, bool isClass) {
-  if (!isClass) {
-    HtbOptions o;
-    eachNested(a, 0, [&](const nlattr* x) {
-      if (core::attrType(x) == TCA_HTB_INIT) {
-        auto g = readStruct<tc_htb_glob>(x);
-        o.version = g.version;
-        o.r2q = g.rate2quantum;
-        o.defaultClass = g.defcls;
-        o.directPackets = g.direct_pkts;
-      } else if (core::attrType(x) == TCA_HTB_DIRECT_QLEN) {
-        o.directQlen = core::readU32(x);
-      }
-    });
-    return o;
-  }
-  HtbClassOptions o;
-  tc_htb_opt p{};
-  std::optional<uint64_t> rate64, ceil64;
-  eachNested(a, 0, [&](const nlattr* x) {
-    switch (core::attrType(x)) {
-      case TCA_HTB_PARMS: p = readStruct<tc_htb_opt>(x); break;
-      case TCA_HTB_RATE64: rate64 = core::readU64(x); break;
-      case TCA_HTB_CEIL64: ceil64 = core::readU64(x); break;
-    }
-  });
-  o.rate = rate64.value_or(p.rate.rate);
-  o.ceil = ceil64.value_or(p.ceil.rate);
-  o.burst = xmitSize(o.rate, p.buffer);
-  o.cburst = xmitSize(*o.ceil, p.cbuffer);
-  o.quantum = p.quantum;
-  o.prio = p.prio;
-  o.level = p.level;
-  return o;
-}
-
-TcOptions decodeNetem(const nlattr* a) {
-  NetemOptions o;
-  auto payload = core::readBytes(a);
-  if (payload.size() < sizeof(tc_netem_qopt)) return RawTcOptions{{payload.begin(), payload.end()}};
-  tc_netem_qopt q;
-  std::memcpy(&q, payload.data(), sizeof q);
-  o.limit = q.limit;
-  o.loss = fraction(q.loss);
-  o.duplicate = fraction(q.duplicate);
-  o.gap = q.gap;
-  o.delay = roundToUnsigned(q.latency / ticksPerMicrosecond());
-  o.jitter = roundToUnsigned(q.jitter / ticksPerMicrosecond());
-  eachNested(a, sizeof q, [&](const nlattr* x) {
-    switch (core::attrType(x)) {
-      case TCA_NETEM_CORR: {
-        auto c = readStruct<tc_netem_corr>(x);
-        o.delayCorrelation = fraction(c.delay_corr);
-        o.lossCorrelation = fraction(c.loss_corr);
-        o.duplicateCorrelation = fraction(c.dup_corr);
-        break;
-      }
-      case TCA_NETEM_REORDER: {
-        auto r = readStruct<tc_netem_reorder>(x);
-        o.reorder = fraction(r.probability);
-        o.reorderCorrelation = fraction(r.correlation);
-        break;
-      }
-      case TCA_NETEM_CORRUPT: {
-        auto r = readStruct<tc_netem_corrupt>(x);
-        o.corrupt = fraction(r.probability);
-        o.corruptCorrelation = fraction(r.correlation);
-        break;
-      }
-      case TCA_NETEM_RATE: if (!o.rate) o.rate = readStruct<tc_netem_rate>(x).rate; break;
-      case TCA_NETEM_RATE64: o.rate = core::readU64(x); break;
-      case TCA_NETEM_LATENCY64: o.delay = static_cast<uint64_t>(core::readU64(x) / 1000); break;
-      case TCA_NETEM_JITTER64: o.jitter = static_cast<uint64_t>(core::readU64(x) / 1000); break;
-    }
-  });
-  return o;
-}
-
-// tc's "lat": the time to send the limit at the rate, less the bucket's time (and the same at
-// the peak rate, if that is longer), in us; none when negative.
-std::optional<uint32_t> tbfLatency(const tc_tbf_qopt& q, const TbfOptions& o) {
-  if (o.rate == 0) return std::nullopt;
-  double limit = static_cast<double>(q.limit);
-  double latency = kUsPerSecond * limit / static_cast<double>(o.rate) - q.buffer / ticksPerMicrosecond();
-  if (o.peakrate && *o.peakrate)
-    latency = std::max(latency, kUsPerSecond * limit / static_cast<double>(*o.peakrate) - q.mtu / ticksPerMicrosecond());
-  if (!(latency >= 0)) return std::nullopt;
-  return clampDouble32(latency);
-}
-
-TcOptions decodeTbf(const nlattr* a) {
-  TbfOptions o;
-  tc_tbf_qopt q{};
-  std::optional<uint64_t> rate64, prate64;
-  std::optional<uint32_t> burst, pburst;
-  eachNested(a, 0, [&](const nlattr* x) {
-    switch (core::attrType(x)) {
-      case TCA_TBF_PARMS: q = readStruct<tc_tbf_qopt>(x); break;
-      case TCA_TBF_RATE64: rate64 = core::readU64(x); break;
-      case TCA_TBF_PRATE64: prate64 = core::readU64(x); break;
-      case TCA_TBF_BURST: burst = core::readU32(x); break;
-      case TCA_TBF_PBURST: pburst = core::readU32(x); break;
-    }
-  });
-  o.rate = rate64.value_or(q.rate.rate);
-  o.burst = burst.value_or(xmitSize(o.rate, q.buffer));
-  o.limit = q.limit;
-  if (q.peakrate.rate || prate64) {
-    o.peakrate = prate64.value_or(q.peakrate.rate);
-    o.mtu = pburst.value_or(xmitSize(*o.peakrate, q.mtu));
-  }
-  o.reportedLatency = tbfLatency(q, o);
-  return o;
-}
-
-TcOptions decodeFqCodel(const nlattr* a) {
-  FqCodelOptions o;
-  eachNested(a, 0, [&](const nlattr* x) {
-    switch (core::attrType(x)) {
-      case TCA_FQ_CODEL_LIMIT: o.limit = core::readU32(x); break;
-      case TCA_FQ_CODEL_FLOWS: o.flows = core::readU32(x); break;
-      case TCA_FQ_CODEL_QUANTUM: o.quantum = core::readU32(x); break;
-      case TCA_FQ_CODEL_TARGET: o.target = core::readU32(x); break;
-      case TCA_FQ_CODEL_INTERVAL: o.interval = core::readU32(x); break;
-      case TCA_FQ_CODEL_ECN: o.ecn = core::readU32(x) != 0; break;
-      case TCA_FQ_CODEL_CE_THRESHOLD: o.ceThreshold = core::readU32(x); break;
-      case TCA_FQ_CODEL_MEMORY_LIMIT: o.memoryLimit = core::readU32(x); break;
-      case TCA_FQ_CODEL_DROP_BATCH_SIZE: o.dropBatch = core::readU32(x); break;
-    }
-  });
-  return o;
-}
-
-TcOptions decodeFq(const nlattr* a) {
-  FqOptions o;
-  eachNested(a, 0, [&](const nlattr* x) {
-    switch (core::attrType(x)) {
-      case TCA_FQ_PLIMIT: o.limit = core::readU32(x); break;
-      case TCA_FQ_FLOW_PLIMIT: o.flowLimit = core::readU32(x); break;
-      case TCA_FQ_QUANTUM: o.quantum = core::readU32(x); break;
-      case TCA_FQ_INITIAL_QUANTUM: o.initialQuantum = core::readU32(x); break;
-      case TCA_FQ_RATE_ENABLE: o.pacing = core::readU32(x) != 0; break;
-      case TCA_FQ_FLOW_MAX_RATE: o.maxRate = core::readU32(x); break;
-      case TCA_FQ_BUCKETS_LOG: o.bucketsLog = core::readU32(x); break;
-      case TCA_FQ_FLOW_REFILL_DELAY: o.refillDelay = core::readU32(x); break;
-      case TCA_FQ_ORPHAN_MASK: o.orphanMask = core::readU32(x); break;
-      case TCA_FQ_CE_THRESHOLD: o.ceThreshold = core::readU32(x); break;
-      case TCA_FQ_HORIZON: o.horizon = core::readU32(x); break;
-    }
-  });
-  return o;
-}
-
-}  // namespace
 
 TcOptions decodeTcOptions(const std::string& kind, const nlattr* a, bool isClass) {
   if (!a) return std::monostate{};
+  if (const TcKind* codec = findKind(kind, &TcKind::decodes, isClass ? kClass : kQdisc)) {
+    TcOptions o = codec->decode(a);
+    // pfifo_fast's struct too short to read: an empty payload is "no options", as for mq.
+    if (!std::holds_alternative<RawTcOptions>(o) || !takesNoOptions(kind)) return o;
+  }
   auto payload = core::readBytes(a);
-  if (isFifo(kind) && payload.size() >= 4) return FifoOptions{core::readU32(a)};
-  if ((kind == "pfifo_fast" || kind == "prio") && payload.size() >= sizeof(tc_prio_qopt)) {
-    auto q = readStruct<tc_prio_qopt>(a);
-    PrioOptions o;
-    o.bands = static_cast<uint32_t>(q.bands);
-    std::memcpy(o.priomap.data(), q.priomap, o.priomap.size());
-    // prio appends TCA_PRIO_MQ after the struct when multiqueue is on.
-    eachNested(a, sizeof q, [&](const nlattr* x) {
-      if (core::attrType(x) == 1 /* TCA_PRIO_MQ */) o.multiqueue = core::readU8(x) != 0;
-    });
-    return o;
-  }
-  if (kind == "htb") return decodeHtb(a, isClass);
-  if (!isClass) {
-    if (kind == "netem") return decodeNetem(a);
-    if (kind == "tbf") return decodeTbf(a);
-    if (kind == "fq_codel") return decodeFqCodel(a);
-    if (kind == "fq") return decodeFq(a);
-  }
   if (takesNoOptions(kind) && payload.empty()) return std::monostate{};
   return RawTcOptions{{payload.begin(), payload.end()}};
 }
@@ -495,7 +495,7 @@ TcOptions decodeTcOptions(const std::string& kind, const nlattr* a, bool isClass
 TcStats decodeTcStats(const std::string& kind, const nlattr* stats2, bool isClass) {
   TcStats s;
   std::optional<uint64_t> packets64;
-  eachNested(stats2, 0, [&](const nlattr* x) {
+  eachNested(stats2, [&](const nlattr* x) {
     switch (core::attrType(x)) {
       case TCA_STATS_BASIC: {
         auto b = readStruct<gnet_stats_basic>(x);
@@ -532,7 +532,7 @@ TcStats decodeTcStats(const std::string& kind, const nlattr* stats2, bool isClas
   if (packets64) s.packets = *packets64;
   if (s.app.empty()) return s;
   const nlattr* app = nullptr;
-  eachNested(stats2, 0, [&](const nlattr* x) { if (core::attrType(x) == TCA_STATS_APP) app = x; });
+  eachNested(stats2, [&](const nlattr* x) { if (core::attrType(x) == TCA_STATS_APP) app = x; });
   if (kind == "htb" && isClass) {
     auto h = readStruct<tc_htb_xstats>(app);
     s.htb = HtbStats{h.lends, h.borrows, h.giants, h.tokens, h.ctokens};
@@ -565,3 +565,15 @@ TcStats decodeTcStats(const std::string& kind, const nlattr* stats2, bool isClas
 }
 
 }  // namespace fastlink::rtnl
+
+namespace fastlink {
+
+std::string tcOptionsKind(const TcOptions& o) {
+  if (std::holds_alternative<std::monostate>(o)) return "";
+  if (std::holds_alternative<RawTcOptions>(o)) return "raw";
+  for (const rtnl::TcKind& k : rtnl::kKinds)
+    if (k.index == o.index()) return k.name;
+  return "";
+}
+
+}  // namespace fastlink

@@ -10,12 +10,15 @@
 #include "fastlink/tc_filter.hpp"
 #include "rtnl/tc_filter_codec.hpp"
 #include "unit/golden.hpp"
+#include "unit/tc_golden.hpp"
 
 namespace fastlink {
 namespace {
 
 using test::Attrs;
 using test::Bytes;
+using test::action;
+using test::gen;
 using test::le32s;
 using test::sameBytes;
 using test::tcm;
@@ -25,19 +28,9 @@ constexpr uint16_t kAdd = NLM_F_REQUEST | NLM_F_CREATE | NLM_F_EXCL;
 constexpr uint16_t kReplace = NLM_F_REQUEST | NLM_F_CREATE | NLM_F_REPLACE;
 constexpr uint16_t kRtmNewTfilter = 44, kRtmDelTfilter = 45, kRtmNewAction = 48, kRtmDelAction = 49, kRtmGetAction = 50;
 constexpr uint16_t kTcaKind = 1, kTcaOptions = 2, kTcaChain = 11;
-constexpr uint16_t kActKind = 1, kActOptions = 2, kActIndex = 3;
+constexpr uint16_t kActKind = 1, kActIndex = 3;
 constexpr uint16_t kN = test::kNlaNested;
 
-/// tc_gen (index, capab, action, refcnt, bindcnt) followed by a kind's words.
-Bytes gen(uint32_t index, int32_t action, std::initializer_list<uint32_t> more = {}) {
-  Bytes b = le32s({index, 0, static_cast<uint32_t>(action), 0, 0});
-  for (uint32_t w : more) test::appendLe32(b, w);
-  return b;
-}
-/// One action of a list: nest N { KIND, OPTIONS { ... } }.
-Attrs action(uint16_t order, const char* kind, const Attrs& options) {
-  return Attrs().nest(order, Attrs().str(kActKind, kind).nest(kActOptions, options));
-}
 constexpr uint32_t info(uint16_t pref, uint16_t protocolBe) { return uint32_t{pref} << 16 | protocolBe; }
 constexpr uint16_t kIpBe = 0x0008, kAllBe = 0x0300;
 

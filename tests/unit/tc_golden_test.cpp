@@ -11,6 +11,7 @@
 #include "fastlink/tc.hpp"
 #include "rtnl/tc_codec.hpp"
 #include "unit/golden.hpp"
+#include "unit/tc_golden.hpp"
 
 namespace fastlink {
 namespace {
@@ -18,6 +19,8 @@ namespace {
 using test::AlignedMessage;
 using test::Attrs;
 using test::Bytes;
+using test::cat;
+using test::ratespec;
 using test::le32s;
 using test::sameBytes;
 using test::tcm;
@@ -27,19 +30,6 @@ constexpr uint16_t kReplace = NLM_F_REQUEST | NLM_F_CREATE | NLM_F_REPLACE;
 // Kernel constants written out, so that a wrong one in src/ is a byte difference.
 constexpr uint16_t kTcaKind = 1, kTcaOptions = 2, kTcaStats2 = 7;
 constexpr uint16_t kRtmNewQdisc = 36, kRtmDelQdisc = 37, kRtmNewTclass = 40, kRtmDelTclass = 41;
-
-/// tc_ratespec: cell_log 0, linklayer ethernet (1), overhead 0, cell_align 0, mpu 0, rate.
-Bytes ratespec(uint32_t rate) {
-  Bytes b = {0, 1, 0, 0, 0, 0, 0, 0};
-  test::appendLe32(b, rate);
-  return b;
-}
-
-Bytes cat(std::initializer_list<Bytes> parts) {
-  Bytes out;
-  for (const auto& p : parts) out.insert(out.end(), p.begin(), p.end());
-  return out;
-}
 
 TEST(TcGolden, PfifoRootWithHandle) {
   // tc qdisc add dev (7) root handle 1: pfifo limit 10

@@ -1,0 +1,95 @@
+// The attribute-table rows tc's attribute spaces need beyond core/attr_fields.hpp's: a kernel
+// struct carried whole in one attribute (tc_htb_opt in TCA_HTB_PARMS, tc_netem_corr in
+// TCA_NETEM_CORR), and a bool sent as a u32 (fq_codel's ecn, fq's pacing). A kind's options are
+// then a FieldTable over a "wire" struct that mirrors its attributes one member each, declared
+// once for encode and decode; tc's arithmetic (ticks, 64-bit rates, probabilities) is a pair
+// of conversions between the options and that struct (tc_options.cpp).
+#pragma once
+
+#include <arpa/inet.h>
+
+#include <type_traits>
+#include <variant>
+
+#include "core/attr_fields.hpp"
+#include "rtnl/codec_helpers.hpp"
+
+namespace fastlink::rtnl {
+
+using core::AttrField;
+using core::FieldContext;
+using core::FieldTable;
+
+/// The row of attribute `kType` for `kMember`, a std::optional of a kernel struct: written as
+/// the struct's bytes when set; read leniently (a short payload reads as zeros, as tc reads it).
+template <uint16_t kType, auto kMember>
+constexpr auto structField() {
+  using Info = decltype(core::fields::ownerOf(kMember));
+  using S = typename std::remove_reference_t<decltype(std::declval<Info&>().*kMember)>::value_type;
+  static_assert(std::is_trivially_copyable_v<S>);
+  using Row = AttrField<Info>;
+  auto put = [](core::MessageWriter& w, const Row&, const Info& info) {
+    if (const auto& s = info.*kMember) putStruct(w, kType, *s);
+  };
+  auto get = [](const nlattr* a, Info& info, const FieldContext&) { return (info.*kMember = readStruct<S>(a), true); };
+  return Row{kType, put, get};
+}
+
+/// The row of attribute `kType` for `kMember`, a std::optional<bool> sent as a u32 0 or 1; any
+/// nonzero value reads as true.
+template <uint16_t kType, auto kMember>
+constexpr auto bool32Field() {
+  using Info = decltype(core::fields::ownerOf(kMember));
+  using Row = AttrField<Info>;
+  auto put = [](core::MessageWriter& w, const Row&, const Info& info) {
+    if (const auto& b = info.*kMember) w.putU32(kType, *b ? 1 : 0);
+  };
+  auto get = [](const nlattr* a, Info& info, const FieldContext&) { return (info.*kMember = core::readU32(a) != 0, true); };
+  return Row{kType, put, get};
+}
+
+/// The row of attribute `kType` for `kMember`, a std::optional integer (a bool: a u8), read as
+/// tc's actions read theirs: a payload shorter than the number reads as zeros beyond it, not as
+/// an error. kBigEndian: in network byte order on the wire (ports, ethertypes, key ids).
+template <uint16_t kType, auto kMember, bool kBigEndian = false>
+constexpr auto looseField() {
+  using Info = decltype(core::fields::ownerOf(kMember));
+  using V = typename std::remove_reference_t<decltype(std::declval<Info&>().*kMember)>::value_type;
+  using Raw = std::conditional_t<std::is_same_v<V, bool>, uint8_t, std::make_unsigned_t<V>>;
+  auto order = [](Raw v) -> Raw {
+    if constexpr (!kBigEndian || sizeof(Raw) == 1) return v;
+    else if constexpr (sizeof(Raw) == 2) return htons(v);
+    else return htonl(v);
+  };
+  using Row = AttrField<Info>;
+  auto put = [](core::MessageWriter& w, const Row&, const Info& info) {
+    if (const auto& v = info.*kMember) putStruct(w, kType, decltype(order)()(static_cast<Raw>(*v)));
+  };
+  auto get = [](const nlattr* a, Info& info, const FieldContext&) {
+    Raw raw = decltype(order)()(readStruct<Raw>(a));
+    if constexpr (std::is_same_v<V, bool>) info.*kMember = raw != 0;
+    else info.*kMember = static_cast<V>(raw);
+    return true;
+  };
+  return Row{kType, put, get};
+}
+
+/// Every attribute of `payload` read by its row of `table`; attributes without a row are passed over.
+template <class W, std::size_t N>
+void decodeFields(std::span<const uint8_t> payload, const FieldTable<W, N>& table, W& wire, const FieldContext& context) {
+  core::forEachAttr(payload, [&](const nlattr* a) { table.decode(a, wire, context); });
+}
+
+/// The position of T among a std::variant's alternatives.
+template <class T, class Variant>
+struct VariantIndex;
+template <class T, class... Ts>
+struct VariantIndex<T, std::variant<Ts...>> {
+  static constexpr std::size_t value = [] {
+    std::size_t i = 0;
+    (void)((std::is_same_v<T, Ts> ? true : (++i, false)) || ...);
+    return i;
+  }();
+};
+
+}  // namespace fastlink::rtnl
