@@ -2,10 +2,11 @@
 // -S's driver counters by ioctl), each as ethtool 6.1 parses, prints and exits; the options of
 // its table (ethtool.c's args[]) fastlink does not implement are refused by name:
 //   fastlink ethtool [ --json ] [ -I ] [ --debug N ] DEV | -s | -a | -A | -c | -C | -g | -G |
-//                    -k | -K | -i | -S | -T | -P | -l | -L ... (kUsage)
+//                    -k | -K | -i | -S | -T | -P | -l | -L | --show-fec | --set-fec |
+//                    --show-tunnels ... (kUsage)
 // The text of every read is laid out like ethtool 6.1's, so scripts that parse it keep working;
-// --json (or the global -j) is ethtool 6.1's JSON where 6.1 has it (-a, -k, -S with groups) and
-// a usage error elsewhere, as in 6.1.
+// --json (or the global -j) is ethtool 6.1's JSON where 6.1 has it (-a, -k, -S with groups,
+// --show-fec) and a usage error elsewhere, as in 6.1.
 #include <fmt/format.h>
 
 #include <linux/ethtool.h>
@@ -37,8 +38,8 @@ namespace {
 constexpr int kEthtoolFailed = 1;
 
 constexpr const char* kUsage = R"(Usage: fastlink ethtool [ FLAGS ] DEV
-       fastlink ethtool [ FLAGS ] { -a | -k | -S } DEV          (--json: ethtool 6.1's JSON)
-       fastlink ethtool [ FLAGS ] { -c | -g | -l | -i | -T | -P } DEV
+       fastlink ethtool [ FLAGS ] { -a | -k | -S | --show-fec } DEV   (--json: ethtool 6.1's JSON)
+       fastlink ethtool [ FLAGS ] { -c | -g | -l | -i | -T | -P | --show-tunnels } DEV
        fastlink ethtool [ FLAGS ] -S DEV [ --all-groups | --groups GROUP... ]
        fastlink ethtool -s DEV [ speed N ] [ lanes N ] [ duplex half|full ] [ autoneg on|off ]
                                [ advertise HEX[/HEX] | advertise MODE on|off ... [ -- ] ]
@@ -53,6 +54,7 @@ constexpr const char* kUsage = R"(Usage: fastlink ethtool [ FLAGS ] DEV
        fastlink ethtool -K DEV FEATURE on|off [ FEATURE on|off ... ]
        fastlink ethtool -C DEV [ adaptive-rx on|off ] [ adaptive-tx on|off ] [ rx-usecs N ]
                                [ rx-frames N ] [ tx-usecs N ] [ tx-frames N ] ...
+       fastlink ethtool --set-fec DEV encoding auto|off|rs|baser|llrs ... [ -- ]
        fastlink ethtool --version | -h
 FLAGS := { --json | -I | --include-statistics | --debug 0 }
 Long option names are ethtool's (--show-channels, --set-ring, ...); ethtool 6.1's other options
@@ -67,7 +69,7 @@ bool parseOnOff(Args& args, std::string_view keyword) {
 
 /// ethtool 6.1's exit status when a request of `action` fails (the device missing or the kernel
 /// refusing), as measured against it: 1 for most; `ethtool DEV` and -s 75, -A 76, -i 71, -G 81,
-/// -K 92 (ethtool's codes per operation), and -S 96 when it cannot read the driver's counter
+/// -K 92, --set-fec 83 (ethtool's codes per operation), and -S 96 when it cannot read the driver's counter
 /// names, 94 when the driver has none.
 int failureStatus(std::string_view action, bool driverStats, const Error& e) {
   if (action.empty() || action == "-s" || action == "--change") return 75;
@@ -75,6 +77,7 @@ int failureStatus(std::string_view action, bool driverStats, const Error& e) {
   if (action == "-i" || action == "--driver") return 71;
   if (action == "-G" || action == "--set-ring") return 81;
   if (action == "-K" || action == "--features" || action == "--offload") return 92;
+  if (action == "--set-fec") return 83;
   if (driverStats && (action == "-S" || action == "--statistics"))
     return e.code() == std::errc::operation_not_supported ? 94 : 96;
   return kEthtoolFailed;
@@ -501,6 +504,59 @@ int showPermanentAddress(Context& ctx, const std::string& dev) {
   return kExitOk;
 }
 
+// ---- --show-fec / --set-fec -----------------------------------------------------------------
+
+// ethtool --show-fec: with -I the FEC counters the driver keeps; --json, 6.1's JSON.
+int showFec(Context& ctx, const std::string& dev, bool statistics) {
+  EthtoolApi& et = ctx.netlink().ethtool();
+  if (ctx.options().json) return printEthtoolJson([&] { return fecJson(dev, et.fec(dev, statistics)); });
+  std::fputs(fecText(dev, et.fec(dev, statistics)).c_str(), stdout);
+  return kExitOk;
+}
+
+/// ethtool 6.1's --set-fec status for a refused request: the kernel's refusal of an encoding
+/// name it does not know exits with it too.
+constexpr int kSetFecFailed = 83;
+
+// ethtool --set-fec DEV encoding WORD... [--]: the whole set of encodings, case-insensitive
+// (auto, off, rs, baser, llrs), `--` ending the list; `encoding` once, as 6.1's parser takes it.
+// What is not one of the five is refused before anything is sent, with the status 6.1 gets
+// when the kernel refuses the name (its "bit name not found").
+int setFec(Context& ctx, const std::string& dev, Args& args) {
+  if (args.done()) throw UsageError("ethtool --set-fec: parameters missing (encoding auto|off|rs|baser|llrs ...)");
+  static constexpr std::pair<const char*, uint32_t> kWords[] = {
+      {"off", ETHTOOL_FEC_OFF}, {"rs", ETHTOOL_FEC_RS}, {"baser", ETHTOOL_FEC_BASER}, {"llrs", ETHTOOL_FEC_LLRS}};
+  FecSettings fec;
+  std::optional<std::string> unknown;
+  while (!args.done()) {
+    std::string word = args.next();
+    if (word != "encoding")
+      throw UsageError(fmt::format("ethtool --set-fec: unknown parameter \"{}\" (it takes encoding auto|off|rs|baser|llrs ...)", word));
+    if (fec.modes) throw UsageError("ethtool --set-fec: duplicate parameter \"encoding\"");
+    if (args.done()) throw UsageError("ethtool --set-fec: no value for parameter \"encoding\"");
+    fec.setModes(0).setAutomatic(false);
+    while (!args.done()) {
+      std::string mode = args.next();
+      if (mode == "--") break;
+      std::string lower = mode;
+      std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+      if (lower == "auto") {
+        fec.automatic = true;
+        continue;
+      }
+      auto known = std::find_if(std::begin(kWords), std::end(kWords), [&](const auto& w) { return lower == w.first; });
+      if (known == std::end(kWords)) unknown = unknown.value_or(mode);
+      else *fec.modes |= known->second;
+    }
+  }
+  if (unknown) {
+    printError(fmt::format("ethtool --set-fec: \"{}\" is not an FEC encoding (auto, off, rs, baser, llrs)", *unknown));
+    return kSetFecFailed;
+  }
+  ctx.netlink().ethtool().setFec(dev, fec);
+  return kExitOk;
+}
+
 // ---- dispatch: ethtool 6.1's option table -------------------------------------------------
 
 /// What precedes the option on ethtool's command line: --json, -I (pause statistics).
@@ -582,12 +638,14 @@ constexpr EthtoolOption kOptions[] = {
     {"--get-tunable", false, nullptr, "tunables"},
     {"--set-tunable", false, nullptr, "tunables"},
     {"--reset", false, nullptr, "resetting components"},
-    {"--show-fec", true, nullptr, "FEC settings"},
-    {"--set-fec", false, nullptr, "FEC settings"},
+    {"--show-fec", true, [](Context& c, const std::string& d, Args& a, const EthtoolFlags& f) {
+       return onlyDevice(a, "--show-fec"), showFec(c, d, f.statistics); }},
+    {"--set-fec", false, [](Context& c, const std::string& d, Args& a, const EthtoolFlags&) { return setFec(c, d, a); }},
     {"-Q|--per-queue", false, nullptr, "per-queue commands"},
     {"--cable-test", true, nullptr, "the cable test"},
     {"--cable-test-tdr", true, nullptr, "the cable test"},
-    {"--show-tunnels", false, nullptr, "tunnel offload information"},
+    {"--show-tunnels", false, [](Context& c, const std::string& d, Args& a, const EthtoolFlags&) {
+       return onlyDevice(a, "--show-tunnels"), std::fputs(tunnelInfoText(d, c.netlink().ethtool().tunnelInfo(d)).c_str(), stdout), kExitOk; }},
     {"--show-module", true, nullptr, "transceiver module settings"},
     {"--set-module", false, nullptr, "transceiver module settings"},
 };
@@ -644,7 +702,7 @@ int runEthtoolCommand(Context& ctx, Args& args) {
     action = args.next();
     if (option->refused)
       throw UsageError(fmt::format("ethtool {} ({}) is not supported by fastlink; it covers DEV, -s, -a, -A, -c, -C, "
-                                   "-g, -G, -k, -K, -i, -S, -T, -P, -l, -L (docs/cli/ethtool.md)",
+                                   "-g, -G, -k, -K, -i, -S, -T, -P, -l, -L, --show-fec, --set-fec, --show-tunnels (docs/cli/ethtool.md)",
                                    action, option->refused));
   }
   if (args.done()) throw UsageError(fmt::format("ethtool {}: a device name is required", action));

@@ -517,4 +517,90 @@ nlohmann::ordered_json pauseJson(std::string_view dev, const PauseInfo& p, std::
   return j;
 }
 
+namespace {
+
+// ethtool 6.1's names of the FEC encodings, in the kernel's link mode order (its --show-fec
+// renames the kernel's "None" to "Off" and "BASER" to "BaseR", the ioctl's spelling).
+constexpr std::pair<uint32_t, const char*> kFecNames[] = {
+    {ETHTOOL_FEC_OFF, "Off"}, {ETHTOOL_FEC_RS, "RS"}, {ETHTOOL_FEC_BASER, "BaseR"}, {ETHTOOL_FEC_LLRS, "LLRS"}};
+
+// The configured encodings as 6.1 lists them: Auto first, then each mode; "None" for none.
+std::vector<std::string> fecConfigured(const FecSettings& fec) {
+  std::vector<std::string> out;
+  if (fec.automatic.value_or(false)) out.emplace_back("Auto");
+  for (const auto& [bit, name] : kFecNames)
+    if (fec.modes.value_or(0) & bit) out.emplace_back(name);
+  if (out.empty()) out.emplace_back("None");
+  return out;
+}
+
+std::string fecActive(const FecSettings& fec) {
+  for (const auto& [bit, name] : kFecNames)
+    if (fec.active && *fec.active == bit) return name;
+  return "None";
+}
+
+// The statistics in 6.1's order: corrected blocks, uncorrectable blocks, corrected bits.
+template <class Each>
+void forEachFecCounter(const FecStats& stats, Each each) {
+  const std::pair<const char*, const std::optional<FecCounter>*> counters[] = {
+      {"corrected_blocks", &stats.correctedBlocks},
+      {"uncorrectable_blocks", &stats.uncorrectableBlocks},
+      {"corrected_bits", &stats.correctedBits}};
+  for (const auto& [name, counter] : counters)
+    if (*counter) each(name, **counter);
+}
+
+}  // namespace
+
+std::string fecText(std::string_view dev, const FecSettings& fec) {
+  std::string s = fmt::format("FEC parameters for {}:\nSupported/Configured FEC encodings:", dev);
+  for (const auto& name : fecConfigured(fec)) s += " " + name;
+  s += fmt::format("\nActive FEC encoding: {}\n", fecActive(fec));
+  if (fec.stats) {
+    bool header = false;
+    forEachFecCounter(*fec.stats, [&](const char* name, const FecCounter& c) {
+      if (!header) s += "Statistics:\n";
+      header = true;
+      s += fmt::format("  {}: {}\n", name, c.total);
+      for (std::size_t lane = 0; lane < c.lanes.size(); ++lane) s += fmt::format("    Lane {}: {}\n", lane, c.lanes[lane]);
+    });
+  }
+  return s;
+}
+
+nlohmann::ordered_json fecJson(std::string_view dev, const FecSettings& fec) {
+  nlohmann::ordered_json j{{"ifname", std::string(dev)}};
+  j["config"] = fecConfigured(fec);
+  j["active"] = nlohmann::ordered_json::array({fecActive(fec)});
+  if (fec.stats) {
+    nlohmann::ordered_json stats = nlohmann::ordered_json::object();
+    forEachFecCounter(*fec.stats, [&](const char* name, const FecCounter& c) {
+      nlohmann::ordered_json counter{{"total", c.total}};
+      if (!c.lanes.empty()) counter["lanes"] = c.lanes;
+      stats[name] = counter;
+    });
+    j["statistics"] = stats;
+  }
+  return j;
+}
+
+// netlink/tunnels.c of 6.1: a table's heading ends with a blank, its types are joined by ", "
+// (none: "none (static entries)"), its entries counted.
+std::string tunnelInfoText(std::string_view dev, const TunnelOffloadInfo& info) {
+  std::string s = fmt::format("Tunnel information for {}:\n", dev);
+  for (std::size_t i = 0; i < info.udpTables.size(); ++i) {
+    const UdpTunnelTable& t = info.udpTables[i];
+    s += fmt::format("  UDP port table {}: \n    Size: {}\n", i, t.size);
+    s += t.types.empty() ? std::string("    Types: none (static entries)\n") : fmt::format("    Types: {}\n", fmt::join(t.types, ", "));
+    if (t.entries.empty()) {
+      s += "    No entries\n";
+      continue;
+    }
+    s += fmt::format("    Entries ({}):\n", t.entries.size());
+    for (const auto& [port, type] : t.entries) s += fmt::format("        port {}, {}\n", port, type);
+  }
+  return s;
+}
+
 }  // namespace fastlink::cli

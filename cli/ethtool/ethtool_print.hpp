@@ -52,6 +52,13 @@ std::string pauseText(std::string_view dev, const PauseInfo& p, std::optional<st
 /// `statistics`: asked with -I (the kernel then always sends the statistics nest).
 nlohmann::ordered_json pauseJson(std::string_view dev, const PauseInfo& p, std::optional<std::pair<bool, bool>> negotiated,
                                  bool statistics = false);
+/// `ethtool --show-fec DEV` (with -I, the statistics the driver keeps), as 6.1 prints it.
+std::string fecText(std::string_view dev, const FecSettings& fec);
+/// `ethtool --json --show-fec DEV`: "config" and "active" arrays of 6.1's names, "statistics"
+/// whenever the kernel sent the nest (-I).
+nlohmann::ordered_json fecJson(std::string_view dev, const FecSettings& fec);
+/// `ethtool --show-tunnels DEV` as 6.1 prints it (6.1 has no JSON for it).
+std::string tunnelInfoText(std::string_view dev, const TunnelOffloadInfo& info);
 /// The pause modes the two ends agree on (ethtool's rule over the Pause and Asym_Pause bits).
 std::optional<std::pair<bool, bool>> negotiatedPause(const LinkModesInfo& modes);
 

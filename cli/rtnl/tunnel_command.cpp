@@ -2,14 +2,15 @@
 // the fallback devices (gre0, tunl0, sit0, ip_vti0, ip6gre0, ip6tnl0, ip6_vti0) by ioctl; fastlink
 // creates, changes and deletes the same tunnels as links of kind gre, ipip, sit (isatap: sit with
 // its ISATAP flag), vti, ip6gre, ip6tnl and vti6, and reads them from a link dump; `6rd` sets a
-// sit's 6rd prefixes over rtnetlink too (IFLA_IPTUN_6RD_*). What only the ioctls can do (prl:
-// ISATAP's potential router list) is refused by name.
+// sit's 6rd prefixes over rtnetlink too (IFLA_IPTUN_6RD_*). `prl` (ISATAP's potential router
+// list), which no netlink message carries, is the library's PrlApi (the sit driver's ioctls).
 //   fastlink [-4|-6] tunnel { add | change | del | show } [ NAME ] [ mode MODE ] [ remote ADDR ]
 //            [ local ADDR ] [ [i|o]seq ] [ [i|o]key KEY ] [ [i|o]csum ] [ ttl TTL ] [ tos TOS ]
 //            [ [no]pmtudisc ] [ dev PHYS_DEV ]   (IPv6 modes: encaplimit, hoplimit, tclass,
 //            flowlabel, dscp inherit, [no]allow-localremote)
 #include <fmt/format.h>
 #include <linux/if_tunnel.h>
+#include <linux/sockios.h>
 #include <netinet/in.h>
 
 #include <cstdlib>
@@ -21,6 +22,7 @@
 
 #include "fastlink/link.hpp"
 #include "fastlink/prefix.hpp"
+#include "fastlink/tunnel_prl.hpp"
 #include "fastlink/link_kinds/gre.hpp"
 #include "fastlink/link_kinds/ip6tnl.hpp"
 #include "fastlink/link_kinds/ipip.hpp"
@@ -50,7 +52,8 @@ Where: NAME := STRING
        TTL  := { 1..255 | inherit }
        KEY  := { DOTTED_QUAD | NUMBER }
        fastlink tunnel 6rd dev NAME { 6rd-prefix PREFIX | 6rd-relay_prefix PREFIX | 6rd-reset }
-(-j prints JSON; tunnel prl is refused: see docs/cli/tunnel.md))";
+       fastlink tunnel prl { prl-default | prl-nodefault | prl-delete } ADDR dev NAME
+(-j prints JSON))";
 
 /// ip's status for the failures its tunnel code reports itself (`return -1`).
 constexpr int kExitTunnelFailed = 1;
@@ -461,6 +464,59 @@ int sixrd(Context& ctx, Args& args) {
   return kExitOk;
 }
 
+// ---- prl --------------------------------------------------------------------------------------
+
+/// ip's do_prl: one entry at a time (prl-default ADDR | prl-nodefault ADDR | prl-delete ADDR)
+/// on `dev NAME`, an ISATAP tunnel's potential router list, by the sit driver's ioctls
+/// (IPrlApi: the library's PrlApi). ip's words and statuses: a word it does not know, two entries
+/// or no device end the command with 255; an address that is not IPv4 with 1; a refused ioctl
+/// with 1 and "NAME: ioctl NUMBER failed: ERRNO TEXT" (0x89f5 SIOCADDPRL, 0x89f6 SIOCDELPRL;
+/// no entry at all is ip's ioctl 0, which every kernel refuses with ENOTTY).
+int prl(Context& ctx, Args& args) {
+  enum class Cmd { None, Add, Delete } cmd = Cmd::None;
+  bool isDefault = false;
+  IpAddress router = IpAddress::parse("0.0.0.0");
+  std::optional<std::string> dev;
+  int entries = 0;
+  auto address = [](const std::string& keyword, const std::string& word) {
+    // get_addr32: default, all and any are 0.0.0.0 (prl-delete's "every router").
+    if (word == "default" || word == "all") return IpAddress::parse("0.0.0.0");
+    return parseEndpoint(keyword, word, false);
+  };
+  while (!args.done()) {
+    std::string w = args.next();
+    if (w == "prl-default" || w == "prl-nodefault") {
+      router = address(w, args.value(w));
+      cmd = Cmd::Add;
+      isDefault = isDefault || w == "prl-default";  // ip ORs PRL_DEFAULT in
+      ++entries;
+    } else if (w == "prl-delete") {
+      router = address(w, args.value(w));
+      cmd = Cmd::Delete;
+      ++entries;
+    } else if (w == "dev") {
+      dev = parseIfname(args.value(w), "dev");
+    } else {
+      throw UsageError(fmt::format("Invalid PRL parameter \"{}\"", w));
+    }
+    if (entries > 1) throw UsageError("One PRL entry at a time");
+  }
+  if (!dev) throw UsageError("Must specify device");
+  const unsigned ioctlNumber = cmd == Cmd::Add ? SIOCADDPRL : cmd == Cmd::Delete ? SIOCDELPRL : 0;
+  if (cmd == Cmd::None)
+    return fail(fmt::format("{}: ioctl 0 failed: {}", *dev, std::make_error_code(std::errc::inappropriate_io_control_operation).message()));
+  try {
+    IPrlApi& routers = ctx.netlink().potentialRouters();
+    if (cmd == Cmd::Add) routers.add(*dev, router, isDefault);
+    else routers.remove(*dev, router);
+  } catch (const Error& e) {
+    // The library's error names the request ("ip tunnel prl prl-default ADDR dev NAME"); ip's
+    // message names the device and the ioctl, and scripts match it.
+    return fail(fmt::format("{}: ioctl {:x} failed: {}", *dev, ioctlNumber, e.code().message()));
+  }
+  return kExitOk;
+}
+
 // ---- show -------------------------------------------------------------------------------------
 
 /// tnl_strproto: the inner protocol's word in `MODE/ip` and `MODE/ipv6`.
@@ -500,8 +556,12 @@ void writeKeys(FieldOut& f, bool gre, const std::optional<uint32_t>& ikey, const
   f.json("flags", flags);
 }
 
+/// An ISATAP tunnel's potential router list, as ip's print_tunnel reads it (SIOCGETPRL with room
+/// for 15 entries); nothing when the read fails, as ip prints nothing then.
+using RouterLists = std::map<std::string, std::vector<PotentialRouter>>;
+
 /// print_tunnel of iptunnel.c.
-void writeV4(FieldOut& f, const LinkInfo& l, const std::map<uint32_t, std::string>& names) {
+void writeV4(FieldOut& f, const LinkInfo& l, const std::map<uint32_t, std::string>& names, const RouterLists& routers) {
   struct Common {
     std::optional<IpAddress> local, remote;
     uint8_t ttl = 0, tos = 0;
@@ -526,6 +586,13 @@ void writeV4(FieldOut& f, const LinkInfo& l, const std::map<uint32_t, std::strin
   f.text("remote ").any("remote", c.remote && !unspecified(*c.remote) ? c.remote->toString() : v4Text(c.remote),
                         "{} ", anyOr(c.remote));
   f.text("local ").any("local", v4Text(c.local), "{}", anyOr(c.local));
+  // ` pdr ADDR` (a default router) or ` pr ADDR` per entry. ip's JSON repeats the key for each;
+  // a JSON object here holds one value per key, the last.
+  if (auto it = routers.find(l.name.value_or("")); it != routers.end())
+    for (const PotentialRouter& r : it->second) {
+      if (r.isDefault) f.any("pdr", " pdr {}", r.address.toString());
+      else f.any("pr", " pr {}", r.address.toString());
+    }
   if (c.dev && c.dev->isIndex() && c.dev->index())
     if (auto it = names.find(c.dev->index()); it != names.end()) f.any("dev", " dev {}", it->second);
   if (c.ttl) f.any("ttl", " ttl {}", unsigned{c.ttl});
@@ -637,9 +704,24 @@ int show(Context& ctx, Args& args, bool v6) {
   if (!v6 && a.name && tunnels.empty())
     return fail(fmt::format("get tunnel \"{}\" failed: No such device", *a.name));
   bool stats = ctx.options().stats > 0 && (v6 || !a.name);  // ip -4 prints a named tunnel without them
+  // ip reads the router list of each ISATAP tunnel it prints (of IPv6 in IPv4, SIT_ISATAP set).
+  RouterLists routers;
+  if (!v6)
+    for (const LinkInfo& l : tunnels) {
+      const IpTunnelInfo* t = l.kindOptions<IpTunnelInfo>();
+      if (*l.kind != "sit" || !t || !(t->flags.value_or(0) & IpTunnelInfo::kIsatap) || t->proto.value_or(IPPROTO_IPV6) != IPPROTO_IPV6 ||
+          !l.name)
+        continue;
+      try {
+        std::vector<PotentialRouter> list = nl.potentialRouters().list(*l.name);
+        if (list.size() > 15) list.resize(15);
+        routers[*l.name] = std::move(list);
+      } catch (const Error&) {
+      }
+    }
   auto write = [&](FieldOut& f, const LinkInfo& l) {
     if (v6) writeV6(f, l, names);
-    else writeV4(f, l, names);
+    else writeV4(f, l, names, routers);
     // tnl_print_stats: text only (ip prints it into its JSON too, breaking it).
     if (stats && l.stats) {
       const LinkStats& s = *l.stats;
@@ -698,9 +780,7 @@ int runTunnel(Context& ctx, Args& args) {
   if (matches(verb, "change")) return add(ctx, rest, v6, true);
   if (matches(verb, "delete")) return del(ctx, rest, v6);
   if (matches(verb, "show") || matches(verb, "lst") || matches(verb, "list")) return show(ctx, rest, v6);
-  if (!v6 && matches(verb, "prl"))
-    throw UsageError("tunnel prl is not supported by fastlink: the potential router list of ISATAP tunnels is set "
-                     "only by ioctl (SIOCADDPRL), not over rtnetlink");
+  if (!v6 && matches(verb, "prl")) return prl(ctx, rest);
   if (!v6 && matches(verb, "6rd")) return sixrd(ctx, rest);
   if (matches(verb, "help")) return printUsage(kUsage);
   throw UsageError(fmt::format("Command \"{}\" is unknown, try \"fastlink tunnel help\"", verb));

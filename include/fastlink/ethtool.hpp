@@ -1,5 +1,5 @@
 // ethtool settings over generic netlink (the kernel's "ethtool" family): link settings (speed,
-// duplex, link modes, wake-on, message level, link state), pause, time stamping, channels
+// duplex, link modes, wake-on, message level, link state), pause, FEC, tunnel offload, time stamping, channels
 // (queues), rings, features (offloads), interrupt coalescing and the standard statistics groups;
 // driver information and the driver's own counters by the SIOCETHTOOL ioctl (no netlink form).
 //
@@ -244,6 +244,53 @@ struct PauseInfo {
 };
 std::span<const EthtoolSetting<PauseInfo>> ethtoolSettings(const PauseInfo&);
 
+/// One FEC counter (`ethtool -I --show-fec`): the device's total and, when the driver counts
+/// per lane, each lane's.
+struct FecCounter {
+  uint64_t total = 0;
+  std::vector<uint64_t> lanes;
+  friend bool operator==(const FecCounter&, const FecCounter&) = default;
+};
+
+/// FEC statistics: a counter the driver does not keep is unset.
+struct FecStats {
+  std::optional<FecCounter> correctedBlocks, uncorrectableBlocks, correctedBits;
+  friend bool operator==(const FecStats&, const FecStats&) = default;
+};
+
+/// Forward error correction (`ethtool --show-fec DEV`; `ethtool --set-fec DEV encoding
+/// auto|off|rs|baser|llrs ...`). Encodings are linux/ethtool.h's ETHTOOL_FEC_* bits (OFF, RS,
+/// BASER, LLRS); on the wire the kernel carries them as the FEC link mode bits, which the
+/// library's table converts. Unset: not reported / not sent.
+///   FecSettings().setModes(ETHTOOL_FEC_RS | ETHTOOL_FEC_BASER).setAutomatic(false)
+struct FecSettings {
+  /// The configured (or, for a driver that reports that, supported) encodings; on set the whole
+  /// set, replacing the configured one (the kernel refuses an empty set with `automatic` off).
+  std::optional<uint32_t> modes;
+  std::optional<bool> automatic;  ///< `auto`: the driver picks the encoding by the link
+  std::optional<uint32_t> active; ///< the encoding in use, one ETHTOOL_FEC_* bit (reported only; unset: none)
+  std::optional<FecStats> stats;  ///< reported when asked for with statistics (the nest may be empty)
+
+  FecSettings& setModes(uint32_t fecBits) { modes = fecBits; return *this; }
+  FecSettings& setAutomatic(bool on) { automatic = on; return *this; }
+  friend bool operator==(const FecSettings&, const FecSettings&) = default;
+};
+
+/// One table of a NIC's UDP tunnel port offload (`ethtool --show-tunnels`): the ports of VXLAN,
+/// GENEVE, ... tunnels the device parses in hardware.
+struct UdpTunnelTable {
+  uint32_t size = 0;               ///< the number of entries it holds
+  std::vector<std::string> types;  ///< the tunnel types it takes ("vxlan", "geneve", "vxlan-gpe"); none: static entries
+  std::vector<std::pair<uint16_t, std::string>> entries;  ///< each port (host order) and its tunnel type
+  friend bool operator==(const UdpTunnelTable&, const UdpTunnelTable&) = default;
+};
+
+/// A device's tunnel offload information (`ethtool --show-tunnels`).
+struct TunnelOffloadInfo {
+  std::vector<UdpTunnelTable> udpTables;
+  friend bool operator==(const TunnelOffloadInfo&, const TunnelOffloadInfo&) = default;
+};
+
 /// Time stamping capabilities (`ethtool -T`): the kernel's names of the bits set.
 struct TsInfo {
   std::vector<std::string> timestamping;  ///< SOF_TIMESTAMPING_* ("software-transmit", ...)
@@ -304,6 +351,12 @@ struct EthtoolRequests {
   static Request setPause(const GenlFamily& family, const Ifref& device, const PauseInfo& pause);
   /// Equivalent to: ethtool -T DEV
   static Request getTsInfo(const GenlFamily& family, const Ifref& device);
+  /// Equivalent to: ethtool --show-fec DEV (with `statistics`: ethtool -I --show-fec DEV)
+  static Request getFec(const GenlFamily& family, const Ifref& device, bool statistics = false);
+  /// Equivalent to: ethtool --set-fec DEV encoding auto|off|rs|baser|llrs ...
+  static Request setFec(const GenlFamily& family, const Ifref& device, const FecSettings& fec);
+  /// Equivalent to: ethtool --show-tunnels DEV
+  static Request getTunnelInfo(const GenlFamily& family, const Ifref& device);
   /// A global string set by its kernel id (e.g. 4 feature names, 16 standard stats group names).
   static Request stringSet(const GenlFamily& family, uint32_t setId);
 };
@@ -355,6 +408,13 @@ class IEthtoolApi {
   virtual void setPause(const Ifref& device, const PauseInfo& pause) = 0;
   /// Equivalent to: ethtool -T DEV
   virtual TsInfo tsInfo(const Ifref& device) = 0;
+  /// Equivalent to: ethtool --show-fec DEV (`statistics`: ethtool -I --show-fec DEV)
+  virtual FecSettings fec(const Ifref& device, bool statistics = false) = 0;
+  /// Sends the set members (modes, automatic). Equivalent to: ethtool --set-fec DEV encoding ...
+  virtual void setFec(const Ifref& device, const FecSettings& fec) = 0;
+  /// The UDP tunnel port tables (entry types named by the kernel's ETH_SS_UDP_TUNNEL_TYPES string
+  /// set). Error(EOPNOTSUPP) for a device without them. Equivalent to: ethtool --show-tunnels DEV
+  virtual TunnelOffloadInfo tunnelInfo(const Ifref& device) = 0;
   /// The SIOCETHTOOL ioctl ETHTOOL_GDRVINFO (the netlink family has no equivalent), sent on
   /// the generic netlink socket so that its namespace applies. Equivalent to: ethtool -i DEV
   virtual DriverInfo driverInfo(const Ifref& device) = 0;
@@ -386,6 +446,9 @@ class EthtoolApi final : public IEthtoolApi, public GenlFamilyApi {
   PauseInfo pause(const Ifref& device, bool statistics = false) override;
   void setPause(const Ifref& device, const PauseInfo& pause) override;
   TsInfo tsInfo(const Ifref& device) override;
+  FecSettings fec(const Ifref& device, bool statistics = false) override;
+  void setFec(const Ifref& device, const FecSettings& fec) override;
+  TunnelOffloadInfo tunnelInfo(const Ifref& device) override;
   DriverInfo driverInfo(const Ifref& device) override;
 
   // family(): the resolved `ethtool` family, for building EthtoolRequests (GenlFamilyApi).

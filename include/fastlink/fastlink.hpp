@@ -40,6 +40,7 @@
 #include "fastlink/tc_filter.hpp"
 #include "fastlink/tcp_metrics.hpp"
 #include "fastlink/token.hpp"
+#include "fastlink/tunnel_prl.hpp"
 #include "fastlink/conntrack.hpp"
 #include "fastlink/types.hpp"
 #include "fastlink/wireguard.hpp"

@@ -36,6 +36,7 @@ class WireGuardApi;
 class MptcpApi;
 class AddrLabelApi;
 class StatsApi;
+class PrlApi;
 class TokenApi;
 class NeighTableApi;
 class MrouteApi;
@@ -81,6 +82,7 @@ class Netlink {
   TcpMetricsApi& tcpMetrics();      ///< fastlink/tcp_metrics.hpp: the TCP metrics cache (ip tcp_metrics)
   NetnsApi& netns();          ///< fastlink/netns_ids.hpp: namespace ids (nsids)
   StatsApi& stats();          ///< fastlink/stats.hpp: per-device statistics by group (ip stats)
+  PrlApi& potentialRouters(); ///< fastlink/tunnel_prl.hpp: an ISATAP tunnel's router list (ip tunnel prl)
   /// fastlink/tune.hpp: a device's queues spread over the CPUs (ethtool channels with sysfs's
   /// IRQ, RPS and XPS files). A new TuneApi each call, since its options (sysfs root, CPUs,
   /// snapshot directory) belong to one use; it keeps this Netlink's ethtool API, not the Netlink.
@@ -179,6 +181,7 @@ class Netlink {
   ApiPtr<TcpMetricsApi> tcpMetrics_{nullptr, nullptr};
   ApiPtr<StatsApi> stats_{nullptr, nullptr};
   ApiPtr<NetnsApi> netns_{nullptr, nullptr};
+  ApiPtr<PrlApi> potentialRouters_{nullptr, nullptr};
 };
 
 }  // namespace fastlink

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "core/engine.hpp"
+#include "core/ioctl_device.hpp"
 #include "fastlink/ethtool.hpp"
 #include "fastlink/netlink.hpp"
 #include "ethtool/ethtool_codec.hpp"
@@ -226,6 +227,17 @@ Request EthtoolRequests::setPause(const GenlFamily& family, const Ifref& device,
 Request EthtoolRequests::getTsInfo(const GenlFamily& family, const Ifref& device) {
   return getRequest(family, ETHTOOL_MSG_TSINFO_GET, device, "ethtool -T");
 }
+// Without ETHTOOL_FLAG_COMPACT_BITSETS, as ethtool asks: the modes come back by name too.
+Request EthtoolRequests::getFec(const GenlFamily& family, const Ifref& device, bool statistics) {
+  return getRequest(family, ETHTOOL_MSG_FEC_GET, device, "ethtool --show-fec", statistics ? ETHTOOL_FLAG_STATS : 0);
+}
+Request EthtoolRequests::getTunnelInfo(const GenlFamily& family, const Ifref& device) {
+  return getRequest(family, ETHTOOL_MSG_TUNNEL_INFO_GET, device, "ethtool --show-tunnels");
+}
+Request EthtoolRequests::setFec(const GenlFamily& family, const Ifref& device, const FecSettings& fec) {
+  return setRequest(family, ETHTOOL_MSG_FEC_SET, device, "ethtool --set-fec", "FEC encoding",
+                    [&](auto& w) { genl::encodeFec(w, fec); });
+}
 
 // ---- EthtoolApi --------------------------------------------------------------------------
 
@@ -338,6 +350,15 @@ void EthtoolApi::setPause(const Ifref& device, const PauseInfo& pause) {
 TsInfo EthtoolApi::tsInfo(const Ifref& device) {
   return queryOne<TsInfo>(EthtoolRequests::getTsInfo(family(), device), genl::decodeTsInfo);
 }
+FecSettings EthtoolApi::fec(const Ifref& device, bool statistics) {
+  return queryOne<FecSettings>(EthtoolRequests::getFec(family(), device, statistics), genl::decodeFec);
+}
+void EthtoolApi::setFec(const Ifref& device, const FecSettings& fec) { execute(EthtoolRequests::setFec(family(), device, fec)); }
+TunnelOffloadInfo EthtoolApi::tunnelInfo(const Ifref& device) {
+  const std::vector<std::string>& types = strings(ETH_SS_UDP_TUNNEL_TYPES);
+  return queryOne<TunnelOffloadInfo>(EthtoolRequests::getTunnelInfo(family(), device),
+                                     [&](const nlmsghdr* m) { return genl::decodeTunnelInfo(m, types); });
+}
 
 namespace {
 
@@ -363,15 +384,7 @@ uint32_t stringCount(int fd, const std::string& device, uint32_t set, const std:
 
 /// The name of `device` (the ioctls take names), looked up by SIOCGIFNAME for an ifindex.
 std::string deviceName(int fd, const Ifref& device, const std::string& option) {
-  if (device.isName()) {
-    validateIfname(device.name());
-    return device.name();
-  }
-  ifreq request{};
-  request.ifr_ifindex = static_cast<int>(device.index());
-  if (::ioctl(fd, SIOCGIFNAME, &request) != 0)
-    throw Error(std::error_code(errno, std::generic_category()), "ethtool " + option + " " + device.toString());
-  return request.ifr_name;
+  return core::ioctlDeviceName(fd, device, "ethtool " + option + " " + device.toString());
 }
 
 /// A fixed-size string of an ioctl reply (NUL-terminated unless it fills the array).

@@ -5,6 +5,7 @@
 #include <linux/ethtool_netlink.h>
 
 #include <algorithm>
+#include <optional>
 #include <type_traits>
 #include <cstring>
 #include <map>
@@ -216,6 +217,72 @@ constexpr FieldTable kTsInfo({
     field<ETHTOOL_A_TSINFO_PHC_INDEX, &TsInfo::phcIndex, Wire::Reported>(),
 });
 
+// FEC: the kernel carries ETHTOOL_FEC_* encodings as these link mode bits (its
+// ethtool_fec_to_link_modes); AUTO travels in an attribute of its own.
+constexpr std::pair<uint32_t, uint32_t> kFecModes[] = {
+    {ETHTOOL_LINK_MODE_FEC_NONE_BIT, ETHTOOL_FEC_OFF},
+    {ETHTOOL_LINK_MODE_FEC_RS_BIT, ETHTOOL_FEC_RS},
+    {ETHTOOL_LINK_MODE_FEC_BASER_BIT, ETHTOOL_FEC_BASER},
+    {ETHTOOL_LINK_MODE_FEC_LLRS_BIT, ETHTOOL_FEC_LLRS},
+};
+uint32_t fecOfLinkMode(uint32_t bit) {
+  for (const auto& [mode, fec] : kFecModes)
+    if (mode == bit) return fec;
+  return 0;
+}
+
+// One counter of the statistics nest: the total, then one u64 per lane.
+std::optional<FecCounter> fecCounter(const nlattr* a) {
+  std::span<const uint8_t> b = core::readBytes(a);
+  if (b.empty()) return std::nullopt;  // the driver does not keep it
+  if (b.size() % 8) throw malformed("FEC statistic of " + std::to_string(b.size()) + " bytes is not whole u64s");
+  std::vector<uint64_t> values(b.size() / 8);
+  std::memcpy(values.data(), b.data(), b.size());
+  return FecCounter{values.front(), std::vector<uint64_t>(values.begin() + 1, values.end())};
+}
+
+constexpr FieldTable kFec({
+    AttrField<FecSettings>{ETHTOOL_A_FEC_MODES,
+                           [](core::MessageWriter& w, const AttrField<FecSettings>&, const FecSettings& x) {
+                             if (!x.modes) return;
+                             BitsetChange change;  // no mask: the whole set
+                             change.size = ETHTOOL_LINK_MODE_FEC_LLRS_BIT + 1;
+                             change.value.assign((change.size + 31) / 32, 0);
+                             for (const auto& [bit, fec] : kFecModes)
+                               if (*x.modes & fec) change.value[bit / 32] |= 1u << (bit % 32);
+                             putBitset(w, ETHTOOL_A_FEC_MODES, change);
+                           },
+                           [](const nlattr* a, FecSettings& x, const FieldContext&) {
+                             EthtoolBitset b = decodeBitset(a);
+                             uint32_t modes = 0;
+                             for (uint32_t i = 0; i < b.size; ++i)
+                               if (b.value[i]) modes |= fecOfLinkMode(i);
+                             x.modes = modes;
+                             return true;
+                           }},
+    field<ETHTOOL_A_FEC_AUTO, &FecSettings::automatic>(),
+    AttrField<FecSettings>{ETHTOOL_A_FEC_ACTIVE, nullptr,
+                           [](const nlattr* a, FecSettings& x, const FieldContext&) {
+                             // A link mode bit; 0 (never a FEC bit) or one the table lacks: none.
+                             if (uint32_t fec = fecOfLinkMode(core::readU32(a))) x.active = fec;
+                             return true;
+                           }},
+    AttrField<FecSettings>{ETHTOOL_A_FEC_STATS, nullptr,
+                           [](const nlattr* a, FecSettings& x, const FieldContext&) {
+                             FecStats stats;
+                             core::forEachAttr(core::nestPayload(a), [&](const nlattr* s) {
+                               switch (core::attrType(s)) {
+                                 case ETHTOOL_A_FEC_STAT_CORRECTED: stats.correctedBlocks = fecCounter(s); break;
+                                 case ETHTOOL_A_FEC_STAT_UNCORR: stats.uncorrectableBlocks = fecCounter(s); break;
+                                 case ETHTOOL_A_FEC_STAT_CORR_BITS: stats.correctedBits = fecCounter(s); break;
+                                 default: break;  // padding
+                               }
+                             });
+                             x.stats = stats;
+                             return true;
+                           }},
+});
+
 }  // namespace
 
 void putBitset(core::MessageWriter& w, uint16_t type, const BitsetChange& change) {
@@ -251,6 +318,36 @@ LinkStateInfo decodeLinkState(const nlmsghdr* message) { return decodeBy(message
 WolInfo decodeWol(const nlmsghdr* message) { return decodeBy(message, kWol); }
 DebugInfo decodeDebug(const nlmsghdr* message) { return decodeBy(message, kDebug); }
 TsInfo decodeTsInfo(const nlmsghdr* message) { return decodeBy(message, kTsInfo); }
+FecSettings decodeFec(const nlmsghdr* message) { return decodeBy(message, kFec); }
+
+TunnelOffloadInfo decodeTunnelInfo(const nlmsghdr* message, const std::vector<std::string>& typeNames) {
+  GenlReply r = decodeGenl(message, ETHTOOL_A_TUNNEL_INFO_MAX);
+  TunnelOffloadInfo out;
+  const nlattr* ports = r.attrs.get(ETHTOOL_A_TUNNEL_INFO_UDP_PORTS);
+  if (!ports) return out;
+  core::forEachAttr(core::nestPayload(ports), [&](const nlattr* table) {
+    if (core::attrType(table) != ETHTOOL_A_TUNNEL_UDP_TABLE) return;
+    AttrTable t = AttrTable::ofNest(table, ETHTOOL_A_TUNNEL_UDP_TABLE_MAX);
+    const nlattr* size = t.get(ETHTOOL_A_TUNNEL_UDP_TABLE_SIZE);
+    if (!size) throw malformed("UDP tunnel table without its size");
+    UdpTunnelTable parsed;
+    parsed.size = core::readU32(size);
+    if (const nlattr* types = t.get(ETHTOOL_A_TUNNEL_UDP_TABLE_TYPES)) parsed.types = setBitNames(types);
+    core::forEachAttr(core::nestPayload(table), [&](const nlattr* entry) {
+      if (core::attrType(entry) != ETHTOOL_A_TUNNEL_UDP_TABLE_ENTRY) return;
+      AttrTable e = AttrTable::ofNest(entry, ETHTOOL_A_TUNNEL_UDP_ENTRY_MAX);
+      const nlattr* port = e.get(ETHTOOL_A_TUNNEL_UDP_ENTRY_PORT);
+      const nlattr* type = e.get(ETHTOOL_A_TUNNEL_UDP_ENTRY_TYPE);
+      if (!port || !type) throw malformed("UDP tunnel entry without its port or type");
+      uint32_t index = core::readU32(type);
+      uint16_t be = core::readU16(port);
+      parsed.entries.emplace_back(static_cast<uint16_t>(be >> 8 | (be & 0xff) << 8),  // network order on the wire
+                                index < typeNames.size() ? typeNames[index] : "type " + std::to_string(index));
+    });
+    out.udpTables.push_back(std::move(parsed));
+  });
+  return out;
+}
 
 PauseInfo decodePause(const nlmsghdr* message) {
   PauseInfo out = decodeBy(message, kPause.table);
@@ -267,6 +364,7 @@ void encodeLinkModes(core::MessageWriter& w, const LinkModesInfo& modes) { kLink
 void encodeLinkInfo(core::MessageWriter& w, const LinkInfoSettings& info) { kLinkInfo.encode(w, info); }
 void encodeWol(core::MessageWriter& w, const WolInfo& wol) { kWol.encode(w, wol); }
 void encodeDebug(core::MessageWriter& w, const DebugInfo& debug) { kDebug.encode(w, debug); }
+void encodeFec(core::MessageWriter& w, const FecSettings& fec) { kFec.encode(w, fec); }
 
 FeaturesInfo decodeFeatures(const nlmsghdr* message, const std::vector<std::string>& names) {
   GenlReply r = decodeGenl(message, ETHTOOL_A_FEATURES_MAX);

@@ -142,12 +142,21 @@ WolInfo decodeWol(const nlmsghdr* message);
 DebugInfo decodeDebug(const nlmsghdr* message);
 PauseInfo decodePause(const nlmsghdr* message);
 TsInfo decodeTsInfo(const nlmsghdr* message);
+/// FEC_GET_REPLY: the FEC link mode bits as ETHTOOL_FEC_* bits; a counter of the statistics nest
+/// whose payload is not whole u64s is Error(malformed_reply).
+FecSettings decodeFec(const nlmsghdr* message);
+/// TUNNEL_INFO_GET_REPLY; `typeNames` is the ETH_SS_UDP_TUNNEL_TYPES string set, which names an
+/// entry's type (a number the set lacks: "type N"). An entry without its port or type, or a
+/// table without its size, is Error(malformed_reply), as ethtool reports it.
+TunnelOffloadInfo decodeTunnelInfo(const nlmsghdr* message, const std::vector<std::string>& typeNames);
 
 /// The SET requests' encoders: the set members by the message's table (after the header).
 void encodeLinkModes(core::MessageWriter& w, const LinkModesInfo& modes);
 void encodeLinkInfo(core::MessageWriter& w, const LinkInfoSettings& info);
 void encodeWol(core::MessageWriter& w, const WolInfo& wol);
 void encodeDebug(core::MessageWriter& w, const DebugInfo& debug);
+/// FEC_SET: the modes as a bitset of FEC link mode bits without a mask (the whole set), `auto`.
+void encodeFec(core::MessageWriter& w, const FecSettings& fec);
 /// FEATURES_GET_REPLY; `names` is the ETH_SS_FEATURES string set (bit index -> name). Bits
 /// without a name are named by verbose bitsets if present, else left out (unused bits).
 FeaturesInfo decodeFeatures(const nlmsghdr* message, const std::vector<std::string>& names);

@@ -293,9 +293,9 @@ TEST_F(EthtoolDifferential, EveryOptionOfEthtoolsTableIsKnown) {
       {"-m|--dump-module-eeprom|--module-info", "the module EEPROM"}, {"--show-eee", "EEE settings"},
       {"--set-eee", "EEE settings"}, {"--set-phy-tunable", "PHY tunables"}, {"--get-phy-tunable", "PHY tunables"},
       {"--get-tunable", "tunables"}, {"--set-tunable", "tunables"}, {"--reset", "resetting components"},
-      {"--show-fec", "FEC settings"}, {"--set-fec", "FEC settings"}, {"-Q|--per-queue", "per-queue commands"},
+      {"-Q|--per-queue", "per-queue commands"},
       {"--cable-test", "the cable test"}, {"--cable-test-tdr", "the cable test"},
-      {"--show-tunnels", "tunnel offload information"}, {"--show-module", "transceiver module settings"},
+      {"--show-module", "transceiver module settings"},
       {"--set-module", "transceiver module settings"},
   };
   const std::string help = ns.exec("ethtool -h").out;
@@ -309,11 +309,11 @@ TEST_F(EthtoolDifferential, EveryOptionOfEthtoolsTableIsKnown) {
       EXPECT_EQ(r.out, "") << option;
       EXPECT_EQ(r.err, "Error: ethtool " + option + " (" + what +
                            ") is not supported by fastlink; it covers DEV, -s, -a, -A, -c, -C, -g, -G, -k, -K, -i, -S, "
-                           "-T, -P, -l, -L (docs/cli/ethtool.md)\n")
+                           "-T, -P, -l, -L, --show-fec, --set-fec, --show-tunnels (docs/cli/ethtool.md)\n")
           << option;
     }
   }
-  EXPECT_EQ(spellings, 54u);
+  EXPECT_EQ(spellings, 51u);
   // ethtool -h's own list, line by line ("ethtool [ FLAGS ] -x|--long DEVNAME"): each spelling
   // is one fastlink knows (the reads run, the sets stop at their missing parameters).
   std::istringstream lines(help);
@@ -373,6 +373,41 @@ TEST_F(EthtoolDifferential, SetsAndTheirRefusalsAreEthtools) {
   }
 }
 
+// FEC and --show-tunnels on a driver without them (veth): ethtool 6.1's refusals, statuses (--show-fec 1, --set-fec
+// 83) and `[ ]` for --json; --set-fec's grammar (one `encoding`, words to `--`) and its usage
+// errors (status 1). An encoding fastlink does not know is refused before sending, with the
+// status ethtool gets from the kernel's refusal (here EOPNOTSUPP comes first): pinned.
+TEST_F(EthtoolDifferential, FecAndTunnelRefusalsAndGrammarAreEthtools) {
+  const std::string noDev = "Error: Cannot find device \"nosuch\"\n";
+  const EthtoolCase cases[] = {
+      {"--show-fec e0"}, {"--json --show-fec e0"}, {"-I --show-fec e0"}, {"--json -I --show-fec t0"},
+      {"--show-fec lo"}, {"--show-fec nosuch", noDev.c_str()}, {"--json --show-fec nosuch", noDev.c_str()},
+      {"--set-fec e0 encoding rs"}, {"--set-fec e0 encoding auto off RS baser LLRS --"}, {"--set-fec e0 encoding --"},
+      {"--set-fec e0 encoding rs --"}, {"--set-fec nosuch encoding off", noDev.c_str()},
+      {"--show-fec e0 extra",
+       "Error: unknown keyword \"extra\" in \"ethtool --show-fec e0 extra\" (word 4; ethtool --show-fec takes only a device)\n"},
+      {"--set-fec e0", "Error: ethtool --set-fec: parameters missing (encoding auto|off|rs|baser|llrs ...)\n"},
+      {"--set-fec e0 bogus", "Error: ethtool --set-fec: unknown parameter \"bogus\" (it takes encoding auto|off|rs|baser|llrs ...)\n"},
+      {"--set-fec e0 encoding rs -- bogus",
+       "Error: ethtool --set-fec: unknown parameter \"bogus\" (it takes encoding auto|off|rs|baser|llrs ...)\n"},
+      {"--set-fec e0 encoding", "Error: ethtool --set-fec: no value for parameter \"encoding\"\n"},
+      {"--set-fec e0 encoding rs -- encoding off", "Error: ethtool --set-fec: duplicate parameter \"encoding\"\n"},
+      {"--set-fec e0 encoding rs bogus", "Error: ethtool --set-fec: \"bogus\" is not an FEC encoding (auto, off, rs, baser, llrs)\n"},
+      {"--set-fec e0 encoding none", "Error: ethtool --set-fec: \"none\" is not an FEC encoding (auto, off, rs, baser, llrs)\n"},
+      {"--json --set-fec e0 encoding rs", "Error: ethtool --set-fec has no JSON output (as in ethtool 6.1)\n"},
+      {"--set-fec", "Error: ethtool --set-fec: a device name is required\n"},
+      // --show-tunnels on a device without UDP tunnel offload: status 1, the kernel's extack (not
+      // bound to an attribute, so ethtool prints it without an offset, then the errno line).
+      {"--show-tunnels e0", "Error: device does not report tunnel offload info\n"},
+      {"--show-tunnels lo", "Error: device does not report tunnel offload info\n"},
+      {"--show-tunnels nosuch", noDev.c_str()},
+      {"--show-tunnels e0 x",
+       "Error: unknown keyword \"x\" in \"ethtool --show-tunnels e0 x\" (word 4; ethtool --show-tunnels takes only a device)\n"},
+      {"--json --show-tunnels e0", "Error: ethtool --show-tunnels has no JSON output (as in ethtool 6.1)\n"},
+  };
+  for (const auto& c : cases) compare(c);
+}
+
 // netdevsim (VM only: tests/vm/run builds it for Debian's 6.1) is the one driver here with rings,
 // coalescing, pause with statistics and settable channels: ethtool's reads of it, case by case
 // against ethtool on the same device, and its sets done by each tool on a device of its own
@@ -381,11 +416,12 @@ class VmNetdevsimEthtool : public EthtoolDifferential {
  protected:
   std::unique_ptr<NetdevsimDevice> a, b;
   std::string mine, theirs;
+  unsigned id = 0;  // netdevsim's device id of `mine`; `theirs` is id + 1
   void SetUp() override {
     if (!std::getenv("FASTLINK_VM")) GTEST_SKIP() << "VM only (tests/vm/run): netdevsim is built there for the VM's kernel";
     if (!NetdevsimDevice::available()) GTEST_SKIP() << "kernel lacks module 'netdevsim'";
     EthtoolDifferential::SetUp();
-    unsigned id = 100 + static_cast<unsigned>(::getpid() % 800);
+    id = 100 + static_cast<unsigned>(::getpid() % 800);
     // Each netdev appears as the kernel's first free ethN outside and is moved in under that
     // name: the first is renamed before the second comes (which has the same name).
     a = std::make_unique<NetdevsimDevice>(ns, id);
@@ -446,6 +482,66 @@ TEST_F(VmNetdevsimEthtool, SetsAreEthtools) {
     for (const char* read : {"-g", "-c", "-a", "-k", "-l"})
       EXPECT_EQ(ethtool(std::string(read) + " " + mine), asMine(ethtool(std::string(read) + " " + theirs))) << line << ": " << read;
   }
+}
+
+// FEC, which netdevsim keeps (it reports what was set, active: the highest encoding set): each
+// --set-fec line by fastlink on `mine` and by ethtool on `theirs`, compared by status, output
+// and what --show-fec (text and JSON, with and without -I) reads back on both; then failures
+// netdevsim injects (its debugfs get_err/set_err) with ethtool's statuses and messages.
+TEST_F(VmNetdevsimEthtool, FecIsEthtools) {
+  for (std::string option : {"--show-fec", "--json --show-fec", "-I --show-fec", "--json -I --show-fec"})
+    compare({(option + " " + mine).c_str()});
+  struct Set {
+    const char* words;
+    const char* flErr = nullptr;  // fastlink's words where it refuses before sending (status: ethtool's)
+  };
+  const Set sets[] = {
+      {"encoding auto"}, {"encoding off"}, {"encoding rs"}, {"encoding baser llrs"}, {"encoding auto rs"},
+      {"encoding RS BaseR --"}, {"encoding LLRS off"}, {"encoding --"}, {"encoding auto"},
+      {"encoding bogus", "Error: ethtool --set-fec: \"bogus\" is not an FEC encoding (auto, off, rs, baser, llrs)\n"},
+      {"encoding tp", "Error: ethtool --set-fec: \"tp\" is not an FEC encoding (auto, off, rs, baser, llrs)\n"},
+      {"encoding none", "Error: ethtool --set-fec: \"none\" is not an FEC encoding (auto, off, rs, baser, llrs)\n"},
+  };
+  for (const auto& set : sets) {
+    SCOPED_TRACE(set.words);
+    auto their = ns.exec("ethtool --set-fec " + theirs + " " + set.words);
+    auto my = cli("ethtool --set-fec " + mine + " " + set.words);
+    EXPECT_EQ(my.status, their.status) << "fastlink: " << my.err << "ethtool: " << their.err;
+    EXPECT_EQ(my.out, asMine(their.out));
+    EXPECT_EQ(my.err, set.flErr ? std::string(set.flErr) : errorShape(asMine(their.err)));
+    for (const char* read : {"--show-fec", "--json --show-fec", "-I --show-fec", "--json -I --show-fec"}) {
+      EXPECT_EQ(ethtool(std::string(read) + " " + mine), asMine(ethtool(std::string(read) + " " + theirs))) << read;
+      compare({(std::string(read) + " " + mine).c_str()});
+    }
+  }
+  // netdevsim's injected errors (debugfs, mounted here if the VM has not): the driver's errno
+  // on a read (status 1, `[ ]` in JSON) and on a set (status 83).
+  // debugfs is the machine's, not the namespace's: written from the test's own namespace.
+  ASSERT_EQ(run("grep -q ' /sys/kernel/debug debugfs ' /proc/mounts || mount -t debugfs none /sys/kernel/debug").status, 0);
+  const std::string dir = "/sys/kernel/debug/netdevsim/netdevsim" + std::to_string(id) + "/ports/0/ethtool/";
+  ASSERT_EQ(run("echo 95 > " + dir + "get_err && echo 22 > " + dir + "set_err").status, 0);
+  for (std::string line : {"--show-fec DEV", "--json --show-fec DEV", "--set-fec DEV encoding rs"}) {
+    line.replace(line.find("DEV"), 3, mine);
+    compare({line.c_str()});
+  }
+  ASSERT_EQ(run("echo 0 > " + dir + "get_err && echo 0 > " + dir + "set_err").status, 0);
+}
+
+// --show-tunnels on netdevsim, whose two UDP port tables (vxlan; geneve and vxlan-gpe) fill as
+// tunnel devices in its namespace open their ports: ethtool's text on the same device, empty
+// and with a VXLAN and a GENEVE port offloaded.
+TEST_F(VmNetdevsimEthtool, TunnelOffloadIsEthtools) {
+  compare({("--show-tunnels " + mine).c_str()});
+  ASSERT_NE(ethtool("--show-tunnels " + mine).find("  UDP port table 0: \n    Size: "), std::string::npos) << ethtool("--show-tunnels " + mine);
+  ns.ip("link set " + mine + " up");
+  ns.ip("link add fl-vx type vxlan id 5 dstport 4789");
+  ns.ip("link add fl-gn type geneve id 6 remote 192.0.2.9");
+  ns.ip("link set fl-vx up");
+  ns.ip("link set fl-gn up");
+  compare({("--show-tunnels " + mine).c_str()});
+  std::string shown = cli("ethtool --show-tunnels " + mine).out;
+  EXPECT_NE(shown.find("        port 4789, vxlan\n"), std::string::npos) << shown;
+  EXPECT_NE(shown.find("        port 6081, geneve\n"), std::string::npos) << shown;
 }
 
 }  // namespace

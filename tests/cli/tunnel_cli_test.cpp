@@ -7,8 +7,11 @@
 
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "cli/cli_fixture.hpp"
+#include "fastlink/netlink.hpp"
+#include "fastlink/tunnel_prl.hpp"
 
 namespace fastlink::test {
 namespace {
@@ -124,7 +127,12 @@ TEST_F(TunnelCliTest, DeleteNeverRemovesWhatIsNoTunnelAndFailuresAreIps) {
     EXPECT_EQ(mine.status, theirs.status) << words << "\nfastlink: " << mine.err << "ip: " << theirs.err;
     EXPECT_FALSE(ipHas("fl-x")) << words;
   }
-  EXPECT_EQ(cli("tunnel prl prl-default 1.1.1.1 dev fl-veth0").status, 255);
+  // The PRL ioctl on a device that is not a sit: the driver's refusal, as ip reports it.
+  auto prl = cli("tunnel prl prl-default 1.1.1.1 dev fl-veth0");
+  auto ipPrl = run(n + "tunnel prl prl-default 1.1.1.1 dev fl-veth0");
+  EXPECT_EQ(prl.status, ipPrl.status);
+  EXPECT_EQ(prl.err, ipPrl.err);
+  EXPECT_EQ(prl.err, "fl-veth0: ioctl 89f5 failed: Operation not supported\n");
 }
 
 // ---- `link add NAME type KIND ...` of the tunnel kinds, against ip -----------------------------
@@ -247,6 +255,102 @@ TEST_F(TunnelKindCliTest, TunnelModesVtiVti6IsatapAnd6rd) {
     auto mine = cli(words), theirs = run("ip -n " + ns.name() + " " + words);
     EXPECT_EQ(mine.status, theirs.status) << words << "\nfastlink: " << mine.err << "ip: " << theirs.err;
   }
+}
+
+// The oracle for `tunnel prl`: `ip tunnel show NAME`, which reads an ISATAP tunnel's potential
+// router list (SIOCGETPRL) and prints each entry as ` pdr ADDR` (default) or ` pr ADDR`: here
+// "ADDR default" or "ADDR", in the kernel's order.
+std::vector<std::string> routersShownByIp(const TestNetns& ns, const std::string& dev) {
+  std::istringstream words(ns.ip("tunnel show " + dev));
+  std::vector<std::string> out;
+  for (std::string w, address; words >> w;)
+    if ((w == "pdr" || w == "pr") && words >> address) out.push_back(address + (w == "pdr" ? " default" : ""));
+  return out;
+}
+
+// `tunnel prl`, line by line against `ip tunnel prl`: ip on one ISATAP tunnel, fastlink on
+// another made the same; each line's exit status and message are ip's (a usage error in
+// fastlink's `Error: ` shape), and `ip tunnel show` prints the same list for both after each
+// line. fastlink's `tunnel show` prints it as ip does; the library's PrlApi::list() is what ip shows.
+TEST_F(TunnelKindCliTest, PotentialRouterListIsIps) {
+  FASTLINK_REQUIRE_KIND("sit");
+  // IPv6 in IPv4 (`mode ip6ip`): ip's show reads the list only for such a tunnel, and
+  // `link add type sit` alone makes one of protocol `any`.
+  ns.ip("link add ip-isa type sit mode ip6ip isatap local 192.0.2.1");
+  ns.ip("link add fl-isa type sit mode ip6ip isatap local 192.0.2.2");
+  ns.ip("link add fl-veth type veth peer name fl-peer");
+  ASSERT_EQ(routersShownByIp(ns, "fl-isa"), std::vector<std::string>{});
+  struct Line {
+    std::string words;    // after `tunnel prl`; DEV is the tunnel (ip-isa for ip, fl-isa for fastlink)
+    bool sameErr = true;  // false: ip's and fastlink's words for a missing value differ; status only
+  };
+  const Line lines[] = {
+      {"prl-default 192.0.2.10 dev DEV"},
+      {"prl-default 192.0.2.10 dev DEV"},  // listed already: EEXIST
+      {"prl-nodefault 192.0.2.10 dev DEV"},
+      {"prl-nodefault 192.0.2.11 dev DEV"},
+      {"dev DEV prl-nodefault 192.0.2.12"},
+      {"prl-delete 192.0.2.99 dev DEV"},  // not listed: ENXIO
+      {"prl-delete 192.0.2.10 dev DEV"},
+      {"prl-default 0.0.0.0 dev DEV"},  // EINVAL
+      {"prl-default any dev DEV"},
+      {"dev DEV"},  // no entry: ip's ioctl 0
+      {"prl-default bogus dev DEV"},
+      {"prl-default 2001:db8::1 dev DEV"},
+      {"prl-default 192.0.2.13/24 dev DEV"},
+      {"bogus 1 dev DEV"},
+      {"prl-default 192.0.2.14 prl-delete 192.0.2.11 dev DEV"},
+      {"prl-default 192.0.2.14"},
+      {"prl-default 192.0.2.14 dev nosuch"},
+      {"prl-default 192.0.2.14 dev fl-veth"},  // not a sit: EOPNOTSUPP
+      {"prl-default", false},
+      {"prl-default 192.0.2.14 dev", false},
+      {"prl-delete all dev DEV"},  // 0.0.0.0: every router
+      {"prl-delete any dev DEV"},  // none left: ENXIO
+      {"prl-nodefault 192.0.2.15 dev DEV"},
+  };
+  auto on = [](std::string words, const std::string& dev) {
+    for (std::size_t at; (at = words.find("DEV")) != std::string::npos;) words.replace(at, 3, dev);
+    return words;
+  };
+  auto plain = [](std::string err) { return err.starts_with("Error: ") ? err.substr(7) : err; };
+  Netlink nl(NetlinkOptions{.netns = Netns::named(ns.name())});
+  for (const auto& line : lines) {
+    SCOPED_TRACE(line.words);
+    auto theirs = run("ip -n " + ns.name() + " tunnel prl " + on(line.words, "ip-isa"));
+    auto mine = cli("tunnel prl " + on(line.words, "fl-isa"));
+    EXPECT_EQ(mine.status, theirs.status) << "fastlink: " << mine.err << "ip: " << theirs.err;
+    EXPECT_EQ(mine.out, theirs.out);
+    // ip names its own tunnel in the message: fastlink's is fl-isa.
+    std::string ipErr = plain(theirs.err);
+    for (std::size_t at; (at = ipErr.find("ip-isa")) != std::string::npos;) ipErr.replace(at, 6, "fl-isa");
+    if (line.sameErr) {
+      EXPECT_EQ(plain(mine.err), ipErr);
+    }
+    std::vector<std::string> ours = routersShownByIp(ns, "fl-isa");
+    EXPECT_EQ(ours, routersShownByIp(ns, "ip-isa"));
+    auto shown = cli("tunnel show fl-isa");
+    EXPECT_EQ(shown.out, ns.ip("tunnel show fl-isa"));
+    std::vector<std::string> listed;
+    for (const PotentialRouter& r : nl.potentialRouters().list("fl-isa"))
+      listed.push_back(r.address.toString() + (r.isDefault ? " default" : ""));
+    EXPECT_EQ(listed, ours);
+  }
+  EXPECT_EQ(routersShownByIp(ns, "fl-isa"), std::vector<std::string>{"192.0.2.15"});
+  EXPECT_EQ(routersShownByIp(ns, "ip-isa"), std::vector<std::string>{"192.0.2.15"});
+  // The library's errors: errno and the request in ip's words; SIOCCHGPRL, which ip has no word for.
+  try {
+    nl.potentialRouters().add("fl-isa", IpAddress::parse("192.0.2.15"), true);
+    ADD_FAILURE() << "a listed router was added again";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), std::errc::file_exists);
+    EXPECT_NE(std::string(e.what()).find("ip tunnel prl prl-default 192.0.2.15 dev fl-isa"), std::string::npos) << e.what();
+  }
+  nl.potentialRouters().change("fl-isa", IpAddress::parse("192.0.2.15"), true);
+  EXPECT_EQ(routersShownByIp(ns, "fl-isa"), std::vector<std::string>{"192.0.2.15 default"});
+  EXPECT_THROW(nl.potentialRouters().change("fl-isa", IpAddress::parse("192.0.2.16"), true), Error);
+  EXPECT_THROW(nl.potentialRouters().add("fl-isa", IpAddress::parse("2001:db8::1"), true), Error);
+  EXPECT_EQ(routersShownByIp(ns, "fl-isa"), std::vector<std::string>{"192.0.2.15 default"});
 }
 
 }  // namespace

@@ -2,7 +2,7 @@
 // message body (genlmsghdr + attributes); the harness puts an nlmsghdr in front, as the engine
 // hands over a message that passed mnl_nlmsg_ok, and the genl command byte picks the decoder
 // (the kernel's reply command numbers: 1 strset, 12 features, 16 rings, 18 channels,
-// 20 coalesce, 33 stats; anything else tries them all). Every input is also decoded as a
+// 20 coalesce, 29 tunnel info, 30 FEC, 33 stats; anything else tries them all). Every input is also decoded as a
 // notification (decodeEthtoolEvent: 13 features, 17 rings, 19 channels, 21 coalesce).
 #include <linux/netlink.h>
 #include "fuzz_message.hpp"
@@ -33,7 +33,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   nlmsghdr* h = message.header();
   using namespace fastlink::genl;
   uint8_t cmd = size ? data[0] : 0;
-  bool all = cmd != 1 && cmd != 12 && cmd != 16 && cmd != 18 && cmd != 20 && cmd != 33;
+  bool all = cmd != 1 && cmd != 12 && cmd != 16 && cmd != 18 && cmd != 20 && cmd != 29 && cmd != 30 && cmd != 33;
   std::vector<std::string> names;
   if (cmd == 1 || all) guarded([&] { names = decodeStringSet(h); });
   if (cmd == 12 || all) guarded([&] {
@@ -44,6 +44,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (cmd == 16 || all) guarded([&] { (void)decodeRings(h); });
   if (cmd == 18 || all) guarded([&] { (void)decodeChannels(h); });
   if (cmd == 20 || all) guarded([&] { (void)decodeCoalesce(h); });
+  if (cmd == 29 || all) guarded([&] {
+      auto t = decodeTunnelInfo(h, names);
+      volatile std::size_t sink = t.udpTables.size();
+      (void)sink;
+    });
+  if (cmd == 30 || all) guarded([&] {
+      auto f = decodeFec(h);
+      volatile std::size_t sink = f.stats && f.stats->correctedBlocks ? f.stats->correctedBlocks->lanes.size() : 0;
+      (void)sink;
+    });
   if (cmd == 33 || all) guarded([&] {
       auto g = decodeStats(h);
       volatile std::size_t sink = g.size();

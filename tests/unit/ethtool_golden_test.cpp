@@ -513,5 +513,118 @@ TEST(EthtoolLinkText, AutonegAdvertisesTheSupportedSpeedsOnly) {
   EXPECT_EQ(c.mask, c.value);
 }
 
+// ---- FEC (`ethtool --show-fec`, `--set-fec`) ------------------------------------------------
+// Messages: FEC_GET 29, FEC_SET 30, FEC_GET_REPLY 30. FEC: HEADER 1, MODES 2, AUTO 3, ACTIVE 4,
+// STATS 5 { PAD 1, CORRECTED 2, UNCORR 3, CORR_BITS 4 }; header flag STATS 4. The encodings are
+// link mode bits: FEC_NONE 49 (ethtool's "Off"), FEC_RS 50, FEC_BASER 51, FEC_LLRS 74.
+
+Bytes le64s(std::initializer_list<uint64_t> values) {
+  Bytes b;
+  for (uint64_t v : values) test::appendLe64(b, v);
+  return b;
+}
+
+TEST(EthtoolFecGolden, GetAndSetAsEthtoolSendsThem) {
+  EXPECT_TRUE(sameBytes(EthtoolRequests::getFec(kEthtool, "e1").bytes(), expected(29, Attrs().nest(1, devName("e1")))));
+  EXPECT_TRUE(sameBytes(EthtoolRequests::getFec(kEthtool, "e1", true).bytes(),
+                        expected(29, Attrs().nest(1, devName("e1").u32(3, 4)))));
+  // rs llrs, auto off: the whole set (NOMASK) of 75 bits, words 0, bit 50 -> word 1 bit 18,
+  // bit 74 -> word 2 bit 10; then AUTO 0.
+  FecSettings fec = FecSettings().setModes(ETHTOOL_FEC_RS | ETHTOOL_FEC_LLRS).setAutomatic(false);
+  fec.active = ETHTOOL_FEC_RS;  // reported only
+  EXPECT_TRUE(sameBytes(EthtoolRequests::setFec(kEthtool, "e1", fec).bytes(),
+                        expected(30, Attrs().nest(1, devName("e1"))
+                                         .nest(2, Attrs().flag(1).u32(2, 75).raw(4, test::le32s({0, 1u << 18, 1u << 10})))
+                                         .u8(3, 0))));
+  // auto alone (the configured modes kept): only AUTO; off: bit 49 (word 1 bit 17).
+  EXPECT_TRUE(sameBytes(EthtoolRequests::setFec(kEthtool, "e1", FecSettings().setAutomatic(true)).bytes(),
+                        expected(30, Attrs().nest(1, devName("e1")).u8(3, 1))));
+  EXPECT_TRUE(sameBytes(EthtoolRequests::setFec(kEthtool, "e1", FecSettings().setModes(ETHTOOL_FEC_OFF)).bytes(),
+                        expected(30, Attrs().nest(1, devName("e1"))
+                                         .nest(2, Attrs().flag(1).u32(2, 75).raw(4, test::le32s({0, 1u << 17, 0}))))));
+  EXPECT_THROW(EthtoolRequests::setFec(kEthtool, "e1", FecSettings()), Error);
+}
+
+// A reply as the kernel lays it out for a driver with statistics: verbose NOMASK modes by name,
+// AUTO, ACTIVE as a link mode bit, counters with a total and per-lane values (one left empty:
+// the driver does not keep it).
+Bytes fecReply() {
+  Attrs modes = Attrs().flag(1).u32(2, 93).nestNoFlag(3, bit(49, "None", true).append(bit(51, "BASER", true)).append(bit(74, "LLRS", true)));
+  Attrs stats = Attrs().raw(2, le64s({10, 4, 6})).raw(3, Bytes{}).raw(4, le64s({7}));
+  return reply(30, Attrs().nestNoFlag(1, devName("eth0")).nestNoFlag(2, modes).u8(3, 1).u32(4, 51).nestNoFlag(5, stats));
+}
+
+TEST(EthtoolFecDecode, ModesActiveAndStatistics) {
+  AlignedMessage m(fecReply());
+  FecSettings got = genl::decodeFec(m.as<nlmsghdr>());
+  EXPECT_EQ(got.modes, uint32_t{ETHTOOL_FEC_OFF | ETHTOOL_FEC_BASER | ETHTOOL_FEC_LLRS});
+  EXPECT_EQ(got.automatic, true);
+  EXPECT_EQ(got.active, uint32_t{ETHTOOL_FEC_BASER});
+  ASSERT_TRUE(got.stats);
+  EXPECT_EQ(got.stats->correctedBlocks, (FecCounter{10, {4, 6}}));
+  EXPECT_FALSE(got.stats->uncorrectableBlocks);
+  EXPECT_EQ(got.stats->correctedBits, (FecCounter{7, {}}));
+  // No ACTIVE (the kernel leaves it out when nothing is active), no statistics nest.
+  AlignedMessage bare(reply(30, Attrs().nestNoFlag(2, Attrs().flag(1).u32(2, 93)).u8(3, 0)));
+  FecSettings none = genl::decodeFec(bare.as<nlmsghdr>());
+  EXPECT_EQ(none.modes, 0u);
+  EXPECT_FALSE(none.active);
+  EXPECT_FALSE(none.stats);
+  // A counter that is not whole u64s is a malformed reply.
+  AlignedMessage bad(reply(30, Attrs().nestNoFlag(5, Attrs().raw(2, {1, 2, 3}))));
+  EXPECT_THROW(genl::decodeFec(bad.as<nlmsghdr>()), Error);
+}
+
+// ethtool 6.1's text and JSON of that reply (netlink/fec.c): Auto first, None shown as Off and
+// BASER as BaseR, lanes under their counter; "None" when nothing is configured or active.
+TEST(EthtoolFecText, LikeEthtool) {
+  AlignedMessage m(fecReply());
+  FecSettings fec = genl::decodeFec(m.as<nlmsghdr>());
+  EXPECT_EQ(cli::fecText("eth0", fec),
+            "FEC parameters for eth0:\nSupported/Configured FEC encodings: Auto Off BaseR LLRS\nActive FEC encoding: BaseR\n"
+            "Statistics:\n  corrected_blocks: 10\n    Lane 0: 4\n    Lane 1: 6\n  corrected_bits: 7\n");
+  EXPECT_EQ(cli::fecJson("eth0", fec).dump(),
+            R"({"ifname":"eth0","config":["Auto","Off","BaseR","LLRS"],"active":["BaseR"],)"
+            R"("statistics":{"corrected_blocks":{"total":10,"lanes":[4,6]},"corrected_bits":{"total":7}}})");
+  FecSettings empty;
+  empty.modes = 0;
+  empty.stats = FecStats{};
+  EXPECT_EQ(cli::fecText("e0", empty), "FEC parameters for e0:\nSupported/Configured FEC encodings: None\nActive FEC encoding: None\n");
+  EXPECT_EQ(cli::fecJson("e0", empty).dump(), R"({"ifname":"e0","config":["None"],"active":["None"],"statistics":{}})");
+}
+
+// ---- tunnel offload (`ethtool --show-tunnels`) -------------------------------------------------
+// TUNNEL_INFO_GET 28 (reply 29): HEADER 1, UDP_PORTS 2 { TABLE 1 { SIZE 1, TYPES 2 (bitset),
+// ENTRY 3 { PORT 1 (be16), TYPE 2 (u32: ETH_SS_UDP_TUNNEL_TYPES index) } } }.
+
+TEST(EthtoolTunnelInfo, RequestDecodeAndText) {
+  EXPECT_TRUE(sameBytes(EthtoolRequests::getTunnelInfo(kEthtool, "e1").bytes(), expected(28, Attrs().nest(1, devName("e1")))));
+  const std::vector<std::string> types{"vxlan", "geneve", "vxlan-gpe"};
+  Attrs vxlanTable = Attrs().u32(1, 4).nestNoFlag(2, Attrs().flag(1).u32(2, 3).nestNoFlag(3, bit(0, "vxlan", true)))
+                         .nestNoFlag(3, Attrs().raw(1, {0x12, 0xb5}).u32(2, 0));  // 4789 in network order
+  Attrs genevTable = Attrs().u32(1, 4).nestNoFlag(2, Attrs().flag(1).u32(2, 3).nestNoFlag(3, bit(1, "geneve", true).append(bit(2, "vxlan-gpe", true))));
+  Attrs staticTable = Attrs().u32(1, 1).nestNoFlag(2, Attrs().flag(1).u32(2, 3)).nestNoFlag(3, Attrs().raw(1, {0x17, 0xc1}).u32(2, 7));
+  AlignedMessage m(reply(29, Attrs().nestNoFlag(1, devName("nsim0"))
+                                 .nestNoFlag(2, Attrs().nestNoFlag(1, vxlanTable).nestNoFlag(1, genevTable).nestNoFlag(1, staticTable))));
+  TunnelOffloadInfo info = genl::decodeTunnelInfo(m.as<nlmsghdr>(), types);
+  ASSERT_EQ(info.udpTables.size(), 3u);
+  EXPECT_EQ(info.udpTables[0], (UdpTunnelTable{4, {"vxlan"}, {{4789, "vxlan"}}}));
+  EXPECT_EQ(info.udpTables[1], (UdpTunnelTable{4, {"geneve", "vxlan-gpe"}, {}}));
+  EXPECT_EQ(info.udpTables[2], (UdpTunnelTable{1, {}, {{6081, "type 7"}}}));
+  EXPECT_EQ(cli::tunnelInfoText("nsim0", info),
+            "Tunnel information for nsim0:\n"
+            "  UDP port table 0: \n    Size: 4\n    Types: vxlan\n    Entries (1):\n        port 4789, vxlan\n"
+            "  UDP port table 1: \n    Size: 4\n    Types: geneve, vxlan-gpe\n    No entries\n"
+            "  UDP port table 2: \n    Size: 1\n    Types: none (static entries)\n    Entries (1):\n        port 6081, type 7\n");
+  // A device without tables (none offloaded): the heading alone.
+  AlignedMessage bare(reply(29, Attrs().nestNoFlag(1, devName("e0"))));
+  EXPECT_EQ(cli::tunnelInfoText("e0", genl::decodeTunnelInfo(bare.as<nlmsghdr>(), types)), "Tunnel information for e0:\n");
+  // An entry without its type, a table without its size: malformed.
+  AlignedMessage noType(reply(29, Attrs().nestNoFlag(2, Attrs().nestNoFlag(1, Attrs().u32(1, 4).nestNoFlag(3, Attrs().raw(1, {0, 1}))))));
+  EXPECT_THROW(genl::decodeTunnelInfo(noType.as<nlmsghdr>(), types), Error);
+  AlignedMessage noSize(reply(29, Attrs().nestNoFlag(2, Attrs().nestNoFlag(1, Attrs()))));
+  EXPECT_THROW(genl::decodeTunnelInfo(noSize.as<nlmsghdr>(), types), Error);
+}
+
 }  // namespace
 }  // namespace fastlink

@@ -44,6 +44,9 @@ class MockEthtoolApi : public IEthtoolApi {
   MOCK_METHOD(fastlink::PauseInfo, pause, (const Ifref& device, bool statistics), (override));
   MOCK_METHOD(void, setPause, (const Ifref& device, const fastlink::PauseInfo& pause), (override));
   MOCK_METHOD(fastlink::TsInfo, tsInfo, (const Ifref& device), (override));
+  MOCK_METHOD(fastlink::FecSettings, fec, (const Ifref& device, bool statistics), (override));
+  MOCK_METHOD(void, setFec, (const Ifref& device, const fastlink::FecSettings& fec), (override));
+  MOCK_METHOD(fastlink::TunnelOffloadInfo, tunnelInfo, (const Ifref& device), (override));
   MOCK_METHOD(fastlink::DriverInfo, driverInfo, (const Ifref& device), (override));
 };
 

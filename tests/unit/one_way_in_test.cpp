@@ -22,7 +22,7 @@ static_assert(kClosed<NexthopApi, core::Engine&> && kClosed<NeighApi, core::Engi
 static_assert(kClosed<BridgeVlanApi, core::Engine&> && kClosed<RuleApi, core::Engine&> && kClosed<TcApi, core::Engine&>);
 static_assert(kClosed<TcFilterApi, core::Engine&> && kClosed<ConntrackApi, core::Engine&> && kClosed<XdpApi, core::Engine&>);
 static_assert(kClosed<AddrLabelApi, core::Engine&> && kClosed<TokenApi, core::Engine&> && kClosed<MrouteApi, core::Engine&>);
-static_assert(kClosed<StatsApi, core::Engine&>);
+static_assert(kClosed<StatsApi, core::Engine&> && kClosed<PrlApi, core::Engine&>);
 static_assert(kClosed<NeighTableApi, core::Engine&> && kClosed<NetnsApi, core::Engine&> && kClosed<RawApi, core::Engine&>);
 static_assert(kClosed<GenlApi, core::Engine&> && kClosed<EthtoolApi, GenlApi&, core::Engine&>);
 static_assert(kClosed<NetdevApi, GenlApi&, core::Engine&> && kClosed<MptcpApi, GenlApi&, core::Engine&>);
