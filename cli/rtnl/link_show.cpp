@@ -3,10 +3,12 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <charconv>
 #include <cstring>
 #include <deque>
 #include <optional>
 #include <span>
+#include <stdexcept>
 
 #include "fastlink/link_view.hpp"
 #include "fastlink/link_view_reads.hpp"
@@ -351,16 +353,15 @@ std::size_t digitCount(uint64_t v) {
   return n;
 }
 
-/// `-s` (and `-s -s`, `twice`) as ip prints them: seven columns, each as wide as its header's
-/// widest word or its widest number, whichever is wider, shared by the RX and TX blocks (and the
-/// error rows); a column for compressed packets (nohandler, carrier transitions) only when there
-/// is something in it.
-/// A counter as ip's print_num writes it with -human: below 1000 (1024 with -iec) as it is,
-/// else scaled to the largest power that leaves at least 1, with 2 decimals below 10, 1 below
-/// 100, none from 100 on, and the prefix (k M G T P E, `Mi` with -iec).
-std::string humanCount(uint64_t count, bool iec) {
+namespace {
+
+/// ip's print_num with -human, written at `out` (room for 24 characters): below 1000 (1024 with
+/// -iec) as it is, else scaled to the largest power that leaves at least 1, with 2 decimals below
+/// 10, 1 below 100, none from 100 on, and the prefix (k M G T P E, `Mi` with -iec). Returns the
+/// end of what it wrote.
+char* putHumanCount(char* out, uint64_t count, bool iec) {
   const uint64_t base = iec ? 1024 : 1000;
-  if (count < base) return std::to_string(count);
+  if (count < base) return std::to_chars(out, out + 20, count).ptr;
   const char* prefix = "kMGTPE";
   uint64_t power = 1;
   for (;;) {
@@ -373,10 +374,67 @@ std::string humanCount(uint64_t count, bool iec) {
     ten *= 10;
     if (count / power < ten) break;
   }
-  return fmt::format("{:.{}f}{}{}", static_cast<double>(count) / static_cast<double>(power), precision, *prefix,
-                     iec ? "i" : "");
+  // Fixed notation, correctly rounded from the double, as printf's "%.*f" (fmt's, compiled in
+  // already: std::to_chars of a double would link libstdc++'s 100 KB of tables for it).
+  out = fmt::format_to(out, "{:.{}f}", static_cast<double>(count) / static_cast<double>(power), precision);
+  *out++ = *prefix;
+  if (iec) *out++ = 'i';
+  return out;
 }
 
+/// One line of the `-s` block, laid out in place (no string per cell), then copied to the
+/// output. A line is at most 25 blanks of indent and 7 cells of 20 digits and a blank each.
+class StatsLine {
+ public:
+  StatsLine& blanks(std::size_t n) {
+    std::memset(room(n), ' ', n);
+    size_ += n;
+    return *this;
+  }
+  StatsLine& text(std::string_view s) {
+    if (!s.empty()) std::memcpy(room(s.size()), s.data(), s.size());
+    size_ += s.size();
+    return *this;
+  }
+  /// `s` right-aligned in `width` (never cut, as printf's "%*s").
+  StatsLine& right(std::string_view s, std::size_t width) { return blanks(width > s.size() ? width - s.size() : 0).text(s); }
+  StatsLine& right(uint64_t v, std::size_t width, bool human, bool iec) {
+    char digits[24];
+    char* end = human ? putHumanCount(digits, v, iec) : std::to_chars(digits, digits + sizeof digits, v).ptr;
+    return right(std::string_view(digits, static_cast<std::size_t>(end - digits)), width);
+  }
+  void trimBlanks() {
+    while (size_ && line_[size_ - 1] == ' ') --size_;
+  }
+  /// Ends the line: without trailing blanks, except with -o, where ip's stand before the `\`
+  /// (as putDetails keeps them).
+  void put(OutBuffer& out, bool oneline) {
+    if (!oneline) trimBlanks();
+    out.put(std::string_view(line_, size_)).put('\n');
+    size_ = 0;
+  }
+
+ private:
+  char* room(std::size_t n) {
+    if (size_ + n > sizeof line_) throw std::length_error("a -s line longer than its columns allow");
+    return line_ + size_;
+  }
+  char line_[256];
+  std::size_t size_ = 0;
+};
+
+}  // namespace
+
+std::string humanCount(uint64_t count, bool iec) {
+  char text[24];
+  return std::string(text, putHumanCount(text, count, iec));
+}
+
+/// `-s` (and `-s -s`, `twice`) as ip prints them: seven columns, each as wide as its header's
+/// widest word or its widest number, whichever is wider, shared by the RX and TX blocks (and the
+/// error rows); a column for compressed packets (nohandler, carrier transitions) only when there
+/// is something in it. Laid out as ip's fprintf formats do (a blank after each cell), straight
+/// into the output as the rest of the listing.
 void printStats(OutBuffer& out, const LinkStats& s, std::optional<uint32_t> carrierChanges, bool twice,
                 const GlobalOptions& o) {
   std::array<std::size_t, 7> cols = {10, 7, 6, 7, 7, 7, 10};
@@ -390,33 +448,27 @@ void printStats(OutBuffer& out, const LinkStats& s, std::optional<uint32_t> carr
     size({0, s.rxLengthErrors, s.rxCrcErrors, s.rxFrameErrors, s.rxFifoErrors, s.rxOverErrors, s.rxNohandler});
     size({0, s.txAbortedErrors, s.txFifoErrors, s.txWindowErrors, s.txHeartbeatErrors, carrierChanges.value_or(0), 0});
   }
-  // Laid out as ip's fprintf formats do (a blank after each cell), then without trailing blanks
-  // except with -o, where ip's stand before the `\` (as putDetails keeps them).
-  auto line = [&](std::string text) {
-    while (!o.oneline && !text.empty() && text.back() == ' ') text.pop_back();
-    out.put(text).put('\n');
-  };
-  auto cell = [](const auto& v, std::size_t width) { return fmt::format("{:>{}}", v, width); };
+  StatsLine line;
   auto header = [&](std::string_view label, std::array<std::string_view, 7> words) {
-    std::string text(label);
-    for (std::size_t i = 0; i < words.size(); ++i) text += " " + cell(words[i], i == 0 ? cols[0] - 4 : cols[i]);
-    line(text);
+    line.text(label);
+    for (std::size_t i = 0; i < words.size(); ++i) line.blanks(1).right(words[i], i == 0 ? cols[0] - 4 : cols[i]);
+    line.put(out, o.oneline);
   };
   auto errorHeader = [&](std::string_view label, std::array<std::string_view, 6> words) {
-    std::string text = std::string(label) + std::string(cols[0] - 10, ' ');
-    for (std::size_t i = 0; i < words.size(); ++i) text += " " + cell(words[i], cols[i + 1]);
-    while (!text.empty() && text.back() == ' ') text.pop_back();  // ip's ends at its last word, -o too
-    line(text);
+    line.text(label).blanks(cols[0] - 10);
+    for (std::size_t i = 0; i < words.size(); ++i) line.blanks(1).right(words[i], cols[i + 1]);
+    line.trimBlanks();  // ip's ends at its last word, -o too
+    line.put(out, o.oneline);
   };
   // `first`: the column of the first value; the columns before it are blank.
   auto numbers = [&](std::size_t indent, std::size_t first, std::initializer_list<std::optional<uint64_t>> values) {
-    std::string text(indent, ' ');
+    line.blanks(indent);
     std::size_t i = first;
     for (const auto& v : values) {
-      if (v) text += (o.human ? cell(humanCount(*v, o.iec), cols[i]) : cell(*v, cols[i])) + " ";
+      if (v) line.right(*v, cols[i], o.human, o.iec).blanks(1);
       ++i;
     }
-    line(text);
+    line.put(out, o.oneline);
   };
   auto some = [](uint64_t v) { return v ? std::optional<uint64_t>(v) : std::nullopt; };
   header("    RX:", {"bytes", "packets", "errors", "dropped", "missed", "mcast", s.rxCompressed ? "compressed" : ""});

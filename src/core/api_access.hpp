@@ -15,6 +15,9 @@ struct ApiAccess {
   static Api make(Args&&... args) {
     return Netlink::make<Api>(std::forward<Args>(args)...);
   }
+  /// The Netlink's rtnetlink engine, for the library's reads that hand out the engine's own
+  /// receive buffer (getLinkView: a view over the reply where it was received, no copy).
+  static Engine& routeEngine(const Netlink& netlink) { return netlink.routeEngine(); }
 };
 
 }  // namespace fastlink::core

@@ -76,6 +76,12 @@ void Engine::query(std::span<const uint8_t> message, const std::string& operatio
   uint32_t seq = sendOne(message, 0);
   bool done = false;
   std::optional<Error> failure;
+  // The reply is handed out in place (getLinkView's view spans it): once the handler is done,
+  // returned or thrown, the sanitizer build poisons the buffer, as a dump does per datagram.
+  struct PoisonAfter {
+    ByteBuffer& buffer;
+    ~PoisonAfter() { poisonReceived(buffer); }
+  } poisonAfter{receiveBuffer_};
   while (!done) {
     receiveReplies(seq, 1, [&](const nlmsghdr* m) {
       if (done) return;

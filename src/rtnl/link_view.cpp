@@ -8,9 +8,13 @@
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 
+#include <exception>
+#include <span>
+
 #include "fastlink/link_view_reads.hpp"
 #include "fastlink/netlink.hpp"
-#include "fastlink/raw.hpp"
+#include "core/api_access.hpp"
+#include "core/engine.hpp"
 #include "rtnl/kit.hpp"
 #include "rtnl/link_codec.hpp"
 #include "rtnl/link_fields.hpp"
@@ -129,17 +133,27 @@ bool getLinkView(Netlink& netlink, const Ifref& dev, const std::function<void(co
   std::string operation = "link show dev " + dev.toString();
   core::MessageWriter w(RTM_GETLINK, 0);
   rtnl::putDevice(w, dev, operation);
-  // The engine's single-reply query is reached through RawApi (Netlink hands its engines only
-  // to the APIs): the reply comes back as its header and attribute bytes, laid out again as one
-  // message for the view (two copies of one message; nothing is decoded).
-  std::optional<RawMessage> reply = rtnl::find(std::errc::no_such_device, [&] {
-    return netlink.raw().query(RawMessage::parse(w.bytes(), sizeof(ifinfomsg)), operation);
-  });
-  if (!reply) return false;
-  if (reply->type != RTM_NEWLINK) throw rtnl::malformed(operation, "no link in the reply");
-  Request message = reply->toRequest(operation);
-  each(LinkView(message.bytes()));
-  return true;
+  // The view spans the reply where the engine received it: nothing is copied or decoded. It is
+  // valid during `each` only (the sanitizer build poisons the buffer after it, Engine::query).
+  // What `each` throws is carried past the query untouched, so that an ENODEV of the caller's
+  // own (a lookup in the callback) is not taken for "no such device" here.
+  bool answered = false;
+  std::exception_ptr callbackFailure;
+  bool found = rtnl::find(std::errc::no_such_device, [&] {
+                 core::ApiAccess::routeEngine(netlink).query(w.bytes(), operation, [&](const nlmsghdr* m) {
+                   if (m->nlmsg_type != RTM_NEWLINK) return;
+                   answered = true;
+                   try {
+                     each(LinkView(std::span(reinterpret_cast<const uint8_t*>(m), m->nlmsg_len)));
+                   } catch (...) {
+                     callbackFailure = std::current_exception();
+                   }
+                 });
+                 return true;
+               }).has_value();
+  if (callbackFailure) std::rethrow_exception(callbackFailure);
+  if (found && !answered) throw rtnl::malformed(operation, "no link in the reply");
+  return found;
 }
 
 }  // namespace fastlink

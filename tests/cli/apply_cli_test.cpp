@@ -242,6 +242,27 @@ std::string scaleDocument(int pairs, const std::string& vb7Extra = "") {
   return doc + routes;
 }
 
+TEST_F(ApplyCli, DocumentOnStandardInputAsFromAFile) {
+  // `apply -` reads the document with read(2) (the CLI builds no std::cin: cli/kit/
+  // no_standard_streams.cpp), in 64 KiB blocks: a document larger than one block is read whole.
+  std::string big;  // comment lines first: the document itself comes after the first block
+  for (int i = 0; i < 800; ++i) big += "# a comment line, to make the document span more than one read of standard input\n";
+  big += scaleDocument(120);
+  ASSERT_GT(big.size(), 65536u) << "the document must span more than one read";
+  std::string path = writeDoc(big);
+  auto fromFile = cli("apply --check " + path);
+  auto fromStdin = cli("apply --check - < " + path);
+  EXPECT_EQ(fromFile.status, 2) << fromFile.err;
+  EXPECT_EQ(fromStdin.status, fromFile.status) << fromStdin.err;
+  EXPECT_EQ(fromStdin.out, fromFile.out) << "the plan of the document read from standard input differs";
+  ASSERT_NE(fromFile.out.find("+ interface vb119: type veth, peer va119"), std::string::npos) << fromFile.out << fromFile.err;
+
+  auto r = cli("apply - < " + writeDoc(scaleDocument(3)));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(ns.ipJson("link show master br0").size(), 3u);
+  EXPECT_TRUE(hasAddress(ns.ipJson("addr show"), "vb2", "10.2.2.1", 32));
+}
+
 TEST_F(ApplyCli, FiftyInterfacesThenNoChangeSendsNothingAndOneFieldOneRequest) {
   // 51 interfaces, 50 addresses, 50 routes (the 10,000-interface run is bench/apply's).
   std::string path = writeDoc(scaleDocument(25));

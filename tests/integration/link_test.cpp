@@ -24,6 +24,9 @@
 #include "support/settled.hpp"
 #include "support/wire_observer.hpp"
 
+// ASan's own query; weak, so it is null where no ASan runtime is linked (the Release build).
+extern "C" int __asan_address_is_poisoned(const volatile void* address) __attribute__((weak));
+
 namespace fastlink::test {
 namespace {
 
@@ -106,6 +109,38 @@ TEST_F(LinkTest, GetLinkViewReadsOneDeviceAsIpShowsIt) {
   EXPECT_EQ(calls, 2);
   EXPECT_FALSE(getLinkView(nl, Ifref("nosuch0"), [&](const LinkView&) { ++calls; }));
   EXPECT_EQ(calls, 2) << "no device, no call";
+}
+
+TEST_F(LinkTest, GetLinkViewIsTheReplyWhereItWasReceived) {
+  // Zero copy: the view spans the engine's receive buffer, where a dump's first reply starts too
+  // (a copy would be somewhere else on the heap, the buffer being alive).
+  addVeth("v0", "v1");
+  const uint8_t* bufferStart = nullptr;
+  forEachLink(nl, LinkFilter{}, [&](const LinkView& l) {
+    if (!bufferStart) bufferStart = l.message().data();
+  });
+  ASSERT_NE(bufferStart, nullptr);
+  std::span<const uint8_t> kept;
+  ASSERT_TRUE(getLinkView(nl, Ifref("v0"), [&](const LinkView& l) {
+    EXPECT_EQ(l.name(), "v0");
+    kept = l.message();
+  }));
+  EXPECT_EQ(kept.data(), bufferStart) << "getLinkView's view is not over the engine's receive buffer (a copy)";
+  // Valid during the callback only: the sanitizer build poisons the buffer after it, as after a
+  // dump's datagram (ViewLifetime.* checks a late read is reported).
+  if (__asan_address_is_poisoned) {
+    EXPECT_TRUE(__asan_address_is_poisoned(kept.data())) << "the reply is readable after the callback";
+  }
+
+  // What the callback throws leaves getLinkView as it is: a lookup of the caller's own that finds
+  // no device (ENODEV) is not taken for "v0 does not exist".
+  EXPECT_THROW(getLinkView(nl, Ifref("v0"),
+                           [&](const LinkView&) {
+                             throw Error(std::make_error_code(std::errc::no_such_device), "the caller's own lookup");
+                           }),
+               Error);
+  EXPECT_TRUE(getLinkView(nl, Ifref("v0"), [&](const LinkView& l) { EXPECT_EQ(l.name(), "v0"); }))
+      << "the socket is usable after a callback threw";
 }
 
 TEST_F(LinkTest, MissingDeviceIsEnodevAndFindIsEmpty) {
