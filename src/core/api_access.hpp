@@ -15,6 +15,9 @@ struct ApiAccess {
   static Api make(Args&&... args) {
     return Netlink::make<Api>(std::forward<Args>(args)...);
   }
+  /// The rtnetlink engine itself, for library code that drives a dump below RawApi
+  /// (StateMirror receives its dumps into its own store: Engine::dumpRuns with ReceiveMemory).
+  static Engine& routeEngine(Netlink& netlink) { return netlink.routeEngine(); }
 };
 
 }  // namespace fastlink::core
