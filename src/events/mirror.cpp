@@ -240,7 +240,7 @@ struct StateMirror::State {
   // order), so the next key usually goes right after it: a start appends without comparing a
   // stored key, a resync finds the same object there and compares the messages in place.
   Table::iterator upsert(const Canonical& c, const EventHandler& onChange, std::size_t& reported,
-                         std::optional<Table::iterator> after = std::nullopt, std::string_view afterKey = {}) {
+                         const Table::iterator* after = nullptr, std::string_view afterKey = {}) {
     auto& table = tables[slot(c.kind)];
     if (after) {
       // Unchanged where the last one was: the same stored form is the same key (a resync of
@@ -251,7 +251,7 @@ struct StateMirror::State {
         return next;
       }
     }
-    auto [it, found] = table.locate(c.key, after ? &*after : nullptr, afterKey);
+    auto [it, found] = table.locate(c.key, after, afterKey);
     if (!found) {
       Entry* e = place(c);
       it = table.insert(it, e);
@@ -488,7 +488,7 @@ struct StateMirror::State {
   void reloadKind(ObjectKind kind, const EventHandler& onChange, std::size_t& reported) {
     // (Nothing but the dump's own inserts changes the table meanwhile: the position stays right;
     // locate() checks it anyway.)
-    std::optional<Table::iterator> last;
+    Table::iterator last;  // where the last message went (valid once `lastKey` is set)
     std::string lastKey;  // its key
     Canonical c;  // one for every message: its key's memory is reused
     auto onMessage = [&](const nlmsghdr* m) {
@@ -497,7 +497,7 @@ struct StateMirror::State {
       if (kind == ObjectKind::Link) followDevice(c, onChange, reported);
       if (kind == ObjectKind::Address) noteAddress(c);
       if (mirrors(kind)) {
-        last = upsert(c, onChange, reported, last, lastKey);
+        last = upsert(c, onChange, reported, lastKey.empty() ? nullptr : &last, lastKey);
         lastKey.swap(c.key);  // (the next message's key reuses the old one's memory)
       }
     };
@@ -511,13 +511,13 @@ struct StateMirror::State {
     RouteFilter filter;
     filter.setFamily(t.first == AF_INET ? IpAddress::Family::v4 : IpAddress::Family::v6).setTable(t.second);
     rtnl::encodeRouteDump(request, filter, 0);
-    std::optional<Table::iterator> last;
+    Table::iterator last;
     std::string lastKey;
     Canonical c;
     auto onMessage = [&](const nlmsghdr* m) {
       events::canonicalizeLazily(m, c);
       if (c.valid && c.kind == ObjectKind::Route && !c.deleted && c.family == t.first && c.table == t.second) {
-        last = upsert(c, onChange, reported, last, lastKey);
+        last = upsert(c, onChange, reported, lastKey.empty() ? nullptr : &last, lastKey);
         lastKey.swap(c.key);
       }
     };

@@ -51,7 +51,6 @@ MessageLog::Chunk* MessageLog::newChunk(std::size_t atLeast) {
   if (size == kChunk && !spare_.empty()) {
     c = spare_.back();
     spare_.pop_back();
-    unpoison(c, kHeader);
   } else {
     // Aligned to kChunk (an object's chunk is its address rounded down): a reservation one
     // chunk larger, the aligned part mapped over it and faulted in by the one call
@@ -86,6 +85,9 @@ void MessageLog::retire(Chunk*& filling) {
 }
 
 std::span<uint8_t> MessageLog::room(std::size_t atLeast) {
+  // A room handed out and never reported received (the receive failed, or the engine asks
+  // again with the datagram's length): what was kept of it stays.
+  if (roomStart_) received(0);
   // (Less than this left: not worth a receive that will most likely ask again.)
   constexpr std::size_t kSmallest = 4096;
   if (atLeast + kHeader > kChunk) {
@@ -167,7 +169,7 @@ void MessageLog::release(const nlmsghdr* m) {
 
 bool MessageLog::startCompaction() {
   if (!shouldCompact()) return false;
-  assert(!roomStart_);  // never while a datagram is handed out
+  if (roomStart_) received(0);  // (never while a datagram is handed out: a room left over)
   // The chunks being filled can be emptied too: their rest counts as dead, new ones start.
   retire(receiving_);
   retire(copying_);
@@ -218,7 +220,7 @@ void MessageLog::finishCompaction() {
     assert(c->live == 0);  // every object in it was relocated
     dead_ -= c->used - kHeader;
     if (spare_.size() < kSpareChunks) {
-      poison(c, c->size);
+      poison(begin(c) + kHeader, c->size - kHeader);  // (its header stays readable: unmap() reads it)
       spare_.push_back(c);
     } else {
       unmap(c);
@@ -274,7 +276,7 @@ std::pair<ObjectTable::iterator, bool> ObjectTable::locateFrom(std::string_view 
 }
 
 ObjectTable::iterator ObjectTable::insert(iterator position, nlmsghdr* object) {
-  std::size_t block = position.block_, at = position.at_;
+  std::size_t block = position.block(), at = position.at();
   if (block == blocks_.size()) {
     // At the end: after the last block's last object.
     if (blocks_.empty() || blocks_.back()->count == kPerBlock) {
@@ -317,21 +319,21 @@ ObjectTable::iterator ObjectTable::insert(iterator position, nlmsghdr* object) {
   return {this, block, at};
 }
 
-void ObjectTable::replace(iterator it, nlmsghdr* object) { blocks_[it.block_]->objects[it.at_] = object; }
+void ObjectTable::replace(iterator it, nlmsghdr* object) { blocks_[it.block()]->objects[it.at()] = object; }
 
 nlmsghdr* ObjectTable::extract(iterator it, iterator* next) {
-  Block* b = blocks_[it.block_];
-  nlmsghdr* o = b->objects[it.at_];
+  Block* b = blocks_[it.block()];
+  nlmsghdr* o = b->objects[it.at()];
   --b->count;
   --size_;
-  std::memmove(b->objects + it.at_, b->objects + it.at_ + 1, (b->count - it.at_) * sizeof(nlmsghdr*));
+  std::memmove(b->objects + it.at(), b->objects + it.at() + 1, (b->count - it.at()) * sizeof(nlmsghdr*));
   if (b->count == 0) {
-    blocks_.erase(blocks_.begin() + static_cast<std::ptrdiff_t>(it.block_));
+    blocks_.erase(blocks_.begin() + static_cast<std::ptrdiff_t>(it.block()));
     delete b;
-    if (next) *next = {this, it.block_, 0};
+    if (next) *next = {this, it.block(), 0};
     return o;
   }
-  if (next) *next = it.at_ == b->count ? iterator{this, it.block_ + 1, 0} : it;
+  if (next) *next = it.at() == b->count ? iterator{this, it.block() + 1, 0} : it;
   return o;
 }
 
