@@ -15,8 +15,9 @@ struct ApiAccess {
   static Api make(Args&&... args) {
     return Netlink::make<Api>(std::forward<Args>(args)...);
   }
-  /// The Netlink's rtnetlink engine, for the library's reads that hand out the engine's own
-  /// receive buffer (getLinkView: a view over the reply where it was received, no copy).
+  /// The Netlink's rtnetlink engine, for the library's reads below RawApi: getLinkView hands out
+  /// a view over the reply where the engine received it; StateMirror receives its dumps into its
+  /// own store (Engine::dumpRuns with ReceiveMemory). Neither copies a message.
   static Engine& routeEngine(const Netlink& netlink) { return netlink.routeEngine(); }
 };
 

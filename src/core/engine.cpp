@@ -107,7 +107,7 @@ void Engine::dump(std::span<const uint8_t> message, const std::string& operation
 }
 
 void Engine::dumpRuns(std::span<const uint8_t> message, const std::string& operation, const RunHandler& onRun,
-                      const std::function<void()>& onRestart) {
+                      const std::function<void()>& onRestart, ReceiveMemory* into) {
   std::vector<const nlmsghdr*> run;  // this datagram's replies (see receiveReplies)
   for (unsigned attempt = 0;; ++attempt) {
     uint32_t seq = sendOne(message, NLM_F_DUMP);
@@ -117,7 +117,7 @@ void Engine::dumpRuns(std::span<const uint8_t> message, const std::string& opera
     // until it is drained, and would refuse this socket's next dump with EBUSY.
     std::exception_ptr callbackFailure;
     while (!done) {
-      auto checked = receiveChecked(seq, 1);
+      auto checked = receiveChecked(seq, 1, into);
       run.swap(accepted_);
       std::size_t data = 0;  // the messages before NLMSG_DONE/ERROR
       for (const nlmsghdr* m : checked) {
@@ -137,7 +137,8 @@ void Engine::dumpRuns(std::span<const uint8_t> message, const std::string& opera
         }
       }
       if (accepted_.empty()) run.swap(accepted_);  // keep the capacity for the next datagram
-      poisonReceived(receiveBuffer_);  // views of it end with their callbacks
+      if (into) into->received(lastReceived_);  // what it keeps of the datagram is its own
+      else poisonReceived(receiveBuffer_);  // views of it end with their callbacks
     }
     if (callbackFailure) std::rethrow_exception(callbackFailure);
     if (failure) throw *failure;

@@ -23,6 +23,22 @@ using MessageHandler = std::function<void(const nlmsghdr* message)>;
 /// the per-message loop can be the caller's own (inlined) code.
 using RunHandler = std::function<void(std::span<const nlmsghdr* const> messages)>;
 
+/// Memory a dump is received into instead of the engine's own buffer: the caller's
+/// (StateMirror's store), so that whatever it keeps of a datagram stays where the kernel wrote
+/// it, never copied after recvmsg.
+class ReceiveMemory {
+ public:
+  /// Room for the next datagram: at least `atLeast` bytes (0: what is at hand; the engine asks
+  /// again with the datagram's length when that is too small).
+  virtual std::span<uint8_t> room(std::size_t atLeast) = 0;
+  /// The datagram received into the last room() (its first `length` bytes) was handed out: the
+  /// callback returned (or the datagram was dropped). Nothing of it is read by the engine again.
+  virtual void received(std::size_t length) = 0;
+
+ protected:
+  ~ReceiveMemory() = default;
+};
+
 /// Decodes an NLMSG_ERROR (or an NLMSG_DONE carrying an error) into fastlink::Error.
 /// Returns std::nullopt for a positive ACK (error 0).
 std::optional<Error> errorFromAck(const nlmsghdr* message, const std::string& operation);
@@ -54,8 +70,10 @@ class Engine {
             const std::function<void()>& onRestart);
   /// The same dump handed out one datagram at a time: `onRun` gets every reply of a datagram
   /// before NLMSG_DONE (one call per datagram instead of one per message).
+  /// `into`: the datagrams are received into the caller's memory (see ReceiveMemory), and the
+  /// messages handed to `onRun` lie there.
   void dumpRuns(std::span<const uint8_t> message, const std::string& operation, const RunHandler& onRun,
-                const std::function<void()>& onRestart);
+                const std::function<void()>& onRestart, ReceiveMemory* into = nullptr);
   /// The pipelined batch (src/core/batch.cpp).
   BatchResult runBatch(const RequestSource& source, const BatchOptions& options, const ResultSink& sink);
   /// The same over requests the caller keeps (a Batch): they are read, never copied as objects.
@@ -68,8 +86,9 @@ class Engine {
   /// us: from the kernel, to our port id, with a sequence number in [first, first + count).
   /// Everything else is dropped and counted. This is the one place replies are checked.
   void receiveReplies(uint32_t firstSeq, uint32_t count, const MessageHandler& onMessage);
-  /// Receives one datagram and returns its replies to us (checked as above), in accepted_.
-  std::span<const nlmsghdr* const> receiveChecked(uint32_t firstSeq, uint32_t count);
+  /// Receives one datagram and returns its replies to us (checked as above), in accepted_;
+  /// into `into`'s room if given, else into receiveBuffer_.
+  std::span<const nlmsghdr* const> receiveChecked(uint32_t firstSeq, uint32_t count, ReceiveMemory* into = nullptr);
   /// Copies every message of `messages` into `out` with consecutive sequence numbers, asking an
   /// ACK of the last one only if `ackLast`. Returns the number of messages.
   uint32_t stamp(std::span<const uint8_t> messages, std::vector<uint8_t>& out, bool ackLast);
@@ -85,6 +104,7 @@ class Engine {
   std::vector<uint8_t> sendBuffer_;
   ByteBuffer receiveBuffer_;  // uninitialised: the kernel writes it before we read it
   std::vector<const nlmsghdr*> accepted_;  // receiveChecked's answer, reused
+  std::size_t lastReceived_ = 0;  // the length of the datagram receiveChecked read last
 };
 
 }  // namespace fastlink::core

@@ -94,23 +94,35 @@ void setWarningHandler(WarningHandler handler) { core::warningHandler() = std::m
 
 namespace fastlink::core {
 
-std::span<const nlmsghdr* const> Engine::receiveChecked(uint32_t firstSeq, uint32_t count) {
+std::span<const nlmsghdr* const> Engine::receiveChecked(uint32_t firstSeq, uint32_t count, ReceiveMemory* into) {
   accepted_.clear();
-  unpoisonReceived(receiveBuffer_);  // a dump poisons it between datagrams (core/asan_poison.hpp)
-  Received d = transport_->receive(receiveBuffer_);
+  std::span<uint8_t> buffer;
+  if (into) {
+    buffer = into->room(0);
+  } else {
+    unpoisonReceived(receiveBuffer_);  // a dump poisons it between datagrams (core/asan_poison.hpp)
+    buffer = receiveBuffer_;
+  }
+  Received d = transport_->receive(buffer);
   while (d.tooLarge) {
     // Grow to what the datagram needs (rounded up) and read it again: it is still queued.
-    receiveBuffer_.resize((d.length + 4095) & ~std::size_t{4095});
-    ++counters_.receiveBufferGrowths;
-    d = transport_->receive(receiveBuffer_);
+    if (into) {
+      buffer = into->room(d.length);
+    } else {
+      receiveBuffer_.resize((d.length + 4095) & ~std::size_t{4095});
+      buffer = receiveBuffer_;
+      ++counters_.receiveBufferGrowths;
+    }
+    d = transport_->receive(buffer);
   }
   ++counters_.receiveCalls;
   counters_.bytesReceived += d.length;
+  lastReceived_ = d.length;
   if (d.senderPortId != 0) {  // only the kernel may answer us
     ++counters_.droppedForeign;
     return {};
   }
-  const auto* message = reinterpret_cast<const nlmsghdr*>(receiveBuffer_.data());
+  const auto* message = reinterpret_cast<const nlmsghdr*>(buffer.data());
   int remaining = static_cast<int>(d.length);
   uint32_t portId = transport_->portId();
   // mnl_nlmsg_next, inline: this loop runs for every message of every dump.

@@ -54,17 +54,29 @@ void putAddress(std::string& s, std::span<const uint8_t> bytes) {
 // family's width (4 or 16 bytes): the family is the key's first byte, so keys of one family
 // have one layout, and an IPv4 route's key is 33 bytes instead of 69 (a million of them are
 // compared and stored by a sync).
+// Writes a key's fixed part where it goes (the key string's own buffer, sized first): no byte
+// by byte appends (a size check and a store per byte were a tenth of a sync's own time), no
+// copy from a buffer of its own.
 struct KeyBytes {
-  uint8_t bytes[72];
+  uint8_t* bytes;
   std::size_t size = 0;
   void put8(uint8_t v) { bytes[size++] = v; }
   void put32be(uint32_t v) {
-    for (int shift = 24; shift >= 0; shift -= 8) bytes[size++] = static_cast<uint8_t>((v >> shift) & 0xff);
+    v = __builtin_bswap32(v);
+    std::memcpy(bytes + size, &v, 4);
+    size += 4;
   }
-  void putAddress(std::span<const uint8_t> address, std::size_t width) {  // padded to `width`
-    std::memset(bytes + size, 0, width);
-    if (!address.empty()) std::memcpy(bytes + size, address.data(), std::min(address.size(), width));
-    size += width;
+  // Padded to Width (4 or 16): fixed-size copies, moves rather than calls (a sync builds a
+  // million keys).
+  template <std::size_t Width>
+  void putAddress(std::span<const uint8_t> address) {
+    if (address.size() >= Width) {
+      std::memcpy(bytes + size, address.data(), Width);
+    } else {
+      std::memset(bytes + size, 0, Width);
+      if (!address.empty()) std::memcpy(bytes + size, address.data(), address.size());
+    }
+    size += Width;
   }
 };
 
@@ -131,6 +143,42 @@ bool isIp(uint8_t family) { return family == AF_INET || family == AF_INET6; }
 // The width of addresses in route keys (see KeyBytes).
 std::size_t routeAddressWidth(uint8_t family) { return family == AF_INET ? 4 : 16; }
 
+void linkKeyInto(uint32_t ifindex, std::string& key) {
+  key.clear();
+  putU32be(key, ifindex);
+}
+
+struct AddressFields {
+  std::span<const uint8_t> local, address;
+};
+
+AddressFields readAddress(const nlmsghdr* m, const ifaddrmsg& ifa) {
+  AddressFields f;
+  forEachAttr(m, sizeof ifa, [&](const Attr& a, auto) {
+    if (a.type == IFA_LOCAL) f.local = a.value;
+    if (a.type == IFA_ADDRESS) f.address = a.value;
+  });
+  return f;
+}
+
+void addressKeyInto(const ifaddrmsg& ifa, const AddressFields& f, std::string& key) {
+  linkKeyInto(ifa.ifa_index, key);
+  key.push_back(static_cast<char>(ifa.ifa_family));
+  key.push_back(static_cast<char>(ifa.ifa_prefixlen));
+  putAddress(key, f.local.empty() ? f.address : f.local);
+  putAddress(key, f.address);
+}
+
+void neighKeyInto(const nlmsghdr* m, const ndmsg& ndm, std::string& key) {
+  std::span<const uint8_t> dst;
+  forEachAttr(m, sizeof ndm, [&](const Attr& a, auto) {
+    if (a.type == NDA_DST) dst = a.value;
+  });
+  linkKeyInto(static_cast<uint32_t>(ndm.ndm_ifindex), key);
+  key.push_back(static_cast<char>(ndm.ndm_family));
+  putAddress(key, dst);
+}
+
 void link(const nlmsghdr* m, Canonical& c) {
   if (m->nlmsg_len < NLMSG_LENGTH(sizeof(ifinfomsg))) return;
   ifinfomsg ifi;
@@ -141,7 +189,7 @@ void link(const nlmsghdr* m, Canonical& c) {
   c.deleted = m->nlmsg_type == RTM_DELLINK;
   c.ifindex = static_cast<uint32_t>(ifi.ifi_index);
   c.linkFlags = ifi.ifi_flags;
-  c.key = linkKey(c.ifindex);
+  linkKeyInto(c.ifindex, c.key);
   forEachAttr(m, sizeof ifi, [&](const Attr& a, auto) {
     if (a.type == IFLA_IFNAME && !a.value.empty())
       c.name.assign(reinterpret_cast<const char*>(a.value.data()), strnlen(reinterpret_cast<const char*>(a.value.data()), a.value.size()));
@@ -167,17 +215,9 @@ void address(const nlmsghdr* m, Canonical& c) {
   c.deleted = m->nlmsg_type == RTM_DELADDR;
   c.ifindex = ifa.ifa_index;
   c.family = ifa.ifa_family;
-  std::span<const uint8_t> local, addr;
-  forEachAttr(m, sizeof ifa, [&](const Attr& a, auto) {
-    if (a.type == IFA_LOCAL) local = a.value;
-    if (a.type == IFA_ADDRESS) addr = a.value;
-  });
-  if (ifa.ifa_family == AF_INET && local.size() == 4) std::memcpy(&c.ipv4Address, local.data(), 4);
-  c.key = linkKey(c.ifindex);
-  c.key.push_back(static_cast<char>(ifa.ifa_family));
-  c.key.push_back(static_cast<char>(ifa.ifa_prefixlen));
-  putAddress(c.key, local.empty() ? addr : local);
-  putAddress(c.key, addr);
+  AddressFields f = readAddress(m, ifa);
+  if (ifa.ifa_family == AF_INET && f.local.size() == 4) std::memcpy(&c.ipv4Address, f.local.data(), 4);
+  addressKeyInto(ifa, f, c.key);
   // IFA_CACHEINFO: lifetimes count down and timestamps move without notifications.
   c.message = rebuild(m, RTM_NEWADDR, sizeof ifa, [](uint16_t t) { return t == IFA_CACHEINFO; }, [](char*) {});
 }
@@ -194,86 +234,116 @@ void forEachPath(std::span<const uint8_t> multipath, Visit&& visit) {
   }
 }
 
-// RTA_MULTIPATH's bytes with every rtnh_flags byte zeroed.
-void appendPathsWithoutFlags(std::string& key, std::span<const uint8_t> multipath) {
-  std::size_t start = key.size();
-  key.append(reinterpret_cast<const char*>(multipath.data()), multipath.size());
-  forEachPath(multipath, [&](const rtnexthop&, std::size_t at) { key[start + at + offsetof(rtnexthop, rtnh_flags)] = 0; });
+// RTA_MULTIPATH's bytes with every rtnh_flags byte zeroed, to `out`.
+void writePathsWithoutFlags(uint8_t* out, std::span<const uint8_t> multipath) {
+  std::memcpy(out, multipath.data(), multipath.size());
+  forEachPath(multipath, [&](const rtnexthop&, std::size_t at) { out[at + offsetof(rtnexthop, rtnh_flags)] = 0; });
 }
 
 bool volatileRouteAttribute(uint16_t t) { return t == RTA_CACHEINFO || t == RTA_EXPIRES; }
 
-void route(const nlmsghdr* m, bool lazily, Canonical& c) {
-  if (m->nlmsg_len < NLMSG_LENGTH(sizeof(rtmsg))) return;
-  rtmsg rtm;
-  std::memcpy(&rtm, NLMSG_DATA(m), sizeof rtm);
-  // Cached (cloned) routes are not in a plain dump; other families are multicast routing.
-  if (!isIp(rtm.rtm_family) || (rtm.rtm_flags & RTM_F_CLONED)) return;
-  c.valid = true;
-  c.kind = ObjectKind::Route;
-  c.deleted = m->nlmsg_type == RTM_DELROUTE;
-  c.replaces = (m->nlmsg_flags & NLM_F_REPLACE) != 0;
-  uint32_t table = rtm.rtm_table, priority = 0, oif = 0, nhid = 0;
+// What a route's key and book-keeping are read from: one walk of its attributes.
+struct RouteFields {
+  uint32_t table = 0, priority = 0, oif = 0, nhid = 0;
   std::span<const uint8_t> dst, src, gateway, multipath, prefsrc;
+  bool dropsNone = true;  // no volatile attribute (the stored form is the message itself)
+  std::size_t walked = 0;  // bytes the walk covered (all of the message when well formed)
+};
+
+RouteFields readRoute(const nlmsghdr* m, const rtmsg& rtm) {
+  RouteFields f;
+  f.table = rtm.rtm_table;
   // Whether the stored form is the message itself (keptWhole's test, in the same walk: a sync
   // walked each of a million routes twice).
   static_assert(NLMSG_ALIGN(sizeof(rtmsg)) == sizeof(rtmsg));
-  bool dropsNone = true;
-  std::size_t walked = NLMSG_HDRLEN + sizeof rtm;
+  f.walked = NLMSG_HDRLEN + sizeof rtm;
   forEachAttr(m, sizeof rtm, [&](const Attr& a, std::span<const uint8_t> tlv) {
-    dropsNone = dropsNone && !volatileRouteAttribute(a.type);
-    walked += NLA_ALIGN(tlv.size());
+    f.dropsNone = f.dropsNone && !volatileRouteAttribute(a.type);
+    f.walked += NLA_ALIGN(tlv.size());
     switch (a.type) {
-      case RTA_TABLE: table = u32(a.value); break;
-      case RTA_PRIORITY: priority = u32(a.value); break;
-      case RTA_OIF: oif = u32(a.value); break;
-      case RTA_NH_ID: nhid = u32(a.value); break;
-      case RTA_DST: dst = a.value; break;
-      case RTA_SRC: src = a.value; break;
-      case RTA_GATEWAY: gateway = a.value; break;
-      case RTA_MULTIPATH: multipath = a.value; break;
-      case RTA_PREFSRC: prefsrc = a.value; break;
+      case RTA_TABLE: f.table = u32(a.value); break;
+      case RTA_PRIORITY: f.priority = u32(a.value); break;
+      case RTA_OIF: f.oif = u32(a.value); break;
+      case RTA_NH_ID: f.nhid = u32(a.value); break;
+      case RTA_DST: f.dst = a.value; break;
+      case RTA_SRC: f.src = a.value; break;
+      case RTA_GATEWAY: f.gateway = a.value; break;
+      case RTA_MULTIPATH: f.multipath = a.value; break;
+      case RTA_PREFSRC: f.prefsrc = a.value; break;
       default: break;
     }
   });
-  // The fixed part is written into a local buffer and assigned once (byte by byte into the
-  // string cost a size check and a store per byte, a tenth of a sync's own time).
-  KeyBytes key;
-  const std::size_t width = routeAddressWidth(rtm.rtm_family);
-  key.put8(rtm.rtm_family);
-  key.put32be(table);
-  key.put8(rtm.rtm_dst_len);
-  key.putAddress(dst, width);
-  key.put8(rtm.rtm_tos);
-  key.put32be(priority);
-  key.put8(rtm.rtm_src_len);
-  key.putAddress(src, width);
-  c.identityLength = key.size;
+  return f;
+}
+
+// A route's key into `key`; returns the length of its identity (the key's first part).
+// The destination comes before its length: a dump walks each table's trie in address order,
+// shorter prefixes of one address first, so a dump of a real table (prefixes of every length
+// mixed) arrives in key order and each route goes right after the one before.
+template <std::size_t Width>
+std::size_t routeKeyInto(const rtmsg& rtm, const RouteFields& f, std::string& key) {
   // The nexthop tells apart routes the kernel keeps side by side under one identity (IPv6
   // per-device routes such as fe80::/64, IPv4 `ip route append`). Over a nexthop object the
   // id is the nexthop: the paths shown with it follow the object and change in place. A
   // multipath route keeps its key while its paths' flags (linkdown, dead) change; IPv6 has one
   // multipath route per identity (its paths are siblings that come and go), so the paths
   // themselves are not in its key either.
-  key.put32be(nhid ? 0 : oif);
-  key.put32be(nhid);
-  if (!nhid) key.putAddress(gateway, width);
-  bool pathsInKey = !nhid && !multipath.empty();
-  if (pathsInKey) key.put8('M');
-  c.key.reserve(key.size + (pathsInKey ? multipath.size() : 0));
-  c.key.assign(reinterpret_cast<const char*>(key.bytes), key.size);
-  if (pathsInKey && rtm.rtm_family == AF_INET) appendPathsWithoutFlags(c.key, multipath);
-  c.nexthopId = nhid;
+  const bool pathsInKey = !f.nhid && !f.multipath.empty();
+  const std::size_t paths = pathsInKey && rtm.rtm_family == AF_INET ? f.multipath.size() : 0;
+  const std::size_t identity = 12 + 2 * Width;
+  const std::size_t fixed = identity + 8 + (f.nhid ? 0 : Width) + (pathsInKey ? 1 : 0);
+  // (A dump's keys mostly have one size: the string, reused, is not written twice.)
+  key.resize(fixed + paths);
+  KeyBytes bytes{reinterpret_cast<uint8_t*>(key.data())};
+  bytes.put8(rtm.rtm_family);
+  bytes.put32be(f.table);
+  bytes.putAddress<Width>(f.dst);
+  bytes.put8(rtm.rtm_dst_len);
+  bytes.put8(rtm.rtm_tos);
+  bytes.put32be(f.priority);
+  bytes.put8(rtm.rtm_src_len);
+  bytes.putAddress<Width>(f.src);
+  bytes.put32be(f.nhid ? 0 : f.oif);
+  bytes.put32be(f.nhid);
+  if (!f.nhid) bytes.putAddress<Width>(f.gateway);
+  if (pathsInKey) bytes.put8('M');
+  if (paths) writePathsWithoutFlags(bytes.bytes + fixed, f.multipath);
+  return identity;
+}
+
+// Addresses in route keys take their family's width (see KeyBytes).
+std::size_t routeKeyInto(const rtmsg& rtm, const RouteFields& f, std::string& key) {
+  return rtm.rtm_family == AF_INET ? routeKeyInto<4>(rtm, f, key) : routeKeyInto<16>(rtm, f, key);
+}
+
+// A route message the mirror keeps: an IP route, not a cached clone (those are not in a plain
+// dump); other families are multicast routing.
+bool readRouteHeader(const nlmsghdr* m, rtmsg& rtm) {
+  if (m->nlmsg_len < NLMSG_LENGTH(sizeof(rtmsg))) return false;
+  std::memcpy(&rtm, NLMSG_DATA(m), sizeof rtm);
+  return isIp(rtm.rtm_family) && !(rtm.rtm_flags & RTM_F_CLONED);
+}
+
+void route(const nlmsghdr* m, bool lazily, Canonical& c) {
+  rtmsg rtm;
+  if (!readRouteHeader(m, rtm)) return;
+  c.valid = true;
+  c.kind = ObjectKind::Route;
+  c.deleted = m->nlmsg_type == RTM_DELROUTE;
+  c.replaces = (m->nlmsg_flags & NLM_F_REPLACE) != 0;
+  const RouteFields f = readRoute(m, rtm);
+  c.identityLength = routeKeyInto(rtm, f, c.key);
+  c.nexthopId = f.nhid;
   // The routes the kernel makes for an address (proto kernel) go with it announced; only the
   // others' preferred source is of interest (their removal is silent on older kernels).
-  if (rtm.rtm_family == AF_INET && rtm.rtm_protocol != RTPROT_KERNEL && prefsrc.size() == 4)
-    std::memcpy(&c.ipv4Address, prefsrc.data(), 4);
-  forEachPath(multipath, [&](const rtnexthop& path, std::size_t) { c.pathDevices.push_back(static_cast<uint32_t>(path.rtnh_ifindex)); });
-  c.table = table;
+  if (rtm.rtm_family == AF_INET && rtm.rtm_protocol != RTPROT_KERNEL && f.prefsrc.size() == 4)
+    std::memcpy(&c.ipv4Address, f.prefsrc.data(), 4);
+  forEachPath(f.multipath, [&](const rtnexthop& path, std::size_t) { c.pathDevices.push_back(static_cast<uint32_t>(path.rtnh_ifindex)); });
+  c.table = f.table;
   c.family = rtm.rtm_family;
   c.routeType = rtm.rtm_type;
-  if (multipath.empty() && !nhid) c.routeDev = oif;
-  if (lazily && dropsNone && walked >= m->nlmsg_len) c.source = m;
+  if (f.multipath.empty() && !f.nhid) c.routeDev = f.oif;
+  if (lazily && f.dropsNone && f.walked >= m->nlmsg_len) c.source = m;
   else c.message = rebuild(m, RTM_NEWROUTE, sizeof rtm, volatileRouteAttribute, [](char*) {});
 }
 
@@ -291,13 +361,7 @@ void neighbour(const nlmsghdr* m, Canonical& c) {
   c.kind = ObjectKind::Neighbour;
   c.deleted = m->nlmsg_type == RTM_DELNEIGH;
   c.ifindex = static_cast<uint32_t>(ndm.ndm_ifindex);
-  std::span<const uint8_t> dst;
-  forEachAttr(m, sizeof ndm, [&](const Attr& a, auto) {
-    if (a.type == NDA_DST) dst = a.value;
-  });
-  c.key = linkKey(c.ifindex);
-  c.key.push_back(static_cast<char>(ndm.ndm_family));
-  putAddress(c.key, dst);
+  neighKeyInto(m, ndm, c.key);
   // Cache info (confirmed/used/updated times) and probe counts move without notifications.
   c.message = rebuild(m, RTM_NEWNEIGH, sizeof ndm, [](uint16_t t) { return t == NDA_CACHEINFO || t == NDA_PROBES; },
                       [](char*) {});
@@ -314,7 +378,8 @@ void reset(Canonical& c) {
                 "a field added to Canonical must be reset here");
   c.valid = c.deleted = c.replaces = false;
   c.kind = ObjectKind::Link;
-  c.key.clear();
+  // (The key is not cleared: each kind writes it whole, a route's over the last one's bytes
+  // when it has the same size; classify clears it when the message is not kept.)
   c.identityLength = 0;
   c.message.clear();
   c.source = nullptr;
@@ -328,15 +393,16 @@ void classify(const nlmsghdr* m, bool lazily, Canonical& c) {
   reset(c);
   switch (m->nlmsg_type) {
     case RTM_NEWLINK:
-    case RTM_DELLINK: return link(m, c);
+    case RTM_DELLINK: link(m, c); break;
     case RTM_NEWADDR:
-    case RTM_DELADDR: return address(m, c);
+    case RTM_DELADDR: address(m, c); break;
     case RTM_NEWROUTE:
-    case RTM_DELROUTE: return route(m, lazily, c);
+    case RTM_DELROUTE: route(m, lazily, c); break;
     case RTM_NEWNEIGH:
-    case RTM_DELNEIGH: return neighbour(m, c);
-    default: return;
+    case RTM_DELNEIGH: neighbour(m, c); break;
+    default: break;
   }
+  if (!c.valid) c.key.clear();
 }
 
 }  // namespace
@@ -355,8 +421,45 @@ Canonical canonicalizeLazily(const nlmsghdr* m) {
 
 void canonicalizeLazily(const nlmsghdr* m, Canonical& into) { classify(m, true, into); }
 
+void storedKey(const nlmsghdr* m, std::string& key) {
+  key.clear();
+  switch (m->nlmsg_type) {
+    case RTM_NEWLINK:
+      if (m->nlmsg_len >= NLMSG_LENGTH(sizeof(ifinfomsg))) {
+        ifinfomsg ifi;
+        std::memcpy(&ifi, NLMSG_DATA(m), sizeof ifi);
+        linkKeyInto(static_cast<uint32_t>(ifi.ifi_index), key);
+      }
+      return;
+    case RTM_NEWADDR:
+      if (m->nlmsg_len >= NLMSG_LENGTH(sizeof(ifaddrmsg))) {
+        ifaddrmsg ifa;
+        std::memcpy(&ifa, NLMSG_DATA(m), sizeof ifa);
+        addressKeyInto(ifa, readAddress(m, ifa), key);
+      }
+      return;
+    case RTM_NEWROUTE: {
+      rtmsg rtm;
+      if (readRouteHeader(m, rtm)) routeKeyInto(rtm, readRoute(m, rtm), key);
+      return;
+    }
+    case RTM_NEWNEIGH:
+      if (m->nlmsg_len >= NLMSG_LENGTH(sizeof(ndmsg))) {
+        ndmsg ndm;
+        std::memcpy(&ndm, NLMSG_DATA(m), sizeof ndm);
+        neighKeyInto(m, ndm, key);
+      }
+      return;
+    default: return;
+  }
+}
+
 bool sameStoredForm(const Canonical& c, std::string_view stored) {
-  if (!c.source) return stored == c.message;
+  // The stored header's length and type are the canonical ones; its other fields are the
+  // mirror's book-keeping (events/object_store.hpp), so only the bytes after it are compared.
+  if (!c.source)
+    return stored.size() == c.message.size() && stored.size() >= NLMSG_HDRLEN &&
+           std::memcmp(stored.data() + NLMSG_HDRLEN, c.message.data() + NLMSG_HDRLEN, stored.size() - NLMSG_HDRLEN) == 0;
   // The stored form of a message kept whole: its bytes after the header, the header normalised
   // (its length is the stored size; the type is the kind's) and zero padding.
   const uint32_t length = c.source->nlmsg_len;
@@ -416,12 +519,12 @@ std::string linkKey(uint32_t ifindex) {
 std::string routeLookupKey(uint32_t table, const Prefix& dst) {
   const uint8_t family = dst.address().isV4() ? AF_INET : AF_INET6;
   std::string s = routeTableKey(family, table);
-  s.push_back(static_cast<char>(dst.length()));
   // The kernel omits RTA_DST for a default route (/0): the key holds zeros either way.
   std::span<const uint8_t> bytes = dst.address().bytes();
   std::size_t width = routeAddressWidth(family);
   if (dst.length() == 0) s.append(width, '\0');
   else s.append(reinterpret_cast<const char*>(bytes.data()), std::min(bytes.size(), width)).append(width - std::min(bytes.size(), width), '\0');
+  s.push_back(static_cast<char>(dst.length()));
   return s;
 }
 

@@ -26,7 +26,7 @@ struct Canonical {
   /// device's objects are one range); routes: `identity` then the nexthop.
   std::string key;
   /// Routes: the length of the key's first part, what the kernel identifies a route by
-  /// (family, table, prefix, tos, metric, source prefix), which starts with
+  /// (family, table, destination and its length, tos, metric, source prefix), which starts with
   /// routeLookupKey(table, dst). (A prefix of the key, not a string of its own: one
   /// allocation less for each of a million routes a sync reads.)
   std::size_t identityLength = 0;
@@ -59,7 +59,12 @@ Canonical canonicalizeLazily(const nlmsghdr* m);
 /// The same into `into`, which keeps its strings' memory from the last message: a sync reads
 /// a million routes through one Canonical instead of allocating a key for each.
 void canonicalizeLazily(const nlmsghdr* m, Canonical& into);
-/// Whether `c`'s stored form equals `stored`.
+/// The key of a stored message (a canonical form, as the mirror keeps it) into `key`: the
+/// Canonical::key canonicalize gives for it. The mirror's store keeps no keys: its index
+/// derives them from the messages when it compares (events/object_store.hpp).
+void storedKey(const nlmsghdr* stored, std::string& key);
+/// Whether `c`'s stored form equals `stored` (the header's book-keeping fields aside: see
+/// events/object_store.hpp).
 bool sameStoredForm(const Canonical& c, std::string_view stored);
 /// The size of `c`'s stored form, and the form written to `out` (that many bytes): where the
 /// mirror keeps it, without a string in between.

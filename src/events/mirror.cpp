@@ -20,6 +20,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "core/api_access.hpp"
 #include "core/engine.hpp"
 #include "core/message.hpp"
 #include "events/canonical.hpp"
@@ -58,13 +59,17 @@ std::function<void(std::span<const uint8_t>)> asMessages(const core::MessageHand
   return [&onMessage](std::span<const uint8_t> m) { onMessage(reinterpret_cast<const nlmsghdr*>(m.data())); };
 }
 
-// Each object: its canonical message (header normalised, volatile attributes removed) under its
-// key, ordered by key bytes (events/object_store.hpp); a route's identity (a prefix of its key)
-// finds its range.
-using Entry = events::StoredObject;
+// Each object: its canonical message (header normalised, volatile attributes removed), ordered
+// by its key's bytes, the key derived from the message (events/object_store.hpp); a route's
+// identity (a prefix of its key) finds its range. The header's sequence number and port hold
+// the object's book-keeping (events::generationOf, deviceSlotOf).
+using Entry = nlmsghdr;
 using Table = events::ObjectTable;
 
-const nlmsghdr* header(const Entry& e) { return reinterpret_cast<const nlmsghdr*>(e.messageData()); }
+const nlmsghdr* header(const Entry& e) { return &e; }
+std::span<const uint8_t> bytesOf(const Entry& e) { return {reinterpret_cast<const uint8_t*>(&e), events::storedBytes(&e)}; }
+const rtmsg* routeHeader(const Entry& e) { return static_cast<const rtmsg*>(NLMSG_DATA(&e)); }
+std::string_view messageOf(const Entry& e) { return {reinterpret_cast<const char*>(&e), events::storedBytes(&e)}; }
 
 bool startsWith(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 
@@ -86,16 +91,19 @@ struct StateMirror::State {
   MirrorOptions options;
   Subscription subscription;
   // Ordered: routes that share a kernel identity (table, prefix, tos, metric) are adjacent, so
-  // a replace finds the entries it overwrites with one range. The arena holds every table's
-  // objects and tree nodes, so it is declared before them (and dies after).
-  events::BlockArena arena;
-  std::array<Table, 4> tables{Table(arena), Table(arena), Table(arena), Table(arena)};
+  // a replace finds the entries it overwrites with one range. The log holds every table's
+  // objects (the dumps are received into it), so it is declared before them (and dies after).
+  events::MessageLog log;
+  std::array<Table, 4> tables{Table(events::storedKey), Table(events::storedKey), Table(events::storedKey),
+                              Table(events::storedKey)};
   std::unordered_map<std::string, uint32_t> linkNames;  // name -> ifindex
-  // Single-path routes by output device (the head of each device's list of entries): the
-  // kernel drops the IPv4 ones without a notification when the device goes down or away, or
-  // loses its last IPv4 address, and sets their linkdown flag with the carrier. (A walk over
-  // every route, canonicalising each, took 0.5 s per device among 1.1M routes.)
-  std::unordered_map<uint32_t, Entry*> routesOnDevice;
+  // Single-path routes by output device: the kernel drops the IPv4 ones without a notification
+  // when the device goes down or away, or loses its last IPv4 address, and sets their linkdown
+  // flag with the carrier. (A walk over every route, canonicalising each, took 0.5 s per device
+  // among 1.1M routes.) Each route knows its place in its device's list (deviceSlotOf), so it
+  // leaves it in O(1); routes without a device (blackholes, multipath, over nexthop objects)
+  // cost nothing here.
+  std::unordered_map<uint32_t, std::vector<Entry*>> routesOnDevice;
   // IPv4 routes by preferred source, which takes them along when it is deleted (6.18 announces
   // that; older kernels need not).
   events::RouteTableUses ipv4RoutesBySource;
@@ -119,6 +127,8 @@ struct StateMirror::State {
   // the table's size: the pass then has nothing to sweep).
   std::size_t marked = 0;
   MirrorStats counters;
+  Canonical forgotten;  // an object's canonical form read again as it leaves (memory reused)
+  std::string scratchKey;  // keys derived for range walks (memory reused)
 
   State(Netlink& nl, const MirrorOptions& o) : netlink(&nl), options(o), subscription(nl.subscribe({}, o.subscription)) {}
 
@@ -139,7 +149,7 @@ struct StateMirror::State {
     Event e;
     e.action = action;
     e.kind = kind;
-    Notification n{entry.messageBytes(), std::nullopt};
+    Notification n{bytesOf(entry), std::nullopt};
     std::optional<Event> decoded = decodeEvent(n);
     if (!decoded) return;
     e.object = std::move(decoded->object);
@@ -154,8 +164,7 @@ struct StateMirror::State {
     if (kind == ObjectKind::Route)
       for (uint32_t dev : c.pathDevices) multipathByDevice.add(dev, {c.family, c.table});
   }
-  void removed(ObjectKind kind, const Entry& entry) {
-    Canonical c = events::canonicalize(header(entry));
+  void removed(ObjectKind kind, const Canonical& c) {
     if (kind == ObjectKind::Link) {
       auto it = linkNames.find(c.name);
       if (it != linkNames.end() && it->second == c.ifindex) linkNames.erase(it);
@@ -168,80 +177,121 @@ struct StateMirror::State {
 
   void linkToDevice(Entry& e, const Canonical& c) {
     if (c.kind != ObjectKind::Route || !c.routeDev) return;
-    e.device = c.routeDev;
-    e.family = c.family;
-    e.routeType = c.routeType;
-    Entry*& head = routesOnDevice[e.device];
-    e.previousOnDevice = nullptr;
-    e.nextOnDevice = head;
-    if (head) head->previousOnDevice = &e;
-    head = &e;
+    auto& list = routesOnDevice[c.routeDev];
+    list.push_back(&e);
+    events::deviceSlotOf(&e) = static_cast<uint32_t>(list.size());
   }
-  void unlinkFromDevice(Entry& e) {
-    if (!e.device) return;
-    if (e.previousOnDevice) {
-      e.previousOnDevice->nextOnDevice = e.nextOnDevice;
-    } else {
-      auto head = routesOnDevice.find(e.device);
-      if (e.nextOnDevice) head->second = e.nextOnDevice;
-      else routesOnDevice.erase(head);
+  // `device`: the one it was linked to (its stored message's, read again).
+  void unlinkFromDevice(Entry& e, uint32_t device) {
+    const uint32_t slot = std::exchange(events::deviceSlotOf(&e), 0);
+    if (!slot) return;
+    auto list = routesOnDevice.find(device);
+    Entry* last = list->second.back();
+    list->second[slot - 1] = last;
+    events::deviceSlotOf(last) = slot;  // (itself when it was the last)
+    events::deviceSlotOf(&e) = 0;
+    list->second.pop_back();
+    if (list->second.empty()) routesOnDevice.erase(list);
+  }
+  // The book-keeping of an object that leaves (erased, or replaced by a new version), read
+  // again from its stored message.
+  void forget(ObjectKind kind, Entry& e) {
+    events::canonicalizeLazily(&e, forgotten);
+    removed(kind, forgotten);
+    unlinkFromDevice(e, forgotten.routeDev);
+  }
+  void mark(Entry& e) {
+    if (events::generationOf(&e) != generation) ++marked;
+    events::generationOf(&e) = generation;
+  }
+
+  // `c`'s stored form as a new object: where the dump received it when it is kept whole (the
+  // message itself, its header normalised: no copy), else a copy in the log.
+  Entry* place(const Canonical& c) {
+    if (c.source && log.inRoom(c.source) && NLMSG_ALIGN(c.source->nlmsg_len) == c.source->nlmsg_len) {
+      Entry* e = log.keep(c.source);
+      // As writeStoredForm's header: the length, the type, nothing else.
+      e->nlmsg_type = RTM_NEWROUTE;  // (routes only are kept lazily)
+      e->nlmsg_flags = 0;
+      e->nlmsg_seq = e->nlmsg_pid = 0;
+      return e;
     }
-    if (e.nextOnDevice) e.nextOnDevice->previousOnDevice = e.previousOnDevice;
-    e.device = 0;
-    e.previousOnDevice = e.nextOnDevice = nullptr;
+    Entry* e = log.allocate(events::storedSize(c));
+    events::writeStoredForm(c, reinterpret_cast<char*>(e));
+    return e;
   }
 
   // Returns the position of the entry that followed (the table's positions after `it` shift).
   Table::iterator erase(ObjectKind kind, Table::iterator it, const EventHandler& onChange,
                         std::size_t& reported) {
     auto& table = tables[slot(kind)];
-    if ((*it)->generation == generation) --marked;
-    unlinkFromDevice(**it);
+    if (events::generationOf(*it) == generation) --marked;
+    forget(kind, **it);
     Table::iterator next;
     Entry* gone = table.extract(it, &next);  // out of the table, still readable for the report
-    removed(kind, *gone);
     report(onChange, EventAction::Deleted, kind, *gone, reported);
-    table.release(gone);
+    log.release(gone);
     return next;
   }
 
-  // `c`'s stored form written into the entry at `it` (resized, so it may move).
-  Table::iterator store(Table& table, Table::iterator it, const Canonical& c) {
-    it = table.resize(it, events::storedSize(c));
-    events::writeStoredForm(c, (*it)->messageData());
+  // Inserts or updates; reports New / Changed, nothing when the stored form is the same.
+  // Returns the entry. `after`: the entry the previous message of the same dump went to, and
+  // `afterKey` its key. A dump comes mostly in key order (each route table's trie in address
+  // order), so the next key usually goes right after it: a start appends without comparing a
+  // stored key, a resync finds the same object there and compares the messages in place.
+  Table::iterator upsert(const Canonical& c, const EventHandler& onChange, std::size_t& reported,
+                         const Table::iterator* after = nullptr, std::string_view afterKey = {}) {
+    auto& table = tables[slot(c.kind)];
+    if (after) {
+      // Unchanged where the last one was: the same stored form is the same key (a resync of
+      // a million routes derives none).
+      Table::iterator next = table.successor(*after);
+      if (next != table.end() && events::sameStoredForm(c, messageOf(**next))) {
+        mark(**next);
+        return next;
+      }
+    }
+    auto [it, found] = table.locate(c.key, after, afterKey);
+    if (!found) {
+      Entry* e = place(c);
+      it = table.insert(it, e);
+      events::generationOf(e) = generation;
+      ++marked;
+      added(c.kind, c);
+      linkToDevice(*e, c);
+      report(onChange, EventAction::New, c.kind, *e, reported);
+      return it;
+    }
+    Entry* old = *it;
+    mark(*old);
+    if (events::sameStoredForm(c, messageOf(*old))) return it;
+    forget(c.kind, *old);
+    Entry* e;
+    if (events::storedSize(c) == events::storedBytes(old)) {
+      // The same size: written over the old version, wherever it lies.
+      e = old;
+      events::writeStoredForm(c, reinterpret_cast<char*>(e));
+    } else {
+      e = place(c);
+      table.replace(it, e);
+      log.release(old);
+    }
+    events::generationOf(e) = generation;
+    added(c.kind, c);
+    linkToDevice(*e, c);
+    report(onChange, EventAction::Changed, c.kind, *e, reported);
     return it;
   }
 
-  // Inserts or updates; reports New / Changed, nothing when the stored form is the same.
-  // Returns the entry. `after`: the entry the previous message of the same dump went to. A dump
-  // comes mostly in key order (each route table's trie in address order), so the next key
-  // usually goes right after it: found in O(1) instead of ~20 comparisons of 70-byte keys
-  // spread over memory (a million routes: a third of the sync's own time).
-  Table::iterator upsert(const Canonical& c, const EventHandler& onChange, std::size_t& reported,
-                         std::optional<Table::iterator> after = std::nullopt) {
-    auto& table = tables[slot(c.kind)];
-    auto [it, found] = table.locate(c.key, after ? &*after : nullptr);
-    if (!found) {
-      it = table.insert(it, c.key, events::storedSize(c));
-      Entry& e = **it;
-      events::writeStoredForm(c, e.messageData());
-      e.generation = generation;
-      ++marked;
-      added(c.kind, c);
-      linkToDevice(e, c);
-      report(onChange, EventAction::New, c.kind, e, reported);
-      return it;
-    }
-    if ((*it)->generation != generation) ++marked;
-    (*it)->generation = generation;
-    if (events::sameStoredForm(c, (*it)->message())) return it;
-    removed(c.kind, **it);
-    unlinkFromDevice(**it);
-    it = store(table, it, c);
-    added(c.kind, c);
-    linkToDevice(**it, c);
-    report(onChange, EventAction::Changed, c.kind, **it, reported);
-    return it;
+  // A compaction when the log holds as much dead as live (events::MessageLog::shouldCompact):
+  // the objects of the emptied chunks move, the index and the devices' lists follow. Run
+  // between passes and notifications, never while a dump's datagram is handed out.
+  void maybeCompact() {
+    if (!log.startCompaction()) return;
+    for (auto& table : tables) table.relocate(log);
+    for (auto& [device, list] : routesOnDevice)
+      for (Entry*& e : list) e = log.forwarded(e);
+    log.finishCompaction();
   }
 
   // What a device's change does to routes without a route notification: going down or away
@@ -282,7 +332,8 @@ struct StateMirror::State {
     }
     const auto& addresses = tables[slot(ObjectKind::Address)];
     auto it = addresses.lowerBound(prefix);
-    return it != addresses.end() && startsWith((*it)->key(), prefix);
+    std::string key;
+    return it != addresses.end() && addresses.keyStartsWith(*it, prefix, key);
   }
 
   // An IPv4 address deleted (and applied) takes the routes that prefer it as their source:
@@ -313,19 +364,21 @@ struct StateMirror::State {
     if (routes.find(c.key) != routes.end()) return false;
     std::string_view identity = c.identity();
     auto it = routes.lowerBound(identity);
-    return it != routes.end() && startsWith((*it)->key(), identity);
+    std::string key;
+    return it != routes.end() && routes.keyStartsWith(*it, identity, key);
   }
 
   // The kernel marks routes through a device without carrier "linkdown" (IPv4: neither running
   // nor lower-up; IPv6: not operationally up) and clears it on carrier, without notifications.
   void followCarrier(uint32_t ifindex, uint32_t flags, const EventHandler& onChange, std::size_t& reported) {
     if (!options.routes) return;
-    auto head = routesOnDevice.find(ifindex);
-    if (head == routesOnDevice.end()) return;
-    for (Entry* e = head->second; e; e = e->nextOnDevice) {
-      if (e->routeType == RTN_LOCAL) continue;
-      bool down = e->family == AF_INET ? !(flags & (IFF_RUNNING | IFF_LOWER_UP)) : !(flags & IFF_RUNNING);
-      if (events::setLinkdown({e->messageData(), e->messageSize}, down))
+    auto list = routesOnDevice.find(ifindex);
+    if (list == routesOnDevice.end()) return;
+    for (Entry* e : list->second) {
+      const rtmsg* rtm = routeHeader(*e);
+      if (rtm->rtm_type == RTN_LOCAL) continue;
+      bool down = rtm->rtm_family == AF_INET ? !(flags & (IFF_RUNNING | IFF_LOWER_UP)) : !(flags & IFF_RUNNING);
+      if (events::setLinkdown({reinterpret_cast<char*>(e), events::storedBytes(e)}, down))
         report(onChange, EventAction::Changed, ObjectKind::Route, *e, reported);
     }
   }
@@ -335,12 +388,14 @@ struct StateMirror::State {
   // forced fib_disable_ip (the last IPv4 address gone) takes them too.
   void dropIpv4RoutesOf(uint32_t ifindex, const EventHandler& onChange, std::size_t& reported, bool evenLocal = false) {
     if (!options.routes) return;
-    auto head = routesOnDevice.find(ifindex);
-    if (head == routesOnDevice.end()) return;
-    std::vector<std::string> doomed;  // keys (each erase changes the list walked here)
-    for (Entry* e = head->second; e; e = e->nextOnDevice)
-      if (e->family == AF_INET && (evenLocal || e->routeType != RTN_LOCAL)) doomed.emplace_back(e->key());
+    auto list = routesOnDevice.find(ifindex);
+    if (list == routesOnDevice.end()) return;
     auto& routes = tables[slot(ObjectKind::Route)];
+    std::vector<std::string> doomed;  // keys (each erase changes the list walked here)
+    for (Entry* e : list->second) {
+      const rtmsg* rtm = routeHeader(*e);
+      if (rtm->rtm_family == AF_INET && (evenLocal || rtm->rtm_type != RTN_LOCAL)) doomed.push_back(routes.keyOf(e));
+    }
     for (const auto& key : doomed)
       if (auto it = routes.find(key); it != routes.end()) erase(ObjectKind::Route, it, onChange, reported);
   }
@@ -377,8 +432,8 @@ struct StateMirror::State {
       // nexthop is a different key here).
       std::string_view identity = c.identity();
       auto first = table.lowerBound(identity);
-      while (first != table.end() && startsWith((*first)->key(), identity)) {
-        if ((*first)->key() != c.key) first = erase(c.kind, first, onChange, reported);
+      while (first != table.end() && table.keyStartsWith(*first, identity, scratchKey)) {
+        if (scratchKey != c.key) first = erase(c.kind, first, onChange, reported);
         else ++first;
       }
     }
@@ -389,8 +444,8 @@ struct StateMirror::State {
   void sweep(ObjectKind kind, const std::string& prefix, const EventHandler& onChange, std::size_t& reported) {
     auto& table = tables[slot(kind)];
     if (prefix.empty() && marked == table.size()) return;  // the pass saw every entry
-    for (auto it = table.lowerBound(prefix); it != table.end() && startsWith((*it)->key(), prefix);) {
-      if ((*it)->generation != generation) it = erase(kind, it, onChange, reported);
+    for (auto it = table.lowerBound(prefix); it != table.end() && table.keyStartsWith(*it, prefix, scratchKey);) {
+      if (events::generationOf(*it) != generation) it = erase(kind, it, onChange, reported);
       else ++it;
     }
   }
@@ -400,23 +455,30 @@ struct StateMirror::State {
   // when `prefix` is unset: a dump for book-keeping only). A restarted dump (NLM_F_DUMP_INTR)
   // raised the generation, so only the last, complete pass counts; if the engine gave up
   // restarting, the pass starts again.
+  // The dump is received into the log (the engine's ReceiveMemory): a route kept whole stays
+  // where it arrived (place()). Its datagrams reach `onMessage` through one call each.
+  template <class OnMessage>
   void markAndSweep(std::span<const uint8_t> request, const std::string& operation, ObjectKind kind,
-                    const std::optional<std::string>& prefix, const core::MessageHandler& onMessage,
+                    const std::optional<std::string>& prefix, OnMessage&& onMessage,
                     const EventHandler& onChange, std::size_t& reported) {
-    RawApi raw = netlink->raw(Protocol::Route);
+    core::Engine& engine = core::ApiAccess::routeEngine(*netlink);
     auto newPass = [&] {
       ++generation;
       marked = 0;
     };
+    auto onRun = [&](std::span<const nlmsghdr* const> run) {
+      for (const nlmsghdr* m : run) onMessage(m);
+    };
     for (;;) {
       newPass();
       try {
-        raw.dumpBytes(request, asMessages(onMessage), operation, newPass);
+        engine.dumpRuns(request, operation, onRun, newPass, &log);
       } catch (const Error& e) {
         if (e.code() != Errc::dump_interrupted) throw;
         continue;
       }
       if (prefix) sweep(kind, *prefix, onChange, reported);
+      maybeCompact();
       return;
     }
   }
@@ -426,14 +488,18 @@ struct StateMirror::State {
   void reloadKind(ObjectKind kind, const EventHandler& onChange, std::size_t& reported) {
     // (Nothing but the dump's own inserts changes the table meanwhile: the position stays right;
     // locate() checks it anyway.)
-    std::optional<Table::iterator> last;
+    Table::iterator last;  // where the last message went (valid once `lastKey` is set)
+    std::string lastKey;  // its key
     Canonical c;  // one for every message: its key's memory is reused
     auto onMessage = [&](const nlmsghdr* m) {
       events::canonicalizeLazily(m, c);  // stored or compared before m goes
       if (!c.valid || c.kind != kind || c.deleted) return;
       if (kind == ObjectKind::Link) followDevice(c, onChange, reported);
       if (kind == ObjectKind::Address) noteAddress(c);
-      if (mirrors(kind)) last = upsert(c, onChange, reported, last);
+      if (mirrors(kind)) {
+        last = upsert(c, onChange, reported, lastKey.empty() ? nullptr : &last, lastKey);
+        lastKey.swap(c.key);  // (the next message's key reuses the old one's memory)
+      }
     };
     markAndSweep(events::dumpRequest(kind), std::string(objectKindName(kind)) + " dump (mirror)", kind,
                  mirrors(kind) ? std::optional<std::string>("") : std::nullopt, onMessage, onChange, reported);
@@ -445,12 +511,15 @@ struct StateMirror::State {
     RouteFilter filter;
     filter.setFamily(t.first == AF_INET ? IpAddress::Family::v4 : IpAddress::Family::v6).setTable(t.second);
     rtnl::encodeRouteDump(request, filter, 0);
-    std::optional<Table::iterator> last;
+    Table::iterator last;
+    std::string lastKey;
     Canonical c;
     auto onMessage = [&](const nlmsghdr* m) {
       events::canonicalizeLazily(m, c);
-      if (c.valid && c.kind == ObjectKind::Route && !c.deleted && c.family == t.first && c.table == t.second)
-        last = upsert(c, onChange, reported, last);
+      if (c.valid && c.kind == ObjectKind::Route && !c.deleted && c.family == t.first && c.table == t.second) {
+        last = upsert(c, onChange, reported, lastKey.empty() ? nullptr : &last, lastKey);
+        lastKey.swap(c.key);
+      }
     };
     markAndSweep(request.bytes(), "route dump of table " + std::to_string(t.second) + " (mirror)", ObjectKind::Route,
                  events::routeTableKey(t.first, t.second), onMessage, onChange, reported);
@@ -541,7 +610,9 @@ std::size_t StateMirror::process(const EventHandler& onChange) {
   bool lost = false;
   Subscription::Handlers handlers;
   handlers.onNotification = [&](const Notification& n) {
-    if (!lost) state_->applyNotification(reinterpret_cast<const nlmsghdr*>(n.bytes.data()), onChange, reported);
+    if (lost) return;
+    state_->applyNotification(reinterpret_cast<const nlmsghdr*>(n.bytes.data()), onChange, reported);
+    state_->maybeCompact();  // (a comparison of two counters unless due)
   };
   handlers.onOverflow = [&] {
     ++state_->counters.overflows;
@@ -603,17 +674,17 @@ std::vector<AddrInfo> StateMirror::addresses(uint32_t ifindex) const {
   std::vector<AddrInfo> out;
   const auto& table = state_->tables[slot(ObjectKind::Address)];
   // Address keys start with the ifindex, so one device's addresses are one range.
-  std::string prefix = events::linkKey(ifindex);
-  for (auto it = table.lowerBound(prefix); it != table.end() && startsWith((*it)->key(), prefix); ++it)
+  std::string prefix = events::linkKey(ifindex), key;
+  for (auto it = table.lowerBound(prefix); it != table.end() && table.keyStartsWith(*it, prefix, key); ++it)
     out.push_back(rtnl::decodeAddr(header(**it)));
   return out;
 }
 
 std::optional<RouteInfo> StateMirror::route(uint32_t table, const Prefix& dst) const {
   const auto& routes = state_->tables[slot(ObjectKind::Route)];
-  std::string prefix = events::routeLookupKey(table, dst);
+  std::string prefix = events::routeLookupKey(table, dst), key;
   std::optional<RouteInfo> best;
-  for (auto it = routes.lowerBound(prefix); it != routes.end() && startsWith((*it)->key(), prefix); ++it) {
+  for (auto it = routes.lowerBound(prefix); it != routes.end() && routes.keyStartsWith(*it, prefix, key); ++it) {
     RouteInfo r = decodeRouteMessage(header(**it));
     if (!best || r.metric.value_or(0) < best->metric.value_or(0)) best = std::move(r);
   }
@@ -650,8 +721,10 @@ std::vector<std::vector<uint8_t>> StateMirror::canonical(ObjectKind kind) const 
   std::size_t s = slot(kind);
   if (s >= state_->tables.size()) return out;
   for (const Entry* entry : state_->tables[s]) {
-    auto bytes = entry->messageBytes();
+    auto bytes = bytesOf(*entry);
     out.emplace_back(bytes.begin(), bytes.end());
+    // The header as the canonical form has it: the book-keeping the store keeps in it zeroed.
+    std::memset(out.back().data() + offsetof(nlmsghdr, nlmsg_seq), 0, sizeof(uint32_t) * 2);
   }
   std::sort(out.begin(), out.end(), byteLess);
   return out;
@@ -673,14 +746,15 @@ std::vector<std::vector<uint8_t>> StateMirror::canonicalDump(Netlink& netlink, O
 MirrorStats StateMirror::stats() const {
   MirrorStats s = state_->counters;
   s.overflows = state_->subscription.overflows();
-  // The arena: objects (key and message in one block each) and the index's blocks.
+  // The log's chunks (the objects' messages, live and dead) and the index's blocks.
   for (const auto& table : state_->tables) {
     s.objects += table.size();
     s.bytes += table.indexBytes();
   }
-  s.bytes += state_->arena.bytes();
+  s.bytes += state_->log.bytes();
   for (const auto& [name, index] : state_->linkNames) s.bytes += 64 + stringBytes(name);
-  s.bytes += (state_->routesOnDevice.size() + state_->deviceFlags.size()) * 32;
+  for (const auto& [device, list] : state_->routesOnDevice) s.bytes += 48 + list.capacity() * sizeof(Entry*);
+  s.bytes += state_->deviceFlags.size() * 32;
   s.bytes += state_->nexthopUses.bytes() + state_->multipathByDevice.bytes() + state_->ipv4RoutesBySource.bytes();
   return s;
 }

@@ -3,6 +3,8 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
+#include <cassert>
 #include <new>
 
 #include "core/asan_poison.hpp"
@@ -11,125 +13,247 @@ namespace fastlink::events {
 
 namespace {
 
-// The sanitizer build sees the arena's blocks as the heap's: a chunk is poisoned when mapped, a
-// block unpoisoned when handed out and poisoned again when given back, so an object read after
-// its release (a stale pointer in a device's list, a view kept past an erase) is reported where
-// it is read. No-ops without AddressSanitizer.
-void poison([[maybe_unused]] void* p, [[maybe_unused]] std::size_t n) {
+// The sanitizer build sees the chunks as the heap's: a chunk is poisoned when mapped, the room
+// of a datagram unpoisoned while it is received and handed out, a copy's bytes when allocated;
+// an object's bytes are poisoned again when released, a chunk's when it is emptied. So an object
+// read after its release (a stale pointer in a device's list, a view kept past an erase or a
+// compaction) is reported where it is read. No-ops without AddressSanitizer.
+void poison([[maybe_unused]] const void* p, [[maybe_unused]] std::size_t n) {
 #ifdef FASTLINK_ASAN
   __asan_poison_memory_region(p, n);
 #endif
 }
-void unpoison([[maybe_unused]] void* p, [[maybe_unused]] std::size_t n) {
+void unpoison([[maybe_unused]] const void* p, [[maybe_unused]] std::size_t n) {
 #ifdef FASTLINK_ASAN
   __asan_unpoison_memory_region(p, n);
 #endif
 }
 
+std::size_t roundUp(std::size_t n, std::size_t to) { return (n + to - 1) / to * to; }
+
 }  // namespace
 
-void* BlockArena::allocate(std::size_t n) {
-  n = rounded(n == 0 ? 1 : n);
-  if (n > kLargest) {
-    largeBytes_ += n;
-    return ::operator new(n);
-  }
-  void*& head = free_[n / kGrain];
-  if (head) {
-    void* p = head;
-    unpoison(p, n);
-    std::memcpy(&head, p, sizeof head);  // the next free block of this size
-    return p;
-  }
-  if (left_ < n) {
-    // (What is left of the old chunk, less than one block, stays unused.)
-    const std::size_t size = chunks_.empty() ? kFirstChunk : std::min(chunks_.back().second * 2, kHugeChunk);
-    // Faulted in by the one call (MAP_POPULATE): cheaper than a fault per page on first touch.
-    void* p = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-    if (p == MAP_FAILED) throw std::bad_alloc();
-    auto* chunk = static_cast<std::byte*>(p);
-    const std::size_t mapped = size;
-    chunks_.emplace_back(chunk, mapped);
-    poison(chunk, mapped);
-    chunkBytes_ += mapped;
-    next_ = chunk;
-    left_ = size;
-  }
-  void* p = next_;
-  next_ += n;
-  left_ -= n;
-  unpoison(p, n);
-  return p;
+MessageLog::~MessageLog() {
+  for (Chunk* c : chunks_) unmap(c);
+  for (Chunk* c : spare_) unmap(c);
 }
 
-BlockArena::~BlockArena() {
-  for (auto [chunk, size] : chunks_) {
-    unpoison(chunk, size);  // (the addresses may be mapped again, for anything)
-    ::munmap(chunk, size);
+void MessageLog::unmap(Chunk* c) {
+  const std::size_t size = c->size;
+  unpoison(c, size);  // (the addresses may be mapped again, for anything)
+  mapped_ -= size;
+  ::munmap(c, size);
+}
+
+MessageLog::Chunk* MessageLog::newChunk(std::size_t atLeast) {
+  const std::size_t size = roundUp(atLeast + kHeader, kChunk);
+  Chunk* c = nullptr;
+  if (size == kChunk && !spare_.empty()) {
+    c = spare_.back();
+    spare_.pop_back();
+  } else {
+    // Aligned to kChunk (an object's chunk is its address rounded down): a reservation one
+    // chunk larger, the aligned part mapped over it and faulted in by the one call
+    // (MAP_POPULATE: cheaper than a fault per page as the kernel writes a dump into it), the
+    // rest unmapped.
+    void* reserved = ::mmap(nullptr, size + kChunk, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (reserved == MAP_FAILED) throw std::bad_alloc();
+    const auto start = reinterpret_cast<uintptr_t>(reserved);
+    const uintptr_t aligned = roundUp(start, kChunk);
+    void* p = ::mmap(reinterpret_cast<void*>(aligned), size, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_POPULATE, -1, 0);
+    if (p == MAP_FAILED) {
+      ::munmap(reserved, size + kChunk);
+      throw std::bad_alloc();
+    }
+    if (aligned > start) ::munmap(reserved, aligned - start);
+    if (start + kChunk > aligned) ::munmap(reinterpret_cast<void*>(aligned + size), start + kChunk - aligned);
+    c = static_cast<Chunk*>(p);
+    mapped_ += size;
+    poison(begin(c) + kHeader, size - kHeader);
+  }
+  *c = Chunk{size, kHeader, 0, false};
+  chunks_.push_back(c);
+  return c;
+}
+
+void MessageLog::retire(Chunk*& filling) {
+  if (!filling) return;
+  dead_ += filling->size - filling->used;
+  filling->used = filling->size;
+  filling = nullptr;
+}
+
+std::span<uint8_t> MessageLog::room(std::size_t atLeast) {
+  // A room handed out and never reported received (the receive failed, or the engine asks
+  // again with the datagram's length): what was kept of it stays.
+  if (roomStart_) received(0);
+  // (Less than this left: not worth a receive that will most likely ask again.)
+  constexpr std::size_t kSmallest = 4096;
+  if (atLeast + kHeader > kChunk) {
+    // Larger than a chunk (a datagram of a device with very many VFs): received aside, and
+    // whatever of it is kept is copied (inRoom() says no).
+    roomStart_ = roomEnd_ = keptEnd_ = nullptr;
+    oversized_.resize(roundUp(atLeast, 4096));
+    return oversized_;
+  }
+  if (!receiving_ || receiving_->size - receiving_->used < std::max(atLeast, kSmallest)) {
+    retire(receiving_);
+    receiving_ = newChunk(kChunk - kHeader);
+  }
+  roomStart_ = keptEnd_ = begin(receiving_) + receiving_->used;
+  roomEnd_ = begin(receiving_) + receiving_->size;
+  keptBytes_ = 0;
+  unpoison(roomStart_, roomEnd_ - roomStart_);
+  return {roomStart_, roomEnd_};
+}
+
+nlmsghdr* MessageLog::keep(const nlmsghdr* m) {
+  assert(inRoom(m));
+  auto* p = const_cast<uint8_t*>(reinterpret_cast<const uint8_t*>(m));  // the log's own memory
+  const std::size_t n = storedBytes(m);
+  keptEnd_ = std::max(keptEnd_, p + n);
+  keptBytes_ += n;
+  receiving_->live += n;
+  live_ += n;
+  return reinterpret_cast<nlmsghdr*>(p);
+}
+
+void MessageLog::received([[maybe_unused]] std::size_t length) {
+  if (!roomStart_) return;  // an oversized datagram, received aside
+  // The room is used up to the datagram's last kept message (8-aligned); its other messages
+  // before that are dead from the start. A datagram nothing was kept of (a resync that found
+  // its routes unchanged) leaves the room to the next one.
+  const std::size_t used = roundUp(static_cast<std::size_t>(keptEnd_ - begin(receiving_)), 8);
+  dead_ += used - receiving_->used - keptBytes_;
+  receiving_->used = used;
+  poison(begin(receiving_) + used, receiving_->size - used);
+  roomStart_ = roomEnd_ = keptEnd_ = nullptr;
+  keptBytes_ = 0;
+}
+
+nlmsghdr* MessageLog::allocate(std::size_t size) {
+  Chunk* c;
+  if (size + kHeader > kChunk) {
+    c = newChunk(size);  // one object larger than a chunk: a chunk of its own
+  } else {
+    if (!copying_ || copying_->size - copying_->used < size) {
+      retire(copying_);
+      copying_ = newChunk(kChunk - kHeader);
+    }
+    c = copying_;
+  }
+  uint8_t* p = begin(c) + c->used;
+  c->used += roundUp(size, 8);
+  dead_ += roundUp(size, 8) - size;
+  c->live += size;
+  live_ += size;
+  unpoison(p, size);
+  return reinterpret_cast<nlmsghdr*>(p);
+}
+
+void MessageLog::release(const nlmsghdr* m) {
+  Chunk* c = chunkOf(m);
+  const std::size_t n = storedBytes(m);
+  c->live -= n;
+  live_ -= n;
+  dead_ += n;
+  poison(m, n);
+  if (c->size > kChunk && c->live == 0) {
+    // An object larger than a chunk had it alone: it goes back to the system now.
+    dead_ -= c->used - kHeader;
+    chunks_.erase(std::find(chunks_.begin(), chunks_.end(), c));
+    unmap(c);
   }
 }
 
-void BlockArena::release(void* p, std::size_t n) {
-  n = rounded(n == 0 ? 1 : n);
-  if (n > kLargest) {
-    largeBytes_ -= n;
-    ::operator delete(p);
-    return;
+bool MessageLog::startCompaction() {
+  if (!shouldCompact()) return false;
+  if (roomStart_) received(0);  // (never while a datagram is handed out: a room left over)
+  // The chunks being filled can be emptied too: their rest counts as dead, new ones start.
+  retire(receiving_);
+  retire(copying_);
+  std::vector<Chunk*> candidates;
+  for (Chunk* c : chunks_)
+    if (c->size == kChunk && c->live * 4 <= (c->size - kHeader) * 3) candidates.push_back(c);
+  std::sort(candidates.begin(), candidates.end(), [](const Chunk* a, const Chunk* b) { return a->live < b->live; });
+  std::size_t deadLeft = dead_;
+  bool any = false;
+  for (Chunk* c : candidates) {
+    if (deadLeft <= live_ / 2) break;
+    c->emptying = true;
+    deadLeft -= c->used - kHeader - c->live;
+    any = true;
   }
-  void*& head = free_[n / kGrain];
-  std::memcpy(p, &head, sizeof head);
-  head = p;
-  poison(p, n);
+  return any;
+}
+
+nlmsghdr* MessageLog::relocate(nlmsghdr* m) {
+  Chunk* c = chunkOf(m);
+  if (!c->emptying) return m;
+  const std::size_t n = storedBytes(m);
+  nlmsghdr* to = allocate(n);
+  std::memcpy(to, m, n);
+  c->live -= n;  // (the copy is live where it went: allocate() counted it)
+  live_ -= n;
+  dead_ += n;  // until finishCompaction() drops the chunk
+  moved_ += n;
+  // Its old place says where it went (over the book-keeping, which the copy carries).
+  std::memcpy(&m->nlmsg_seq, &to, sizeof to);
+  return to;
+}
+
+nlmsghdr* MessageLog::forwarded(nlmsghdr* m) const {
+  if (!chunkOf(m)->emptying) return m;
+  nlmsghdr* to;
+  std::memcpy(&to, &m->nlmsg_seq, sizeof to);
+  return to;
+}
+
+void MessageLog::finishCompaction() {
+  std::size_t kept = 0;
+  for (Chunk* c : chunks_) {
+    if (!c->emptying) {
+      chunks_[kept++] = c;
+      continue;
+    }
+    assert(c->live == 0);  // every object in it was relocated
+    dead_ -= c->used - kHeader;
+    if (spare_.size() < kSpareChunks) {
+      poison(begin(c) + kHeader, c->size - kHeader);  // (its header stays readable: unmap() reads it)
+      spare_.push_back(c);
+    } else {
+      unmap(c);
+    }
+  }
+  chunks_.resize(kept);
+  ++compactions_;
 }
 
 ObjectTable::~ObjectTable() {
-  // The objects' blocks and the index's die with the arena; large ones are the heap's (a walk
-  // only for them).
-  if (largeObjects_)
-    for (StoredObject* o : *this)
-      if (o->blockSize() > BlockArena::kLargest) arena_->release(o, o->blockSize());
+  for (Block* b : blocks_) delete b;
 }
 
-void ObjectTable::release(StoredObject* o) {
-  if (o->blockSize() > BlockArena::kLargest) --largeObjects_;
-  arena_->release(o, o->blockSize());
-}
-
-StoredObject* ObjectTable::allocate(std::string_view key, std::size_t messageSize) {
-  const std::size_t size = StoredObject::blockSizeFor(key.size(), messageSize);
-  if (size > BlockArena::kLargest) ++largeObjects_;
-  auto* o = new (arena_->allocate(size)) StoredObject;
-  o->keySize = static_cast<uint16_t>(key.size());
-  o->messageSize = static_cast<uint32_t>(messageSize);
-  std::memcpy(reinterpret_cast<char*>(o + 1), key.data(), key.size());
-  return o;
-}
-
-ObjectTable::Block* ObjectTable::newBlock() {
-  static_assert(sizeof(Block) <= BlockArena::kLargest, "an index block is one of the arena's");
-  auto* b = static_cast<Block*>(arena_->allocate(sizeof(Block)));
-  b->count = 0;
-  return b;
-}
-
-std::size_t ObjectTable::blockFor(std::string_view key) const {
+std::size_t ObjectTable::blockFor(std::string_view key, std::string& scratch) const {
   std::size_t lo = 0, hi = blocks_.size();
   while (lo < hi) {
     std::size_t mid = lo + (hi - lo) / 2;
-    if (lastKey(mid) < key) lo = mid + 1;
+    const Block* b = blocks_[mid];
+    if (derive(b->objects[b->count - 1], scratch) < key) lo = mid + 1;
     else hi = mid;
   }
   return lo;
 }
 
 ObjectTable::iterator ObjectTable::lowerBound(std::string_view key) const {
-  std::size_t block = blockFor(key);
+  std::string scratch;
+  std::size_t block = blockFor(key, scratch);
   if (block == blocks_.size()) return end();
   const Block* b = blocks_[block];
   std::size_t lo = 0, hi = b->count - 1;  // the last key is not less than `key`
   while (lo < hi) {
     std::size_t mid = lo + (hi - lo) / 2;
-    if (b->objects[mid]->key() < key) lo = mid + 1;
+    if (derive(b->objects[mid], scratch) < key) lo = mid + 1;
     else hi = mid;
   }
   return {this, block, lo};
@@ -137,28 +261,26 @@ ObjectTable::iterator ObjectTable::lowerBound(std::string_view key) const {
 
 ObjectTable::iterator ObjectTable::find(std::string_view key) const {
   iterator it = lowerBound(key);
-  return it != end() && (*it)->key() == key ? it : end();
+  std::string scratch;
+  return it != end() && derive(*it, scratch) == key ? it : end();
 }
 
-std::pair<ObjectTable::iterator, bool> ObjectTable::locate(std::string_view key, const iterator* after) const {
-  if (after && after->block_ < blocks_.size() && after->at_ < blocks_[after->block_]->count &&
-      (**after)->key() < key) {
-    iterator next = *after;
-    ++next;
-    if (next == end()) return {next, false};
-    int order = key.compare((*next)->key());  // (one comparison of the bytes, not two)
-    if (order <= 0) return {next, order == 0};
+std::pair<ObjectTable::iterator, bool> ObjectTable::locateFrom(std::string_view key, const iterator* next) const {
+  std::string scratch;
+  if (next) {
+    int order = key.compare(derive(**next, scratch));
+    if (order <= 0) return {*next, order == 0};
   }
   iterator it = lowerBound(key);
-  return {it, it != end() && (*it)->key() == key};
+  return {it, it != end() && derive(*it, scratch) == key};
 }
 
-ObjectTable::iterator ObjectTable::insert(iterator position, std::string_view key, std::size_t messageSize) {
-  std::size_t block = position.block_, at = position.at_;
+ObjectTable::iterator ObjectTable::insert(iterator position, nlmsghdr* object) {
+  std::size_t block = position.block(), at = position.at();
   if (block == blocks_.size()) {
     // At the end: after the last block's last object.
     if (blocks_.empty() || blocks_.back()->count == kPerBlock) {
-      blocks_.push_back(newBlock());
+      blocks_.push_back(new Block{0, {}});
     }
     block = blocks_.size() - 1;
     at = blocks_[block]->count;
@@ -173,14 +295,14 @@ ObjectTable::iterator ObjectTable::insert(iterator position, std::string_view ke
     // Full. Before its first object: a new block before it (a dump's run of keys going in
     // front of it fills that one, by the rule above). Else half of it moves to a new block
     // after it.
-    Block* fresh = newBlock();
+    auto* fresh = new Block{0, {}};
     if (at == 0) {
       blocks_.insert(blocks_.begin() + static_cast<std::ptrdiff_t>(block), fresh);
       b = fresh;
     } else {
       const std::size_t split = kPerBlock / 2;
       fresh->count = kPerBlock - split;
-      std::memcpy(fresh->objects, b->objects + split, fresh->count * sizeof(StoredObject*));
+      std::memcpy(fresh->objects, b->objects + split, fresh->count * sizeof(nlmsghdr*));
       b->count = split;
       blocks_.insert(blocks_.begin() + static_cast<std::ptrdiff_t>(block) + 1, fresh);
       if (at > split) {
@@ -190,41 +312,34 @@ ObjectTable::iterator ObjectTable::insert(iterator position, std::string_view ke
       }
     }
   }
-  StoredObject* o = allocate(key, messageSize);
-  std::memmove(b->objects + at + 1, b->objects + at, (b->count - at) * sizeof(StoredObject*));
-  b->objects[at] = o;
+  if (at < b->count) std::memmove(b->objects + at + 1, b->objects + at, (b->count - at) * sizeof(nlmsghdr*));
+  b->objects[at] = object;
   ++b->count;
   ++size_;
   return {this, block, at};
 }
 
-ObjectTable::iterator ObjectTable::resize(iterator it, std::size_t messageSize) {
-  StoredObject* old = *it;
-  if (StoredObject::blockSizeFor(old->keySize, messageSize) == old->blockSize()) {
-    old->messageSize = static_cast<uint32_t>(messageSize);
-    return it;
-  }
-  StoredObject* moved = allocate(old->key(), messageSize);
-  moved->generation = old->generation;  // (unlinked from its device's list: nothing points at it)
-  blocks_[it.block_]->objects[it.at_] = moved;  // same key: same place
-  release(old);
-  return it;
-}
+void ObjectTable::replace(iterator it, nlmsghdr* object) { blocks_[it.block()]->objects[it.at()] = object; }
 
-StoredObject* ObjectTable::extract(iterator it, iterator* next) {
-  Block* b = blocks_[it.block_];
-  StoredObject* o = b->objects[it.at_];
+nlmsghdr* ObjectTable::extract(iterator it, iterator* next) {
+  Block* b = blocks_[it.block()];
+  nlmsghdr* o = b->objects[it.at()];
   --b->count;
   --size_;
-  std::memmove(b->objects + it.at_, b->objects + it.at_ + 1, (b->count - it.at_) * sizeof(StoredObject*));
+  std::memmove(b->objects + it.at(), b->objects + it.at() + 1, (b->count - it.at()) * sizeof(nlmsghdr*));
   if (b->count == 0) {
-    blocks_.erase(blocks_.begin() + static_cast<std::ptrdiff_t>(it.block_));
-    arena_->release(b, sizeof(Block));
-    if (next) *next = {this, it.block_, 0};
+    blocks_.erase(blocks_.begin() + static_cast<std::ptrdiff_t>(it.block()));
+    delete b;
+    if (next) *next = {this, it.block(), 0};
     return o;
   }
-  if (next) *next = it.at_ == b->count ? iterator{this, it.block_ + 1, 0} : it;
+  if (next) *next = it.at() == b->count ? iterator{this, it.block() + 1, 0} : it;
   return o;
+}
+
+void ObjectTable::relocate(MessageLog& log) {
+  for (Block* b : blocks_)
+    for (std::size_t i = 0; i < b->count; ++i) b->objects[i] = log.relocate(b->objects[i]);
 }
 
 }  // namespace fastlink::events

@@ -330,6 +330,54 @@ TEST(EngineFakeKernel, ReceiveLargerThanTheInitialBufferGrowsIt) {
   EXPECT_EQ(f.engine->counters().receiveBufferGrowths, 1u);
 }
 
+// A dump received into the caller's memory (StateMirror's store): every message handed out lies
+// in the room the caller gave for its datagram, nothing is copied into the engine's buffer, a
+// datagram larger than the room is asked room for again with its length, and the caller hears
+// of each datagram once its messages were handed out.
+TEST(EngineFakeKernel, DumpIsReceivedIntoTheCallersMemory) {
+  struct Rooms final : ReceiveMemory {
+    std::vector<std::vector<uint8_t>> rooms;
+    std::vector<std::size_t> asked, lengths;
+    std::span<uint8_t> room(std::size_t atLeast) override {
+      asked.push_back(atLeast);
+      rooms.emplace_back(std::max<std::size_t>(atLeast, 1000));
+      return rooms.back();
+    }
+    void received(std::size_t length) override { lengths.push_back(length); }
+    bool holds(const nlmsghdr* m) const {
+      if (rooms.empty()) return false;
+      const auto* p = reinterpret_cast<const uint8_t*>(m);
+      const auto& last = rooms.back();
+      return p >= last.data() && p + m->nlmsg_len <= last.data() + last.size();
+    }
+  } memory;
+  Fixture f;
+  f.kernel->setResponder([](FakeKernel& k, const nlmsghdr* m) {
+    k.queueDatagram({linkMessage(m, 1, NLM_F_MULTI), linkMessage(m, 2, NLM_F_MULTI)});
+    k.queueDatagram({linkMessage(m, 3, NLM_F_MULTI, 3000)});  // larger than the 1000-byte room
+    k.queueDatagram(FakeKernel::done(m));
+  });
+  std::vector<int> seen;
+  bool inRooms = true;
+  auto msg = dumpMessage();
+  f.engine->dumpRuns(
+      msg, "link show",
+      [&](std::span<const nlmsghdr* const> run) {
+        for (const nlmsghdr* m : run) {
+          seen.push_back(indexOf(m));
+          inRooms = inRooms && memory.holds(m);
+        }
+      },
+      {}, &memory);
+  EXPECT_EQ(seen, (std::vector<int>{1, 2, 3}));
+  EXPECT_TRUE(inRooms) << "a message handed out outside the caller's room";
+  // One room per datagram, the large one asked again with its length; three datagrams heard of.
+  EXPECT_EQ(memory.asked.size(), 4u);
+  EXPECT_GT(memory.asked[2], 3000u);
+  EXPECT_EQ(memory.lengths.size(), 3u);
+  EXPECT_EQ(f.engine->counters().receiveBufferGrowths, 0u);
+}
+
 TEST(EngineFakeKernel, QueryReturnsTheReplyOrTheError) {
   Fixture f;
   f.kernel->setResponder([](FakeKernel& k, const nlmsghdr* m) {
