@@ -27,26 +27,24 @@ uint8_t classOf(char c) { return kCharClass[static_cast<unsigned char>(c)]; }
 /// The common line, without quotes, escapes or comments: words are cut out whole instead of
 /// built a character at a time (a -batch file of a million lines goes through here). Returns
 /// false (words unspecified) at the first quote, backslash or '#'.
-bool splitPlainWords(std::string_view line, std::vector<std::string>& words) {
+bool splitPlainWords(std::string_view line, std::vector<std::string_view>& words) {
   words.reserve(24);
-  std::size_t i = 0, n = line.size();
-  while (i < n) {
+  const char* p = line.data();
+  const char* end = p + line.size();
+  while (p < end) {
     uint8_t c = kWord;
-    while (i < n && (c = classOf(line[i])) == kBlank) ++i;
-    std::size_t start = i;
-    while (i < n && (c = classOf(line[i])) == kWord) ++i;
-    if (i < n && c == kSpecial) return false;
-    if (i > start) words.emplace_back(line.data() + start, i - start);
+    while (p < end && (c = classOf(*p)) == kBlank) ++p;
+    const char* start = p;
+    while (p < end && (c = classOf(*p)) == kWord) ++p;
+    if (p < end && c == kSpecial) return false;
+    if (p > start) words.emplace_back(start, static_cast<std::size_t>(p - start));
   }
   return true;
 }
 
-}  // namespace
-
-std::vector<std::string> splitWords(std::string_view line) {
+/// Quotes, escapes and comments: each word built a character at a time.
+std::vector<std::string> splitQuotedWords(std::string_view line) {
   std::vector<std::string> words;
-  if (splitPlainWords(line, words)) return words;
-  words.clear();
   std::string word;
   bool inWord = false;
   char quote = 0;
@@ -73,22 +71,57 @@ std::vector<std::string> splitWords(std::string_view line) {
   return words;
 }
 
+}  // namespace
+
+std::vector<std::string> splitWords(std::string_view line) {
+  std::vector<std::string_view> views;
+  if (splitPlainWords(line, views)) return {views.begin(), views.end()};
+  return splitQuotedWords(line);
+}
+
+Args::Args(std::vector<std::string> words) : owned_(std::move(words)) {
+  // Views into owned_'s strings: a move of the Args moves owned_'s buffer, not its strings.
+  words_.assign(owned_.begin(), owned_.end());
+}
+
+Args Args::ofLine(std::string_view line) {
+  Args args{LineTag{}};
+  if (!splitPlainWords(line, args.words_)) {
+    args.words_.clear();
+    args.owned_ = splitQuotedWords(line);
+    args.words_.assign(args.owned_.begin(), args.owned_.end());
+  }
+  return args;
+}
+
+const std::string& Args::stringAt(std::size_t i) const {
+  if (!owned_.empty()) return owned_[i];
+  // A line's words are never empty (splitPlainWords cuts none): an empty string is one not made yet.
+  if (made_.empty()) made_.resize(words_.size());
+  if (made_[i].empty()) made_[i].assign(words_[i]);
+  return made_[i];
+}
+
+void Args::replace(std::size_t i, std::string_view word) {
+  words_.at(i) = word;
+  if (!owned_.empty()) owned_[i].assign(word), words_[i] = owned_[i];
+  else if (!made_.empty()) made_[i].clear();
+}
+
 const std::string& Args::peek() const {
   static const std::string kEmpty;
-  return done() ? kEmpty : words_[pos_];
+  return done() ? kEmpty : stringAt(pos_);
 }
 
-const std::string& Args::next() { return done() ? peek() : words_[pos_++]; }
+const std::string& Args::next() { return done() ? peek() : stringAt(pos_++); }
+
+void Args::missingValue(std::string_view keyword) const {
+  throw MissingValueError(fmt::format("\"{}\" needs a value (in \"{}\")", keyword, text()));
+}
 
 const std::string& Args::value(std::string_view keyword) {
-  if (done()) throw MissingValueError(fmt::format("\"{}\" needs a value (in \"{}\")", keyword, text()));
-  return words_[pos_++];
-}
-
-bool Args::accept(std::string_view keyword) {
-  if (done() || words_[pos_] != keyword) return false;
-  ++pos_;
-  return true;
+  if (done()) missingValue(keyword);
+  return stringAt(pos_++);
 }
 
 bool Args::acceptAny(std::initializer_list<std::string_view> keywords) {
@@ -98,7 +131,7 @@ bool Args::acceptAny(std::initializer_list<std::string_view> keywords) {
 }
 
 bool Args::acceptSwitch(std::string_view keyword, std::optional<bool>& field) {
-  const std::string& word = peek();
+  std::string_view word = peekView();
   bool negated = word.size() == keyword.size() + 2 && word.starts_with("no") && word.ends_with(keyword);
   if (word != keyword && !negated) return false;
   field = !negated;
@@ -116,7 +149,7 @@ std::string Args::text() const {
 }
 
 void Args::unknown(std::string_view context) const {
-  throw UsageError(fmt::format("unknown keyword \"{}\" in \"{}\" (word {}; {})", peek(), text(), pos_ + 1, context));
+  throw UsageError(fmt::format("unknown keyword \"{}\" in \"{}\" (word {}; {})", peekView(), text(), pos_ + 1, context));
 }
 
 uint64_t parseInteger(std::string_view text, std::string_view keyword, uint64_t min, uint64_t max) {

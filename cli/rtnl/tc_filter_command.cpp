@@ -105,12 +105,12 @@ TcAction actionOf(TcActionOptions options) {
 /// -batch tried ~15 of them per option word (callgrind: a fifth of the parse, issue 33).
 class Word {
  public:
-  explicit Word(Args& args) : args_(args), word_(args.peek()) {}
+  explicit Word(Args& args) : args_(args), word_(args.peekView()) {}
   /// Consumes the word if it is `keyword`. Inlined: a call per keyword is what this saves.
   [[gnu::always_inline]] bool is(std::string_view keyword) {
     // The keyword is a literal: its size is known here, so the comparison is inlined whole.
     if (word_.size() != keyword.size() || __builtin_memcmp(word_.data(), keyword.data(), keyword.size()) != 0) return false;
-    args_.next();
+    args_.nextView();
     return true;
   }
   std::string_view view() const { return word_; }
@@ -121,7 +121,7 @@ class Word {
 };
 
 uint32_t number(Args& args, std::string_view keyword, uint32_t max = UINT32_MAX) {
-  return parseU32(args.value(keyword), keyword, 0, max);
+  return parseU32(args.valueView(keyword), keyword, 0, max);
 }
 
 TcHandle handleWord(std::string_view word, std::string_view keyword) {
@@ -160,7 +160,7 @@ uint32_t u32HandleWord(const std::string& word, std::string_view keyword) {
 }
 
 int32_t controlWord(Args& args) {
-  std::string_view w = args.next();
+  std::string_view w = args.nextView();
   if (w == "goto") {
     if (!args.accept("chain")) usage("goto: expected \"goto chain N\"");
     return tcact::gotoChain(number(args, "goto chain", 0x0FFFFFFF));
@@ -174,7 +174,7 @@ bool isControl(std::string_view w) { return tcact::parse(w).has_value() || w == 
 
 /// An optional trailing CONTROL word.
 std::optional<int32_t> optionalControl(Args& args) {
-  if (!args.done() && isControl(args.peek())) return controlWord(args);
+  if (!args.done() && isControl(args.peekView())) return controlWord(args);
   return std::nullopt;
 }
 
@@ -210,7 +210,7 @@ TcAction parseMirred(Args& args, std::vector<std::string>& devs) {
     if (args.done()) throw MissingValueError("mirred: \"dev NAME\" is required");
     usage("mirred: \"dev NAME\" is required");
   }
-  std::string dev = parseIfname(args.value("dev"), "mirred dev");
+  std::string dev = parseIfname(args.valueView("dev"), "mirred dev");
   devs.push_back(dev);
   m.dev = Ifref(std::move(dev));
   m.control = optionalControl(args);
@@ -670,7 +670,7 @@ TcAction parsePedit(Args& args) {
 /// The words after one "action": KIND OPTIONS [index N].
 TcAction parseAction(Args& args, std::vector<std::string>& devs) {
   if (args.done()) usage("action: a kind is required (gact, mirred, police, skbedit, vlan, tunnel_key, csum, mpls, pedit)");
-  std::string_view word = args.peek();
+  std::string_view word = args.peekView();
   std::string_view kind = word;
   // Built where it is returned (no empty action assigned over: a TcAction is large).
   TcAction a = [&] {
@@ -726,13 +726,13 @@ void packSized(U32FilterOptions& o, int bits, uint32_t value, uint32_t mask, int
 }
 
 uint32_t hexOrDecimal(Args& args, std::string_view keyword) {
-  return static_cast<uint32_t>(parseInteger(args.value(keyword), keyword, 0, UINT32_MAX));
+  return static_cast<uint32_t>(parseInteger(args.valueView(keyword), keyword, 0, UINT32_MAX));
 }
 
 /// A selector's mask, which tc reads in base 16 with or without "0x" (f_u32.c: get_u32(&mask,
 /// *argv, 16)): "match u32 0 10" masks 0x10, not 10.
 uint32_t hexMask(Args& args, std::string_view keyword) {
-  std::string_view text = args.value(keyword);
+  std::string_view text = args.valueView(keyword);
   std::string_view digits = text.starts_with("0x") || text.starts_with("0X") ? text.substr(2) : text;
   uint32_t mask = 0;
   auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), mask, 16);
@@ -742,7 +742,7 @@ uint32_t hexMask(Args& args, std::string_view keyword) {
 }
 
 void parseSelector(Args& args, U32FilterOptions& o) {
-  std::string_view what = args.value("match");
+  std::string_view what = args.valueView("match");
   if (what == "u32" || what == "u16" || what == "u8") {
     int bits = what == "u32" ? 32 : what == "u16" ? 16 : 8;
     uint32_t value = hexOrDecimal(args, what);
@@ -758,9 +758,9 @@ void parseSelector(Args& args, U32FilterOptions& o) {
     return packSized(o, bits, value, mask, off, offmask ? -1 : 0);
   }
   if (what != "ip") usage(fmt::format("match: \"{}\" is not a selector fastlink knows (ip, u32, u16, u8)", what));
-  std::string_view field = args.value("match ip");
+  std::string_view field = args.valueView("match ip");
   if (field == "src" || field == "dst") {
-    std::string_view text = args.value(field == "src" ? "match ip src" : "match ip dst");
+    std::string_view text = args.valueView(field == "src" ? "match ip src" : "match ip dst");
     Prefix p;
     try {
       p = Prefix::parse(text);
@@ -815,8 +815,8 @@ U32FilterOptions parseU32Options(Args& args, ParsedFilter& pf) {
     else if (args.accept("ht")) o.hashTable = u32HandleWord(args.value("ht"), "ht") & 0xFFFFF000u;
     else if (args.accept("indev")) o.indev = parseIfname(args.value("indev"), "indev");
     else if (clsFlag(args, o.flags)) continue;
-    else if (args.peek() == "action") parseActions(args, o.actions, pf.mirredDevs);
-    else if (args.peek() == "help") usage(kTcFilterUsage);
+    else if (args.peekView() == "action") parseActions(args, o.actions, pf.mirredDevs);
+    else if (args.peekView() == "help") usage(kTcFilterUsage);
     else args.unknown("not an option of u32 (see \"fastlink tc filter help\")");
   }
   if (order) {
@@ -890,7 +890,7 @@ FlowerOptions parseFlower(Args& args, ParsedFilter& pf) {
   FlowerOptions o;
   auto prefix = [&](std::string_view k) {
     try {
-      return Prefix::parse(args.value(k));
+      return Prefix::parse(args.valueView(k));
     } catch (const Error& e) {
       usage(fmt::format("{}: {}", k, e.reason()));
     }
@@ -910,7 +910,7 @@ FlowerOptions parseFlower(Args& args, ParsedFilter& pf) {
     else if (w.is("vlan_id")) o.vlanId = static_cast<uint16_t>(number(args, "vlan_id", 4094));
     else if (w.is("vlan_prio")) o.vlanPrio = static_cast<uint8_t>(number(args, "vlan_prio", 7));
     else if (w.is("ip_proto")) {
-      std::string_view v = args.value("ip_proto");
+      std::string_view v = args.valueView("ip_proto");
       if (v == "tcp") o.ipProto = 6;
       else if (v == "udp") o.ipProto = 17;
       else if (v == "sctp") o.ipProto = 132;
@@ -996,14 +996,14 @@ struct Placement {
 bool placementWord(Args& args, Placement& p) {
   // Every placement keyword starts with one of these: the kind and its options (most words of a
   // -batch line) are told apart without a dozen comparisons each.
-  std::string_view word = args.peek();
+  std::string_view word = args.peekView();
   if (word.empty() || !std::strchr("dbriephc", word[0])) return false;
   auto setParent = [&](uint32_t v, std::string_view word) {
     if (p.parent) usage(fmt::format("{}: a parent was already given", word));
     p.parent = TcHandle(v);
   };
   Word w(args);
-  if (w.is("dev")) p.dev = parseIfname(args.value("dev"), "dev");
+  if (w.is("dev")) p.dev = parseIfname(args.valueView("dev"), "dev");
   else if (w.is("block")) p.block = number(args, "block");
   else if (w.is("root")) setParent(TcHandle::kRoot, "root");
   else if (w.is("ingress")) setParent(TcFilterInfo::kIngressParent, "ingress");
@@ -1014,7 +1014,7 @@ bool placementWord(Args& args, Placement& p) {
   } else if (w.is("handle")) p.handle = args.value("handle");
   else if (w.is("pref") || w.is("prio") || w.is("priority")) p.prio = static_cast<uint16_t>(number(args, "pref", 0xFFFF));
   else if (w.is("protocol")) {
-    std::string_view text = args.value("protocol");
+    std::string_view text = args.valueView("protocol");
     auto proto = parseProtocol(text);
     if (!proto) usage(fmt::format("protocol: \"{}\" is not a protocol (ip, ipv6, all, 802.1Q, arp, or a number)", text));
     p.protocol = *proto;
@@ -1057,9 +1057,9 @@ void parseFilterLine(Args& args, bool chain, ParsedFilter& pf) {
   Placement p;
   std::string kind;
   while (!args.done()) {
-    if (args.peek() == "help") usage(kTcFilterUsage);
+    if (args.peekView() == "help") usage(kTcFilterUsage);
     if (placementWord(args, p)) continue;
-    kind = args.next();
+    kind = args.nextView();
     break;
   }
   if (p.dev && p.block) usage("tc filter: give dev or block, not both");
