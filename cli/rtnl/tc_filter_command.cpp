@@ -100,7 +100,7 @@ TcAction actionOf(TcActionOptions options) {
   return a;
 }
 
-/// The current word, compared inline with each keyword of a long else-if chain: Args::accept is
+/// The current word, compared inline with each keyword of a long else-if chain: Args::accept was
 /// an out-of-line call and a string compare per keyword, and a flower line of a 100,000-line
 /// -batch tried ~15 of them per option word (callgrind: a fifth of the parse, issue 33).
 class Word {
@@ -378,26 +378,26 @@ TcAction parseMpls(Args& args) {
         usage(fmt::format("mpls: got \"{}\" but the action is already \"{}\"", w, was->first));
       }
       op = named->second;
-      args.next();
+      args.nextView();
     } else if (w == "label") {
       fieldsAllowed("label");
-      args.next();
+      args.nextView();
       m.label = field("label", 0, 0xFFFFF);
     } else if (w == "tc") {
       fieldsAllowed("tc");
-      args.next();
+      args.nextView();
       m.tc = static_cast<uint8_t>(field("tc", 0, 7));
     } else if (w == "ttl") {
       fieldsAllowed("ttl");
-      args.next();
+      args.nextView();
       m.ttl = static_cast<uint8_t>(field("ttl", 1, 255));
     } else if (w == "bos") {
       fieldsAllowed("bos");
-      args.next();
+      args.nextView();
       m.bos = static_cast<uint8_t>(field("bos", 0, 1));
     } else if (w == "protocol") {
       if (!op || *op == MplsAction::Modify || *op == MplsAction::DecTtl) invarg("mpls protocol: only valid for push, mac_push and pop");
-      args.next();
+      args.nextView();
       const std::string& text = args.value("mpls protocol");
       auto p = parseProtocol(text);
       if (!p) invarg(fmt::format("mpls protocol: \"{}\" is not a protocol name or number", text));
@@ -505,7 +505,7 @@ void peditCommand(Args& args, PeditAction& p, PeditKey k, const PeditField& f) {
   std::array<uint8_t, 16> bytes{};
   uint32_t value = 0, mask = 0;
   const uint32_t ones = f.len == 2 ? 0xFFFF : f.len == 4 ? 0xFFFFFFFF : 0xFF;
-  std::string w = args.next();
+  std::string w(args.nextView());
   if (matches(w, "invert")) {
     value = mask = ones;
     // tc writes 0xff in its first value word for the wide fields: on x86 the address's first byte.
@@ -552,7 +552,7 @@ void peditCommand(Args& args, PeditAction& p, PeditKey k, const PeditField& f) {
     usage(fmt::format("pedit munge: \"{}\" is not clear, invert, set, add, decrement or preserve", w));
   }
   if (!args.done() && matches(args.peek(), "retain")) {
-    args.next();
+    args.nextView();
     retain = static_cast<uint32_t>(baseZero(args.value("pedit retain"), "pedit retain", 0, UINT32_MAX));
   }
   if (f.len > 4 && retain != kRu32) usage("pedit: retain is not supported for fields longer than 32 bits");
@@ -600,7 +600,7 @@ void peditCommand(Args& args, PeditAction& p, PeditKey k, const PeditField& f) {
 void peditMunge(Args& args, PeditAction& p) {
   if (args.done()) throw MissingValueError("pedit munge: expected offset, ip, ip6, tcp, udp or eth");
   PeditKey k;
-  std::string layer = args.next();
+  std::string layer(args.nextView());
   if (matches(layer, "offset")) {
     k.off = static_cast<int32_t>(baseZero(args.value("pedit offset"), "pedit offset", INT32_MIN, INT32_MAX));
     const std::string& size = args.value("pedit offset OFF");
@@ -610,7 +610,7 @@ void peditMunge(Args& args, PeditAction& p) {
     else if (matches(size, "u8")) f.len = 1, f.retain = kRu8;
     else usage(fmt::format("pedit offset: \"{}\" is not u8, u16 or u32", size));
     if (!args.done() && matches(args.peek(), "at")) {
-      args.next();
+      args.nextView();
       k.at = static_cast<uint32_t>(baseZero(args.value("pedit at"), "pedit at", 0, UINT32_MAX));
       const std::string& offmask = args.value("pedit at AT OFFMASK");
       char* end = nullptr;
@@ -632,7 +632,7 @@ void peditMunge(Args& args, PeditAction& p) {
   else usage(fmt::format("pedit munge: \"{}\" is not offset, ip, ip6, tcp, udp or eth", layer));
   if (layer != "ip" && !p.extended) usage(fmt::format("pedit munge {}: needs extended pedit (\"pedit ex munge {} ...\")", layer, layer));
   if (args.done()) throw MissingValueError(fmt::format("pedit munge {}: a field is required", layer));
-  std::string name = args.next();
+  std::string name(args.nextView());
   auto f = std::find_if(fields.begin(), fields.end(), [&](const PeditField& x) { return x.prefix ? matches(name, x.name) : name == x.name; });
   if (f == fields.end() || (f->exOnly && p.extended)) {
     std::string names;
@@ -655,10 +655,10 @@ void peditMunge(Args& args, PeditAction& p) {
 /// `pedit [ex] munge MUNGE [munge MUNGE]... [CONTROL]` (tc's m_pedit.c).
 TcAction parsePedit(Args& args) {
   PeditAction p;
-  if (!args.done() && args.peek() == "ex") p.extended = true, args.next();
+  if (!args.done() && args.peek() == "ex") p.extended = true, args.nextView();
   bool any = false;
   while (!args.done() && matches(args.peek(), "munge")) {
-    args.next();
+    args.nextView();
     peditMunge(args, p);
     any = true;
   }
@@ -676,7 +676,7 @@ TcAction parseAction(Args& args, std::vector<std::string>& devs) {
   TcAction a = [&] {
     // A kind is not a control word: the most common one skips tcact::parse's search.
     if (kind != "mirred" && isControl(word)) return TcAction::gact(controlWord(args));
-    args.next();
+    args.nextView();
     if (kind == "mirred") return parseMirred(args, devs);
     if (kind == "gact") return TcAction::gact(controlWord(args));
     if (kind == "police") return parsePolice(args);
@@ -857,7 +857,7 @@ bool parseFlowerMpls(Args& args, ParsedFilter& pf, FlowerOptions& o) {
   };
   if (first) {
     if (!o.mpls.empty()) usage(fmt::format("flower {}: not with \"mpls lse ...\"", w));
-    std::string keyword = args.next();
+    std::string keyword(args.nextView());
     if (keyword == "mpls_label") o.mplsLabel = decimal(keyword, 0xFFFFF);
     else if (keyword == "mpls_tc") o.mplsTc = static_cast<uint8_t>(decimal(keyword, 7));
     else if (keyword == "mpls_bos") o.mplsBos = static_cast<uint8_t>(decimal(keyword, 1));
@@ -865,7 +865,7 @@ bool parseFlowerMpls(Args& args, ParsedFilter& pf, FlowerOptions& o) {
     return true;
   }
   if (o.mplsLabel || o.mplsTc || o.mplsBos || o.mplsTtl) usage("flower mpls: not with mpls_label, mpls_tc, mpls_bos or mpls_ttl");
-  args.next();
+  args.nextView();
   if (args.peek() != "lse") usage("flower mpls: expected \"lse depth D ...\"");
   while (args.accept("lse")) {
     FlowerMplsLse e;
@@ -1165,7 +1165,7 @@ int showFilters(Context& ctx, Args& args, bool chain = false, bool get = false) 
     if (args.peek() == "help") usage(kTcFilterUsage);
     if (placementWord(args, p)) continue;
     if (kind.empty() && p.handle) {
-      kind = args.next();
+      kind = args.nextView();
       continue;
     }
     if (chain) args.unknown(fmt::format("tc chain {} takes dev, block, root, ingress, egress, parent, chain", get ? "get" : "show"));
