@@ -59,7 +59,8 @@ for ((r = 0; r < reps; r++)); do
   read -r w c u <<<"$(round fastlink)"; F+=("$w"); FC+=("$c"); FU+=("$u")
   read -r w c u <<<"$(round tc)"; T+=("$w"); TC+=("$c"); TU+=("$u")
   read -r w c u <<<"$(round raw)"; R+=("$w"); RC+=("$c")
-  echo "rep $((r + 1)) wall (cpu, user): fastlink -batch ${F[-1]} s (${FC[-1]}, ${FU[-1]}), tc -batch ${T[-1]} s (${TC[-1]}, ${TU[-1]}), raw floor ${R[-1]} s (${RC[-1]})"
+  echo "rep $((r + 1)) wall (cpu, user): fastlink -batch ${F[-1]} s (${FC[-1]}, ${FU[-1]}), tc -batch ${T[-1]} s (${TC[-1]}, ${TU[-1]}), raw floor ${R[-1]} s (${RC[-1]});" \
+    "cpu tc/fastlink $(echo "scale=2; ${TC[-1]} / ${FC[-1]}" | bc)x (this repetition's rounds, under the same load)"
 done
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 ratio() { echo "scale=2; $1 / $2" | bc; }

@@ -38,20 +38,43 @@ class BadValueError : public UsageError {
 std::vector<std::string> splitWords(std::string_view line);
 
 /// A cursor over the words of one command ("link set dev v0 mtu 9000").
+///
+/// The words are views: into the strings it owns (a command line), or into a batch line
+/// (Args::ofLine: no std::string per word; 100,000 tc filter lines spent a sixth of their parse
+/// building them, docs/BENCHMARKS.md). The *View accessors read them as they lie; peek(), next()
+/// and value() return a std::string made on first request of that word, living as long as the
+/// Args.
 class Args {
  public:
-  explicit Args(std::vector<std::string> words) : words_(std::move(words)) {}
+  explicit Args(std::vector<std::string> words);
+  /// The words of `line` by splitWords' rules, as views into `line` when it has no quote,
+  /// backslash or comment (else owned). `line` must outlive the Args.
+  static Args ofLine(std::string_view line);
+  Args(Args&&) = default;
+  Args& operator=(Args&&) = default;
+  Args(const Args&) = delete;  // views into the owned strings would point into the source
+  Args& operator=(const Args&) = delete;
 
   bool done() const { return pos_ >= words_.size(); }
   /// The current word ("" when done).
   const std::string& peek() const;
+  std::string_view peekView() const { return done() ? std::string_view() : words_[pos_]; }
   /// Consumes and returns the current word ("" when done). The reference lives as long as the
-  /// Args: a batch line's words are read where they lie, not copied (docs/BENCHMARKS.md, tc filters).
+  /// Args.
   const std::string& next();
+  std::string_view nextView() { return done() ? std::string_view() : words_[pos_++]; }
   /// Consumes the value that must follow `keyword`; throws UsageError naming the keyword.
   const std::string& value(std::string_view keyword);
+  std::string_view valueView(std::string_view keyword) {
+    if (done()) missingValue(keyword);
+    return words_[pos_++];
+  }
   /// Consumes the current word if it equals `keyword`.
-  bool accept(std::string_view keyword);
+  bool accept(std::string_view keyword) {
+    if (done() || words_[pos_] != keyword) return false;
+    ++pos_;
+    return true;
+  }
   /// Consumes the current word if it equals any of `keywords`.
   bool acceptAny(std::initializer_list<std::string_view> keywords);
   /// Consumes `keyword` (sets `field` true) or `no` + `keyword` (sets it false): ip's [no]X switches.
@@ -64,6 +87,13 @@ class Args {
       if (accept(word)) return value;
     return std::nullopt;
   }
+  /// The cursor, and a return to it: a look-ahead on the words themselves (an Args cannot be
+  /// copied).
+  std::size_t position() const { return pos_; }
+  void rewind(std::size_t position) { pos_ = position; }
+  /// Replaces word `i` by `word`, which must outlive the Args (a name from a static table): a
+  /// batch line's abbreviated object or verb (`a add` -> `address add`).
+  void replace(std::size_t i, std::string_view word);
 
   /// The whole command as typed, for messages.
   std::string text() const;
@@ -71,7 +101,16 @@ class Args {
   [[noreturn]] void unknown(std::string_view context) const;
 
  private:
-  std::vector<std::string> words_;
+  struct LineTag {
+    explicit LineTag() = default;  // `Args({})` still means no words
+  };
+  explicit Args(LineTag) {}
+  const std::string& stringAt(std::size_t i) const;
+  [[noreturn]] void missingValue(std::string_view keyword) const;
+
+  std::vector<std::string> owned_;       ///< the words, when the Args owns them
+  std::vector<std::string_view> words_;  ///< into owned_ or the line
+  mutable std::vector<std::string> made_;  ///< words of a line asked for as strings ("" until then)
   std::size_t pos_ = 0;
 };
 

@@ -203,8 +203,10 @@ class LineReader {
   }
   LineReader& operator=(const LineReader&) = delete;
 
-  /// The next line with words; `number` and `text` are set before splitting so errors can name it.
-  bool next(std::size_t& number, std::string& text, std::vector<std::string>& words) {
+  /// The next line with words; `number` and `text` are set before splitting so errors can name
+  /// it. `args` holds views into `text`.
+  bool next(std::size_t& number, std::string& text, std::optional<Args>& args) {
+    args.reset();  // its views are into the text read last
     for (;;) {
       errno = 0;
       ssize_t n = getline(&buffer_, &capacity_, file_);
@@ -216,8 +218,8 @@ class LineReader {
       number = ++number_;
       text.assign(trim(std::string_view(buffer_, static_cast<std::size_t>(n))));
       if (text.find('\0') != std::string::npos) throw UsageError("the line contains a NUL byte");
-      words = splitWords(text);
-      if (!words.empty()) return true;
+      args.emplace(Args::ofLine(text));
+      if (!args->done()) return true;
     }
   }
 
@@ -230,12 +232,12 @@ class LineReader {
   std::unique_ptr<char[]> readBuffer_;  ///< an opened file's stdio buffer (freed after the fclose)
 };
 
-PreparedRequest prepareLine(Context& ctx, std::vector<std::string> words) {
-  words[0] = resolveIpObject(words[0]);  // as `ip -batch` reads `a add ...`
-  resolveIpVerb(words);
-  Args args(std::move(words));
-  std::string object = args.next();
-  const ObjectCommand* command = findCommand(object);
+/// One line's request. `args` holds the line's words; the object and verb are resolved as
+/// `ip -batch` reads `a add ...` (views into static names: no copy of the line's words).
+PreparedRequest prepareLine(Context& ctx, Args& args) {
+  std::string_view word = args.peekView();
+  const ObjectCommand* command = findCommand(word);
+  if (!command) command = findCommand(resolveIpObject(word));
   if (!command) {
     // Sorted: the registry's order is that of the files' static initialisers.
     std::vector<std::string> names;
@@ -243,7 +245,13 @@ PreparedRequest prepareLine(Context& ctx, std::vector<std::string> words) {
     std::sort(names.begin(), names.end());
     std::string known;
     for (const auto& name : names) known += (known.empty() ? "" : ", ") + name;
-    throw UsageError(fmt::format("unknown object \"{}\" (known: {})", object, known));
+    throw UsageError(fmt::format("unknown object \"{}\" (known: {})", resolveIpObject(word), known));
+  }
+  args.replace(0, command->name);
+  args.nextView();
+  if (!args.done()) {
+    std::string_view verb = resolvedIpVerb(command->name, args.peekView());
+    if (verb.data() != args.peekView().data()) args.replace(1, verb);
   }
   if (!command->prepare) throw UsageError(fmt::format("\"{}\" commands cannot be used in a batch", command->name));
   return command->prepare(ctx, args);
@@ -311,10 +319,10 @@ void readAll(Context& ctx, LineReader& reader, Spool& spool) {
   spool.expect(3 * fileSize);
   Record r;
   std::string text;
-  std::vector<std::string> words;
+  std::optional<Args> args;
   try {
-    while (reader.next(r.line, text, words)) {
-      PreparedRequest p = prepareLine(ctx, std::move(words));
+    while (reader.next(r.line, text, args)) {
+      PreparedRequest p = prepareLine(ctx, *args);
       r.text = text;
       r.bytes = {};
       r.undoable = false;
@@ -451,7 +459,8 @@ class Sender {
     std::optional<Error> error;
     PreparedRequest p;
     try {
-      p = prepareLine(ctx_, splitWords(r.text));
+      Args args = Args::ofLine(r.text);
+      p = prepareLine(ctx_, args);
       if (p.run) return runCommandLine(p);
       KernelLookup lookup(netlink_.links());
       carryRequest_ = p.encode(lookup);

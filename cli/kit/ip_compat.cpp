@@ -81,10 +81,8 @@ bool isIpObject(std::string_view object) {
   return std::any_of(std::begin(kObjects), std::end(kObjects), [&](const IpWord& o) { return o.fastlink == object; });
 }
 
-void resolveIpVerb(std::vector<std::string>& words) {
-  if (words.size() < 2) return;
+std::string_view resolvedIpVerb(std::string_view object, std::string_view verb) {
   std::pair<const IpWord*, const IpWord*> verbs{nullptr, nullptr};
-  const std::string& object = words[0];
   if (object == "address") verbs = range(kAddressVerbs);
   else if (object == "route") verbs = range(kRouteVerbs);
   else if (object == "neigh") verbs = range(kNeighVerbs);
@@ -94,14 +92,17 @@ void resolveIpVerb(std::vector<std::string>& words) {
   else if (object == "tuntap") verbs = range(kTuntapVerbs);
   else if (object == "netconf") verbs = range(kNetconfVerbs);
   else if (object == "maddress") verbs = range(kMaddressVerbs);
-  std::string& verb = words[1];
   for (auto v = verbs.first; v != verbs.second; ++v)
-    if (verb == v->ip) return;  // a whole verb: no abbreviation to resolve
+    if (verb == v->ip) return verb;  // a whole verb: no abbreviation to resolve
   for (auto v = verbs.first; v != verbs.second; ++v)
-    if (matches(verb, v->ip)) {
-      verb = v->fastlink;
-      return;
-    }
+    if (matches(verb, v->ip)) return v->fastlink;
+  return verb;
+}
+
+void resolveIpVerb(std::vector<std::string>& words) {
+  if (words.size() < 2) return;
+  std::string_view verb = resolvedIpVerb(words[0], words[1]);
+  if (verb.data() != words[1].data()) words[1] = verb;
 }
 
 std::optional<IpAddress::Family> familyOption(const Context& ctx) {

@@ -28,6 +28,8 @@ bool isIpObject(std::string_view object);
 /// `address` is `show`, after `link` it is `set`), when the object is one of ip's and the word is
 /// a strict prefix of one of its verbs. Other words stay as they are.
 void resolveIpVerb(std::vector<std::string>& words);
+/// The verb `verb` of `object` stands for: itself, or a static string (never a copy).
+std::string_view resolvedIpVerb(std::string_view object, std::string_view verb);
 
 class Context;
 /// The family -4/-6 (or -f) selects, as ip's preferred_family; none for -0 and no option.

@@ -100,17 +100,17 @@ TcAction actionOf(TcActionOptions options) {
   return a;
 }
 
-/// The current word, compared inline with each keyword of a long else-if chain: Args::accept is
+/// The current word, compared inline with each keyword of a long else-if chain: Args::accept was
 /// an out-of-line call and a string compare per keyword, and a flower line of a 100,000-line
 /// -batch tried ~15 of them per option word (callgrind: a fifth of the parse, issue 33).
 class Word {
  public:
-  explicit Word(Args& args) : args_(args), word_(args.peek()) {}
+  explicit Word(Args& args) : args_(args), word_(args.peekView()) {}
   /// Consumes the word if it is `keyword`. Inlined: a call per keyword is what this saves.
   [[gnu::always_inline]] bool is(std::string_view keyword) {
     // The keyword is a literal: its size is known here, so the comparison is inlined whole.
     if (word_.size() != keyword.size() || __builtin_memcmp(word_.data(), keyword.data(), keyword.size()) != 0) return false;
-    args_.next();
+    args_.nextView();
     return true;
   }
   std::string_view view() const { return word_; }
@@ -121,7 +121,7 @@ class Word {
 };
 
 uint32_t number(Args& args, std::string_view keyword, uint32_t max = UINT32_MAX) {
-  return parseU32(args.value(keyword), keyword, 0, max);
+  return parseU32(args.valueView(keyword), keyword, 0, max);
 }
 
 TcHandle handleWord(std::string_view word, std::string_view keyword) {
@@ -160,7 +160,7 @@ uint32_t u32HandleWord(const std::string& word, std::string_view keyword) {
 }
 
 int32_t controlWord(Args& args) {
-  std::string_view w = args.next();
+  std::string_view w = args.nextView();
   if (w == "goto") {
     if (!args.accept("chain")) usage("goto: expected \"goto chain N\"");
     return tcact::gotoChain(number(args, "goto chain", 0x0FFFFFFF));
@@ -174,7 +174,7 @@ bool isControl(std::string_view w) { return tcact::parse(w).has_value() || w == 
 
 /// An optional trailing CONTROL word.
 std::optional<int32_t> optionalControl(Args& args) {
-  if (!args.done() && isControl(args.peek())) return controlWord(args);
+  if (!args.done() && isControl(args.peekView())) return controlWord(args);
   return std::nullopt;
 }
 
@@ -210,7 +210,7 @@ TcAction parseMirred(Args& args, std::vector<std::string>& devs) {
     if (args.done()) throw MissingValueError("mirred: \"dev NAME\" is required");
     usage("mirred: \"dev NAME\" is required");
   }
-  std::string dev = parseIfname(args.value("dev"), "mirred dev");
+  std::string dev = parseIfname(args.valueView("dev"), "mirred dev");
   devs.push_back(dev);
   m.dev = Ifref(std::move(dev));
   m.control = optionalControl(args);
@@ -378,26 +378,26 @@ TcAction parseMpls(Args& args) {
         usage(fmt::format("mpls: got \"{}\" but the action is already \"{}\"", w, was->first));
       }
       op = named->second;
-      args.next();
+      args.nextView();
     } else if (w == "label") {
       fieldsAllowed("label");
-      args.next();
+      args.nextView();
       m.label = field("label", 0, 0xFFFFF);
     } else if (w == "tc") {
       fieldsAllowed("tc");
-      args.next();
+      args.nextView();
       m.tc = static_cast<uint8_t>(field("tc", 0, 7));
     } else if (w == "ttl") {
       fieldsAllowed("ttl");
-      args.next();
+      args.nextView();
       m.ttl = static_cast<uint8_t>(field("ttl", 1, 255));
     } else if (w == "bos") {
       fieldsAllowed("bos");
-      args.next();
+      args.nextView();
       m.bos = static_cast<uint8_t>(field("bos", 0, 1));
     } else if (w == "protocol") {
       if (!op || *op == MplsAction::Modify || *op == MplsAction::DecTtl) invarg("mpls protocol: only valid for push, mac_push and pop");
-      args.next();
+      args.nextView();
       const std::string& text = args.value("mpls protocol");
       auto p = parseProtocol(text);
       if (!p) invarg(fmt::format("mpls protocol: \"{}\" is not a protocol name or number", text));
@@ -505,7 +505,7 @@ void peditCommand(Args& args, PeditAction& p, PeditKey k, const PeditField& f) {
   std::array<uint8_t, 16> bytes{};
   uint32_t value = 0, mask = 0;
   const uint32_t ones = f.len == 2 ? 0xFFFF : f.len == 4 ? 0xFFFFFFFF : 0xFF;
-  std::string w = args.next();
+  std::string w(args.nextView());
   if (matches(w, "invert")) {
     value = mask = ones;
     // tc writes 0xff in its first value word for the wide fields: on x86 the address's first byte.
@@ -552,7 +552,7 @@ void peditCommand(Args& args, PeditAction& p, PeditKey k, const PeditField& f) {
     usage(fmt::format("pedit munge: \"{}\" is not clear, invert, set, add, decrement or preserve", w));
   }
   if (!args.done() && matches(args.peek(), "retain")) {
-    args.next();
+    args.nextView();
     retain = static_cast<uint32_t>(baseZero(args.value("pedit retain"), "pedit retain", 0, UINT32_MAX));
   }
   if (f.len > 4 && retain != kRu32) usage("pedit: retain is not supported for fields longer than 32 bits");
@@ -600,7 +600,7 @@ void peditCommand(Args& args, PeditAction& p, PeditKey k, const PeditField& f) {
 void peditMunge(Args& args, PeditAction& p) {
   if (args.done()) throw MissingValueError("pedit munge: expected offset, ip, ip6, tcp, udp or eth");
   PeditKey k;
-  std::string layer = args.next();
+  std::string layer(args.nextView());
   if (matches(layer, "offset")) {
     k.off = static_cast<int32_t>(baseZero(args.value("pedit offset"), "pedit offset", INT32_MIN, INT32_MAX));
     const std::string& size = args.value("pedit offset OFF");
@@ -610,7 +610,7 @@ void peditMunge(Args& args, PeditAction& p) {
     else if (matches(size, "u8")) f.len = 1, f.retain = kRu8;
     else usage(fmt::format("pedit offset: \"{}\" is not u8, u16 or u32", size));
     if (!args.done() && matches(args.peek(), "at")) {
-      args.next();
+      args.nextView();
       k.at = static_cast<uint32_t>(baseZero(args.value("pedit at"), "pedit at", 0, UINT32_MAX));
       const std::string& offmask = args.value("pedit at AT OFFMASK");
       char* end = nullptr;
@@ -632,7 +632,7 @@ void peditMunge(Args& args, PeditAction& p) {
   else usage(fmt::format("pedit munge: \"{}\" is not offset, ip, ip6, tcp, udp or eth", layer));
   if (layer != "ip" && !p.extended) usage(fmt::format("pedit munge {}: needs extended pedit (\"pedit ex munge {} ...\")", layer, layer));
   if (args.done()) throw MissingValueError(fmt::format("pedit munge {}: a field is required", layer));
-  std::string name = args.next();
+  std::string name(args.nextView());
   auto f = std::find_if(fields.begin(), fields.end(), [&](const PeditField& x) { return x.prefix ? matches(name, x.name) : name == x.name; });
   if (f == fields.end() || (f->exOnly && p.extended)) {
     std::string names;
@@ -655,10 +655,10 @@ void peditMunge(Args& args, PeditAction& p) {
 /// `pedit [ex] munge MUNGE [munge MUNGE]... [CONTROL]` (tc's m_pedit.c).
 TcAction parsePedit(Args& args) {
   PeditAction p;
-  if (!args.done() && args.peek() == "ex") p.extended = true, args.next();
+  if (!args.done() && args.peek() == "ex") p.extended = true, args.nextView();
   bool any = false;
   while (!args.done() && matches(args.peek(), "munge")) {
-    args.next();
+    args.nextView();
     peditMunge(args, p);
     any = true;
   }
@@ -670,13 +670,13 @@ TcAction parsePedit(Args& args) {
 /// The words after one "action": KIND OPTIONS [index N].
 TcAction parseAction(Args& args, std::vector<std::string>& devs) {
   if (args.done()) usage("action: a kind is required (gact, mirred, police, skbedit, vlan, tunnel_key, csum, mpls, pedit)");
-  std::string_view word = args.peek();
+  std::string_view word = args.peekView();
   std::string_view kind = word;
   // Built where it is returned (no empty action assigned over: a TcAction is large).
   TcAction a = [&] {
     // A kind is not a control word: the most common one skips tcact::parse's search.
     if (kind != "mirred" && isControl(word)) return TcAction::gact(controlWord(args));
-    args.next();
+    args.nextView();
     if (kind == "mirred") return parseMirred(args, devs);
     if (kind == "gact") return TcAction::gact(controlWord(args));
     if (kind == "police") return parsePolice(args);
@@ -726,13 +726,13 @@ void packSized(U32FilterOptions& o, int bits, uint32_t value, uint32_t mask, int
 }
 
 uint32_t hexOrDecimal(Args& args, std::string_view keyword) {
-  return static_cast<uint32_t>(parseInteger(args.value(keyword), keyword, 0, UINT32_MAX));
+  return static_cast<uint32_t>(parseInteger(args.valueView(keyword), keyword, 0, UINT32_MAX));
 }
 
 /// A selector's mask, which tc reads in base 16 with or without "0x" (f_u32.c: get_u32(&mask,
 /// *argv, 16)): "match u32 0 10" masks 0x10, not 10.
 uint32_t hexMask(Args& args, std::string_view keyword) {
-  std::string_view text = args.value(keyword);
+  std::string_view text = args.valueView(keyword);
   std::string_view digits = text.starts_with("0x") || text.starts_with("0X") ? text.substr(2) : text;
   uint32_t mask = 0;
   auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), mask, 16);
@@ -742,7 +742,7 @@ uint32_t hexMask(Args& args, std::string_view keyword) {
 }
 
 void parseSelector(Args& args, U32FilterOptions& o) {
-  std::string_view what = args.value("match");
+  std::string_view what = args.valueView("match");
   if (what == "u32" || what == "u16" || what == "u8") {
     int bits = what == "u32" ? 32 : what == "u16" ? 16 : 8;
     uint32_t value = hexOrDecimal(args, what);
@@ -758,9 +758,9 @@ void parseSelector(Args& args, U32FilterOptions& o) {
     return packSized(o, bits, value, mask, off, offmask ? -1 : 0);
   }
   if (what != "ip") usage(fmt::format("match: \"{}\" is not a selector fastlink knows (ip, u32, u16, u8)", what));
-  std::string_view field = args.value("match ip");
+  std::string_view field = args.valueView("match ip");
   if (field == "src" || field == "dst") {
-    std::string_view text = args.value(field == "src" ? "match ip src" : "match ip dst");
+    std::string_view text = args.valueView(field == "src" ? "match ip src" : "match ip dst");
     Prefix p;
     try {
       p = Prefix::parse(text);
@@ -815,8 +815,8 @@ U32FilterOptions parseU32Options(Args& args, ParsedFilter& pf) {
     else if (args.accept("ht")) o.hashTable = u32HandleWord(args.value("ht"), "ht") & 0xFFFFF000u;
     else if (args.accept("indev")) o.indev = parseIfname(args.value("indev"), "indev");
     else if (clsFlag(args, o.flags)) continue;
-    else if (args.peek() == "action") parseActions(args, o.actions, pf.mirredDevs);
-    else if (args.peek() == "help") usage(kTcFilterUsage);
+    else if (args.peekView() == "action") parseActions(args, o.actions, pf.mirredDevs);
+    else if (args.peekView() == "help") usage(kTcFilterUsage);
     else args.unknown("not an option of u32 (see \"fastlink tc filter help\")");
   }
   if (order) {
@@ -857,7 +857,7 @@ bool parseFlowerMpls(Args& args, ParsedFilter& pf, FlowerOptions& o) {
   };
   if (first) {
     if (!o.mpls.empty()) usage(fmt::format("flower {}: not with \"mpls lse ...\"", w));
-    std::string keyword = args.next();
+    std::string keyword(args.nextView());
     if (keyword == "mpls_label") o.mplsLabel = decimal(keyword, 0xFFFFF);
     else if (keyword == "mpls_tc") o.mplsTc = static_cast<uint8_t>(decimal(keyword, 7));
     else if (keyword == "mpls_bos") o.mplsBos = static_cast<uint8_t>(decimal(keyword, 1));
@@ -865,7 +865,7 @@ bool parseFlowerMpls(Args& args, ParsedFilter& pf, FlowerOptions& o) {
     return true;
   }
   if (o.mplsLabel || o.mplsTc || o.mplsBos || o.mplsTtl) usage("flower mpls: not with mpls_label, mpls_tc, mpls_bos or mpls_ttl");
-  args.next();
+  args.nextView();
   if (args.peek() != "lse") usage("flower mpls: expected \"lse depth D ...\"");
   while (args.accept("lse")) {
     FlowerMplsLse e;
@@ -890,7 +890,7 @@ FlowerOptions parseFlower(Args& args, ParsedFilter& pf) {
   FlowerOptions o;
   auto prefix = [&](std::string_view k) {
     try {
-      return Prefix::parse(args.value(k));
+      return Prefix::parse(args.valueView(k));
     } catch (const Error& e) {
       usage(fmt::format("{}: {}", k, e.reason()));
     }
@@ -910,7 +910,7 @@ FlowerOptions parseFlower(Args& args, ParsedFilter& pf) {
     else if (w.is("vlan_id")) o.vlanId = static_cast<uint16_t>(number(args, "vlan_id", 4094));
     else if (w.is("vlan_prio")) o.vlanPrio = static_cast<uint8_t>(number(args, "vlan_prio", 7));
     else if (w.is("ip_proto")) {
-      std::string_view v = args.value("ip_proto");
+      std::string_view v = args.valueView("ip_proto");
       if (v == "tcp") o.ipProto = 6;
       else if (v == "udp") o.ipProto = 17;
       else if (v == "sctp") o.ipProto = 132;
@@ -996,14 +996,14 @@ struct Placement {
 bool placementWord(Args& args, Placement& p) {
   // Every placement keyword starts with one of these: the kind and its options (most words of a
   // -batch line) are told apart without a dozen comparisons each.
-  std::string_view word = args.peek();
+  std::string_view word = args.peekView();
   if (word.empty() || !std::strchr("dbriephc", word[0])) return false;
   auto setParent = [&](uint32_t v, std::string_view word) {
     if (p.parent) usage(fmt::format("{}: a parent was already given", word));
     p.parent = TcHandle(v);
   };
   Word w(args);
-  if (w.is("dev")) p.dev = parseIfname(args.value("dev"), "dev");
+  if (w.is("dev")) p.dev = parseIfname(args.valueView("dev"), "dev");
   else if (w.is("block")) p.block = number(args, "block");
   else if (w.is("root")) setParent(TcHandle::kRoot, "root");
   else if (w.is("ingress")) setParent(TcFilterInfo::kIngressParent, "ingress");
@@ -1014,7 +1014,7 @@ bool placementWord(Args& args, Placement& p) {
   } else if (w.is("handle")) p.handle = args.value("handle");
   else if (w.is("pref") || w.is("prio") || w.is("priority")) p.prio = static_cast<uint16_t>(number(args, "pref", 0xFFFF));
   else if (w.is("protocol")) {
-    std::string_view text = args.value("protocol");
+    std::string_view text = args.valueView("protocol");
     auto proto = parseProtocol(text);
     if (!proto) usage(fmt::format("protocol: \"{}\" is not a protocol (ip, ipv6, all, 802.1Q, arp, or a number)", text));
     p.protocol = *proto;
@@ -1057,9 +1057,9 @@ void parseFilterLine(Args& args, bool chain, ParsedFilter& pf) {
   Placement p;
   std::string kind;
   while (!args.done()) {
-    if (args.peek() == "help") usage(kTcFilterUsage);
+    if (args.peekView() == "help") usage(kTcFilterUsage);
     if (placementWord(args, p)) continue;
-    kind = args.next();
+    kind = args.nextView();
     break;
   }
   if (p.dev && p.block) usage("tc filter: give dev or block, not both");
@@ -1165,7 +1165,7 @@ int showFilters(Context& ctx, Args& args, bool chain = false, bool get = false) 
     if (args.peek() == "help") usage(kTcFilterUsage);
     if (placementWord(args, p)) continue;
     if (kind.empty() && p.handle) {
-      kind = args.next();
+      kind = args.nextView();
       continue;
     }
     if (chain) args.unknown(fmt::format("tc chain {} takes dev, block, root, ingress, egress, parent, chain", get ? "get" : "show"));

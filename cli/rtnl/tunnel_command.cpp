@@ -771,7 +771,7 @@ int runTunnel(Context& ctx, Args& args) {
     }
   if (ctx.options().family == FamilyOption::Link) throw UsageError("Unsupported protocol family: 0");
   if (words.empty()) {
-    Args none({});
+    Args none(std::vector<std::string>{});
     return show(ctx, none, v6);
   }
   std::string verb = words[0];

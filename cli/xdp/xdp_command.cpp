@@ -51,12 +51,14 @@ XdpStatus statusOf(XdpApi& api, const std::string& device) {
 }  // namespace
 
 std::optional<PreparedRequest> prepareLinkSetXdp(Context& ctx, Args& args) {
-  // Look ahead on a copy: only `[dev] NAME xdp...` lines are ours, the rest stays link set's.
-  Args probe = args;
-  if (probe.done()) return std::nullopt;
-  std::string device = probe.accept("dev") ? probe.value("dev") : probe.next();
-  if (probe.done() || !modeOf(probe.peek())) return std::nullopt;
-  args = probe;
+  // Look ahead: only `[dev] NAME xdp...` lines are ours, the rest stays link set's (from where it was).
+  const std::size_t start = args.position();
+  if (args.done()) return std::nullopt;
+  std::string device = args.accept("dev") ? args.value("dev") : args.next();
+  if (args.done() || !modeOf(args.peek())) {
+    args.rewind(start);
+    return std::nullopt;
+  }
   device = parseIfname(device, "dev");
   XdpMode mode = *modeOf(args.next());
   std::string word = mode == XdpMode::Auto ? "xdp" : mode == XdpMode::Generic ? "xdpgeneric" : mode == XdpMode::Native ? "xdpdrv" : "xdpoffload";

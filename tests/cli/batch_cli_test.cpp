@@ -189,6 +189,28 @@ TEST_F(CliTest, BatchEnslavesToExistingBridgeAndReportsMissingMaster) {
   EXPECT_FALSE(hasFlag(ipLink("v1"), "UP"));  // line 3 not sent
 }
 
+TEST_F(CliTest, BatchSplitsWordsAtAnyRunOfBlanks) {
+  // A batch line is split 16 bytes at a time (kit/args.cpp): words of 1-15 bytes and runs of
+  // 1-17 blanks (spaces, tabs, a CR) put word starts and ends at every offset of a block and
+  // words across two blocks; each line must read as if single spaces separated its words.
+  const std::string blanks[] = {" ", "\t", "  ", " \t ", std::string(15, ' '), std::string(16, ' '), std::string(17, '\t'), " \r "};
+  std::string content;
+  for (int i = 0; i < 48; ++i) {
+    std::string n = "w" + std::string(static_cast<std::size_t>(i % 12), 'a') + std::to_string(i);
+    auto b = [&](int k) { return blanks[static_cast<std::size_t>(i + k) % 8]; };
+    content += "link add " + n + " type bridge\n";
+    content += (i % 2 ? b(0) : "") + "link" + b(1) + "set" + b(2) + "dev" + b(3) + n + b(4) + "mtu" + b(5) + std::to_string(1300 + i) +
+               (i % 3 ? b(6) : "") + (i % 4 == 0 ? "\r" : "") + "\n";
+  }
+  auto r = batch(content);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  for (int i = 0; i < 48; ++i) {
+    std::string n = "w" + std::string(static_cast<std::size_t>(i % 12), 'a') + std::to_string(i);
+    EXPECT_EQ(ipLink(n)["mtu"], 1300 + i) << n;
+  }
+}
+
 TEST_F(CliTest, BatchCommentsBlankLinesAndStdin) {
   std::string content = "\n# only comments and blanks\n   \n\t\n";
   auto r = batch(content);
