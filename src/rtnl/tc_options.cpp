@@ -106,6 +106,13 @@ void encodeNetem(core::MessageWriter& w, const NetemOptions& o, const Operation&
   for (double c : {o.delayCorrelation, o.lossCorrelation, o.duplicateCorrelation, o.reorderCorrelation, o.corruptCorrelation})
     checkFraction(operation, "correlation", c);
   if (o.reorder > 0 && o.delay == 0) throw invalid(operation, "netem reorder needs a delay (packets are reordered by delaying the others)");
+  if (o.ecn && o.loss <= 0 && !o.lossState && !o.lossGemodel) throw invalid(operation, "netem ecn needs a loss model");
+  if (o.lossState)
+    for (double p : {o.lossState->p13, o.lossState->p31, o.lossState->p32, o.lossState->p23, o.lossState->p14})
+      checkFraction(operation, "loss state", p);
+  if (o.lossGemodel)
+    for (double p : {o.lossGemodel->p, o.lossGemodel->r, o.lossGemodel->oneMinusH, o.lossGemodel->k1})
+      checkFraction(operation, "loss gemodel", p);
   tc_netem_qopt q{};
   q.limit = o.limit;
   q.loss = probability(o.loss);
@@ -119,11 +126,32 @@ void encodeNetem(core::MessageWriter& w, const NetemOptions& o, const Operation&
     putStruct(w, TCA_NETEM_CORR,
               tc_netem_corr{probability(o.delayCorrelation), probability(o.lossCorrelation), probability(o.duplicateCorrelation)});
   if (o.reorder > 0) putStruct(w, TCA_NETEM_REORDER, tc_netem_reorder{probability(o.reorder), probability(o.reorderCorrelation)});
+  if (o.ecn) w.putU32(TCA_NETEM_ECN, 1);
   if (o.corrupt > 0) putStruct(w, TCA_NETEM_CORRUPT, tc_netem_corrupt{probability(o.corrupt), probability(o.corruptCorrelation)});
+  if (o.slot) {
+    const auto& t = *o.slot;
+    putStruct(w, TCA_NETEM_SLOT, tc_netem_slot{t.minDelay, t.maxDelay, t.maxPackets, t.maxBytes, t.distDelay, t.distJitter});
+  }
+  if (o.lossState || o.lossGemodel) {
+    std::size_t loss = w.beginNest(TCA_NETEM_LOSS);
+    if (const auto& g = o.lossState)
+      putStruct(w, NETEM_LOSS_GI, tc_netem_gimodel{probability(g->p13), probability(g->p31), probability(g->p32),
+                                                   probability(g->p14), probability(g->p23)});
+    else  // tc's word is 1-h; the kernel keeps h
+      putStruct(w, NETEM_LOSS_GE, tc_netem_gemodel{probability(o.lossGemodel->p), probability(o.lossGemodel->r),
+                                                   UINT32_MAX - probability(o.lossGemodel->oneMinusH),
+                                                   probability(o.lossGemodel->k1)});
+    w.endNest(loss);
+  }
   if (o.rate > 0) {
-    putStruct(w, TCA_NETEM_RATE, tc_netem_rate{clamp32(o.rate), 0, 0, 0});
+    putStruct(w, TCA_NETEM_RATE, tc_netem_rate{clamp32(o.rate), o.packetOverhead, o.cellSize, o.cellOverhead});
     if (o.rate > UINT32_MAX) w.putU64(TCA_NETEM_RATE64, o.rate);
   }
+  auto putTable = [&](uint16_t type, const std::vector<int16_t>& table) {
+    if (!table.empty()) w.putBytes(type, {reinterpret_cast<const uint8_t*>(table.data()), table.size() * sizeof(int16_t)});
+  };
+  putTable(TCA_NETEM_DELAY_DIST, o.delayDistribution);
+  putTable(TCA_NETEM_SLOT_DIST, o.slotDistribution);
   nest.end();
 }
 
@@ -169,6 +197,8 @@ void encodeFqCodel(core::MessageWriter& w, const FqCodelOptions& o) {
   if (o.interval) w.putU32(TCA_FQ_CODEL_INTERVAL, *o.interval);
   if (o.ecn) w.putU32(TCA_FQ_CODEL_ECN, *o.ecn ? 1 : 0);
   if (o.ceThreshold) w.putU32(TCA_FQ_CODEL_CE_THRESHOLD, *o.ceThreshold);
+  if (o.ceThresholdSelector) w.putU8(TCA_FQ_CODEL_CE_THRESHOLD_SELECTOR, *o.ceThresholdSelector);
+  if (o.ceThresholdMask) w.putU8(TCA_FQ_CODEL_CE_THRESHOLD_MASK, *o.ceThresholdMask);
   if (o.memoryLimit) w.putU32(TCA_FQ_CODEL_MEMORY_LIMIT, *o.memoryLimit);
   if (o.dropBatch) w.putU32(TCA_FQ_CODEL_DROP_BATCH_SIZE, *o.dropBatch);
   nest.end();
@@ -181,12 +211,16 @@ void encodeFq(core::MessageWriter& w, const FqOptions& o) {
   if (o.quantum) w.putU32(TCA_FQ_QUANTUM, *o.quantum);
   if (o.initialQuantum) w.putU32(TCA_FQ_INITIAL_QUANTUM, *o.initialQuantum);
   if (o.pacing) w.putU32(TCA_FQ_RATE_ENABLE, *o.pacing ? 1 : 0);
+  if (o.defaultRate) w.putU32(TCA_FQ_FLOW_DEFAULT_RATE, *o.defaultRate);
   if (o.maxRate) w.putU32(TCA_FQ_FLOW_MAX_RATE, *o.maxRate);
+  if (o.lowRateThreshold) w.putU32(TCA_FQ_LOW_RATE_THRESHOLD, *o.lowRateThreshold);
   if (o.bucketsLog) w.putU32(TCA_FQ_BUCKETS_LOG, *o.bucketsLog);
   if (o.refillDelay) w.putU32(TCA_FQ_FLOW_REFILL_DELAY, *o.refillDelay);
   if (o.orphanMask) w.putU32(TCA_FQ_ORPHAN_MASK, *o.orphanMask);
   if (o.ceThreshold) w.putU32(TCA_FQ_CE_THRESHOLD, *o.ceThreshold);
+  if (o.timerSlack) w.putU32(TCA_FQ_TIMER_SLACK, *o.timerSlack);
   if (o.horizon) w.putU32(TCA_FQ_HORIZON, *o.horizon);
+  if (o.horizonDrop) w.putU8(TCA_FQ_HORIZON_DROP, *o.horizonDrop ? 1 : 0);
   nest.end();
 }
 
@@ -380,7 +414,31 @@ TcOptions decodeNetem(const nlattr* a) {
         o.corruptCorrelation = fraction(r.correlation);
         break;
       }
-      case TCA_NETEM_RATE: if (!o.rate) o.rate = readStruct<tc_netem_rate>(x).rate; break;
+      case TCA_NETEM_RATE: {
+        auto r = readStruct<tc_netem_rate>(x);
+        if (!o.rate) o.rate = r.rate;
+        o.packetOverhead = r.packet_overhead;
+        o.cellSize = r.cell_size;
+        o.cellOverhead = r.cell_overhead;
+        break;
+      }
+      case TCA_NETEM_ECN: o.ecn = core::readU32(x) != 0; break;
+      case TCA_NETEM_SLOT: {
+        auto t = readStruct<tc_netem_slot>(x);
+        o.slot = NetemOptions::Slot{t.min_delay, t.max_delay, t.dist_delay, t.dist_jitter, t.max_packets, t.max_bytes};
+        break;
+      }
+      case TCA_NETEM_LOSS:
+        eachNested(x, 0, [&](const nlattr* m) {
+          if (core::attrType(m) == NETEM_LOSS_GI) {
+            auto g = readStruct<tc_netem_gimodel>(m);
+            o.lossState = NetemOptions::LossState{fraction(g.p13), fraction(g.p31), fraction(g.p32), fraction(g.p23), fraction(g.p14)};
+          } else if (core::attrType(m) == NETEM_LOSS_GE) {
+            auto g = readStruct<tc_netem_gemodel>(m);
+            o.lossGemodel = NetemOptions::LossGemodel{fraction(g.p), fraction(g.r), fraction(UINT32_MAX - g.h), fraction(g.k1)};
+          }
+        });
+        break;
       case TCA_NETEM_RATE64: o.rate = core::readU64(x); break;
       case TCA_NETEM_LATENCY64: o.delay = static_cast<uint64_t>(core::readU64(x) / 1000); break;
       case TCA_NETEM_JITTER64: o.jitter = static_cast<uint64_t>(core::readU64(x) / 1000); break;
@@ -439,6 +497,8 @@ TcOptions decodeFqCodel(const nlattr* a) {
       case TCA_FQ_CODEL_CE_THRESHOLD: o.ceThreshold = core::readU32(x); break;
       case TCA_FQ_CODEL_MEMORY_LIMIT: o.memoryLimit = core::readU32(x); break;
       case TCA_FQ_CODEL_DROP_BATCH_SIZE: o.dropBatch = core::readU32(x); break;
+      case TCA_FQ_CODEL_CE_THRESHOLD_SELECTOR: o.ceThresholdSelector = core::readU8(x); break;
+      case TCA_FQ_CODEL_CE_THRESHOLD_MASK: o.ceThresholdMask = core::readU8(x); break;
     }
   });
   return o;
@@ -459,6 +519,10 @@ TcOptions decodeFq(const nlattr* a) {
       case TCA_FQ_ORPHAN_MASK: o.orphanMask = core::readU32(x); break;
       case TCA_FQ_CE_THRESHOLD: o.ceThreshold = core::readU32(x); break;
       case TCA_FQ_HORIZON: o.horizon = core::readU32(x); break;
+      case TCA_FQ_FLOW_DEFAULT_RATE: o.defaultRate = core::readU32(x); break;
+      case TCA_FQ_LOW_RATE_THRESHOLD: o.lowRateThreshold = core::readU32(x); break;
+      case TCA_FQ_TIMER_SLACK: o.timerSlack = core::readU32(x); break;
+      case TCA_FQ_HORIZON_DROP: o.horizonDrop = core::readU8(x) != 0; break;
     }
   });
   return o;
