@@ -275,7 +275,7 @@ TEST(TcGolden, FqRatesTimerSlackHorizonDropAndFqCodelSelector) {
   o.horizonDrop = false;
   Request r = TcRequests::addQdisc(QdiscInfo().setDev(2u).setRoot().setKind("fq").setOptions(o));
   Attrs fq;
-  fq.u32(6 /* FLOW_DEFAULT_RATE */, 1250000).u32(10 /* LOW_RATE_THRESHOLD */, 125000).u32(12 /* TIMER_SLACK */, 20000).u8(14 /* HORIZON_DROP */, 0);
+  fq.u32(6 /* FLOW_DEFAULT_RATE */, 1250000).u32(11 /* LOW_RATE_THRESHOLD */, 125000).u32(13 /* TIMER_SLACK */, 20000).u8(15 /* HORIZON_DROP */, 0);
   EXPECT_TRUE(sameBytes(r.bytes(), test::netlinkMessage(kRtmNewQdisc, kAdd, tcm(2, 0, 0xFFFFFFFF),
                                                         Attrs().str(kTcaKind, "fq").nestNoFlag(kTcaOptions, fq))));
   EXPECT_EQ(std::get<FqOptions>(decodedOptions("fq", fq.bytes())), o);
