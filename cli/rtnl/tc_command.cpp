@@ -2,9 +2,15 @@
 // tc's grammar, and `fastlink tc watch dev X` (where packets are sent and dropped, live, and the
 // filters and chains added to or deleted from the device meanwhile, as `tc monitor` prints them).
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <array>
+#include <cerrno>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <map>
 #include <type_traits>
 
@@ -38,11 +44,16 @@ constexpr const char* kUsage = R"(Usage: fastlink tc qdisc { add | replace | cha
 KIND := pfifo [ limit PACKETS ] | bfifo [ limit BYTES ] | pfifo_fast | mq | noqueue | ingress | clsact
       | htb [ default MINOR ] [ r2q N ] [ direct_qlen P ]
       | fq_codel [ limit P ] [ flows N ] [ target TIME ] [ interval TIME ] [ quantum B ] [ ecn | noecn ]
-                 [ ce_threshold TIME ] [ memory_limit B ] [ drop_batch N ]
+                 [ ce_threshold TIME ] [ ce_threshold_selector VALUE/MASK ] [ memory_limit B ] [ drop_batch N ]
       | fq [ limit P ] [ flow_limit P ] [ quantum B ] [ initial_quantum B ] [ maxrate RATE ] [ buckets N ]
            [ pacing | nopacing ] [ refill_delay TIME ] [ orphan_mask M ] [ ce_threshold TIME ] [ horizon TIME ]
-      | netem [ limit P ] [ delay TIME [ JITTER [ CORR% ] ] ] [ loss [ random ] P% [ CORR% ] ]
-              [ duplicate P% [ CORR% ] ] [ reorder P% [ CORR% ] [ gap N ] ] [ corrupt P% [ CORR% ] ] [ rate RATE ]
+           [ horizon_drop | horizon_cap ] [ low_rate_threshold RATE ] [ defrate RATE ] [ timer_slack TIME ]
+      | netem [ limit P ] [ delay TIME [ JITTER [ CORR% ] ] ] [ distribution NAME ]
+              [ loss [ random ] P% [ CORR% ] | loss state P13 [ P31 [ P32 [ P23 [ P14 ] ] ] ]
+                | loss gemodel P [ R [ 1-H [ 1-K ] ] ] ] [ ecn ]
+              [ duplicate P% [ CORR% ] ] [ reorder P% [ CORR% ] [ gap N ] ] [ corrupt P% [ CORR% ] ]
+              [ rate RATE [ PACKETOVERHEAD [ CELLSIZE [ CELLOVERHEAD ] ] ] ]
+              [ slot { MIN_DELAY [ MAX_DELAY ] | distribution NAME DELAY JITTER } [ packets N ] [ bytes B ] ]
       | tbf rate RATE burst BYTES ( latency TIME | limit BYTES ) [ peakrate RATE mtu BYTES ]
 htb class OPTIONS := rate RATE [ ceil RATE ] [ burst BYTES ] [ cburst BYTES ] [ prio N ] [ quantum BYTES ] [ mtu BYTES ]
 RATE: 10mbit, 1gbit, 125kbps, ... (a unit is required); BYTES: 1600, 15k, 1mb; TIME: 5ms, 100us, 1s)";
@@ -66,12 +77,91 @@ uint32_t timeArg(Args& a, std::string_view k) {
   return static_cast<uint32_t>(us);
 }
 double percentArg(Args& a, std::string_view k) { return unitValue(a, k, tcunits::parsePercent); }
-/// An optional percentage after a value (netem's correlations): taken when the next word is one.
-std::optional<double> optionalPercent(Args& args, std::string_view k) {
-  if (args.done()) return std::nullopt;
-  const std::string& w = args.peek();
-  if (w.empty() || !(std::isdigit(static_cast<unsigned char>(w[0])) || w[0] == '.')) return std::nullopt;
-  return percentArg(args, k);
+/// A rate in a u32 field (fq's maxrate, defrate, low_rate_threshold): above 2^32-1 bytes/s
+/// (34.4Gbit) refused, as tc's get_rate refuses it.
+uint32_t rate32Arg(Args& a, std::string_view k) {
+  uint64_t r = rateArg(a, k);
+  if (r > UINT32_MAX) throw UsageError(fmt::format("{}: {} is too large (at most {})", k, tcunits::rateText(r), tcunits::rateText(UINT32_MAX)));
+  return static_cast<uint32_t>(r);
+}
+
+/// tc's get_time64: nanoseconds; a number without a unit is nanoseconds (not microseconds, as
+/// get_time reads it); s, ms, us, ns and their sec/msec/usec/nsec(s) spellings in any case.
+int64_t time64Arg(Args& a, std::string_view k) {
+  std::string v = a.value(k);
+  char* end = nullptr;
+  double ns = std::strtod(v.c_str(), &end);
+  if (end == v.c_str()) throw UsageError(fmt::format("{}: \"{}\" is not a time", k, v));
+  std::string unit(end);
+  std::transform(unit.begin(), unit.end(), unit.begin(), [](unsigned char c) { return std::tolower(c); });
+  auto is = [&](std::initializer_list<const char*> words) {
+    return std::any_of(words.begin(), words.end(), [&](const char* w) { return unit == w; });
+  };
+  if (is({"s", "sec", "secs"})) ns *= 1e9;
+  else if (is({"ms", "msec", "msecs"})) ns *= 1e6;
+  else if (is({"us", "usec", "usecs"})) ns *= 1e3;
+  else if (!unit.empty() && !is({"ns", "nsec", "nsecs"})) throw UsageError(fmt::format("{}: \"{}\" is not a time", k, v));
+  if (!(ns >= -9.2e18 && ns <= 9.2e18)) throw UsageError(fmt::format("{}: \"{}\" is out of range", k, v));
+  return static_cast<int64_t>(ns);
+}
+
+/// A signed 32-bit number in C notation (tc's get_s32): netem's overheads, slot's packets.
+int32_t s32Arg(Args& a, std::string_view k) {
+  std::string v = a.value(k);
+  char* end = nullptr;
+  errno = 0;
+  long long n = std::strtoll(v.c_str(), &end, 0);
+  if (v.empty() || *end || errno || n < INT32_MIN || n > INT32_MAX)
+    throw UsageError(fmt::format("{}: \"{}\" is not a number ({}-{})", k, v, INT32_MIN, INT32_MAX));
+  return static_cast<int32_t>(n);
+}
+
+/// tc's NEXT_IS_NUMBER (and, `sign`, NEXT_IS_SIGNED_NUMBER): the next word starts with a digit
+/// (or a minus sign), so it is the optional value of the word before.
+bool nextIsNumber(const Args& args, bool sign = false) {
+  if (args.done() || args.peek().empty()) return false;
+  unsigned char c = static_cast<unsigned char>(args.peek()[0]);
+  return std::isdigit(c) || (sign && c == '-');
+}
+
+/// A netem distribution table (`distribution NAME`): NAME.dist from tc's library directory, read
+/// as tc reads it (`#` lines skipped, numbers in C notation, at most 16384 of them).
+std::vector<int16_t> distributionTable(const std::string& name) {
+  if (name.empty() || name.find('/') != std::string::npos)
+    throw UsageError(fmt::format("distribution: \"{}\" is not a table name (NAME reads NAME.dist of tc's library directory)", name));
+  std::vector<std::string> dirs;
+  if (const char* env = std::getenv("TC_LIB_DIR")) dirs.emplace_back(env);
+  else dirs = {"/usr/lib/x86_64-linux-gnu/tc", "/usr/lib/aarch64-linux-gnu/tc", "/usr/lib64/tc", "/usr/lib/tc"};
+  std::string path;
+  FILE* f = nullptr;
+  for (const auto& dir : dirs) {
+    path = dir + "/" + name + ".dist";
+    if ((f = std::fopen(path.c_str(), "r"))) break;
+  }
+  if (!f)
+    throw UsageError(fmt::format("distribution: no distribution data for {} ({}.dist in none of {}{})", name, name,
+                                 fmt::join(dirs, ", "), std::getenv("TC_LIB_DIR") ? "" : "; TC_LIB_DIR names another"));
+  std::vector<int16_t> table;
+  char* line = nullptr;
+  size_t size = 0;
+  bool tooMuch = false;
+  while (!tooMuch && getline(&line, &size, f) != -1) {
+    if (line[0] == '\n' || line[0] == '#') continue;
+    for (char *p = line, *end = nullptr;; p = end) {
+      long x = std::strtol(p, &end, 0);
+      if (end == p) break;
+      if (table.size() >= 16 * 1024) {
+        tooMuch = true;
+        break;
+      }
+      table.push_back(static_cast<int16_t>(x));
+    }
+  }
+  std::free(line);
+  std::fclose(f);
+  if (tooMuch) throw UsageError(fmt::format("distribution: {}: too much data (more than 16384 values)", path));
+  if (table.empty()) throw UsageError(fmt::format("distribution: {} holds no values", path));
+  return table;
 }
 
 [[noreturn]] void unknownOption(Args& args, const std::string& kind) {
@@ -128,6 +218,11 @@ HtbClassOptions parseHtbClass(Args& args) {
 
 FqCodelOptions parseFqCodel(Args& args) {
   FqCodelOptions o;
+  // tc sends none of limit, flows, quantum, target, interval, drop_batch when it is 0 (the
+  // kernel would refuse 0 flows): 0 leaves the kernel's value.
+  auto unlessZero = [](std::optional<uint32_t>& field) {
+    if (field == 0u) field.reset();
+  };
   while (!args.done()) {
     if (args.accept("limit")) o.limit = parseU32(args.value("limit"), "limit");
     else if (args.accept("flows")) o.flows = parseU32(args.value("flows"), "flows");
@@ -137,10 +232,19 @@ FqCodelOptions parseFqCodel(Args& args) {
     else if (args.accept("ce_threshold")) o.ceThreshold = timeArg(args, "ce_threshold");
     else if (args.accept("memory_limit")) o.memoryLimit = sizeArg(args, "memory_limit");
     else if (args.accept("drop_batch")) o.dropBatch = parseU32(args.value("drop_batch"), "drop_batch");
-    else if (args.accept("ecn")) o.ecn = true;
+    else if (args.accept("ce_threshold_selector")) {
+      // VALUE/MASK, each a byte in C notation (tc's get_u8): only packets whose tc_index & MASK
+      // equals VALUE are CE-marked.
+      std::string v = args.value("ce_threshold_selector");
+      auto slash = v.find('/');
+      if (slash == std::string::npos) throw UsageError(fmt::format("ce_threshold_selector: \"{}\" has no /MASK", v));
+      o.ceThresholdMask = static_cast<uint8_t>(parseInteger(v.substr(slash + 1), "ce_threshold_selector mask", 0, 255));
+      o.ceThresholdSelector = static_cast<uint8_t>(parseInteger(v.substr(0, slash), "ce_threshold_selector", 0, 255));
+    } else if (args.accept("ecn")) o.ecn = true;
     else if (args.accept("noecn")) o.ecn = false;
     else unknownOption(args, "fq_codel");
   }
+  for (auto* field : {&o.limit, &o.flows, &o.quantum, &o.target, &o.interval, &o.dropBatch}) unlessZero(*field);
   return o;
 }
 
@@ -151,15 +255,23 @@ FqOptions parseFq(Args& args) {
     else if (args.accept("flow_limit")) o.flowLimit = parseU32(args.value("flow_limit"), "flow_limit");
     else if (args.accept("quantum")) o.quantum = sizeArg(args, "quantum");
     else if (args.accept("initial_quantum")) o.initialQuantum = sizeArg(args, "initial_quantum");
-    else if (args.accept("maxrate")) {
-      uint64_t r = rateArg(args, "maxrate");
-      o.maxRate = r >= UINT32_MAX ? UINT32_MAX - 1 : static_cast<uint32_t>(r);
-    } else if (args.accept("buckets")) {
-      uint32_t n = parseU32(args.value("buckets"), "buckets", 1);
+    else if (args.accept("maxrate")) o.maxRate = rate32Arg(args, "maxrate");
+    else if (args.accept("defrate")) o.defaultRate = rate32Arg(args, "defrate");
+    else if (args.accept("low_rate_threshold")) o.lowRateThreshold = rate32Arg(args, "low_rate_threshold");
+    else if (args.accept("buckets")) {
+      // tc sends log2 rounded up (1000 buckets: 1024), and nothing for 0.
+      uint32_t n = parseU32(args.value("buckets"), "buckets");
       uint32_t log = 0;
-      while ((1u << (log + 1)) <= n && log < 31) ++log;
-      o.bucketsLog = log;
-    } else if (args.accept("pacing")) o.pacing = true;
+      for (uint32_t v = n - 1; n && v; v >>= 1) ++log;
+      if (n) o.bucketsLog = log;
+      else o.bucketsLog.reset();
+    } else if (args.accept("timer_slack")) {
+      int64_t ns = time64Arg(args, "timer_slack");
+      if (ns < 0 || ns > UINT32_MAX) throw UsageError("timer_slack: out of range");
+      o.timerSlack = static_cast<uint32_t>(ns);
+    } else if (args.accept("horizon_drop")) o.horizonDrop = true;
+    else if (args.accept("horizon_cap")) o.horizonDrop = false;
+    else if (args.accept("pacing")) o.pacing = true;
     else if (args.accept("nopacing")) o.pacing = false;
     else if (args.accept("refill_delay")) o.refillDelay = timeArg(args, "refill_delay");
     else if (args.accept("orphan_mask")) o.orphanMask = parseU32(args.value("orphan_mask"), "orphan_mask");
@@ -170,33 +282,97 @@ FqOptions parseFq(Args& args) {
   return o;
 }
 
+/// A probability and its optional correlation, as tc reads them (`P% [CORR%]`).
+void chanceArgs(Args& args, const char* word, double& p, double& correlation) {
+  p = percentArg(args, word);
+  if (nextIsNumber(args)) correlation = percentArg(args, fmt::format("{} correlation", word));
+}
+
+/// `slot MIN [MAX] | slot distribution NAME DELAY JITTER`, then `[packets N] [bytes B]`.
+NetemOptions::Slot parseSlot(Args& args, NetemOptions& o) {
+  NetemOptions::Slot t;
+  if (args.done()) args.value("slot");  // tc: the line is not complete (255)
+  if (nextIsNumber(args)) {
+    t.minDelay = time64Arg(args, "slot");
+    t.maxDelay = t.minDelay;
+    if (nextIsNumber(args)) {
+      t.maxDelay = time64Arg(args, "slot max_delay");
+      if (t.maxDelay < t.minDelay) throw UsageError("slot: the max_delay is below the min_delay");
+    }
+  } else if (args.accept("distribution")) {
+    o.slotDistribution = distributionTable(args.value("slot distribution"));
+    t.distDelay = time64Arg(args, "slot delay");
+    t.distJitter = time64Arg(args, "slot jitter");
+    if (t.distJitter <= 0) throw UsageError("slot: the jitter must be above 0");
+  } else {
+    args.unknown("slot takes MIN_DELAY [MAX_DELAY] or distribution NAME DELAY JITTER");
+  }
+  if (args.accept("packets")) t.maxPackets = s32Arg(args, "slot packets");
+  if (args.accept("bytes")) t.maxBytes = static_cast<int32_t>(sizeArg(args, "slot bytes"));
+  return t;
+}
+
 NetemOptions parseNetem(Args& args) {
   NetemOptions o;
+  bool lossGiven = false;
   while (!args.done()) {
     if (args.accept("limit")) o.limit = parseU32(args.value("limit"), "limit");
     else if (args.acceptAny({"delay", "latency"})) {
       o.delay = timeArg(args, "delay");
-      if (!args.done() && !args.peek().empty() && std::isdigit(static_cast<unsigned char>(args.peek()[0]))) {
+      if (nextIsNumber(args)) {
         o.jitter = timeArg(args, "jitter");
-        if (auto c = optionalPercent(args, "delay correlation")) o.delayCorrelation = *c;
+        if (nextIsNumber(args)) o.delayCorrelation = percentArg(args, "delay correlation");
       }
-    } else if (args.accept("loss")) {
-      args.accept("random");
-      o.loss = percentArg(args, "loss");
-      if (auto c = optionalPercent(args, "loss correlation")) o.lossCorrelation = *c;
-    } else if (args.accept("duplicate")) {
-      o.duplicate = percentArg(args, "duplicate");
-      if (auto c = optionalPercent(args, "duplicate correlation")) o.duplicateCorrelation = *c;
-    } else if (args.accept("reorder")) {
-      o.reorder = percentArg(args, "reorder");
-      if (auto c = optionalPercent(args, "reorder correlation")) o.reorderCorrelation = *c;
-    } else if (args.accept("gap")) o.gap = parseU32(args.value("gap"), "gap");
-    else if (args.accept("corrupt")) {
-      o.corrupt = percentArg(args, "corrupt");
-      if (auto c = optionalPercent(args, "corrupt correlation")) o.corruptCorrelation = *c;
-    } else if (args.accept("rate")) o.rate = rateArg(args, "rate");
+    } else if (args.acceptAny({"loss", "drop"})) {
+      if (lossGiven) throw UsageError("loss: given twice (one loss model)");
+      lossGiven = true;
+      if (args.done()) args.value("loss");  // tc: the line is not complete (255)
+      if (args.accept("state")) {
+        // P13 [P31 [P32 [P23 [P14]]]]: the rest default to a model that only moves between the
+        // good state and a loss (p31 = 1 - p13).
+        NetemOptions::LossState g;
+        g.p13 = percentArg(args, "loss state p13");
+        g.p31 = 1 - g.p13;
+        for (double* p : {&g.p31, &g.p32, &g.p23, &g.p14}) {
+          if (!nextIsNumber(args)) break;
+          *p = percentArg(args, "loss state");
+        }
+        o.lossState = g;
+      } else if (args.accept("gemodel")) {
+        NetemOptions::LossGemodel g;
+        g.p = percentArg(args, "loss gemodel p");
+        g.r = 1 - g.p;
+        for (double* p : {&g.r, &g.oneMinusH, &g.k1}) {
+          if (!nextIsNumber(args)) break;
+          *p = percentArg(args, "loss gemodel");
+        }
+        o.lossGemodel = g;
+      } else if (args.accept("random") || nextIsNumber(args)) {
+        chanceArgs(args, "loss", o.loss, o.lossCorrelation);
+      } else {
+        args.unknown("loss takes random P, state P13 ..., gemodel P ... or P");
+      }
+    } else if (args.accept("ecn")) o.ecn = true;
+    else if (args.accept("duplicate")) chanceArgs(args, "duplicate", o.duplicate, o.duplicateCorrelation);
+    else if (args.accept("reorder")) chanceArgs(args, "reorder", o.reorder, o.reorderCorrelation);
+    else if (args.accept("gap")) o.gap = parseU32(args.value("gap"), "gap");
+    else if (args.accept("corrupt")) chanceArgs(args, "corrupt", o.corrupt, o.corruptCorrelation);
+    else if (args.accept("distribution")) o.delayDistribution = distributionTable(args.value("distribution"));
+    else if (args.accept("rate")) {
+      // RATE [PACKETOVERHEAD [CELLSIZE [CELLOVERHEAD]]]: the overheads may be negative.
+      o.rate = rateArg(args, "rate");
+      if (nextIsNumber(args, true)) o.packetOverhead = s32Arg(args, "rate packetoverhead");
+      if (nextIsNumber(args)) o.cellSize = parseU32(args.value("rate cellsize"), "rate cellsize");
+      if (nextIsNumber(args, true)) o.cellOverhead = s32Arg(args, "rate celloverhead");
+    } else if (args.accept("slot")) o.slot = parseSlot(args, o);
     else unknownOption(args, "netem");
   }
+  // tc's checks after the words, in its order and with its exit status (1).
+  if (o.reorder > 0 && o.delay == 0) throw UsageError("netem: reordering is not possible without a delay");
+  if (o.reorder <= 0 && o.gap > 0) throw UsageError("netem: gap is given without a reorder probability");
+  if (o.ecn && o.loss <= 0 && !o.lossState && !o.lossGemodel) throw UsageError("netem: ecn is requested without a loss model");
+  if (!o.delayDistribution.empty() && (o.delay == 0 || o.jitter == 0))
+    throw UsageError("netem: a distribution needs a delay and a jitter");
   return o;
 }
 

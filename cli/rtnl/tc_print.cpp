@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+#include <cstdlib>
 #include <variant>
 
 #include "kit/fields.hpp"
@@ -27,6 +29,15 @@ std::string classidText(uint32_t h) {
 }
 
 std::string percent(double fraction) { return fmt::format("{:g}%", fraction * 100); }
+
+/// A number as tc's JSON writes a float (printf's %g: six significant digits), so that -j prints
+/// 0.05 where the kernel's 32-bit probability is 0.0500000000116; whole numbers as integers ("0",
+/// not "0.0").
+Json g6(double v) {
+  double rounded = std::strtod(fmt::format("{:g}", v).c_str(), nullptr);
+  if (rounded == std::trunc(rounded) && std::abs(rounded) < 1e15) return static_cast<int64_t>(rounded);
+  return rounded;
+}
 
 /// tc's sprint_time of microseconds: three significant digits in s or ms, else whole us.
 std::string latencyText(uint32_t us) {
@@ -84,6 +95,11 @@ struct OptionsPrinter {
     if (o.quantum) f.any("quantum", "quantum {} ", *o.quantum);
     if (o.target) f.any("target", *o.target, "target {} ", time64Text(uint64_t{*o.target} * 1000));
     if (o.ceThreshold) f.any("ce_threshold", *o.ceThreshold, "ce_threshold {} ", time64Text(uint64_t{*o.ceThreshold} * 1000));
+    if (o.ceThresholdSelector.value_or(0) || o.ceThresholdMask.value_or(0)) {
+      uint8_t selector = o.ceThresholdSelector.value_or(0), mask = o.ceThresholdMask.value_or(0);
+      f.any("ce_threshold_selector", selector, "ce_threshold_selector {}", hexOrZero(selector));
+      f.any("ce_threshold_mask", mask, "/{} ", hexOrZero(mask));
+    }
     if (o.interval) f.any("interval", *o.interval, "interval {} ", time64Text(uint64_t{*o.interval} * 1000));
     if (o.memoryLimit) f.any("memory_limit", *o.memoryLimit, "memory_limit {} ", sizeText(*o.memoryLimit));
     if (o.ecn.value_or(false)) f.flag("ecn", "ecn ");
@@ -98,31 +114,75 @@ struct OptionsPrinter {
     if (o.quantum) f.any("quantum", *o.quantum, "quantum {} ", sizeText(*o.quantum));
     if (o.initialQuantum) f.any("initial_quantum", *o.initialQuantum, "initial_quantum {} ", sizeText(*o.initialQuantum));
     if (o.maxRate && *o.maxRate != UINT32_MAX) f.any("maxrate", *o.maxRate, "maxrate {} ", rateText(*o.maxRate));
+    if (o.defaultRate.value_or(0)) f.any("defrate", *o.defaultRate, "defrate {} ", rateText(*o.defaultRate));
+    if (o.lowRateThreshold.value_or(0))
+      f.any("low_rate_threshold", *o.lowRateThreshold, "low_rate_threshold {} ", rateText(*o.lowRateThreshold));
     if (o.refillDelay) f.any("refill_delay", *o.refillDelay, "refill_delay {} ", timeText(*o.refillDelay));
-    if (o.horizon) f.any("horizon", *o.horizon, "horizon {} ", timeText(*o.horizon));
     if (o.ceThreshold && *o.ceThreshold != UINT32_MAX)
       f.any("ce_threshold", *o.ceThreshold, "ce_threshold {} ", timeText(*o.ceThreshold));
+    if (o.timerSlack) f.any("timer_slack", *o.timerSlack, "timer_slack {} ", time64Text(*o.timerSlack));
+    if (o.horizon) f.any("horizon", *o.horizon, "horizon {} ", timeText(*o.horizon));
+    if (o.horizonDrop) f.any(*o.horizonDrop ? "horizon_drop" : "horizon_cap", nullptr, "{}", *o.horizonDrop ? "horizon_drop " : "horizon_cap ");
   }
-  /// A netem chance and its correlation: `{"name": p, "correlation": c}` under `key`, " word P% C%".
-  void chance(const char* key, const char* name, double p, double correlation) const {
-    f.any(key, Json{{name, p}, {"correlation", correlation}}, " {}", fmt::format("{} {}", name, percent(p)));
-    if (correlation > 0) f.text(" {}", percent(correlation));
+  /// A netem chance: " word P%" and, when `showCorrelation`, " C%" in text; in JSON an object
+  /// `key: {word: p, "correlation": c}`, the correlation always there (tc's print_corr).
+  void chance(const char* key, const char* word, double p, double correlation, bool showCorrelation) const {
+    f.object(key, [&](FieldOut& c) {
+      c.any(word, g6(p), " {}", fmt::format("{} {}", word, percent(p)));
+      c.any("correlation", g6(correlation), "{}", showCorrelation ? " " + percent(correlation) : "");
+    });
   }
   void operator()(const NetemOptions& o) const {
     f.any("limit", "limit {}", o.limit);
     if (o.delay) {
-      f.any("delay", static_cast<double>(o.delay) / 1e6, " delay {}", timeText(o.delay));
-      f.json("jitter", static_cast<double>(o.jitter) / 1e6);
-      if (o.jitter) f.text("  {}", timeText(o.jitter));
-      f.json("delay_corr", o.delayCorrelation * 100);
-      if (o.delayCorrelation > 0) f.text(" {}", percent(o.delayCorrelation));
+      f.object("delay", [&](FieldOut& d) {
+        d.any("delay", g6(static_cast<double>(o.delay) / 1e6), " delay {}", timeText(o.delay));
+        d.any("jitter", g6(static_cast<double>(o.jitter) / 1e6), "{}", o.jitter ? "  " + timeText(o.jitter) : "");
+        d.any("correlation", g6(o.delayCorrelation), "{}", o.jitter && o.delayCorrelation > 0 ? " " + percent(o.delayCorrelation) : "");
+      });
     }
-    if (o.loss > 0) chance("loss-random", "loss", o.loss, o.lossCorrelation);
-    if (o.duplicate > 0) chance("duplicate", "duplicate", o.duplicate, o.duplicateCorrelation);
-    if (o.reorder > 0) chance("reorder", "reorder", o.reorder, o.reorderCorrelation);
-    if (o.corrupt > 0) chance("corrupt", "corrupt", o.corrupt, o.corruptCorrelation);
-    if (o.rate) f.any("rate", Json{{"rate", o.rate}}, " rate {}", rateText(o.rate));
-    if (o.gap) f.any("gap", " gap {}", o.gap);
+    if (o.loss > 0) chance("loss-random", "loss", o.loss, o.lossCorrelation, o.lossCorrelation > 0);
+    if (const auto& g = o.lossState) {
+      f.object("loss-state", [&](FieldOut& m) {
+        m.any("p13", g6(g->p13), " loss state p13 {}", percent(g->p13)).any("p31", g6(g->p31), " p31 {}", percent(g->p31));
+        m.any("p32", g6(g->p32), " p32 {}", percent(g->p32)).any("p23", g6(g->p23), " p23 {}", percent(g->p23));
+        m.any("p14", g6(g->p14), " p14 {}", percent(g->p14));
+      });
+    }
+    if (const auto& g = o.lossGemodel) {
+      f.object("loss-gemodel", [&](FieldOut& m) {
+        m.any("p", g6(g->p), " loss gemodel p {}", percent(g->p)).any("r", g6(g->r), " r {}", percent(g->r));
+        m.any("1-h", g6(g->oneMinusH), " 1-h {}", percent(g->oneMinusH)).any("1-k", g6(g->k1), " 1-k {}", percent(g->k1));
+      });
+    }
+    if (o.duplicate > 0) chance("duplicate", "duplicate", o.duplicate, o.duplicateCorrelation, o.duplicateCorrelation > 0);
+    if (o.reorder > 0) chance("reorder", "reorder", o.reorder, o.reorderCorrelation, o.reorderCorrelation > 0);
+    if (o.corrupt > 0) chance("corrupt", "corrupt", o.corrupt, o.corruptCorrelation, o.corruptCorrelation > 0);
+    if (o.rate) {
+      f.object("rate", [&](FieldOut& r) {
+        r.any("rate", o.rate, " rate {}", rateText(o.rate));
+        r.any("packetoverhead", o.packetOverhead, "{}", o.packetOverhead ? fmt::format(" packetoverhead {}", o.packetOverhead) : "");
+        r.any("cellsize", o.cellSize, "{}", o.cellSize ? fmt::format(" cellsize {}", o.cellSize) : "");
+        r.any("celloverhead", o.cellOverhead, "{}", o.cellOverhead ? fmt::format(" celloverhead {}", o.cellOverhead) : "");
+      });
+    }
+    if (const auto& t = o.slot) {
+      f.object("slot", [&](FieldOut& m) {
+        auto seconds = [](int64_t ns) { return g6(static_cast<double>(ns) / 1e9); };
+        auto text = [](int64_t ns) { return time64Text(static_cast<uint64_t>(ns)); };
+        if (t->distJitter > 0) {
+          m.any("distribution", seconds(t->distDelay), " slot distribution {}", text(t->distDelay));
+          m.any("jitter", seconds(t->distJitter), " {}", text(t->distJitter));
+        } else {
+          m.any("min-delay", seconds(t->minDelay), " slot {}", text(t->minDelay));
+          m.any("max-delay", seconds(t->maxDelay), " {}", text(t->maxDelay));
+        }
+        m.any("packets", t->maxPackets, "{}", t->maxPackets ? fmt::format(" packets {}", t->maxPackets) : "");
+        m.any("bytes", t->maxBytes, "{}", t->maxBytes ? fmt::format(" bytes {}", t->maxBytes) : "");
+      });
+    }
+    f.any("ecn", o.ecn, "{}", o.ecn ? " ecn " : "");
+    f.any("gap", o.gap, "{}", o.gap ? fmt::format(" gap {}", o.gap) : "");
   }
   void operator()(const TbfOptions& o) const {
     f.any("rate", o.rate, "rate {} ", rateText(o.rate));
@@ -177,13 +237,16 @@ void xstatsFields(FieldOut& f, const TcStats& s) {
     f.text("\n  new_flows_len {} old_flows_len {}", q.newFlowsLen, q.oldFlowsLen);
   } else if (s.fq) {
     const auto& q = *s.fq;
+    // tc 6.1's fq_print_xstats. Its JSON has "throttled" twice (the throttled flows, then the
+    // throttled packets); a JSON object here holds a key once, at its first place, with the
+    // later value, which is what a JSON parser reads of tc's.
     f.any("flows", "  flows {}", q.flows).any("inactive", " (inactive {}", q.inactiveFlows);
     f.any("throttled", " throttled {})\n", q.throttledFlows).any("gc", "  gc {}", q.gcFlows);
-    f.any("highprio", " highprio {}", q.highprioPackets).text(" throttled {}", q.throttled);
-    f.any("flows_plimit", " flows_plimit {}", q.flowsPlimit);
-    f.json("pkts_too_long", q.pktsTooLong).json("alloc_errors", q.allocationErrors);
-    if (q.pktsTooLong) f.text(" pkts_too_long {}", q.pktsTooLong);
-    if (q.allocationErrors) f.text(" alloc_errors {}", q.allocationErrors);
+    f.any("highprio", " highprio {}", q.highprioPackets).any("throttled", " throttled {}", q.throttled);
+    if (q.flowsPlimit) f.any("flows_plimit", " flows_plimit {}", q.flowsPlimit);
+    if (q.pktsTooLong || q.allocationErrors) f.text("\n");
+    if (q.pktsTooLong) f.any("pkts_too_long", " pkts_too_long {}", q.pktsTooLong);
+    if (q.allocationErrors) f.any("alloc_errors", " alloc_errors {}", q.allocationErrors);
   }
 }
 

@@ -24,7 +24,7 @@ uint32_t parseSize(std::string_view text, std::string_view what = "size");
 uint64_t parseTime(std::string_view text, std::string_view what = "time");
 /// A percentage "10%" or "0.5%" as a fraction of 1 (0.1, 0.005); above 100% is refused.
 double parsePercent(std::string_view text, std::string_view what = "percent");
-/// tc's printing: rate (bytes/s) as "10Mbit", size as "15Kb"/"1600b", time (us) as "5.0ms".
+/// tc's printing: rate (bytes/s) as "10Mbit", size as "15Kb"/"1600b", time (us) as "5ms", "2.5ms".
 /// `iec`: tc -iec's powers of 1024 ("10Mibit", "1Kibit").
 std::string rateText(uint64_t bytesPerSecond, bool iec = false);
 std::string sizeText(uint32_t bytes);
@@ -84,6 +84,8 @@ struct FqCodelOptions {
   std::optional<uint32_t> ceThreshold;
   std::optional<uint32_t> memoryLimit;
   std::optional<uint32_t> dropBatch;
+  /// `ce_threshold_selector VALUE/MASK`: only packets whose skb->tc_index & MASK == VALUE are marked.
+  std::optional<uint8_t> ceThresholdSelector, ceThresholdMask;
   friend bool operator==(const FqCodelOptions&, const FqCodelOptions&) = default;
 };
 
@@ -101,6 +103,10 @@ struct FqOptions {
   std::optional<uint32_t> orphanMask;
   std::optional<uint32_t> ceThreshold;  ///< us
   std::optional<uint32_t> horizon;      ///< us
+  std::optional<uint32_t> lowRateThreshold;  ///< bytes per second
+  std::optional<uint32_t> defaultRate;       ///< bytes per second (`defrate`)
+  std::optional<uint32_t> timerSlack;        ///< ns
+  std::optional<bool> horizonDrop;           ///< `horizon_drop` (true) or `horizon_cap` (false)
   friend bool operator==(const FqOptions&, const FqOptions&) = default;
 };
 
@@ -121,6 +127,33 @@ struct NetemOptions {
   double corrupt = 0;
   double corruptCorrelation = 0;
   uint64_t rate = 0;  ///< bytes per second; 0: unlimited
+  int32_t packetOverhead = 0;  ///< `rate R [PACKETOVERHEAD [CELLSIZE [CELLOVERHEAD]]]`
+  uint32_t cellSize = 0;
+  int32_t cellOverhead = 0;
+  bool ecn = false;  ///< mark ECN-capable packets instead of dropping them (needs a loss model)
+  /// `loss state P13 [P31 [P32 [P23 [P14]]]]`: the 4-state Markov loss model (fractions of 1).
+  struct LossState {
+    double p13 = 0, p31 = 1, p32 = 0, p23 = 1, p14 = 0;
+    friend bool operator==(const LossState&, const LossState&) = default;
+  };
+  std::optional<LossState> lossState;
+  /// `loss gemodel P [R [1-H [1-K]]]`: the Gilbert-Elliott model; `oneMinusH` as tc's word says
+  /// (the kernel's h is its complement), `k1` as given.
+  struct LossGemodel {
+    double p = 0, r = 1, oneMinusH = 1, k1 = 0;
+    friend bool operator==(const LossGemodel&, const LossGemodel&) = default;
+  };
+  std::optional<LossGemodel> lossGemodel;
+  /// `slot MIN [MAX] [packets N] [bytes B]` or `slot distribution D DELAY JITTER ...`; times in ns.
+  struct Slot {
+    int64_t minDelay = 0, maxDelay = 0, distDelay = 0, distJitter = 0;
+    int32_t maxPackets = 0, maxBytes = 0;
+    friend bool operator==(const Slot&, const Slot&) = default;
+  };
+  std::optional<Slot> slot;
+  /// `distribution NAME` / `slot distribution NAME`: the table tc reads from NAME.dist (sent, never
+  /// reported back by the kernel).
+  std::vector<int16_t> delayDistribution, slotDistribution;
   friend bool operator==(const NetemOptions&, const NetemOptions&) = default;
 };
 

@@ -210,11 +210,15 @@ LinkInfo decodeLink(const nlmsghdr* message, bool withStats) {
   // Most of a dumped link's bytes are attributes fastlink keeps raw: one allocation, not one
   // growth step per attribute.
   link.unknown.reserve(message->nlmsg_len);
+  // Only the last IFLA_LINKINFO is decoded, after the walk: a second nest (never from a kernel)
+  // decoded over the first would leave the first kind's options beside the second's, where a
+  // view (linkKindInfo) reads the last nest alone (fuzz seed crash-two-linkinfo-nests).
+  const nlattr* linkInfo = nullptr;
   kLinkFields.decodeAll(attrsOf(message, sizeof(ifinfomsg)), link, {"decode link"}, [&](const nlattr* a) {
     switch (core::attrType(a)) {
       case IFLA_OPERSTATE: link.operState = operStateWord(core::readU8(a)); return true;
       case IFLA_LINKMODE: link.linkMode = linkModeWord(core::readU8(a)); return true;
-      case IFLA_LINKINFO: decodeLinkInfoNest(a, link); return true;
+      case IFLA_LINKINFO: linkInfo = a; return true;
       case IFLA_XDP: link.xdp = rtnl::decodeXdpStatusNest(a); return true;
       case IFLA_STATS64:
         if (withStats) link.stats = decodeStats(a);
@@ -223,6 +227,7 @@ LinkInfo decodeLink(const nlmsghdr* message, bool withStats) {
     }
     return false;
   });
+  if (linkInfo) decodeLinkInfoNest(linkInfo, link);
   return link;
 }
 

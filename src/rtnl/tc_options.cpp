@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <span>
 #include <variant>
 
 #include "rtnl/tc_codec.hpp"
@@ -156,6 +157,8 @@ constexpr FieldTable kFqCodelFields({
     core::field<TCA_FQ_CODEL_INTERVAL, &FqCodelOptions::interval>(),
     bool32Field<TCA_FQ_CODEL_ECN, &FqCodelOptions::ecn>(),
     core::field<TCA_FQ_CODEL_CE_THRESHOLD, &FqCodelOptions::ceThreshold>(),
+    core::field<TCA_FQ_CODEL_CE_THRESHOLD_SELECTOR, &FqCodelOptions::ceThresholdSelector>(),
+    core::field<TCA_FQ_CODEL_CE_THRESHOLD_MASK, &FqCodelOptions::ceThresholdMask>(),
     core::field<TCA_FQ_CODEL_MEMORY_LIMIT, &FqCodelOptions::memoryLimit>(),
     core::field<TCA_FQ_CODEL_DROP_BATCH_SIZE, &FqCodelOptions::dropBatch>(),
 });
@@ -166,29 +169,74 @@ constexpr FieldTable kFqFields({
     core::field<TCA_FQ_QUANTUM, &FqOptions::quantum>(),
     core::field<TCA_FQ_INITIAL_QUANTUM, &FqOptions::initialQuantum>(),
     bool32Field<TCA_FQ_RATE_ENABLE, &FqOptions::pacing>(),
+    core::field<TCA_FQ_FLOW_DEFAULT_RATE, &FqOptions::defaultRate>(),
     core::field<TCA_FQ_FLOW_MAX_RATE, &FqOptions::maxRate>(),
+    core::field<TCA_FQ_LOW_RATE_THRESHOLD, &FqOptions::lowRateThreshold>(),
     core::field<TCA_FQ_BUCKETS_LOG, &FqOptions::bucketsLog>(),
     core::field<TCA_FQ_FLOW_REFILL_DELAY, &FqOptions::refillDelay>(),
     core::field<TCA_FQ_ORPHAN_MASK, &FqOptions::orphanMask>(),
     core::field<TCA_FQ_CE_THRESHOLD, &FqOptions::ceThreshold>(),
+    core::field<TCA_FQ_TIMER_SLACK, &FqOptions::timerSlack>(),
     core::field<TCA_FQ_HORIZON, &FqOptions::horizon>(),
+    core::field<TCA_FQ_HORIZON_DROP, &FqOptions::horizonDrop>(),
 });
 
-// --- netem: tc_netem_qopt first, then its attributes (64-bit times are reported only).
+// --- netem: tc_netem_qopt first, then its attributes (64-bit times are reported only; the
+// distribution tables are sent only: the kernel never reports them back).
 struct NetemWire {
   std::optional<tc_netem_qopt> head;
   std::optional<tc_netem_corr> corr;
   std::optional<tc_netem_reorder> reorder;
+  std::optional<bool> ecn;
   std::optional<tc_netem_corrupt> corrupt;
+  std::optional<tc_netem_slot> slot;
+  std::optional<tc_netem_gimodel> lossState;  ///< in TCA_NETEM_LOSS: NETEM_LOSS_GI
+  std::optional<tc_netem_gemodel> lossGemodel;  ///< in TCA_NETEM_LOSS: NETEM_LOSS_GE
   std::optional<tc_netem_rate> rate;
   std::optional<uint64_t> rate64, latency64, jitter64;
+  std::span<const int16_t> delayDistribution, slotDistribution;
 };
+
+/// TCA_NETEM_LOSS: a nest holding one loss model's struct (the Markov states or Gilbert-Elliott).
+constexpr AttrField<NetemWire> netemLossField() {
+  auto put = [](core::MessageWriter& w, const AttrField<NetemWire>&, const NetemWire& n) {
+    if (!n.lossState && !n.lossGemodel) return;
+    std::size_t loss = w.beginNest(TCA_NETEM_LOSS);
+    if (n.lossState) putStruct(w, NETEM_LOSS_GI, *n.lossState);
+    else putStruct(w, NETEM_LOSS_GE, *n.lossGemodel);
+    w.endNest(loss);
+  };
+  auto get = [](const nlattr* a, NetemWire& n, const FieldContext&) {
+    core::forEachAttr(core::nestPayload(a), [&](const nlattr* m) {
+      if (core::attrType(m) == NETEM_LOSS_GI) n.lossState = readStruct<tc_netem_gimodel>(m);
+      else if (core::attrType(m) == NETEM_LOSS_GE) n.lossGemodel = readStruct<tc_netem_gemodel>(m);
+    });
+    return true;
+  };
+  return {TCA_NETEM_LOSS, put, get};
+}
+
+/// A distribution table (`distribution NAME`), sent as tc sends it: the s16 values as they are.
+template <uint16_t kType, std::span<const int16_t> NetemWire::*kMember>
+constexpr AttrField<NetemWire> netemTableField() {
+  auto put = [](core::MessageWriter& w, const AttrField<NetemWire>&, const NetemWire& n) {
+    const auto& table = n.*kMember;
+    if (!table.empty()) w.putBytes(kType, {reinterpret_cast<const uint8_t*>(table.data()), table.size_bytes()});
+  };
+  return {kType, put, nullptr, nullptr, false, core::Wire::Sent};
+}
+
 constexpr FieldTable kNetemFields({
     structField<TCA_NETEM_CORR, &NetemWire::corr>(),
     structField<TCA_NETEM_REORDER, &NetemWire::reorder>(),
+    bool32Field<TCA_NETEM_ECN, &NetemWire::ecn>(),
     structField<TCA_NETEM_CORRUPT, &NetemWire::corrupt>(),
+    structField<TCA_NETEM_SLOT, &NetemWire::slot>(),
+    netemLossField(),
     structField<TCA_NETEM_RATE, &NetemWire::rate>(),
     core::field<TCA_NETEM_RATE64, &NetemWire::rate64>(),
+    netemTableField<TCA_NETEM_DELAY_DIST, &NetemWire::delayDistribution>(),
+    netemTableField<TCA_NETEM_SLOT_DIST, &NetemWire::slotDistribution>(),
     core::field<TCA_NETEM_LATENCY64, &NetemWire::latency64, core::Wire::Reported>(),
     core::field<TCA_NETEM_JITTER64, &NetemWire::jitter64, core::Wire::Reported>(),
 });
@@ -201,6 +249,13 @@ NetemWire netemWire(const NetemOptions& o, const Operation& operation) {
   for (double c : {o.delayCorrelation, o.lossCorrelation, o.duplicateCorrelation, o.reorderCorrelation, o.corruptCorrelation})
     checkFraction(operation, "correlation", c);
   if (o.reorder > 0 && o.delay == 0) throw invalid(operation, "netem reorder needs a delay (packets are reordered by delaying the others)");
+  if (o.ecn && o.loss <= 0 && !o.lossState && !o.lossGemodel) throw invalid(operation, "netem ecn needs a loss model");
+  if (o.lossState)
+    for (double p : {o.lossState->p13, o.lossState->p31, o.lossState->p32, o.lossState->p23, o.lossState->p14})
+      checkFraction(operation, "loss state", p);
+  if (o.lossGemodel)
+    for (double p : {o.lossGemodel->p, o.lossGemodel->r, o.lossGemodel->oneMinusH, o.lossGemodel->k1})
+      checkFraction(operation, "loss gemodel", p);
   NetemWire w;
   tc_netem_qopt q{};
   q.limit = o.limit;
@@ -213,9 +268,17 @@ NetemWire netemWire(const NetemOptions& o, const Operation& operation) {
   if (o.delayCorrelation > 0 || o.lossCorrelation > 0 || o.duplicateCorrelation > 0)
     w.corr = tc_netem_corr{probability(o.delayCorrelation), probability(o.lossCorrelation), probability(o.duplicateCorrelation)};
   if (o.reorder > 0) w.reorder = tc_netem_reorder{probability(o.reorder), probability(o.reorderCorrelation)};
+  if (o.ecn) w.ecn = true;
   if (o.corrupt > 0) w.corrupt = tc_netem_corrupt{probability(o.corrupt), probability(o.corruptCorrelation)};
-  if (o.rate > 0) w.rate = tc_netem_rate{clamp32(o.rate), 0, 0, 0};
+  if (const auto& t = o.slot) w.slot = tc_netem_slot{t->minDelay, t->maxDelay, t->maxPackets, t->maxBytes, t->distDelay, t->distJitter};
+  if (const auto& g = o.lossState)
+    w.lossState = tc_netem_gimodel{probability(g->p13), probability(g->p31), probability(g->p32), probability(g->p14), probability(g->p23)};
+  else if (const auto& e = o.lossGemodel)  // tc's word is 1-h; the kernel keeps h
+    w.lossGemodel = tc_netem_gemodel{probability(e->p), probability(e->r), UINT32_MAX - probability(e->oneMinusH), probability(e->k1)};
+  if (o.rate > 0) w.rate = tc_netem_rate{clamp32(o.rate), o.packetOverhead, o.cellSize, o.cellOverhead};
   w.rate64 = rate64(o.rate);
+  w.delayDistribution = o.delayDistribution;
+  w.slotDistribution = o.slotDistribution;
   return w;
 }
 TcOptions netemOptions(const NetemWire& w) {
@@ -235,6 +298,14 @@ TcOptions netemOptions(const NetemWire& w) {
   if (w.reorder) o.reorder = fraction(w.reorder->probability), o.reorderCorrelation = fraction(w.reorder->correlation);
   if (w.corrupt) o.corrupt = fraction(w.corrupt->probability), o.corruptCorrelation = fraction(w.corrupt->correlation);
   o.rate = w.rate64 ? *w.rate64 : (w.rate ? w.rate->rate : 0);
+  if (w.rate) o.packetOverhead = w.rate->packet_overhead, o.cellSize = w.rate->cell_size, o.cellOverhead = w.rate->cell_overhead;
+  o.ecn = w.ecn.value_or(false);
+  if (const auto& t = w.slot)
+    o.slot = NetemOptions::Slot{t->min_delay, t->max_delay, t->dist_delay, t->dist_jitter, t->max_packets, t->max_bytes};
+  if (const auto& g = w.lossState)
+    o.lossState = NetemOptions::LossState{fraction(g->p13), fraction(g->p31), fraction(g->p32), fraction(g->p23), fraction(g->p14)};
+  if (const auto& e = w.lossGemodel)
+    o.lossGemodel = NetemOptions::LossGemodel{fraction(e->p), fraction(e->r), fraction(UINT32_MAX - e->h), fraction(e->k1)};
   return o;
 }
 

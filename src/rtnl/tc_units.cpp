@@ -117,8 +117,9 @@ std::string sizeText(uint32_t bytes) {
 
 std::string timeText(uint64_t us) {
   double v = static_cast<double>(us);
-  if (us >= 1000000) return printf("%.1fs", v / 1e6);
-  if (us >= 1000) return printf("%.1fms", v / 1e3);
+  // tc 6.1's print_time: three significant digits ("40ms", "1.5s", "2.5ms").
+  if (us >= 1000000) return printf("%.3gs", v / 1e6);
+  if (us >= 1000) return printf("%.3gms", v / 1e3);
   return std::to_string(us) + "us";
 }
 

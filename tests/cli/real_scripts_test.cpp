@@ -66,14 +66,6 @@ std::vector<Script> loadScripts() {
 
 void PrintTo(const Script& s, std::ostream* os) { *os << s.name << ".sh"; }
 
-/// True when the kernel has the qdisc (probed once in a scratch namespace).
-bool kernelHasQdisc(const std::string& qdisc) {
-  static std::map<std::string, bool> cache;
-  if (auto it = cache.find(qdisc); it != cache.end()) return it->second;
-  TestNetns ns;
-  return cache[qdisc] = run("tc -n " + ns.name() + " qdisc add dev lo root " + qdisc).status == 0;
-}
-
 /// The PATH shim a user would write: a directory whose `ip`, `tc` and `bridge` run fastlink,
 /// removed when the test binary exits.
 struct ShimDir {

@@ -178,6 +178,13 @@ void settle(const std::string& nsName) {
   }
 }
 
+bool kernelHasQdisc(const std::string& qdisc) {
+  static std::map<std::string, bool> cache;
+  if (auto it = cache.find(qdisc); it != cache.end()) return it->second;
+  TestNetns ns;
+  return cache[qdisc] = run("tc -n " + ns.name() + " qdisc add dev lo root " + qdisc).status == 0;
+}
+
 std::string replaceWords(std::string text, const std::vector<std::pair<std::string, std::string>>& words) {
   for (const auto& [from, to] : words)
     for (std::size_t at = 0; (at = text.find(from, at)) != std::string::npos; at += to.size()) text.replace(at, from.size(), to);

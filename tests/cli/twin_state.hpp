@@ -35,6 +35,11 @@ std::string stateOf(const std::string& nsName, const LiteralMacs& literal, const
 /// tentative, so that two namespaces are compared in the same settled state.
 void settle(const std::string& nsName);
 
+/// True when the kernel has the qdisc (probed once, on lo of a scratch namespace): the real
+/// scripts and the differential cases that need fq_codel, fq or netem skip on a host without them
+/// and run in the VM.
+bool kernelHasQdisc(const std::string& qdisc);
+
 /// `text` with each `from` replaced by its `to`, in the order given (longer names first when one
 /// is a prefix of another).
 std::string replaceWords(std::string text, const std::vector<std::pair<std::string, std::string>>& words);

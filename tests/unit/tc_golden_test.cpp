@@ -181,6 +181,108 @@ TEST(TcGolden, NetemStructThenAttributes) {
   EXPECT_TRUE(sameBytes(r.bytes(), expected));
 }
 
+/// The options the decoder makes of a qdisc reply whose TCA_OPTIONS payload is `options`.
+TcOptions decodedOptions(const char* kind, const Bytes& options) {
+  AlignedMessage m(test::netlinkMessage(kRtmNewQdisc, 0, tcm(2, 0x10000, 0xFFFFFFFF), Attrs().str(kTcaKind, kind).raw(kTcaOptions, options)));
+  QdiscInfo q;
+  rtnl::decodeQdisc(m.as<nlmsghdr>(), q);
+  return q.options;
+}
+
+/// netem's probabilities as tc scales them (rint(P * UINT32_MAX)).
+uint32_t prob(double fraction) { return static_cast<uint32_t>(std::rint(fraction * 4294967295.0)); }
+
+TEST(TcGolden, NetemEcnSlotLossStateRateOverheadsAndDistribution) {
+  // tc qdisc add dev (2) root netem delay 10ms 1ms distribution (a 3-value table) loss state 1%
+  //   90% 5% 70% 2% ecn rate 1mbit -10 53 -5 slot 1ms 2ms packets 32 bytes 64k
+  NetemOptions o;
+  o.delay = 10000;
+  o.jitter = 1000;
+  o.delayDistribution = {-3, 0, 300};
+  o.lossState = NetemOptions::LossState{0.01, 0.90, 0.05, 0.70, 0.02};
+  o.ecn = true;
+  o.rate = 125000;
+  o.packetOverhead = -10;
+  o.cellSize = 53;
+  o.cellOverhead = -5;
+  o.slot = NetemOptions::Slot{1000000, 2000000, 0, 0, 32, 65536};
+  Request r = TcRequests::addQdisc(QdiscInfo().setDev(2u).setRoot().setKind("netem").setOptions(o));
+  Bytes slot;
+  for (uint64_t v : {1000000ull, 2000000ull}) test::appendLe64(slot, v);
+  test::appendLe32(slot, 32);
+  test::appendLe32(slot, 65536);
+  for (uint64_t v : {0ull, 0ull}) test::appendLe64(slot, v);
+  // tc's order after the struct: ECN (u32 1), SLOT, LOSS (nested, GI: p13 p31 p32 p14 p23), RATE,
+  // DELAY_DIST (s16 values).
+  Attrs inner;
+  inner.u32(7 /* ECN */, 1)
+      .raw(12 /* SLOT */, slot)
+      .nest(5 /* LOSS */, Attrs().raw(1 /* GI */, le32s({prob(0.01), prob(0.90), prob(0.05), prob(0.02), prob(0.70)})))
+      .raw(6 /* RATE */, le32s({125000, static_cast<uint32_t>(-10), 53, static_cast<uint32_t>(-5)}))
+      .raw(2 /* DELAY_DIST */, {0xfd, 0xff, 0, 0, 0x2c, 0x01});
+  Bytes payload = cat({le32s({156250, 1000, 0, 0, 0, 15625}), inner.bytes()});
+  Bytes expected = test::netlinkMessage(kRtmNewQdisc, kAdd, tcm(2, 0, 0xFFFFFFFF), Attrs().str(kTcaKind, "netem").raw(kTcaOptions, payload));
+  EXPECT_TRUE(sameBytes(r.bytes(), expected));
+
+  // The kernel reports them back (not the table): the decoder gives the same options.
+  NetemOptions back = std::get<NetemOptions>(decodedOptions("netem", payload));
+  EXPECT_TRUE(back.ecn);
+  ASSERT_TRUE(back.lossState);
+  EXPECT_NEAR(back.lossState->p23, 0.70, 1e-9);
+  EXPECT_NEAR(back.lossState->p14, 0.02, 1e-9);
+  EXPECT_EQ(back.packetOverhead, -10);
+  EXPECT_EQ(back.cellSize, 53u);
+  EXPECT_EQ(back.cellOverhead, -5);
+  EXPECT_EQ(back.slot, o.slot);
+  EXPECT_TRUE(back.delayDistribution.empty());
+}
+
+TEST(TcGolden, NetemGemodelSendsHAsTheKernelKeepsIt) {
+  // tc qdisc add dev (2) root netem loss gemodel 1% 10% 70% 0.1%: the third word is 1-h; the
+  // kernel's h is UINT32_MAX minus it.
+  NetemOptions o;
+  o.lossGemodel = NetemOptions::LossGemodel{0.01, 0.10, 0.70, 0.001};
+  Request r = TcRequests::addQdisc(QdiscInfo().setDev(2u).setRoot().setKind("netem").setOptions(o));
+  Attrs inner;
+  inner.nest(5 /* LOSS */, Attrs().raw(2 /* GE */, le32s({prob(0.01), prob(0.10), 4294967295u - prob(0.70), prob(0.001)})));
+  Bytes payload = cat({le32s({0, 1000, 0, 0, 0, 0}), inner.bytes()});
+  EXPECT_TRUE(sameBytes(r.bytes(), test::netlinkMessage(kRtmNewQdisc, kAdd, tcm(2, 0, 0xFFFFFFFF),
+                                                        Attrs().str(kTcaKind, "netem").raw(kTcaOptions, payload))));
+  auto gemodel = std::get<NetemOptions>(decodedOptions("netem", payload)).lossGemodel;
+  ASSERT_TRUE(gemodel);
+  EXPECT_NEAR(gemodel->oneMinusH, 0.70, 1e-9);
+  NetemOptions ecnAlone;
+  ecnAlone.ecn = true;
+  EXPECT_THROW(TcRequests::addQdisc(QdiscInfo().setDev(2u).setRoot().setKind("netem").setOptions(ecnAlone)), Error);
+}
+
+TEST(TcGolden, FqRatesTimerSlackHorizonDropAndFqCodelSelector) {
+  // tc qdisc add dev (2) root fq defrate 10mbit low_rate_threshold 1mbit timer_slack 20us horizon_cap
+  FqOptions o;
+  o.defaultRate = 1250000;
+  o.lowRateThreshold = 125000;
+  o.timerSlack = 20000;
+  o.horizonDrop = false;
+  Request r = TcRequests::addQdisc(QdiscInfo().setDev(2u).setRoot().setKind("fq").setOptions(o));
+  Attrs fq;
+  fq.u32(6 /* FLOW_DEFAULT_RATE */, 1250000).u32(11 /* LOW_RATE_THRESHOLD */, 125000).u32(13 /* TIMER_SLACK */, 20000).u8(15 /* HORIZON_DROP */, 0);
+  EXPECT_TRUE(sameBytes(r.bytes(), test::netlinkMessage(kRtmNewQdisc, kAdd, tcm(2, 0, 0xFFFFFFFF),
+                                                        Attrs().str(kTcaKind, "fq").nestNoFlag(kTcaOptions, fq))));
+  EXPECT_EQ(std::get<FqOptions>(decodedOptions("fq", fq.bytes())), o);
+
+  // tc qdisc add dev (2) root fq_codel ce_threshold 1ms ce_threshold_selector 0x1/0x3
+  FqCodelOptions c;
+  c.ceThreshold = 1000;
+  c.ceThresholdSelector = 1;
+  c.ceThresholdMask = 3;
+  Request rc = TcRequests::addQdisc(QdiscInfo().setDev(2u).setRoot().setKind("fq_codel").setOptions(c));
+  Attrs codel;
+  codel.u32(7 /* CE_THRESHOLD */, 1000).u8(10 /* CE_THRESHOLD_SELECTOR */, 1).u8(11 /* CE_THRESHOLD_MASK */, 3);
+  EXPECT_TRUE(sameBytes(rc.bytes(), test::netlinkMessage(kRtmNewQdisc, kAdd, tcm(2, 0, 0xFFFFFFFF),
+                                                         Attrs().str(kTcaKind, "fq_codel").nestNoFlag(kTcaOptions, codel))));
+  EXPECT_EQ(std::get<FqCodelOptions>(decodedOptions("fq_codel", codel.bytes())), c);
+}
+
 TEST(TcGolden, TbfLatencyBecomesLimit) {
   // tc qdisc add dev (2) root tbf rate 1mbit burst 32k latency 400ms
   // buffer = 32768 B at 125000 B/s = 262144 us = 4096000 ticks; limit = 125000 * 0.4 + 32768.
@@ -351,7 +453,9 @@ TEST(TcUnits, PrintLikeTc) {
   EXPECT_EQ(sizeText(15360), "15Kb");
   EXPECT_EQ(sizeText(10240), "10Kb");
   EXPECT_EQ(sizeText(33554432), "32Mb");
-  EXPECT_EQ(timeText(5000), "5.0ms");
+  EXPECT_EQ(timeText(5000), "5ms");  // tc 6.1's print_time: %.3g
+  EXPECT_EQ(timeText(2500), "2.5ms");
+  EXPECT_EQ(timeText(1234567), "1.23s");
   EXPECT_EQ(timeText(800), "800us");
   EXPECT_EQ(time64Text(5000000), "5ms");
   EXPECT_EQ(time64Text(100000000), "100ms");

@@ -1,5 +1,7 @@
 // `type vrf`: its table, and `-d` of a vrf and of a vrf port (`vrf_slave table N`) as
 // iproute2 6.1 prints them.
+#include "fastlink/route.hpp"
+#include "kit/arg_errors.hpp"
 #include "rtnl/link_kind.hpp"
 
 namespace fastlink::cli {
@@ -8,8 +10,17 @@ namespace {
 void parseVrf(Args& args, ParsedLink& p) {
   VrfInfo v;
   while (!args.done()) {
-    if (args.accept("table")) v.table = parseU32(args.value("table"), "table", 1);
-    else args.unknown("type vrf takes: table");
+    if (args.accept("table")) {
+      // A number or a name of rt_tables, as ip's rtnl_rttable_a2n reads it (`table main`: 254).
+      std::string word = args.value("table");
+      try {
+        v.table = RouteNames::system().tableId(word);
+      } catch (const Error& e) {
+        throw UsageError("table: " + e.reason());
+      }
+      if (*v.table == 0) throw UsageError("table: 0 is not a VRF table (1-4294967295 or a name)");
+    }
+    else asKindOptionError([&] { args.unknown("type vrf takes: table"); });  // ip: 1 (vrf's parse_opt fails)
   }
   p.info.vrf = v;
 }
