@@ -13,6 +13,7 @@
 
 #include "core/attr_fields.hpp"
 #include "rtnl/codec_helpers.hpp"
+#include "rtnl/tc_codec.hpp"
 
 namespace fastlink::rtnl {
 
@@ -79,6 +80,56 @@ template <class W, std::size_t N>
 void decodeFields(std::span<const uint8_t> payload, const FieldTable<W, N>& table, W& wire, const FieldContext& context) {
   core::forEachAttr(payload, [&](const nlattr* a) { table.decode(a, wire, context); });
 }
+
+/// A row of a table whose put may need the request's Operation besides the options (an
+/// action list, a u32 selector: their errors name the request). `field` is an ordinary row
+/// (type, get, and the put of a row that needs no Operation); `put`, when set, writes instead
+/// of field.put. FieldTable's rows stay as they are; a TcTable holds both kinds in one order.
+template <class Info>
+struct TcField {
+  AttrField<Info> field;
+  void (*put)(core::MessageWriter& w, const Info& info, const Operation& operation) = nullptr;
+};
+
+/// `row` decoded only: a value the kernel reports (counters, ids) that a request never carries.
+template <class Info>
+constexpr AttrField<Info> reportedOnly(AttrField<Info> row) {
+  row.put = nullptr;
+  return row;
+}
+
+/// The rows of a classifier's options: encoded in the rows' order with the request's Operation,
+/// decoded through a FieldTable of the same rows (by attribute type).
+template <class Info, std::size_t N>
+class TcTable {
+ public:
+  constexpr TcTable(const TcField<Info> (&rows)[N]) : fields_(fieldsOf(rows)) {
+    for (std::size_t i = 0; i < N; ++i) rows_[i] = rows[i];
+  }
+
+  void encode(core::MessageWriter& w, const Info& info, const Operation& operation) const {
+    for (const auto& row : rows_) {
+      if (row.put) row.put(w, info, operation);
+      else if (row.field.put) row.field.put(w, row.field, info);
+    }
+  }
+  /// The attributes of `nest` by their rows; those without a row (or left unread) go to `rest`.
+  void decode(const nlattr* nest, Info& info, RawAttributes& rest) const {
+    fields_.decodeNest(nest, info, FieldContext{"filter"}, rest);
+  }
+
+ private:
+  static constexpr FieldTable<Info, N> fieldsOf(const TcField<Info> (&rows)[N]) {
+    AttrField<Info> fields[N];
+    for (std::size_t i = 0; i < N; ++i) fields[i] = rows[i].field;
+    return FieldTable<Info, N>(fields);
+  }
+  std::array<TcField<Info>, N> rows_{};
+  FieldTable<Info, N> fields_;
+};
+
+template <class Info, std::size_t N>
+TcTable(const TcField<Info> (&)[N]) -> TcTable<Info, N>;
 
 /// The position of T among a std::variant's alternatives.
 template <class T, class Variant>

@@ -544,6 +544,200 @@ TEST(TcFilterDecode, FlowerKeysRoundTrip) {
   EXPECT_TRUE(b.unknown.empty());
 }
 
+TEST(TcFilterGolden, EveryClassifierFieldInTcOrder) {
+  // Each classifier with every field it sends, in the order tc 6.1 sends them (u32: classid,
+  // divisor, link, hash, selector, indev, actions, flags; fw: classid, indev, actions, mask; bpf:
+  // fd, name, classid, flags, flags_gen, actions), the action list at its place in each.
+  Attrs drop = action(1, "gact", Attrs().raw(2 /* PARMS */, gen(0, 2)));
+  auto filter = [](TcFilterOptions o) {
+    TcFilterInfo f;
+    f.setDev(5u).setParent(TcHandle(1, 0)).setPrio(4).setOptions(std::move(o));
+    return TcFilterRequests::add(f);
+  };
+  auto expect = [](const char* kind, const Attrs& options) {
+    return test::netlinkMessage(kRtmNewTfilter, kAdd, tcm(5, 0, 0x10000, info(4, kAllBe)),
+                                Attrs().str(kTcaKind, kind).nest(kTcaOptions, options));
+  };
+  U32FilterOptions u;
+  u.keys.push_back({0x00160000, 0xFFFF0000, 20, 0});
+  u.classid = TcHandle(1, 7);
+  u.divisor = 1;
+  u.link = 0x800;
+  u.hashTable = 0x80000800;
+  u.indev = "eth1";
+  u.flags = 1;
+  u.actions.push_back(TcAction::gact(tcact::kDrop));
+  Bytes sel = {1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0, 0, 0, 0x16, 0, 0};
+  test::appendLe32(sel, 20);
+  test::appendLe32(sel, 0);
+  EXPECT_TRUE(sameBytes(filter(u).bytes(), expect("u32", Attrs()
+                                                              .u32(1 /* CLASSID */, 0x10007)
+                                                              .u32(4 /* DIVISOR */, 1)
+                                                              .u32(3 /* LINK */, 0x800)
+                                                              .u32(2 /* HASH */, 0x80000800)
+                                                              .raw(5 /* SEL */, sel)
+                                                              .str(8 /* INDEV */, "eth1")
+                                                              .nest(7 /* ACT */, drop)
+                                                              .u32(11 /* FLAGS */, 1))));
+  MatchallOptions m;
+  m.classid = TcHandle(1, 2);
+  m.flags = 2;
+  m.actions.push_back(TcAction::gact(tcact::kDrop));
+  EXPECT_TRUE(sameBytes(filter(m).bytes(),
+                        expect("matchall", Attrs().u32(1 /* CLASSID */, 0x10002).nest(2 /* ACT */, drop).u32(3 /* FLAGS */, 2))));
+  FwOptions fw;
+  fw.classid = TcHandle(1, 3);
+  fw.indev = "eth2";
+  fw.mask = 0xF0;
+  fw.actions.push_back(TcAction::gact(tcact::kDrop));
+  EXPECT_TRUE(sameBytes(filter(fw).bytes(), expect("fw", Attrs()
+                                                              .u32(1 /* CLASSID */, 0x10003)
+                                                              .str(3 /* INDEV */, "eth2")
+                                                              .nest(4 /* ACT */, drop)
+                                                              .u32(5 /* MASK */, 0xF0))));
+  BasicOptions basic;
+  basic.classid = TcHandle(1, 4);
+  basic.actions.push_back(TcAction::gact(tcact::kDrop));
+  EXPECT_TRUE(sameBytes(filter(basic).bytes(), expect("basic", Attrs().u32(1 /* CLASSID */, 0x10004).nest(3 /* ACT */, drop))));
+  BpfFilterOptions bpf;
+  bpf.fd = 9;
+  bpf.classid = TcHandle(1, 5);
+  bpf.directAction = true;
+  bpf.flags = 1;
+  bpf.actions.push_back(TcAction::gact(tcact::kDrop));
+  EXPECT_TRUE(sameBytes(filter(bpf).bytes(), expect("bpf", Attrs()
+                                                               .u32(6 /* FD */, 9)
+                                                               .str(7 /* NAME */, "fastlink")
+                                                               .u32(3 /* CLASSID */, 0x10005)
+                                                               .u32(8 /* FLAGS */, 1)
+                                                               .u32(9 /* FLAGS_GEN */, 1)
+                                                               .nest(1 /* ACT */, drop))));
+}
+
+TEST(TcFilterDecode, EveryClassifierFromKernelBytes) {
+  // Each classifier as a dump reports it, with its reported-only attributes (counters, ids) and
+  // one attribute fastlink does not type, kept raw: u32, matchall, fw, basic and bpf keep it
+  // in the filter's unknown attributes, flower in its options'.
+  Attrs drop = action(1, "gact", Attrs().raw(2 /* PARMS */, gen(3, 2)));
+  auto decode = [](const char* kind, const Attrs& options) {
+    test::AlignedMessage m(test::netlinkMessage(kRtmNewTfilter, 0, tcm(5, 1, 0x10000, info(4, kIpBe)),
+                                                Attrs().str(kTcaKind, kind).nest(kTcaOptions, options)));
+    TcFilterInfo f;
+    rtnl::decodeFilter(m.as<nlmsghdr>(), f);
+    EXPECT_EQ(f.kind, kind);
+    return f;
+  };
+  auto own = [](std::span<const uint8_t> b) { return Bytes(b.begin(), b.end()); };
+  auto gactDrop = [](const std::vector<TcAction>& actions) {
+    return actions.size() == 1 && std::get<GactAction>(actions[0].options).control == tcact::kDrop && actions[0].index == 3u;
+  };
+  TcFilterInfo u = decode("u32", Attrs()
+                                     .u32(1 /* CLASSID */, 0x10007)
+                                     .u32(4 /* DIVISOR */, 1)
+                                     .u32(3 /* LINK */, 0x800)
+                                     .u32(2 /* HASH */, 0x80000800)
+                                     .str(8 /* INDEV */, "eth1")
+                                     .nest(7 /* ACT */, drop)
+                                     .u32(11 /* FLAGS */, 9)
+                                     .u32(10 /* MARK */, 0x55)
+                                     .u64(12 /* PAD */, 0));
+  const auto& uo = std::get<U32FilterOptions>(u.options);
+  EXPECT_EQ(uo.classid, TcHandle(1, 7));
+  EXPECT_EQ(uo.divisor, 1u);
+  EXPECT_EQ(uo.link, 0x800u);
+  EXPECT_EQ(uo.hashTable, 0x80000800u);
+  EXPECT_EQ(uo.indev, "eth1");
+  EXPECT_EQ(uo.flags, 9u);
+  EXPECT_TRUE(gactDrop(uo.actions));
+  EXPECT_EQ(own(u.unknown.bytes()), Attrs().u32(10, 0x55).bytes());
+  TcFilterInfo m = decode("matchall", Attrs()
+                                          .u32(1 /* CLASSID */, 0x10002)
+                                          .nest(2 /* ACT */, drop)
+                                          .u32(3 /* FLAGS */, 10)
+                                          .u64(4 /* PCNT */, 77)
+                                          .u64(5 /* PAD */, 0)
+                                          .u32(6, 1));
+  const auto& mo = std::get<MatchallOptions>(m.options);
+  EXPECT_EQ(mo.classid, TcHandle(1, 2));
+  EXPECT_EQ(mo.flags, 10u);
+  EXPECT_EQ(mo.hits, 77u);
+  EXPECT_TRUE(gactDrop(mo.actions));
+  EXPECT_EQ(own(m.unknown.bytes()), Attrs().u32(6, 1).bytes());
+  TcFilterInfo fw = decode("fw", Attrs()
+                                     .u32(1 /* CLASSID */, 0x10003)
+                                     .raw(2 /* POLICE */, {1, 2, 3, 4})
+                                     .str(3 /* INDEV */, "eth2")
+                                     .nest(4 /* ACT */, drop)
+                                     .u32(5 /* MASK */, 0xF0));
+  const auto& fo = std::get<FwOptions>(fw.options);
+  EXPECT_EQ(fo.classid, TcHandle(1, 3));
+  EXPECT_EQ(fo.indev, "eth2");
+  EXPECT_EQ(fo.mask, 0xF0u);
+  EXPECT_TRUE(gactDrop(fo.actions));
+  EXPECT_EQ(own(fw.unknown.bytes()), Attrs().raw(2, {1, 2, 3, 4}).bytes());
+  TcFilterInfo basic = decode("basic", Attrs()
+                                           .u32(1 /* CLASSID */, 0x10004)
+                                           .raw(2 /* EMATCHES */, {5, 6, 7, 8})
+                                           .nest(3 /* ACT */, drop)
+                                           .u64(5 /* PCNT */, 12)
+                                           .u64(6 /* PAD */, 0));
+  const auto& bo = std::get<BasicOptions>(basic.options);
+  EXPECT_EQ(bo.classid, TcHandle(1, 4));
+  EXPECT_TRUE(gactDrop(bo.actions));
+  EXPECT_EQ(own(basic.unknown.bytes()), Attrs().raw(2, {5, 6, 7, 8}).bytes());
+  TcFilterInfo bpf = decode("bpf", Attrs()
+                                       .nest(1 /* ACT */, drop)
+                                       .u32(3 /* CLASSID */, 0x10005)
+                                       .raw(4 /* OPS_LEN */, {2, 0})
+                                       .str(7 /* NAME */, "prog.o:[tc]")
+                                       .u32(8 /* FLAGS */, 1)
+                                       .u32(9 /* FLAGS_GEN */, 4)
+                                       .raw(10 /* TAG */, {0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6, 0x07, 0x18})
+                                       .u32(11 /* ID */, 321));
+  const auto& po = std::get<BpfFilterOptions>(bpf.options);
+  EXPECT_EQ(po.classid, TcHandle(1, 5));
+  EXPECT_EQ(po.name, "prog.o:[tc]");
+  EXPECT_TRUE(po.directAction);
+  EXPECT_EQ(po.flags, 4u);
+  EXPECT_EQ(po.id, 321u);
+  EXPECT_EQ(po.tag, (std::vector<uint8_t>{0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6, 0x07, 0x18}));
+  EXPECT_EQ(po.fd, -1);
+  EXPECT_TRUE(gactDrop(po.actions));
+  EXPECT_EQ(own(bpf.unknown.bytes()), Attrs().raw(4, {2, 0}).bytes());
+  // flower: a partial MAC mask and a key fastlink does not type (tcp_flags) stay raw, in order.
+  TcFilterInfo fl = decode("flower", Attrs()
+                                         .u32(1 /* CLASSID */, 0x10006)
+                                         .str(2 /* INDEV */, "eth3")
+                                         .nest(3 /* ACT */, drop)
+                                         .raw(4 /* ETH_DST */, {2, 0, 0, 0, 0, 1})
+                                         .raw(5 /* ETH_DST_MASK */, {0xFF, 0xFF, 0xFF, 0, 0, 0})
+                                         .be16(8 /* ETH_TYPE */, 0x0800)
+                                         .u8(9 /* IP_PROTO */, 17)
+                                         .raw(12 /* IPV4_DST */, {10, 1, 0, 0})
+                                         .raw(13 /* IPV4_DST_MASK */, {255, 255, 0, 0})
+                                         .be16(21 /* UDP_DST */, 53)
+                                         .u32(22 /* FLAGS */, 8)
+                                         .be16(71 /* TCP_FLAGS */, 0x12)
+                                         .u32(86 /* IN_HW_COUNT */, 2));
+  const auto& lo = std::get<FlowerOptions>(fl.options);
+  EXPECT_EQ(lo.classid, TcHandle(1, 6));
+  EXPECT_EQ(lo.indev, "eth3");
+  EXPECT_TRUE(gactDrop(lo.actions));
+  EXPECT_EQ(lo.ethType, 0x0800);
+  EXPECT_EQ(lo.ipProto, 17);
+  EXPECT_EQ(lo.dstIp, Prefix::parse("10.1.0.0/16"));
+  EXPECT_EQ(lo.dstPort, 53);
+  EXPECT_EQ(lo.flags, 8u);
+  EXPECT_EQ(lo.inHwCount, 2u);
+  EXPECT_FALSE(lo.dstMac.has_value());
+  EXPECT_EQ(own(lo.unknown.bytes()),
+            Attrs().raw(4, {2, 0, 0, 0, 0, 1}).raw(5, {0xFF, 0xFF, 0xFF, 0, 0, 0}).be16(71, 0x12).bytes());
+  EXPECT_TRUE(fl.unknown.empty());
+  // A kind fastlink does not know keeps its options whole.
+  TcFilterInfo raw = decode("route", Attrs().u32(1, 0x10009));
+  EXPECT_EQ(std::get<RawFilterOptions>(raw.options).bytes, Attrs().u32(1, 0x10009).bytes());
+}
+
 TEST(TcFilterValidation, BadInputIsRefusedBeforeSending) {
   auto refused = [](const TcFilterInfo& f, const char* why) {
     try {
