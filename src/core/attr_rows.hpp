@@ -3,11 +3,13 @@
 // bytes (WireGuard's keys), an IP endpoint as a sockaddr_in/in6, a struct timespec, a u32 of flag
 // bits made of bool members, and arrays of nests (each entry read and written by a table of its
 // own). src/wg/wireguard_codec.cpp and src/genl/ctrl_codec.cpp declare their attributes with them;
-// each field is still one row, for encode and decode. A separate header so that the objects'
+// each field is still one row, for encode and decode. ctnetlink (src/netfilter/conntrack_codec.cpp)
+// adds numbers in network byte order and a nest around a plain struct member. A separate header so that the objects'
 // and link kinds' many includers of attr_fields.hpp do not rebuild for it.
 #pragma once
 
 #include <arpa/inet.h>
+#include <endian.h>
 #include <linux/time_types.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -257,6 +259,59 @@ constexpr AttrField<Info> nestField() {
   };
   auto get = [](const nlattr* a, Info& info, const FieldContext& context) {
     decodeKnown(kTable, nestPayload(a), (info.*kMember).emplace(), context);
+    return true;
+  };
+  return fields::row<Info, kWire>(kType, fields::memberTag<kMember>(), put, get);
+}
+
+namespace fields {
+/// A number between host and network byte order (the operation is its own inverse).
+template <class V>
+V swapToBig(V v) {
+  if constexpr (sizeof(V) == 2) return static_cast<V>(htobe16(v));
+  else if constexpr (sizeof(V) == 4) return static_cast<V>(htobe32(v));
+  else return static_cast<V>(htobe64(v));
+}
+}  // namespace fields
+
+/// An unsigned 16-, 32- or 64-bit number in network byte order (ctnetlink's marks, timeouts,
+/// counters), for a std::optional member (sent when set) or a plain one (sent when not 0). A
+/// payload shorter than the number is a malformed reply.
+template <uint16_t kType, auto kMember, Wire kWire = Wire::Native, class Info = decltype(fields::ownerOf(kMember))>
+constexpr AttrField<Info> bigEndianField() {
+  using M = fields::MemberType<Info, kMember>;
+  using V = fields::ValueOf<Info, kMember>;
+  static_assert(std::is_unsigned_v<V> && sizeof(V) >= 2);
+  auto put = [](MessageWriter& w, const AttrField<Info>&, const Info& info) {
+    const M& m = info.*kMember;
+    if constexpr (fields::Optional<M>::value) {
+      if (m) putNumber(w, kType, fields::swapToBig(*m));
+    } else if (m) {
+      putNumber(w, kType, fields::swapToBig(m));
+    }
+  };
+  auto get = [](const nlattr* a, Info& info, const FieldContext&) {
+    info.*kMember = fields::swapToBig(readNumber<V>(a));
+    return true;
+  };
+  return fields::row<Info, kWire>(kType, fields::memberTag<kMember>(), put, get);
+}
+
+/// A nest holding one plain struct member (not std::optional), read and written by `kTable`: sent
+/// when the member differs from its default value (ctnetlink's CTA_TUPLE_REPLY, empty unless given).
+template <uint16_t kType, auto kMember, const auto& kTable, Wire kWire = Wire::Native,
+          class Info = decltype(fields::ownerOf(kMember))>
+constexpr AttrField<Info> valueNestField() {
+  using M = fields::MemberType<Info, kMember>;
+  auto put = [](MessageWriter& w, const AttrField<Info>&, const Info& info) {
+    const M& m = info.*kMember;
+    if (m == M{}) return;
+    std::size_t nest = w.beginNest(kType);
+    kTable.encode(w, m);
+    w.endNest(nest);
+  };
+  auto get = [](const nlattr* a, Info& info, const FieldContext& context) {
+    decodeKnown(kTable, nestPayload(a), info.*kMember, context);
     return true;
   };
   return fields::row<Info, kWire>(kType, fields::memberTag<kMember>(), put, get);

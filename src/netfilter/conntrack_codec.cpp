@@ -3,7 +3,6 @@
 #include "netfilter/conntrack_codec.hpp"
 
 #include <arpa/inet.h>
-#include <endian.h>
 #include <linux/netfilter/nfnetlink.h>
 #include <linux/netfilter/nfnetlink_conntrack.h>
 #include <netinet/in.h>
@@ -15,22 +14,22 @@
 
 #include "fastlink/error.hpp"
 #include "fastlink/subscription.hpp"
+#include "core/attr_rows.hpp"
 #include "rtnl/codec_helpers.hpp"
 
 namespace fastlink {
 namespace netfilter {
 namespace {
 
-using core::AttrTable;
+using core::AttrField;
+using core::FieldContext;
+using core::FieldTable;
 using core::MessageWriter;
+using core::Wire;
 
 uint8_t addressFamily(IpAddress::Family f) { return f == IpAddress::Family::v4 ? AF_INET : AF_INET6; }
 
-bool isIcmp(uint8_t protocol) { return protocol == IPPROTO_ICMP || protocol == IPPROTO_ICMPV6; }
-
 void putBe32(MessageWriter& w, uint16_t type, uint32_t v) { w.putU32(type, htonl(v)); }
-uint32_t readBe32(const nlattr* a) { return ntohl(core::readU32(a)); }
-uint64_t readBe64(const nlattr* a) { return be64toh(core::readU64(a)); }
 
 /// Writes nfgenmsg: the family (AF_UNSPEC = every family), version 0, resource id 0.
 void putNfgen(MessageWriter& w, std::optional<IpAddress::Family> family) {
@@ -40,30 +39,126 @@ void putNfgen(MessageWriter& w, std::optional<IpAddress::Family> family) {
   h.res_id = 0;
 }
 
-/// CTA_TUPLE_ORIG / CTA_TUPLE_REPLY: the addresses, the protocol and what of it is set. Unset
-/// ports are not sent (a filter tuple names only what it compares).
-void putTuple(MessageWriter& w, uint16_t type, const ConntrackTuple& t, bool withAddresses) {
-  std::size_t tuple = w.beginNest(type);
-  if (withAddresses) {
-    std::size_t ip = w.beginNest(CTA_TUPLE_IP);
-    bool v4 = t.src.isV4();
-    w.putBytes(v4 ? CTA_IP_V4_SRC : CTA_IP_V6_SRC, t.src.bytes());
-    w.putBytes(v4 ? CTA_IP_V4_DST : CTA_IP_V6_DST, t.dst.bytes());
-    w.endNest(ip);
-  }
-  if (t.protocol) {
-    std::size_t proto = w.beginNest(CTA_TUPLE_PROTO);
-    w.putU8(CTA_PROTO_NUM, t.protocol);
-    if (t.srcPort) w.putBe16(CTA_PROTO_SRC_PORT, *t.srcPort);
-    if (t.dstPort) w.putBe16(CTA_PROTO_DST_PORT, *t.dstPort);
-    bool v6 = t.protocol == IPPROTO_ICMPV6;
-    if (t.icmpId) w.putBe16(v6 ? CTA_PROTO_ICMPV6_ID : CTA_PROTO_ICMP_ID, *t.icmpId);
-    if (t.icmpType) w.putU8(v6 ? CTA_PROTO_ICMPV6_TYPE : CTA_PROTO_ICMP_TYPE, *t.icmpType);
-    if (t.icmpCode) w.putU8(v6 ? CTA_PROTO_ICMPV6_CODE : CTA_PROTO_ICMP_CODE, *t.icmpCode);
-    w.endNest(proto);
-  }
-  if (t.zone) w.putBe16(CTA_TUPLE_ZONE, *t.zone);
-  w.endNest(tuple);
+// ---- the attribute tables: each field once, for the builders and the decoder ----
+
+using Tuple = ConntrackTuple;
+using Entry = ConntrackEntry;
+
+/// ICMP's and ICMPv6's id, type and code share the tuple's members under two sets of types: each
+/// row is sent for its own protocol, read whichever arrives.
+template <uint16_t kType, auto kMember, bool kV6, Wire kWire = Wire::Native>
+constexpr AttrField<Tuple> icmpField() {
+  AttrField<Tuple> row = core::field<kType, kMember, kWire>();
+  row.put = [](MessageWriter& w, const AttrField<Tuple>& r, const Tuple& t) {
+    if ((t.protocol == IPPROTO_ICMPV6) == kV6) core::field<kType, kMember, kWire>().put(w, r, t);
+  };
+  return row;
+}
+
+constexpr FieldTable kTupleIp({
+    core::familyAddressField<CTA_IP_V4_SRC, &Tuple::src, 4>(),
+    core::familyAddressField<CTA_IP_V4_DST, &Tuple::dst, 4>(),
+    core::familyAddressField<CTA_IP_V6_SRC, &Tuple::src, 16>(),
+    core::familyAddressField<CTA_IP_V6_DST, &Tuple::dst, 16>(),
+});
+/// Unset ports are not sent (a filter tuple names only what it compares).
+constexpr FieldTable kTupleProto({
+    core::valueField<CTA_PROTO_NUM, &Tuple::protocol>(),
+    core::field<CTA_PROTO_SRC_PORT, &Tuple::srcPort, Wire::Be16>(),
+    core::field<CTA_PROTO_DST_PORT, &Tuple::dstPort, Wire::Be16>(),
+    icmpField<CTA_PROTO_ICMP_ID, &Tuple::icmpId, false, Wire::Be16>(),
+    icmpField<CTA_PROTO_ICMP_TYPE, &Tuple::icmpType, false>(),
+    icmpField<CTA_PROTO_ICMP_CODE, &Tuple::icmpCode, false>(),
+    icmpField<CTA_PROTO_ICMPV6_ID, &Tuple::icmpId, true, Wire::Be16>(),
+    icmpField<CTA_PROTO_ICMPV6_TYPE, &Tuple::icmpType, true>(),
+    icmpField<CTA_PROTO_ICMPV6_CODE, &Tuple::icmpCode, true>(),
+});
+/// CTA_TUPLE_ORIG / CTA_TUPLE_REPLY: the addresses, the protocol and what of it is set.
+constexpr FieldTable kTuple({
+    core::innerNestField<CTA_TUPLE_IP, kTupleIp>(),
+    core::innerNestField<CTA_TUPLE_PROTO, kTupleProto>(),
+    core::field<CTA_TUPLE_ZONE, &Tuple::zone, Wire::Be16>(),
+});
+/// A dump filter's tuple that compares no address: kTuple without CTA_TUPLE_IP.
+constexpr FieldTable kTupleWithoutAddresses({core::innerNestField<CTA_TUPLE_PROTO, kTupleProto>(),
+                                              core::field<CTA_TUPLE_ZONE, &Tuple::zone, Wire::Be16>()});
+
+constexpr FieldTable kCounters({
+    core::bigEndianField<CTA_COUNTERS_PACKETS, &ConntrackCounters::packets, Wire::Reported>(),
+    core::bigEndianField<CTA_COUNTERS_BYTES, &ConntrackCounters::bytes, Wire::Reported>(),
+});
+constexpr FieldTable kTcpInfo({core::field<CTA_PROTOINFO_TCP_STATE, &Entry::tcpState>()});
+constexpr FieldTable kProtoinfo({core::innerNestField<CTA_PROTOINFO_TCP, kTcpInfo>()});
+constexpr FieldTable kHelp({core::field<CTA_HELP_NAME, &Entry::helper>()});
+constexpr FieldTable kTimestamp({core::bigEndianField<CTA_TIMESTAMP_START, &Entry::startNs>(),
+                                  core::bigEndianField<CTA_TIMESTAMP_STOP, &Entry::stopNs>()});
+/// CTA_NAT_SRC / CTA_NAT_DST: one address (min = max) and, when given, one port.
+constexpr FieldTable kNatPorts({core::field<CTA_PROTONAT_PORT_MIN, &ConntrackNat::port, Wire::Be16>(),
+                                 core::field<CTA_PROTONAT_PORT_MAX, &ConntrackNat::port, Wire::Be16>()});
+constexpr FieldTable kNat({
+    core::familyAddressField<CTA_NAT_V4_MINIP, &ConntrackNat::address, 4>(),
+    core::familyAddressField<CTA_NAT_V4_MAXIP, &ConntrackNat::address, 4>(),
+    core::familyAddressField<CTA_NAT_V6_MINIP, &ConntrackNat::address, 16>(),
+    core::familyAddressField<CTA_NAT_V6_MAXIP, &ConntrackNat::address, 16>(),
+    core::innerNestField<CTA_NAT_PROTO, kNatPorts>(),
+});
+
+/// The kernel refuses (EBUSY) a status that would flip CONFIRMED, which every entry it holds or
+/// creates from userspace has: sent set, as conntrack-tools does.
+constexpr AttrField<Entry> statusField() {
+  AttrField<Entry> row = core::bigEndianField<CTA_STATUS, &Entry::status>();
+  row.put = [](MessageWriter& w, const AttrField<Entry>&, const Entry& e) {
+    if (e.status) putBe32(w, CTA_STATUS, *e.status | conntrack_status::kConfirmed);
+  };
+  return row;
+}
+
+/// CTA_PROTOINFO: the TCP state is read; other protocols' info is kept raw.
+constexpr AttrField<Entry> protoinfoField() {
+  AttrField<Entry> row = core::innerNestField<CTA_PROTOINFO, kProtoinfo>();
+  row.get = [](const nlattr* a, Entry& e, const FieldContext& context) {
+    return core::decodeKnown(kProtoinfo, core::nestPayload(a), e, context).test(CTA_PROTOINFO_TCP);
+  };
+  return row;
+}
+
+/// CTA_LABELS, with CTA_LABELS_MASK saying which bits to set: all of the given bitmap's.
+void putLabels(MessageWriter& w, uint16_t type, const std::vector<uint8_t>& labels) {
+  w.putBytes(type, labels);
+  w.putBytes(CTA_LABELS_MASK, std::vector<uint8_t>(labels.size(), 0xff));
+}
+std::vector<uint8_t> getLabels(std::span<const uint8_t> b, const FieldContext&) { return {b.begin(), b.end()}; }
+
+/// An entry's attributes in the order requests carry them (a request is this table over the
+/// members its verb sends), then those the kernel only reports.
+constexpr FieldTable kEntry({
+    core::valueNestField<CTA_TUPLE_ORIG, &Entry::orig, kTuple>(),
+    core::valueNestField<CTA_TUPLE_REPLY, &Entry::reply, kTuple>(),
+    core::field<CTA_ZONE, &Entry::zone, Wire::Be16>(),
+    core::bigEndianField<CTA_ID, &Entry::id>(),
+    core::bigEndianField<CTA_TIMEOUT, &Entry::timeout>(),
+    statusField(),
+    core::bigEndianField<CTA_MARK, &Entry::mark>(),
+    protoinfoField(),
+    core::fields::payloadRow<CTA_LABELS, &Entry::labels, Wire::Native, Entry, putLabels, getLabels>(),
+    core::nestField<CTA_NAT_SRC, &Entry::srcNat, kNat, Wire::Sent>(),
+    core::nestField<CTA_NAT_DST, &Entry::dstNat, kNat, Wire::Sent>(),
+    core::bigEndianField<CTA_USE, &Entry::use, Wire::Reported>(),
+    core::bigEndianField<CTA_SECMARK, &Entry::secmark, Wire::Reported>(),
+    core::nestField<CTA_COUNTERS_ORIG, &Entry::origCounters, kCounters, Wire::Reported>(),
+    core::nestField<CTA_COUNTERS_REPLY, &Entry::replyCounters, kCounters, Wire::Reported>(),
+    core::innerNestField<CTA_HELP, kHelp, Wire::Reported>(),
+    core::innerNestField<CTA_TIMESTAMP, kTimestamp, Wire::Reported>(),
+});
+
+const FieldContext kDecoding{"decode conntrack"};
+
+/// A dump filter's tuple: the addresses only when one is compared.
+void putFilterTuple(MessageWriter& w, uint16_t type, const Tuple& t, bool withAddresses) {
+  std::size_t nest = w.beginNest(type);
+  if (withAddresses) kTuple.encode(w, t);
+  else kTupleWithoutAddresses.encode(w, t);
+  w.endNest(nest);
 }
 
 std::string protocolWord(uint8_t p) {
@@ -106,111 +201,28 @@ void requireTuple(const ConntrackEntry& e, const std::string& operation) {
   if (!e.orig.protocol) throw rtnl::invalid(operation, "the original tuple needs a protocol (-p)");
   if (e.orig.src.family() != e.orig.dst.family() || e.orig.src.family() != e.family)
     throw rtnl::invalid(operation, "source and destination must be of the entry's family");
-  bool ports = e.orig.srcPort || e.orig.dstPort;
-  if (isIcmp(e.orig.protocol) && ports) throw rtnl::invalid(operation, "ICMP has no ports");
+  bool icmp = e.orig.protocol == IPPROTO_ICMP || e.orig.protocol == IPPROTO_ICMPV6;
+  if (icmp && (e.orig.srcPort || e.orig.dstPort)) throw rtnl::invalid(operation, "ICMP has no ports");
 }
 
-/// The attributes an entry's settable fields become (create and update).
-void putSettable(MessageWriter& w, const ConntrackEntry& e) {
-  if (e.timeout) putBe32(w, CTA_TIMEOUT, *e.timeout);
-  // The kernel refuses (EBUSY) a status that would flip CONFIRMED, which every entry it holds
-  // or creates from userspace has: send it set, as conntrack-tools does.
-  if (e.status) putBe32(w, CTA_STATUS, *e.status | conntrack_status::kConfirmed);
-  if (e.mark) putBe32(w, CTA_MARK, *e.mark);
-  if (e.tcpState) {
-    std::size_t info = w.beginNest(CTA_PROTOINFO);
-    std::size_t tcp = w.beginNest(CTA_PROTOINFO_TCP);
-    w.putU8(CTA_PROTOINFO_TCP_STATE, *e.tcpState);
-    w.endNest(tcp);
-    w.endNest(info);
-  }
-  if (e.labels) {
-    w.putBytes(CTA_LABELS, *e.labels);
-    // The mask says which bits to set: all of the given bitmap's.
-    std::vector<uint8_t> mask(e.labels->size(), 0xff);
-    w.putBytes(CTA_LABELS_MASK, mask);
-  }
-}
-
-/// CTA_NAT_SRC / CTA_NAT_DST: one address (min = max) and, when given, one port.
-void putNat(MessageWriter& w, uint16_t type, const ConntrackNat& nat) {
-  std::size_t nest = w.beginNest(type);
-  bool v4 = nat.address.isV4();
-  w.putBytes(v4 ? CTA_NAT_V4_MINIP : CTA_NAT_V6_MINIP, nat.address.bytes());
-  w.putBytes(v4 ? CTA_NAT_V4_MAXIP : CTA_NAT_V6_MAXIP, nat.address.bytes());
-  if (nat.port) {
-    std::size_t proto = w.beginNest(CTA_NAT_PROTO);
-    w.putBe16(CTA_PROTONAT_PORT_MIN, *nat.port);
-    w.putBe16(CTA_PROTONAT_PORT_MAX, *nat.port);
-    w.endNest(proto);
-  }
-  w.endNest(nest);
-}
-
-Request entryRequest(uint8_t msg, uint16_t flags, const char* verb, const ConntrackEntry& e, bool settable, bool withId) {
+/// A request of `verb` carrying `wire`, the members of `e` that verb sends.
+Request entryRequest(uint8_t msg, uint16_t flags, const char* verb, const Entry& e, const Entry& wire) {
   std::string operation = describe(verb, e);
   requireTuple(e, operation);
   MessageWriter w(conntrackMessageType(msg), flags);
   putNfgen(w, e.family);
-  putTuple(w, CTA_TUPLE_ORIG, e.orig, true);
-  if (msg == IPCTNL_MSG_CT_NEW && (flags & NLM_F_CREATE)) {
-    ConntrackTuple reply = e.reply.protocol ? e.reply : e.orig.inverted();
-    putTuple(w, CTA_TUPLE_REPLY, reply, true);
-  }
-  if (e.zone) w.putBe16(CTA_ZONE, *e.zone);
-  if (withId && e.id) putBe32(w, CTA_ID, *e.id);
-  if (settable) putSettable(w, e);
-  if (msg == IPCTNL_MSG_CT_NEW && (flags & NLM_F_CREATE)) {
-    for (const auto* nat : {&e.srcNat, &e.dstNat})
-      if (*nat && (*nat)->address.family() != e.family) throw rtnl::invalid(operation, "the NAT address must be of the entry's family");
-    if (e.srcNat) putNat(w, CTA_NAT_SRC, *e.srcNat);
-    if (e.dstNat) putNat(w, CTA_NAT_DST, *e.dstNat);
-  }
+  kEntry.encode(w, wire);
   return w.toRequest(std::move(operation));
 }
 
-// ---- decoding ----
-
-void decodeTuple(const nlattr* nest, ConntrackTuple& t) {
-  AttrTable tuple = AttrTable::ofNest(nest, CTA_TUPLE_MAX);
-  if (const nlattr* ip = tuple.get(CTA_TUPLE_IP)) {
-    AttrTable a = AttrTable::ofNest(ip, CTA_IP_MAX);
-    if (const nlattr* s = a.get(CTA_IP_V4_SRC)) t.src = rtnl::readAddress(s, 4, "decode conntrack");
-    if (const nlattr* d = a.get(CTA_IP_V4_DST)) t.dst = rtnl::readAddress(d, 4, "decode conntrack");
-    if (const nlattr* s = a.get(CTA_IP_V6_SRC)) t.src = rtnl::readAddress(s, 16, "decode conntrack");
-    if (const nlattr* d = a.get(CTA_IP_V6_DST)) t.dst = rtnl::readAddress(d, 16, "decode conntrack");
-  }
-  if (const nlattr* proto = tuple.get(CTA_TUPLE_PROTO)) {
-    AttrTable p = AttrTable::ofNest(proto, CTA_PROTO_MAX);
-    if (const nlattr* n = p.get(CTA_PROTO_NUM)) t.protocol = core::readU8(n);
-    if (const nlattr* a = p.get(CTA_PROTO_SRC_PORT)) t.srcPort = core::readBe16(a);
-    if (const nlattr* a = p.get(CTA_PROTO_DST_PORT)) t.dstPort = core::readBe16(a);
-    if (const nlattr* a = p.get(CTA_PROTO_ICMP_ID)) t.icmpId = core::readBe16(a);
-    if (const nlattr* a = p.get(CTA_PROTO_ICMP_TYPE)) t.icmpType = core::readU8(a);
-    if (const nlattr* a = p.get(CTA_PROTO_ICMP_CODE)) t.icmpCode = core::readU8(a);
-    if (const nlattr* a = p.get(CTA_PROTO_ICMPV6_ID)) t.icmpId = core::readBe16(a);
-    if (const nlattr* a = p.get(CTA_PROTO_ICMPV6_TYPE)) t.icmpType = core::readU8(a);
-    if (const nlattr* a = p.get(CTA_PROTO_ICMPV6_CODE)) t.icmpCode = core::readU8(a);
-  }
-  if (const nlattr* z = tuple.get(CTA_TUPLE_ZONE)) t.zone = core::readBe16(z);
-}
-
-ConntrackCounters decodeCounters(const nlattr* nest) {
-  AttrTable c = AttrTable::ofNest(nest, CTA_COUNTERS_MAX);
-  ConntrackCounters out;
-  if (const nlattr* a = c.get(CTA_COUNTERS_PACKETS)) out.packets = readBe64(a);
-  if (const nlattr* a = c.get(CTA_COUNTERS_BYTES)) out.bytes = readBe64(a);
-  return out;
-}
-
-/// CTA_PROTOINFO: the TCP state is decoded; false (keep it raw) for other protocols' info.
-bool decodeProtoinfo(const nlattr* nest, ConntrackEntry& e) {
-  AttrTable info = AttrTable::ofNest(nest, CTA_PROTOINFO_MAX);
-  const nlattr* tcp = info.get(CTA_PROTOINFO_TCP);
-  if (!tcp) return false;
-  AttrTable t = AttrTable::ofNest(tcp, CTA_PROTOINFO_TCP_MAX);
-  if (const nlattr* s = t.get(CTA_PROTOINFO_TCP_STATE)) e.tcpState = core::readU8(s);
-  return true;
+/// What get() sends: the tuple and the zone, and for del() the id that pins the entry.
+Entry keyOf(const Entry& e, bool withId) {
+  Entry key;
+  key.family = e.family;
+  key.orig = e.orig;
+  key.zone = e.zone;
+  if (withId) key.id = e.id;
+  return key;
 }
 
 constexpr std::array<std::string_view, 10> kTcpStates = {"NONE",      "SYN_SENT",   "SYN_RECV", "ESTABLISHED", "FIN_WAIT",
@@ -230,39 +242,12 @@ ConntrackEntry decodeEntry(const nlmsghdr* message) {
   if (!h) throw rtnl::malformed("decode conntrack", "short conntrack message");
   ConntrackEntry e;
   e.family = h->nfgen_family == AF_INET6 ? IpAddress::Family::v6 : IpAddress::Family::v4;
-  AttrTable attrs = AttrTable::ofMessage(message, sizeof(nfgenmsg), CTA_MAX);
-  for (const nlattr* a : attrs.all()) {
-    switch (core::attrType(a)) {
-      case CTA_TUPLE_ORIG: decodeTuple(a, e.orig); continue;
-      case CTA_TUPLE_REPLY: decodeTuple(a, e.reply); continue;
-      case CTA_STATUS: e.status = readBe32(a); continue;
-      case CTA_TIMEOUT: e.timeout = readBe32(a); continue;
-      case CTA_MARK: e.mark = readBe32(a); continue;
-      case CTA_USE: e.use = readBe32(a); continue;
-      case CTA_ID: e.id = readBe32(a); continue;
-      case CTA_SECMARK: e.secmark = readBe32(a); continue;
-      case CTA_ZONE: e.zone = core::readBe16(a); continue;
-      case CTA_COUNTERS_ORIG: e.origCounters = decodeCounters(a); continue;
-      case CTA_COUNTERS_REPLY: e.replyCounters = decodeCounters(a); continue;
-      case CTA_LABELS: e.labels = core::copyBytes(a); continue;
-      case CTA_HELP: {
-        AttrTable help = AttrTable::ofNest(a, CTA_HELP_MAX);
-        if (const nlattr* n = help.get(CTA_HELP_NAME)) e.helper = core::readString(n);
-        continue;
-      }
-      case CTA_TIMESTAMP: {
-        AttrTable ts = AttrTable::ofNest(a, CTA_TIMESTAMP_MAX);
-        if (const nlattr* s = ts.get(CTA_TIMESTAMP_START)) e.startNs = readBe64(s);
-        if (const nlattr* s = ts.get(CTA_TIMESTAMP_STOP)) e.stopNs = readBe64(s);
-        continue;
-      }
-      case CTA_PROTOINFO:
-        if (decodeProtoinfo(a, e)) continue;
-        break;
-      default: break;
-    }
-    e.unknown.emplace_back(core::attrType(a), core::copyBytes(a));
-  }
+  // Each attribute by its row, without building an index first (a dump decodes many entries).
+  std::size_t offset = NLMSG_HDRLEN + NLMSG_ALIGN(sizeof(nfgenmsg));
+  std::size_t size = message->nlmsg_len > offset ? message->nlmsg_len - offset : 0;
+  core::forEachAttr({reinterpret_cast<const uint8_t*>(message) + offset, size}, [&](const nlattr* a) {
+    if (!kEntry.decode(a, e, kDecoding)) e.unknown.emplace_back(core::attrType(a), core::copyBytes(a));
+  });
   return e;
 }
 
@@ -358,20 +343,31 @@ bool ConntrackFilter::matches(const ConntrackEntry& e) const {
 }
 
 Request ConntrackRequests::create(const ConntrackEntry& entry) {
-  if (!entry.timeout) throw rtnl::invalid(netfilter::describe("-I", entry), "a new entry needs a timeout (-t)");
-  return netfilter::entryRequest(IPCTNL_MSG_CT_NEW, NLM_F_CREATE | NLM_F_EXCL, "-I", entry, true, false);
+  using namespace netfilter;
+  std::string operation = describe("-I", entry);
+  if (!entry.timeout) throw rtnl::invalid(operation, "a new entry needs a timeout (-t)");
+  for (const auto* nat : {&entry.srcNat, &entry.dstNat})
+    if (*nat && (*nat)->address.family() != entry.family) throw rtnl::invalid(operation, "the NAT address must be of the entry's family");
+  ConntrackEntry wire = entry;
+  if (!wire.reply.protocol) wire.reply = entry.orig.inverted();
+  wire.id.reset();
+  return entryRequest(IPCTNL_MSG_CT_NEW, NLM_F_CREATE | NLM_F_EXCL, "-I", entry, wire);
 }
 
 Request ConntrackRequests::update(const ConntrackEntry& entry) {
-  return netfilter::entryRequest(IPCTNL_MSG_CT_NEW, 0, "-U", entry, true, true);
+  ConntrackEntry wire = entry;
+  wire.reply = {};
+  wire.srcNat.reset();
+  wire.dstNat.reset();
+  return netfilter::entryRequest(IPCTNL_MSG_CT_NEW, 0, "-U", entry, wire);
 }
 
 Request ConntrackRequests::del(const ConntrackEntry& entry) {
-  return netfilter::entryRequest(IPCTNL_MSG_CT_DELETE, 0, "-D", entry, false, true);
+  return netfilter::entryRequest(IPCTNL_MSG_CT_DELETE, 0, "-D", entry, netfilter::keyOf(entry, true));
 }
 
 Request ConntrackRequests::get(const ConntrackEntry& entry) {
-  return netfilter::entryRequest(IPCTNL_MSG_CT_GET, 0, "-G", entry, false, false);
+  return netfilter::entryRequest(IPCTNL_MSG_CT_GET, 0, "-G", entry, netfilter::keyOf(entry, false));
 }
 
 Request ConntrackRequests::list(const ConntrackFilter& f) {
@@ -416,8 +412,8 @@ Request ConntrackRequests::list(const ConntrackFilter& f) {
       }
       return t;
     };
-    if (origFlags) putTuple(w, CTA_TUPLE_ORIG, tuple(f.src, f.dst, true), f.src || f.dst);
-    if (replyFlags) putTuple(w, CTA_TUPLE_REPLY, tuple(f.replySrc, f.replyDst, false), true);
+    if (origFlags) putFilterTuple(w, CTA_TUPLE_ORIG, tuple(f.src, f.dst, true), f.src || f.dst);
+    if (replyFlags) putFilterTuple(w, CTA_TUPLE_REPLY, tuple(f.replySrc, f.replyDst, false), true);
     std::size_t filter = w.beginNest(CTA_FILTER);
     w.putU32(CTA_FILTER_ORIG_FLAGS, origFlags);
     w.putU32(CTA_FILTER_REPLY_FLAGS, replyFlags);
