@@ -213,18 +213,21 @@ TEST(TcOptionsDecode, HtbQdiscAndClassWith64BitRates) {
 TEST(TcOptionsDecode, FqCodelAndFqEveryField) {
   FqCodelOptions fc;
   fc.limit = 10240, fc.flows = 1024, fc.quantum = 1514, fc.target = 5000, fc.interval = 100000, fc.ecn = true;
-  fc.ceThreshold = 2000, fc.memoryLimit = 33554432, fc.dropBatch = 64;
+  fc.ceThreshold = 2000, fc.memoryLimit = 33554432, fc.dropBatch = 64, fc.ceThresholdSelector = 1, fc.ceThresholdMask = 3;
   Attrs a;
   a.u32(1, 5000).u32(2, 10240).u32(3, 100000).u32(4, 2 /* any nonzero is on */).u32(5, 1024).u32(6, 1514).u32(7, 2000);
-  a.u32(8, 64).u32(9, 33554432).u32(99, 1 /* unknown: passed over */);
+  a.u32(8, 64).u32(9, 33554432).u8(10 /* CE_THRESHOLD_SELECTOR */, 1).u8(11 /* CE_THRESHOLD_MASK */, 3);
+  a.u32(99, 1 /* unknown: passed over */);
   EXPECT_EQ(std::get<FqCodelOptions>(decoded("fq_codel", Attrs().nestNoFlag(kTcaOptions, a))), fc);
 
   FqOptions fq;
   fq.limit = 10000, fq.flowLimit = 100, fq.quantum = 3028, fq.initialQuantum = 15140, fq.pacing = false;
   fq.maxRate = 125000, fq.bucketsLog = 10, fq.refillDelay = 40000, fq.orphanMask = 1023, fq.ceThreshold = 3000, fq.horizon = 10000000;
+  fq.defaultRate = 1, fq.lowRateThreshold = 68750, fq.timerSlack = 10000, fq.horizonDrop = true;
   Attrs b;
-  b.u32(1, 10000).u32(2, 100).u32(3, 3028).u32(4, 15140).u32(5, 0).u32(6, 1 /* FLOW_DEFAULT_RATE: not read */).u32(7, 125000);
-  b.u32(8, 10).u32(9, 40000).u32(10, 1023).u32(12, 3000).u32(14, 10000000).u8(15, 1 /* HORIZON_DROP: not read */);
+  b.u32(1, 10000).u32(2, 100).u32(3, 3028).u32(4, 15140).u32(5, 0).u32(6, 1 /* FLOW_DEFAULT_RATE */).u32(7, 125000);
+  b.u32(8, 10).u32(9, 40000).u32(10, 1023).u32(11 /* LOW_RATE_THRESHOLD */, 68750).u32(12, 3000);
+  b.u32(13 /* TIMER_SLACK */, 10000).u32(14, 10000000).u8(15 /* HORIZON_DROP */, 1);
   EXPECT_EQ(std::get<FqOptions>(decoded("fq", Attrs().nestNoFlag(kTcaOptions, b))), fq);
 }
 
