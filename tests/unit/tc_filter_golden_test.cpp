@@ -775,3 +775,195 @@ TEST(TcFilterValidation, BadInputIsRefusedBeforeSending) {
 
 }  // namespace
 }  // namespace fastlink
+
+namespace fastlink {
+namespace {
+
+/// A flower add on dev 6 ingress pref 3 with `protocol`, and the message tc 6.1 sends for it:
+/// TCA_OPTIONS holding `keys`, then the actions (`acts`, when any), the flags, the ethertype.
+std::pair<Request, Bytes> flowerPair(const FlowerOptions& o, uint16_t protocol, const Attrs& keys, const Attrs* acts, uint32_t flags) {
+  TcFilterInfo f;
+  f.setDev(6u).setParent(TcFilterInfo::kIngressParent).setPrio(3).setProtocol(protocol).setOptions(o);
+  Attrs opts = keys;
+  if (acts) opts.nest(3 /* ACT */, *acts);
+  opts.u32(22 /* FLAGS */, flags).be16(8 /* ETH_TYPE */, protocol);
+  uint16_t be = static_cast<uint16_t>(protocol >> 8 | protocol << 8);
+  return {TcFilterRequests::add(f), test::netlinkMessage(kRtmNewTfilter, kAdd, tcm(6, 0, 0xFFFFFFF2, info(3, be)),
+                                                          Attrs().str(kTcaKind, "flower").nest(kTcaOptions, opts))};
+}
+
+TEST(TcFilterGolden, FlowerEveryKeyInTcOrder) {
+  // Every key fastlink types, in the order it sends them (the attribute layouts of tc 6.1's
+  // f_flower.c): classid, indev, the VLAN keys, the MACs each with a full mask, ip_proto, the
+  // addresses each with its mask, the ports by ip_proto, then raw attributes, actions, flags,
+  // ethertype. Three filters, as the keys need different protocols.
+  FlowerOptions vlan;
+  vlan.classid = TcHandle(1, 7);
+  vlan.indev = "eth1";
+  vlan.vlanId = 100;
+  vlan.vlanPrio = 5;
+  vlan.dstMac = MacAddress::parse("02:00:00:00:00:0a");
+  vlan.srcMac = MacAddress::parse("02:00:00:00:00:0b");
+  vlan.flags = 2;  // skip_sw
+  vlan.unknown.append(71 /* TCP_FLAGS */, Bytes{0, 0x12});
+  vlan.actions = {TcAction::gact(tcact::kDrop)};
+  Attrs drop = action(1, "gact", Attrs().raw(2 /* PARMS */, gen(0, 2)));
+  const Bytes full = {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+  Attrs vlanKeys = Attrs()
+                       .u32(1 /* CLASSID */, 0x10007)
+                       .str(2 /* INDEV */, "eth1")
+                       .u16(23 /* VLAN_ID */, 100)
+                       .u8(24 /* VLAN_PRIO */, 5)
+                       .raw(4 /* ETH_DST */, {2, 0, 0, 0, 0, 0x0a})
+                       .raw(5 /* ETH_DST_MASK */, full)
+                       .raw(6 /* ETH_SRC */, {2, 0, 0, 0, 0, 0x0b})
+                       .raw(7 /* ETH_SRC_MASK */, full)
+                       .be16(71, 0x12);
+  auto [vr, ve] = flowerPair(vlan, 0x8100, vlanKeys, &drop, 2);
+  EXPECT_TRUE(sameBytes(vr.bytes(), ve));
+
+  FlowerOptions udp6;
+  udp6.ipProto = 17;
+  udp6.dstIp = Prefix::parse("2001:db8::1/128");
+  udp6.srcIp = Prefix::parse("2001:db8:1::/48");
+  udp6.dstPort = 53;
+  udp6.srcPort = 1053;
+  Bytes dst6 = {0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
+  Bytes src6 = {0x20, 0x01, 0x0d, 0xb8, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  Bytes mask128(16, 0xFF), mask48(16, 0);
+  std::fill(mask48.begin(), mask48.begin() + 6, 0xFF);
+  Attrs udpKeys = Attrs()
+                      .u8(9 /* IP_PROTO */, 17)
+                      .raw(16 /* IPV6_DST */, dst6)
+                      .raw(17 /* IPV6_DST_MASK */, mask128)
+                      .raw(14 /* IPV6_SRC */, src6)
+                      .raw(15 /* IPV6_SRC_MASK */, mask48)
+                      .be16(21 /* UDP_DST */, 53)
+                      .be16(20 /* UDP_SRC */, 1053);
+  auto [ur, ue] = flowerPair(udp6, 0x86DD, udpKeys, nullptr, 0);
+  EXPECT_TRUE(sameBytes(ur.bytes(), ue));
+
+  // sctp over IPv4, a host source (a /32 mask) and an address given with host bits (sent masked).
+  FlowerOptions sctp;
+  sctp.ipProto = 132;
+  sctp.dstIp = Prefix::parse("10.9.8.7/20");
+  sctp.srcIp = Prefix::parse("192.0.2.1/32");
+  sctp.dstPort = 9899;
+  sctp.srcPort = 1;
+  Attrs sctpKeys = Attrs()
+                       .u8(9, 132)
+                       .raw(12 /* IPV4_DST */, {10, 9, 0, 0})
+                       .raw(13 /* IPV4_DST_MASK */, {255, 255, 240, 0})
+                       .raw(10 /* IPV4_SRC */, {192, 0, 2, 1})
+                       .raw(11 /* IPV4_SRC_MASK */, {255, 255, 255, 255})
+                       .be16(42 /* SCTP_DST */, 9899)
+                       .be16(41 /* SCTP_SRC */, 1);
+  auto [sr, se] = flowerPair(sctp, 0x0800, sctpKeys, nullptr, 0);
+  EXPECT_TRUE(sameBytes(sr.bytes(), se));
+
+  // tcp's ports, and ip_proto alone (icmp: no ports) on a protocol-less key set.
+  FlowerOptions tcp;
+  tcp.ipProto = 6;
+  tcp.srcPort = 22;
+  auto [tr, te] = flowerPair(tcp, 0x0800, Attrs().u8(9, 6).be16(18 /* TCP_SRC */, 22), nullptr, 0);
+  EXPECT_TRUE(sameBytes(tr.bytes(), te));
+
+  // Each decodes back to what was sent, the protocol reported as the ethertype key.
+  for (auto [sent, request] : {std::pair{vlan, &vr}, std::pair{udp6, &ur}, std::pair{sctp, &sr}, std::pair{tcp, &tr}}) {
+    auto back = std::get<FlowerOptions>(decodeOwn(*request).options);
+    EXPECT_TRUE(back.ethType.has_value());
+    back.ethType.reset();
+    if (sent.dstIp) sent.dstIp = sent.dstIp->masked();
+    EXPECT_EQ(back.actions.size(), sent.actions.size());
+    back.actions = sent.actions;  // actions' own decode is TcFilterDecode.RoundTripKeepsOptionsAndActions's
+    EXPECT_EQ(back, sent) << request->operation();
+  }
+}
+
+TEST(TcFilterDecode, FlowerKeysAsTheKernelMayReportThem) {
+  auto decode = [](const Attrs& options) {
+    test::AlignedMessage m(test::netlinkMessage(kRtmNewTfilter, 0, tcm(5, 1, 0xFFFFFFF2, info(4, kIpBe)),
+                                                Attrs().str(kTcaKind, "flower").nest(kTcaOptions, options)));
+    TcFilterInfo f;
+    rtnl::decodeFilter(m.as<nlmsghdr>(), f);
+    return std::get<FlowerOptions>(f.options);
+  };
+  auto own = [](const RawAttributes& r) { return Bytes(r.bytes().begin(), r.bytes().end()); };
+  // Ports are read by ip_proto wherever it stands; another protocol's ports stay raw, in order.
+  FlowerOptions a = decode(Attrs()
+                               .be16(19 /* TCP_DST */, 80)
+                               .be16(21 /* UDP_DST */, 53)
+                               .u8(9 /* IP_PROTO */, 6)
+                               .be16(18 /* TCP_SRC */, 1024)
+                               .be16(41 /* SCTP_SRC */, 7));
+  EXPECT_EQ(a.ipProto, 6);
+  EXPECT_EQ(a.dstPort, 80);
+  EXPECT_EQ(a.srcPort, 1024);
+  EXPECT_EQ(own(a.unknown), Attrs().be16(21, 53).be16(41, 7).bytes());
+  // No ip_proto, or one without ports: every port attribute stays raw.
+  FlowerOptions b = decode(Attrs().u8(9, 1 /* icmp */).be16(19, 80));
+  EXPECT_FALSE(b.dstPort.has_value());
+  EXPECT_EQ(own(b.unknown), Attrs().be16(19, 80).bytes());
+  // A MAC without its mask is a full match; one of another size than 6 stays raw with its mask.
+  FlowerOptions c = decode(Attrs()
+                               .raw(4 /* ETH_DST */, {2, 0, 0, 0, 0, 1})
+                               .raw(6 /* ETH_SRC */, {2, 0, 0, 0, 1})
+                               .raw(7 /* ETH_SRC_MASK */, {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF}));
+  EXPECT_EQ(c.dstMac, MacAddress::parse("02:00:00:00:00:01"));
+  EXPECT_FALSE(c.srcMac.has_value());
+  EXPECT_EQ(own(c.unknown), Attrs().raw(6, {2, 0, 0, 0, 1}).raw(7, {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF}).bytes());
+  // Addresses: the mask's leading ones are the length; without a mask, a host; v4 before v6.
+  FlowerOptions d = decode(Attrs()
+                               .raw(12 /* IPV4_DST */, {10, 0, 0, 0})
+                               .raw(13 /* IPV4_DST_MASK */, {255, 0, 0, 0})
+                               .raw(16 /* IPV6_DST */, Bytes(16, 0x20))
+                               .raw(14 /* IPV6_SRC */, Bytes(16, 0x30))
+                               .u16(23 /* VLAN_ID */, 4000)
+                               .u8(24 /* VLAN_PRIO */, 6)
+                               .u32(86 /* IN_HW_COUNT */, 1));
+  EXPECT_EQ(d.dstIp, Prefix::parse("10.0.0.0/8"));
+  EXPECT_EQ(d.srcIp->length(), 128);
+  EXPECT_EQ(d.srcIp->address().toString(), "3030:3030:3030:3030:3030:3030:3030:3030");
+  EXPECT_EQ(d.vlanId, 4000);
+  EXPECT_EQ(d.vlanPrio, 6);
+  EXPECT_EQ(d.inHwCount, 1u);
+  EXPECT_TRUE(d.unknown.empty()) << "the IPv6 destination beside an IPv4 one is read as known";
+}
+
+TEST(TcFilterValidation, FlowerKeysNeedTheirProtocol) {
+  auto refused = [](uint16_t protocol, const FlowerOptions& o, const char* why) {
+    try {
+      (void)TcFilterRequests::add(TcFilterInfo().setDev(1u).setProtocol(protocol).setOptions(o));
+      ADD_FAILURE() << "accepted: " << why;
+    } catch (const Error& e) {
+      EXPECT_NE(e.reason().find(why), std::string::npos) << e.reason();
+    }
+  };
+  FlowerOptions proto;
+  proto.ipProto = 6;
+  refused(0x0806, proto, "flower ip keys need protocol ip or ipv6");
+  FlowerOptions v6;
+  v6.dstIp = Prefix::parse("2001:db8::/32");
+  refused(0x0800, v6, "flower address family differs from the protocol");
+  FlowerOptions icmpPort;
+  icmpPort.ipProto = 1;
+  icmpPort.srcPort = 7;
+  refused(0x0800, icmpPort, "flower ports need ip_proto tcp, udp or sctp");
+  FlowerOptions vlan;
+  vlan.vlanPrio = 1;
+  refused(0x0800, vlan, "flower vlan keys need protocol 802.1q or 802.1ad");
+  FlowerOptions vid;
+  vid.vlanId = 4095;
+  refused(0x88A8, vid, "flower vlan_id must be 1-4094");
+  vid.vlanId = 0;
+  refused(0x8100, vid, "flower vlan_id must be 1-4094");
+  FlowerOptions longMac;
+  longMac.srcMac = MacAddress(std::vector<uint8_t>(8, 1));
+  refused(0x0800, longMac, "flower MAC addresses are 6 bytes");
+  FlowerOptions both;
+  both.flags = 3;
+  refused(0x0800, both, "skip_hw and skip_sw");
+}
+
+}  // namespace
+}  // namespace fastlink
