@@ -92,14 +92,6 @@ struct ParsedFilter {
 
 [[noreturn]] void usage(const std::string& why) { throw UsageError(why); }
 
-/// A typed action returned by value: `return TcAction().setOptions(o)` copied the action (and
-/// its options) out of the reference setOptions returns.
-TcAction actionOf(TcActionOptions options) {
-  TcAction a;
-  a.setOptions(std::move(options));
-  return a;
-}
-
 /// The current word, compared inline with each keyword of a long else-if chain: Args::accept was
 /// an out-of-line call and a string compare per keyword, and a flower line of a 100,000-line
 /// -batch tried ~15 of them per option word (callgrind: a fifth of the parse, issue 33).
@@ -193,7 +185,7 @@ uint32_t sizeWord(Args& args, std::string_view k) {
   }
 }
 
-TcAction parseMirred(Args& args, std::vector<std::string>& devs) {
+MirredAction parseMirred(Args& args, std::vector<std::string>& devs) {
   MirredAction m;
   bool egress;
   if (Word d(args); d.is("egress")) egress = true;
@@ -210,14 +202,13 @@ TcAction parseMirred(Args& args, std::vector<std::string>& devs) {
     if (args.done()) throw MissingValueError("mirred: \"dev NAME\" is required");
     usage("mirred: \"dev NAME\" is required");
   }
-  std::string dev = parseIfname(args.valueView("dev"), "mirred dev");
-  devs.push_back(dev);
-  m.dev = Ifref(std::move(dev));
+  // The name waits in `devs` (resolveMirred sets m.dev from it, in the order read).
+  devs.push_back(parseIfname(args.valueView("dev"), "mirred dev"));
   m.control = optionalControl(args);
-  return actionOf(std::move(m));
+  return m;
 }
 
-TcAction parsePolice(Args& args) {
+PoliceAction parsePolice(Args& args) {
   PoliceAction p;
   while (!args.done() && args.peek() != "action" && args.peek() != "index") {
     if (args.accept("rate")) p.rate = rateWord(args, "rate");
@@ -238,10 +229,10 @@ TcAction parsePolice(Args& args) {
     } else if (isControl(args.peek())) p.exceed = controlWord(args);
     else args.unknown("police takes rate, burst, mtu, peakrate, conform-exceed");
   }
-  return actionOf(std::move(p));
+  return p;
 }
 
-TcAction parseSkbedit(Args& args) {
+SkbeditAction parseSkbedit(Args& args) {
   SkbeditAction s;
   while (!args.done() && args.peek() != "action" && args.peek() != "index" && !isControl(args.peek())) {
     if (args.accept("queue_mapping")) s.queueMapping = static_cast<uint16_t>(number(args, "queue_mapping", 0xFFFF));
@@ -261,10 +252,10 @@ TcAction parseSkbedit(Args& args) {
     } else args.unknown("skbedit takes queue_mapping, priority, mark, ptype");
   }
   if (auto c = optionalControl(args)) s.control = *c;
-  return actionOf(std::move(s));
+  return s;
 }
 
-TcAction parseVlan(Args& args) {
+VlanAction parseVlan(Args& args) {
   VlanAction v;
   if (args.accept("pop")) v.op = VlanAction::Pop;
   else if (args.accept("push")) v.op = VlanAction::Push;
@@ -293,10 +284,10 @@ TcAction parseVlan(Args& args) {
   }
   if ((v.op == VlanAction::Push || v.op == VlanAction::Modify) && v.id == 0) usage("vlan push/modify: \"id N\" is required");
   if (auto c = optionalControl(args)) v.control = *c;
-  return actionOf(std::move(v));
+  return v;
 }
 
-TcAction parseTunnelKey(Args& args) {
+TunnelKeyAction parseTunnelKey(Args& args) {
   TunnelKeyAction t;
   if (args.accept("unset")) t.unset = true;
   else if (!args.accept("set")) usage("tunnel_key: expected set or unset");
@@ -313,10 +304,10 @@ TcAction parseTunnelKey(Args& args) {
   }
   if (!t.unset && (!t.src || !t.dst)) usage("tunnel_key set: src_ip and dst_ip are required");
   if (auto c = optionalControl(args)) t.control = *c;
-  return actionOf(std::move(t));
+  return t;
 }
 
-TcAction parseCsum(Args& args) {
+CsumAction parseCsum(Args& args) {
   CsumAction c;
   static const std::pair<const char*, uint32_t> kHeaders[] = {{"iph", 1},  {"ip4h", 1},  {"ipv4h", 1},   {"icmp", 2},
                                                               {"igmp", 4}, {"tcp", 8},   {"udp", 16},    {"udplite", 32},
@@ -330,7 +321,7 @@ TcAction parseCsum(Args& args) {
   }
   if (c.updateFlags == 0) usage("csum: name at least one header (ip4h, tcp, udp, ...)");
   if (auto ctl = optionalControl(args)) c.control = *ctl;
-  return actionOf(std::move(c));
+  return c;
 }
 
 /// tc's get_u32/get_integer with base 0: decimal, 0x hex or 0 octal (strtoul), whole word.
@@ -348,7 +339,7 @@ bool matches(const std::string& word, std::string_view full) { return !word.empt
 
 /// `mpls pop protocol P | push|mac_push [protocol P] label L [tc T] [ttl T] [bos B] | modify ... |
 /// dec_ttl [CONTROL]`, in m_mpls.c's order: the op, then its fields in any order.
-TcAction parseMpls(Args& args) {
+MplsAction parseMpls(Args& args) {
   // m_mpls.c's invarg/missarg exit 255 (MissingValueError); its other refusals exit 1.
   auto invarg = [](const std::string& why) -> uint32_t { throw MissingValueError(why); };
   auto field = [&](const char* keyword, uint32_t min, uint32_t max) {
@@ -413,7 +404,7 @@ TcAction parseMpls(Args& args) {
   if ((m.op == MplsAction::Push || m.op == MplsAction::MacPush) && m.protocol && *m.protocol != 0x8847 && *m.protocol != 0x8848)
     usage(fmt::format("mpls {}push: protocol 0x{:04x} is not mpls_uc or mpls_mc", m.op == MplsAction::MacPush ? "mac_" : "", *m.protocol));
   if (m.op == MplsAction::Pop && !m.protocol) invarg("mpls pop: \"protocol PROTO\" (the next header) is required");
-  return actionOf(std::move(m));
+  return m;
 }
 
 // ---- pedit ------------------------------------------------------------------------------------
@@ -653,7 +644,7 @@ void peditMunge(Args& args, PeditAction& p) {
 }
 
 /// `pedit [ex] munge MUNGE [munge MUNGE]... [CONTROL]` (tc's m_pedit.c).
-TcAction parsePedit(Args& args) {
+PeditAction parsePedit(Args& args) {
   PeditAction p;
   if (!args.done() && args.peek() == "ex") p.extended = true, args.nextView();
   bool any = false;
@@ -664,32 +655,31 @@ TcAction parsePedit(Args& args) {
   }
   if (!any) usage("pedit: expected \"munge ...\" (pedit [ex] munge { offset OFF u8|u16|u32 | ip|ip6|tcp|udp|eth FIELD } CMD)");
   if (auto c = optionalControl(args)) p.control = *c;
-  return actionOf(std::move(p));
+  return p;
 }
 
 /// The words after one "action": KIND OPTIONS [index N].
-TcAction parseAction(Args& args, std::vector<std::string>& devs) {
+/// One `action KIND ...`, built where it lies at the end of `out` (a TcAction is large: returned
+/// and moved into the list, it cost a flower line of a -batch ~200 instructions, issue 33).
+void parseAction(Args& args, std::vector<TcAction>& out, std::vector<std::string>& devs) {
   if (args.done()) usage("action: a kind is required (gact, mirred, police, skbedit, vlan, tunnel_key, csum, mpls, pedit)");
-  std::string_view word = args.peekView();
-  std::string_view kind = word;
-  // Built where it is returned (no empty action assigned over: a TcAction is large).
-  TcAction a = [&] {
-    // A kind is not a control word: the most common one skips tcact::parse's search.
-    if (kind != "mirred" && isControl(word)) return TcAction::gact(controlWord(args));
-    args.nextView();
-    if (kind == "mirred") return parseMirred(args, devs);
-    if (kind == "gact") return TcAction::gact(controlWord(args));
-    if (kind == "police") return parsePolice(args);
-    if (kind == "skbedit") return parseSkbedit(args);
-    if (kind == "vlan") return parseVlan(args);
-    if (kind == "tunnel_key") return parseTunnelKey(args);
-    if (kind == "csum") return parseCsum(args);
-    if (kind == "mpls") return parseMpls(args);
-    if (kind == "pedit") return parsePedit(args);
-    usage(fmt::format("action \"{}\" is not one fastlink knows (gact, mirred, police, skbedit, vlan, tunnel_key, csum, mpls, pedit)", kind));
-  }();
+  TcAction& a = out.emplace_back();
+  a.setOptions([&]() -> TcActionOptions {
+    Word k(args);
+    if (k.is("mirred")) return parseMirred(args, devs);
+    // A kind is not a control word: the most common one (mirred) skips tcact::parse's search.
+    if (isControl(k.view())) return GactAction{controlWord(args)};
+    if (k.is("gact")) return GactAction{controlWord(args)};
+    if (k.is("police")) return parsePolice(args);
+    if (k.is("skbedit")) return parseSkbedit(args);
+    if (k.is("vlan")) return parseVlan(args);
+    if (k.is("tunnel_key")) return parseTunnelKey(args);
+    if (k.is("csum")) return parseCsum(args);
+    if (k.is("mpls")) return parseMpls(args);
+    if (k.is("pedit")) return parsePedit(args);
+    usage(fmt::format("action \"{}\" is not one fastlink knows (gact, mirred, police, skbedit, vlan, tunnel_key, csum, mpls, pedit)", args.nextView()));
+  }());
   if (args.accept("index")) a.index = number(args, "index");
-  return a;
 }
 
 // ---- u32 selectors ----------------------------------------------------------------------------------
@@ -797,7 +787,7 @@ uint32_t clsFlag(Args& args, uint32_t& flags) {
 }
 
 void parseActions(Args& args, std::vector<TcAction>& out, std::vector<std::string>& devs) {
-  while (args.accept("action")) out.push_back(parseAction(args, devs));
+  while (Word(args).is("action")) parseAction(args, out, devs);
 }
 
 U32FilterOptions parseU32Options(Args& args, ParsedFilter& pf) {
@@ -1100,10 +1090,11 @@ Request filterRequest(FilterVerb verb, const TcFilterInfo& f, bool chain) {
 }
 
 /// Every mirred action's device replaced by its ifindex.
-void resolveMirred(std::vector<TcAction>& actions, Resolver& r) {
+/// The mirred actions' devices: the names read into `devs`, in the order of the actions.
+void resolveMirred(std::vector<TcAction>& actions, const std::vector<std::string>& devs, Resolver& r) {
+  std::size_t next = 0;
   for (TcAction& a : actions)
-    if (auto* m = std::get_if<MirredAction>(&a.options))
-      if (m->dev.isName()) m->dev = Ifref(r.index(m->dev.name()));
+    if (auto* m = std::get_if<MirredAction>(&a.options)) m->dev = Ifref(r.index(devs.at(next++)));
 }
 
 /// The line parsed into one shared block the encoder's closure holds (a shared_ptr fits in
@@ -1126,11 +1117,7 @@ PreparedRequest preparedFilter(Args& args, bool chain) {
     if (pf.dev) f.dev = Ifref(r.index(*pf.dev));
     std::visit(
         [&](auto& o) {
-          if constexpr (requires { o.actions; }) {
-            std::size_t next = 0;  // the mirred actions' devices, in the order they were read
-            for (TcAction& a : o.actions)
-              if (auto* m = std::get_if<MirredAction>(&a.options)) m->dev = Ifref(r.index(pf.mirredDevs.at(next++)));
-          }
+          if constexpr (requires { o.actions; }) resolveMirred(o.actions, pf.mirredDevs, r);
           if constexpr (std::is_same_v<std::decay_t<decltype(o)>, BpfFilterOptions>) o.fd = pf.program->fd();
         },
         f.options);
@@ -1253,7 +1240,7 @@ ParsedActions parseActionsLine(Args& args) {
       a.index = number(args, "index");
       pa.actions.push_back(a);
     } else {
-      pa.actions.push_back(parseAction(args, pa.devs));
+      parseAction(args, pa.actions, pa.devs);
     }
   }
   if (pa.actions.empty()) usage("tc actions: at least one \"action KIND ...\" is required");
@@ -1341,7 +1328,7 @@ PreparedRequest preparedActions(const ParsedActions& pa) {
   p.encode = [pa](Resolver& r) {
     if (pa.flushKind) return TcFilterRequests::flushActions(*pa.flushKind);
     std::vector<TcAction> actions = pa.actions;
-    resolveMirred(actions, r);
+    resolveMirred(actions, pa.devs, r);
     return pa.del ? TcFilterRequests::delActions(actions) : TcFilterRequests::addActions(actions);
   };
   return p;
