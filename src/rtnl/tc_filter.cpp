@@ -335,16 +335,19 @@ constexpr TcField<FlowerOptions> addressKey() {
   auto put = [](core::MessageWriter& w, const FlowerOptions& o, const Operation&) {
     const std::optional<Prefix>& p = o.*kMember;
     if (!p) return;
-    std::array<uint8_t, 16> mask{};
-    // A byte at a time (a bit at a time was 32 rounds per IPv4 key of a 100,000-line -batch).
-    for (unsigned i = 0, left = p->length(); left && i < mask.size(); ++i) {
+    std::array<uint8_t, 16> mask{}, net{};
+    auto address = p->address().bytes();
+    // A byte at a time (a bit at a time was 32 rounds per IPv4 key of a 100,000-line -batch),
+    // the network with it (Prefix::masked, a Prefix built and checked, cost ~110 instructions).
+    for (unsigned i = 0, left = p->length(); left && i < address.size(); ++i) {
       unsigned bits = std::min(left, 8u);
       mask[i] = static_cast<uint8_t>(0xFF00u >> bits);
+      net[i] = address[i] & mask[i];
       left -= bits;
     }
     bool v4 = p->isV4();
-    w.putBytes(v4 ? kV4 : kV6, p->masked().address().bytes());
-    w.putBytes(v4 ? kV4Mask : kV6Mask, std::span<const uint8_t>(mask.data(), v4 ? 4 : 16));
+    w.putBytes(v4 ? kV4 : kV6, std::span<const uint8_t>(net.data(), address.size()));
+    w.putBytes(v4 ? kV4Mask : kV6Mask, std::span<const uint8_t>(mask.data(), address.size()));
   };
   auto get = [](const nlattr* attr, const core::AttrTable& t, FlowerOptions& o) {
     uint16_t type = core::attrType(attr);
@@ -382,39 +385,39 @@ constexpr TcField<FlowerOptions> portKey() {
   return {{portAttr(IPPROTO_TCP, kDst)}, put, get, {portAttr(IPPROTO_UDP, kDst), portAttr(IPPROTO_SCTP, kDst)}};
 }
 
-/// The label stack entries (`mpls lse ...`), one nest each in TCA_FLOWER_KEY_MPLS_OPTS. An
-/// entry nest of another type than LSE is skipped, as tc skips it.
+/// One label stack entry (`mpls lse depth D ...`): the depth always, the other fields when set.
+using LseRow = AttrField<FlowerMplsLse>;
+constexpr LseRow kLseRows[] = {
+    {TCA_FLOWER_KEY_MPLS_OPT_LSE_DEPTH, [](core::MessageWriter& w, const LseRow&, const FlowerMplsLse& e) { w.putU8(TCA_FLOWER_KEY_MPLS_OPT_LSE_DEPTH, e.depth); },
+     [](const nlattr* a, FlowerMplsLse& e, const FieldContext&) { return (e.depth = readStruct<uint8_t>(a), true); }},
+    looseField<TCA_FLOWER_KEY_MPLS_OPT_LSE_LABEL, &FlowerMplsLse::label>(),
+    looseField<TCA_FLOWER_KEY_MPLS_OPT_LSE_TC, &FlowerMplsLse::tc>(),
+    looseField<TCA_FLOWER_KEY_MPLS_OPT_LSE_BOS, &FlowerMplsLse::bos>(),
+    looseField<TCA_FLOWER_KEY_MPLS_OPT_LSE_TTL, &FlowerMplsLse::ttl>(),
+};
+constexpr FieldTable kLse(kLseRows);
+
+/// The entries, one nest each in TCA_FLOWER_KEY_MPLS_OPTS.
 using FlowerRow = AttrField<FlowerOptions>;
 void putFlowerMpls(core::MessageWriter& w, const FlowerRow&, const FlowerOptions& o) {
   if (o.mpls.empty()) return;
   auto list = w.beginNest(TCA_FLOWER_KEY_MPLS_OPTS);
   for (const FlowerMplsLse& e : o.mpls) {
     auto lse = w.beginNest(TCA_FLOWER_KEY_MPLS_OPTS_LSE);
-    w.putU8(TCA_FLOWER_KEY_MPLS_OPT_LSE_DEPTH, e.depth);
-    if (e.label) w.putU32(TCA_FLOWER_KEY_MPLS_OPT_LSE_LABEL, *e.label);
-    if (e.tc) w.putU8(TCA_FLOWER_KEY_MPLS_OPT_LSE_TC, *e.tc);
-    if (e.bos) w.putU8(TCA_FLOWER_KEY_MPLS_OPT_LSE_BOS, *e.bos);
-    if (e.ttl) w.putU8(TCA_FLOWER_KEY_MPLS_OPT_LSE_TTL, *e.ttl);
+    kLse.encode(w, e);
     w.endNest(lse);
   }
   w.endNest(list);
 }
-bool getFlowerMpls(const nlattr* list, FlowerOptions& o, const FieldContext&) {
+/// An entry nest of another type than LSE is skipped, as tc skips it; one without a depth reads
+/// as depth 0 (the kernel always sends one).
+bool getFlowerMpls(const nlattr* list, FlowerOptions& o, const FieldContext& context) {
   o.mpls.clear();  // the last list of a repeated attribute, as for every other key
   forEachAttr(core::readBytes(list), [&](const nlattr* lse) {
     if (core::attrType(lse) != TCA_FLOWER_KEY_MPLS_OPTS_LSE) return;
-    FlowerMplsLse e;
-    e.depth = 0;  // a nest without a depth reads as depth 0 (the kernel always sends one)
-    forEachAttr(core::readBytes(lse), [&](const nlattr* x) {
-      switch (core::attrType(x)) {
-        case TCA_FLOWER_KEY_MPLS_OPT_LSE_DEPTH: e.depth = readStruct<uint8_t>(x); break;
-        case TCA_FLOWER_KEY_MPLS_OPT_LSE_LABEL: e.label = readStruct<uint32_t>(x); break;
-        case TCA_FLOWER_KEY_MPLS_OPT_LSE_TC: e.tc = readStruct<uint8_t>(x); break;
-        case TCA_FLOWER_KEY_MPLS_OPT_LSE_BOS: e.bos = readStruct<uint8_t>(x); break;
-        case TCA_FLOWER_KEY_MPLS_OPT_LSE_TTL: e.ttl = readStruct<uint8_t>(x); break;
-      }
-    });
-    o.mpls.push_back(e);
+    FlowerMplsLse& e = o.mpls.emplace_back();
+    e.depth = 0;
+    decodeFields(core::readBytes(lse), kLse, e, context);
   });
   return true;
 }
@@ -442,7 +445,7 @@ constexpr TcField<FlowerOptions> kFlowerRows[] = {
     {looseField<TCA_FLOWER_KEY_MPLS_TTL, &FlowerOptions::mplsTtl>()},
     {{TCA_FLOWER_KEY_MPLS_OPTS, putFlowerMpls, getFlowerMpls}},
     // Written where tc would have put them; an UNSPEC attribute is read and dropped.
-    {{TCA_FLOWER_UNSPEC, [](core::MessageWriter& w, const FlowerRow&, const FlowerOptions& o) { w.putEncodedAttributes(o.unknown.bytes()); },
+    {{TCA_FLOWER_UNSPEC, [](core::MessageWriter& w, const FlowerRow&, const FlowerOptions& o) { if (!o.unknown.empty()) w.putEncodedAttributes(o.unknown.bytes()); },
       [](const nlattr*, FlowerOptions&, const FieldContext&) { return true; }}},
     actionsField<TCA_FLOWER_ACT, &FlowerOptions::actions>(),
     {{TCA_FLOWER_FLAGS, [](core::MessageWriter& w, const FlowerRow&, const FlowerOptions& o) { w.putU32(TCA_FLOWER_FLAGS, o.flags); },
