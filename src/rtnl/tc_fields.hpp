@@ -9,6 +9,7 @@
 #include <arpa/inet.h>
 
 #include <algorithm>
+#include <optional>
 #include <type_traits>
 #include <utility>
 #include <variant>
@@ -106,28 +107,23 @@ constexpr AttrField<Info> reportedOnly(AttrField<Info> row) {
 }
 
 /// The rows of a classifier's options: decoded through a FieldTable of the same rows (by
-/// attribute type), the getIn rows' types by an index of their own; encoded by encodeRows.
+/// attribute type), then by the getIn rows; encoded by encodeRows.
 template <class Info, std::size_t N>
 class TcTable {
  public:
   constexpr TcTable(const TcField<Info> (&rows)[N]) : fields_(fieldsOf(rows)) {
-    for (std::size_t i = 0; i < N; ++i) {
-      rows_[i] = rows[i];
-      if (!rows[i].getIn) continue;
-      maxType_ = std::max(maxType_, rows[i].field.type);
-      byType_[rows[i].field.type] = static_cast<uint8_t>(i + 1);
-      for (uint16_t t : rows[i].also)
-        if (t) byType_[t] = static_cast<uint8_t>(i + 1), maxType_ = std::max(maxType_, t);
-    }
+    for (std::size_t i = 0; i < N; ++i) rows_[i] = rows[i];
   }
 
   /// The attributes of `nest` by their rows; those without a row (or left unread) go to `rest`.
   void decode(const nlattr* nest, Info& info, RawAttributes& rest) const {
-    if (!maxType_) return fields_.decodeNest(nest, info, FieldContext{"filter"}, rest);
-    core::AttrTable all = core::AttrTable::ofNest(nest, maxType_);
+    std::optional<core::AttrTable> all;  // the nest by type, built for the first getIn row
     auto dependent = [&](const nlattr* a) {
       uint16_t type = core::attrType(a);
-      return type <= maxType_ && byType_[type] && rows_[byType_[type] - 1].getIn(a, all, info);
+      for (const auto& row : rows_)
+        if (row.getIn && (row.field.type == type || (type && std::ranges::count(row.also, type))))
+          return row.getIn(a, all ? *all : all.emplace(core::AttrTable::ofNest(nest, 127)), info);
+      return false;
     };
     fields_.decodeAll(core::nestPayload(nest), info, FieldContext{"filter"}, dependent, rest);
   }
@@ -140,8 +136,6 @@ class TcTable {
   }
   std::array<TcField<Info>, N> rows_{};
   FieldTable<Info, N> fields_;
-  uint16_t maxType_ = 0;                 // 0: no getIn row
-  std::array<uint8_t, 128> byType_{};  // getIn row + 1 by attribute type (FieldTable's bound)
 };
 
 template <class Info, std::size_t N>

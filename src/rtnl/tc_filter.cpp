@@ -49,6 +49,23 @@ std::string describeFilter(Verb verb, const Filter& f, bool chain) {
   return s;
 }
 
+/// The tcmsg of a filter, a chain or a listing of them: on a shared block, or on a device's
+/// parent; the pref and the protocol in tcm_info.
+tcmsg& putPlacement(core::MessageWriter& w, std::optional<uint32_t> block, uint32_t ifindex, const std::optional<TcHandle>& parent,
+                    std::optional<uint16_t> prio, uint16_t protocol) {
+  auto& t = w.putHeader<tcmsg>();
+  t.tcm_family = AF_UNSPEC;
+  if (block) {
+    t.tcm_ifindex = TCM_IFINDEX_MAGIC_BLOCK;
+    t.tcm_block_index = *block;
+  } else {
+    t.tcm_ifindex = static_cast<int>(ifindex);
+    t.tcm_parent = parent ? parent->value : 0;
+  }
+  t.tcm_info = TC_H_MAKE(uint32_t{prio.value_or(0)} << 16, htons(protocol));
+  return t;
+}
+
 void putClassid(core::MessageWriter& w, uint16_t type, const std::optional<TcHandle>& classid) {
   if (classid) w.putU32(type, classid->value);
 }
@@ -513,20 +530,11 @@ Request encodeFilter(const TcFilterInfo& f, Verb verb, bool chain) {
   if (verb == Verb::Del && f.handle && !f.prio) throw invalid(operation, "deleting by handle needs the pref as well");
   if (f.chain && *f.chain > TC_ACT_EXT_VAL_MASK) throw invalid(operation, "chain index above 2^28-1");
   core::MessageWriter w(messageType(verb, chain ? RTM_NEWCHAIN : RTM_NEWTFILTER), createFlags(verb));
-  auto& t = w.putHeader<tcmsg>();
-  t.tcm_family = AF_UNSPEC;
-  if (f.block) {
-    if (*f.block == 0) throw invalid(operation, "block index 0 is not a shared block");
-    t.tcm_ifindex = TCM_IFINDEX_MAGIC_BLOCK;
-    t.tcm_block_index = *f.block;
-  } else {
-    t.tcm_ifindex = static_cast<int>(requireIndex(*f.dev, "dev", true));
-    t.tcm_parent = f.parent ? f.parent->value : 0;
-  }
-  if (f.handle) t.tcm_handle = *f.handle;
+  if (f.block == 0u) throw invalid(operation, "block index 0 is not a shared block");
   // As tc: a new filter matches every protocol unless told; a chain's template names its own.
   uint16_t protocol = f.protocol.value_or(creates && !chain ? ETH_P_ALL : 0);
-  t.tcm_info = TC_H_MAKE(uint32_t{f.prio.value_or(0)} << 16, htons(protocol));
+  auto& t = putPlacement(w, f.block, f.block ? 0 : requireIndex(*f.dev, "dev", true), f.parent, f.prio, protocol);
+  if (f.handle) t.tcm_handle = *f.handle;
   if (!f.kind.empty()) w.putString(TCA_KIND, f.kind);
   if (f.chain) w.putU32(TCA_CHAIN, *f.chain);
   if (creates && !f.kind.empty()) encodeOptions(w, f, operation);
@@ -538,16 +546,7 @@ Request encodeFilter(const TcFilterInfo& f, Verb verb, bool chain) {
 }
 
 void encodeFilterDump(core::MessageWriter& w, const TcFilterFilter& filter, uint32_t ifindex) {
-  auto& t = w.putHeader<tcmsg>();
-  t.tcm_family = AF_UNSPEC;
-  if (filter.block) {
-    t.tcm_ifindex = TCM_IFINDEX_MAGIC_BLOCK;
-    t.tcm_block_index = *filter.block;
-  } else {
-    t.tcm_ifindex = static_cast<int>(ifindex);
-    t.tcm_parent = filter.parent ? filter.parent->value : 0;
-  }
-  t.tcm_info = TC_H_MAKE(uint32_t{filter.prio.value_or(0)} << 16, htons(filter.protocol.value_or(0)));
+  putPlacement(w, filter.block, ifindex, filter.parent, filter.prio, filter.protocol.value_or(0));
   if (filter.chain) w.putU32(TCA_CHAIN, *filter.chain);
 }
 
@@ -596,26 +595,22 @@ void requireDevOrBlock(const TcFilterFilter& f, const char* noun) {
     throw Error::invalidArgument(std::string(noun) + " show", "a device (dev NAME) or a block (block N) is required");
 }
 
-struct FilterTraits : rtnl::Object<TcFilterInfo, TcFilterFilter, RTM_NEWTFILTER> {
-  static constexpr const char* kNoun = "filter";
-  static void encodeDump(core::MessageWriter& w, const Filter& f, const rtnl::Indexes& ix) { rtnl::encodeFilterDump(w, f, ix.dev); }
-  static void decode(const nlmsghdr* m, Info& out, const Filter&) { rtnl::decodeFilter(m, out); }
-  // Device, parent, prio, protocol and chain are the kernel's; handle and kind are matched here.
-  static bool matches(const Info& f, const Filter& x, const rtnl::Indexes&) {
-    return (!x.handle || f.handle == x.handle) && (!x.kind || f.kind == *x.kind);
+/// Filters, and chains, which dump as filters do (the same tcmsg, TCA_CHAIN, a template's
+/// TCA_KIND and TCA_OPTIONS).
+template <uint16_t kType>
+struct FilterLikeTraits : rtnl::Object<TcFilterInfo, TcFilterFilter, kType> {
+  static constexpr const char* kNoun = kType == RTM_NEWCHAIN ? "chain" : "filter";
+  static void encodeDump(core::MessageWriter& w, const TcFilterFilter& f, const rtnl::Indexes& ix) { rtnl::encodeFilterDump(w, f, ix.dev); }
+  static void decode(const nlmsghdr* m, TcFilterInfo& out, const TcFilterFilter&) { rtnl::decodeFilter(m, out); }
+  // Device, parent, prio, protocol and chain are the kernel's (a chain dump keeps the chain it
+  // names); a filter's handle and kind are matched here.
+  static bool matches(const TcFilterInfo& f, const TcFilterFilter& x, const rtnl::Indexes&) {
+    return kType == RTM_NEWCHAIN || ((!x.handle || f.handle == x.handle) && (!x.kind || f.kind == *x.kind));
   }
-  static std::string show(const Filter& f) { return showWords(kNoun, f); }
+  static std::string show(const TcFilterFilter& f) { return showWords(kNoun, f); }
 };
-
-/// Chains dump as filters do (the same tcmsg, TCA_CHAIN, a template's TCA_KIND and TCA_OPTIONS);
-/// the kernel itself keeps the chain the dump names (TCA_CHAIN).
-struct ChainTraits : rtnl::Object<TcFilterInfo, TcFilterFilter, RTM_NEWCHAIN> {
-  static constexpr const char* kNoun = "chain";
-  static void encodeDump(core::MessageWriter& w, const Filter& f, const rtnl::Indexes& ix) { rtnl::encodeFilterDump(w, f, ix.dev); }
-  static void decode(const nlmsghdr* m, Info& out, const Filter&) { rtnl::decodeFilter(m, out); }
-  static bool matches(const Info&, const Filter&, const rtnl::Indexes&) { return true; }
-  static std::string show(const Filter& f) { return showWords(kNoun, f); }
-};
+using FilterTraits = FilterLikeTraits<RTM_NEWTFILTER>;
+using ChainTraits = FilterLikeTraits<RTM_NEWCHAIN>;
 
 /// The tcamsg and the table naming one kind (TCA_ACT_TAB { 1 { TCA_ACT_KIND } }): what a dump
 /// or a flush of the kind's standalone actions sends.
