@@ -987,7 +987,9 @@ bool placementWord(Args& args, Placement& p) {
   // Every placement keyword starts with one of these: the kind and its options (most words of a
   // -batch line) are told apart without a dozen comparisons each.
   std::string_view word = args.peekView();
-  if (word.empty() || !std::strchr("dbriephc", word[0])) return false;
+  constexpr uint32_t kFirst = 1u << ('d' - 'a') | 1u << ('b' - 'a') | 1u << ('r' - 'a') | 1u << ('i' - 'a') | 1u << ('e' - 'a') |
+                              1u << ('p' - 'a') | 1u << ('h' - 'a') | 1u << ('c' - 'a');  // a bit test: strchr was a call a word
+  if (word.empty() || unsigned(word[0] - 'a') >= 26 || !(kFirst >> (word[0] - 'a') & 1)) return false;
   auto setParent = [&](uint32_t v, std::string_view word) {
     if (p.parent) usage(fmt::format("{}: a parent was already given", word));
     p.parent = TcHandle(v);
@@ -1014,7 +1016,7 @@ bool placementWord(Args& args, Placement& p) {
 }
 
 /// A filter handle by the kind's reading: u32's HT:BUCKET:NODE, fw's MARK[/MASK], else a number.
-uint32_t filterHandle(const std::string& kind, const std::string& word, std::optional<uint32_t>* fwMask) {
+uint32_t filterHandle(std::string_view kind, const std::string& word, std::optional<uint32_t>* fwMask) {
   if (kind == "u32") return u32HandleWord(word, "handle");
   if (kind == "fw") {
     auto slash = word.find('/');
@@ -1026,18 +1028,17 @@ uint32_t filterHandle(const std::string& kind, const std::string& word, std::opt
 
 /// The options after a classifier kind fastlink knows, into pf.info (whose kind is set: what
 /// setOptions would set it to).
-void parseFilterOptions(Args& args, const std::string& kind, std::optional<uint32_t> fwMask, ParsedFilter& pf) {
+void parseFilterOptions(Args& args, std::string_view kind, std::optional<uint32_t> fwMask, ParsedFilter& pf) {
   TcFilterOptions& o = pf.info.options;
-  std::string_view k = kind;
-  if (k == "flower") o = parseFlower(args, pf);
-  else if (k == "u32") o = parseU32Options(args, pf);
-  else if (k == "matchall") o = parseMatchall(args, pf);
-  else if (k == "fw") {
+  if (kind == "flower") o = parseFlower(args, pf);
+  else if (kind == "u32") o = parseU32Options(args, pf);
+  else if (kind == "matchall") o = parseMatchall(args, pf);
+  else if (kind == "fw") {
     FwOptions fw = parseFw(args, pf);
     fw.mask = fwMask;
     o = std::move(fw);
-  } else if (k == "basic") o = parseBasic(args, pf);
-  else if (k == "bpf") o = parseBpf(args, pf);
+  } else if (kind == "basic") o = parseBasic(args, pf);
+  else if (kind == "bpf") o = parseBpf(args, pf);
 }
 
 /// Parses into `pf` where it lies (the request's closure holds it: no move of the large filter).
@@ -1045,7 +1046,7 @@ void parseFilterLine(Args& args, bool chain, ParsedFilter& pf) {
   pf.chain = chain;
   pf.verb = parseVerb(args, chain);
   Placement p;
-  std::string kind;
+  std::string_view kind;  // a view into the line, as every word
   while (!args.done()) {
     if (args.peekView() == "help") usage(kTcFilterUsage);
     if (placementWord(args, p)) continue;
@@ -1055,7 +1056,7 @@ void parseFilterLine(Args& args, bool chain, ParsedFilter& pf) {
   if (p.dev && p.block) usage("tc filter: give dev or block, not both");
   if (chain && (p.handle || p.prio)) usage("tc chain: a chain has no handle or pref (its filters do)");
   TcFilterInfo& f = pf.info;
-  if (p.dev) f.dev = Ifref(*p.dev), pf.dev = p.dev;
+  if (p.dev) f.dev = Ifref(*p.dev), pf.dev = std::move(p.dev);
   f.block = p.block;
   f.parent = p.parent;
   f.prio = p.prio;
