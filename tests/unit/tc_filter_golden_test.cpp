@@ -861,7 +861,7 @@ TEST(TcFilterGolden, FlowerEveryKeyInTcOrder) {
   auto [sr, se] = flowerPair(sctp, 0x0800, sctpKeys, nullptr, 0);
   EXPECT_TRUE(sameBytes(sr.bytes(), se));
 
-  // tcp's ports, and ip_proto alone (icmp: no ports) on a protocol-less key set.
+  // tcp's source port alone.
   FlowerOptions tcp;
   tcp.ipProto = 6;
   tcp.srcPort = 22;
