@@ -51,26 +51,15 @@ void TcPrinter::jsonOnly(const char* k, const std::string& jsonToken) {
   if (json_) key(k), out_ += jsonToken;
 }
 void TcPrinter::nl() { text("\n"); }
-void TcPrinter::openObject(const char* k) {
+void TcPrinter::open(const char* k, char bracket) {
   if (!json_) return;
   key(k);
-  out_ += '{';
+  out_ += bracket;
   first_.push_back(true);
 }
-void TcPrinter::closeObject() {
+void TcPrinter::close(char bracket) {
   if (!json_) return;
-  out_ += '}';
-  first_.pop_back();
-}
-void TcPrinter::openArray(const char* k) {
-  if (!json_) return;
-  key(k);
-  out_ += '[';
-  first_.push_back(true);
-}
-void TcPrinter::closeArray() {
-  if (!json_) return;
-  out_ += ']';
+  out_ += bracket;
   first_.pop_back();
 }
 std::string TcPrinter::take() {

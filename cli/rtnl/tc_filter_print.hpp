@@ -28,10 +28,10 @@ class TcPrinter {
   void anyString(const char* key, const std::string& textForm, const std::string& value);
   void jsonOnly(const char* key, const std::string& jsonToken);
   void nl();
-  void openObject(const char* key = nullptr);
-  void closeObject();
-  void openArray(const char* key);
-  void closeArray();
+  void openObject(const char* key = nullptr) { open(key, '{'); }
+  void closeObject() { close('}'); }
+  void openArray(const char* key) { open(key, '['); }
+  void closeArray() { close(']'); }
   /// The output so far (text, or JSON inside the outer array); cleared.
   std::string take();
   static std::string quote(const std::string& s);
@@ -39,6 +39,8 @@ class TcPrinter {
  private:
   void comma();
   void key(const char* k);
+  void open(const char* k, char bracket);
+  void close(char bracket);
   bool json_;
   std::string out_;
   std::vector<bool> first_;  ///< per open JSON container: nothing written in it yet

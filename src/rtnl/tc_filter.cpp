@@ -8,6 +8,7 @@
 #include <linux/rtnetlink.h>
 
 #include <algorithm>
+#include <bit>
 #include <variant>
 
 #include "fastlink/netlink.hpp"
@@ -318,11 +319,11 @@ void checkFlower(const FlowerOptions& o, uint16_t ethType, const Operation& oper
     if (*m && (*m)->size() != 6) throw invalid(operation, "flower MAC addresses are 6 bytes");
 }
 
+/// The leading ones of each byte of a mask, summed (a contiguous mask's prefix length).
 uint8_t prefixLength(std::span<const uint8_t> mask) {
-  uint8_t n = 0;
-  for (uint8_t b : mask)
-    for (int bit = 7; bit >= 0 && (b >> bit & 1); bit--) n++;
-  return n;
+  unsigned n = 0;
+  for (uint8_t b : mask) n += std::countl_one(b);
+  return static_cast<uint8_t>(n);
 }
 
 /// A MAC key and its mask: sent with a full mask; read typed only with a full (or no) mask, a
@@ -371,14 +372,13 @@ constexpr TcField<FlowerOptions> addressKey() {
     bool v4 = type == kV4;
     if (!v4 && (type != kV6 || t.has(kV4))) return true;  // a mask, or IPv6 beside IPv4: known, not read
     std::size_t width = v4 ? 4 : 16;
-    std::array<uint8_t, 16> bytes{}, m{};
+    std::array<uint8_t, 16> bytes{};
     auto b = core::readBytes(attr);
     std::memcpy(bytes.data(), b.data(), std::min(b.size(), width));
     uint8_t len = static_cast<uint8_t>(width * 8);
-    if (const nlattr* ma = t.get(v4 ? kV4Mask : kV6Mask)) {
-      auto mb = core::readBytes(ma);
-      std::memcpy(m.data(), mb.data(), std::min(mb.size(), width));
-      len = prefixLength(std::span<const uint8_t>(m.data(), width));
+    if (const nlattr* m = t.get(v4 ? kV4Mask : kV6Mask)) {
+      auto mb = core::readBytes(m);
+      len = prefixLength(mb.first(std::min(mb.size(), width)));
     }
     o.*kMember = Prefix(IpAddress::fromBytes(std::span<const uint8_t>(bytes.data(), width)), len);
     return true;
