@@ -678,29 +678,23 @@ Request TcFilterRequests::flushActions(const std::string& kind) {
 }
 
 namespace {
-/// Every Ifref of a filter to resolve: the device and each mirred action's target.
-void eachDevice(TcFilterInfo& f, const std::function<void(std::optional<Ifref>&)>& visit) {
-  visit(f.dev);
-  std::visit(
-      [&](auto& o) {
-        if constexpr (requires { o.actions; })
-          for (TcAction& a : o.actions)
-            if (auto* m = std::get_if<MirredAction>(&a.options)) {
-              std::optional<Ifref> d = m->dev;
-              visit(d);
-              m->dev = *d;
-            }
-      },
-      f.options);
-}
+/// Every Ifref of a filter to resolve (of a const one, to read): the device and each mirred
+/// action's target.
 struct FilterChangeTraits : FilterTraits {
   static void devices(auto& info, auto&& visit) {
-    if constexpr (std::is_const_v<std::remove_reference_t<decltype(info)>>) {
-      TcFilterInfo copy = info;
-      eachDevice(copy, [&](std::optional<Ifref>& d) { visit(std::as_const(d)); });
-    } else {
-      eachDevice(info, visit);
-    }
+    constexpr bool kConst = std::is_const_v<std::remove_reference_t<decltype(info)>>;
+    visit(info.dev);
+    std::visit(
+        [&](auto& o) {
+          if constexpr (requires { o.actions; })
+            for (auto& a : o.actions)
+              if (auto* m = std::get_if<MirredAction>(&a.options)) {
+                std::optional<Ifref> d = m->dev;
+                visit(d);
+                if constexpr (!kConst) m->dev = *d;
+              }
+        },
+        info.options);
   }
 };
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include <fastlink/fastlink.hpp>
 #include <fastlink/tc.hpp>
+#include <fastlink/tc_filter.hpp>
 #include <fastlink/tuntap.hpp>
 #include <unistd.h>
 
@@ -114,6 +115,28 @@ TEST_F(TcTest, QdiscHostKindsMatchTc) {
   EXPECT_EQ(tcText("qdisc show dev v1 ingress"), "");
   tc.delQdisc(QdiscInfo().setDev("v0").setRoot());
   EXPECT_EQ(tcQdiscs("v0").count("1:root"), 0u);
+}
+
+TEST_F(TcTest, FilterApiResolvesTheDeviceAndMirredTargetsByName) {
+  // The library's own add (not a batch): the filter's device and each mirred action's target
+  // given by name, resolved before the request is built (FilterChangeTraits::devices); a target
+  // that does not exist is refused and changes nothing. tc filter show is the oracle.
+  tcText("qdisc add dev v0 ingress");
+  U32FilterOptions u;
+  u.keys.push_back({0x0A000001, 0xFFFFFFFF, 16, 0});
+  u.actions.push_back(TcAction::mirred(MirredAction::EgressMirror, Ifref("v0")));
+  u.actions.push_back(TcAction::mirred(MirredAction::EgressRedirect, Ifref("v1")));
+  TcFilterInfo f;
+  f.setDev(Ifref("v0")).setParent(TcFilterInfo::kIngressParent).setPrio(10).setProtocol(0x0800).setOptions(u);
+  nl.tcFilters().add(f);
+  std::string shown = tcText("filter show dev v0 ingress");
+  EXPECT_NE(shown.find("(Egress Mirror to device v0)"), std::string::npos) << shown;
+  EXPECT_NE(shown.find("(Egress Redirect to device v1)"), std::string::npos) << shown;
+  TcFilterInfo missing = f;
+  missing.setPrio(11);
+  std::get<U32FilterOptions>(missing.options).actions[1] = TcAction::mirred(MirredAction::EgressRedirect, Ifref("nosuch0"));
+  EXPECT_THROW(nl.tcFilters().add(missing), Error);
+  EXPECT_EQ(tcText("filter show dev v0 ingress"), shown);
 }
 
 TEST_F(TcTest, QdiscChangeKeepsHandleAndReplaceSwapsKind) {
