@@ -562,7 +562,9 @@ OutBuffer& putLinkAddress(OutBuffer& out, std::span<const uint8_t> bytes, std::o
   uint16_t t = type.value_or(0);
   if ((bytes.size() == 4 && (t == 768 || t == 776 || t == 778)) || (bytes.size() == 16 && (t == 769 || t == 823)))
     return out.putIp(IpAddress::fromBytes(bytes));
-  return out.putMac(MacAddress(bytes));
+  // Longer than any link-layer address: refused as the address type refuses it (throws).
+  if (bytes.size() > MacAddress::kMaxLength) (void)MacAddress(bytes);
+  return out.putHexBytes(bytes);
 }
 
 /// IFLA_PERM_ADDRESS when ip prints it: when it differs from the address (or there is none).
@@ -749,7 +751,7 @@ void printBrief(OutBuffer& out, const Link& l, const LowerDevice& lower, const D
 /// string: nothing in them to escape, so it is copied as it is (a third of `-j link show`'s
 /// strings are flag words).
 JsonOut& putWord(JsonOut& j, std::string_view w) {
-  j.rawValue().put('"').put(w).put('"');
+  j.rawValue().putQuoted(w);
   return j;
 }
 
@@ -1085,7 +1087,9 @@ int streamLinks(Netlink& netlink, const ShowQuery& q, uint32_t masterIndex, cons
     // The group is checked by keep(), not by the dump: ip -j prints `{}` for a device in another.
     LinkFilter dump = q.filter;
     dump.group.reset();
-    forEachLink(netlink, dump, [&](const LinkView& l) { stream.add(l); }, [&] { stream.restart(); });
+    // The template forEach: the view is built and add() called in the library's loop over each
+    // datagram, no std::function call per device.
+    netlink.links().forEach(dump, [&](const LinkView& l) { stream.add(l); }, [&] { stream.restart(); });
   }
   stream.finish(netlink);
   return kExitOk;
