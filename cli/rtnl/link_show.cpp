@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cstring>
@@ -853,7 +854,22 @@ struct ShowQuery {
   bool upOnly = false;
   bool noMaster = false;  ///< ip's `nomaster`: devices that are no device's port
   bool vrf = false;       ///< `master` came as `vrf NAME`: it must be a VRF
+  /// `label PATTERN`: ip's print_linkinfo prints nothing of a device under a label filter, and
+  /// `ip link` lists no addresses for it to match: every device is `{}` in JSON, nothing in text.
+  bool label = false;
 };
+
+/// ip's address filters, which `ip link show` parses with `ip address show`'s code
+/// (ipaddr_list_flush_or_save) and then has no addresses to apply to: the address-flag words
+/// (get_filter: ifa_flag_data's names, `dynamic`, `primary`, each also as `-WORD`) change
+/// nothing.
+bool isAddressFlagWord(std::string_view word) {
+  if (word.starts_with('-')) word.remove_prefix(1);
+  static constexpr std::string_view kWords[] = {
+      "secondary", "temporary",  "nodad",      "optimistic", "dadfailed",     "home",     "deprecated",
+      "tentative", "permanent",  "mngtmpaddr", "noprefixroute", "autojoin", "stable-privacy", "dynamic", "primary"};
+  return std::find(std::begin(kWords), std::end(kWords), word) != std::end(kWords);
+}
 
 ShowQuery parseShow(Args& args) {
   ShowQuery q;
@@ -871,9 +887,25 @@ ShowQuery parseShow(Args& args) {
       q.filter.group = g == "default" ? 0 : parseU32(g, "group");
     } else if (args.accept("up")) q.upOnly = true;
     else if (args.accept("nomaster")) q.noMaster = true;
+    // `to`, `scope`, `label` and the flag words filter addresses: ip's own reading of them.
+    else if (args.accept("to")) {
+      // get_prefix() refuses every prefix in ip link's family (AF_PACKET), exit 1.
+      throw BadValueError(fmt::format("\"{}\" may be inet prefix, but it is not allowed in this context.", args.value("to")));
+    } else if (args.accept("scope")) {
+      std::string scope = args.value("scope");
+      try {
+        if (scope != "all") (void)parseScope(scope);
+      } catch (const Error&) {
+        throw UsageError(fmt::format("argument \"{}\" is wrong: invalid \"scope\"", scope));
+      }
+    } else if (args.accept("label")) {
+      (void)args.value("label");
+      q.label = true;
+    } else if (isAddressFlagWord(args.peek())) args.next();
     // ip takes any prefix of "help" for help (matches()), not for a device.
     else if (!q.dev && !std::string_view("help").starts_with(args.peek())) q.dev = parseIfname(args.next(), "dev");
-    else args.unknown("link show takes: [dev] NAME, type KIND, master DEV, vrf NAME, nomaster, group GROUP, up");
+    else args.unknown("link show takes: [dev] NAME, type KIND, master DEV, vrf NAME, nomaster, group GROUP, up, "
+                      "to PREFIX, scope SCOPE, label PATTERN, address flag words");
   }
   return q;
 }
@@ -886,6 +918,7 @@ enum class Verdict { print, empty, omit };
 Verdict keep(const LinkView& l, const ShowQuery& q, uint32_t masterIndex) {
   if (q.noMaster && l.masterIndex()) return Verdict::omit;
   if (q.upOnly && !l.isUp()) return Verdict::empty;
+  if (q.label) return Verdict::empty;
   if (q.filter.group && l.group() != q.filter.group) return Verdict::empty;
   if (q.filter.kind && l.kind() != q.filter.kind) return Verdict::empty;
   if (q.slaveKind && l.slaveKind() != std::optional<std::string_view>(*q.slaveKind)) return Verdict::empty;
