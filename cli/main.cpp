@@ -31,7 +31,7 @@ void printKernelWarning(std::string_view message) {
 
 std::string usage() {
   std::string objects;
-  for (const auto& c : allCommands()) objects += (objects.empty() ? "" : " | ") + c.name;
+  for (const auto& c : allCommands()) objects.append(objects.empty() ? "" : " | ").append(c.name);
   return fmt::format(
       "Usage: fastlink [ OPTIONS ] OBJECT {{ COMMAND | help }}\n"
       "       fastlink [ OPTIONS ] -batch FILE\n"

@@ -241,7 +241,7 @@ PreparedRequest prepareLine(Context& ctx, Args& args) {
   if (!command) {
     // Sorted: the registry's order is that of the files' static initialisers.
     std::vector<std::string> names;
-    for (const auto& c : allCommands()) names.push_back(c.name);
+    for (const auto& c : allCommands()) names.emplace_back(c.name);
     std::sort(names.begin(), names.end());
     std::string known;
     for (const auto& name : names) known += (known.empty() ? "" : ", ") + name;

@@ -12,11 +12,10 @@
 namespace fastlink::cli {
 namespace {
 
-std::vector<ObjectCommand>& registry() {
-  // Function-local: registrars in other files run during static initialisation, in any order.
-  static std::vector<ObjectCommand> commands;
-  return commands;
-}
+// The registrars' list. Constant-initialised (constinit), so it is empty before any file's
+// static initialiser runs, whatever their order.
+constinit const Registrar* first = nullptr;
+constinit const Registrar** tail = &first;
 
 /// A Resolver over the library's lookup (Netlink::execute's IndexOf): a missing device is
 /// named as ip names it.
@@ -59,13 +58,16 @@ Netlink& Context::netlink() {
   return *netlink_;
 }
 
-void registerCommand(ObjectCommand command) { registry().push_back(std::move(command)); }
+Registrar::Registrar(ObjectCommand command) : command_(command) {
+  *tail = this;
+  tail = &next_;
+}
 
 const ObjectCommand* findCommand(std::string_view word) {
   // A batch names the same object on line after line: the last hit is tried first.
   static const ObjectCommand* last = nullptr;
   if (last && last->name == word) return last;
-  for (const auto& c : registry()) {
+  for (const auto& c : allCommands()) {
     if (c.name == word) return last = &c;
     for (const auto& a : c.aliases)
       if (a == word) return &c;
@@ -73,7 +75,7 @@ const ObjectCommand* findCommand(std::string_view word) {
   return nullptr;
 }
 
-const std::vector<ObjectCommand>& allCommands() { return registry(); }
+CommandList allCommands() { return CommandList(first); }
 
 void printError(std::string_view message) {
   std::fflush(stdout);

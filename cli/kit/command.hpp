@@ -31,9 +31,11 @@
 // - Verbs that only read (show) are not batchable: leave them out of `prepare`.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <string>
@@ -127,27 +129,89 @@ class Context {
   std::unique_ptr<Netlink> netlink_;
 };
 
-/// An object of the command line (`link`, `address`, ...).
-struct ObjectCommand {
-  std::string name;
-  std::vector<std::string> aliases;
-  std::string usage;
-  /// Runs the command (words after the object name); returns the exit status.
-  std::function<int(Context&, Args&)> run;
-  /// Parses one batchable line (words after the object name). Empty: the object cannot be
-  /// used in -batch files.
-  std::function<PreparedRequest(Context&, Args&)> prepare;
+/// An object's other names (`a`, `addr` for `address`): views of literals, in the object itself.
+/// Built at compile time (consteval: a list longer than kMax does not compile).
+class CommandAliases {
+ public:
+  static constexpr std::size_t kMax = 6;
+  constexpr CommandAliases() = default;
+  consteval CommandAliases(std::initializer_list<std::string_view> words) {
+    if (words.size() > kMax) throw "an object has at most CommandAliases::kMax aliases";
+    for (std::string_view w : words) words_[count_++] = w;
+  }
+  const std::string_view* begin() const { return words_.data(); }
+  const std::string_view* end() const { return words_.data() + count_; }
+
+ private:
+  std::array<std::string_view, kMax> words_{};
+  std::size_t count_ = 0;
 };
 
-void registerCommand(ObjectCommand command);
+/// An object of the command line (`link`, `address`, ...). Literals and plain functions only:
+/// registering one copies a few words, no string or std::function is built at start-up (every
+/// fastlink process registers every object before main).
+struct ObjectCommand {
+  std::string_view name;
+  CommandAliases aliases;
+  std::string_view usage;
+  /// Runs the command (words after the object name); returns the exit status.
+  int (*run)(Context&, Args&) = nullptr;
+  /// Parses one batchable line (words after the object name). Null: the object cannot be
+  /// used in -batch files.
+  PreparedRequest (*prepare)(Context&, Args&) = nullptr;
+};
+
+/// Registers an object command from a static object in its file: the registrar holds the
+/// command and links itself to the end of the registry's list (the files' static
+/// initialisers' order, as before), so registering costs a few stores per object.
+class Registrar {
+ public:
+  explicit Registrar(ObjectCommand command);
+  Registrar(const Registrar&) = delete;
+  Registrar& operator=(const Registrar&) = delete;
+
+ private:
+  friend class CommandList;
+  ObjectCommand command_;
+  const Registrar* next_ = nullptr;
+};
+
+/// The registered objects in registration order (a forward range over the registrars' list).
+class CommandList {
+ public:
+  class iterator {
+   public:
+    using value_type = ObjectCommand;
+    using difference_type = std::ptrdiff_t;
+    iterator() = default;
+    explicit iterator(const Registrar* at) : at_(at) {}
+    const ObjectCommand& operator*() const { return at_->command_; }
+    const ObjectCommand* operator->() const { return &at_->command_; }
+    iterator& operator++() {
+      at_ = at_->next_;
+      return *this;
+    }
+    iterator operator++(int) {
+      iterator was = *this;
+      ++*this;
+      return was;
+    }
+    bool operator==(const iterator&) const = default;
+
+   private:
+    const Registrar* at_ = nullptr;
+  };
+  explicit CommandList(const Registrar* first) : first_(first) {}
+  iterator begin() const { return iterator(first_); }
+  iterator end() const { return iterator(); }
+
+ private:
+  const Registrar* first_;
+};
+
 /// The command named `word` (exact name or alias), or nullptr.
 const ObjectCommand* findCommand(std::string_view word);
-const std::vector<ObjectCommand>& allCommands();
-
-/// Registers an object command from a static object in its file.
-struct Registrar {
-  explicit Registrar(ObjectCommand command) { registerCommand(std::move(command)); }
-};
+CommandList allCommands();
 
 /// The request of a line about one device (`dev DEV`): `info` with its dev set to the device's
 /// ifindex, built by `build(info, resolver)` (which may resolve more names: list them in the

@@ -363,8 +363,8 @@ std::string_view usageOf(const ObjectCommand& command, const std::vector<std::st
 }
 
 Candidates objectCandidates(const ObjectCommand& command, const std::vector<std::string>& typed) {
-  std::vector<std::string> objectWords = command.aliases;
-  objectWords.push_back(command.name);
+  std::vector<std::string> objectWords(command.aliases.begin(), command.aliases.end());
+  objectWords.emplace_back(command.name);
   Grammar g(parseUsage(usageOf(command, typed), objectWords));
   addKindOptions(g, typed);
   std::vector<FormMatch> matches;
@@ -482,7 +482,7 @@ std::vector<std::string> completionCandidates(const std::vector<std::string>& wo
       std::set<std::string> seen;
       for (const GrammarNode* r : optionRoots) global.keywords(*r, out, seen);
     } else {
-      for (const auto& c : allCommands()) out.words.insert(c.name);
+      for (const auto& c : allCommands()) out.words.emplace(c.name);
       out.words.insert("help");
     }
   } else if (i < typed.size()) {

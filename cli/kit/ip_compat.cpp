@@ -71,7 +71,7 @@ std::pair<const IpWord*, const IpWord*> range(const IpWord (&table)[N]) {
 }  // namespace
 
 std::string resolveIpObject(std::string_view word) {
-  if (const ObjectCommand* command = findCommand(word)) return command->name;  // `a` is `address`
+  if (const ObjectCommand* command = findCommand(word)) return std::string(command->name);  // `a` is `address`
   for (const auto& o : kObjects)
     if (matches(word, o.ip)) return std::string(o.fastlink);
   return std::string(word);

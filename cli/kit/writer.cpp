@@ -49,18 +49,6 @@ void OutBuffer::restartDump() {
   size_ = 0;
 }
 
-OutBuffer& OutBuffer::putUint(uint64_t v) {
-  char digits[20];
-  int n = 0;
-  do {
-    digits[n++] = static_cast<char>('0' + v % 10);
-    v /= 10;
-  } while (v);
-  if (capacity_ - size_ < static_cast<std::size_t>(n)) grow(static_cast<std::size_t>(n));
-  while (n) data_[size_++] = digits[--n];
-  return *this;
-}
-
 OutBuffer& OutBuffer::putIp(const IpAddress& ip) {
   auto b = ip.bytes();
   if (ip.isV4()) {
@@ -75,17 +63,21 @@ OutBuffer& OutBuffer::putIp(const IpAddress& ip) {
   return put(std::string_view(text));
 }
 
-OutBuffer& OutBuffer::putMac(const MacAddress& mac) {
-  // Formatted on the stack and written once: `link show` prints two per device.
+OutBuffer& OutBuffer::putHexBytes(std::span<const uint8_t> bytes) {
+  // Straight into the buffer, the separator after each byte and the last one dropped: `link
+  // show` prints two addresses per device.
   static constexpr char kHex[] = "0123456789abcdef";
-  char text[MacAddress::kMaxLength * 3];
-  char* at = text;
-  for (uint8_t b : mac.bytes()) {
-    *at++ = kHex[b >> 4];
-    *at++ = kHex[b & 15];
-    *at++ = ':';
+  if (bytes.empty()) return *this;
+  if (capacity_ - size_ < bytes.size() * 3) grow(bytes.size() * 3);
+  char* at = data_ + size_;
+  for (uint8_t b : bytes) {
+    at[0] = kHex[b >> 4];
+    at[1] = kHex[b & 15];
+    at[2] = ':';
+    at += 3;
   }
-  return put(std::string_view(text, at == text ? 0 : static_cast<std::size_t>(at - text - 1)));
+  size_ = static_cast<std::size_t>(at - 1 - data_);
+  return *this;
 }
 
 OutBuffer& OutBuffer::putPrefix(const Prefix& prefix) {
@@ -95,10 +87,24 @@ OutBuffer& OutBuffer::putPrefix(const Prefix& prefix) {
 }
 
 OutBuffer& OutBuffer::putJsonString(std::string_view s) {
+  // Most strings (device names, qdiscs) need no escape: copied as they are checked, in place.
+  if (capacity_ - size_ < s.size() + 2) grow(s.size() + 2);
+  char* p = data_ + size_;
+  *p++ = '"';
+  std::size_t clean = 0;
+  for (; clean < s.size() && !detail::kJsonEscaped[static_cast<unsigned char>(s[clean])]; ++clean) p[clean] = s[clean];
+  if (clean == s.size()) {
+    p[clean] = '"';
+    size_ += s.size() + 2;
+    return *this;
+  }
+  size_ += 1 + clean;
+  return putJsonEscaped(s, clean);
+}
+
+OutBuffer& OutBuffer::putJsonEscaped(std::string_view s, std::size_t start) {
   static constexpr char kHex[] = "0123456789abcdef";
-  put('"');
-  std::size_t start = 0;
-  for (std::size_t i = 0; i < s.size(); ++i) {
+  for (std::size_t i = start; i < s.size(); ++i) {
     auto c = static_cast<unsigned char>(s[i]);
     if (c >= 0x20 && c != '"' && c != '\\') continue;
     put(s.substr(start, i - start));

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -42,7 +43,50 @@ inline constexpr std::array<OctetText, 256> kOctetTexts = [] {
   }
   return table;
 }();
+
+/// The numbers 0-99 as two digits ("07"): decimal numbers are written two digits a step.
+inline constexpr std::array<char, 200> kDigitPairs = [] {
+  std::array<char, 200> table{};
+  for (unsigned v = 0; v < 100; ++v) {
+    table[2 * v] = static_cast<char>('0' + v / 10);
+    table[2 * v + 1] = static_cast<char>('0' + v % 10);
+  }
+  return table;
+}();
+
+/// The bytes that JSON strings must escape (controls, '"', '\\'): one load a byte.
+inline constexpr std::array<bool, 256> kJsonEscaped = [] {
+  std::array<bool, 256> table{};
+  for (unsigned c = 0; c < 0x20; ++c) table[c] = true;
+  table['"'] = table['\\'] = true;
+  return table;
+}();
 }  // namespace detail
+
+/// Room writeDecimal needs: the 20 digits of 2^64-1.
+inline constexpr std::size_t kDecimalRoom = 20;
+
+/// Writes `v` in decimal at `out` (kDecimalRoom bytes of room) and returns its end: the digits
+/// counted first, then written from the end two at a time (a listing prints numbers by the
+/// ten thousand: ifindex, mtu, qlen of every device).
+inline char* writeDecimal(char* out, uint64_t v) {
+  std::size_t n = 1;
+  for (uint64_t rest = v; rest >= 10; rest /= 10) ++n;
+  char* end = out + n;
+  char* at = end;
+  while (v >= 100) {
+    at -= 2;
+    std::memcpy(at, &detail::kDigitPairs[2 * (v % 100)], 2);
+    v /= 100;
+  }
+  if (v >= 10) {
+    at -= 2;
+    std::memcpy(at, &detail::kDigitPairs[2 * v], 2);
+  } else {
+    *--at = static_cast<char>('0' + v);
+  }
+  return end;
+}
 
 /// Room writeIpv4 needs at `out`: the quad is at most 15 characters, the byte after it is scratch.
 inline constexpr std::size_t kIpv4Room = 16;
@@ -85,16 +129,32 @@ class OutBuffer {
     size_ += s.size();
     return *this;
   }
-  OutBuffer& putUint(uint64_t v);
+  OutBuffer& putUint(uint64_t v) {
+    if (capacity_ - size_ < kDecimalRoom) grow(kDecimalRoom);
+    size_ = static_cast<std::size_t>(writeDecimal(data_ + size_, v) - data_);
+    return *this;
+  }
   OutBuffer& putInt(int64_t v) { return v < 0 ? put('-').putUint(0 - static_cast<uint64_t>(v)) : putUint(static_cast<uint64_t>(v)); }
   /// 10.0.0.1 / 2001:db8::1 (RFC 5952, like inet_ntop).
   OutBuffer& putIp(const IpAddress& ip);
   /// 02:00:00:00:00:01 (lower-case hex, any length), like MacAddress::toString.
-  OutBuffer& putMac(const MacAddress& mac);
+  OutBuffer& putMac(const MacAddress& mac) { return putHexBytes(mac.bytes()); }
+  /// Bytes as lower-case hex pairs separated by ':' (a link-layer address of any length).
+  OutBuffer& putHexBytes(std::span<const uint8_t> bytes);
   /// 10.0.0.0/24; a host prefix (/32, /128) without its length, like iproute2.
   OutBuffer& putPrefix(const Prefix& prefix);
   /// "text" with JSON escapes.
   OutBuffer& putJsonString(std::string_view s);
+  /// "text" for text known to need no escape (fastlink's own words): one copy.
+  OutBuffer& putQuoted(std::string_view s) {
+    if (capacity_ - size_ < s.size() + 2) grow(s.size() + 2);
+    char* p = data_ + size_;
+    *p++ = '"';
+    if (!s.empty()) std::memcpy(p, s.data(), s.size());
+    p[s.size()] = '"';
+    size_ += s.size() + 2;
+    return *this;
+  }
   /// `,"key":` (without the comma when `comma` is false) for a literal key, which needs no
   /// escaping: its length is a constant here, so the copy is a few fixed-size moves instead of a
   /// memcpy call (a million routes have ~6 keys each).
@@ -140,6 +200,8 @@ class OutBuffer {
 
  private:
   void grow(std::size_t more);
+  /// The rest of putJsonString from `start`, the first byte to escape (the quote written).
+  OutBuffer& putJsonEscaped(std::string_view s, std::size_t start);
   void drain();
 
   std::FILE* out_;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cstring>
@@ -562,7 +563,9 @@ OutBuffer& putLinkAddress(OutBuffer& out, std::span<const uint8_t> bytes, std::o
   uint16_t t = type.value_or(0);
   if ((bytes.size() == 4 && (t == 768 || t == 776 || t == 778)) || (bytes.size() == 16 && (t == 769 || t == 823)))
     return out.putIp(IpAddress::fromBytes(bytes));
-  return out.putMac(MacAddress(bytes));
+  // Longer than any link-layer address: refused as the address type refuses it (throws).
+  if (bytes.size() > MacAddress::kMaxLength) (void)MacAddress(bytes);
+  return out.putHexBytes(bytes);
 }
 
 /// IFLA_PERM_ADDRESS when ip prints it: when it differs from the address (or there is none).
@@ -749,7 +752,7 @@ void printBrief(OutBuffer& out, const Link& l, const LowerDevice& lower, const D
 /// string: nothing in them to escape, so it is copied as it is (a third of `-j link show`'s
 /// strings are flag words).
 JsonOut& putWord(JsonOut& j, std::string_view w) {
-  j.rawValue().put('"').put(w).put('"');
+  j.rawValue().putQuoted(w);
   return j;
 }
 
@@ -851,7 +854,22 @@ struct ShowQuery {
   bool upOnly = false;
   bool noMaster = false;  ///< ip's `nomaster`: devices that are no device's port
   bool vrf = false;       ///< `master` came as `vrf NAME`: it must be a VRF
+  /// `label PATTERN`: ip's print_linkinfo prints nothing of a device under a label filter, and
+  /// `ip link` lists no addresses for it to match: every device is `{}` in JSON, nothing in text.
+  bool label = false;
 };
+
+/// ip's address filters, which `ip link show` parses with `ip address show`'s code
+/// (ipaddr_list_flush_or_save) and then has no addresses to apply to: the address-flag words
+/// (get_filter: ifa_flag_data's names, `dynamic`, `primary`, each also as `-WORD`) change
+/// nothing.
+bool isAddressFlagWord(std::string_view word) {
+  if (word.starts_with('-')) word.remove_prefix(1);
+  static constexpr std::string_view kWords[] = {
+      "secondary", "temporary",  "nodad",      "optimistic", "dadfailed",     "home",     "deprecated",
+      "tentative", "permanent",  "mngtmpaddr", "noprefixroute", "autojoin", "stable-privacy", "dynamic", "primary"};
+  return std::find(std::begin(kWords), std::end(kWords), word) != std::end(kWords);
+}
 
 ShowQuery parseShow(Args& args) {
   ShowQuery q;
@@ -869,9 +887,25 @@ ShowQuery parseShow(Args& args) {
       q.filter.group = g == "default" ? 0 : parseU32(g, "group");
     } else if (args.accept("up")) q.upOnly = true;
     else if (args.accept("nomaster")) q.noMaster = true;
+    // `to`, `scope`, `label` and the flag words filter addresses: ip's own reading of them.
+    else if (args.accept("to")) {
+      // get_prefix() refuses every prefix in ip link's family (AF_PACKET), exit 1.
+      throw BadValueError(fmt::format("\"{}\" may be inet prefix, but it is not allowed in this context.", args.value("to")));
+    } else if (args.accept("scope")) {
+      std::string scope = args.value("scope");
+      try {
+        if (scope != "all") (void)parseScope(scope);
+      } catch (const Error&) {
+        throw UsageError(fmt::format("argument \"{}\" is wrong: invalid \"scope\"", scope));
+      }
+    } else if (args.accept("label")) {
+      (void)args.value("label");
+      q.label = true;
+    } else if (isAddressFlagWord(args.peek())) args.next();
     // ip takes any prefix of "help" for help (matches()), not for a device.
     else if (!q.dev && !std::string_view("help").starts_with(args.peek())) q.dev = parseIfname(args.next(), "dev");
-    else args.unknown("link show takes: [dev] NAME, type KIND, master DEV, vrf NAME, nomaster, group GROUP, up");
+    else args.unknown("link show takes: [dev] NAME, type KIND, master DEV, vrf NAME, nomaster, group GROUP, up, "
+                      "to PREFIX, scope SCOPE, label PATTERN, address flag words");
   }
   return q;
 }
@@ -884,6 +918,7 @@ enum class Verdict { print, empty, omit };
 Verdict keep(const LinkView& l, const ShowQuery& q, uint32_t masterIndex) {
   if (q.noMaster && l.masterIndex()) return Verdict::omit;
   if (q.upOnly && !l.isUp()) return Verdict::empty;
+  if (q.label) return Verdict::empty;
   if (q.filter.group && l.group() != q.filter.group) return Verdict::empty;
   if (q.filter.kind && l.kind() != q.filter.kind) return Verdict::empty;
   if (q.slaveKind && l.slaveKind() != std::optional<std::string_view>(*q.slaveKind)) return Verdict::empty;
@@ -1085,7 +1120,9 @@ int streamLinks(Netlink& netlink, const ShowQuery& q, uint32_t masterIndex, cons
     // The group is checked by keep(), not by the dump: ip -j prints `{}` for a device in another.
     LinkFilter dump = q.filter;
     dump.group.reset();
-    forEachLink(netlink, dump, [&](const LinkView& l) { stream.add(l); }, [&] { stream.restart(); });
+    // The template forEach: the view is built and add() called in the library's loop over each
+    // datagram, no std::function call per device.
+    netlink.links().forEach(dump, [&](const LinkView& l) { stream.add(l); }, [&] { stream.restart(); });
   }
   stream.finish(netlink);
   return kExitOk;
