@@ -249,10 +249,8 @@ template <class V, class K>
 V readValue(yaml::Node node, const std::string& at, const K& k) {
   if constexpr (std::is_same_v<V, std::string>) {
     if (k.as == As::Text) return text(node, at);
-    if (k.as == As::Value) return ifname(node, at);
-    std::string c = text(node, at);
-    if (!c.empty()) value<int>(at, [&] { validateIfname(c); return 0; });
-    return c;
+    std::string name = text(node, at);
+    return k.as == As::Controller && name.empty() ? name : ifname(node, at);
   } else if constexpr (std::is_same_v<V, bool>) {
     return boolean(node, at);
   } else if constexpr (std::is_integral_v<V>) {
