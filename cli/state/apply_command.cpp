@@ -247,8 +247,6 @@ ResultSink killHookForTests() {
 }
 
 int runApply(Context& ctx, Args& args) {
-  int status = kExitOk;
-  if (printUsage(args, kApplyUsage, true, status)) return status;
   bool check = false;
   std::optional<uint32_t> confirm;
   for (;;) {
@@ -312,34 +310,34 @@ int runApply(Context& ctx, Args& args) {
   }
 }
 
-int runCommit(Context& ctx, Args& args) {
-  int status = kExitOk;
-  if (printUsage(args, kCommitUsage, false, status)) return status;
-  if (!args.done()) args.unknown("commit takes no arguments");
-  try {
-    Checkpoint checkpoint = checkpointOf(ctx);
-    // Looked at before the lock, which creates the journal's directory.
-    if (!checkpoint.record()) {
-      printError("nothing to commit: no apply journal in this namespace");
-      return kApplyBadInput;
-    }
-    Checkpoint::Lock lock = checkpoint.lock(false);
-    auto record = checkpoint.record();
-    if (!record) {
-      printError("nothing to commit: the journal was rolled back meanwhile");
-      return kApplyFailed;
-    }
-    if (record->deadlineMs && nowMs() >= *record->deadlineMs) {
-      // The watchdog has not rolled back yet (or is gone): the deadline still holds.
-      printError("too late: " + describe(*record) + "; rolling back");
-      rollbackNow(ctx, checkpoint);
-      return kApplyFailed;
-    }
-    checkpoint.remove();
-    return kExitOk;
-  } catch (const Error& e) {
-    return reportError(e);
+/// The journal of commit and rollback, locked; nullopt (and the message) when there is none.
+std::optional<Checkpoint::Lock> lockJournal(const Checkpoint& checkpoint, const char* nothingTo) {
+  // Looked at before the lock, which creates the journal's directory.
+  if (!checkpoint.record()) {
+    printError(std::string("nothing to ") + nothingTo + ": no apply journal in this namespace");
+    return std::nullopt;
   }
+  return checkpoint.lock(false);
+}
+
+int runCommit(Context& ctx, Args& args) {
+  if (!args.done()) args.unknown("commit takes no arguments");
+  Checkpoint checkpoint = checkpointOf(ctx);
+  std::optional<Checkpoint::Lock> lock = lockJournal(checkpoint, "commit");
+  if (!lock) return kApplyBadInput;
+  auto record = checkpoint.record();
+  if (!record) {
+    printError("nothing to commit: the journal was rolled back meanwhile");
+    return kApplyFailed;
+  }
+  if (record->deadlineMs && nowMs() >= *record->deadlineMs) {
+    // The watchdog has not rolled back yet (or is gone): the deadline still holds.
+    printError("too late: " + describe(*record) + "; rolling back");
+    rollbackNow(ctx, checkpoint);
+    return kApplyFailed;
+  }
+  checkpoint.remove();
+  return kExitOk;
 }
 
 /// Waits until the wall-clock time `deadlineMs` or, with a watch on the journal's directory,
@@ -387,53 +385,47 @@ int watch(Context& ctx, const std::string& id) {
 }
 
 int runRollback(Context& ctx, Args& args) {
-  int status = kExitOk;
-  if (printUsage(args, kRollbackUsage, false, status)) return status;
-  try {
-    if (args.accept("--watch")) {
-      std::string id = args.value("--watch");
-      return watch(ctx, id);
-    }
-    if (!args.done()) args.unknown("rollback takes no arguments");
-    Checkpoint checkpoint = checkpointOf(ctx);
-    // Looked at before the lock, which creates the journal's directory.
-    if (!checkpoint.record()) {
-      printError("nothing to roll back: no apply journal in this namespace");
-      return kApplyBadInput;
-    }
-    Checkpoint::Lock lock = checkpoint.lock(false);
-    if (!checkpoint.record()) return kExitOk;  // rolled back meanwhile (the watchdog)
-    return rollbackNow(ctx, checkpoint);
-  } catch (const Error& e) {
-    return reportError(e);
+  if (args.accept("--watch")) {
+    std::string id = args.value("--watch");
+    return watch(ctx, id);
   }
+  if (!args.done()) args.unknown("rollback takes no arguments");
+  Checkpoint checkpoint = checkpointOf(ctx);
+  std::optional<Checkpoint::Lock> lock = lockJournal(checkpoint, "roll back");
+  if (!lock) return kApplyBadInput;
+  if (!checkpoint.record()) return kExitOk;  // rolled back meanwhile (the watchdog)
+  return rollbackNow(ctx, checkpoint);
 }
 
 int runShow(Context& ctx, Args& args) {
-  int status = kExitOk;
-  if (printUsage(args, kShowUsage, true, status)) return status;
   if (!args.accept("state")) args.unknown("(show knows: state)");
   args.accept("--yaml");
   if (!args.done()) args.unknown("after state");
-  try {
-    State state = captureState(ctx.netlink());
-    print(ctx.options().json ? state.toJson() : state.toYaml());
-    return kExitOk;
-  } catch (const Error& e) {
-    return reportError(e);
-  }
+  State state = captureState(ctx.netlink());
+  print(ctx.options().json ? state.toJson() : state.toYaml());
+  return kExitOk;
 }
 
-// A bad command line is bad input too: apply's 2, not ip's 255.
-template <int (*Run)(Context&, Args&)>
-int withApplyStatuses(Context& ctx, Args& args) {
-  return runWithUsageStatus(kApplyBadInput, [&] { return Run(ctx, args); });
+/// What the four commands share: `help` (or no words where some are needed) prints the usage; a
+/// bad command line is bad input too (apply's 2, not ip's 255); an Error is reported as
+/// reportError says.
+template <int (*Run)(Context&, Args&), const char* const& Usage, bool NeedsWords>
+int applyCommand(Context& ctx, Args& args) {
+  return runWithUsageStatus(kApplyBadInput, [&] {
+    int status = kExitOk;
+    if (printUsage(args, Usage, NeedsWords, status)) return status;
+    try {
+      return Run(ctx, args);
+    } catch (const Error& e) {
+      return reportError(e);
+    }
+  });
 }
 
-const Registrar kApply{ObjectCommand{.name = "apply", .aliases = {}, .usage = kApplyUsage, .run = withApplyStatuses<runApply>, .prepare = {}}};
-const Registrar kCommit{ObjectCommand{.name = "commit", .aliases = {}, .usage = kCommitUsage, .run = withApplyStatuses<runCommit>, .prepare = {}}};
-const Registrar kRollback{ObjectCommand{.name = "rollback", .aliases = {}, .usage = kRollbackUsage, .run = withApplyStatuses<runRollback>, .prepare = {}}};
-const Registrar kShow{ObjectCommand{.name = "show", .aliases = {}, .usage = kShowUsage, .run = withApplyStatuses<runShow>, .prepare = {}}};
+const Registrar kApply{ObjectCommand{.name = "apply", .aliases = {}, .usage = kApplyUsage, .run = applyCommand<runApply, kApplyUsage, true>, .prepare = {}}};
+const Registrar kCommit{ObjectCommand{.name = "commit", .aliases = {}, .usage = kCommitUsage, .run = applyCommand<runCommit, kCommitUsage, false>, .prepare = {}}};
+const Registrar kRollback{ObjectCommand{.name = "rollback", .aliases = {}, .usage = kRollbackUsage, .run = applyCommand<runRollback, kRollbackUsage, false>, .prepare = {}}};
+const Registrar kShow{ObjectCommand{.name = "show", .aliases = {}, .usage = kShowUsage, .run = applyCommand<runShow, kShowUsage, true>, .prepare = {}}};
 
 }  // namespace
 }  // namespace fastlink::cli

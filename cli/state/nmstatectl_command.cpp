@@ -129,6 +129,14 @@ void appendYaml(std::string& out, const Json& v, const std::string& indent) {
   }
 }
 
+/// A document as nmstatectl prints it: YAML, or JSON with --json.
+void printDocument(const Json& document, bool json) {
+  std::string text;
+  if (json) text = document.dump(2) + "\n";
+  else appendYaml(text, document, "");
+  std::fwrite(text.data(), 1, text.size(), stdout);
+}
+
 /// The DNS resolver the host uses, from resolv.conf (nmstate asks NetworkManager; fastlink has
 /// no daemon to ask): `nameserver` and `search` lines. With -n NS, /etc/netns/NS/resolv.conf
 /// when it exists, as `ip netns exec NS` bind-mounts it over /etc/resolv.conf.
@@ -221,10 +229,7 @@ int runShow(Context& ctx, const std::vector<std::string>& words) {
     interfaces = std::move(chosen);
   }
   out["interfaces"] = interfaces;
-  std::string text;
-  if (json) text = out.dump(2) + "\n";
-  else appendYaml(text, out, "");
-  std::fwrite(text.data(), 1, text.size(), stdout);
+  printDocument(out, json);
   return kExitOk;
 }
 
@@ -364,10 +369,7 @@ int runPolicy(const std::vector<std::string>& words) {
     out << "{}\n";
     if (!out) throw Error(std::error_code(errno, std::generic_category()), "policy: write " + outputCaptured);
   }
-  std::string text;
-  if (json) text = desired.dump(2) + "\n";
-  else appendYaml(text, desired, "");
-  std::fwrite(text.data(), 1, text.size(), stdout);
+  printDocument(desired, json);
   return kExitOk;
 }
 
@@ -407,15 +409,14 @@ int dispatch(Context& ctx, Args& args) {
 }
 
 int runNmstatectl(Context& ctx, Args& args) {
-  try {
-    return dispatch(ctx, args);
-  } catch (const UsageError& e) {
-    printError(e.what());
-    return kNmstateUsage;
-  } catch (const Error& e) {
-    printError(e.what());
-    return kNmstateFailed;
-  }
+  return runWithUsageStatus(kNmstateUsage, [&] {
+    try {
+      return dispatch(ctx, args);
+    } catch (const Error& e) {
+      printError(e.what());
+      return kNmstateFailed;
+    }
+  });
 }
 
 const Registrar kNmstatectl{ObjectCommand{.name = "nmstatectl", .aliases = {}, .usage = kUsage, .run = runNmstatectl, .prepare = {}}};

@@ -314,12 +314,14 @@ std::string join(const std::vector<std::string>& parts) {
   return s;
 }
 
-std::string describeRoute(const RouteState& r) {
-  std::string s = "route " + r.destination.toStringWithLength();
-  if (r.nextHopAddress) s += " via " + r.nextHopAddress->toString();
-  if (r.nextHopInterface) s += " dev " + *r.nextHopInterface;
-  if (r.metric) s += " metric " + std::to_string(*r.metric);
-  if (r.table != kTableMain) s += " table " + std::to_string(r.table);
+/// A route as plan steps name it (a document's, or a host route's to delete).
+std::string describeRoute(const Prefix& destination, const std::optional<IpAddress>& via, const std::optional<std::string>& dev,
+                          std::optional<uint32_t> metric, uint32_t table) {
+  std::string s = "route " + destination.toStringWithLength();
+  if (via) s += " via " + via->toString();
+  if (dev) s += " dev " + *dev;
+  if (metric) s += " metric " + std::to_string(*metric);
+  if (table != kTableMain) s += " table " + std::to_string(table);
   return s;
 }
 
@@ -503,6 +505,18 @@ class Planner {
     return PlanStep{action, "interface " + name, std::move(detail), std::move(encode)};
   }
 
+
+  /// A step whose request names a device by `info.dev`: a device this plan creates has its
+  /// index only when the batch sends the request.
+  template <class Info>
+  PlanStep deviceStep(PlanStep::Action action, std::string object, std::string detail, Info info, Request (*request)(const Info&)) const {
+    auto created = created_;
+    return {action, std::move(object), std::move(detail), [created, info = std::move(info), request] {
+              Info r = info;
+              created->fix(r.dev);
+              return request(r);
+            }};
+  }
 
   void planInterfaces() {
     // Devices deleted first (their names may be reused), then created in dependency order.
@@ -862,13 +876,8 @@ class Planner {
           BridgeVlanInfo v(dev, first);
           if (last != first) v.setVidEnd(last);
           if (action != PlanStep::Action::Delete) v.setPvid(flags & kVlanPvid).setUntagged(flags & kVlanUntagged);
-          auto created = created_;
-          bool del = action == PlanStep::Action::Delete;
-          vlanChanges_.push_back({action, object, detail, [created, v, del] {
-                                    BridgeVlanInfo r = v;
-                                    created->fix(r.dev);
-                                    return del ? BridgeVlanRequests::del(r) : BridgeVlanRequests::add(r);
-                                  }});
+          vlanChanges_.push_back(deviceStep(action, object, detail, v,
+                                            action == PlanStep::Action::Delete ? BridgeVlanRequests::del : BridgeVlanRequests::add));
           if (onHost) vlanBridges_.insert(bridge.name);
         };
         // Deletions: runs of VLANs the port has and must not.
@@ -924,22 +933,17 @@ class Planner {
         auto wanted = wantedAddresses(iface, v4);
         if (!wanted) continue;
         Ifref dev = refOf(iface.name);
-        auto created = created_;
         for (const Prefix& p : have) {
           if (p.isV4() != v4 || isLinkLocal6(p) || std::find(wanted->begin(), wanted->end(), p) != wanted->end()) continue;
           touched_.insert(iface.name);
-          addressDeletes_.push_back({PlanStep::Action::Delete, "address " + p.toStringWithLength() + " dev " + iface.name, "",
-                                     [p, dev] { return AddrRequests::del(AddrInfo(p, dev)); }});
+          addressDeletes_.push_back(deviceStep(PlanStep::Action::Delete, "address " + p.toStringWithLength() + " dev " + iface.name, "",
+                                               AddrInfo(p, dev), AddrRequests::del));
         }
         for (const Prefix& p : *wanted) {
           if (std::find(have.begin(), have.end(), p) != have.end()) continue;
           if (!fresh) touched_.insert(iface.name);
-          addressAdds_.push_back({PlanStep::Action::Create, "address " + p.toStringWithLength() + " dev " + iface.name, "",
-                                  [created, p, dev] {
-                                    AddrInfo a(p, dev);
-                                    created->fix(a.dev);
-                                    return AddrRequests::add(a);
-                                  }});
+          addressAdds_.push_back(deviceStep(PlanStep::Action::Create, "address " + p.toStringWithLength() + " dev " + iface.name, "",
+                                            AddrInfo(p, dev), AddrRequests::add));
         }
       }
     }
@@ -982,13 +986,10 @@ class Planner {
   void deleteHostRoute(const RouteInfo& h) {
     if (!deletedRoutes_.insert(&h).second) return;  // named absent and owned: deleted once
     routesBefore_.insert(&h);
-    RouteInfo key = hostRouteKey(h);
-    std::string object = "route " + h.dst->toStringWithLength();
-    if (h.gateway) object += " via " + h.gateway->toString();
-    if (h.devIndex()) object += " dev " + host_.nameOf(h.devIndex());
-    if (h.metric) object += " metric " + std::to_string(*h.metric);
-    if (h.tableOrMain() != kTableMain) object += " table " + std::to_string(h.tableOrMain());
-    routeDeletes_.push_back({PlanStep::Action::Delete, object, "", [key] { return RouteRequests::del(key); }});
+    std::optional<std::string> dev;
+    if (h.devIndex()) dev = host_.nameOf(h.devIndex());
+    routeDeletes_.push_back(deviceStep(PlanStep::Action::Delete, describeRoute(*h.dst, h.gateway, dev, h.metric, h.tableOrMain()), "",
+                                       hostRouteKey(h), RouteRequests::del));
   }
 
   bool routeOnDeletedDevice(const RouteInfo& h) const { return !deleted_.empty() && deleted_.count(host_.nameOf(h.devIndex())) > 0; }
@@ -1033,12 +1034,8 @@ class Planner {
         continue;
       }
       recordRouteAdd(r);
-      auto created = created_;
-      routeAdds_.push_back({PlanStep::Action::Create, describeRoute(r), "", [created, route = routeOf(r)] {
-                              RouteInfo rt = route;
-                              created->fix(rt.dev);
-                              return RouteRequests::replace(rt);
-                            }});
+      routeAdds_.push_back(deviceStep(PlanStep::Action::Create, describeRoute(r.destination, r.nextHopAddress, r.nextHopInterface, r.metric, r.table),
+                                      "", routeOf(r), RouteRequests::replace));
     }
     if (!overridden) return;
     const auto& tables = want_.ownership.routeTables;
@@ -1082,7 +1079,7 @@ class Planner {
     for (const auto& r : want_.rules) {
       if (r.absent) {
         for (const auto& h : host_.rules)
-          if (sameRule(r, h) && deletedRules_.insert(&h).second && rulesBefore_.insert(&h).second) ruleDeletes_.push_back({PlanStep::Action::Delete, describeRule(h), "", [key = hostRuleKey(h)] { return RuleRequests::del(key); }});
+          if (sameRule(r, h) && deletedRules_.insert(&h).second) deleteHostRule(h);
         continue;
       }
       const RuleInfo* match = nullptr;
@@ -1099,8 +1096,12 @@ class Planner {
     }
     if (want_.mode != ApplyMode::Overridden) return;
     for (const auto& h : host_.rules)
-      if (!kept.count(&h) && !deletedRules_.count(&h) && h.protocol == want_.ownership.routeProtocol && rulesBefore_.insert(&h).second)
-        ruleDeletes_.push_back({PlanStep::Action::Delete, describeRule(h), "", [key = hostRuleKey(h)] { return RuleRequests::del(key); }});
+      if (!kept.count(&h) && !deletedRules_.count(&h) && h.protocol == want_.ownership.routeProtocol) deleteHostRule(h);
+  }
+
+  void deleteHostRule(const RuleInfo& h) {
+    if (rulesBefore_.insert(&h).second)
+      ruleDeletes_.push_back({PlanStep::Action::Delete, describeRule(h), "", [key = hostRuleKey(h)] { return RuleRequests::del(key); }});
   }
 
   static RuleInfo hostRuleKey(const RuleInfo& h) {

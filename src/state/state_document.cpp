@@ -19,6 +19,8 @@
 #include <iterator>
 #include <map>
 #include <sstream>
+#include <tuple>
+#include <type_traits>
 #include <unordered_map>
 #include <sys/stat.h>
 
@@ -94,6 +96,15 @@ class Map {
   std::vector<bool> manyKnown_;
 };
 
+/// Reads the mapping under `key` when the document has it; its keys are checked after `read`.
+template <class F>
+void nested(Map& m, const char* key, F read) {
+  if (!m.has(key)) return;
+  Map sub(m.get(key), child(m.path(), key));
+  read(sub);
+  sub.finish();
+}
+
 std::string scalar(yaml::Node node, const std::string& path, const char* expected = "a string") {
   if (!node.isScalar()) fail(path, std::string("expected ") + expected);
   return std::string(node.scalar());
@@ -116,6 +127,19 @@ bool boolean(yaml::Node node, const std::string& path) {
   if (s == "true") return true;
   if (s == "false") return false;
   fail(path, "expected true or false, got \"" + s + "\"");
+}
+
+/// The index of the scalar among `names` (an enum's values in order): "expected up, down or
+/// absent, got \"x\"" when it is none of them.
+template <std::size_t N>
+std::size_t choice(yaml::Node node, const std::string& path, const char* const (&names)[N]) {
+  std::string s = text(node, path);
+  std::string expected;
+  for (std::size_t i = 0; i < N; ++i) {
+    if (s == names[i]) return i;
+    expected += (i == 0 ? "" : i + 1 == N ? " or " : ", ") + std::string(names[i]);
+  }
+  fail(path, "expected " + expected + ", got \"" + s + "\"");
 }
 
 /// Runs `parse` and turns a fastlink::Error of a value parser (MacAddress::parse, ...) into
@@ -144,22 +168,152 @@ void sequence(yaml::Node node, const std::string& path, F each) {
   for (std::size_t i = 0; i < node.size(); ++i) each(node[i], item(path, i));
 }
 
-/// A list of strings, each item read by `read` (ifname, text).
-template <class Read>
-std::vector<std::string> strings(yaml::Node node, const std::string& path, Read read) {
-  std::vector<std::string> out;
-  sequence(node, path, [&](yaml::Node n, const std::string& at) { out.push_back(read(n, at)); });
+/// A value of a type with a `parse` (IpAddress, Prefix, MacAddress), its errors naming the path.
+template <class T>
+T parsed(yaml::Node node, const std::string& path) {
+  std::string s = text(node, path);
+  return value<T>(path, [&] { return T::parse(s); });
+}
+
+/// A route protocol: a name of rt_protos (`static`, `bgp`) or a number.
+uint8_t routeProtocol(yaml::Node node, const std::string& path) {
+  std::string s = text(node, path);
+  return static_cast<uint8_t>(value<RouteProtocol>(path, [&] { return RouteNames::system().protocol(s); }));
+}
+
+YAML::Node names(const std::vector<std::string>& list, bool asMappings) {
+  YAML::Node out(YAML::NodeType::Sequence);
+  for (const auto& name : list) {
+    if (asMappings) {
+      YAML::Node p;
+      p["name"] = name;
+      out.push_back(p);
+    } else {
+      out.push_back(name);
+    }
+  }
   return out;
 }
 
-IpAddress ipAddress(yaml::Node node, const std::string& path) {
-  std::string s = text(node, path);
-  return value<IpAddress>(path, [&] { return IpAddress::parse(s); });
+// ---- Keys declared once -------------------------------------------------------------------
+// A scalar key of a document mapping is one row of its section's table: the key, the member it
+// fills, its range (integers), whether it must be there. readKeys and writeKeys walk the same
+// rows in their order: reading finds errors in it, `show state` writes the keys in it.
+
+/// How a key's text is read where the member's type does not say.
+enum class As : uint8_t {
+  Value,       ///< by the member's type (a string: an interface name)
+  Text,        ///< any string
+  Controller,  ///< an interface name, or "" (no controller)
+  Protocol,    ///< a route protocol's name or number (routeProtocol)
+};
+
+template <class S, class T>
+struct Key {
+  const char* name;
+  T S::*member;
+  As as = As::Value;
+  uint64_t min = 0, max = 0;
+  bool isRequired = false;
+  constexpr Key required() const {
+    Key k = *this;
+    k.isRequired = true;
+    return k;
+  }
+};
+
+template <class S, class T>
+constexpr Key<S, T> key(const char* name, T S::*member, As as = As::Value) {
+  return {name, member, as};
+}
+template <class S, class T>
+constexpr Key<S, T> number(const char* name, T S::*member, uint64_t min, uint64_t max) {
+  return {name, member, As::Value, min, max};
 }
 
-Prefix prefix(yaml::Node node, const std::string& path) {
-  std::string s = text(node, path);
-  return value<Prefix>(path, [&] { return Prefix::parse(s); });
+/// nmstate's names of the enums' values (state_names.hpp) by type, and what errors call them.
+std::optional<BondMode> fromName(std::string_view name, BondMode*) { return bondModeFromName(name); }
+std::optional<MacvlanMode> fromName(std::string_view name, MacvlanMode*) { return macvlanModeFromName(name); }
+const char* nameOf(BondMode mode) { return bondModeName(mode); }
+const char* nameOf(MacvlanMode mode) { return macvlanModeName(mode); }
+const char* what(BondMode*) { return "bond mode"; }
+const char* what(MacvlanMode*) { return "mac-vlan mode"; }
+
+/// The type of a member's value: T of a std::optional<T> (for decltype only).
+template <class T>
+T valueOf(const std::optional<T>&);
+template <class T>
+T valueOf(const T&);
+
+template <class V, class K>
+V readValue(yaml::Node node, const std::string& at, const K& k) {
+  if constexpr (std::is_same_v<V, std::string>) {
+    if (k.as == As::Text) return text(node, at);
+    std::string name = text(node, at);
+    return k.as == As::Controller && name.empty() ? name : ifname(node, at);
+  } else if constexpr (std::is_same_v<V, bool>) {
+    return boolean(node, at);
+  } else if constexpr (std::is_integral_v<V>) {
+    if (k.as == As::Protocol) return routeProtocol(node, at);
+    return static_cast<V>(integer(node, at, k.min, k.max));
+  } else if constexpr (std::is_enum_v<V>) {
+    auto v = fromName(text(node, at), static_cast<V*>(nullptr));
+    if (!v) fail(at, std::string("unknown ") + what(static_cast<V*>(nullptr)) + " \"" + std::string(node.scalar()) + "\"");
+    return *v;
+  } else if constexpr (requires { V::parse(std::string()); }) {
+    return parsed<V>(node, at);
+  } else {
+    V list;  // a std::vector: each item read as the key's items are
+    sequence(node, at, [&](yaml::Node item, const std::string& itemAt) {
+      list.push_back(readValue<typename V::value_type>(item, itemAt, k));
+    });
+    return list;
+  }
+}
+
+template <class S, class T>
+void readKey(Map& m, S& s, const Key<S, T>& k) {
+  if (!m.has(k.name)) {
+    if (k.isRequired) fail(child(m.path(), k.name), "missing");
+    return;
+  }
+  s.*k.member = readValue<decltype(valueOf(s.*k.member))>(m.get(k.name), child(m.path(), k.name), k);
+}
+
+template <class V, class K>
+auto writeValue(const V& v, const K& k) {
+  if constexpr (std::is_same_v<V, std::string>) {
+    return YAML::Node(v);
+  } else if constexpr (std::is_same_v<V, std::vector<std::string>>) {
+    return names(v, false);
+  } else if constexpr (std::is_integral_v<V>) {
+    return k.as == As::Protocol ? YAML::Node(RouteNames::system().protocolName(static_cast<RouteProtocol>(v))) : YAML::Node(v);
+  } else if constexpr (std::is_enum_v<V>) {
+    return YAML::Node(nameOf(v));
+  } else if constexpr (std::is_same_v<V, Prefix>) {
+    return YAML::Node(v.toStringWithLength());
+  } else {
+    return YAML::Node(v.toString());
+  }
+}
+
+/// `n` is a handle: a key of a mapping not yet there (`node["options"]`) is added only when
+/// something is written into it.
+template <class S, class T>
+void writeKey(YAML::Node n, const S& s, const Key<S, T>& k) {
+  const T& v = s.*k.member;
+  if constexpr (std::is_same_v<T, decltype(valueOf(v))>) n[k.name] = writeValue(v, k);
+  else if (v) n[k.name] = writeValue(*v, k);
+}
+
+template <class S, class... K>
+void readKeys(Map& m, S& s, const std::tuple<K...>& keys) {
+  std::apply([&](const auto&... k) { (readKey(m, s, k), ...); }, keys);
+}
+
+template <class S, class... K>
+void writeKeys(YAML::Node n, const S& s, const std::tuple<K...>& keys) {
+  std::apply([&](const auto&... k) { (writeKey(n, s, k), ...); }, keys);
 }
 
 IpConfig ipConfig(yaml::Node node, const std::string& path, IpAddress::Family family) {
@@ -175,7 +329,7 @@ IpConfig ipConfig(yaml::Node node, const std::string& path, IpAddress::Family fa
     sequence(m.get("address"), child(path, "address"), [&](yaml::Node a, const std::string& at) {
       Map am(a, at);
       if (!am.has("ip")) fail(child(at, "ip"), "missing");
-      IpAddress ip = ipAddress(am.get("ip"), child(at, "ip"));
+      IpAddress ip = parsed<IpAddress>(am.get("ip"), child(at, "ip"));
       if (ip.family() != family) fail(child(at, "ip"), "not an " + std::string(family == IpAddress::Family::v4 ? "IPv4" : "IPv6") + " address");
       if (!am.has("prefix-length")) fail(child(at, "prefix-length"), "missing");
       auto length = static_cast<uint8_t>(integer(am.get("prefix-length"), child(at, "prefix-length"), 0, ip.isV4() ? 32 : 128));
@@ -193,9 +347,7 @@ IpConfig ipConfig(yaml::Node node, const std::string& path, IpAddress::Family fa
   return config;
 }
 
-std::vector<std::string> portNames(yaml::Node node, const std::string& path) {
-  return strings(node, path, [](yaml::Node p, const std::string& at) { return ifname(p, at); });
-}
+constexpr std::tuple kIdRange{number("min", &BridgeVlanRange::first, 1, 4094), number("max", &BridgeVlanRange::last, 1, 4094)};
 
 /// `id: N` or `id-range: {min, max}` (a trunk tag, or an entry of fastlink-vlans).
 BridgeVlanRange vlanIds(Map& m) {
@@ -208,12 +360,14 @@ BridgeVlanRange vlanIds(Map& m) {
   Map r(m.get("id-range"), child(m.path(), "id-range"));
   for (const char* key : {"min", "max"})
     if (!r.has(key)) fail(child(r.path(), key), "missing");
-  auto min = static_cast<uint16_t>(integer(r.get("min"), child(r.path(), "min"), 1, 4094));
-  auto max = static_cast<uint16_t>(integer(r.get("max"), child(r.path(), "max"), 1, 4094));
-  if (min > max) fail(r.path(), "min " + std::to_string(min) + " is above max " + std::to_string(max));
+  BridgeVlanRange range;
+  readKeys(r, range, kIdRange);
+  if (range.first > range.last) fail(r.path(), "min " + std::to_string(range.first) + " is above max " + std::to_string(range.last));
   r.finish();
-  return {min, max};
+  return range;
 }
+
+constexpr std::tuple kVlanFlags{key("pvid", &BridgeVlanRange::pvid), key("untagged", &BridgeVlanRange::untagged)};
 
 /// `fastlink-vlans: [{id | id-range, pvid, untagged}]`: any VLAN list, as the kernel has it.
 std::vector<BridgeVlanRange> fastlinkVlans(yaml::Node node, const std::string& path) {
@@ -221,8 +375,7 @@ std::vector<BridgeVlanRange> fastlinkVlans(yaml::Node node, const std::string& p
   sequence(node, path, [&](yaml::Node e, const std::string& at) {
     Map em(e, at);
     BridgeVlanRange r = vlanIds(em);
-    if (em.has("pvid")) r.pvid = boolean(em.get("pvid"), child(at, "pvid"));
-    if (em.has("untagged")) r.untagged = boolean(em.get("untagged"), child(at, "untagged"));
+    readKeys(em, r, kVlanFlags);
     if (r.pvid && r.first != r.last) fail(child(at, "pvid"), "the PVID is one VLAN, not a range");
     em.finish();
     out.push_back(r);
@@ -276,9 +429,59 @@ std::vector<BridgeVlanRange> portVlanList(yaml::Node node, const std::string& pa
   return out;
 }
 
-void readBridge(Map& m, InterfaceState& iface) {
-  if (!m.has("bridge")) return;
-  Map b(m.get("bridge"), child(m.path(), "bridge"));
+/// A VLAN protocol key: the kernel's bridges and vlans use 802.1Q unless told otherwise, and
+/// fastlink sets no other protocol.
+void only8021q(Map& m, const char* key) {
+  if (m.has(key) && text(m.get(key), child(m.path(), key)) != "802.1q") fail(child(m.path(), key), "only 802.1q is supported");
+}
+
+YAML::Node vlanIdsNode(const BridgeVlanRange& r) {
+  YAML::Node n;
+  if (r.first == r.last) {
+    n["id"] = r.first;
+  } else {
+    writeKeys(n["id-range"], r, kIdRange);
+  }
+  return n;
+}
+
+/// nmstate's keys when they can say it (tagged VLANs and at most one native VLAN, untagged and
+/// PVID), else fastlink-vlans.
+YAML::Node portVlanNode(const std::vector<BridgeVlanRange>& vlans) {
+  const BridgeVlanRange* native = nullptr;
+  bool nmstateShape = !vlans.empty();
+  for (const auto& r : vlans) {
+    if (r.pvid && r.untagged && !native) native = &r;
+    else if (r.pvid || r.untagged) nmstateShape = false;
+  }
+  YAML::Node n;
+  if (nmstateShape && native && vlans.size() == 1) {
+    n["mode"] = "access";
+    n["tag"] = native->first;
+  } else if (nmstateShape) {
+    n["mode"] = "trunk";
+    YAML::Node tags(YAML::NodeType::Sequence);
+    for (const auto& r : vlans)
+      if (&r != native) tags.push_back(vlanIdsNode(r));
+    n["trunk-tags"] = tags;
+    n["enable-native"] = native != nullptr;
+    if (native) n["tag"] = native->first;
+  } else {
+    YAML::Node list(YAML::NodeType::Sequence);
+    for (const auto& r : vlans) {
+      YAML::Node e = vlanIdsNode(r);
+      writeKeys(e, r, kVlanFlags);
+      list.push_back(e);
+    }
+    n["fastlink-vlans"] = list;
+  }
+  return n;
+}
+
+constexpr auto kStp = key("enabled", &InterfaceState::bridgeStp);
+constexpr auto kVlanFiltering = key("fastlink-vlan-filtering", &InterfaceState::bridgeVlanFiltering);
+
+void readBridge(Map& b, InterfaceState& iface) {
   if (b.has("port")) {
     iface.ports.emplace();
     sequence(b.get("port"), child(b.path(), "port"), [&](yaml::Node p, const std::string& at) {
@@ -293,91 +496,94 @@ void readBridge(Map& m, InterfaceState& iface) {
       pm.finish();
     });
   }
-  if (b.has("options")) {
-    Map o(b.get("options"), child(b.path(), "options"));
-    if (o.has("stp")) {
-      Map stp(o.get("stp"), child(o.path(), "stp"));
-      if (stp.has("enabled")) iface.bridgeStp = boolean(stp.get("enabled"), child(stp.path(), "enabled"));
-      stp.finish();
-    }
-    if (o.has("fastlink-vlan-filtering"))
-      iface.bridgeVlanFiltering = boolean(o.get("fastlink-vlan-filtering"), child(o.path(), "fastlink-vlan-filtering"));
-    // The kernel's bridges filter 802.1Q unless told otherwise; fastlink sets no other protocol.
-    if (o.has("vlan-protocol") && text(o.get("vlan-protocol"), child(o.path(), "vlan-protocol")) != "802.1q")
-      fail(child(o.path(), "vlan-protocol"), "only 802.1q is supported");
-    o.finish();
-  }
+  nested(b, "options", [&](Map& o) {
+    nested(o, "stp", [&](Map& stp) { readKey(stp, iface, kStp); });
+    readKey(o, iface, kVlanFiltering);
+    only8021q(o, "vlan-protocol");
+  });
   if (!iface.portVlans.empty() && !iface.bridgeVlanFiltering) iface.bridgeVlanFiltering = true;
-  b.finish();
 }
 
-void readBond(Map& m, InterfaceState& iface) {
-  if (!m.has("link-aggregation")) return;
-  Map b(m.get("link-aggregation"), child(m.path(), "link-aggregation"));
-  if (b.has("mode")) {
-    std::string at = child(b.path(), "mode");
-    auto mode = bondModeFromName(text(b.get("mode"), at));
-    if (!mode) fail(at, "unknown bond mode \"" + std::string(b.get("mode").scalar()) + "\"");
-    iface.bondMode = mode;
-  }
-  if (b.has("port")) iface.ports = portNames(b.get("port"), child(b.path(), "port"));
-  if (b.has("options")) {
-    Map o(b.get("options"), child(b.path(), "options"));
-    if (o.has("miimon")) iface.bondMiimon = static_cast<uint32_t>(integer(o.get("miimon"), child(o.path(), "miimon"), 0, INT32_MAX));
-    o.finish();
-  }
-  b.finish();
-}
-
-void readKindOptions(Map& m, InterfaceState& iface) {
-  readBridge(m, iface);
-  readBond(m, iface);
-  if (m.has("vlan")) {
-    Map v(m.get("vlan"), child(m.path(), "vlan"));
-    if (!v.has("base-iface")) fail(child(v.path(), "base-iface"), "missing");
-    iface.baseIface = ifname(v.get("base-iface"), child(v.path(), "base-iface"));
-    if (!v.has("id")) fail(child(v.path(), "id"), "missing");
-    iface.vlanId = static_cast<uint16_t>(integer(v.get("id"), child(v.path(), "id"), 0, 4094));
-    if (v.has("protocol") && text(v.get("protocol"), child(v.path(), "protocol")) != "802.1q")
-      fail(child(v.path(), "protocol"), "only 802.1q is supported");
-    v.finish();
-  }
-  if (m.has("vxlan")) {
-    Map v(m.get("vxlan"), child(m.path(), "vxlan"));
-    if (!v.has("id")) fail(child(v.path(), "id"), "missing");
-    iface.vxlanId = static_cast<uint32_t>(integer(v.get("id"), child(v.path(), "id"), 0, 16777215));
-    if (v.has("base-iface")) iface.baseIface = ifname(v.get("base-iface"), child(v.path(), "base-iface"));
-    if (v.has("remote")) iface.vxlanRemote = ipAddress(v.get("remote"), child(v.path(), "remote"));
-    if (v.has("local")) iface.vxlanLocal = ipAddress(v.get("local"), child(v.path(), "local"));
-    if (v.has("destination-port"))
-      iface.vxlanDstPort = static_cast<uint16_t>(integer(v.get("destination-port"), child(v.path(), "destination-port"), 0, 65535));
-    v.finish();
-  }
-  if (m.has("vrf")) {
-    Map v(m.get("vrf"), child(m.path(), "vrf"));
-    if (!v.has("route-table-id")) fail(child(v.path(), "route-table-id"), "missing");
-    iface.vrfTable = static_cast<uint32_t>(integer(v.get("route-table-id"), child(v.path(), "route-table-id"), 1, UINT32_MAX));
-    if (v.has("port")) iface.ports = portNames(v.get("port"), child(v.path(), "port"));
-    v.finish();
-  }
-  if (m.has("veth")) {
-    Map v(m.get("veth"), child(m.path(), "veth"));
-    if (!v.has("peer")) fail(child(v.path(), "peer"), "missing");
-    iface.vethPeer = ifname(v.get("peer"), child(v.path(), "peer"));
-    v.finish();
-  }
-  if (m.has("mac-vlan")) {
-    Map v(m.get("mac-vlan"), child(m.path(), "mac-vlan"));
-    if (!v.has("base-iface")) fail(child(v.path(), "base-iface"), "missing");
-    iface.baseIface = ifname(v.get("base-iface"), child(v.path(), "base-iface"));
-    if (v.has("mode")) {
-      auto mode = macvlanModeFromName(text(v.get("mode"), child(v.path(), "mode")));
-      if (!mode) fail(child(v.path(), "mode"), "unknown mac-vlan mode \"" + std::string(v.get("mode").scalar()) + "\"");
-      iface.macvlanMode = mode;
+void writeBridge(YAML::Node b, const InterfaceState& iface) {
+  writeKey(b["options"]["stp"], iface, kStp);
+  writeKey(b["options"], iface, kVlanFiltering);
+  if (iface.ports) {
+    b["port"] = names(*iface.ports, true);
+    for (const auto& pv : iface.portVlans) {
+      auto at = std::find(iface.ports->begin(), iface.ports->end(), pv.port);
+      if (at != iface.ports->end()) b["port"][static_cast<std::size_t>(at - iface.ports->begin())]["vlan"] = portVlanNode(pv.vlans);
     }
-    if (v.get("promiscuous").isDefined()) fail(child(v.path(), "promiscuous"), kNotApplied);
-    v.finish();
   }
+}
+
+constexpr auto kBondMode = key("mode", &InterfaceState::bondMode);
+constexpr auto kPorts = key("port", &InterfaceState::ports);
+constexpr auto kMiimon = number("miimon", &InterfaceState::bondMiimon, 0, INT32_MAX);
+
+void readBond(Map& b, InterfaceState& iface) {
+  readKey(b, iface, kBondMode);
+  readKey(b, iface, kPorts);
+  nested(b, "options", [&](Map& o) { readKey(o, iface, kMiimon); });
+}
+
+void writeBond(YAML::Node b, const InterfaceState& iface) {
+  writeKey(b, iface, kBondMode);
+  writeKey(b["options"], iface, kMiimon);
+  writeKey(b, iface, kPorts);
+}
+
+constexpr std::tuple kVlanKeys{key("base-iface", &InterfaceState::baseIface).required(),
+                               number("id", &InterfaceState::vlanId, 0, 4094).required()};
+constexpr std::tuple kVxlanKeys{number("id", &InterfaceState::vxlanId, 0, 16777215).required(),
+                                key("base-iface", &InterfaceState::baseIface), key("remote", &InterfaceState::vxlanRemote),
+                                key("local", &InterfaceState::vxlanLocal),
+                                number("destination-port", &InterfaceState::vxlanDstPort, 0, 65535)};
+constexpr std::tuple kVrfKeys{number("route-table-id", &InterfaceState::vrfTable, 1, UINT32_MAX).required(), kPorts};
+constexpr std::tuple kVethKeys{key("peer", &InterfaceState::vethPeer).required()};
+constexpr std::tuple kMacvlanKeys{key("base-iface", &InterfaceState::baseIface).required(), key("mode", &InterfaceState::macvlanMode)};
+
+template <const auto& Keys>
+void readOptions(Map& v, InterfaceState& iface) {
+  readKeys(v, iface, Keys);
+}
+template <const auto& Keys>
+void writeOptions(YAML::Node v, const InterfaceState& iface) {
+  writeKeys(v, iface, Keys);
+}
+
+/// The options subtree of each type that has one (a subtree of another type is an error on it).
+struct Subtree {
+  const char* type;
+  const char* key;
+  const char* needs;  ///< why a device of the type cannot go without it; nullptr: it can
+  void (*read)(Map&, InterfaceState&);
+  void (*write)(YAML::Node, const InterfaceState&);
+};
+
+const Subtree kSubtrees[] = {
+    {"linux-bridge", "bridge", nullptr, readBridge, writeBridge},
+    {"bond", "link-aggregation", nullptr, readBond, writeBond},
+    {"vlan", "vlan", "a vlan needs base-iface and id",
+     [](Map& v, InterfaceState& iface) {
+       readKeys(v, iface, kVlanKeys);
+       only8021q(v, "protocol");
+     },
+     writeOptions<kVlanKeys>},
+    {"vxlan", "vxlan", "a vxlan needs an id", readOptions<kVxlanKeys>, writeOptions<kVxlanKeys>},
+    {"vrf", "vrf", "a vrf needs route-table-id", readOptions<kVrfKeys>, writeOptions<kVrfKeys>},
+    {"veth", "veth", nullptr, readOptions<kVethKeys>, writeOptions<kVethKeys>},
+    {"mac-vlan", "mac-vlan", "a mac-vlan needs base-iface",
+     [](Map& v, InterfaceState& iface) {
+       readKeys(v, iface, kMacvlanKeys);
+       if (v.get("promiscuous").isDefined()) fail(child(v.path(), "promiscuous"), kNotApplied);
+     },
+     writeOptions<kMacvlanKeys>},
+};
+
+const Subtree* subtreeOf(const std::string& type) {
+  for (const Subtree& s : kSubtrees)
+    if (type == s.type) return &s;
+  return nullptr;
 }
 
 /// nmstate's keys that configure what fastlink does not (ethtool settings, LLDP, 802.1X,
@@ -398,17 +604,13 @@ void refuseNotApplied(Map& m) {
   }
 }
 
-/// The per-kind subtree a type has (the others are errors on it).
-const char* subtreeOf(const std::string& type) {
-  if (type == "linux-bridge") return "bridge";
-  if (type == "bond") return "link-aggregation";
-  if (type == "vlan") return "vlan";
-  if (type == "vxlan") return "vxlan";
-  if (type == "vrf") return "vrf";
-  if (type == "veth") return "veth";
-  if (type == "mac-vlan") return "mac-vlan";
-  return nullptr;
-}
+constexpr const char* kAdminStates[] = {"up", "down", "absent"};  // InterfaceAdmin's order
+constexpr std::tuple kInterfaceKeys{number("mtu", &InterfaceState::mtu, 68, 65536),
+                                    key("mac-address", &InterfaceState::macAddress),
+                                    key("description", &InterfaceState::description, As::Text),
+                                    key("controller", &InterfaceState::controller, As::Controller),
+                                    number("fastlink-group", &InterfaceState::group, 0, UINT32_MAX),
+                                    number("fastlink-ifindex", &InterfaceState::ifindex, 1, INT32_MAX)};
 
 InterfaceState readInterface(yaml::Node node, const std::string& path) {
   Map m(node, path);
@@ -416,43 +618,20 @@ InterfaceState readInterface(yaml::Node node, const std::string& path) {
   iface.path = path;
   if (!m.has("name")) fail(child(path, "name"), "missing");
   iface.name = ifname(m.get("name"), child(path, "name"));
-  if (m.has("state")) {
-    std::string s = text(m.get("state"), child(path, "state"));
-    if (s == "up") iface.state = InterfaceAdmin::Up;
-    else if (s == "down") iface.state = InterfaceAdmin::Down;
-    else if (s == "absent") iface.state = InterfaceAdmin::Absent;
-    else fail(child(path, "state"), "expected up, down or absent, got \"" + s + "\"");
-  }
+  if (m.has("state")) iface.state = static_cast<InterfaceAdmin>(choice(m.get("state"), child(path, "state"), kAdminStates));
   if (m.has("type")) iface.type = text(m.get("type"), child(path, "type"));
   else if (iface.state != InterfaceAdmin::Absent) fail(child(path, "type"), "missing");
-  if (m.has("mtu")) iface.mtu = static_cast<uint32_t>(integer(m.get("mtu"), child(path, "mtu"), 68, 65536));
-  if (m.has("mac-address")) {
-    std::string at = child(path, "mac-address");
-    std::string s = text(m.get("mac-address"), at);
-    iface.macAddress = value<MacAddress>(at, [&] { return MacAddress::parse(s); });
-  }
-  if (m.has("description")) iface.description = text(m.get("description"), child(path, "description"));
-  if (m.has("controller")) {
-    std::string at = child(path, "controller");
-    std::string c = text(m.get("controller"), at);
-    if (!c.empty()) value<int>(at, [&] { validateIfname(c); return 0; });
-    iface.controller = c;
-  }
-  if (m.has("fastlink-group")) iface.group = static_cast<uint32_t>(integer(m.get("fastlink-group"), child(path, "fastlink-group"), 0, UINT32_MAX));
-  if (m.has("fastlink-ifindex")) iface.ifindex = static_cast<uint32_t>(integer(m.get("fastlink-ifindex"), child(path, "fastlink-ifindex"), 1, INT32_MAX));
+  readKeys(m, iface, kInterfaceKeys);
   if (m.has("ipv4")) iface.ipv4 = ipConfig(m.get("ipv4"), child(path, "ipv4"), IpAddress::Family::v4);
   if (m.has("ipv6")) iface.ipv6 = ipConfig(m.get("ipv6"), child(path, "ipv6"), IpAddress::Family::v6);
   // A subtree of another type is an error: `vlan:` on a linux-bridge says the document is wrong.
-  const char* own = subtreeOf(iface.type);
-  for (const char* subtree : {"bridge", "link-aggregation", "vlan", "vxlan", "vrf", "veth", "mac-vlan"}) {
-    if (m.has(subtree) && (own == nullptr || std::string(own) != subtree))
-      fail(child(path, subtree), "not an option of type " + (iface.type.empty() ? std::string("(none)") : iface.type));
+  const Subtree* own = subtreeOf(iface.type);
+  for (const Subtree& s : kSubtrees) {
+    if (m.has(s.key) && &s != own)
+      fail(child(path, s.key), "not an option of type " + (iface.type.empty() ? std::string("(none)") : iface.type));
   }
-  readKindOptions(m, iface);
-  if (iface.type == "vlan" && !iface.vlanId) fail(child(path, "vlan"), "missing (a vlan needs base-iface and id)");
-  if (iface.type == "vxlan" && !iface.vxlanId) fail(child(path, "vxlan"), "missing (a vxlan needs an id)");
-  if (iface.type == "vrf" && !iface.vrfTable) fail(child(path, "vrf"), "missing (a vrf needs route-table-id)");
-  if (iface.type == "mac-vlan" && !iface.baseIface) fail(child(path, "mac-vlan"), "missing (a mac-vlan needs base-iface)");
+  if (own) nested(m, own->key, [&](Map& v) { own->read(v, iface); });
+  if (own && own->needs && !m.has(own->key)) fail(child(path, own->key), std::string("missing (") + own->needs + ")");
   // Keys of nmstate's own output that only describe the device.
   m.accept({"permanent-mac-address", "min-mtu", "max-mtu"});
   refuseNotApplied(m);
@@ -463,16 +642,15 @@ InterfaceState readInterface(yaml::Node node, const std::string& path) {
 /// A route's or rule's `state:`, which can only be `absent`.
 bool readAbsent(Map& m, const std::string& path) {
   if (!m.has("state")) return false;
-  std::string s = text(m.get("state"), child(path, "state"));
-  if (s != "absent") fail(child(path, "state"), "expected absent, got \"" + s + "\"");
+  static constexpr const char* kAbsent[] = {"absent"};
+  choice(m.get("state"), child(path, "state"), kAbsent);
   return true;
 }
 
-/// A route protocol: a name of rt_protos (`static`, `bgp`) or a number.
-uint8_t routeProtocol(yaml::Node node, const std::string& path) {
-  std::string s = text(node, path);
-  return static_cast<uint8_t>(value<RouteProtocol>(path, [&] { return RouteNames::system().protocol(s); }));
-}
+constexpr std::tuple kRouteKeys{key("next-hop-interface", &RouteState::nextHopInterface),
+                                number("metric", &RouteState::metric, 0, UINT32_MAX),
+                                number("table-id", &RouteState::table, 1, UINT32_MAX),
+                                key("fastlink-protocol", &RouteState::protocol, As::Protocol)};
 
 RouteState readRoute(yaml::Node node, const std::string& path) {
   Map m(node, path);
@@ -480,7 +658,7 @@ RouteState readRoute(yaml::Node node, const std::string& path) {
   r.path = path;
   r.absent = readAbsent(m, path);
   if (!m.has("destination")) fail(child(path, "destination"), "missing");
-  r.destination = prefix(m.get("destination"), child(path, "destination"));
+  r.destination = parsed<Prefix>(m.get("destination"), child(path, "destination"));
   if (r.destination.hasHostBits()) fail(child(path, "destination"), "host bits set in " + r.destination.toStringWithLength());
   if (m.has("next-hop-address")) {
     std::string s = text(m.get("next-hop-address"), child(path, "next-hop-address"));
@@ -489,65 +667,48 @@ RouteState readRoute(yaml::Node node, const std::string& path) {
       if (r.nextHopAddress->family() != r.destination.family()) fail(child(path, "next-hop-address"), "another family than the destination");
     }
   }
-  if (m.has("next-hop-interface")) r.nextHopInterface = ifname(m.get("next-hop-interface"), child(path, "next-hop-interface"));
-  if (m.has("metric")) r.metric = static_cast<uint32_t>(integer(m.get("metric"), child(path, "metric"), 0, UINT32_MAX));
-  if (m.has("table-id")) r.table = static_cast<uint32_t>(integer(m.get("table-id"), child(path, "table-id"), 1, UINT32_MAX));
-  if (m.has("fastlink-protocol")) r.protocol = routeProtocol(m.get("fastlink-protocol"), child(path, "fastlink-protocol"));
+  readKeys(m, r, kRouteKeys);
   if (!r.absent && !r.nextHopAddress && !r.nextHopInterface) fail(path, "a route needs next-hop-address or next-hop-interface");
   m.finish();
   return r;
 }
+
+constexpr const char* kFamilies[] = {"ipv4", "ipv6"};
+constexpr std::tuple kRulePrefixes{key("ip-from", &RuleState::ipFrom), key("ip-to", &RuleState::ipTo)};
+constexpr std::tuple kRuleNumbers{number("priority", &RuleState::priority, 0, UINT32_MAX),
+                                  number("route-table", &RuleState::table, 1, UINT32_MAX),
+                                  number("fwmark", &RuleState::fwmark, 0, UINT32_MAX),
+                                  number("fwmask", &RuleState::fwmask, 0, UINT32_MAX)};
 
 RuleState readRule(yaml::Node node, const std::string& path) {
   Map m(node, path);
   RuleState r;
   r.path = path;
   r.absent = readAbsent(m, path);
-  if (m.has("ip-from")) r.ipFrom = prefix(m.get("ip-from"), child(path, "ip-from"));
-  if (m.has("ip-to")) r.ipTo = prefix(m.get("ip-to"), child(path, "ip-to"));
+  readKeys(m, r, kRulePrefixes);
   if (r.ipFrom && r.ipTo && r.ipFrom->family() != r.ipTo->family()) fail(child(path, "ip-to"), "another family than ip-from");
   if (r.ipFrom) r.family = r.ipFrom->family();
   else if (r.ipTo) r.family = r.ipTo->family();
   if (m.has("family")) {
-    std::string f = text(m.get("family"), child(path, "family"));
-    if (f == "ipv4") r.family = IpAddress::Family::v4;
-    else if (f == "ipv6") r.family = IpAddress::Family::v6;
-    else fail(child(path, "family"), "expected ipv4 or ipv6, got \"" + f + "\"");
+    r.family = choice(m.get("family"), child(path, "family"), kFamilies) == 0 ? IpAddress::Family::v4 : IpAddress::Family::v6;
     if ((r.ipFrom && r.ipFrom->family() != r.family) || (r.ipTo && r.ipTo->family() != r.family))
       fail(child(path, "family"), "another family than the prefixes");
   }
-  if (m.has("priority")) r.priority = static_cast<uint32_t>(integer(m.get("priority"), child(path, "priority"), 0, UINT32_MAX));
-  if (m.has("route-table")) r.table = static_cast<uint32_t>(integer(m.get("route-table"), child(path, "route-table"), 1, UINT32_MAX));
-  if (m.has("fwmark")) r.fwmark = static_cast<uint32_t>(integer(m.get("fwmark"), child(path, "fwmark"), 0, UINT32_MAX));
-  if (m.has("fwmask")) r.fwmask = static_cast<uint32_t>(integer(m.get("fwmask"), child(path, "fwmask"), 0, UINT32_MAX));
+  readKeys(m, r, kRuleNumbers);
   if (!r.absent && !r.table) fail(child(path, "route-table"), "missing");
   m.finish();
   return r;
 }
 
-std::vector<std::string> globs(yaml::Node node, const std::string& path) {
-  return strings(node, path, [](yaml::Node g, const std::string& at) { return text(g, at); });
-}
+constexpr const char* kModes[] = {"merged", "replaced", "overridden"};  // ApplyMode's order
+constexpr std::tuple kOwnershipKeys{key("owned-interfaces", &Ownership::interfaces, As::Text),
+                                    key("ignore", &Ownership::ignore, As::Text),
+                                    key("route-protocol", &Ownership::routeProtocol, As::Protocol),
+                                    number("route-tables", &Ownership::routeTables, 1, UINT32_MAX)};
 
-void readApplyOptions(yaml::Node node, State& state) {
-  Map m(node, "fastlink-apply");
-  if (m.has("mode")) {
-    std::string s = text(m.get("mode"), "fastlink-apply.mode");
-    if (s == "merged") state.mode = ApplyMode::Merged;
-    else if (s == "replaced") state.mode = ApplyMode::Replaced;
-    else if (s == "overridden") state.mode = ApplyMode::Overridden;
-    else fail("fastlink-apply.mode", "expected merged, replaced or overridden, got \"" + s + "\"");
-  }
-  if (m.has("owned-interfaces")) state.ownership.interfaces = globs(m.get("owned-interfaces"), "fastlink-apply.owned-interfaces");
-  if (m.has("ignore")) state.ownership.ignore = globs(m.get("ignore"), "fastlink-apply.ignore");
-  if (m.has("route-protocol")) state.ownership.routeProtocol = routeProtocol(m.get("route-protocol"), "fastlink-apply.route-protocol");
-  if (m.has("route-tables")) {
-    state.ownership.routeTables.clear();
-    sequence(m.get("route-tables"), "fastlink-apply.route-tables", [&](yaml::Node t, const std::string& at) {
-      state.ownership.routeTables.push_back(static_cast<uint32_t>(integer(t, at, 1, UINT32_MAX)));
-    });
-  }
-  m.finish();
+void readApplyOptions(Map& m, State& state) {
+  if (m.has("mode")) state.mode = static_cast<ApplyMode>(choice(m.get("mode"), "fastlink-apply.mode", kModes));
+  readKeys(m, state.ownership, kOwnershipKeys);
 }
 
 /// The checks that need the whole document: duplicates, ports and controllers that agree,
@@ -563,7 +724,7 @@ void checkDocument(State& state) {
     if (!master.ports) continue;
     for (std::size_t i = 0; i < master.ports->size(); ++i) {
       const std::string& port = (*master.ports)[i];
-      std::string at = master.path + "." + subtreeOf(master.type) + ".port[" + std::to_string(i) + "]";
+      std::string at = master.path + "." + subtreeOf(master.type)->key + ".port[" + std::to_string(i) + "]";
       if (port == master.name) fail(at, master.name + " cannot be its own port");
       auto it = byName.find(port);
       if (it == byName.end()) continue;  // a port the host has: fine in merged mode, checked by the planner
@@ -630,7 +791,7 @@ void checkDocument(State& state) {
     if (iface.baseIface) {
       auto it = byName.find(*iface.baseIface);
       if (it != byName.end() && it->second->state == InterfaceAdmin::Absent)
-        fail(iface.path + "." + subtreeOf(iface.type) + ".base-iface", *iface.baseIface + " is absent (" + it->second->path + ")");
+        fail(iface.path + "." + subtreeOf(iface.type)->key + ".base-iface", *iface.baseIface + " is absent (" + it->second->path + ")");
     }
   }
   for (auto& route : state.routes) {
@@ -645,29 +806,23 @@ State readDocument(yaml::Node root) {
   State state;
   if (root.isNull()) return state;  // an empty document asks for nothing
   Map m(root, "");
-  if (m.has("fastlink-apply")) readApplyOptions(m.get("fastlink-apply"), state);
+  nested(m, "fastlink-apply", [&](Map& a) { readApplyOptions(a, state); });
   if (m.has("interfaces"))
     sequence(m.get("interfaces"), "interfaces", [&](yaml::Node n, const std::string& at) { state.interfaces.push_back(readInterface(n, at)); });
-  if (m.has("routes")) {
-    Map r(m.get("routes"), "routes");
+  nested(m, "routes", [&](Map& r) {
     if (r.has("config"))
       sequence(r.get("config"), "routes.config", [&](yaml::Node n, const std::string& at) { state.routes.push_back(readRoute(n, at)); });
     r.accept({"running"});
-    r.finish();
-  }
-  if (m.has("route-rules")) {
-    Map r(m.get("route-rules"), "route-rules");
+  });
+  nested(m, "route-rules", [&](Map& r) {
     if (r.has("config"))
       sequence(r.get("config"), "route-rules.config", [&](yaml::Node n, const std::string& at) { state.rules.push_back(readRule(n, at)); });
-    r.finish();
-  }
+  });
   m.accept({"dns-resolver"});
-  if (m.has("dns-resolver")) {
-    Map d(m.get("dns-resolver"), "dns-resolver");
+  nested(m, "dns-resolver", [&](Map& d) {
     if (d.has("config")) fail("dns-resolver.config", "DNS is not fastlink's (leave it out)");
     d.accept({"running"});
-    d.finish();
-  }
+  });
   m.finish();
   checkDocument(state);
   return state;
@@ -747,119 +902,17 @@ YAML::Node ipNode(const IpConfig& config) {
   return n;
 }
 
-YAML::Node names(const std::vector<std::string>& list, bool asMappings) {
-  YAML::Node out(YAML::NodeType::Sequence);
-  for (const auto& name : list) {
-    if (asMappings) {
-      YAML::Node p;
-      p["name"] = name;
-      out.push_back(p);
-    } else {
-      out.push_back(name);
-    }
-  }
-  return out;
-}
-
-YAML::Node vlanIdsNode(const BridgeVlanRange& r) {
-  YAML::Node n;
-  if (r.first == r.last) {
-    n["id"] = r.first;
-  } else {
-    n["id-range"]["min"] = r.first;
-    n["id-range"]["max"] = r.last;
-  }
-  return n;
-}
-
-/// nmstate's keys when they can say it (tagged VLANs and at most one native VLAN, untagged and
-/// PVID), else fastlink-vlans.
-YAML::Node portVlanNode(const std::vector<BridgeVlanRange>& vlans) {
-  const BridgeVlanRange* native = nullptr;
-  bool nmstateShape = !vlans.empty();
-  for (const auto& r : vlans) {
-    if (r.pvid && r.untagged && !native) native = &r;
-    else if (r.pvid || r.untagged) nmstateShape = false;
-  }
-  YAML::Node n;
-  if (nmstateShape && native && vlans.size() == 1) {
-    n["mode"] = "access";
-    n["tag"] = native->first;
-  } else if (nmstateShape) {
-    n["mode"] = "trunk";
-    YAML::Node tags(YAML::NodeType::Sequence);
-    for (const auto& r : vlans)
-      if (&r != native) tags.push_back(vlanIdsNode(r));
-    n["trunk-tags"] = tags;
-    n["enable-native"] = native != nullptr;
-    if (native) n["tag"] = native->first;
-  } else {
-    YAML::Node list(YAML::NodeType::Sequence);
-    for (const auto& r : vlans) {
-      YAML::Node e = vlanIdsNode(r);
-      e["pvid"] = r.pvid;
-      e["untagged"] = r.untagged;
-      list.push_back(e);
-    }
-    n["fastlink-vlans"] = list;
-  }
-  return n;
-}
-
 YAML::Node interfaceNode(const InterfaceState& iface) {
   YAML::Node n;
   n["name"] = iface.name;
   if (!iface.type.empty()) n["type"] = iface.type;
-  n["state"] = iface.state == InterfaceAdmin::Up ? "up" : iface.state == InterfaceAdmin::Down ? "down" : "absent";
+  n["state"] = kAdminStates[static_cast<std::size_t>(iface.state)];
   if (iface.state == InterfaceAdmin::Absent) return n;
-  if (iface.mtu) n["mtu"] = *iface.mtu;
-  if (iface.macAddress) n["mac-address"] = iface.macAddress->toString();
-  if (iface.description) n["description"] = *iface.description;
-  if (iface.controller) n["controller"] = *iface.controller;
-  if (iface.group) n["fastlink-group"] = *iface.group;
-  if (iface.ifindex) n["fastlink-ifindex"] = *iface.ifindex;
+  writeKeys(n, iface, kInterfaceKeys);
   if (iface.ipv4) n["ipv4"] = ipNode(*iface.ipv4);
   if (iface.ipv6) n["ipv6"] = ipNode(*iface.ipv6);
-  if (iface.type == "linux-bridge" && (iface.ports || iface.bridgeStp || iface.bridgeVlanFiltering)) {
-    YAML::Node b;
-    if (iface.bridgeStp) b["options"]["stp"]["enabled"] = *iface.bridgeStp;
-    if (iface.bridgeVlanFiltering) b["options"]["fastlink-vlan-filtering"] = *iface.bridgeVlanFiltering;
-    if (iface.ports) {
-      b["port"] = names(*iface.ports, true);
-      for (const auto& pv : iface.portVlans) {
-        auto at = std::find(iface.ports->begin(), iface.ports->end(), pv.port);
-        if (at != iface.ports->end()) b["port"][static_cast<std::size_t>(at - iface.ports->begin())]["vlan"] = portVlanNode(pv.vlans);
-      }
-    }
-    n["bridge"] = b;
-  }
-  if (iface.type == "bond") {
-    YAML::Node b;
-    if (iface.bondMode) b["mode"] = bondModeName(*iface.bondMode);
-    if (iface.bondMiimon) b["options"]["miimon"] = *iface.bondMiimon;
-    if (iface.ports) b["port"] = names(*iface.ports, false);
-    n["link-aggregation"] = b;
-  }
-  if (iface.type == "vlan") {
-    n["vlan"]["base-iface"] = iface.baseIface.value_or("");
-    n["vlan"]["id"] = *iface.vlanId;
-  }
-  if (iface.type == "vxlan") {
-    n["vxlan"]["id"] = *iface.vxlanId;
-    if (iface.baseIface) n["vxlan"]["base-iface"] = *iface.baseIface;
-    if (iface.vxlanRemote) n["vxlan"]["remote"] = iface.vxlanRemote->toString();
-    if (iface.vxlanLocal) n["vxlan"]["local"] = iface.vxlanLocal->toString();
-    if (iface.vxlanDstPort) n["vxlan"]["destination-port"] = *iface.vxlanDstPort;
-  }
-  if (iface.type == "vrf") {
-    n["vrf"]["route-table-id"] = *iface.vrfTable;
-    if (iface.ports) n["vrf"]["port"] = names(*iface.ports, false);
-  }
-  if (iface.type == "veth" && iface.vethPeer) n["veth"]["peer"] = *iface.vethPeer;
-  if (iface.type == "mac-vlan") {
-    n["mac-vlan"]["base-iface"] = iface.baseIface.value_or("");
-    if (iface.macvlanMode) n["mac-vlan"]["mode"] = macvlanModeName(*iface.macvlanMode);
-  }
+  // An options subtree with nothing in it is left out.
+  if (const Subtree* s = subtreeOf(iface.type)) s->write(n[s->key], iface);
   return n;
 }
 
@@ -873,10 +926,7 @@ YAML::Node documentNode(const State& state) {
     YAML::Node n;
     n["destination"] = r.destination.toStringWithLength();
     if (r.nextHopAddress) n["next-hop-address"] = r.nextHopAddress->toString();
-    if (r.nextHopInterface) n["next-hop-interface"] = *r.nextHopInterface;
-    if (r.metric) n["metric"] = *r.metric;
-    n["table-id"] = r.table;
-    if (r.protocol) n["fastlink-protocol"] = RouteNames::system().protocolName(static_cast<RouteProtocol>(*r.protocol));
+    writeKeys(n, r, kRouteKeys);
     if (r.absent) n["state"] = "absent";
     routes.push_back(n);
   }
@@ -884,13 +934,9 @@ YAML::Node documentNode(const State& state) {
   YAML::Node rules(YAML::NodeType::Sequence);
   for (const auto& r : state.rules) {
     YAML::Node n;
-    n["family"] = r.family == IpAddress::Family::v4 ? "ipv4" : "ipv6";
-    if (r.ipFrom) n["ip-from"] = r.ipFrom->toStringWithLength();
-    if (r.ipTo) n["ip-to"] = r.ipTo->toStringWithLength();
-    if (r.priority) n["priority"] = *r.priority;
-    if (r.table) n["route-table"] = *r.table;
-    if (r.fwmark) n["fwmark"] = *r.fwmark;
-    if (r.fwmask) n["fwmask"] = *r.fwmask;
+    n["family"] = kFamilies[r.family == IpAddress::Family::v4 ? 0 : 1];
+    writeKeys(n, r, kRulePrefixes);
+    writeKeys(n, r, kRuleNumbers);
     if (r.absent) n["state"] = "absent";
     rules.push_back(n);
   }
