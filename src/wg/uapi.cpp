@@ -130,6 +130,19 @@ void awaitDaemon(int fd, short events, std::chrono::milliseconds silence, const 
   }
 }
 
+/// One send() or recv() without blocking (`transfer`), repeated after EINTR and, while the
+/// socket is not ready, after awaitDaemon(); any other failure is thrown with `why`.
+template <class Transfer>
+std::size_t watched(int fd, short events, std::chrono::milliseconds silence, const std::string& operation,
+                    const char* why, Transfer transfer) {
+  for (;;) {
+    ssize_t n = transfer();
+    if (n >= 0) return static_cast<std::size_t>(n);
+    if (errno == EAGAIN) awaitDaemon(fd, events, silence, operation);
+    else if (errno != EINTR) throw systemError(errno, operation, why);
+  }
+}
+
 }  // namespace
 
 std::string uapiSetRequest(const WgDevice& d) {
@@ -259,34 +272,18 @@ std::string UapiBackend::exchange(const std::string& name, const std::string& re
   int fd = connectTo(socketPath(name));
   if (fd < 0) throw systemError(-fd, operation, "cannot reach the userspace WireGuard socket of \"" + name + "\"");
   Fd socket(fd);
-  // Without blocking: between the pieces the daemon is watched as awaitDaemon() says.
-  for (std::size_t sent = 0; sent < request.size();) {
-    ssize_t n = ::send(fd, request.data() + sent, request.size() - sent, MSG_NOSIGNAL | MSG_DONTWAIT);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      if (errno == EAGAIN) {
-        awaitDaemon(fd, POLLOUT, silence_, operation);
-        continue;
-      }
-      throw systemError(errno, operation, "sending to the userspace WireGuard socket failed");
-    }
-    sent += static_cast<std::size_t>(n);
-  }
+  for (std::size_t sent = 0; sent < request.size();)
+    sent += watched(fd, POLLOUT, silence_, operation, "sending to the userspace WireGuard socket failed", [&] {
+      return ::send(fd, request.data() + sent, request.size() - sent, MSG_NOSIGNAL | MSG_DONTWAIT);
+    });
   std::string reply;
   char buf[4096];
   // The reply ends with an empty line; the daemon keeps the connection open for more requests.
   while (!(reply.ends_with("\n\n") && reply.find("errno=") != std::string::npos)) {
-    ssize_t n = ::recv(fd, buf, sizeof buf, MSG_DONTWAIT);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      if (errno == EAGAIN) {
-        awaitDaemon(fd, POLLIN, silence_, operation);
-        continue;
-      }
-      throw systemError(errno, operation, "no reply from the userspace WireGuard socket");
-    }
+    std::size_t n = watched(fd, POLLIN, silence_, operation, "no reply from the userspace WireGuard socket",
+                            [&] { return ::recv(fd, buf, sizeof buf, MSG_DONTWAIT); });
     if (n == 0) break;
-    reply.append(buf, static_cast<std::size_t>(n));
+    reply.append(buf, n);
   }
   return reply;
 }
