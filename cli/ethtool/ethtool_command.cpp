@@ -20,6 +20,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "kit/args.hpp"
@@ -95,15 +96,7 @@ void printFailure(const Error& e, const std::string& device, std::string_view ac
     printError(e.reason());
 }
 
-// ---- -l / -L, -g / -G, -c / -C: settings by their table -------------------------------
-
-// A show command: the object read by `get`, as ethtool's text (6.1 has no JSON for -l, -g, -c).
-template <class Info>
-int showSettings(Context& ctx, const std::string& dev, Info (EthtoolApi::*get)(const Ifref&),
-                 std::string (*text)(std::string_view, const Info&)) {
-  std::fputs(text(dev, (ctx.netlink().ethtool().*get)(dev)).c_str(), stdout);
-  return kExitOk;
-}
+// ---- show commands; -L, -G, -C: settings by their table ---------------------------------
 
 /// ethtool's JSON: always indented, the array opened before the request so that a failure
 /// leaves `[ ]` on stdout as ethtool's does.
@@ -112,6 +105,17 @@ int printEthtoolJson(Produce produce) {
   JsonArrayWriter json(stdout, true);
   json.add(produce());
   json.finish();
+  return kExitOk;
+}
+
+// A show command: the object `read` gets (an EthtoolApi member, or a call of one), as ethtool's
+// text, or with --json as `json` makes it (none where 6.1 has no JSON: -l, -g, -c, -T, ...).
+template <class Read, class Info = std::invoke_result_t<Read, EthtoolApi&, const Ifref&>>
+int show(Context& ctx, const std::string& dev, Read read, std::string (*text)(std::string_view, const Info&),
+         nlohmann::ordered_json (*json)(std::string_view, const Info&) = nullptr) {
+  auto get = [&] { return std::invoke(read, ctx.netlink().ethtool(), Ifref(dev)); };
+  if (json && ctx.options().json) return printEthtoolJson([&] { return json(dev, get()); });
+  std::fputs(text(dev, get()).c_str(), stdout);
   return kExitOk;
 }
 
@@ -143,13 +147,6 @@ Info parseSettings(Args& args, std::string_view action, const char* noun) {
 }
 
 // ---- -k / -K -----------------------------------------------------------------------------
-
-int showFeatures(Context& ctx, const std::string& dev) {
-  EthtoolApi& et = ctx.netlink().ethtool();
-  if (ctx.options().json) return printEthtoolJson([&] { return featuresEthtoolJson(dev, et.features(dev)); });
-  std::fputs(featuresText(dev, et.features(dev)).c_str(), stdout);
-  return kExitOk;
-}
 
 // ethtool 6.1's report after -K. Nothing when every feature asked for is as asked and no other
 // changed. Otherwise "Actual changes:" on stdout, then, in the kernel's feature order, every
@@ -490,11 +487,6 @@ int showDriverInfo(Context& ctx, const std::string& dev) {
   return kExitOk;
 }
 
-int showTsInfo(Context& ctx, const std::string& dev) {
-  std::fputs(tsInfoText(dev, ctx.netlink().ethtool().tsInfo(dev)).c_str(), stdout);
-  return kExitOk;
-}
-
 // ethtool -P: the permanent address is rtnetlink's (IFLA_PERM_ADDRESS), as ethtool reads it;
 // LinkInfo keeps it among the attributes it does not decode.
 int showPermanentAddress(Context& ctx, const std::string& dev) {
@@ -504,15 +496,7 @@ int showPermanentAddress(Context& ctx, const std::string& dev) {
   return kExitOk;
 }
 
-// ---- --show-fec / --set-fec -----------------------------------------------------------------
-
-// ethtool --show-fec: with -I the FEC counters the driver keeps; --json, 6.1's JSON.
-int showFec(Context& ctx, const std::string& dev, bool statistics) {
-  EthtoolApi& et = ctx.netlink().ethtool();
-  if (ctx.options().json) return printEthtoolJson([&] { return fecJson(dev, et.fec(dev, statistics)); });
-  std::fputs(fecText(dev, et.fec(dev, statistics)).c_str(), stdout);
-  return kExitOk;
-}
+// ---- --set-fec -----------------------------------------------------------------------------
 
 /// ethtool 6.1's --set-fec status for a refused request: the kernel's refusal of an encoding
 /// name it does not know exits with it too.
@@ -593,15 +577,15 @@ constexpr EthtoolOption kOptions[] = {
     {"-A|--pause", false, [](Context& c, const std::string& d, Args& a, const EthtoolFlags&) {
        return c.netlink().ethtool().setPause(d, settingsOf<PauseInfo>(a, "-A", "pause parameter")), kExitOk; }},
     {"-c|--show-coalesce", false, [](Context& c, const std::string& d, Args& a, const EthtoolFlags&) {
-       return onlyDevice(a, "-c"), showSettings(c, d, &EthtoolApi::coalesce, coalesceText); }},
+       return onlyDevice(a, "-c"), show(c, d, &EthtoolApi::coalesce, coalesceText); }},
     {"-C|--coalesce", false, [](Context& c, const std::string& d, Args& a, const EthtoolFlags&) {
        return c.netlink().ethtool().setCoalesce(d, settingsOf<CoalesceInfo>(a, "-C", "coalescing parameter")), kExitOk; }},
     {"-g|--show-ring", false, [](Context& c, const std::string& d, Args& a, const EthtoolFlags&) {
-       return onlyDevice(a, "-g"), showSettings(c, d, &EthtoolApi::rings, ringsText); }},
+       return onlyDevice(a, "-g"), show(c, d, &EthtoolApi::rings, ringsText); }},
     {"-G|--set-ring", false, [](Context& c, const std::string& d, Args& a, const EthtoolFlags&) {
        return c.netlink().ethtool().setRings(d, settingsOf<RingsInfo>(a, "-G", "ring parameter")), kExitOk; }},
     {"-k|--show-features|--show-offload", true, [](Context& c, const std::string& d, Args& a, const EthtoolFlags&) {
-       return onlyDevice(a, "-k"), showFeatures(c, d); }},
+       return onlyDevice(a, "-k"), show(c, d, &EthtoolApi::features, featuresText, featuresEthtoolJson); }},
     {"-K|--features|--offload", false, [](Context& c, const std::string& d, Args& a, const EthtoolFlags&) { return setFeatures(c, d, a); }},
     {"-i|--driver", false, [](Context& c, const std::string& d, Args& a, const EthtoolFlags&) {
        return onlyDevice(a, "-i"), showDriverInfo(c, d); }},
@@ -616,7 +600,7 @@ constexpr EthtoolOption kOptions[] = {
     {"-n|-u|--show-nfc|--show-ntuple", false, nullptr, "showing flow classification rules (fastlink steer covers ntuple rules)"},
     {"-N|-U|--config-nfc|--config-ntuple", false, nullptr, "flow classification rules (fastlink steer covers ntuple rules)"},
     {"-T|--show-time-stamping", false, [](Context& c, const std::string& d, Args& a, const EthtoolFlags&) {
-       return onlyDevice(a, "-T"), showTsInfo(c, d); }},
+       return onlyDevice(a, "-T"), show(c, d, &EthtoolApi::tsInfo, tsInfoText); }},
     {"-x|--show-rxfh-indir|--show-rxfh", false, nullptr, "showing the RSS indirection table and key"},
     {"-X|--set-rxfh-indir|--rxfh", false, nullptr, "setting the RSS indirection table and key"},
     {"-f|--flash", false, nullptr, "flashing firmware"},
@@ -625,7 +609,7 @@ constexpr EthtoolOption kOptions[] = {
     {"-w|--get-dump", false, nullptr, "the firmware dump"},
     {"-W|--set-dump", false, nullptr, "the firmware dump flag"},
     {"-l|--show-channels", false, [](Context& c, const std::string& d, Args& a, const EthtoolFlags&) {
-       return onlyDevice(a, "-l"), showSettings(c, d, &EthtoolApi::channels, channelsText); }},
+       return onlyDevice(a, "-l"), show(c, d, &EthtoolApi::channels, channelsText); }},
     {"-L|--set-channels", false, [](Context& c, const std::string& d, Args& a, const EthtoolFlags&) {
        return c.netlink().ethtool().setChannels(d, settingsOf<ChannelsInfo>(a, "-L", "channel count")), kExitOk; }},
     {"--show-priv-flags", false, nullptr, "the driver's private flags"},
@@ -638,14 +622,16 @@ constexpr EthtoolOption kOptions[] = {
     {"--get-tunable", false, nullptr, "tunables"},
     {"--set-tunable", false, nullptr, "tunables"},
     {"--reset", false, nullptr, "resetting components"},
+    // With -I the FEC counters the driver keeps.
     {"--show-fec", true, [](Context& c, const std::string& d, Args& a, const EthtoolFlags& f) {
-       return onlyDevice(a, "--show-fec"), showFec(c, d, f.statistics); }},
+       auto read = [&](EthtoolApi& et, const Ifref& dev) { return et.fec(dev, f.statistics); };
+       return onlyDevice(a, "--show-fec"), show(c, d, read, fecText, fecJson); }},
     {"--set-fec", false, [](Context& c, const std::string& d, Args& a, const EthtoolFlags&) { return setFec(c, d, a); }},
     {"-Q|--per-queue", false, nullptr, "per-queue commands"},
     {"--cable-test", true, nullptr, "the cable test"},
     {"--cable-test-tdr", true, nullptr, "the cable test"},
     {"--show-tunnels", false, [](Context& c, const std::string& d, Args& a, const EthtoolFlags&) {
-       return onlyDevice(a, "--show-tunnels"), std::fputs(tunnelInfoText(d, c.netlink().ethtool().tunnelInfo(d)).c_str(), stdout), kExitOk; }},
+       return onlyDevice(a, "--show-tunnels"), show(c, d, &EthtoolApi::tunnelInfo, tunnelInfoText); }},
     {"--show-module", true, nullptr, "transceiver module settings"},
     {"--set-module", false, nullptr, "transceiver module settings"},
 };

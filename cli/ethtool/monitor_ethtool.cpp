@@ -1,6 +1,6 @@
 // `fastlink monitor ethtool`: an EthtoolEventStream printed with the show commands' formats
-// (ethtool_print.hpp), since ethtool --monitor prints a notification as `ethtool -l/-g/-k/-c`
-// prints the object, after an empty line.
+// (ethtool_print.hpp), since ethtool --monitor prints a notification as `ethtool -l/-g/-k/-c/
+// --show-fec` prints the object, after an empty line.
 #include "ethtool/monitor_ethtool.hpp"
 
 #include <cstdio>
@@ -30,6 +30,7 @@ Rendered render(const EthtoolEvent& e, const std::string& dev, bool json) {
     case EthtoolEventKind::Rings: return as(*e.rings(), ringsText, settings);
     case EthtoolEventKind::Features: return as(*e.features(), featuresText, featuresJson);
     case EthtoolEventKind::Coalesce: return as(*e.coalesce(), coalesceText, settings);
+    case EthtoolEventKind::Fec: return as(*e.fec(), fecText, fecJson);
   }
   return {};
 }

@@ -169,19 +169,26 @@ ConntrackNat parseNat(std::string_view text, std::string_view keyword) {
 /// kernel memory each). 64 MiB holds ~60,000; the kernel charges only what is queued.
 constexpr int kEventBufferBytes = 64 * 1024 * 1024;
 
+/// Calls `each` with every word of a comma-separated list, empty ones included (so "A,,B" and
+/// "A," reach the caller's error for an empty word).
+template <class Each>
+void forEachListed(std::string_view text, Each each) {
+  for (std::size_t start = 0;;) {
+    std::size_t comma = text.find(',', start);
+    each(text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
+    if (comma == std::string_view::npos) return;
+    start = comma + 1;
+  }
+}
+
 uint32_t parseStatus(std::string_view text) {
   uint32_t bits = 0;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    std::size_t comma = text.find(',', start);
-    std::string_view word = text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+  forEachListed(text, [&](std::string_view word) {
     bool found = false;
     for (const auto& s : kStatusNames)
       if (word == s.name) bits |= s.bit, found = true;
     if (!found) throw UsageError(fmt::format("--status: \"{}\" is not a status (ASSURED, SEEN_REPLY, FIXED_TIMEOUT, EXPECTED, UNSET)", word));
-    if (comma == std::string_view::npos) break;
-    start = comma + 1;
-  }
+  });
   return bits;
 }
 
@@ -210,18 +217,13 @@ std::vector<uint8_t> parseLabels(Command& c, std::string_view text, std::string_
       throw UsageError(fmt::format("{}: cannot read the label names of {}: {}", keyword, kConnlabelFile, std::strerror(errno)));
   }
   std::vector<uint8_t> bits(kKernelLabelBits / 8, 0);
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    std::size_t comma = text.find(',', start);
-    std::string_view name = text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+  forEachListed(text, [&](std::string_view name) {
     std::optional<unsigned> bit = c.labelMap->byName(name);
     if (!bit) throw UsageError(fmt::format("{}: unknown label '{}' (not in {})", keyword, name, kConnlabelFile));
     if (*bit >= kKernelLabelBits)
       throw UsageError(fmt::format("{}: label '{}' is bit {}; the kernel holds bits 0-{}", keyword, name, *bit, kKernelLabelBits - 1));
     bits[*bit / 8] |= static_cast<uint8_t>(1u << (*bit % 8));
-    if (comma == std::string_view::npos) break;
-    start = comma + 1;
-  }
+  });
   return bits;
 }
 
@@ -246,6 +248,11 @@ Command parse(Args& args) {
       word = word.substr(0, word.find('='));
     }
     auto value = [&]() { return inlineValue ? *inlineValue : args.value(word); };
+    // conntrack's optional argument: --option=VALUE, or a next word that is not an option.
+    auto optionalValue = [&]() -> std::optional<std::string> {
+      if (inlineValue || args.done() || args.peek().starts_with('-')) return inlineValue;
+      return args.next();
+    };
     if (Verb v = verbOf(word); v != Verb::None) {
       if (c.verb != Verb::None) throw UsageError(fmt::format("{}: only one command at a time", word));
       c.verb = v;
@@ -278,9 +285,8 @@ Command parse(Args& args) {
       // Names are looked up once the command line is known to be whole (below).
       labelWords.emplace_back(word == "--label-add" ? "--label-add" : "-l", value());
     } else if (word == "--label-del") {
-      // conntrack's optional argument: without one, every label goes.
-      std::optional<std::string> v = inlineValue;
-      if (!v && !args.done() && !args.peek().starts_with('-')) v = args.next();
+      // Without its optional argument, every label goes.
+      std::optional<std::string> v = optionalValue();
       labelDelSeen = true;
       if (v) labelWords.emplace_back("--label-del", *v);
     } else if (word == "-f" || word == "--family") {
@@ -289,10 +295,7 @@ Command parse(Args& args) {
       else if (v == "ipv6") c.filter.family = IpAddress::Family::v6;
       else throw UsageError(fmt::format("{}: \"{}\" is not ipv4 or ipv6", word, v));
     } else if (word == "-o" || word == "--output") {
-      std::string v = value();
-      for (std::size_t start = 0; start <= v.size();) {
-        std::size_t comma = v.find(',', start);
-        std::string opt = v.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      forEachListed(value(), [&](std::string_view opt) {
         if (opt == "extended") c.extended = true;
         else if (opt == "id") c.showId = true;
         else if (opt == "timestamp") c.timestamp = true;
@@ -301,33 +304,23 @@ Command parse(Args& args) {
         else if (opt == "userspace") {
           // conntrack prints [USERSPACE] with or without it, and so does fastlink.
         } else throw UsageError(fmt::format("{}: \"{}\" is not supported (extended, id, timestamp, ktimestamp, labels, userspace)", word, opt));
-        if (comma == std::string::npos) break;
-        start = comma + 1;
-      }
+      });
     } else if (word == "-n" || word == "--src-nat" || word == "-g" || word == "--dst-nat") {
-      // conntrack's optional argument: --src-nat=ADDR, or a next word that is not an option.
       bool src = word == "-n" || word == "--src-nat";
       (src ? c.srcNatSelector : c.dstNatSelector) = true;
-      std::optional<std::string> v = inlineValue;
-      if (!v && !args.done() && !args.peek().starts_with('-')) v = args.next();
-      if (v) (src ? c.srcNat : c.dstNat) = parseNat(*v, word);
+      if (std::optional<std::string> v = optionalValue()) (src ? c.srcNat : c.dstNat) = parseNat(*v, word);
     } else if (word == "-j" || word == "--any-nat") {
       c.filter.anyNat = true;
     } else if (word == "-b" || word == "--buffer-size") {
       c.bufferSize = static_cast<int>(parseInteger(value(), word, 4096, 1 << 30));
     } else if (word == "-e" || word == "--event-mask") {
-      std::string v = value();
-      for (std::size_t start = 0; start <= v.size();) {
-        std::size_t comma = v.find(',', start);
-        std::string e = v.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      forEachListed(value(), [&](std::string_view e) {
         if (e == "NEW") c.eventMask |= 1u << conntrack_group::kNew;
         else if (e == "UPDATE") c.eventMask |= 1u << conntrack_group::kUpdate;
         else if (e == "DESTROY") c.eventMask |= 1u << conntrack_group::kDestroy;
         else if (e == "ALL") c.eventMask = 0;
         else throw UsageError(fmt::format("{}: \"{}\" is not NEW, UPDATE, DESTROY or ALL", word, e));
-        if (comma == std::string::npos) break;
-        start = comma + 1;
-      }
+      });
     } else {
       throw UsageError(fmt::format("unknown option \"{}\" in \"{}\"", word, args.text()));
     }
@@ -424,6 +417,13 @@ std::string ctimeText(uint64_t ns) {
   return text;
 }
 
+/// Calls `each` with the number of every set bit of a label bitmap, lowest first.
+template <class Each>
+void forEachLabel(const std::vector<uint8_t>& labels, Each each) {
+  for (unsigned bit = 0; bit < labels.size() * 8; ++bit)
+    if ((labels[bit / 8] >> (bit % 8)) & 1) each(bit);
+}
+
 void putTuple(OutBuffer& out, const ConntrackTuple& t) {
   out.put("src=").putIp(t.src).put(" dst=").putIp(t.dst).put(' ');
   if (t.srcPort && t.dstPort) out.put("sport=").putUint(*t.srcPort).put(" dport=").putUint(*t.dstPort).put(' ');
@@ -439,7 +439,6 @@ void putCounters(OutBuffer& out, const std::optional<ConntrackCounters>& c) {
 
 /// One entry as `conntrack -L` prints it (no line break; a trailing space is removed).
 void putEntry(OutBuffer& out, const ConntrackEntry& e, const Command& c) {
-  std::size_t start = out.held();
   if (c.extended) {
     std::string fam = fmt::format("{:<8} {} ", e.family == IpAddress::Family::v4 ? "ipv4" : "ipv6",
                                   e.family == IpAddress::Family::v4 ? 2 : 10);
@@ -476,13 +475,12 @@ void putEntry(OutBuffer& out, const ConntrackEntry& e, const Command& c) {
   // Labels by name, when a map was read (-o labels, -l, --label-*); conntrack -D prints none.
   if (e.labels && c.labelMap && c.labelMap->usable() && c.verb != Verb::Delete) {
     std::string text = "labels=";
-    for (unsigned bit = 0; bit < e.labels->size() * 8; ++bit)
-      if (((*e.labels)[bit / 8] >> (bit % 8)) & 1)
-        if (std::string_view name = c.labelMap->name(bit); !name.empty()) text.append(name).push_back(',');
+    forEachLabel(*e.labels, [&](unsigned bit) {
+      if (std::string_view name = c.labelMap->name(bit); !name.empty()) text.append(name).push_back(',');
+    });
     text.pop_back();  // the last ',' (or, with no named bit, the '=': libnetfilter_conntrack's "labels")
     out.put(text).put(' ');
   }
-  (void)start;
 }
 
 void endLine(OutBuffer& out) {
@@ -528,12 +526,11 @@ void putJson(JsonOut& j, const ConntrackEntry& e, const Command& c) {
   if (e.labels) {
     // Every set bit: its connlabel.conf name when one is known, else its number.
     j.key("labels").beginArray();
-    for (unsigned bit = 0; bit < e.labels->size() * 8; ++bit) {
-      if (!(((*e.labels)[bit / 8] >> (bit % 8)) & 1)) continue;
+    forEachLabel(*e.labels, [&](unsigned bit) {
       std::string_view name = c.labelMap ? c.labelMap->name(bit) : std::string_view();
       if (name.empty()) j.value(uint32_t{bit});
       else j.value(name);
-    }
+    });
     j.endArray();
   }
 }

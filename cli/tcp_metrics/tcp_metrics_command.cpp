@@ -92,6 +92,14 @@ void writeEntry(FieldOut& f, const TcpMetricsEntry& e, bool deleted) {
   if (e.source) f.any("source", " source {}", e.source->toString());
 }
 
+/// One entry as its text line, outside any JSON writer (`deleted`: -s -s flush's "Deleted ").
+void printTextLine(const TcpMetricsEntry& e, bool deleted) {
+  std::string line;
+  FieldOut f(line);
+  writeEntry(f, e, deleted);
+  std::fputs((line + "\n").c_str(), stdout);
+}
+
 int run(Context& ctx, Args& args, Verb verb) {
   if (ctx.options().family == FamilyOption::Link)  // ip: "Unsupported protocol family: 17" (1)
     throw BadValueError("tcp_metrics: -0 is not a family tcp_metrics has (-4, -6)");
@@ -143,20 +151,22 @@ int run(Context& ctx, Args& args, Verb verb) {
       return reportFailure(e);
     }
     // ip answers a get outside its JSON writer: text, also with -j.
-    std::string line;
-    FieldOut f(line);
-    writeEntry(f, entry, false);
-    std::fputs((line + "\n").c_str(), stdout);
+    printTextLine(entry, false);
     return kExitOk;
   }
+  // The entries the selectors keep; false when the dump failed (reported).
   std::vector<TcpMetricsEntry> entries;
-  try {
-    for (TcpMetricsEntry& e : metrics.list())
-      if (sel.selects(e)) entries.push_back(std::move(e));
-  } catch (const Error& e) {
-    reportFailure(e);
-    return kExitBadValue;  // ip: "Dump terminated" / "Flush terminated", exit status 1
-  }
+  auto readSelected = [&] {
+    try {
+      for (TcpMetricsEntry& e : metrics.list())
+        if (sel.selects(e)) entries.push_back(std::move(e));
+      return true;
+    } catch (const Error& e) {
+      reportFailure(e);
+      return false;
+    }
+  };
+  if (!readSelected()) return kExitBadValue;  // ip: "Dump terminated" / "Flush terminated", exit status 1
   if (verb == Verb::Show) {
     printRecords(entries, ctx.options().json, ctx.options().pretty,
                  [&](FieldOut& f, const TcpMetricsEntry& e) { writeEntry(f, e, false); });
@@ -174,12 +184,7 @@ int run(Context& ctx, Args& args, Verb verb) {
     }
     try {
       for (const TcpMetricsEntry& e : entries) {
-        if (stats >= 2) {
-          std::string line;
-          FieldOut f(line);
-          writeEntry(f, e, true);
-          std::fputs((line + "\n").c_str(), stdout);
-        }
+        if (stats >= 2) printTextLine(e, true);
         metrics.remove(e.destination, e.source);
       }
     } catch (const Error& e) {
@@ -188,13 +193,7 @@ int run(Context& ctx, Args& args, Verb verb) {
     }
     if (stats) std::printf("\n*** Round %d, deleting %zu entries ***\n", round + 1, entries.size());
     entries.clear();
-    try {
-      for (TcpMetricsEntry& e : metrics.list())
-        if (sel.selects(e)) entries.push_back(std::move(e));
-    } catch (const Error& e) {
-      reportFailure(e);
-      return kExitBadValue;
-    }
+    if (!readSelected()) return kExitBadValue;
   }
 }
 

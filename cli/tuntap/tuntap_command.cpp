@@ -234,31 +234,27 @@ int show(Context& ctx, Args& args) {
 
 // ---- add / del -------------------------------------------------------------------------------
 
-/// ip tuntap exits 1 when an ioctl or the kernel refuses (`ioctl(TUNSETIFF): Device or resource
-/// busy`), not the 2 of ip's rtnetlink objects (measured on ip 6.1).
-int failed(const Error& e) {
-  reportFailure(e);
-  return kExitBadValue;
+/// Runs `send`. ip tuntap exits 1 when an ioctl or the kernel refuses (`ioctl(TUNSETIFF): Device
+/// or resource busy`), not the 2 of ip's rtnetlink objects (measured on ip 6.1).
+template <class Send>
+int sendReporting(Send send) {
+  try {
+    send();
+  } catch (const Error& e) {
+    reportFailure(e);
+    return kExitBadValue;
+  }
+  return kExitOk;
 }
 
 int add(Context& ctx, Args& args) {
   ParsedTunTap p = parseArgs(args, true);
-  try {
-    ctx.netlink().tuntap().add(p.info);
-  } catch (const Error& e) {
-    return failed(e);
-  }
-  return kExitOk;
+  return sendReporting([&] { ctx.netlink().tuntap().add(p.info); });
 }
 
 int del(Context& ctx, Args& args) {
   ParsedTunTap p = parseArgs(args, false);
-  try {
-    ctx.netlink().tuntap().del(p.info.name, p.info.mode);
-  } catch (const Error& e) {
-    return failed(e);
-  }
-  return kExitOk;
+  return sendReporting([&] { ctx.netlink().tuntap().del(p.info.name, p.info.mode); });
 }
 
 /// A batch line. Only del is a netlink request; it goes by name, so a batch cannot check the

@@ -1,7 +1,8 @@
 // ethtool notifications as typed events: the kernel's ethtool family announces every change of
-// a device's channels, rings, features or coalescing on its "monitor" multicast group, with the
-// same attributes as the GET reply of that kind. An EthtoolEventStream decodes them into the
-// objects of fastlink/ethtool.hpp (ChannelsInfo, RingsInfo, FeaturesInfo, CoalesceInfo).
+// a device's channels, rings, features, coalescing or FEC on its "monitor" multicast group, with
+// the same attributes as the GET reply of that kind. An EthtoolEventStream decodes them into the
+// objects of fastlink/ethtool.hpp (ChannelsInfo, RingsInfo, FeaturesInfo, CoalesceInfo,
+// FecSettings).
 //
 //   fastlink::Netlink nl;
 //   fastlink::EthtoolEventStream events(nl);                  // ethtool --monitor
@@ -32,14 +33,14 @@ class Netlink;
 
 /// The notifications the library decodes (ETHTOOL_MSG_*_NTF). Others (link modes, pause, EEE,
 /// ...) are not decoded: decodeEthtoolEvent returns std::nullopt for them.
-enum class EthtoolEventKind : uint8_t { Channels, Rings, Features, Coalesce };
+enum class EthtoolEventKind : uint8_t { Channels, Rings, Features, Coalesce, Fec };
 
-/// "channels", "rings", "features", "coalesce".
+/// "channels", "rings", "features", "coalesce", "fec".
 std::string_view ethtoolEventKindName(EthtoolEventKind kind);
 
 /// One decoded ethtool notification.
 struct EthtoolEvent {
-  using Object = std::variant<std::monostate, ChannelsInfo, RingsInfo, FeaturesInfo, CoalesceInfo>;
+  using Object = std::variant<std::monostate, ChannelsInfo, RingsInfo, FeaturesInfo, CoalesceInfo, FecSettings>;
 
   EthtoolEventKind kind = EthtoolEventKind::Channels;
   uint32_t ifindex = 0;  ///< the device (the notification's request header)
@@ -52,6 +53,8 @@ struct EthtoolEvent {
   const RingsInfo* rings() const { return std::get_if<RingsInfo>(&object); }
   const FeaturesInfo* features() const { return std::get_if<FeaturesInfo>(&object); }
   const CoalesceInfo* coalesce() const { return std::get_if<CoalesceInfo>(&object); }
+  /// The FEC settings after a change (no statistics: a notification carries none).
+  const FecSettings* fec() const { return std::get_if<FecSettings>(&object); }
 };
 
 /// Decodes one notification of the ethtool family. std::nullopt for a kind it does not decode

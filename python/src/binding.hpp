@@ -283,6 +283,7 @@ void bindApply(nb::module_& m);                               // apply.cpp: fast
 void bindNexthopsAndBridge(nb::module_& m, nb::class_<PyNetlink>& netlink);  // nexthop_bridge.cpp
 void bindTc(nb::module_& m, nb::class_<PyNetlink>& netlink);                 // tc.cpp
 void bindEthtool(nb::module_& m, nb::class_<PyNetlink>& netlink);            // ethtool.cpp
+void bindPotentialRouters(nb::module_& m, nb::class_<PyNetlink>& netlink);   // tunnel_prl.cpp
 void bindWireGuard(nb::module_& m, nb::class_<PyNetlink>& netlink);          // wireguard.cpp (with libsodium)
 
 // ---- batch results ------------------------------------------------------------------------------

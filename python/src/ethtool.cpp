@@ -1,5 +1,6 @@
-// ethtool over netlink (`ethtool -l/-L -g/-G -k/-K -c/-C -S`): ChannelsInfo, RingsInfo,
-// CoalesceInfo, features as a {name: Feature} view and nl.ethtool.
+// ethtool over netlink (`ethtool -l/-L -g/-G -k/-K -c/-C -S --show-fec/--set-fec
+// --show-tunnels`): ChannelsInfo, RingsInfo, CoalesceInfo, FecSettings, TunnelOffloadInfo,
+// features as a {name: Feature} view and nl.ethtool.
 #include <nanobind/stl/map.h>
 #include <nanobind/stl/pair.h>
 
@@ -47,6 +48,28 @@ void bindEthtoolTypes(nb::module_& m) {
       .rw("stats_block_usecs", &CoalesceInfo::statsBlockUsecs)
       .rw("rate_sample_interval", &CoalesceInfo::rateSampleInterval)
       .done();
+  Fields<FecCounter> fecCounter(m, "FecCounter", "One FEC counter (`ethtool -I --show-fec`): the total and each lane's.");
+  fecCounter.ro("total", &FecCounter::total).ro("lanes", &FecCounter::lanes, "per lane, when the driver counts so").done();
+  Fields<FecStats> fecStats(m, "FecStats", "FEC statistics; a counter the driver does not keep is None.");
+  fecStats.ro("corrected_blocks", &FecStats::correctedBlocks)
+      .ro("uncorrectable_blocks", &FecStats::uncorrectableBlocks)
+      .ro("corrected_bits", &FecStats::correctedBits)
+      .done();
+  Fields<FecSettings> fec(m, "FecSettings",
+                          "Forward error correction (`ethtool --show-fec`); encodings are linux/ethtool.h's "
+                          "ETHTOOL_FEC_* bits (OFF 4, RS 8, BASER 16, LLRS 32).");
+  fec.rw("modes", &FecSettings::modes, "the configured encodings; on set the whole set")
+      .rw("automatic", &FecSettings::automatic, "`auto`: the driver picks the encoding by the link")
+      .ro("active", &FecSettings::active, "the encoding in use, one bit (reported only)")
+      .ro("stats", &FecSettings::stats, "with statistics=True (reported only)")
+      .done();
+  Fields<UdpTunnelTable> udp(m, "UdpTunnelTable", "One UDP tunnel port table of a NIC (`ethtool --show-tunnels`).");
+  udp.ro("size", &UdpTunnelTable::size)
+      .ro("types", &UdpTunnelTable::types, "the tunnel types it takes ('vxlan', 'geneve', ...); [] : static entries")
+      .ro("entries", &UdpTunnelTable::entries, "[(port, type), ...]")
+      .done();
+  Fields<TunnelOffloadInfo> tunnels(m, "TunnelOffloadInfo", "A device's tunnel offload information (`ethtool --show-tunnels`).");
+  tunnels.ro("udp_tables", &TunnelOffloadInfo::udpTables).done();
   nb::class_<Feature>(m, "Feature", "One offload as `ethtool -k` shows it.")
       .def_ro("name", &Feature::name)
       .def_ro("active", &Feature::active, "on now")
@@ -104,7 +127,15 @@ void bindEthtool(nb::module_& m, nb::class_<PyNetlink>& netlink) {
         nb::dict out;
         for (const auto& stat : stats) out[nb::str(stat.name.c_str())] = stat.value;
         return out;
-      }, "dev"_a, "ethtool -S DEV: {name: value} in the driver's order");
+      }, "dev"_a, "ethtool -S DEV: {name: value} in the driver's order")
+      .def("fec", [](PyEthtool& s, const Ifref& dev, bool statistics) {
+        return unlocked([&] { return s.api().fec(dev, statistics); });
+      }, "dev"_a, "statistics"_a = false, "ethtool --show-fec DEV (statistics: ethtool -I --show-fec DEV)")
+      .def("set_fec", [](PyEthtool& s, const Ifref& dev, const fastlink::FecSettings& fec) {
+        unlocked([&] { s.api().setFec(dev, fec); });
+      }, "dev"_a, "fec"_a, "ethtool --set-fec DEV encoding ... (modes and automatic; unset ones are not sent)")
+      .def("tunnel_info", [](PyEthtool& s, const Ifref& dev) { return unlocked([&] { return s.api().tunnelInfo(dev); }); },
+           "dev"_a, "ethtool --show-tunnels DEV");
   addApi<PyEthtool>(netlink, "ethtool");
 }
 

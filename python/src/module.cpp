@@ -106,6 +106,7 @@ NB_MODULE(_fastlink, m) {
   bindNexthopsAndBridge(m, netlink);
   bindTc(m, netlink);
   bindEthtool(m, netlink);
+  bindPotentialRouters(m, netlink);
 #ifdef FASTLINK_PY_WIREGUARD
   bindWireGuard(m, netlink);
 #endif

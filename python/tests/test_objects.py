@@ -129,3 +129,62 @@ def test_ethtool_channels_and_features(nl, ns):
             nl.ethtool.set_features("et0", {"rx-gro-list": "yes"})
     finally:
         ip(ns, "link", "del", "et0")
+
+
+def ethtool_status(ns, *argv):
+    return subprocess.run(["ip", "netns", "exec", ns, "ethtool", *argv], capture_output=True, text=True)
+
+
+def test_ethtool_fec_and_tunnel_info_refused_as_ethtool_refuses_them(nl, ns):
+    # veth has neither FEC nor UDP tunnel offload (netdevsim, which has both, is VM only): each
+    # call fails where ethtool fails, with the kernel's errno and extack, and nothing is sent for
+    # a setting the binding refuses.
+    ip(ns, "link", "add", "et0", "type", "veth", "peer", "name", "et1")
+    try:
+        assert ethtool_status(ns, "--show-fec", "et0").returncode != 0
+        with pytest.raises(fastlink.Error) as fec:
+            nl.ethtool.fec("et0", statistics=True)
+        assert fec.value.errno == errno.EOPNOTSUPP and "et0" in fec.value.operation
+        with pytest.raises(fastlink.Error) as set_fec:
+            nl.ethtool.set_fec("et0", fastlink.FecSettings(modes=8, automatic=False))
+        assert set_fec.value.errno == errno.EOPNOTSUPP
+        shown = ethtool_status(ns, "--show-tunnels", "et0")
+        assert "device does not report tunnel offload info" in shown.stderr
+        with pytest.raises(fastlink.Error) as tunnels:
+            nl.ethtool.tunnel_info("et0")
+        assert tunnels.value.extack == "device does not report tunnel offload info"
+        with pytest.raises(fastlink.Error) as missing:
+            nl.ethtool.tunnel_info("nosuch0")
+        assert missing.value.errno == errno.ENODEV
+        settings = fastlink.FecSettings(modes=8 | 16, automatic=True)
+        assert (settings.modes, settings.automatic, settings.active, settings.stats) == (24, True, None, None)
+        assert repr(settings) == "FecSettings(modes=24, automatic=True)"
+        with pytest.raises(TypeError, match="no field 'active'"):
+            fastlink.FecSettings(active=8)  # reported only
+        with pytest.raises(TypeError):
+            nl.ethtool.set_fec("et0", {"modes": 8})
+    finally:
+        ip(ns, "link", "del", "et0")
+
+
+def test_potential_routers_refused_off_a_sit_device(nl, ns):
+    # The PRL ioctls exist only on a sit device (this host lacks sit; the VM tests them in C++):
+    # anything else is refused with the driver's errno, a bad address before anything is sent.
+    ip(ns, "link", "add", "et0", "type", "veth", "peer", "name", "et1")
+    try:
+        with pytest.raises(fastlink.Error) as listed:
+            nl.potential_routers.list("et0")
+        assert listed.value.errno == errno.EOPNOTSUPP
+        with pytest.raises(fastlink.Error) as added:
+            nl.potential_routers.add("et0", "192.0.2.1", is_default=True)
+        assert added.value.errno == errno.EOPNOTSUPP and "prl-default 192.0.2.1 dev et0" in added.value.operation
+        with pytest.raises(fastlink.Error) as gone:
+            nl.potential_routers.remove("nosuch0", "192.0.2.1")
+        assert gone.value.errno == errno.ENODEV
+        with pytest.raises(fastlink.Error) as bad:
+            nl.potential_routers.change("et0", "192.0.2.300", False)
+        assert bad.value.errno == errno.EINVAL
+        router = fastlink.PotentialRouter(address="192.0.2.1", is_default=True)
+        assert repr(router) == "PotentialRouter(address='192.0.2.1', is_default=True)"
+    finally:
+        ip(ns, "link", "del", "et0")

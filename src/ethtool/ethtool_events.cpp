@@ -23,7 +23,8 @@ constexpr const char* kMonitorGroup = "monitor";  // ETHTOOL_MCGRP_MONITOR_NAME
 // ETHTOOL_A_CHANNELS_HEADER, ETHTOOL_A_FEATURES_HEADER, ...), which names the device.
 constexpr uint16_t kHeaderAttr = 1;
 static_assert(ETHTOOL_A_CHANNELS_HEADER == kHeaderAttr && ETHTOOL_A_RINGS_HEADER == kHeaderAttr &&
-              ETHTOOL_A_FEATURES_HEADER == kHeaderAttr && ETHTOOL_A_COALESCE_HEADER == kHeaderAttr);
+              ETHTOOL_A_FEATURES_HEADER == kHeaderAttr && ETHTOOL_A_COALESCE_HEADER == kHeaderAttr &&
+              ETHTOOL_A_FEC_HEADER == kHeaderAttr);
 
 Error malformed(const std::string& why) {
   return Error(make_error_code(Errc::malformed_reply), "ethtool notification", why);
@@ -35,6 +36,7 @@ std::optional<EthtoolEventKind> kindOf(uint8_t cmd) {
     case ETHTOOL_MSG_RINGS_NTF: return EthtoolEventKind::Rings;
     case ETHTOOL_MSG_FEATURES_NTF: return EthtoolEventKind::Features;
     case ETHTOOL_MSG_COALESCE_NTF: return EthtoolEventKind::Coalesce;
+    case ETHTOOL_MSG_FEC_NTF: return EthtoolEventKind::Fec;
     default: return std::nullopt;
   }
 }
@@ -56,6 +58,7 @@ void readObject(const nlmsghdr* m, EthtoolEvent& out, const std::vector<std::str
     case EthtoolEventKind::Rings: out.object = genl::decodeRings(m); return;
     case EthtoolEventKind::Features: out.object = genl::decodeFeatures(m, featureNames); return;
     case EthtoolEventKind::Coalesce: out.object = genl::decodeCoalesce(m); return;
+    case EthtoolEventKind::Fec: out.object = genl::decodeFec(m); return;
   }
 }
 
@@ -67,6 +70,7 @@ std::string_view ethtoolEventKindName(EthtoolEventKind kind) {
     case EthtoolEventKind::Rings: return "rings";
     case EthtoolEventKind::Features: return "features";
     case EthtoolEventKind::Coalesce: return "coalesce";
+    case EthtoolEventKind::Fec: return "fec";
   }
   return "?";
 }

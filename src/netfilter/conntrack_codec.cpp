@@ -205,9 +205,12 @@ void requireTuple(const ConntrackEntry& e, const std::string& operation) {
   if (icmp && (e.orig.srcPort || e.orig.dstPort)) throw rtnl::invalid(operation, "ICMP has no ports");
 }
 
-/// A request of `verb` carrying `wire`, the members of `e` that verb sends.
-Request entryRequest(uint8_t msg, uint16_t flags, const char* verb, const Entry& e, const Entry& wire) {
+/// A request of `verb` carrying `wire`, the members of `e` that verb sends; `check`, when
+/// given, refuses what only this verb cannot send (with the same operation text).
+Request entryRequest(uint8_t msg, uint16_t flags, const char* verb, const Entry& e, const Entry& wire,
+                     void (*check)(const Entry&, const std::string& operation) = nullptr) {
   std::string operation = describe(verb, e);
+  if (check) check(e, operation);
   requireTuple(e, operation);
   MessageWriter w(conntrackMessageType(msg), flags);
   putNfgen(w, e.family);
@@ -343,15 +346,16 @@ bool ConntrackFilter::matches(const ConntrackEntry& e) const {
 }
 
 Request ConntrackRequests::create(const ConntrackEntry& entry) {
-  using namespace netfilter;
-  std::string operation = describe("-I", entry);
-  if (!entry.timeout) throw rtnl::invalid(operation, "a new entry needs a timeout (-t)");
-  for (const auto* nat : {&entry.srcNat, &entry.dstNat})
-    if (*nat && (*nat)->address.family() != entry.family) throw rtnl::invalid(operation, "the NAT address must be of the entry's family");
   ConntrackEntry wire = entry;
   if (!wire.reply.protocol) wire.reply = entry.orig.inverted();
   wire.id.reset();
-  return entryRequest(IPCTNL_MSG_CT_NEW, NLM_F_CREATE | NLM_F_EXCL, "-I", entry, wire);
+  return netfilter::entryRequest(IPCTNL_MSG_CT_NEW, NLM_F_CREATE | NLM_F_EXCL, "-I", entry, wire,
+                                 [](const ConntrackEntry& e, const std::string& operation) {
+                                   if (!e.timeout) throw rtnl::invalid(operation, "a new entry needs a timeout (-t)");
+                                   for (const auto* nat : {&e.srcNat, &e.dstNat})
+                                     if (*nat && (*nat)->address.family() != e.family)
+                                       throw rtnl::invalid(operation, "the NAT address must be of the entry's family");
+                                 });
 }
 
 Request ConntrackRequests::update(const ConntrackEntry& entry) {

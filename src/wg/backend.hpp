@@ -3,6 +3,7 @@
 // socket of a userspace implementation (wireguard-go). WireGuardApi picks one per device.
 #pragma once
 
+#include <chrono>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,7 +23,10 @@ class Backend {
 /// The UAPI (cross-platform userspace API) over DIR/NAME.sock.
 class UapiBackend final : public Backend {
  public:
-  explicit UapiBackend(std::string directory) : directory_(std::move(directory)) {}
+  /// `silence`: how long the daemon may neither answer nor use CPU before a request fails
+  /// (see exchange()); tests shorten it.
+  explicit UapiBackend(std::string directory, std::chrono::milliseconds silence = std::chrono::seconds(10))
+      : directory_(std::move(directory)), silence_(silence) {}
   /// True when DIR/NAME.sock is a socket that accepts a connection (what wg checks).
   bool has(const std::string& name) const;
   std::vector<std::string> list() override;
@@ -35,6 +39,7 @@ class UapiBackend final : public Backend {
   std::string exchange(const std::string& name, const std::string& request, const std::string& operation) const;
 
   std::string directory_;
+  std::chrono::milliseconds silence_;
 };
 
 // The protocol as pure functions (unit-tested without a socket).

@@ -1,6 +1,7 @@
 // The WireGuard userspace API: a text protocol over a unix stream socket (one per device) that
 // wireguard-go and other userspace implementations serve. Requests are "get=1\n\n" or "set=1\n"
 // + key=value lines + "\n"; replies are key=value lines ending with "errno=N\n\n". Keys are hex.
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/time.h>
@@ -12,6 +13,9 @@
 #include <cerrno>
 #include <charconv>
 #include <cstring>
+#include <fstream>
+#include <optional>
+#include <sstream>
 
 #include "fastlink/error.hpp"
 #include "wg/backend.hpp"
@@ -51,7 +55,8 @@ int connectTo(const std::string& path) {
   std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
   int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd < 0) return -errno;
-  // A userspace daemon that stopped answering must not hang the caller forever.
+  // A daemon whose backlog is full must not hang connect() forever (SO_SNDTIMEO bounds it for
+  // unix sockets); the exchange itself waits as exchange() says.
   timeval timeout{.tv_sec = 10, .tv_usec = 0};
   ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
   ::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
@@ -77,6 +82,64 @@ WgKey hexKey(std::string_view value, std::string_view key, const std::string& op
     return WgKey::fromHex(value);
   } catch (const Error&) {
     throw malformed(operation, "bad key for " + std::string(key));
+  }
+}
+
+/// The CPU time (user + system, in clock ticks) of process `pid` so far, from /proc/PID/stat;
+/// nullopt when the process is gone or cannot be seen (another pid namespace: pid 0).
+std::optional<unsigned long long> cpuTicks(pid_t pid) {
+  if (pid <= 0) return std::nullopt;
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string stat;
+  if (!std::getline(in, stat)) return std::nullopt;
+  // After "PID (COMM) ": state, then 10 fields up to utime and stime (proc(5) fields 14, 15).
+  auto close = stat.rfind(')');
+  if (close == std::string::npos) return std::nullopt;
+  std::istringstream fields(stat.substr(close + 1));
+  std::string skip;
+  for (int i = 3; i <= 13; ++i) fields >> skip;
+  unsigned long long utime = 0, stime = 0;
+  if (!(fields >> utime >> stime)) return std::nullopt;
+  return utime + stime;
+}
+
+/// Waits until `fd` is ready for `events`. wg(8) blocks on the daemon without a limit, and so
+/// does this while the daemon works: formatting thousands of peers takes wireguard-go longer
+/// than any fixed limit on a slow or loaded CPU. What fails is a `silence` in which the daemon
+/// (the socket's peer, SO_PEERCRED) neither made the socket ready nor used any CPU: it is
+/// stopped, deadlocked or gone. A daemon that cannot be seen gets `silence` in all.
+void awaitDaemon(int fd, short events, std::chrono::milliseconds silence, const std::string& operation) {
+  ucred peer{};
+  socklen_t length = sizeof peer;
+  if (::getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &peer, &length) != 0) peer.pid = 0;
+  std::optional<unsigned long long> before = cpuTicks(peer.pid);
+  for (;;) {
+    pollfd p{.fd = fd, .events = events, .revents = 0};
+    int ready = ::poll(&p, 1, static_cast<int>(silence.count()));
+    if (ready > 0) return;
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready < 0) throw systemError(errno, operation, "waiting for the userspace WireGuard socket failed");
+    std::optional<unsigned long long> now = cpuTicks(peer.pid);
+    if (before && now && *now != *before) {
+      before = now;  // working on it: wait another `silence`
+      continue;
+    }
+    throw systemError(ETIMEDOUT, operation,
+                      "the userspace WireGuard daemon (pid " + std::to_string(peer.pid) + ") did not answer in " +
+                          std::to_string(silence.count()) + " ms and used no CPU meanwhile");
+  }
+}
+
+/// One send() or recv() without blocking (`transfer`), repeated after EINTR and, while the
+/// socket is not ready, after awaitDaemon(); any other failure is thrown with `why`.
+template <class Transfer>
+std::size_t watched(int fd, short events, std::chrono::milliseconds silence, const std::string& operation,
+                    const char* why, Transfer transfer) {
+  for (;;) {
+    ssize_t n = transfer();
+    if (n >= 0) return static_cast<std::size_t>(n);
+    if (errno == EAGAIN) awaitDaemon(fd, events, silence, operation);
+    else if (errno != EINTR) throw systemError(errno, operation, why);
   }
 }
 
@@ -209,25 +272,18 @@ std::string UapiBackend::exchange(const std::string& name, const std::string& re
   int fd = connectTo(socketPath(name));
   if (fd < 0) throw systemError(-fd, operation, "cannot reach the userspace WireGuard socket of \"" + name + "\"");
   Fd socket(fd);
-  for (std::size_t sent = 0; sent < request.size();) {
-    ssize_t n = ::send(fd, request.data() + sent, request.size() - sent, MSG_NOSIGNAL);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      throw systemError(errno, operation, "sending to the userspace WireGuard socket failed");
-    }
-    sent += static_cast<std::size_t>(n);
-  }
+  for (std::size_t sent = 0; sent < request.size();)
+    sent += watched(fd, POLLOUT, silence_, operation, "sending to the userspace WireGuard socket failed", [&] {
+      return ::send(fd, request.data() + sent, request.size() - sent, MSG_NOSIGNAL | MSG_DONTWAIT);
+    });
   std::string reply;
   char buf[4096];
   // The reply ends with an empty line; the daemon keeps the connection open for more requests.
   while (!(reply.ends_with("\n\n") && reply.find("errno=") != std::string::npos)) {
-    ssize_t n = ::recv(fd, buf, sizeof buf, 0);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      throw systemError(errno, operation, "no reply from the userspace WireGuard socket");
-    }
+    std::size_t n = watched(fd, POLLIN, silence_, operation, "no reply from the userspace WireGuard socket",
+                            [&] { return ::recv(fd, buf, sizeof buf, MSG_DONTWAIT); });
     if (n == 0) break;
-    reply.append(buf, static_cast<std::size_t>(n));
+    reply.append(buf, n);
   }
   return reply;
 }

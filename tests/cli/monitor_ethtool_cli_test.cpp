@@ -7,6 +7,7 @@
 
 #include "cli_fixture.hpp"
 #include "support/monitor_wait.hpp"
+#include "support/netdevsim.hpp"
 
 namespace fastlink::test {
 namespace {
@@ -21,7 +22,7 @@ class MonitorEthtoolCliTest : public CliTest {
   }
 
   /// The changes both monitors see: channels of both ends, then features of va.
-  std::string changes() const {
+  virtual std::string changes() const {
     std::string et = "ip netns exec " + ns.name() + " ethtool ";
     return et + "-L va rx 2 tx 3; " + et + "-L vb rx 1; " + et + "-K va rx-gro-list on; " + et + "-K vb tx off >/dev/null 2>&1";
   }
@@ -107,6 +108,42 @@ TEST_F(MonitorEthtoolCliTest, EthtoolWithOtherObjectsIsAUsageError) {
   EXPECT_NE(r.err.find("\"ethtool\" is a stream of its own"), std::string::npos) << r.err;
   EXPECT_EQ(cli("monitor link ethtool").status, 255);
   EXPECT_EQ(cli("monitor ethtool sync").status, 255);
+}
+
+/// FEC, which veth lacks: a netdevsim device (the VM builds the module), its encodings set by
+/// ethtool while both monitors run.
+class MonitorEthtoolFecCliTest : public MonitorEthtoolCliTest {
+ protected:
+  std::unique_ptr<NetdevsimDevice> device;
+  void SetUp() override {
+    if (ns.exec("command -v ethtool").status != 0) GTEST_SKIP() << "ethtool is not installed (scripts/setup)";
+    if (!NetdevsimDevice::available()) GTEST_SKIP() << "kernel lacks module 'netdevsim': runs in the VM (tests/vm/run)";
+    device = std::make_unique<NetdevsimDevice>(ns, 700 + static_cast<unsigned>(::getpid() % 90));
+    ASSERT_FALSE(device->name().empty()) << "the netdevsim device did not appear in the namespace";
+  }
+  std::string changes() const override {
+    std::string et = "ip netns exec " + ns.name() + " ethtool --set-fec " + device->name() + " encoding ";
+    return et + "rs; " + et + "baser rs; " + et + "auto off";
+  }
+};
+
+TEST_F(MonitorEthtoolFecCliTest, FecTextEqualsEthtoolMonitorAndJsonCarriesTheShowFields) {
+  auto [ethtool, mine] = both("", "");
+  ASSERT_NE(ethtool.find("FEC parameters for " + device->name() + ":"), std::string::npos)
+      << "ethtool --monitor saw no FEC change:\n" << ethtool;
+  EXPECT_EQ(mine, ethtool);
+  auto [ignored, lines] = both("-j", "");
+  // The last event's object is what `ethtool --json --show-fec` reads now, after "auto off".
+  std::string last;
+  std::istringstream in(lines);
+  for (std::string line; std::getline(in, line);)
+    if (json::parse(line)["kind"] == "fec") last = line;
+  ASSERT_FALSE(last.empty()) << lines;
+  json event = json::parse(last), shown = json::parse(ns.exec("ethtool --json --show-fec " + device->name()).out)[0];
+  EXPECT_EQ(event["object"], "ethtool");
+  EXPECT_EQ(event["ifname"], shown["ifname"]);
+  EXPECT_EQ(event["config"], shown["config"]) << last;
+  EXPECT_EQ(event["active"], shown["active"]) << last;
 }
 
 TEST_F(MonitorEthtoolCliTest, UnknownDeviceIsAnError) {

@@ -244,5 +244,26 @@ TEST_F(EthtoolEventNetdevsim, RingsAndCoalesceChangesArriveWithEthtoolsValues) {
   EXPECT_EQ(c.at("rx-usecs"), "40");
 }
 
+// An FEC change (--set-fec) arrives as a Fec event with the encodings `ethtool --show-fec`
+// reads back (netdevsim keeps what was set; no statistics in a notification).
+TEST_F(EthtoolEventNetdevsim, FecChangeArrivesWithEthtoolsValues) {
+  EthtoolEventStream stream(*nl);
+  ethtool("--set-fec " + dev + " encoding baser rs");
+  std::vector<EthtoolEvent> events;
+  while (stream.wait([&](const EthtoolEvent& e) { events.push_back(e); }, 300ms) > 0) {
+  }
+  const EthtoolEvent* fec = last(events, EthtoolEventKind::Fec);
+  ASSERT_NE(fec, nullptr);
+  EXPECT_EQ(ethtoolEventKindName(fec->kind), "fec");
+  // ethtool 6.1's words: the encodings in the kernel's link mode order, the active one alone.
+  std::string shown = ethtool("--show-fec " + dev);
+  EXPECT_NE(shown.find("Supported/Configured FEC encodings: RS BaseR\n"), std::string::npos) << shown;
+  EXPECT_EQ(fec->fec()->modes, uint32_t{ETHTOOL_FEC_BASER | ETHTOOL_FEC_RS});
+  EXPECT_EQ(fec->fec()->automatic, false);
+  std::string active = fec->fec()->active == uint32_t{ETHTOOL_FEC_BASER} ? "BaseR" : fec->fec()->active == uint32_t{ETHTOOL_FEC_RS} ? "RS" : "?";
+  EXPECT_NE(shown.find("Active FEC encoding: " + active + "\n"), std::string::npos) << shown;
+  EXPECT_FALSE(fec->fec()->stats.has_value());
+}
+
 }  // namespace
 }  // namespace fastlink::test

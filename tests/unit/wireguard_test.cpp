@@ -1,7 +1,15 @@
 // WireGuard value types, keys, the wg config format, `wg set` grammar and the UAPI text
 // protocol, without any device. Key vectors come from RFC 7748 (section 6.1) and Python's base64.
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <chrono>
+#include <cstring>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -203,6 +211,96 @@ TEST(WgUapi, ParsesGetReplyAndErrno) {
     EXPECT_NE(std::string(e.what()).find("wg show wg0"), std::string::npos);
   }
   EXPECT_THROW(wg::uapiParseGet("listen_port=1\n\n", "wg0", "get"), Error);
+}
+
+/// A stand-in for a userspace daemon in a child process: it serves DIR/fwgu0.sock, reads one
+/// request, then either works (spins on the CPU for `busy`) and answers "errno=0", or (`busy`
+/// zero) sleeps without answering, like a deadlocked one.
+class FakeUapiDaemon {
+ public:
+  FakeUapiDaemon(std::chrono::milliseconds busy) {
+    char dir[] = "/tmp/fastlink-uapi-XXXXXX";
+    directory = ::mkdtemp(dir);
+    std::string path = directory + "/fwgu0.sock";
+    int ready[2];
+    if (::pipe(ready) != 0) throw std::runtime_error("pipe");
+    pid_ = ::fork();
+    if (pid_ == 0) {
+      int listener = ::socket(AF_UNIX, SOCK_STREAM, 0);
+      sockaddr_un addr{};
+      addr.sun_family = AF_UNIX;
+      std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
+      if (::bind(listener, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 || ::listen(listener, 1) != 0) ::_exit(1);
+      (void)!::write(ready[1], "r", 1);
+      int client = ::accept(listener, nullptr, nullptr);
+      std::string request;
+      char buf[256];
+      while (!request.ends_with("\n\n")) {
+        ssize_t n = ::read(client, buf, sizeof buf);
+        if (n <= 0) ::_exit(2);
+        request.append(buf, static_cast<std::size_t>(n));
+      }
+      if (busy.count() == 0) for (;;) ::pause();
+      auto until = std::chrono::steady_clock::now() + busy;
+      while (std::chrono::steady_clock::now() < until) {
+      }
+      (void)!::write(client, "errno=0\n\n", 9);
+      ::pause();
+    }
+    char byte;
+    (void)!::read(ready[0], &byte, 1);
+    ::close(ready[0]);
+    ::close(ready[1]);
+  }
+  ~FakeUapiDaemon() {
+    ::kill(pid_, SIGKILL);
+    ::waitpid(pid_, nullptr, 0);
+    ::unlink((directory + "/fwgu0.sock").c_str());
+    ::rmdir(directory.c_str());
+  }
+  std::string directory;
+
+ private:
+  pid_t pid_;
+};
+
+double secondsOf(const std::function<void()>& f) {
+  auto start = std::chrono::steady_clock::now();
+  f();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// wg(8) waits for a userspace daemon however long it takes; fastlink waits as long as the daemon
+// uses CPU (wireguard-go formatting thousands of peers under a slow CPU), and fails a daemon
+// that neither answers nor works for one `silence` (here 400 ms): stopped or deadlocked.
+TEST(WgUapi, WaitsForAWorkingDaemonAndFailsASilentIdleOne) {
+  constexpr auto kSilence = std::chrono::milliseconds(400);
+  {
+    FakeUapiDaemon working(std::chrono::milliseconds(2000));
+    wg::UapiBackend backend(working.directory, kSilence);
+    double took = secondsOf([&] {
+      try {
+        backend.get("fwgu0");
+      } catch (const Error& e) {
+        ADD_FAILURE() << "a daemon using CPU for 2 s was given up on: " << e.what();
+      }
+    });
+    EXPECT_GE(took, 1.9) << "the reply came before the daemon sent it?";
+  }
+  FakeUapiDaemon idle(std::chrono::milliseconds(0));
+  wg::UapiBackend backend(idle.directory, kSilence);
+  double took = secondsOf([&] {
+    try {
+      backend.get("fwgu0");
+      ADD_FAILURE() << "a daemon that never answers got no error";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), std::errc::timed_out);
+      EXPECT_NE(std::string(e.what()).find("did not answer in 400 ms and used no CPU meanwhile"), std::string::npos)
+          << e.what();
+      EXPECT_NE(std::string(e.what()).find("wg show fwgu0 (userspace)"), std::string::npos) << e.what();
+    }
+  });
+  EXPECT_LT(took, 5.0) << "an idle daemon must fail after one silence, not hang";
 }
 
 }  // namespace
