@@ -80,12 +80,6 @@ struct KeyBytes {
   }
 };
 
-uint32_t u32(std::span<const uint8_t> v) {
-  uint32_t x = 0;
-  if (v.size() >= 4) std::memcpy(&x, v.data(), 4);
-  return x;
-}
-
 // The message rebuilt: header normalised (a notification and a dump of the same object then
 // compare equal), the family header as is (with `patch` applied), attributes except `drop`.
 // A message whose attributes are well formed to its end, none of them dropped, is copied whole
@@ -128,11 +122,22 @@ std::string rebuild(const nlmsghdr* m, uint16_t newType, std::size_t familyHeade
     out.resize(NLMSG_HDRLEN + NLMSG_ALIGN(familyHeader), '\0');
     std::memcpy(out.data() + NLMSG_HDRLEN, NLMSG_DATA(m), familyHeader);
     patch(out.data() + NLMSG_HDRLEN);
-    forEachAttr(m, familyHeader, [&](const Attr& a, std::span<const uint8_t> tlv) {
-      if (drop(a.type)) return;
-      out.append(reinterpret_cast<const char*>(tlv.data()), tlv.size());
+    // The kept attributes are copied a run at a time (a link's ~50 in a few copies instead of an
+    // append and a pad each): within a message every attribute but the last is padded already.
+    const uint8_t* run = nullptr;
+    std::size_t runLength = 0;
+    auto flush = [&] {
+      out.append(reinterpret_cast<const char*>(run), runLength);
       out.resize(NLMSG_ALIGN(out.size()), '\0');
+      runLength = 0;
+    };
+    forEachAttr(m, familyHeader, [&](const Attr& a, std::span<const uint8_t> tlv) {
+      if (runLength && (drop(a.type) || run + runLength != tlv.data())) flush();
+      if (drop(a.type)) return;
+      if (!runLength) run = tlv.data();
+      runLength += tlv.size();
     });
+    if (runLength) flush();
     normaliseHeader(out, newType);
   }
   return out;
@@ -240,111 +245,73 @@ void writePathsWithoutFlags(uint8_t* out, std::span<const uint8_t> multipath) {
   forEachPath(multipath, [&](const rtnexthop&, std::size_t at) { out[at + offsetof(rtnexthop, rtnh_flags)] = 0; });
 }
 
-bool volatileRouteAttribute(uint16_t t) { return t == RTA_CACHEINFO || t == RTA_EXPIRES; }
-
-// What a route's key and book-keeping are read from: one walk of its attributes.
-struct RouteFields {
-  uint32_t table = 0, priority = 0, oif = 0, nhid = 0;
-  std::span<const uint8_t> dst, src, gateway, multipath, prefsrc;
-  bool dropsNone = true;  // no volatile attribute (the stored form is the message itself)
-  std::size_t walked = 0;  // bytes the walk covered (all of the message when well formed)
-};
-
-RouteFields readRoute(const nlmsghdr* m, const rtmsg& rtm) {
-  RouteFields f;
-  f.table = rtm.rtm_table;
-  // Whether the stored form is the message itself (keptWhole's test, in the same walk: a sync
-  // walked each of a million routes twice).
-  static_assert(NLMSG_ALIGN(sizeof(rtmsg)) == sizeof(rtmsg));
-  f.walked = NLMSG_HDRLEN + sizeof rtm;
-  forEachAttr(m, sizeof rtm, [&](const Attr& a, std::span<const uint8_t> tlv) {
-    f.dropsNone = f.dropsNone && !volatileRouteAttribute(a.type);
-    f.walked += NLA_ALIGN(tlv.size());
-    switch (a.type) {
-      case RTA_TABLE: f.table = u32(a.value); break;
-      case RTA_PRIORITY: f.priority = u32(a.value); break;
-      case RTA_OIF: f.oif = u32(a.value); break;
-      case RTA_NH_ID: f.nhid = u32(a.value); break;
-      case RTA_DST: f.dst = a.value; break;
-      case RTA_SRC: f.src = a.value; break;
-      case RTA_GATEWAY: f.gateway = a.value; break;
-      case RTA_MULTIPATH: f.multipath = a.value; break;
-      case RTA_PREFSRC: f.prefsrc = a.value; break;
-      default: break;
-    }
-  });
-  return f;
-}
-
-// A route's key into `key`; returns the length of its identity (the key's first part).
+// A route's key into `out` (routeKeySize bytes); returns its size. Its first 12 + 2 * Width
+// bytes are the route's identity.
 // The destination comes before its length: a dump walks each table's trie in address order,
 // shorter prefixes of one address first, so a dump of a real table (prefixes of every length
 // mixed) arrives in key order and each route goes right after the one before.
 template <std::size_t Width>
-std::size_t routeKeyInto(const rtmsg& rtm, const RouteFields& f, std::string& key) {
+std::size_t writeRouteKeyAs(const RouteMessage& r, uint8_t* out) {
   // The nexthop tells apart routes the kernel keeps side by side under one identity (IPv6
   // per-device routes such as fe80::/64, IPv4 `ip route append`). Over a nexthop object the
   // id is the nexthop: the paths shown with it follow the object and change in place. A
   // multipath route keeps its key while its paths' flags (linkdown, dead) change; IPv6 has one
   // multipath route per identity (its paths are siblings that come and go), so the paths
   // themselves are not in its key either.
-  const bool pathsInKey = !f.nhid && !f.multipath.empty();
-  const std::size_t paths = pathsInKey && rtm.rtm_family == AF_INET ? f.multipath.size() : 0;
-  const std::size_t identity = 12 + 2 * Width;
-  const std::size_t fixed = identity + 8 + (f.nhid ? 0 : Width) + (pathsInKey ? 1 : 0);
-  // (A dump's keys mostly have one size: the string, reused, is not written twice.)
-  key.resize(fixed + paths);
-  KeyBytes bytes{reinterpret_cast<uint8_t*>(key.data())};
-  bytes.put8(rtm.rtm_family);
-  bytes.put32be(f.table);
-  bytes.putAddress<Width>(f.dst);
-  bytes.put8(rtm.rtm_dst_len);
-  bytes.put8(rtm.rtm_tos);
-  bytes.put32be(f.priority);
-  bytes.put8(rtm.rtm_src_len);
-  bytes.putAddress<Width>(f.src);
-  bytes.put32be(f.nhid ? 0 : f.oif);
-  bytes.put32be(f.nhid);
-  if (!f.nhid) bytes.putAddress<Width>(f.gateway);
+  const bool pathsInKey = !r.nhid && !r.multipath.empty();
+  KeyBytes bytes{out};
+  bytes.put8(r.header.rtm_family);
+  bytes.put32be(r.table);
+  bytes.putAddress<Width>(r.dst);
+  bytes.put8(r.header.rtm_dst_len);
+  bytes.put8(r.header.rtm_tos);
+  bytes.put32be(r.priority);
+  bytes.put8(r.header.rtm_src_len);
+  bytes.putAddress<Width>(r.src);
+  bytes.put32be(r.nhid ? 0 : r.oif);
+  bytes.put32be(r.nhid);
+  if (!r.nhid) bytes.putAddress<Width>(r.gateway);
   if (pathsInKey) bytes.put8('M');
-  if (paths) writePathsWithoutFlags(bytes.bytes + fixed, f.multipath);
-  return identity;
+  if (!pathsInKey || r.header.rtm_family != AF_INET) return bytes.size;
+  writePathsWithoutFlags(bytes.bytes + bytes.size, r.multipath);
+  return bytes.size + r.multipath.size();
 }
 
-// Addresses in route keys take their family's width (see KeyBytes).
-std::size_t routeKeyInto(const rtmsg& rtm, const RouteFields& f, std::string& key) {
-  return rtm.rtm_family == AF_INET ? routeKeyInto<4>(rtm, f, key) : routeKeyInto<16>(rtm, f, key);
+}  // namespace
+
+std::size_t routeKeySize(const RouteMessage& r) {
+  const std::size_t width = routeAddressWidth(r.header.rtm_family);
+  const bool pathsInKey = !r.nhid && !r.multipath.empty();
+  const std::size_t paths = pathsInKey && r.header.rtm_family == AF_INET ? r.multipath.size() : 0;
+  return 12 + 2 * width + 8 + (r.nhid ? 0 : width) + (pathsInKey ? 1 : 0) + paths;
 }
 
-// A route message the mirror keeps: an IP route, not a cached clone (those are not in a plain
-// dump); other families are multicast routing.
-bool readRouteHeader(const nlmsghdr* m, rtmsg& rtm) {
-  if (m->nlmsg_len < NLMSG_LENGTH(sizeof(rtmsg))) return false;
-  std::memcpy(&rtm, NLMSG_DATA(m), sizeof rtm);
-  return isIp(rtm.rtm_family) && !(rtm.rtm_flags & RTM_F_CLONED);
+std::size_t writeRouteKey(const RouteMessage& r, uint8_t* out) {
+  return r.header.rtm_family == AF_INET ? writeRouteKeyAs<4>(r, out) : writeRouteKeyAs<16>(r, out);
 }
+
+namespace {
 
 void route(const nlmsghdr* m, bool lazily, Canonical& c) {
-  rtmsg rtm;
-  if (!readRouteHeader(m, rtm)) return;
+  const std::optional<RouteMessage> read = readRouteMessage(m);
+  if (!read) return;
+  const RouteMessage& r = *read;
   c.valid = true;
   c.kind = ObjectKind::Route;
   c.deleted = m->nlmsg_type == RTM_DELROUTE;
   c.replaces = (m->nlmsg_flags & NLM_F_REPLACE) != 0;
-  const RouteFields f = readRoute(m, rtm);
-  c.identityLength = routeKeyInto(rtm, f, c.key);
-  c.nexthopId = f.nhid;
+  c.identityLength = routeKey(r, c.key);
+  c.nexthopId = r.nhid;
   // The routes the kernel makes for an address (proto kernel) go with it announced; only the
   // others' preferred source is of interest (their removal is silent on older kernels).
-  if (rtm.rtm_family == AF_INET && rtm.rtm_protocol != RTPROT_KERNEL && f.prefsrc.size() == 4)
-    std::memcpy(&c.ipv4Address, f.prefsrc.data(), 4);
-  forEachPath(f.multipath, [&](const rtnexthop& path, std::size_t) { c.pathDevices.push_back(static_cast<uint32_t>(path.rtnh_ifindex)); });
-  c.table = f.table;
-  c.family = rtm.rtm_family;
-  c.routeType = rtm.rtm_type;
-  if (f.multipath.empty() && !f.nhid) c.routeDev = f.oif;
-  if (lazily && f.dropsNone && f.walked >= m->nlmsg_len) c.source = m;
-  else c.message = rebuild(m, RTM_NEWROUTE, sizeof rtm, volatileRouteAttribute, [](char*) {});
+  c.ipv4Address = r.followedSource();
+  forEachPath(r.multipath, [&](const rtnexthop& path, std::size_t) { c.pathDevices.push_back(static_cast<uint32_t>(path.rtnh_ifindex)); });
+  c.table = r.table;
+  c.family = r.header.rtm_family;
+  c.routeType = r.header.rtm_type;
+  c.routeDev = r.device();
+  if (lazily && r.keptWhole) c.source = m;
+  else c.message = rebuild(m, RTM_NEWROUTE, sizeof(rtmsg), volatileRouteAttribute, [](char*) {});
 }
 
 void neighbour(const nlmsghdr* m, Canonical& c) {
@@ -421,6 +388,20 @@ Canonical canonicalizeLazily(const nlmsghdr* m) {
 
 void canonicalizeLazily(const nlmsghdr* m, Canonical& into) { classify(m, true, into); }
 
+uint32_t RouteMessage::followedSource() const {
+  uint32_t source = 0;
+  if (header.rtm_family == AF_INET && header.rtm_protocol != RTPROT_KERNEL && prefsrc.size() == 4)
+    std::memcpy(&source, prefsrc.data(), 4);
+  return source;
+}
+
+std::size_t routeKey(const RouteMessage& r, std::string& key) {
+  // (A dump's keys mostly have one size: the string, reused, is not written twice.)
+  key.resize(routeKeySize(r));
+  writeRouteKey(r, reinterpret_cast<uint8_t*>(key.data()));
+  return 12 + 2 * routeAddressWidth(r.header.rtm_family);  // the identity (writeRouteKeyAs)
+}
+
 void storedKey(const nlmsghdr* m, std::string& key) {
   key.clear();
   switch (m->nlmsg_type) {
@@ -439,8 +420,7 @@ void storedKey(const nlmsghdr* m, std::string& key) {
       }
       return;
     case RTM_NEWROUTE: {
-      rtmsg rtm;
-      if (readRouteHeader(m, rtm)) routeKeyInto(rtm, readRoute(m, rtm), key);
+      if (const std::optional<RouteMessage> r = readRouteMessage(m)) routeKey(*r, key);
       return;
     }
     case RTM_NEWNEIGH:
@@ -460,11 +440,15 @@ bool sameStoredForm(const Canonical& c, std::string_view stored) {
   if (!c.source)
     return stored.size() == c.message.size() && stored.size() >= NLMSG_HDRLEN &&
            std::memcmp(stored.data() + NLMSG_HDRLEN, c.message.data() + NLMSG_HDRLEN, stored.size() - NLMSG_HDRLEN) == 0;
+  return sameStoredForm(c.source, stored);
+}
+
+bool sameStoredForm(const nlmsghdr* source, std::string_view stored) {
   // The stored form of a message kept whole: its bytes after the header, the header normalised
   // (its length is the stored size; the type is the kind's) and zero padding.
-  const uint32_t length = c.source->nlmsg_len;
+  const uint32_t length = source->nlmsg_len;
   return stored.size() == NLMSG_ALIGN(length) &&
-         std::memcmp(stored.data() + NLMSG_HDRLEN, reinterpret_cast<const char*>(c.source) + NLMSG_HDRLEN,
+         std::memcmp(stored.data() + NLMSG_HDRLEN, reinterpret_cast<const char*>(source) + NLMSG_HDRLEN,
                      length - NLMSG_HDRLEN) == 0;
 }
 

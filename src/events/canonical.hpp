@@ -3,9 +3,13 @@
 #pragma once
 
 #include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <sys/socket.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -63,9 +67,85 @@ void canonicalizeLazily(const nlmsghdr* m, Canonical& into);
 /// Canonical::key canonicalize gives for it. The mirror's store keeps no keys: its index
 /// derives them from the messages when it compares (events/object_store.hpp).
 void storedKey(const nlmsghdr* stored, std::string& key);
+/// A route message as its key and the mirror's book-keeping read it, in one walk of its
+/// attributes: what canonicalize reads of a route, without a Canonical (a route dump's loop
+/// reads a million of them: events/mirror.cpp's fast path).
+struct RouteMessage {
+  rtmsg header{};
+  uint32_t table = 0, priority = 0, oif = 0, nhid = 0;
+  std::span<const uint8_t> dst, src, gateway, multipath, prefsrc;
+  /// No volatile attribute and well formed to its end: the stored form is the message itself
+  /// (its header normalised).
+  bool keptWhole = false;
+  /// IPv4 routes not made by the kernel for an address (proto kernel): RTA_PREFSRC, network
+  /// order (Canonical::ipv4Address); 0 otherwise.
+  uint32_t followedSource() const;
+  /// The output device of a single-path route (Canonical::routeDev); 0 otherwise.
+  uint32_t device() const { return multipath.empty() && !nhid ? oif : 0; }
+};
+/// Attributes that change without a notification, dropped from a route's stored form.
+inline bool volatileRouteAttribute(uint16_t t) { return t == RTA_CACHEINFO || t == RTA_EXPIRES; }
+/// A u32 attribute's value (0 when shorter).
+inline uint32_t routeU32(std::span<const uint8_t> v) {
+  uint32_t x = 0;
+  if (v.size() >= 4) std::memcpy(&x, v.data(), 4);
+  return x;
+}
+/// `m` read if it is a route the mirror keeps (an IP route, not a cached clone).
+inline std::optional<RouteMessage> readRouteMessage(const nlmsghdr* m) {
+  std::optional<RouteMessage> read(std::in_place);
+  RouteMessage& r = *read;
+  // An IP route, not a cached clone (those are not in a plain dump); other families are
+  // multicast routing.
+  if (m->nlmsg_len < NLMSG_LENGTH(sizeof(rtmsg))) return std::nullopt;
+  std::memcpy(&r.header, NLMSG_DATA(m), sizeof r.header);
+  if ((r.header.rtm_family != AF_INET && r.header.rtm_family != AF_INET6) || (r.header.rtm_flags & RTM_F_CLONED))
+    return std::nullopt;
+  r.table = r.header.rtm_table;
+  // One walk (forEachAttr's, written out and inline: a sync reads a million routes), which
+  // also tells whether the stored form is the message itself (keptWhole's test).
+  static_assert(NLMSG_ALIGN(sizeof(rtmsg)) == sizeof(rtmsg));
+  const auto* base = reinterpret_cast<const uint8_t*>(m);
+  const std::size_t end = m->nlmsg_len;
+  std::size_t off = NLMSG_HDRLEN + sizeof(rtmsg);
+  bool dropsNone = true;
+  while (off + NLA_HDRLEN <= end) {
+    nlattr a;
+    std::memcpy(&a, base + off, sizeof a);
+    if (a.nla_len < NLA_HDRLEN || off + a.nla_len > end) break;  // malformed: stop, keep what came before
+    const std::span<const uint8_t> value(base + off + NLA_HDRLEN, a.nla_len - std::size_t{NLA_HDRLEN});
+    switch (a.nla_type & NLA_TYPE_MASK) {
+      case RTA_TABLE: r.table = routeU32(value); break;
+      case RTA_PRIORITY: r.priority = routeU32(value); break;
+      case RTA_OIF: r.oif = routeU32(value); break;
+      case RTA_NH_ID: r.nhid = routeU32(value); break;
+      case RTA_DST: r.dst = value; break;
+      case RTA_SRC: r.src = value; break;
+      case RTA_GATEWAY: r.gateway = value; break;
+      case RTA_MULTIPATH: r.multipath = value; break;
+      case RTA_PREFSRC: r.prefsrc = value; break;
+      default: dropsNone = dropsNone && !volatileRouteAttribute(a.nla_type & NLA_TYPE_MASK); break;
+    }
+    off += NLA_ALIGN(a.nla_len);
+  }
+  // (An unpadded last attribute walks past the end: still the whole message.)
+  r.keptWhole = dropsNone && off >= end;
+  return read;
+}
+
+/// `r`'s key (Canonical::key) into `key`; returns the length of its identity.
+std::size_t routeKey(const RouteMessage& r, std::string& key);
+/// The size of `r`'s key, and the key written to `out` (that many bytes; returns the size).
+std::size_t routeKeySize(const RouteMessage& r);
+std::size_t writeRouteKey(const RouteMessage& r, uint8_t* out);
+/// The longest key of a route without RTA_MULTIPATH (an IPv6 one's).
+inline constexpr std::size_t kSinglePathRouteKeyMax = 12 + 2 * 16 + 8 + 16;
+
 /// Whether `c`'s stored form equals `stored` (the header's book-keeping fields aside: see
 /// events/object_store.hpp).
 bool sameStoredForm(const Canonical& c, std::string_view stored);
+/// The same for a message kept whole (Canonical::source).
+bool sameStoredForm(const nlmsghdr* source, std::string_view stored);
 /// The size of `c`'s stored form, and the form written to `out` (that many bytes): where the
 /// mirror keeps it, without a string in between.
 std::size_t storedSize(const Canonical& c);

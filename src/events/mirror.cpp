@@ -159,10 +159,13 @@ struct StateMirror::State {
   // Book-keeping done on every insert and erase.
   void added(ObjectKind kind, const Canonical& c) {
     if (kind == ObjectKind::Link && !c.name.empty()) linkNames[c.name] = c.ifindex;
-    if (kind == ObjectKind::Route && c.ipv4Address) ipv4RoutesBySource.add(c.ipv4Address, {c.family, c.table});
-    if (kind == ObjectKind::Route && c.nexthopId) nexthopUses.routeAdded(c.nexthopId, {c.family, c.table});
-    if (kind == ObjectKind::Route)
-      for (uint32_t dev : c.pathDevices) multipathByDevice.add(dev, {c.family, c.table});
+    if (kind == ObjectKind::Route) routeAdded({c.family, c.table}, c.ipv4Address, c.nexthopId, c.pathDevices);
+  }
+  // A route's: `source` its followed IPv4 preferred source, `paths` its paths' devices.
+  void routeAdded(events::RouteTable t, uint32_t source, uint32_t nexthop, std::span<const uint32_t> paths) {
+    if (source) ipv4RoutesBySource.add(source, t);
+    if (nexthop) nexthopUses.routeAdded(nexthop, t);
+    for (uint32_t dev : paths) multipathByDevice.add(dev, t);
   }
   void removed(ObjectKind kind, const Canonical& c) {
     if (kind == ObjectKind::Link) {
@@ -175,9 +178,10 @@ struct StateMirror::State {
       for (uint32_t dev : c.pathDevices) multipathByDevice.remove(dev, {c.family, c.table});
   }
 
-  void linkToDevice(Entry& e, const Canonical& c) {
-    if (c.kind != ObjectKind::Route || !c.routeDev) return;
-    auto& list = routesOnDevice[c.routeDev];
+  // `device`: a single-path route's (Canonical::routeDev), 0 for anything else.
+  void linkToDevice(Entry& e, uint32_t device) {
+    if (!device) return;
+    auto& list = routesOnDevice[device];
     list.push_back(&e);
     events::deviceSlotOf(&e) = static_cast<uint32_t>(list.size());
   }
@@ -208,17 +212,74 @@ struct StateMirror::State {
   // `c`'s stored form as a new object: where the dump received it when it is kept whole (the
   // message itself, its header normalised: no copy), else a copy in the log.
   Entry* place(const Canonical& c) {
-    if (c.source && log.inRoom(c.source) && NLMSG_ALIGN(c.source->nlmsg_len) == c.source->nlmsg_len) {
-      Entry* e = log.keep(c.source);
-      // As writeStoredForm's header: the length, the type, nothing else.
-      e->nlmsg_type = RTM_NEWROUTE;  // (routes only are kept lazily)
-      e->nlmsg_flags = 0;
-      e->nlmsg_seq = e->nlmsg_pid = 0;
-      return e;
-    }
+    if (c.source && keepsInPlace(c.source)) return keepWhole(c.source);
     Entry* e = log.allocate(events::storedSize(c));
     events::writeStoredForm(c, reinterpret_cast<char*>(e));
     return e;
+  }
+  // Whether a route message kept whole can stay where the dump received it.
+  bool keepsInPlace(const nlmsghdr* m) const { return log.inRoom(m) && NLMSG_ALIGN(m->nlmsg_len) == m->nlmsg_len; }
+  Entry* keepWhole(const nlmsghdr* m) {
+    Entry* e = log.keep(m);
+    // As writeStoredForm's header: the length, the type, nothing else.
+    e->nlmsg_type = RTM_NEWROUTE;  // (routes only are kept lazily)
+    e->nlmsg_flags = 0;
+    e->nlmsg_seq = e->nlmsg_pid = 0;
+    return e;
+  }
+
+  // Where a dump's last message went and its key: the hint for the next one (upsert()'s
+  // `after`, quickRoute()'s order check). A key quickRoute() wrote is in one of two buffers
+  // (a million routes: no string resized or swapped for each), one upsert() had in `owned`.
+  struct DumpHint {
+    Table::iterator last;  // valid once `key` is set
+    std::string_view key;  // empty: no message yet
+    std::string owned;
+    uint8_t buffers[2][events::kSinglePathRouteKeyMax];
+    int current = 0;
+    // `it` went where upsert() put `c`, whose key (memory swapped with the old one's) it keeps.
+    void took(Table::iterator it, Canonical& c) {
+      last = it;
+      owned.swap(c.key);
+      key = owned;
+    }
+  };
+
+  // A route of a dump taken the common way, without a Canonical (a start and a resync read a
+  // million): kept whole (nothing volatile in it), single-path, and either the one stored right
+  // after the last message's (a resync: marked, its bytes compared in place) or in key order
+  // after the table's last object (a start: appended where it arrived). Anything else (the
+  // first message, a change, a route out of order, multipath, another table than `only`) returns
+  // false and takes upsert()'s way.
+  bool quickRoute(const nlmsghdr* m, DumpHint& hint, const events::RouteTable* only, const EventHandler& onChange,
+                  std::size_t& reported) {
+    if (m->nlmsg_type != RTM_NEWROUTE || hint.key.empty() || !keepsInPlace(m)) return false;
+    const std::optional<events::RouteMessage> read = events::readRouteMessage(m);
+    if (!read || !read->keptWhole || !read->multipath.empty()) return false;
+    const events::RouteMessage& r = *read;
+    if (only && (r.header.rtm_family != only->first || r.table != only->second)) return false;
+    auto& table = tables[slot(ObjectKind::Route)];
+    const Table::iterator next = table.successor(hint.last);
+    uint8_t* key = hint.buffers[hint.current ^ 1];
+    const std::string_view written(reinterpret_cast<const char*>(key), events::writeRouteKey(r, key));
+    if (next != table.end()) {
+      if (!events::sameStoredForm(m, messageOf(**next))) return false;
+      mark(**next);  // (the same stored form: the same key)
+      hint.last = next;
+    } else {
+      if (!events::keyLess(hint.key, written)) return false;
+      Entry* e = keepWhole(m);
+      hint.last = table.append(e);
+      events::generationOf(e) = generation;
+      ++marked;
+      if (const uint32_t source = r.followedSource(); source || r.nhid)
+        routeAdded({r.header.rtm_family, r.table}, source, r.nhid, {});
+      linkToDevice(*e, r.device());
+      report(onChange, EventAction::New, ObjectKind::Route, *e, reported);
+    }
+    hint.key = written;
+    hint.current ^= 1;
+    return true;
   }
 
   // Returns the position of the entry that followed (the table's positions after `it` shift).
@@ -258,7 +319,7 @@ struct StateMirror::State {
       events::generationOf(e) = generation;
       ++marked;
       added(c.kind, c);
-      linkToDevice(*e, c);
+      linkToDevice(*e, c.routeDev);
       report(onChange, EventAction::New, c.kind, *e, reported);
       return it;
     }
@@ -278,7 +339,7 @@ struct StateMirror::State {
     }
     events::generationOf(e) = generation;
     added(c.kind, c);
-    linkToDevice(*e, c);
+    linkToDevice(*e, c.routeDev);
     report(onChange, EventAction::Changed, c.kind, *e, reported);
     return it;
   }
@@ -488,17 +549,17 @@ struct StateMirror::State {
   void reloadKind(ObjectKind kind, const EventHandler& onChange, std::size_t& reported) {
     // (Nothing but the dump's own inserts changes the table meanwhile: the position stays right;
     // locate() checks it anyway.)
-    Table::iterator last;  // where the last message went (valid once `lastKey` is set)
-    std::string lastKey;  // its key
+    DumpHint hint;
     Canonical c;  // one for every message: its key's memory is reused
+    const bool routes = kind == ObjectKind::Route && mirrors(kind);
     auto onMessage = [&](const nlmsghdr* m) {
+      if (routes && quickRoute(m, hint, nullptr, onChange, reported)) return;
       events::canonicalizeLazily(m, c);  // stored or compared before m goes
       if (!c.valid || c.kind != kind || c.deleted) return;
       if (kind == ObjectKind::Link) followDevice(c, onChange, reported);
       if (kind == ObjectKind::Address) noteAddress(c);
       if (mirrors(kind)) {
-        last = upsert(c, onChange, reported, lastKey.empty() ? nullptr : &last, lastKey);
-        lastKey.swap(c.key);  // (the next message's key reuses the old one's memory)
+        hint.took(upsert(c, onChange, reported, hint.key.empty() ? nullptr : &hint.last, hint.key), c);
       }
     };
     markAndSweep(events::dumpRequest(kind), std::string(objectKindName(kind)) + " dump (mirror)", kind,
@@ -511,14 +572,13 @@ struct StateMirror::State {
     RouteFilter filter;
     filter.setFamily(t.first == AF_INET ? IpAddress::Family::v4 : IpAddress::Family::v6).setTable(t.second);
     rtnl::encodeRouteDump(request, filter, 0);
-    Table::iterator last;
-    std::string lastKey;
+    DumpHint hint;
     Canonical c;
     auto onMessage = [&](const nlmsghdr* m) {
+      if (quickRoute(m, hint, &t, onChange, reported)) return;
       events::canonicalizeLazily(m, c);
       if (c.valid && c.kind == ObjectKind::Route && !c.deleted && c.family == t.first && c.table == t.second) {
-        last = upsert(c, onChange, reported, lastKey.empty() ? nullptr : &last, lastKey);
-        lastKey.swap(c.key);
+        hint.took(upsert(c, onChange, reported, hint.key.empty() ? nullptr : &hint.last, hint.key), c);
       }
     };
     markAndSweep(request.bytes(), "route dump of table " + std::to_string(t.second) + " (mirror)", ObjectKind::Route,

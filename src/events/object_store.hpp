@@ -9,6 +9,7 @@
 
 #include <linux/netlink.h>
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -127,6 +128,25 @@ class MessageLog final : public core::ReceiveMemory {
   std::size_t compactions_ = 0, moved_ = 0;
 };
 
+/// `a < b` in the keys' byte order (std::string_view's), inline and 8 bytes at a time as
+/// big-endian words: a dump in order checks a million keys against the one before, which differ
+/// within their first words (a library memcmp's branches were ~3% of a sync's start).
+inline bool keyLess(std::string_view a, std::string_view b) {
+  const std::size_t n = a.size() < b.size() ? a.size() : b.size();
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t x, y;
+    std::memcpy(&x, a.data() + i, 8);
+    std::memcpy(&y, b.data() + i, 8);
+    if (x == y) continue;
+    if constexpr (std::endian::native == std::endian::little) return __builtin_bswap64(x) < __builtin_bswap64(y);
+    return x < y;
+  }
+  for (; i < n; ++i)
+    if (a[i] != b[i]) return static_cast<uint8_t>(a[i]) < static_cast<uint8_t>(b[i]);
+  return a.size() < b.size();
+}
+
 /// The key of a stored object, derived from its message (events::storedKey for the mirror's).
 using KeyOf = void (*)(const nlmsghdr* stored, std::string& key);
 
@@ -226,6 +246,15 @@ class ObjectTable {
   /// `object` (its key derived from it) stored before `position` (from locate(), nothing
   /// inserted or extracted since). Returns its position.
   iterator insert(iterator position, nlmsghdr* object);
+  /// insert() at end() (the caller knows `object`'s key is the largest), inline: a dump in
+  /// order appends a million.
+  iterator append(nlmsghdr* object) {
+    if (blocks_.empty() || blocks_.back()->count == kPerBlock) return insert(end(), object);
+    Block* b = blocks_.back();
+    b->objects[b->count] = object;
+    ++size_;
+    return {this, blocks_.size() - 1, b->count++};
+  }
   /// The object at `it` replaced by `object` of the same key (a new version).
   void replace(iterator it, nlmsghdr* object);
   /// Takes `it` out of the index (its bytes stay until the log's release()). `next`, if given,
@@ -234,8 +263,12 @@ class ObjectTable {
   /// Every object through `log.relocate()` (a compaction).
   void relocate(MessageLog& log);
 
-  /// Heap bytes of the index (its blocks and the list of them).
-  std::size_t indexBytes() const { return blocks_.size() * sizeof(Block) + blocks_.capacity() * sizeof(Block*); }
+  /// Bytes of the index (its blocks' slabs and the lists of blocks).
+  std::size_t indexBytes() const {
+    std::size_t bytes = (blocks_.capacity() + spareBlocks_.capacity()) * sizeof(Block*);
+    for (const auto& slab : slabs_) bytes += slab.second;
+    return bytes;
+  }
 
  private:
   struct Block {
@@ -244,6 +277,8 @@ class ObjectTable {
   };
   static_assert(sizeof(Block) == 4096);
 
+  /// A block from a slab (an emptied one is kept for reuse until the table goes).
+  Block* newBlock();
   bool holds(const iterator& it) const { return it.block() < blocks_.size() && it.at() < blocks_[it.block()]->count; }
   /// locate() at `next` (the hint's successor, whose key is compared) or by a search.
   std::pair<iterator, bool> locateFrom(std::string_view key, const iterator* next) const;
@@ -256,6 +291,9 @@ class ObjectTable {
 
   KeyOf keyOf_;
   std::vector<Block*> blocks_;  // never an empty one
+  std::vector<Block*> spareBlocks_;
+  std::vector<std::pair<void*, std::size_t>> slabs_;  // (address, bytes)
+  std::size_t blocksMapped_ = 0;
   std::size_t size_ = 0;
 };
 

@@ -315,6 +315,55 @@ TEST_F(EventsTest, MirrorKeepsItsMemoryBoundedThroughALongRunOfChanges) {
   EXPECT_EQ(mirror.resync(), 0u);
 }
 
+// A route dump is taken the quick way (no Canonical, appended where it arrived) while it comes in
+// key order, and by a search where it does not: IPv4's dump walks the tables in the order of the
+// kernel's table hash (id mod 256: table 300 comes before 100, 1000 before main), and a key
+// starts with the table. Every route is found by its key afterwards (an object appended out of
+// order would hide others from the index's binary search), the book-keeping of routes through a
+// device or preferring a source is kept (the device's and the address's changes take them), and
+// a resync finds nothing changed.
+TEST_F(EventsTest, MirrorStartKeepsRoutesTheDumpGivesOutOfKeyOrder) {
+  ns.ip("link add va type veth peer name vb");
+  ns.ip("link set va up");
+  ns.ip("link set vb up");
+  ns.ip("addr add 10.9.0.1/24 dev va");
+  ns.ip("addr add 10.9.0.5/24 dev va");
+  const std::array<int, 4> tables{100, 300, 1000, 254};
+  std::vector<std::string> lines;
+  for (int table : tables)
+    for (int i = 0; i < 300; ++i) {
+      const std::string dst = "10.70." + std::to_string(i / 256) + "." + std::to_string(i % 256) + "/32";
+      const std::string how = i % 3 == 0 ? "blackhole " + dst : i % 3 == 1 ? dst + " via 10.9.0.2" : dst + " via 10.9.0.2 src 10.9.0.5";
+      lines.push_back("route add " + how + " table " + std::to_string(table));
+    }
+  ns.ipBatch(lines);
+  MirrorOptions options;
+  options.neighbours = false;
+  StateMirror mirror(nl, options);
+  for (int table : tables)
+    for (int i = 0; i < 300; ++i) {
+      const std::string dst = "10.70." + std::to_string(i / 256) + "." + std::to_string(i % 256) + "/32";
+      ASSERT_TRUE(mirror.route(static_cast<uint32_t>(table), Prefix::parse(dst))) << "table " << table << " " << dst;
+    }
+  constexpr std::array kinds{ObjectKind::Link, ObjectKind::Address, ObjectKind::Route};
+  expectMirrorEqualsDump(mirror, nl, kinds);
+  EXPECT_EQ(mirror.resync(), 0u);
+  // The preferred source goes, and the main table's routes preferring it with it (the kernel
+  // looks in the device's table only): main is read again (6.18 also announces them).
+  ns.ip("addr del 10.9.0.5/24 dev va");
+  while (mirror.wait({}, 300ms) > 0) {
+  }
+  EXPECT_FALSE(mirror.route(254, Prefix::parse("10.70.0.2/32")));
+  expectMirrorConvergesToDump(mirror, nl, kinds);
+  // Down: the kernel drops the IPv4 routes through va without a word; the mirror does too.
+  ns.ip("link set va down");
+  while (mirror.wait({}, 300ms) > 0) {
+  }
+  EXPECT_FALSE(mirror.route(1000, Prefix::parse("10.70.0.1/32")));
+  EXPECT_TRUE(mirror.route(1000, Prefix::parse("10.70.0.0/32")));
+  expectMirrorConvergesToDump(mirror, nl, kinds);
+}
+
 TEST_F(EventsTest, MirrorOfChosenTablesHoldsOnlyThose) {
   ns.ip("link add va type veth peer name vb");
   MirrorOptions routesOnly;

@@ -239,6 +239,53 @@ TEST(ObjectStoreTest, TheFlatIndexKeepsKeyOrderThroughSplitsAndExtractsAgainstAM
   check("empty");
 }
 
+// A dump in order appends (ObjectTable::append: no search; a new block when the last is full).
+// The blocks come from slabs the table maps; those of an emptied table are taken again, not
+// mapped anew.
+TEST(ObjectStoreTest, AppendedObjectsKeepTheirOrderAndEmptiedBlocksAreReused) {
+  MessageLog log;
+  ObjectTable table(testKey);
+  auto key = [](int i) {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "r%07d", i);
+    return std::string(buf);
+  };
+  auto fill = [&] {
+    for (int i = 0; i < 5000; ++i) {
+      auto it = table.append(copy(log, key(i), "m"));
+      ASSERT_EQ(table.keyOf(*it), key(i));
+    }
+    ASSERT_EQ(table.size(), 5000u);
+    int i = 0;
+    for (const nlmsghdr* o : table) ASSERT_EQ(table.keyOf(o), key(i++));
+    for (int j = 0; j < 5000; j += 7) ASSERT_NE(table.find(key(j)), table.end()) << key(j);
+  };
+  fill();
+  const std::size_t bytes = table.indexBytes();
+  EXPECT_GE(bytes, 5000 * sizeof(void*));
+  while (table.begin() != table.end()) log.release(table.extract(table.begin()));
+  fill();
+  EXPECT_EQ(table.indexBytes(), bytes) << "the emptied table's blocks were not reused";
+}
+
+// keyLess (8 bytes at a time) is std::string_view's order: keys with bytes above 0x7f, equal
+// words, one a prefix of the other, of every length around the word size.
+TEST(ObjectStoreTest, KeyLessIsTheKeysByteOrder) {
+  std::mt19937 rng(7);
+  const char alphabet[] = {'\x00', '\x01', '\x7f', '\x80', '\xff'};
+  std::vector<std::string> keys{""};
+  for (int i = 0; i < 400; ++i) {
+    std::string k(rng() % 40, '\0');
+    for (char& c : k) c = alphabet[rng() % sizeof alphabet];
+    keys.push_back(k);
+    keys.push_back(k.substr(0, rng() % (k.size() + 1)));  // a prefix of it
+  }
+  for (const auto& a : keys)
+    for (const auto& b : keys)
+      ASSERT_EQ(keyLess(a, b), std::string_view(a) < std::string_view(b))
+          << "'" << a.size() << " bytes' against '" << b.size() << " bytes'";
+}
+
 // A long run of changes (a mirror followed for days): objects received in place and copied,
 // replaced by versions of other sizes and deleted at random, with a side list of pointers to some
 // of them (as the mirror's lists of routes by device). The mirror's rule runs after every change
