@@ -629,7 +629,7 @@ TcStats decodeTcStats(const std::string& kind, const nlattr* stats2, bool isClas
     o.pktsTooLong = f.pkts_too_long, o.allocationErrors = f.allocation_errors, o.timeNextDelayedFlow = f.time_next_delayed_flow,
     o.flows = f.flows, o.inactiveFlows = f.inactive_flows, o.throttledFlows = f.throttled_flows,
     o.unthrottleLatencyNs = f.unthrottle_latency_ns, o.ceMark = f.ce_mark, o.horizonDrops = f.horizon_drops,
-    o.horizonCaps = f.horizon_caps;
+    o.horizonCaps = f.horizon_caps, o.tcpRetrans = f.tcp_retrans;
     s.fq = o;
   }
   return s;
