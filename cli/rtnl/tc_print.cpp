@@ -241,12 +241,20 @@ void xstatsFields(FieldOut& f, const TcStats& s) {
     // throttled packets); a JSON object here holds a key once, at its first place, with the
     // later value, which is what a JSON parser reads of tc's.
     f.any("flows", "  flows {}", q.flows).any("inactive", " (inactive {}", q.inactiveFlows);
-    f.any("throttled", " throttled {})\n", q.throttledFlows).any("gc", "  gc {}", q.gcFlows);
-    f.any("highprio", " highprio {}", q.highprioPackets).any("throttled", " throttled {}", q.throttled);
+    f.any("throttled", " throttled {})", q.throttledFlows);
+    if (q.timeNextDelayedFlow > 0)
+      f.any("next_packet_delay", q.timeNextDelayedFlow, " next_packet_delay {}", time64Text(static_cast<uint64_t>(q.timeNextDelayedFlow)));
+    f.text("\n").any("gc", "  gc {}", q.gcFlows).any("highprio", " highprio {}", q.highprioPackets);
+    if (q.tcpRetrans) f.any("retrans", " retrans {}", q.tcpRetrans);
+    f.any("throttled", " throttled {}", q.throttled);
+    if (q.unthrottleLatencyNs) f.any("latency", q.unthrottleLatencyNs, " latency {}", time64Text(q.unthrottleLatencyNs));
+    if (q.ceMark) f.any("ce_mark", " ce_mark {}", q.ceMark);
     if (q.flowsPlimit) f.any("flows_plimit", " flows_plimit {}", q.flowsPlimit);
-    if (q.pktsTooLong || q.allocationErrors) f.text("\n");
+    if (q.pktsTooLong || q.allocationErrors || q.horizonDrops || q.horizonCaps) f.text("\n");
     if (q.pktsTooLong) f.any("pkts_too_long", " pkts_too_long {}", q.pktsTooLong);
     if (q.allocationErrors) f.any("alloc_errors", " alloc_errors {}", q.allocationErrors);
+    if (q.horizonDrops) f.any("horizon_drops", " horizon_drops {}", q.horizonDrops);
+    if (q.horizonCaps) f.any("horizon_caps", "  horizon_caps {}", q.horizonCaps);  // tc's two spaces
   }
 }
 

@@ -58,6 +58,7 @@ struct FqStats {
   int64_t timeNextDelayedFlow = 0;
   uint32_t flows = 0, inactiveFlows = 0, throttledFlows = 0;
   uint64_t unthrottleLatencyNs = 0, ceMark = 0, horizonDrops = 0, horizonCaps = 0;
+  uint64_t tcpRetrans = 0;  ///< TCP retransmits fq paced (tc's "retrans")
   friend bool operator==(const FqStats&, const FqStats&) = default;
 };
 

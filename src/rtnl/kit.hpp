@@ -256,11 +256,16 @@ auto find(std::errc missing, Get&& get) -> std::optional<decltype(get())> {
 }  // namespace fastlink::rtnl
 
 // One verb of an object: its request builder (encode with Verb::verb) and its API method
-// (resolve names, send). FASTLINK_RTNL_VERB(Fdb, append, Append, encodeFdb) defines
-// FdbRequests::append and FdbApi::append; the file's traits struct is `Traits`.
-#define FASTLINK_RTNL_VERB(Object, name, verb, encode)                                                    \
-  Request Object##Requests::name(const Object##Info& x) { return rtnl::encode(x, rtnl::Verb::verb); }     \
-  void Object##Api::name(const Object##Info& x) { rtnl::apply<Traits>(engine_, x, Object##Requests::name); }
+// (resolve names, send). FASTLINK_RTNL_VERB_OF(TcRequests, TcApi, QdiscTraits, addQdisc, Add,
+// encodeQdisc) defines TcRequests::addQdisc and TcApi::addQdisc over QdiscTraits::Info.
+#define FASTLINK_RTNL_VERB_OF(Requests, Api, T, name, verb, encode)                                       \
+  Request Requests::name(const T::Info& x) { return rtnl::encode(x, rtnl::Verb::verb); }                  \
+  void Api::name(const T::Info& x) { rtnl::apply<T>(engine_, x, Requests::name); }
+
+// The same for an object named alike throughout: FASTLINK_RTNL_VERB(Fdb, append, Append,
+// encodeFdb) defines FdbRequests::append and FdbApi::append; the file's traits struct is `Traits`.
+#define FASTLINK_RTNL_VERB(Object, name, verb, encode) \
+  FASTLINK_RTNL_VERB_OF(Object##Requests, Object##Api, Traits, name, verb, encode)
 
 /// Defines Api::forEach and Api::list (which every object API has, the same way) over the kit.
 #define FASTLINK_RTNL_LIST_API(Api, T)                                                                  \

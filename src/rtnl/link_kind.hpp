@@ -237,6 +237,19 @@ std::vector<Ifref*> slotDeviceRef(LinkInfo& link) {
   return {};
 }
 
+/// The codec of a kind whose options T are in LinkInfo's typed slot: `options` names them; IFLA_INFO_DATA
+/// is needed when the slot holds a T (or as `hasData` says), and the device T names (`dev`), if it
+/// has one, is resolved before encoding.
+template <class T>
+constexpr LinkKindCodec slotKind(std::string_view kind, std::string_view options,
+                                 void (*encode)(core::MessageWriter&, const LinkInfo&, KeepAlive&),
+                                 void (*decode)(const nlattr*, LinkInfo&), bool (*hasData)(const LinkInfo&) = slotHas<T>) {
+  LinkKindCodec codec{.kind = kind, .options = options, .optionsType = &typeid(T), .hasData = hasData, .encodeData = encode,
+                      .decodeData = decode};
+  if constexpr (requires(T& o) { o.dev; }) codec.deviceRefs = slotDeviceRef<T>;
+  return codec;
+}
+
 /// Every codec of the kind files, in file order (the generated index; use allLinkKinds()).
 std::vector<const LinkKindCodec*> linkKindsOfEveryFile();
 

@@ -14,6 +14,7 @@
 #include "fastlink/error.hpp"
 #include "fastlink/netlink.hpp"
 #include "rtnl/dump_all.hpp"
+#include "rtnl/route_codec.hpp"
 
 namespace fastlink {
 namespace {
@@ -43,18 +44,10 @@ MrouteInfo decodeMroute(const nlmsghdr* m) {
   if (const nlattr* v = a.get(RTA_DST)) e.group = core::readAddress(v, 0, "mroute group");
   if (const nlattr* v = a.get(RTA_IIF)) e.iif = core::readU32(v);
   if (const nlattr* v = a.get(RTA_MULTIPATH)) {
-    // rtnexthop records, each rtnh_len long (padded to 4); ip stops at one that does not fit.
-    auto bytes = core::readBytes(v);
-    std::size_t at = 0;
-    // Sums, not differences: a record's padding can take `at` past the end (a last rtnh_len of 9
-    // in a 10-byte payload steps to 12), where `bytes.size() - at` wrapped and the walk read on.
-    while (at + sizeof(rtnexthop) <= bytes.size()) {
-      rtnexthop nh;
-      std::memcpy(&nh, bytes.data() + at, sizeof nh);
-      if (nh.rtnh_len < sizeof(rtnexthop) || at + nh.rtnh_len > bytes.size()) break;
+    // ip stops at a record that does not fit: so does this (what came before it is kept).
+    rtnl::forEachNexthop(core::readBytes(v), [&](const rtnexthop& nh, std::span<const uint8_t>) {
       e.oifs.push_back(MrouteOif{.ifindex = static_cast<uint32_t>(nh.rtnh_ifindex), .ttl = nh.rtnh_hops});
-      at += RTNH_ALIGN(nh.rtnh_len);
-    }
+    });
   }
   if (const nlattr* v = a.get(RTA_MFC_STATS)) {
     auto bytes = core::readBytes(v);

@@ -157,12 +157,10 @@ struct Traits : rtnl::Object<NexthopInfo, NexthopFilter, RTM_NEWNEXTHOP> {
 
 NexthopApi& Netlink::nexthops() { return lazy(nexthops_); }
 
-Request NexthopRequests::add(const NexthopInfo& nexthop) { return rtnl::encodeNexthop(nexthop, rtnl::Verb::Add); }
-Request NexthopRequests::replace(const NexthopInfo& nexthop) { return rtnl::encodeNexthop(nexthop, rtnl::Verb::Replace); }
-Request NexthopRequests::del(uint32_t id) { return rtnl::encodeNexthop(NexthopInfo().setId(id), rtnl::Verb::Del); }
+FASTLINK_RTNL_VERB(Nexthop, add, Add, encodeNexthop)
+FASTLINK_RTNL_VERB(Nexthop, replace, Replace, encodeNexthop)
 
-void NexthopApi::add(const NexthopInfo& nexthop) { rtnl::apply<Traits>(engine_, nexthop, NexthopRequests::add); }
-void NexthopApi::replace(const NexthopInfo& nexthop) { rtnl::apply<Traits>(engine_, nexthop, NexthopRequests::replace); }
+Request NexthopRequests::del(uint32_t id) { return rtnl::encodeNexthop(NexthopInfo().setId(id), rtnl::Verb::Del); }
 void NexthopApi::del(uint32_t id) { rtnl::send(engine_, NexthopRequests::del(id)); }
 
 NexthopInfo NexthopApi::get(uint32_t id) {

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <string>
 
+#include "core/attr_rows.hpp"
 #include "core/engine.hpp"
 #include "core/message.hpp"
 #include "fastlink/error.hpp"
@@ -31,21 +32,25 @@ T readStruct(const nlattr* a, const char* what) {
   return v;
 }
 
-void putParms(core::MessageWriter& w, const NeighTableParms& p) {
-  if (p.ifindex) w.putU32(NDTPA_IFINDEX, *p.ifindex);
-  if (p.baseReachable) w.putU64(NDTPA_BASE_REACHABLE_TIME, *p.baseReachable);
-  if (p.retrans) w.putU64(NDTPA_RETRANS_TIME, *p.retrans);
-  if (p.gcStale) w.putU64(NDTPA_GC_STALETIME, *p.gcStale);
-  if (p.delayProbe) w.putU64(NDTPA_DELAY_PROBE_TIME, *p.delayProbe);
-  if (p.queueLen) w.putU32(NDTPA_QUEUE_LEN, *p.queueLen);
-  if (p.appProbes) w.putU32(NDTPA_APP_PROBES, *p.appProbes);
-  if (p.ucastProbes) w.putU32(NDTPA_UCAST_PROBES, *p.ucastProbes);
-  if (p.mcastProbes) w.putU32(NDTPA_MCAST_PROBES, *p.mcastProbes);
-  if (p.anycastDelay) w.putU64(NDTPA_ANYCAST_DELAY, *p.anycastDelay);
-  if (p.proxyDelay) w.putU64(NDTPA_PROXY_DELAY, *p.proxyDelay);
-  if (p.proxyQlen) w.putU32(NDTPA_PROXY_QLEN, *p.proxyQlen);
-  if (p.locktime) w.putU64(NDTPA_LOCKTIME, *p.locktime);
-}
+// A table's (or a device's) parameters, in the order ip sends them; the kernel reports refcnt
+// and reachable (drawn around base_reachable), which are not set.
+constexpr core::FieldTable kParmFields({
+    core::field<NDTPA_IFINDEX, &NeighTableParms::ifindex>(),
+    core::field<NDTPA_REFCNT, &NeighTableParms::refcnt, core::Wire::Reported>(),
+    core::field<NDTPA_REACHABLE_TIME, &NeighTableParms::reachable, core::Wire::Reported>(),
+    core::field<NDTPA_BASE_REACHABLE_TIME, &NeighTableParms::baseReachable>(),
+    core::field<NDTPA_RETRANS_TIME, &NeighTableParms::retrans>(),
+    core::field<NDTPA_GC_STALETIME, &NeighTableParms::gcStale>(),
+    core::field<NDTPA_DELAY_PROBE_TIME, &NeighTableParms::delayProbe>(),
+    core::field<NDTPA_QUEUE_LEN, &NeighTableParms::queueLen>(),
+    core::field<NDTPA_APP_PROBES, &NeighTableParms::appProbes>(),
+    core::field<NDTPA_UCAST_PROBES, &NeighTableParms::ucastProbes>(),
+    core::field<NDTPA_MCAST_PROBES, &NeighTableParms::mcastProbes>(),
+    core::field<NDTPA_ANYCAST_DELAY, &NeighTableParms::anycastDelay>(),
+    core::field<NDTPA_PROXY_DELAY, &NeighTableParms::proxyDelay>(),
+    core::field<NDTPA_PROXY_QLEN, &NeighTableParms::proxyQlen>(),
+    core::field<NDTPA_LOCKTIME, &NeighTableParms::locktime>(),
+});
 
 bool changesParms(const NeighTableParms& p) {
   return p.baseReachable || p.retrans || p.gcStale || p.delayProbe || p.queueLen || p.appProbes || p.ucastProbes ||
@@ -53,29 +58,8 @@ bool changesParms(const NeighTableParms& p) {
 }
 
 NeighTableParms decodeParms(const nlattr* nest) {
-  core::AttrTable t = core::AttrTable::ofNest(nest, NDTPA_MAX);
   NeighTableParms p;
-  auto u32 = [&](uint16_t type, std::optional<uint32_t>& field) {
-    if (const nlattr* a = t.get(type)) field = core::readU32(a);
-  };
-  auto u64 = [&](uint16_t type, std::optional<uint64_t>& field) {
-    if (const nlattr* a = t.get(type)) field = core::readU64(a);
-  };
-  u32(NDTPA_IFINDEX, p.ifindex);
-  u32(NDTPA_REFCNT, p.refcnt);
-  u64(NDTPA_REACHABLE_TIME, p.reachable);
-  u64(NDTPA_BASE_REACHABLE_TIME, p.baseReachable);
-  u64(NDTPA_RETRANS_TIME, p.retrans);
-  u64(NDTPA_GC_STALETIME, p.gcStale);
-  u64(NDTPA_DELAY_PROBE_TIME, p.delayProbe);
-  u32(NDTPA_QUEUE_LEN, p.queueLen);
-  u32(NDTPA_APP_PROBES, p.appProbes);
-  u32(NDTPA_UCAST_PROBES, p.ucastProbes);
-  u32(NDTPA_MCAST_PROBES, p.mcastProbes);
-  u64(NDTPA_ANYCAST_DELAY, p.anycastDelay);
-  u64(NDTPA_PROXY_DELAY, p.proxyDelay);
-  u32(NDTPA_PROXY_QLEN, p.proxyQlen);
-  u64(NDTPA_LOCKTIME, p.locktime);
+  core::decodeKnown(kParmFields, core::nestPayload(nest), p, core::FieldContext{"ntable show"});
   return p;
 }
 
@@ -95,7 +79,7 @@ Request NeighTableRequests::change(const NeighTableChange& c) {
   if (c.gcInterval) w.putU64(NDTA_GC_INTERVAL, *c.gcInterval);
   if (c.parms.ifindex || changesParms(c.parms)) {
     std::size_t nest = w.beginNest(NDTA_PARMS);
-    putParms(w, c.parms);
+    kParmFields.encode(w, c.parms);
     w.endNest(nest);
   }
   std::string what = "ntable change name " + c.name;

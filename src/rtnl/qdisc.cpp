@@ -242,48 +242,39 @@ void requireParentClass(core::Engine& engine, const ClassInfo& c, const std::str
               "parent class " + c.parent->toString() + " does not exist");
 }
 
-/// `c` with a placeholder ifindex, to check the input before any lookup (like rtnl::apply).
-ClassInfo probe(ClassInfo c) {
-  if (c.dev && c.dev->isName()) c.dev = Ifref(1u);
-  return c;
+/// A class add or replace: the input checked with a placeholder ifindex (like rtnl::apply),
+/// before any lookup; then the parent class required; then resolved and sent.
+void createClass(core::Engine& engine, const ClassInfo& c, const std::string& verb, Request (*build)(const ClassInfo&)) {
+  ClassInfo probe = c;
+  if (probe.dev && probe.dev->isName()) probe.dev = Ifref(1u);
+  (void)build(probe);
+  requireParentClass(engine, c, verb);
+  rtnl::apply<ClassTraits>(engine, c, build);
+}
+
+/// The kernel dumps one device's classes.
+const ClassFilter& requireDevice(const ClassFilter& filter) {
+  if (!filter.dev) throw Error::invalidArgument("class show", "a device is required (the kernel dumps one device's classes)");
+  return filter;
 }
 
 }  // namespace
 
 TcApi& Netlink::tc() { return lazy(tc_); }
 
-Request TcRequests::addQdisc(const QdiscInfo& q) { return rtnl::encodeQdisc(q, rtnl::Verb::Add); }
-Request TcRequests::replaceQdisc(const QdiscInfo& q) { return rtnl::encodeQdisc(q, rtnl::Verb::Replace); }
-Request TcRequests::changeQdisc(const QdiscInfo& q) { return rtnl::encodeQdisc(q, rtnl::Verb::Set); }
-Request TcRequests::delQdisc(const QdiscInfo& q) { return rtnl::encodeQdisc(q, rtnl::Verb::Del); }
+FASTLINK_RTNL_VERB_OF(TcRequests, TcApi, QdiscTraits, addQdisc, Add, encodeQdisc)
+FASTLINK_RTNL_VERB_OF(TcRequests, TcApi, QdiscTraits, replaceQdisc, Replace, encodeQdisc)
+FASTLINK_RTNL_VERB_OF(TcRequests, TcApi, QdiscTraits, changeQdisc, Set, encodeQdisc)
+FASTLINK_RTNL_VERB_OF(TcRequests, TcApi, QdiscTraits, delQdisc, Del, encodeQdisc)
+FASTLINK_RTNL_VERB_OF(TcRequests, TcApi, ClassTraits, changeClass, Set, encodeClass)
+FASTLINK_RTNL_VERB_OF(TcRequests, TcApi, ClassTraits, delClass, Del, encodeClass)
+
 Request TcRequests::addClass(const ClassInfo& c) { return rtnl::encodeClass(c, rtnl::Verb::Add); }
 Request TcRequests::replaceClass(const ClassInfo& c) { return rtnl::encodeClass(c, rtnl::Verb::Replace); }
-Request TcRequests::changeClass(const ClassInfo& c) { return rtnl::encodeClass(c, rtnl::Verb::Set); }
-Request TcRequests::delClass(const ClassInfo& c) { return rtnl::encodeClass(c, rtnl::Verb::Del); }
+void TcApi::addClass(const ClassInfo& c) { createClass(engine_, c, "add", TcRequests::addClass); }
+void TcApi::replaceClass(const ClassInfo& c) { createClass(engine_, c, "replace", TcRequests::replaceClass); }
 
-void TcApi::addQdisc(const QdiscInfo& q) { rtnl::apply<QdiscTraits>(engine_, q, TcRequests::addQdisc); }
-void TcApi::replaceQdisc(const QdiscInfo& q) { rtnl::apply<QdiscTraits>(engine_, q, TcRequests::replaceQdisc); }
-void TcApi::changeQdisc(const QdiscInfo& q) { rtnl::apply<QdiscTraits>(engine_, q, TcRequests::changeQdisc); }
-void TcApi::delQdisc(const QdiscInfo& q) { rtnl::apply<QdiscTraits>(engine_, q, TcRequests::delQdisc); }
-
-void TcApi::addClass(const ClassInfo& c) {
-  (void)TcRequests::addClass(probe(c));
-  requireParentClass(engine_, c, "add");
-  rtnl::apply<ClassTraits>(engine_, c, TcRequests::addClass);
-}
-void TcApi::replaceClass(const ClassInfo& c) {
-  (void)TcRequests::replaceClass(probe(c));
-  requireParentClass(engine_, c, "replace");
-  rtnl::apply<ClassTraits>(engine_, c, TcRequests::replaceClass);
-}
-void TcApi::changeClass(const ClassInfo& c) { rtnl::apply<ClassTraits>(engine_, c, TcRequests::changeClass); }
-void TcApi::delClass(const ClassInfo& c) { rtnl::apply<ClassTraits>(engine_, c, TcRequests::delClass); }
-
-std::vector<QdiscInfo> TcApi::qdiscs(const QdiscFilter& filter) {
-  std::vector<QdiscInfo> out;
-  forEachQdisc(filter, [&](const QdiscInfo& q) { out.push_back(q); }, [&] { out.clear(); });
-  return out;
-}
+std::vector<QdiscInfo> TcApi::qdiscs(const QdiscFilter& filter) { return rtnl::list<QdiscTraits>(engine_, filter); }
 // The kernel ignores tcm_ifindex in qdisc dumps (6.1 and 6.18 send every device's qdiscs):
 // the request still carries it (a kernel that filters is used as such), and QdiscTraits::matches
 // keeps the device's. RTM_GETQDISC by parent (root, ingress) is no way out: the kernel sends its
@@ -295,14 +286,10 @@ void TcApi::forEachQdisc(const QdiscFilter& filter, const std::function<void(con
   rtnl::forEach<QdiscTraits>(engine_, filter, each, restart);
 }
 
-std::vector<ClassInfo> TcApi::classes(const ClassFilter& filter) {
-  if (!filter.dev) throw Error::invalidArgument("class show", "a device is required (the kernel dumps one device's classes)");
-  return rtnl::list<ClassTraits>(engine_, filter);
-}
+std::vector<ClassInfo> TcApi::classes(const ClassFilter& filter) { return rtnl::list<ClassTraits>(engine_, requireDevice(filter)); }
 void TcApi::forEachClass(const ClassFilter& filter, const std::function<void(const ClassInfo&)>& each,
                          const std::function<void()>& restart) {
-  if (!filter.dev) throw Error::invalidArgument("class show", "a device is required (the kernel dumps one device's classes)");
-  rtnl::forEach<ClassTraits>(engine_, filter, each, restart);
+  rtnl::forEach<ClassTraits>(engine_, requireDevice(filter), each, restart);
 }
 
 }  // namespace fastlink

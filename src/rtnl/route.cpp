@@ -226,24 +226,19 @@ void decodeMetrics(const nlattr* nest, RouteMetrics& m) {
 // A repeated attribute replaces the earlier one here too (the views read the last).
 std::vector<RoutePath> decodeMultipath(const nlattr* attr, uint8_t family) {
   std::vector<RoutePath> paths;
-  auto bytes = core::readBytes(attr);
-  std::size_t at = 0;
-  while (at + sizeof(rtnexthop) <= bytes.size()) {
-    rtnexthop nh;
-    std::memcpy(&nh, bytes.data() + at, sizeof nh);
-    if (nh.rtnh_len < sizeof nh || at + nh.rtnh_len > bytes.size()) throw malformed("decode route", "bad rtnexthop length");
+  bool whole = forEachNexthop(core::readBytes(attr), [&](const rtnexthop& nh, std::span<const uint8_t> attrs) {
     RoutePath p;
     p.weight = static_cast<uint16_t>(nh.rtnh_hops + 1);
     p.flags = nh.rtnh_flags;
     p.onlink = (nh.rtnh_flags & RTNH_F_ONLINK) != 0;
     if (nh.rtnh_ifindex) p.dev = Ifref(static_cast<uint32_t>(nh.rtnh_ifindex));
     // The rtnexthop's attributes follow it; their data is 4-byte aligned inside the payload.
-    forEachAttr(bytes.subspan(at + sizeof nh, nh.rtnh_len - sizeof nh), [&](const nlattr* a) {
+    forEachAttr(attrs, [&](const nlattr* a) {
       if (core::attrType(a) == RTA_GATEWAY) p.gateway = readIp(a, family);
     });
     paths.push_back(std::move(p));
-    at += RTNH_ALIGN(nh.rtnh_len);
-  }
+  });
+  if (!whole) throw malformed("decode route", "bad rtnexthop length");
   return paths;
 }
 

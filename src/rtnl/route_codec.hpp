@@ -3,6 +3,9 @@
 
 #include <linux/rtnetlink.h>
 
+#include <cstring>
+#include <span>
+
 #include "fastlink/route.hpp"
 #include "rtnl/codec_helpers.hpp"
 
@@ -22,6 +25,22 @@ void encodeRouteGet(core::MessageWriter& writer, const RouteQuery& query, uint32
 /// True when the message is an IPv4/IPv6 route (dumps with AF_UNSPEC also carry multicast
 /// routes of other families, which are skipped).
 inline bool isIpRoute(const nlmsghdr* m) { return m->nlmsg_type == RTM_NEWROUTE && hasFamily(m, kIpFamilies); }
+
+/// Calls each(record, its attributes) for the rtnexthop records of an RTA_MULTIPATH payload (routes'
+/// paths, multicast routes' output devices), each rtnh_len long and padded to 4; false at a
+/// record that does not fit. Sums, not differences: a record's padding can take `at` past the end
+/// (a last rtnh_len of 9 in a 10-byte payload steps to 12), where `size - at` would wrap.
+template <class Each>
+bool forEachNexthop(std::span<const uint8_t> bytes, Each&& each) {
+  for (std::size_t at = 0; at + sizeof(rtnexthop) <= bytes.size();) {
+    rtnexthop nh;
+    std::memcpy(&nh, bytes.data() + at, sizeof nh);
+    if (nh.rtnh_len < sizeof nh || at + nh.rtnh_len > bytes.size()) return false;
+    each(nh, bytes.subspan(at + sizeof nh, nh.rtnh_len - sizeof nh));
+    at += RTNH_ALIGN(nh.rtnh_len);
+  }
+  return true;
+}
 
 /// Decodes one RTM_NEWROUTE message into `out` (cleared first, so one RouteInfo can be reused
 /// across a dump without allocating).

@@ -11,8 +11,6 @@
 #include <linux/rtnetlink.h>
 #include <sys/socket.h>
 
-#include <algorithm>
-#include <cstring>
 #include <string>
 
 #include "core/message.hpp"
@@ -54,20 +52,14 @@ Request statsRequest(uint32_t ifindex, const StatsSelection& what, uint16_t flag
   return Request(w.release(), operation);
 }
 
-/// A fixed counter block: what the kernel sent, the rest zero (an older kernel sends less).
-template <class Block>
-Block readBlock(const nlattr* a) {
-  Block b{};
-  auto bytes = core::readBytes(a);
-  std::memcpy(&b, bytes.data(), std::min(bytes.size(), sizeof b));
-  return b;
-}
+// A fixed counter block is rtnl::readStruct's: what the kernel sent, the rest zero (an older
+// kernel sends less).
 
 /// A block the printers read whole: shorter than the kernel's struct is malformed.
 template <class Block>
 Block readWholeBlock(const nlattr* a, const char* what) {
   if (core::readBytes(a).size() < sizeof(Block)) malformed(what);
-  return readBlock<Block>(a);
+  return rtnl::readStruct<Block>(a);
 }
 
 BridgeMcastStats decodeMcast(const nlattr* a) {
@@ -166,7 +158,7 @@ DeviceStats decodeDeviceStats(const nlmsghdr* m) {
     if (const nlattr* hit = offload.get(IFLA_OFFLOAD_XSTATS_CPU_HIT)) s.cpuHit = rtnl::decodeStats(hit);
     if (const nlattr* info = offload.get(IFLA_OFFLOAD_XSTATS_HW_S_INFO)) s.l3StatsState = decodeHwInfo(info);
     if (const nlattr* l3 = offload.get(IFLA_OFFLOAD_XSTATS_L3_STATS)) {
-      auto k = readBlock<rtnl_hw_stats64>(l3);
+      auto k = rtnl::readStruct<rtnl_hw_stats64>(l3);
       s.l3Stats = HwStats{k.rx_packets, k.tx_packets, k.rx_bytes, k.tx_bytes, k.rx_errors,
                           k.tx_errors,  k.rx_dropped, k.tx_dropped, k.multicast};
     }
@@ -176,7 +168,7 @@ DeviceStats decodeDeviceStats(const nlmsghdr* m) {
     if (const nlattr* mpls = families.get(AF_MPLS)) {
       core::AttrTable mt = core::AttrTable::ofNest(mpls, MPLS_STATS_MAX);
       if (const nlattr* link = mt.get(MPLS_STATS_LINK)) {
-        auto k = readBlock<mpls_link_stats>(link);
+        auto k = rtnl::readStruct<mpls_link_stats>(link);
         s.mpls = MplsStats{k.rx_packets, k.tx_packets, k.rx_bytes,   k.tx_bytes,  k.rx_errors,
                            k.tx_errors,  k.rx_dropped, k.tx_dropped, k.rx_noroute};
       }

@@ -431,18 +431,13 @@ void encodePedit(core::MessageWriter& w, const TcAction& a, const Operation& ope
   w.endNest(keys);
 }
 
-template <class Each>
-void eachAttr(const nlattr* nest, Each&& each) {
-  forEachAttr(core::readBytes(nest), each);
-}
-
 /// pedit's selector (TCA_PEDIT_PARMS, or _PARMS_EX with one TCA_PEDIT_KEY_EX per key in
 /// TCA_PEDIT_KEYS_EX). nkeys counts the keys; a selector shorter than its keys keeps those present.
 TcActionOptions decodePedit(const nlattr* options, TcAction& out) {
   PeditAction p;
   const nlattr* keysEx = nullptr;
   std::span<const uint8_t> selector;
-  eachAttr(options, [&](const nlattr* x) {
+  forEachAttr(core::nestPayload(options), [&](const nlattr* x) {
     switch (core::attrType(x)) {
       case TCA_PEDIT_PARMS: selector = core::readBytes(x); break;
       case TCA_PEDIT_PARMS_EX: selector = core::readBytes(x), p.extended = true; break;
@@ -472,10 +467,10 @@ TcActionOptions decodePedit(const nlattr* options, TcAction& out) {
   }
   if (keysEx) {
     std::size_t i = 0;
-    eachAttr(keysEx, [&](const nlattr* x) {
+    forEachAttr(core::nestPayload(keysEx), [&](const nlattr* x) {
       if (core::attrType(x) != TCA_PEDIT_KEY_EX || i >= p.keys.size()) return;
       PeditKey& k = p.keys[i++];
-      eachAttr(x, [&](const nlattr* y) {
+      forEachAttr(core::nestPayload(x), [&](const nlattr* y) {
         if (core::attrType(y) == TCA_PEDIT_KEY_EX_HTYPE) k.header = static_cast<PeditKey::HeaderType>(readStruct<uint16_t>(y));
         else if (core::attrType(y) == TCA_PEDIT_KEY_EX_CMD) k.command = static_cast<PeditKey::Command>(readStruct<uint16_t>(y));
       });
@@ -566,8 +561,6 @@ void encodeActions(core::MessageWriter& w, uint16_t type, const std::vector<TcAc
 
 namespace {
 
-uint32_t u32Of(const nlattr* a) { return readStruct<uint32_t>(a); }
-
 /// The kind's options; attributes it does not read go to out.unknownOptions.
 TcActionOptions decodeKind(const std::string& kind, const nlattr* options, TcAction& out) {
   for (const ActionKind& k : kActionKinds)
@@ -580,11 +573,11 @@ TcAction decodeAction(const nlattr* nest) {
   TcAction a;
   a.order = core::attrType(nest);
   const nlattr* options = nullptr;
-  eachAttr(nest, [&](const nlattr* x) {
+  forEachAttr(core::nestPayload(nest), [&](const nlattr* x) {
     switch (core::attrType(x)) {
       case TCA_ACT_KIND: a.kind = core::readString(x); break;
       case TCA_ACT_OPTIONS: options = x; break;
-      case TCA_ACT_INDEX: a.index = u32Of(x); break;
+      case TCA_ACT_INDEX: a.index = readStruct<uint32_t>(x); break;
       case TCA_ACT_STATS: a.stats = decodeTcStats("", x, false); break;
       case TCA_ACT_COOKIE: a.cookie = core::copyBytes(x); break;
       case TCA_ACT_FLAGS: {
@@ -595,7 +588,7 @@ TcAction decodeAction(const nlattr* nest) {
       }
       case TCA_ACT_HW_STATS: a.hwStats = readStruct<nla_bitfield32>(x).value & 0xFF; break;
       case TCA_ACT_USED_HW_STATS: a.usedHwStats = readStruct<nla_bitfield32>(x).value & 0xFF; break;
-      case TCA_ACT_IN_HW_COUNT: a.inHwCount = u32Of(x); break;
+      case TCA_ACT_IN_HW_COUNT: a.inHwCount = readStruct<uint32_t>(x); break;
       case TCA_ACT_PAD: break;
       default: a.unknown.append(core::attrType(x), core::readBytes(x));
     }
@@ -609,7 +602,7 @@ TcAction decodeAction(const nlattr* nest) {
 std::vector<TcAction> decodeActions(const nlattr* nest) {
   std::vector<TcAction> out;
   if (!nest) return out;
-  eachAttr(nest, [&](const nlattr* x) { out.push_back(decodeAction(x)); });
+  forEachAttr(core::nestPayload(nest), [&](const nlattr* x) { out.push_back(decodeAction(x)); });
   return out;
 }
 

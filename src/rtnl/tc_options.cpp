@@ -476,11 +476,6 @@ const TcKind* findKind(const std::string& kind, Scope TcKind::*scope, Scope want
   return nullptr;
 }
 
-template <class Each>
-void eachNested(const nlattr* nest, Each&& each) {
-  core::forEachAttr(core::readBytes(nest), each);
-}
-
 }  // namespace
 
 double ticksPerMicrosecond() {
@@ -566,7 +561,8 @@ TcOptions decodeTcOptions(const std::string& kind, const nlattr* a, bool isClass
 TcStats decodeTcStats(const std::string& kind, const nlattr* stats2, bool isClass) {
   TcStats s;
   std::optional<uint64_t> packets64;
-  eachNested(stats2, [&](const nlattr* x) {
+  const nlattr* app = nullptr;  // the last TCA_STATS_APP, read by the kind below
+  core::forEachAttr(core::nestPayload(stats2), [&](const nlattr* x) {
     switch (core::attrType(x)) {
       case TCA_STATS_BASIC: {
         auto b = readStruct<gnet_stats_basic>(x);
@@ -597,13 +593,11 @@ TcStats decodeTcStats(const std::string& kind, const nlattr* stats2, bool isClas
         s.ratePps = r.pps;
         break;
       }
-      case TCA_STATS_APP: s.app = core::copyBytes(x); break;
+      case TCA_STATS_APP: s.app = core::copyBytes(x), app = x; break;
     }
   });
   if (packets64) s.packets = *packets64;
   if (s.app.empty()) return s;
-  const nlattr* app = nullptr;
-  eachNested(stats2, [&](const nlattr* x) { if (core::attrType(x) == TCA_STATS_APP) app = x; });
   if (kind == "htb" && isClass) {
     auto h = readStruct<tc_htb_xstats>(app);
     s.htb = HtbStats{h.lends, h.borrows, h.giants, h.tokens, h.ctokens};
@@ -629,7 +623,7 @@ TcStats decodeTcStats(const std::string& kind, const nlattr* stats2, bool isClas
     o.pktsTooLong = f.pkts_too_long, o.allocationErrors = f.allocation_errors, o.timeNextDelayedFlow = f.time_next_delayed_flow,
     o.flows = f.flows, o.inactiveFlows = f.inactive_flows, o.throttledFlows = f.throttled_flows,
     o.unthrottleLatencyNs = f.unthrottle_latency_ns, o.ceMark = f.ce_mark, o.horizonDrops = f.horizon_drops,
-    o.horizonCaps = f.horizon_caps;
+    o.horizonCaps = f.horizon_caps, o.tcpRetrans = f.tcp_retrans;
     s.fq = o;
   }
   return s;

@@ -7,10 +7,14 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <sched.h>
+#include <linux/net_tstamp.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdint>
+#include <cstring>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -38,7 +42,10 @@ inline void wireToPeer(const TestNetns& ns, const std::string& dev, const TestNe
 /// Sends `count` UDP datagrams of `payload` bytes to `dst`:9 from inside namespace `ns` (a
 /// thread joins it: setns moves only that thread), as fast as send() returns. Returns how many
 /// send() accepted (a datagram a qdisc drops is still accepted: UDP counts it in SndbufErrors).
-inline uint64_t sendUdpBurst(const std::string& ns, const std::string& dst, uint64_t count, std::size_t payload = 18) {
+/// `departAhead` > 0: each datagram asks to leave that long after now (SO_TXTIME on
+/// CLOCK_MONOTONIC, the clock fq reads), for fq's horizon.
+inline uint64_t sendUdpBurst(const std::string& ns, const std::string& dst, uint64_t count, std::size_t payload = 18,
+                             std::chrono::nanoseconds departAhead = {}) {
   uint64_t accepted = 0;
   std::string error;
   std::thread([&] {
@@ -61,9 +68,30 @@ inline uint64_t sendUdpBurst(const std::string& ns, const std::string& dst, uint
     to.sin_port = htons(9);
     ::inet_pton(AF_INET, dst.c_str(), &to.sin_addr);
     std::vector<char> data(payload, 'x');
-    for (uint64_t i = 0; i < count; ++i)
-      if (::sendto(s, data.data(), data.size(), 0, reinterpret_cast<const sockaddr*>(&to), sizeof to) == static_cast<ssize_t>(data.size()))
-        ++accepted;
+    sock_txtime clock{CLOCK_MONOTONIC, 0};
+    if (departAhead.count() > 0 && ::setsockopt(s, SOL_SOCKET, SO_TXTIME, &clock, sizeof clock) != 0) error = "SO_TXTIME refused";
+    for (uint64_t i = 0; i < count && error.empty(); ++i) {
+      iovec iov{data.data(), data.size()};
+      msghdr m{};
+      m.msg_name = &to;
+      m.msg_namelen = sizeof to;
+      m.msg_iov = &iov;
+      m.msg_iovlen = 1;
+      alignas(cmsghdr) char control[CMSG_SPACE(sizeof(uint64_t))] = {};
+      if (departAhead.count() > 0) {
+        timespec now{};
+        ::clock_gettime(CLOCK_MONOTONIC, &now);
+        uint64_t at = static_cast<uint64_t>(now.tv_sec) * 1000000000u + static_cast<uint64_t>(now.tv_nsec) + departAhead.count();
+        m.msg_control = control;
+        m.msg_controllen = sizeof control;
+        cmsghdr* c = CMSG_FIRSTHDR(&m);
+        c->cmsg_level = SOL_SOCKET;
+        c->cmsg_type = SCM_TXTIME;
+        c->cmsg_len = CMSG_LEN(sizeof at);
+        std::memcpy(CMSG_DATA(c), &at, sizeof at);
+      }
+      if (::sendmsg(s, &m, 0) == static_cast<ssize_t>(data.size())) ++accepted;
+    }
     ::close(s);
   }).join();
   if (!error.empty()) throw std::runtime_error(error);

@@ -389,6 +389,40 @@ TEST(TcDecode, HtbClassWithStatsAndLeaf) {
   ASSERT_EQ(c.unknown.count(), 1u);
 }
 
+TEST(TcDecode, FqStatisticsEveryField) {
+  // tc_fq_qd_stats written out: gc_flows, highprio_packets, tcp_retrans, throttled,
+  // flows_plimit, pkts_too_long, allocation_errors (u64), time_next_delayed_flow (s64), flows,
+  // inactive_flows, throttled_flows, unthrottle_latency_ns (u32), ce_mark, horizon_drops,
+  // horizon_caps (u64): a distinct value each, so that a member read from another's place shows.
+  Bytes app;
+  for (uint64_t v : {1, 2, 3, 4, 5, 6, 7}) test::appendLe64(app, v);
+  test::appendLe64(app, 8000000);
+  for (uint32_t v : {9, 10, 11, 12000}) test::appendLe32(app, v);
+  for (uint64_t v : {13, 14, 15}) test::appendLe64(app, v);
+  Bytes message = test::netlinkMessage(kRtmNewQdisc, 0, tcm(2, 0x80010000, 0xFFFFFFFF, 1),
+                                       Attrs().str(kTcaKind, "fq").nestNoFlag(kTcaStats2, Attrs().raw(4 /* APP */, app)));
+  AlignedMessage m(message);
+  QdiscInfo q;
+  rtnl::decodeQdisc(m.as<nlmsghdr>(), q);
+  ASSERT_TRUE(q.stats && q.stats->fq);
+  const FqStats& f = *q.stats->fq;
+  EXPECT_EQ(f.gcFlows, 1u);
+  EXPECT_EQ(f.highprioPackets, 2u);
+  EXPECT_EQ(f.tcpRetrans, 3u);
+  EXPECT_EQ(f.throttled, 4u);
+  EXPECT_EQ(f.flowsPlimit, 5u);
+  EXPECT_EQ(f.pktsTooLong, 6u);
+  EXPECT_EQ(f.allocationErrors, 7u);
+  EXPECT_EQ(f.timeNextDelayedFlow, 8000000);
+  EXPECT_EQ(f.flows, 9u);
+  EXPECT_EQ(f.inactiveFlows, 10u);
+  EXPECT_EQ(f.throttledFlows, 11u);
+  EXPECT_EQ(f.unthrottleLatencyNs, 12000u);
+  EXPECT_EQ(f.ceMark, 13u);
+  EXPECT_EQ(f.horizonDrops, 14u);
+  EXPECT_EQ(f.horizonCaps, 15u);
+}
+
 TEST(TcDecode, UnknownKindKeptRawAnd64BitPackets) {
   Bytes pkt64;
   test::appendLe64(pkt64, 5000000000ull);

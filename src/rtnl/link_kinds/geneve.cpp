@@ -49,8 +49,7 @@ void encodeData(core::MessageWriter& w, const LinkInfo& link, KeepAlive&) {
 
 }  // namespace
 
-const LinkKindCodec kGeneveKind{.kind = "geneve", .options = "geneve", .optionsType = &typeid(GeneveInfo),
-                                .hasData = slotHas<GeneveInfo>, .encodeData = encodeData, .decodeData = decodeSlot<kFields>};
+constexpr LinkKindCodec kGeneveKind = slotKind<GeneveInfo>("geneve", "geneve", encodeData, decodeSlot<kFields>);
 
 }  // namespace fastlink::rtnl
 

@@ -28,10 +28,8 @@ void decodeData(const nlattr* data, LinkInfo& link) {
 
 }  // namespace
 
-const LinkKindCodec kGreKind{.kind = "gre", .options = "gre", .optionsType = &typeid(GreInfo), .hasData = slotHas<GreInfo>,
-                             .encodeData = encodeData, .decodeData = decodeData, .deviceRefs = slotDeviceRef<GreInfo>};
-const LinkKindCodec kGretapKind{.kind = "gretap", .options = "gre", .optionsType = &typeid(GreInfo), .hasData = slotHas<GreInfo>,
-                                .encodeData = encodeData, .decodeData = decodeData, .deviceRefs = slotDeviceRef<GreInfo>};
+constexpr LinkKindCodec kGreKind = slotKind<GreInfo>("gre", "gre", encodeData, decodeData);
+constexpr LinkKindCodec kGretapKind = slotKind<GreInfo>("gretap", "gre", encodeData, decodeData);
 
 }  // namespace fastlink::rtnl
 

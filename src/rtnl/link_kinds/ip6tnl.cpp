@@ -57,15 +57,9 @@ void decodeGre(const nlattr* data, LinkInfo& link) {
 
 }  // namespace
 
-const LinkKindCodec kIp6tnlKind{.kind = "ip6tnl", .options = "ip6tnl", .optionsType = &typeid(Ip6TunnelInfo),
-                                .hasData = slotHas<Ip6TunnelInfo>, .encodeData = encodeTnl, .decodeData = decodeTnl,
-                                .deviceRefs = slotDeviceRef<Ip6TunnelInfo>};
-const LinkKindCodec kIp6greKind{.kind = "ip6gre", .options = "ip6tnl", .optionsType = &typeid(Ip6TunnelInfo),
-                                .hasData = slotHas<Ip6TunnelInfo>, .encodeData = encodeGre, .decodeData = decodeGre,
-                                .deviceRefs = slotDeviceRef<Ip6TunnelInfo>};
-const LinkKindCodec kIp6gretapKind{.kind = "ip6gretap", .options = "ip6tnl", .optionsType = &typeid(Ip6TunnelInfo),
-                                   .hasData = slotHas<Ip6TunnelInfo>, .encodeData = encodeGre, .decodeData = decodeGre,
-                                   .deviceRefs = slotDeviceRef<Ip6TunnelInfo>};
+constexpr LinkKindCodec kIp6tnlKind = slotKind<Ip6TunnelInfo>("ip6tnl", "ip6tnl", encodeTnl, decodeTnl);
+constexpr LinkKindCodec kIp6greKind = slotKind<Ip6TunnelInfo>("ip6gre", "ip6tnl", encodeGre, decodeGre);
+constexpr LinkKindCodec kIp6gretapKind = slotKind<Ip6TunnelInfo>("ip6gretap", "ip6tnl", encodeGre, decodeGre);
 
 }  // namespace fastlink::rtnl
 

@@ -77,10 +77,8 @@ void decodeData(const nlattr* data, LinkInfo& link) {
 
 }  // namespace
 
-const LinkKindCodec kIpipKind{.kind = "ipip", .options = "ipip", .optionsType = &typeid(IpTunnelInfo), .hasData = slotHas<IpTunnelInfo>,
-                              .encodeData = encodeData, .decodeData = decodeData, .deviceRefs = slotDeviceRef<IpTunnelInfo>};
-const LinkKindCodec kSitKind{.kind = "sit", .options = "ipip", .optionsType = &typeid(IpTunnelInfo), .hasData = slotHas<IpTunnelInfo>,
-                             .encodeData = encodeData, .decodeData = decodeData, .deviceRefs = slotDeviceRef<IpTunnelInfo>};
+constexpr LinkKindCodec kIpipKind = slotKind<IpTunnelInfo>("ipip", "ipip", encodeData, decodeData);
+constexpr LinkKindCodec kSitKind = slotKind<IpTunnelInfo>("sit", "ipip", encodeData, decodeData);
 
 }  // namespace fastlink::rtnl
 

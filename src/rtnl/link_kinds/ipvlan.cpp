@@ -29,8 +29,7 @@ void encodeData(core::MessageWriter& w, const LinkInfo& link, KeepAlive&) {
 
 }  // namespace
 
-const LinkKindCodec kIpvlanKind{.kind = "ipvlan", .options = "ipvlan", .optionsType = &typeid(IpvlanInfo),
-                                .hasData = hasData, .encodeData = encodeData, .decodeData = decodeSlot<kFields>};
+constexpr LinkKindCodec kIpvlanKind = slotKind<IpvlanInfo>("ipvlan", "ipvlan", encodeData, decodeSlot<kFields>, hasData);
 
 }  // namespace fastlink::rtnl
 

@@ -37,8 +37,7 @@ constexpr FieldTable kFields({
 
 }  // namespace
 
-const LinkKindCodec kTunKind{.kind = "tun", .options = "tun", .optionsType = &typeid(TunTapInfo),
-                             .hasData = slotHas<TunTapInfo>, .encodeData = encodeData, .decodeData = decodeSlot<kFields>};
+constexpr LinkKindCodec kTunKind = slotKind<TunTapInfo>("tun", "tun", encodeData, decodeSlot<kFields>);
 
 }  // namespace fastlink::rtnl
 

@@ -30,12 +30,8 @@ void encodeData(core::MessageWriter& w, const LinkInfo& link, KeepAlive&) {
 
 }  // namespace
 
-const LinkKindCodec kVtiKind{.kind = "vti", .options = "vti", .optionsType = &typeid(VtiInfo), .hasData = slotHas<VtiInfo>,
-                             .encodeData = encodeData<false>, .decodeData = decodeSlot<kFields>,
-                             .deviceRefs = slotDeviceRef<VtiInfo>};
-const LinkKindCodec kVti6Kind{.kind = "vti6", .options = "vti", .optionsType = &typeid(VtiInfo), .hasData = slotHas<VtiInfo>,
-                              .encodeData = encodeData<true>, .decodeData = decodeSlot<kFields6>,
-                              .deviceRefs = slotDeviceRef<VtiInfo>};
+constexpr LinkKindCodec kVtiKind = slotKind<VtiInfo>("vti", "vti", encodeData<false>, decodeSlot<kFields>);
+constexpr LinkKindCodec kVti6Kind = slotKind<VtiInfo>("vti6", "vti", encodeData<true>, decodeSlot<kFields6>);
 
 }  // namespace fastlink::rtnl
 

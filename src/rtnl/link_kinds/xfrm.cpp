@@ -24,8 +24,7 @@ void encodeData(core::MessageWriter& w, const LinkInfo& link, KeepAlive&) {
 
 }  // namespace
 
-const LinkKindCodec kXfrmKind{.kind = "xfrm", .options = "xfrm", .optionsType = &typeid(XfrmInfo), .hasData = slotHas<XfrmInfo>,
-                              .encodeData = encodeData, .decodeData = decodeSlot<kFields>, .deviceRefs = slotDeviceRef<XfrmInfo>};
+constexpr LinkKindCodec kXfrmKind = slotKind<XfrmInfo>("xfrm", "xfrm", encodeData, decodeSlot<kFields>);
 
 }  // namespace fastlink::rtnl
 
