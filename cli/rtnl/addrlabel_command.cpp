@@ -128,18 +128,11 @@ PreparedRequest prepareAddrlabel(Context& ctx, Args& args) {
     throw UsageError(fmt::format("addrlabel {} cannot be used in a batch (a batch sends add and del lines)", verb));
   }
   ParsedEntry p = parseEntry(ctx, args, add, false);
-  PreparedRequest r;
-  if (p.dev) {
-    r.needs = {*p.dev};
-    r.device = p.dev;
-  }
-  r.namedAsTyped = true;
-  r.encode = [p, add](Resolver& resolver) {
+  return requestNamingDevice(p.dev, [p, add](uint32_t index) {
     AddrLabelInfo e = p.entry;
-    if (p.dev) e.ifindex = resolver.index(*p.dev);
+    if (p.dev) e.ifindex = index;
     return add ? AddrLabelRequests::add(e) : AddrLabelRequests::del(e);
-  };
-  return r;
+  });
 }
 
 int flush(Context& ctx, Args& args) {

@@ -67,6 +67,18 @@ inline RouteProtocol parseRouteProtocol(std::string_view text, std::string_view 
   return orUsage(keyword, [&] { return RouteNames::system().protocol(text); });
 }
 
+/// The request of a -batch line about the device `dev` (or none), its errors naming the line as
+/// typed: `encode(index)` builds it with the device's ifindex (0 without a device).
+template <class Encode>
+PreparedRequest requestNamingDevice(const std::optional<std::string>& dev, Encode encode) {
+  PreparedRequest r;
+  if (dev) r.needs = {*dev};
+  r.device = dev;
+  r.namedAsTyped = true;
+  r.encode = [dev, encode = std::move(encode)](Resolver& resolver) { return encode(dev ? resolver.index(*dev) : 0u); };
+  return r;
+}
+
 /// `-4`/`inet` or `-6`/`inet6` among a show line's words (ip's family words after the verb).
 inline std::optional<IpAddress::Family> acceptFamilyWord(Args& args) {
   if (args.acceptAny({"-4", "inet"})) return IpAddress::Family::v4;

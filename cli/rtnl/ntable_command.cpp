@@ -284,18 +284,11 @@ PreparedRequest prepareNtable(Context& ctx, Args& args) {
     throw UsageError(fmt::format("ntable {} cannot be used in a batch (a batch sends change lines)", verb));
   }
   ParsedChange p = parseChange(ctx, args, false);
-  PreparedRequest r;
-  if (p.dev) {
-    r.needs = {*p.dev};
-    r.device = p.dev;
-  }
-  r.namedAsTyped = true;
-  r.encode = [p](Resolver& resolver) {
+  return requestNamingDevice(p.dev, [p](uint32_t index) {
     NeighTableChange c = p.change;
-    if (p.dev) c.parms.ifindex = resolver.index(*p.dev);
+    if (p.dev) c.parms.ifindex = index;
     return NeighTableRequests::change(c);
-  };
-  return r;
+  });
 }
 
 int runNtable(Context& ctx, Args& args) {

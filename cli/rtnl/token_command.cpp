@@ -133,12 +133,7 @@ PreparedRequest prepareToken(Context& ctx, Args& args) {
     throw UsageError(fmt::format("token {} cannot be used in a batch (a batch sends set and del lines)", verb));
   }
   ParsedToken p = parseSet(ctx, args, del, false);
-  PreparedRequest r;
-  r.needs = {p.dev};
-  r.device = p.dev;
-  r.namedAsTyped = true;
-  r.encode = [p](Resolver& resolver) { return TokenRequests::set(resolver.index(p.dev), p.token); };
-  return r;
+  return requestNamingDevice(p.dev, [token = p.token](uint32_t index) { return TokenRequests::set(index, token); });
 }
 
 int runToken(Context& ctx, Args& args) {
