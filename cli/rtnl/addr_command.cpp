@@ -241,20 +241,16 @@ void addrJson(JsonOut& j, const AddrView& a, bool brief, const LinkRecord* devic
     j.field("index", device->index);
     j.field("dev", device->name);
   }
-  if (brief) {
-    hostJson(j, "local", address.address());
-    if (peer) hostJson(j, "address", *peer);
-    j.field("prefixlen", address.length());
-    if (metric) j.field("metric", *metric);
-    j.endObject();
-    return;
-  }
   bool v4 = address.isV4();
-  j.field("family", v4 ? "inet" : "inet6");
+  if (!brief) j.field("family", v4 ? "inet" : "inet6");
   hostJson(j, "local", address.address());
   if (peer) hostJson(j, "address", *peer);
   j.field("prefixlen", address.length());
   if (metric) j.field("metric", *metric);
+  if (brief) {
+    j.endObject();
+    return;
+  }
   if (auto broadcast = a.broadcast()) hostJson(j, "broadcast", *broadcast);
   j.field("scope", ipScopeName(a.scope()));
   if (a.has(AddrFlag::Secondary)) j.field(v4 ? "secondary" : "temporary", true);
