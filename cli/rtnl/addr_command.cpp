@@ -22,6 +22,7 @@
 #include "kit/ip_names.hpp"
 #include "kit/output.hpp"
 #include "kit/writer.hpp"
+#include "rtnl/ip_object.hpp"
 
 namespace fastlink::cli {
 namespace {
@@ -47,11 +48,7 @@ uint32_t parseLifetime(const std::string& text, std::string_view keyword) {
 }
 
 Scope parseScopeWord(const std::string& text) {
-  try {
-    return parseScope(text);
-  } catch (const Error& e) {
-    throw UsageError("scope: " + e.reason());
-  }
+  return orUsage("scope", [&] { return parseScope(text); });
 }
 
 struct ParsedAddr {
@@ -207,8 +204,7 @@ AddrFilter parseFilter(Args& args, AddrSelectors* selectors = nullptr) {
     } else if (args.accept("dev")) f.dev = Ifref(parseIfname(args.value("dev"), "dev"));
     else if (args.accept("scope")) f.scope = parseScopeWord(args.value("scope"));
     else if (args.accept("label")) f.label = args.value("label");
-    else if (args.acceptAny({"-4", "inet"})) f.family = IpAddress::Family::v4;
-    else if (args.acceptAny({"-6", "inet6"})) f.family = IpAddress::Family::v6;
+    else if (auto family = acceptFamilyWord(args)) f.family = family;
     else if (!f.dev && args.peek().find_first_of(" ") == std::string::npos && args.peek() != "")
       f.dev = Ifref(parseIfname(args.next(), "dev"));  // `address show v0`
     else args.unknown("address show takes: dev DEV, scope S, label L, to PREFIX, up, -4, -6, and the flag words "
@@ -245,20 +241,16 @@ void addrJson(JsonOut& j, const AddrView& a, bool brief, const LinkRecord* devic
     j.field("index", device->index);
     j.field("dev", device->name);
   }
-  if (brief) {
-    hostJson(j, "local", address.address());
-    if (peer) hostJson(j, "address", *peer);
-    j.field("prefixlen", address.length());
-    if (metric) j.field("metric", *metric);
-    j.endObject();
-    return;
-  }
   bool v4 = address.isV4();
-  j.field("family", v4 ? "inet" : "inet6");
+  if (!brief) j.field("family", v4 ? "inet" : "inet6");
   hostJson(j, "local", address.address());
   if (peer) hostJson(j, "address", *peer);
   j.field("prefixlen", address.length());
   if (metric) j.field("metric", *metric);
+  if (brief) {
+    j.endObject();
+    return;
+  }
   if (auto broadcast = a.broadcast()) hostJson(j, "broadcast", *broadcast);
   j.field("scope", ipScopeName(a.scope()));
   if (a.has(AddrFlag::Secondary)) j.field(v4 ? "secondary" : "temporary", true);

@@ -18,6 +18,7 @@
 #include "kit/fields.hpp"
 #include "kit/ip_compat.hpp"
 #include "kit/output.hpp"
+#include "rtnl/ip_object.hpp"
 
 namespace fastlink::cli {
 namespace {
@@ -26,8 +27,6 @@ constexpr const char* kUsage = R"(Usage: fastlink addrlabel { add | del } prefix
        fastlink addrlabel [ list | flush | help ]
        (-j prints JSON; see docs/cli/addrlabel.md))";
 
-/// iproute2's matches(): the word is a non-empty prefix of `name` (`ip addrlabel s`, `a`, `d`).
-bool matches(std::string_view word, std::string_view name) { return !word.empty() && name.starts_with(word); }
 
 /// The family ip puts in its requests: -4/-6/-0 as given (the kernel has labels for inet6 only
 /// and refuses the others), inet6 without one.
@@ -129,18 +128,11 @@ PreparedRequest prepareAddrlabel(Context& ctx, Args& args) {
     throw UsageError(fmt::format("addrlabel {} cannot be used in a batch (a batch sends add and del lines)", verb));
   }
   ParsedEntry p = parseEntry(ctx, args, add, false);
-  PreparedRequest r;
-  if (p.dev) {
-    r.needs = {*p.dev};
-    r.device = p.dev;
-  }
-  r.namedAsTyped = true;
-  r.encode = [p, add](Resolver& resolver) {
+  return requestNamingDevice(p.dev, [p, add](uint32_t index) {
     AddrLabelInfo e = p.entry;
-    if (p.dev) e.ifindex = resolver.index(*p.dev);
+    if (p.dev) e.ifindex = index;
     return add ? AddrLabelRequests::add(e) : AddrLabelRequests::del(e);
-  };
-  return r;
+  });
 }
 
 int flush(Context& ctx, Args& args) {
@@ -156,15 +148,11 @@ int flush(Context& ctx, Args& args) {
 }
 
 int runAddrlabel(Context& ctx, Args& args) {
-  if (args.done()) return list(ctx, args);
-  std::string verb = args.next();
-  // ip's order decides an abbreviation: list, lst, show, add, delete, flush, help.
-  if (matches(verb, "list") || matches(verb, "lst") || matches(verb, "show")) return list(ctx, args);
-  if (matches(verb, "add")) return modify(ctx, args, true);
-  if (matches(verb, "delete")) return modify(ctx, args, false);
-  if (matches(verb, "flush")) return flush(ctx, args);
-  if (matches(verb, "help")) throw UsageError(kUsage);  // ip prints its usage and exits 255
-  throw UsageError(fmt::format("addrlabel verbs: add, del, list, flush, help (not \"{}\")", verb));
+  return runIpVerbs(ctx, args, kUsage, "addrlabel verbs: add, del, list, flush, help",
+                    {{{"list", "lst", "show"}, list},
+                     {{"add"}, [](Context& c, Args& a) { return modify(c, a, true); }},
+                     {{"delete"}, [](Context& c, Args& a) { return modify(c, a, false); }},
+                     {{"flush"}, flush}});
 }
 
 const Registrar kAddrlabel{

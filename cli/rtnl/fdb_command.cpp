@@ -6,8 +6,10 @@
 #include "kit/args.hpp"
 #include "kit/command.hpp"
 #include "kit/device_names.hpp"
+#include "kit/fields.hpp"
 #include "fastlink/fdb.hpp"
 #include "kit/output.hpp"
+#include "rtnl/ip_object.hpp"
 
 namespace fastlink::cli {
 namespace {
@@ -97,6 +99,26 @@ std::vector<std::string> flagWords(const FdbInfo& e) {
   return out;
 }
 
+/// One entry in bridge(8)'s words and -j keys. The text starts with the MAC, which every entry
+/// the kernel reports has (NDA_LLADDR).
+void writeEntry(FieldOut& f, const FdbInfo& e, const DeviceNames& names, bool withDev) {
+  f.any("mac", "{}", e.mac ? e.mac->toString() : "");
+  if (withDev) f.any("ifname", " dev {}", names.nameOrIndex(e.devIndex()));
+  if (e.vlan) f.any("vlan", " vlan {}", *e.vlan);
+  if (e.dst) f.any("dst", " dst {}", e.dst->toString());
+  if (e.port) f.any("port", " port {}", *e.port);
+  if (e.vni) f.any("vni", " vni {}", *e.vni);
+  if (e.srcVni) f.any("src_vni", " src_vni {}", *e.srcVni);
+  if (e.via && e.via->isIndex()) f.any("via", " via {}", names.nameOrIndex(e.via->index()));
+  std::vector<std::string> flags = flagWords(e);
+  f.json("flags", flags);
+  for (const auto& word : flags) f.text(" {}", word);
+  if (e.masterDev) f.any("master", " master {}", names.nameOrIndex(*e.masterDev));
+  std::string state = e.state ? fdbStateName(*e.state) : "";
+  f.json("state", state);
+  if (!state.empty()) f.text(" {}", state);
+}
+
 int showFdb(Context& ctx, Args& args) {
   FdbFilter filter;
   while (!args.done()) {
@@ -107,41 +129,15 @@ int showFdb(Context& ctx, Args& args) {
     else args.unknown("fdb show takes: br, brport, dev, vlan");
   }
   Netlink& nl = ctx.netlink();
-  DeviceNames names;
-  names.load(nl.links());
+  DeviceNames names = loadDeviceNames(nl);
   bool withDev = !filter.dev;  // like bridge(8): the device is left out when it was asked for
   std::optional<JsonArrayWriter> json;
   if (ctx.options().json) json.emplace(stdout, ctx.options().pretty);
   nl.fdb().forEach(filter, [&](const FdbInfo& e) {
-    std::string state = e.state ? fdbStateName(*e.state) : "";
-    if (json) {
-      nlohmann::json j;
-      j["mac"] = e.mac ? e.mac->toString() : "";
-      if (withDev) j["ifname"] = names.nameOrIndex(e.devIndex());
-      if (e.vlan) j["vlan"] = *e.vlan;
-      if (e.dst) j["dst"] = e.dst->toString();
-      if (e.port) j["port"] = *e.port;
-      if (e.vni) j["vni"] = *e.vni;
-      if (e.srcVni) j["src_vni"] = *e.srcVni;
-      if (e.via && e.via->isIndex()) j["via"] = names.nameOrIndex(e.via->index());
-      j["flags"] = flagWords(e);
-      if (e.masterDev) j["master"] = names.nameOrIndex(*e.masterDev);
-      j["state"] = state;
-      json->add(j);
-    } else {
-      TextLine line(e.mac ? e.mac->toString() : "");
-      if (withDev) line.add("dev", names.nameOrIndex(e.devIndex()));
-      if (e.vlan) line.add("vlan", *e.vlan);
-      if (e.dst) line.add("dst", e.dst->toString());
-      if (e.port) line.add("port", *e.port);
-      if (e.vni) line.add("vni", *e.vni);
-      if (e.srcVni) line.add("src_vni", *e.srcVni);
-      if (e.via && e.via->isIndex()) line.add("via", names.nameOrIndex(e.via->index()));
-      for (const auto& f : flagWords(e)) line.add(f);
-      if (e.masterDev) line.add("master", names.nameOrIndex(*e.masterDev));
-      if (!state.empty()) line.add(state);
-      printLine(line.str());
-    }
+    auto write = [&](FieldOut& f) { writeEntry(f, e, names, withDev); };
+    // -j's keys in the order of an unordered JSON object's (sorted): the text's order differs.
+    if (json) json->add(nlohmann::json(writeFields<nlohmann::ordered_json>(write)));
+    else printLine(writeFields<std::string>(write));
   });
   if (json) json->finish();
   return kExitOk;

@@ -30,7 +30,7 @@ constexpr const char* kUsageHead = R"(Usage: fastlink link add [link DEV] [name]
        fastlink link del { [dev] NAME | group GROUP }
        fastlink link [show] [[dev] NAME] [type KIND] [master DEV | nomaster] [group GROUP] [up]
 
-OPTIONS := mtu MTU | address LLADDR | broadcast LLADDR | group GROUP | master DEV | nomaster |
+OPTIONS := mtu MTU | address LLADDR | broadcast LLADDR | group GROUP | master DEV | vrf NAME | nomaster |
            up | down | txqlen N | qlen N | alias TEXT | numtxqueues N | numrxqueues N | link DEV |
            netns NETNSNAME | name NEWNAME (set: rename) | gso_max_size BYTES | gso_max_segs N |
            gro_max_size BYTES | addrgenmode { eui64 | none | stable_secret | random } |
@@ -177,8 +177,18 @@ void refuseSecond(const std::optional<T>& field, std::string_view word, Args& ar
   if (field) throw UsageError(fmt::format("duplicate \"{}\": \"{}\" is the second value.", word, args.peek()));
 }
 
+/// `vrf NAME`, ip's `master NAME` for a device that must be a VRF: one that is there and is no
+/// VRF is ip's invalid argument (255); one that is not there is resolved as a master's name is
+/// (a -batch line after the line that makes it finds it at its turn).
+std::string parseVrfMaster(Context& ctx, const std::string& word) {
+  std::string name = parseIfname(word, "vrf");
+  if (std::optional<LinkInfo> l = ctx.netlink().links().find(Ifref(name)); l && l->kind != "vrf")
+    throw UsageError(fmt::format("argument \"{}\" is wrong: Not a valid VRF name", name));
+  return name;
+}
+
 /// Consumes one common option; false when the current word is not one.
-bool parseCommonOption(Args& args, ParsedLink& p, Verb verb) {
+bool parseCommonOption(Context& ctx, Args& args, ParsedLink& p, Verb verb) {
   LinkInfo& l = p.info;
   if (parseFlagOption(args, l)) return true;
   if (args.accept("mtu")) {
@@ -190,6 +200,7 @@ bool parseCommonOption(Args& args, ParsedLink& p, Verb verb) {
     l.group = parseGroup(args.value("group"));
   }
   else if (args.accept("master")) p.master = parseIfname(args.value("master"), "master");
+  else if (args.accept("vrf")) p.master = parseVrfMaster(ctx, args.value("vrf"));
   else if (args.accept("nomaster")) l.setNoMaster(), p.master.reset();
   else if (args.accept("up")) l.admin = true;
   else if (args.accept("down")) l.admin = false;
@@ -231,7 +242,7 @@ bool parseCommonOption(Args& args, ParsedLink& p, Verb verb) {
 }
 
 /// Parses `[link DEV] [name] NAME [OPTIONS] type KIND [KIND OPTIONS]` (add, replace).
-ParsedLink parseCreate(Args& args, Verb verb) {
+ParsedLink parseCreate(Context& ctx, Args& args, Verb verb) {
   ParsedLink p;
   while (!args.done()) {
     if (args.accept("type")) {
@@ -242,7 +253,7 @@ ParsedLink parseCreate(Args& args, Verb verb) {
     if (args.accept("dev")) {
       if (p.info.name) throw UsageError(fmt::format("two names given: \"{}\" and \"{}\"", *p.info.name, args.peek()));
       p.info.name = parseIfname(args.value("dev"), "dev");
-    } else if (!parseCommonOption(args, p, verb)) {
+    } else if (!parseCommonOption(ctx, args, p, verb)) {
       if (p.info.name) args.unknown("expected a link option or \"type KIND\"");
       if (args.peek() == "help") throw UsageError(usage());
       p.info.name = parseIfname(args.next(), "name");
@@ -255,8 +266,8 @@ ParsedLink parseCreate(Args& args, Verb verb) {
   return p;
 }
 
-PreparedRequest prepareCreate(Args& args, Verb verb) {
-  auto p = std::make_shared<ParsedLink>(parseCreate(args, verb));
+PreparedRequest prepareCreate(Context& ctx, Args& args, Verb verb) {
+  auto p = std::make_shared<ParsedLink>(parseCreate(ctx, args, verb));
   PreparedRequest r;
   r.needs = p->names();
   r.touches = {*p->info.name};
@@ -290,7 +301,7 @@ PreparedRequest prepareSet(Context& ctx, Args& args) {
     if (args.accept("dev")) {
       if (dev) throw UsageError(fmt::format("two devices given: \"{}\" and \"{}\"", *dev, args.peek()));
       dev = parseIfname(args.value("dev"), "dev");
-    } else if (!parseCommonOption(args, *p, Verb::Set)) {
+    } else if (!parseCommonOption(ctx, args, *p, Verb::Set)) {
       if (dev) args.unknown("expected a link option");
       dev = parseIfname(args.next(), "dev");
     }
@@ -357,8 +368,8 @@ bool isHelp(const Args& args) { return args.peek() == "help"; }
 
 PreparedRequest prepareLink(Context& ctx, Args& args) {
   if (args.done()) throw UsageError("link: a verb is required (add, set, del, replace, show)");
-  if (args.accept("add")) return isHelp(args) ? throw UsageError(usage()) : prepareCreate(args, Verb::Add);
-  if (args.accept("replace")) return isHelp(args) ? throw UsageError(usage()) : prepareCreate(args, Verb::Replace);
+  if (args.accept("add")) return isHelp(args) ? throw UsageError(usage()) : prepareCreate(ctx, args, Verb::Add);
+  if (args.accept("replace")) return isHelp(args) ? throw UsageError(usage()) : prepareCreate(ctx, args, Verb::Replace);
   if (args.acceptAny({"set", "change"})) {
     if (auto xdp = isHelp(args) ? std::nullopt : prepareLinkSetXdp(ctx, args)) return *xdp;
     return isHelp(args) ? throw UsageError(usage()) : prepareSet(ctx, args);

@@ -21,6 +21,7 @@
 #include "kit/ip_compat.hpp"
 #include "kit/json_float.hpp"
 #include "kit/output.hpp"
+#include "rtnl/ip_object.hpp"
 
 namespace fastlink::cli {
 namespace {
@@ -34,8 +35,6 @@ constexpr uint32_t kTableMain = 254;
 constexpr uint32_t kUnresolved = 32;  // RTNH_F_UNRESOLVED
 constexpr uint32_t kOffload = 8;      // RTNH_F_OFFLOAD
 
-/// iproute2's matches(): the word is a non-empty prefix of `name`.
-bool matches(std::string_view word, std::string_view name) { return !word.empty() && name.starts_with(word); }
 
 struct Filter {
   uint32_t table = 0;  ///< 0: every table
@@ -178,12 +177,7 @@ int show(Context& ctx, Args& args) {
 }
 
 int runMroute(Context& ctx, Args& args) {
-  if (args.done()) return show(ctx, args);
-  std::string verb = args.next();
-  // ip's order decides an abbreviation: list, show, lst; then help.
-  if (matches(verb, "list") || matches(verb, "show") || matches(verb, "lst")) return show(ctx, args);
-  if (matches(verb, "help")) throw UsageError(kUsage);  // ip prints its usage and exits 255
-  throw UsageError(fmt::format("mroute verbs: show, help (not \"{}\")", verb));
+  return runIpVerbs(ctx, args, kUsage, "mroute verbs: show, help", {{{"list", "show", "lst"}, show}});
 }
 
 const Registrar kMroute{ObjectCommand{.name = "mroute", .aliases = {}, .usage = kUsage, .run = runMroute, .prepare = {}}};

@@ -19,6 +19,7 @@
 #include "kit/ip_compat.hpp"
 #include "kit/ip_names.hpp"
 #include "kit/output.hpp"
+#include "rtnl/ip_object.hpp"
 
 namespace fastlink::cli {
 namespace {
@@ -43,14 +44,8 @@ ParsedNeigh parseModify(const Context& ctx, Args& args, Verb verb) {
   std::string typed;  // the address as given, for ip's family message
   while (!args.done()) {
     if (args.accept("lladdr")) p.info.lladdr = parseMac(args.value("lladdr"), "lladdr");
-    else if (args.accept("nud")) {
-      std::string word = args.value("nud");
-      try {
-        p.info.state = parseNeighState(word);
-      } catch (const Error& e) {
-        throw UsageError("nud: " + e.reason());
-      }
-    } else if (args.accept("dev")) p.dev = parseIfname(args.value("dev"), "dev");
+    else if (args.accept("nud")) p.info.state = orUsage("nud", [&] { return parseNeighState(args.value("nud")); });
+    else if (args.accept("dev")) p.dev = parseIfname(args.value("dev"), "dev");
     else if (args.accept("proxy")) {
       p.info.proxy = true;
       typed = args.value("proxy");
@@ -133,23 +128,12 @@ ShowOptions parseShow(const Context& ctx, Args& args, bool flush) {
       if (word == "all") {
         mask = 0xffff;
       } else {
-        try {
-          NeighState st = parseNeighState(word);
-          mask |= st == NeighState::None ? kNeighStateNoneBit : static_cast<uint16_t>(st);
-        } catch (const Error& e) {
-          throw UsageError("nud: " + e.reason());
-        }
+        NeighState st = orUsage("nud", [&] { return parseNeighState(word); });
+        mask |= st == NeighState::None ? kNeighStateNoneBit : static_cast<uint16_t>(st);
       }
-    } else if (args.accept("-4") || args.accept("inet")) s.filter.family = IpAddress::Family::v4;
-    else if (args.accept("-6") || args.accept("inet6")) s.filter.family = IpAddress::Family::v6;
-    else if (args.accept("to")) {
-      std::string text = args.value("to");
-      try {
-        s.to = Prefix::parse(text);
-      } catch (const Error& e) {
-        throw UsageError("to: " + e.reason());
-      }
-    } else if (args.peek() == "help") {
+    } else if (auto family = acceptFamilyWord(args)) s.filter.family = family;
+    else if (args.accept("to")) s.to = orUsage("to", [&] { return Prefix::parse(args.value("to")); });
+    else if (args.peek() == "help") {
       throw UsageError(kUsage);
     } else {
       try {
@@ -167,12 +151,6 @@ ShowOptions parseShow(const Context& ctx, Args& args, bool flush) {
   if (flush && !s.filter.dev && !s.filter.master && !s.to && !s.filter.proxy && !stateGiven)
     throw UsageError("neigh flush needs a selector (dev DEV, to PREFIX, master DEV, nud STATE, proxy)");
   return s;
-}
-
-DeviceNames deviceNames(Netlink& nl) {
-  DeviceNames names;
-  names.load(nl.links());  // streamed LinkViews: only the names are read (kit/device_names.cpp)
-  return names;
 }
 
 /// A NeighInfo read through NeighView's accessors, so that one printer serves `neigh get` (an
@@ -270,23 +248,14 @@ int showNeigh(Context& ctx, Args& args) {
   bool bridge = ipNameOptions.family == OtherFamily::Bridge;
   if (bridge && s.to) throw UsageError("neigh show -B: \"to\" selects IP addresses; the bridge family has none");
   Netlink& nl = ctx.netlink();
-  auto names = deviceNames(nl);
+  auto names = loadDeviceNames(nl);
   bool withDev = !s.devGiven;
-  OutBuffer out;
-  auto list = [&](auto& fields, const std::function<void()>& restart) {
+  streamFields(ctx, [&](auto& fields, auto restart) {
     if (bridge) return listBridgeNeigh(nl, s, [&](const FdbInfo& e) { printNeigh(fields, FdbAsNeigh(e), names, withDev); });
     if (!linkFamily) nl.neighbours().forEach(s.filter, [&](const NeighView& n) {
       if (s.selects(n)) printNeigh(fields, n, names, withDev);
     }, restart);
-  };
-  if (ctx.options().json) {
-    JsonOut j(out, ctx.options().pretty);
-    StreamJson fields(j);
-    list(fields, [&] { j.restartDump(); });
-  } else {
-    StreamText fields(out);
-    list(fields, [&] { out.restartDump(); });
-  }
+  });
   return kExitOk;
 }
 
@@ -340,16 +309,8 @@ int getNeigh(Context& ctx, Args& args) {
   } catch (const Error& e) {
     return reportFailure(e, dev);
   }
-  auto names = deviceNames(nl);
-  OutBuffer out;
-  if (ctx.options().json) {
-    JsonOut j(out, ctx.options().pretty);
-    StreamJson fields(j);
-    printNeigh(fields, NeighInfoFields(n), names, true);
-  } else {
-    StreamText fields(out);
-    printNeigh(fields, NeighInfoFields(n), names, true);
-  }
+  auto names = loadDeviceNames(nl);
+  streamFields(ctx, [&](auto& fields, auto) { printNeigh(fields, NeighInfoFields(n), names, true); });
   return kExitOk;
 }
 

@@ -33,6 +33,7 @@
 #include "kit/failure.hpp"
 #include "kit/fields.hpp"
 #include "kit/output.hpp"
+#include "rtnl/ip_object.hpp"
 
 namespace fastlink::cli {
 namespace {
@@ -92,8 +93,6 @@ bool isPid(const std::string& word) {
   return true;
 }
 
-/// ip's matches(): `word` is a non-empty prefix of `name`.
-bool matches(const std::string& word, std::string_view name) { return !word.empty() && name.starts_with(word); }
 
 std::vector<std::string> rest(Args& args) {
   std::vector<std::string> words;

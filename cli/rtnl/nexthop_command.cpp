@@ -8,10 +8,12 @@
 #include "kit/command.hpp"
 #include "kit/failure.hpp"
 #include "kit/device_names.hpp"
+#include "kit/fields.hpp"
 #include "fastlink/nexthop.hpp"
 #include "kit/ip_compat.hpp"
 #include "kit/ip_names.hpp"
 #include "kit/output.hpp"
+#include "rtnl/ip_object.hpp"
 
 namespace fastlink::cli {
 namespace {
@@ -63,15 +65,8 @@ ParsedNexthop parseNexthop(const Context& ctx, Args& args) {
     else if (args.accept("blackhole")) p.info.blackhole = true;
     else if (args.accept("fdb")) p.info.fdb = true;
     else if (args.accept("group")) p.info.group = parseGroup(args.value("group"));
-    else if (args.acceptAny({"proto", "protocol"})) {
-      std::string text = args.value("proto");
-      try {
-        p.info.protocol = RouteNames::system().protocol(text);
-      } catch (const Error& e) {
-        throw UsageError("proto: " + e.reason());
-      }
-    } else if (args.acceptAny({"-6", "inet6"})) p.info.family = IpAddress::Family::v6;
-    else if (args.acceptAny({"-4", "inet"})) p.info.family = IpAddress::Family::v4;
+    else if (args.acceptAny({"proto", "protocol"})) p.info.protocol = parseRouteProtocol(args.value("proto"));
+    else if (auto family = acceptFamilyWord(args)) p.info.family = family;
     else args.unknown("expected a nexthop option");
   }
   return p;
@@ -114,57 +109,34 @@ PreparedRequest prepareNexthop(Context& ctx, Args& args) {
 
 // ---- show ---------------------------------------------------------------------------------------
 
-/// ip's print_nexthop order (id, group, gateway, dev, ...): ordered, as -j's text is compared.
-nlohmann::ordered_json nexthopJson(const NexthopInfo& n, const DeviceNames& names) {
-  nlohmann::ordered_json j;
-  if (n.id) j["id"] = *n.id;
+/// One nexthop in ip's print_nexthop order (id, group, gateway, dev, ...), words and -j keys.
+/// The text starts with the id, which the kernel always reports (NHA_ID).
+void writeNexthop(FieldOut& f, const NexthopInfo& n, const DeviceNames& names) {
+  if (n.id) f.any("id", "id {}", *n.id);
   if (n.isGroup()) {
     nlohmann::ordered_json g = nlohmann::ordered_json::array();
+    std::string text;
     for (const auto& m : n.group) {
       nlohmann::ordered_json e;
       e["id"] = m.id;
       if (m.weight != 1) e["weight"] = m.weight;  // ip leaves weight 1 out
       g.push_back(e);
+      text += (text.empty() ? "" : "/") + std::to_string(m.id);
+      if (m.weight != 1) text += "," + std::to_string(m.weight);
     }
-    j["group"] = g;
+    f.any("group", g, " group {}", text);
   }
-  if (n.gateway) j["gateway"] = ipHostName(*n.gateway);  // -r: ip's format_host
-  if (n.devIndex()) {
-    j["dev"] = names.nameOrIndex(n.devIndex());
-  }
-  if (n.blackhole) j["blackhole"] = nullptr;  // as ip prints it
-  if (!n.isGroup() && !n.blackhole && n.scope) j["scope"] = ipScopeName(*n.scope);
-  if (n.protocol && *n.protocol != RouteProtocol::Unspec) j["protocol"] = ipProtocolName(*n.protocol);
-  if (n.fdb) j["fdb"] = nullptr;
+  if (n.gateway) f.any("gateway", " via {}", ipHostName(*n.gateway));  // -r: ip's format_host
+  if (n.devIndex()) f.any("dev", " dev {}", names.nameOrIndex(n.devIndex()));
+  if (n.blackhole) f.json("blackhole", nullptr).text(" blackhole");  // as ip prints it
+  if (!n.isGroup() && !n.blackhole && n.scope) f.any("scope", " scope {}", ipScopeName(*n.scope));
+  if (n.protocol && *n.protocol != RouteProtocol::Unspec) f.any("protocol", " proto {}", ipProtocolName(*n.protocol));
+  if (n.fdb) f.json("fdb", nullptr).text(" fdb");
   nlohmann::ordered_json flags = nlohmann::ordered_json::array();
-  if (n.onlink) flags.push_back("onlink");
-  if (n.flags && (*n.flags & 1)) flags.push_back("dead");
-  if (n.flags && (*n.flags & 16)) flags.push_back("linkdown");
-  j["flags"] = flags;
-  return j;
-}
-
-std::string nexthopText(const NexthopInfo& n, const DeviceNames& names) {
-  nlohmann::ordered_json j = nexthopJson(n, names);
-  TextLine line;
-  if (n.id) line.add("id", *n.id);
-  if (n.isGroup()) {
-    std::string g;
-    for (const auto& m : n.group) {
-      if (!g.empty()) g += "/";
-      g += std::to_string(m.id);
-      if (m.weight != 1) g += "," + std::to_string(m.weight);
-    }
-    line.add("group", g);
-  }
-  if (j.contains("gateway")) line.add("via", j["gateway"].get<std::string>());
-  if (j.contains("dev")) line.add("dev", j["dev"].get<std::string>());
-  if (n.blackhole) line.add("blackhole");
-  if (j.contains("scope")) line.add("scope", j["scope"].get<std::string>());
-  if (j.contains("protocol")) line.add("proto", j["protocol"].get<std::string>());
-  if (n.fdb) line.add("fdb");
-  for (const auto& f : j["flags"]) line.add(f.get<std::string>());
-  return line.str();
+  for (auto [on, word] : {std::pair{n.onlink, "onlink"}, std::pair{n.flags && (*n.flags & 1), "dead"},
+                          std::pair{n.flags && (*n.flags & 16), "linkdown"}})
+    if (on) flags.push_back(word), f.text(" {}", word);
+  f.json("flags", flags);
 }
 
 int showNexthops(Context& ctx, Args& args) {
@@ -179,8 +151,7 @@ int showNexthops(Context& ctx, Args& args) {
   }
   Netlink& nl = ctx.netlink();
   try {
-    DeviceNames names;
-    names.load(nl.links());
+    DeviceNames names = loadDeviceNames(nl);
     std::vector<NexthopInfo> found = id ? std::vector<NexthopInfo>{nl.nexthops().get(*id)} : nl.nexthops().list(f);
     // -4/-6 list that family's nexthops only (not groups, whose family is none), -0 none at all:
     // as ip, which asks the kernel with that family.
@@ -188,12 +159,8 @@ int showNexthops(Context& ctx, Args& args) {
       std::erase_if(found, [&](const NexthopInfo& n) { return !n.family || n.family != familyOption(ctx); });
     // -M, -B: ip asks for nexthops of that family; the kernel has none (nor does fastlink).
     if (isOtherFamily()) found.clear();
-    if (ctx.options().json) {
-      JsonArrayWriter out(stdout, ctx.options().pretty);
-      for (const auto& n : found) out.add(nexthopJson(n, names));
-    } else {
-      for (const auto& n : found) printLine(nexthopText(n, names));
-    }
+    printRecords(found, ctx.options().json, ctx.options().pretty,
+                 [&](FieldOut& f, const NexthopInfo& n) { writeNexthop(f, n, names); });
   } catch (const Error& e) {
     return reportFailure(e);
   }

@@ -21,6 +21,7 @@
 #include "kit/failure.hpp"
 #include "kit/fields.hpp"
 #include "kit/output.hpp"
+#include "rtnl/ip_object.hpp"
 
 namespace fastlink::cli {
 namespace {
@@ -35,8 +36,6 @@ PARMS := [ base_reachable MSEC ] [ retrans MSEC ] [ gc_stale MSEC ]
          [ anycast_delay MSEC ] [ proxy_delay MSEC ] [ proxy_queue LEN ]
          [ locktime MSEC ])";
 
-/// iproute2's matches(): the word is a non-empty prefix of `name`.
-bool matches(std::string_view word, std::string_view name) { return !word.empty() && name.starts_with(word); }
 
 /// -4/-6/-0 as the AF_* number ip puts in its requests (0 without one).
 uint8_t requestFamily(const Context& ctx) {
@@ -285,28 +284,18 @@ PreparedRequest prepareNtable(Context& ctx, Args& args) {
     throw UsageError(fmt::format("ntable {} cannot be used in a batch (a batch sends change lines)", verb));
   }
   ParsedChange p = parseChange(ctx, args, false);
-  PreparedRequest r;
-  if (p.dev) {
-    r.needs = {*p.dev};
-    r.device = p.dev;
-  }
-  r.namedAsTyped = true;
-  r.encode = [p](Resolver& resolver) {
+  return requestNamingDevice(p.dev, [p](uint32_t index) {
     NeighTableChange c = p.change;
-    if (p.dev) c.parms.ifindex = resolver.index(*p.dev);
+    if (p.dev) c.parms.ifindex = index;
     return NeighTableRequests::change(c);
-  };
-  return r;
+  });
 }
 
 int runNtable(Context& ctx, Args& args) {
-  if (args.done()) return show(ctx, args);
-  std::string verb = args.next();
-  // ip's order decides an abbreviation: change, chg, show, lst, list, help.
-  if (matches(verb, "change") || matches(verb, "chg")) return change(ctx, args);
-  if (matches(verb, "show") || matches(verb, "lst") || matches(verb, "list")) return show(ctx, args);
-  if (matches(verb, "help")) throw UsageError(kUsage);  // ip prints its usage and exits 255
-  throw UsageError(fmt::format("ntable verbs: change, show, help (not \"{}\")", verb));
+  return runIpVerbs(ctx, args, kUsage, "ntable verbs: change, show, help",
+                    // ip's order is change, chg, then show's names: no prefix of one is a
+                    // prefix of the other's, so show may come first as the verb of no words.
+                    {{{"show", "lst", "list"}, show}, {{"change", "chg"}, change}});
 }
 
 const Registrar kNtable{

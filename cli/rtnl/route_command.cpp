@@ -20,6 +20,7 @@
 #include "kit/ip_names.hpp"
 #include "kit/output.hpp"
 #include "kit/writer.hpp"
+#include "rtnl/ip_object.hpp"
 #include "rtnl/route_words.hpp"
 
 namespace fastlink::cli {
@@ -49,31 +50,6 @@ uint32_t vrfTable(Context& ctx, const std::string& name) {
   if (!l && name == "default") return kTableMain;
   if (l && l->kind == "vrf" && l->vrf && l->vrf->table) return *l->vrf->table;
   throw UsageError(fmt::format("argument \"{}\" is wrong: Invalid VRF", name));
-}
-
-uint32_t parseTable(std::string_view text) {
-  try {
-    return RouteNames::system().tableId(text);
-  } catch (const Error& e) {
-    throw UsageError("table: " + e.reason());
-  }
-}
-
-RouteProtocol parseProtocol(std::string_view text) {
-  try {
-    return RouteNames::system().protocol(text);
-  } catch (const Error& e) {
-    throw UsageError("proto: " + e.reason());
-  }
-}
-
-template <class F>
-auto orUsage(std::string_view keyword, F&& f) {
-  try {
-    return f();
-  } catch (const Error& e) {
-    throw UsageError(fmt::format("{}: {}", keyword, e.reason()));
-  }
 }
 
 /// A parsed route line, plus the device names to resolve when it is encoded.
@@ -162,13 +138,13 @@ ParsedRoute parseRoute(Context& ctx, Args& args, bool del) {
     } else if (args.acceptAny({"dev", "oif"})) {
       p.dev = parseIfname(args.value("dev"), "dev");
     } else if (args.accept("table")) {
-      p.info.table = parseTable(args.value("table"));
+      p.info.table = parseRouteTable(args.value("table"));
     } else if (args.accept("vrf")) {
       p.info.table = vrfTable(ctx, args.value("vrf"));  // looked up when the line is read, as ip does
     } else if (args.acceptAny({"metric", "priority", "preference"})) {
       p.info.metric = parseU32(args.value("metric"), "metric");
     } else if (args.acceptAny({"proto", "protocol"})) {
-      p.info.protocol = parseProtocol(args.value("proto"));
+      p.info.protocol = parseRouteProtocol(args.value("proto"));
     } else if (args.accept("scope")) {
       std::string s = args.value("scope");
       p.info.scope = orUsage("scope", [&] { return parseScope(s); });
@@ -246,13 +222,6 @@ PreparedRequest prepareRoute(Context& ctx, Args& args) {
 // ---- Output ----------------------------------------------------------------------------------
 // Streams: each route is written to the OutBuffer as it is decoded, text and JSON by the same
 // calls (kit/field_stream.hpp), in ip's field order (`ip route show` / `ip -j route show`).
-
-/// The names printed for dev, filled by one link dump before the route dump.
-DeviceNames loadDeviceNames(Netlink& nl) {
-  DeviceNames names;
-  names.load(nl.links());
-  return names;
-}
 
 /// Names of tables, protocols, scopes and types, formatted once per value rather than per route.
 class RouteWords {
@@ -549,19 +518,17 @@ RouteFilter parseFilter(Context& ctx, Args& args, bool& showTable, ShowSelectors
         showTable = true;
         if (!familyGiven) f.family.reset();
       } else {
-        f.table = parseTable(t);
+        f.table = parseRouteTable(t);
       }
     } else if (args.acceptAny({"proto", "protocol"})) {
-      f.protocol = parseProtocol(args.value("proto"));
+      f.protocol = parseRouteProtocol(args.value("proto"));
     } else if (args.acceptAny({"dev", "oif"})) {
       f.dev = Ifref(parseIfname(args.value("dev"), "dev"));
     } else if (args.accept("type")) {
       std::string t = args.value("type");
       f.type = orUsage("type", [&] { return parseRouteType(t); });
-    } else if (args.acceptAny({"-4", "inet"})) {
-      f.family = IpAddress::Family::v4, familyGiven = true;
-    } else if (args.acceptAny({"-6", "inet6"})) {
-      f.family = IpAddress::Family::v6, familyGiven = true;
+    } else if (auto word = acceptFamilyWord(args)) {
+      f.family = *word, familyGiven = true;
     } else if (selectors && args.accept("vrf")) {
       f.table = vrfTable(ctx, args.value("vrf"));
       selectors->localOrBroadcast = false;  // ip leaves the VRF's local and broadcast routes out
@@ -611,15 +578,9 @@ int showRoutes(Context& ctx, Args& args) {
     printer.hideDev = f.dev.has_value();
     printer.hideProto = f.protocol.has_value();
     printer.hideScope = selectors.scope.has_value();
-    OutBuffer out;
-    if (ctx.options().json) {
-      JsonOut j(out, ctx.options().pretty);
-      StreamJson fields(j);
-      nl.routes().forEach(f, [&](const RouteView& r) { if (selectors.admits(r)) printer.print(fields, r); }, [&] { j.restartDump(); });
-    } else {
-      StreamText fields(out);
-      nl.routes().forEach(f, [&](const RouteView& r) { if (selectors.admits(r)) printer.print(fields, r); }, [&] { out.restartDump(); });
-    }
+    streamFields(ctx, [&](auto& fields, auto restart) {
+      nl.routes().forEach(f, [&](const RouteView& r) { if (selectors.admits(r)) printer.print(fields, r); }, restart);
+    });
   } catch (const Error& e) {
     return reportFailure(e);
   }
@@ -652,7 +613,7 @@ int getRoute(Context& ctx, Args& args) {
     else if (args.accept("iif")) q.iif = Ifref(parseIfname(args.value("iif"), "iif"));
     else if (args.accept("oif")) q.oif = Ifref(parseIfname(args.value("oif"), "oif"));
     else if (args.accept("vrf")) q.vrf = Ifref(parseIfname(args.value("vrf"), "vrf"));
-    else if (args.accept("table")) q.table = parseTable(args.value("table"));
+    else if (args.accept("table")) q.table = parseRouteTable(args.value("table"));
     else if (args.accept("mark")) q.mark = parseU32(args.value("mark"), "mark");
     else if (args.accept("fibmatch")) q.fibMatch = true;
     else args.unknown("route get takes: from A, iif D, oif D, vrf NAME, table T, mark M, fibmatch");
@@ -664,15 +625,7 @@ int getRoute(Context& ctx, Args& args) {
     printer.isGet = true;
     printer.oneline = ctx.options().oneline;
     printer.details = ctx.options().details;
-    OutBuffer out;
-    if (ctx.options().json) {
-      JsonOut j(out, ctx.options().pretty);
-      StreamJson fields(j);
-      printer.print(fields, RouteInfoFields(r));
-    } else {
-      StreamText fields(out);
-      printer.print(fields, RouteInfoFields(r));
-    }
+    streamFields(ctx, [&](auto& fields, auto) { printer.print(fields, RouteInfoFields(r)); });
   } catch (const Error& e) {
     return reportFailure(e);
   }

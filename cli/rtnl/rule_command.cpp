@@ -10,7 +10,9 @@
 #include "fastlink/rule.hpp"
 #include "kit/ip_compat.hpp"
 #include "kit/ip_names.hpp"
+#include "kit/fields.hpp"
 #include "kit/output.hpp"
+#include "rtnl/ip_object.hpp"
 #include "rtnl/route_words.hpp"
 
 namespace fastlink::cli {
@@ -85,19 +87,7 @@ std::pair<uint64_t, uint64_t> parseRange(std::string_view text, std::string_view
 
 std::optional<Prefix> parsePrefixOrAll(std::string_view text, std::string_view keyword) {
   if (text == "all") return std::nullopt;
-  try {
-    return Prefix::parse(text);
-  } catch (const Error& e) {
-    throw UsageError(fmt::format("{}: {}", keyword, e.reason()));
-  }
-}
-
-uint32_t parseTable(std::string_view text) {
-  try {
-    return RouteNames::system().tableId(text);
-  } catch (const Error& e) {
-    throw UsageError(fmt::format("table: {}", e.reason()));
-  }
+  return orUsage(keyword, [&] { return Prefix::parse(text); });
 }
 
 /// The selector words `rule add/del` and `rule show` share (all but from/to, whose family checks
@@ -125,12 +115,7 @@ bool parseSelectorWord(Args& args, RuleInfo& r) {
     auto [a, b] = parseRange(args.value("dport"), "dport", 65535);
     r.dport = PortRange{static_cast<uint16_t>(a), static_cast<uint16_t>(b)};
   } else if (args.accept("protocol")) {
-    std::string text = args.value("protocol");
-    try {
-      r.protocol = static_cast<uint8_t>(RouteNames::system().protocol(text));
-    } catch (const Error& e) {
-      throw UsageError(fmt::format("protocol: {}", e.reason()));
-    }
+    r.protocol = static_cast<uint8_t>(parseRouteProtocol(args.value("protocol"), "protocol"));
   } else {
     return false;
   }
@@ -153,7 +138,7 @@ RuleInfo parseRule(Args& args, bool multicast) {
       if (multicast && text != "all") refuseMulticastPrefix("to", text);
       r.dst = parsePrefixOrAll(text, "to");
     } else if (parseSelectorWord(args, r)) {
-    } else if (args.acceptAny({"table", "lookup"})) r.table = parseTable(args.value("table"));
+    } else if (args.acceptAny({"table", "lookup"})) r.table = parseRouteTable(args.value("table"));
     else if (args.accept("goto")) r.setGoto(parseU32(args.value("goto"), "goto"));
     else if (args.accept("blackhole")) r.action = RuleAction::Blackhole;
     else if (args.accept("unreachable")) r.action = RuleAction::Unreachable;
@@ -223,97 +208,56 @@ bool showProtocol(const RuleInfo& r, bool details) {
   return r.protocol && (details || (*r.protocol && *r.protocol != kProtoKernel));
 }
 
-nlohmann::ordered_json toJson(const RuleInfo& r, bool details) {
-  nlohmann::ordered_json j;
-  j["priority"] = r.priority.value_or(0);
-  if (r.invert.value_or(false)) j["not"] = nullptr;
-  if (r.src) {
-    j["src"] = r.src->address().toString();
-    j["srclen"] = r.src->length();
-  } else {
-    j["src"] = "all";
-  }
-  if (r.dst) {
-    j["dst"] = r.dst->address().toString();
-    j["dstlen"] = r.dst->length();
-  }
-  if (r.tos) j["tos"] = ipDsfieldName(*r.tos);  // rt_dsfield's name (AF11), else hex, as ip
-  if (r.fwmark || r.fwmask) {
-    j["fwmark"] = hex(r.fwmark.value_or(0));
-    if (r.fwmask && *r.fwmask != UINT32_MAX) j["fwmask"] = hex(*r.fwmask);
-  }
-  if (r.iif) {
-    j["iif"] = *r.iif;
-    if (hasFlag(r, kFlagIifDetached)) j["iif_detached"] = nullptr;
-  }
-  if (r.oif) {
-    j["oif"] = *r.oif;
-    if (hasFlag(r, kFlagOifDetached)) j["oif_detached"] = nullptr;
-  }
-  if (r.l3mdev.value_or(false)) j["l3mdev"] = nullptr;
-  if (r.uidRange) {
-    j["uid_start"] = r.uidRange->start;
-    j["uid_end"] = r.uidRange->end;
-  }
-  if (r.ipProto) j["ipproto"] = ipProtoName(*r.ipProto);
-  for (auto [key, range] : {std::pair{"sport", r.sport}, std::pair{"dport", r.dport}}) {
-    if (!range) continue;
-    if (range->start == range->end) {
-      j[key] = range->start;
-    } else {
-      j[std::string(key) + "_start"] = range->start;
-      j[std::string(key) + "_end"] = range->end;
-    }
-  }
-  RuleAction action = r.action.value_or(RuleAction::ToTable);
-  if (action == RuleAction::ToTable) {
-    if (r.table) j["table"] = ipTableName(*r.table);
-    if (r.suppressPrefixLength) j["suppress_prefixlen"] = *r.suppressPrefixLength;
-    if (r.suppressIfgroup) j["suppress_ifgroup"] = *r.suppressIfgroup;
-  } else if (action == RuleAction::Goto) {
-    j["goto"] = r.gotoTarget.value_or(0);
-    if (hasFlag(r, kFlagUnresolved)) j["unresolved"] = nullptr;
-  } else {
-    j["action"] = ruleActionName(action);
-  }
-  if (showProtocol(r, details)) j["protocol"] = ipProtocolName(static_cast<RouteProtocol>(*r.protocol));
-  return j;
-}
-
-std::string toText(const RuleInfo& r, bool details) {
-  TextLine line;
-  if (r.invert.value_or(false)) line.add("not");
+/// One rule in ip's words and -j keys (iprule.c's print_rule): `PRIO:\tfrom ...` in text; in
+/// JSON the prefixes' lengths apart and l3mdev among the selectors.
+void writeRule(FieldOut& f, const RuleInfo& r, bool details) {
+  f.any("priority", "{}:\t", r.priority.value_or(0));
+  if (r.invert.value_or(false)) f.json("not", nullptr).text("not ");
   // Prefix::toString prints a host prefix without its length, like iproute2.
-  line.add("from", r.src ? r.src->toString() : "all");
-  if (r.dst) line.add("to", r.dst->toString());
-  if (r.tos) line.add("tos", ipDsfieldName(*r.tos));
+  if (r.src) f.json("src", r.src->address().toString()).json("srclen", r.src->length()).text("from {}", r.src->toString());
+  else f.any("src", "from {}", std::string("all"));
+  if (r.dst) f.json("dst", r.dst->address().toString()).json("dstlen", r.dst->length()).text(" to {}", r.dst->toString());
+  if (r.tos) f.any("tos", " tos {}", ipDsfieldName(*r.tos));  // rt_dsfield's name (AF11), else hex, as ip
   if (r.fwmark || r.fwmask) {
-    std::string mark = hex(r.fwmark.value_or(0));
-    if (r.fwmask && *r.fwmask != UINT32_MAX) mark += "/" + hex(*r.fwmask);
-    line.add("fwmark", mark);
+    f.any("fwmark", " fwmark {}", hex(r.fwmark.value_or(0)));
+    if (r.fwmask && *r.fwmask != UINT32_MAX) f.any("fwmask", "/{}", hex(*r.fwmask));
   }
-  if (r.iif) line.add("iif", *r.iif);
-  if (r.iif && hasFlag(r, kFlagIifDetached)) line.add("[detached]");
-  if (r.oif) line.add("oif", *r.oif);
-  if (r.oif && hasFlag(r, kFlagOifDetached)) line.add("[detached]");
-  if (r.uidRange) line.add("uidrange", fmt::format("{}-{}", r.uidRange->start, r.uidRange->end));
-  if (r.ipProto) line.add("ipproto", ipProtoName(*r.ipProto));
+  if (r.iif) f.any("iif", " iif {}", *r.iif);
+  if (r.iif && hasFlag(r, kFlagIifDetached)) f.json("iif_detached", nullptr).text(" [detached]");
+  if (r.oif) f.any("oif", " oif {}", *r.oif);
+  if (r.oif && hasFlag(r, kFlagOifDetached)) f.json("oif_detached", nullptr).text(" [detached]");
+  const bool l3mdev = r.l3mdev.value_or(false);
+  if (l3mdev) f.json("l3mdev", nullptr);
+  if (r.uidRange)
+    f.json("uid_start", r.uidRange->start).json("uid_end", r.uidRange->end).text(" uidrange {}-{}", r.uidRange->start, r.uidRange->end);
+  if (r.ipProto) f.any("ipproto", " ipproto {}", ipProtoName(*r.ipProto));
   for (auto [key, range] : {std::pair{"sport", r.sport}, std::pair{"dport", r.dport}}) {
     if (!range) continue;
-    line.add(key, range->start == range->end ? std::to_string(range->start) : fmt::format("{}-{}", range->start, range->end));
+    if (range->start == range->end) f.json(key, range->start).text(" {} {}", key, range->start);
+    else
+      f.json((std::string(key) + "_start").c_str(), range->start)
+          .json((std::string(key) + "_end").c_str(), range->end)
+          .text(" {} {}-{}", key, range->start, range->end);
   }
+  // What ip's text leaves out, written nowhere: the action beside l3mdev (whose table the text
+  // names instead), a suppressor of a rule that looks up no table in JSON.
+  std::string dropped;
+  FieldOut nowhere(dropped);
+  FieldOut& act = l3mdev && !f.isJson() ? nowhere : f;
   RuleAction action = r.action.value_or(RuleAction::ToTable);
-  if (r.l3mdev.value_or(false)) line.add("lookup", "[l3mdev-table]");
-  else if (action == RuleAction::ToTable && r.table) line.add("lookup", ipTableName(*r.table));
-  else if (action == RuleAction::Goto) {
-    line.add("goto", r.gotoTarget.value_or(0));
-    if (hasFlag(r, kFlagUnresolved)) line.add("[unresolved]");
+  if (l3mdev) f.text(" lookup [l3mdev-table]");
+  if (action == RuleAction::ToTable) {
+    if (r.table) act.any("table", " lookup {}", ipTableName(*r.table));
+  } else if (action == RuleAction::Goto) {
+    act.any("goto", " goto {}", r.gotoTarget.value_or(0));
+    if (hasFlag(r, kFlagUnresolved)) act.json("unresolved", nullptr).text(" [unresolved]");
+  } else {
+    act.any("action", " {}", ruleActionName(action));
   }
-  else if (action != RuleAction::ToTable) line.add(ruleActionName(action));
-  if (r.suppressPrefixLength) line.add("suppress_prefixlength", *r.suppressPrefixLength);
-  if (r.suppressIfgroup) line.add("suppress_ifgroup", *r.suppressIfgroup);
-  if (showProtocol(r, details)) line.add("proto", ipProtocolName(static_cast<RouteProtocol>(*r.protocol)));
-  return fmt::format("{}:\t{}", r.priority.value_or(0), line.str());
+  FieldOut& suppress = action == RuleAction::ToTable || !f.isJson() ? f : nowhere;
+  if (r.suppressPrefixLength) suppress.any("suppress_prefixlen", " suppress_prefixlength {}", *r.suppressPrefixLength);
+  if (r.suppressIfgroup) suppress.any("suppress_ifgroup", " suppress_ifgroup {}", *r.suppressIfgroup);
+  if (showProtocol(r, details)) f.any("protocol", " proto {}", ipProtocolName(static_cast<RouteProtocol>(*r.protocol)));
 }
 
 /// The selectors of `rule show` that the library's filter has not (iprule.c's filter_nlmsg):
@@ -371,7 +315,7 @@ RuleQuery parseRuleQuery(Context& ctx, Args& args, bool multicast, bool flush) {
     if (args.accept("-4")) filter.family = IpAddress::Family::v4;
     else if (args.accept("-6")) filter.family = IpAddress::Family::v6;
     else if (args.acceptAny({"pref", "priority", "preference", "order"})) filter.priority = parseU32(args.value("pref"), "pref");
-    else if (args.acceptAny({"table", "lookup"})) filter.table = parseTable(args.value("table"));
+    else if (args.acceptAny({"table", "lookup"})) filter.table = parseRouteTable(args.value("table"));
     else if (args.acceptAny({"iif", "dev"})) filter.iif = parseIfname(args.value("iif"), "iif");
     else if (args.accept("oif")) filter.oif = parseIfname(args.value("oif"), "oif");
     else if (args.peek() == "from" || args.peek() == "src" || args.peek() == "to" || args.peek() == "dst") {
@@ -431,8 +375,9 @@ int runRuleQuery(Context& ctx, const RuleQuery& q, bool flush) {
   if (ctx.options().json) json.emplace(stdout, ctx.options().pretty);
   ctx.netlink().rules().forEach(filter, [&](const RuleInfo& r) {
     if (!selectors.admits(r)) return;
-    if (json) json->add(toJson(r, ctx.options().details));
-    else printLine(toText(r, ctx.options().details));
+    auto write = [&](FieldOut& f) { writeRule(f, r, ctx.options().details); };
+    if (json) json->add(writeFields<nlohmann::ordered_json>(write));
+    else printLine(writeFields<std::string>(write));
   });
   if (json) json->finish();
   return kExitOk;

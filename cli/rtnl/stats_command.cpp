@@ -24,6 +24,7 @@
 #include "kit/failure.hpp"
 #include "kit/output.hpp"
 #include "kit/writer.hpp"
+#include "rtnl/ip_object.hpp"
 #include "rtnl/link_show.hpp"
 
 namespace fastlink::cli {
@@ -535,12 +536,7 @@ PreparedRequest prepareStats(Context&, Args& args) {
     throw UsageError(e.message.empty() ? std::string("stats set: a word ip does not know") : e.message);
   }
   if (!line) throw UsageError(kUsage);
-  PreparedRequest r;
-  r.needs = {line->dev};
-  r.device = line->dev;
-  r.namedAsTyped = true;
-  r.encode = [l = *line](Resolver& resolver) { return StatsRequests::setL3Stats(resolver.index(l.dev), l.on); };
-  return r;
+  return requestNamingDevice(line->dev, [on = line->on](uint32_t index) { return StatsRequests::setL3Stats(index, on); });
 }
 
 int runStats(Context& ctx, Args& args) {

@@ -26,6 +26,8 @@
 #include "fastlink/link.hpp"
 #include "fastlink/tc.hpp"
 #include "kit/output.hpp"
+#include "fastlink/ethtool.hpp"
+#include "rtnl/ip_object.hpp"
 #include "rtnl/tc_filter.hpp"
 #include "rtnl/tc_print.hpp"
 
@@ -52,7 +54,7 @@ KIND := pfifo [ limit PACKETS ] | bfifo [ limit BYTES ] | pfifo_fast | mq | noqu
               [ loss [ random ] P% [ CORR% ] | loss state P13 [ P31 [ P32 [ P23 [ P14 ] ] ] ]
                 | loss gemodel P [ R [ 1-H [ 1-K ] ] ] ] [ ecn ]
               [ duplicate P% [ CORR% ] ] [ reorder P% [ CORR% ] [ gap N ] ] [ corrupt P% [ CORR% ] ]
-              [ rate RATE [ PACKETOVERHEAD [ CELLSIZE [ CELLOVERHEAD ] ] ] ]
+              [ rate { RATE | PERCENT% } [ PACKETOVERHEAD [ CELLSIZE [ CELLOVERHEAD ] ] ] ]
               [ slot { MIN_DELAY [ MAX_DELAY ] | distribution NAME DELAY JITTER } [ packets N ] [ bytes B ] ]
       | tbf rate RATE burst BYTES ( latency TIME | limit BYTES ) [ peakrate RATE mtu BYTES ]
 htb class OPTIONS := rate RATE [ ceil RATE ] [ burst BYTES ] [ cburst BYTES ] [ prio N ] [ quantum BYTES ] [ mtu BYTES ]
@@ -288,7 +290,10 @@ void chanceArgs(Args& args, const char* word, double& p, double& correlation) {
   if (nextIsNumber(args)) correlation = percentArg(args, fmt::format("{} correlation", word));
 }
 
-/// `slot MIN [MAX] | slot distribution NAME DELAY JITTER`, then `[packets N] [bytes B]`.
+bool acceptPrefix(Args& args, std::string_view name);
+
+/// `slot MIN [MAX] | slot distribution NAME DELAY JITTER`, then `[packets N] [bytes B]` (each
+/// by prefix, as tc).
 NetemOptions::Slot parseSlot(Args& args, NetemOptions& o) {
   NetemOptions::Slot t;
   if (args.done()) args.value("slot");  // tc: the line is not complete (255)
@@ -307,23 +312,61 @@ NetemOptions::Slot parseSlot(Args& args, NetemOptions& o) {
   } else {
     args.unknown("slot takes MIN_DELAY [MAX_DELAY] or distribution NAME DELAY JITTER");
   }
-  if (args.accept("packets")) t.maxPackets = s32Arg(args, "slot packets");
-  if (args.accept("bytes")) t.maxBytes = static_cast<int32_t>(sizeArg(args, "slot bytes"));
+  if (acceptPrefix(args, "packets")) t.maxPackets = s32Arg(args, "slot packets");
+  if (acceptPrefix(args, "bytes")) t.maxBytes = static_cast<int32_t>(sizeArg(args, "slot bytes"));
   return t;
 }
 
-NetemOptions parseNetem(Args& args) {
+/// tc's matches() for netem's words: the word is a prefix of `name` (tc tries them in its order,
+/// so `d` is delay, `dr` drop, `du` duplicate, `di` distribution, `l` limit, `r` reorder).
+bool acceptPrefix(Args& args, std::string_view name) {
+  if (!matches(args.peekView(), name)) return false;
+  args.next();
+  return true;
+}
+
+/// netem's `rate N%`, as tc's get_percent_rate64 reads it: N% (its leading digits, dots and %
+/// signs, 0-100) of the speed the device reports (/sys/class/net/DEV/speed, Mbit/s: the ethtool
+/// link speed of a device that is up), in bits per second through tc's "%lf" text, then bytes.
+uint64_t percentRate(Context& ctx, const std::string& word, const std::optional<std::string>& dev) {
+  if (!dev) throw UsageError("rate: no device specified; specify the device (dev NAME) to rate limit by percentage");
+  std::optional<uint32_t> speed;
+  try {
+    std::optional<LinkInfo> link = ctx.netlink().links().find(Ifref(*dev));
+    if (link && link->isUp()) speed = ctx.netlink().ethtool().linkSettings(Ifref(*dev)).modes.value_or(LinkModesInfo{}).speed;
+  } catch (const Error&) {
+  }
+  // SPEED_UNKNOWN (sysfs prints -1; tc would turn it into a negative rate): refused as unknown.
+  if (!speed || *speed == UINT32_MAX)
+    throw UsageError(fmt::format("rate: the speed of device \"{}\" is unknown (it must be up and report one)", *dev));
+  std::string_view percent(word);
+  percent = percent.substr(0, percent.find_first_not_of("0123456789.%"));
+  std::string text(percent);
+  char* end = nullptr;
+  double fraction = std::strtod(text.c_str(), &end) / 100.;
+  if (!percent.empty() && (fraction > 1.0 || fraction < 0.0))  // checked first, as tc's parse_percent
+    throw UsageError(fmt::format("rate: should be between [0,100]% but is {}", word));
+  if (percent.empty() || (*end && std::string_view(end) != "%"))
+    throw UsageError(fmt::format("rate: \"{}\" could not be read or is malformed", word));
+  char bits[20];
+  int n = std::snprintf(bits, sizeof bits, "%lf", fraction * *speed * 1000 * 1000);
+  if (n <= 0 || n >= static_cast<int>(sizeof bits)) throw UsageError("rate: unable to parse the calculated rate");
+  return static_cast<uint64_t>(std::strtod(bits, nullptr) / 8);
+}
+
+NetemOptions parseNetem(Context& ctx, Args& args, const std::optional<std::string>& dev) {
   NetemOptions o;
   bool lossGiven = false;
+  // tc's order of the words (each matched by prefix), which decides an abbreviation.
   while (!args.done()) {
-    if (args.accept("limit")) o.limit = parseU32(args.value("limit"), "limit");
-    else if (args.acceptAny({"delay", "latency"})) {
+    if (acceptPrefix(args, "limit")) o.limit = parseU32(args.value("limit"), "limit");
+    else if (acceptPrefix(args, "latency") || acceptPrefix(args, "delay")) {
       o.delay = timeArg(args, "delay");
       if (nextIsNumber(args)) {
         o.jitter = timeArg(args, "jitter");
         if (nextIsNumber(args)) o.delayCorrelation = percentArg(args, "delay correlation");
       }
-    } else if (args.acceptAny({"loss", "drop"})) {
+    } else if (acceptPrefix(args, "loss") || acceptPrefix(args, "drop")) {
       if (lossGiven) throw UsageError("loss: given twice (one loss model)");
       lossGiven = true;
       if (args.done()) args.value("loss");  // tc: the line is not complete (255)
@@ -352,19 +395,21 @@ NetemOptions parseNetem(Args& args) {
       } else {
         args.unknown("loss takes random P, state P13 ..., gemodel P ... or P");
       }
-    } else if (args.accept("ecn")) o.ecn = true;
-    else if (args.accept("duplicate")) chanceArgs(args, "duplicate", o.duplicate, o.duplicateCorrelation);
-    else if (args.accept("reorder")) chanceArgs(args, "reorder", o.reorder, o.reorderCorrelation);
-    else if (args.accept("gap")) o.gap = parseU32(args.value("gap"), "gap");
-    else if (args.accept("corrupt")) chanceArgs(args, "corrupt", o.corrupt, o.corruptCorrelation);
-    else if (args.accept("distribution")) o.delayDistribution = distributionTable(args.value("distribution"));
-    else if (args.accept("rate")) {
-      // RATE [PACKETOVERHEAD [CELLSIZE [CELLOVERHEAD]]]: the overheads may be negative.
-      o.rate = rateArg(args, "rate");
+    } else if (acceptPrefix(args, "ecn")) o.ecn = true;
+    else if (acceptPrefix(args, "reorder")) chanceArgs(args, "reorder", o.reorder, o.reorderCorrelation);
+    else if (acceptPrefix(args, "corrupt")) chanceArgs(args, "corrupt", o.corrupt, o.corruptCorrelation);
+    else if (acceptPrefix(args, "gap")) o.gap = parseU32(args.value("gap"), "gap");
+    else if (acceptPrefix(args, "duplicate")) chanceArgs(args, "duplicate", o.duplicate, o.duplicateCorrelation);
+    else if (acceptPrefix(args, "distribution")) o.delayDistribution = distributionTable(args.value("distribution"));
+    else if (acceptPrefix(args, "rate")) {
+      // RATE [PACKETOVERHEAD [CELLSIZE [CELLOVERHEAD]]]: the overheads may be negative; a RATE
+      // with a % is that share of the device's speed.
+      if (args.done() || args.peek().find('%') == std::string::npos) o.rate = rateArg(args, "rate");
+      else o.rate = percentRate(ctx, args.next(), dev);
       if (nextIsNumber(args, true)) o.packetOverhead = s32Arg(args, "rate packetoverhead");
       if (nextIsNumber(args)) o.cellSize = parseU32(args.value("rate cellsize"), "rate cellsize");
       if (nextIsNumber(args, true)) o.cellOverhead = s32Arg(args, "rate celloverhead");
-    } else if (args.accept("slot")) o.slot = parseSlot(args, o);
+    } else if (acceptPrefix(args, "slot")) o.slot = parseSlot(args, o);
     else unknownOption(args, "netem");
   }
   // tc's checks after the words, in its order and with its exit status (1).
@@ -394,12 +439,12 @@ TbfOptions parseTbf(Args& args) {
 }
 
 /// The options after KIND; kinds fastlink does not know take none (tc cannot parse them either).
-TcOptions parseKindOptions(Args& args, const std::string& kind, bool isClass) {
+TcOptions parseKindOptions(Context& ctx, Args& args, const std::string& kind, bool isClass, const std::optional<std::string>& dev) {
   if (kind == "pfifo" || kind == "bfifo" || kind == "pfifo_head_drop") return args.done() ? TcOptions{} : parseFifo(args, kind);
   if (kind == "htb") return isClass ? TcOptions{parseHtbClass(args)} : TcOptions{parseHtb(args)};
   if (!isClass && kind == "fq_codel") return parseFqCodel(args);
   if (!isClass && kind == "fq") return parseFq(args);
-  if (!isClass && kind == "netem") return parseNetem(args);
+  if (!isClass && kind == "netem") return parseNetem(ctx, args, dev);
   if (!isClass && kind == "tbf") return parseTbf(args);
   if (!args.done()) {
     if (kind == "mq" || kind == "noqueue" || kind == "ingress" || kind == "clsact" || kind == "pfifo_fast")
@@ -412,8 +457,8 @@ TcOptions parseKindOptions(Args& args, const std::string& kind, bool isClass) {
 
 /// parseKindOptions with tc's exit statuses: options of the kind that do not parse exit 1 (the
 /// kind's parse_opt fails), a keyword missing its value 255 ("Command line is not complete").
-TcOptions parseOptions(Args& args, const std::string& kind, bool isClass) {
-  return asKindOptionError([&] { return parseKindOptions(args, kind, isClass); });
+TcOptions parseOptions(Context& ctx, Args& args, const std::string& kind, bool isClass, const std::optional<std::string>& dev) {
+  return asKindOptionError([&] { return parseKindOptions(ctx, args, kind, isClass, dev); });
 }
 
 TcHandle handleArg(Args& args, std::string_view keyword) {
@@ -501,7 +546,7 @@ struct Parsed {
 };
 
 template <class Info>
-Parsed<Info> parseLine(Args& args) {
+Parsed<Info> parseLine(Context& ctx, Args& args) {
   constexpr bool isClass = std::is_same_v<Info, ClassInfo>;
   Parsed<Info> out{parseVerb(args, isClass ? "class" : "qdisc"), {}};
   Placement p = parsePlacement(args, isClass);
@@ -510,7 +555,7 @@ Parsed<Info> parseLine(Args& args) {
   if constexpr (isClass) x.classid = p.classid;
   else x.handle = p.kind == "ingress" || p.kind == "clsact" ? TcHandle(0xFFFF, 0) : p.handle;
   x.kind = p.kind;
-  x.options = parseOptions(args, x.kind, isClass);
+  x.options = parseOptions(ctx, args, x.kind, isClass, p.dev);
   if (p.dev) x.dev = Ifref(*p.dev);
   return out;
 }
@@ -540,12 +585,12 @@ PreparedRequest prepareLine(const Parsed<Info>& parsed) {
       dev, isClass ? "class" : "qdisc");
 }
 
-PreparedRequest prepareTc(Context&, Args& args) {
-  if (args.acceptAny({"qdisc", "q"})) return prepareLine(parseLine<QdiscInfo>(args));
+PreparedRequest prepareTc(Context& ctx, Args& args) {
+  if (args.acceptAny({"qdisc", "q"})) return prepareLine(parseLine<QdiscInfo>(ctx, args));
   if (args.acceptAny({"filter", "f"})) return prepareTcFilter(args);
   if (args.accept("chain")) return prepareTcChain(args);
   if (args.acceptAny({"actions", "action"})) return prepareTcActions(args);
-  if (args.acceptAny({"class", "c"})) return prepareLine(parseLine<ClassInfo>(args));
+  if (args.acceptAny({"class", "c"})) return prepareLine(parseLine<ClassInfo>(ctx, args));
   if (args.peek() == "help") throw UsageError(kUsage);
   args.unknown("tc objects: qdisc, class, filter, chain, actions, watch");
 }
@@ -799,8 +844,8 @@ int runTc(Context& ctx, Args& args) {
   bool klass = !qdisc && args.acceptAny({"class", "c"});
   if (!qdisc && !klass) args.unknown("tc objects: qdisc, class, filter, chain, actions, watch");
   if (args.done() || args.acceptAny({"show", "list", "ls"})) return qdisc ? showQdiscs(ctx, args) : showClasses(ctx, args);
-  if (qdisc) return runPrepared(ctx, prepareLine(parseLine<QdiscInfo>(args)), args);
-  Parsed<ClassInfo> parsed = parseLine<ClassInfo>(args);
+  if (qdisc) return runPrepared(ctx, prepareLine(parseLine<QdiscInfo>(ctx, args)), args);
+  Parsed<ClassInfo> parsed = parseLine<ClassInfo>(ctx, args);
   PreparedRequest p = prepareLine(parsed);
   const ClassInfo& c = parsed.info;
   // The kernel makes an htb class whose parent class is missing a top-level class without a

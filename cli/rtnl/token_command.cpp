@@ -21,6 +21,7 @@
 #include "kit/fields.hpp"
 #include "kit/ip_compat.hpp"
 #include "kit/output.hpp"
+#include "rtnl/ip_object.hpp"
 
 namespace fastlink::cli {
 namespace {
@@ -28,8 +29,6 @@ namespace {
 constexpr const char* kUsage = R"(Usage: fastlink token [ list | set | del | get ] [ TOKEN ] [ dev DEV ]
        (-j prints JSON; see docs/cli/token.md))";
 
-/// iproute2's matches(): the word is a non-empty prefix of `name`.
-bool matches(std::string_view word, std::string_view name) { return !word.empty() && name.starts_with(word); }
 
 /// `dev DEV` as ip resolves it before sending: a device that does not exist is a usage error (255).
 uint32_t deviceIndex(Netlink& nl, const std::string& name) {
@@ -134,24 +133,15 @@ PreparedRequest prepareToken(Context& ctx, Args& args) {
     throw UsageError(fmt::format("token {} cannot be used in a batch (a batch sends set and del lines)", verb));
   }
   ParsedToken p = parseSet(ctx, args, del, false);
-  PreparedRequest r;
-  r.needs = {p.dev};
-  r.device = p.dev;
-  r.namedAsTyped = true;
-  r.encode = [p](Resolver& resolver) { return TokenRequests::set(resolver.index(p.dev), p.token); };
-  return r;
+  return requestNamingDevice(p.dev, [token = p.token](uint32_t index) { return TokenRequests::set(index, token); });
 }
 
 int runToken(Context& ctx, Args& args) {
-  if (args.done()) return list(ctx, args);
-  std::string verb = args.next();
-  // ip's order decides an abbreviation: list, lst, show, set, add, delete, get, help.
-  if (matches(verb, "list") || matches(verb, "lst") || matches(verb, "show")) return list(ctx, args);
-  if (matches(verb, "set") || matches(verb, "add")) return set(ctx, args, false);
-  if (matches(verb, "delete")) return set(ctx, args, true);
-  if (matches(verb, "get")) return list(ctx, args);
-  if (matches(verb, "help")) throw UsageError(kUsage);  // ip prints its usage and exits 255
-  throw UsageError(fmt::format("token verbs: list, set, del, get, help (not \"{}\")", verb));
+  return runIpVerbs(ctx, args, kUsage, "token verbs: list, set, del, get, help",
+                    {{{"list", "lst", "show"}, list},
+                     {{"set", "add"}, [](Context& c, Args& a) { return set(c, a, false); }},
+                     {{"delete"}, [](Context& c, Args& a) { return set(c, a, true); }},
+                     {{"get"}, list}});
 }
 
 const Registrar kToken{ObjectCommand{.name = "token", .aliases = {}, .usage = kUsage, .run = runToken, .prepare = prepareToken}};

@@ -34,6 +34,7 @@
 #include "kit/fields.hpp"
 #include "kit/ip_compat.hpp"
 #include "kit/output.hpp"
+#include "rtnl/ip_object.hpp"
 
 namespace fastlink::cli {
 namespace {
@@ -756,8 +757,6 @@ int show(Context& ctx, Args& args, bool v6) {
 }
 
 // ---- the verbs --------------------------------------------------------------------------------
-
-bool matches(const std::string& word, std::string_view name) { return !word.empty() && name.starts_with(word); }
 
 int runTunnel(Context& ctx, Args& args) {
   // ip's do_iptunnel: a `mode` of IPv6 (or -6) selects ip6tunnel.c's grammar and print.
