@@ -138,12 +138,19 @@ Args::Args(std::vector<std::string> words) : owned_(std::move(words)) {
 
 Args Args::ofLine(std::string_view line) {
   Args args{LineTag{}};
-  args.words_.reserve(24);  // one allocation for a long tc filter line's words
-  if (!splitPlainWords(line, args.words_)) {
-    args.owned_ = splitQuotedWords(line);
-    args.words_.assign(args.owned_.begin(), args.owned_.end());
-  }
+  args.assignLine(line);
   return args;
+}
+
+void Args::assignLine(std::string_view line) {
+  pos_ = 0;
+  owned_.clear();
+  made_.clear();
+  if (words_.capacity() < 24) words_.reserve(24);  // one allocation for a long tc filter line's words
+  if (!splitPlainWords(line, words_)) {
+    owned_ = splitQuotedWords(line);
+    words_.assign(owned_.begin(), owned_.end());
+  }
 }
 
 const std::string& Args::stringAt(std::size_t i) const {

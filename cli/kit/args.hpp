@@ -50,6 +50,10 @@ class Args {
   /// The words of `line` by splitWords' rules, as views into `line` when it has no quote,
   /// backslash or comment (else owned). `line` must outlive the Args.
   static Args ofLine(std::string_view line);
+  /// This Args becomes ofLine(line), keeping its storage: a batch reads every line into one
+  /// Args, so a line's words cost no allocation (issue 33). Strings and views handed out for
+  /// the previous line are invalid afterwards.
+  void assignLine(std::string_view line);
   Args(Args&&) = default;
   Args& operator=(Args&&) = default;
   Args(const Args&) = delete;  // views into the owned strings would point into the source

@@ -204,9 +204,9 @@ class LineReader {
   LineReader& operator=(const LineReader&) = delete;
 
   /// The next line with words; `number` and `text` are set before splitting so errors can name
-  /// it. `args` holds views into `text`.
-  bool next(std::size_t& number, std::string& text, std::optional<Args>& args) {
-    args.reset();  // its views are into the text read last
+  /// it. `text` is a view into the reader's buffer and `args()` holds views into it (both valid
+  /// until the next call: the line is not copied, its words reuse one Args' storage).
+  bool next(std::size_t& number, std::string_view& text) {
     for (;;) {
       errno = 0;
       ssize_t n = getline(&buffer_, &capacity_, file_);
@@ -216,12 +216,13 @@ class LineReader {
       }
       if (n < 0) return false;
       number = ++number_;
-      text.assign(trim(std::string_view(buffer_, static_cast<std::size_t>(n))));
+      text = trim(std::string_view(buffer_, static_cast<std::size_t>(n)));
       if (text.find('\0') != std::string::npos) throw UsageError("the line contains a NUL byte");
-      args.emplace(Args::ofLine(text));
-      if (!args->done()) return true;
+      args_.assignLine(text);
+      if (!args_.done()) return true;
     }
   }
+  Args& args() { return args_; }
 
  private:
   std::FILE* file_ = nullptr;
@@ -230,6 +231,7 @@ class LineReader {
   char* buffer_ = nullptr;
   std::size_t capacity_ = 0;
   std::unique_ptr<char[]> readBuffer_;  ///< an opened file's stdio buffer (freed after the fclose)
+  Args args_{std::vector<std::string>()};  ///< the last line's words
 };
 
 /// One line's request. `args` holds the line's words; the object and verb are resolved as
@@ -273,7 +275,7 @@ class BeforeBatchResolver final : public Resolver {
     if (allTouched_) return false;
     for (const auto& name : p.needs) {
       if (!touched_.empty() && touched_.count(name)) return false;
-      const std::optional<uint32_t>& index = lookup(name);
+      std::optional<uint32_t> index = lookup(name);
       if (!index) return false;
       lineIndexes_.push_back(*index);
     }
@@ -294,11 +296,23 @@ class BeforeBatchResolver final : public Resolver {
 
  private:
   /// The name's index before the batch, looked up on first need (std::nullopt: no such device).
-  const std::optional<uint32_t>& lookup(const std::string& name) {
+  /// The last two names answer without hashing: a batch's lines mostly name the same devices
+  /// (a tc filter line with mirred names two; the hash was ~100 instructions a name, issue 33).
+  std::optional<uint32_t> lookup(const std::string& name) {
+    for (const Recent& r : recent_)
+      if (r.name == name) return r.index;
     auto [index, inserted] = names_.findOrInsert(name);
     if (inserted) *index = ctx_.netlink().links().findIndex(name);
+    // An entry never changes once looked up: a copy of it stays true.
+    recent_[1] = std::move(recent_[0]);
+    recent_[0] = Recent{name, *index};
     return *index;
   }
+  struct Recent {
+    std::string name;  ///< "" when unused (no device is named "")
+    std::optional<uint32_t> index;
+  };
+  Recent recent_[2];
 
   Context& ctx_;
   bool allTouched_ = false;
@@ -318,11 +332,10 @@ void readAll(Context& ctx, LineReader& reader, Spool& spool) {
   resolver.expectNames(std::min<std::size_t>(fileSize / 40, 1u << 16));
   spool.expect(3 * fileSize);
   Record r;
-  std::string text;
-  std::optional<Args> args;
+  std::string_view text;
   try {
-    while (reader.next(r.line, text, args)) {
-      PreparedRequest p = prepareLine(ctx, *args);
+    while (reader.next(r.line, text)) {
+      PreparedRequest p = prepareLine(ctx, reader.args());
       r.text = text;
       r.bytes = {};
       r.undoable = false;

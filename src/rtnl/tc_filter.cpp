@@ -37,6 +37,27 @@ struct FilterHead {
   std::string kind;
 };
 
+/// The placement of an encoded filter packed into 16 trivially copyable bytes: a Describer
+/// holding it lives in std::function's own storage, so a request's description costs no
+/// allocation and no copy of a string (a FilterHead there cost one a line of a 100,000 filter
+/// -batch, issue 33). The device is an ifindex by then (encodeFilter refuses a name);
+/// `kind` is 1 + its row in kFilterKinds (0: none), a kind outside them keeps a FilterHead.
+struct PackedHead {
+  uint32_t where = 0;  ///< the ifindex, or the block with `isBlock`
+  uint32_t parent = 0;
+  uint32_t chainIndex = 0;
+  uint16_t prio = 0;
+  uint8_t verb : 3 = 0;
+  uint8_t isChain : 1 = 0;
+  uint8_t isBlock : 1 = 0;
+  uint8_t hasParent : 1 = 0;
+  uint8_t hasPrio : 1 = 0;
+  uint8_t hasChainIndex : 1 = 0;
+  uint8_t kind = 0;
+};
+static_assert(sizeof(PackedHead) == 16 && std::is_trivially_copyable_v<PackedHead>);
+static_assert(static_cast<int>(Verb::Change) < 8, "PackedHead::verb has 3 bits");
+
 /// Of a TcFilterInfo, or of the FilterHead a request keeps for its description.
 template <class Filter>
 std::string describeFilter(Verb verb, const Filter& f, bool chain) {
@@ -511,10 +532,54 @@ TcFilterOptions decodeOptions(const std::string& kind, const nlattr* options, Ra
   return RawFilterOptions{{b.begin(), b.end()}};
 }
 
+/// The description of a request encodeFilter built, from its PackedHead.
+std::string describePacked(const PackedHead& h) {
+  FilterHead f;
+  if (h.isBlock) f.block = h.where;
+  else f.dev = Ifref(h.where);
+  if (h.hasParent) f.parent = TcHandle(h.parent);
+  if (h.hasPrio) f.prio = h.prio;
+  if (h.hasChainIndex) f.chain = h.chainIndex;
+  if (h.kind) f.kind = kFilterKinds[h.kind - 1].name;
+  return describeFilter(static_cast<Verb>(h.verb), f, h.isChain);
+}
+
+/// The request's description, formatted only if it is ever read (see PackedHead).
+Request::Describer describer(const TcFilterInfo& f, Verb verb, bool chain) {
+  const FilterKind* k = f.kind.empty() ? nullptr : filterKind(f.options);
+  std::size_t kind = k ? static_cast<std::size_t>(k - kFilterKinds) + 1 : 0;  // encodeFilter checked: f.kind is k's name
+  for (std::size_t i = 0; i < std::size(kFilterKinds) && !f.kind.empty() && !kind; ++i)
+    if (f.kind == kFilterKinds[i].name) kind = i + 1;  // options not given (a delete), or raw
+  if (!f.kind.empty() && !kind) {
+    FilterHead head{f.dev, f.block, f.parent, f.prio, f.chain, f.kind};
+    return lazily(verb, std::move(head), [chain](Verb v, const FilterHead& x) { return describeFilter(v, x, chain); });
+  }
+  PackedHead h;
+  h.where = f.block ? *f.block : f.dev->index();  // encodeFilter refused a device by name
+  h.parent = f.parent ? f.parent->value : 0;
+  h.chainIndex = f.chain.value_or(0);
+  h.prio = f.prio.value_or(0);
+  h.verb = static_cast<uint8_t>(verb);
+  h.isChain = chain;
+  h.isBlock = f.block.has_value();
+  h.hasParent = f.parent.has_value();
+  h.hasPrio = f.prio.has_value();
+  h.hasChainIndex = f.chain.has_value();
+  h.kind = static_cast<uint8_t>(kind);
+  return [h] { return describePacked(h); };
+}
+
 }  // namespace
 
 Request encodeFilter(const TcFilterInfo& f, Verb verb, bool chain) {
-  Operation operation = [&] { return describeFilter(verb, f, chain); };
+  // One reference captured: the closure fits std::function's own storage (three cost an
+  // allocation per request).
+  struct About {
+    const TcFilterInfo& f;
+    Verb verb;
+    bool chain;
+  } about{f, verb, chain};
+  Operation operation = [&about] { return describeFilter(about.verb, about.f, about.chain); };
   if (f.dev.has_value() == f.block.has_value())
     throw invalid(operation, std::string("a ") + (chain ? "chain" : "filter") + " needs either a device (dev NAME) or a block (block N)");
   bool creates = verb != Verb::Del;
@@ -541,8 +606,7 @@ Request encodeFilter(const TcFilterInfo& f, Verb verb, bool chain) {
   // The description reads only the placement: a copy of the whole filter (its actions) for a
   // text that is rarely asked for cost a -batch of 100,000 filters ~10% of its parse time, and
   // an empty TcFilterInfo to hold the placement (moved three times) another ~2% (issue 33).
-  FilterHead head{f.dev, f.block, f.parent, f.prio, f.chain, f.kind};
-  return w.toRequest(lazily(verb, std::move(head), [chain](Verb v, const FilterHead& x) { return describeFilter(v, x, chain); }));
+  return w.toRequest(describer(f, verb, chain));
 }
 
 void encodeFilterDump(core::MessageWriter& w, const TcFilterFilter& filter, uint32_t ifindex) {

@@ -211,6 +211,19 @@ TEST_F(CliTest, BatchSplitsWordsAtAnyRunOfBlanks) {
   }
 }
 
+TEST_F(CliTest, BatchLinesReuseOneArgsAndForgetTheLineBefore) {
+  // Every line's words are read into one Args (kit/args.cpp assignLine, no allocation per line):
+  // a word of the line before, quoted (owned) or asked for as a string, must never answer for
+  // the same position of the next line, whatever mix of quoted and plain lines.
+  auto r = batch("link add \"qa0\" type bridge\nlink add qb0 type bridge\nlink add qc0 type bridge\n"
+                 "link set dev \"qb0\" mtu 1400\nlink set dev qc0 mtu 1300\nlink set dev 'qa0' mtu 1280\n");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_EQ(ipLink("qa0")["mtu"], 1280);
+  EXPECT_EQ(ipLink("qb0")["mtu"], 1400);
+  EXPECT_EQ(ipLink("qc0")["mtu"], 1300);
+}
+
 TEST_F(CliTest, BatchCommentsBlankLinesAndStdin) {
   std::string content = "\n# only comments and blanks\n   \n\t\n";
   auto r = batch(content);

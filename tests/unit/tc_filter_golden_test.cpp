@@ -64,6 +64,37 @@ TEST(TcFilterGolden, U32MatchIpDstWithMirredRedirect) {
   EXPECT_EQ(r.operation(), "filter add dev 7 ingress pref 10 u32");
 }
 
+TEST(TcFilterGolden, DescriptionsNameThePlacementAsBuilt) {
+  // A request's description is kept packed (no allocation) and formatted only when read: every
+  // placement word must come out as the filter was built, for each verb, a block, a chain
+  // template, and the kinds outside kFilterKinds (raw options, a delete naming its kind).
+  MatchallOptions m;
+  EXPECT_EQ(TcFilterRequests::add(TcFilterInfo().setDev(9u).setOptions(m)).operation(), "filter add dev 9 matchall");
+  EXPECT_EQ(TcFilterRequests::add(TcFilterInfo().setBlock(5).setPrio(1).setChain(2).setOptions(m)).operation(),
+            "filter add block 5 pref 1 chain 2 matchall");
+  U32FilterOptions u;
+  u.divisor = 16;
+  EXPECT_EQ(TcFilterRequests::replace(TcFilterInfo().setDev(3u).setParent(TcHandle(1, 0)).setPrio(2).setHandle(0x200000).setOptions(u))
+                .operation(),
+            "filter replace dev 3 parent 1: pref 2 u32");
+  FwOptions fw;
+  EXPECT_EQ(TcFilterRequests::change(
+                TcFilterInfo().setDev(3u).setParent(TcFilterInfo::kEgressParent).setPrio(4).setChain(7).setHandle(1).setOptions(fw))
+                .operation(),
+            "filter change dev 3 egress pref 4 chain 7 fw");
+  FlowerOptions flower;
+  TcFilterInfo tmpl = TcFilterInfo().setDev(3u).setParent(TcFilterInfo::kIngressParent).setChain(4).setProtocol(0x0800).setOptions(flower);
+  EXPECT_EQ(TcFilterRequests::addChain(tmpl).operation(), "chain add dev 3 ingress chain 4 flower");
+  EXPECT_EQ(TcFilterRequests::delChain(TcFilterInfo().setDev(3u).setParent(TcFilterInfo::kIngressParent).setChain(4)).operation(),
+            "chain del dev 3 ingress chain 4");
+  TcFilterInfo del = TcFilterInfo().setDev(3u).setParent(TcFilterInfo::kIngressParent).setPrio(1);
+  del.kind = "flower";  // named, no options: the delete tc sends
+  EXPECT_EQ(TcFilterRequests::del(del).operation(), "filter del dev 3 ingress pref 1 flower");
+  TcFilterInfo raw = TcFilterInfo().setDev(3u).setParent(TcHandle::kRoot).setPrio(1).setOptions(RawFilterOptions{});
+  raw.kind = "route";
+  EXPECT_EQ(TcFilterRequests::add(raw).operation(), "filter add dev 3 root pref 1 route");
+}
+
 TEST(TcFilterGolden, U32HashTableDivisorAndClassidOnQdiscParent) {
   // tc filter replace dev (3) parent 1: pref 2 protocol all handle 2: u32 divisor 16
   U32FilterOptions table;
