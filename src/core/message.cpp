@@ -79,16 +79,19 @@ inline void copyBytes(uint8_t* to, const void* from, std::size_t n) {
 
 }  // namespace
 
-void MessageWriter::put(uint16_t type, const void* data, std::size_t length) {
+void MessageWriter::put(uint16_t type, const void* data, std::size_t length) { putAttribute(type, data, length, length); }
+
+void MessageWriter::putAttribute(uint16_t type, const void* data, std::size_t copied, std::size_t length) {
   std::size_t total = MNL_ATTR_HDRLEN + length;
   if (total > kMaxAttribute) tooLarge("attribute", kMaxAttribute);
   std::size_t aligned = MNL_ALIGN(total);
   uint8_t* at = reserveTail(aligned);
-  // Padding goes on the wire: the last word zeroed first, the payload written over its start.
+  // Padding goes on the wire: the last word zeroed first, the payload written over its start
+  // (a string's NUL is a byte of that word).
   std::memset(at + aligned - 4, 0, 4);
   nlattr attr{static_cast<uint16_t>(total), type};
   std::memcpy(at, &attr, sizeof attr);
-  copyBytes(at + MNL_ATTR_HDRLEN, data, length);
+  copyBytes(at + MNL_ATTR_HDRLEN, data, copied);
   header()->nlmsg_len += static_cast<uint32_t>(aligned);
 }
 
@@ -114,17 +117,8 @@ void MessageWriter::putBe16(uint16_t type, uint16_t hostValue) {
   put(type, &v, sizeof v);
 }
 void MessageWriter::putString(uint16_t type, std::string_view value) {
-  // Length includes the terminating NUL, as the kernel's NLA_STRING/NLA_NUL_STRING expect: the
-  // last word zeroed first gives the NUL and the padding.
-  std::size_t total = MNL_ATTR_HDRLEN + value.size() + 1;
-  if (total > kMaxAttribute) tooLarge("attribute", kMaxAttribute);
-  std::size_t aligned = MNL_ALIGN(total);
-  uint8_t* at = reserveTail(aligned);
-  std::memset(at + aligned - 4, 0, 4);
-  nlattr attr{static_cast<uint16_t>(total), type};
-  std::memcpy(at, &attr, sizeof attr);
-  copyBytes(at + MNL_ATTR_HDRLEN, value.data(), value.size());
-  header()->nlmsg_len += static_cast<uint32_t>(aligned);
+  // Length includes the terminating NUL, as the kernel's NLA_STRING/NLA_NUL_STRING expect.
+  putAttribute(type, value.data(), value.size(), value.size() + 1);
 }
 void MessageWriter::putBytes(uint16_t type, std::span<const uint8_t> value) { put(type, value.data(), value.size()); }
 void MessageWriter::putFlag(uint16_t type) { put(type, nullptr, 0); }

@@ -74,6 +74,8 @@ class MessageWriter {
  private:
   void* putExtraHeader(std::size_t size);
   void put(uint16_t type, const void* data, std::size_t length);
+  /// An attribute of `length` payload bytes, the first `copied` from data, the rest zero.
+  void putAttribute(uint16_t type, const void* data, std::size_t copied, std::size_t length);
   /// Makes room for `extra` more bytes after the message; returns where they start.
   uint8_t* reserveTail(std::size_t extra);
 
