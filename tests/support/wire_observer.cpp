@@ -72,6 +72,14 @@ void noteSent(int fd, const uint8_t* data, std::size_t size) {
   }
 }
 
+void notePeek(int fd) {
+  int protocol = netlinkProtocol(fd);
+  if (protocol < 0) return;
+  State& s = state();
+  std::lock_guard lock(s.mutex);
+  ++s.byProtocol[protocol].peekCalls;
+}
+
 void noteReceived(int fd, const uint8_t* data, std::size_t size) {
   int protocol = netlinkProtocol(fd);
   if (protocol < 0) return;
@@ -239,6 +247,7 @@ bool readWireLog(const std::string& path, Counts& out) {
       else if (key == "requests") out.requests = v;
       else if (key == "dumpRequests") out.dumpRequests = v;
       else if (key == "receiveCalls") out.receiveCalls = v;
+      else if (key == "peekCalls") out.peekCalls = v;
       else if (key == "batchReceiveCalls") out.batchReceiveCalls = v;
       else if (key == "replyBytes") out.replyBytes = v;
       else if (key == "replyMessages") out.replyMessages = v;
@@ -260,7 +269,7 @@ __attribute__((destructor)) void writeWireLog() {
   Counts c = counts(NETLINK_ROUTE);
   std::ofstream f(path);
   f << "sendCalls " << c.sendCalls << "\nrequests " << c.requests << "\ndumpRequests " << c.dumpRequests
-    << "\nreceiveCalls " << c.receiveCalls << "\nbatchReceiveCalls " << c.batchReceiveCalls << "\nreplyBytes " << c.replyBytes << "\nreplyMessages " << c.replyMessages
+    << "\nreceiveCalls " << c.receiveCalls << "\npeekCalls " << c.peekCalls << "\nbatchReceiveCalls " << c.batchReceiveCalls << "\nreplyBytes " << c.replyBytes << "\nreplyMessages " << c.replyMessages
     << "\ndataMessages " << c.dataMessages << "\nacks " << c.acks << "\nerrors " << c.errors << "\ndumpInterrupted "
     << c.dumpInterrupted << "\n";
   for (const auto& [type, n] : c.requestTypes) f << "type " << type << " " << n << "\n";
@@ -310,6 +319,7 @@ ssize_t recvmsg(int fd, msghdr* msg, int flags) {
                            &msg->msg_namelen, flags, &msg->msg_flags);
   if (n >= 0) return n;
   n = real(fd, msg, flags);
+  if (n >= 0 && (flags & MSG_PEEK)) notePeek(fd);
   if (n > 0 && !(flags & MSG_PEEK)) noteReceivedIov(fd, msg, n);
   return n;
 }
