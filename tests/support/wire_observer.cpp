@@ -72,14 +72,6 @@ void noteSent(int fd, const uint8_t* data, std::size_t size) {
   }
 }
 
-void notePeek(int fd) {
-  int protocol = netlinkProtocol(fd);
-  if (protocol < 0) return;
-  State& s = state();
-  std::lock_guard lock(s.mutex);
-  ++s.byProtocol[protocol].peekCalls;
-}
-
 void noteReceived(int fd, const uint8_t* data, std::size_t size) {
   int protocol = netlinkProtocol(fd);
   if (protocol < 0) return;
@@ -144,12 +136,13 @@ using RecvfromFn = ssize_t (*)(int, void*, size_t, int, sockaddr*, socklen_t*);
 using RecvFn = ssize_t (*)(int, void*, size_t, int);
 using RecvmmsgFn = int (*)(int, mmsghdr*, unsigned int, int, timespec*);
 
-void noteBatchReceive(int fd) {
+/// One more of `counter` (batchReceiveCalls, peekCalls) for fd's protocol; nothing off netlink.
+void count(int fd, uint64_t Counts::*counter) {
   int protocol = netlinkProtocol(fd);
   if (protocol < 0) return;
   State& s = state();
   std::lock_guard lock(s.mutex);
-  ++s.byProtocol[protocol].batchReceiveCalls;
+  ++(s.byProtocol[protocol].*counter);
 }
 
 void noteReceivedIov(int fd, const msghdr* msg, ssize_t n) {
@@ -319,7 +312,7 @@ ssize_t recvmsg(int fd, msghdr* msg, int flags) {
                            &msg->msg_namelen, flags, &msg->msg_flags);
   if (n >= 0) return n;
   n = real(fd, msg, flags);
-  if (n >= 0 && (flags & MSG_PEEK)) notePeek(fd);
+  if (n >= 0 && (flags & MSG_PEEK)) count(fd, &Counts::peekCalls);
   if (n > 0 && !(flags & MSG_PEEK)) noteReceivedIov(fd, msg, n);
   return n;
 }
@@ -339,7 +332,7 @@ int recvmmsg(int fd, mmsghdr* msgs, unsigned int vlen, int flags, timespec* time
   }
   int n = real(fd, msgs, vlen, flags, timeout);
   if (n > 0 && !(flags & MSG_PEEK)) {
-    noteBatchReceive(fd);
+    count(fd, &Counts::batchReceiveCalls);
     for (int i = 0; i < n; ++i) noteReceivedIov(fd, &msgs[i].msg_hdr, msgs[i].msg_len);
   }
   return n;

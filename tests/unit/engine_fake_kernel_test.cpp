@@ -6,6 +6,7 @@
 #include <linux/rtnetlink.h>
 
 #include <memory>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,12 @@
 #include "unit/support/fake_kernel.hpp"
 
 namespace fastlink::core {
+
+// The fake kernel's record of receive modes, readable in a failure.
+void PrintTo(ReceiveMode m, std::ostream* os) {
+  *os << (m == ReceiveMode::Whole ? "Whole" : m == ReceiveMode::Straight ? "Straight" : "StraightIfQueued");
+}
+
 namespace {
 
 using test::FakeKernel;
@@ -184,6 +191,21 @@ std::vector<uint8_t> linkMessage(const nlmsghdr* request, int index, uint16_t fl
   return FakeKernel::message(request, RTM_NEWLINK, flags, payload);
 }
 
+// A link dump; `seen` holds the ifindexes handed out since the last restart.
+struct Dumped {
+  std::vector<int> seen;
+  int restarts = 0;
+};
+Dumped dumpIndexes(Engine& engine) {
+  Dumped d;
+  auto msg = dumpMessage();
+  engine.dump(msg, "link show", [&](const nlmsghdr* m) { d.seen.push_back(indexOf(m)); }, [&] {
+    ++d.restarts;
+    d.seen.clear();
+  });
+  return d;
+}
+
 TEST(EngineFakeKernel, InterruptedDumpRestartsThenSucceeds) {
   Fixture f;
   int dumps = 0;
@@ -192,15 +214,9 @@ TEST(EngineFakeKernel, InterruptedDumpRestartsThenSucceeds) {
     k.queueDatagram({linkMessage(m, 1, NLM_F_MULTI | intr), linkMessage(m, 2, NLM_F_MULTI | intr)});
     k.queueDatagram(FakeKernel::done(m, NLM_F_MULTI | intr));
   });
-  std::vector<int> seen;
-  int restarts = 0;
-  auto msg = dumpMessage();
-  f.engine->dump(msg, "link show", [&](const nlmsghdr* m) { seen.push_back(indexOf(m)); }, [&] {
-    ++restarts;
-    seen.clear();
-  });
-  EXPECT_EQ(restarts, 1);
-  EXPECT_EQ(seen, (std::vector<int>{1, 2}));
+  Dumped d = dumpIndexes(*f.engine);
+  EXPECT_EQ(d.restarts, 1);
+  EXPECT_EQ(d.seen, (std::vector<int>{1, 2}));
   EXPECT_EQ(f.engine->counters().dumpRestarts, 1u);
   EXPECT_TRUE(f.kernel->sent[0].header.nlmsg_flags & NLM_F_DUMP);
 }
@@ -346,15 +362,9 @@ TEST(EngineFakeKernel, CutOffDumpDatagramRestartsTheDumpSizedFirst) {
     k.queueDatagram({linkMessage(m, 5, NLM_F_MULTI)});
     k.queueDatagram(FakeKernel::done(m));
   });
-  std::vector<int> seen;
-  int restarts = 0;
-  auto msg = dumpMessage();
-  f.engine->dump(msg, "link show", [&](const nlmsghdr* m) { seen.push_back(indexOf(m)); }, [&] {
-    ++restarts;
-    seen.clear();
-  });
-  EXPECT_EQ(seen, (std::vector<int>{1, 2, 3, 4, 5}));
-  EXPECT_EQ(restarts, 1);
+  Dumped d = dumpIndexes(*f.engine);
+  EXPECT_EQ(d.seen, (std::vector<int>{1, 2, 3, 4, 5}));
+  EXPECT_EQ(d.restarts, 1);
   EXPECT_EQ(f.kernel->sent.size(), 2u) << "the dump was not asked again";
   using enum ReceiveMode;
   // Straight until the cut, drained without waiting, then peeked (the large one twice: grown).
@@ -373,10 +383,8 @@ TEST(EngineFakeKernel, CutOffDatagramHoldingDoneEndsTheDrain) {
     k.queueDatagram({linkMessage(m, 1, NLM_F_MULTI)});
     k.queueDatagram({linkMessage(m, 2, NLM_F_MULTI, 70000), FakeKernel::done(m)});
   });
-  std::vector<int> seen;
-  auto msg = dumpMessage();
-  f.engine->dump(msg, "link show", [&](const nlmsghdr* m) { seen.push_back(indexOf(m)); }, [&] { seen.clear(); });
-  EXPECT_EQ(seen, (std::vector<int>{1, 2}));
+  Dumped d = dumpIndexes(*f.engine);
+  EXPECT_EQ(d.seen, (std::vector<int>{1, 2}));
   EXPECT_EQ(f.engine->counters().dumpRestarts, 1u);
   EXPECT_TRUE(f.kernel->queue.empty());
 }
