@@ -85,11 +85,8 @@ void Engine::query(std::span<const uint8_t> message, const std::string& operatio
   while (!done) {
     receiveReplies(seq, 1, [&](const nlmsghdr* m) {
       if (done) return;
-      if (m->nlmsg_type == NLMSG_ERROR) {
-        failure = errorFromAck(m, operation);
-      } else {
-        onReply(m);
-      }
+      if (m->nlmsg_type == NLMSG_ERROR) failure = errorFromAck(m, operation);
+      else onReply(m);
       done = true;
     });
   }
@@ -109,16 +106,24 @@ void Engine::dump(std::span<const uint8_t> message, const std::string& operation
 void Engine::dumpRuns(std::span<const uint8_t> message, const std::string& operation, const RunHandler& onRun,
                       const std::function<void()>& onRestart, ReceiveMemory* into) {
   std::vector<const nlmsghdr*> run;  // this datagram's replies (see receiveReplies)
-  for (unsigned attempt = 0;; ++attempt) {
+  // One recvmsg a datagram (kDumpDatagramBound). One cut off is lost: the rest is drained unread
+  // and the dump starts again, sizes peeked. The drain does not wait: while a dump runs, each
+  // recvmsg has the kernel queue the next datagram before it returns (netlink_recvmsg calls
+  // netlink_dump), so an empty queue means the lost one held NLMSG_DONE.
+  bool peek = false;
+  for (unsigned attempt = 0;;) {
     uint32_t seq = sendOne(message, NLM_F_DUMP);
-    bool done = false, interrupted = false;
+    bool done = false, interrupted = false, lost = false;
     std::optional<Error> failure;
     // If the callback throws, the rest of the dump is still read: the kernel keeps a dump open
     // until it is drained, and would refuse this socket's next dump with EBUSY.
     std::exception_ptr callbackFailure;
     while (!done) {
-      auto checked = receiveChecked(seq, 1, into);
+      auto mode = peek ? ReceiveMode::Whole : lost ? ReceiveMode::StraightIfQueued : ReceiveMode::Straight;
+      auto checked = receiveChecked(seq, 1, mode, into);
       run.swap(accepted_);
+      lost = lost || (last_.tooLarge && last_.senderPortId == 0);  // a forger cannot restart us
+      done = last_.none;
       std::size_t data = 0;  // the messages before NLMSG_DONE/ERROR
       for (const nlmsghdr* m : checked) {
         if (m->nlmsg_flags & NLM_F_DUMP_INTR) interrupted = true;
@@ -129,7 +134,7 @@ void Engine::dumpRuns(std::span<const uint8_t> message, const std::string& opera
         }
         ++data;
       }
-      if (!callbackFailure && data > 0) {
+      if (!callbackFailure && !lost && data > 0) {
         try {
           onRun(checked.first(data));
         } catch (...) {
@@ -137,15 +142,16 @@ void Engine::dumpRuns(std::span<const uint8_t> message, const std::string& opera
         }
       }
       if (accepted_.empty()) run.swap(accepted_);  // keep the capacity for the next datagram
-      if (into) into->received(lastReceived_);  // what it keeps of the datagram is its own
+      if (into) into->received(last_.tooLarge ? 0 : last_.length);  // what it keeps of the datagram is its own
       else poisonReceived(receiveBuffer_);  // views of it end with their callbacks
     }
     if (callbackFailure) std::rethrow_exception(callbackFailure);
     if (failure) throw *failure;
-    if (!interrupted) return;
-    if (attempt + 1 > dumpRetries_)
+    if (!lost && !interrupted) return;
+    if (!lost && ++attempt > dumpRetries_)
       throw Error(make_error_code(Errc::dump_interrupted), operation,
-                  "dump interrupted " + std::to_string(attempt + 1) + " times: the kernel's table kept changing");
+                  "dump interrupted " + std::to_string(attempt) + " times: the kernel's table kept changing");
+    peek = peek || lost;  // a lost datagram restarts once, and costs no retry
     ++counters_.dumpRestarts;
     if (onRestart) onRestart();
   }

@@ -87,8 +87,10 @@ class Engine {
   /// Everything else is dropped and counted. This is the one place replies are checked.
   void receiveReplies(uint32_t firstSeq, uint32_t count, const MessageHandler& onMessage);
   /// Receives one datagram and returns its replies to us (checked as above), in accepted_;
-  /// into `into`'s room if given, else into receiveBuffer_.
-  std::span<const nlmsghdr* const> receiveChecked(uint32_t firstSeq, uint32_t count, ReceiveMemory* into = nullptr);
+  /// into `into`'s room if given, else into receiveBuffer_. What the read found is in last_:
+  /// a datagram cut off (Straight) or none queued (StraightIfQueued) returns no replies.
+  std::span<const nlmsghdr* const> receiveChecked(uint32_t firstSeq, uint32_t count,
+                                                  ReceiveMode mode = ReceiveMode::Whole, ReceiveMemory* into = nullptr);
   /// Copies every message of `messages` into `out` with consecutive sequence numbers, asking an
   /// ACK of the last one only if `ackLast`. Returns the number of messages.
   uint32_t stamp(std::span<const uint8_t> messages, std::vector<uint8_t>& out, bool ackLast);
@@ -104,7 +106,7 @@ class Engine {
   std::vector<uint8_t> sendBuffer_;
   ByteBuffer receiveBuffer_;  // uninitialised: the kernel writes it before we read it
   std::vector<const nlmsghdr*> accepted_;  // receiveChecked's answer, reused
-  std::size_t lastReceived_ = 0;  // the length of the datagram receiveChecked read last
+  Received last_;  // what receiveChecked read last
 };
 
 }  // namespace fastlink::core

@@ -1,5 +1,4 @@
 // Reply checking and ACK decoding: every datagram the engine reads passes through here.
-#include <libmnl/libmnl.h>
 #include <linux/netlink.h>
 
 #include <cstdint>
@@ -94,7 +93,8 @@ void setWarningHandler(WarningHandler handler) { core::warningHandler() = std::m
 
 namespace fastlink::core {
 
-std::span<const nlmsghdr* const> Engine::receiveChecked(uint32_t firstSeq, uint32_t count, ReceiveMemory* into) {
+std::span<const nlmsghdr* const> Engine::receiveChecked(uint32_t firstSeq, uint32_t count, ReceiveMode mode,
+                                                        ReceiveMemory* into) {
   accepted_.clear();
   std::span<uint8_t> buffer;
   if (into) {
@@ -103,27 +103,30 @@ std::span<const nlmsghdr* const> Engine::receiveChecked(uint32_t firstSeq, uint3
     unpoisonReceived(receiveBuffer_);  // a dump poisons it between datagrams (core/asan_poison.hpp)
     buffer = receiveBuffer_;
   }
-  Received d = transport_->receive(buffer);
-  while (d.tooLarge) {
+  // The end of the caller's memory may be too small for a dump datagram: peek there.
+  if (mode == ReceiveMode::Straight && buffer.size() < kDumpDatagramBound) mode = ReceiveMode::Whole;
+  last_ = transport_->receive(buffer, mode);
+  while (last_.tooLarge && mode == ReceiveMode::Whole) {
     // Grow to what the datagram needs (rounded up) and read it again: it is still queued.
     if (into) {
-      buffer = into->room(d.length);
+      buffer = into->room(last_.length);
     } else {
-      receiveBuffer_.resize((d.length + 4095) & ~std::size_t{4095});
+      receiveBuffer_.resize((last_.length + 4095) & ~std::size_t{4095});
       buffer = receiveBuffer_;
       ++counters_.receiveBufferGrowths;
     }
-    d = transport_->receive(buffer);
+    last_ = transport_->receive(buffer, mode);
   }
+  if (last_.none) return {};
   ++counters_.receiveCalls;
-  counters_.bytesReceived += d.length;
-  lastReceived_ = d.length;
-  if (d.senderPortId != 0) {  // only the kernel may answer us
-    ++counters_.droppedForeign;
+  counters_.bytesReceived += last_.length;
+  // Cut off (the dump that read it starts again), or not from the kernel (only it may answer us).
+  if (last_.tooLarge || last_.senderPortId != 0) {
+    counters_.droppedForeign += last_.senderPortId != 0;
     return {};
   }
   const auto* message = reinterpret_cast<const nlmsghdr*>(buffer.data());
-  int remaining = static_cast<int>(d.length);
+  int remaining = static_cast<int>(last_.length);
   uint32_t portId = transport_->portId();
   // mnl_nlmsg_next, inline: this loop runs for every message of every dump.
   auto next = [&](const nlmsghdr* m) {

@@ -23,8 +23,11 @@ namespace {
   throw Error(std::error_code(err, std::generic_category()), operation);
 }
 
-void setIntOption(int fd, int level, int name, int value) {
-  if (setsockopt(fd, level, name, &value, sizeof value) < 0) throwErrno("setsockopt");
+// The *FORCE variant passes rmem_max/wmem_max but needs CAP_NET_ADMIN; the plain one without it.
+void setBufferSize(int fd, int force, int plain, int bytes) {
+  if (setsockopt(fd, SOL_SOCKET, force, &bytes, sizeof bytes) < 0 &&
+      setsockopt(fd, SOL_SOCKET, plain, &bytes, sizeof bytes) < 0)
+    throwErrno("setsockopt");
 }
 
 mnl_socket* openSocket(int protocol, const std::optional<Netns>& netns) {
@@ -64,16 +67,10 @@ NetlinkSocket::NetlinkSocket(int protocol, const std::optional<Netns>& netns, in
   if (mnl_socket_setsockopt(socket_, NETLINK_CAP_ACK, &on, sizeof on) < 0) throwErrno("setsockopt NETLINK_CAP_ACK");
   if (mnl_socket_setsockopt(socket_, NETLINK_GET_STRICT_CHK, &on, sizeof on) < 0)
     throwErrno("setsockopt NETLINK_GET_STRICT_CHK");
-  // The *FORCE variants pass rmem_max/wmem_max but need CAP_NET_ADMIN; fall back without it.
-  if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &receiveBufferBytes, sizeof receiveBufferBytes) < 0)
-    setIntOption(fd, SOL_SOCKET, SO_RCVBUF, receiveBufferBytes);
-  int sendBufferBytes = 4 * 1024 * 1024;
-  if (setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &sendBufferBytes, sizeof sendBufferBytes) < 0)
-    setIntOption(fd, SOL_SOCKET, SO_SNDBUF, sendBufferBytes);
-  int actual = 0;
-  socklen_t len = sizeof actual;
-  getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &actual, &len);
-  receiveBufferBytes_ = actual;  // the kernel reports twice the requested size (bookkeeping)
+  setBufferSize(fd, SO_RCVBUFFORCE, SO_RCVBUF, receiveBufferBytes);
+  setBufferSize(fd, SO_SNDBUFFORCE, SO_SNDBUF, 4 * 1024 * 1024);
+  socklen_t len = sizeof receiveBufferBytes_;  // the kernel reports twice the size asked (bookkeeping)
+  getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &receiveBufferBytes_, &len);
   if (mnl_socket_bind(socket_, 0, MNL_SOCKET_AUTOPID) < 0) throwErrno("bind netlink socket");
   portId_ = mnl_socket_get_portid(socket_);
   owner.release();
@@ -93,41 +90,30 @@ void NetlinkSocket::send(std::span<const uint8_t> bytes) {
   }
 }
 
-Received NetlinkSocket::receive(std::span<uint8_t> buffer, bool wait) {
-  std::optional<Received> r = receiveImpl(buffer, wait ? 0 : MSG_DONTWAIT);
-  if (!r) throwErrno("recvmsg", EAGAIN);
-  return *r;
-}
-
-std::optional<Received> NetlinkSocket::tryReceive(std::span<uint8_t> buffer) { return receiveImpl(buffer, MSG_DONTWAIT); }
-
-std::optional<Received> NetlinkSocket::receiveImpl(std::span<uint8_t> buffer, int dontWait) {
+Received NetlinkSocket::receive(std::span<uint8_t> buffer, ReceiveMode mode) {
   sockaddr_nl sender{};
   iovec iov{buffer.data(), buffer.size()};
   msghdr msg{};
   msg.msg_name = &sender;
   msg.msg_namelen = sizeof sender;
-  msg.msg_iovlen = 1;
+  bool peek = mode == ReceiveMode::Whole;
+  const int noWait = mode == ReceiveMode::StraightIfQueued ? MSG_DONTWAIT : 0;
   for (;;) {
-    // The peek copies nothing (no iovec) and returns the datagram's real length.
-    msg.msg_iov = nullptr;
-    msg.msg_iovlen = 0;
-    ssize_t n = recvmsg(fd(), &msg, MSG_PEEK | MSG_TRUNC | dontWait);
-    if (n >= 0 && static_cast<std::size_t>(n) > buffer.size())
-      return Received{static_cast<std::size_t>(n), sender.nl_pid, true};
-    if (n >= 0) {
-      msg.msg_iov = &iov;
-      msg.msg_iovlen = 1;
-      n = recvmsg(fd(), &msg, dontWait);
-    }
+    // The peek copies nothing (no iovec); with MSG_TRUNC both reads return the real length.
+    msg.msg_iov = peek ? nullptr : &iov;
+    msg.msg_iovlen = peek ? 0 : 1;
+    ssize_t n = recvmsg(fd(), &msg, MSG_TRUNC | noWait | (peek ? MSG_PEEK : 0));
     if (n < 0) {
       if (errno == EINTR) continue;
-      if (dontWait && (errno == EAGAIN || errno == EWOULDBLOCK)) return std::nullopt;
+      if (noWait && (errno == EAGAIN || errno == EWOULDBLOCK)) return Received{.none = true};
       if (errno == ENOBUFS) throw Error(make_error_code(Errc::receive_overflow), "recvmsg");
       throwErrno("recvmsg");
     }
-    if (msg.msg_flags & MSG_TRUNC) throw Error(make_error_code(Errc::truncated_reply), "recvmsg");
-    return Received{static_cast<std::size_t>(n), sender.nl_pid, false};
+    Received r{static_cast<std::size_t>(n), sender.nl_pid, static_cast<std::size_t>(n) > buffer.size()};
+    if (!peek && r.tooLarge && mode == ReceiveMode::Whole)  // another reader took the peeked one
+      throw Error(make_error_code(Errc::truncated_reply), "recvmsg");
+    if (!peek || r.tooLarge) return r;
+    peek = false;
   }
 }
 

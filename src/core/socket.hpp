@@ -42,27 +42,24 @@ class NetlinkSocket final : public Transport {
 
   /// Sends the buffer in one sendmsg (it may hold many messages). Throws Error on failure.
   void send(std::span<const uint8_t> bytes) override;
-  /// Peeks the datagram's size first (MSG_PEEK|MSG_TRUNC, like iproute2's rtnl_recvmsg) so a
-  /// datagram larger than `buffer` is left queued for a bigger one instead of cut off.
-  Received receive(std::span<uint8_t> buffer, bool wait = true) override;
-
-  /// Non-blocking receive: std::nullopt when nothing is queued.
-  std::optional<Received> tryReceive(std::span<uint8_t> buffer);
+  Received receive(std::span<uint8_t> buffer, ReceiveMode mode) override;
 
   /// Joins a multicast group (RTNLGRP_*, or a generic netlink group id).
   void joinGroup(uint32_t group);
 
  private:
-  std::optional<Received> receiveImpl(std::span<uint8_t> buffer, int flags);
-
   mnl_socket* socket_ = nullptr;
   uint32_t portId_ = 0;
   int receiveBufferBytes_ = 0;
 };
 
-/// Initial size of the engine's receive buffer: one datagram of a dump is at most 32 KiB (the
-/// kernel sizes dump datagrams by the reader's buffer, capped at 32 KiB). A single reply with
-/// many VFs can be larger; the buffer then grows.
+/// Initial size of the engine's receive buffer. A single reply with many VFs can be larger; the
+/// buffer then grows.
 inline constexpr std::size_t kReceiveBufferSize = 64 * 1024;
+/// The most a dump datagram holds, unless the dump sets min_dump_alloc (rtnetlink does for links:
+/// its largest device's message, which grows with VFs and altnames): net/netlink/af_netlink.c
+/// (6.1 to 6.18) sizes it max(max_recvmsg_len, min_dump_alloc, NLMSG_GOODSIZE), and
+/// max_recvmsg_len, the largest buffer the socket read with, is capped at SKB_WITH_OVERHEAD(32K).
+inline constexpr std::size_t kDumpDatagramBound = 32 * 1024;
 
 }  // namespace fastlink::core

@@ -136,12 +136,13 @@ using RecvfromFn = ssize_t (*)(int, void*, size_t, int, sockaddr*, socklen_t*);
 using RecvFn = ssize_t (*)(int, void*, size_t, int);
 using RecvmmsgFn = int (*)(int, mmsghdr*, unsigned int, int, timespec*);
 
-void noteBatchReceive(int fd) {
+/// One more of `counter` (batchReceiveCalls, peekCalls) for fd's protocol; nothing off netlink.
+void count(int fd, uint64_t Counts::*counter) {
   int protocol = netlinkProtocol(fd);
   if (protocol < 0) return;
   State& s = state();
   std::lock_guard lock(s.mutex);
-  ++s.byProtocol[protocol].batchReceiveCalls;
+  ++(s.byProtocol[protocol].*counter);
 }
 
 void noteReceivedIov(int fd, const msghdr* msg, ssize_t n) {
@@ -239,6 +240,7 @@ bool readWireLog(const std::string& path, Counts& out) {
       else if (key == "requests") out.requests = v;
       else if (key == "dumpRequests") out.dumpRequests = v;
       else if (key == "receiveCalls") out.receiveCalls = v;
+      else if (key == "peekCalls") out.peekCalls = v;
       else if (key == "batchReceiveCalls") out.batchReceiveCalls = v;
       else if (key == "replyBytes") out.replyBytes = v;
       else if (key == "replyMessages") out.replyMessages = v;
@@ -260,7 +262,7 @@ __attribute__((destructor)) void writeWireLog() {
   Counts c = counts(NETLINK_ROUTE);
   std::ofstream f(path);
   f << "sendCalls " << c.sendCalls << "\nrequests " << c.requests << "\ndumpRequests " << c.dumpRequests
-    << "\nreceiveCalls " << c.receiveCalls << "\nbatchReceiveCalls " << c.batchReceiveCalls << "\nreplyBytes " << c.replyBytes << "\nreplyMessages " << c.replyMessages
+    << "\nreceiveCalls " << c.receiveCalls << "\npeekCalls " << c.peekCalls << "\nbatchReceiveCalls " << c.batchReceiveCalls << "\nreplyBytes " << c.replyBytes << "\nreplyMessages " << c.replyMessages
     << "\ndataMessages " << c.dataMessages << "\nacks " << c.acks << "\nerrors " << c.errors << "\ndumpInterrupted "
     << c.dumpInterrupted << "\n";
   for (const auto& [type, n] : c.requestTypes) f << "type " << type << " " << n << "\n";
@@ -310,6 +312,7 @@ ssize_t recvmsg(int fd, msghdr* msg, int flags) {
                            &msg->msg_namelen, flags, &msg->msg_flags);
   if (n >= 0) return n;
   n = real(fd, msg, flags);
+  if (n >= 0 && (flags & MSG_PEEK)) count(fd, &Counts::peekCalls);
   if (n > 0 && !(flags & MSG_PEEK)) noteReceivedIov(fd, msg, n);
   return n;
 }
@@ -329,7 +332,7 @@ int recvmmsg(int fd, mmsghdr* msgs, unsigned int vlen, int flags, timespec* time
   }
   int n = real(fd, msgs, vlen, flags, timeout);
   if (n > 0 && !(flags & MSG_PEEK)) {
-    noteBatchReceive(fd);
+    count(fd, &Counts::batchReceiveCalls);
     for (int i = 0; i < n; ++i) noteReceivedIov(fd, &msgs[i].msg_hdr, msgs[i].msg_len);
   }
   return n;

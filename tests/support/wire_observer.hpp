@@ -31,6 +31,7 @@ struct Counts {
   uint64_t requests = 0;        ///< netlink messages in them
   uint64_t dumpRequests = 0;    ///< of which with NLM_F_DUMP
   uint64_t receiveCalls = 0;    ///< receives that consumed a datagram (MSG_PEEK ones are not counted)
+  uint64_t peekCalls = 0;       ///< MSG_PEEK receives (recvmsg), which consume nothing
   uint64_t batchReceiveCalls = 0; ///< recvmmsg calls that consumed datagrams (each also counted above)
   uint64_t replyBytes = 0;      ///< bytes of those datagrams
   uint64_t replyMessages = 0;   ///< netlink messages in them, NLMSG_DONE and NLMSG_ERROR included

@@ -6,6 +6,7 @@
 #include <linux/rtnetlink.h>
 
 #include <memory>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,12 @@
 #include "unit/support/fake_kernel.hpp"
 
 namespace fastlink::core {
+
+// The fake kernel's record of receive modes, readable in a failure.
+void PrintTo(ReceiveMode m, std::ostream* os) {
+  *os << (m == ReceiveMode::Whole ? "Whole" : m == ReceiveMode::Straight ? "Straight" : "StraightIfQueued");
+}
+
 namespace {
 
 using test::FakeKernel;
@@ -184,6 +191,21 @@ std::vector<uint8_t> linkMessage(const nlmsghdr* request, int index, uint16_t fl
   return FakeKernel::message(request, RTM_NEWLINK, flags, payload);
 }
 
+// A link dump; `seen` holds the ifindexes handed out since the last restart.
+struct Dumped {
+  std::vector<int> seen;
+  int restarts = 0;
+};
+Dumped dumpIndexes(Engine& engine) {
+  Dumped d;
+  auto msg = dumpMessage();
+  engine.dump(msg, "link show", [&](const nlmsghdr* m) { d.seen.push_back(indexOf(m)); }, [&] {
+    ++d.restarts;
+    d.seen.clear();
+  });
+  return d;
+}
+
 TEST(EngineFakeKernel, InterruptedDumpRestartsThenSucceeds) {
   Fixture f;
   int dumps = 0;
@@ -192,15 +214,9 @@ TEST(EngineFakeKernel, InterruptedDumpRestartsThenSucceeds) {
     k.queueDatagram({linkMessage(m, 1, NLM_F_MULTI | intr), linkMessage(m, 2, NLM_F_MULTI | intr)});
     k.queueDatagram(FakeKernel::done(m, NLM_F_MULTI | intr));
   });
-  std::vector<int> seen;
-  int restarts = 0;
-  auto msg = dumpMessage();
-  f.engine->dump(msg, "link show", [&](const nlmsghdr* m) { seen.push_back(indexOf(m)); }, [&] {
-    ++restarts;
-    seen.clear();
-  });
-  EXPECT_EQ(restarts, 1);
-  EXPECT_EQ(seen, (std::vector<int>{1, 2}));
+  Dumped d = dumpIndexes(*f.engine);
+  EXPECT_EQ(d.restarts, 1);
+  EXPECT_EQ(d.seen, (std::vector<int>{1, 2}));
   EXPECT_EQ(f.engine->counters().dumpRestarts, 1u);
   EXPECT_TRUE(f.kernel->sent[0].header.nlmsg_flags & NLM_F_DUMP);
 }
@@ -315,19 +331,62 @@ TEST(EngineFakeKernel, StreamedBatchKeepsRequestsAliveUntilAnswered) {
   EXPECT_EQ(c.results[4].error->operation(), "link set ifindex 5");
 }
 
-TEST(EngineFakeKernel, ReceiveLargerThanTheInitialBufferGrowsIt) {
+// A dump's datagrams are read straight into the buffer, one receive each, never peeked.
+TEST(EngineFakeKernel, DumpDatagramsAreReadStraight) {
   Fixture f;
   f.kernel->setResponder([](FakeKernel& k, const nlmsghdr* m) {
-    // Three 60 KiB messages in one 180 KiB datagram: more than the 64 KiB initial buffer.
-    k.queueDatagram({linkMessage(m, 1, NLM_F_MULTI, 60000), linkMessage(m, 2, NLM_F_MULTI, 60000),
-                     linkMessage(m, 3, NLM_F_MULTI, 60000)});
+    k.queueDatagram({linkMessage(m, 1, NLM_F_MULTI), linkMessage(m, 2, NLM_F_MULTI)});
+    k.queueDatagram({linkMessage(m, 3, NLM_F_MULTI)});
     k.queueDatagram(FakeKernel::done(m));
   });
   std::vector<int> seen;
   auto msg = dumpMessage();
   f.engine->dump(msg, "link show", [&](const nlmsghdr* m) { seen.push_back(indexOf(m)); }, {});
   EXPECT_EQ(seen, (std::vector<int>{1, 2, 3}));
+  EXPECT_EQ(f.kernel->modes, std::vector<ReceiveMode>(3, ReceiveMode::Straight));
+  EXPECT_EQ(f.engine->counters().dumpRestarts, 0u);
+}
+
+// A dump datagram larger than the buffer (a device whose message outgrows 64 KiB) is cut off
+// and lost: the rest of the dump is drained without handing anything out, and the dump starts
+// again with every size peeked first, growing the buffer; it costs no retry (dumpRetries 0).
+TEST(EngineFakeKernel, CutOffDumpDatagramRestartsTheDumpSizedFirst) {
+  NetlinkOptions noRetries;
+  noRetries.dumpRetries = 0;
+  Fixture f(noRetries);
+  f.kernel->setResponder([](FakeKernel& k, const nlmsghdr* m) {
+    // Three 60 KiB messages in one 180 KiB datagram: more than the 64 KiB initial buffer.
+    k.queueDatagram({linkMessage(m, 1, NLM_F_MULTI)});
+    k.queueDatagram({linkMessage(m, 2, NLM_F_MULTI, 60000), linkMessage(m, 3, NLM_F_MULTI, 60000),
+                     linkMessage(m, 4, NLM_F_MULTI, 60000)});
+    k.queueDatagram({linkMessage(m, 5, NLM_F_MULTI)});
+    k.queueDatagram(FakeKernel::done(m));
+  });
+  Dumped d = dumpIndexes(*f.engine);
+  EXPECT_EQ(d.seen, (std::vector<int>{1, 2, 3, 4, 5}));
+  EXPECT_EQ(d.restarts, 1);
+  EXPECT_EQ(f.kernel->sent.size(), 2u) << "the dump was not asked again";
+  using enum ReceiveMode;
+  // Straight until the cut, drained without waiting, then peeked (the large one twice: grown).
+  EXPECT_EQ(f.kernel->modes, (std::vector<ReceiveMode>{Straight, Straight, StraightIfQueued, StraightIfQueued, Whole,
+                                                       Whole, Whole, Whole, Whole}));
   EXPECT_EQ(f.engine->counters().receiveBufferGrowths, 1u);
+  EXPECT_EQ(f.engine->counters().dumpRestarts, 1u);
+}
+
+// The cut-off datagram may have held NLMSG_DONE (the kernel appends it when it fits): then
+// nothing more comes, and the drain must end on the empty queue instead of waiting for ever
+// (the fake throws EAGAIN where a socket would block).
+TEST(EngineFakeKernel, CutOffDatagramHoldingDoneEndsTheDrain) {
+  Fixture f;
+  f.kernel->setResponder([](FakeKernel& k, const nlmsghdr* m) {
+    k.queueDatagram({linkMessage(m, 1, NLM_F_MULTI)});
+    k.queueDatagram({linkMessage(m, 2, NLM_F_MULTI, 70000), FakeKernel::done(m)});
+  });
+  Dumped d = dumpIndexes(*f.engine);
+  EXPECT_EQ(d.seen, (std::vector<int>{1, 2}));
+  EXPECT_EQ(f.engine->counters().dumpRestarts, 1u);
+  EXPECT_TRUE(f.kernel->queue.empty());
 }
 
 // A dump received into the caller's memory (StateMirror's store): every message handed out lies

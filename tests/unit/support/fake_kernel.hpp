@@ -4,12 +4,14 @@
 // Behaviour the engine sees: send() hands every message to the test's responder (or, without
 // one, ACKs every message that asked for an ACK, like the kernel for a request that applied).
 // receive() returns queued datagrams in order; a datagram larger than the engine's buffer is
-// reported tooLarge (left queued), as the real socket's MSG_PEEK does; an empty queue is
-// Error(EAGAIN): the engine never blocks on a fake, so a lost answer shows up as that error.
+// reported tooLarge, left queued when read Whole (as the real socket's MSG_PEEK does) and cut
+// off (gone) when read Straight; an empty queue is Error(EAGAIN) (the engine never blocks on a
+// fake, so a lost answer shows up as that error), or `none` for StraightIfQueued.
 #pragma once
 
 #include <linux/netlink.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <deque>
@@ -59,13 +61,15 @@ class FakeKernel final : public core::Transport {
     ++sendCalls;
   }
 
-  core::Received receive(std::span<uint8_t> buffer, bool) override {
+  core::Received receive(std::span<uint8_t> buffer, core::ReceiveMode mode) override {
     ++receiveCalls;
+    modes.push_back(mode);
+    if (queue.empty() && mode == core::ReceiveMode::StraightIfQueued) return {.none = true};
     if (queue.empty()) throw Error(std::error_code(EAGAIN, std::generic_category()), "recvmsg");
     Datagram& d = queue.front();
-    if (d.bytes.size() > buffer.size()) return {d.bytes.size(), d.sender, true};
-    std::memcpy(buffer.data(), d.bytes.data(), d.bytes.size());
-    core::Received r{d.bytes.size(), d.sender, false};
+    core::Received r{d.bytes.size(), d.sender, d.bytes.size() > buffer.size()};
+    if (r.tooLarge && mode == core::ReceiveMode::Whole) return r;  // left queued
+    std::memcpy(buffer.data(), d.bytes.data(), std::min(d.bytes.size(), buffer.size()));
     queue.pop_front();
     return r;
   }
@@ -128,6 +132,7 @@ class FakeKernel final : public core::Transport {
   std::vector<SentMessage> sent;
   std::size_t sendCalls = 0;
   std::size_t receiveCalls = 0;
+  std::vector<core::ReceiveMode> modes;  ///< how each receive read
 
  private:
   int receiveBufferBytes_;
