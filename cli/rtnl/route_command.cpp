@@ -21,6 +21,7 @@
 #include "kit/output.hpp"
 #include "kit/writer.hpp"
 #include "rtnl/ip_object.hpp"
+#include "rtnl/ip_print.hpp"
 #include "rtnl/route_words.hpp"
 
 namespace fastlink::cli {
@@ -334,7 +335,7 @@ namespace {
 bool isIpv4Cache(bool cloned, const std::optional<Prefix>& dst) { return cloned && dst && dst->isV4(); }
 
 struct RoutePrinter {
-  DeviceNames names;
+  DeviceNames& names;
   RouteWords words;
   bool showTable = false;
   bool isGet = false;  ///< `route get`: the table is always named
@@ -571,7 +572,8 @@ int showRoutes(Context& ctx, Args& args) {
   Netlink& nl = ctx.netlink();
   try {
     if (selectors.none) refuseOtherFamilyRoutes(ctx, "show");
-    RoutePrinter printer{loadDeviceNames(nl), RouteWords{}};
+    DeviceNames names = loadDeviceNames(nl);
+    RoutePrinter printer{names, {}};
     printer.showTable = showTable;
     printer.oneline = ctx.options().oneline;
     printer.details = ctx.options().details;
@@ -621,7 +623,8 @@ int getRoute(Context& ctx, Args& args) {
   Netlink& nl = ctx.netlink();
   try {
     RouteInfo r = nl.routes().get(q);
-    RoutePrinter printer{loadDeviceNames(nl), RouteWords{}};
+    DeviceNames names = loadDeviceNames(nl);
+    RoutePrinter printer{names, {}};
     printer.isGet = true;
     printer.oneline = ctx.options().oneline;
     printer.details = ctx.options().details;
@@ -641,4 +644,16 @@ const Registrar kRoute{ObjectCommand{.name = "route", .aliases = {"r", "ro", "ro
                                      .prepare = prepareRoute}};
 
 }  // namespace
+
+template <class Fields>
+void printRoute(Fields& f, const RouteInfo& r, DeviceNames& names, const GlobalOptions& options, bool hideDev) {
+  RoutePrinter printer{names, {}};
+  printer.showTable = true;  // ip monitor's print_route has no table filter, as `table all`
+  printer.hideDev = hideDev;
+  printer.details = options.details;
+  printer.print(f, RouteInfoFields(r));
+}
+template void printRoute(StreamText&, const RouteInfo&, DeviceNames&, const GlobalOptions&, bool);
+template void printRoute(StreamJson&, const RouteInfo&, DeviceNames&, const GlobalOptions&, bool);
+
 }  // namespace fastlink::cli
