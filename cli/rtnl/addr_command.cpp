@@ -72,11 +72,7 @@ ParsedAddr parseAddr(const Context& ctx, Args& args, bool del) {
     if (keyword || (!p.info.address && args.peek().find_first_of(".:") != std::string::npos)) {
       // `add 10.0.0.1/24 dev v0` or `add local 10.0.0.1/24 dev v0`.
       std::string text = keyword ? args.value("local") : args.next();
-      try {
-        p.info.address = Prefix::parse(text);
-      } catch (const Error& e) {
-        throw BadValueError("address: " + e.reason());
-      }
+      p.info.address = parsePrefixAs("address", text);
       requireFamily(ctx, p.info.address->address().family(), text, "prefix");  // `ip -6 addr add 10.0.0.1/24`
     } else if (args.accept("dev")) {
       dev = parseIfname(args.value("dev"), "dev");
@@ -196,11 +192,7 @@ AddrFilter parseFilter(Args& args, AddrSelectors* selectors = nullptr) {
     else if (selectors && selectors->acceptFlagWord(args.peek())) args.next();
     else if (selectors && args.accept("to")) {
       std::string text = args.value("to");
-      try {
-        selectors->to = Prefix::parse(text);
-      } catch (const Error& e) {
-        throw BadValueError("to: " + e.reason());
-      }
+      selectors->to = parsePrefixAs("to", text);
       if (!f.family) f.family = selectors->to->address().family();  // as ip: `to` sets the family
     } else if (args.accept("dev")) f.dev = Ifref(parseIfname(args.value("dev"), "dev"));
     else if (args.accept("scope")) f.scope = parseScopeWord(args.value("scope"));

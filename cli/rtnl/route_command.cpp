@@ -119,13 +119,7 @@ ParsedRoute parseRoute(Context& ctx, Args& args, bool del) {
   if (args.done()) throw UsageError("route: a destination prefix is required (PREFIX or default)");
   std::string dst = args.next();
   if (dst == "default" || dst == "all" || dst == "any") p.isDefault = true;
-  else {
-    try {
-      p.info.dst = Prefix::parse(dst);
-    } catch (const Error& e) {
-      throw BadValueError(fmt::format("prefix: {}", e.reason()));  // ip: exit status 1
-    }
-  }
+  else p.info.dst = parsePrefixAs("prefix", dst);  // ip: exit status 1
   if (p.info.dst) requireFamily(ctx, p.info.dst->address().family(), dst, "prefix");  // `ip -6 route add 10.0.0.0/8`
   auto metric = [&](std::string_view keyword) {
     if (args.accept("lock")) metrics.lock = metrics.lock.value_or(0);  // accepted, not locked (rare)
