@@ -238,6 +238,20 @@ class RouteWords {
   std::unordered_map<uint32_t, std::string> tables_, protocols_, scopes_, types_;
 };
 
+/// RTNH_F_* bits (a route's and a nexthop's flags) as iproute2 names them, in its order.
+constexpr std::pair<uint32_t, const char*> kNexthopFlags[] = {
+    {1, "dead"}, {2, "pervasive"}, {4, "onlink"}, {8, "offload"}, {16, "linkdown"}, {32, "unresolved"}, {64, "trap"}};
+
+/// ICMPv6 router preference (RFC 4191) as ip prints it; nullptr for a value it has no word for.
+constexpr const char* routePrefName(uint8_t pref) {
+  switch (pref) {
+    case 0: return "medium";
+    case 1: return "high";
+    case 3: return "low";
+    default: return nullptr;
+  }
+}
+
 /// RTCF_* (linux/in_route.h), the routing cache flags in the high half of rtm_flags of an IPv4
 /// lookup result, as ip's print_cache_flags names them, in its order.
 constexpr std::pair<uint32_t, const char*> kCacheFlags[] = {
