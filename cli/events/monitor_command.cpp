@@ -185,7 +185,7 @@ class Printer {
       if (monitor_.allNsid) text_ += e.nsid ? fmt::format("[nsid {}]", *e.nsid) : std::string("[nsid current]");
       if (monitor_.banner) text_ += bannerOf(e.kind);
       out_.put(text_);
-      putEventText(out_, text_, e, names_, netns_, global_, dev_.has_value());
+      putEventText(out_, e, names_, netns_, global_, dev_.has_value());
       out_.endRecord();
     }
     // After printing: a link's line shows the M-DOWN of its peer as known before this event.

@@ -42,20 +42,26 @@ class StreamFieldOut {
  public:
   /// Writes text lines into `text`.
   explicit StreamFieldOut(OutBuffer& text) requires(!kJson) : out_(&text) {}
-  /// Writes JSON elements through `json`.
-  explicit StreamFieldOut(JsonOut& json) requires kJson : out_(&json.buffer()), json_(&json) {}
+  /// Writes JSON elements through `json`; `opened`: each record into an object the caller opens
+  /// and closes (the monitor writes its event's own keys first), which begin() and end() leave.
+  explicit StreamFieldOut(JsonOut& json, bool opened = false) requires kJson
+      : out_(&json.buffer()), json_(&json), opened_(opened) {}
 
   static constexpr bool isJson() { return kJson; }
 
   /// Starts a record: a JSON object; in text, a line whose first word takes no space before it.
   StreamFieldOut& begin() {
-    if constexpr (kJson) json_->beginObject();
-    else spaced_ = false;
+    if constexpr (kJson) {
+      if (!opened_) json_->beginObject();
+    } else {
+      spaced_ = false;
+    }
     return *this;
   }
   /// Ends the record: `}` / a line break; lets the buffer write out.
   void end() {
     if constexpr (kJson) {
+      if (opened_) return;
       json_->endObject();
       json_->endElement();
     } else {
@@ -152,6 +158,7 @@ class StreamFieldOut {
 
   OutBuffer* out_;
   JsonOut* json_ = nullptr;
+  bool opened_ = false;
   bool spaced_ = false;  ///< text: a word is on the line, the next one takes a space
 };
 

@@ -118,13 +118,16 @@ void requireFamily(const Context& ctx, IpAddress::Family family, std::string_vie
                                   *wanted == IpAddress::Family::v4 ? "inet" : "inet6", what, typed));
 }
 
-Prefix parseIpPrefix(const Context& ctx, const std::string& text) {
-  Prefix p;
+Prefix parsePrefixAs(std::string_view what, std::string_view text) {
   try {
-    p = Prefix::parse(text);
+    return Prefix::parse(text);
   } catch (const Error& e) {
-    throw BadValueError(fmt::format("prefix: {}", e.reason()));
+    throw BadValueError(fmt::format("{}: {}", what, e.reason()));
   }
+}
+
+Prefix parseIpPrefix(const Context& ctx, const std::string& text) {
+  Prefix p = parsePrefixAs("prefix", text);
   requireFamily(ctx, p.family(), text, "prefix");
   return p;
 }

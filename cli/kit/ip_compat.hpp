@@ -40,6 +40,10 @@ std::optional<IpAddress::Family> familyOption(const Context& ctx);
 /// status 1). `typed` is the word as given.
 void requireFamily(const Context& ctx, IpAddress::Family family, std::string_view typed, std::string_view what);
 
+/// A prefix (or address) word after the keyword `what`: one that does not parse is `WHAT:
+/// REASON` (BadValueError, exit status 1, as ip's get_prefix fails).
+Prefix parsePrefixAs(std::string_view what, std::string_view text);
+
 /// A prefix (or address) word as ip's get_prefix reads it: one that does not parse is
 /// `prefix: REASON`, one of the other family than -4/-6 select is requireFamily's message (both
 /// BadValueError, exit status 1).

@@ -23,6 +23,7 @@
 #include "kit/output.hpp"
 #include "kit/writer.hpp"
 #include "rtnl/ip_object.hpp"
+#include "rtnl/ip_print.hpp"
 
 namespace fastlink::cli {
 namespace {
@@ -71,11 +72,7 @@ ParsedAddr parseAddr(const Context& ctx, Args& args, bool del) {
     if (keyword || (!p.info.address && args.peek().find_first_of(".:") != std::string::npos)) {
       // `add 10.0.0.1/24 dev v0` or `add local 10.0.0.1/24 dev v0`.
       std::string text = keyword ? args.value("local") : args.next();
-      try {
-        p.info.address = Prefix::parse(text);
-      } catch (const Error& e) {
-        throw BadValueError("address: " + e.reason());
-      }
+      p.info.address = parsePrefixAs("address", text);
       requireFamily(ctx, p.info.address->address().family(), text, "prefix");  // `ip -6 addr add 10.0.0.1/24`
     } else if (args.accept("dev")) {
       dev = parseIfname(args.value("dev"), "dev");
@@ -195,11 +192,7 @@ AddrFilter parseFilter(Args& args, AddrSelectors* selectors = nullptr) {
     else if (selectors && selectors->acceptFlagWord(args.peek())) args.next();
     else if (selectors && args.accept("to")) {
       std::string text = args.value("to");
-      try {
-        selectors->to = Prefix::parse(text);
-      } catch (const Error& e) {
-        throw BadValueError("to: " + e.reason());
-      }
+      selectors->to = parsePrefixAs("to", text);
       if (!f.family) f.family = selectors->to->address().family();  // as ip: `to` sets the family
     } else if (args.accept("dev")) f.dev = Ifref(parseIfname(args.value("dev"), "dev"));
     else if (args.accept("scope")) f.scope = parseScopeWord(args.value("scope"));
@@ -230,13 +223,33 @@ void hostJson(JsonOut& j, const char* key, const IpAddress& address) {
   else j.field(key, address);
 }
 
-/// One entry of addr_info, with iproute2's field names (`brief`: those of `ip -br -j`).
-/// `device`: ip's `-o -j` (no link fields) names each address's device in it: index, dev.
-void addrJson(JsonOut& j, const AddrView& a, bool brief, const LinkRecord* device = nullptr) {
+/// An AddrInfo (a monitor's event) read through AddrView's accessors, so that the printers below
+/// serve both.
+class AddrInfoFields {
+ public:
+  explicit AddrInfoFields(const AddrInfo& a) : a_(a) {}
+  const std::optional<Prefix>& address() const { return a_.address; }
+  const std::optional<IpAddress>& peer() const { return a_.peer; }
+  const std::optional<IpAddress>& broadcast() const { return a_.broadcast; }
+  std::optional<uint32_t> metric() const { return a_.metric; }
+  Scope scope() const { return a_.scope.value_or(Scope::Universe); }
+  bool has(AddrFlag f) const { return a_.has(f); }
+  std::optional<std::string_view> label() const { return a_.label; }
+  std::optional<uint32_t> validLifetime() const { return a_.validLifetime; }
+  std::optional<uint32_t> preferredLifetime() const { return a_.preferredLifetime; }
+
+ private:
+  const AddrInfo& a_;
+};
+
+/// The keys of one entry of addr_info, with iproute2's field names (`brief`: those of `ip -br
+/// -j`), into the object `j` has open. `device`: ip's `-o -j` (no link fields) names each
+/// address's device in it: index, dev.
+template <class Addr>
+void addrJson(JsonOut& j, const Addr& a, bool brief, const LinkRecord* device = nullptr) {
   Prefix address = *a.address();
   std::optional<IpAddress> peer = a.peer();
   std::optional<uint32_t> metric = a.metric();
-  j.beginObject();
   if (device) {
     j.field("index", device->index);
     j.field("dev", device->name);
@@ -247,10 +260,7 @@ void addrJson(JsonOut& j, const AddrView& a, bool brief, const LinkRecord* devic
   if (peer) hostJson(j, "address", *peer);
   j.field("prefixlen", address.length());
   if (metric) j.field("metric", *metric);
-  if (brief) {
-    j.endObject();
-    return;
-  }
+  if (brief) return;
   if (auto broadcast = a.broadcast()) hostJson(j, "broadcast", *broadcast);
   j.field("scope", ipScopeName(a.scope()));
   if (a.has(AddrFlag::Secondary)) j.field(v4 ? "secondary" : "temporary", true);
@@ -260,7 +270,6 @@ void addrJson(JsonOut& j, const AddrView& a, bool brief, const LinkRecord* devic
   if (auto label = a.label()) j.field("label", *label);
   j.field("valid_life_time", a.validLifetime().value_or(kLifetimeForever));
   j.field("preferred_life_time", a.preferredLifetime().value_or(kLifetimeForever));
-  j.endObject();
 }
 
 void putLifetime(OutBuffer& out, std::optional<uint32_t> v) {
@@ -283,7 +292,8 @@ void putLocal(OutBuffer& out, const Prefix& address, const std::optional<IpAddre
 
 /// One address as `ip addr show` prints it: "    inet PREFIX ... scope S [flags] LABEL" and the
 /// lifetimes line.
-void putAddrText(OutBuffer& out, const AddrView& a, bool oneline) {
+template <class Addr>
+void putAddrText(OutBuffer& out, const Addr& a, bool oneline) {
   Prefix address = *a.address();
   out.put(address.isV4() ? "    inet " : "    inet6 ");
   putLocal(out, address, a.peer());
@@ -457,12 +467,9 @@ int showAddrs(Context& ctx, Args& args) {
       hooks.json = [&](JsonOut& j, const LinkRecord& l) {
         j.key("addr_info").beginArray();
         if (!downDropped(l)) addrs.forEachWithDropped(l.index, [&](const AddrView* a) {
-          if (a) {
-            addrJson(j, *a, o.brief, ojson ? &l : nullptr);
-          } else {
-            j.beginObject();  // as ip -j: an empty object for an address a selector dropped
-            j.endObject();
-          }
+          j.beginObject();  // as ip -j: an empty object for an address a selector dropped
+          if (a) addrJson(j, *a, o.brief, ojson ? &l : nullptr);
+          j.endObject();
         });
         j.endArray();
       };
@@ -554,4 +561,15 @@ const Registrar kAddr{ObjectCommand{.name = "address", .aliases = {"a", "addr", 
                                     .run = runAddr, .prepare = prepareAddr}};
 
 }  // namespace
+
+void putAddrLine(OutBuffer& out, const AddrInfo& a, DeviceNames& names) {
+  if (!a.address) return;  // nothing to print
+  out.putUint(a.devIndex()).put(": ").put(names.name(a.devIndex()));
+  putAddrText(out, AddrInfoFields(a), true);  // as -o, without joining the lines
+}
+
+void putAddrJson(JsonOut& j, const AddrInfo& a) {
+  if (a.address) addrJson(j, AddrInfoFields(a), false);
+}
+
 }  // namespace fastlink::cli

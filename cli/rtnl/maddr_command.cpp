@@ -13,6 +13,7 @@
 #include "fastlink/types.hpp"
 #include "kit/args.hpp"
 #include "kit/command.hpp"
+#include "kit/fields.hpp"
 #include "kit/ip_names.hpp"
 #include "kit/output.hpp"
 
@@ -40,49 +41,42 @@ bool wanted(const MulticastAddress& m, FamilyOption family) {
 
 // ip's layout: "INDEX:\tNAME" when the device changes, then "\tlink  MAC" or "\tinet  ADDR" /
 // "\tinet6 ADDR" (the family padded to 5), " users N" unless 1, " static" for a link address
-// added by hand.
-void printText(const std::vector<MulticastAddress>& list) {
+// added by hand. -j: an object per device, its addresses' keys in its `maddr` list.
+void print(const std::vector<MulticastAddress>& list, bool json, bool pretty) {
+  std::optional<JsonArrayWriter> out;
+  if (json) out.emplace(stdout, pretty);
   std::string text;
-  std::optional<uint32_t> device;
-  for (const MulticastAddress& m : list) {
-    if (device != m.ifindex) {
-      fmt::format_to(std::back_inserter(text), "{}:\t{}\n", m.ifindex, m.ifname);
-      device = m.ifindex;
-    }
-    if (m.family == MulticastAddress::Family::Link) text += "\tlink  " + linkAddressText(m.address);
-    else fmt::format_to(std::back_inserter(text), "\t{:<5} {}", m.family == MulticastAddress::Family::Inet ? "inet" : "inet6",
-                        IpAddress::fromBytes(m.address).toString());
-    if (m.users != 1) fmt::format_to(std::back_inserter(text), " users {}", m.users);
-    if (m.isStatic) text += " static";
-    text += '\n';
-  }
-  std::fputs(text.c_str(), stdout);
-}
-
-void printJson(const std::vector<MulticastAddress>& list, bool pretty) {
-  JsonArrayWriter out(stdout, pretty);
   nlohmann::ordered_json device;
   auto flush = [&] {
-    if (!device.is_null()) out.add(device);
+    if (!device.is_null()) out->add(device);
   };
+  std::optional<uint32_t> index;
   for (const MulticastAddress& m : list) {
-    if (device.is_null() || device["ifindex"] != m.ifindex) {
-      flush();
-      device = nlohmann::ordered_json{{"ifindex", m.ifindex}, {"ifname", m.ifname}, {"maddr", nlohmann::ordered_json::array()}};
+    if (index != m.ifindex) {
+      index = m.ifindex;
+      if (json) {
+        flush();
+        device = {{"ifindex", m.ifindex}, {"ifname", m.ifname}, {"maddr", nlohmann::ordered_json::array()}};
+      } else {
+        fmt::format_to(std::back_inserter(text), "{}:\t{}\n", m.ifindex, m.ifname);
+      }
     }
-    nlohmann::ordered_json a;
-    if (m.family == MulticastAddress::Family::Link) {
-      a["link"] = linkAddressText(m.address);
-    } else {
-      a["family"] = m.family == MulticastAddress::Family::Inet ? "inet" : "inet6";
-      a["address"] = IpAddress::fromBytes(m.address).toString();
-    }
-    if (m.users != 1) a["users"] = m.users;
-    if (m.isStatic) a["features"] = "static";
-    device["maddr"].push_back(std::move(a));
+    auto write = [&](FieldOut& f) {
+      const char* family = m.family == MulticastAddress::Family::Inet ? "inet" : "inet6";
+      if (m.family == MulticastAddress::Family::Link) f.any("link", "\tlink  {}", linkAddressText(m.address));
+      else f.json("family", family).text("\t{:<5} ", family).any("address", "{}", IpAddress::fromBytes(m.address).toString());
+      if (m.users != 1) f.any("users", " users {}", m.users);
+      if (m.isStatic) f.json("features", "static").text(" static");
+    };
+    if (json) device["maddr"].push_back(writeFields<nlohmann::ordered_json>(write));
+    else text += writeFields<std::string>(write) + '\n';
   }
-  flush();
-  out.finish();
+  if (json) {
+    flush();
+    out->finish();
+  } else {
+    std::fputs(text.c_str(), stdout);
+  }
 }
 
 int show(Context& ctx, Args& args) {
@@ -102,8 +96,7 @@ int show(Context& ctx, Args& args) {
   for (MulticastAddress& m : listMulticastAddresses(ns))
     // -M, -B: ip reads the inet and inet6 files for neither family: nothing to list.
     if ((!dev || m.ifname == *dev) && wanted(m, ctx.options().family) && !isOtherFamily()) list.push_back(std::move(m));
-  if (ctx.options().json) printJson(list, ctx.options().pretty);
-  else printText(list);
+  print(list, ctx.options().json, ctx.options().pretty);
   return kExitOk;
 }
 

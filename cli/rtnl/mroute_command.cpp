@@ -110,12 +110,7 @@ int show(Context& ctx, Args& args) {
   }
   IpAddress::Family addressFamily = family == MrouteFamily::Ipv4 ? IpAddress::Family::v4 : IpAddress::Family::v6;
   auto prefix = [&](const std::string& text, const char* what) {
-    Prefix p;
-    try {
-      p = Prefix::parse(text);
-    } catch (const Error& e) {
-      throw BadValueError(fmt::format("{}: {}", what, e.reason()));  // ip: exit status 1
-    }
+    Prefix p = parsePrefixAs(what, text);  // ip: exit status 1
     if (p.family() != addressFamily)
       throw BadValueError(fmt::format("{} prefix is expected rather than \"{}\".",
                                       addressFamily == IpAddress::Family::v4 ? "inet" : "inet6", text));

@@ -326,4 +326,12 @@ const Registrar kNeigh{ObjectCommand{.name = "neigh",
                                      .prepare = prepareNeigh}};
 
 }  // namespace
+
+template <class Fields>
+void printNeighbour(Fields& f, const NeighInfo& n, const DeviceNames& names, bool withDev) {
+  printNeigh(f, NeighInfoFields(n), names, withDev);
+}
+template void printNeighbour(StreamText&, const NeighInfo&, const DeviceNames&, bool);
+template void printNeighbour(StreamJson&, const NeighInfo&, const DeviceNames&, bool);
+
 }  // namespace fastlink::cli

@@ -272,34 +272,18 @@ std::function<int()> parseIdentify(Args& args) {
     // ip reads /proc/WORD/ns/net as typed; digits only, so a number (too long: no such process).
     pid = words[0].size() > 9 ? INT_MAX : static_cast<pid_t>(std::strtol(words[0].c_str(), nullptr, 10));
   }
-  return [pid] {
-    std::optional<std::string> name;
-    try {
-      name = identifyNetns(pid);
-    } catch (const Error& e) {
-      return fail(e);
-    }
-    printLine(name.value_or(""));
-    return kExitOk;
-  };
+  return running([pid] { printLine(identifyNetns(pid).value_or("")); });
 }
 
 std::function<int()> parsePids(Args& args) {
   std::vector<std::string> words = rest(args);
   if (words.empty()) return [] { return fail("No netns name specified"); };
   if (words.size() > 1) return [] { return fail("extra arguments specified"); };
-  return [name = words[0]] {
-    std::vector<pid_t> pids;
-    try {
-      pids = netnsPids(name);
-    } catch (const Error& e) {
-      return fail(e);
-    }
+  return running([name = words[0]] {
     std::string out;
-    for (pid_t pid : pids) out += std::to_string(pid) + "\n";
+    for (pid_t pid : netnsPids(name)) out += std::to_string(pid) + "\n";
     std::fputs(out.c_str(), stdout);
-    return kExitOk;
-  };
+  });
 }
 
 // ---- exec -------------------------------------------------------------------------------------

@@ -14,6 +14,7 @@
 #include "kit/ip_names.hpp"
 #include "kit/output.hpp"
 #include "rtnl/ip_object.hpp"
+#include "rtnl/ip_print.hpp"
 
 namespace fastlink::cli {
 namespace {
@@ -109,6 +110,8 @@ PreparedRequest prepareNexthop(Context& ctx, Args& args) {
 
 // ---- show ---------------------------------------------------------------------------------------
 
+}  // namespace
+
 /// One nexthop in ip's print_nexthop order (id, group, gateway, dev, ...), words and -j keys.
 /// The text starts with the id, which the kernel always reports (NHA_ID).
 void writeNexthop(FieldOut& f, const NexthopInfo& n, const DeviceNames& names) {
@@ -138,6 +141,8 @@ void writeNexthop(FieldOut& f, const NexthopInfo& n, const DeviceNames& names) {
     if (on) flags.push_back(word), f.text(" {}", word);
   f.json("flags", flags);
 }
+
+namespace {
 
 int showNexthops(Context& ctx, Args& args) {
   std::optional<uint32_t> id;

@@ -75,6 +75,21 @@ std::string momentAgo(uint32_t msec) {
   return text;
 }
 
+/// Lines of `key VALUE ` words (-j: the keys), each word printed when the kernel reported its
+/// value: the first line after `first`, the others after four blanks, each ended by `sl`.
+struct LineField {
+  const char* key;
+  std::optional<uint64_t> value;
+};
+void writeLines(FieldOut& f, const char* first, const std::vector<std::vector<LineField>>& lines, const char* sl) {
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    f.text("{}", i ? "    " : first);
+    for (const auto& [key, value] : lines[i])
+      if (value) f.any(key, fmt::runtime(std::string(key) + " {} "), *value);
+    f.text("{}", sl);
+  }
+}
+
 /// One dump message in ip's order and words (print_ntable); `sl` ends each text line ("\n", or
 /// "\\" with -o), `stats` is -s.
 void writeTable(FieldOut& f, const NeighTableInfo& t, DeviceNames& names, const char* sl, bool stats) {
@@ -110,43 +125,24 @@ void writeTable(FieldOut& f, const NeighTableInfo& t, DeviceNames& names, const 
       f.any("dev", "{} ", names.name(*p.ifindex));
       f.text("{}", sl);
     }
-    // ip's four lines of parameters; each printed when the kernel reported it.
-    struct Field {
-      const char* key;
-      std::optional<uint64_t> value;
-    };
-    const std::vector<std::vector<Field>> lines = {
-        {{"refcnt", p.refcnt}, {"reachable", p.reachable}, {"base_reachable", p.baseReachable}, {"retrans", p.retrans}},
-        {{"gc_stale", p.gcStale}, {"delay_probe", p.delayProbe}, {"queue", p.queueLen}},
-        {{"app_probes", p.appProbes}, {"ucast_probes", p.ucastProbes}, {"mcast_probes", p.mcastProbes}},
-        {{"anycast_delay", p.anycastDelay}, {"proxy_delay", p.proxyDelay}, {"proxy_queue", p.proxyQlen},
-         {"locktime", p.locktime}}};
-    for (const auto& line : lines) {
-      f.text("    ");
-      for (const auto& [key, value] : line)
-        if (value) f.any(key, fmt::runtime(std::string(key) + " {} "), *value);
-      f.text("{}", sl);
-    }
+    // ip's four lines of parameters
+    writeLines(f, "    ",
+               {{{"refcnt", p.refcnt}, {"reachable", p.reachable}, {"base_reachable", p.baseReachable}, {"retrans", p.retrans}},
+                {{"gc_stale", p.gcStale}, {"delay_probe", p.delayProbe}, {"queue", p.queueLen}},
+                {{"app_probes", p.appProbes}, {"ucast_probes", p.ucastProbes}, {"mcast_probes", p.mcastProbes}},
+                {{"anycast_delay", p.anycastDelay}, {"proxy_delay", p.proxyDelay}, {"proxy_queue", p.proxyQlen},
+                 {"locktime", p.locktime}}},
+               sl);
   }
   if (t.stats && stats) {
     const NeighTableStats& s = *t.stats;
-    f.text("    stats ");
-    f.any("allocs", "allocs {} ", s.allocs);
-    f.any("destroys", "destroys {} ", s.destroys);
-    f.any("hash_grows", "hash_grows {} ", s.hashGrows);
-    f.text("{}    ", sl);
-    f.any("res_failed", "res_failed {} ", s.resFailed);
-    f.any("lookups", "lookups {} ", s.lookups);
-    f.any("hits", "hits {} ", s.hits);
-    f.text("{}    ", sl);
-    f.any("rcv_probes_mcast", "rcv_probes_mcast {} ", s.rcvProbesMcast);
-    f.any("rcv_probes_ucast", "rcv_probes_ucast {} ", s.rcvProbesUcast);
-    f.text("{}    ", sl);
-    f.any("periodic_gc_runs", "periodic_gc_runs {} ", s.periodicGcRuns);
-    f.any("forced_gc_runs", "forced_gc_runs {} ", s.forcedGcRuns);
-    f.text("{}    ", sl);
-    f.any("table_fulls", "table_fulls {} ", s.tableFulls);
-    f.text("{}", sl);
+    writeLines(f, "    stats ",
+               {{{"allocs", s.allocs}, {"destroys", s.destroys}, {"hash_grows", s.hashGrows}},
+                {{"res_failed", s.resFailed}, {"lookups", s.lookups}, {"hits", s.hits}},
+                {{"rcv_probes_mcast", s.rcvProbesMcast}, {"rcv_probes_ucast", s.rcvProbesUcast}},
+                {{"periodic_gc_runs", s.periodicGcRuns}, {"forced_gc_runs", s.forcedGcRuns}},
+                {{"table_fulls", s.tableFulls}}},
+               sl);
   }
 }
 

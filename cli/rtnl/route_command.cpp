@@ -21,6 +21,7 @@
 #include "kit/output.hpp"
 #include "kit/writer.hpp"
 #include "rtnl/ip_object.hpp"
+#include "rtnl/ip_print.hpp"
 #include "rtnl/route_words.hpp"
 
 namespace fastlink::cli {
@@ -118,13 +119,7 @@ ParsedRoute parseRoute(Context& ctx, Args& args, bool del) {
   if (args.done()) throw UsageError("route: a destination prefix is required (PREFIX or default)");
   std::string dst = args.next();
   if (dst == "default" || dst == "all" || dst == "any") p.isDefault = true;
-  else {
-    try {
-      p.info.dst = Prefix::parse(dst);
-    } catch (const Error& e) {
-      throw BadValueError(fmt::format("prefix: {}", e.reason()));  // ip: exit status 1
-    }
-  }
+  else p.info.dst = parsePrefixAs("prefix", dst);  // ip: exit status 1
   if (p.info.dst) requireFamily(ctx, p.info.dst->address().family(), dst, "prefix");  // `ip -6 route add 10.0.0.0/8`
   auto metric = [&](std::string_view keyword) {
     if (args.accept("lock")) metrics.lock = metrics.lock.value_or(0);  // accepted, not locked (rare)
@@ -243,6 +238,20 @@ class RouteWords {
   std::unordered_map<uint32_t, std::string> tables_, protocols_, scopes_, types_;
 };
 
+/// RTNH_F_* bits (a route's and a nexthop's flags) as iproute2 names them, in its order.
+constexpr std::pair<uint32_t, const char*> kNexthopFlags[] = {
+    {1, "dead"}, {2, "pervasive"}, {4, "onlink"}, {8, "offload"}, {16, "linkdown"}, {32, "unresolved"}, {64, "trap"}};
+
+/// ICMPv6 router preference (RFC 4191) as ip prints it; nullptr for a value it has no word for.
+constexpr const char* routePrefName(uint8_t pref) {
+  switch (pref) {
+    case 0: return "medium";
+    case 1: return "high";
+    case 3: return "low";
+    default: return nullptr;
+  }
+}
+
 /// RTCF_* (linux/in_route.h), the routing cache flags in the high half of rtm_flags of an IPv4
 /// lookup result, as ip's print_cache_flags names them, in its order.
 constexpr std::pair<uint32_t, const char*> kCacheFlags[] = {
@@ -334,7 +343,7 @@ namespace {
 bool isIpv4Cache(bool cloned, const std::optional<Prefix>& dst) { return cloned && dst && dst->isV4(); }
 
 struct RoutePrinter {
-  DeviceNames names;
+  DeviceNames& names;
   RouteWords words;
   bool showTable = false;
   bool isGet = false;  ///< `route get`: the table is always named
@@ -571,7 +580,8 @@ int showRoutes(Context& ctx, Args& args) {
   Netlink& nl = ctx.netlink();
   try {
     if (selectors.none) refuseOtherFamilyRoutes(ctx, "show");
-    RoutePrinter printer{loadDeviceNames(nl), RouteWords{}};
+    DeviceNames names = loadDeviceNames(nl);
+    RoutePrinter printer{names, {}};
     printer.showTable = showTable;
     printer.oneline = ctx.options().oneline;
     printer.details = ctx.options().details;
@@ -621,7 +631,8 @@ int getRoute(Context& ctx, Args& args) {
   Netlink& nl = ctx.netlink();
   try {
     RouteInfo r = nl.routes().get(q);
-    RoutePrinter printer{loadDeviceNames(nl), RouteWords{}};
+    DeviceNames names = loadDeviceNames(nl);
+    RoutePrinter printer{names, {}};
     printer.isGet = true;
     printer.oneline = ctx.options().oneline;
     printer.details = ctx.options().details;
@@ -641,4 +652,16 @@ const Registrar kRoute{ObjectCommand{.name = "route", .aliases = {"r", "ro", "ro
                                      .prepare = prepareRoute}};
 
 }  // namespace
+
+template <class Fields>
+void printRoute(Fields& f, const RouteInfo& r, DeviceNames& names, const GlobalOptions& options, bool hideDev) {
+  RoutePrinter printer{names, {}};
+  printer.showTable = true;  // ip monitor's print_route has no table filter, as `table all`
+  printer.hideDev = hideDev;
+  printer.details = options.details;
+  printer.print(f, RouteInfoFields(r));
+}
+template void printRoute(StreamText&, const RouteInfo&, DeviceNames&, const GlobalOptions&, bool);
+template void printRoute(StreamJson&, const RouteInfo&, DeviceNames&, const GlobalOptions&, bool);
+
 }  // namespace fastlink::cli

@@ -13,6 +13,7 @@
 #include "kit/fields.hpp"
 #include "kit/output.hpp"
 #include "rtnl/ip_object.hpp"
+#include "rtnl/ip_print.hpp"
 #include "rtnl/route_words.hpp"
 
 namespace fastlink::cli {
@@ -208,6 +209,8 @@ bool showProtocol(const RuleInfo& r, bool details) {
   return r.protocol && (details || (*r.protocol && *r.protocol != kProtoKernel));
 }
 
+}  // namespace
+
 /// One rule in ip's words and -j keys (iprule.c's print_rule): `PRIO:\tfrom ...` in text; in
 /// JSON the prefixes' lengths apart and l3mdev among the selectors.
 void writeRule(FieldOut& f, const RuleInfo& r, bool details) {
@@ -259,6 +262,8 @@ void writeRule(FieldOut& f, const RuleInfo& r, bool details) {
   if (r.suppressIfgroup) suppress.any("suppress_ifgroup", " suppress_ifgroup {}", *r.suppressIfgroup);
   if (showProtocol(r, details)) f.any("protocol", " proto {}", ipProtocolName(static_cast<RouteProtocol>(*r.protocol)));
 }
+
+namespace {
 
 /// The selectors of `rule show` that the library's filter has not (iprule.c's filter_nlmsg):
 /// `from`/`to` P (rules whose prefix lies inside P), `tos`, `fwmark M[/MASK]`, `not`, `l3mdev`,

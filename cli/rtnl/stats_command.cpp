@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include <array>
+#include <initializer_list>
 #include <cctype>
 #include <optional>
 #include <string>
@@ -233,45 +234,38 @@ class Text {
 
 constexpr std::string_view kIndent = "                    ";  // ip's "%-16s    "
 
-void mcastText(Text& t, const BridgeMcastStats& m) {
-  auto line = [&](std::string_view s) { t.put(kIndent).put(s).put("\n"); };
-  auto three = [&](const uint64_t (&v1)[2], const uint64_t (&v2)[2], const uint64_t (&v3)[2]) {
-    for (int dir : {0, 1})
-      line(fmt::format("  {}: v1 {} v2 {} v3 {}", dir ? "TX" : "RX", v1[dir], v2[dir], v3[dir]));
+/// The bridge's multicast counters (ip's print_mcast_stats), its text lines into `t` (when there
+/// is text) and its keys into `j`, by one walk.
+void bridgeMcast(Text* t, json& j, const BridgeMcastStats& m) {
+  auto line = [&](const std::string& s) {
+    if (t) t->put(kIndent).put(s).put("\n");
   };
-  auto two = [&](const uint64_t (&v1)[2], const uint64_t (&v2)[2]) {
-    for (int dir : {0, 1}) line(fmt::format("  {}: v1 {} v2 {}", dir ? "TX" : "RX", v1[dir], v2[dir]));
+  // Per protocol version (IGMP v1-v3, MLD v1-v2), received [0] and sent [1]: "  RX: v1 A v2 B".
+  auto versions = [&](const char* key, const char* title, std::initializer_list<const uint64_t*> counts) {
+    line(title);
+    json& o = j[key] = json::object();
+    for (int dir : {0, 1}) {
+      std::string text = dir ? "  TX:" : "  RX:";
+      int version = 1;
+      for (const uint64_t* c : counts) {
+        o[fmt::format("{}_v{}", dir ? "tx" : "rx", version)] = c[dir];
+        text += fmt::format(" v{} {}", version++, c[dir]);
+      }
+      line(text);
+    }
   };
-  line("IGMP queries:");
-  three(m.igmpV1Queries, m.igmpV2Queries, m.igmpV3Queries);
-  line("IGMP reports:");
-  three(m.igmpV1Reports, m.igmpV2Reports, m.igmpV3Reports);
-  line(fmt::format("IGMP leaves: RX: {} TX: {}", m.igmpLeaves[0], m.igmpLeaves[1]));
-  line(fmt::format("IGMP parse errors: {}", m.igmpParseErrors));
-  line("MLD queries:");
-  two(m.mldV1Queries, m.mldV2Queries);
-  line("MLD reports:");
-  two(m.mldV1Reports, m.mldV2Reports);
-  line(fmt::format("MLD leaves: RX: {} TX: {}", m.mldLeaves[0], m.mldLeaves[1]));
-  line(fmt::format("MLD parse errors: {}", m.mldParseErrors));
-}
-
-json mcastJson(const BridgeMcastStats& m) {
-  auto three = [](const uint64_t (&v1)[2], const uint64_t (&v2)[2], const uint64_t (&v3)[2]) {
-    return json{{"rx_v1", v1[0]}, {"rx_v2", v2[0]}, {"rx_v3", v3[0]},
-                {"tx_v1", v1[1]}, {"tx_v2", v2[1]}, {"tx_v3", v3[1]}};
+  auto leaves = [&](std::string_view proto, std::string_view key, const uint64_t (&counts)[2], uint64_t errors) {
+    line(fmt::format("{} leaves: RX: {} TX: {}", proto, counts[0], counts[1]));
+    line(fmt::format("{} parse errors: {}", proto, errors));
+    j[fmt::format("{}_leaves", key)] = {{"rx", counts[0]}, {"tx", counts[1]}};
+    j[fmt::format("{}_parse_errors", key)] = errors;
   };
-  auto two = [](const uint64_t (&v1)[2], const uint64_t (&v2)[2]) {
-    return json{{"rx_v1", v1[0]}, {"rx_v2", v2[0]}, {"tx_v1", v1[1]}, {"tx_v2", v2[1]}};
-  };
-  return json{{"igmp_queries", three(m.igmpV1Queries, m.igmpV2Queries, m.igmpV3Queries)},
-              {"igmp_reports", three(m.igmpV1Reports, m.igmpV2Reports, m.igmpV3Reports)},
-              {"igmp_leaves", {{"rx", m.igmpLeaves[0]}, {"tx", m.igmpLeaves[1]}}},
-              {"igmp_parse_errors", m.igmpParseErrors},
-              {"mld_queries", two(m.mldV1Queries, m.mldV2Queries)},
-              {"mld_reports", two(m.mldV1Reports, m.mldV2Reports)},
-              {"mld_leaves", {{"rx", m.mldLeaves[0]}, {"tx", m.mldLeaves[1]}}},
-              {"mld_parse_errors", m.mldParseErrors}};
+  versions("igmp_queries", "IGMP queries:", {m.igmpV1Queries, m.igmpV2Queries, m.igmpV3Queries});
+  versions("igmp_reports", "IGMP reports:", {m.igmpV1Reports, m.igmpV2Reports, m.igmpV3Reports});
+  leaves("IGMP", "igmp", m.igmpLeaves, m.igmpParseErrors);
+  versions("mld_queries", "MLD queries:", {m.mldV1Queries, m.mldV2Queries});
+  versions("mld_reports", "MLD reports:", {m.mldV1Reports, m.mldV2Reports});
+  leaves("MLD", "mld", m.mldLeaves, m.mldParseErrors);
 }
 
 void stpText(Text& t, const BridgeStpStats& s) {
@@ -328,8 +322,8 @@ void showLeaf(Leaf leaf, const Path& path, const DeviceStats& s, const std::stri
   };
   auto extended = [&](const ExtendedStats& x, bool bridge, bool mcast) {
     if (bridge && mcast && x.bridgeMcast) {
-      if (text) text->nl(), mcastText(*text, *x.bridgeMcast);
-      j["multicast"] = mcastJson(*x.bridgeMcast);
+      if (text) text->nl();
+      bridgeMcast(text, j["multicast"], *x.bridgeMcast);
     } else if (bridge && !mcast && x.bridgeStp) {
       if (text) text->nl(), stpText(*text, *x.bridgeStp);
       j["stp"] = stpJson(*x.bridgeStp);

@@ -710,9 +710,7 @@ class WatchedFilterEvents {
         writeEventJson(jsonOut_, e, names_, GlobalOptions{});
         jsonOut_.endElement();
       } else {
-        text_.clear();
-        appendEventText(text_, e, names_, netns_);
-        out_.put(text_);
+        putEventText(out_, e, names_, netns_, GlobalOptions{});
         out_.endRecord();
       }
     };
@@ -735,7 +733,6 @@ class WatchedFilterEvents {
   bool json_;
   OutBuffer out_{stdout};
   JsonOut jsonOut_{out_, false, JsonOut::Layout::Lines};
-  std::string text_;
 };
 
 double perSecond(uint64_t now, uint64_t before, double seconds) {

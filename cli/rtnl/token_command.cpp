@@ -98,12 +98,7 @@ ParsedToken parseSet(Context& ctx, Args& args, bool del, bool resolveNow) {
     const std::string& word = args.next();
     if (matches(word, "help")) throw UsageError(kUsage);
     if (token) continue;
-    Prefix prefix;
-    try {
-      prefix = Prefix::parse(word);
-    } catch (const Error& e) {
-      throw BadValueError(fmt::format("token: {}", e.reason()));  // ip: exit status 1
-    }
+    Prefix prefix = parsePrefixAs("token", word);  // ip: exit status 1
     if (prefix.isV4()) throw BadValueError(fmt::format("inet6 prefix is expected rather than \"{}\".", word));
     token = prefix.address();  // the prefix length is not sent: the kernel keeps the lower 64 bits
   }
