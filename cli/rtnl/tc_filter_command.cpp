@@ -1071,8 +1071,9 @@ std::shared_ptr<ParsedFilter> reusedFilter() {
   return last;
 }
 
-/// The line parsed into one shared block the encoder's closure holds (a shared_ptr fits in
-/// std::function's own storage: the block is reusedFilter's, the filter never moved). The filter
+/// The line parsed into one shared block the encoder's closure holds (reusedFilter's, the filter
+/// never moved; the closure itself is one allocation: libstdc++ keeps only trivially copyable
+/// functors in std::function's own storage, and a shared_ptr is not one). The filter
 /// is encoded where it lies: the names are resolved from `dev` and `mirredDevs` on every call,
 /// so a second call (another resolver) gives the same request as a first.
 PreparedRequest preparedFilter(Args& args, bool chain) {
