@@ -23,6 +23,7 @@
 #include "kit/arg_errors.hpp"
 #include "kit/device_names.hpp"
 #include "kit/output.hpp"
+#include "rtnl/ip_object.hpp"
 #include "rtnl/tc_filter.hpp"
 #include "rtnl/tc_filter_print.hpp"
 #include "xdp/xdp_show.hpp"
@@ -88,6 +89,8 @@ struct ParsedFilter {
   /// bpf's program, loaded while parsing (a bad object fails before anything is sent) and kept
   /// open until the request has gone out.
   std::shared_ptr<XdpProgram> program;
+  /// An earlier line's action list, emptied, its room kept for this line's (reusedFilter).
+  std::vector<TcAction> spareActions;
 };
 
 [[noreturn]] void usage(const std::string& why) { throw UsageError(why); }
@@ -117,11 +120,7 @@ uint32_t number(Args& args, std::string_view keyword, uint32_t max = UINT32_MAX)
 }
 
 TcHandle handleWord(std::string_view word, std::string_view keyword) {
-  try {
-    return TcHandle::parse(word);
-  } catch (const Error& e) {
-    usage(fmt::format("{}: {}", keyword, e.reason()));
-  }
+  return orUsage(keyword, [&] { return TcHandle::parse(word); });
 }
 
 /// tc's get_u32_handle: "HTID:HASH:NODE" in hex ("800:", "800::5", "1:2:3"), or "0x..." whole.
@@ -171,18 +170,10 @@ std::optional<int32_t> optionalControl(Args& args) {
 }
 
 uint64_t rateWord(Args& args, std::string_view k) {
-  try {
-    return tcunits::parseRate(args.value(k), k);
-  } catch (const Error& e) {
-    usage(fmt::format("{}: {}", k, e.reason()));
-  }
+  return orUsage(k, [&] { return tcunits::parseRate(args.value(k), k); });
 }
 uint32_t sizeWord(Args& args, std::string_view k) {
-  try {
-    return tcunits::parseSize(args.value(k), k);
-  } catch (const Error& e) {
-    usage(fmt::format("{}: {}", k, e.reason()));
-  }
+  return orUsage(k, [&] { return tcunits::parseSize(args.value(k), k); });
 }
 
 MirredAction parseMirred(Args& args, std::vector<std::string>& devs) {
@@ -217,15 +208,14 @@ PoliceAction parsePolice(Args& args) {
     else if (args.accept("peakrate")) p.peakrate = rateWord(args, "peakrate");
     else if (args.acceptAny({"conform-exceed", "action"})) {
       std::string v = args.value("conform-exceed");
+      auto control = [&](std::string_view part) {
+        auto c = tcact::parse(part);
+        if (!c) usage(fmt::format("conform-exceed: \"{}\" is not an action control", v));
+        return *c;
+      };
       auto slash = v.find('/');
-      auto exceed = tcact::parse(v.substr(0, slash));
-      if (!exceed) usage(fmt::format("conform-exceed: \"{}\" is not an action control", v));
-      p.exceed = *exceed;
-      if (slash != std::string::npos) {
-        auto conform = tcact::parse(v.substr(slash + 1));
-        if (!conform) usage(fmt::format("conform-exceed: \"{}\" is not an action control", v));
-        p.conform = *conform;
-      }
+      p.exceed = control(v.substr(0, slash));
+      if (slash != std::string::npos) p.conform = control(v.substr(slash + 1));
     } else if (isControl(args.peek())) p.exceed = controlWord(args);
     else args.unknown("police takes rate, burst, mtu, peakrate, conform-exceed");
   }
@@ -334,15 +324,34 @@ int64_t baseZero(const std::string& text, std::string_view keyword, int64_t min,
   return v;
 }
 
-/// tc's matches(): `word` is a non-empty prefix of `full` ("s" for set, "inv" for invert).
-bool matches(const std::string& word, std::string_view full) { return !word.empty() && full.starts_with(word); }
+/// The field `word` (label, tc, bos, ttl) of an MPLS label stack entry, read by
+/// `read(word, min, max)`: flower's `lse` and the mpls action take the same words and ranges
+/// (the action's ttl from 1).
+template <class Entry, class Read>
+bool lseField(std::string_view word, Entry& e, uint32_t ttlMin, Read read) {
+  if (word == "label") e.label = read("label", 0, 0xFFFFF);
+  else if (word == "tc") e.tc = static_cast<uint8_t>(read("tc", 0, 7));
+  else if (word == "bos") e.bos = static_cast<uint8_t>(read("bos", 0, 1));
+  else if (word == "ttl") e.ttl = static_cast<uint8_t>(read("ttl", ttlMin, 255));
+  else return false;
+  return true;
+}
 
 /// `mpls pop protocol P | push|mac_push [protocol P] label L [tc T] [ttl T] [bos B] | modify ... |
 /// dec_ttl [CONTROL]`, in m_mpls.c's order: the op, then its fields in any order.
 MplsAction parseMpls(Args& args) {
   // m_mpls.c's invarg/missarg exit 255 (MissingValueError); its other refusals exit 1.
   auto invarg = [](const std::string& why) -> uint32_t { throw MissingValueError(why); };
+  MplsAction m;
+  std::optional<MplsAction::Op> op;
+  static const std::pair<const char*, MplsAction::Op> kOps[] = {
+      {"pop", MplsAction::Pop}, {"push", MplsAction::Push}, {"modify", MplsAction::Modify},
+      {"mac_push", MplsAction::MacPush}, {"dec_ttl", MplsAction::DecTtl}};
+  // A label stack entry's field (lseField): only for push, mac_push and modify; base 0.
   auto field = [&](const char* keyword, uint32_t min, uint32_t max) {
+    if (!op || (*op != MplsAction::Push && *op != MplsAction::MacPush && *op != MplsAction::Modify))
+      invarg(fmt::format("mpls {}: only valid for push, mac_push and modify", keyword));
+    args.nextView();
     const std::string& text = args.value(fmt::format("mpls {}", keyword));
     errno = 0;
     char* end = nullptr;
@@ -350,15 +359,6 @@ MplsAction parseMpls(Args& args) {
     if (text.empty() || text[0] == '-' || *end || errno || v < min || v > max)
       return invarg(fmt::format("mpls {}: \"{}\" is not a number in {}-{}", keyword, text, min, max));
     return static_cast<uint32_t>(v);
-  };
-  MplsAction m;
-  std::optional<MplsAction::Op> op;
-  static const std::pair<const char*, MplsAction::Op> kOps[] = {
-      {"pop", MplsAction::Pop}, {"push", MplsAction::Push}, {"modify", MplsAction::Modify},
-      {"mac_push", MplsAction::MacPush}, {"dec_ttl", MplsAction::DecTtl}};
-  auto fieldsAllowed = [&](const char* word) {
-    if (!op || (*op != MplsAction::Push && *op != MplsAction::MacPush && *op != MplsAction::Modify))
-      invarg(fmt::format("mpls {}: only valid for push, mac_push and modify", word));
   };
   while (!args.done()) {
     const std::string& w = args.peek();
@@ -370,22 +370,6 @@ MplsAction parseMpls(Args& args) {
       }
       op = named->second;
       args.nextView();
-    } else if (w == "label") {
-      fieldsAllowed("label");
-      args.nextView();
-      m.label = field("label", 0, 0xFFFFF);
-    } else if (w == "tc") {
-      fieldsAllowed("tc");
-      args.nextView();
-      m.tc = static_cast<uint8_t>(field("tc", 0, 7));
-    } else if (w == "ttl") {
-      fieldsAllowed("ttl");
-      args.nextView();
-      m.ttl = static_cast<uint8_t>(field("ttl", 1, 255));
-    } else if (w == "bos") {
-      fieldsAllowed("bos");
-      args.nextView();
-      m.bos = static_cast<uint8_t>(field("bos", 0, 1));
     } else if (w == "protocol") {
       if (!op || *op == MplsAction::Modify || *op == MplsAction::DecTtl) invarg("mpls protocol: only valid for push, mac_push and pop");
       args.nextView();
@@ -393,7 +377,7 @@ MplsAction parseMpls(Args& args) {
       auto p = parseProtocol(text);
       if (!p) invarg(fmt::format("mpls protocol: \"{}\" is not a protocol name or number", text));
       m.protocol = *p;
-    } else {
+    } else if (!lseField(w, m, 1, field)) {
       break;
     }
   }
@@ -511,12 +495,7 @@ void peditCommand(Args& args, PeditAction& p, PeditKey k, const PeditField& f) {
       case PeditField::Number: value = static_cast<uint32_t>(baseZero(text, "pedit value", 0, UINT32_MAX)); break;
       case PeditField::Ipv4:
       case PeditField::Ipv6: {
-        IpAddress a;
-        try {
-          a = IpAddress::parse(text.substr(0, text.find('/')));
-        } catch (const Error& e) {
-          usage(fmt::format("pedit value: {}", e.reason()));
-        }
+        IpAddress a = orUsage("pedit value", [&] { return IpAddress::parse(text.substr(0, text.find('/'))); });
         if (a.isV4() != (f.type == PeditField::Ipv4))
           usage(fmt::format("pedit value: \"{}\" is not an {} address", text, f.type == PeditField::Ipv4 ? "IPv4" : "IPv6"));
         auto b = a.bytes();
@@ -751,12 +730,7 @@ void parseSelector(Args& args, U32FilterOptions& o) {
   std::string_view field = args.valueView("match ip");
   if (field == "src" || field == "dst") {
     std::string_view text = args.valueView(field == "src" ? "match ip src" : "match ip dst");
-    Prefix p;
-    try {
-      p = Prefix::parse(text);
-    } catch (const Error& e) {
-      usage(fmt::format("match ip {}: {}", field, e.reason()));
-    }
+    Prefix p = orUsage(fmt::format("match ip {}", field), [&] { return Prefix::parse(text); });
     if (!p.isV4()) usage(fmt::format("match ip {}: \"{}\" is not an IPv4 prefix", field, text));
     auto b = p.address().bytes();
     uint32_t addr = uint32_t{b[0]} << 24 | uint32_t{b[1]} << 16 | uint32_t{b[2]} << 8 | b[3];
@@ -780,32 +754,34 @@ void parseSelector(Args& args, U32FilterOptions& o) {
   usage(fmt::format("match ip {}: fastlink knows src, dst, sport, dport, protocol, tos", field));
 }
 
-uint32_t clsFlag(Args& args, uint32_t& flags) {
-  if (args.accept("skip_hw")) return flags |= TCA_CLS_FLAGS_SKIP_HW;
-  if (args.accept("skip_sw")) return flags |= TCA_CLS_FLAGS_SKIP_SW;
-  return 0;
+/// The words every classifier takes where its options hold them (tc's grammar gives a kind
+/// exactly these): classid|flowid C, indev D, skip_hw|skip_sw, and its actions.
+template <class Options>
+bool classifierWord(Args& args, Options& o, ParsedFilter& pf) {
+  Word w(args);
+  if (w.view() == "action") {
+    while (Word(args).is("action")) parseAction(args, o.actions, pf.mirredDevs);
+    return true;
+  }
+  if (w.is("classid") || w.is("flowid")) return (o.classid = handleWord(args.value("classid"), "classid"), true);
+  if constexpr (requires { o.indev; })
+    if (w.is("indev")) return (o.indev = parseIfname(args.valueView("indev"), "indev"), true);
+  if constexpr (requires { o.flags; }) {
+    if (w.is("skip_hw")) return (o.flags |= TCA_CLS_FLAGS_SKIP_HW, true);
+    if (w.is("skip_sw")) return (o.flags |= TCA_CLS_FLAGS_SKIP_SW, true);
+  }
+  return false;
 }
 
-void parseActions(Args& args, std::vector<TcAction>& out, std::vector<std::string>& devs) {
-  while (Word(args).is("action")) parseAction(args, out, devs);
-}
-
-U32FilterOptions parseU32Options(Args& args, ParsedFilter& pf) {
-  U32FilterOptions o;
+void parseU32Options(Args& args, ParsedFilter& pf, U32FilterOptions& o) {
   std::optional<uint32_t> order;
   while (!args.done()) {
-    if (args.accept("match")) {
-      parseSelector(args, o);
-      continue;
-    }
-    if (args.acceptAny({"classid", "flowid"})) o.classid = handleWord(args.value("classid"), "classid");
+    if (args.accept("match")) parseSelector(args, o);
     else if (args.accept("divisor")) o.divisor = number(args, "divisor", 256);
     else if (args.accept("order")) order = number(args, "order", 0xFFF);
     else if (args.accept("link")) o.link = u32HandleWord(args.value("link"), "link");
     else if (args.accept("ht")) o.hashTable = u32HandleWord(args.value("ht"), "ht") & 0xFFFFF000u;
-    else if (args.accept("indev")) o.indev = parseIfname(args.value("indev"), "indev");
-    else if (clsFlag(args, o.flags)) continue;
-    else if (args.peekView() == "action") parseActions(args, o.actions, pf.mirredDevs);
+    else if (classifierWord(args, o, pf)) continue;
     else if (args.peekView() == "help") usage(kTcFilterUsage);
     else args.unknown("not an option of u32 (see \"fastlink tc filter help\")");
   }
@@ -814,18 +790,6 @@ U32FilterOptions parseU32Options(Args& args, ParsedFilter& pf) {
     if ((handle & 0xFFF) && (handle & 0xFFF) != *order) usage("u32: \"order\" contradicts \"handle\"");
     pf.info.handle = handle | *order;
   }
-  return o;
-}
-
-MatchallOptions parseMatchall(Args& args, ParsedFilter& pf) {
-  MatchallOptions o;
-  while (!args.done()) {
-    if (args.acceptAny({"classid", "flowid"})) o.classid = handleWord(args.value("classid"), "classid");
-    else if (clsFlag(args, o.flags)) continue;
-    else if (args.peek() == "action") parseActions(args, o.actions, pf.mirredDevs);
-    else args.unknown("not an option of matchall (see \"fastlink tc filter help\")");
-  }
-  return o;
 }
 
 /// flower's MPLS keys as f_flower.c reads them (base 10): `mpls_label L`, `mpls_tc T`,
@@ -864,11 +828,12 @@ bool parseFlowerMpls(Args& args, ParsedFilter& pf, FlowerOptions& o) {
       if (args.accept("depth")) {
         e.depth = static_cast<uint8_t>(decimal("mpls lse depth", 255));
         if (e.depth == 0) usage("flower mpls lse depth: must be 1-255");
-      } else if (args.accept("label")) e.label = decimal("mpls lse label", 0xFFFFF);
-      else if (args.accept("tc")) e.tc = static_cast<uint8_t>(decimal("mpls lse tc", 7));
-      else if (args.accept("bos")) e.bos = static_cast<uint8_t>(decimal("mpls lse bos", 1));
-      else if (args.accept("ttl")) e.ttl = static_cast<uint8_t>(decimal("mpls lse ttl", 255));
-      else break;
+      } else if (!lseField(args.peekView(), e, 0, [&](const char* keyword, uint32_t, uint32_t max) {
+                   args.nextView();
+                   return decimal(std::string("mpls lse ") + keyword, max);
+                 })) {
+        break;
+      }
     }
     if (e.depth == 0) throw MissingValueError("flower mpls lse: \"depth D\" is required");
     o.mpls.push_back(e);
@@ -876,25 +841,14 @@ bool parseFlowerMpls(Args& args, ParsedFilter& pf, FlowerOptions& o) {
   return true;
 }
 
-FlowerOptions parseFlower(Args& args, ParsedFilter& pf) {
-  FlowerOptions o;
-  auto prefix = [&](std::string_view k) {
-    try {
-      return Prefix::parse(args.valueView(k));
-    } catch (const Error& e) {
-      usage(fmt::format("{}: {}", k, e.reason()));
-    }
-  };
+void parseFlower(Args& args, ParsedFilter& pf, FlowerOptions& o) {
+  auto prefix = [&](std::string_view k) { return orUsage(k, [&] { return Prefix::parse(args.valueView(k)); }); };
   while (!args.done()) {
     Word w(args);
-    // The words a -batch line has most (its address, then its actions) are tried first.
+    // The word a -batch line has most (its address) is tried first.
     if (w.is("dst_ip")) o.dstIp = prefix("dst_ip");
-    else if (w.view() == "action") parseActions(args, o.actions, pf.mirredDevs);
     else if (w.is("src_ip")) o.srcIp = prefix("src_ip");
-    else if (w.is("classid") || w.is("flowid")) o.classid = handleWord(args.value("classid"), "classid");
-    else if (w.is("indev")) o.indev = parseIfname(args.value("indev"), "indev");
-    else if (w.is("skip_hw")) o.flags |= TCA_CLS_FLAGS_SKIP_HW;
-    else if (w.is("skip_sw")) o.flags |= TCA_CLS_FLAGS_SKIP_SW;
+    else if (classifierWord(args, o, pf)) continue;
     else if (w.is("dst_mac")) o.dstMac = parseMac(args.value("dst_mac"), "dst_mac");
     else if (w.is("src_mac")) o.srcMac = parseMac(args.value("src_mac"), "src_mac");
     else if (w.is("vlan_id")) o.vlanId = static_cast<uint16_t>(number(args, "vlan_id", 4094));
@@ -912,40 +866,15 @@ FlowerOptions parseFlower(Args& args, ParsedFilter& pf) {
     else if (parseFlowerMpls(args, pf, o)) continue;
     else args.unknown("not an option of flower that fastlink knows (see \"fastlink tc filter help\")");
   }
-  return o;
 }
 
-FwOptions parseFw(Args& args, ParsedFilter& pf) {
-  FwOptions o;
-  while (!args.done()) {
-    if (args.acceptAny({"classid", "flowid"})) o.classid = handleWord(args.value("classid"), "classid");
-    else if (args.accept("indev")) o.indev = parseIfname(args.value("indev"), "indev");
-    else if (args.peek() == "action") parseActions(args, o.actions, pf.mirredDevs);
-    else args.unknown("not an option of fw (see \"fastlink tc filter help\")");
-  }
-  return o;
-}
-
-BasicOptions parseBasic(Args& args, ParsedFilter& pf) {
-  BasicOptions o;
-  while (!args.done()) {
-    if (args.acceptAny({"classid", "flowid"})) o.classid = handleWord(args.value("classid"), "classid");
-    else if (args.peek() == "action") parseActions(args, o.actions, pf.mirredDevs);
-    else args.unknown("not an option of basic (see \"fastlink tc filter help\")");
-  }
-  return o;
-}
-
-BpfFilterOptions parseBpf(Args& args, ParsedFilter& pf) {
-  BpfFilterOptions o;
+void parseBpf(Args& args, ParsedFilter& pf, BpfFilterOptions& o) {
   std::optional<std::string> file, section;
   while (!args.done()) {
     if (args.acceptAny({"obj", "object-file"})) file = args.value("object-file");
     else if (args.acceptAny({"sec", "section"})) section = args.value("section");
     else if (args.acceptAny({"da", "direct-action"})) o.directAction = true;
-    else if (args.acceptAny({"classid", "flowid"})) o.classid = handleWord(args.value("classid"), "classid");
-    else if (clsFlag(args, o.flags)) continue;
-    else if (args.peek() == "action") parseActions(args, o.actions, pf.mirredDevs);
+    else if (classifierWord(args, o, pf)) continue;
     else args.unknown("not an option of bpf that fastlink knows (see \"fastlink tc filter help\")");
   }
   if (!file) usage("bpf: \"obj FILE\" is required (a BPF object file)");
@@ -954,8 +883,18 @@ BpfFilterOptions parseBpf(Args& args, ParsedFilter& pf) {
   // As tc names it: the file's base name and the section.
   auto slash = file->rfind('/');
   o.name = fmt::format("{}:[{}]", slash == std::string::npos ? *file : file->substr(slash + 1), pf.program->section());
-  return o;
 }
+
+/// The kinds without words of their own: only the shared ones, each refused word named with
+/// the kind (`what`).
+template <class Options, const char* kWhat>
+void parseSharedWords(Args& args, ParsedFilter& pf, Options& o) {
+  while (!args.done())
+    if (!classifierWord(args, o, pf)) args.unknown(kWhat);
+}
+constexpr char kMatchallWhat[] = "not an option of matchall (see \"fastlink tc filter help\")";
+constexpr char kFwWhat[] = "not an option of fw (see \"fastlink tc filter help\")";
+constexpr char kBasicWhat[] = "not an option of basic (see \"fastlink tc filter help\")";
 
 FilterVerb parseVerb(Args& args, bool chain) {
   if (chain) {
@@ -980,6 +919,17 @@ struct Placement {
   std::optional<uint32_t> block, chain;
   std::optional<TcHandle> parent;
   std::optional<uint16_t> prio, protocol;
+
+  /// Into a filter or a listing's filter (TcFilterInfo, TcFilterFilter); the handle is the kind's.
+  template <class Target>
+  void placeInto(Target& t) const {
+    if (dev) t.dev = Ifref(*dev);
+    t.block = block;
+    t.parent = parent;
+    t.prio = prio;
+    t.protocol = protocol;
+    t.chain = chain;
+  }
 };
 
 /// Reads placement words until one that is not; returns false at the end of the words.
@@ -1026,20 +976,27 @@ uint32_t filterHandle(std::string_view kind, const std::string& word, std::optio
   return static_cast<uint32_t>(parseInteger(word, "handle", 0, UINT32_MAX));
 }
 
-/// The options after a classifier kind fastlink knows, into pf.info (whose kind is set: what
-/// setOptions would set it to).
-void parseFilterOptions(Args& args, std::string_view kind, std::optional<uint32_t> fwMask, ParsedFilter& pf) {
-  TcFilterOptions& o = pf.info.options;
-  if (kind == "flower") o = parseFlower(args, pf);
-  else if (kind == "u32") o = parseU32Options(args, pf);
-  else if (kind == "matchall") o = parseMatchall(args, pf);
-  else if (kind == "fw") {
-    FwOptions fw = parseFw(args, pf);
-    fw.mask = fwMask;
-    o = std::move(fw);
-  } else if (kind == "basic") o = parseBasic(args, pf);
-  else if (kind == "bpf") o = parseBpf(args, pf);
+/// A classifier fastlink parses: its options built where they lie in pf.info (a returned
+/// FlowerOptions was moved into the variant: ~100 instructions a -batch line, issue 33), its
+/// action list in the room an earlier line's left (ParsedFilter::spareActions).
+struct FilterKind {
+  std::string_view name;
+  void (*parse)(Args&, ParsedFilter&);
+};
+template <class Options, void (*kParse)(Args&, ParsedFilter&, Options&)>
+void parseInPlace(Args& args, ParsedFilter& pf) {
+  Options& o = pf.info.options.emplace<Options>();
+  o.actions = std::move(pf.spareActions);
+  kParse(args, pf, o);
 }
+constexpr FilterKind kFilterKinds[] = {
+    {"u32", parseInPlace<U32FilterOptions, parseU32Options>},
+    {"matchall", parseInPlace<MatchallOptions, parseSharedWords<MatchallOptions, kMatchallWhat>>},
+    {"flower", parseInPlace<FlowerOptions, parseFlower>},
+    {"fw", parseInPlace<FwOptions, parseSharedWords<FwOptions, kFwWhat>>},
+    {"basic", parseInPlace<BasicOptions, parseSharedWords<BasicOptions, kBasicWhat>>},
+    {"bpf", parseInPlace<BpfFilterOptions, parseBpf>},
+};
 
 /// Parses into `pf` where it lies (the request's closure holds it: no move of the large filter).
 void parseFilterLine(Args& args, bool chain, ParsedFilter& pf) {
@@ -1056,12 +1013,8 @@ void parseFilterLine(Args& args, bool chain, ParsedFilter& pf) {
   if (p.dev && p.block) usage("tc filter: give dev or block, not both");
   if (chain && (p.handle || p.prio)) usage("tc chain: a chain has no handle or pref (its filters do)");
   TcFilterInfo& f = pf.info;
-  if (p.dev) f.dev = Ifref(*p.dev), pf.dev = std::move(p.dev);
-  f.block = p.block;
-  f.parent = p.parent;
-  f.prio = p.prio;
-  f.protocol = p.protocol;
-  f.chain = p.chain;
+  p.placeInto(f);
+  pf.dev = std::move(p.dev);
   std::optional<uint32_t> fwMask;
   if (p.handle) {
     if (kind.empty()) usage("tc filter: \"handle\" needs the classifier kind after it (handle H KIND)");
@@ -1073,10 +1026,11 @@ void parseFilterLine(Args& args, bool chain, ParsedFilter& pf) {
     if (!args.done()) args.unknown("tc filter del takes no classifier options");
     return;
   }
-  static constexpr std::string_view kKnown[] = {"u32", "matchall", "flower", "fw", "basic", "bpf"};
-  if (std::find(std::begin(kKnown), std::end(kKnown), kind) == std::end(kKnown))
+  auto known = std::find_if(std::begin(kFilterKinds), std::end(kFilterKinds), [&](const FilterKind& k) { return k.name == kind; });
+  if (known == std::end(kFilterKinds))
     usage(fmt::format("filter kind \"{}\" is not one fastlink knows (u32, matchall, flower, fw, basic, bpf)", kind));
-  asKindOptionError([&] { parseFilterOptions(args, kind, fwMask, pf); });
+  asKindOptionError([&] { known->parse(args, pf); });
+  if (auto* fw = std::get_if<FwOptions>(&f.options)) fw->mask = fwMask;
 }
 
 Request filterRequest(FilterVerb verb, const TcFilterInfo& f, bool chain) {
@@ -1098,12 +1052,32 @@ void resolveMirred(std::vector<TcAction>& actions, const std::vector<std::string
     if (auto* m = std::get_if<MirredAction>(&a.options)) m->dev = Ifref(r.index(devs.at(next++)));
 }
 
-/// The line parsed into one shared block the encoder's closure holds (a shared_ptr fits in
-/// std::function's own storage: one allocation per line, the filter never moved). The filter
+/// A ParsedFilter for the next line: the last one when nothing holds it any more (its request
+/// was encoded and dropped), emptied but keeping its lists' room: a -batch of 100,000 filters
+/// made and freed the block, its action list and its device list once a line (issue 33).
+std::shared_ptr<ParsedFilter> reusedFilter() {
+  static std::shared_ptr<ParsedFilter> last;
+  if (!last || last.use_count() > 1) return last = std::make_shared<ParsedFilter>();
+  ParsedFilter& pf = *last;
+  std::vector<TcAction> actions = std::move(pf.spareActions);
+  std::visit([&](auto& o) { if constexpr (requires { o.actions; }) actions = std::move(o.actions); }, pf.info.options);
+  std::vector<std::string> devs = std::move(pf.mirredDevs);
+  actions.clear();
+  devs.clear();
+  std::destroy_at(&pf);  // a move-assignment of a new one cost twice as much
+  std::construct_at(&pf);
+  pf.spareActions = std::move(actions);
+  pf.mirredDevs = std::move(devs);
+  return last;
+}
+
+/// The line parsed into one shared block the encoder's closure holds (reusedFilter's, the filter
+/// never moved; the closure itself is one allocation: libstdc++ keeps only trivially copyable
+/// functors in std::function's own storage, and a shared_ptr is not one). The filter
 /// is encoded where it lies: the names are resolved from `dev` and `mirredDevs` on every call,
 /// so a second call (another resolver) gives the same request as a first.
 PreparedRequest preparedFilter(Args& args, bool chain) {
-  auto shared = std::make_shared<ParsedFilter>();
+  std::shared_ptr<ParsedFilter> shared = reusedFilter();
   ParsedFilter& pf = *shared;
   parseFilterLine(args, chain, pf);
   if (!pf.dev && !pf.info.block) usage(fmt::format("tc {}: \"dev NAME\" or \"block N\" is required", pf.chain ? "chain" : "filter"));
@@ -1163,12 +1137,7 @@ int showFilters(Context& ctx, Args& args, bool chain = false, bool get = false) 
   if (chain && (p.handle || p.prio)) usage("tc chain: a chain has no handle or pref (its filters do)");
   if (get && !p.parent && !p.block) usage("tc chain get: a parent is required (root, ingress, egress or parent MAJ:MIN)");
   TcFilterFilter filter;
-  if (p.dev) filter.dev = Ifref(*p.dev);
-  filter.block = p.block;
-  filter.parent = p.parent;
-  filter.prio = p.prio;
-  filter.protocol = p.protocol;
-  filter.chain = p.chain;
+  p.placeInto(filter);
   if (p.handle) {
     if (kind.empty()) usage("tc filter show: \"handle\" needs the classifier kind after it (handle H KIND)");
     filter.handle = filterHandle(kind, *p.handle, nullptr);
@@ -1221,6 +1190,15 @@ struct ParsedActions {
   std::vector<std::string> devs;
 };
 
+/// `KIND index N` after "action": an action named by its index (`tc actions del|get`).
+TcAction actionKey(Args& args, std::string_view verb) {
+  TcAction a;
+  a.kind = args.value("action");
+  if (!args.accept("index")) usage(fmt::format("tc actions {}: \"action KIND index N\"", verb));
+  a.index = number(args, "index");
+  return a;
+}
+
 ParsedActions parseActionsLine(Args& args) {
   ParsedActions pa;
   if (args.acceptAny({"add", "a"})) pa.del = false;
@@ -1234,15 +1212,8 @@ ParsedActions parseActionsLine(Args& args) {
   else args.unknown("tc actions verbs: add, del, flush, get, show");
   while (!args.done()) {
     if (!args.accept("action")) args.unknown("expected \"action KIND ...\"");
-    if (pa.del) {
-      TcAction a;
-      a.kind = args.value("action");
-      if (!args.accept("index")) usage("tc actions del: \"action KIND index N\"");
-      a.index = number(args, "index");
-      pa.actions.push_back(a);
-    } else {
-      parseAction(args, pa.actions, pa.devs);
-    }
+    if (pa.del) pa.actions.push_back(actionKey(args, "del"));
+    else parseAction(args, pa.actions, pa.devs);
   }
   if (pa.actions.empty()) usage("tc actions: at least one \"action KIND ...\" is required");
   return pa;
@@ -1307,11 +1278,7 @@ int getActions(Context& ctx, Args& args) {
   std::vector<TcAction> keys;
   while (!args.done()) {
     if (!args.accept("action")) args.unknown("tc actions get takes action KIND index N ...");
-    TcAction a;
-    a.kind = args.value("action");
-    if (!args.accept("index")) usage("tc actions get: \"action KIND index N\"");
-    a.index = number(args, "index");
-    keys.push_back(a);
+    keys.push_back(actionKey(args, "get"));
   }
   if (keys.empty()) usage("tc actions get: at least one \"action KIND index N\" is required");
   FilterPrintOptions o = actionPrintOptions(ctx);

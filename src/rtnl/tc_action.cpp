@@ -15,7 +15,9 @@
 #include <linux/tc_act/tc_tunnel_key.h>
 #include <linux/tc_act/tc_vlan.h>
 
+#include <algorithm>
 #include <array>
+#include <iterator>
 #include <cstring>
 #include <variant>
 
@@ -24,31 +26,29 @@
 
 namespace fastlink {
 
+namespace {
+/// The verdicts by name, for reading and printing; a value's first name is the one printed
+/// (tc reads "ok" and "shot" too).
+constexpr std::pair<int32_t, std::string_view> kControls[] = {
+    {tcact::kContinue, "continue"}, {tcact::kPass, "pass"},   {tcact::kDrop, "drop"},  {tcact::kReclassify, "reclassify"},
+    {tcact::kPipe, "pipe"},         {tcact::kStolen, "stolen"}, {tcact::kTrap, "trap"}, {tcact::kPass, "ok"},
+    {tcact::kDrop, "shot"},
+};
+}  // namespace
+
 std::string tcact::name(int32_t control) {
   if (TC_ACT_EXT_CMP(control, TC_ACT_GOTO_CHAIN))
     return "goto chain " + std::to_string(static_cast<uint32_t>(control) & TC_ACT_EXT_VAL_MASK);
   if (TC_ACT_EXT_CMP(control, TC_ACT_JUMP))
     return "jump " + std::to_string(static_cast<uint32_t>(control) & TC_ACT_EXT_VAL_MASK);
-  switch (control) {
-    case kContinue: return "continue";
-    case kPass: return "pass";
-    case kDrop: return "drop";
-    case kReclassify: return "reclassify";
-    case kPipe: return "pipe";
-    case kStolen: return "stolen";
-    case kTrap: return "trap";
-  }
+  for (const auto& [value, word] : kControls)
+    if (value == control) return std::string(word);
   return std::to_string(control);
 }
 
 std::optional<int32_t> tcact::parse(std::string_view w) {
-  if (w == "continue") return kContinue;
-  if (w == "pass" || w == "ok") return kPass;
-  if (w == "drop" || w == "shot") return kDrop;
-  if (w == "reclassify") return kReclassify;
-  if (w == "pipe") return kPipe;
-  if (w == "stolen") return kStolen;
-  if (w == "trap") return kTrap;
+  for (const auto& [value, word] : kControls)
+    if (word == w) return value;
   return std::nullopt;
 }
 
@@ -544,12 +544,10 @@ void encodeActions(core::MessageWriter& w, uint16_t type, const std::vector<TcAc
     checkKind(a, operation);
     auto one = w.beginNest(order++);
     w.putString(TCA_ACT_KIND, a.kind);
-    if (forDelete) {
-      if (!a.index) throw invalid(operation, "deleting action " + a.kind + " needs its index");
-      w.putU32(TCA_ACT_INDEX, *a.index);
-    } else if (std::holds_alternative<std::monostate>(a.options)) {
-      // A bare "action KIND index N" binds to an existing action.
-      if (!a.index) throw invalid(operation, "action " + a.kind + " needs options or an index to bind to");
+    if (forDelete || std::holds_alternative<std::monostate>(a.options)) {
+      // A delete names the action by its index; so does a bare "action KIND index N", which binds to it.
+      if (!a.index)
+        throw invalid(operation, forDelete ? "deleting action " + a.kind + " needs its index" : "action " + a.kind + " needs options or an index to bind to");
       w.putU32(TCA_ACT_INDEX, *a.index);
     } else {
       encodeOptions(w, a, operation);
@@ -610,10 +608,7 @@ std::vector<TcAction> decodeActionMessage(const nlmsghdr* m) {
   std::vector<TcAction> out;
   (void)headerOf<tcamsg>(m, "action");
   forEachAttr(attrsOf(m, sizeof(tcamsg)), [&](const nlattr* a) {
-    if (core::attrType(a) == TCA_ACT_TAB) {
-      auto more = decodeActions(a);
-      for (auto& x : more) out.push_back(std::move(x));
-    }
+    if (core::attrType(a) == TCA_ACT_TAB) std::ranges::move(decodeActions(a), std::back_inserter(out));
   });
   return out;
 }

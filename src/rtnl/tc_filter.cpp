@@ -88,18 +88,12 @@ tcmsg& putPlacement(core::MessageWriter& w, std::optional<uint32_t> block, uint3
   return t;
 }
 
-void putClassid(core::MessageWriter& w, uint16_t type, const std::optional<TcHandle>& classid) {
-  if (classid) w.putU32(type, classid->value);
-}
-
 void checkFlags(const Operation& operation, uint32_t flags) {
   if ((flags & (TCA_CLS_FLAGS_SKIP_HW | TCA_CLS_FLAGS_SKIP_SW)) == (TCA_CLS_FLAGS_SKIP_HW | TCA_CLS_FLAGS_SKIP_SW))
     throw invalid(operation, "skip_hw and skip_sw together leave the filter nowhere to run");
 }
 
 uint32_t u32Of(const nlattr* a) { return readStruct<uint32_t>(a); }
-std::optional<TcHandle> classidOf(const nlattr* a) { return TcHandle(u32Of(a)); }
-
 
 // --- rows the classifiers share
 
@@ -107,8 +101,10 @@ std::optional<TcHandle> classidOf(const nlattr* a) { return TcHandle(u32Of(a)); 
 template <uint16_t kType, auto kMember>
 constexpr TcField<decltype(core::fields::ownerOf(kMember))> classidField() {
   using Info = decltype(core::fields::ownerOf(kMember));
-  auto put = [](core::MessageWriter& w, const AttrField<Info>&, const Info& o) { putClassid(w, kType, o.*kMember); };
-  auto get = [](const nlattr* a, Info& o, const FieldContext&) { return (o.*kMember = classidOf(a), true); };
+  auto put = [](core::MessageWriter& w, const AttrField<Info>&, const Info& o) {
+    if (const auto& classid = o.*kMember) w.putU32(kType, classid->value);
+  };
+  auto get = [](const nlattr* a, Info& o, const FieldContext&) { return (o.*kMember = TcHandle(u32Of(a)), true); };
   return {{kType, put, get}};
 }
 
