@@ -335,10 +335,6 @@ void neighbour(const nlmsghdr* m, Canonical& c) {
                       [](char*) {});
 }
 
-}  // namespace
-
-namespace {
-
 // `c` as a fresh Canonical, its strings' and vector's memory kept for the next message (field by
 // field: assigning Canonical{} and moving the strings back cost a tenth of a sync's own time).
 void reset(Canonical& c) {

@@ -7,6 +7,7 @@
 #include <sys/socket.h>
 
 #include <algorithm>
+#include <utility>
 
 #include "fastlink/error.hpp"
 #include "fastlink/netlink.hpp"
@@ -83,19 +84,13 @@ constexpr EventRow kEventRows[] = {
 }  // namespace
 
 std::string_view objectKindName(ObjectKind kind) {
-  switch (kind) {
-    case ObjectKind::Link: return "link";
-    case ObjectKind::Address: return "address";
-    case ObjectKind::Route: return "route";
-    case ObjectKind::Neighbour: return "neigh";
-    case ObjectKind::Rule: return "rule";
-    case ObjectKind::Nexthop: return "nexthop";
-    case ObjectKind::Fdb: return "fdb";
-    case ObjectKind::Qdisc: return "qdisc";
-    case ObjectKind::Class: return "class";
-    case ObjectKind::Filter: return "filter";
-    case ObjectKind::Chain: return "chain";
-  }
+  static constexpr std::pair<ObjectKind, std::string_view> kNames[] = {
+      {ObjectKind::Link, "link"},   {ObjectKind::Address, "address"}, {ObjectKind::Route, "route"},
+      {ObjectKind::Neighbour, "neigh"}, {ObjectKind::Rule, "rule"},   {ObjectKind::Nexthop, "nexthop"},
+      {ObjectKind::Fdb, "fdb"},     {ObjectKind::Qdisc, "qdisc"},     {ObjectKind::Class, "class"},
+      {ObjectKind::Filter, "filter"}, {ObjectKind::Chain, "chain"}};
+  for (const auto& [k, name] : kNames)
+    if (k == kind) return name;
   return "?";
 }
 

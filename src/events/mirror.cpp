@@ -135,14 +135,10 @@ struct StateMirror::State {
   void report(const EventHandler& onChange, EventAction action, ObjectKind kind, const Entry& entry,
               std::size_t& reported) {
     ++reported;
-    if (!onChange) return;
-    Event e;
+    Event e;  // the stored form's header is normalised: no flags, an RTM_NEW* type
+    if (!onChange || !decodeEvent(Notification{bytesOf(entry), std::nullopt}, e)) return;
     e.action = action;
     e.kind = kind;
-    Notification n{bytesOf(entry), std::nullopt};
-    std::optional<Event> decoded = decodeEvent(n);
-    if (!decoded) return;
-    e.object = std::move(decoded->object);
     onChange(e);
   }
 
