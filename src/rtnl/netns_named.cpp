@@ -72,20 +72,16 @@ void prepareRunDir(const std::string& operation) {
   if (err) fail(err, operation, what);
 }
 
-void checkName(const std::string& name, const std::string& operation) {
-  if (!validNetnsName(name))
-    throw Error::invalidArgument(operation, "Invalid netns name \"" + name + "\"");
-}
-
-/// The run directory prepared and the file a namespace is to be bound to created (EEXIST when
-/// the name is taken); returns its path.
-std::string createFile(const std::string& name, const std::string& operation) {
-  prepareRunDir(operation);
-  std::string path = pathOf(name);
+/// Creates the file the namespace is bound to; EEXIST when the name is taken.
+void createFile(const std::string& path, const std::string& operation) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0);
   if (fd < 0) fail(errno, operation, "Cannot create namespace file \"" + path + "\"");
   ::close(fd);
-  return path;
+}
+
+void checkName(const std::string& name, const std::string& operation) {
+  if (!validNetnsName(name))
+    throw Error::invalidArgument(operation, "Invalid netns name \"" + name + "\"");
 }
 
 /// The (device, inode) of a namespace file, which identifies the namespace.
@@ -103,7 +99,9 @@ std::vector<std::string> listNamedNetns() { return entries(kNetnsRunDir); }
 void addNamedNetns(const std::string& name) {
   std::string operation = "netns add " + name;
   checkName(name, operation);
-  std::string path = createFile(name, operation);
+  prepareRunDir(operation);
+  std::string path = pathOf(name);
+  createFile(path, operation);
   // A thread of our own enters the new namespace and binds it: the caller's threads (and the
   // sockets they open later) stay where they are, and nothing has to be restored on failure.
   int err = 0;
@@ -131,7 +129,9 @@ void attachNamedNetns(const std::string& name, pid_t pid) {
   std::string operation = "netns attach " + name + " " + std::to_string(pid);
   checkName(name, operation);
   if (pid <= 0) throw Error::invalidArgument(operation, "Invalid PID: " + std::to_string(pid));
-  std::string path = createFile(name, operation);
+  prepareRunDir(operation);
+  std::string path = pathOf(name);
+  createFile(path, operation);
   std::string source = "/proc/" + std::to_string(pid) + "/ns/net";
   if (::mount(source.c_str(), path.c_str(), "none", MS_BIND, nullptr) != 0) {
     int err = errno;

@@ -28,16 +28,7 @@ std::string operationOf(const char* word, const IpAddress& router, const Ifref& 
   return std::string("ip tunnel prl ") + word + " " + router.toString() + " dev " + device.toString();
 }
 
-/// A PRL ioctl on device `name` with its entries at `entries`; a refusal's errno is thrown with
-/// `operation`.
-void prlIoctl(int fd, unsigned long command, const std::string& name, ip_tunnel_prl* entries, const std::string& operation) {
-  ifreq request{};
-  name.copy(request.ifr_name, sizeof request.ifr_name - 1);
-  request.ifr_data = reinterpret_cast<char*>(entries);
-  if (::ioctl(fd, command, &request) != 0) throw Error(std::error_code(errno, std::generic_category()), operation);
-}
-
-/// One PRL ioctl carrying one entry.
+/// One PRL ioctl carrying one entry; the errno of a refusal is thrown with `operation`.
 void prlCall(core::Engine& engine, unsigned long command, const Ifref& device, const IpAddress& router, uint16_t flags,
              const std::string& operation) {
   if (!router.isV4()) throw Error::invalidArgument(operation, "a potential router is an IPv4 address, not " + router.toString());
@@ -46,7 +37,10 @@ void prlCall(core::Engine& engine, unsigned long command, const Ifref& device, c
   ip_tunnel_prl entry{};
   std::memcpy(&entry.addr, router.bytes().data(), 4);  // already in network order
   entry.flags = flags;
-  prlIoctl(fd, command, name, &entry, operation);
+  ifreq request{};
+  name.copy(request.ifr_name, sizeof request.ifr_name - 1);
+  request.ifr_data = reinterpret_cast<char*>(&entry);
+  if (::ioctl(fd, command, &request) != 0) throw Error(std::error_code(errno, std::generic_category()), operation);
 }
 
 }  // namespace
@@ -77,7 +71,10 @@ std::vector<PotentialRouter> PrlApi::list(const Ifref& device) {
     std::vector<ip_tunnel_prl> buffer(room + 1);
     buffer[0].addr = 0;  // INADDR_ANY: every entry
     buffer[0].datalen = static_cast<uint32_t>(room * sizeof(ip_tunnel_prl));
-    prlIoctl(fd, SIOCGETPRL, name, buffer.data(), operation);
+    ifreq request{};
+    name.copy(request.ifr_name, sizeof request.ifr_name - 1);
+    request.ifr_data = reinterpret_cast<char*>(buffer.data());
+    if (::ioctl(fd, SIOCGETPRL, &request) != 0) throw Error(std::error_code(errno, std::generic_category()), operation);
     const std::size_t count = std::min<std::size_t>(buffer[0].datalen / sizeof(ip_tunnel_prl), room);
     if (count == room && room < (1u << 16)) continue;
     std::vector<PotentialRouter> out;
