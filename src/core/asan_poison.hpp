@@ -4,6 +4,7 @@
 // datagram's bytes. Every receive unpoisons the buffer first. No-ops without AddressSanitizer.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 
@@ -20,20 +21,20 @@
 
 namespace fastlink::core {
 
-inline void poisonReceived(std::span<uint8_t> buffer) {
+/// `n` bytes at `p` unreadable until unpoisoned (the receive buffer; the mirror's store, see
+/// events/object_store.cpp).
+inline void poison([[maybe_unused]] const void* p, [[maybe_unused]] std::size_t n) {
 #ifdef FASTLINK_ASAN
-  __asan_poison_memory_region(buffer.data(), buffer.size());
-#else
-  (void)buffer;
+  __asan_poison_memory_region(p, n);
+#endif
+}
+inline void unpoison([[maybe_unused]] const void* p, [[maybe_unused]] std::size_t n) {
+#ifdef FASTLINK_ASAN
+  __asan_unpoison_memory_region(p, n);
 #endif
 }
 
-inline void unpoisonReceived(std::span<uint8_t> buffer) {
-#ifdef FASTLINK_ASAN
-  __asan_unpoison_memory_region(buffer.data(), buffer.size());
-#else
-  (void)buffer;
-#endif
-}
+inline void poisonReceived(std::span<uint8_t> buffer) { poison(buffer.data(), buffer.size()); }
+inline void unpoisonReceived(std::span<uint8_t> buffer) { unpoison(buffer.data(), buffer.size()); }
 
 }  // namespace fastlink::core

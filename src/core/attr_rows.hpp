@@ -69,6 +69,23 @@ struct Optional<std::optional<T>> : std::true_type {
 template <class Info, auto kMember>
 using MemberType = std::remove_cvref_t<decltype(std::declval<Info&>().*kMember)>;
 
+/// What the rows below send of a member: a std::optional's value when set; a plain member's
+/// always, or with kSkipDefault only when it differs from its type's default (a number not 0).
+template <bool kSkipDefault, class M, class Send>
+void ifSet(const M& m, Send&& send) {
+  if constexpr (Optional<M>::value) {
+    if (m) send(*m);
+  } else if (!kSkipDefault || !(m == M{})) {
+    send(m);
+  }
+}
+/// Where a row decodes into a member: a std::optional's fresh value, a plain member itself.
+template <class M>
+auto& decodedInto(M& m) {
+  if constexpr (Optional<M>::value) return m.emplace();
+  else return m;
+}
+
 /// A row: no put when decoded only, no get when sent only.
 template <class Info, Wire kWire, class Put, class Get>
 constexpr AttrField<Info> row(uint16_t type, std::string_view tag, Put put, Get get) {
@@ -106,14 +123,8 @@ namespace fields {
 /// returns it or throws.
 template <uint16_t kType, auto kMember, Wire kWire, class Info, auto kPut, auto kGet>
 constexpr AttrField<Info> payloadRow() {
-  using M = MemberType<Info, kMember>;
   auto put = [](MessageWriter& w, const AttrField<Info>&, const Info& info) {
-    const M& m = info.*kMember;
-    if constexpr (Optional<M>::value) {
-      if (m) kPut(w, kType, *m);
-    } else {
-      kPut(w, kType, m);
-    }
+    ifSet<false>(info.*kMember, [&](const auto& value) { kPut(w, kType, value); });
   };
   auto get = [](const nlattr* a, Info& info, const FieldContext& context) {
     info.*kMember = kGet(readBytes(a), context);
@@ -245,20 +256,21 @@ constexpr AttrField<Info> familyAddressField() {
   return fields::payloadRow<kType, kMember, kWire, Info, fields::putFamilyAddress<kWidth>, fields::getAddress<kWidth>>();
 }
 
-/// A nest holding one struct, read and written by `kTable`, for a std::optional member: sent when
-/// set (mptcp's MPTCP_PM_ATTR_ADDR around an endpoint).
+/// A nest holding one struct, read and written by `kTable`, for a std::optional member (sent when
+/// set: mptcp's MPTCP_PM_ATTR_ADDR around an endpoint) or a plain one (sent when it differs from
+/// its default value: ctnetlink's CTA_TUPLE_REPLY, empty unless given).
 template <uint16_t kType, auto kMember, const auto& kTable, Wire kWire = Wire::Native,
           class Info = decltype(fields::ownerOf(kMember))>
 constexpr AttrField<Info> nestField() {
   auto put = [](MessageWriter& w, const AttrField<Info>&, const Info& info) {
-    const auto& m = info.*kMember;
-    if (!m) return;
-    std::size_t nest = w.beginNest(kType);
-    kTable.encode(w, *m);
-    w.endNest(nest);
+    fields::ifSet<true>(info.*kMember, [&](const auto& value) {
+      std::size_t nest = w.beginNest(kType);
+      kTable.encode(w, value);
+      w.endNest(nest);
+    });
   };
   auto get = [](const nlattr* a, Info& info, const FieldContext& context) {
-    decodeKnown(kTable, nestPayload(a), (info.*kMember).emplace(), context);
+    decodeKnown(kTable, nestPayload(a), fields::decodedInto(info.*kMember), context);
     return true;
   };
   return fields::row<Info, kWire>(kType, fields::memberTag<kMember>(), put, get);
@@ -279,39 +291,13 @@ V swapToBig(V v) {
 /// payload shorter than the number is a malformed reply.
 template <uint16_t kType, auto kMember, Wire kWire = Wire::Native, class Info = decltype(fields::ownerOf(kMember))>
 constexpr AttrField<Info> bigEndianField() {
-  using M = fields::MemberType<Info, kMember>;
   using V = fields::ValueOf<Info, kMember>;
   static_assert(std::is_unsigned_v<V> && sizeof(V) >= 2);
   auto put = [](MessageWriter& w, const AttrField<Info>&, const Info& info) {
-    const M& m = info.*kMember;
-    if constexpr (fields::Optional<M>::value) {
-      if (m) putNumber(w, kType, fields::swapToBig(*m));
-    } else if (m) {
-      putNumber(w, kType, fields::swapToBig(m));
-    }
+    fields::ifSet<true>(info.*kMember, [&](V value) { putNumber(w, kType, fields::swapToBig(value)); });
   };
   auto get = [](const nlattr* a, Info& info, const FieldContext&) {
     info.*kMember = fields::swapToBig(readNumber<V>(a));
-    return true;
-  };
-  return fields::row<Info, kWire>(kType, fields::memberTag<kMember>(), put, get);
-}
-
-/// A nest holding one plain struct member (not std::optional), read and written by `kTable`: sent
-/// when the member differs from its default value (ctnetlink's CTA_TUPLE_REPLY, empty unless given).
-template <uint16_t kType, auto kMember, const auto& kTable, Wire kWire = Wire::Native,
-          class Info = decltype(fields::ownerOf(kMember))>
-constexpr AttrField<Info> valueNestField() {
-  using M = fields::MemberType<Info, kMember>;
-  auto put = [](MessageWriter& w, const AttrField<Info>&, const Info& info) {
-    const M& m = info.*kMember;
-    if (m == M{}) return;
-    std::size_t nest = w.beginNest(kType);
-    kTable.encode(w, m);
-    w.endNest(nest);
-  };
-  auto get = [](const nlattr* a, Info& info, const FieldContext& context) {
-    decodeKnown(kTable, nestPayload(a), info.*kMember, context);
     return true;
   };
   return fields::row<Info, kWire>(kType, fields::memberTag<kMember>(), put, get);

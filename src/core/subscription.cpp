@@ -14,6 +14,7 @@
 #include <cstring>
 #include <new>
 #include <type_traits>
+#include <utility>
 
 #include "core/message_walk.hpp"
 #include "core/socket.hpp"
@@ -23,21 +24,16 @@ namespace fastlink {
 namespace {
 
 uint32_t rtnlGroup(NotificationGroup g) {
-  switch (g) {
-    case NotificationGroup::Link: return RTNLGRP_LINK;
-    case NotificationGroup::Ipv4Addr: return RTNLGRP_IPV4_IFADDR;
-    case NotificationGroup::Ipv6Addr: return RTNLGRP_IPV6_IFADDR;
-    case NotificationGroup::Ipv4Route: return RTNLGRP_IPV4_ROUTE;
-    case NotificationGroup::Ipv6Route: return RTNLGRP_IPV6_ROUTE;
-    case NotificationGroup::Neigh: return RTNLGRP_NEIGH;
-    case NotificationGroup::Ipv4Rule: return RTNLGRP_IPV4_RULE;
-    case NotificationGroup::Ipv6Rule: return RTNLGRP_IPV6_RULE;
-    case NotificationGroup::Nexthop: return RTNLGRP_NEXTHOP;
-    case NotificationGroup::Tc: return RTNLGRP_TC;
-    case NotificationGroup::Ipv4Netconf: return RTNLGRP_IPV4_NETCONF;
-    case NotificationGroup::Ipv6Netconf: return RTNLGRP_IPV6_NETCONF;
-    case NotificationGroup::Mdb: return RTNLGRP_MDB;
-  }
+  static constexpr std::pair<NotificationGroup, uint32_t> kGroups[] = {
+      {NotificationGroup::Link, RTNLGRP_LINK},           {NotificationGroup::Ipv4Addr, RTNLGRP_IPV4_IFADDR},
+      {NotificationGroup::Ipv6Addr, RTNLGRP_IPV6_IFADDR}, {NotificationGroup::Ipv4Route, RTNLGRP_IPV4_ROUTE},
+      {NotificationGroup::Ipv6Route, RTNLGRP_IPV6_ROUTE}, {NotificationGroup::Neigh, RTNLGRP_NEIGH},
+      {NotificationGroup::Ipv4Rule, RTNLGRP_IPV4_RULE},   {NotificationGroup::Ipv6Rule, RTNLGRP_IPV6_RULE},
+      {NotificationGroup::Nexthop, RTNLGRP_NEXTHOP},      {NotificationGroup::Tc, RTNLGRP_TC},
+      {NotificationGroup::Ipv4Netconf, RTNLGRP_IPV4_NETCONF}, {NotificationGroup::Ipv6Netconf, RTNLGRP_IPV6_NETCONF},
+      {NotificationGroup::Mdb, RTNLGRP_MDB}};
+  for (const auto& [group, rtnl] : kGroups)
+    if (group == g) return rtnl;
   throw Error::invalidArgument("subscribe", "unknown notification group");
 }
 

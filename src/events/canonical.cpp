@@ -12,6 +12,7 @@
 #include <span>
 
 #include "core/message.hpp"
+#include "rtnl/route_codec.hpp"
 
 namespace fastlink::events {
 namespace {
@@ -37,6 +38,16 @@ void forEachAttr(const nlmsghdr* m, std::size_t familyHeader, Visit&& visit) {
           std::span<const uint8_t>(base + off, aligned <= end - off ? aligned : length));
     off += aligned;
   }
+}
+
+// The family header of `m` (a copy: stored messages need not be aligned for it), std::nullopt
+// when the message is too short to hold one.
+template <class Header>
+std::optional<Header> familyHeader(const nlmsghdr* m) {
+  if (m->nlmsg_len < NLMSG_LENGTH(sizeof(Header))) return std::nullopt;
+  Header h;
+  std::memcpy(&h, NLMSG_DATA(m), sizeof h);
+  return h;
 }
 
 void putU32be(std::string& s, uint32_t v) {
@@ -185,10 +196,9 @@ void neighKeyInto(const nlmsghdr* m, const ndmsg& ndm, std::string& key) {
 }
 
 void link(const nlmsghdr* m, Canonical& c) {
-  if (m->nlmsg_len < NLMSG_LENGTH(sizeof(ifinfomsg))) return;
-  ifinfomsg ifi;
-  std::memcpy(&ifi, NLMSG_DATA(m), sizeof ifi);
-  if (ifi.ifi_family != AF_UNSPEC) return;  // bridge / IPv6 per-device parts
+  const std::optional<ifinfomsg> header = familyHeader<ifinfomsg>(m);
+  if (!header || header->ifi_family != AF_UNSPEC) return;  // bridge / IPv6 per-device parts
+  const ifinfomsg& ifi = *header;
   c.valid = true;
   c.kind = ObjectKind::Link;
   c.deleted = m->nlmsg_type == RTM_DELLINK;
@@ -211,10 +221,9 @@ void link(const nlmsghdr* m, Canonical& c) {
 }
 
 void address(const nlmsghdr* m, Canonical& c) {
-  if (m->nlmsg_len < NLMSG_LENGTH(sizeof(ifaddrmsg))) return;
-  ifaddrmsg ifa;
-  std::memcpy(&ifa, NLMSG_DATA(m), sizeof ifa);
-  if (!isIp(ifa.ifa_family)) return;
+  const std::optional<ifaddrmsg> header = familyHeader<ifaddrmsg>(m);
+  if (!header || !isIp(header->ifa_family)) return;
+  const ifaddrmsg& ifa = *header;
   c.valid = true;
   c.kind = ObjectKind::Address;
   c.deleted = m->nlmsg_type == RTM_DELADDR;
@@ -227,22 +236,13 @@ void address(const nlmsghdr* m, Canonical& c) {
   c.message = rebuild(m, RTM_NEWADDR, sizeof ifa, [](uint16_t t) { return t == IFA_CACHEINFO; }, [](char*) {});
 }
 
-// Calls visit(path, offset) for each rtnexthop of RTA_MULTIPATH (stops at a malformed one).
-template <class Visit>
-void forEachPath(std::span<const uint8_t> multipath, Visit&& visit) {
-  for (std::size_t at = 0; at + sizeof(rtnexthop) <= multipath.size();) {
-    rtnexthop path;
-    std::memcpy(&path, multipath.data() + at, sizeof path);
-    if (path.rtnh_len < sizeof path) return;
-    visit(path, at);
-    at += RTNH_ALIGN(path.rtnh_len);
-  }
-}
-
-// RTA_MULTIPATH's bytes with every rtnh_flags byte zeroed, to `out`.
+// RTA_MULTIPATH's bytes with every rtnh_flags byte zeroed, to `out` (the records up to a malformed
+// one, as rtnl::forEachNexthop walks them; each record's attributes follow its rtnexthop).
 void writePathsWithoutFlags(uint8_t* out, std::span<const uint8_t> multipath) {
   std::memcpy(out, multipath.data(), multipath.size());
-  forEachPath(multipath, [&](const rtnexthop&, std::size_t at) { out[at + offsetof(rtnexthop, rtnh_flags)] = 0; });
+  rtnl::forEachNexthop(multipath, [&](const rtnexthop&, std::span<const uint8_t> attrs) {
+    out[attrs.data() - multipath.data() - sizeof(rtnexthop) + offsetof(rtnexthop, rtnh_flags)] = 0;
+  });
 }
 
 // A route's key into `out` (routeKeySize bytes); returns its size. Its first 12 + 2 * Width
@@ -305,7 +305,9 @@ void route(const nlmsghdr* m, bool lazily, Canonical& c) {
   // The routes the kernel makes for an address (proto kernel) go with it announced; only the
   // others' preferred source is of interest (their removal is silent on older kernels).
   c.ipv4Address = r.followedSource();
-  forEachPath(r.multipath, [&](const rtnexthop& path, std::size_t) { c.pathDevices.push_back(static_cast<uint32_t>(path.rtnh_ifindex)); });
+  rtnl::forEachNexthop(r.multipath, [&](const rtnexthop& path, std::span<const uint8_t>) {
+    c.pathDevices.push_back(static_cast<uint32_t>(path.rtnh_ifindex));
+  });
   c.table = r.table;
   c.family = r.header.rtm_family;
   c.routeType = r.header.rtm_type;
@@ -315,11 +317,10 @@ void route(const nlmsghdr* m, bool lazily, Canonical& c) {
 }
 
 void neighbour(const nlmsghdr* m, Canonical& c) {
-  if (m->nlmsg_len < NLMSG_LENGTH(sizeof(ndmsg))) return;
-  ndmsg ndm;
-  std::memcpy(&ndm, NLMSG_DATA(m), sizeof ndm);
+  const std::optional<ndmsg> header = familyHeader<ndmsg>(m);
   // fdb entries (AF_BRIDGE) and proxy entries are other tables, not in a plain dump.
-  if (!isIp(ndm.ndm_family) || (ndm.ndm_flags & NTF_PROXY)) return;
+  if (!header || !isIp(header->ndm_family) || (header->ndm_flags & NTF_PROXY)) return;
+  const ndmsg& ndm = *header;
   // NOARP entries (multicast and broadcast mappings) are created by the kernel without a
   // notification (only their deletion is announced): they cannot be followed, so they are not
   // mirrored (`ip neigh show` hides them too).
@@ -333,10 +334,6 @@ void neighbour(const nlmsghdr* m, Canonical& c) {
   c.message = rebuild(m, RTM_NEWNEIGH, sizeof ndm, [](uint16_t t) { return t == NDA_CACHEINFO || t == NDA_PROBES; },
                       [](char*) {});
 }
-
-}  // namespace
-
-namespace {
 
 // `c` as a fresh Canonical, its strings' and vector's memory kept for the next message (field by
 // field: assigning Canonical{} and moving the strings back cost a tenth of a sync's own time).
@@ -406,29 +403,17 @@ void storedKey(const nlmsghdr* m, std::string& key) {
   key.clear();
   switch (m->nlmsg_type) {
     case RTM_NEWLINK:
-      if (m->nlmsg_len >= NLMSG_LENGTH(sizeof(ifinfomsg))) {
-        ifinfomsg ifi;
-        std::memcpy(&ifi, NLMSG_DATA(m), sizeof ifi);
-        linkKeyInto(static_cast<uint32_t>(ifi.ifi_index), key);
-      }
+      if (const auto ifi = familyHeader<ifinfomsg>(m)) linkKeyInto(static_cast<uint32_t>(ifi->ifi_index), key);
       return;
     case RTM_NEWADDR:
-      if (m->nlmsg_len >= NLMSG_LENGTH(sizeof(ifaddrmsg))) {
-        ifaddrmsg ifa;
-        std::memcpy(&ifa, NLMSG_DATA(m), sizeof ifa);
-        addressKeyInto(ifa, readAddress(m, ifa), key);
-      }
+      if (const auto ifa = familyHeader<ifaddrmsg>(m)) addressKeyInto(*ifa, readAddress(m, *ifa), key);
       return;
     case RTM_NEWROUTE: {
       if (const std::optional<RouteMessage> r = readRouteMessage(m)) routeKey(*r, key);
       return;
     }
     case RTM_NEWNEIGH:
-      if (m->nlmsg_len >= NLMSG_LENGTH(sizeof(ndmsg))) {
-        ndmsg ndm;
-        std::memcpy(&ndm, NLMSG_DATA(m), sizeof ndm);
-        neighKeyInto(m, ndm, key);
-      }
+      if (const auto ndm = familyHeader<ndmsg>(m)) neighKeyInto(m, *ndm, key);
       return;
     default: return;
   }
@@ -488,10 +473,8 @@ bool setLinkdown(std::span<char> message, bool linkdown) {
 }
 
 uint32_t linkFlags(const nlmsghdr* m) {
-  if (m->nlmsg_len < NLMSG_LENGTH(sizeof(ifinfomsg))) return 0;
-  ifinfomsg ifi;
-  std::memcpy(&ifi, NLMSG_DATA(m), sizeof ifi);
-  return ifi.ifi_flags;
+  const std::optional<ifinfomsg> ifi = familyHeader<ifinfomsg>(m);
+  return ifi ? ifi->ifi_flags : 0;
 }
 
 std::string linkKey(uint32_t ifindex) {
@@ -525,41 +508,28 @@ std::string neighKey(uint32_t ifindex, const IpAddress& dst) {
   return s;
 }
 
+namespace {
+
+template <class Header>
+std::vector<uint8_t> dumpOf(uint16_t type, uint32_t extMask = 0) {
+  core::MessageWriter w(type, 0);
+  w.putHeader<Header>();
+  if (extMask) w.putU32(IFLA_EXT_MASK, extMask);
+  auto b = w.bytes();
+  return {b.begin(), b.end()};
+}
+
+}  // namespace
+
 std::vector<uint8_t> dumpRequest(ObjectKind kind) {
-  std::vector<uint8_t> out;
-  auto finish = [&](core::MessageWriter& w) {
-    auto b = w.bytes();
-    out.assign(b.begin(), b.end());
-  };
   switch (kind) {
-    case ObjectKind::Link: {
-      core::MessageWriter w(RTM_GETLINK, 0);
-      w.putHeader<ifinfomsg>();
-      w.putU32(IFLA_EXT_MASK, RTEXT_FILTER_SKIP_STATS);  // counters are not kept: do not fetch them
-      finish(w);
-      break;
-    }
-    case ObjectKind::Address: {
-      core::MessageWriter w(RTM_GETADDR, 0);
-      w.putHeader<ifaddrmsg>();
-      finish(w);
-      break;
-    }
-    case ObjectKind::Route: {
-      core::MessageWriter w(RTM_GETROUTE, 0);
-      w.putHeader<rtmsg>();
-      finish(w);
-      break;
-    }
-    case ObjectKind::Neighbour: {
-      core::MessageWriter w(RTM_GETNEIGH, 0);
-      w.putHeader<ndmsg>();
-      finish(w);
-      break;
-    }
-    default: break;
+    // Counters are not kept: do not fetch them.
+    case ObjectKind::Link: return dumpOf<ifinfomsg>(RTM_GETLINK, RTEXT_FILTER_SKIP_STATS);
+    case ObjectKind::Address: return dumpOf<ifaddrmsg>(RTM_GETADDR);
+    case ObjectKind::Route: return dumpOf<rtmsg>(RTM_GETROUTE);
+    case ObjectKind::Neighbour: return dumpOf<ndmsg>(RTM_GETNEIGH);
+    default: return {};
   }
-  return out;
 }
 
 }  // namespace fastlink::events

@@ -7,6 +7,7 @@
 #include <sys/socket.h>
 
 #include <algorithm>
+#include <utility>
 
 #include "fastlink/error.hpp"
 #include "fastlink/netlink.hpp"
@@ -49,22 +50,47 @@ T& objectAs(Event& e) {
   return e.object.emplace<T>();
 }
 
+bool anyFamily(uint8_t) { return true; }
+bool isUnspec(uint8_t family) { return family == AF_UNSPEC; }
+bool isBridge(uint8_t family) { return family == AF_BRIDGE; }
+
+// The notifications that are events: the RTM_NEW* type (its RTM_DEL* is the next one), the
+// families that make it one kind of object, and its decoder into the event's object.
+struct EventRow {
+  uint16_t newType;
+  ObjectKind kind;
+  bool (*takes)(uint8_t family);
+  void (*decode)(const nlmsghdr* m, Event& e);
+};
+
+constexpr EventRow kEventRows[] = {
+    // Bridge ports (AF_BRIDGE) and IPv6 (AF_INET6) announce their own per-device parts with the
+    // same types; only AF_UNSPEC describes the link itself.
+    {RTM_NEWLINK, ObjectKind::Link, isUnspec, [](const nlmsghdr* m, Event& e) { e.object = rtnl::decodeLink(m, false); }},
+    {RTM_NEWADDR, ObjectKind::Address, isIp, [](const nlmsghdr* m, Event& e) { e.object = rtnl::decodeAddr(m); }},
+    // Other route families are multicast routing (RTNL_FAMILY_IPMR) and MPLS.
+    {RTM_NEWROUTE, ObjectKind::Route, isIp, [](const nlmsghdr* m, Event& e) { rtnl::decodeRoute(m, objectAs<RouteInfo>(e)); }},
+    {RTM_NEWNEIGH, ObjectKind::Fdb, isBridge, [](const nlmsghdr* m, Event& e) { e.object = rtnl::decodeFdb(m); }},
+    {RTM_NEWNEIGH, ObjectKind::Neighbour, isIp, [](const nlmsghdr* m, Event& e) { e.object = rtnl::decodeNeigh(m); }},
+    {RTM_NEWRULE, ObjectKind::Rule, isIp, [](const nlmsghdr* m, Event& e) { e.object = rtnl::decodeRule(m); }},
+    {RTM_NEWNEXTHOP, ObjectKind::Nexthop, anyFamily, [](const nlmsghdr* m, Event& e) { e.object = rtnl::decodeNexthop(m); }},
+    {RTM_NEWQDISC, ObjectKind::Qdisc, anyFamily, [](const nlmsghdr* m, Event& e) { rtnl::decodeQdisc(m, objectAs<QdiscInfo>(e)); }},
+    {RTM_NEWTCLASS, ObjectKind::Class, anyFamily, [](const nlmsghdr* m, Event& e) { rtnl::decodeClass(m, objectAs<ClassInfo>(e)); }},
+    {RTM_NEWTFILTER, ObjectKind::Filter, anyFamily,
+     [](const nlmsghdr* m, Event& e) { rtnl::decodeFilter(m, objectAs<TcFilterInfo>(e)); }},
+    {RTM_NEWCHAIN, ObjectKind::Chain, anyFamily, [](const nlmsghdr* m, Event& e) { rtnl::decodeFilter(m, objectAs<TcFilterInfo>(e)); }},
+};
+
 }  // namespace
 
 std::string_view objectKindName(ObjectKind kind) {
-  switch (kind) {
-    case ObjectKind::Link: return "link";
-    case ObjectKind::Address: return "address";
-    case ObjectKind::Route: return "route";
-    case ObjectKind::Neighbour: return "neigh";
-    case ObjectKind::Rule: return "rule";
-    case ObjectKind::Nexthop: return "nexthop";
-    case ObjectKind::Fdb: return "fdb";
-    case ObjectKind::Qdisc: return "qdisc";
-    case ObjectKind::Class: return "class";
-    case ObjectKind::Filter: return "filter";
-    case ObjectKind::Chain: return "chain";
-  }
+  static constexpr std::pair<ObjectKind, std::string_view> kNames[] = {
+      {ObjectKind::Link, "link"},   {ObjectKind::Address, "address"}, {ObjectKind::Route, "route"},
+      {ObjectKind::Neighbour, "neigh"}, {ObjectKind::Rule, "rule"},   {ObjectKind::Nexthop, "nexthop"},
+      {ObjectKind::Fdb, "fdb"},     {ObjectKind::Qdisc, "qdisc"},     {ObjectKind::Class, "class"},
+      {ObjectKind::Filter, "filter"}, {ObjectKind::Chain, "chain"}};
+  for (const auto& [k, name] : kNames)
+    if (k == kind) return name;
   return "?";
 }
 
@@ -80,80 +106,15 @@ std::string_view eventActionName(EventAction action) {
 bool decodeEvent(const Notification& notification, Event& out) {
   if (notification.bytes.size() < NLMSG_HDRLEN) return false;
   const auto* m = reinterpret_cast<const nlmsghdr*>(notification.bytes.data());
-  const uint16_t type = m->nlmsg_type;
   const uint8_t family = familyOf(m);
-  const EventAction action = (type == RTM_DELLINK || type == RTM_DELADDR || type == RTM_DELROUTE ||
-                              type == RTM_DELNEIGH || type == RTM_DELRULE || type == RTM_DELNEXTHOP ||
-                              type == RTM_DELQDISC || type == RTM_DELTCLASS || type == RTM_DELTFILTER ||
-                              type == RTM_DELCHAIN)
-                                 ? EventAction::Deleted
-                                 : EventAction::New;
-  auto start = [&](ObjectKind kind) { setHeader(out, action, kind, m, notification); };
-  switch (type) {
-    case RTM_NEWLINK:
-    case RTM_DELLINK:
-      // Bridge ports (AF_BRIDGE) and IPv6 (AF_INET6) announce their own per-device parts with
-      // the same types; only AF_UNSPEC describes the link itself.
-      if (family != AF_UNSPEC) return false;
-      start(ObjectKind::Link);
-      out.object = rtnl::decodeLink(m, false);
-      return true;
-    case RTM_NEWADDR:
-    case RTM_DELADDR:
-      if (!isIp(family)) return false;
-      start(ObjectKind::Address);
-      out.object = rtnl::decodeAddr(m);
-      return true;
-    case RTM_NEWROUTE:
-    case RTM_DELROUTE:
-      if (!isIp(family)) return false;  // multicast routing (RTNL_FAMILY_IPMR), MPLS
-      start(ObjectKind::Route);
-      rtnl::decodeRoute(m, objectAs<RouteInfo>(out));
-      return true;
-    case RTM_NEWNEIGH:
-    case RTM_DELNEIGH:
-      if (family == AF_BRIDGE) {
-        start(ObjectKind::Fdb);
-        out.object = rtnl::decodeFdb(m);
-        return true;
-      }
-      if (!isIp(family)) return false;
-      start(ObjectKind::Neighbour);
-      out.object = rtnl::decodeNeigh(m);
-      return true;
-    case RTM_NEWRULE:
-    case RTM_DELRULE:
-      if (!isIp(family)) return false;
-      start(ObjectKind::Rule);
-      out.object = rtnl::decodeRule(m);
-      return true;
-    case RTM_NEWNEXTHOP:
-    case RTM_DELNEXTHOP:
-      start(ObjectKind::Nexthop);
-      out.object = rtnl::decodeNexthop(m);
-      return true;
-    case RTM_NEWQDISC:
-    case RTM_DELQDISC:
-      start(ObjectKind::Qdisc);
-      rtnl::decodeQdisc(m, objectAs<QdiscInfo>(out));
-      return true;
-    case RTM_NEWTCLASS:
-    case RTM_DELTCLASS:
-      start(ObjectKind::Class);
-      rtnl::decodeClass(m, objectAs<ClassInfo>(out));
-      return true;
-    case RTM_NEWTFILTER:
-    case RTM_DELTFILTER:
-      start(ObjectKind::Filter);
-      rtnl::decodeFilter(m, objectAs<TcFilterInfo>(out));
-      return true;
-    case RTM_NEWCHAIN:
-    case RTM_DELCHAIN:
-      start(ObjectKind::Chain);
-      rtnl::decodeFilter(m, objectAs<TcFilterInfo>(out));
-      return true;
-    default: return false;
+  for (const EventRow& row : kEventRows) {
+    // Every RTM_DEL* is its RTM_NEW* + 1.
+    if ((m->nlmsg_type & ~1) != row.newType || !row.takes(family)) continue;
+    setHeader(out, m->nlmsg_type == row.newType ? EventAction::New : EventAction::Deleted, row.kind, m, notification);
+    row.decode(m, out);
+    return true;
   }
+  return false;
 }
 
 std::optional<Event> decodeEvent(const Notification& notification) {

@@ -43,14 +43,9 @@ namespace {
 constexpr std::array<ObjectKind, 4> kMirrorable{ObjectKind::Link, ObjectKind::Address, ObjectKind::Route,
                                                 ObjectKind::Neighbour};
 
+// A kind's table: its place in kMirrorable (4 for a kind never mirrored).
 std::size_t slot(ObjectKind kind) {
-  switch (kind) {
-    case ObjectKind::Link: return 0;
-    case ObjectKind::Address: return 1;
-    case ObjectKind::Route: return 2;
-    case ObjectKind::Neighbour: return 3;
-    default: return 4;
-  }
+  return static_cast<std::size_t>(std::find(kMirrorable.begin(), kMirrorable.end(), kind) - kMirrorable.begin());
 }
 
 // The mirror reads through the Netlink's raw API (its rtnetlink socket) and decodes messages
@@ -133,26 +128,17 @@ struct StateMirror::State {
   State(Netlink& nl, const MirrorOptions& o) : netlink(&nl), options(o), subscription(nl.subscribe({}, o.subscription)) {}
 
   bool mirrors(ObjectKind k) const {
-    switch (k) {
-      case ObjectKind::Link: return options.links;
-      case ObjectKind::Address: return options.addresses;
-      case ObjectKind::Route: return options.routes;
-      case ObjectKind::Neighbour: return options.neighbours;
-      default: return false;
-    }
+    const bool mirrored[] = {options.links, options.addresses, options.routes, options.neighbours, false};
+    return mirrored[slot(k)];
   }
 
   void report(const EventHandler& onChange, EventAction action, ObjectKind kind, const Entry& entry,
               std::size_t& reported) {
     ++reported;
-    if (!onChange) return;
-    Event e;
+    Event e;  // the stored form's header is normalised: no flags, an RTM_NEW* type
+    if (!onChange || !decodeEvent(Notification{bytesOf(entry), std::nullopt}, e)) return;
     e.action = action;
     e.kind = kind;
-    Notification n{bytesOf(entry), std::nullopt};
-    std::optional<Event> decoded = decodeEvent(n);
-    if (!decoded) return;
-    e.object = std::move(decoded->object);
     onChange(e);
   }
 

@@ -18,16 +18,8 @@ namespace {
 // an object's bytes are poisoned again when released, a chunk's when it is emptied. So an object
 // read after its release (a stale pointer in a device's list, a view kept past an erase or a
 // compaction) is reported where it is read. No-ops without AddressSanitizer.
-void poison([[maybe_unused]] const void* p, [[maybe_unused]] std::size_t n) {
-#ifdef FASTLINK_ASAN
-  __asan_poison_memory_region(p, n);
-#endif
-}
-void unpoison([[maybe_unused]] const void* p, [[maybe_unused]] std::size_t n) {
-#ifdef FASTLINK_ASAN
-  __asan_unpoison_memory_region(p, n);
-#endif
-}
+using core::poison;
+using core::unpoison;
 
 std::size_t roundUp(std::size_t n, std::size_t to) { return (n + to - 1) / to * to; }
 

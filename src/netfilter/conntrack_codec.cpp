@@ -132,8 +132,8 @@ std::vector<uint8_t> getLabels(std::span<const uint8_t> b, const FieldContext&) 
 /// An entry's attributes in the order requests carry them (a request is this table over the
 /// members its verb sends), then those the kernel only reports.
 constexpr FieldTable kEntry({
-    core::valueNestField<CTA_TUPLE_ORIG, &Entry::orig, kTuple>(),
-    core::valueNestField<CTA_TUPLE_REPLY, &Entry::reply, kTuple>(),
+    core::nestField<CTA_TUPLE_ORIG, &Entry::orig, kTuple>(),
+    core::nestField<CTA_TUPLE_REPLY, &Entry::reply, kTuple>(),
     core::field<CTA_ZONE, &Entry::zone, Wire::Be16>(),
     core::bigEndianField<CTA_ID, &Entry::id>(),
     core::bigEndianField<CTA_TIMEOUT, &Entry::timeout>(),

@@ -145,9 +145,9 @@ std::optional<IpAddress> viewAddress(const detail::AttrIndex<AddrView::kIndexedT
   return rtnl::readAddress(a, context.addressWidth, context.what);
 }
 
-std::optional<ifa_cacheinfo> viewCacheinfo(const detail::AttrIndex<AddrView::kIndexedTypes>& attrs) {
+std::optional<uint32_t> cacheinfoField(const detail::AttrIndex<AddrView::kIndexedTypes>& attrs, uint32_t ifa_cacheinfo::*field) {
   const auto* a = reinterpret_cast<const nlattr*>(attrs.find(IFA_CACHEINFO));
-  return a ? std::optional(rtnl::readStruct<ifa_cacheinfo>(a)) : std::nullopt;
+  return a ? std::optional<uint32_t>(rtnl::readStruct<ifa_cacheinfo>(a).*field) : std::nullopt;
 }
 }  // namespace
 
@@ -176,15 +176,8 @@ std::optional<std::string_view> AddrView::label() const { return read<&AddrInfo:
 std::optional<uint32_t> AddrView::metric() const { return read<&AddrInfo::metric>(); }
 std::optional<IpAddress> AddrView::anycast() const { return read<&AddrInfo::anycast>(); }
 
-std::optional<uint32_t> AddrView::validLifetime() const {
-  auto ci = viewCacheinfo(attrs_);
-  return ci ? std::optional<uint32_t>(ci->ifa_valid) : std::nullopt;
-}
-
-std::optional<uint32_t> AddrView::preferredLifetime() const {
-  auto ci = viewCacheinfo(attrs_);
-  return ci ? std::optional<uint32_t>(ci->ifa_prefered) : std::nullopt;
-}
+std::optional<uint32_t> AddrView::validLifetime() const { return cacheinfoField(attrs_, &ifa_cacheinfo::ifa_valid); }
+std::optional<uint32_t> AddrView::preferredLifetime() const { return cacheinfoField(attrs_, &ifa_cacheinfo::ifa_prefered); }
 
 AddrInfo AddrView::toInfo() const { return rtnl::decodeAddr(reinterpret_cast<const nlmsghdr*>(message().data())); }
 
@@ -232,12 +225,7 @@ void AddrApi::replace(const AddrInfo& addr) { rtnl::apply<Traits>(engine_, check
 void AddrApi::del(const AddrInfo& addr) { rtnl::apply<Traits>(engine_, checkLabel(addr), AddrRequests::del); }
 
 FASTLINK_RTNL_LIST_API(AddrApi, Traits)
-FASTLINK_RTNL_VIEW_API(AddrApi, Traits)
-
-void forEachAddr(Netlink& netlink, const AddrFilter& filter, const std::function<void(const AddrView&)>& each,
-                 const std::function<void()>& restart) {
-  netlink.addresses().forEach(filter, each, restart);
-}
+FASTLINK_RTNL_VIEW_API(AddrApi, Traits, forEachAddr, addresses)
 
 std::size_t AddrApi::flush(const AddrFilter& filter) {
   auto key = [](const AddrInfo& a) {

@@ -55,5 +55,4 @@ void keepUnknown(const core::AttrTable& table, const std::vector<uint16_t>& know
   }
 }
 
-
 }  // namespace fastlink::rtnl

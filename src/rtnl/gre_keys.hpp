@@ -22,32 +22,21 @@ inline uint16_t flags(const std::optional<uint32_t>& key, const std::optional<bo
 }
 
 // The rows write the flags and keys; decoding them is `KeyReader`'s (see the file comment).
-template <class Info>
-void putIflags(core::MessageWriter& w, const AttrField<Info>&, const Info& g) {
-  if (g.ikey || g.icsum || g.iseq) w.putBe16(IFLA_GRE_IFLAGS, flags(g.ikey, g.icsum, g.iseq));
-}
-template <class Info>
-void putOflags(core::MessageWriter& w, const AttrField<Info>&, const Info& g) {
-  if (g.okey || g.ocsum || g.oseq) w.putBe16(IFLA_GRE_OFLAGS, flags(g.okey, g.ocsum, g.oseq));
-}
-template <class Info>
-void putIkey(core::MessageWriter& w, const AttrField<Info>&, const Info& g) {
-  if (g.ikey) w.putU32(IFLA_GRE_IKEY, htonl(*g.ikey));
-}
-template <class Info>
-void putOkey(core::MessageWriter& w, const AttrField<Info>&, const Info& g) {
-  if (g.okey) w.putU32(IFLA_GRE_OKEY, htonl(*g.okey));
+/// A direction's flags: written when it has a key, checksums or sequence numbers.
+template <class Info, uint16_t kType, auto kKey, auto kCsum, auto kSeq>
+void putFlags(core::MessageWriter& w, const AttrField<Info>&, const Info& g) {
+  if (g.*kKey || g.*kCsum || g.*kSeq) w.putBe16(kType, flags(g.*kKey, g.*kCsum, g.*kSeq));
 }
 
-/// The four rows, in iproute2's order (after IFLA_GRE_LINK).
+/// The four rows, in iproute2's order (after IFLA_GRE_LINK); a key is written as be32Field writes.
 template <class Info>
-constexpr AttrField<Info> kIflagsRow{IFLA_GRE_IFLAGS, putIflags<Info>};
+constexpr AttrField<Info> kIflagsRow{IFLA_GRE_IFLAGS, putFlags<Info, IFLA_GRE_IFLAGS, &Info::ikey, &Info::icsum, &Info::iseq>};
 template <class Info>
-constexpr AttrField<Info> kOflagsRow{IFLA_GRE_OFLAGS, putOflags<Info>};
+constexpr AttrField<Info> kOflagsRow{IFLA_GRE_OFLAGS, putFlags<Info, IFLA_GRE_OFLAGS, &Info::okey, &Info::ocsum, &Info::oseq>};
 template <class Info>
-constexpr AttrField<Info> kIkeyRow{IFLA_GRE_IKEY, putIkey<Info>};
+constexpr AttrField<Info> kIkeyRow{IFLA_GRE_IKEY, be32Field<IFLA_GRE_IKEY, &Info::ikey>().put};
 template <class Info>
-constexpr AttrField<Info> kOkeyRow{IFLA_GRE_OKEY, putOkey<Info>};
+constexpr AttrField<Info> kOkeyRow{IFLA_GRE_OKEY, be32Field<IFLA_GRE_OKEY, &Info::okey>().put};
 
 /// Collects the flags and keys while the table decodes the rest (its `other` hook), then sets
 /// them on the options.

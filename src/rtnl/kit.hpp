@@ -141,42 +141,25 @@ bool isT(const nlmsghdr* m) {
   return m->nlmsg_type == T::kNew && hasFamily(m, T::kFamilies);
 }
 
-/// The dump's messages of T's type and families, each to `onMessage(m, indexes)` (the loop over
-/// a datagram is this template's own code, so onMessage is inlined into it rather than reached
-/// through a std::function per message), and `afterRun()` after each datagram's messages.
-template <class T, class OnMessage, class AfterRun>
-void dumpMessages(core::Engine& engine, const typename T::Filter& filter, OnMessage&& onMessage,
-                  const std::function<void()>& restart, AfterRun&& afterRun) {
-  dumpRuns<T>(
-      engine, filter,
-      [&](std::span<const nlmsghdr* const> messages, const Indexes& ix) {
-        for (const nlmsghdr* m : messages)
-          if (isT<T>(m)) onMessage(m, ix);
-        afterRun();
-      },
-      restart);
-}
-
-template <class T, class OnMessage>
-void dumpMessages(core::Engine& engine, const typename T::Filter& filter, OnMessage&& onMessage,
-                  const std::function<void()>& restart) {
-  dumpMessages<T>(engine, filter, onMessage, restart, [] {});
-}
-
 /// The one dump loop: decodes every message of T's type and families into one reused Info, and
-/// hands those T::matches accepts to `sink` (as Info&, which it may move from).
+/// hands those T::matches accepts to `sink` (as Info&, which it may move from). The loop over a
+/// datagram is this template's own code, so the decoder and the sink are inlined into it rather
+/// than reached through a std::function per message.
 template <class T, class Sink>
 void dump(core::Engine& engine, const typename T::Filter& filter, Sink&& sink, const std::function<void()>& restart) {
   typename T::Info slot;
-  dumpMessages<T>(
+  dumpRuns<T>(
       engine, filter,
-      [&](const nlmsghdr* m, const Indexes& ix) {
-        if constexpr (requires { T::decodeMany(m); }) {
-          for (auto& one : T::decodeMany(m))
-            if (T::matches(one, filter, ix)) sink(one);
-        } else {
-          T::decode(m, slot, filter);
-          if (T::matches(slot, filter, ix)) sink(slot);
+      [&](std::span<const nlmsghdr* const> messages, const Indexes& ix) {
+        for (const nlmsghdr* m : messages) {
+          if (!isT<T>(m)) continue;
+          if constexpr (requires { T::decodeMany(m); }) {
+            for (auto& one : T::decodeMany(m))
+              if (T::matches(one, filter, ix)) sink(one);
+          } else {
+            T::decode(m, slot, filter);
+            if (T::matches(slot, filter, ix)) sink(slot);
+          }
         }
       },
       restart);
@@ -275,8 +258,9 @@ auto find(std::errc missing, Get&& get) -> std::optional<decltype(get())> {
   }                                                                                                    \
   std::vector<T::Info> Api::list(const T::Filter& filter) { return rtnl::list<T>(engine_, filter); }
 
-/// Defines Api::forEach over views (T::View, valid during the call only) over the kit.
-#define FASTLINK_RTNL_VIEW_API(Api, T)                                                                  \
+/// Defines Api::forEach over views (T::View, valid during the call only) over the kit, and the
+/// free function `Free` (forEachAddr) doing the same on `netlink.accessor()`.
+#define FASTLINK_RTNL_VIEW_API(Api, T, Free, accessor)                                                  \
   void Api::forEach(const T::Filter& filter, const std::function<void(const T::View&)>& each,          \
                     const std::function<void()>& restart) {                                            \
     auto run = detail::viewRun<T::View>(filter, each);                                                  \
@@ -287,4 +271,8 @@ auto find(std::errc missing, Get&& get) -> std::optional<decltype(get())> {
   }                                                                                                     \
   bool T::View::matches(const T::View& view, const T::Filter& filter, const detail::DumpIndexes& indexes) { \
     return T::matchesView(view, filter, indexes);                                                       \
+  }                                                                                                     \
+  void Free(Netlink& netlink, const T::Filter& filter, const std::function<void(const T::View&)>& each,  \
+            const std::function<void()>& restart) {                                                     \
+    netlink.accessor().forEach(filter, each, restart);                                                  \
   }

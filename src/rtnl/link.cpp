@@ -212,7 +212,7 @@ std::vector<LinkInfo> LinkApi::list(const LinkFilter& filter) {
   return links;
 }
 
-FASTLINK_RTNL_VIEW_API(LinkApi, Traits)
+FASTLINK_RTNL_VIEW_API(LinkApi, Traits, forEachLink, links)
 
 // Like every API's accessor, defined beside the API it hands out (the factory names no object).
 LinkApi& Netlink::links() {
@@ -224,11 +224,6 @@ void rtnl::forEachLinkView(core::Engine& engine, const LinkFilter& filter, const
                            const std::function<void()>& restart) {
   auto run = detail::viewRun<LinkView>(filter, each);
   rtnl::forEachViewRun<Traits>(engine, filter, detail::RunSink(run), restart);
-}
-
-void forEachLink(Netlink& netlink, const LinkFilter& filter, const std::function<void(const LinkView&)>& each,
-                 const std::function<void()>& restart) {
-  netlink.links().forEach(filter, each, restart);
 }
 
 }  // namespace fastlink

@@ -5,8 +5,6 @@
 #include <linux/if_link.h>
 #include <linux/rtnetlink.h>
 
-#include <cstring>
-
 #include "rtnl/link_fields.hpp"
 #include "rtnl/link_xdp.hpp"
 
@@ -18,7 +16,6 @@ constexpr uint32_t kMinMtu = 68;
 constexpr uint32_t kMaxMtu = 65536;
 
 Error invalid(const std::string& why) { return Error::invalidArgument("link", why); }
-
 
 // Kind options need the kind: infer it from the single options struct given, else insist.
 std::optional<std::string> effectiveKind(const LinkInfo& link) {
@@ -134,12 +131,8 @@ const nlattr* lastAttr(std::span<const uint8_t> payload, uint16_t type) {
   return found;
 }
 
-std::span<const uint8_t> nestPayload(const nlattr* nest) { return core::readBytes(nest); }
-
 LinkStats decodeStats(const nlattr* a) {
-  rtnl_link_stats64 k{};
-  auto bytes = core::readBytes(a);
-  std::memcpy(&k, bytes.data(), std::min(bytes.size(), sizeof k));  // older kernels send less
+  auto k = readStruct<rtnl_link_stats64>(a);  // older kernels send less
   LinkStats s;
   s.rxPackets = k.rx_packets, s.txPackets = k.tx_packets, s.rxBytes = k.rx_bytes, s.txBytes = k.tx_bytes;
   s.rxErrors = k.rx_errors, s.txErrors = k.tx_errors, s.rxDropped = k.rx_dropped, s.txDropped = k.tx_dropped;
@@ -154,15 +147,15 @@ LinkStats decodeStats(const nlattr* a) {
 }
 
 std::optional<std::string> linkInfoString(const nlattr* linkinfo, uint16_t type) {
-  const nlattr* a = lastAttr(nestPayload(linkinfo), type);
+  const nlattr* a = lastAttr(core::nestPayload(linkinfo), type);
   return a ? std::optional(core::readString(a)) : std::nullopt;
 }
 
 /// IFLA_AF_SPEC -> AF_INET6 -> IFLA_INET6_ADDR_GEN_MODE (the rest of the nest stays raw).
 std::optional<Ipv6AddrGenMode> addrGenModeOf(const nlattr* afSpec) {
-  const nlattr* inet6 = lastAttr(nestPayload(afSpec), AF_INET6);
+  const nlattr* inet6 = lastAttr(core::nestPayload(afSpec), AF_INET6);
   if (!inet6) return std::nullopt;
-  const nlattr* mode = lastAttr(nestPayload(inet6), IFLA_INET6_ADDR_GEN_MODE);
+  const nlattr* mode = lastAttr(core::nestPayload(inet6), IFLA_INET6_ADDR_GEN_MODE);
   if (!mode || core::readBytes(mode).size() != 1) return std::nullopt;
   return static_cast<Ipv6AddrGenMode>(core::readU8(mode));
 }
@@ -200,13 +193,12 @@ void decodeLinkInfoNest(const nlattr* nest, LinkInfo& link) {
 }
 
 LinkInfo decodeLink(const nlmsghdr* message, bool withStats) {
-  const auto* ifi = core::messageHeader<ifinfomsg>(message);
-  if (!ifi) throw Error(make_error_code(Errc::malformed_reply), "decode link", "short link message");
+  const auto& ifi = headerOf<ifinfomsg>(message, "link");
   LinkInfo link;
-  link.index = static_cast<uint32_t>(ifi->ifi_index);
-  link.flags = ifi->ifi_flags;
-  link.type = ifi->ifi_type;
-  link.admin = (ifi->ifi_flags & IFF_UP) != 0;
+  link.index = static_cast<uint32_t>(ifi.ifi_index);
+  link.flags = ifi.ifi_flags;
+  link.type = ifi.ifi_type;
+  link.admin = (ifi.ifi_flags & IFF_UP) != 0;
   // Most of a dumped link's bytes are attributes fastlink keeps raw: one allocation, not one
   // growth step per attribute.
   link.unknown.reserve(message->nlmsg_len);

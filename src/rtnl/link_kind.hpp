@@ -222,11 +222,12 @@ constexpr FieldTable<Info, kA.count() + N + M> tunnelFields(const char* devWhat,
   return FieldTable<Info, kA.count() + N + M>(rows);
 }
 
-/// IPv4 tunnels (gre, ipip): an endpoint must be IPv4 (`rule` says what else to use).
+/// An IP tunnel's endpoints must be of its family: IPv4 (gre, ipip, vti), IPv6 with `v6` (ip6tnl,
+/// ip6gre, vti6); `rule` says it ("must be an IPv4 address" and what else to use).
 template <class T>
-void checkIpv4Endpoints(const T& o, const char* operation, const char* rule) {
+void checkEndpoints(const T& o, bool v6, const char* operation, const char* rule) {
   for (auto [ip, what] : {std::pair{&o.local, "local"}, std::pair{&o.remote, "remote"}})
-    if (*ip && !(*ip)->isV4()) throw Error::invalidArgument(operation, what + std::string(rule));
+    if (*ip && (*ip)->isV4() == v6) throw Error::invalidArgument(operation, what + std::string(rule));
 }
 
 /// deviceRefs of a kind whose options T (in the typed slot) name one device, `dev`.

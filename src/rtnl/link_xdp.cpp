@@ -3,7 +3,6 @@
 // the other way round).
 #include "rtnl/link_xdp.hpp"
 
-#include <libmnl/libmnl.h>
 #include <linux/if_link.h>
 #include <linux/rtnetlink.h>
 
@@ -25,8 +24,7 @@ XdpStatus decodeXdpStatusNest(const nlattr* nest) {
   XdpStatus s;
   uint8_t attached = XDP_ATTACHED_NONE;
   uint32_t one = 0;
-  const auto* payload = static_cast<const uint8_t*>(mnl_attr_get_payload(nest));
-  forEachAttr({payload, mnl_attr_get_payload_len(nest)}, [&](const nlattr* a) {
+  forEachAttr(core::nestPayload(nest), [&](const nlattr* a) {
     switch (core::attrType(a)) {
       case IFLA_XDP_ATTACHED: attached = core::readU8(a); break;
       case IFLA_XDP_PROG_ID: one = core::readU32(a); break;

@@ -6,8 +6,6 @@
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 
-#include <cstring>
-
 #include "core/attr_fields.hpp"
 #include "core/engine.hpp"
 #include "core/message.hpp"
@@ -50,10 +48,7 @@ MrouteInfo decodeMroute(const nlmsghdr* m) {
     });
   }
   if (const nlattr* v = a.get(RTA_MFC_STATS)) {
-    auto bytes = core::readBytes(v);
-    if (bytes.size() < sizeof(rta_mfc_stats)) malformed("RTA_MFC_STATS shorter than its struct");
-    rta_mfc_stats s;
-    std::memcpy(&s, bytes.data(), sizeof s);
+    auto s = rtnl::readWhole<rta_mfc_stats>(v, "mroute show", "RTA_MFC_STATS shorter than its struct");
     e.stats = MrouteStats{.packets = s.mfcs_packets, .bytes = s.mfcs_bytes, .wrongIf = s.mfcs_wrong_if};
   }
   if (const nlattr* v = a.get(RTA_EXPIRES)) e.lastUse = core::readU64(v);

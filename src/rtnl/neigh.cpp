@@ -248,12 +248,7 @@ std::optional<NeighInfo> NeighApi::find(const IpAddress& dst, const Ifref& dev, 
 }
 
 FASTLINK_RTNL_LIST_API(NeighApi, Traits)
-FASTLINK_RTNL_VIEW_API(NeighApi, Traits)
-
-void forEachNeigh(Netlink& netlink, const NeighFilter& filter, const std::function<void(const NeighView&)>& each,
-                  const std::function<void()>& restart) {
-  netlink.neighbours().forEach(filter, each, restart);
-}
+FASTLINK_RTNL_VIEW_API(NeighApi, Traits, forEachNeigh, neighbours)
 
 std::size_t NeighApi::flush(const NeighFilter& filter) {
   NeighFilter f = filter;

@@ -9,7 +9,6 @@
 #include "fastlink/neigh.hpp"
 #include "core/attr_fields.hpp"
 #include "rtnl/codec_helpers.hpp"
-#include "rtnl/codec_helpers.hpp"
 
 namespace fastlink::rtnl {
 

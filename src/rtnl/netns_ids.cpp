@@ -1,8 +1,7 @@
 // Namespace ids: RTM_NEWNSID / RTM_GETNSID (by fd, pid or id; dumps with a target) over the
-// route engine, and the ids of the namespaces named under /run/netns.
+// route engine, and the ids of the namespaces named under /run/netns (listNamedNetns).
 #include "fastlink/netns_ids.hpp"
 
-#include <dirent.h>
 #include <sys/socket.h>
 #include <linux/net_namespace.h>
 #include <linux/rtnetlink.h>
@@ -16,24 +15,21 @@
 #include "fastlink/error.hpp"
 #include "fastlink/netlink.hpp"
 #include "fastlink/netns.hpp"
+#include "fastlink/netns_named.hpp"
+#include "rtnl/dump_all.hpp"
 #include "rtnl/netns_codec.hpp"
 
 namespace fastlink {
 namespace {
 
-/// The names under /run/netns (ip's NETNS_RUN_DIR), in directory order.
-std::vector<std::string> netnsNames() {
-  std::vector<std::string> names;
-  DIR* dir = opendir("/run/netns");
-  if (!dir) return names;
-  while (dirent* e = readdir(dir))
-    if (std::string_view(e->d_name) != "." && std::string_view(e->d_name) != "..") names.emplace_back(e->d_name);
-  closedir(dir);
-  return names;
-}
-
 /// The rtgenmsg (AF_UNSPEC) every nsid request starts with.
 void putRtgen(core::MessageWriter& w) { w.putHeader<rtgenmsg>().rtgen_family = AF_UNSPEC; }
+
+/// The namespace a set or get is about: by pid when there is one, else by fd.
+void putTarget(core::MessageWriter& w, int fd, pid_t pid) {
+  if (pid > 0) w.putU32(NETNSA_PID, static_cast<uint32_t>(pid));
+  else w.putU32(NETNSA_FD, static_cast<uint32_t>(fd));
+}
 
 std::string targetText(std::optional<int32_t> targetNsid) {
   return targetNsid ? " target-nsid " + std::to_string(*targetNsid) : std::string();
@@ -61,8 +57,7 @@ NsidInfo decodeNsid(const nlmsghdr* m) {
 Request NetnsIdRequests::set(int fd, pid_t pid, int32_t nsid, const std::string& name) {
   core::MessageWriter w(RTM_NEWNSID, 0);
   putRtgen(w);
-  if (pid > 0) w.putU32(NETNSA_PID, static_cast<uint32_t>(pid));
-  else w.putU32(NETNSA_FD, static_cast<uint32_t>(fd));
+  putTarget(w, fd, pid);
   w.putS32(NETNSA_NSID, nsid);
   return w.toRequest("netns set " + name + " " + (nsid < 0 ? std::string("auto") : std::to_string(nsid)));
 }
@@ -70,8 +65,7 @@ Request NetnsIdRequests::set(int fd, pid_t pid, int32_t nsid, const std::string&
 Request NetnsIdRequests::get(int fd, pid_t pid, const std::string& name) {
   core::MessageWriter w(RTM_GETNSID, 0);
   putRtgen(w);
-  if (pid > 0) w.putU32(NETNSA_PID, static_cast<uint32_t>(pid));
-  else w.putU32(NETNSA_FD, static_cast<uint32_t>(fd));
+  putTarget(w, fd, pid);
   return w.toRequest("netns id of " + name);
 }
 
@@ -112,15 +106,7 @@ void NetnsApi::setId(const Netns& target, std::optional<int32_t> nsid) {
 }
 
 std::vector<NsidInfo> NetnsApi::list(const NsidFilter& filter) {
-  Request r = NetnsIdRequests::list(filter);
-  std::vector<NsidInfo> out;
-  engine_.dump(
-      r.bytes(), r.operation(),
-      [&](const nlmsghdr* m) {
-        if (m->nlmsg_type == RTM_NEWNSID) out.push_back(rtnl::decodeNsid(m));
-      },
-      [&] { out.clear(); });
-  return out;
+  return rtnl::dumpAll(engine_, NetnsIdRequests::list(filter), RTM_NEWNSID, rtnl::decodeNsid);
 }
 
 NsidInfo NetnsApi::find(int32_t nsid, std::optional<int32_t> targetNsid) {
@@ -132,7 +118,7 @@ NsidInfo NetnsApi::find(int32_t nsid, std::optional<int32_t> targetNsid) {
 
 std::map<int32_t, std::string> namedNetnsIds(const std::optional<Netns>& ns) {
   std::map<int32_t, std::string> ids;
-  std::vector<std::string> names = netnsNames();
+  std::vector<std::string> names = listNamedNetns();
   if (names.empty()) return ids;
   NetlinkOptions options;
   options.netns = ns;

@@ -21,17 +21,6 @@ namespace {
 
 [[noreturn]] void malformed(const char* why) { throw Error(make_error_code(Errc::malformed_reply), "ntable show", why); }
 
-/// A fixed struct attribute (ndt_config, ndt_stats): at least its size, copied out (the payload
-/// is only 4-byte aligned).
-template <class T>
-T readStruct(const nlattr* a, const char* what) {
-  auto bytes = core::readBytes(a);
-  if (bytes.size() < sizeof(T)) malformed(what);
-  T v;
-  std::memcpy(&v, bytes.data(), sizeof v);
-  return v;
-}
-
 // A table's (or a device's) parameters, in the order ip sends them; the kernel reports refcnt
 // and reachable (drawn around base_reachable), which are not set.
 constexpr core::FieldTable kParmFields({
@@ -107,14 +96,14 @@ NeighTableInfo decodeNeighTable(const nlmsghdr* m) {
   if (const nlattr* v = a.get(NDTA_THRESH3)) t.thresh3 = core::readU32(v);
   if (const nlattr* v = a.get(NDTA_GC_INTERVAL)) t.gcInterval = core::readU64(v);
   if (const nlattr* v = a.get(NDTA_CONFIG)) {
-    auto c = readStruct<ndt_config>(v, "ndt_config shorter than its struct");
+    auto c = rtnl::readWhole<ndt_config>(v, "ntable show", "ndt_config shorter than its struct");
     t.config = NeighTableConfig{.keyLength = c.ndtc_key_len, .entrySize = c.ndtc_entry_size, .entries = c.ndtc_entries,
                                 .lastFlushMs = c.ndtc_last_flush, .lastRandMs = c.ndtc_last_rand, .hashRnd = c.ndtc_hash_rnd,
                                 .hashMask = c.ndtc_hash_mask, .hashChainGc = c.ndtc_hash_chain_gc, .proxyQlen = c.ndtc_proxy_qlen};
   }
   if (const nlattr* v = a.get(NDTA_PARMS)) t.parms = decodeParms(v);
   if (const nlattr* v = a.get(NDTA_STATS)) {
-    auto s = readStruct<ndt_stats>(v, "ndt_stats shorter than its struct");
+    auto s = rtnl::readWhole<ndt_stats>(v, "ntable show", "ndt_stats shorter than its struct");
     t.stats = NeighTableStats{.allocs = s.ndts_allocs, .destroys = s.ndts_destroys, .hashGrows = s.ndts_hash_grows,
                               .resFailed = s.ndts_res_failed, .lookups = s.ndts_lookups, .hits = s.ndts_hits,
                               .rcvProbesMcast = s.ndts_rcv_probes_mcast, .rcvProbesUcast = s.ndts_rcv_probes_ucast,

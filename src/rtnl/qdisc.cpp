@@ -130,32 +130,29 @@ Request encodeClass(const ClassInfo& c, Verb verb) {
   return w.toRequest(lazily(verb, c, describeClass));
 }
 
-void encodeQdiscDump(core::MessageWriter& w, uint32_t ifindex) {
+namespace {
+
+/// A qdisc or class dump: the device's (0: every device's).
+void encodeTcDump(core::MessageWriter& w, uint32_t ifindex) {
   auto& t = w.putHeader<tcmsg>();
   t.tcm_family = AF_UNSPEC;
   t.tcm_ifindex = static_cast<int>(ifindex);
 }
 
-void encodeClassDump(core::MessageWriter& w, uint32_t ifindex) { encodeQdiscDump(w, ifindex); }
-
-namespace {
-
-/// The attributes qdiscs and classes share; returns the kind's options and stats attributes.
-struct Common {
-  const nlattr* options = nullptr;
-  const nlattr* stats2 = nullptr;
-};
-
+/// What qdiscs and classes share: `out` reset, its device, kind, options and statistics decoded
+/// (`extra` takes the attributes only one of them has); returns the tcmsg.
 template <class Info, class Extra>
-Common decodeCommon(const nlmsghdr* m, Info& out, const char* noun, Extra&& extra) {
+const tcmsg& decodeCommon(const nlmsghdr* m, Info& out, const char* noun, bool isClass, Extra&& extra) {
+  out = Info();
   const auto& t = headerOf<tcmsg>(m, noun);
   out.dev = Ifref(static_cast<uint32_t>(t.tcm_ifindex));
-  Common c;
+  const nlattr* options = nullptr;
+  const nlattr* stats2 = nullptr;
   forEachAttr(attrsOf(m, sizeof(tcmsg)), [&](const nlattr* a) {
     switch (core::attrType(a)) {
       case TCA_KIND: out.kind = core::readString(a); break;
-      case TCA_OPTIONS: c.options = a; break;
-      case TCA_STATS2: c.stats2 = a; break;
+      case TCA_OPTIONS: options = a; break;
+      case TCA_STATS2: stats2 = a; break;
       case TCA_STATS:   // the old tc_stats and xstats repeat TCA_STATS2
       case TCA_XSTATS:
       case TCA_PAD: break;
@@ -163,15 +160,15 @@ Common decodeCommon(const nlmsghdr* m, Info& out, const char* noun, Extra&& extr
         if (!extra(a)) out.unknown.append(core::attrType(a), core::readBytes(a));
     }
   });
-  return c;
+  out.options = decodeTcOptions(out.kind, options, isClass);
+  if (stats2) out.stats = decodeTcStats(out.kind, stats2, isClass);
+  return t;
 }
 
 }  // namespace
 
 void decodeQdisc(const nlmsghdr* m, QdiscInfo& out) {
-  out = QdiscInfo();
-  const auto& t = headerOf<tcmsg>(m, "qdisc");
-  Common c = decodeCommon(m, out, "qdisc", [&](const nlattr* a) {
+  const tcmsg& t = decodeCommon(m, out, "qdisc", false, [&](const nlattr* a) {
     switch (core::attrType(a)) {
       case TCA_HW_OFFLOAD: out.offloaded = core::readU8(a) != 0; return true;
       case TCA_INGRESS_BLOCK: out.ingressBlock = core::readU32(a); return true;
@@ -182,19 +179,13 @@ void decodeQdisc(const nlmsghdr* m, QdiscInfo& out) {
   out.handle = TcHandle(t.tcm_handle);
   out.parent = TcHandle(t.tcm_parent);
   out.refcnt = t.tcm_info;
-  out.options = decodeTcOptions(out.kind, c.options, false);
-  if (c.stats2) out.stats = decodeTcStats(out.kind, c.stats2, false);
 }
 
 void decodeClass(const nlmsghdr* m, ClassInfo& out) {
-  out = ClassInfo();
-  const auto& t = headerOf<tcmsg>(m, "class");
-  Common c = decodeCommon(m, out, "class", [](const nlattr*) { return false; });
+  const tcmsg& t = decodeCommon(m, out, "class", true, [](const nlattr*) { return false; });
   out.classid = TcHandle(t.tcm_handle);
   out.parent = TcHandle(t.tcm_parent);
   if (t.tcm_info) out.leaf = TcHandle(t.tcm_info);
-  out.options = decodeTcOptions(out.kind, c.options, true);
-  if (c.stats2) out.stats = decodeTcStats(out.kind, c.stats2, true);
 }
 
 }  // namespace fastlink::rtnl
@@ -207,7 +198,7 @@ uint32_t devIndex(const std::optional<Ifref>& dev) { return dev && dev->isIndex(
 struct QdiscTraits : rtnl::Object<QdiscInfo, QdiscFilter, RTM_NEWQDISC> {
   static constexpr const char* kNoun = "qdisc";
   static void encodeDump(core::MessageWriter& w, const Filter& f, const rtnl::Indexes& ix) {
-    rtnl::encodeQdiscDump(w, ix.dev);
+    rtnl::encodeTcDump(w, ix.dev);
     if (f.invisible) w.putFlag(TCA_DUMP_INVISIBLE);
   }
   static void decode(const nlmsghdr* m, Info& out, const Filter&) { rtnl::decodeQdisc(m, out); }
@@ -220,7 +211,7 @@ struct QdiscTraits : rtnl::Object<QdiscInfo, QdiscFilter, RTM_NEWQDISC> {
 
 struct ClassTraits : rtnl::Object<ClassInfo, ClassFilter, RTM_NEWTCLASS> {
   static constexpr const char* kNoun = "class";
-  static void encodeDump(core::MessageWriter& w, const Filter&, const rtnl::Indexes& ix) { rtnl::encodeClassDump(w, ix.dev); }
+  static void encodeDump(core::MessageWriter& w, const Filter&, const rtnl::Indexes& ix) { rtnl::encodeTcDump(w, ix.dev); }
   static void decode(const nlmsghdr* m, Info& out, const Filter&) { rtnl::decodeClass(m, out); }
   static bool matches(const Info& c, const Filter& f, const rtnl::Indexes& ix) {
     return (!ix.dev || devIndex(c.dev) == ix.dev) && (!f.parent || c.parent == f.parent) && (!f.classid || c.classid == f.classid);

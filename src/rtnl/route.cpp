@@ -478,12 +478,7 @@ RouteInfo RouteApi::get(const RouteQuery& query) {
 }
 
 FASTLINK_RTNL_LIST_API(RouteApi, Traits)
-FASTLINK_RTNL_VIEW_API(RouteApi, Traits)
-
-void forEachRoute(Netlink& netlink, const RouteFilter& filter, const std::function<void(const RouteView&)>& each,
-                  const std::function<void()>& restart) {
-  netlink.routes().forEach(filter, each, restart);
-}
+FASTLINK_RTNL_VIEW_API(RouteApi, Traits, forEachRoute, routes)
 
 std::size_t RouteApi::flush(const RouteFilter& filter) {
   auto key = [&](const RouteInfo& r) -> std::optional<RouteKey> {

@@ -17,6 +17,7 @@
 #include "fastlink/error.hpp"
 #include "fastlink/netlink.hpp"
 #include "core/engine.hpp"
+#include "rtnl/dump_all.hpp"
 #include "rtnl/link_codec.hpp"
 
 namespace fastlink {
@@ -53,17 +54,11 @@ Request statsRequest(uint32_t ifindex, const StatsSelection& what, uint16_t flag
 }
 
 // A fixed counter block is rtnl::readStruct's: what the kernel sent, the rest zero (an older
-// kernel sends less).
-
-/// A block the printers read whole: shorter than the kernel's struct is malformed.
-template <class Block>
-Block readWholeBlock(const nlattr* a, const char* what) {
-  if (core::readBytes(a).size() < sizeof(Block)) malformed(what);
-  return rtnl::readStruct<Block>(a);
-}
+// kernel sends less). A block the printers read whole is rtnl::readWhole's: shorter than the
+// kernel's struct is malformed.
 
 BridgeMcastStats decodeMcast(const nlattr* a) {
-  auto k = readWholeBlock<br_mcast_stats>(a, "short bridge multicast statistics");
+  auto k = rtnl::readWhole<br_mcast_stats>(a, kOperation, "short bridge multicast statistics");
   BridgeMcastStats m;
   auto copy = [](uint64_t (&to)[2], const __u64 (&from)[BR_MCAST_DIR_SIZE]) { to[0] = from[0], to[1] = from[1]; };
   copy(m.igmpV1Queries, k.igmp_v1queries), copy(m.igmpV2Queries, k.igmp_v2queries);
@@ -79,7 +74,7 @@ BridgeMcastStats decodeMcast(const nlattr* a) {
 }
 
 BridgeStpStats decodeStp(const nlattr* a) {
-  auto k = readWholeBlock<bridge_stp_xstats>(a, "short bridge STP statistics");
+  auto k = rtnl::readWhole<bridge_stp_xstats>(a, kOperation, "short bridge STP statistics");
   return {k.transition_blk, k.transition_fwd, k.rx_bpdu, k.tx_bpdu, k.rx_tcn, k.tx_tcn};
 }
 
@@ -178,15 +173,7 @@ DeviceStats decodeDeviceStats(const nlmsghdr* m) {
 }
 
 std::vector<DeviceStats> StatsApi::list(const StatsSelection& what) {
-  std::vector<DeviceStats> out;
-  Request r = StatsRequests::dump(what);
-  engine_.dump(
-      r.bytes(), r.operation(),
-      [&](const nlmsghdr* m) {
-        if (m->nlmsg_type == RTM_NEWSTATS) out.push_back(decodeDeviceStats(m));
-      },
-      [&] { out.clear(); });
-  return out;
+  return rtnl::dumpAll(engine_, StatsRequests::dump(what), RTM_NEWSTATS, decodeDeviceStats);
 }
 
 DeviceStats StatsApi::get(uint32_t ifindex, const StatsSelection& what) {

@@ -49,8 +49,6 @@ TcStats decodeTcStats(const std::string& kind, const nlattr* stats2, bool isClas
 /// Builders and decoders of the two objects.
 Request encodeQdisc(const QdiscInfo& q, Verb verb);
 Request encodeClass(const ClassInfo& c, Verb verb);
-void encodeQdiscDump(core::MessageWriter& w, uint32_t ifindex);
-void encodeClassDump(core::MessageWriter& w, uint32_t ifindex);
 /// Decodes one RTM_NEWQDISC / RTM_NEWTCLASS message (dev as an ifindex).
 void decodeQdisc(const nlmsghdr* message, QdiscInfo& out);
 void decodeClass(const nlmsghdr* message, ClassInfo& out);

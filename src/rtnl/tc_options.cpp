@@ -562,6 +562,7 @@ TcStats decodeTcStats(const std::string& kind, const nlattr* stats2, bool isClas
   TcStats s;
   std::optional<uint64_t> packets64;
   const nlattr* app = nullptr;  // the last TCA_STATS_APP, read by the kind below
+  auto rate = [&](const auto& r) { s.rateBps = r.bps, s.ratePps = r.pps; };
   core::forEachAttr(core::nestPayload(stats2), [&](const nlattr* x) {
     switch (core::attrType(x)) {
       case TCA_STATS_BASIC: {
@@ -580,19 +581,11 @@ TcStats decodeTcStats(const std::string& kind, const nlattr* stats2, bool isClas
         s.overlimits = q.overlimits;
         break;
       }
+      // The 64-bit estimate wins over the 32-bit one, whichever comes first.
       case TCA_STATS_RATE_EST:
-        if (!s.rateBps) {
-          auto r = readStruct<gnet_stats_rate_est>(x);
-          s.rateBps = r.bps;
-          s.ratePps = r.pps;
-        }
+        if (!s.rateBps) rate(readStruct<gnet_stats_rate_est>(x));
         break;
-      case TCA_STATS_RATE_EST64: {
-        auto r = readStruct<gnet_stats_rate_est64>(x);
-        s.rateBps = r.bps;
-        s.ratePps = r.pps;
-        break;
-      }
+      case TCA_STATS_RATE_EST64: rate(readStruct<gnet_stats_rate_est64>(x)); break;
       case TCA_STATS_APP: s.app = core::copyBytes(x), app = x; break;
     }
   });

@@ -18,7 +18,7 @@ constexpr auto kFields = tunnelFields<GreInfo, kAttrs>(
 
 void encodeData(core::MessageWriter& w, const LinkInfo& link, KeepAlive&) {
   const GreInfo& g = *link.kindOptions<GreInfo>();
-  checkIpv4Endpoints(g, "gre", " must be an IPv4 address (ip6gre is another kind)");
+  checkEndpoints(g, false, "gre", " must be an IPv4 address (ip6gre is another kind)");
   kFields.encode(w, g);
 }
 

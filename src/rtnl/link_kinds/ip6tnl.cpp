@@ -29,14 +29,9 @@ constexpr auto kGreFields = tunnelFields<Ip6TunnelInfo, kGreAttrs, 16, &Ip6Tunne
     "ip6gre dev", std::array{gre::kIflagsRow<Ip6TunnelInfo>, gre::kOflagsRow<Ip6TunnelInfo>, gre::kIkeyRow<Ip6TunnelInfo>,
                              gre::kOkeyRow<Ip6TunnelInfo>});
 
-void checkIpv6Endpoints(const Ip6TunnelInfo& o, const char* kind) {
-  for (auto [ip, what] : {std::pair{&o.local, "local"}, std::pair{&o.remote, "remote"}})
-    if (*ip && (*ip)->isV4()) throw Error::invalidArgument(kind, what + std::string(" must be an IPv6 address"));
-}
-
 void encodeTnl(core::MessageWriter& w, const LinkInfo& link, KeepAlive&) {
   const Ip6TunnelInfo& o = *link.kindOptions<Ip6TunnelInfo>();
-  checkIpv6Endpoints(o, "ip6tnl");
+  checkEndpoints(o, true, "ip6tnl", " must be an IPv6 address");
   if (o.ikey || o.okey || o.icsum || o.ocsum || o.iseq || o.oseq)
     throw Error::invalidArgument("ip6tnl", "keys, checksums and sequence numbers are GRE's (type ip6gre)");
   kTnlFields.encode(w, o);
@@ -44,7 +39,7 @@ void encodeTnl(core::MessageWriter& w, const LinkInfo& link, KeepAlive&) {
 
 void encodeGre(core::MessageWriter& w, const LinkInfo& link, KeepAlive&) {
   const Ip6TunnelInfo& o = *link.kindOptions<Ip6TunnelInfo>();
-  checkIpv6Endpoints(o, "ip6gre");
+  checkEndpoints(o, true, "ip6gre", " must be an IPv6 address");
   if (o.proto) throw Error::invalidArgument("ip6gre", "the inner protocol (mode) is ip6tnl's");
   kGreFields.encode(w, o);
 }

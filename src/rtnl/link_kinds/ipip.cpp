@@ -57,7 +57,7 @@ constexpr auto kFields = tunnelFields<IpTunnelInfo, kAttrs>(
 
 void encodeData(core::MessageWriter& w, const LinkInfo& link, KeepAlive&) {
   const IpTunnelInfo& o = *link.kindOptions<IpTunnelInfo>();
-  checkIpv4Endpoints(o, "ip tunnel", " must be an IPv4 address");
+  checkEndpoints(o, false, "ip tunnel", " must be an IPv4 address");
   const bool sit = link.kind == "sit";  // (a string_view of value_or("") would outlive its string)
   if (!sit && (o.flags || o.sixrdPrefix || o.sixrdRelayPrefix))
     throw Error::invalidArgument("ipip", "isatap and 6rd prefixes are sit's (type sit)");

@@ -20,11 +20,8 @@ constexpr auto kFields6 = tunnelFields<VtiInfo, kAttrs, 16, nullptr>("vti6 dev",
 template <bool kV6>
 void encodeData(core::MessageWriter& w, const LinkInfo& link, KeepAlive&) {
   const VtiInfo& o = *link.kindOptions<VtiInfo>();
-  const char* kind = kV6 ? "vti6" : "vti";
-  for (auto [ip, what] : {std::pair{&o.local, "local"}, std::pair{&o.remote, "remote"}})
-    if (*ip && (*ip)->isV4() == kV6)
-      throw Error::invalidArgument(kind, what + std::string(kV6 ? " must be an IPv6 address (vti is the IPv4 kind)"
-                                                                : " must be an IPv4 address (vti6 is the IPv6 kind)"));
+  checkEndpoints(o, kV6, kV6 ? "vti6" : "vti",
+                 kV6 ? " must be an IPv6 address (vti is the IPv4 kind)" : " must be an IPv4 address (vti6 is the IPv6 kind)");
   (kV6 ? kFields6 : kFields).encode(w, o);
 }
 
