@@ -74,11 +74,8 @@ std::string vlanProtocolName(uint16_t protocol) {
 /// The tail iproute2 prints after the options BridgeInfo sets: what BridgeState holds, in
 /// bridge_print_opt's order, split in two around the options `out` already has.
 void printStpState(std::vector<KindOption>& out, const BridgeState& s) {
-  if (s.vlanProtocol) {
-    std::string name = vlanProtocolName(*s.vlanProtocol);
-    out.push_back(stringOption("vlan_protocol", name, "vlan_protocol " + name));
-  }
-  if (s.bridgeId) out.push_back(stringOption("bridge_id", bridgeIdText(*s.bridgeId), "bridge_id " + bridgeIdText(*s.bridgeId)));
+  if (s.vlanProtocol) out.push_back(stringOption("vlan_protocol", vlanProtocolName(*s.vlanProtocol)));
+  if (s.bridgeId) out.push_back(stringOption("bridge_id", bridgeIdText(*s.bridgeId)));
   // ip's JSON key is root_id, its text word designated_root. (ip 6.1 prints the bridge's own id
   // here, a bug fixed in later versions: fastlink prints the root's.)
   if (s.rootId) out.push_back(stringOption("root_id", bridgeIdText(*s.rootId), "designated_root " + bridgeIdText(*s.rootId)));
@@ -161,7 +158,7 @@ std::vector<KindOption> printBridge(const LinkInfo& l, const NameOf&) {
 KindOption portStateOption(BridgePortStpState state) {
   static const char* const kNames[] = {"disabled", "listening", "learning", "forwarding", "blocking"};
   auto number = static_cast<uint8_t>(state);
-  if (number < std::size(kNames)) return stringOption("state", kNames[number], fmt::format("state {}", kNames[number]));
+  if (number < std::size(kNames)) return stringOption("state", kNames[number]);
   return {"state_index", number, fmt::format("state ({})", number)};
 }
 
@@ -236,16 +233,12 @@ std::vector<KindOption> printBridgePort(const LinkInfo& l, const NameOf& nameOf)
   addOnOff(out, "neigh_suppress", p.neighSuppress);
   if (p.groupFwdMask) {
     out.push_back(hexOption("group_fwd_mask", "group_fwd_mask", *p.groupFwdMask));
-    std::string groups = groupFwdMaskText(*p.groupFwdMask);
-    out.push_back(stringOption("group_fwd_mask_str", groups, "group_fwd_mask_str " + groups));
+    out.push_back(stringOption("group_fwd_mask_str", groupFwdMaskText(*p.groupFwdMask)));
   }
   addOnOff(out, "vlan_tunnel", p.vlanTunnel);
   addOnOff(out, "isolated", p.isolated);
   addOnOff(out, "locked", p.locked);
-  if (p.backupPort) {
-    std::string name = nameOf(*p.backupPort);
-    out.push_back(stringOption("backup_port", name, "backup_port " + name));
-  }
+  if (p.backupPort) out.push_back(stringOption("backup_port", nameOf(*p.backupPort)));
   return out;
 }
 
