@@ -175,13 +175,9 @@ int runVerb(Context& ctx, Args& args, bool irq) {
 }
 
 int runSteer(Context& ctx, Args& args) {
-  if (args.done()) {
-    std::fputs((std::string(kUsage) + "\n").c_str(), stderr);
-    return kExitUsage;
-  }
-  if (args.peek() == "help") {
-    printLine(kUsage);
-    return kExitOk;
+  if (args.done() || args.peek() == "help") {  // as tune: no words is a usage error, help is not
+    std::fputs((std::string(kUsage) + "\n").c_str(), args.done() ? stderr : stdout);
+    return args.done() ? kExitUsage : kExitOk;
   }
   return runVerb(ctx, args, args.accept("irq"));
 }

@@ -33,9 +33,9 @@ void parseBridge(Args& args, ParsedLink& p) {
   p.info.bridge = b;
 }
 
-/// "8000.0:0:0:0:0:0" as iproute2 prints a bridge id: the priority as four hex digits, then the
-/// MAC as ether_ntoa() writes it (no leading zeros).
-std::string bridgeIdText(const BridgeId& id) {
+/// A bridge id under JSON `key` and after the text `word`, "8000.0:0:0:0:0:0" as iproute2 prints
+/// one: the priority as four hex digits, then the MAC as ether_ntoa() writes it (no leading zeros).
+KindOption bridgeIdOption(std::string key, std::string_view word, const BridgeId& id) {
   std::string text = fmt::format("{:04x}.", id.priority);
   bool first = true;
   for (uint8_t byte : id.address.bytes()) {
@@ -43,7 +43,7 @@ std::string bridgeIdText(const BridgeId& id) {
     first = false;
     text += fmt::format("{:x}", byte);
   }
-  return text;
+  return stringOption(std::move(key), text, fmt::format("{} {}", word, text));
 }
 
 /// A running timer, centiseconds as seconds with two decimals: " %4i.%.2i" in text (so
@@ -75,10 +75,10 @@ std::string vlanProtocolName(uint16_t protocol) {
 /// bridge_print_opt's order, split in two around the options `out` already has.
 void printStpState(std::vector<KindOption>& out, const BridgeState& s) {
   if (s.vlanProtocol) out.push_back(stringOption("vlan_protocol", vlanProtocolName(*s.vlanProtocol)));
-  if (s.bridgeId) out.push_back(stringOption("bridge_id", bridgeIdText(*s.bridgeId)));
+  if (s.bridgeId) out.push_back(bridgeIdOption("bridge_id", "bridge_id", *s.bridgeId));
   // ip's JSON key is root_id, its text word designated_root. (ip 6.1 prints the bridge's own id
   // here, a bug fixed in later versions: fastlink prints the root's.)
-  if (s.rootId) out.push_back(stringOption("root_id", bridgeIdText(*s.rootId), "designated_root " + bridgeIdText(*s.rootId)));
+  if (s.rootId) out.push_back(bridgeIdOption("root_id", "designated_root", *s.rootId));
   if (s.rootPort) out.push_back(numberOption("root_port", *s.rootPort));
   if (s.rootPathCost) out.push_back(numberOption("root_path_cost", *s.rootPathCost));
   if (s.topologyChange) out.push_back(numberOption("topology_change", *s.topologyChange ? 1 : 0));
@@ -201,14 +201,8 @@ void printPortStp(std::vector<KindOption>& out, const BridgePortInfo& p) {
   if (p.designatedPort) out.push_back(numberOption("designated_port", *p.designatedPort));
   if (p.designatedCost) out.push_back(numberOption("designated_cost", *p.designatedCost));
   // JSON keys bridge_id and root_id, text words designated_bridge and designated_root.
-  if (p.designatedBridge) {
-    std::string id = bridgeIdText(*p.designatedBridge);
-    out.push_back(stringOption("bridge_id", id, "designated_bridge " + id));
-  }
-  if (p.designatedRoot) {
-    std::string id = bridgeIdText(*p.designatedRoot);
-    out.push_back(stringOption("root_id", id, "designated_root " + id));
-  }
+  if (p.designatedBridge) out.push_back(bridgeIdOption("bridge_id", "designated_bridge", *p.designatedBridge));
+  if (p.designatedRoot) out.push_back(bridgeIdOption("root_id", "designated_root", *p.designatedRoot));
   if (p.holdTimer) out.push_back(timerOption("hold_timer", *p.holdTimer));
   if (p.messageAgeTimer) out.push_back(timerOption("message_age_timer", *p.messageAgeTimer));
   if (p.forwardDelayTimer) out.push_back(timerOption("forward_delay_timer", *p.forwardDelayTimer));
