@@ -48,7 +48,7 @@ std::string usage() {
     if (!cli || !cli->parse) withoutOptions.push_back(kind);
   }
   for (const CliLinkKind* cli : allCliLinkKinds())
-    if (cli->parse) s += "\n  " + cli->usage;
+    if (cli->parse) s += "\n  " + std::string(cli->usage);
   std::string plain;
   for (const auto& k : withoutOptions) plain += (plain.empty() ? "" : ", ") + k;
   if (!plain.empty()) s += "\n  " + plain + ": no options";

@@ -5,30 +5,31 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
-#include <memory>
 
 namespace fastlink::cli {
 namespace {
 
-std::vector<std::unique_ptr<CliLinkKind>>& registry() {
-  static std::vector<std::unique_ptr<CliLinkKind>> kinds;
-  return kinds;
-}
+// The registrars' list, constant-initialised: empty before any kind file's initialiser runs.
+constinit const LinkKindRegistrar* first = nullptr;
+constinit const LinkKindRegistrar** tail = &first;
 
 }  // namespace
 
-LinkKindRegistrar::LinkKindRegistrar(CliLinkKind kind) { registry().push_back(std::make_unique<CliLinkKind>(std::move(kind))); }
+LinkKindRegistrar::LinkKindRegistrar(CliLinkKind kind) : kind(kind) {
+  *tail = this;
+  tail = &next;
+}
 
 const CliLinkKind* findCliLinkKind(std::string_view kind) {
-  for (const auto& k : registry())
-    if (std::find(k->kinds.begin(), k->kinds.end(), kind) != k->kinds.end()) return k.get();
+  for (const LinkKindRegistrar* r = first; r; r = r->next)
+    if (std::find(r->kind.kinds.begin(), r->kind.kinds.end(), kind) != r->kind.kinds.end()) return &r->kind;
   return nullptr;
 }
 
 std::vector<const CliLinkKind*> allCliLinkKinds() {
   std::vector<const CliLinkKind*> out;
-  for (const auto& k : registry()) out.push_back(k.get());
-  std::sort(out.begin(), out.end(), [](const auto* a, const auto* b) { return a->kinds.front() < b->kinds.front(); });
+  for (const LinkKindRegistrar* r = first; r; r = r->next) out.push_back(&r->kind);
+  std::sort(out.begin(), out.end(), [](const auto* a, const auto* b) { return *a->kinds.begin() < *b->kinds.begin(); });
   return out;
 }
 
@@ -58,6 +59,12 @@ std::optional<KindOption> tunnelTos(uint8_t tos) {
   return KindOption{"tos", hex, tos == 1 ? std::string("tos inherit") : "tos " + hex};
 }
 
+KindOption udpTunnelDf(uint8_t df) {
+  static const char* const kWords[] = {"unset", "set", "inherit"};
+  std::string word = df < std::size(kWords) ? kWords[df] : "unknown";
+  return {"df", word, df == 0 ? std::string() : "df " + word};
+}
+
 uint8_t parseTunnelTtl(std::string_view text) {
   if (text == "inherit" || text == "auto") return 0;
   return static_cast<uint8_t>(parseInteger(text, "ttl", 0, 255));
@@ -79,11 +86,22 @@ IpAddress parseTunnelEndpoint(std::string_view text, std::string_view keyword, b
   return ip;
 }
 
-std::string tunnelEndpoint(const std::optional<IpAddress>& ip) {
-  if (!ip) return "any";
-  for (uint8_t b : ip->bytes())
-    if (b) return ip->toString();
-  return "any";
+bool isUnspecified(const IpAddress& ip) {
+  for (uint8_t b : ip.bytes())
+    if (b) return false;
+  return true;
+}
+
+std::string tunnelEndpoint(const std::optional<IpAddress>& ip) { return !ip || isUnspecified(*ip) ? "any" : ip->toString(); }
+
+std::optional<Prefix> sixrdPrefix(std::string_view text, bool v6) {
+  std::optional<Prefix> prefix;
+  try {
+    prefix = Prefix::parse(text);
+  } catch (const Error&) {
+  }
+  if (prefix && prefix->isV4() == v6) prefix.reset();
+  return prefix;
 }
 
 uint32_t parseTunnelNumber(std::string_view text, std::string_view keyword, uint32_t max) {
@@ -164,15 +182,9 @@ void printIp6TunnelOptions(std::vector<KindOption>& out, const std::optional<uin
   if (flags & 0x1) out.push_back({"ip6_tnl_f_ign_encap_limit", true, "encaplimit none"});
   else if (encapLimit) out.push_back({"encap_limit", *encapLimit, fmt::format("encaplimit {}", *encapLimit)});
   if (flags & 0x2) out.push_back({"ip6_tnl_f_use_orig_tclass", true, "tclass inherit"});
-  else if (flowinfo) {
-    std::string v = fmt::format("0x{:02x}", (*flowinfo & 0x0ff00000) >> 20);
-    out.push_back(stringOption("tclass", v, "tclass " + v));
-  }
+  else if (flowinfo) out.push_back(stringOption("tclass", fmt::format("0x{:02x}", (*flowinfo & 0x0ff00000) >> 20)));
   if (flags & 0x4) out.push_back({"ip6_tnl_f_use_orig_flowlabel", true, "flowlabel inherit"});
-  else if (flowinfo) {
-    std::string v = fmt::format("0x{:05x}", *flowinfo & 0x000fffff);
-    out.push_back(stringOption("flowlabel", v, "flowlabel " + v));
-  }
+  else if (flowinfo) out.push_back(stringOption("flowlabel", fmt::format("0x{:05x}", *flowinfo & 0x000fffff)));
   if (flags & 0x10) out.push_back({"ip6_tnl_f_rcv_dscp_copy", true, "dscp inherit"});
 }
 

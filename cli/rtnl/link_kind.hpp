@@ -13,8 +13,8 @@
 //   }  // namespace
 //   }  // namespace fastlink::cli
 //
-// The CLI is linked from object files (not an archive), so every registrar runs; the registry is
-// a function-local static, so registering before main() is safe in any order. Kinds the library
+// The CLI is linked from object files (not an archive), so every registrar runs; the list it
+// joins is constant-initialised, so registering before main() is safe in any order. Kinds the library
 // knows but the CLI has no file for are created without options and printed by name.
 #pragma once
 
@@ -23,6 +23,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include <fmt/format.h>
@@ -31,6 +32,7 @@
 #include "kit/args.hpp"
 #include "kit/command.hpp"
 #include "fastlink/link.hpp"
+#include "fastlink/prefix.hpp"
 
 namespace fastlink::cli {
 
@@ -68,28 +70,33 @@ struct KindOption {
 /// The name of the device with ifindex `index` ("if5" when unknown).
 using NameOf = std::function<std::string(uint32_t index)>;
 
+/// A kind's CLI entry. Literals and plain functions only, as ObjectCommand (cli/kit/command.hpp):
+/// every fastlink process registers every kind before main, so registering builds nothing.
 struct CliLinkKind {
-  std::vector<std::string> kinds = {};  ///< "macvlan", "macvtap" share one entry
-  std::string usage = {};          ///< its line(s) of `link help`, e.g. "vrf:     table TABLE"
-  /// Parses the words after `type KIND` (the kind is in p.info.kind). Empty: takes no options.
-  std::function<void(Args&, ParsedLink&)> parse = {};
+  CommandAliases kinds;    ///< "macvlan", "macvtap" share one entry
+  std::string_view usage;  ///< its line(s) of `link help`, e.g. "vrf:     table TABLE"
+  /// Parses the words after `type KIND` (the kind is in p.info.kind). Null: takes no options.
+  void (*parse)(Args&, ParsedLink&) = nullptr;
   /// The decoded options of a link of this kind, in `ip -d` order.
-  std::function<std::vector<KindOption>(const LinkInfo&, const NameOf&)> print = {};
-  /// Ifindexes the printed options name (so `show` knows their names). Empty: none.
-  std::function<std::vector<uint32_t>(const LinkInfo&)> devices = {};
+  std::vector<KindOption> (*print)(const LinkInfo&, const NameOf&) = nullptr;
+  /// Ifindexes the printed options name (so `show` knows their names). Null: none.
+  std::vector<uint32_t> (*devices)(const LinkInfo&) = nullptr;
   /// What a master of this kind reports about a port (a link whose slaveKind is this kind), in
-  /// `ip -d` order: the words after `KIND_slave`, JSON `info_slave_data`. Empty: ip prints
+  /// `ip -d` order: the words after `KIND_slave`, JSON `info_slave_data`. Null: ip prints
   /// neither (only `KIND_slave` / `info_slave_kind`).
-  std::function<std::vector<KindOption>(const LinkInfo&, const NameOf&)> printPort = {};
-  /// Ifindexes printPort names (a bridge port's backup port). Empty: none.
-  std::function<std::vector<uint32_t>(const LinkInfo&)> portDevices = {};
+  std::vector<KindOption> (*printPort)(const LinkInfo&, const NameOf&) = nullptr;
+  /// Ifindexes printPort names (a bridge port's backup port). Null: none.
+  std::vector<uint32_t> (*portDevices)(const LinkInfo&) = nullptr;
   /// `link set NAME type KIND ...` reads NAME first (ParsedLink::current): ip's tunnels do, since
   /// their kernel side resets every option a change does not carry, so ip sends them all back.
   bool readsDevice = false;
 };
 
+/// Registers a kind from a static object in its file, which links itself into the kinds' list.
 struct LinkKindRegistrar {
   explicit LinkKindRegistrar(CliLinkKind kind);
+  CliLinkKind kind;
+  mutable const LinkKindRegistrar* next = nullptr;  ///< set when the next kind registers
 };
 
 /// The CLI entry of `kind`, or nullptr.
@@ -110,6 +117,11 @@ inline KindOption onOffOption(std::string key, bool on) {
 inline KindOption stringOption(std::string key, std::string value, std::string text) {
   return {std::move(key), std::move(value), std::move(text)};
 }
+/// `key VALUE` in text, the value as a string in JSON.
+inline KindOption stringOption(std::string key, std::string value) {
+  std::string text = key + " " + value;
+  return stringOption(std::move(key), std::move(value), std::move(text));
+}
 /// `ttl N`, "ttl inherit" (0) in text and 0 in JSON, as iproute2 prints tunnels.
 KindOption tunnelTtl(uint8_t ttl);
 /// `tos 0xN` / "tos inherit" (1) in text, "0xN" in JSON; nullopt for 0 (not printed).
@@ -118,6 +130,15 @@ std::optional<KindOption> tunnelTos(uint8_t tos);
 uint8_t parseTunnelTtl(std::string_view text);
 /// Parses `tos HEX | 0xHEX | inherit` (inherit is 1), hex like iproute2.
 uint8_t parseTunnelTos(std::string_view text);
+/// vxlan's and geneve's `df unset|set|inherit` (VxlanDf, GeneveDf: 0, 1, 2) as ip prints it: JSON always, text unless unset.
+KindOption udpTunnelDf(uint8_t df);
+/// Their `[no]udpcsum`, `[no]udp6zerocsumtx`, `[no]udp6zerocsumrx` as ip prints them: JSON always, text "[no]WORD".
+template <class Info>
+void printUdpChecksums(std::vector<KindOption>& out, const Info& o) {
+  for (auto [key, word, on] : {std::tuple{"udp_csum", "udpcsum", o.udpCsum}, {"udp_zero_csum6_tx", "udp6zerocsumtx", o.udp6ZeroCsumTx},
+                               {"udp_zero_csum6_rx", "udp6zerocsumrx", o.udp6ZeroCsumRx}})
+    if (on) out.push_back({key, *on, std::string(*on ? "" : "no") + word});
+}
 
 // ---- The options every IP tunnel kind shares ------------------------------------------------
 // gre, gretap, ipip, sit (GreInfo, IpTunnelInfo), ip6tnl, ip6gre, ip6gretap (Ip6TunnelInfo), vti
@@ -131,8 +152,13 @@ constexpr bool kIp6Tunnel = requires(Info o) { o.flowinfo; };
 
 /// `remote|local ADDR|any` of a tunnel over IPv6 (`v6`) or IPv4; "KEYWORD: `rule`" for another family.
 IpAddress parseTunnelEndpoint(std::string_view text, std::string_view keyword, bool v6, std::string_view rule);
+/// 0.0.0.0 or :: (ip's `any`).
+bool isUnspecified(const IpAddress& ip);
 /// An endpoint as iproute2 prints it: "any" for unset, 0.0.0.0 or ::.
 std::string tunnelEndpoint(const std::optional<IpAddress>& ip);
+/// A sit's 6rd prefix (`v6`) or relay prefix as ip's get_prefix reads it; nullopt for text that
+/// is no prefix of that family (ip then ends the command with status 1).
+std::optional<Prefix> sixrdPrefix(std::string_view text, bool v6);
 /// ip's get_u32(.., 0) / get_u16 for `fwmark`, `encap-sport`, `encap-dport`: decimal, 0x hex, 0 octal.
 uint32_t parseTunnelNumber(std::string_view text, std::string_view keyword, uint32_t max);
 /// `encap fou|gue` as ip prints it (tnl_print_encap): a JSON object, one run of text words.
@@ -180,17 +206,17 @@ bool parseTunnelEncapOption(Args& args, Info& o) {
 /// Parses the next word if it is a shared tunnel option (remote, local, ttl|hoplimit|hlim,
 /// tos|dsfield|tclass, [no]pmtudisc, dev, fwmark, external, encap ...; over IPv6 also tclass,
 /// flowlabel, encaplimit, dscp, [no]allow-localremote); false when it is none of them.
-/// `rule`: what an endpoint of the other family is told.
-template <class Info>
+/// `rule`: what an endpoint of the other family is told; `v6`: the endpoints' family (vti6's
+/// options are vti's).
+template <class Info, bool v6 = kIp6Tunnel<Info>>
 bool parseTunnelOption(Args& args, ParsedLink& p, Info& o, std::string_view rule) {
-  constexpr bool v6 = kIp6Tunnel<Info>;
   if (args.accept("remote")) o.remote = parseTunnelEndpoint(args.value("remote"), "remote", v6, rule);
   else if (args.accept("local")) o.local = parseTunnelEndpoint(args.value("local"), "local", v6, rule);
   else if (args.accept("dev"))
     p.kindDevices.push_back({parseIfname(args.value("dev"), "dev"), [](LinkInfo& l, uint32_t index) { l.kindOptions<Info>()->dev = Ifref(index); }});
   else if (args.accept("fwmark")) {
     std::string mark = args.value("fwmark");
-    if constexpr (v6) {
+    if constexpr (kIp6Tunnel<Info>) {
       // ip6's `fwmark inherit`: the inner packet's mark (a flag; the mark itself 0).
       uint32_t flags = o.flags.value_or(0) & ~Info::kUseOrigFwmark;
       o.fwmark = mark == "inherit" ? 0 : parseTunnelNumber(mark, "fwmark", UINT32_MAX);
@@ -203,7 +229,7 @@ bool parseTunnelOption(Args& args, ParsedLink& p, Info& o, std::string_view rule
     else if (args.acceptAny({"tos", "dsfield", "tclass", "tc"})) o.tos = parseTunnelTos(args.value("tos"));
     else if (args.acceptSwitch("pmtudisc", o.pmtudisc)) return true;
     else return parseTunnelEncapOption(args, o);
-  } else if constexpr (v6) {
+  } else if constexpr (kIp6Tunnel<Info>) {
     if (args.acceptAny({"ttl", "hoplimit", "hlim"})) o.hoplimit = parseTunnelTtl(args.value("hoplimit"));
     else if (parseIp6TunnelOption(args, o.flowinfo, o.flags, o.encapLimit)) return true;
     else return parseTunnelEncapOption(args, o);
@@ -253,8 +279,8 @@ std::vector<KindOption> printTunnel(const LinkInfo& l, const NameOf& nameOf, Hea
   if constexpr (requires { o.external; })
     if (o.external) out.push_back({"external", true, "external"});
   head(out, o);
-  out.push_back(stringOption("remote", tunnelEndpoint(o.remote), "remote " + tunnelEndpoint(o.remote)));
-  out.push_back(stringOption("local", tunnelEndpoint(o.local), "local " + tunnelEndpoint(o.local)));
+  out.push_back(stringOption("remote", tunnelEndpoint(o.remote)));
+  out.push_back(stringOption("local", tunnelEndpoint(o.local)));
   if (o.dev && o.dev->isIndex()) {
     std::string dev = nameOf(o.dev->index());
     out.push_back(stringOption("link", dev, "dev " + dev));
@@ -272,8 +298,7 @@ std::vector<KindOption> printTunnel(const LinkInfo& l, const NameOf& nameOf, Hea
   if (inheritMark) {
     out.push_back({"ip6_tnl_f_use_orig_fwmark", true, "fwmark inherit"});
   } else if (o.fwmark.value_or(0)) {
-    std::string hex = fmt::format("{:#x}", *o.fwmark);
-    out.push_back(stringOption("fwmark", hex, "fwmark " + hex));
+    out.push_back(stringOption("fwmark", fmt::format("{:#x}", *o.fwmark)));
   }
   if constexpr (requires { o.encapType; })
     if (o.encapType.value_or(0))

@@ -242,9 +242,7 @@ FqCodelOptions parseFqCodel(Args& args) {
       if (slash == std::string::npos) throw UsageError(fmt::format("ce_threshold_selector: \"{}\" has no /MASK", v));
       o.ceThresholdMask = static_cast<uint8_t>(parseInteger(v.substr(slash + 1), "ce_threshold_selector mask", 0, 255));
       o.ceThresholdSelector = static_cast<uint8_t>(parseInteger(v.substr(0, slash), "ce_threshold_selector", 0, 255));
-    } else if (args.accept("ecn")) o.ecn = true;
-    else if (args.accept("noecn")) o.ecn = false;
-    else unknownOption(args, "fq_codel");
+    } else if (!args.acceptSwitch("ecn", o.ecn)) unknownOption(args, "fq_codel");  // ecn | noecn
   }
   for (auto* field : {&o.limit, &o.flows, &o.quantum, &o.target, &o.interval, &o.dropBatch}) unlessZero(*field);
   return o;
@@ -253,6 +251,7 @@ FqCodelOptions parseFqCodel(Args& args) {
 FqOptions parseFq(Args& args) {
   FqOptions o;
   while (!args.done()) {
+    if (args.acceptSwitch("pacing", o.pacing)) continue;  // pacing | nopacing
     if (args.accept("limit")) o.limit = parseU32(args.value("limit"), "limit");
     else if (args.accept("flow_limit")) o.flowLimit = parseU32(args.value("flow_limit"), "flow_limit");
     else if (args.accept("quantum")) o.quantum = sizeArg(args, "quantum");
@@ -273,8 +272,6 @@ FqOptions parseFq(Args& args) {
       o.timerSlack = static_cast<uint32_t>(ns);
     } else if (args.accept("horizon_drop")) o.horizonDrop = true;
     else if (args.accept("horizon_cap")) o.horizonDrop = false;
-    else if (args.accept("pacing")) o.pacing = true;
-    else if (args.accept("nopacing")) o.pacing = false;
     else if (args.accept("refill_delay")) o.refillDelay = timeArg(args, "refill_delay");
     else if (args.accept("orphan_mask")) o.orphanMask = parseU32(args.value("orphan_mask"), "orphan_mask");
     else if (args.accept("ce_threshold")) o.ceThreshold = timeArg(args, "ce_threshold");
@@ -500,13 +497,9 @@ Placement parsePlacement(Args& args, bool isClass) {
   while (!args.done()) {
     if (args.accept("dev")) p.dev = parseIfname(args.value("dev"), "dev");
     else if (args.accept("root")) setParent(TcHandle(TcHandle::kRoot), "root");
-    else if (!isClass && args.accept("ingress")) {
-      setParent(TcHandle(TcHandle::kIngress), "ingress");
-      p.kind = "ingress";
-      return p;
-    } else if (!isClass && args.accept("clsact")) {
-      setParent(TcHandle(TcHandle::kIngress), "clsact");
-      p.kind = "clsact";
+    else if (!isClass && (args.peek() == "ingress" || args.peek() == "clsact")) {
+      p.kind = args.next();
+      setParent(TcHandle(TcHandle::kIngress), p.kind);
       return p;
     } else if (args.accept("parent")) setParent(handleArg(args, "parent"), "parent");
     else if (!isClass && args.accept("handle")) p.handle = handleArg(args, "handle");
@@ -530,12 +523,7 @@ Placement parsePlacement(Args& args, bool isClass) {
 /// Errors name the device as typed (`qdisc add dev v0 root foo`), not its ifindex.
 PreparedRequest prepared(std::function<Request(uint32_t)> build, const std::optional<std::string>& dev, const char* object) {
   if (!dev) throw UsageError(fmt::format("tc {}: \"dev NAME\" is required", object));
-  PreparedRequest p;
-  p.needs = {*dev};
-  p.device = *dev;
-  p.namedAsTyped = true;
-  p.encode = [build = std::move(build), dev = *dev](Resolver& r) { return build(r.index(dev)); };
-  return p;
+  return requestNamingDevice(dev, std::move(build));
 }
 
 /// A qdisc or class line of tc's grammar: its verb and what it names.

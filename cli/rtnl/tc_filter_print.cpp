@@ -2,6 +2,7 @@
 // the classifiers' print_fopt and the actions' print_aopt: the same words, order, spacing, tabs
 // and JSON keys. Only what fastlink decodes is printed; unknown kinds print their kind alone.
 #include "rtnl/tc_filter_print.hpp"
+#include "rtnl/tc_print.hpp"
 
 #include <arpa/inet.h>
 #include <fmt/format.h>
@@ -82,15 +83,6 @@ constexpr ProtocolName kProtocols[] = {
     {0x0001, "802_3"},   {0x0003, "all"},     {0x0004, "802_2"},  {0x8100, "802.1Q"}, {0x88A8, "802.1ad"},
     {0x8847, "mpls_uc"}, {0x8848, "mpls_mc"}, {0x6558, "teb"},    {0x88CC, "LLDP"},
 };
-
-std::string classid(uint32_t h) {
-  if (h == TC_H_ROOT) return "root";
-  if (h == 0) return "none";
-  TcHandle t(h);
-  if (t.major() == 0) return fmt::format(":{:x}", t.minor());
-  if (t.minor() == 0) return fmt::format("{:x}:", t.major());
-  return fmt::format("{:x}:{:x}", t.major(), t.minor());
-}
 
 /// tc's sprint_u32_handle: "800:", "800::800", "1:2:3".
 std::string u32Handle(uint32_t handle) {
@@ -190,7 +182,7 @@ struct ActionPrinter {
   void operator()(const SkbeditAction& s) const {
     p.anyString("kind", "skbedit ", "skbedit");
     if (s.queueMapping) p.any("queue_mapping", "queue_mapping " + u(*s.queueMapping), u(*s.queueMapping));
-    if (s.priority) p.anyString("priority", " priority " + classid(*s.priority), classid(*s.priority));
+    if (s.priority) p.anyString("priority", " priority " + classidText(*s.priority), classidText(*s.priority));
     if (s.mark) p.any("mark", " mark " + u(*s.mark), u(*s.mark));
     if (s.mask) p.anyString("mask", fmt::format("/{:#x}", *s.mask), fmt::format("{:x}", *s.mask));
     if (s.ptype) {
@@ -417,7 +409,7 @@ struct OptionsPrinter {
     bool terminal = x.selFlags & TC_U32_TERMINAL;
     if (x.classid) {
       if (terminal) p.text("*");
-      p.anyString("flowid", "flowid " + classid(x.classid->value) + " ", classid(x.classid->value));
+      p.anyString("flowid", "flowid " + classidText(x.classid->value) + " ", classidText(x.classid->value));
     } else if (terminal) {
       p.text("terminal flowid ");
     }
@@ -455,7 +447,7 @@ struct OptionsPrinter {
   }
   void operator()(const MatchallOptions& x) const {
     if (handle()) p.any("handle", fmt::format("handle {:#x} ", handle()), u(handle()));
-    if (x.classid) p.anyString("flowid", "flowid " + classid(x.classid->value) + " ", classid(x.classid->value));
+    if (x.classid) p.anyString("flowid", "flowid " + classidText(x.classid->value) + " ", classidText(x.classid->value));
     if (x.flags) flags(p, x.flags, "\n  ");
     // f_matchall.c: the rule's hits with -s, after the flags.
     if (o.stats && x.hits) p.any("rule_hit", " (rule hit " + u(*x.hits) + ")", u(*x.hits));
@@ -463,7 +455,7 @@ struct OptionsPrinter {
   }
   void operator()(const FlowerOptions& x) const {
     if (handle()) p.any("handle", fmt::format("handle {:#x} ", handle()), u(handle()));
-    if (x.classid) p.anyString("classid", "classid " + classid(x.classid->value) + " ", classid(x.classid->value));
+    if (x.classid) p.anyString("classid", "classid " + classidText(x.classid->value) + " ", classidText(x.classid->value));
     if (x.indev) {
       p.nl();
       p.anyString("indev", "  indev " + *x.indev, *x.indev);
@@ -539,7 +531,7 @@ struct OptionsPrinter {
       std::string h = x.mask && *x.mask != 0xFFFFFFFFu ? fmt::format("{:#x}/{:#x}", handle(), *x.mask) : fmt::format("{:#x}", handle());
       p.anyString("handle", "handle " + h + " ", h);
     }
-    if (x.classid) p.anyString("classid", "classid " + classid(x.classid->value) + " ", classid(x.classid->value));
+    if (x.classid) p.anyString("classid", "classid " + classidText(x.classid->value) + " ", classidText(x.classid->value));
     if (x.indev) p.anyString("indev", "input dev " + *x.indev + " ", *x.indev);
     if (!x.actions.empty()) {
       p.text("\n");
@@ -548,12 +540,12 @@ struct OptionsPrinter {
   }
   void operator()(const BasicOptions& x) const {
     if (handle()) p.anyString("handle", fmt::format("handle {:#x} ", handle()), fmt::format("{:x}", handle()));
-    if (x.classid) p.anyString("flowid", "flowid " + classid(x.classid->value) + " ", classid(x.classid->value));
+    if (x.classid) p.anyString("flowid", "flowid " + classidText(x.classid->value) + " ", classidText(x.classid->value));
     actions(x.actions);
   }
   void operator()(const BpfFilterOptions& x) const {
     if (handle()) p.anyString("handle", fmt::format("handle {:#x} ", handle()), fmt::format("{:#x}", handle()));
-    if (x.classid) p.anyString("flowid", "flowid " + classid(x.classid->value) + " ", classid(x.classid->value));
+    if (x.classid) p.anyString("flowid", "flowid " + classidText(x.classid->value) + " ", classidText(x.classid->value));
     if (!x.name.empty()) p.anyString("bpf_name", x.name + " ", x.name);
     if (x.directAction) p.any("direct-action", "direct-action ", "true");
     if (x.flags) flags(p, x.flags, "");
@@ -635,7 +627,7 @@ void printFilter(TcPrinter& p, const TcFilterInfo& f, const FilterPrintOptions& 
       if (parent == TC_H_ROOT) p.any("root", "root ", "true");
       else if (parent == TcFilterInfo::kIngressParent) p.any("ingress", "ingress ", "true");
       else if (parent == TcFilterInfo::kEgressParent) p.any("egress", "egress ", "true");
-      else p.anyString("parent", "parent " + classid(parent) + " ", classid(parent));
+      else p.anyString("parent", "parent " + classidText(parent) + " ", classidText(parent));
     }
   }
   uint16_t protocol = f.protocol.value_or(0), prio = f.prio.value_or(0);

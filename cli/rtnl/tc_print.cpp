@@ -18,16 +18,6 @@ using namespace fastlink::tcunits;
 
 std::string hexOrZero(uint32_t v) { return v ? fmt::format("{:#x}", v) : "0"; }
 
-/// tc's print_tc_classid for a parent.
-std::string classidText(uint32_t h) {
-  if (h == TcHandle::kRoot) return "root";
-  if (h == 0) return "none";
-  TcHandle t(h);
-  if (t.major() == 0) return fmt::format(":{:x}", t.minor());
-  if (t.minor() == 0) return fmt::format("{:x}:", t.major());
-  return fmt::format("{:x}:{:x}", t.major(), t.minor());
-}
-
 std::string percent(double fraction) { return fmt::format("{:g}%", fraction * 100); }
 
 /// A number as tc's JSON writes a float (printf's %g: six significant digits), so that -j prints
@@ -302,6 +292,15 @@ void classFields(FieldOut& f, const ClassInfo& c, const TcPrintOptions& o) {
 }
 
 }  // namespace
+
+std::string classidText(uint32_t h) {
+  if (h == TcHandle::kRoot) return "root";
+  if (h == 0) return "none";
+  TcHandle t(h);
+  if (t.major() == 0) return fmt::format(":{:x}", t.minor());
+  if (t.minor() == 0) return fmt::format("{:x}:", t.major());
+  return fmt::format("{:x}:{:x}", t.major(), t.minor());
+}
 
 std::string qdiscText(const QdiscInfo& q, const TcPrintOptions& o) {
   return writeFields<std::string>([&](FieldOut& f) { qdiscFields(f, q, o); });

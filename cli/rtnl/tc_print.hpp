@@ -25,5 +25,7 @@ nlohmann::ordered_json qdiscJson(const QdiscInfo& q, const TcPrintOptions& o);
 /// One class, likewise (with stats followed by a blank line for kinds with extended stats).
 std::string classText(const ClassInfo& c, const TcPrintOptions& o);
 nlohmann::ordered_json classJson(const ClassInfo& c, const TcPrintOptions& o);
+/// A handle as tc's print_tc_classid prints it: "root", "none", ":2", "1:", "1:2".
+std::string classidText(uint32_t handle);
 
 }  // namespace fastlink::cli

@@ -35,6 +35,7 @@
 #include "kit/ip_compat.hpp"
 #include "kit/output.hpp"
 #include "rtnl/ip_object.hpp"
+#include "rtnl/link_kind.hpp"
 
 namespace fastlink::cli {
 namespace {
@@ -85,23 +86,15 @@ struct TunnelArgs {
   std::optional<std::string> dev;
   // IPv6 modes
   std::optional<uint8_t> encapLimit;
-  std::optional<bool> encapNone;
   std::optional<uint8_t> tclass;
-  std::optional<bool> tclassInherit;
   std::optional<uint32_t> flowlabel;
-  std::optional<bool> flowlabelInherit;
-  bool dscpInherit = false;
-  std::optional<bool> allowLocalRemote;
+  /// The Ip6TunnelInfo::k* flags the line turns on and off (its last word for each counts).
+  uint32_t flagsOn = 0, flagsOff = 0;
+  void setFlag(uint32_t bit, bool on) {
+    flagsOn = on ? flagsOn | bit : flagsOn & ~bit;
+    flagsOff = on ? flagsOff & ~bit : flagsOff | bit;
+  }
 };
-
-/// 0.0.0.0 or :: (ip's `any`).
-bool unspecified(const IpAddress& ip) {
-  for (uint8_t b : ip.bytes())
-    if (b) return false;
-  return true;
-}
-
-bool hasKeys(const TunnelArgs& a) { return a.ikey || a.okey; }
 
 /// iproute2's tnl_parse_key: a dotted quad, or an unsigned number (0x.. hex, 0.. octal).
 uint32_t parseKey(const std::string& keyword, const std::string& word) {
@@ -119,7 +112,6 @@ uint32_t parseKey(const std::string& keyword, const std::string& word) {
   return static_cast<uint32_t>(v);
 }
 
-/// An endpoint: `any` or an address of the tunnel's family.
 /// An endpoint: `any` or an address of the tunnel's family; anything else ends the command with
 /// status 1, as ip's get_addr32 / get_addr end it.
 IpAddress parseEndpoint(const std::string& keyword, const std::string& word, bool v6) {
@@ -214,27 +206,27 @@ TunnelArgs parseArgs(Args& args, bool v6) {
       a.tos = tos;
     } else if (v6 && (w == "tclass" || w == "tc" || w == "tos" || (!w.empty() && std::string_view("dsfield").starts_with(w)))) {
       std::string t = value(w);
-      if (t == "inherit") a.tclassInherit = true;
-      else a.tclass = parseU8(t, "invalid TClass", 16), a.tclassInherit = false;
+      if (t == "inherit") a.setFlag(Ip6TunnelInfo::kUseOrigTclass, true);
+      else a.tclass = parseU8(t, "invalid TClass", 16), a.setFlag(Ip6TunnelInfo::kUseOrigTclass, false);
     } else if (v6 && (w == "flowlabel" || w == "fl")) {
       std::string t = value(w);
-      if (t == "inherit") a.flowlabelInherit = true;
+      if (t == "inherit") a.setFlag(Ip6TunnelInfo::kUseOrigFlowlabel, true);
       else {
         char* end = nullptr;
         unsigned long v = t.empty() || t[0] == '-' ? ~0ul : std::strtoul(t.c_str(), &end, 16);
         if (v > 0xfffff || (end && *end)) throw UsageError(fmt::format("argument \"{}\" is wrong: invalid Flowlabel", t));
         a.flowlabel = static_cast<uint32_t>(v);
-        a.flowlabelInherit = false;
+        a.setFlag(Ip6TunnelInfo::kUseOrigFlowlabel, false);
       }
     } else if (v6 && w == "encaplimit") {
       std::string t = value(w);
-      if (t == "none") a.encapNone = true;
-      else a.encapLimit = parseU8(t, "invalid ELIM", 0), a.encapNone = false;
+      if (t == "none") a.setFlag(Ip6TunnelInfo::kIgnoreEncapLimit, true);
+      else a.encapLimit = parseU8(t, "invalid ELIM", 0), a.setFlag(Ip6TunnelInfo::kIgnoreEncapLimit, false);
     } else if (v6 && w == "dscp") {
       if (value(w) != "inherit") throw UsageError(fmt::format("argument \"{}\" is wrong: not inherit", args.text()));
-      a.dscpInherit = true;
-    } else if (v6 && w == "allow-localremote") a.allowLocalRemote = true;
-    else if (v6 && w == "noallow-localremote") a.allowLocalRemote = false;
+      a.setFlag(Ip6TunnelInfo::kRcvDscpCopy, true);
+    } else if (v6 && w == "allow-localremote") a.setFlag(Ip6TunnelInfo::kAllowLocalRemote, true);
+    else if (v6 && w == "noallow-localremote") a.setFlag(Ip6TunnelInfo::kAllowLocalRemote, false);
     else {
       if (w == "name") w = value(w);
       else if (!w.empty() && std::string_view("help").starts_with(w)) throw UsageError(kUsage);
@@ -284,17 +276,11 @@ void applyV6(const TunnelArgs& a, Ip6TunnelInfo& o) {
   if (a.remote) o.remote = a.remote;
   if (a.ttl) o.hoplimit = a.ttl;
   if (a.dev) o.dev = Ifref(*a.dev);
-  uint32_t flags = o.flags.value_or(0), flowinfo = o.flowinfo.value_or(0);
-  auto setFlag = [&](uint32_t bit, bool on) { flags = on ? flags | bit : flags & ~bit; };
-  if (a.encapNone) setFlag(Ip6TunnelInfo::kIgnoreEncapLimit, *a.encapNone);
+  uint32_t flowinfo = o.flowinfo.value_or(0);
   if (a.encapLimit) o.encapLimit = a.encapLimit;
-  if (a.tclassInherit) setFlag(Ip6TunnelInfo::kUseOrigTclass, *a.tclassInherit);
   if (a.tclass) flowinfo = (flowinfo & ~Ip6TunnelInfo::kTclassMask) | (uint32_t{*a.tclass} << 20);
-  if (a.flowlabelInherit) setFlag(Ip6TunnelInfo::kUseOrigFlowlabel, *a.flowlabelInherit);
   if (a.flowlabel) flowinfo = (flowinfo & ~Ip6TunnelInfo::kFlowlabelMask) | *a.flowlabel;
-  if (a.dscpInherit) setFlag(Ip6TunnelInfo::kRcvDscpCopy, true);
-  if (a.allowLocalRemote) setFlag(Ip6TunnelInfo::kAllowLocalRemote, *a.allowLocalRemote);
-  o.flags = flags;
+  o.flags = (o.flags.value_or(0) & ~a.flagsOff) | a.flagsOn;
   o.flowinfo = flowinfo;
 }
 
@@ -349,9 +335,9 @@ LinkInfo buildLink(const TunnelArgs& a, const std::string& kind, const LinkInfo*
 
 /// Checks ip makes after parsing, for add and change; returns a failure status or 0.
 int checkLine(Context& ctx, const TunnelArgs& a, const std::string& kind) {
-  if (!a.v6 && hasKeys(a) && kind != "gre" && kind != "vti") return fail("Keys are not allowed with ipip and sit tunnels");
+  if (!a.v6 && (a.ikey || a.okey) && kind != "gre" && kind != "vti") return fail("Keys are not allowed with ipip and sit tunnels");
   if (a.dev && !ctx.netlink().links().findIndex(*a.dev)) return fail(fmt::format("Cannot find device \"{}\"", *a.dev));
-  if (!a.v6 && a.remote && (a.remote->bytes()[0] & 0xf0) == 0xe0 && !(a.local && !unspecified(*a.local)))
+  if (!a.v6 && a.remote && (a.remote->bytes()[0] & 0xf0) == 0xe0 && !(a.local && !isUnspecified(*a.local)))
     return fail("A broadcast tunnel requires a source address");
   return 0;
 }
@@ -423,14 +409,9 @@ int sixrd(Context& ctx, Args& args) {
   Prefix prefix = Prefix::parse("::/0"), relay = Prefix::parse("0.0.0.0/0");
   std::optional<std::string> dev;
   auto parsePrefixOf = [](const std::string& word, bool v6) {
-    std::optional<Prefix> p;
-    try {
-      p = Prefix::parse(word);
-    } catch (const Error&) {
-    }
     // ip's get_prefix ends the command (status 1) before its "invalid 6rd_prefix" can be said.
-    if (!p || p->isV4() == v6) throw BadValueError(fmt::format("{} prefix is expected rather than \"{}\".", v6 ? "inet6" : "inet", word));
-    return *p;
+    if (auto p = sixrdPrefix(word, v6)) return *p;
+    throw BadValueError(fmt::format("{} prefix is expected rather than \"{}\".", v6 ? "inet6" : "inet", word));
   };
   while (!args.done()) {
     std::string w = args.next();
@@ -535,10 +516,6 @@ std::string protoName(uint8_t proto) {
 
 std::string v4Text(const std::optional<IpAddress>& ip) { return ip ? ip->toString() : std::string("0.0.0.0"); }
 
-std::string anyOr(const std::optional<IpAddress>& ip) {
-  return !ip || unspecified(*ip) ? std::string("any") : ip->toString();
-}
-
 /// tnl_print_gre_flags: keys (decimal), then GRE's flags on lines of their own (a list in JSON).
 void writeKeys(FieldOut& f, bool gre, const std::optional<uint32_t>& ikey, const std::optional<uint32_t>& okey, bool iseq,
                bool icsum, bool oseq, bool ocsum) {
@@ -561,22 +538,39 @@ void writeKeys(FieldOut& f, bool gre, const std::optional<uint32_t>& ikey, const
 /// for 15 entries); nothing when the read fails, as ip prints nothing then.
 using RouterLists = std::map<std::string, std::vector<PotentialRouter>>;
 
+/// What the tunnel kinds' options name alike, from whichever kind `l` is.
+struct Common {
+  std::optional<IpAddress> local, remote;
+  std::optional<Ifref> dev;
+  std::optional<uint32_t> ikey;  ///< not ipip's and sit's
+  uint8_t ttl = 0, tos = 0;      ///< gre's, ipip's and sit's
+  bool pmtudisc = true;
+};
+
+Common commonOf(const LinkInfo& l) {
+  Common c;
+  auto read = [&c](const auto* o) {
+    if (!o) return;
+    c.local = o->local, c.remote = o->remote, c.dev = o->dev;
+    if constexpr (requires { o->ikey; }) c.ikey = o->ikey;
+    // vti's ioctl reports no ttl or tos, and DF only as ip's own ioctl set it (a vti made over
+    // rtnetlink has none: "nopmtudisc").
+    if constexpr (requires { o->pmtudisc; }) c.ttl = o->ttl.value_or(0), c.tos = o->tos.value_or(0), c.pmtudisc = o->pmtudisc.value_or(true);
+    else c.pmtudisc = false;
+  };
+  read(l.kindOptions<GreInfo>());
+  read(l.kindOptions<IpTunnelInfo>());
+  read(l.kindOptions<Ip6TunnelInfo>());
+  read(l.kindOptions<VtiInfo>());
+  return c;
+}
+
 /// print_tunnel of iptunnel.c.
 void writeV4(FieldOut& f, const LinkInfo& l, const std::map<uint32_t, std::string>& names, const RouterLists& routers) {
-  struct Common {
-    std::optional<IpAddress> local, remote;
-    uint8_t ttl = 0, tos = 0;
-    bool pmtudisc = true;
-    std::optional<Ifref> dev;
-  } c;
+  const Common c = commonOf(l);
   const GreInfo* g = l.kindOptions<GreInfo>();
   const IpTunnelInfo* t = l.kindOptions<IpTunnelInfo>();
-  if (g) c = {g->local, g->remote, g->ttl.value_or(0), g->tos.value_or(0), g->pmtudisc.value_or(true), g->dev};
-  if (t) c = {t->local, t->remote, t->ttl.value_or(0), t->tos.value_or(0), t->pmtudisc.value_or(true), t->dev};
-  // vti's ioctl reports IPPROTO_IPIP, no ttl or tos, and DF only as ip's own ioctl set it (a vti
-  // made over rtnetlink has none: "nopmtudisc").
   const VtiInfo* vti = l.kindOptions<VtiInfo>();
-  if (vti) c = {vti->local, vti->remote, 0, 0, false, vti->dev};
   const std::string& kind = *l.kind;
   f.any("ifname", "{}: ", l.name.value_or(""));
   // The inner protocol as the kernel reports it (ip's ioctl reads iph.protocol): ipip and sit
@@ -584,9 +578,8 @@ void writeV4(FieldOut& f, const LinkInfo& l, const std::map<uint32_t, std::strin
   uint8_t proto = kind == "gre" ? uint8_t{IPPROTO_GRE} : kind == "sit" ? uint8_t{IPPROTO_IPV6} : uint8_t{IPPROTO_IPIP};
   if (t && t->proto) proto = *t->proto;
   f.any("mode", "{} ", protoName(proto) + "/ip");
-  f.text("remote ").any("remote", c.remote && !unspecified(*c.remote) ? c.remote->toString() : v4Text(c.remote),
-                        "{} ", anyOr(c.remote));
-  f.text("local ").any("local", v4Text(c.local), "{}", anyOr(c.local));
+  f.text("remote ").any("remote", v4Text(c.remote), "{} ", tunnelEndpoint(c.remote));
+  f.text("local ").any("local", v4Text(c.local), "{}", tunnelEndpoint(c.local));
   // ` pdr ADDR` (a default router) or ` pr ADDR` per entry. ip's JSON repeats the key for each;
   // a JSON object here holds one value per key, the last.
   if (auto it = routers.find(l.name.value_or("")); it != routers.end())
@@ -608,7 +601,7 @@ void writeV4(FieldOut& f, const LinkInfo& l, const std::map<uint32_t, std::strin
     // ip asks for the 6rd prefix only for a tunnel of IPv6 (not `any`).
     f.any("6rd-prefix", " 6rd-prefix {}", t->sixrdPrefix->address().toString());
     f.any("6rd-prefixlen", "/{}", unsigned{t->sixrdPrefix->length()});
-    if (const auto& r = t->sixrdRelayPrefix; r && !unspecified(r->address())) {
+    if (const auto& r = t->sixrdRelayPrefix; r && !isUnspecified(r->address())) {
       f.any("6rd-relay_prefix", " 6rd-relay_prefix {}", r->address().toString());
       f.any("6rd-relay_prefixlen", "/{}", unsigned{r->length()});
     }
@@ -661,19 +654,13 @@ void writeV6(FieldOut& f, const LinkInfo& l, const std::map<uint32_t, std::strin
 /// ip's match of a listed tunnel against the line's selectors (name, dev, endpoints, key, mode).
 bool selected(const TunnelArgs& a, const LinkInfo& l, std::optional<uint32_t> devIndex) {
   if (a.name && l.name != a.name) return false;
-  std::optional<IpAddress> local, remote;
-  std::optional<Ifref> dev;
-  std::optional<uint32_t> ikey;
-  if (const auto* g = l.kindOptions<GreInfo>()) local = g->local, remote = g->remote, dev = g->dev, ikey = g->ikey;
-  if (const auto* t = l.kindOptions<IpTunnelInfo>()) local = t->local, remote = t->remote, dev = t->dev;
-  if (const auto* t = l.kindOptions<Ip6TunnelInfo>()) local = t->local, remote = t->remote, dev = t->dev, ikey = t->ikey;
-  if (const auto* t = l.kindOptions<VtiInfo>()) local = t->local, remote = t->remote, dev = t->dev, ikey = t->ikey;
+  const Common c = commonOf(l);
   auto same = [](const std::optional<IpAddress>& want, const std::optional<IpAddress>& have) {
-    return !want || unspecified(*want) || (have && *have == *want);
+    return !want || isUnspecified(*want) || (have && *have == *want);
   };
-  if (!same(a.local, local) || !same(a.remote, remote)) return false;
-  if (devIndex && !(dev && dev->isIndex() && dev->index() == *devIndex)) return false;
-  if (a.ikey && ikey != a.ikey) return false;
+  if (!same(a.local, c.local) || !same(a.remote, c.remote)) return false;
+  if (devIndex && !(c.dev && c.dev->isIndex() && c.dev->index() == *devIndex)) return false;
+  if (a.ikey && c.ikey != a.ikey) return false;
   if (a.v6 && a.kind && *a.kind != *l.kind) return false;
   if (a.v6 && a.proto && l.kindOptions<Ip6TunnelInfo>() && *l.kind == "ip6tnl" &&
       l.kindOptions<Ip6TunnelInfo>()->proto.value_or(IPPROTO_IPV6) != *a.proto && *a.proto != 0)

@@ -23,6 +23,7 @@
 
 #include "kit/args.hpp"
 #include "kit/command.hpp"
+#include "kit/fields.hpp"
 #include "fastlink/error.hpp"
 #include "fastlink/steering.hpp"
 #include "kit/output.hpp"
@@ -117,18 +118,10 @@ bool parseOnOff(const std::string& text, const char* what) {
 int irqShow(Context& ctx, const std::string& dev) {
   enterSysfsOf(ctx.options().netns);
   SteeringApi steer;
-  auto irqs = steer.deviceIrqs(dev);
-  if (ctx.options().json) {
-    JsonArrayWriter out(stdout, ctx.options().pretty);
-    for (const auto& i : irqs)
-      out.add(nlohmann::ordered_json{{"irq", i.irq}, {"name", i.name}, {"queue", i.queue}, {"cpus", i.cpus}});
-    out.finish();
-    return kExitOk;
-  }
-  std::string s;
-  for (const auto& i : irqs)
-    s += fmt::format("{} irq {} {} {} cpus {}\n", dev, i.irq, i.name.empty() ? "-" : i.name, i.queue ? "queue" : "other", cpuListText(i.cpus));
-  std::fputs(s.c_str(), stdout);
+  printRecords(steer.deviceIrqs(dev), ctx.options().json, ctx.options().pretty, [&](FieldOut& f, const auto& i) {
+    f.text("{} ", dev).any("irq", "irq {} ", i.irq).any("name", i.name, "{} ", i.name.empty() ? "-" : i.name);
+    f.any("queue", i.queue, "{} ", i.queue ? "queue" : "other").any("cpus", i.cpus, "cpus {}", cpuListText(i.cpus));
+  });
   return kExitOk;
 }
 
@@ -162,47 +155,31 @@ int irqSet(Context& ctx, const std::string& dev, Args& args) {
   return kExitOk;
 }
 
-int runIrq(Context& ctx, Args& args) {
+/// `{ show | set } DEV ...` of steer and of steer irq: set takes its words, show only the device.
+int runVerb(Context& ctx, Args& args, bool irq) {
+  const char* object = irq ? "steer irq" : "steer";
   bool isSet = false;
   if (args.accept("set")) isSet = true;
-  else if (!args.acceptAny({"show", "list", "ls"})) args.unknown("steer irq verbs: show, set");
-  if (args.done()) throw UsageError("steer irq: a device name is required");
+  else if (!args.acceptAny({"show", "list", "ls"})) args.unknown(irq ? "steer irq verbs: show, set" : "steer verbs: show, set, irq");
+  if (args.done()) throw UsageError(fmt::format("{}: a device name is required", object));
   std::string dev = args.next();
-  if (isSet) return irqSet(ctx, dev, args);
-  if (!args.done()) args.unknown("steer irq show takes only a device");
-  return irqShow(ctx, dev);
+  try {
+    if (isSet) return irq ? irqSet(ctx, dev, args) : set(ctx, dev, args);
+    if (!args.done()) args.unknown(fmt::format("{} show takes only a device", object));
+    return irq ? irqShow(ctx, dev) : show(ctx, dev);
+  } catch (const Error& e) {
+    // A queue's device missing from the namespace's sysfs is named as in every other command.
+    printError(irq ? e.reason() + " (" + e.operation() + ")" : failureText(e, dev));
+    return kExitFailed;
+  }
 }
 
 int runSteer(Context& ctx, Args& args) {
-  if (args.done()) {
-    std::fputs((std::string(kUsage) + "\n").c_str(), stderr);
-    return kExitUsage;
+  if (args.done() || args.peek() == "help") {  // as tune: no words is a usage error, help is not
+    std::fputs((std::string(kUsage) + "\n").c_str(), args.done() ? stderr : stdout);
+    return args.done() ? kExitUsage : kExitOk;
   }
-  if (args.peek() == "help") {
-    printLine(kUsage);
-    return kExitOk;
-  }
-  if (args.accept("irq")) {
-    try {
-      return runIrq(ctx, args);
-    } catch (const Error& e) {
-      printError(e.reason() + " (" + e.operation() + ")");
-      return kExitFailed;
-    }
-  }
-  bool isSet = false;
-  if (args.accept("set")) isSet = true;
-  else if (!args.acceptAny({"show", "list", "ls"})) args.unknown("steer verbs: show, set, irq");
-  if (args.done()) throw UsageError("steer: a device name is required");
-  std::string dev = args.next();
-  try {
-    if (isSet) return set(ctx, dev, args);
-    if (!args.done()) args.unknown("steer show takes only a device");
-    return show(ctx, dev);
-  } catch (const Error& e) {
-    printError(failureText(e, dev));
-    return kExitFailed;
-  }
+  return runVerb(ctx, args, args.accept("irq"));
 }
 
 const Registrar kSteer{ObjectCommand{.name = "steer", .aliases = {}, .usage = kUsage, .run = runSteer, .prepare = {}}};

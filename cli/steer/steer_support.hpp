@@ -1,4 +1,5 @@
-// What the steer and tune commands share: CPU list syntax and the -n namespace's sysfs.
+// What the steer and tune commands share: CPU list syntax and the -n namespace's sysfs (tuntap
+// show reads that sysfs too).
 #pragma once
 
 #include <optional>

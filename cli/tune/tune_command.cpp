@@ -26,24 +26,22 @@ Spreads DEV's queues over the CPUs: channels = CPUs (up to the device's maximum)
 interrupt per CPU, RPS/XPS masks to match. Prints the plan, applies it, verifies it, and saves
 a snapshot that --restore puts back. -j prints the plan as JSON.       (see docs/cli/tune.md))";
 
-std::string channelsText(const std::optional<ChannelsInfo>& c) {
-  if (!c) return "n/a";
-  std::string s;
-  auto add = [&](const char* name, const std::optional<uint32_t>& v) {
-    if (v) s += fmt::format("{}{} {}", s.empty() ? "" : " ", name, *v);
-  };
-  add("rx", c->rx), add("tx", c->tx), add("other", c->other), add("combined", c->combined);
-  return s.empty() ? "none" : s;
-}
-
+/// The channel counts the device reports, as JSON (null: they could not be read).
 nlohmann::ordered_json channelsJson(const std::optional<ChannelsInfo>& c) {
   if (!c) return nullptr;
   nlohmann::ordered_json j = nlohmann::ordered_json::object();
-  if (c->rx) j["rx"] = *c->rx;
-  if (c->tx) j["tx"] = *c->tx;
-  if (c->other) j["other"] = *c->other;
-  if (c->combined) j["combined"] = *c->combined;
+  for (auto [name, v] : {std::pair{"rx", c->rx}, {"tx", c->tx}, {"other", c->other}, {"combined", c->combined}})
+    if (v) j[name] = *v;
   return j;
+}
+
+/// The same in words: "rx 4 combined 2" ("none" without counts, "n/a" when not read).
+std::string channelsText(const std::optional<ChannelsInfo>& c) {
+  if (!c) return "n/a";
+  std::string s;
+  const nlohmann::ordered_json counts = channelsJson(c);
+  for (const auto& [name, v] : counts.items()) s += fmt::format("{}{} {}", s.empty() ? "" : " ", name, v.get<uint32_t>());
+  return s.empty() ? "none" : s;
 }
 
 const std::vector<unsigned>* irqCpus(const TuneState& s, unsigned irq) {

@@ -5,9 +5,6 @@
 //
 // In -batch files only `tuntap del` can be a line (RTM_DELLINK by name); `tuntap add` is an ioctl
 // on /dev/net/tun, not a netlink request, so a batch naming it is refused before anything is sent.
-#include <fcntl.h>
-#include <sched.h>
-#include <sys/mount.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -19,7 +16,9 @@
 #include "kit/failure.hpp"
 #include "fastlink/link.hpp"
 #include "fastlink/tuntap.hpp"
+#include "kit/fields.hpp"
 #include "kit/output.hpp"
+#include "steer/steer_support.hpp"
 
 namespace fastlink::cli {
 namespace {
@@ -51,25 +50,22 @@ void setName(ParsedTunTap& p, const std::string& word, std::string_view keyword)
   p.named = true;
 }
 
+/// `user USER` / `group GROUP`: a name or a number, looked up now.
+void setId(TunTapInfo& info, TunTapInfo& (TunTapInfo::*set)(std::string_view), const std::string& nameOrId) {
+  try {
+    (info.*set)(nameOrId);
+  } catch (const Error& e) {
+    throw UsageError("tuntap: " + e.reason());
+  }
+}
+
 ParsedTunTap parseArgs(Args& args, bool add) {
   ParsedTunTap p;
   while (!args.done()) {
     if (args.accept("mode")) p.info.mode = parseMode(args.value("mode"), p.info.mode);
-    else if (add && args.accept("user")) {
-      std::string v = args.value("user");
-      try {
-        p.info.setOwner(v);
-      } catch (const Error& e) {
-        throw UsageError("tuntap: " + e.reason());
-      }
-    } else if (add && args.accept("group")) {
-      std::string v = args.value("group");
-      try {
-        p.info.setGroup(v);
-      } catch (const Error& e) {
-        throw UsageError("tuntap: " + e.reason());
-      }
-    } else if (add && args.accept("pi")) p.info.pi = true;
+    else if (add && args.accept("user")) setId(p.info, &TunTapInfo::setOwner, args.value("user"));
+    else if (add && args.accept("group")) setId(p.info, &TunTapInfo::setGroup, args.value("group"));
+    else if (add && args.accept("pi")) p.info.pi = true;
     else if (add && args.accept("one_queue")) p.info.oneQueue = true;
     else if (add && args.accept("vnet_hdr")) p.info.vnetHdr = true;
     else if (add && args.accept("multi_queue")) p.info.multiQueue = true;
@@ -155,55 +151,24 @@ std::vector<std::string> flagWords(const TunTapInfo& d, uint64_t& other) {
   return words;
 }
 
-void printText(const TunTapInfo& d, bool details) {
-  uint64_t other = 0;
-  std::string line = d.name + ":";
-  for (const auto& w : flagWords(d, other)) line += " " + w;
-  if (other) line += fmt::format(" {:#x}", other);
-  if (d.owner) line += fmt::format(" user {}", *d.owner);
-  if (d.group) line += fmt::format(" group {}", *d.group);
-  if (details) {
-    // ip 6.1 prints the holders without separators: "Attached to processes:qemu(12)vhost(13)".
-    line += "\n\tAttached to processes:";
-    for (const auto& h : holders(d.name)) line += fmt::format("{}({})", h.name, h.pid);
-  }
-  printLine(line);
-}
-
-nlohmann::ordered_json toJson(const TunTapInfo& d, bool details) {
-  nlohmann::ordered_json j;
-  j["ifname"] = d.name;
+/// One device as ip prints it: "NAME: FLAGS user U group G", -d its holders; or its JSON.
+void writeDevice(FieldOut& f, const TunTapInfo& d, bool details) {
   uint64_t other = 0;
   nlohmann::ordered_json flags = flagWords(d, other);
   if (other) flags.push_back(fmt::format("{:#x}", other));
-  j["flags"] = flags;
-  if (d.owner) j["user"] = *d.owner;
-  if (d.group) j["group"] = *d.group;
-  if (details) {
-    nlohmann::ordered_json processes = nlohmann::ordered_json::array();
-    for (const auto& h : holders(d.name)) processes.push_back({{"name", h.name}, {"pid", h.pid}});
-    j["processes"] = processes;
+  f.any("ifname", "{}:", d.name).json("flags", flags);
+  for (const auto& w : flags) f.text(" {}", w.get<std::string>());
+  if (d.owner) f.any("user", " user {}", *d.owner);
+  if (d.group) f.any("group", " group {}", *d.group);
+  if (!details) return;
+  // ip 6.1 prints the holders without separators: "Attached to processes:qemu(12)vhost(13)".
+  nlohmann::ordered_json processes = nlohmann::ordered_json::array();
+  f.text("\n\tAttached to processes:");
+  for (const auto& h : holders(d.name)) {
+    processes.push_back({{"name", h.name}, {"pid", h.pid}});
+    f.text("{}({})", h.name, h.pid);
   }
-  return j;
-}
-
-/// With -n, sysfs must show that namespace's devices (the `tun` link info lacks one_queue and
-/// napi): like `ip -n`, give this process a mount namespace of its own with /sys mounted from
-/// inside the target namespace. Best effort: without it, the library reads only what rtnetlink
-/// says (it verifies that a sysfs entry is the device it describes).
-void viewSysfsOf(const std::string& netns) {
-  int target = ::open(("/run/netns/" + netns).c_str(), O_RDONLY | O_CLOEXEC);
-  if (target < 0) return;
-  int original = ::open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
-  bool ok = original >= 0 && unshare(CLONE_NEWNS) == 0 && mount("", "/", nullptr, MS_SLAVE | MS_REC, nullptr) == 0 &&
-            setns(target, CLONE_NEWNET) == 0;
-  if (ok) {
-    umount2("/sys", MNT_DETACH);
-    mount("fastlink-sysfs", "/sys", "sysfs", 0, nullptr);  // sysfs shows the mounter's namespace
-    if (setns(original, CLONE_NEWNET) != 0) std::abort();   // never run on in the wrong namespace
-  }
-  if (original >= 0) ::close(original);
-  ::close(target);
+  f.json("processes", processes);
 }
 
 int show(Context& ctx, Args& args) {
@@ -213,7 +178,13 @@ int show(Context& ctx, Args& args) {
     else if (args.peek() == "help") throw UsageError(kUsage);
     else args.unknown("tuntap show takes: dev NAME");
   }
-  if (ctx.options().netns) viewSysfsOf(*ctx.options().netns);
+  // With -n, sysfs must show that namespace's devices (the `tun` link info lacks one_queue and
+  // napi), as steer's: best effort, since without it the library reads only what rtnetlink says
+  // (it verifies that a sysfs entry is the device it describes).
+  try {
+    enterSysfsOf(ctx.options().netns);
+  } catch (const Error&) {
+  }
   TunTapApi& api = ctx.netlink().tuntap();
   std::vector<TunTapInfo> devices;
   if (dev) {
@@ -221,14 +192,8 @@ int show(Context& ctx, Args& args) {
   } else {
     devices = api.list();
   }
-  bool details = ctx.options().details;
-  if (ctx.options().json) {
-    JsonArrayWriter out(stdout, ctx.options().pretty);
-    for (const auto& d : devices) out.add(toJson(d, details));
-    out.finish();
-  } else {
-    for (const auto& d : devices) printText(d, details);
-  }
+  printRecords(devices, ctx.options().json, ctx.options().pretty,
+               [&](FieldOut& f, const TunTapInfo& d) { writeDevice(f, d, ctx.options().details); });
   return kExitOk;
 }
 

@@ -60,8 +60,8 @@ std::optional<PreparedRequest> prepareLinkSetXdp(Context& ctx, Args& args) {
     return std::nullopt;
   }
   device = parseIfname(device, "dev");
-  XdpMode mode = *modeOf(args.next());
-  std::string word = mode == XdpMode::Auto ? "xdp" : mode == XdpMode::Generic ? "xdpgeneric" : mode == XdpMode::Native ? "xdpdrv" : "xdpoffload";
+  const std::string word = args.next();
+  const XdpMode mode = *modeOf(word);
   PreparedRequest r;
   r.device = device;
   XdpApi& api = ctx.netlink().xdp();

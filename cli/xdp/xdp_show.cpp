@@ -4,6 +4,7 @@
 #include <map>
 
 #include "fastlink/error.hpp"
+#include "kit/fields.hpp"
 
 namespace fastlink::cli {
 namespace {
@@ -54,35 +55,22 @@ class ProgramCache {
   std::map<uint32_t, std::optional<BpfProgramInfo>> seen_;
 };
 
-void appendProgramText(std::string& out, uint32_t id, const std::optional<BpfProgramInfo>& info, bool details) {
-  out += "id " + std::to_string(id) + ' ';
+/// A program as ip prints it, text ("id 42 name x tag T jited ", each word with its blank) or
+/// JSON keys (jited always, 0 or 1).
+void programFields(FieldOut& f, uint32_t id, const std::optional<BpfProgramInfo>& info, bool details) {
+  f.any("id", "id {} ", id);
   if (!info) return;
-  out += "name " + info->name + " tag " + info->tag + ' ';
-  if (info->jited) out += "jited ";
-  if (details) {
-    // The kernel reports no load time for programs loaded before it recorded one; ip then
-    // leaves out the uid as well.
-    if (info->loadTime)
-      out += "load_time " + std::to_string(info->loadTime) + " created_by_uid " + std::to_string(info->createdByUid) + ' ';
-    if (info->btfId) out += "btf_id " + std::to_string(info->btfId) + ' ';
-  }
+  f.any("name", "name {} ", info->name).any("tag", "tag {} ", info->tag).json("jited", info->jited ? 1 : 0);
+  if (info->jited) f.text("jited ");
+  if (!details) return;
+  // The kernel reports no load time for programs loaded before it recorded one; ip then
+  // leaves out the uid as well.
+  if (info->loadTime) f.any("load_time", "load_time {} ", info->loadTime).any("created_by_uid", "created_by_uid {} ", info->createdByUid);
+  if (info->btfId) f.any("btf_id", "btf_id {} ", info->btfId);
 }
 
 json programJson(uint32_t id, const std::optional<BpfProgramInfo>& info, bool details) {
-  json p = json::object();
-  p["id"] = id;
-  if (!info) return p;
-  p["name"] = info->name;
-  p["tag"] = info->tag;
-  p["jited"] = info->jited ? 1 : 0;
-  if (details) {
-    if (info->loadTime) {
-      p["load_time"] = info->loadTime;
-      p["created_by_uid"] = info->createdByUid;
-    }
-    if (info->btfId) p["btf_id"] = info->btfId;
-  }
-  return p;
+  return writeFields<json>([&](FieldOut& f) { programFields(f, id, info, details); });
 }
 
 }  // namespace
@@ -112,7 +100,8 @@ std::string xdpProgramLines(const XdpStatus& status, bool details, const XdpProg
     out += "    prog/xdp";
     out += suffix;
     out += ' ';
-    appendProgramText(out, id, cache.get(id), details);
+    FieldOut f(out);
+    programFields(f, id, cache.get(id), details);
     out += '\n';
   };
   if (!status.attached()) return out;

@@ -33,8 +33,7 @@ std::vector<KindOption> printBond(const LinkInfo& l, const NameOf&) {
   if (!l.bond) return out;
   if (l.bond->mode) {
     auto i = static_cast<std::size_t>(*l.bond->mode);
-    std::string mode = i < std::size(kModes) ? kModes[i] : "unknown";
-    out.push_back(stringOption("mode", mode, "mode " + mode));
+    out.push_back(stringOption("mode", i < std::size(kModes) ? kModes[i] : "unknown"));
   }
   if (l.bond->miimon) out.push_back(numberOption("miimon", *l.bond->miimon));
   return out;
@@ -46,7 +45,7 @@ std::vector<KindOption> printBond(const LinkInfo& l, const NameOf&) {
 /// "key_index": N), as iproute2 prints a port's state and MII status.
 template <std::size_t N>
 KindOption namedOrIndex(const char* key, const char* const (&names)[N], uint8_t value) {
-  if (value < N) return stringOption(key, names[value], fmt::format("{} {}", key, names[value]));
+  if (value < N) return stringOption(key, names[value]);
   return {fmt::format("{}_index", key), value, fmt::format("{} {}", key, value)};
 }
 
@@ -82,10 +81,7 @@ std::vector<KindOption> printBondPort(const LinkInfo& l, const NameOf&) {
   if (p.state) out.push_back(namedOrIndex("state", kStates, static_cast<uint8_t>(*p.state)));
   if (p.miiStatus) out.push_back(namedOrIndex("mii_status", kMiiStatuses, static_cast<uint8_t>(*p.miiStatus)));
   if (p.linkFailureCount) signedNumber("link_failure_count", static_cast<int32_t>(*p.linkFailureCount));
-  if (p.permanentAddress) {
-    std::string address = p.permanentAddress->toString();
-    out.push_back(stringOption("perm_hwaddr", address, "perm_hwaddr " + address));
-  }
+  if (p.permanentAddress) out.push_back(stringOption("perm_hwaddr", p.permanentAddress->toString()));
   if (p.queueId) signedNumber("queue_id", *p.queueId);
   if (p.priority) signedNumber("prio", *p.priority);
   if (p.aggregatorId) signedNumber("ad_aggregator_id", *p.aggregatorId);

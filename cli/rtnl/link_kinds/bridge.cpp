@@ -33,9 +33,9 @@ void parseBridge(Args& args, ParsedLink& p) {
   p.info.bridge = b;
 }
 
-/// "8000.0:0:0:0:0:0" as iproute2 prints a bridge id: the priority as four hex digits, then the
-/// MAC as ether_ntoa() writes it (no leading zeros).
-std::string bridgeIdText(const BridgeId& id) {
+/// A bridge id under JSON `key` and after the text `word`, "8000.0:0:0:0:0:0" as iproute2 prints
+/// one: the priority as four hex digits, then the MAC as ether_ntoa() writes it (no leading zeros).
+KindOption bridgeIdOption(std::string key, std::string_view word, const BridgeId& id) {
   std::string text = fmt::format("{:04x}.", id.priority);
   bool first = true;
   for (uint8_t byte : id.address.bytes()) {
@@ -43,7 +43,7 @@ std::string bridgeIdText(const BridgeId& id) {
     first = false;
     text += fmt::format("{:x}", byte);
   }
-  return text;
+  return stringOption(std::move(key), text, fmt::format("{} {}", word, text));
 }
 
 /// A running timer, centiseconds as seconds with two decimals: " %4i.%.2i" in text (so
@@ -74,14 +74,11 @@ std::string vlanProtocolName(uint16_t protocol) {
 /// The tail iproute2 prints after the options BridgeInfo sets: what BridgeState holds, in
 /// bridge_print_opt's order, split in two around the options `out` already has.
 void printStpState(std::vector<KindOption>& out, const BridgeState& s) {
-  if (s.vlanProtocol) {
-    std::string name = vlanProtocolName(*s.vlanProtocol);
-    out.push_back(stringOption("vlan_protocol", name, "vlan_protocol " + name));
-  }
-  if (s.bridgeId) out.push_back(stringOption("bridge_id", bridgeIdText(*s.bridgeId), "bridge_id " + bridgeIdText(*s.bridgeId)));
+  if (s.vlanProtocol) out.push_back(stringOption("vlan_protocol", vlanProtocolName(*s.vlanProtocol)));
+  if (s.bridgeId) out.push_back(bridgeIdOption("bridge_id", "bridge_id", *s.bridgeId));
   // ip's JSON key is root_id, its text word designated_root. (ip 6.1 prints the bridge's own id
   // here, a bug fixed in later versions: fastlink prints the root's.)
-  if (s.rootId) out.push_back(stringOption("root_id", bridgeIdText(*s.rootId), "designated_root " + bridgeIdText(*s.rootId)));
+  if (s.rootId) out.push_back(bridgeIdOption("root_id", "designated_root", *s.rootId));
   if (s.rootPort) out.push_back(numberOption("root_port", *s.rootPort));
   if (s.rootPathCost) out.push_back(numberOption("root_path_cost", *s.rootPathCost));
   if (s.topologyChange) out.push_back(numberOption("topology_change", *s.topologyChange ? 1 : 0));
@@ -161,7 +158,7 @@ std::vector<KindOption> printBridge(const LinkInfo& l, const NameOf&) {
 KindOption portStateOption(BridgePortStpState state) {
   static const char* const kNames[] = {"disabled", "listening", "learning", "forwarding", "blocking"};
   auto number = static_cast<uint8_t>(state);
-  if (number < std::size(kNames)) return stringOption("state", kNames[number], fmt::format("state {}", kNames[number]));
+  if (number < std::size(kNames)) return stringOption("state", kNames[number]);
   return {"state_index", number, fmt::format("state ({})", number)};
 }
 
@@ -204,14 +201,8 @@ void printPortStp(std::vector<KindOption>& out, const BridgePortInfo& p) {
   if (p.designatedPort) out.push_back(numberOption("designated_port", *p.designatedPort));
   if (p.designatedCost) out.push_back(numberOption("designated_cost", *p.designatedCost));
   // JSON keys bridge_id and root_id, text words designated_bridge and designated_root.
-  if (p.designatedBridge) {
-    std::string id = bridgeIdText(*p.designatedBridge);
-    out.push_back(stringOption("bridge_id", id, "designated_bridge " + id));
-  }
-  if (p.designatedRoot) {
-    std::string id = bridgeIdText(*p.designatedRoot);
-    out.push_back(stringOption("root_id", id, "designated_root " + id));
-  }
+  if (p.designatedBridge) out.push_back(bridgeIdOption("bridge_id", "designated_bridge", *p.designatedBridge));
+  if (p.designatedRoot) out.push_back(bridgeIdOption("root_id", "designated_root", *p.designatedRoot));
   if (p.holdTimer) out.push_back(timerOption("hold_timer", *p.holdTimer));
   if (p.messageAgeTimer) out.push_back(timerOption("message_age_timer", *p.messageAgeTimer));
   if (p.forwardDelayTimer) out.push_back(timerOption("forward_delay_timer", *p.forwardDelayTimer));
@@ -236,16 +227,12 @@ std::vector<KindOption> printBridgePort(const LinkInfo& l, const NameOf& nameOf)
   addOnOff(out, "neigh_suppress", p.neighSuppress);
   if (p.groupFwdMask) {
     out.push_back(hexOption("group_fwd_mask", "group_fwd_mask", *p.groupFwdMask));
-    std::string groups = groupFwdMaskText(*p.groupFwdMask);
-    out.push_back(stringOption("group_fwd_mask_str", groups, "group_fwd_mask_str " + groups));
+    out.push_back(stringOption("group_fwd_mask_str", groupFwdMaskText(*p.groupFwdMask)));
   }
   addOnOff(out, "vlan_tunnel", p.vlanTunnel);
   addOnOff(out, "isolated", p.isolated);
   addOnOff(out, "locked", p.locked);
-  if (p.backupPort) {
-    std::string name = nameOf(*p.backupPort);
-    out.push_back(stringOption("backup_port", name, "backup_port " + name));
-  }
+  if (p.backupPort) out.push_back(stringOption("backup_port", nameOf(*p.backupPort)));
   return out;
 }
 

@@ -46,32 +46,20 @@ std::vector<KindOption> printGeneve(const LinkInfo& l, const NameOf&) {
   if (g->external.value_or(false)) return {{"external", true, "external"}};
   if (!g->vni) return out;
   out.push_back(numberOption("id", *g->vni));
-  if (g->remote) {
-    bool unspecified = std::all_of(g->remote->bytes().begin(), g->remote->bytes().end(), [](uint8_t b) { return b == 0; });
-    if (!unspecified) out.push_back(stringOption(g->remote->isV4() ? "remote" : "remote6", g->remote->toString(), "remote " + g->remote->toString()));
-  }
+  if (g->remote && !isUnspecified(*g->remote))
+    out.push_back(stringOption(g->remote->isV4() ? "remote" : "remote6", g->remote->toString(), "remote " + g->remote->toString()));
   if (g->ttlInherit.value_or(false)) out.push_back({"ttl", nullptr, "ttl inherit"});  // text only, as iproute2
   else if (g->ttl) out.push_back({"ttl", *g->ttl, *g->ttl ? fmt::format("ttl {}", *g->ttl) : std::string("ttl auto")});
   if (g->tos) {
     if (auto tos = tunnelTos(*g->tos)) out.push_back(*tos);
   }
-  if (g->df) {
-    static const char* const kDf[] = {"unset", "set", "inherit"};
-    auto i = static_cast<std::size_t>(*g->df);
-    std::string df = i < std::size(kDf) ? kDf[i] : "unknown";
-    out.push_back({"df", df, *g->df == GeneveDf::Unset ? std::string() : "df " + df});
-  }
+  if (g->df) out.push_back(udpTunnelDf(static_cast<uint8_t>(*g->df)));
   if (g->flowLabel && *g->flowLabel) {
     std::string label = fmt::format("0x{:x}", *g->flowLabel);
     out.push_back(stringOption("label", label, "flowlabel " + label));
   }
   if (g->dstPort) out.push_back({"port", *g->dstPort, fmt::format("dstport {}", *g->dstPort)});
-  auto flag = [&](const char* key, const char* word, const std::optional<bool>& v) {
-    if (v) out.push_back({key, *v, std::string(*v ? "" : "no") + word});
-  };
-  flag("udp_csum", "udpcsum", g->udpCsum);
-  flag("udp_zero_csum6_tx", "udp6zerocsumtx", g->udp6ZeroCsumTx);
-  flag("udp_zero_csum6_rx", "udp6zerocsumrx", g->udp6ZeroCsumRx);
+  printUdpChecksums(out, *g);
   return out;
 }
 

@@ -48,8 +48,8 @@ bool parseGreKeyOption(Args& args, Info& g) {
 /// ikey, okey, iseq, oseq, icsum, ocsum in gre_print_opt's order.
 template <class Info>
 void printGreKeys(std::vector<KindOption>& out, const Info& g) {
-  if (g.ikey) out.push_back(stringOption("ikey", dottedKey(*g.ikey), "ikey " + dottedKey(*g.ikey)));
-  if (g.okey) out.push_back(stringOption("okey", dottedKey(*g.okey), "okey " + dottedKey(*g.okey)));
+  if (g.ikey) out.push_back(stringOption("ikey", dottedKey(*g.ikey)));
+  if (g.okey) out.push_back(stringOption("okey", dottedKey(*g.okey)));
   for (auto [word, on] : {std::pair{"iseq", g.iseq}, {"oseq", g.oseq}, {"icsum", g.icsum}, {"ocsum", g.ocsum}})
     if (on.value_or(false)) out.push_back({word, true, word});
 }

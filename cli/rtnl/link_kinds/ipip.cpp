@@ -21,14 +21,9 @@ uint8_t parseMode(std::string_view mode, bool sit) {
 }
 
 Prefix parseSixrdPrefix(std::string_view text, std::string_view keyword, bool v6) {
-  std::optional<Prefix> prefix;
-  try {
-    prefix = Prefix::parse(text);
-  } catch (const Error&) {
-  }
   // ip's get_prefix: status 1, as an address that does not parse.
-  if (!prefix || prefix->isV4() == v6) throw BadValueError(fmt::format("{}: \"{}\" is not an IPv{} prefix", keyword, text, v6 ? 6 : 4));
-  return *prefix;
+  if (auto prefix = sixrdPrefix(text, v6)) return *prefix;
+  throw BadValueError(fmt::format("{}: \"{}\" is not an IPv{} prefix", keyword, text, v6 ? 6 : 4));
 }
 
 void parseIpTunnel(Args& args, ParsedLink& p) {

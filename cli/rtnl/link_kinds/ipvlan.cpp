@@ -42,10 +42,7 @@ std::vector<KindOption> printIpvlan(const LinkInfo& l, const NameOf&) {
   std::vector<KindOption> out;
   const auto* o = l.kindOptions<IpvlanInfo>();
   if (!o) return out;
-  if (o->mode) {
-    std::string mode = nameIn(kModes, *o->mode);
-    out.push_back(stringOption("mode", mode, "mode " + mode));
-  }
+  if (o->mode) out.push_back(stringOption("mode", nameIn(kModes, *o->mode)));
   if (o->isolation) {
     std::string flag = nameIn(kIsolation, *o->isolation);
     out.push_back({flag, true, flag});

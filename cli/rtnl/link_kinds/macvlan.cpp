@@ -33,8 +33,7 @@ void parseMacvlan(Args& args, ParsedLink& p) {
 std::vector<KindOption> printMacvlan(const LinkInfo& l, const NameOf&) {
   if (!l.macvlan || !l.macvlan->mode) return {};
   auto it = std::find_if(std::begin(kModes), std::end(kModes), [&](const auto& e) { return e.second == *l.macvlan->mode; });
-  std::string mode = it != std::end(kModes) ? it->first : "unknown";
-  std::vector<KindOption> out{stringOption("mode", mode, "mode " + mode)};
+  std::vector<KindOption> out{stringOption("mode", it != std::end(kModes) ? it->first : "unknown")};
   if (l.macvlan->bcQueueLen) out.push_back(numberOption("bcqueuelen", *l.macvlan->bcQueueLen));
   if (l.macvlan->usedBcQueueLen) out.push_back(numberOption("usedbcqueuelen", *l.macvlan->usedBcQueueLen));
   return out;

@@ -25,12 +25,12 @@ KindOption idOption(const char* key, uint32_t id, bool user) {
     passwd pw{};
     passwd* found = nullptr;
     getpwuid_r(id, &pw, buffer.data(), buffer.size(), &found);
-    if (found) return stringOption(key, found->pw_name, fmt::format("{} {}", key, found->pw_name));
+    if (found) return stringOption(key, found->pw_name);
   } else {
     group gr{};
     group* found = nullptr;
     getgrgid_r(id, &gr, buffer.data(), buffer.size(), &found);
-    if (found) return stringOption(key, found->gr_name, fmt::format("{} {}", key, found->gr_name));
+    if (found) return stringOption(key, found->gr_name);
   }
   return numberOption(key, id);
 }
@@ -40,10 +40,7 @@ std::vector<KindOption> printTun(const LinkInfo& l, const NameOf&) {
   std::vector<KindOption> out;
   const auto* t = l.kindOptions<TunTapInfo>();
   if (!t) return out;
-  if (t->mode) {
-    std::string mode(tunTapModeName(*t->mode));
-    out.push_back(stringOption("type", mode, "type " + mode));
-  }
+  if (t->mode) out.push_back(stringOption("type", std::string(tunTapModeName(*t->mode))));
   if (t->pi) out.push_back(onOffOption("pi", *t->pi));
   if (t->vnetHdr) out.push_back(onOffOption("vnet_hdr", *t->vnetHdr));
   if (t->multiQueue.value_or(false)) {

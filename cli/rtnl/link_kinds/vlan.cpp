@@ -1,25 +1,23 @@
 #include <fmt/format.h>
 
+#include <tuple>
+
 #include "rtnl/link_kind.hpp"
 
 namespace fastlink::cli {
 namespace {
 
-/// The flags in ip's order (vlan_print_flags) with the words that set them.
-constexpr std::pair<uint32_t, const char*> kVlanFlags[] = {{VlanInfo::kReorderHdr, "REORDER_HDR"},
-                                                           {VlanInfo::kGvrp, "GVRP"},
-                                                           {VlanInfo::kMvrp, "MVRP"},
-                                                           {VlanInfo::kLooseBinding, "LOOSE_BINDING"},
-                                                           {VlanInfo::kBridgeBinding, "BRIDGE_BINDING"}};
-constexpr std::pair<const char*, uint32_t> kVlanFlagWords[] = {{"reorder_hdr", VlanInfo::kReorderHdr},
-                                                               {"gvrp", VlanInfo::kGvrp},
-                                                               {"mvrp", VlanInfo::kMvrp},
-                                                               {"loose_binding", VlanInfo::kLooseBinding},
-                                                               {"bridge_binding", VlanInfo::kBridgeBinding}};
+/// The flags in ip's order (vlan_print_flags): the name ip prints and the word that sets it.
+constexpr std::tuple<uint32_t, const char*, const char*> kVlanFlags[] = {
+    {VlanInfo::kReorderHdr, "REORDER_HDR", "reorder_hdr"},
+    {VlanInfo::kGvrp, "GVRP", "gvrp"},
+    {VlanInfo::kMvrp, "MVRP", "mvrp"},
+    {VlanInfo::kLooseBinding, "LOOSE_BINDING", "loose_binding"},
+    {VlanInfo::kBridgeBinding, "BRIDGE_BINDING", "bridge_binding"}};
 
 /// `reorder_hdr on|off` and the other flag words; false when the next word is none of them.
 bool parseVlanFlag(Args& args, VlanInfo& v) {
-  for (auto [word, bit] : kVlanFlagWords) {
+  for (auto [bit, name, word] : kVlanFlags) {
     if (!args.accept(word)) continue;
     v.setFlag(bit, parseOnOff(args.value(word), word));
     return true;
@@ -46,17 +44,14 @@ void parseVlan(Args& args, ParsedLink& p) {
 std::vector<KindOption> printVlan(const LinkInfo& l, const NameOf&) {
   std::vector<KindOption> out;
   if (!l.vlan) return out;
-  if (l.vlan->protocol) {
-    std::string proto = *l.vlan->protocol == VlanProtocol::Dot1AD ? "802.1ad" : "802.1Q";
-    out.push_back(stringOption("protocol", proto, "protocol " + proto));
-  }
+  if (l.vlan->protocol) out.push_back(stringOption("protocol", *l.vlan->protocol == VlanProtocol::Dot1AD ? "802.1ad" : "802.1Q"));
   if (l.vlan->id) out.push_back(numberOption("id", *l.vlan->id));
   if (l.vlan->flags) {
     // `<REORDER_HDR,GVRP>`, JSON "flags": [...]; bits ip has no name for in hex, as ip prints them.
     uint32_t left = *l.vlan->flags;
     nlohmann::ordered_json names = nlohmann::ordered_json::array();
     std::string text = "<";
-    for (auto [bit, name] : kVlanFlags) {
+    for (auto [bit, name, word] : kVlanFlags) {
       if (!(left & bit)) continue;
       left &= ~bit;
       names.push_back(name);

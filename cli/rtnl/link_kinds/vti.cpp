@@ -16,14 +16,10 @@ void parseVti(Args& args, ParsedLink& p) {
   if (!p.change) o.ikey = o.okey = o.fwmark = 0;
   const char* rule = kV6 ? "needs an IPv6 address (vti is the IPv4 type)" : "needs an IPv4 address (vti6 is the IPv6 type)";
   while (!args.done()) {
-    if (args.accept("remote")) o.remote = parseTunnelEndpoint(args.value("remote"), "remote", kV6, rule);
-    else if (args.accept("local")) o.local = parseTunnelEndpoint(args.value("local"), "local", kV6, rule);
-    else if (args.accept("key")) o.ikey = o.okey = parseGreKey(args.value("key"), "key");
+    if (parseTunnelOption<VtiInfo, kV6>(args, p, o, rule)) continue;
+    if (args.accept("key")) o.ikey = o.okey = parseGreKey(args.value("key"), "key");
     else if (args.accept("ikey")) o.ikey = parseGreKey(args.value("ikey"), "ikey");
     else if (args.accept("okey")) o.okey = parseGreKey(args.value("okey"), "okey");
-    else if (args.accept("fwmark")) o.fwmark = parseTunnelNumber(args.value("fwmark"), "fwmark", UINT32_MAX);
-    else if (args.accept("dev"))
-      p.kindDevices.push_back({parseIfname(args.value("dev"), "dev"), [](LinkInfo& l, uint32_t index) { l.kindOptions<VtiInfo>()->dev = Ifref(index); }});
     else args.unknown(fmt::format("type {} takes: key, ikey, okey, remote, local, dev, fwmark", *p.info.kind));
   }
   p.info.setKindOptions(o);
@@ -32,8 +28,8 @@ void parseVti(Args& args, ParsedLink& p) {
 // Keys and order of vti_print_opt / vti6_print_opt: keys as dotted quads, only when not 0.
 std::vector<KindOption> printVti(const LinkInfo& l, const NameOf& nameOf) {
   return printTunnel<VtiInfo>(l, nameOf, [](std::vector<KindOption>& out, const VtiInfo& o) {
-    if (o.ikey.value_or(0)) out.push_back(stringOption("ikey", dottedKey(*o.ikey), "ikey " + dottedKey(*o.ikey)));
-    if (o.okey.value_or(0)) out.push_back(stringOption("okey", dottedKey(*o.okey), "okey " + dottedKey(*o.okey)));
+    if (o.ikey.value_or(0)) out.push_back(stringOption("ikey", dottedKey(*o.ikey)));
+    if (o.okey.value_or(0)) out.push_back(stringOption("okey", dottedKey(*o.okey)));
   });
 }
 

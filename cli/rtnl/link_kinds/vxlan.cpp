@@ -51,11 +51,8 @@ std::vector<KindOption> printVxlan(const LinkInfo& l, const NameOf& nameOf) {
   if (!l.vxlan) return out;
   const auto& v = *l.vxlan;
   if (v.vni) out.push_back(numberOption("id", *v.vni));
-  if (v.remote) {
-    const char* key = v.remote->isMulticast() ? "group" : "remote";
-    out.push_back(stringOption(key, v.remote->toString(), fmt::format("{} {}", key, v.remote->toString())));
-  }
-  if (v.local) out.push_back(stringOption("local", v.local->toString(), "local " + v.local->toString()));
+  if (v.remote) out.push_back(stringOption(v.remote->isMulticast() ? "group" : "remote", v.remote->toString()));
+  if (v.local) out.push_back(stringOption("local", v.local->toString()));
   if (v.dev && v.dev->isIndex() && v.dev->index() != 0) {
     std::string dev = nameOf(v.dev->index());
     out.push_back(stringOption("link", dev, "dev " + dev));
@@ -69,19 +66,9 @@ std::vector<KindOption> printVxlan(const LinkInfo& l, const NameOf& nameOf) {
   if (v.tos)
     if (auto tos = tunnelTos(*v.tos)) out.push_back(*tos);
   if (v.ttl) out.push_back({"ttl", *v.ttl, *v.ttl ? fmt::format("ttl {}", *v.ttl) : std::string("ttl auto")});
-  if (v.df) {
-    static const char* const kDf[] = {"unset", "set", "inherit"};
-    auto i = static_cast<std::size_t>(*v.df);
-    std::string df = i < std::size(kDf) ? kDf[i] : "unknown";
-    out.push_back({"df", df, *v.df == VxlanDf::Unset ? std::string() : "df " + df});
-  }
+  if (v.df) out.push_back(udpTunnelDf(static_cast<uint8_t>(*v.df)));
   if (v.ageing) out.push_back(numberOption("ageing", *v.ageing));
-  auto flag = [&](const char* key, const char* word, const std::optional<bool>& on) {
-    if (on) out.push_back({key, *on, std::string(*on ? "" : "no") + word});
-  };
-  flag("udp_csum", "udpcsum", v.udpCsum);
-  flag("udp_zero_csum6_tx", "udp6zerocsumtx", v.udp6ZeroCsumTx);
-  flag("udp_zero_csum6_rx", "udp6zerocsumrx", v.udp6ZeroCsumRx);
+  printUdpChecksums(out, v);
   return out;
 }
 

@@ -31,7 +31,7 @@ std::vector<KindOption> printXfrm(const LinkInfo& l, const NameOf&) {
   if (!x->ifId) return {};
   std::string id = fmt::format("{:#x}", *x->ifId);
   if (*x->ifId == 0) id = "0";  // printf's %#llx
-  return {stringOption("if_id", id, "if_id " + id)};
+  return {stringOption("if_id", id)};
 }
 
 const LinkKindRegistrar kXfrm{{.kinds = {"xfrm"},
