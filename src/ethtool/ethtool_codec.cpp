@@ -101,8 +101,7 @@ std::string bitName(const EthtoolBitset& b, uint32_t i) {
   auto it = b.names.find(i);
   return it != b.names.end() ? it->second : "bit" + std::to_string(i);
 }
-std::vector<std::string> setBitNames(const nlattr* a) {
-  EthtoolBitset b = decodeBitset(a);
+std::vector<std::string> setBitNames(const EthtoolBitset& b) {
   std::vector<std::string> out;
   for (uint32_t i = 0; i < b.size; ++i)
     if (b.value[i]) out.push_back(bitName(b, i));
@@ -197,9 +196,7 @@ constexpr FieldTable kDebug({
     bitsetField<ETHTOOL_A_DEBUG_MSGMASK, &DebugInfo::change>([](const nlattr* a, DebugInfo& x, const FieldContext&) {
       EthtoolBitset b = decodeBitset(a);
       x.msgMask = low32(b.value);
-      x.classes.clear();
-      for (uint32_t i = 0; i < b.size; ++i)
-        if (b.value[i]) x.classes.push_back(bitName(b, i));
+      x.classes = setBitNames(b);
       return true;
     }),
 });
@@ -207,7 +204,7 @@ constexpr FieldTable kDebug({
 // The three lists of -T: the names of the bits set.
 template <std::vector<std::string> TsInfo::*kList>
 constexpr AttrField<TsInfo> tsList(uint16_t type) {
-  return {type, nullptr, [](const nlattr* a, TsInfo& x, const FieldContext&) { return (x.*kList = setBitNames(a), true); }};
+  return {type, nullptr, [](const nlattr* a, TsInfo& x, const FieldContext&) { return (x.*kList = setBitNames(decodeBitset(a)), true); }};
 }
 
 constexpr FieldTable kTsInfo({
@@ -332,7 +329,7 @@ TunnelOffloadInfo decodeTunnelInfo(const nlmsghdr* message, const std::vector<st
     if (!size) throw malformed("UDP tunnel table without its size");
     UdpTunnelTable parsed;
     parsed.size = core::readU32(size);
-    if (const nlattr* types = t.get(ETHTOOL_A_TUNNEL_UDP_TABLE_TYPES)) parsed.types = setBitNames(types);
+    if (const nlattr* types = t.get(ETHTOOL_A_TUNNEL_UDP_TABLE_TYPES)) parsed.types = setBitNames(decodeBitset(types));
     core::forEachAttr(core::nestPayload(table), [&](const nlattr* entry) {
       if (core::attrType(entry) != ETHTOOL_A_TUNNEL_UDP_TABLE_ENTRY) return;
       AttrTable e = AttrTable::ofNest(entry, ETHTOOL_A_TUNNEL_UDP_ENTRY_MAX);
@@ -360,11 +357,15 @@ PauseInfo decodePause(const nlmsghdr* message) {
   return out;
 }
 
-void encodeLinkModes(core::MessageWriter& w, const LinkModesInfo& modes) { kLinkModes.encode(w, modes); }
-void encodeLinkInfo(core::MessageWriter& w, const LinkInfoSettings& info) { kLinkInfo.encode(w, info); }
-void encodeWol(core::MessageWriter& w, const WolInfo& wol) { kWol.encode(w, wol); }
-void encodeDebug(core::MessageWriter& w, const DebugInfo& debug) { kDebug.encode(w, debug); }
-void encodeFec(core::MessageWriter& w, const FecSettings& fec) { kFec.encode(w, fec); }
+void encode(core::MessageWriter& w, const ChannelsInfo& channels) { kChannels.table.encode(w, channels); }
+void encode(core::MessageWriter& w, const RingsInfo& rings) { kRings.table.encode(w, rings); }
+void encode(core::MessageWriter& w, const CoalesceInfo& coalesce) { kCoalesce.table.encode(w, coalesce); }
+void encode(core::MessageWriter& w, const PauseInfo& pause) { kPause.table.encode(w, pause); }
+void encode(core::MessageWriter& w, const LinkModesInfo& modes) { kLinkModes.encode(w, modes); }
+void encode(core::MessageWriter& w, const LinkInfoSettings& info) { kLinkInfo.encode(w, info); }
+void encode(core::MessageWriter& w, const WolInfo& wol) { kWol.encode(w, wol); }
+void encode(core::MessageWriter& w, const DebugInfo& debug) { kDebug.encode(w, debug); }
+void encode(core::MessageWriter& w, const FecSettings& fec) { kFec.encode(w, fec); }
 
 FeaturesInfo decodeFeatures(const nlmsghdr* message, const std::vector<std::string>& names) {
   GenlReply r = decodeGenl(message, ETHTOOL_A_FEATURES_MAX);
