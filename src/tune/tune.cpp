@@ -106,8 +106,7 @@ TuneApi::TuneApi(IEthtoolApi& ethtool, TuneOptions options)
 uint32_t TuneApi::ifindexOf(const std::string& device) {
   validateIfname(device);
   std::string path = options_.sysfsRoot + "/class/net/" + device + "/ifindex";
-  if (!steer::exists(path))
-    throw steer::fileError(ENODEV, "cat " + path, "no device \"" + device + "\" in this sysfs (sysfs shows the namespace that mounted it)");
+  if (!steer::exists(path)) throw steer::noDevice("cat " + path, device);
   return static_cast<uint32_t>(std::stoul(steer::readFile(path)));
 }
 

@@ -5,6 +5,7 @@
 #include <linux/rtnetlink.h>
 #include <sys/socket.h>
 
+#include <iterator>
 #include <string>
 
 #include "core/engine.hpp"
@@ -19,25 +20,25 @@ namespace fastlink {
 
 namespace {
 
-uint32_t modeFlag(XdpMode mode) {
-  switch (mode) {
-    case XdpMode::Generic: return XDP_FLAGS_SKB_MODE;
-    case XdpMode::Native: return XDP_FLAGS_DRV_MODE;
-    case XdpMode::Offload: return XDP_FLAGS_HW_MODE;
-    case XdpMode::Auto: break;
-  }
-  return 0;
+// Per XdpMode, in its order: the IFLA_XDP_FLAGS bit, ip's keyword and the name toString() gives.
+struct ModeNames {
+  uint32_t flag;
+  const char* word;
+  const char* name;
+};
+constexpr ModeNames kModes[] = {
+    {0, "xdp", "auto"},
+    {XDP_FLAGS_SKB_MODE, "xdpgeneric", "generic"},
+    {XDP_FLAGS_DRV_MODE, "xdpdrv", "native"},
+    {XDP_FLAGS_HW_MODE, "xdpoffload", "offload"},
+};
+// A value outside the enumerators (a cast) reads as Auto.
+const ModeNames& namesOf(XdpMode mode) {
+  auto i = static_cast<std::size_t>(mode);
+  return kModes[i < std::size(kModes) ? i : 0];
 }
-
-std::string modeWord(XdpMode mode) {
-  switch (mode) {
-    case XdpMode::Generic: return "xdpgeneric";
-    case XdpMode::Native: return "xdpdrv";
-    case XdpMode::Offload: return "xdpoffload";
-    case XdpMode::Auto: break;
-  }
-  return "xdp";
-}
+uint32_t modeFlag(XdpMode mode) { return namesOf(mode).flag; }
+std::string modeWord(XdpMode mode) { return namesOf(mode).word; }
 
 // The device by index in the header, or by IFLA_IFNAME with index 0 (the kernel looks a
 // device up by name then), so no separate name lookup is needed.
@@ -70,15 +71,7 @@ Request setXdp(const Ifref& device, int fd, std::optional<int> expectedFd, uint3
 
 }  // namespace
 
-std::string toString(XdpMode mode) {
-  switch (mode) {
-    case XdpMode::Generic: return "generic";
-    case XdpMode::Native: return "native";
-    case XdpMode::Offload: return "offload";
-    case XdpMode::Auto: break;
-  }
-  return "auto";
-}
+std::string toString(XdpMode mode) { return namesOf(mode).name; }
 
 Request XdpRequests::attach(const Ifref& device, int progFd, XdpMode mode) {
   return setXdp(device, progFd, std::nullopt, XDP_FLAGS_UPDATE_IF_NOEXIST | modeFlag(mode),
