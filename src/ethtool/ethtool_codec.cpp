@@ -129,13 +129,7 @@ std::vector<LinkMode> linkModes(const nlattr* a, bool peer) {
 
 // A bitset attribute: a SET carries the member's BitsetChange when set (advertise, wol, msglvl);
 // `get` says what the reply's bitset means for the object.
-template <class Member>
-struct MemberOf;
-template <class Info, class T>
-struct MemberOf<T Info::*> {
-  using Class = Info;
-};
-template <uint16_t Attr, auto Change, class Info = typename MemberOf<decltype(Change)>::Class>
+template <uint16_t Attr, auto Change, class Info = decltype(core::fields::ownerOf(Change))>
 constexpr AttrField<Info> bitsetField(std::type_identity_t<bool (*)(const nlattr*, Info&, const FieldContext&)> get) {
   return {Attr, [](core::MessageWriter& w, const AttrField<Info>&, const Info& x) {
             if (x.*Change) putBitset(w, Attr, *(x.*Change));
@@ -337,8 +331,7 @@ TunnelOffloadInfo decodeTunnelInfo(const nlmsghdr* message, const std::vector<st
       const nlattr* type = e.get(ETHTOOL_A_TUNNEL_UDP_ENTRY_TYPE);
       if (!port || !type) throw malformed("UDP tunnel entry without its port or type");
       uint32_t index = core::readU32(type);
-      uint16_t be = core::readU16(port);
-      parsed.entries.emplace_back(static_cast<uint16_t>(be >> 8 | (be & 0xff) << 8),  // network order on the wire
+      parsed.entries.emplace_back(core::readBe16(port),  // network order on the wire
                                 index < typeNames.size() ? typeNames[index] : "type " + std::to_string(index));
     });
     out.udpTables.push_back(std::move(parsed));
