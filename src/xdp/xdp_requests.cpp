@@ -54,10 +54,6 @@ void putDevice(core::MessageWriter& w, const Ifref& device) {
   }
 }
 
-std::string deviceText(const Ifref& device) {
-  return device.isName() ? device.name() : "ifindex " + std::to_string(device.index());
-}
-
 Request setXdp(const Ifref& device, int fd, std::optional<int> expectedFd, uint32_t flags, std::string operation) {
   core::MessageWriter w(RTM_SETLINK, 0);
   putDevice(w, device);
@@ -75,17 +71,17 @@ std::string toString(XdpMode mode) { return namesOf(mode).name; }
 
 Request XdpRequests::attach(const Ifref& device, int progFd, XdpMode mode) {
   return setXdp(device, progFd, std::nullopt, XDP_FLAGS_UPDATE_IF_NOEXIST | modeFlag(mode),
-                "ip link set dev " + deviceText(device) + " " + modeWord(mode) + " fd " + std::to_string(progFd));
+                "ip link set dev " + device.toString() + " " + modeWord(mode) + " fd " + std::to_string(progFd));
 }
 
 Request XdpRequests::replace(const Ifref& device, int progFd, int expectedFd, XdpMode mode) {
   return setXdp(device, progFd, expectedFd, XDP_FLAGS_REPLACE | modeFlag(mode),
-                "ip -force link set dev " + deviceText(device) + " " + modeWord(mode) + " fd " + std::to_string(progFd) +
+                "ip -force link set dev " + device.toString() + " " + modeWord(mode) + " fd " + std::to_string(progFd) +
                     " (replacing fd " + std::to_string(expectedFd) + ")");
 }
 
 Request XdpRequests::detach(const Ifref& device, XdpMode mode) {
-  return setXdp(device, -1, std::nullopt, modeFlag(mode), "ip link set dev " + deviceText(device) + " " + modeWord(mode) + " off");
+  return setXdp(device, -1, std::nullopt, modeFlag(mode), "ip link set dev " + device.toString() + " " + modeWord(mode) + " off");
 }
 
 Request XdpRequests::get(const Ifref& device) {
@@ -93,7 +89,7 @@ Request XdpRequests::get(const Ifref& device) {
   putDevice(w, device);
   // Only what the status needs: no statistics.
   w.putU32(IFLA_EXT_MASK, RTEXT_FILTER_SKIP_STATS);
-  return w.toRequest("ip -d link show dev " + deviceText(device));
+  return w.toRequest("ip -d link show dev " + device.toString());
 }
 
 XdpApi& Netlink::xdp() { return lazy(xdp_); }
