@@ -1,5 +1,6 @@
 #include "core/whole_file.hpp"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -16,14 +17,6 @@ namespace {
   throw Error(std::error_code(errno, std::generic_category()), operation + ": " + call + " " + file);
 }
 
-/// A file descriptor closed when it goes out of scope.
-struct Fd {
-  int fd;
-  ~Fd() {
-    if (fd >= 0) ::close(fd);
-  }
-};
-
 void syncDirectoryOf(const std::string& path, const std::string& operation) {
   std::string directory = path.substr(0, path.rfind('/') == std::string::npos ? 0 : path.rfind('/'));
   if (directory.empty()) directory = path.front() == '/' ? "/" : ".";
@@ -32,6 +25,32 @@ void syncDirectoryOf(const std::string& path, const std::string& operation) {
 }
 
 }  // namespace
+
+std::optional<std::string> readWholeFile(const std::string& path) {
+  Fd file{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
+  if (file.fd < 0) return std::nullopt;
+  std::string text;
+  char block[4096];
+  for (;;) {
+    ssize_t n = ::read(file.fd, block, sizeof block);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return std::nullopt;
+    if (n == 0) return text;
+    text.append(block, static_cast<std::size_t>(n));
+  }
+}
+
+std::vector<std::string> directoryEntries(const std::string& dir) {
+  std::vector<std::string> out;
+  DIR* d = ::opendir(dir.c_str());
+  if (!d) return out;
+  while (dirent* e = ::readdir(d)) {
+    std::string name = e->d_name;
+    if (name != "." && name != "..") out.push_back(name);
+  }
+  ::closedir(d);
+  return out;
+}
 
 void makeDirectories(const std::string& path, const std::string& operation) {
   for (std::size_t at = 0; at != std::string::npos;) {

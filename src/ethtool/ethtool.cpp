@@ -59,59 +59,61 @@ Request getRequest(const GenlFamily& family, uint8_t cmd, const Ifref& device, c
   return w.toRequest(what + " " + device.toString());
 }
 
-// A SET request: the header, then what `encode` writes (the set members, by the message's
-// table); nothing to write is refused before anything is sent.
-template <class Encode>
-Request setRequest(const GenlFamily& family, uint8_t cmd, const Ifref& device, const std::string& what,
-                   const char* noun, Encode&& encode) {
-  std::string op = what + " " + device.toString();
-  genl::GenlWriter w(family, cmd, ETHTOOL_GENL_VERSION);
+// One message's GET and SET commands, ethtool's options for them (the operation an error
+// names; `ethtool -s` sets the link settings of four messages, each word in the message that
+// carries it) and the noun of an empty SET, beside the encoder of its set members.
+template <class Info>
+struct Message {
+  uint8_t get, set;
+  const char *show, *change, *noun;
+  void (*encode)(core::MessageWriter&, const Info&);
+};
+
+const Message<ChannelsInfo> kChannels{ETHTOOL_MSG_CHANNELS_GET, ETHTOOL_MSG_CHANNELS_SET, "ethtool -l", "ethtool -L",
+                                      "channel count", genl::encode};
+const Message<RingsInfo> kRings{ETHTOOL_MSG_RINGS_GET, ETHTOOL_MSG_RINGS_SET, "ethtool -g", "ethtool -G",
+                                "ring parameter", genl::encode};
+const Message<CoalesceInfo> kCoalesce{ETHTOOL_MSG_COALESCE_GET, ETHTOOL_MSG_COALESCE_SET, "ethtool -c", "ethtool -C",
+                                      "coalescing parameter", genl::encode};
+const Message<LinkModesInfo> kLinkModes{ETHTOOL_MSG_LINKMODES_GET, ETHTOOL_MSG_LINKMODES_SET, "ethtool (link modes)",
+                                        "ethtool -s", "link mode setting", genl::encode};
+const Message<LinkInfoSettings> kLinkInfo{ETHTOOL_MSG_LINKINFO_GET, ETHTOOL_MSG_LINKINFO_SET, "ethtool (link info)",
+                                          "ethtool -s", "port, mdix or phyad", genl::encode};
+const Message<WolInfo> kWol{ETHTOOL_MSG_WOL_GET, ETHTOOL_MSG_WOL_SET, "ethtool (wake-on)", "ethtool -s",
+                            "wake-on setting", genl::encode};
+const Message<DebugInfo> kDebug{ETHTOOL_MSG_DEBUG_GET, ETHTOOL_MSG_DEBUG_SET, "ethtool (message level)", "ethtool -s",
+                                "message level", genl::encode};
+const Message<PauseInfo> kPause{ETHTOOL_MSG_PAUSE_GET, ETHTOOL_MSG_PAUSE_SET, "ethtool -a", "ethtool -A",
+                                "pause parameter", genl::encode};
+const Message<FecSettings> kFec{ETHTOOL_MSG_FEC_GET, ETHTOOL_MSG_FEC_SET, "ethtool --show-fec", "ethtool --set-fec",
+                                "FEC encoding", genl::encode};
+
+template <class Info>
+Request getRequest(const Message<Info>& m, const GenlFamily& family, const Ifref& device, uint32_t flags = 0) {
+  return getRequest(family, m.get, device, m.show, flags);
+}
+
+// A SET request: the header, then the set members (by the message's table); nothing to write
+// is refused before anything is sent.
+template <class Info>
+Request setRequest(const Message<Info>& m, const GenlFamily& family, const Ifref& device, const Info& x) {
+  std::string op = std::string(m.change) + " " + device.toString();
+  genl::GenlWriter w(family, m.set, ETHTOOL_GENL_VERSION);
   putHeader(w, device);
   std::size_t header = w.size();
-  encode(w);
-  if (w.size() == header) throw Error::invalidArgument(op, std::string("no ") + noun + " given to change");
+  m.encode(w, x);
+  if (w.size() == header) throw Error::invalidArgument(op, std::string("no ") + m.noun + " given to change");
   return w.toRequest(op);
 }
 
 }  // namespace
 
-namespace {
-
-// The three messages of settings by table (-l/-L, -g/-G, -c/-C): their GET and SET commands,
-// ethtool's options and the noun of an empty SET, beside the attribute table that encodes it.
-template <class Params>
-struct SettingsMessage {
-  uint8_t get, set;
-  const char *show, *change, *noun;
-  const Params& params;
-};
-template <class Params>
-SettingsMessage(uint8_t, uint8_t, const char*, const char*, const char*, const Params&) -> SettingsMessage<Params>;
-
-const SettingsMessage kChannelsMessage{ETHTOOL_MSG_CHANNELS_GET, ETHTOOL_MSG_CHANNELS_SET, "ethtool -l", "ethtool -L",
-                                       "channel count", genl::kChannels};
-const SettingsMessage kRingsMessage{ETHTOOL_MSG_RINGS_GET, ETHTOOL_MSG_RINGS_SET, "ethtool -g", "ethtool -G",
-                                    "ring parameter", genl::kRings};
-const SettingsMessage kCoalesceMessage{ETHTOOL_MSG_COALESCE_GET, ETHTOOL_MSG_COALESCE_SET, "ethtool -c", "ethtool -C",
-                                       "coalescing parameter", genl::kCoalesce};
-
-template <class Message>
-Request getSettings(const Message& m, const GenlFamily& family, const Ifref& device) {
-  return getRequest(family, m.get, device, m.show);
-}
-template <class Message, class Info>
-Request setSettings(const Message& m, const GenlFamily& family, const Ifref& device, const Info& info) {
-  return setRequest(family, m.set, device, m.change, m.noun, [&](auto& w) { m.params.table.encode(w, info); });
-}
-
-}  // namespace
-
-Request EthtoolRequests::getChannels(const GenlFamily& f, const Ifref& d) { return getSettings(kChannelsMessage, f, d); }
-Request EthtoolRequests::setChannels(const GenlFamily& f, const Ifref& d, const ChannelsInfo& c) { return setSettings(kChannelsMessage, f, d, c); }
-Request EthtoolRequests::getRings(const GenlFamily& f, const Ifref& d) { return getSettings(kRingsMessage, f, d); }
-Request EthtoolRequests::setRings(const GenlFamily& f, const Ifref& d, const RingsInfo& g) { return setSettings(kRingsMessage, f, d, g); }
-Request EthtoolRequests::getCoalesce(const GenlFamily& f, const Ifref& d) { return getSettings(kCoalesceMessage, f, d); }
-Request EthtoolRequests::setCoalesce(const GenlFamily& f, const Ifref& d, const CoalesceInfo& c) { return setSettings(kCoalesceMessage, f, d, c); }
+Request EthtoolRequests::getChannels(const GenlFamily& f, const Ifref& d) { return getRequest(kChannels, f, d); }
+Request EthtoolRequests::setChannels(const GenlFamily& f, const Ifref& d, const ChannelsInfo& c) { return setRequest(kChannels, f, d, c); }
+Request EthtoolRequests::getRings(const GenlFamily& f, const Ifref& d) { return getRequest(kRings, f, d); }
+Request EthtoolRequests::setRings(const GenlFamily& f, const Ifref& d, const RingsInfo& g) { return setRequest(kRings, f, d, g); }
+Request EthtoolRequests::getCoalesce(const GenlFamily& f, const Ifref& d) { return getRequest(kCoalesce, f, d); }
+Request EthtoolRequests::setCoalesce(const GenlFamily& f, const Ifref& d, const CoalesceInfo& c) { return setRequest(kCoalesce, f, d, c); }
 
 Request EthtoolRequests::getFeatures(const GenlFamily& family, const Ifref& device) {
   // Compact: four bitsets of a few words each instead of a nest per feature; the names come
@@ -127,20 +129,14 @@ Request EthtoolRequests::setFeatures(const GenlFamily& family, const Ifref& devi
   // No reply message: the API reads the features back itself, which also shows what an
   // ACKed request did not change.
   putHeader(w, device, ETHTOOL_FLAG_OMIT_REPLY);
-  // A verbose bitset without NOMASK: only the listed bits change, each named (the kernel
-  // resolves names against its feature strings and refuses an unknown one with extack).
-  std::size_t wanted = w.beginNest(ETHTOOL_A_FEATURES_WANTED);
-  std::size_t bits = w.beginNest(ETHTOOL_A_BITSET_BITS);
-  for (const auto& [name, on] : changes.changes) {
+  for (const auto& [name, on] : changes.changes)
     if (name.empty() || name.size() >= ETH_GSTRING_LEN)
       throw Error::invalidArgument(op, "feature name \"" + name + "\" is not a feature name");
-    std::size_t bit = w.beginNest(ETHTOOL_A_BITSET_BITS_BIT);
-    w.putString(ETHTOOL_A_BITSET_BIT_NAME, name);
-    if (on) w.putFlag(ETHTOOL_A_BITSET_BIT_VALUE);
-    w.endNest(bit);
-  }
-  w.endNest(bits);
-  w.endNest(wanted);
+  // By name: only the listed bits change (the kernel resolves names against its feature
+  // strings and refuses an unknown one with extack).
+  BitsetChange wanted;
+  wanted.named = changes.changes;
+  genl::putBitset(w, ETHTOOL_A_FEATURES_WANTED, wanted);
   return w.toRequest(op);
 }
 
@@ -161,19 +157,16 @@ Request EthtoolRequests::featureNames(const GenlFamily& family) { return stringS
 
 namespace {
 
-// A STATS_GET for the first `groups` standard groups: a compact bitset with NOMASK, every bit
-// set (bit 0 eth-phy, 1 eth-mac, 2 eth-ctrl, 3 rmon, then what newer kernels add).
+// A STATS_GET for the first `groups` standard groups: a compact bitset without a mask (NOMASK),
+// every bit set (bit 0 eth-phy, 1 eth-mac, 2 eth-ctrl, 3 rmon, then what newer kernels add).
 Request statsRequest(const GenlFamily& family, const Ifref& device, uint32_t groups) {
   genl::GenlWriter w(family, ETHTOOL_MSG_STATS_GET, ETHTOOL_GENL_VERSION);
   putHeader(w, device, 0, ETHTOOL_A_STATS_HEADER);
-  std::size_t nest = w.beginNest(ETHTOOL_A_STATS_GROUPS);
-  w.putFlag(ETHTOOL_A_BITSET_NOMASK);
-  w.putU32(ETHTOOL_A_BITSET_SIZE, groups);
-  std::vector<uint32_t> all((groups + 31) / 32, ~0u);
-  if (groups % 32) all.back() = (1u << (groups % 32)) - 1;
-  w.putBytes(ETHTOOL_A_BITSET_VALUE,
-             std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(all.data()), all.size() * sizeof(uint32_t)));
-  w.endNest(nest);
+  BitsetChange all;
+  all.size = groups;
+  all.value.assign((groups + 31) / 32, ~0u);
+  if (groups % 32) all.value.back() = (1u << (groups % 32)) - 1;
+  genl::putBitset(w, ETHTOOL_A_STATS_GROUPS, all);
   return w.toRequest("ethtool -S " + device.toString() + " --all-groups");
 }
 
@@ -187,57 +180,32 @@ Request EthtoolRequests::getStats(const GenlFamily& family, const Ifref& device)
 
 // Without ETHTOOL_FLAG_COMPACT_BITSETS: the kernel names every bit of its bitsets in the reply,
 // as ethtool itself asks, so no string set is needed to print them.
-Request EthtoolRequests::getLinkModes(const GenlFamily& family, const Ifref& device) {
-  return getRequest(family, ETHTOOL_MSG_LINKMODES_GET, device, "ethtool (link modes)");
-}
-Request EthtoolRequests::getLinkInfo(const GenlFamily& family, const Ifref& device) {
-  return getRequest(family, ETHTOOL_MSG_LINKINFO_GET, device, "ethtool (link info)");
-}
+Request EthtoolRequests::getLinkModes(const GenlFamily& f, const Ifref& d) { return getRequest(kLinkModes, f, d); }
+Request EthtoolRequests::getLinkInfo(const GenlFamily& f, const Ifref& d) { return getRequest(kLinkInfo, f, d); }
 Request EthtoolRequests::getLinkState(const GenlFamily& family, const Ifref& device) {
   return getRequest(family, ETHTOOL_MSG_LINKSTATE_GET, device, "ethtool (link state)");
 }
-Request EthtoolRequests::getWol(const GenlFamily& family, const Ifref& device) {
-  return getRequest(family, ETHTOOL_MSG_WOL_GET, device, "ethtool (wake-on)");
-}
-Request EthtoolRequests::getDebug(const GenlFamily& family, const Ifref& device) {
-  return getRequest(family, ETHTOOL_MSG_DEBUG_GET, device, "ethtool (message level)");
-}
-namespace {
-
-// One message of `ethtool -s` (each word goes to the message that carries it).
-template <class Info>
-Request setLinkPart(const GenlFamily& family, uint8_t cmd, const Ifref& device, const char* noun,
-                    void (*encode)(core::MessageWriter&, const Info&), const Info& x) {
-  return setRequest(family, cmd, device, "ethtool -s", noun, [&](auto& w) { encode(w, x); });
-}
-
-}  // namespace
-
-Request EthtoolRequests::setLinkModes(const GenlFamily& f, const Ifref& d, const LinkModesInfo& x) { return setLinkPart(f, ETHTOOL_MSG_LINKMODES_SET, d, "link mode setting", genl::encodeLinkModes, x); }
-Request EthtoolRequests::setLinkInfo(const GenlFamily& f, const Ifref& d, const LinkInfoSettings& x) { return setLinkPart(f, ETHTOOL_MSG_LINKINFO_SET, d, "port, mdix or phyad", genl::encodeLinkInfo, x); }
-Request EthtoolRequests::setWol(const GenlFamily& f, const Ifref& d, const WolInfo& x) { return setLinkPart(f, ETHTOOL_MSG_WOL_SET, d, "wake-on setting", genl::encodeWol, x); }
-Request EthtoolRequests::setDebug(const GenlFamily& f, const Ifref& d, const DebugInfo& x) { return setLinkPart(f, ETHTOOL_MSG_DEBUG_SET, d, "message level", genl::encodeDebug, x); }
+Request EthtoolRequests::getWol(const GenlFamily& f, const Ifref& d) { return getRequest(kWol, f, d); }
+Request EthtoolRequests::getDebug(const GenlFamily& f, const Ifref& d) { return getRequest(kDebug, f, d); }
+Request EthtoolRequests::setLinkModes(const GenlFamily& f, const Ifref& d, const LinkModesInfo& x) { return setRequest(kLinkModes, f, d, x); }
+Request EthtoolRequests::setLinkInfo(const GenlFamily& f, const Ifref& d, const LinkInfoSettings& x) { return setRequest(kLinkInfo, f, d, x); }
+Request EthtoolRequests::setWol(const GenlFamily& f, const Ifref& d, const WolInfo& x) { return setRequest(kWol, f, d, x); }
+Request EthtoolRequests::setDebug(const GenlFamily& f, const Ifref& d, const DebugInfo& x) { return setRequest(kDebug, f, d, x); }
 Request EthtoolRequests::getPause(const GenlFamily& family, const Ifref& device, bool statistics) {
-  return getRequest(family, ETHTOOL_MSG_PAUSE_GET, device, "ethtool -a", statistics ? ETHTOOL_FLAG_STATS : 0);
+  return getRequest(kPause, family, device, statistics ? ETHTOOL_FLAG_STATS : 0);
 }
-Request EthtoolRequests::setPause(const GenlFamily& family, const Ifref& device, const PauseInfo& pause) {
-  return setRequest(family, ETHTOOL_MSG_PAUSE_SET, device, "ethtool -A", "pause parameter",
-                    [&](auto& w) { genl::kPause.table.encode(w, pause); });
-}
+Request EthtoolRequests::setPause(const GenlFamily& f, const Ifref& d, const PauseInfo& x) { return setRequest(kPause, f, d, x); }
 Request EthtoolRequests::getTsInfo(const GenlFamily& family, const Ifref& device) {
   return getRequest(family, ETHTOOL_MSG_TSINFO_GET, device, "ethtool -T");
 }
 // Without ETHTOOL_FLAG_COMPACT_BITSETS, as ethtool asks: the modes come back by name too.
 Request EthtoolRequests::getFec(const GenlFamily& family, const Ifref& device, bool statistics) {
-  return getRequest(family, ETHTOOL_MSG_FEC_GET, device, "ethtool --show-fec", statistics ? ETHTOOL_FLAG_STATS : 0);
+  return getRequest(kFec, family, device, statistics ? ETHTOOL_FLAG_STATS : 0);
 }
 Request EthtoolRequests::getTunnelInfo(const GenlFamily& family, const Ifref& device) {
   return getRequest(family, ETHTOOL_MSG_TUNNEL_INFO_GET, device, "ethtool --show-tunnels");
 }
-Request EthtoolRequests::setFec(const GenlFamily& family, const Ifref& device, const FecSettings& fec) {
-  return setRequest(family, ETHTOOL_MSG_FEC_SET, device, "ethtool --set-fec", "FEC encoding",
-                    [&](auto& w) { genl::encodeFec(w, fec); });
-}
+Request EthtoolRequests::setFec(const GenlFamily& f, const Ifref& d, const FecSettings& x) { return setRequest(kFec, f, d, x); }
 
 // ---- EthtoolApi --------------------------------------------------------------------------
 

@@ -101,8 +101,7 @@ std::string bitName(const EthtoolBitset& b, uint32_t i) {
   auto it = b.names.find(i);
   return it != b.names.end() ? it->second : "bit" + std::to_string(i);
 }
-std::vector<std::string> setBitNames(const nlattr* a) {
-  EthtoolBitset b = decodeBitset(a);
+std::vector<std::string> setBitNames(const EthtoolBitset& b) {
   std::vector<std::string> out;
   for (uint32_t i = 0; i < b.size; ++i)
     if (b.value[i]) out.push_back(bitName(b, i));
@@ -130,13 +129,7 @@ std::vector<LinkMode> linkModes(const nlattr* a, bool peer) {
 
 // A bitset attribute: a SET carries the member's BitsetChange when set (advertise, wol, msglvl);
 // `get` says what the reply's bitset means for the object.
-template <class Member>
-struct MemberOf;
-template <class Info, class T>
-struct MemberOf<T Info::*> {
-  using Class = Info;
-};
-template <uint16_t Attr, auto Change, class Info = typename MemberOf<decltype(Change)>::Class>
+template <uint16_t Attr, auto Change, class Info = decltype(core::fields::ownerOf(Change))>
 constexpr AttrField<Info> bitsetField(std::type_identity_t<bool (*)(const nlattr*, Info&, const FieldContext&)> get) {
   return {Attr, [](core::MessageWriter& w, const AttrField<Info>&, const Info& x) {
             if (x.*Change) putBitset(w, Attr, *(x.*Change));
@@ -197,9 +190,7 @@ constexpr FieldTable kDebug({
     bitsetField<ETHTOOL_A_DEBUG_MSGMASK, &DebugInfo::change>([](const nlattr* a, DebugInfo& x, const FieldContext&) {
       EthtoolBitset b = decodeBitset(a);
       x.msgMask = low32(b.value);
-      x.classes.clear();
-      for (uint32_t i = 0; i < b.size; ++i)
-        if (b.value[i]) x.classes.push_back(bitName(b, i));
+      x.classes = setBitNames(b);
       return true;
     }),
 });
@@ -207,7 +198,7 @@ constexpr FieldTable kDebug({
 // The three lists of -T: the names of the bits set.
 template <std::vector<std::string> TsInfo::*kList>
 constexpr AttrField<TsInfo> tsList(uint16_t type) {
-  return {type, nullptr, [](const nlattr* a, TsInfo& x, const FieldContext&) { return (x.*kList = setBitNames(a), true); }};
+  return {type, nullptr, [](const nlattr* a, TsInfo& x, const FieldContext&) { return (x.*kList = setBitNames(decodeBitset(a)), true); }};
 }
 
 constexpr FieldTable kTsInfo({
@@ -332,7 +323,7 @@ TunnelOffloadInfo decodeTunnelInfo(const nlmsghdr* message, const std::vector<st
     if (!size) throw malformed("UDP tunnel table without its size");
     UdpTunnelTable parsed;
     parsed.size = core::readU32(size);
-    if (const nlattr* types = t.get(ETHTOOL_A_TUNNEL_UDP_TABLE_TYPES)) parsed.types = setBitNames(types);
+    if (const nlattr* types = t.get(ETHTOOL_A_TUNNEL_UDP_TABLE_TYPES)) parsed.types = setBitNames(decodeBitset(types));
     core::forEachAttr(core::nestPayload(table), [&](const nlattr* entry) {
       if (core::attrType(entry) != ETHTOOL_A_TUNNEL_UDP_TABLE_ENTRY) return;
       AttrTable e = AttrTable::ofNest(entry, ETHTOOL_A_TUNNEL_UDP_ENTRY_MAX);
@@ -340,8 +331,7 @@ TunnelOffloadInfo decodeTunnelInfo(const nlmsghdr* message, const std::vector<st
       const nlattr* type = e.get(ETHTOOL_A_TUNNEL_UDP_ENTRY_TYPE);
       if (!port || !type) throw malformed("UDP tunnel entry without its port or type");
       uint32_t index = core::readU32(type);
-      uint16_t be = core::readU16(port);
-      parsed.entries.emplace_back(static_cast<uint16_t>(be >> 8 | (be & 0xff) << 8),  // network order on the wire
+      parsed.entries.emplace_back(core::readBe16(port),  // network order on the wire
                                 index < typeNames.size() ? typeNames[index] : "type " + std::to_string(index));
     });
     out.udpTables.push_back(std::move(parsed));
@@ -360,11 +350,15 @@ PauseInfo decodePause(const nlmsghdr* message) {
   return out;
 }
 
-void encodeLinkModes(core::MessageWriter& w, const LinkModesInfo& modes) { kLinkModes.encode(w, modes); }
-void encodeLinkInfo(core::MessageWriter& w, const LinkInfoSettings& info) { kLinkInfo.encode(w, info); }
-void encodeWol(core::MessageWriter& w, const WolInfo& wol) { kWol.encode(w, wol); }
-void encodeDebug(core::MessageWriter& w, const DebugInfo& debug) { kDebug.encode(w, debug); }
-void encodeFec(core::MessageWriter& w, const FecSettings& fec) { kFec.encode(w, fec); }
+void encode(core::MessageWriter& w, const ChannelsInfo& channels) { kChannels.table.encode(w, channels); }
+void encode(core::MessageWriter& w, const RingsInfo& rings) { kRings.table.encode(w, rings); }
+void encode(core::MessageWriter& w, const CoalesceInfo& coalesce) { kCoalesce.table.encode(w, coalesce); }
+void encode(core::MessageWriter& w, const PauseInfo& pause) { kPause.table.encode(w, pause); }
+void encode(core::MessageWriter& w, const LinkModesInfo& modes) { kLinkModes.encode(w, modes); }
+void encode(core::MessageWriter& w, const LinkInfoSettings& info) { kLinkInfo.encode(w, info); }
+void encode(core::MessageWriter& w, const WolInfo& wol) { kWol.encode(w, wol); }
+void encode(core::MessageWriter& w, const DebugInfo& debug) { kDebug.encode(w, debug); }
+void encode(core::MessageWriter& w, const FecSettings& fec) { kFec.encode(w, fec); }
 
 FeaturesInfo decodeFeatures(const nlmsghdr* message, const std::vector<std::string>& names) {
   GenlReply r = decodeGenl(message, ETHTOOL_A_FEATURES_MAX);

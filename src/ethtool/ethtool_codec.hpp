@@ -151,12 +151,16 @@ FecSettings decodeFec(const nlmsghdr* message);
 TunnelOffloadInfo decodeTunnelInfo(const nlmsghdr* message, const std::vector<std::string>& typeNames);
 
 /// The SET requests' encoders: the set members by the message's table (after the header).
-void encodeLinkModes(core::MessageWriter& w, const LinkModesInfo& modes);
-void encodeLinkInfo(core::MessageWriter& w, const LinkInfoSettings& info);
-void encodeWol(core::MessageWriter& w, const WolInfo& wol);
-void encodeDebug(core::MessageWriter& w, const DebugInfo& debug);
+void encode(core::MessageWriter& w, const ChannelsInfo& channels);
+void encode(core::MessageWriter& w, const RingsInfo& rings);
+void encode(core::MessageWriter& w, const CoalesceInfo& coalesce);
+void encode(core::MessageWriter& w, const PauseInfo& pause);
+void encode(core::MessageWriter& w, const LinkModesInfo& modes);
+void encode(core::MessageWriter& w, const LinkInfoSettings& info);
+void encode(core::MessageWriter& w, const WolInfo& wol);
+void encode(core::MessageWriter& w, const DebugInfo& debug);
 /// FEC_SET: the modes as a bitset of FEC link mode bits without a mask (the whole set), `auto`.
-void encodeFec(core::MessageWriter& w, const FecSettings& fec);
+void encode(core::MessageWriter& w, const FecSettings& fec);
 /// FEATURES_GET_REPLY; `names` is the ETH_SS_FEATURES string set (bit index -> name). Bits
 /// without a name are named by verbose bitsets if present, else left out (unused bits).
 FeaturesInfo decodeFeatures(const nlmsghdr* message, const std::vector<std::string>& names);

@@ -64,7 +64,7 @@ std::size_t ConntrackApi::deleteMatching(const ConntrackFilter& filter,
   std::size_t deleted = 0;
   BatchOptions options;
   options.onError = OnError::Continue;
-  BatchResult totals = run(
+  run(
       [&]() -> std::optional<Request> {
         if (next == victims.size()) return std::nullopt;
         return ConntrackRequests::del(victims[next++]);
@@ -80,7 +80,6 @@ std::size_t ConntrackApi::deleteMatching(const ConntrackFilter& filter,
         if (result.error && result.error->code() == std::errc::no_such_file_or_directory) return;
         if (result.error) throw *result.error;
       });
-  (void)totals;
   return deleted;
 }
 

@@ -23,13 +23,7 @@ constexpr const char* kLockFile = "lock";
 
 Error systemError(const std::string& operation) { return Error(std::error_code(errno, std::generic_category()), operation); }
 
-/// A file descriptor closed when it goes out of scope.
-struct Fd {
-  int fd;
-  ~Fd() {
-    if (fd >= 0) ::close(fd);
-  }
-};
+using core::Fd;
 
 void makeDirectories(const std::string& path) { core::makeDirectories(path, "journal"); }
 

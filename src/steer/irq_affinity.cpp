@@ -11,6 +11,7 @@
 #include "fastlink/error.hpp"
 #include "fastlink/steering.hpp"
 #include "fastlink/types.hpp"
+#include "core/whole_file.hpp"
 #include "steer/sysfs_file.hpp"
 
 namespace fastlink {
@@ -63,7 +64,7 @@ std::vector<DeviceIrq> SteeringApi::deviceIrqs(const std::string& device) const 
   // virtio-net's netdev hangs off a virtio device whose parent is the PCI function.
   std::vector<unsigned> irqs;
   for (const char* dir : {"/device/msi_irqs", "/device/../msi_irqs"}) {
-    for (const auto& e : entries(netdev + dir))
+    for (const auto& e : core::directoryEntries(netdev + dir))
       if (allDigits(e)) irqs.push_back(static_cast<unsigned>(std::stoul(e)));
     if (!irqs.empty()) break;
   }
@@ -79,7 +80,7 @@ std::vector<DeviceIrq> SteeringApi::deviceIrqs(const std::string& device) const 
     DeviceIrq d;
     d.irq = irq;
     // A handler registers a directory named after itself; files are the IRQ's settings.
-    for (const auto& e : entries(dir)) {
+    for (const auto& e : core::directoryEntries(dir)) {
       struct stat st {};
       if (::stat((dir + "/" + e).c_str(), &st) == 0 && S_ISDIR(st.st_mode)) d.name += (d.name.empty() ? "" : ",") + e;
     }

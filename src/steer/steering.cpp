@@ -13,6 +13,7 @@
 
 #include "fastlink/error.hpp"
 #include "fastlink/types.hpp"
+#include "core/whole_file.hpp"
 #include "steer/sysfs_file.hpp"
 
 namespace fastlink {
@@ -35,7 +36,7 @@ uint32_t parseCount(const std::string& text, const std::string& path) {
 std::vector<uint32_t> queues(const std::string& dir, const std::string& prefix, const std::string& device) {
   if (!exists(dir)) throw noDevice("ls " + dir, device);
   std::vector<uint32_t> out;
-  for (const auto& name : entries(dir))
+  for (const auto& name : core::directoryEntries(dir))
     if (name.rfind(prefix, 0) == 0) out.push_back(static_cast<uint32_t>(std::stoul(name.substr(prefix.size()))));
   std::sort(out.begin(), out.end());
   return out;
@@ -104,8 +105,9 @@ std::vector<TxQueueSteering> SteeringApi::txQueues(const std::string& device) co
 }
 
 namespace {
-void checkDevice(const std::string& sysfsRoot, const std::string& device, const std::string& queueDir) {
-  if (exists(queueDir)) return;
+// `queueDir` when it exists; else an Error saying whether the device or the queue is missing.
+std::string existingQueue(const std::string& sysfsRoot, const std::string& device, const std::string& queueDir) {
+  if (exists(queueDir)) return queueDir;
   if (!exists(sysfsRoot + "/class/net/" + device)) throw noDevice(queueDir, device);
   throw fileError(ENOENT, queueDir, "device \"" + device + "\" has no such queue");
 }
@@ -123,21 +125,15 @@ void setMask(const std::string& path, const std::vector<unsigned>& cpus) {
 }  // namespace
 
 void SteeringApi::setRpsCpus(const std::string& device, uint32_t queue, const std::vector<unsigned>& cpus) const {
-  std::string dir = queueDir(device, "rx", queue);
-  checkDevice(sysfsRoot_, device, dir);
-  setMask(dir + "/rps_cpus", cpus);
+  setMask(existingQueue(sysfsRoot_, device, queueDir(device, "rx", queue)) + "/rps_cpus", cpus);
 }
 
 void SteeringApi::setXpsCpus(const std::string& device, uint32_t queue, const std::vector<unsigned>& cpus) const {
-  std::string dir = queueDir(device, "tx", queue);
-  checkDevice(sysfsRoot_, device, dir);
-  setMask(dir + "/xps_cpus", cpus);
+  setMask(existingQueue(sysfsRoot_, device, queueDir(device, "tx", queue)) + "/xps_cpus", cpus);
 }
 
 void SteeringApi::setRpsFlowCount(const std::string& device, uint32_t queue, uint32_t count) const {
-  std::string dir = queueDir(device, "rx", queue);
-  checkDevice(sysfsRoot_, device, dir);
-  std::string path = dir + "/rps_flow_cnt";
+  std::string path = existingQueue(sysfsRoot_, device, queueDir(device, "rx", queue)) + "/rps_flow_cnt";
   writeFile(path, std::to_string(count));
   // The kernel rounds the table up to a power of two (and 0 stays 0).
   uint32_t back = parseCount(readFile(path), path);

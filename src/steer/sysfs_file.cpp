@@ -1,7 +1,6 @@
 // File access for steering settings (see sysfs_file.hpp).
 #include "steer/sysfs_file.hpp"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -9,6 +8,8 @@
 #include <cerrno>
 #include <string>
 #include <system_error>
+
+#include "core/whole_file.hpp"
 
 namespace fastlink::steer {
 
@@ -25,48 +26,21 @@ bool exists(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0;
 }
 
-std::vector<std::string> entries(const std::string& dir) {
-  std::vector<std::string> out;
-  DIR* d = ::opendir(dir.c_str());
-  if (!d) return out;
-  while (dirent* e = ::readdir(d)) {
-    std::string name = e->d_name;
-    if (name != "." && name != "..") out.push_back(name);
-  }
-  ::closedir(d);
-  return out;
-}
-
 std::string readFile(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw fileError(errno, "cat " + path);
-  std::string out;
-  char buf[4096];
-  for (;;) {
-    ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n < 0) {
-      int err = errno;
-      ::close(fd);
-      throw fileError(err, "cat " + path);
-    }
-    if (n == 0) break;
-    out.append(buf, static_cast<std::size_t>(n));
-  }
-  ::close(fd);
-  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
-  return out;
+  std::optional<std::string> text = core::readWholeFile(path);
+  if (!text) throw fileError(errno, "cat " + path);
+  while (!text->empty() && (text->back() == '\n' || text->back() == ' ')) text->pop_back();
+  return std::move(*text);
 }
 
 // O_TRUNC as the shell's `>` does (the test tree uses regular files). One write() of the whole value: sysfs stores take the value in one call and report the
 // kernel's refusal (EINVAL, EIO when no CPU of a mask is usable) as the write's errno.
 void writeFile(const std::string& path, const std::string& value) {
   std::string op = "echo " + value + " > " + path;
-  int fd = ::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
-  if (fd < 0) throw fileError(errno, op);
-  ssize_t n = ::write(fd, value.data(), value.size());
-  int err = errno;
-  ::close(fd);
-  if (n < 0) throw fileError(err, op);
+  core::Fd file{::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC)};
+  if (file.fd < 0) throw fileError(errno, op);
+  ssize_t n = ::write(file.fd, value.data(), value.size());
+  if (n < 0) throw fileError(errno, op);
   if (static_cast<std::size_t>(n) != value.size()) throw fileError(EIO, op, "short write");
 }
 

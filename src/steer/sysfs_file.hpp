@@ -13,8 +13,6 @@ Error fileError(int err, const std::string& operation, const std::string& why = 
 /// ENODEV for `operation`: DEV is not in this sysfs (which shows the namespace that mounted it).
 Error noDevice(const std::string& operation, const std::string& device);
 bool exists(const std::string& path);
-/// The names in directory `dir` ("." and ".." left out); none when it cannot be read.
-std::vector<std::string> entries(const std::string& dir);
 /// The file's text without trailing newline/blanks; Error naming `cat PATH` on failure.
 std::string readFile(const std::string& path);
 /// One write() of the whole value; Error naming `echo VALUE > PATH` with the write's errno.

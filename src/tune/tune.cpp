@@ -24,21 +24,21 @@ using nlohmann::json;
 
 // ---- snapshot file (JSON) ----
 
+// The channel counts tune sets and restores (not the maxima), by their keys in the snapshot.
+constexpr std::pair<const char*, std::optional<uint32_t> ChannelsInfo::*> kCounts[] = {
+    {"rx", &ChannelsInfo::rx}, {"tx", &ChannelsInfo::tx}, {"other", &ChannelsInfo::other}, {"combined", &ChannelsInfo::combined}};
+
 json channelsJson(const ChannelsInfo& c) {
   json j = json::object();
-  if (c.rx) j["rx"] = *c.rx;
-  if (c.tx) j["tx"] = *c.tx;
-  if (c.other) j["other"] = *c.other;
-  if (c.combined) j["combined"] = *c.combined;
+  for (const auto& [key, count] : kCounts)
+    if (c.*count) j[key] = *(c.*count);
   return j;
 }
 
 ChannelsInfo channelsOf(const json& j) {
   ChannelsInfo c;
-  if (j.contains("rx")) c.rx = j["rx"].get<uint32_t>();
-  if (j.contains("tx")) c.tx = j["tx"].get<uint32_t>();
-  if (j.contains("other")) c.other = j["other"].get<uint32_t>();
-  if (j.contains("combined")) c.combined = j["combined"].get<uint32_t>();
+  for (const auto& [key, count] : kCounts)
+    if (j.contains(key)) c.*count = j[key].get<uint32_t>();
   return c;
 }
 
@@ -83,13 +83,17 @@ std::vector<unsigned> cpusOfQueue(const std::vector<unsigned>& cpus, uint32_t qu
 }
 
 bool sameCounts(const ChannelsInfo& a, const ChannelsInfo& b) {
-  return a.rx.value_or(0) == b.rx.value_or(0) && a.tx.value_or(0) == b.tx.value_or(0) &&
-         a.combined.value_or(0) == b.combined.value_or(0) && a.other.value_or(0) == b.other.value_or(0);
+  for (const auto& [key, count] : kCounts)
+    if ((a.*count).value_or(0) != (b.*count).value_or(0)) return false;
+  return true;
 }
 
-ChannelsInfo countsOnly(const ChannelsInfo& c) {
+// `c`'s counts, or only those that differ from `current`'s: a count the driver cannot set
+// (veth's combined 0) stays out of a change unless it changes.
+ChannelsInfo countsOf(const ChannelsInfo& c, const ChannelsInfo* current = nullptr) {
   ChannelsInfo out;
-  out.rx = c.rx, out.tx = c.tx, out.other = c.other, out.combined = c.combined;
+  for (const auto& [key, count] : kCounts)
+    if (!current || c.*count != current->*count) out.*count = c.*count;
   return out;
 }
 
@@ -106,8 +110,7 @@ TuneApi::TuneApi(IEthtoolApi& ethtool, TuneOptions options)
 uint32_t TuneApi::ifindexOf(const std::string& device) {
   validateIfname(device);
   std::string path = options_.sysfsRoot + "/class/net/" + device + "/ifindex";
-  if (!steer::exists(path))
-    throw steer::fileError(ENODEV, "cat " + path, "no device \"" + device + "\" in this sysfs (sysfs shows the namespace that mounted it)");
+  if (!steer::exists(path)) throw steer::noDevice("cat " + path, device);
   return static_cast<uint32_t>(std::stoul(steer::readFile(path)));
 }
 
@@ -155,7 +158,7 @@ TunePlan TuneApi::plan(const std::string& device) {
     p.channelsNote = "the driver has no channel settings (ethtool -l: not supported); queues left as they are";
   } else {
     const ChannelsInfo& max = *p.before.channels;  // read() kept the maxima
-    ChannelsInfo want = countsOnly(*p.before.channels);
+    ChannelsInfo want = countsOf(*p.before.channels);
     if (max.combinedMax.value_or(0) > 0) {
       want.combined = std::min(ncpu, *max.combinedMax);
       // Dedicated rx/tx channels on top of combined ones would add queues with no CPU of their own.
@@ -192,15 +195,8 @@ TunePlan TuneApi::plan(const std::string& device) {
 }
 
 void TuneApi::set(const TuneState& target, const TuneState& current) {
-  if (target.channels && current.channels && !sameCounts(*target.channels, *current.channels)) {
-    ChannelsInfo c;
-    // Only counts that differ: an unchanged count the driver cannot set (veth's combined 0) stays out.
-    if (target.channels->rx != current.channels->rx) c.rx = target.channels->rx;
-    if (target.channels->tx != current.channels->tx) c.tx = target.channels->tx;
-    if (target.channels->combined != current.channels->combined) c.combined = target.channels->combined;
-    if (target.channels->other != current.channels->other) c.other = target.channels->other;
-    ethtool_.setChannels(target.device, c);
-  }
+  if (target.channels && current.channels && !sameCounts(*target.channels, *current.channels))
+    ethtool_.setChannels(target.device, countsOf(*target.channels, &*current.channels));
   steer_.applyIrqAffinity(target.irqs);
   // An RPS/XPS mask with no CPU that is online would be refused: empty means "off" and is written as 0.
   for (const auto& q : target.rx) {

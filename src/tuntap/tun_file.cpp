@@ -10,9 +10,9 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 
 #include "core/netns_guard.hpp"
+#include "core/whole_file.hpp"
 #include "fastlink/error.hpp"
 
 namespace fastlink::tuntap {
@@ -26,11 +26,11 @@ int openTun(bool nonBlocking) {
   return ::open("/dev/net/tun", O_RDWR | O_CLOEXEC | (nonBlocking ? O_NONBLOCK : 0));
 }
 
+// The first line, as getline reads it: nullopt for a file that cannot be read or is empty.
 std::optional<std::string> readLine(const std::string& path) {
-  std::ifstream f(path);
-  std::string line;
-  if (!f || !std::getline(f, line)) return std::nullopt;
-  return line;
+  std::optional<std::string> text = core::readWholeFile(path);
+  if (!text || text->empty()) return std::nullopt;
+  return text->substr(0, text->find('\n'));
 }
 
 // "-1" (no owner) or a number; nullopt for "-1".

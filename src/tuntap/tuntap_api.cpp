@@ -39,9 +39,20 @@ std::optional<uint32_t> parseId(std::string_view text) {
   return v;
 }
 
-std::vector<char> nssBuffer(int which) {
-  long size = sysconf(which);
-  return std::vector<char>(size > 0 ? static_cast<std::size_t>(size) : 16384);
+// The id of user or group `nameOrId` (a number, or a name for getpwnam_r / getgrnam_r to look
+// up); `what` ("user", "group") names it in the error.
+template <class Entry, class Id>
+uint32_t nssId(std::string_view nameOrId, int (*lookUp)(const char*, Entry*, char*, std::size_t, Entry**),
+               int bufferSize, Id Entry::*id, const std::string& what) {
+  if (auto number = parseId(nameOrId)) return *number;
+  std::string name(nameOrId);
+  long size = sysconf(bufferSize);
+  std::vector<char> buffer(size > 0 ? static_cast<std::size_t>(size) : 16384);
+  Entry entry{};
+  Entry* found = nullptr;
+  lookUp(name.c_str(), &entry, buffer.data(), buffer.size(), &found);
+  if (!found) throw Error::invalidArgument("tuntap " + what, what + " \"" + name + "\" does not exist");
+  return static_cast<uint32_t>(found->*id);
 }
 
 TunTapInfo fromLink(const LinkInfo& link) {
@@ -58,9 +69,14 @@ TunTapInfo fromLink(const LinkInfo& link) {
   return d;
 }
 
-Error notTunTap(const std::string& operation, const LinkInfo& link) {
-  return Error::invalidArgument(operation, "\"" + link.name.value_or("") + "\" is not a tun/tap device (type " +
-                                               link.kind.value_or("none") + ")");
+// The link of tun/tap device `name`; Error naming `operation` when there is none or it is another kind.
+LinkInfo tunTapLink(ILinkApi& links, const std::string& name, const std::string& operation) {
+  std::optional<LinkInfo> link = links.find(name);
+  if (!link) throw Error(std::make_error_code(std::errc::no_such_device), operation, "Cannot find device \"" + name + "\"");
+  if (link->kind != kKind)
+    throw Error::invalidArgument(operation, "\"" + link->name.value_or("") + "\" is not a tun/tap device (type " +
+                                                 link->kind.value_or("none") + ")");
+  return std::move(*link);
 }
 
 }  // namespace
@@ -68,25 +84,11 @@ Error notTunTap(const std::string& operation, const LinkInfo& link) {
 std::string_view tunTapModeName(TunTapMode mode) { return mode == TunTapMode::Tap ? "tap" : "tun"; }
 
 TunTapInfo& TunTapInfo::setOwner(std::string_view nameOrId) {
-  if (auto id = parseId(nameOrId)) return setOwner(*id);
-  std::string name(nameOrId);
-  auto buffer = nssBuffer(_SC_GETPW_R_SIZE_MAX);
-  passwd pw{};
-  passwd* found = nullptr;
-  getpwnam_r(name.c_str(), &pw, buffer.data(), buffer.size(), &found);
-  if (!found) throw Error::invalidArgument("tuntap user", "user \"" + name + "\" does not exist");
-  return setOwner(static_cast<uint32_t>(found->pw_uid));
+  return setOwner(nssId(nameOrId, getpwnam_r, _SC_GETPW_R_SIZE_MAX, &passwd::pw_uid, "user"));
 }
 
 TunTapInfo& TunTapInfo::setGroup(std::string_view nameOrId) {
-  if (auto id = parseId(nameOrId)) return setGroup(*id);
-  std::string name(nameOrId);
-  auto buffer = nssBuffer(_SC_GETGR_R_SIZE_MAX);
-  ::group gr{};
-  ::group* found = nullptr;
-  getgrnam_r(name.c_str(), &gr, buffer.data(), buffer.size(), &found);
-  if (!found) throw Error::invalidArgument("tuntap group", "group \"" + name + "\" does not exist");
-  return setGroup(static_cast<uint32_t>(found->gr_gid));
+  return setGroup(nssId(nameOrId, getgrnam_r, _SC_GETGR_R_SIZE_MAX, &::group::gr_gid, "group"));
 }
 
 TunTapApi& Netlink::tuntap() { return lazy(tuntap_, links(), options_.netns); }
@@ -121,16 +123,14 @@ void TunTapApi::del(const std::string& name, std::optional<TunTapMode> mode) {
   std::string operation = "tuntap del dev " + name;
   if (mode) operation += std::string(" mode ") + std::string(tunTapModeName(*mode));
   validateIfname(name);
-  std::optional<LinkInfo> link = links_.find(name);
-  if (!link) throw Error(std::make_error_code(std::errc::no_such_device), operation, "Cannot find device \"" + name + "\"");
-  if (link->kind != kKind) throw notTunTap(operation, *link);
-  const auto* t = link->kindOptions<TunTapInfo>();
+  LinkInfo link = tunTapLink(links_, name, operation);
+  const auto* t = link.kindOptions<TunTapInfo>();
   if (mode && t && t->mode && *t->mode != *mode)
     throw Error::invalidArgument(operation, "\"" + name + "\" is a " + std::string(tunTapModeName(*t->mode)) +
                                                 " device, not " + std::string(tunTapModeName(*mode)));
   // By index: the device checked above is the one deleted even if the name moves meanwhile.
   try {
-    links_.del(Ifref(*link->index));
+    links_.del(Ifref(*link.index));
   } catch (const Error& e) {
     throw Error(e.code(), operation, e.extack(), e.extackOffset());
   }
@@ -150,11 +150,7 @@ std::optional<TunTapInfo> TunTapApi::find(const std::string& name) {
 }
 
 TunTapInfo TunTapApi::get(const std::string& name) {
-  const std::string operation = "tuntap show dev " + name;
-  std::optional<LinkInfo> link = links_.find(name);
-  if (!link) throw Error(std::make_error_code(std::errc::no_such_device), operation, "Cannot find device \"" + name + "\"");
-  if (link->kind != kKind) throw notTunTap(operation, *link);
-  return fromLink(*link);
+  return fromLink(tunTapLink(links_, name, "tuntap show dev " + name));
 }
 
 }  // namespace fastlink

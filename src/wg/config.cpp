@@ -58,11 +58,11 @@ void parseAllowedIps(std::string_view text, std::vector<WgAllowedIp>& out) {
   }
 }
 
-/// The error of a key or value, re-thrown with the line number (and the key name alone).
-[[noreturn]] void failAtLine(const Error& e, std::size_t line, std::string_view key) {
-  Error out = Error::invalidArgument("parse config", std::string(key) + ": " + e.reason());
-  out.setLine(line, "wg config");
-  throw out;
+/// A config file's error, named by its line (Error::line).
+[[noreturn]] void failAt(std::size_t line, const std::string& reason) {
+  Error e = Error::invalidArgument("parse config", reason);
+  e.setLine(line, "wg config");
+  throw e;
 }
 
 }  // namespace
@@ -74,11 +74,7 @@ WgDevice parseWgConfig(std::string_view text, const std::string& deviceName) {
   std::size_t peerLine = 0;
   std::size_t lineNo = 0;
   auto endPeer = [&] {
-    if (section == Section::Peer && !peerHasKey) {
-      Error e = Error::invalidArgument("parse config", "[Peer] section has no PublicKey");
-      e.setLine(peerLine, "wg config");
-      throw e;
-    }
+    if (section == Section::Peer && !peerHasKey) failAt(peerLine, "[Peer] section has no PublicKey");
   };
   for (std::size_t pos = 0; pos < text.size();) {
     auto nl = text.find('\n', pos);
@@ -105,18 +101,12 @@ WgDevice parseWgConfig(std::string_view text, const std::string& deviceName) {
         peerHasKey = false;
         peerLine = lineNo;
       } else {
-        Error e = Error::invalidArgument("parse config", "unknown section " + line);
-        e.setLine(lineNo, "wg config");
-        throw e;
+        failAt(lineNo, "unknown section " + line);
       }
       continue;
     }
     auto eq = line.find('=');
-    if (eq == std::string::npos || eq == 0) {
-      Error e = Error::invalidArgument("parse config", "expected KEY = VALUE");
-      e.setLine(lineNo, "wg config");
-      throw e;
-    }
+    if (eq == std::string::npos || eq == 0) failAt(lineNo, "expected KEY = VALUE");
     std::string key = line.substr(0, eq);
     std::string_view value = std::string_view(line).substr(eq + 1);
     std::string k = lower(key);
@@ -132,19 +122,15 @@ WgDevice parseWgConfig(std::string_view text, const std::string& deviceName) {
       else if (section == Section::Peer && k == "endpoint") dev.peers.back().endpoint = WgEndpoint::parse(value);
       else if (section == Section::Peer && k == "persistentkeepalive")
         dev.peers.back().persistentKeepalive = parseKeepalive(value);
-      else {
-        Error e = Error::invalidArgument(
-            "parse config", section == Section::None ? "\"" + key + "\" outside of a section"
-                                                     : "unknown key \"" + key + "\" in this section" +
-                                                           (k == "address" || k == "dns" || k == "mtu" || k == "table"
-                                                                ? " (a wg-quick key)"
-                                                                : ""));
-        e.setLine(lineNo, "wg config");
-        throw e;
-      }
+      else
+        failAt(lineNo, section == Section::None ? "\"" + key + "\" outside of a section"
+                                                : "unknown key \"" + key + "\" in this section" +
+                                                      (k == "address" || k == "dns" || k == "mtu" || k == "table"
+                                                           ? " (a wg-quick key)"
+                                                           : ""));
     } catch (const Error& e) {
       if (e.line()) throw;
-      failAtLine(e, lineNo, key);
+      failAt(lineNo, key + ": " + e.reason());  // the key's name alone, never its value
     }
   }
   endPeer();
@@ -199,9 +185,11 @@ WgDevice parseWgSetArgs(const std::vector<std::string>& words, const std::string
       throw Error::invalidArgument("wg set", std::string(what) + " file \"" + path + "\": " + e.reason());
     }
   };
-  auto need = [&](std::size_t i, std::string_view keyword) -> const std::string& {
+  // The word after keyword i: its value, which the loop then steps over.
+  std::size_t i = 0;
+  auto need = [&](std::string_view keyword) -> const std::string& {
     if (i + 1 >= words.size()) throw Error::invalidArgument("wg set", "\"" + std::string(keyword) + "\" needs a value");
-    return words[i + 1];
+    return words[++i];
   };
   auto wrap = [&](std::string_view keyword, auto&& f) {
     try {
@@ -211,44 +199,36 @@ WgDevice parseWgSetArgs(const std::vector<std::string>& words, const std::string
     }
   };
   WgPeer* peer = nullptr;
-  for (std::size_t i = 0; i < words.size(); ++i) {
+  for (; i < words.size(); ++i) {
     const std::string& w = words[i];
     if (!peer && w == "listen-port") {
-      wrap(w, [&] { dev.listenPort = parsePort(need(i, w)); });
-      ++i;
+      wrap(w, [&] { dev.listenPort = parsePort(need(w)); });
     } else if (!peer && w == "fwmark") {
-      wrap(w, [&] { dev.fwmark = parseFwmark(need(i, w)); });
-      ++i;
+      wrap(w, [&] { dev.fwmark = parseFwmark(need(w)); });
     } else if (!peer && w == "private-key") {
-      dev.privateKey = keyFromFile(need(i, w), w);
-      ++i;
+      dev.privateKey = keyFromFile(need(w), w);
     } else if (w == "peer") {
       dev.peers.emplace_back();
       peer = &dev.peers.back();
-      wrap(w, [&] { peer->publicKey = WgKey::fromBase64(need(i, w)); });
-      ++i;
+      wrap(w, [&] { peer->publicKey = WgKey::fromBase64(need(w)); });
     } else if (peer && w == "remove") {
       peer->remove = true;
     } else if (peer && w == "update-only") {
       peer->updateOnly = true;
     } else if (peer && w == "preshared-key") {
-      peer->presharedKey = keyFromFile(need(i, w), w);
-      ++i;
+      peer->presharedKey = keyFromFile(need(w), w);
     } else if (peer && w == "endpoint") {
-      wrap(w, [&] { peer->endpoint = WgEndpoint::parse(need(i, w)); });
-      ++i;
+      wrap(w, [&] { peer->endpoint = WgEndpoint::parse(need(w)); });
     } else if (peer && w == "persistent-keepalive") {
-      wrap(w, [&] { peer->persistentKeepalive = parseKeepalive(need(i, w)); });
-      ++i;
+      wrap(w, [&] { peer->persistentKeepalive = parseKeepalive(need(w)); });
     } else if (peer && w == "allowed-ips") {
       // wg set replaces the peer's list with the one given ("" clears it).
       wrap(w, [&] {
         std::vector<WgAllowedIp> ips;
-        parseAllowedIps(need(i, w), ips);
+        parseAllowedIps(need(w), ips);
         peer->allowedIps = std::move(ips);
         peer->replaceAllowedIps = true;
       });
-      ++i;
     } else {
       throw Error::invalidArgument("wg set", "unknown keyword \"" + w + "\"" +
                                                  (peer ? " for a peer" : " (peer options follow \"peer KEY\")"));

@@ -88,10 +88,8 @@ WgKey WgKey::publicKey() const {
 }
 
 std::string WgKey::toBase64() const {
-  char out[sodium_base64_ENCODED_LEN(kSize, sodium_base64_VARIANT_ORIGINAL)];
-  sodium_bin2base64(out, sizeof out, bytes_.data(), kSize, sodium_base64_VARIANT_ORIGINAL);
-  std::string s(out);
-  sodium_memzero(out, sizeof out);
+  std::string s(kBase64Length, '\0');
+  toBase64(std::span<char, kBase64Length>(s.data(), kBase64Length));
   return s;
 }
 
@@ -117,36 +115,32 @@ bool WgKey::isZero() const { return sodium_is_zero(bytes_.data(), kSize) == 1; }
 bool operator==(const WgKey& a, const WgKey& b) { return sodium_memcmp(a.bytes_.data(), b.bytes_.data(), WgKey::kSize) == 0; }
 
 WgEndpoint WgEndpoint::parse(std::string_view text) {
+  // Every error quotes the text, then says what is wrong with it.
+  auto bad = [&](const char* why) { return Error::invalidArgument("parse endpoint", "\"" + std::string(text) + "\"" + why); };
   std::string_view host;
   std::string_view port;
   if (text.starts_with('[')) {
     auto close = text.find(']');
-    if (close == std::string_view::npos)
-      throw Error::invalidArgument("parse endpoint", "\"" + std::string(text) + "\": missing ']'");
+    if (close == std::string_view::npos) throw bad(": missing ']'");
     host = text.substr(1, close - 1);
-    if (close + 1 >= text.size() || text[close + 1] != ':')
-      throw Error::invalidArgument("parse endpoint", "\"" + std::string(text) + "\" has no port ([ADDRESS]:PORT)");
+    if (close + 1 >= text.size() || text[close + 1] != ':') throw bad(" has no port ([ADDRESS]:PORT)");
     port = text.substr(close + 2);
   } else {
     auto colon = text.rfind(':');
-    if (colon == std::string_view::npos)
-      throw Error::invalidArgument("parse endpoint", "\"" + std::string(text) + "\" has no port (ADDRESS:PORT)");
+    if (colon == std::string_view::npos) throw bad(" has no port (ADDRESS:PORT)");
     host = text.substr(0, colon);
     port = text.substr(colon + 1);
-    if (host.find(':') != std::string_view::npos)
-      throw Error::invalidArgument("parse endpoint",
-                                   "\"" + std::string(text) + "\": write an IPv6 endpoint as [ADDRESS]:PORT");
+    if (host.find(':') != std::string_view::npos) throw bad(": write an IPv6 endpoint as [ADDRESS]:PORT");
   }
   unsigned value = 0;
   auto [end, ec] = std::from_chars(port.data(), port.data() + port.size(), value);
   if (port.empty() || ec != std::errc() || end != port.data() + port.size() || value > 65535)
-    throw Error::invalidArgument("parse endpoint", "\"" + std::string(text) + "\": port must be 0-65535");
+    throw bad(": port must be 0-65535");
   WgEndpoint e;
   try {
     e.address = IpAddress::parse(host);
   } catch (const Error&) {
-    throw Error::invalidArgument("parse endpoint", "\"" + std::string(text) +
-                                                       "\": not an IP address (host names are not resolved here)");
+    throw bad(": not an IP address (host names are not resolved here)");
   }
   e.port = static_cast<uint16_t>(value);
   return e;

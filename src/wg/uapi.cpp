@@ -6,17 +6,16 @@
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/un.h>
-#include <dirent.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstring>
-#include <fstream>
 #include <optional>
 #include <sstream>
 
+#include "core/whole_file.hpp"
 #include "fastlink/error.hpp"
 #include "wg/backend.hpp"
 
@@ -24,20 +23,6 @@ namespace fastlink::wg {
 namespace {
 
 constexpr std::string_view kSuffix = ".sock";
-
-class Fd {
- public:
-  explicit Fd(int fd) : fd_(fd) {}
-  ~Fd() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
 
 Error systemError(int err, const std::string& operation, std::string why = {}) {
   return Error(std::error_code(err, std::generic_category()), operation, std::move(why));
@@ -89,13 +74,12 @@ WgKey hexKey(std::string_view value, std::string_view key, const std::string& op
 /// nullopt when the process is gone or cannot be seen (another pid namespace: pid 0).
 std::optional<unsigned long long> cpuTicks(pid_t pid) {
   if (pid <= 0) return std::nullopt;
-  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-  std::string stat;
-  if (!std::getline(in, stat)) return std::nullopt;
+  std::optional<std::string> stat = core::readWholeFile("/proc/" + std::to_string(pid) + "/stat");
+  if (!stat) return std::nullopt;
   // After "PID (COMM) ": state, then 10 fields up to utime and stime (proc(5) fields 14, 15).
-  auto close = stat.rfind(')');
+  auto close = stat->rfind(')');
   if (close == std::string::npos) return std::nullopt;
-  std::istringstream fields(stat.substr(close + 1));
+  std::istringstream fields(stat->substr(close + 1));
   std::string skip;
   for (int i = 3; i <= 13; ++i) fields >> skip;
   unsigned long long utime = 0, stime = 0;
@@ -255,23 +239,19 @@ bool UapiBackend::has(const std::string& name) const {
 }
 
 std::vector<std::string> UapiBackend::list() {
-  std::vector<std::string> names;
-  DIR* dir = ::opendir(directory_.c_str());
-  if (!dir) return names;  // no userspace implementation has run: no devices
-  while (dirent* e = ::readdir(dir)) {
-    std::string_view file = e->d_name;
+  std::vector<std::string> names;  // none without the directory: no userspace implementation has run
+  for (const std::string& file : core::directoryEntries(directory_)) {
     if (!file.ends_with(kSuffix)) continue;
-    std::string name(file.substr(0, file.size() - kSuffix.size()));
+    std::string name = file.substr(0, file.size() - kSuffix.size());
     if (has(name)) names.push_back(std::move(name));
   }
-  ::closedir(dir);
   return names;
 }
 
 std::string UapiBackend::exchange(const std::string& name, const std::string& request, const std::string& operation) const {
   int fd = connectTo(socketPath(name));
   if (fd < 0) throw systemError(-fd, operation, "cannot reach the userspace WireGuard socket of \"" + name + "\"");
-  Fd socket(fd);
+  core::Fd socket(fd);
   for (std::size_t sent = 0; sent < request.size();)
     sent += watched(fd, POLLOUT, silence_, operation, "sending to the userspace WireGuard socket failed", [&] {
       return ::send(fd, request.data() + sent, request.size() - sent, MSG_NOSIGNAL | MSG_DONTWAIT);

@@ -15,53 +15,31 @@ namespace {
 
 constexpr const char* kKind = "wireguard";
 
-/// The kernel backend with what it runs on: the Netlink's generic netlink socket and the
-/// "wireguard" family (EngineWgTransport).
-class KernelBackend final : public wg::Backend {
- public:
-  KernelBackend(wg::EngineWgTransport transport, ILinkApi& links)
-      : transport_(std::move(transport)), backend_(transport_, links) {}
-  std::vector<std::string> list() override { return backend_.list(); }
-  WgDevice get(const std::string& name) override { return backend_.get(name); }
-  void set(const WgDevice& change) override { backend_.set(change); }
-
- private:
-  wg::EngineWgTransport transport_;
-  wg::WgKernelBackend backend_;
-};
-
 class WireGuardApiImpl final : public WireGuardApi {
  public:
-  WireGuardApiImpl(ILinkApi& links, const std::string& socketDirectory, std::unique_ptr<KernelBackend> kernel)
-      : links_(links), uapi_(socketDirectory), kernel_(std::move(kernel)) {}
+  // The kernel backend runs on the Netlink's generic netlink socket and its "wireguard" family
+  // (EngineWgTransport), resolved on first use.
+  WireGuardApiImpl(ILinkApi& links, const std::string& socketDirectory, GenlApi& families, core::Engine& engine)
+      : links_(links), uapi_(socketDirectory), transport_(families, engine), kernel_(transport_, links) {}
 
   std::vector<std::string> list() override {
-    // The kernel filters by kind (one dump, only WireGuard links come back); wg instead dumps
-    // every netdev and filters in user space. The kind is checked here too: a kernel without
-    // the wireguard module does not know the kind and then applies no filter at all.
     std::vector<std::string> names = uapi_.list();
-    for (const LinkInfo& link : links_.list(LinkFilter().setKind(kKind)))
-      if (link.name && link.kind == kKind) names.push_back(*link.name);
+    std::vector<std::string> kernel = kernel_.list();
+    names.insert(names.end(), kernel.begin(), kernel.end());
     std::sort(names.begin(), names.end());
     names.erase(std::unique(names.begin(), names.end()), names.end());
     return names;
   }
 
-  WgDevice get(const std::string& name) override {
-    if (uapi_.has(name)) return uapi_.get(name);
-    return kernel(name, "wg show " + name).get(name);
-  }
+  WgDevice get(const std::string& name) override { return backend(name, "wg show " + name).get(name); }
 
   void set(const WgDevice& change) override {
     validate(change);
-    if (uapi_.has(change.name)) return uapi_.set(change);
-    kernel(change.name, "wg set " + change.name).set(change);
+    backend(change.name, "wg set " + change.name).set(change);
   }
 
   WgBackendKind backendOf(const std::string& name) override {
-    if (uapi_.has(name)) return WgBackendKind::Userspace;
-    requireKernelDevice(name, "wg show " + name);
-    return WgBackendKind::Kernel;
+    return &backend(name, "wg show " + name) == &uapi_ ? WgBackendKind::Userspace : WgBackendKind::Kernel;
   }
 
  private:
@@ -78,7 +56,10 @@ class WireGuardApiImpl final : public WireGuardApi {
     }
   }
 
-  void requireKernelDevice(const std::string& name, const std::string& operation) {
+  /// The backend of device `name`: userspace when it has a UAPI socket, else the kernel's, for
+  /// a "wireguard" link (Error naming `operation` for anything else).
+  wg::Backend& backend(const std::string& name, const std::string& operation) {
+    if (uapi_.has(name)) return uapi_;
     validateIfname(name);
     std::optional<LinkInfo> link = links_.find(name);
     if (!link)
@@ -86,16 +67,13 @@ class WireGuardApiImpl final : public WireGuardApi {
     if (link->kind.value_or("") != kKind)
       throw Error(std::make_error_code(std::errc::operation_not_supported), operation,
                   "\"" + name + "\" is not a WireGuard device");
-  }
-
-  wg::Backend& kernel(const std::string& name, const std::string& operation) {
-    requireKernelDevice(name, operation);
-    return *kernel_;
+    return kernel_;
   }
 
   ILinkApi& links_;
   wg::UapiBackend uapi_;
-  std::unique_ptr<KernelBackend> kernel_;
+  wg::EngineWgTransport transport_;
+  wg::WgKernelBackend kernel_;
 };
 
 }  // namespace
@@ -103,7 +81,7 @@ class WireGuardApiImpl final : public WireGuardApi {
 WireGuardApi& Netlink::wireguard() {
   if (!wireguard_)
     wireguard_ = ApiPtr<WireGuardApi>(
-        new WireGuardApiImpl(links(), options_.wireguardSocketDirectory, std::make_unique<KernelBackend>(wg::EngineWgTransport(families(), genericEngine()), links())),
+        new WireGuardApiImpl(links(), options_.wireguardSocketDirectory, families(), genericEngine()),
         [](WireGuardApi* p) { delete p; });
   return *wireguard_;
 }

@@ -106,22 +106,19 @@ WgPeer continued(const WgPeer& p) {
   return c;
 }
 
-/// A message of the family (its id resolved by the caller) carrying the device's name.
-std::unique_ptr<genl::GenlWriter> startMessage(uint16_t familyId, uint8_t cmd, uint16_t flags, const WgDevice& d) {
+/// A message of the family (its id resolved by the caller) carrying the device's attributes
+/// (`whole`: the first WG_CMD_SET_DEVICE message) or its name alone (a GET, the next SETs).
+std::unique_ptr<genl::GenlWriter> startMessage(uint16_t familyId, uint8_t cmd, uint16_t flags, const WgDevice& d,
+                                               bool whole = false) {
   auto w = std::make_unique<genl::GenlWriter>(GenlFamily{{}, familyId, WG_GENL_VERSION}, cmd, WG_GENL_VERSION, flags);
   const auto& name = kDevice.rowOf<&WgDevice::name>();
-  name.put(*w, name, d);
+  if (whole) kDevice.encode(*w, d);
+  else name.put(*w, name, d);
   return w;
 }
 
-/// A WG_CMD_SET_DEVICE message with the device's attributes (the first message) or its name
-/// alone (the next ones).
 std::unique_ptr<genl::GenlWriter> startSet(uint16_t familyId, const WgDevice& d, bool first) {
-  if (!first) return startMessage(familyId, WG_CMD_SET_DEVICE, NLM_F_ACK, d);
-  auto w = std::make_unique<genl::GenlWriter>(GenlFamily{{}, familyId, WG_GENL_VERSION}, WG_CMD_SET_DEVICE,
-                                              WG_GENL_VERSION, NLM_F_ACK);
-  kDevice.encode(*w, d);
-  return w;
+  return startMessage(familyId, WG_CMD_SET_DEVICE, NLM_F_ACK, d, first);
 }
 
 }  // namespace

@@ -7,7 +7,9 @@ namespace fastlink::wg {
 
 std::vector<std::string> WgKernelBackend::list() {
   std::vector<std::string> names;
-  // The kind is re-checked: a kernel that does not know the kind applies no filter at all.
+  // The kernel filters by kind (one dump, only WireGuard links come back); wg instead dumps
+  // every netdev and filters in user space. The kind is checked here too: a kernel without
+  // the wireguard module does not know the kind and then applies no filter at all.
   for (const LinkInfo& link : links_.list(LinkFilter().setKind("wireguard")))
     if (link.name && link.kind == "wireguard") names.push_back(*link.name);
   return names;

@@ -32,7 +32,6 @@ class WgKernelTransport {
 class EngineWgTransport final : public WgKernelTransport, private GenlFamilyApi {
  public:
   EngineWgTransport(GenlApi& families, core::Engine& engine) : GenlFamilyApi(families, engine, "wireguard") {}
-  EngineWgTransport(const EngineWgTransport&) = default;
   uint16_t familyId() override { return family().id; }
   void execute(const Request& r) override { GenlFamilyApi::execute(r); }
   void dump(const Request& r, const core::MessageHandler& onMessage, const std::function<void()>& onRestart) override {

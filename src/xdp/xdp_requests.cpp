@@ -5,6 +5,7 @@
 #include <linux/rtnetlink.h>
 #include <sys/socket.h>
 
+#include <iterator>
 #include <string>
 
 #include "core/engine.hpp"
@@ -19,25 +20,25 @@ namespace fastlink {
 
 namespace {
 
-uint32_t modeFlag(XdpMode mode) {
-  switch (mode) {
-    case XdpMode::Generic: return XDP_FLAGS_SKB_MODE;
-    case XdpMode::Native: return XDP_FLAGS_DRV_MODE;
-    case XdpMode::Offload: return XDP_FLAGS_HW_MODE;
-    case XdpMode::Auto: break;
-  }
-  return 0;
+// Per XdpMode, in its order: the IFLA_XDP_FLAGS bit, ip's keyword and the name toString() gives.
+struct ModeNames {
+  uint32_t flag;
+  const char* word;
+  const char* name;
+};
+constexpr ModeNames kModes[] = {
+    {0, "xdp", "auto"},
+    {XDP_FLAGS_SKB_MODE, "xdpgeneric", "generic"},
+    {XDP_FLAGS_DRV_MODE, "xdpdrv", "native"},
+    {XDP_FLAGS_HW_MODE, "xdpoffload", "offload"},
+};
+// A value outside the enumerators (a cast) reads as Auto.
+const ModeNames& namesOf(XdpMode mode) {
+  auto i = static_cast<std::size_t>(mode);
+  return kModes[i < std::size(kModes) ? i : 0];
 }
-
-std::string modeWord(XdpMode mode) {
-  switch (mode) {
-    case XdpMode::Generic: return "xdpgeneric";
-    case XdpMode::Native: return "xdpdrv";
-    case XdpMode::Offload: return "xdpoffload";
-    case XdpMode::Auto: break;
-  }
-  return "xdp";
-}
+uint32_t modeFlag(XdpMode mode) { return namesOf(mode).flag; }
+std::string modeWord(XdpMode mode) { return namesOf(mode).word; }
 
 // The device by index in the header, or by IFLA_IFNAME with index 0 (the kernel looks a
 // device up by name then), so no separate name lookup is needed.
@@ -53,10 +54,6 @@ void putDevice(core::MessageWriter& w, const Ifref& device) {
   }
 }
 
-std::string deviceText(const Ifref& device) {
-  return device.isName() ? device.name() : "ifindex " + std::to_string(device.index());
-}
-
 Request setXdp(const Ifref& device, int fd, std::optional<int> expectedFd, uint32_t flags, std::string operation) {
   core::MessageWriter w(RTM_SETLINK, 0);
   putDevice(w, device);
@@ -70,29 +67,21 @@ Request setXdp(const Ifref& device, int fd, std::optional<int> expectedFd, uint3
 
 }  // namespace
 
-std::string toString(XdpMode mode) {
-  switch (mode) {
-    case XdpMode::Generic: return "generic";
-    case XdpMode::Native: return "native";
-    case XdpMode::Offload: return "offload";
-    case XdpMode::Auto: break;
-  }
-  return "auto";
-}
+std::string toString(XdpMode mode) { return namesOf(mode).name; }
 
 Request XdpRequests::attach(const Ifref& device, int progFd, XdpMode mode) {
   return setXdp(device, progFd, std::nullopt, XDP_FLAGS_UPDATE_IF_NOEXIST | modeFlag(mode),
-                "ip link set dev " + deviceText(device) + " " + modeWord(mode) + " fd " + std::to_string(progFd));
+                "ip link set dev " + device.toString() + " " + modeWord(mode) + " fd " + std::to_string(progFd));
 }
 
 Request XdpRequests::replace(const Ifref& device, int progFd, int expectedFd, XdpMode mode) {
   return setXdp(device, progFd, expectedFd, XDP_FLAGS_REPLACE | modeFlag(mode),
-                "ip -force link set dev " + deviceText(device) + " " + modeWord(mode) + " fd " + std::to_string(progFd) +
+                "ip -force link set dev " + device.toString() + " " + modeWord(mode) + " fd " + std::to_string(progFd) +
                     " (replacing fd " + std::to_string(expectedFd) + ")");
 }
 
 Request XdpRequests::detach(const Ifref& device, XdpMode mode) {
-  return setXdp(device, -1, std::nullopt, modeFlag(mode), "ip link set dev " + deviceText(device) + " " + modeWord(mode) + " off");
+  return setXdp(device, -1, std::nullopt, modeFlag(mode), "ip link set dev " + device.toString() + " " + modeWord(mode) + " off");
 }
 
 Request XdpRequests::get(const Ifref& device) {
@@ -100,7 +89,7 @@ Request XdpRequests::get(const Ifref& device) {
   putDevice(w, device);
   // Only what the status needs: no statistics.
   w.putU32(IFLA_EXT_MASK, RTEXT_FILTER_SKIP_STATS);
-  return w.toRequest("ip -d link show dev " + deviceText(device));
+  return w.toRequest("ip -d link show dev " + device.toString());
 }
 
 XdpApi& Netlink::xdp() { return lazy(xdp_); }

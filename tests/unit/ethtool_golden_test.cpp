@@ -102,6 +102,33 @@ TEST(EthtoolGolden, StatsAsksForAllFourGroupsCompact) {
   EXPECT_TRUE(sameBytes(r.bytes(), expected(32, Attrs().nest(2, devName("eth0")).nest(3, groups))));
 }
 
+// An empty SET is refused before anything is sent: the error names ethtool's option for the
+// message and what was missing (each message's words in src/ethtool/ethtool.cpp's table).
+TEST(EthtoolGolden, EmptySetNamesItsOptionAndWhatIsMissing) {
+  auto refusal = [](auto build) {
+    try {
+      build();
+    } catch (const Error& e) {
+      return e.operation() + ": " + e.reason();
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(refusal([] { EthtoolRequests::setChannels(kEthtool, "v0", {}); }), "ethtool -L v0: no channel count given to change");
+  EXPECT_EQ(refusal([] { EthtoolRequests::setRings(kEthtool, "v0", {}); }), "ethtool -G v0: no ring parameter given to change");
+  EXPECT_EQ(refusal([] { EthtoolRequests::setCoalesce(kEthtool, "v0", {}); }),
+            "ethtool -C v0: no coalescing parameter given to change");
+  EXPECT_EQ(refusal([] { EthtoolRequests::setLinkModes(kEthtool, "v0", {}); }),
+            "ethtool -s v0: no link mode setting given to change");
+  EXPECT_EQ(refusal([] { EthtoolRequests::setLinkInfo(kEthtool, "v0", {}); }),
+            "ethtool -s v0: no port, mdix or phyad given to change");
+  EXPECT_EQ(refusal([] { EthtoolRequests::setWol(kEthtool, "v0", {}); }), "ethtool -s v0: no wake-on setting given to change");
+  EXPECT_EQ(refusal([] { EthtoolRequests::setDebug(kEthtool, "v0", {}); }), "ethtool -s v0: no message level given to change");
+  EXPECT_EQ(refusal([] { EthtoolRequests::setPause(kEthtool, "v0", {}); }), "ethtool -A v0: no pause parameter given to change");
+  EXPECT_EQ(refusal([] { EthtoolRequests::setFec(kEthtool, 7u, {}); }),
+            "ethtool --set-fec ifindex 7: no FEC encoding given to change");
+  EXPECT_EQ(refusal([] { EthtoolRequests::setFeatures(kEthtool, "v0", {}); }), "ethtool -K v0: no feature given to change");
+}
+
 TEST(EthtoolGolden, BadDeviceNamesAreRefusedBeforeSending) {
   EXPECT_THROW(EthtoolRequests::getChannels(kEthtool, "a-name-that-is-too-long"), Error);
   EXPECT_THROW(EthtoolRequests::getFeatures(kEthtool, ""), Error);
