@@ -73,7 +73,8 @@ const InterfaceKind kKinds[] = {
      },
      .change = [](const InterfaceState& iface, const LinkInfo& host, const NameOfIndex&, LinkChanges& out) {
        if (!host.bridge) return;
-       if (iface.bridgeStp && host.bridge->stpState.value_or(0) != (*iface.bridgeStp ? 1u : 0u)) {
+       // Enabled is any STP: 1 the kernel's, 2 user space's (when /sbin/bridge-stp took it over).
+       if (iface.bridgeStp && (host.bridge->stpState.value_or(0) != 0) != *iface.bridgeStp) {
          out.link.setBridge(BridgeInfo().setStpState(*iface.bridgeStp ? 1 : 0));
          out.what.push_back("bridge.options.stp.enabled " + flip(*iface.bridgeStp));
        }
