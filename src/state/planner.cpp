@@ -1101,14 +1101,12 @@ class Planner {
       }
       u.interfaces.push_back(std::move(iface));
     }
-    for (const auto& h : host_.routes) {
-      if (!routesBefore_.count(&h) && !beforeIndexes.count(h.devIndex())) continue;
-      if (auto route = routeStateOf(host_, h)) u.routes.push_back(std::move(*route));
-    }
-    for (const auto& h : host_.otherRoutes) {
-      if (!beforeIndexes.count(h.devIndex())) continue;
-      if (auto route = routeStateOf(host_, h)) u.routes.push_back(std::move(*route));
-    }
+    // (routesBefore_ holds only routes of host_.routes.)
+    for (const auto* routes : {&host_.routes, &host_.otherRoutes})
+      for (const auto& h : *routes) {
+        if (!routesBefore_.count(&h) && !beforeIndexes.count(h.devIndex())) continue;
+        if (auto route = routeStateOf(host_, h)) u.routes.push_back(std::move(*route));
+      }
     for (const auto& r : routesAdded_) u.routes.push_back(r);
     for (const RuleInfo* h : rulesBefore_)
       if (auto rule = ruleStateOf(*h)) u.rules.push_back(std::move(*rule));
