@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <span>
 #include <type_traits>
 #include <vector>
 
@@ -58,20 +59,17 @@ class Writer {
     io(static_cast<uint32_t>(s.size()));
     bytes += s;
   }
-  void io(const IpAddress& a) {
-    auto b = a.bytes();
+  /// An address's bytes after their count.
+  void io(std::span<const uint8_t> b) {
     io(static_cast<uint8_t>(b.size()));
     bytes.append(reinterpret_cast<const char*>(b.data()), b.size());
   }
+  void io(const IpAddress& a) { io(a.bytes()); }
   void io(const Prefix& p) {
     io(p.address());
     io(p.length());
   }
-  void io(const MacAddress& m) {
-    auto b = m.bytes();
-    io(static_cast<uint8_t>(b.size()));
-    bytes.append(reinterpret_cast<const char*>(b.data()), b.size());
-  }
+  void io(const MacAddress& m) { io(m.bytes()); }
   template <class T>
   void io(const std::optional<T>& v) {
     io(static_cast<uint8_t>(v.has_value()));
@@ -118,11 +116,17 @@ class Reader {
     io(size);
     s.assign(take(size), size);
   }
-  void io(IpAddress& a) {
+  /// An address's bytes after their count, at most `max`.
+  std::span<const uint8_t> counted(std::size_t max) {
     uint8_t size;
     io(size);
-    if (size != 4 && size != 16) throw Undecodable{};
-    a = IpAddress::fromBytes({reinterpret_cast<const uint8_t*>(take(size)), size});
+    if (size > max) throw Undecodable{};
+    return {reinterpret_cast<const uint8_t*>(take(size)), size};
+  }
+  void io(IpAddress& a) {
+    std::span<const uint8_t> b = counted(16);
+    if (b.size() != 4 && b.size() != 16) throw Undecodable{};
+    a = IpAddress::fromBytes(b);
   }
   void io(Prefix& p) {
     IpAddress address;
@@ -132,12 +136,7 @@ class Reader {
     if (length > (address.isV4() ? 32 : 128)) throw Undecodable{};
     p = Prefix(address, length);
   }
-  void io(MacAddress& m) {
-    uint8_t size;
-    io(size);
-    if (size > MacAddress::kMaxLength) throw Undecodable{};
-    m = MacAddress({reinterpret_cast<const uint8_t*>(take(size)), size});
-  }
+  void io(MacAddress& m) { m = MacAddress(counted(MacAddress::kMaxLength)); }
   template <class T>
   void io(std::optional<T>& v) {
     bool has;

@@ -18,7 +18,6 @@
 #include <cstdio>
 #include <fstream>
 #include <iterator>
-#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -29,6 +28,7 @@
 #include "fastlink/state.hpp"
 #include "kit/args.hpp"
 #include "kit/command.hpp"
+#include "kit/device_names.hpp"
 #include "kit/output.hpp"
 #include "kit/version.hpp"
 #include "state/apply_journal.hpp"
@@ -163,14 +163,13 @@ Json dnsRunning(const Context& ctx) {
 /// static, ra, dhcp, mrouted, keepalived, babel), of scope global or link, a multipath route as
 /// one entry per path; `next-hop-address` 0.0.0.0 or :: when there is no gateway.
 Json runningRoutes(Netlink& nl) {
-  std::map<uint32_t, std::string> names;
-  for (const LinkInfo& l : nl.links().list())
-    if (l.index && l.name) names[*l.index] = *l.name;
+  DeviceNames names;
+  names.load(nl.links());
   auto nameOf = [&](const std::optional<Ifref>& dev) -> std::string {
     if (!dev) return "";
     if (dev->isName()) return dev->name();
-    auto it = names.find(dev->index());
-    return it == names.end() ? dev->toString() : it->second;
+    const std::string* name = names.find(dev->index());
+    return name ? *name : dev->toString();
   };
   static const uint8_t kProtocols[] = {3, 4, 9, 16, 17, 18, 42};  // boot static ra dhcp mrouted keepalived babel
   Json running = Json::array();

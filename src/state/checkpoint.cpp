@@ -6,7 +6,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <iterator>
 #include <sstream>
 #include <system_error>
 
@@ -52,17 +54,16 @@ bool readFile(const std::string& path, std::string& text) {
   }
 }
 
-const char* statusName(Checkpoint::Status s) {
-  switch (s) {
-    case Checkpoint::Status::Applying: return "applying";
-    case Checkpoint::Status::Applied: return "applied";
-    case Checkpoint::Status::AwaitingCommit: return "awaiting-commit";
-  }
-  return "applying";
+constexpr const char* kStatuses[] = {"applying", "applied", "awaiting-commit"};  // Checkpoint::Status's order
+
+/// An unknown word reads as applying: the journal of an apply that may not have finished.
+Checkpoint::Status statusNamed(const std::string& word) {
+  auto at = std::find(std::begin(kStatuses), std::end(kStatuses), word);
+  return static_cast<Checkpoint::Status>(at == std::end(kStatuses) ? 0 : at - std::begin(kStatuses));
 }
 
 std::string recordText(const Checkpoint::Record& r) {
-  std::string text = "id " + r.id + "\nstatus " + statusName(r.status) + "\n";
+  std::string text = "id " + r.id + "\nstatus " + kStatuses[static_cast<std::size_t>(r.status)] + "\n";
   if (r.deadlineMs) text += "deadline-ms " + std::to_string(*r.deadlineMs) + "\n";
   return text + "document " + r.document + "\n";
 }
@@ -77,9 +78,7 @@ Checkpoint::Record parseRecord(const std::string& text, const std::string& path)
     std::string key = line.substr(0, space);
     std::string value = space == std::string::npos ? "" : line.substr(space + 1);
     if (key == "id") r.id = value, sawId = true;
-    else if (key == "status") r.status = value == "applied" ? Checkpoint::Status::Applied
-                                         : value == "awaiting-commit" ? Checkpoint::Status::AwaitingCommit
-                                                                      : Checkpoint::Status::Applying;
+    else if (key == "status") r.status = statusNamed(value);
     else if (key == "deadline-ms") r.deadlineMs = std::stoll(value);
     else if (key == "document") r.document = value;
   }

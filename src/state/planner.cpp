@@ -6,7 +6,6 @@
 // requests that name it (a port's master, a vlan's base, an address's device) can follow its
 // creation in the same pipelined batch.
 #include <fnmatch.h>
-#include <net/if_arp.h>
 
 #include <algorithm>
 #include <array>
@@ -108,6 +107,10 @@ struct Host {
     static const std::string none;
     return index < nameByIndex.size() && nameByIndex[index] ? *nameByIndex[index] : none;
   }
+  /// nameOf, for the kind table's functions (valid while the Host is).
+  NameOfIndex nameOfIndex() const {
+    return [this](uint32_t index) -> const std::string& { return nameOf(index); };
+  }
   void indexNames() {
     nameByIndex.assign(maxIndex + 1, nullptr);
     for (const auto& [index, name] : names) nameByIndex[index] = &name;
@@ -173,12 +176,10 @@ void dumpVlans(Netlink& nl, Host& host) {
   }, [&] { host.vlans.clear(); });
 }
 
-/// The fields of a host device the planner reads, from its view: the kinds whose options it
-/// compares are decoded whole; the others (veths, NICs: nearly all of a large host) are not.
+/// The fields of a host device the planner reads, from its view (InterfaceKind::decodedWhole).
 LinkInfo hostLinkOf(const LinkView& v) {
   std::optional<std::string_view> kind = v.kind();
-  if (kind && (*kind == "bridge" || *kind == "bond" || *kind == "vlan" || *kind == "vxlan" || *kind == "vrf" || *kind == "macvlan"))
-    return v.toInfo();
+  if (const InterfaceKind* k = kind ? interfaceKind(*kind, &InterfaceKind::kind) : nullptr; k && k->decodedWhole) return v.toInfo();
   LinkInfo l;
   l.name = std::string(*v.name());
   l.index = v.index();
@@ -233,7 +234,7 @@ InterfaceState interfaceOf(const Host& host, const LinkInfo& l) {
   const std::string& name = *l.name;
   InterfaceState iface;
   iface.name = name;
-  iface.type = stateTypeOfKind(l.kind, l.type && *l.type == ARPHRD_LOOPBACK);
+  iface.type = stateTypeOf(l);
   iface.state = l.isUp() ? InterfaceAdmin::Up : InterfaceAdmin::Down;
   iface.mtu = l.mtu;
   if (l.address && l.kind && l.address->size() == 6) iface.macAddress = l.address;
@@ -249,28 +250,9 @@ InterfaceState interfaceOf(const Host& host, const LinkInfo& l) {
   }
   iface.ipv4 = v4;
   iface.ipv6 = v6;
-  if (l.kind == "bridge" && l.bridge) {
-    iface.bridgeStp = l.bridge->stpState.value_or(0) != 0;
-    if (l.bridge->vlanFiltering.value_or(false)) iface.bridgeVlanFiltering = true;
-  }
+  if (const InterfaceKind* k = interfaceKind(iface.type); k && k->read) k->read(l, host.nameOfIndex(), iface);
   // A filtering bridge lists its ports with their VLANs (complete lists both).
   if (iface.bridgeVlanFiltering && host.vlansDumped) addPortVlans(host, l, iface);
-  if (l.kind == "bond" && l.bond) {
-    iface.bondMode = l.bond->mode;
-    iface.bondMiimon = l.bond->miimon;
-  }
-  if (l.kind == "vlan" || l.kind == "macvlan") iface.baseIface = host.nameOf(l.parentIndex());
-  if (l.kind == "vlan" && l.vlan) iface.vlanId = l.vlan->id;
-  if (l.kind == "macvlan" && l.macvlan) iface.macvlanMode = l.macvlan->mode;
-  if (l.kind == "vxlan" && l.vxlan) {
-    iface.vxlanId = l.vxlan->vni;
-    iface.vxlanRemote = l.vxlan->remote;
-    iface.vxlanLocal = l.vxlan->local;
-    iface.vxlanDstPort = l.vxlan->dstPort;
-    if (l.vxlan->dev && l.vxlan->dev->isIndex() && l.vxlan->dev->index()) iface.baseIface = host.nameOf(l.vxlan->dev->index());
-  }
-  if (l.kind == "vrf" && l.vrf) iface.vrfTable = l.vrf->table;
-  if (l.kind == "veth" && l.parentIndex()) iface.vethPeer = host.nameOf(l.parentIndex());
   return iface;
 }
 
@@ -556,7 +538,7 @@ class Planner {
       InterfaceState port;
       port.name = name;
       port.path = m ? m->path : "interfaces";
-      port.type = stateTypeOfKind(host->kind, host->type && *host->type == ARPHRD_LOOPBACK);
+      port.type = stateTypeOf(*host);
       port.state = host->isUp() ? InterfaceAdmin::Up : InterfaceAdmin::Down;
       planChange(port, *host);
     }
@@ -588,7 +570,7 @@ class Planner {
       if (const LinkInfo* p = host_.link(peer)) leavesBridge(*p);
     }
     uint32_t index = *link->index;
-    linkDeletes_.push_back({PlanStep::Action::Delete, "interface " + name, "type " + stateTypeOfKind(link->kind, false),
+    linkDeletes_.push_back({PlanStep::Action::Delete, "interface " + name, "type " + stateTypeOf(*link),
                             [index] { return LinkRequests::del(Ifref(index)); }});
   }
 
@@ -635,13 +617,14 @@ class Planner {
   }
 
   void planCreate(const InterfaceState& iface) {
-    std::optional<std::string> kind = kindOfStateType(iface.type);
+    const InterfaceKind* kind = interfaceKind(iface.type);
     if (!kind) fail(child(iface.path, "type"), "no device " + iface.name + " on the host, and fastlink cannot create type " + iface.type);
+    bool veth = kind->kind == "veth";
     // The other end of a veth the document also lists is created with it.
-    LinkInfo link(iface.name, *kind);
+    LinkInfo link(iface.name, std::string(kind->kind));
     creating_.insert(iface.name);
     std::vector<std::string> what{"type " + iface.type};
-    if (*kind == "veth") {
+    if (veth) {
       std::string peer = iface.vethPeer.value_or("");
       if (peer.empty()) {
         if (auto it = peerNamedBy_.find(iface.name); it != peerNamedBy_.end()) peer = it->second->name;
@@ -669,36 +652,14 @@ class Planner {
       created_->pickedByKernel.push_back(peer);
       what.push_back("peer " + peer);
     }
+    std::optional<Ifref> base;
     if (iface.baseIface) {
-      if (!willExist(*iface.baseIface)) fail(iface.path + "." + (iface.type == "linux-bridge" ? "bridge" : iface.type) + ".base-iface", "no device " + *iface.baseIface + " on the host or in the document");
-      if (*kind == "vxlan") link.setVxlan(VxlanInfo().setDev(refOf(*iface.baseIface)));
-      else link.setParent(refOf(*iface.baseIface));
+      if (!willExist(*iface.baseIface))
+        fail(child(iface.path, std::string(kind->key)) + ".base-iface", "no device " + *iface.baseIface + " on the host or in the document");
+      base = refOf(*iface.baseIface);
       what.push_back("base " + *iface.baseIface);
     }
-    if (iface.vlanId) link.setVlan(VlanInfo().setId(*iface.vlanId));
-    if (iface.vxlanId) {
-      VxlanInfo v = link.vxlan.value_or(VxlanInfo());
-      v.setVni(*iface.vxlanId);
-      if (iface.vxlanRemote) v.setRemote(*iface.vxlanRemote);
-      if (iface.vxlanLocal) v.setLocal(*iface.vxlanLocal);
-      v.setDstPort(iface.vxlanDstPort.value_or(4789));
-      link.setVxlan(v);
-    }
-    if (iface.vrfTable) link.setVrf(VrfInfo().setTable(*iface.vrfTable));
-    if (iface.bondMode || iface.bondMiimon) {
-      BondInfo b;
-      if (iface.bondMode) b.setMode(*iface.bondMode);
-      if (iface.bondMiimon) b.setMiimon(*iface.bondMiimon);
-      link.setBond(b);
-    }
-    if (iface.bridgeStp || iface.bridgeVlanFiltering) {
-      BridgeInfo b;
-      if (iface.bridgeStp) b.setStpState(*iface.bridgeStp ? 1 : 0);
-      // Off is a new bridge's default, and a kernel without VLAN filtering refuses even that.
-      if (iface.bridgeVlanFiltering.value_or(false)) b.setVlanFiltering(true);
-      link.setBridge(b);
-    }
-    if (iface.macvlanMode) link.setMacvlan(MacvlanInfo().setMode(*iface.macvlanMode));
+    if (kind->create) kind->create(iface, base, link);
     if (iface.mtu) link.setMtu(*iface.mtu), what.push_back("mtu " + std::to_string(*iface.mtu));
     if (iface.macAddress) link.setAddress(*iface.macAddress), what.push_back("mac-address " + iface.macAddress->toString());
     // The kernel ignores an alias at creation: it follows as a change.
@@ -709,7 +670,6 @@ class Planner {
       link.setMaster(masterRefFor(iface, *master));
       what.push_back("controller " + *master);
     }
-    bool veth = *kind == "veth";
     if (!veth) created_->explicitOrder.push_back(iface.name);
     if (!veth && iface.ifindex && !host_.names.count(*iface.ifindex)) created_->fixed[iface.name] = *iface.ifindex;
     if (veth && link.master) {
@@ -734,12 +694,12 @@ class Planner {
   bool needsIndex(const std::string& name) const { return namedByIndex_.count(name) > 0; }
 
   void planChange(const InterfaceState& iface, const LinkInfo& host) {
-    bool loopback = host.type && *host.type == ARPHRD_LOOPBACK;
-    std::string hostType = stateTypeOfKind(host.kind, loopback);
+    std::string hostType = stateTypeOf(host);
     if (hostType != iface.type)
       fail(child(iface.path, "type"), iface.type + ", but the host's " + iface.name + " is a " + hostType + " (make it absent first)");
-    LinkInfo changes;
-    std::vector<std::string> what;
+    LinkChanges c;
+    LinkInfo& changes = c.link;
+    std::vector<std::string>& what = c.what;
     if (iface.mtu && host.mtu != iface.mtu) {
       changes.setMtu(*iface.mtu);
       what.push_back("mtu " + std::to_string(host.mtu.value_or(0)) + " -> " + std::to_string(*iface.mtu));
@@ -756,23 +716,7 @@ class Planner {
       changes.setGroup(*iface.group);
       what.push_back("fastlink-group " + std::to_string(host.group.value_or(0)) + " -> " + std::to_string(*iface.group));
     }
-    checkImmutable(iface, host);
-    if (iface.bridgeStp && host.bridge && host.bridge->stpState.value_or(0) != (*iface.bridgeStp ? 1u : 0u)) {
-      changes.setBridge(BridgeInfo().setStpState(*iface.bridgeStp ? 1 : 0));
-      what.push_back(std::string("bridge.options.stp.enabled ") + (*iface.bridgeStp ? "false -> true" : "true -> false"));
-    }
-    if (iface.bridgeVlanFiltering && host.bridge && host.bridge->vlanFiltering.value_or(false) != *iface.bridgeVlanFiltering) {
-      changes.setBridge(changes.bridge.value_or(BridgeInfo()).setVlanFiltering(*iface.bridgeVlanFiltering));
-      what.push_back(std::string("bridge.options.fastlink-vlan-filtering ") + (*iface.bridgeVlanFiltering ? "false -> true" : "true -> false"));
-    }
-    if (iface.macvlanMode && host.macvlan && host.macvlan->mode != iface.macvlanMode) {
-      changes.setMacvlan(MacvlanInfo().setMode(*iface.macvlanMode));
-      what.push_back(std::string("mac-vlan.mode -> ") + macvlanModeName(*iface.macvlanMode));
-    }
-    if (iface.bondMiimon && host.bond && host.bond->miimon != iface.bondMiimon) {
-      changes.setBond(BondInfo().setMiimon(*iface.bondMiimon));
-      what.push_back("link-aggregation.options.miimon -> " + std::to_string(*iface.bondMiimon));
-    }
+    if (const InterfaceKind* k = interfaceKind(iface.type); k && k->change) k->change(iface, host, nameOf_, c);
     bool wasUp = host.isUp();
     bool bondPortDown = false;
     if (const std::string* master = controllerName(iface.name)) {
@@ -797,27 +741,6 @@ class Planner {
       linkChanges_.push_back(linkStep(PlanStep::Action::Change, iface.name, join(what), changes, false));
     bool wantUp = iface.state == InterfaceAdmin::Up;
     if (wantUp != wasUp || (bondPortDown && wantUp)) bringUp(iface.name, wantUp);
-  }
-
-  /// What the kernel cannot change in place: a different value is an error, not a silent no-op.
-  void checkImmutable(const InterfaceState& iface, const LinkInfo& host) {
-    auto immutable = [&](bool differs, const std::string& key, const std::string& hostValue) {
-      if (differs)
-        fail(child(iface.path, key), "the host's " + iface.name + " has " + hostValue + ", which cannot be changed in place (make it absent first)");
-    };
-    if (iface.vlanId && host.vlan) immutable(host.vlan->id != iface.vlanId, "vlan.id", "id " + std::to_string(host.vlan->id.value_or(0)));
-    if (iface.baseIface && (iface.type == "vlan" || iface.type == "mac-vlan")) {
-      std::string base = host_.nameOf(host.parentIndex());
-      immutable(base != *iface.baseIface, iface.type + ".base-iface", "base-iface " + base);
-    }
-    if (iface.vxlanId && host.vxlan) immutable(host.vxlan->vni != iface.vxlanId, "vxlan.id", "id " + std::to_string(host.vxlan->vni.value_or(0)));
-    if (iface.vrfTable && host.vrf) immutable(host.vrf->table != iface.vrfTable, "vrf.route-table-id", "table " + std::to_string(host.vrf->table.value_or(0)));
-    if (iface.bondMode && host.bond && host.bond->mode)
-      immutable(host.bond->mode != iface.bondMode, "link-aggregation.mode", std::string("mode ") + bondModeName(*host.bond->mode));
-    if (iface.vethPeer && host.kind == "veth") {
-      std::string peer = host_.nameOf(host.parentIndex());
-      immutable(!peer.empty() && peer != *iface.vethPeer, "veth.peer", "peer " + peer);
-    }
   }
 
   /// A host port leaves its bridge (released or deleted) and loses its VLANs: the bridge's
@@ -1178,14 +1101,12 @@ class Planner {
       }
       u.interfaces.push_back(std::move(iface));
     }
-    for (const auto& h : host_.routes) {
-      if (!routesBefore_.count(&h) && !beforeIndexes.count(h.devIndex())) continue;
-      if (auto route = routeStateOf(host_, h)) u.routes.push_back(std::move(*route));
-    }
-    for (const auto& h : host_.otherRoutes) {
-      if (!beforeIndexes.count(h.devIndex())) continue;
-      if (auto route = routeStateOf(host_, h)) u.routes.push_back(std::move(*route));
-    }
+    // (routesBefore_ holds only routes of host_.routes.)
+    for (const auto* routes : {&host_.routes, &host_.otherRoutes})
+      for (const auto& h : *routes) {
+        if (!routesBefore_.count(&h) && !beforeIndexes.count(h.devIndex())) continue;
+        if (auto route = routeStateOf(host_, h)) u.routes.push_back(std::move(*route));
+      }
     for (const auto& r : routesAdded_) u.routes.push_back(r);
     for (const RuleInfo* h : rulesBefore_)
       if (auto rule = ruleStateOf(*h)) u.rules.push_back(std::move(*rule));
@@ -1208,6 +1129,7 @@ class Planner {
   std::unordered_multimap<RouteKey, const RouteInfo*, RouteKey::Hash> routesByKey_;  ///< host routes by destination and table
   std::vector<const RouteInfo*> candidates_;
   std::shared_ptr<CreatedIndexes> created_;
+  NameOfIndex nameOf_ = host_.nameOfIndex();
   std::set<const RouteInfo*> deletedRoutes_;
   std::set<const RuleInfo*> deletedRules_;
   std::map<std::string, std::string> controllerOf_;

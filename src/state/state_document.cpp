@@ -631,7 +631,10 @@ InterfaceState readInterface(yaml::Node node, const std::string& path) {
       fail(child(path, s.key), "not an option of type " + (iface.type.empty() ? std::string("(none)") : iface.type));
   }
   if (own) nested(m, own->key, [&](Map& v) { own->read(v, iface); });
-  if (own && own->needs && !m.has(own->key)) fail(child(path, own->key), std::string("missing (") + own->needs + ")");
+  // What a device needs to be made, not to be removed (a rollback's journal lists the devices its
+  // apply made so).
+  if (own && own->needs && !m.has(own->key) && iface.state != InterfaceAdmin::Absent)
+    fail(child(path, own->key), std::string("missing (") + own->needs + ")");
   // Keys of nmstate's own output that only describe the device.
   m.accept({"permanent-mac-address", "min-mtu", "max-mtu"});
   refuseNotApplied(m);

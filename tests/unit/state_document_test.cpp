@@ -271,6 +271,31 @@ TEST(StateDocument, EveryKeyIsWrittenBackInItsTablesOrder) {
   EXPECT_EQ(State::parse(state.toYaml(), "again").toYaml(), kWritten);
 }
 
+TEST(StateDocument, AnAbsentDeviceNeedsNoOptions) {
+  // As a rollback's journal lists the devices its apply created.
+  constexpr const char* kAbsent = R"(interfaces:
+  - name: v0
+    type: vlan
+    state: absent
+  - name: x0
+    type: vxlan
+    state: absent
+  - name: r0
+    type: vrf
+    state: absent
+  - name: m0
+    type: mac-vlan
+    state: absent
+routes:
+  config:
+    []
+route-rules:
+  config:
+    []
+)";
+  EXPECT_EQ(State::parse(kAbsent, "test").toYaml(), kAbsent);
+}
+
 TEST(StateDocument, ErrorsNameTheKeyTheTableDeclares) {
   const std::pair<const char*, const char*> kCases[] = {
     {"interfaces:\n  - {name: v0, type: vlan}\n",
