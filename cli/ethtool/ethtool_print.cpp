@@ -235,10 +235,18 @@ void pauseLines(std::string& s, const std::vector<LinkMode>& modes, bool support
 }
 
 // "\tLABEL: NAME", or ethtool's "Unknown! (N)" for a value it has no name for.
-std::string enumLine(std::string_view label, unsigned value, std::initializer_list<std::pair<unsigned, const char*>> names) {
+using Named = std::pair<unsigned, const char*>;
+
+/// `value`'s name in `names`, or nullptr.
+const char* nameOf(std::span<const Named> names, unsigned value) {
   for (const auto& [v, name] : names)
-    if (v == value) return fmt::format("\t{}: {}\n", label, name);
-  return fmt::format("\t{}: Unknown! ({})\n", label, value);
+    if (v == value) return name;
+  return nullptr;
+}
+
+std::string enumLine(std::string_view label, unsigned value, std::initializer_list<Named> names) {
+  const char* name = nameOf(names, value);
+  return name ? fmt::format("\t{}: {}\n", label, name) : fmt::format("\t{}: Unknown! ({})\n", label, value);
 }
 
 std::string wolLetters(uint32_t modes) {
@@ -252,24 +260,23 @@ std::string wolLetters(uint32_t modes) {
 }
 
 const char* linkExtState(uint8_t state) {
-  switch (state) {
-    case ETHTOOL_LINK_EXT_STATE_AUTONEG: return "Autoneg";
-    case ETHTOOL_LINK_EXT_STATE_LINK_TRAINING_FAILURE: return "Link training failure";
-    case ETHTOOL_LINK_EXT_STATE_LINK_LOGICAL_MISMATCH: return "Logical mismatch";
-    case ETHTOOL_LINK_EXT_STATE_BAD_SIGNAL_INTEGRITY: return "Bad signal integrity";
-    case ETHTOOL_LINK_EXT_STATE_NO_CABLE: return "No cable";
-    case ETHTOOL_LINK_EXT_STATE_CABLE_ISSUE: return "Cable issue";
-    case ETHTOOL_LINK_EXT_STATE_EEPROM_ISSUE: return "EEPROM issue";
-    case ETHTOOL_LINK_EXT_STATE_CALIBRATION_FAILURE: return "Calibration failure";
-    case ETHTOOL_LINK_EXT_STATE_POWER_BUDGET_EXCEEDED: return "Power budget exceeded";
-    case ETHTOOL_LINK_EXT_STATE_OVERHEAT: return "Overheat";
-    case ETHTOOL_LINK_EXT_STATE_MODULE: return "Module";
-    default: return nullptr;
-  }
+  static constexpr Named kStates[] = {
+      {ETHTOOL_LINK_EXT_STATE_AUTONEG, "Autoneg"},
+      {ETHTOOL_LINK_EXT_STATE_LINK_TRAINING_FAILURE, "Link training failure"},
+      {ETHTOOL_LINK_EXT_STATE_LINK_LOGICAL_MISMATCH, "Logical mismatch"},
+      {ETHTOOL_LINK_EXT_STATE_BAD_SIGNAL_INTEGRITY, "Bad signal integrity"},
+      {ETHTOOL_LINK_EXT_STATE_NO_CABLE, "No cable"},
+      {ETHTOOL_LINK_EXT_STATE_CABLE_ISSUE, "Cable issue"},
+      {ETHTOOL_LINK_EXT_STATE_EEPROM_ISSUE, "EEPROM issue"},
+      {ETHTOOL_LINK_EXT_STATE_CALIBRATION_FAILURE, "Calibration failure"},
+      {ETHTOOL_LINK_EXT_STATE_POWER_BUDGET_EXCEEDED, "Power budget exceeded"},
+      {ETHTOOL_LINK_EXT_STATE_OVERHEAT, "Overheat"},
+      {ETHTOOL_LINK_EXT_STATE_MODULE, "Module"}};
+  return nameOf(kStates, state);
 }
 
 const char* linkExtSubstate(uint8_t state, uint8_t sub) {
-  using P = std::pair<unsigned, const char*>;
+  using P = Named;
   static constexpr P kAutoneg[] = {{ETHTOOL_LINK_EXT_SUBSTATE_AN_NO_PARTNER_DETECTED, "No partner detected"},
                                    {ETHTOOL_LINK_EXT_SUBSTATE_AN_ACK_NOT_RECEIVED, "Ack not received"},
                                    {ETHTOOL_LINK_EXT_SUBSTATE_AN_NEXT_PAGE_EXCHANGE_FAILED, "Next page exchange failed"},
@@ -309,9 +316,7 @@ const char* linkExtSubstate(uint8_t state, uint8_t sub) {
     case ETHTOOL_LINK_EXT_STATE_MODULE: names = kModule; break;
     default: return nullptr;
   }
-  for (const auto& [v, name] : names)
-    if (v == sub) return name;
-  return nullptr;
+  return nameOf(names, sub);
 }
 
 }  // namespace
