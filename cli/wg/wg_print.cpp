@@ -211,21 +211,17 @@ void printWgField(OutBuffer& out, const WgDevice& d, WgField field, bool withNam
         out.endRecord();
       }
       break;
-    case WgField::Endpoints:
-      // wg 1.0.20210914 names the device once, before the first peer, for this field alone
+    default: {
+      // wg 1.0.20210914 names the device once, before the first peer, for `endpoints` alone
       // (the other lines of `show all endpoints` start with a key; with no peer the name and
       // tab end without a newline). Kept byte for byte: scripts parse what wg prints.
-      if (withName) out.put(d.name).put('\t');
+      const bool once = field == WgField::Endpoints;
+      if (once && withName) out.put(d.name).put('\t');
       for (const WgPeer& p : d.peers) {
-        putPeerValue(out, p, field);
+        putPeerValue(once ? out : prefix(), p, field);
         out.endRecord();
       }
-      break;
-    default:
-      for (const WgPeer& p : d.peers) {
-        putPeerValue(prefix(), p, field);
-        out.endRecord();
-      }
+    }
   }
   out.endRecord();
 }
