@@ -359,12 +359,7 @@ Candidates objectCandidates(const ObjectCommand& command, const std::vector<std:
   Grammar g(parseUsage(usageOf(command, typed), objectWords));
   addKindOptions(g, typed);
   std::vector<FormMatch> matches;
-  for (const auto& form : g.usage().forms) {
-    FormMatch m;
-    m.form = &form;
-    m.pathLength = pathLength(form);
-    matches.push_back(std::move(m));
-  }
+  for (const auto& form : g.usage().forms) matches.push_back({&form, pathLength(form), {0}, false, {}});
   for (const auto& word : typed) {
     // A word that is a verb of some form is not an argument of a form whose verb is optional
     // (`route add` is no `route [ show ] SELECTOR`).
@@ -480,14 +475,10 @@ std::vector<std::string> completionCandidates(const std::vector<std::string>& wo
     out = objectCandidates(*command, std::vector<std::string>(typed.begin() + static_cast<std::ptrdiff_t>(i) + 1, typed.end()));
   }
 
-  if (out.devices) {
-    auto names = deviceNames(netns);
-    out.words.insert(names.begin(), names.end());
-  }
-  if (out.netns) {
-    auto names = netnsNames();
-    out.words.insert(names.begin(), names.end());
-  }
+  if (out.devices)
+    for (auto& name : deviceNames(netns)) out.words.insert(std::move(name));
+  if (out.netns)
+    for (auto& name : netnsNames()) out.words.insert(std::move(name));
   if (out.linkKinds)
     for (auto& k : knownLinkKinds()) out.words.insert(std::move(k));
   std::vector<std::string> result;

@@ -142,8 +142,7 @@ GrammarNode expandWord(std::string_view word) {
   std::vector<std::string> variants;
   for (std::string_view part : splitTopLevelBars(word)) {
     if (part.empty()) continue;
-    if (std::isupper(static_cast<unsigned char>(part[0]))) variants.emplace_back(part);
-    else if (countBracketVariants(part, kMaxWordVariants) > kMaxWordVariants)
+    if (std::isupper(static_cast<unsigned char>(part[0])) || countBracketVariants(part, kMaxWordVariants) > kMaxWordVariants)
       variants.emplace_back(part);
     else
       for (auto& v : expandBrackets(part)) variants.push_back(std::move(v));
