@@ -131,9 +131,12 @@ int show(const Call& c) {
 // --show-fec: with -I the FEC counters the driver keeps.
 FecSettings fecOf(const Call& c) { return c.et().fec(c.dev, c.statistics); }
 
-// `KEYWORD VALUE ...` by the message's table (ethtool's words): a number for a count, on|off for a flag.
-template <class Info>
-Info parseSettings(Args& args, std::string_view action, const char* noun) {
+// -A, -C, -G, -L: `KEYWORD VALUE ...` by the message's table (ethtool's words), a number for a
+// count, on|off for a flag (the row's `what` names them when none is given); one request.
+template <class Info, void (EthtoolApi::*Set)(const Ifref&, const Info&)>
+int sets(const Call& c) {
+  EthtoolApi& et = c.et();  // the socket first, as before the table: a bad -n namespace is said first
+  Args& args = c.args;
   Info info;
   const auto table = ethtoolSettings(info);
   while (!args.done()) {
@@ -145,7 +148,7 @@ Info parseSettings(Args& args, std::string_view action, const char* noun) {
         if (q.keyword)
           words += fmt::format("{}{} {}", words.empty() ? "" : ", ", q.keyword,
                                std::holds_alternative<std::optional<bool> Info::*>(q.member) ? "on|off" : "N");
-      args.unknown(fmt::format("ethtool {} takes: {}", action, words));
+      args.unknown(fmt::format("ethtool {} takes: {}", c.name, words));
     }
     args.next();
     std::visit([&](auto member) {
@@ -154,14 +157,8 @@ Info parseSettings(Args& args, std::string_view action, const char* noun) {
       else info.*member = static_cast<V>(parseU32(args.value(word), word));
     }, p->member);
   }
-  if (info == Info()) throw UsageError(fmt::format("ethtool {}: no {} given", action, noun));
-  return info;
-}
-
-/// -A, -C, -G, -L: the row's settings (`what` names them when none is given), one request.
-template <class Info, void (EthtoolApi::*Set)(const Ifref&, const Info&)>
-int sets(const Call& c) {
-  (c.et().*Set)(c.dev, parseSettings<Info>(c.args, c.name, c.what));
+  if (info == Info()) throw UsageError(fmt::format("ethtool {}: no {} given", c.name, c.what));
+  (et.*Set)(c.dev, info);
   return kExitOk;
 }
 
