@@ -16,6 +16,7 @@
 #include "kit/ip_compat.hpp"
 #include "kit/ip_names.hpp"
 #include "kit/output.hpp"
+#include "kit/usage_status.hpp"
 #include "kit/version.hpp"
 
 namespace fastlink::cli {
@@ -27,7 +28,6 @@ void printKernelWarning(std::string_view message) {
   std::fflush(stdout);
   fmt::print(stderr, "Warning: {}{}\n", message, message.ends_with('.') ? "" : ".");
 }
-
 
 std::string usage() {
   std::string objects;
@@ -181,19 +181,16 @@ int dispatch(Context& ctx, std::vector<std::string> words) {
   if (words[0] != kHelpCompleteWord) {
     words[0] = resolveIpObject(words[0]);  // `ip a s`, `ip ro sh`: as ip's matches() reads them
     resolveIpVerb(words);
-  }
-  if (words[0] != kHelpCompleteWord && findCommand(words[0])) {
-    std::vector<std::string> named = words;
-    named[0] = findCommand(words[0])->name;
-    checkFamilyObject(named);
+    if (const ObjectCommand* command = findCommand(words[0])) {
+      std::vector<std::string> named = words;
+      named[0] = command->name;
+      checkFamilyObject(named);
+    }
   }
   Args args(std::move(words));
   std::string object = args.next();
   if (object == kHelpCompleteWord) return runHelpComplete(args, usage());  // for completions/fastlink.bash
-  if (object == "help") {  // ip's do_help: its usage(), on stderr, status 255
-    std::fputs((usage() + "\n").c_str(), stderr);
-    return kExitUsage;
-  }
+  if (object == "help") return printUsage(usage());  // ip's do_help: its usage(), on stderr, status 255
   const ObjectCommand* command = findCommand(object);
   if (!command && isIpObject(object))  // ip's xfrm, netns, ntable, ...: a usage error, as ip's for a word it lacks
     throw UsageError(fmt::format("object \"{}\" of ip is not supported by fastlink", object));
@@ -211,10 +208,7 @@ int run(int argc, char** argv) {
     printLine(usage());
     return kExitOk;
   }
-  if (p.help) {  // `ip -help`: usage() on stderr, exit(-1)
-    std::fputs((usage() + "\n").c_str(), stderr);
-    return kExitUsage;
-  }
+  if (p.help) return printUsage(usage());  // `ip -help`: usage() on stderr, exit(-1)
   ipNameOptions = p.names;
   fastlink::setWarningHandler(printKernelWarning);  // htb's "quantum ... is big", as ip and tc print it
   Context ctx(p.options);
@@ -222,10 +216,7 @@ int run(int argc, char** argv) {
     if (!p.rest.empty()) throw UsageError("-batch takes no command on the command line");
     return runBatchFile(ctx, *p.options.batchFile);
   }
-  if (p.rest.empty()) {
-    std::fputs((usage() + "\n").c_str(), stderr);
-    return kExitUsage;
-  }
+  if (p.rest.empty()) return printUsage(usage());
   return dispatch(ctx, std::move(p.rest));
 }
 

@@ -17,7 +17,6 @@
 #include <cstdio>
 #include <cstring>
 #include <initializer_list>
-#include <functional>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -35,7 +34,7 @@ namespace fastlink::cli {
 namespace {
 
 /// ethtool's exit status for a usage error and for most failures (docs/CLI.md, "Exit statuses";
-/// the others: failureStatus).
+/// the others: kOptions).
 constexpr int kEthtoolFailed = 1;
 
 constexpr const char* kUsage = R"(Usage: fastlink ethtool [ FLAGS ] DEV
@@ -68,29 +67,30 @@ bool parseOnOff(Args& args, std::string_view keyword) {
   throw UsageError(fmt::format("\"{}\" takes on or off, not \"{}\"", keyword, v));
 }
 
-/// ethtool 6.1's exit status when a request of `action` fails (the device missing or the kernel
-/// refusing), as measured against it: 1 for most; `ethtool DEV` and -s 75, -A 76, -i 71, -G 81,
-/// -K 92, --set-fec 83 (ethtool's codes per operation), and -S 96 when it cannot read the driver's counter
-/// names, 94 when the driver has none.
-int failureStatus(std::string_view action, bool driverStats, const Error& e) {
-  if (action.empty() || action == "-s" || action == "--change") return 75;
-  if (action == "-A" || action == "--pause") return 76;
-  if (action == "-i" || action == "--driver") return 71;
-  if (action == "-G" || action == "--set-ring") return 81;
-  if (action == "-K" || action == "--features" || action == "--offload") return 92;
-  if (action == "--set-fec") return 83;
-  if (driverStats && (action == "-S" || action == "--statistics"))
-    return e.code() == std::errc::operation_not_supported ? 94 : 96;
-  return kEthtoolFailed;
-}
+/// ethtool 6.1's exit statuses of the operations that have their own (ethtool's codes per
+/// operation, as measured against it: see kOptions' `failed`); -S has two, 96 when it cannot read
+/// the driver's counter names, 94 when the driver has none.
+constexpr int kFeaturesFailed = 92;
+
+/// What the option's run gets: the command, the device, the words after it, -I, and the
+/// option's first spelling ("-c"; "DEV" for `ethtool DEV`), which its messages name.
+struct Call {
+  Context& ctx;
+  const std::string& dev;
+  Args& args;
+  bool statistics;  ///< -I: the statistics the driver keeps (pause frames, FEC counters)
+  std::string_view name;
+  const char* what;  ///< the row's `what` (kOptions)
+  EthtoolApi& et() const { return ctx.netlink().ethtool(); }
+};
 
 /// Prints the library's error in fastlink's `Error: ` shape with ethtool's words: a missing device
 /// as every fastlink command does, the -i ioctl's failure as ethtool words it, the rest as the
 /// kernel's extack or the errno text ("Operation not supported").
-void printFailure(const Error& e, const std::string& device, std::string_view action) {
+void printFailure(const Error& e, const std::string& device, std::string_view name) {
   if (e.code() == std::errc::no_such_device)
     printError(fmt::format("Cannot find device \"{}\"", device));
-  else if (action == "-i" || action == "--driver")
+  else if (name == "-i")
     printError("Cannot get driver information: " + e.code().message());
   else
     printError(e.reason());
@@ -108,20 +108,35 @@ int printEthtoolJson(Produce produce) {
   return kExitOk;
 }
 
-// A show command: the object `read` gets (an EthtoolApi member, or a call of one), as ethtool's
-// text, or with --json as `json` makes it (none where 6.1 has no JSON: -l, -g, -c, -T, ...).
-template <class Read, class Info = std::invoke_result_t<Read, EthtoolApi&, const Ifref&>>
-int show(Context& ctx, const std::string& dev, Read read, std::string (*text)(std::string_view, const Info&),
-         nlohmann::ordered_json (*json)(std::string_view, const Info&) = nullptr) {
-  auto get = [&] { return std::invoke(read, ctx.netlink().ethtool(), Ifref(dev)); };
-  if (json && ctx.options().json) return printEthtoolJson([&] { return json(dev, get()); });
-  std::fputs(text(dev, get()).c_str(), stdout);
+/// A read that takes nothing after the device: ethtool's "unexpected parameter".
+void onlyDevice(const Call& c) {
+  if (!c.args.done()) c.args.unknown(fmt::format("ethtool {} takes only a device", c.name));
+}
+
+// A show command: the object `Read` gets (an EthtoolApi member, or a function of the call), as
+// ethtool's text, or with --json as `Json` makes it (none where 6.1 has no JSON: -l, -g, -c, ...).
+template <auto Read, auto Text, auto Json = nullptr>
+int show(const Call& c) {
+  onlyDevice(c);
+  auto get = [&] {
+    if constexpr (std::is_member_function_pointer_v<decltype(Read)>) return (c.et().*Read)(Ifref(c.dev));
+    else return Read(c);
+  };
+  if constexpr (!std::is_null_pointer_v<decltype(Json)>)
+    if (c.ctx.options().json) return printEthtoolJson([&] { return Json(c.dev, get()); });
+  std::fputs(Text(c.dev, get()).c_str(), stdout);
   return kExitOk;
 }
 
-// `KEYWORD VALUE ...` by the message's table (ethtool's words): a number for a count, on|off for a flag.
-template <class Info>
-Info parseSettings(Args& args, std::string_view action, const char* noun) {
+// --show-fec: with -I the FEC counters the driver keeps.
+FecSettings fecOf(const Call& c) { return c.et().fec(c.dev, c.statistics); }
+
+// -A, -C, -G, -L: `KEYWORD VALUE ...` by the message's table (ethtool's words), a number for a
+// count, on|off for a flag (the row's `what` names them when none is given); one request.
+template <class Info, void (EthtoolApi::*Set)(const Ifref&, const Info&)>
+int sets(const Call& c) {
+  EthtoolApi& et = c.et();  // the socket first, as before the table: a bad -n namespace is said first
+  Args& args = c.args;
   Info info;
   const auto table = ethtoolSettings(info);
   while (!args.done()) {
@@ -133,7 +148,7 @@ Info parseSettings(Args& args, std::string_view action, const char* noun) {
         if (q.keyword)
           words += fmt::format("{}{} {}", words.empty() ? "" : ", ", q.keyword,
                                std::holds_alternative<std::optional<bool> Info::*>(q.member) ? "on|off" : "N");
-      args.unknown(fmt::format("ethtool {} takes: {}", action, words));
+      args.unknown(fmt::format("ethtool {} takes: {}", c.name, words));
     }
     args.next();
     std::visit([&](auto member) {
@@ -142,8 +157,9 @@ Info parseSettings(Args& args, std::string_view action, const char* noun) {
       else info.*member = static_cast<V>(parseU32(args.value(word), word));
     }, p->member);
   }
-  if (info == Info()) throw UsageError(fmt::format("ethtool {}: no {} given", action, noun));
-  return info;
+  if (info == Info()) throw UsageError(fmt::format("ethtool {}: no {} given", c.name, c.what));
+  (et.*Set)(c.dev, info);
+  return kExitOk;
 }
 
 // ---- -k / -K -----------------------------------------------------------------------------
@@ -183,15 +199,16 @@ int reportFeatureChanges(const FeaturesInfo& before, const FeaturesSetResult& r,
   return kEthtoolFailed;
 }
 
-int setFeatures(Context& ctx, const std::string& dev, Args& args) {
+int setFeatures(const Call& c) {
+  const std::string& dev = c.dev;
   std::vector<std::pair<std::string, bool>> asked;
-  while (!args.done()) {
-    std::string name = args.next();
-    if (args.done()) throw UsageError(fmt::format("ethtool -K: feature \"{}\" needs on or off", name));
-    asked.emplace_back(name, parseOnOff(args, name));
+  while (!c.args.done()) {
+    std::string name = c.args.next();
+    if (c.args.done()) throw UsageError(fmt::format("ethtool -K: feature \"{}\" needs on or off", name));
+    asked.emplace_back(name, parseOnOff(c.args, name));
   }
   if (asked.empty()) throw UsageError("ethtool -K: no feature given");
-  EthtoolApi& et = ctx.netlink().ethtool();
+  EthtoolApi& et = c.et();
   FeatureChanges changes;
   // The state before is what "Actual changes" is measured against (ethtool gets it from the
   // kernel's reply; fastlink reads the features before and after).
@@ -227,7 +244,7 @@ int setFeatures(Context& ctx, const std::string& dev, Args& args) {
     for (const auto& [name, on] : changes.changes)
       if (!before.find(name)) {
         printError(fmt::format("bit name not found: \"{}\" is not a feature of {} (see ethtool -k {})", name, dev, dev));
-        return failureStatus("-K", false, e);
+        return kFeaturesFailed;
       }
     throw;
   }
@@ -238,45 +255,19 @@ int setFeatures(Context& ctx, const std::string& dev, Args& args) {
 
 // ethtool -S DEV: the driver's counters, "NIC statistics:" then "     NAME: VALUE" (ethtool 6.1
 // reads them by ioctl and has no JSON for them: a usage error, as there).
-int showDriverStats(Context& ctx, const std::string& dev) {
-  if (ctx.options().json) throw UsageError("ethtool -S DEV has no JSON output without --all-groups or --groups (as in ethtool 6.1)");
-  std::string s = "NIC statistics:\n";
-  for (const auto& stat : ctx.netlink().ethtool().driverStats(dev)) s += fmt::format("     {}: {}\n", stat.name, stat.value);
-  std::fputs(s.c_str(), stdout);
-  return kExitOk;
-}
-
-// ethtool -S DEV --all-groups | --groups NAME...: the standard groups over netlink, as text
-// "GROUP-COUNTER: VALUE" or as ethtool's JSON. The library asks for every group; --groups keeps
-// the named ones (what the kernel would send for them alone), a name the kernel does not know
-// refused as the kernel refuses it, "bit name not found".
-int showStandardStats(Context& ctx, const std::string& dev, const std::vector<std::string>& only) {
-  auto read = [&] {
-    std::vector<StatsGroup> groups = ctx.netlink().ethtool().stats(dev);
-    if (only.empty()) return groups;
-    for (const auto& name : only)
-      if (std::none_of(groups.begin(), groups.end(), [&](const auto& g) { return g.name == name; })) {
-        std::string known;
-        for (const auto& g : groups) known += (known.empty() ? "" : ", ") + g.name;
-        throw Error(std::make_error_code(std::errc::operation_not_supported), "ethtool -S --groups",
-                    fmt::format("bit name not found: \"{}\" is not a statistics group (this kernel's: {})", name, known));
-      }
-    std::erase_if(groups, [&](const auto& g) { return std::find(only.begin(), only.end(), g.name) == only.end(); });
-    return groups;
-  };
-  if (ctx.options().json) return printEthtoolJson([&] { return statsEthtoolJson(dev, read()); });
-  std::vector<StatsGroup> groups = read();
-  std::string s = fmt::format("Standard stats for {}:\n", dev);
-  for (const auto& g : groups)
-    for (const auto& [name, value] : g.counters) s += fmt::format("{}-{}: {}\n", g.name, name, value);
-  std::fputs(s.c_str(), stdout);
-  return kExitOk;
-}
-
-// -S's parameters as ethtool's parser takes them: none (the driver's counters), --all-groups,
-// or --groups with one name or more (one of the two, once).
-int showStats(Context& ctx, const std::string& dev, Args& args) {
-  if (args.done()) return showDriverStats(ctx, dev);
+// ethtool -S DEV --all-groups | --groups NAME... (one of the two, once): the standard groups
+// over netlink, as text "GROUP-COUNTER: VALUE" or as ethtool's JSON. The library asks for every
+// group; --groups keeps the named ones (what the kernel would send for them alone), a name the
+// kernel does not know refused as the kernel refuses it, "bit name not found".
+int showStats(const Call& c) {
+  Args& args = c.args;
+  if (args.done()) {
+    if (c.ctx.options().json) throw UsageError("ethtool -S DEV has no JSON output without --all-groups or --groups (as in ethtool 6.1)");
+    std::string s = "NIC statistics:\n";
+    for (const auto& stat : c.et().driverStats(c.dev)) s += fmt::format("     {}: {}\n", stat.name, stat.value);
+    std::fputs(s.c_str(), stdout);
+    return kExitOk;
+  }
   std::vector<std::string> only;
   bool all = false;
   while (!args.done()) {
@@ -291,13 +282,32 @@ int showStats(Context& ctx, const std::string& dev, Args& args) {
     while (!args.done() && !args.peek().starts_with("--")) only.push_back(args.next());
     if (only.empty()) throw UsageError("ethtool -S: --groups needs a group name (eth-phy, eth-mac, eth-ctrl, rmon, ...)");
   }
-  return showStandardStats(ctx, dev, only);
+  auto read = [&] {
+    std::vector<StatsGroup> groups = c.et().stats(c.dev);
+    if (only.empty()) return groups;
+    for (const auto& name : only)
+      if (std::none_of(groups.begin(), groups.end(), [&](const auto& g) { return g.name == name; })) {
+        std::string known;
+        for (const auto& g : groups) known += (known.empty() ? "" : ", ") + g.name;
+        throw Error(std::make_error_code(std::errc::operation_not_supported), "ethtool -S --groups",
+                    fmt::format("bit name not found: \"{}\" is not a statistics group (this kernel's: {})", name, known));
+      }
+    std::erase_if(groups, [&](const auto& g) { return std::find(only.begin(), only.end(), g.name) == only.end(); });
+    return groups;
+  };
+  if (c.ctx.options().json) return printEthtoolJson([&] { return statsEthtoolJson(c.dev, read()); });
+  std::string s = fmt::format("Standard stats for {}:\n", c.dev);
+  for (const auto& g : read())
+    for (const auto& [name, value] : g.counters) s += fmt::format("{}-{}: {}\n", g.name, name, value);
+  std::fputs(s.c_str(), stdout);
+  return kExitOk;
 }
 
 // ---- ethtool DEV, -s ----------------------------------------------------------------------
 
-int showLinkSettings(Context& ctx, const std::string& dev) {
-  EthtoolOutput r = linkSettingsText(dev, ctx.netlink().ethtool().linkSettings(dev));
+int showLinkSettings(const Call& c) {
+  onlyDevice(c);
+  EthtoolOutput r = linkSettingsText(c.dev, c.et().linkSettings(c.dev));
   std::fputs(r.out.c_str(), stdout);
   std::fflush(stdout);
   std::fputs(r.err.c_str(), stderr);
@@ -315,19 +325,22 @@ uint8_t lookupValue(Args& args, std::string_view word, std::initializer_list<std
   throw UsageError(fmt::format("\"{}\" takes {}, not \"{}\"", word, all, v));
 }
 
+bool hex0x(std::string_view t) { return t.starts_with("0x") || t.starts_with("0X"); }
+bool allHex(std::string_view t) { return t.find_first_not_of("0123456789abcdefABCDEF") == std::string_view::npos; }
+
 /// A number as ethtool's bitset parameters take it: hexadecimal of any length with 0x (always
 /// for `hex`: advertise), else decimal up to 32 bits; optionally /MASK in the same form. Without
 /// a mask the number is the whole set (NOMASK).
 BitsetChange numericBits(std::string_view word, const std::string& text, bool hex) {
   auto parse = [&](std::string_view t) {
-    bool isHex = hex || t.starts_with("0x") || t.starts_with("0X");
-    if (t.starts_with("0x") || t.starts_with("0X")) t.remove_prefix(2);
+    bool isHex = hex || hex0x(t);
+    if (hex0x(t)) t.remove_prefix(2);
     std::vector<uint32_t> words;
     if (!isHex) {
       words.push_back(parseU32(std::string(t), word));
       return words;
     }
-    if (t.empty() || t.find_first_not_of("0123456789abcdefABCDEF") != std::string_view::npos)
+    if (t.empty() || !allHex(t))
       throw UsageError(fmt::format("{}: \"{}\" is not a hexadecimal number", word, text));
     for (std::size_t end = t.size(); end > 0; end -= std::min<std::size_t>(end, 8)) {
       std::size_t begin = end > 8 ? end - 8 : 0;
@@ -355,12 +368,10 @@ BitsetChange bitsArgument(Args& args, std::string_view word, bool hex) {
   // ethtool's test (netlink/parser.c): 0x in front, or hex digits with at most one "/" (the
   // mask may have its own 0x).
   auto numeric = [](std::string_view t) {
-    auto hex0x = [](std::string_view x) { return x.size() >= 2 && x[0] == '0' && (x[1] == 'x' || x[1] == 'X'); };
     if (hex0x(t)) return true;
     std::size_t slash = t.find('/');
     std::string_view value = t.substr(0, slash), mask = slash == std::string_view::npos ? "" : t.substr(slash + 1);
     if (hex0x(mask)) mask.remove_prefix(2);
-    auto allHex = [](std::string_view x) { return x.find_first_not_of("0123456789abcdefABCDEF") == std::string_view::npos; };
     return allHex(value) && allHex(mask);
   };
   if (numeric(v)) return numericBits(word, v, hex);
@@ -389,7 +400,7 @@ std::vector<uint8_t> sopassBytes(const std::string& text) {
   while (out.size() < 6 && pos <= text.size()) {
     std::size_t end = text.find(':', pos);
     std::string part = text.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
-    if (part.empty() || part.size() > 2 || part.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos) break;
+    if (part.empty() || part.size() > 2 || !allHex(part)) break;
     out.push_back(static_cast<uint8_t>(std::stoul(part, nullptr, 16)));
     if (end == std::string::npos) {
       pos = text.size() + 1;
@@ -464,33 +475,36 @@ int setLinkSettings(Context& ctx, const std::string& dev, Args& args) {
 
 // ethtool -a: with --json, ethtool's own JSON; -I adds the pause frame counters (a driver
 // without them refuses the request, as with ethtool).
-int showPause(Context& ctx, const std::string& dev, bool statistics) {
-  EthtoolApi& et = ctx.netlink().ethtool();
+int showPause(const Call& c) {
+  onlyDevice(c);
+  const std::string& dev = c.dev;
   auto read = [&] {
-    PauseInfo p = et.pause(dev, statistics);
+    PauseInfo p = c.et().pause(dev, c.statistics);
     std::optional<std::pair<bool, bool>> negotiated;
     if (p.autoneg == true)
-      if (auto modes = et.linkSettings(dev).modes) negotiated = negotiatedPause(*modes);
+      if (auto modes = c.et().linkSettings(dev).modes) negotiated = negotiatedPause(*modes);
     return std::pair(p, negotiated);
   };
-  if (ctx.options().json) return printEthtoolJson([&] {
+  if (c.ctx.options().json) return printEthtoolJson([&] {
     auto [p, negotiated] = read();
-    return pauseJson(dev, p, negotiated, statistics);
+    return pauseJson(dev, p, negotiated, c.statistics);
   });
   auto [p, negotiated] = read();
   std::fputs(pauseText(dev, p, negotiated).c_str(), stdout);
   return kExitOk;
 }
 
-int showDriverInfo(Context& ctx, const std::string& dev) {
-  std::fputs(driverInfoText(ctx.netlink().ethtool().driverInfo(dev)).c_str(), stdout);
+int showDriverInfo(const Call& c) {
+  onlyDevice(c);
+  std::fputs(driverInfoText(c.et().driverInfo(c.dev)).c_str(), stdout);
   return kExitOk;
 }
 
 // ethtool -P: the permanent address is rtnetlink's (IFLA_PERM_ADDRESS), as ethtool reads it;
 // LinkInfo keeps it among the attributes it does not decode.
-int showPermanentAddress(Context& ctx, const std::string& dev) {
-  LinkInfo link = ctx.netlink().links().get(dev);
+int showPermanentAddress(const Call& c) {
+  onlyDevice(c);
+  LinkInfo link = c.ctx.netlink().links().get(c.dev);
   std::optional<RawAttribute> perm = link.unknown.find(IFLA_PERM_ADDRESS);
   std::fputs(permanentAddressText(perm ? std::optional(perm->payload) : std::nullopt).c_str(), stdout);
   return kExitOk;
@@ -543,75 +557,51 @@ int setFec(Context& ctx, const std::string& dev, Args& args) {
 
 // ---- dispatch: ethtool 6.1's option table -------------------------------------------------
 
-/// What precedes the option on ethtool's command line: --json, -I (pause statistics).
-struct EthtoolFlags {
-  bool statistics = false;
-};
-
-using Run = int (*)(Context&, const std::string& dev, Args&, const EthtoolFlags&);
+using Run = int (*)(const Call&);
 
 /// One row of ethtool 6.1's args[] (ethtool.c): its spellings, whether 6.1 prints JSON for it,
-/// and fastlink's implementation, or (`refused`) what it does, for the error refusing it.
+/// fastlink's implementation, `what` (for a refused option, without `run`: what it does, for the
+/// error refusing it; for -A, -C, -G, -L: what their words are), and ethtool's exit status when
+/// its request fails (the device missing or the kernel refusing).
 struct EthtoolOption {
   const char* names;
   bool json = false;
   Run run = nullptr;
-  const char* refused = nullptr;
+  const char* what = nullptr;
+  int failed = kEthtoolFailed;
 };
 
-/// A read that takes nothing after the device: ethtool's "unexpected parameter".
-void onlyDevice(Args& args, std::string_view action) {
-  if (!args.done()) args.unknown(fmt::format("ethtool {} takes only a device", action));
-}
-
-template <class Info>
-Info settingsOf(Args& args, std::string_view action, const char* noun) {
-  return parseSettings<Info>(args, action, noun);
-}
-
 constexpr EthtoolOption kOptions[] = {
-    {"", false, [](Context& c, const std::string& d, Args& a, const EthtoolFlags&) { return onlyDevice(a, "DEV"), showLinkSettings(c, d); }},
-    {"-s|--change", false, [](Context& c, const std::string& d, Args& a, const EthtoolFlags&) { return setLinkSettings(c, d, a); }},
-    {"-a|--show-pause", true, [](Context& c, const std::string& d, Args& a, const EthtoolFlags& f) {
-       return onlyDevice(a, "-a"), showPause(c, d, f.statistics); }},
-    {"-A|--pause", false, [](Context& c, const std::string& d, Args& a, const EthtoolFlags&) {
-       return c.netlink().ethtool().setPause(d, settingsOf<PauseInfo>(a, "-A", "pause parameter")), kExitOk; }},
-    {"-c|--show-coalesce", false, [](Context& c, const std::string& d, Args& a, const EthtoolFlags&) {
-       return onlyDevice(a, "-c"), show(c, d, &EthtoolApi::coalesce, coalesceText); }},
-    {"-C|--coalesce", false, [](Context& c, const std::string& d, Args& a, const EthtoolFlags&) {
-       return c.netlink().ethtool().setCoalesce(d, settingsOf<CoalesceInfo>(a, "-C", "coalescing parameter")), kExitOk; }},
-    {"-g|--show-ring", false, [](Context& c, const std::string& d, Args& a, const EthtoolFlags&) {
-       return onlyDevice(a, "-g"), show(c, d, &EthtoolApi::rings, ringsText); }},
-    {"-G|--set-ring", false, [](Context& c, const std::string& d, Args& a, const EthtoolFlags&) {
-       return c.netlink().ethtool().setRings(d, settingsOf<RingsInfo>(a, "-G", "ring parameter")), kExitOk; }},
-    {"-k|--show-features|--show-offload", true, [](Context& c, const std::string& d, Args& a, const EthtoolFlags&) {
-       return onlyDevice(a, "-k"), show(c, d, &EthtoolApi::features, featuresText, featuresEthtoolJson); }},
-    {"-K|--features|--offload", false, [](Context& c, const std::string& d, Args& a, const EthtoolFlags&) { return setFeatures(c, d, a); }},
-    {"-i|--driver", false, [](Context& c, const std::string& d, Args& a, const EthtoolFlags&) {
-       return onlyDevice(a, "-i"), showDriverInfo(c, d); }},
+    {.names = "", .run = showLinkSettings, .failed = 75},
+    {.names = "-s|--change", .run = [](const Call& c) { return setLinkSettings(c.ctx, c.dev, c.args); }, .failed = 75},
+    {"-a|--show-pause", true, showPause},
+    {"-A|--pause", false, sets<PauseInfo, &EthtoolApi::setPause>, "pause parameter", 76},
+    {"-c|--show-coalesce", false, show<&EthtoolApi::coalesce, coalesceText>},
+    {"-C|--coalesce", false, sets<CoalesceInfo, &EthtoolApi::setCoalesce>, "coalescing parameter"},
+    {"-g|--show-ring", false, show<&EthtoolApi::rings, ringsText>},
+    {"-G|--set-ring", false, sets<RingsInfo, &EthtoolApi::setRings>, "ring parameter", 81},
+    {"-k|--show-features|--show-offload", true, show<&EthtoolApi::features, featuresText, featuresEthtoolJson>},
+    {.names = "-K|--features|--offload", .run = setFeatures, .failed = kFeaturesFailed},
+    {.names = "-i|--driver", .run = showDriverInfo, .failed = 71},
     {"-d|--register-dump", false, nullptr, "a register dump"},
     {"-e|--eeprom-dump", false, nullptr, "an EEPROM dump"},
     {"-E|--change-eeprom", false, nullptr, "writing the EEPROM"},
     {"-r|--negotiate", false, nullptr, "restarting autonegotiation"},
     {"-p|--identify", false, nullptr, "identifying the port (blinking)"},
     {"-t|--test", false, nullptr, "the adapter's self test"},
-    {"-S|--statistics", true, [](Context& c, const std::string& d, Args& a, const EthtoolFlags&) { return showStats(c, d, a); }},
+    {"-S|--statistics", true, showStats},
     {"--phy-statistics", false, nullptr, "the PHY's statistics"},
     {"-n|-u|--show-nfc|--show-ntuple", false, nullptr, "showing flow classification rules (fastlink steer covers ntuple rules)"},
     {"-N|-U|--config-nfc|--config-ntuple", false, nullptr, "flow classification rules (fastlink steer covers ntuple rules)"},
-    {"-T|--show-time-stamping", false, [](Context& c, const std::string& d, Args& a, const EthtoolFlags&) {
-       return onlyDevice(a, "-T"), show(c, d, &EthtoolApi::tsInfo, tsInfoText); }},
+    {"-T|--show-time-stamping", false, show<&EthtoolApi::tsInfo, tsInfoText>},
     {"-x|--show-rxfh-indir|--show-rxfh", false, nullptr, "showing the RSS indirection table and key"},
     {"-X|--set-rxfh-indir|--rxfh", false, nullptr, "setting the RSS indirection table and key"},
     {"-f|--flash", false, nullptr, "flashing firmware"},
-    {"-P|--show-permaddr", false, [](Context& c, const std::string& d, Args& a, const EthtoolFlags&) {
-       return onlyDevice(a, "-P"), showPermanentAddress(c, d); }},
+    {"-P|--show-permaddr", false, showPermanentAddress},
     {"-w|--get-dump", false, nullptr, "the firmware dump"},
     {"-W|--set-dump", false, nullptr, "the firmware dump flag"},
-    {"-l|--show-channels", false, [](Context& c, const std::string& d, Args& a, const EthtoolFlags&) {
-       return onlyDevice(a, "-l"), show(c, d, &EthtoolApi::channels, channelsText); }},
-    {"-L|--set-channels", false, [](Context& c, const std::string& d, Args& a, const EthtoolFlags&) {
-       return c.netlink().ethtool().setChannels(d, settingsOf<ChannelsInfo>(a, "-L", "channel count")), kExitOk; }},
+    {"-l|--show-channels", false, show<&EthtoolApi::channels, channelsText>},
+    {"-L|--set-channels", false, sets<ChannelsInfo, &EthtoolApi::setChannels>, "channel count"},
     {"--show-priv-flags", false, nullptr, "the driver's private flags"},
     {"--set-priv-flags", false, nullptr, "the driver's private flags"},
     {"-m|--dump-module-eeprom|--module-info", false, nullptr, "the module EEPROM"},
@@ -622,16 +612,12 @@ constexpr EthtoolOption kOptions[] = {
     {"--get-tunable", false, nullptr, "tunables"},
     {"--set-tunable", false, nullptr, "tunables"},
     {"--reset", false, nullptr, "resetting components"},
-    // With -I the FEC counters the driver keeps.
-    {"--show-fec", true, [](Context& c, const std::string& d, Args& a, const EthtoolFlags& f) {
-       auto read = [&](EthtoolApi& et, const Ifref& dev) { return et.fec(dev, f.statistics); };
-       return onlyDevice(a, "--show-fec"), show(c, d, read, fecText, fecJson); }},
-    {"--set-fec", false, [](Context& c, const std::string& d, Args& a, const EthtoolFlags&) { return setFec(c, d, a); }},
+    {"--show-fec", true, show<fecOf, fecText, fecJson>},
+    {.names = "--set-fec", .run = [](const Call& c) { return setFec(c.ctx, c.dev, c.args); }, .failed = kSetFecFailed},
     {"-Q|--per-queue", false, nullptr, "per-queue commands"},
     {"--cable-test", true, nullptr, "the cable test"},
     {"--cable-test-tdr", true, nullptr, "the cable test"},
-    {"--show-tunnels", false, [](Context& c, const std::string& d, Args& a, const EthtoolFlags&) {
-       return onlyDevice(a, "--show-tunnels"), show(c, d, &EthtoolApi::tunnelInfo, tunnelInfoText); }},
+    {"--show-tunnels", false, show<&EthtoolApi::tunnelInfo, tunnelInfoText>},
     {"--show-module", true, nullptr, "transceiver module settings"},
     {"--set-module", false, nullptr, "transceiver module settings"},
 };
@@ -651,11 +637,11 @@ const EthtoolOption* findOption(std::string_view word) {
 
 int runEthtoolCommand(Context& ctx, Args& args) {
   GlobalOptions options = ctx.options();
-  EthtoolFlags flags;
+  bool statistics = false;
   // ethtool's flags, before the option: --json (and fastlink's -j), -I, --debug N.
   for (;;) {
     if (args.accept("--json") || args.accept("-j")) options.json = true;
-    else if (args.accept("-I") || args.accept("--include-statistics")) flags.statistics = true;
+    else if (args.accept("-I") || args.accept("--include-statistics")) statistics = true;
     else if (args.accept("--debug")) {
       // ethtool's debug mask prints its netlink messages; fastlink has no such output, so only
       // the mask that prints nothing is taken.
@@ -686,10 +672,10 @@ int runEthtoolCommand(Context& ctx, Args& args) {
     if (!option)
       throw UsageError(fmt::format("ethtool option \"{}\" is not one of ethtool 6.1's (see fastlink ethtool help)", args.peek()));
     action = args.next();
-    if (option->refused)
+    if (!option->run)
       throw UsageError(fmt::format("ethtool {} ({}) is not supported by fastlink; it covers DEV, -s, -a, -A, -c, -C, "
                                    "-g, -G, -k, -K, -i, -S, -T, -P, -l, -L, --show-fec, --set-fec, --show-tunnels (docs/cli/ethtool.md)",
-                                   action, option->refused));
+                                   action, option->what));
   }
   if (args.done()) throw UsageError(fmt::format("ethtool {}: a device name is required", action));
   std::string dev = args.next();
@@ -698,13 +684,15 @@ int runEthtoolCommand(Context& ctx, Args& args) {
   Context local(options);
   Context& c = options.json == ctx.options().json ? ctx : local;
   const bool driverStats = args.done();  // -S with no parameter: the driver's counters
+  std::string_view name = std::string_view(option->names).substr(0, std::string_view(option->names).find('|'));
   try {
-    return option->run(c, dev, args, flags);
+    return option->run(Call{c, dev, args, statistics, name.empty() ? "DEV" : name, option->what});
   } catch (const Error& e) {
     // `ethtool DEV` reports on stdout that it got nothing, whatever the reason.
     if (action.empty()) std::fputs("No data available\n", stdout);
-    printFailure(e, dev, action);
-    return failureStatus(action, driverStats, e);
+    printFailure(e, dev, name);
+    if (driverStats && name == "-S") return e.code() == std::errc::operation_not_supported ? 94 : 96;
+    return option->failed;
   }
 }
 

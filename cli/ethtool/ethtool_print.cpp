@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <initializer_list>
-
 #include <vector>
 
 namespace fastlink::cli {
@@ -37,6 +36,10 @@ std::string featureLine(const std::string& prefix, const std::string& name, bool
   if (fixed) suffix = " [fixed]";
   else if (active != wanted) suffix = wanted ? " [requested on]" : " [requested off]";
   return fmt::format("{}{}: {}{}\n", prefix, name, active ? "on" : "off", suffix);
+}
+
+nlohmann::ordered_json featureJson(const Feature& f) {
+  return {{"active", f.active}, {"fixed", f.fixed()}, {"requested", f.wanted}};
 }
 
 }  // namespace
@@ -136,19 +139,15 @@ std::string coalesceText(std::string_view dev, const CoalesceInfo& c) {
 
 nlohmann::ordered_json featuresJson(std::string_view dev, const FeaturesInfo& info) {
   nlohmann::ordered_json features = nlohmann::ordered_json::object();
-  for (const auto& f : info.features)
-    features[f.name] = {{"active", f.active}, {"fixed", f.fixed()}, {"requested", f.wanted}};
+  for (const auto& f : info.features) features[f.name] = featureJson(f);
   return {{"ifname", std::string(dev)}, {"features", features}};
 }
-
 
 nlohmann::ordered_json featuresEthtoolJson(std::string_view dev, const FeaturesInfo& info) {
   nlohmann::ordered_json j{{"ifname", std::string(dev)}};
   walkFeatures(
       info, [&](const char* group, bool on) { j[group] = {{"active", on}, {"fixed", nullptr}, {"requested", nullptr}}; },
-      [&](const char*, const std::string& name, const Feature& f) {
-        j[name] = {{"active", f.active}, {"fixed", f.fixed()}, {"requested", f.wanted}};
-      });
+      [&](const char*, const std::string& name, const Feature& f) { j[name] = featureJson(f); });
   return j;
 }
 
@@ -224,19 +223,30 @@ void modeList(std::string& s, const std::vector<LinkMode>& modes, bool supported
   s += after;
 }
 
-void pauseLine(std::string& s, const std::vector<LinkMode>& modes, bool supported, std::string_view label) {
+/// The pause line and the auto-negotiation line that follows it: "\tLABEL pause frame use: ...",
+/// "\tAUTONEG auto-negotiation: Yes|No".
+void pauseLines(std::string& s, const std::vector<LinkMode>& modes, bool supported, std::string_view label,
+                std::string_view autoneg) {
   bool pause = hasMode(modes, ETHTOOL_LINK_MODE_Pause_BIT, supported);
   bool asym = hasMode(modes, ETHTOOL_LINK_MODE_Asym_Pause_BIT, supported);
-  s += fmt::format("\t{}{}\n", label, pause ? (asym ? "Symmetric Receive-only" : "Symmetric") : (asym ? "Transmit-only" : "No"));
+  s += fmt::format("\t{} pause frame use: {}\n", label,
+                   pause ? (asym ? "Symmetric Receive-only" : "Symmetric") : (asym ? "Transmit-only" : "No"));
+  s += fmt::format("\t{} auto-negotiation: {}\n", autoneg, hasMode(modes, ETHTOOL_LINK_MODE_Autoneg_BIT, supported) ? "Yes" : "No");
 }
 
-const char* yesNo(bool on) { return on ? "Yes" : "No"; }
-
 // "\tLABEL: NAME", or ethtool's "Unknown! (N)" for a value it has no name for.
-std::string enumLine(std::string_view label, unsigned value, std::initializer_list<std::pair<unsigned, const char*>> names) {
+using Named = std::pair<unsigned, const char*>;
+
+/// `value`'s name in `names`, or nullptr.
+const char* nameOf(std::span<const Named> names, unsigned value) {
   for (const auto& [v, name] : names)
-    if (v == value) return fmt::format("\t{}: {}\n", label, name);
-  return fmt::format("\t{}: Unknown! ({})\n", label, value);
+    if (v == value) return name;
+  return nullptr;
+}
+
+std::string enumLine(std::string_view label, unsigned value, std::initializer_list<Named> names) {
+  const char* name = nameOf(names, value);
+  return name ? fmt::format("\t{}: {}\n", label, name) : fmt::format("\t{}: Unknown! ({})\n", label, value);
 }
 
 std::string wolLetters(uint32_t modes) {
@@ -250,24 +260,23 @@ std::string wolLetters(uint32_t modes) {
 }
 
 const char* linkExtState(uint8_t state) {
-  switch (state) {
-    case ETHTOOL_LINK_EXT_STATE_AUTONEG: return "Autoneg";
-    case ETHTOOL_LINK_EXT_STATE_LINK_TRAINING_FAILURE: return "Link training failure";
-    case ETHTOOL_LINK_EXT_STATE_LINK_LOGICAL_MISMATCH: return "Logical mismatch";
-    case ETHTOOL_LINK_EXT_STATE_BAD_SIGNAL_INTEGRITY: return "Bad signal integrity";
-    case ETHTOOL_LINK_EXT_STATE_NO_CABLE: return "No cable";
-    case ETHTOOL_LINK_EXT_STATE_CABLE_ISSUE: return "Cable issue";
-    case ETHTOOL_LINK_EXT_STATE_EEPROM_ISSUE: return "EEPROM issue";
-    case ETHTOOL_LINK_EXT_STATE_CALIBRATION_FAILURE: return "Calibration failure";
-    case ETHTOOL_LINK_EXT_STATE_POWER_BUDGET_EXCEEDED: return "Power budget exceeded";
-    case ETHTOOL_LINK_EXT_STATE_OVERHEAT: return "Overheat";
-    case ETHTOOL_LINK_EXT_STATE_MODULE: return "Module";
-    default: return nullptr;
-  }
+  static constexpr Named kStates[] = {
+      {ETHTOOL_LINK_EXT_STATE_AUTONEG, "Autoneg"},
+      {ETHTOOL_LINK_EXT_STATE_LINK_TRAINING_FAILURE, "Link training failure"},
+      {ETHTOOL_LINK_EXT_STATE_LINK_LOGICAL_MISMATCH, "Logical mismatch"},
+      {ETHTOOL_LINK_EXT_STATE_BAD_SIGNAL_INTEGRITY, "Bad signal integrity"},
+      {ETHTOOL_LINK_EXT_STATE_NO_CABLE, "No cable"},
+      {ETHTOOL_LINK_EXT_STATE_CABLE_ISSUE, "Cable issue"},
+      {ETHTOOL_LINK_EXT_STATE_EEPROM_ISSUE, "EEPROM issue"},
+      {ETHTOOL_LINK_EXT_STATE_CALIBRATION_FAILURE, "Calibration failure"},
+      {ETHTOOL_LINK_EXT_STATE_POWER_BUDGET_EXCEEDED, "Power budget exceeded"},
+      {ETHTOOL_LINK_EXT_STATE_OVERHEAT, "Overheat"},
+      {ETHTOOL_LINK_EXT_STATE_MODULE, "Module"}};
+  return nameOf(kStates, state);
 }
 
 const char* linkExtSubstate(uint8_t state, uint8_t sub) {
-  using P = std::pair<unsigned, const char*>;
+  using P = Named;
   static constexpr P kAutoneg[] = {{ETHTOOL_LINK_EXT_SUBSTATE_AN_NO_PARTNER_DETECTED, "No partner detected"},
                                    {ETHTOOL_LINK_EXT_SUBSTATE_AN_ACK_NOT_RECEIVED, "Ack not received"},
                                    {ETHTOOL_LINK_EXT_SUBSTATE_AN_NEXT_PAGE_EXCHANGE_FAILED, "Next page exchange failed"},
@@ -307,9 +316,7 @@ const char* linkExtSubstate(uint8_t state, uint8_t sub) {
     case ETHTOOL_LINK_EXT_STATE_MODULE: names = kModule; break;
     default: return nullptr;
   }
-  for (const auto& [v, name] : names)
-    if (v == sub) return name;
-  return nullptr;
+  return nameOf(names, sub);
 }
 
 }  // namespace
@@ -317,33 +324,23 @@ const char* linkExtSubstate(uint8_t state, uint8_t sub) {
 EthtoolOutput linkSettingsText(std::string_view dev, const LinkSettings& settings) {
   EthtoolOutput r;
   std::string& s = r.out;
-  // ethtool prints the banner before the first line of whichever part comes first.
-  auto banner = [&] {
-    if (s.empty()) s = fmt::format("Settings for {}:\n", dev);
-  };
   if (const auto& m = settings.modes) {
     bool failed = false;
     if (m->ours) {
       const auto& ours = *m->ours;
-      banner();
       modeList(s, ours, true, ModeClass::Port, "Supported ports: [ ", " ", " ]\n", nullptr);
       modeList(s, ours, true, ModeClass::Speed, "Supported link modes:   ", nullptr, "\n", "Not reported");
-      pauseLine(s, ours, true, "Supported pause frame use: ");
-      s += fmt::format("\tSupports auto-negotiation: {}\n", yesNo(hasMode(ours, ETHTOOL_LINK_MODE_Autoneg_BIT, true)));
+      pauseLines(s, ours, true, "Supported", "Supports");
       modeList(s, ours, true, ModeClass::Fec, "Supported FEC modes: ", " ", "\n", "Not reported");
       modeList(s, ours, false, ModeClass::Speed, "Advertised link modes:  ", nullptr, "\n", "Not reported");
-      pauseLine(s, ours, false, "Advertised pause frame use: ");
-      s += fmt::format("\tAdvertised auto-negotiation: {}\n", yesNo(hasMode(ours, ETHTOOL_LINK_MODE_Autoneg_BIT, false)));
+      pauseLines(s, ours, false, "Advertised", "Advertised");
       // 6.1 reads the supported FEC modes here too (its "mask"), not the advertised ones.
       modeList(s, ours, true, ModeClass::Fec, "Advertised FEC modes: ", " ", "\n", "Not reported");
     }
     if (m->peer) {
       const auto& peer = *m->peer;
-      banner();
       modeList(s, peer, false, ModeClass::Speed, "Link partner advertised link modes:  ", nullptr, "\n", "Not reported");
-      pauseLine(s, peer, false, "Link partner advertised pause frame use: ");
-      s += fmt::format("\tLink partner advertised auto-negotiation: {}\n",
-                       yesNo(hasMode(peer, ETHTOOL_LINK_MODE_Autoneg_BIT, false)));
+      pauseLines(s, peer, false, "Link partner advertised", "Link partner advertised");
       // 6.1 asks for the "mask" of the partner's FEC modes, a bitset the kernel sends without
       // one: it reports a malformed message and drops the rest of the link modes' lines.
       r.err += "malformed netlink message (link_modes)\n";
@@ -353,36 +350,34 @@ EthtoolOutput linkSettingsText(std::string_view dev, const LinkSettings& setting
     }
     if (!failed) {
       if (m->speed) {
-        banner();
         uint32_t v = *m->speed;
         s += v == 0 || v == 0xffff || v == 0xffffffff ? std::string("\tSpeed: Unknown!\n") : fmt::format("\tSpeed: {}Mb/s\n", v);
       }
-      if (m->lanes) banner(), s += fmt::format("\tLanes: {}\n", *m->lanes);
-      if (m->duplex) banner(), s += enumLine("Duplex", *m->duplex, {{DUPLEX_HALF, "Half"}, {DUPLEX_FULL, "Full"}});
-      if (m->autoneg) banner(), s += fmt::format("\tAuto-negotiation: {}\n", *m->autoneg ? "on" : "off");
+      if (m->lanes) s += fmt::format("\tLanes: {}\n", *m->lanes);
+      if (m->duplex) s += enumLine("Duplex", *m->duplex, {{DUPLEX_HALF, "Half"}, {DUPLEX_FULL, "Full"}});
+      if (m->autoneg) s += fmt::format("\tAuto-negotiation: {}\n", *m->autoneg ? "on" : "off");
       if (m->masterSlaveCfg)
-        banner(), s += enumLine("master-slave cfg", *m->masterSlaveCfg,
-                                {{MASTER_SLAVE_CFG_UNKNOWN, "unknown"}, {MASTER_SLAVE_CFG_MASTER_PREFERRED, "preferred master"},
-                                 {MASTER_SLAVE_CFG_SLAVE_PREFERRED, "preferred slave"},
-                                 {MASTER_SLAVE_CFG_MASTER_FORCE, "forced master"},
-                                 {MASTER_SLAVE_CFG_SLAVE_FORCE, "forced slave"}});
+        s += enumLine("master-slave cfg", *m->masterSlaveCfg,
+                      {{MASTER_SLAVE_CFG_UNKNOWN, "unknown"}, {MASTER_SLAVE_CFG_MASTER_PREFERRED, "preferred master"},
+                       {MASTER_SLAVE_CFG_SLAVE_PREFERRED, "preferred slave"},
+                       {MASTER_SLAVE_CFG_MASTER_FORCE, "forced master"},
+                       {MASTER_SLAVE_CFG_SLAVE_FORCE, "forced slave"}});
       if (m->masterSlaveState)
-        banner(), s += enumLine("master-slave status", *m->masterSlaveState,
-                                {{MASTER_SLAVE_STATE_UNKNOWN, "unknown"}, {MASTER_SLAVE_STATE_MASTER, "master"},
-                                 {MASTER_SLAVE_STATE_SLAVE, "slave"}, {MASTER_SLAVE_STATE_ERR, "resolution error"}});
+        s += enumLine("master-slave status", *m->masterSlaveState,
+                      {{MASTER_SLAVE_STATE_UNKNOWN, "unknown"}, {MASTER_SLAVE_STATE_MASTER, "master"},
+                       {MASTER_SLAVE_STATE_SLAVE, "slave"}, {MASTER_SLAVE_STATE_ERR, "resolution error"}});
     }
   }
   if (const auto& i = settings.info) {
     if (i->port)
-      banner(), s += enumLine("Port", *i->port,
-                              {{PORT_TP, "Twisted Pair"}, {PORT_AUI, "AUI"}, {PORT_BNC, "BNC"}, {PORT_MII, "MII"},
-                               {PORT_FIBRE, "FIBRE"}, {PORT_DA, "Direct Attach Copper"}, {PORT_NONE, "None"},
-                               {PORT_OTHER, "Other"}});
-    if (i->phyAddress) banner(), s += fmt::format("\tPHYAD: {}\n", *i->phyAddress);
+      s += enumLine("Port", *i->port,
+                    {{PORT_TP, "Twisted Pair"}, {PORT_AUI, "AUI"}, {PORT_BNC, "BNC"}, {PORT_MII, "MII"},
+                     {PORT_FIBRE, "FIBRE"}, {PORT_DA, "Direct Attach Copper"}, {PORT_NONE, "None"},
+                     {PORT_OTHER, "Other"}});
+    if (i->phyAddress) s += fmt::format("\tPHYAD: {}\n", *i->phyAddress);
     if (i->transceiver)
-      banner(), s += enumLine("Transceiver", *i->transceiver, {{XCVR_INTERNAL, "internal"}, {XCVR_EXTERNAL, "external"}});
+      s += enumLine("Transceiver", *i->transceiver, {{XCVR_INTERNAL, "internal"}, {XCVR_EXTERNAL, "external"}});
     if (i->mdix && i->mdixCtrl && i->port == PORT_TP) {
-      banner();
       s += "\tMDI-X: ";
       if (*i->mdixCtrl == ETH_TP_MDI) s += "off (forced)\n";
       else if (*i->mdixCtrl == ETH_TP_MDI_X) s += "on (forced)\n";
@@ -392,7 +387,6 @@ EthtoolOutput linkSettingsText(std::string_view dev, const LinkSettings& setting
     }
   }
   if (const auto& w = settings.wol) {
-    banner();
     uint32_t supported = w->supported.value_or(0);
     s += fmt::format("\tSupports Wake-on: {}\n\tWake-on: {}\n", wolLetters(supported), wolLetters(w->modes.value_or(0)));
     std::vector<uint8_t> pass(6, 0);
@@ -404,14 +398,12 @@ EthtoolOutput linkSettingsText(std::string_view dev, const LinkSettings& setting
       s += fmt::format("        SecureOn password: {:02x}\n", fmt::join(pass, ":"));
   }
   if (const auto& d = settings.debug; d && d->msgMask) {
-    banner();
     s += fmt::format("        Current message level: 0x{:08x} ({})\n{:30}", *d->msgMask, *d->msgMask, "");
     for (const auto& name : d->classes) s += " " + name;
     s += "\n";
   }
   if (const auto& l = settings.state) {
     if (l->link) {
-      banner();
       s += fmt::format("\tLink detected: {}", *l->link ? "yes" : "no");
       if (l->extState) {
         const char* state = linkExtState(*l->extState);
@@ -425,14 +417,16 @@ EthtoolOutput linkSettingsText(std::string_view dev, const LinkSettings& setting
       s += "\n";
     }
     if (l->sqi) {
-      banner();
       s += fmt::format("\tSQI: {}", *l->sqi);
       s += l->sqiMax ? fmt::format("/{}\n", *l->sqiMax) : "\n";
     }
   }
+  // ethtool's banner heads whichever part it printed first; with none, "No data available".
   if (s.empty()) {
     s = "No data available\n";
     r.status = 75;
+  } else {
+    s.insert(0, fmt::format("Settings for {}:\n", dev));
   }
   return r;
 }
@@ -490,7 +484,6 @@ std::optional<std::pair<bool, bool>> negotiatedPause(const LinkModesInfo& modes)
 }
 
 std::string pauseText(std::string_view dev, const PauseInfo& p, std::optional<std::pair<bool, bool>> negotiated) {
-  auto onOff = [](const std::optional<bool>& v) { return v ? (*v ? "on" : "off") : "n/a"; };
   std::string s = fmt::format("Pause parameters for {}:\nAutonegotiate:\t{}\nRX:\t\t{}\nTX:\t\t{}\n", dev,
                               onOff(p.autoneg), onOff(p.rx), onOff(p.tx));
   if (negotiated)

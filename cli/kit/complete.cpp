@@ -257,11 +257,13 @@ Step advanceOver(FormMatch& m, std::string_view word, bool exact) {
   return Step::NewArguments;
 }
 
-void addArgumentsStart(const Grammar& g, const FormMatch& m, bool firstWord, Candidates& out) {
-  const GrammarNode* prev = m.pathLength > 0 ? &m.form->children[m.pathLength - 1] : nullptr;
-  if (!g.firstOfSequence(m.form->children, m.pathLength, prev, out) || firstWord) return;
+/// The first words of `form` from `pos` on; when all of them may be left out and `andKeywords`,
+/// every keyword of the rest of the form too.
+void addFrom(const Grammar& g, const GrammarNode& form, std::size_t pos, bool andKeywords, Candidates& out) {
+  const GrammarNode* prev = pos > 0 ? &form.children[pos - 1] : nullptr;
+  if (!g.firstOfSequence(form.children, pos, prev, out) || !andKeywords) return;
   std::set<std::string> seen;
-  for (std::size_t i = m.pathLength; i < m.form->children.size(); ++i) g.keywords(m.form->children[i], out, seen);
+  for (std::size_t i = pos; i < form.children.size(); ++i) g.keywords(form.children[i], out, seen);
 }
 
 /// Candidates while the typed words are still in the path of `m`.
@@ -271,7 +273,7 @@ void addPathCandidates(const Grammar& g, const FormMatch& m, bool firstWord, Can
       if (i == m.pathLength) {
         // `fastlink link <TAB>` offers the verbs, not also `show`'s arguments; a form without
         // verbs (`tune DEV`, `monitor [ OBJECT ]`) offers its first words.
-        if (m.pathLength == 0 || !firstWord) addArgumentsStart(g, m, firstWord, out);
+        if (m.pathLength == 0 || !firstWord) addFrom(g, *m.form, m.pathLength, !firstWord, out);
         break;
       }
       const GrammarNode& step = m.form->children[i];
@@ -303,24 +305,13 @@ void addArgumentCandidates(const Grammar& g, const std::vector<const FormMatch*>
                            Candidates& out) {
   std::vector<const FormMatch*> others;
   for (const FormMatch* m : matches) {
-    auto pos = positionAfterArguments(g, *m);
-    if (!pos) {
-      others.push_back(m);
-      continue;
-    }
-    const GrammarNode* prev = *pos > 0 ? &m->form->children[*pos - 1] : nullptr;
-    if (!g.firstOfSequence(m->form->children, *pos, prev, out)) continue;
-    std::set<std::string> seen;
-    for (std::size_t i = *pos; i < m->form->children.size(); ++i) g.keywords(m->form->children[i], out, seen);
+    if (auto pos = positionAfterArguments(g, *m)) addFrom(g, *m->form, *pos, true, out);
+    else others.push_back(m);
   }
   if (others.empty()) return;
   std::vector<GrammarNode> rests;
-  for (const FormMatch* m : others) {
-    GrammarNode rest;
-    rest.type = Type::Sequence;
-    rest.children.assign(m->form->children.begin() + static_cast<std::ptrdiff_t>(m->pathLength), m->form->children.end());
-    rests.push_back(std::move(rest));
-  }
+  for (const FormMatch* m : others)
+    rests.push_back({Type::Sequence, {}, {m->form->children.begin() + static_cast<std::ptrdiff_t>(m->pathLength), m->form->children.end()}});
   std::vector<const GrammarNode*> roots;
   std::set<std::string> seen;
   for (const auto& r : rests) roots.push_back(&r);
@@ -368,12 +359,7 @@ Candidates objectCandidates(const ObjectCommand& command, const std::vector<std:
   Grammar g(parseUsage(usageOf(command, typed), objectWords));
   addKindOptions(g, typed);
   std::vector<FormMatch> matches;
-  for (const auto& form : g.usage().forms) {
-    FormMatch m;
-    m.form = &form;
-    m.pathLength = pathLength(form);
-    matches.push_back(std::move(m));
-  }
+  for (const auto& form : g.usage().forms) matches.push_back({&form, pathLength(form), {0}, false, {}});
   for (const auto& word : typed) {
     // A word that is a verb of some form is not an argument of a form whose verb is optional
     // (`route add` is no `route [ show ] SELECTOR`).
@@ -435,16 +421,14 @@ bool isNumberRange(std::string_view w) {
   return dash != std::string_view::npos && digits(w.substr(0, dash)) && digits(w.substr(dash + 1));
 }
 
-/// The global options (`-j`, `-n NETNS`) as a grammar, from `fastlink help`'s OPTIONS := line.
-Grammar globalGrammar(std::string_view mainUsage) { return Grammar(parseUsage(mainUsage, {})); }
-
 }  // namespace
 
 std::vector<std::string> completionCandidates(const std::vector<std::string>& words, std::string_view mainUsage) {
   if (words.empty()) return {};
   const std::string& current = words.back();
   std::vector<std::string> typed(words.begin(), words.end() - 1);
-  Grammar global = globalGrammar(mainUsage);
+  // The global options (`-j`, `-n NETNS`) as a grammar, from `fastlink help`'s OPTIONS := line.
+  Grammar global(parseUsage(mainUsage, {}));
   std::vector<const GrammarNode*> optionRoots;
   if (auto it = global.usage().definitions.find("OPTIONS"); it != global.usage().definitions.end())
     optionRoots.push_back(&it->second);
@@ -491,14 +475,10 @@ std::vector<std::string> completionCandidates(const std::vector<std::string>& wo
     out = objectCandidates(*command, std::vector<std::string>(typed.begin() + static_cast<std::ptrdiff_t>(i) + 1, typed.end()));
   }
 
-  if (out.devices) {
-    auto names = deviceNames(netns);
-    out.words.insert(names.begin(), names.end());
-  }
-  if (out.netns) {
-    auto names = netnsNames();
-    out.words.insert(names.begin(), names.end());
-  }
+  if (out.devices)
+    for (auto& name : deviceNames(netns)) out.words.insert(std::move(name));
+  if (out.netns)
+    for (auto& name : netnsNames()) out.words.insert(std::move(name));
   if (out.linkKinds)
     for (auto& k : knownLinkKinds()) out.words.insert(std::move(k));
   std::vector<std::string> result;

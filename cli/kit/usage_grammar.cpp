@@ -45,11 +45,7 @@ std::vector<std::string> tokenize(std::string_view text) {
   std::vector<std::string> tokens;
   bool inComment = false;
   for (std::string_view chunk : splitWhitespace(text)) {
-    if (inComment) {
-      inComment = chunk.back() != ')';
-      continue;
-    }
-    if (chunk.size() > 1 && chunk[0] == '(') {
+    if (inComment || (chunk.size() > 1 && chunk[0] == '(')) {
       inComment = chunk.back() != ')';
       continue;
     }
@@ -81,19 +77,9 @@ std::vector<std::string> tokenize(std::string_view text) {
   return tokens;
 }
 
-GrammarNode wordNode(std::string word) {
-  GrammarNode n;
-  n.type = Type::Word;
-  n.word = std::move(word);
-  return n;
-}
-
-GrammarNode sequenceOf(std::vector<GrammarNode> children) {
-  GrammarNode n;
-  n.type = Type::Sequence;
-  n.children = std::move(children);
-  return n;
-}
+GrammarNode wordNode(std::string word) { return {Type::Word, std::move(word), {}}; }
+GrammarNode nodeOf(Type type, std::vector<GrammarNode> children) { return {type, {}, std::move(children)}; }
+GrammarNode sequenceOf(std::vector<GrammarNode> children) { return nodeOf(Type::Sequence, std::move(children)); }
 
 /// The usage texts' words have one or two bracket groups; a word with many ("a[b|c][d|e]..."),
 /// which only a malformed text holds, would expand to the product of its groups' sizes (the fuzzer
@@ -156,17 +142,15 @@ GrammarNode expandWord(std::string_view word) {
   std::vector<std::string> variants;
   for (std::string_view part : splitTopLevelBars(word)) {
     if (part.empty()) continue;
-    if (std::isupper(static_cast<unsigned char>(part[0]))) variants.emplace_back(part);
-    else if (countBracketVariants(part, kMaxWordVariants) > kMaxWordVariants)
+    if (std::isupper(static_cast<unsigned char>(part[0])) || countBracketVariants(part, kMaxWordVariants) > kMaxWordVariants)
       variants.emplace_back(part);
     else
       for (auto& v : expandBrackets(part)) variants.push_back(std::move(v));
   }
   if (variants.size() == 1) return wordNode(std::move(variants[0]));
-  GrammarNode choice;
-  choice.type = Type::Choice;
-  for (auto& v : variants) choice.children.push_back(sequenceOf({wordNode(std::move(v))}));
-  return choice;
+  std::vector<GrammarNode> choices;
+  for (auto& v : variants) choices.push_back(sequenceOf({wordNode(std::move(v))}));
+  return nodeOf(Type::Choice, std::move(choices));
 }
 
 bool isPlainLowercaseWord(std::string_view w) {
@@ -203,10 +187,7 @@ class Parser {
         alts.push_back(sequenceOf({}));
         altWords.emplace_back();
       } else if (t == "[") {
-        GrammarNode opt;
-        opt.type = Type::Optional;
-        opt.children.push_back(alternatives("]"));
-        alts.back().children.push_back(std::move(opt));
+        alts.back().children.push_back(nodeOf(Type::Optional, {alternatives("]")}));
         altWords.back().emplace_back("[");
       } else if (t == "{" || t == "(") {
         alts.back().children.push_back(alternatives(t == "{" ? "}" : ")"));
@@ -221,10 +202,7 @@ class Parser {
       if (((form_ && closer.empty()) || !looksLikeProse(altWords[i])) && !alts[i].children.empty())
         kept.push_back(std::move(alts[i]));
     if (kept.size() == 1) return std::move(kept[0]);
-    GrammarNode choice;
-    choice.type = Type::Choice;
-    choice.children = std::move(kept);
-    return choice;
+    return nodeOf(Type::Choice, std::move(kept));
   }
 
  private:
@@ -255,14 +233,9 @@ std::optional<std::string_view> formAfterObject(std::string_view line, const std
   if (line.starts_with("Usage:")) line = trimLeft(line.substr(6));
   if (!line.starts_with("fastlink ")) return std::nullopt;
   line.remove_prefix(9);
-  for (std::size_t pos = 0; pos < line.size();) {
-    while (pos < line.size() && std::isspace(static_cast<unsigned char>(line[pos]))) ++pos;
-    std::size_t end = pos;
-    while (end < line.size() && !std::isspace(static_cast<unsigned char>(line[end]))) ++end;
-    std::string_view word = line.substr(pos, end - pos);
-    if (std::find(objectWords.begin(), objectWords.end(), word) != objectWords.end()) return line.substr(end);
-    pos = end;
-  }
+  for (std::string_view word : splitWhitespace(line))
+    if (std::find(objectWords.begin(), objectWords.end(), word) != objectWords.end())
+      return line.substr(static_cast<std::size_t>(word.data() + word.size() - line.data()));
   return std::nullopt;
 }
 
@@ -309,12 +282,8 @@ UsageGrammar parseUsage(std::string_view usage, const std::vector<std::string>& 
       continue;
     }
     auto [it, inserted] = grammar.definitions.try_emplace(*e.definition, node);
-    if (!inserted) {  // two definitions of one name ("htb class OPTIONS", ...): either
-      GrammarNode choice;
-      choice.type = Type::Choice;
-      choice.children = {std::move(it->second), std::move(node)};
-      it->second = std::move(choice);
-    }
+    if (!inserted)  // two definitions of one name ("htb class OPTIONS", ...): either
+      it->second = nodeOf(Type::Choice, {std::move(it->second), std::move(node)});
   }
   return grammar;
 }

@@ -15,6 +15,7 @@
 #include "kit/failure.hpp"
 #include "kit/fields.hpp"
 #include "kit/output.hpp"
+#include "rtnl/ip_object.hpp"
 
 namespace fastlink::cli {
 namespace {
@@ -39,9 +40,6 @@ constexpr FlagWord kFlagWords[] = {{kMptcpSignal, "signal"},
                                    {kMptcpBackup, "backup"},
                                    {kMptcpFullmesh, "fullmesh"},
                                    {kMptcpImplicit, "implicit"}};
-
-/// iproute2's matches(): the word is a non-empty prefix of `name` (`ip mptcp e s`).
-bool matches(std::string_view word, std::string_view name) { return !word.empty() && name.starts_with(word); }
 
 /// One endpoint in ip's order and words, each text field followed by a space.
 void writeEndpoint(FieldOut& f, const MptcpEndpoint& e, DeviceNames& names) {
@@ -72,12 +70,18 @@ int sendReporting(Send&& send, std::string_view device = {}) {
 
 uint8_t parseId(Args& args) { return static_cast<uint8_t>(parseInteger(args.value("id"), "id", 0, 255)); }
 
-int showEndpoints(Context& ctx, Args& args) {
+/// `[ id ID ]`, the only words of `endpoint show` and `delete` (`refusal`: anything else).
+std::optional<uint8_t> onlyId(Args& args, std::string_view refusal) {
   std::optional<uint8_t> id;
   while (!args.done()) {
     if (args.accept("id")) id = parseId(args);
-    else args.unknown("mptcp endpoint show takes: id ID");
+    else args.unknown(refusal);
   }
+  return id;
+}
+
+int showEndpoints(Context& ctx, Args& args) {
+  std::optional<uint8_t> id = onlyId(args, "mptcp endpoint show takes: id ID");
   Netlink& nl = ctx.netlink();
   DeviceNames names([&nl](uint32_t index) { return nl.links().find(Ifref(index)); });
   std::vector<MptcpEndpoint> endpoints;
@@ -121,11 +125,7 @@ int addEndpoint(Context& ctx, Args& args) {
 }
 
 int deleteEndpoint(Context& ctx, Args& args) {
-  std::optional<uint8_t> id;
-  while (!args.done()) {
-    if (args.accept("id")) id = parseId(args);
-    else args.unknown("mptcp endpoint delete takes: id ID");
-  }
+  std::optional<uint8_t> id = onlyId(args, "mptcp endpoint delete takes: id ID");
   if (!id) throw UsageError("mptcp endpoint delete: \"id ID\" is required");
   return sendReporting([&] { ctx.netlink().mptcp().deleteEndpoint(*id); });
 }

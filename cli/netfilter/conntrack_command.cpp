@@ -125,7 +125,6 @@ struct Command {
   Verb verb = Verb::None;
   ConntrackFilter filter;  // the selectors
   ConntrackEntry entry;    // -I / -G / -U: the tuple and the values to set
-  std::optional<IpAddress> replySrc, replyDst;
   std::optional<uint16_t> replySport, replyDport;
   std::optional<uint32_t> newMark;
   bool extended = false;
@@ -234,9 +233,7 @@ void mergeLabels(std::vector<uint8_t>& into, const std::vector<uint8_t>& bits) {
 
 Command parse(Args& args) {
   Command c;
-  std::optional<IpAddress> src, dst;
-  std::optional<uint8_t> proto;
-  std::optional<uint16_t> sport, dport;
+  ConntrackFilter& f = c.filter;  // the selectors (-L, -D, -U, -E); -I and -G's tuple
   std::optional<uint32_t> mark, markMask;
   std::vector<std::pair<std::string, std::string>> labelWords;  // (option, LABEL[,LABEL]...)
   bool labelDelSeen = false;
@@ -256,13 +253,13 @@ Command parse(Args& args) {
     if (Verb v = verbOf(word); v != Verb::None) {
       if (c.verb != Verb::None) throw UsageError(fmt::format("{}: only one command at a time", word));
       c.verb = v;
-    } else if (word == "-s" || word == "--src" || word == "--orig-src") src = parseIp(value(), word);
-    else if (word == "-d" || word == "--dst" || word == "--orig-dst") dst = parseIp(value(), word);
-    else if (word == "-r" || word == "--reply-src") c.replySrc = parseIp(value(), word);
-    else if (word == "-q" || word == "--reply-dst") c.replyDst = parseIp(value(), word);
-    else if (word == "-p" || word == "--proto" || word == "--protonum") proto = parseProto(value());
-    else if (word == "--sport" || word == "--orig-port-src") sport = static_cast<uint16_t>(parseInteger(value(), word, 0, 65535));
-    else if (word == "--dport" || word == "--orig-port-dst") dport = static_cast<uint16_t>(parseInteger(value(), word, 0, 65535));
+    } else if (word == "-s" || word == "--src" || word == "--orig-src") f.src = parseIp(value(), word);
+    else if (word == "-d" || word == "--dst" || word == "--orig-dst") f.dst = parseIp(value(), word);
+    else if (word == "-r" || word == "--reply-src") f.replySrc = parseIp(value(), word);
+    else if (word == "-q" || word == "--reply-dst") f.replyDst = parseIp(value(), word);
+    else if (word == "-p" || word == "--proto" || word == "--protonum") f.protocol = parseProto(value());
+    else if (word == "--sport" || word == "--orig-port-src") f.srcPort = static_cast<uint16_t>(parseInteger(value(), word, 0, 65535));
+    else if (word == "--dport" || word == "--orig-port-dst") f.dstPort = static_cast<uint16_t>(parseInteger(value(), word, 0, 65535));
     else if (word == "--reply-port-src") c.replySport = static_cast<uint16_t>(parseInteger(value(), word, 0, 65535));
     else if (word == "--reply-port-dst") c.replyDport = static_cast<uint16_t>(parseInteger(value(), word, 0, 65535));
     else if (word == "--icmp-type") c.entry.orig.icmpType = static_cast<uint8_t>(parseInteger(value(), word, 0, 255));
@@ -306,9 +303,9 @@ Command parse(Args& args) {
         } else throw UsageError(fmt::format("{}: \"{}\" is not supported (extended, id, timestamp, ktimestamp, labels, userspace)", word, opt));
       });
     } else if (word == "-n" || word == "--src-nat" || word == "-g" || word == "--dst-nat") {
-      bool src = word == "-n" || word == "--src-nat";
-      (src ? c.srcNatSelector : c.dstNatSelector) = true;
-      if (std::optional<std::string> v = optionalValue()) (src ? c.srcNat : c.dstNat) = parseNat(*v, word);
+      bool srcNat = word == "-n" || word == "--src-nat";
+      (srcNat ? c.srcNatSelector : c.dstNatSelector) = true;
+      if (std::optional<std::string> v = optionalValue()) (srcNat ? c.srcNat : c.dstNat) = parseNat(*v, word);
     } else if (word == "-j" || word == "--any-nat") {
       c.filter.anyNat = true;
     } else if (word == "-b" || word == "--buffer-size") {
@@ -344,21 +341,13 @@ Command parse(Args& args) {
     // conntrack-tools says so and prints no labels (perror of nfct_labelmap_new).
     if (!c.labelMap->load(kConnlabelFile)) std::fprintf(stderr, "fastlink conntrack: cannot read %s: %s\n", kConnlabelFile, std::strerror(errno));
   }
-  if ((sport || dport) && !proto) throw UsageError("--sport and --dport need a protocol (-p)");
-  if (src && dst && src->family() != dst->family()) throw UsageError("-s and -d must be of one family");
+  if ((f.srcPort || f.dstPort) && !f.protocol) throw UsageError("--sport and --dport need a protocol (-p)");
+  if (f.src && f.dst && f.src->family() != f.dst->family()) throw UsageError("-s and -d must be of one family");
   auto family = c.filter.family;
-  for (const auto* a : {&src, &dst, &c.replySrc, &c.replyDst})
+  for (const auto* a : {&f.src, &f.dst, &f.replySrc, &f.replyDst})
     if (*a && family && (*a)->family() != *family) throw UsageError("an address does not match -f");
 
-  // The selectors (-L, -D, -U, -E).
-  c.filter.src = src;
-  c.filter.dst = dst;
-  c.filter.replySrc = c.replySrc;
-  c.filter.replyDst = c.replyDst;
-  c.filter.protocol = proto;
-  c.filter.srcPort = sport;
-  c.filter.dstPort = dport;
-  c.filter.zone = c.entry.zone;
+  f.zone = c.entry.zone;
   if (c.verb != Verb::Create) {
     // A selector compares the address only (conntrack 1.4.7 ignores a port there too).
     if (c.srcNatSelector) c.filter.srcNat = c.srcNat ? std::optional(c.srcNat->address) : std::nullopt;
@@ -377,26 +366,26 @@ Command parse(Args& args) {
   }
   // The tuple (-I, -G).
   if (c.verb == Verb::Create || c.verb == Verb::Get) {
-    if (!src || !dst || !proto) throw UsageError("-I and -G need -s, -d and -p");
-    c.entry.family = src->family();
-    c.entry.orig.src = *src;
-    c.entry.orig.dst = *dst;
-    c.entry.orig.protocol = *proto;
-    c.entry.orig.srcPort = sport;
-    c.entry.orig.dstPort = dport;
-    bool icmp = *proto == IPPROTO_ICMP || *proto == IPPROTO_ICMPV6;
-    if (!icmp && (*proto == IPPROTO_TCP || *proto == IPPROTO_UDP || *proto == IPPROTO_SCTP) && (!sport || !dport))
+    if (!f.src || !f.dst || !f.protocol) throw UsageError("-I and -G need -s, -d and -p");
+    c.entry.family = f.src->family();
+    c.entry.orig.src = *f.src;
+    c.entry.orig.dst = *f.dst;
+    c.entry.orig.protocol = *f.protocol;
+    c.entry.orig.srcPort = f.srcPort;
+    c.entry.orig.dstPort = f.dstPort;
+    bool icmp = *f.protocol == IPPROTO_ICMP || *f.protocol == IPPROTO_ICMPV6;
+    if (!icmp && (*f.protocol == IPPROTO_TCP || *f.protocol == IPPROTO_UDP || *f.protocol == IPPROTO_SCTP) && (!f.srcPort || !f.dstPort))
       throw UsageError("-I and -G need --sport and --dport for this protocol");
     if (c.verb == Verb::Create) {
       for (const auto* nat : {&c.srcNat, &c.dstNat})
-        if (*nat && (*nat)->address.family() != src->family()) throw UsageError("-I: the NAT address must be of the entry's family");
+        if (*nat && (*nat)->address.family() != f.src->family()) throw UsageError("-I: the NAT address must be of the entry's family");
       if (!c.entry.timeout) throw UsageError("-I needs a timeout (-t)");
-      if (*proto == IPPROTO_TCP && !c.entry.tcpState) throw UsageError("-I -p tcp needs --state");
+      if (*f.protocol == IPPROTO_TCP && !c.entry.tcpState) throw UsageError("-I -p tcp needs --state");
       c.entry.mark = c.newMark;
       if (!c.labelAdd.empty()) c.entry.labels = c.labelAdd;
       ConntrackTuple reply = c.entry.orig.inverted();
-      if (c.replySrc) reply.src = *c.replySrc;
-      if (c.replyDst) reply.dst = *c.replyDst;
+      if (f.replySrc) reply.src = *f.replySrc;
+      if (f.replyDst) reply.dst = *f.replyDst;
       if (c.replySport) reply.srcPort = c.replySport;
       if (c.replyDport) reply.dstPort = c.replyDport;
       c.entry.reply = reply;
@@ -647,18 +636,13 @@ int runConntrackCommand(Context& ctx, Args& args) {
   ConntrackApi& ct = ctx.netlink().conntrack();
   try {
     switch (c.verb) {
-      case Verb::List: {
-        Printer p(ctx, c);
-        ct.forEach(c.filter, [&](const ConntrackEntry& e) { p.print(e); }, [&] { p.restart(); });
-        p.finish();
-        summary(fmt::format("{} flow entries have been shown.", p.count()));
-        return kExitOk;
-      }
+      case Verb::List:
       case Verb::Get: {
         Printer p(ctx, c);
-        p.print(ct.get(c.entry));
+        if (c.verb == Verb::Get) p.print(ct.get(c.entry));
+        else ct.forEach(c.filter, [&](const ConntrackEntry& e) { p.print(e); }, [&] { p.restart(); });
         p.finish();
-        summary("1 flow entries have been shown.");
+        summary(fmt::format("{} flow entries have been shown.", p.count()));
         return kExitOk;
       }
       case Verb::Delete: {

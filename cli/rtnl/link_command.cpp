@@ -28,14 +28,17 @@ constexpr const char* kUsageHead = R"(Usage: fastlink link add [link DEV] [name]
        fastlink link set { [dev] NAME | group GROUP } [OPTIONS] [type KIND [KIND OPTIONS]]
        fastlink link set [dev] NAME { xdp | xdpgeneric | xdpdrv | xdpoffload } { obj FILE [sec NAME] [program NAME] | off }
        fastlink link del { [dev] NAME | group GROUP }
-       fastlink link [show] [[dev] NAME] [type KIND] [master DEV | nomaster] [group GROUP] [up]
+       fastlink link [show] [[dev] NAME] [type KIND] [master DEV | vrf NAME | nomaster] [group GROUP] [up]
+                     [to PREFIX] [scope SCOPE] [label PATTERN] [ADDR_FLAG] (ip address's filters: see docs/CLI.md)
 
 OPTIONS := mtu MTU | address LLADDR | broadcast LLADDR | group GROUP | master DEV | vrf NAME | nomaster |
            up | down | txqlen N | qlen N | alias TEXT | numtxqueues N | numrxqueues N | link DEV |
            netns NETNSNAME | name NEWNAME (set: rename) | gso_max_size BYTES | gso_max_segs N |
            gro_max_size BYTES | addrgenmode { eui64 | none | stable_secret | random } |
            arp { on | off } | multicast { on | off } | allmulticast { on | off } |
-           promisc { on | off } | dynamic { on | off } | trailers { on | off } | carrier { on | off })";
+           promisc { on | off } | dynamic { on | off } | trailers { on | off } | carrier { on | off }
+ADDR_FLAG := secondary | temporary | nodad | optimistic | dadfailed | home | deprecated | tentative |
+             permanent | mngtmpaddr | noprefixroute | autojoin | stable-privacy | dynamic | primary)";
 
 std::string knownKindsText();
 

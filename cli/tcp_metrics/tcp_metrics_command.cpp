@@ -20,6 +20,7 @@
 #include "kit/ip_compat.hpp"
 #include "kit/json_float.hpp"
 #include "kit/output.hpp"
+#include "rtnl/ip_object.hpp"
 
 namespace fastlink::cli {
 namespace {
@@ -31,9 +32,6 @@ SELECTOR := [ [ address ] PREFIX ] [ source ADDRESS ]
        (-4/-6: one family; -j prints JSON; -s/-s -s: flush rounds and entries; see docs/cli/tcp_metrics.md))";
 
 enum class Verb { Show, Delete, Flush };
-
-/// iproute2's matches(): the word is a non-empty prefix of `name`.
-bool matches(std::string_view word, std::string_view name) { return !word.empty() && name.starts_with(word); }
 
 /// What the command selects: a prefix (or exact address) of the destination, an exact source.
 struct Selector {
@@ -140,19 +138,13 @@ int run(Context& ctx, Args& args, Verb verb) {
       metrics.flushAll();  // ip: one DEL without an address, the kernel empties the cache
       return kExitOk;
     }
+    if (verb == Verb::Show && exact) {
+      // ip answers a get outside its JSON writer: text, also with -j.
+      printTextLine(metrics.get(*exact, sel.source), false);
+      return kExitOk;
+    }
   } catch (const Error& e) {
     return reportFailure(e);
-  }
-  if (verb == Verb::Show && exact) {
-    TcpMetricsEntry entry;
-    try {
-      entry = metrics.get(*exact, sel.source);
-    } catch (const Error& e) {
-      return reportFailure(e);
-    }
-    // ip answers a get outside its JSON writer: text, also with -j.
-    printTextLine(entry, false);
-    return kExitOk;
   }
   // The entries the selectors keep; false when the dump failed (reported).
   std::vector<TcpMetricsEntry> entries;
@@ -198,14 +190,12 @@ int run(Context& ctx, Args& args, Verb verb) {
 }
 
 int runTcpMetrics(Context& ctx, Args& args) {
-  if (args.done()) return run(ctx, args, Verb::Show);
-  std::string verb = args.next();
-  // ip's table order decides an abbreviation: list, lst, show, delete, remove, flush; then help.
-  if (matches(verb, "list") || matches(verb, "lst") || matches(verb, "show")) return run(ctx, args, Verb::Show);
-  if (matches(verb, "delete") || matches(verb, "remove")) return run(ctx, args, Verb::Delete);
-  if (matches(verb, "flush")) return run(ctx, args, Verb::Flush);
-  if (matches(verb, "help")) throw UsageError(kUsage);  // ip prints its usage and exits 255
-  throw UsageError(fmt::format("tcp_metrics verbs: show, delete, flush, help (not \"{}\")", verb));
+  // ip's table order decides an abbreviation: list, lst, show, delete, remove, flush; then help
+  // (ip prints its usage and exits 255).
+  return runIpVerbs(ctx, args, kUsage, "tcp_metrics verbs: show, delete, flush, help",
+                    {{{"list", "lst", "show"}, [](Context& c, Args& a) { return run(c, a, Verb::Show); }},
+                     {{"delete", "remove"}, [](Context& c, Args& a) { return run(c, a, Verb::Delete); }},
+                     {{"flush"}, [](Context& c, Args& a) { return run(c, a, Verb::Flush); }}});
 }
 
 const Registrar kTcpMetrics{ObjectCommand{

@@ -204,11 +204,7 @@ int conf(Context& ctx, Args& args, std::string_view verb) {
   });
   std::fill(text.begin(), text.end(), '\0');
   if (verb == "setconf") {
-    // setconf states the whole configuration: what the file leaves out is reset, like wg does.
     change.replacePeers = true;
-    if (!change.privateKey) change.privateKey = WgKey();
-    if (!change.listenPort) change.listenPort = 0;
-    if (!change.fwmark) change.fwmark = 0;
   } else if (verb == "syncconf") {
     // Like setconf, but peers that stay keep their sessions: remove only the peers the file
     // no longer lists instead of replacing them all.
@@ -217,6 +213,10 @@ int conf(Context& ctx, Args& args, std::string_view verb) {
       bool kept = std::any_of(change.peers.begin(), change.peers.end(), [&](const WgPeer& c) { return c.publicKey == p.publicKey; });
       if (!kept) change.peers.push_back(WgPeer(p.publicKey).setRemove());
     }
+  }
+  if (verb != "addconf") {
+    // setconf and syncconf state the whole configuration: what the file leaves out is reset,
+    // like wg does.
     if (!change.privateKey) change.privateKey = WgKey();
     if (!change.listenPort) change.listenPort = 0;
     if (!change.fwmark) change.fwmark = 0;

@@ -66,6 +66,10 @@ OutBuffer& putEndpoint(OutBuffer& out, const WgEndpoint& e) {
   return out.put(':').putUint(e.port);
 }
 
+OutBuffer& putEndpointOrNone(OutBuffer& out, const std::optional<WgEndpoint>& e) {
+  return e ? putEndpoint(out, *e) : out.put("(none)");
+}
+
 /// Always with the length, also /32 and /128 (unlike iproute2's putPrefix).
 OutBuffer& putAllowedIps(OutBuffer& out, const WgPeer& p, std::string_view separator) {
   if (p.allowedIps.empty()) return out.put("(none)");
@@ -142,9 +146,8 @@ void putPrettyPeer(OutBuffer& out, const WgPeer& p) {
 void putDumpPeer(OutBuffer& out, const WgPeer& p) {
   putKey(out, p.publicKey).put('\t');
   putKeyOrNone(out, p.presharedKey).put('\t');
-  if (p.endpoint) putEndpoint(out, *p.endpoint);
-  else out.put("(none)");
-  putAllowedIps(out.put('\t'), p, ",").put('\t');
+  putEndpointOrNone(out, p.endpoint).put('\t');
+  putAllowedIps(out, p, ",").put('\t');
   out.putUint(handshakeSeconds(p)).put('\t');
   out.putUint(p.rxBytes.value_or(0)).put('\t').putUint(p.txBytes.value_or(0)).put('\t');
   putKeepalive(out, p).put('\n');
@@ -160,10 +163,7 @@ void putPeerValue(OutBuffer& out, const WgPeer& p, WgField field) {
   out.put('\t');
   switch (field) {
     case WgField::PresharedKeys: putKeyOrNone(out, p.presharedKey); break;
-    case WgField::Endpoints:
-      if (p.endpoint) putEndpoint(out, *p.endpoint);
-      else out.put("(none)");
-      break;
+    case WgField::Endpoints: putEndpointOrNone(out, p.endpoint); break;
     case WgField::AllowedIps: putAllowedIps(out, p, " "); break;
     case WgField::LatestHandshakes: out.putUint(handshakeSeconds(p)); break;
     case WgField::Transfer: out.putUint(p.rxBytes.value_or(0)).put('\t').putUint(p.txBytes.value_or(0)); break;
@@ -211,21 +211,17 @@ void printWgField(OutBuffer& out, const WgDevice& d, WgField field, bool withNam
         out.endRecord();
       }
       break;
-    case WgField::Endpoints:
-      // wg 1.0.20210914 names the device once, before the first peer, for this field alone
+    default: {
+      // wg 1.0.20210914 names the device once, before the first peer, for `endpoints` alone
       // (the other lines of `show all endpoints` start with a key; with no peer the name and
       // tab end without a newline). Kept byte for byte: scripts parse what wg prints.
-      if (withName) out.put(d.name).put('\t');
+      const bool once = field == WgField::Endpoints;
+      if (once && withName) out.put(d.name).put('\t');
       for (const WgPeer& p : d.peers) {
-        putPeerValue(out, p, field);
+        putPeerValue(once ? out : prefix(), p, field);
         out.endRecord();
       }
-      break;
-    default:
-      for (const WgPeer& p : d.peers) {
-        putPeerValue(prefix(), p, field);
-        out.endRecord();
-      }
+    }
   }
   out.endRecord();
 }

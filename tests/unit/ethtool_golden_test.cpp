@@ -7,7 +7,10 @@
 //   header nest: DEV_INDEX 1, DEV_NAME 2, FLAGS 3; flags COMPACT 1, OMIT_REPLY 2
 //   bitset: NOMASK 1, SIZE 2, BITS 3 (BIT 1: INDEX 1, NAME 2, VALUE 3), VALUE 4, MASK 5
 #include <gtest/gtest.h>
+#include <fmt/format.h>
 #include <linux/netlink.h>
+
+#include <tuple>
 
 #include "fastlink/error.hpp"
 #include "fastlink/ethtool.hpp"
@@ -503,6 +506,45 @@ TEST(EthtoolLinkText, UnknownValuesStateAndSecureOn) {
             "        SecureOn password: 0a:0b:0c:0d:0e:0f\n"
             "\tLink detected: no (Autoneg, No partner detected)\n"
             "\tSQI: 3\n");
+}
+
+// Every extended link state by ethtool 6.1's name, a substate of each state that has them, and
+// the numbers of what it has no name for.
+TEST(EthtoolLinkText, ExtendedStatesAndSubstatesByEthtoolsNames) {
+  const std::pair<uint8_t, const char*> states[] = {
+      {ETHTOOL_LINK_EXT_STATE_AUTONEG, "Autoneg"},
+      {ETHTOOL_LINK_EXT_STATE_LINK_TRAINING_FAILURE, "Link training failure"},
+      {ETHTOOL_LINK_EXT_STATE_LINK_LOGICAL_MISMATCH, "Logical mismatch"},
+      {ETHTOOL_LINK_EXT_STATE_BAD_SIGNAL_INTEGRITY, "Bad signal integrity"},
+      {ETHTOOL_LINK_EXT_STATE_NO_CABLE, "No cable"},
+      {ETHTOOL_LINK_EXT_STATE_CABLE_ISSUE, "Cable issue"},
+      {ETHTOOL_LINK_EXT_STATE_EEPROM_ISSUE, "EEPROM issue"},
+      {ETHTOOL_LINK_EXT_STATE_CALIBRATION_FAILURE, "Calibration failure"},
+      {ETHTOOL_LINK_EXT_STATE_POWER_BUDGET_EXCEEDED, "Power budget exceeded"},
+      {ETHTOOL_LINK_EXT_STATE_OVERHEAT, "Overheat"},
+      {ETHTOOL_LINK_EXT_STATE_MODULE, "Module"},
+      {99, "99"}};
+  auto line = [](std::optional<uint8_t> state, std::optional<uint8_t> sub) {
+    LinkSettings s;
+    s.state = LinkStateInfo{false, std::nullopt, std::nullopt, state, sub};
+    return cli::linkSettingsText("p1", s).out;
+  };
+  for (const auto& [state, name] : states)
+    EXPECT_EQ(line(state, std::nullopt), fmt::format("Settings for p1:\n\tLink detected: no ({})\n", name)) << name;
+  const std::tuple<uint8_t, uint8_t, const char*> subs[] = {
+      {ETHTOOL_LINK_EXT_STATE_AUTONEG, ETHTOOL_LINK_EXT_SUBSTATE_AN_NO_HCD, "Autoneg, No HCD"},
+      {ETHTOOL_LINK_EXT_STATE_LINK_TRAINING_FAILURE, ETHTOOL_LINK_EXT_SUBSTATE_LT_REMOTE_FAULT,
+       "Link training failure, Remote side is not ready yet"},
+      {ETHTOOL_LINK_EXT_STATE_LINK_LOGICAL_MISMATCH, ETHTOOL_LINK_EXT_SUBSTATE_LLM_RS_FEC_IS_NOT_LOCKED,
+       "Logical mismatch, RS FEC is not locked"},
+      {ETHTOOL_LINK_EXT_STATE_BAD_SIGNAL_INTEGRITY, ETHTOOL_LINK_EXT_SUBSTATE_BSI_SERDES_ALOS, "Bad signal integrity, Serdes ALOS"},
+      {ETHTOOL_LINK_EXT_STATE_CABLE_ISSUE, ETHTOOL_LINK_EXT_SUBSTATE_CI_CABLE_TEST_FAILURE, "Cable issue, Cable test failure"},
+      {ETHTOOL_LINK_EXT_STATE_MODULE, ETHTOOL_LINK_EXT_SUBSTATE_MODULE_CMIS_NOT_READY,
+       "Module, CMIS module is not in ModuleReady state"},
+      {ETHTOOL_LINK_EXT_STATE_AUTONEG, 77, "Autoneg, 77"},
+      {ETHTOOL_LINK_EXT_STATE_NO_CABLE, 1, "No cable, 1"}};
+  for (const auto& [state, sub, text] : subs)
+    EXPECT_EQ(line(state, sub), fmt::format("Settings for p1:\n\tLink detected: no ({})\n", text)) << text;
 }
 
 TEST(EthtoolLinkText, PauseTimeStampingDriverAndPermanentAddress) {
