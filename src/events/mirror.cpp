@@ -135,8 +135,11 @@ struct StateMirror::State {
   void report(const EventHandler& onChange, EventAction action, ObjectKind kind, const Entry& entry,
               std::size_t& reported) {
     ++reported;
+    // No Event is made without a handler: a start reports every stored object (1M routes), and
+    // making and destroying an Event each cost the start 1.22x -> 1.49x the floor.
+    if (!onChange) return;
     Event e;  // the stored form's header is normalised: no flags, an RTM_NEW* type
-    if (!onChange || !decodeEvent(Notification{bytesOf(entry), std::nullopt}, e)) return;
+    if (!decodeEvent(Notification{bytesOf(entry), std::nullopt}, e)) return;
     e.action = action;
     e.kind = kind;
     onChange(e);
