@@ -22,11 +22,8 @@ namespace {
 
 using nlohmann::json;
 
-/// The source tree (the catalogue's path is the one the build gives the tests).
-std::string sourceDir() {
-  std::string tsv = FASTLINK_BAD_INPUT_TSV;
-  return tsv.substr(0, tsv.rfind("/tests/cli/"));
-}
+/// The source tree (the build gives it to the tests).
+std::string sourceDir() { return build::sourceDir(); }
 
 std::string exampleFile(const std::string& name) { return sourceDir() + "/examples/state/" + name; }
 

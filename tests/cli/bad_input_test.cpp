@@ -80,7 +80,7 @@ std::string escape(const std::string& s) {
 
 std::vector<Case> loadCases() {
   std::vector<Case> cases;
-  std::ifstream in(FASTLINK_BAD_INPUT_TSV);
+  std::ifstream in(std::string(build::sourceDir()) + "/tests/cli/bad_input_cases.tsv");
   std::string line;
   while (std::getline(in, line)) {
     if (line.empty() || line[0] == '#') continue;
@@ -116,7 +116,7 @@ struct Outcome {
 /// joined as fastlink's "unknown object" message lists them: the catalogue writes that list as
 /// {objects}, so adding an object changes no row, and the message and the docs must agree.
 std::string documentedObjects() {
-  std::ifstream doc(FASTLINK_CLI_DOC);
+  std::ifstream doc(std::string(build::sourceDir()) + "/docs/CLI.md");
   std::vector<std::string> objects;
   bool inList = false;
   for (std::string line; std::getline(doc, line);) {

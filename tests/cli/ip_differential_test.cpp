@@ -77,8 +77,9 @@ std::string asPinLines(const std::string& tool, int status, const std::string& o
 /// `ip-out:`, `fastlink-out:`, `ip-err:`, `fastlink-err:` (the last four repeatable, one per line
 /// of output; a bare `fastlink-out:` is an empty line); `#` starts a comment line.
 std::vector<DiffCase> loadCases() {
-  std::ifstream in(FASTLINK_DIFFERENTIAL_CASES);
-  if (!in) throw std::runtime_error("cannot read " FASTLINK_DIFFERENTIAL_CASES);
+  auto path = std::string(build::sourceDir()) + "/tests/cli/differential/commands.txt";
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot read " + path);
   std::vector<DiffCase> cases;
   DiffCase current;
   bool open = false;
@@ -311,8 +312,9 @@ TEST(IpDifferentialSuite, KnownCasesAreTheDocumentedOnes) {
   std::map<std::string, std::string> cases, documented;
   for (const auto& c : allCases())
     if (!c.known.empty()) cases[c.name] = c.known;
-  std::ifstream doc(FASTLINK_CLI_DOC);
-  ASSERT_TRUE(doc) << "cannot read " FASTLINK_CLI_DOC;
+  auto docPath = std::string(build::sourceDir()) + "/docs/CLI.md";
+  std::ifstream doc(docPath);
+  ASSERT_TRUE(doc) << "cannot read " << docPath;
   bool inTable = false, tableSeen = false;
   static const std::regex row("\\| `([^`]+)` \\| (.*) \\|");
   for (std::string line; std::getline(doc, line);) {

@@ -46,7 +46,7 @@ std::string headerValue(const std::string& text, const std::string& key) {
 
 std::vector<Script> loadScripts() {
   std::vector<Script> scripts;
-  for (const auto& entry : std::filesystem::directory_iterator(FASTLINK_REAL_SCRIPTS_DIR)) {
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(build::sourceDir()) + "/tests/cli/scripts")) {
     if (entry.path().extension() != ".sh") continue;
     Script s;
     s.name = entry.path().stem().string();

@@ -14,6 +14,8 @@ const char* wirePreloadPath() { return FASTLINK_WIRE_PRELOAD_PATH; }
 
 const char* bpfDir() { return FASTLINK_BPF_DIR; }
 
+const char* sourceDir() { return FASTLINK_SOURCE_DIR; }
+
 bool sanitizerBuild() {
 #ifdef FASTLINK_SANITIZER_BUILD
   return true;

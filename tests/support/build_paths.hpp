@@ -13,6 +13,10 @@ const char* cliPath();
 const char* wirePreloadPath();
 /// The directory of the BPF test programs (tests/bpf): xdp_count.o, xdp_drop.o, cls_mark.o.
 const char* bpfDir();
+/// The source tree (the project's root), for the test data the CLI suite reads: kept here and
+/// not in a define of every CLI test source, so those compile to the same command in every
+/// checkout and ccache (base_dir) shares their objects between worktrees.
+const char* sourceDir();
 /// True in the ASan+UBSan build (FASTLINK_SANITIZE): the test sources are compiled without
 /// instrumentation, so they cannot test __SANITIZE_ADDRESS__ themselves.
 bool sanitizerBuild();
