@@ -281,20 +281,21 @@ class Sender {
   /// A line handed to the pipeline, with its text and device copied (the spool's views end with
   /// the next record).
   struct InFlight {
-    InFlight(std::size_t line, std::string_view text, std::string_view device) : line(line) {
-      owned = std::make_unique_for_overwrite<char[]>(text.size() + device.size());  // a unique_ptr: the views survive moves
-      // An empty view may have no data at all (memcpy from null is undefined even for 0 bytes).
-      if (!text.empty()) std::memcpy(owned.get(), text.data(), text.size());
-      if (!device.empty()) std::memcpy(owned.get() + text.size(), device.data(), device.size());
-      this->text = {owned.get(), text.size()};
-      this->device = {owned.get() + text.size(), device.size()};
-    }
     std::size_t line = 0;
-    std::string_view text;
-    std::string_view device;  ///< "" when none
-    std::unique_ptr<char[]> owned;
+    std::string words;  ///< the text, then the device ("" when none)
+    std::size_t textSize = 0;
     std::vector<uint8_t> bytes;  ///< kept for the undo (undoable requests in undo mode only)
+    std::string_view text() const { return std::string_view(words).substr(0, textSize); }
+    std::string_view device() const { return std::string_view(words).substr(textSize); }
   };
+  /// Copies into the room of a line answered earlier (spare_): no allocation a line.
+  void track(std::size_t line, std::string_view text, std::string_view device) {
+    InFlight& f = inFlight_.emplace_back();
+    if (!spare_.empty()) f.words = std::move(spare_.back()), spare_.pop_back();
+    f.line = line;
+    f.words.assign(text).append(device);
+    f.textSize = text.size();
+  }
 
   /// The pipeline's RequestSource. Never does netlink I/O itself (the pipeline owns the socket
   /// while it runs): a line that must wait for the answers before it ends the run.
@@ -319,12 +320,12 @@ class Sender {
     if (runSent_ == 0) runUndoable_ = r.kind == Record::Kind::Encoded && r.undoable;
     std::optional<Request> request;
     if (r.kind == Record::Kind::Encoded) {
-      inFlight_.emplace_back(r.line, r.text, r.device);
+      track(r.line, r.text, r.device);
       if (undoMode_ && runUndoable_) inFlight_.back().bytes.assign(r.bytes.begin(), r.bytes.end());
       request.emplace(std::vector<uint8_t>(r.bytes.begin(), r.bytes.end()), std::string());
     } else {
       const std::optional<std::string>& device = carryPrepared_->device;
-      inFlight_.emplace_back(r.line, r.text, device ? std::string_view(*device) : std::string_view());
+      track(r.line, r.text, device ? std::string_view(*device) : std::string_view());
       request = std::move(carryRequest_);
     }
     carry_.reset();
@@ -352,7 +353,7 @@ class Sender {
     } catch (const UsageError& e) {
       error = Error(std::make_error_code(std::errc::invalid_argument), std::string(r.text), e.what());
     }
-    inFlight_.emplace_back(r.line, r.text, p.device ? std::string_view(*p.device) : std::string_view());
+    track(r.line, r.text, p.device ? std::string_view(*p.device) : std::string_view());
     carry_.reset();
     onResult(RequestResult{RequestStatus::Failed, std::move(error)});
   }
@@ -373,7 +374,7 @@ class Sender {
       status = kExitFailed;
     }
     std::fflush(stdout);
-    inFlight_.emplace_back(r.line, r.text, p.device ? std::string_view(*p.device) : std::string_view());
+    track(r.line, r.text, p.device ? std::string_view(*p.device) : std::string_view());
     carry_.reset();
     if (status == kExitOk) return onResult(RequestResult{RequestStatus::Applied, std::nullopt});
     onResult(RequestResult{RequestStatus::Failed,
@@ -398,6 +399,10 @@ class Sender {
   void onResult(const RequestResult& r) {
     InFlight done = std::move(inFlight_.front());
     inFlight_.pop_front();
+    report(done, r);
+    spare_.push_back(std::move(done.words));
+  }
+  void report(InFlight& done, const RequestResult& r) {
     if (firstFailure_ && !ctx_.options().force && undoMode_) {
       // Sent with the failed line (pipelined) and after it: must not stay applied.
       if (r.status == RequestStatus::Applied) undo_.push_back(std::move(done));
@@ -412,9 +417,9 @@ class Sender {
       case RequestStatus::Failed: {
         ++failed_;
         PreparedRequest about;
-        if (!done.device.empty()) about.device = std::string(done.device);
+        if (!done.device().empty()) about.device = std::string(done.device());
         printError(fmt::format("{} (line {}: {})", r.error ? failureReason(*r.error, &about) : "failed", done.line,
-                               done.text));
+                               done.text()));
         if (!firstFailure_) firstFailure_ = done.line;
         if (!ctx_.options().force) stopped_ = true;
         break;
@@ -446,7 +451,7 @@ class Sender {
             return;
           }
           ++applied_;  // it stays applied: say so
-          printError(fmt::format("could not undo line {} ({}), it stays applied: {}", tail[i].line, tail[i].text,
+          printError(fmt::format("could not undo line {} ({}), it stays applied: {}", tail[i].line, tail[i].text(),
                                  r.error ? failureReason(*r.error, nullptr) : "not sent"));
           undoFailed_ = true;
         });
@@ -494,6 +499,7 @@ class Sender {
   std::optional<PreparedRequest> carryPrepared_;
   Request carryRequest_;
   std::deque<InFlight> inFlight_;
+  std::vector<std::string> spare_;
   std::vector<InFlight> undo_;
   bool runUndoable_ = false;
   std::size_t runSent_ = 0;

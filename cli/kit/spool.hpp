@@ -47,10 +47,9 @@ struct Record {
 /// their requests. Whole, 100,000 u32 filter lines were ~27 MiB of records, past the memory
 /// bound into the file, and under qemu TCG each page faulted in (5,800 against the raw floor's
 /// 200) and each byte written to the file and read back is paid in system time. As differences
-/// the same lines are ~14 bytes each, 1.4 MiB in memory. A record: its length, then the line
-/// number's step, the kind, the text and the request as (bytes kept from the previous one's
-/// start, bytes kept from its end, the new middle), and the device when it changed; numbers as
-/// LEB128 varints.
+/// they are ~10 bytes each, ~1 MiB. A record: the line number's step, the kind, the text and the
+/// request each as (bytes kept from the start of the previous one's, bytes kept from its end,
+/// the new middle), and the device when it changed; numbers as LEB128 varints.
 class Spool {
  public:
   /// `memory`: the bytes of records held in memory before they go to the file (tests spill
