@@ -1,7 +1,7 @@
 #!/bin/bash
 # 100,000 u32 filters (issue 33): `fastlink -force -batch` against `tc -force -batch`, the same filters, each
 # round from a fresh clsact qdisc, in a network namespace of its own (run as root):
-#   ninja -C build fastlink_cli && sudo bench/tc_filter_bench.sh build/cli/fastlink [N] [REPS]
+#   ninja -C build fastlink_cli && sudo bench/tc_filter_bench.sh build/cli/fastlink [N] [REPS] [--counts]
 # Every filter is `ingress protocol ip pref P u32 match ip dst A/32 action mirred
 # egress redirect dev v1` (a distinct address each). After each round `tc -j filter show`
 # is counted (N rules + 2 table lines), so a round that added less does not count. Rounds
@@ -9,11 +9,15 @@
 # floor (bench/raw_floor u32-mirred, next to the CLI's build: build/bench/raw_floor) sends the same
 # requests from hand-written libmnl, pipelined: what is left is the kernel's own work, which bounds
 # the ratio any tool can reach against tc.
+# --counts: each round also prints what its sender cost the kernel beyond the filters (perf stat:
+# page faults, mmap/munmap/brk, read/write, sendto/recvmsg) and its peak RSS: under qemu TCG each
+# fault and system call costs tens of microseconds (issue 33: fastlink against the raw floor).
 set -euo pipefail
 if [ "${IN_NETNS:-}" != 1 ]; then exec unshare -n env IN_NETNS=1 "$0" "$@"; fi
-fastlink=$(realpath "${1:?usage: $0 FASTLINK [N] [REPS]}")
+fastlink=$(realpath "${1:?usage: $0 FASTLINK [N] [REPS] [--counts]}")
 n=${2:-100000}
 reps=${3:-3}
+counts=${4:-}
 raw=$(realpath "$(dirname "$fastlink")/../bench/raw_floor")
 [ -x "$raw" ] || { echo "no raw floor at $raw: ninja -C build raw_floor" >&2; exit 1; }
 dir=$(mktemp -d /tmp/tc_filter_bench.XXXXXX)
@@ -37,12 +41,24 @@ now() { date +%s.%N; }
 # CPU seconds (user + system, the kernel's work in the sender's context included) beside the wall
 # time: on these shared 2-core machines the wall time swings with the other jobs' load.
 # The user seconds alone are the sender's own work (parse, encode, batch): the raw floor's are ~0.
-cpu() { /usr/bin/time -f '%U %S' -o "$dir/cpu" "$@" >/dev/null; awk '{print $1 + $2, $1}' "$dir/cpu"; }
+cpu() {
+  if [ "$counts" = --counts ]; then
+    local e=page-faults
+    for c in mmap munmap brk read write sendto recvmsg; do e+=,syscalls:sys_enter_$c; done
+    perf stat -x, -e "$e" -o "$dir/counts" -- /usr/bin/time -f '%U %S %M' -o "$dir/cpu" "$@" >/dev/null
+    awk -F, '/^[0-9]/ {sub("syscalls:sys_enter_", "", $3); s = s " " $3 "=" $1} END {print "  " s}' "$dir/counts" >&2
+    awk '{print "  max RSS " $3 " KiB, system " $2 " s"}' "$dir/cpu" >&2
+  else
+    /usr/bin/time -f '%U %S' -o "$dir/cpu" "$@" >/dev/null
+  fi
+  awk '{print $1 + $2, $1}' "$dir/cpu"
+}
 round() {  # round fastlink|tc|raw -> "wall-seconds cpu-seconds user-seconds"
   tc qdisc del dev v0 clsact 2>/dev/null || true
   tc qdisc add dev v0 clsact
   local t0 t1 c
   t0=$(now)
+  [ "$counts" = --counts ] && echo "$1:" >&2
   case $1 in
     fastlink) c=$(cpu "$fastlink" -force -batch "$dir/fl") ;;
     tc) c=$(cpu tc -force -batch "$dir/tc") ;;

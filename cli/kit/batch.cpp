@@ -21,7 +21,6 @@
 // - -force: everything pipelined, every failure reported, the rest applied.
 // - -window N: N in flight, stop at a failure; lines in flight with it are reported as applied.
 #include <fmt/format.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -38,16 +37,10 @@
 #include "kit/command.hpp"
 #include "kit/ip_compat.hpp"
 #include "kit/name_table.hpp"
+#include "kit/spool.hpp"
 
 namespace fastlink::cli {
 namespace {
-
-/// Encoded requests held in memory up to this size, the rest in a temporary file (a
-/// 1,000,000-line batch stays under 32 MiB of RSS: BatchMillionLineValidationUsesBoundedMemory).
-constexpr std::size_t kSpoolMemory = 16u << 20;
-/// The buffer of the batch file and of the spool's file: glibc's setvbuf ignores a size given
-/// without a buffer, and its default 4 KiB made 100,000 lines ~10,000 read calls.
-constexpr std::size_t kFileBuffer = 1u << 20;
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
@@ -64,118 +57,6 @@ std::string shown(std::string_view text) {
   if (text.size() > kMax) out += fmt::format("... ({} bytes)", text.size());
   return out;
 }
-
-/// One line of the file after pass 1. Views: into pass 1's line and request when appended,
-/// into the spool when read back (valid until the next record is read, or as long as the spool
-/// when Spool::stable()).
-struct Record {
-  enum class Kind : uint8_t { Encoded, Deferred };
-  Kind kind = Kind::Encoded;
-  bool undoable = false;  ///< Request::hasExactUndo()
-  std::size_t line = 0;
-  std::string_view text;
-  std::string_view device;  ///< PreparedRequest::device ("" when none), for "Cannot find device"
-  std::span<const uint8_t> bytes;  ///< the encoded request (Encoded only)
-};
-
-/// Records in file order: appended in pass 1, read back once in pass 2, where they lie (no
-/// zero-filled buffer and copy per record).
-class Spool {
- public:
-  ~Spool() {
-    if (file_) std::fclose(file_);
-  }
-
-  void append(const Record& r) {
-    Header h{static_cast<uint64_t>(r.line), static_cast<uint32_t>(r.text.size()), static_cast<uint32_t>(r.bytes.size()),
-             static_cast<uint16_t>(r.device.size()), static_cast<uint8_t>(r.kind), r.undoable};
-    put(&h, sizeof h);
-    put(r.text.data(), r.text.size());
-    put(r.device.data(), r.device.size());
-    put(r.bytes.data(), r.bytes.size());
-    ++count_;
-    if (!file_ && memory_.size() > kSpoolMemory) spill();
-  }
-  std::size_t size() const { return count_; }
-  /// Room for about `bytes` in memory at once (capped at kSpoolMemory): the buffer is not
-  /// copied while it grows. Pages are touched only as records fill them.
-  void expect(std::size_t bytes) { memory_.reserve(std::min(bytes, kSpoolMemory + (1u << 20))); }
-  /// The records read back stay valid as long as the spool (it never went to a file).
-  bool stable() const { return !file_; }
-
-  void startReading() {
-    if (file_) {
-      if (!memory_.empty()) write(memory_.data(), memory_.size());
-      memory_.clear();
-      memory_.shrink_to_fit();
-      if (std::fflush(file_) != 0 || std::fseek(file_, 0, SEEK_SET) != 0) failed("read back");
-    }
-  }
-  /// The next record, or false at the end.
-  bool next(Record& r) {
-    Header h;
-    const char* payload = nullptr;
-    if (file_) {
-      if (std::fread(&h, 1, sizeof h, file_) != sizeof h) return false;
-      std::size_t n = std::size_t{h.textSize} + h.deviceSize + h.bytesSize;
-      if (record_.size() < n) record_.resize(n);  // grows only: no zero-fill per record
-      if (std::fread(record_.data(), 1, n, file_) != n) failed("read back");
-      payload = record_.data();
-    } else {
-      if (readAt_ + sizeof h > memory_.size()) return false;
-      std::memcpy(&h, memory_.data() + readAt_, sizeof h);
-      payload = memory_.data() + readAt_ + sizeof h;
-      readAt_ += sizeof h + h.textSize + h.deviceSize + h.bytesSize;
-    }
-    r.line = h.line;
-    r.kind = static_cast<Record::Kind>(h.kind);
-    r.undoable = h.undoable;
-    r.text = {payload, h.textSize};
-    r.device = {payload + h.textSize, h.deviceSize};
-    r.bytes = {reinterpret_cast<const uint8_t*>(payload + h.textSize + h.deviceSize), h.bytesSize};
-    return true;
-  }
-
- private:
-  struct Header {
-    uint64_t line;
-    uint32_t textSize;
-    uint32_t bytesSize;
-    uint16_t deviceSize;
-    uint8_t kind;
-    bool undoable;
-  };
-
-  void put(const void* p, std::size_t n) {
-    const auto* c = static_cast<const char*>(p);
-    memory_.insert(memory_.end(), c, c + n);
-    if (file_ && memory_.size() >= (1u << 20)) {
-      write(memory_.data(), memory_.size());
-      memory_.clear();
-    }
-  }
-  void spill() {
-    file_ = std::tmpfile();
-    if (!file_) failed("create");
-    buffer_ = std::make_unique_for_overwrite<char[]>(kFileBuffer);
-    std::setvbuf(file_, buffer_.get(), _IOFBF, kFileBuffer);
-    write(memory_.data(), memory_.size());
-    memory_.clear();
-  }
-  void write(const char* p, std::size_t n) {
-    if (std::fwrite(p, 1, n, file_) != n) failed("write");
-  }
-  [[noreturn]] static void failed(const char* what) {
-    throw UsageError(fmt::format("cannot {} the batch's temporary file: {}", what, std::strerror(errno)));
-  }
-
-  std::vector<char> memory_;
-  std::size_t readAt_ = 0;
-  std::unique_ptr<char[]> buffer_;  ///< file_'s stdio buffer (~Spool closes file_ before it is freed)
-  std::FILE* file_ = nullptr;
-  std::vector<char> record_;  ///< the record last read from file_
-  std::size_t count_ = 0;
-};
 
 /// Reads the batch file once, skipping blank and comment lines.
 class LineReader {
@@ -196,11 +77,6 @@ class LineReader {
     if (owned_) std::fclose(file_);
   }
   LineReader(const LineReader&) = delete;
-  /// The file's size when it is a regular file, else 0 (stdin, a pipe).
-  std::size_t fileSize() const {
-    struct stat st {};
-    return fstat(fileno(file_), &st) == 0 && S_ISREG(st.st_mode) ? static_cast<std::size_t>(st.st_size) : 0;
-  }
   LineReader& operator=(const LineReader&) = delete;
 
   /// The next line with words; `number` and `text` are set before splitting so errors can name
@@ -291,8 +167,6 @@ class BeforeBatchResolver final : public Resolver {
       if (line_->needs[i] == name) return lineIndexes_[i];
     throw std::logic_error("batch: a line's encoder asked for a name it did not declare: " + name);
   }
-  /// About one name per line: sized once, no rehash while the file is read.
-  void expectNames(std::size_t count) { names_.reserve(count); }
 
  private:
   /// The name's index before the batch, looked up on first need (std::nullopt: no such device).
@@ -326,11 +200,6 @@ class BeforeBatchResolver final : public Resolver {
 /// UsageError naming the first bad line.
 void readAll(Context& ctx, LineReader& reader, Spool& spool) {
   BeforeBatchResolver resolver(ctx);
-  // Sizes from the file's: a line is ~40 bytes and names one device at most; its record (text,
-  // header, encoded request) is ~3x the line.
-  std::size_t fileSize = reader.fileSize();
-  resolver.expectNames(std::min<std::size_t>(fileSize / 40, 1u << 16));
-  spool.expect(3 * fileSize);
   Record r;
   std::string_view text;
   try {
@@ -409,24 +278,24 @@ class Sender {
   }
 
  private:
-  /// A line handed to the pipeline. Its text and device are views into the spool when the
-  /// spool is stable (no copy per line), else into `owned`.
+  /// A line handed to the pipeline, with its text and device copied (the spool's views end with
+  /// the next record).
   struct InFlight {
-    InFlight(std::size_t line, std::string_view text, std::string_view device, bool copy) : line(line), text(text), device(device) {
-      if (!copy) return;
-      owned = std::make_unique_for_overwrite<char[]>(text.size() + device.size());  // a unique_ptr: the views survive moves
-      // An empty view may have no data at all (memcpy from null is undefined even for 0 bytes).
-      if (!text.empty()) std::memcpy(owned.get(), text.data(), text.size());
-      if (!device.empty()) std::memcpy(owned.get() + text.size(), device.data(), device.size());
-      this->text = {owned.get(), text.size()};
-      this->device = {owned.get() + text.size(), device.size()};
-    }
     std::size_t line = 0;
-    std::string_view text;
-    std::string_view device;  ///< "" when none
-    std::unique_ptr<char[]> owned;
+    std::string words;  ///< the text, then the device ("" when none)
+    std::size_t textSize = 0;
     std::vector<uint8_t> bytes;  ///< kept for the undo (undoable requests in undo mode only)
+    std::string_view text() const { return std::string_view(words).substr(0, textSize); }
+    std::string_view device() const { return std::string_view(words).substr(textSize); }
   };
+  /// Copies into the room of a line answered earlier (spare_): no allocation a line.
+  void track(std::size_t line, std::string_view text, std::string_view device) {
+    InFlight& f = inFlight_.emplace_back();
+    if (!spare_.empty()) f.words = std::move(spare_.back()), spare_.pop_back();
+    f.line = line;
+    f.words.assign(text).append(device);
+    f.textSize = text.size();
+  }
 
   /// The pipeline's RequestSource. Never does netlink I/O itself (the pipeline owns the socket
   /// while it runs): a line that must wait for the answers before it ends the run.
@@ -451,12 +320,12 @@ class Sender {
     if (runSent_ == 0) runUndoable_ = r.kind == Record::Kind::Encoded && r.undoable;
     std::optional<Request> request;
     if (r.kind == Record::Kind::Encoded) {
-      inFlight_.emplace_back(r.line, r.text, r.device, !spool_.stable());
+      track(r.line, r.text, r.device);
       if (undoMode_ && runUndoable_) inFlight_.back().bytes.assign(r.bytes.begin(), r.bytes.end());
       request.emplace(std::vector<uint8_t>(r.bytes.begin(), r.bytes.end()), std::string());
     } else {
       const std::optional<std::string>& device = carryPrepared_->device;
-      inFlight_.emplace_back(r.line, r.text, device ? std::string_view(*device) : std::string_view(), true);
+      track(r.line, r.text, device ? std::string_view(*device) : std::string_view());
       request = std::move(carryRequest_);
     }
     carry_.reset();
@@ -484,7 +353,7 @@ class Sender {
     } catch (const UsageError& e) {
       error = Error(std::make_error_code(std::errc::invalid_argument), std::string(r.text), e.what());
     }
-    inFlight_.emplace_back(r.line, r.text, p.device ? std::string_view(*p.device) : std::string_view(), true);
+    track(r.line, r.text, p.device ? std::string_view(*p.device) : std::string_view());
     carry_.reset();
     onResult(RequestResult{RequestStatus::Failed, std::move(error)});
   }
@@ -505,7 +374,7 @@ class Sender {
       status = kExitFailed;
     }
     std::fflush(stdout);
-    inFlight_.emplace_back(r.line, r.text, p.device ? std::string_view(*p.device) : std::string_view(), true);
+    track(r.line, r.text, p.device ? std::string_view(*p.device) : std::string_view());
     carry_.reset();
     if (status == kExitOk) return onResult(RequestResult{RequestStatus::Applied, std::nullopt});
     onResult(RequestResult{RequestStatus::Failed,
@@ -530,6 +399,10 @@ class Sender {
   void onResult(const RequestResult& r) {
     InFlight done = std::move(inFlight_.front());
     inFlight_.pop_front();
+    report(done, r);
+    spare_.push_back(std::move(done.words));
+  }
+  void report(InFlight& done, const RequestResult& r) {
     if (firstFailure_ && !ctx_.options().force && undoMode_) {
       // Sent with the failed line (pipelined) and after it: must not stay applied.
       if (r.status == RequestStatus::Applied) undo_.push_back(std::move(done));
@@ -544,9 +417,9 @@ class Sender {
       case RequestStatus::Failed: {
         ++failed_;
         PreparedRequest about;
-        if (!done.device.empty()) about.device = std::string(done.device);
+        if (!done.device().empty()) about.device = std::string(done.device());
         printError(fmt::format("{} (line {}: {})", r.error ? failureReason(*r.error, &about) : "failed", done.line,
-                               done.text));
+                               done.text()));
         if (!firstFailure_) firstFailure_ = done.line;
         if (!ctx_.options().force) stopped_ = true;
         break;
@@ -578,7 +451,7 @@ class Sender {
             return;
           }
           ++applied_;  // it stays applied: say so
-          printError(fmt::format("could not undo line {} ({}), it stays applied: {}", tail[i].line, tail[i].text,
+          printError(fmt::format("could not undo line {} ({}), it stays applied: {}", tail[i].line, tail[i].text(),
                                  r.error ? failureReason(*r.error, nullptr) : "not sent"));
           undoFailed_ = true;
         });
@@ -626,6 +499,7 @@ class Sender {
   std::optional<PreparedRequest> carryPrepared_;
   Request carryRequest_;
   std::deque<InFlight> inFlight_;
+  std::vector<std::string> spare_;
   std::vector<InFlight> undo_;
   bool runUndoable_ = false;
   std::size_t runSent_ = 0;

@@ -1,6 +1,7 @@
 // `fastlink -batch FILE`: validation before sending, stop/force/window semantics, name resolution.
 #include <cstdio>
 #include <fstream>
+#include <random>
 #include <regex>
 #include <set>
 
@@ -280,6 +281,39 @@ TEST_F(CliTest, BatchMillionLineValidationUsesBoundedMemory) {
   std::smatch m;
   ASSERT_TRUE(std::regex_search(r.err, m, std::regex(R"(maxrss_kb=(\d+))"))) << r.err;
   EXPECT_LT(std::stol(m[1]), 32 * 1024) << "max RSS in KiB";
+}
+
+TEST_F(CliTest, BatchOfUnlikeLinesGoesThroughTheSpoolsFileAndSendsEveryLine) {
+  // The spool keeps each line as its difference from the one before; lines with nothing in common
+  // (a random 250-character alias each) cost their whole text and request, ~560 bytes: 40,000 are
+  // ~22 MB, past its 16 MiB in memory, so most are read back from its temporary file. Every
+  // 10,000th names a device that does not exist: -force reports exactly those, each with its
+  // whole text; every other line is applied (each device ends with its last alias, as ip shows).
+  ASSERT_EQ(cli("link add s0 type bridge").status, 0);
+  ASSERT_EQ(cli("link add s1 type bridge").status, 0);
+  std::mt19937 random(33);
+  const std::string chars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  std::string content, last[2];
+  std::vector<std::string> missing;
+  for (int line = 1; line <= 40000; ++line) {
+    std::string alias(250, ' ');
+    for (char& c : alias) c = chars[random() % chars.size()];
+    std::string text = "link set dev ";
+    if (line % 10000 == 0) {
+      text += "nosuch" + std::to_string(line) + " alias " + alias;
+      missing.push_back("Error: Cannot find device \"nosuch" + std::to_string(line) + "\" (line " + std::to_string(line) + ": " + text + ")");
+    } else {
+      text += "s" + std::to_string(line % 2) + " alias " + alias;
+      last[line % 2] = alias;
+    }
+    content += text + "\n";
+  }
+  auto r = batch(content, "-force");
+  EXPECT_EQ(r.status, 1);
+  for (const std::string& m : missing) EXPECT_NE(r.err.find(m), std::string::npos) << m.substr(0, 60) << "...: " << r.err.substr(0, 2000);
+  EXPECT_NE(r.err.find("39996 lines applied, 4 failed, 0 not sent"), std::string::npos) << r.err.substr(0, 2000);
+  EXPECT_EQ(ipLink("s0")["ifalias"], last[0]);
+  EXPECT_EQ(ipLink("s1")["ifalias"], last[1]);
 }
 
 std::string routeLine(int i, int table = 100) {
