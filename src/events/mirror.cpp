@@ -43,10 +43,17 @@ namespace {
 constexpr std::array<ObjectKind, 4> kMirrorable{ObjectKind::Link, ObjectKind::Address, ObjectKind::Route,
                                                 ObjectKind::Neighbour};
 
-// A kind's table: its place in kMirrorable (4 for a kind never mirrored).
-std::size_t slot(ObjectKind kind) {
-  return static_cast<std::size_t>(std::find(kMirrorable.begin(), kMirrorable.end(), kind) - kMirrorable.begin());
+// A kind's table: its place in kMirrorable, ObjectKind's first four (4 for a kind never
+// mirrored). Arithmetic, not a search: a start asks it for each of a million routes (as a
+// std::find it was a call of 11 instructions each, stop 37's regression of the start).
+constexpr std::size_t slot(ObjectKind kind) {
+  return std::min(static_cast<std::size_t>(kind), kMirrorable.size());
 }
+static_assert([] {
+  for (std::size_t i = 0; i < kMirrorable.size(); ++i)
+    if (slot(kMirrorable[i]) != i) return false;
+  return slot(ObjectKind::Rule) == kMirrorable.size();
+}());
 
 // The mirror reads through the Netlink's raw API (its rtnetlink socket) and decodes messages
 // in place: the reply bytes as the nlmsghdr the canonical decoder reads.
