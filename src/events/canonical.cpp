@@ -293,9 +293,8 @@ std::size_t writeRouteKey(const RouteMessage& r, uint8_t* out) {
 namespace {
 
 void route(const nlmsghdr* m, bool lazily, Canonical& c) {
-  const std::optional<RouteMessage> read = readRouteMessage(m);
-  if (!read) return;
-  const RouteMessage& r = *read;
+  RouteMessage r;
+  if (!readRouteMessage(m, r)) return;
   c.valid = true;
   c.kind = ObjectKind::Route;
   c.deleted = m->nlmsg_type == RTM_DELROUTE;
@@ -385,13 +384,6 @@ Canonical canonicalizeLazily(const nlmsghdr* m) {
 
 void canonicalizeLazily(const nlmsghdr* m, Canonical& into) { classify(m, true, into); }
 
-uint32_t RouteMessage::followedSource() const {
-  uint32_t source = 0;
-  if (header.rtm_family == AF_INET && header.rtm_protocol != RTPROT_KERNEL && prefsrc.size() == 4)
-    std::memcpy(&source, prefsrc.data(), 4);
-  return source;
-}
-
 std::size_t routeKey(const RouteMessage& r, std::string& key) {
   // (A dump's keys mostly have one size: the string, reused, is not written twice.)
   key.resize(routeKeySize(r));
@@ -409,7 +401,7 @@ void storedKey(const nlmsghdr* m, std::string& key) {
       if (const auto ifa = familyHeader<ifaddrmsg>(m)) addressKeyInto(*ifa, readAddress(m, *ifa), key);
       return;
     case RTM_NEWROUTE: {
-      if (const std::optional<RouteMessage> r = readRouteMessage(m)) routeKey(*r, key);
+      if (RouteMessage r; readRouteMessage(m, r)) routeKey(r, key);
       return;
     }
     case RTM_NEWNEIGH:

@@ -144,7 +144,9 @@ struct StateMirror::State {
     ++reported;
     // No Event is made without a handler: a start reports every stored object (1M routes), and
     // making and destroying an Event each cost the start 1.22x -> 1.49x the floor.
-    if (!onChange) return;
+    if (onChange) announce(onChange, action, kind, entry);
+  }
+  static void announce(const EventHandler& onChange, EventAction action, ObjectKind kind, const Entry& entry) {
     Event e;  // the stored form's header is normalised: no flags, an RTM_NEW* type
     if (!decodeEvent(Notification{bytesOf(entry), std::nullopt}, e)) return;
     e.action = action;
@@ -250,9 +252,8 @@ struct StateMirror::State {
   bool quickRoute(const nlmsghdr* m, DumpHint& hint, const events::RouteTable* only, const EventHandler& onChange,
                   std::size_t& reported) {
     if (m->nlmsg_type != RTM_NEWROUTE || hint.key.empty() || !keepsInPlace(m)) return false;
-    const std::optional<events::RouteMessage> read = events::readRouteMessage(m);
-    if (!read || !read->keptWhole || !read->multipath.empty()) return false;
-    const events::RouteMessage& r = *read;
+    events::RouteMessage r;
+    if (!events::readRouteMessage(m, r) || !r.keptWhole || !r.multipath.empty()) return false;
     if (only && (r.header.rtm_family != only->first || r.table != only->second)) return false;
     auto& table = tables[slot(ObjectKind::Route)];
     const Table::iterator next = table.successor(hint.last);
@@ -270,7 +271,7 @@ struct StateMirror::State {
       ++marked;
       if (const uint32_t source = r.followedSource(); source || r.nhid)
         routeAdded({r.header.rtm_family, r.table}, source, r.nhid, {});
-      linkToDevice(*e, r.device());
+      if (const uint32_t device = r.device()) linkToDevice(*e, device);
       report(onChange, EventAction::New, ObjectKind::Route, *e, reported);
     }
     hint.key = written;
