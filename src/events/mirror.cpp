@@ -235,6 +235,8 @@ struct StateMirror::State {
     std::string owned;
     uint8_t buffers[2][events::kSinglePathRouteKeyMax];
     int current = 0;
+    // quickRoute()'s read of each message (one for the dump: made for each, it was zeroed whole).
+    events::RouteMessage route;
     // `it` went where upsert() put `c`, whose key (memory swapped with the old one's) it keeps.
     void took(Table::iterator it, Canonical& c) {
       last = it;
@@ -252,7 +254,7 @@ struct StateMirror::State {
   bool quickRoute(const nlmsghdr* m, DumpHint& hint, const events::RouteTable* only, const EventHandler& onChange,
                   std::size_t& reported) {
     if (m->nlmsg_type != RTM_NEWROUTE || hint.key.empty() || !keepsInPlace(m)) return false;
-    events::RouteMessage r;
+    events::RouteMessage& r = hint.route;
     if (!events::readRouteMessage(m, r) || !r.keptWhole || !r.multipath.empty()) return false;
     if (only && (r.header.rtm_family != only->first || r.table != only->second)) return false;
     auto& table = tables[slot(ObjectKind::Route)];
