@@ -100,17 +100,6 @@ std::span<uint8_t> MessageLog::room(std::size_t atLeast) {
   return {roomStart_, roomEnd_};
 }
 
-nlmsghdr* MessageLog::keep(const nlmsghdr* m) {
-  assert(inRoom(m));
-  auto* p = const_cast<uint8_t*>(reinterpret_cast<const uint8_t*>(m));  // the log's own memory
-  const std::size_t n = storedBytes(m);
-  keptEnd_ = std::max(keptEnd_, p + n);
-  keptBytes_ += n;
-  receiving_->live += n;
-  live_ += n;
-  return reinterpret_cast<nlmsghdr*>(p);
-}
-
 void MessageLog::received([[maybe_unused]] std::size_t length) {
   if (!roomStart_) return;  // an oversized datagram, received aside
   // The room is used up to the datagram's last kept message (8-aligned); its other messages

@@ -491,5 +491,63 @@ TEST(ObjectStoreTest, StoredKeyOfARouteIsItsCanonicalKey) {
   }
 }
 
+
+// A route's key byte by byte, as the layout says (family, table, destination padded to the
+// family's width, its length, tos, metric, source length, source, output device, nexthop id,
+// gateway unless over a nexthop object; the numbers big-endian): the key is written 8 bytes at a
+// time from a word collected in a register, whose fields straddle the words differently for
+// each width and with or without a gateway, a destination or a nexthop object.
+TEST(ObjectStoreTest, RouteKeysAreWrittenByteForByteAsTheLayoutSays) {
+  for (uint8_t family : {uint8_t{2}, uint8_t{10}}) {
+    const std::size_t width = family == 2 ? 4 : 16;
+    for (int shape = 0; shape < 3; ++shape) {  // 0: a gateway; 1: over nexthop 0x0a0b0c0d; 2: the default route
+      const bool nexthop = shape == 1, defaultRoute = shape == 2;
+      std::vector<uint8_t> m(256, 0);
+      auto* h = reinterpret_cast<nlmsghdr*>(m.data());
+      h->nlmsg_type = 24;  // RTM_NEWROUTE
+      const uint8_t dstLen = defaultRoute ? 0 : static_cast<uint8_t>(width * 8 - 3);
+      uint8_t rtm[12] = {family, dstLen, 7, 0x1c, 254, 3, 0, 1, 0, 0, 0, 0};  // src_len 7, tos 0x1c
+      std::memcpy(m.data() + NLMSG_HDRLEN, rtm, sizeof rtm);
+      std::size_t at = NLMSG_HDRLEN + sizeof rtm;
+      auto attr = [&](uint16_t type, std::vector<uint8_t> value) {
+        uint16_t len = static_cast<uint16_t>(4 + value.size());
+        std::memcpy(m.data() + at, &len, 2);
+        std::memcpy(m.data() + at + 2, &type, 2);
+        std::memcpy(m.data() + at + 4, value.data(), value.size());
+        at += NLA_ALIGN(len);
+      };
+      std::vector<uint8_t> dst(width), src(width), gateway(width);
+      for (std::size_t i = 0; i < width; ++i) {
+        dst[i] = static_cast<uint8_t>(0x10 + i);
+        src[i] = static_cast<uint8_t>(0x40 + i);
+        gateway[i] = static_cast<uint8_t>(0x70 + i);
+      }
+      attr(15, {0x04, 0x03, 0x02, 0x01});  // RTA_TABLE 0x01020304
+      if (!defaultRoute) attr(1, dst);     // RTA_DST
+      attr(2, src);                        // RTA_SRC
+      attr(6, {0x24, 0x23, 0x22, 0x21});   // RTA_PRIORITY 0x21222324
+      attr(4, {0x34, 0x33, 0x32, 0x31});   // RTA_OIF 0x31323334
+      if (nexthop) attr(30, {0x0d, 0x0c, 0x0b, 0x0a});  // RTA_NH_ID 0x0a0b0c0d
+      else attr(5, gateway);                            // RTA_GATEWAY
+      h->nlmsg_len = static_cast<uint32_t>(at);
+
+      std::vector<uint8_t> want{family, 0x01, 0x02, 0x03, 0x04};
+      if (defaultRoute) want.insert(want.end(), width, 0);
+      else want.insert(want.end(), dst.begin(), dst.end());
+      want.insert(want.end(), {dstLen, 0x1c, 0x21, 0x22, 0x23, 0x24, 7});
+      want.insert(want.end(), src.begin(), src.end());
+      if (nexthop) want.insert(want.end(), {0, 0, 0, 0, 0x0a, 0x0b, 0x0c, 0x0d});
+      else want.insert(want.end(), {0x31, 0x32, 0x33, 0x34, 0, 0, 0, 0});
+      if (!nexthop) want.insert(want.end(), gateway.begin(), gateway.end());
+
+      Canonical c = canonicalize(h);
+      ASSERT_TRUE(c.valid);
+      EXPECT_EQ(std::vector<uint8_t>(c.key.begin(), c.key.end()), want)
+          << "family " << int(family) << ", " << (nexthop ? "over a nexthop" : defaultRoute ? "the default route" : "a gateway");
+      EXPECT_EQ(c.identityLength, 12 + 2 * width);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace fastlink::events
