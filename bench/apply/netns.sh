@@ -6,9 +6,10 @@
 # ports, and deleting the namespace with its bridges for all ports of all of them: 20 bridges of
 # 500 ports held RTNL for ~40 minutes at load 20-48 (stop 37), stalling every other test on the
 # machine. One request a port holds it for one grace period and lets everybody else's RTNL users
-# in between. Measured with 2 bridges of 500 ports at load 13 (a probe taking RTNL every 20 ms):
-# the longest wait of the probe 55 ms against 329 ms for deleting the bridges, the teardown
-# 1.0 s against 0.7 s. Also the EXIT trap's: a failing run (or one ended by SIGINT, SIGTERM or
+# in between. Measured with 2 bridges of 500 ports, three runs each at load 7-13 (a probe taking
+# RTNL every 20 ms): the probe's longest wait 55-99 ms against 164-329 ms for deleting the
+# bridges (a bridge's whole hold; it grows with its ports and the grace period's length), the
+# teardown 0.6-1.0 s against 0.4-0.7 s. Also the EXIT trap's: a failing run (or one ended by SIGINT, SIGTERM or
 # SIGHUP, after which bash runs the trap) cleans up too.
 teardown() {
   ip netns list | grep -qw "$ns" || return 0
