@@ -20,6 +20,7 @@
 
 #include "kit/command.hpp"
 #include "kit/failure.hpp"
+#include "kit/ip_names.hpp"
 #include "fastlink/events.hpp"
 #include "fastlink/link.hpp"
 #include "fastlink/mirror.hpp"
@@ -30,7 +31,7 @@
 namespace fastlink::cli {
 namespace {
 
-constexpr const char* kUsage = R"(Usage: fastlink [ -t | -ts ] [ -j ] [ -4 | -6 | -0 ] [ -rcvbuf BYTES ] [ -n NS ] monitor [ all | OBJECT... ] [ dev DEV ] [ all-nsid ] [ sync ]
+constexpr const char* kUsage = R"(Usage: fastlink [ -t | -ts ] [ -j ] [ -4 | -6 | -0 | -B ] [ -rcvbuf BYTES ] [ -n NS ] monitor [ all | OBJECT... ] [ dev DEV ] [ all-nsid ] [ sync ]
        fastlink [ -j ] [ -rcvbuf BYTES ] [ -n NS ] monitor ethtool [ dev DEV ]
 OBJECT := { link | address | route | neigh | rule | nexthop | qdisc | class | filter | chain | tc }
   all       ip monitor's objects (link, address, route, neigh, rule, nexthop)
@@ -139,10 +140,12 @@ bool onDevice(const Event& e, uint32_t dev) {
   return true;  // rules are not about a device
 }
 
-/// ip's -4, -6 and -0 with monitor: addresses, routes and rules of that family only (ip joins only
-/// that family's groups: none for -0), neighbours of that family (its accept_msg compares
-/// ndm_family), so no bridge FDB entry (AF_BRIDGE); links, nexthops and tc objects whatever it is.
+/// ip's -4, -6, -0 and -B with monitor: addresses, routes and rules of that family only (ip joins
+/// only that family's groups: none for -0 and -B), neighbours of that family (its accept_msg
+/// compares ndm_family): with -B the bridge FDB entries (AF_BRIDGE) alone, with the others none
+/// of them; links, nexthops and tc objects whatever it is.
 bool inFamily(const Event& e, FamilyOption family) {
+  if (ipNameOptions.family == OtherFamily::Bridge) return !(e.address() || e.route() || e.rule() || e.neighbour());
   if (family == FamilyOption::Any) return true;
   auto is = [&](std::optional<IpAddress::Family> f) {
     return f && family == (*f == IpAddress::Family::v4 ? FamilyOption::Inet : FamilyOption::Inet6);
