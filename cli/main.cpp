@@ -71,7 +71,7 @@ void parseFamily(std::string_view word, GlobalOptions& options, IpNameOptions& n
 /// (nothing of fastlink's is of those families; ip finds nothing either on a kernel without MPLS
 /// routes, and fastlink refuses when the kernel has some), `rule show` (the kernel refuses the
 /// family), `neigh show|flush` (-B: the FDB as ip's print_neigh prints it; -M: none), `nexthop`,
-/// `maddress` and `netconf` listings (none). Anything else, a change above all (`-M route add`
+/// `maddress` and `netconf` listings (none), `-B monitor` (the FDB's notifications). Anything else, a change above all (`-M route add`
 /// would make an IPv4 route), is refused.
 void checkFamilyObject(const std::vector<std::string>& words) {
   if (!isOtherFamily()) return;
@@ -79,6 +79,8 @@ void checkFamilyObject(const std::vector<std::string>& words) {
   const std::string verb = words.size() > 1 ? words[1] : "show";
   bool listing = verb == "show" || verb == "list" || verb == "lst" || verb == "ls";
   if ((object == "link" || object == "rule") && listing) return;
+  // -B monitor: the bridge FDB entries of the neighbour group, as `ip -B monitor` (events/monitor_command.cpp).
+  if (object == "monitor" && ipNameOptions.family == OtherFamily::Bridge) return;
   if ((object == "address" || object == "route" || object == "neigh") && (listing || verb == "flush")) return;
   // nexthop, maddress, netconf: ip finds none of either family (an empty list, as fastlink's).
   if ((object == "nexthop" || object == "maddress" || object == "netconf") && listing) return;

@@ -51,8 +51,10 @@ awk -v pairs="$pairs" -v bridges="$bridges" -v routes="$routes" 'BEGIN {
 
 # Wall seconds, and CPU seconds (user + system: the kernel does a netlink request's work in the
 # sender's context) which the other load of a shared machine disturbs less.
+# A command that fails ends the run (through the EXIT trap's teardown): `set -e` does not reach
+# into the $(...) the figures are read with, so a failure would otherwise be timed as a result.
 seconds() {
-  /usr/bin/time -f '%e %U %S' -o "$work/time" "$@" > /dev/null
+  /usr/bin/time -f '%e %U %S' -o "$work/time" "$@" > /dev/null || { echo "bench/apply/run.sh: failed: $*" >&2; return 1; }
   read -r wall user sys < "$work/time"
   echo "$wall $(echo "$user + $sys" | bc)"
 }

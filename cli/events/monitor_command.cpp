@@ -20,6 +20,7 @@
 
 #include "kit/command.hpp"
 #include "kit/failure.hpp"
+#include "kit/ip_names.hpp"
 #include "fastlink/events.hpp"
 #include "fastlink/link.hpp"
 #include "fastlink/mirror.hpp"
@@ -30,7 +31,7 @@
 namespace fastlink::cli {
 namespace {
 
-constexpr const char* kUsage = R"(Usage: fastlink [ -t | -ts ] [ -j ] [ -rcvbuf BYTES ] [ -n NS ] monitor [ all | OBJECT... ] [ dev DEV ] [ all-nsid ] [ sync ]
+constexpr const char* kUsage = R"(Usage: fastlink [ -t | -ts ] [ -j ] [ -4 | -6 | -0 | -B ] [ -rcvbuf BYTES ] [ -n NS ] monitor [ all | OBJECT... ] [ dev DEV ] [ all-nsid ] [ sync ]
        fastlink [ -j ] [ -rcvbuf BYTES ] [ -n NS ] monitor ethtool [ dev DEV ]
 OBJECT := { link | address | route | neigh | rule | nexthop | qdisc | class | filter | chain | tc }
   all       ip monitor's objects (link, address, route, neigh, rule, nexthop)
@@ -92,6 +93,10 @@ MonitorOptions parseMonitor(Args& args) {
     // `ip monitor all` labels each line ([LINK], ...); `ip monitor` and named objects do not.
     m.banner = all;
   }
+  // The neighbour group carries the bridges' FDB entries (AF_BRIDGE neighbours) too, and ip's
+  // monitor prints them with print_neigh. `sync` mirrors the IP neighbour tables only.
+  bool neigh = std::find(m.kinds.begin(), m.kinds.end(), ObjectKind::Neighbour) != m.kinds.end();
+  if (neigh && !m.sync) m.kinds.push_back(ObjectKind::Fdb);
   if (m.sync) {
     for (ObjectKind k : m.kinds) {
       bool mirrored = k == ObjectKind::Link || k == ObjectKind::Address || k == ObjectKind::Route || k == ObjectKind::Neighbour;
@@ -119,19 +124,37 @@ const char* bannerOf(ObjectKind k) {
   return "";
 }
 
-/// ip monitor's `dev DEV`: links, addresses and neighbours of DEV, routes whose output device
+/// ip monitor's `dev DEV`: links, addresses, neighbours and FDB entries of DEV, routes whose output device
 /// (RTA_OIF) is DEV (a multipath route has none: left out, as ip); nexthops and rules are not
 /// filtered (ip's monitor does not reset the nexthop filter); tc objects on DEV.
 bool onDevice(const Event& e, uint32_t dev) {
   if (auto* l = e.link()) return l->index.value_or(0) == dev;
   if (auto* a = e.address()) return a->devIndex() == dev;
   if (auto* n = e.neighbour()) return n->devIndex() == dev;
+  if (auto* f = e.fdb()) return f->dev && f->dev->isIndex() && f->dev->index() == dev;
   if (e.nexthop()) return true;
   if (auto* q = e.qdisc()) return q->dev && q->dev->isIndex() && q->dev->index() == dev;
   if (auto* c = e.tcClass()) return c->dev && c->dev->isIndex() && c->dev->index() == dev;
   if (auto* f = e.filter()) return f->dev && f->dev->isIndex() && f->dev->index() == dev;
   if (auto* r = e.route()) return r->devIndex() == dev;
   return true;  // rules are not about a device
+}
+
+/// ip's -4, -6, -0 and -B with monitor: addresses, routes and rules of that family only (ip joins
+/// only that family's groups: none for -0 and -B), neighbours of that family (its accept_msg
+/// compares ndm_family): with -B the bridge FDB entries (AF_BRIDGE) alone, with the others none
+/// of them; links, nexthops and tc objects whatever it is.
+bool inFamily(const Event& e, FamilyOption family) {
+  if (ipNameOptions.family == OtherFamily::Bridge) return !(e.address() || e.route() || e.rule() || e.neighbour());
+  if (family == FamilyOption::Any) return true;
+  auto is = [&](std::optional<IpAddress::Family> f) {
+    return f && family == (*f == IpAddress::Family::v4 ? FamilyOption::Inet : FamilyOption::Inet6);
+  };
+  if (auto* a = e.address()) return a->address && is(a->address->family());
+  if (auto* r = e.route()) return is(r->family());
+  if (auto* r = e.rule()) return is(r->family);
+  if (auto* n = e.neighbour()) return n->dst && is(n->dst->family());
+  return !e.fdb();
 }
 
 /// Standard output without stdio's own buffer: OutBuffer hands it whole pieces, which stdio
@@ -172,7 +195,7 @@ class Printer {
   }
 
   void print(const Event& e) {
-    if (dev_ && !onDevice(e, *dev_)) {
+    if ((dev_ && !onDevice(e, *dev_)) || !inFamily(e, global_.family)) {
       if (auto* l = e.link()) names_.remember(*l);
       return;
     }

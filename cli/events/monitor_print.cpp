@@ -30,6 +30,7 @@ void learnDevices(const Event& e, DeviceNames& names) {
       if (p.dev && p.dev->isIndex()) learn(p.dev->index());
   }
   if (const NeighInfo* n = e.neighbour()) learn(n->devIndex());
+  if (const FdbInfo* f = e.fdb(); f && f->dev && f->dev->isIndex()) learn(f->dev->index());
   if (const NexthopInfo* n = e.nexthop()) learn(n->devIndex());
 }
 
@@ -92,6 +93,7 @@ void putEventText(OutBuffer& out, const Event& e, DeviceNames& names, NetnsNames
         else if constexpr (std::is_same_v<T, AddrInfo>) putAddrLine(out, x, names);
         else if constexpr (std::is_same_v<T, RouteInfo>) printRoute(fields, x, names, o, devFiltered);
         else if constexpr (std::is_same_v<T, NeighInfo>) printNeighbour(fields, x, names, !devFiltered);
+        else if constexpr (std::is_same_v<T, FdbInfo>) printFdbNeighbour(fields, x, names, !devFiltered);
         else if constexpr (std::is_same_v<T, RuleInfo>) line([&](FieldOut& f) { writeRule(f, x, o.details); });
         else if constexpr (std::is_same_v<T, NexthopInfo>) line([&](FieldOut& f) { writeNexthop(f, x, names); });
         else if constexpr (std::is_same_v<T, QdiscInfo>) out.put(qdiscText(x, tcOptions(x.dev, names)));
@@ -117,6 +119,7 @@ void writeEventJson(JsonOut& j, const Event& e, DeviceNames& names, const Global
           if (x.address) putAddrJson(j.field("ifindex", x.devIndex()).field("ifname", names.name(x.devIndex())), x);
         } else if constexpr (std::is_same_v<T, RouteInfo>) printRoute(fields, x, names, options, false);
         else if constexpr (std::is_same_v<T, NeighInfo>) printNeighbour(fields, x, names, true);
+        else if constexpr (std::is_same_v<T, FdbInfo>) printFdbNeighbour(fields, x, names, true);
         else if constexpr (std::is_same_v<T, RuleInfo>) spread([&](FieldOut& f) { writeRule(f, x, options.details); });
         else if constexpr (std::is_same_v<T, NexthopInfo>) spread([&](FieldOut& f) { writeNexthop(f, x, names); });
         else if constexpr (std::is_same_v<T, QdiscInfo>) spreadJson(j, qdiscJson(x, tcOptions(x.dev, names)));

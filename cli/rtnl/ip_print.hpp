@@ -1,10 +1,11 @@
 // The show commands' printers that `fastlink monitor` prints its events with, as ip monitor
 // prints each object with the printer of `ip OBJECT show` (print_route, print_addrinfo,
-// print_neigh, print_rule, print_nexthop). Text or JSON by the same calls: `Fields` is
+// print_neigh (also for bridge FDB entries), print_rule, print_nexthop). Text or JSON by the same calls: `Fields` is
 // StreamText or StreamJson (kit/field_stream.hpp), instantiated for both in the object's file.
 #pragma once
 
 #include "fastlink/addr.hpp"
+#include "fastlink/fdb.hpp"
 #include "fastlink/neigh.hpp"
 #include "fastlink/nexthop.hpp"
 #include "fastlink/route.hpp"
@@ -30,6 +31,9 @@ void putAddrJson(JsonOut& j, const AddrInfo& a);
 /// A neighbour as `neigh show` prints it; `withDev` false: without its device (`dev DEV`).
 template <class Fields>
 void printNeighbour(Fields& f, const NeighInfo& n, const DeviceNames& names, bool withDev);
+/// A bridge FDB entry as `neigh show -B` prints it (ip's print_neigh of an AF_BRIDGE neighbour).
+template <class Fields>
+void printFdbNeighbour(Fields& f, const FdbInfo& e, const DeviceNames& names, bool withDev);
 
 /// A rule as `rule show` prints it (one line, no line break), its -j keys.
 void writeRule(FieldOut& f, const RuleInfo& r, bool details);

@@ -21,8 +21,6 @@
 namespace fastlink::cli {
 namespace {
 
-constexpr uint32_t kGsoMaxSegs = 65535;  // the kernel's GSO_MAX_SEGS, which ip checks
-
 constexpr const char* kUsageHead = R"(Usage: fastlink link add [link DEV] [name] NAME [OPTIONS] type KIND [KIND OPTIONS]
        fastlink link replace [name] NAME [OPTIONS] type KIND [KIND OPTIONS]
        fastlink link set { [dev] NAME | group GROUP } [OPTIONS] [type KIND [KIND OPTIONS]]
@@ -59,11 +57,6 @@ std::string usage() {
 }
 
 enum class Verb { Add, Replace, Set };
-
-uint32_t parseGroup(std::string_view text) {
-  if (text == "default") return 0;
-  return parseU32(text, "group");
-}
 
 std::string knownKindsText() {
   std::string s;
@@ -102,56 +95,6 @@ bool parseFlagOption(Args& args, LinkInfo& l) {
     return true;
   }
   return false;
-}
-
-/// ip's get_unsigned: the whole word as strtoul reads it with base 0 (decimal, 0x hex, 0 octal),
-/// at most `max`; anything else is ip's invarg for `keyword` (usage, 255).
-uint32_t parseIpUnsigned(const std::string& text, std::string_view keyword, uint32_t max = UINT32_MAX) {
-  errno = 0;
-  char* end = nullptr;
-  unsigned long v = text.empty() ? 0 : std::strtoul(text.c_str(), &end, 0);
-  if (text.empty() || end == text.c_str() || *end || errno == ERANGE || v > max)
-    throw UsageError(fmt::format("argument \"{}\" is wrong: Invalid \"{}\" value", text, keyword));
-  return static_cast<uint32_t>(v);
-}
-
-/// A link-layer address as ip's ll_addr_a2n reads `broadcast LLADDR`: a word with a '.' is an
-/// IPv4 address (4 bytes; up to four parts, each as strtoul reads it, missing ones 0: a tunnel's
-/// endpoint); else octets separated by ':', each read as sscanf's %x reads it (a hex number and
-/// whatever follows it ignored), 0-255, as many as given. The length is the kernel's to judge
-/// (it refuses fewer bytes than the device's addresses have, and ignores more). A bad piece is
-/// ip's `"PIECE" is invalid lladdr.` (status 1, as ip); more than MAX_ADDR_LEN (32) octets is
-/// refused here (ip sends a 33rd byte from beyond its buffer, which the kernel refuses).
-MacAddress parseLinkLayerAddress(const std::string& text) {
-  auto invalid = [](const std::string& piece) { return BadValueError(fmt::format("\"{}\" is invalid lladdr.", piece)); };
-  std::array<uint8_t, MacAddress::kMaxLength> bytes{};
-  if (text.find('.') != std::string::npos) {
-    if (text.find(':') != std::string::npos) throw invalid(text);  // read as IPv6, not AF_INET
-    const char* at = text.c_str();
-    for (std::size_t i = 0; i < 4; ++i) {
-      char* end = nullptr;
-      unsigned long part = std::strtoul(at, &end, 0);
-      if (part > 255 || end == at) throw invalid(text);
-      bytes[i] = static_cast<uint8_t>(part);
-      if (*end == '\0') break;
-      if (i == 3 || *end != '.') throw invalid(text);
-      at = end + 1;
-    }
-    return MacAddress(std::span<const uint8_t>(bytes.data(), 4));
-  }
-  std::size_t n = 0;
-  for (std::size_t from = 0;;) {
-    std::size_t colon = text.find(':', from);
-    std::string piece = text.substr(from, colon == std::string::npos ? std::string::npos : colon - from);
-    int octet = 0;
-    if (std::sscanf(piece.c_str(), "%x", &octet) != 1 || octet < 0 || octet > 255) throw invalid(piece);
-    if (n == bytes.size())
-      throw UsageError(fmt::format("broadcast: \"{}\" is longer than {} bytes (the kernel's MAX_ADDR_LEN)", text, bytes.size()));
-    bytes[n++] = static_cast<uint8_t>(octet);
-    if (colon == std::string::npos) break;
-    from = colon + 1;
-  }
-  return MacAddress(std::span<const uint8_t>(bytes.data(), n));
 }
 
 /// The modes of `addrgenmode`, as ip's get_addr_gen_mode names them (any case).

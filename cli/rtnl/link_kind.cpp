@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 
 namespace fastlink::cli {
@@ -186,6 +188,61 @@ void printIp6TunnelOptions(std::vector<KindOption>& out, const std::optional<uin
   if (flags & 0x4) out.push_back({"ip6_tnl_f_use_orig_flowlabel", true, "flowlabel inherit"});
   else if (flowinfo) out.push_back(stringOption("flowlabel", fmt::format("0x{:05x}", *flowinfo & 0x000fffff)));
   if (flags & 0x10) out.push_back({"ip6_tnl_f_rcv_dscp_copy", true, "dscp inherit"});
+}
+
+// ---- Words of the link itself, which a veth peer takes too -----------------------------------
+
+uint32_t parseGroup(std::string_view text) {
+  if (text == "default") return 0;
+  return parseU32(text, "group");
+}
+
+uint32_t parseIpUnsigned(const std::string& text, std::string_view keyword, uint32_t max) {
+  errno = 0;
+  char* end = nullptr;
+  unsigned long v = text.empty() ? 0 : std::strtoul(text.c_str(), &end, 0);
+  if (text.empty() || end == text.c_str() || *end || errno == ERANGE || v > max)
+    throw UsageError(fmt::format("argument \"{}\" is wrong: Invalid \"{}\" value", text, keyword));
+  return static_cast<uint32_t>(v);
+}
+
+/// A link-layer address as ip's ll_addr_a2n reads `broadcast LLADDR`: a word with a '.' is an
+/// IPv4 address (4 bytes; up to four parts, each as strtoul reads it, missing ones 0: a tunnel's
+/// endpoint); else octets separated by ':', each read as sscanf's %x reads it (a hex number and
+/// whatever follows it ignored), 0-255, as many as given. The length is the kernel's to judge
+/// (it refuses fewer bytes than the device's addresses have, and ignores more). A bad piece is
+/// ip's `"PIECE" is invalid lladdr.` (status 1, as ip); more than MAX_ADDR_LEN (32) octets is
+/// refused here (ip sends a 33rd byte from beyond its buffer, which the kernel refuses).
+MacAddress parseLinkLayerAddress(const std::string& text) {
+  auto invalid = [](const std::string& piece) { return BadValueError(fmt::format("\"{}\" is invalid lladdr.", piece)); };
+  std::array<uint8_t, MacAddress::kMaxLength> bytes{};
+  if (text.find('.') != std::string::npos) {
+    if (text.find(':') != std::string::npos) throw invalid(text);  // read as IPv6, not AF_INET
+    const char* at = text.c_str();
+    for (std::size_t i = 0; i < 4; ++i) {
+      char* end = nullptr;
+      unsigned long part = std::strtoul(at, &end, 0);
+      if (part > 255 || end == at) throw invalid(text);
+      bytes[i] = static_cast<uint8_t>(part);
+      if (*end == '\0') break;
+      if (i == 3 || *end != '.') throw invalid(text);
+      at = end + 1;
+    }
+    return MacAddress(std::span<const uint8_t>(bytes.data(), 4));
+  }
+  std::size_t n = 0;
+  for (std::size_t from = 0;;) {
+    std::size_t colon = text.find(':', from);
+    std::string piece = text.substr(from, colon == std::string::npos ? std::string::npos : colon - from);
+    int octet = 0;
+    if (std::sscanf(piece.c_str(), "%x", &octet) != 1 || octet < 0 || octet > 255) throw invalid(piece);
+    if (n == bytes.size())
+      throw UsageError(fmt::format("broadcast: \"{}\" is longer than {} bytes (the kernel's MAX_ADDR_LEN)", text, bytes.size()));
+    bytes[n++] = static_cast<uint8_t>(octet);
+    if (colon == std::string::npos) break;
+    from = colon + 1;
+  }
+  return MacAddress(std::span<const uint8_t>(bytes.data(), n));
 }
 
 }  // namespace fastlink::cli

@@ -104,6 +104,17 @@ const CliLinkKind* findCliLinkKind(std::string_view kind);
 /// Every CLI entry, sorted by first kind name.
 std::vector<const CliLinkKind*> allCliLinkKinds();
 
+// ---- Words of the link itself, which a veth peer takes too (ip's iplink_parse) --------------
+
+constexpr uint32_t kGsoMaxSegs = 65535;  // the kernel's GSO_MAX_SEGS, which ip checks
+/// `group GROUP`: "default" (0) or a number.
+uint32_t parseGroup(std::string_view text);
+/// ip's get_unsigned: the whole word as strtoul reads it with base 0 (decimal, 0x hex, 0 octal),
+/// at most `max`; anything else is ip's invarg for `keyword` (usage, 255).
+uint32_t parseIpUnsigned(const std::string& text, std::string_view keyword, uint32_t max = UINT32_MAX);
+/// A link-layer address as ip's ll_addr_a2n reads `broadcast LLADDR` (see the definition).
+MacAddress parseLinkLayerAddress(const std::string& text);
+
 /// Helpers for kind files.
 inline KindOption numberOption(std::string key, uint64_t value) {
   std::string text = key + " " + std::to_string(value);

@@ -28,7 +28,7 @@ constexpr const char* kUsage = R"(Usage: fastlink neigh { add | del | change | r
                       { ADDR [ lladdr LLADDR ] [ nud STATE ] | proxy ADDR } dev DEV
                       [ router ] [ extern_learn ] [ protocol PROTO ]
        fastlink neigh { show | flush } [ proxy ] [ to PREFIX ] [ dev DEV ] [ master DEV ]
-                      [ nud STATE ] [ -4 | -6 ]
+                      [ nud STATE ] [ protocol PROTO ] [ -4 | -6 ]
        fastlink neigh get [ proxy ] ADDR dev DEV
 STATE := { permanent | noarp | stale | reachable | none | incomplete | delay | probe | failed | all })";
 
@@ -52,7 +52,7 @@ ParsedNeigh parseModify(const Context& ctx, Args& args, Verb verb) {
       p.info.dst = parseIp(typed, "proxy");
     } else if (args.accept("router")) p.info.router = true;
     else if (args.accept("extern_learn")) p.info.externLearn = true;
-    else if (args.accept("protocol")) p.info.protocol = static_cast<uint8_t>(parseInteger(args.value("protocol"), "protocol", 0, 255));
+    else if (args.accept("protocol")) p.info.protocol = static_cast<uint8_t>(parseRouteProtocol(args.value("protocol"), "protocol"));
     else if (args.acceptAny({"to"})) p.info.dst = parseIp(typed = args.value("to"), "to");
     else if (!p.info.dst) p.info.dst = parseIp(typed = args.next(), "address");
     else args.unknown("neigh takes: lladdr, nud, dev, proxy, router, extern_learn, protocol");
@@ -101,12 +101,15 @@ PreparedRequest prepareNeigh(Context& ctx, Args& args) {
 struct ShowOptions {
   NeighFilter filter;
   std::optional<Prefix> to;
+  uint8_t protocol = 0;  // `protocol PROTO`; 0 (`all`, or not given): every entry, as ip
   bool devGiven = false;
 
-  /// `to PREFIX`, matched in user space as ip does.
-  bool selects(const NeighView& n) const {
+  /// `to PREFIX` and `protocol PROTO`, matched in user space as ip does.
+  template <class Neigh>
+  bool selects(const Neigh& n) const {
+    if (protocol && n.protocol().value_or(0) != protocol) return false;
     if (!to) return true;
-    auto dst = n.dst();
+    const auto& dst = n.dst();
     return dst && to->contains(*dst);
   }
 };
@@ -133,14 +136,17 @@ ShowOptions parseShow(const Context& ctx, Args& args, bool flush) {
       }
     } else if (auto family = acceptFamilyWord(args)) s.filter.family = family;
     else if (args.accept("to")) s.to = orUsage("to", [&] { return Prefix::parse(args.value("to")); });
-    else if (args.peek() == "help") {
+    else if (args.accept("protocol")) {
+      std::string word = args.value("protocol");
+      s.protocol = word == "all" ? 0 : static_cast<uint8_t>(parseRouteProtocol(word, "protocol"));
+    } else if (args.peek() == "help") {
       throw UsageError(kUsage);
     } else {
       try {
         s.to = Prefix::parse(args.peek());
         args.next();
       } catch (const Error&) {
-        args.unknown("neigh show takes: proxy, to, dev, master, nud, -4, -6");
+        args.unknown("neigh show takes: proxy, to, dev, master, nud, protocol, -4, -6");
       }
     }
   }
@@ -148,8 +154,8 @@ ShowOptions parseShow(const Context& ctx, Args& args, bool flush) {
   else if (!flush && !s.filter.proxy)
     // Like `ip neigh show`: NOARP and NONE entries only with "nud all" (or asked for).
     s.filter.stateMask = static_cast<uint16_t>(0xff & ~static_cast<uint16_t>(NeighState::Noarp));
-  if (flush && !s.filter.dev && !s.filter.master && !s.to && !s.filter.proxy && !stateGiven)
-    throw UsageError("neigh flush needs a selector (dev DEV, to PREFIX, master DEV, nud STATE, proxy)");
+  if (flush && !s.filter.dev && !s.filter.master && !s.to && !s.filter.proxy && !stateGiven && !s.protocol)
+    throw UsageError("neigh flush needs a selector (dev DEV, to PREFIX, master DEV, nud STATE, protocol PROTO, proxy)");
   return s;
 }
 
@@ -203,23 +209,22 @@ void printNeigh(Fields& f, const Neigh& n, const DeviceNames& names, bool withDe
   if (n.router()) f.null("router", "router");
   if (n.proxy()) f.null("proxy", "proxy");
   if (n.externLearn()) f.null("extern_learn", "extern_learn");
-  if (auto protocol = n.protocol(); protocol && *protocol) f.json("protocol", *protocol);
   if (auto state = n.state(); !n.proxy() && state && *state != NeighState::None) {
-    // "REACHABLE,ROUTER"-like names: one word in text, a list of states in JSON.
+    // A bridge entry may hold several states ("NOARP,PERMANENT"): ip prints each, a word in
+    // text and an item of the list in JSON.
     std::string all = neighStateName(*state);
-    if constexpr (Fields::isJson()) {
-      f.beginList("state");
-      for (std::size_t at = 0; at <= all.size();) {
-        std::size_t comma = all.find(',', at);
-        if (comma == std::string::npos) comma = all.size();
-        f.item(std::string_view(all).substr(at, comma - at));
-        at = comma + 1;
-      }
-      f.endList();
-    } else {
-      f.textWord(all);
+    f.beginList("state");
+    for (std::size_t at = 0; at <= all.size();) {
+      std::size_t comma = all.find(',', at);
+      if (comma == std::string::npos) comma = all.size();
+      f.item(std::string_view(all).substr(at, comma - at));
+      at = comma + 1;
     }
+    f.endList();
   }
+  // After the state, by its rt_protos name, in text too (print_neigh).
+  if (auto protocol = n.protocol(); protocol && *protocol)
+    f.any("protocol", "proto ", ipProtocolName(static_cast<RouteProtocol>(*protocol)));
   f.end();
 }
 
@@ -235,6 +240,7 @@ void listBridgeNeigh(Netlink& nl, const ShowOptions& s, const std::function<void
     uint8_t flags = e.flags.value_or(0);
     bool none = !state && (mask & kNeighStateNoneBit);
     if (!(mask & state) && !(flags & (NTF_PROXY | NTF_EXT_LEARNED)) && !none) continue;
+    if (!s.selects(FdbAsNeigh(e))) continue;
     each(e);
   }
 }
@@ -266,8 +272,8 @@ int flushNeigh(Context& ctx, Args& args) {
   if (ipNameOptions.family == OtherFamily::Mpls) return kExitOk;
   if (ipNameOptions.family == OtherFamily::Bridge)
     throw UsageError("the bridge family (-B, -family bridge) is not supported by fastlink with \"neigh flush\" (use fdb del)");
-  if (s.to) {
-    // A prefix is matched in user space: delete the selected entries one by one.
+  if (s.to || s.protocol) {
+    // A prefix or protocol is matched in user space: delete the selected entries one by one.
     Netlink& nl = ctx.netlink();
     NeighFilter f = s.filter;
     if (!f.stateMask && !f.proxy)
@@ -275,7 +281,7 @@ int flushNeigh(Context& ctx, Args& args) {
                                                      static_cast<uint16_t>(NeighState::Noarp)));
     std::vector<NeighInfo> victims;
     nl.neighbours().forEach(f, [&](const NeighInfo& n) {
-      if (n.dst && s.to->contains(*n.dst)) victims.push_back(NeighInfo(*n.dst, n.dev.value()).setProxy(n.isProxy()));
+      if (n.dst && s.selects(NeighInfoFields(n))) victims.push_back(NeighInfo(*n.dst, n.dev.value()).setProxy(n.isProxy()));
     });
     for (const auto& v : victims) {
       try {
@@ -333,5 +339,12 @@ void printNeighbour(Fields& f, const NeighInfo& n, const DeviceNames& names, boo
 }
 template void printNeighbour(StreamText&, const NeighInfo&, const DeviceNames&, bool);
 template void printNeighbour(StreamJson&, const NeighInfo&, const DeviceNames&, bool);
+
+template <class Fields>
+void printFdbNeighbour(Fields& f, const FdbInfo& e, const DeviceNames& names, bool withDev) {
+  printNeigh(f, FdbAsNeigh(e), names, withDev);
+}
+template void printFdbNeighbour(StreamText&, const FdbInfo&, const DeviceNames&, bool);
+template void printFdbNeighbour(StreamJson&, const FdbInfo&, const DeviceNames&, bool);
 
 }  // namespace fastlink::cli

@@ -43,6 +43,10 @@ struct VethInfo {
   /// The peer's own MTU, transmit queue length and queue counts (`peer name P mtu N txqlen N
   /// numtxqueues N numrxqueues N`); unset: the kernel's defaults, not the device's.
   std::optional<uint32_t> peerMtu, peerTxqlen, peerNumTxQueues, peerNumRxQueues;
+  /// The peer's broadcast address, GSO/GRO limits and group (`broadcast LLADDR gso_max_size N
+  /// gso_max_segs N gro_max_size N group G`): what the kernel sets on a new device from these.
+  std::optional<MacAddress> peerBroadcast;
+  std::optional<uint32_t> peerGsoMaxSize, peerGsoMaxSegs, peerGroMaxSize, peerGroup;
   VethInfo& setPeerName(std::string v) { peerName = std::move(v); return *this; }
   VethInfo& setPeerNetns(Netns v) { peerNetns = std::move(v); return *this; }
   VethInfo& setPeerAddress(MacAddress v) { peerAddress = v; return *this; }

@@ -398,6 +398,80 @@ TEST_F(MonitorCliTest, DevFilterKeepsOneDevice) {
   EXPECT_EQ(lines(mine), lines(theirs)) << "ip:\n" << theirs << "\nfastlink:\n" << mine;
 }
 
+/// A bridge br0 with a port p0, made before the monitors start: a port joining (or leaving) is
+/// announced by the bridge too (an AF_BRIDGE RTM_NEWLINK), which `ip monitor` prints as one more
+/// link line and fastlink does not (docs/cli/monitor.md).
+void addBridgeWithPort(TestNetns& ns) {
+  for (const char* line : {"link add br0 type bridge", "link add p0 type veth peer name p1", "link set p0 master br0"}) ns.ip(line);
+}
+
+TEST_F(MonitorCliTest, BridgeFdbEntriesAsIpMonitorNeighPrintsThem) {
+  // Bridge FDB changes are AF_BRIDGE neighbours on the neighbour group, which `ip monitor neigh`
+  // prints with print_neigh ("dev p0 lladdr 02:... NOARP", a remote as dst): a static, a
+  // permanent and an externally learned entry, a device's own (`self`: "NOARP PERMANENT" in its
+  // notification), a vxlan entry with a remote, a replace and deletions. With `dev p0` only p0's,
+  // without "dev p0".
+  addBridgeWithPort(ns);
+  std::string ip = "ip -n " + ns.name() + " ", bridge = "bridge -n " + ns.name() + " ";
+  std::string fdb = bridge + "fdb add 02:00:00:00:00:11 dev p0 master static; " + bridge +
+                    "fdb add 02:00:00:00:00:12 dev p0 master permanent; " + bridge + "fdb add 02:00:00:00:00:13 dev p0 self permanent; " +
+                    bridge + "fdb add 02:00:00:00:00:14 dev p0 master extern_learn; " + bridge +
+                    "fdb replace 02:00:00:00:00:11 dev p0 master permanent; " + bridge + "fdb del 02:00:00:00:00:12 dev p0 master; " +
+                    ip + "link add vx0 type vxlan id 5 dstport 4789 local 10.0.0.1; " + bridge +
+                    "fdb append 00:00:00:00:00:00 dev vx0 dst 10.0.0.9; " + bridge + "fdb del 02:00:00:00:00:13 dev p0 self; " + kSettle +
+                    "; " + ip + "link del vx0; " + bridge + "fdb del 02:00:00:00:00:11 dev p0 master; " + bridge +
+                    "fdb del 02:00:00:00:00:14 dev p0 master";
+  for (const char* words : {"neigh", "all", "neigh dev p0"}) {
+    auto [theirs, mine] = both("", words, fdb);
+    EXPECT_NE(theirs.find("lladdr 02:00:00:00:00:11 NOARP"), std::string::npos) << words << ": ip printed no FDB entry\n" << theirs;
+    EXPECT_EQ(lines(mine), lines(theirs)) << words << "\nip:\n" << theirs << "\nfastlink:\n" << mine;
+  }
+}
+
+TEST_F(MonitorCliTest, FamilyOptionKeepsThatFamilysAddressesRoutesRulesAndNeighbours) {
+  // ip -4/-6/-0/-B monitor joins only that family's address, route and rule groups (none for -0
+  // and -B) and prints only that family's neighbours: the bridge FDB entries with -B alone;
+  // links and nexthops whatever it is.
+  addBridgeWithPort(ns);
+  std::string ip = "ip -n " + ns.name() + " ", bridge = "bridge -n " + ns.name() + " ";
+  std::string fdb = bridge + "fdb add 02:00:00:00:00:11 dev p0 master static; " + ip + "-6 neigh add 2001:db8::7 lladdr 02:00:00:00:00:07 dev p0; ";
+  for (std::string family : {"-4", "-6", "-0", "-B"}) {
+    auto [theirs, mine] = both(family, "", fdb + changes() + "; " + bridge + "fdb del 02:00:00:00:00:11 dev p0 master; " + ip +
+                                               "-6 neigh del 2001:db8::7 dev p0");
+    EXPECT_EQ(lines(mine), lines(theirs)) << family << "\nip:\n" << theirs << "\nfastlink:\n" << mine;
+    EXPECT_EQ(theirs.find("02:00:00:00:00:11") != std::string::npos, family == "-B") << family << ": the FDB entry\n" << theirs;
+  }
+}
+
+TEST_F(MonitorCliTest, BridgeFdbEntriesInJsonCarryTheKeysOfIpBridgeNeighShow) {
+  // ip 6.1's monitor has no JSON: an FDB event's keys (object "fdb") are those `ip -j -B neigh
+  // show` prints for the entry, with its values.
+  std::string out = "/tmp/fastlink-mon-fdb-" + ns.name(), ip = "ip -n " + ns.name() + " ", bridge = "bridge -n " + ns.name() + " ";
+  std::string script = monitorWaitFunctions(ns.name()) + cliPath() + " -n " + ns.name() + " -j monitor neigh >" + out +
+                       " 2>&1 & B=$!; listening $B; " + ip + "link add br0 type bridge; " + ip + "link add p0 type veth peer name p1; " +
+                       ip + "link set p0 master br0; " + bridge + "fdb add 02:00:00:00:00:11 dev p0 master static; " + bridge +
+                       "fdb add 02:00:00:00:00:14 dev p0 master extern_learn; " + bridge +
+                       "fdb add 02:00:00:00:00:15 dev p0 master permanent; holds " + out + " '02:00:00:00:00:15'; drained $B " + out +
+                       "; kill $B; wait";
+  run("sh -c " + shellQuote(script));
+  std::string text = run("cat " + out).out;
+  run("rm -f " + out);
+  std::map<std::string, json> theirs;
+  for (const auto& e : ns.ipJson("-B neigh show nud all")) theirs[e["lladdr"].get<std::string>() + " " + e.value("dev", "")] = e;
+  std::size_t compared = 0;
+  for (const auto& l : lines(text)) {
+    json j = json::parse(l);
+    if (j["object"] != "fdb" || !j.contains("lladdr") || j["lladdr"].get<std::string>().rfind("02:00:00:00:00:1", 0) != 0) continue;
+    EXPECT_EQ(j["event"], "new") << l;
+    auto it = theirs.find(j["lladdr"].get<std::string>() + " " + j.value("dev", ""));
+    ASSERT_NE(it, theirs.end()) << l << " is not listed by ip -B neigh show";
+    expectSubsetOfIp(j, it->second, {"event", "object", "nsid"}, l);
+    EXPECT_EQ(j.size(), it->second.size() + 2) << "ours: " << l << "\nip: " << it->second.dump();
+    ++compared;
+  }
+  EXPECT_EQ(compared, 3u) << text;
+}
+
 TEST_F(MonitorCliTest, BadObjectIsAUsageError) {
   auto r = cli("monitor bogus");
   EXPECT_EQ(r.status, 255);

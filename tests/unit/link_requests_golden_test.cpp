@@ -48,16 +48,17 @@ TEST(LinkRequestsGolden, AddVethWithPeerName) {
 }
 
 TEST(LinkRequestsGolden, AddVethWithPeerAddressAndPeerNetnsPid) {
-  // ip link add v0 type veth peer name v1 address 02:00:00:00:00:01 netns <pid 4242>
+  // ip link add v0 type veth peer name v1 address 02:00:00:00:00:01 netns <pid 4242> (ip adds
+  // the peer's name last, after its loop over the words)
   Request r = LinkRequests::add(LinkInfo("v0", "veth").setVeth(VethInfo()
                                                                    .setPeerName("v1")
                                                                    .setPeerAddress(MacAddress::parse("02:00:00:00:00:01"))
                                                                    .setPeerNetns(Netns::pid(4242))));
   Attrs peer = Attrs()
                    .header(Ifinfo{})
-                   .str(IFLA_IFNAME, "v1")
                    .raw(IFLA_ADDRESS, {0x02, 0, 0, 0, 0, 0x01})
-                   .u32(IFLA_NET_NS_PID, 4242);
+                   .u32(IFLA_NET_NS_PID, 4242)
+                   .str(IFLA_IFNAME, "v1");
   Bytes expected = addMessage(Attrs().str(IFLA_IFNAME, "v0").append(linkInfo("veth", Attrs().nest(VETH_INFO_PEER, peer))));
   EXPECT_TRUE(sameBytes(r.bytes(), expected));
 }
@@ -73,6 +74,29 @@ TEST(LinkRequestsGolden, AddVethWithThePeersOwnMtuTxqlenAndQueues) {
                    .u32(IFLA_TXQLEN, 50)
                    .u32(IFLA_NUM_TX_QUEUES, 3)
                    .u32(IFLA_NUM_RX_QUEUES, 2);
+  Bytes expected = addMessage(Attrs().str(IFLA_IFNAME, "v0").append(linkInfo("veth", Attrs().nest(VETH_INFO_PEER, peer))));
+  EXPECT_TRUE(sameBytes(r.bytes(), expected));
+}
+
+TEST(LinkRequestsGolden, AddVethWithThePeersBroadcastGroupAndGsoGroLimits) {
+  // ip link add v0 type veth peer name v1 broadcast 02:ff:ff:ff:ff:fe group 7 gso_max_size 32000
+  //   gso_max_segs 100 gro_max_size 30000: rtnl_create_link's attributes, which a new peer gets
+  VethInfo v;
+  v.peerName = "v1";
+  v.peerBroadcast = MacAddress::parse("02:ff:ff:ff:ff:fe");
+  v.peerGroup = 7;
+  v.peerGsoMaxSize = 32000;
+  v.peerGsoMaxSegs = 100;
+  v.peerGroMaxSize = 30000;
+  Request r = LinkRequests::add(LinkInfo("v0", "veth").setVeth(v));
+  Attrs peer = Attrs()
+                   .header(Ifinfo{})
+                   .raw(IFLA_BROADCAST, {0x02, 0xff, 0xff, 0xff, 0xff, 0xfe})
+                   .u32(IFLA_GROUP, 7)
+                   .u32(IFLA_GSO_MAX_SIZE, 32000)
+                   .u32(IFLA_GSO_MAX_SEGS, 100)
+                   .u32(IFLA_GRO_MAX_SIZE, 30000)
+                   .str(IFLA_IFNAME, "v1");
   Bytes expected = addMessage(Attrs().str(IFLA_IFNAME, "v0").append(linkInfo("veth", Attrs().nest(VETH_INFO_PEER, peer))));
   EXPECT_TRUE(sameBytes(r.bytes(), expected));
 }
