@@ -8,7 +8,7 @@
 //                                            tables), count the messages: apply's other dumps
 //   raw_floor read6                          dump every link, read name, index, mtu, flags, kind,
 //                                            master (issue 29's library target), print a checksum
-//   raw_floor list KIND|- none|skipstats|vf  dump links, kind-filtered in the kernel or not,
+//   raw_floor list KIND|- none|skipstats|vf|brvlan  dump links, kind-filtered in the kernel or not,
 //                                            with the given IFLA_EXT_MASK
 //   raw_floor u32-mirred DEV TARGET COUNT    add COUNT u32 filters on DEV's clsact ingress, each
 //                                            `protocol ip pref 1+i/2000 u32 match ip dst
@@ -332,6 +332,7 @@ int main(int argc, char** argv) try {
     }
     if (mask == "skipstats") mnl_attr_put_u32(h, IFLA_EXT_MASK, RTEXT_FILTER_SKIP_STATS);
     if (mask == "vf") mnl_attr_put_u32(h, IFLA_EXT_MASK, RTEXT_FILTER_VF);
+    if (mask == "brvlan") mnl_attr_put_u32(h, IFLA_EXT_MASK, RTEXT_FILTER_BRVLAN);
     if (mnl_socket_sendto(s.nl, h, h->nlmsg_len) < 0) throw std::runtime_error("sendto");
     ListState st;
     if (kind != "-") st.kind = kind.c_str();
@@ -370,7 +371,7 @@ int main(int argc, char** argv) try {
     bench::report(bench::now() - t0, st.count, 0, s.bytes, {std::to_string(st.sum)});
     return 0;
   }
-  std::fprintf(stderr, "usage: raw_floor mtu PREFIX COUNT MTU | create-veth PREFIX PAIRS | list KIND|- none|skipstats|vf | dump addr|route | read6 | u32-mirred|flower-mirred DEV TARGET COUNT\n");
+  std::fprintf(stderr, "usage: raw_floor mtu PREFIX COUNT MTU | create-veth PREFIX PAIRS | list KIND|- none|skipstats|vf|brvlan | dump addr|route | read6 | u32-mirred|flower-mirred DEV TARGET COUNT\n");
   return 2;
 } catch (const std::exception& e) {
   std::fprintf(stderr, "raw_floor: %s\n", e.what());

@@ -6,31 +6,42 @@
 
 namespace fastlink::cli {
 
+DeviceNames::Device& DeviceNames::slot(uint32_t index) {
+  if (index >= kDenseIndexes) return sparse_[index];
+  uint32_t chunk = index >> kChunkBits;
+  if (chunk >= chunks_.size()) chunks_.resize(chunk + 1);
+  if (!chunks_[chunk]) chunks_[chunk] = std::make_unique<Chunk>();
+  return (*chunks_[chunk])[index & ((1u << kChunkBits) - 1)];
+}
+
 void DeviceNames::load(LinkApi& links) {
   // Views: a name and the flags are all that is kept, nothing is decoded into a LinkInfo.
   links.forEach({}, [&](const LinkView& l) {
-    Device& d = devices_[l.index()];
+    Device& d = slot(l.index());
     if (auto name = l.name()) d.name = *name;
     d.flags = l.flags();
-  }, [&] { devices_.clear(); });
+    d.known = true;
+  }, [&] { clear(); });
 }
 
 void DeviceNames::remember(const LinkInfo& link) {
   if (!link.index) return;
-  Device& d = devices_[*link.index];
+  Device& d = slot(*link.index);
   if (link.name) d.name = *link.name;
   d.flags = link.flags.value_or(0);
+  d.known = true;
 }
 
 void DeviceNames::remember(uint32_t index, std::string_view name, uint32_t flags) {
-  Device& d = devices_[index];
+  Device& d = slot(index);
   d.name = name;
   d.flags = flags;
+  d.known = true;
 }
 
 const std::string* DeviceNames::find(uint32_t index) const {
-  auto it = devices_.find(index);
-  return it != devices_.end() ? &it->second.name : nullptr;
+  const Device* d = seen(index);
+  return d ? &d->name : nullptr;
 }
 
 std::string DeviceNames::nameOrIndex(uint32_t index) const {
@@ -39,18 +50,18 @@ std::string DeviceNames::nameOrIndex(uint32_t index) const {
 }
 
 const std::string& DeviceNames::name(uint32_t index) {
-  auto it = devices_.find(index);
-  if (it != devices_.end()) return it->second.name;
+  if (const Device* d = seen(index)) return d->name;
   std::optional<LinkInfo> found = lookup_ ? lookup_(index) : std::nullopt;
-  Device& d = devices_[index];
+  Device& d = slot(index);
   d.name = found && found->name ? *found->name : fmt::format("if{}", index);
   d.flags = found ? found->flags.value_or(0) : 0;
+  d.known = true;
   return d.name;
 }
 
 uint32_t DeviceNames::flags(uint32_t index) const {
-  auto it = devices_.find(index);
-  return it == devices_.end() ? 0 : it->second.flags;
+  const Device* d = seen(index);
+  return d ? d->flags : 0;
 }
 
 }  // namespace fastlink::cli

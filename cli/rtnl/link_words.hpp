@@ -14,8 +14,9 @@ namespace fastlink::cli {
 inline constexpr uint32_t kIffUp = 1u << 0;
 inline constexpr uint32_t kIffRunning = 1u << 6;  // never printed, like iproute2
 
-/// Device flag bits (the interface flags ABI of <linux/if.h>), in the order `ip link` prints them.
-inline constexpr std::pair<uint32_t, const char*> kLinkFlagNames[] = {
+/// Device flag bits (the interface flags ABI of <linux/if.h>), in the order `ip link` prints them;
+/// names as string_views, their lengths constants (every device prints 3-5 of them).
+inline constexpr std::pair<uint32_t, std::string_view> kLinkFlagNames[] = {
     {1u << 3, "LOOPBACK"}, {1u << 1, "BROADCAST"},  {1u << 4, "POINTOPOINT"}, {1u << 12, "MULTICAST"},
     {1u << 7, "NOARP"},    {1u << 9, "ALLMULTI"},   {1u << 8, "PROMISC"},     {1u << 10, "MASTER"},
     {1u << 11, "SLAVE"},   {1u << 2, "DEBUG"},      {1u << 15, "DYNAMIC"},    {1u << 14, "AUTOMEDIA"},
@@ -30,6 +31,7 @@ void forEachLinkFlagWord(uint32_t flags, bool lowerDown, Word&& word) {
   if ((flags & kIffUp) && !(flags & kIffRunning)) word("NO-CARRIER");
   flags &= ~kIffRunning;
   for (const auto& [bit, name] : kLinkFlagNames) {
+    if (!flags) break;  // every bit set is named: the rest of the table names none
     if (flags & bit) word(name);
     flags &= ~bit;
   }

@@ -89,6 +89,14 @@ class LinkView {
 
   /// Types below this are indexed (every IFLA_* type LinkView reads).
   static constexpr std::size_t kIndexedTypes = 72;
+  /// The view's attribute index: offsets into its message.
+  using Index = detail::AttrIndex<kIndexedTypes>;
+  const Index& attributeIndex() const { return attrs_; }
+  /// A view over `copy`, a byte copy of the message `index` was built over (`attributeIndex()`
+  /// of its view), for a caller that keeps messages past their callback (`link show` holds a
+  /// veth until its peer has arrived): the index is copied, not built again. Throws
+  /// std::invalid_argument when `copy` is not as long as that message.
+  LinkView(std::span<const uint8_t> copy, const Index& index);
 
  private:
   template <auto kMember>

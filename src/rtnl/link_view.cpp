@@ -10,6 +10,7 @@
 
 #include <exception>
 #include <span>
+#include <stdexcept>
 
 #include "fastlink/link_view_reads.hpp"
 #include "fastlink/netlink.hpp"
@@ -31,6 +32,11 @@ const rtnl::FieldContext kContext{"decode link"};
 }  // namespace
 
 LinkView::LinkView(std::span<const uint8_t> message) : attrs_(rtnl::checkedView<ifinfomsg>(message, "decode link", "link"), sizeof(ifinfomsg)) {}
+
+LinkView::LinkView(std::span<const uint8_t> copy, const Index& index) : attrs_(copy, index) {
+  if (copy.size() != index.message().size())
+    throw std::invalid_argument("LinkView: the copy is not as long as the indexed message");
+}
 
 template <auto kMember>
 auto LinkView::read() const {

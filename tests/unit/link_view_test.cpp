@@ -8,7 +8,9 @@
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 
+#include <cstring>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -130,6 +132,61 @@ TEST(LinkView, ShortMessageIsMalformedAndShortAttributeThrowsWhenRead) {
   EXPECT_EQ(v.index(), 3u);  // the header is fine; the 2-byte mtu is not
   EXPECT_THROW((void)v.mtu(), Error);
   EXPECT_THROW((void)v.toInfo(), Error);
+}
+
+TEST(LinkView, ACopyOfTheMessageIsViewedWithTheIndexOfItsFirstView) {
+  // `link show` keeps a veth's message until its peer arrives and views the copy with the first
+  // view's index (offsets), not indexing it again: the copy's view reads the copy.
+  AlignedMessage m(vethMessage(5, "v0", 9000));
+  std::span<const uint8_t> bytes(m.as<uint8_t>(), m.as<nlmsghdr>()->nlmsg_len);
+  LinkView first(bytes);
+  AlignedMessage copy(bytes);
+  std::span<const uint8_t> copied(copy.as<uint8_t>(), bytes.size());
+  LinkView again(copied, first.attributeIndex());
+  EXPECT_EQ(again.name(), "v0");
+  EXPECT_EQ(again.name()->data(), reinterpret_cast<const char*>(copied.data()) + (first.name()->data() - reinterpret_cast<const char*>(bytes.data())));
+  EXPECT_EQ(again.mtu(), 9000u);
+  EXPECT_EQ(again.kind(), "veth");
+  EXPECT_EQ(again.message().data(), copied.data());
+  EXPECT_EQ(test::linkViewDisagreement(again, again.toInfo(true)), "");
+  // An index reused for bytes of another length is refused.
+  EXPECT_THROW(LinkView(copied.first(copied.size() - 4), first.attributeIndex()), std::invalid_argument);
+}
+
+TEST(LinkView, AttributesThatDoNotFitEndTheIndexAsTheDecoderStops) {
+  // The index walks top-level attributes while each header and payload lies inside the message
+  // (mnl_attr_ok): a length below 4 or past the end ends it, and what came before is kept.
+  auto viewOf = [](const Bytes& attrs, auto check) {
+    AlignedMessage m(test::linkMessage(RTM_NEWLINK, 0, Ifinfo{.index = 3}, Attrs().u32(IFLA_MTU, 1400)));
+    Bytes b(m.as<uint8_t>(), m.as<uint8_t>() + m.as<nlmsghdr>()->nlmsg_len);
+    b.insert(b.end(), attrs.begin(), attrs.end());
+    uint32_t length = static_cast<uint32_t>(b.size());
+    std::memcpy(b.data(), &length, 4);
+    AlignedMessage all(b);
+    check(LinkView(std::span<const uint8_t>(all.as<uint8_t>(), length)));
+  };
+  // The last attribute without its padding (IFLA_IFNAME "v0\0", 7 bytes): indexed.
+  viewOf(Bytes{7, 0, IFLA_IFNAME, 0, 'v', '0', 0}, [](const LinkView& v) {
+    EXPECT_EQ(v.mtu(), 1400u);
+    EXPECT_EQ(v.name(), "v0");
+  });
+  // An empty last attribute (4 bytes, the header alone): indexed.
+  viewOf(Bytes{4, 0, IFLA_IFALIAS, 0}, [](const LinkView& v) { EXPECT_TRUE(v.attribute(IFLA_IFALIAS)); });
+  // A length below the header's 4 bytes: the walk ends there, the attribute after it unseen.
+  viewOf(Bytes{3, 0, IFLA_GROUP, 0, 8, 0, IFLA_TXQLEN, 0, 1, 0, 0, 0}, [](const LinkView& v) {
+    EXPECT_EQ(v.mtu(), 1400u);
+    EXPECT_FALSE(v.attribute(IFLA_GROUP));
+    EXPECT_EQ(v.txqlen(), std::nullopt);
+  });
+  // A length one byte past the end: not indexed.
+  viewOf(Bytes{9, 0, IFLA_TXQLEN, 0, 1, 0, 0, 0}, [](const LinkView& v) {
+    EXPECT_EQ(v.mtu(), 1400u);
+    EXPECT_EQ(v.txqlen(), std::nullopt);
+  });
+  // Fewer than 4 bytes left: no header to read.
+  viewOf(Bytes{8, 0, IFLA_TXQLEN, 0, 1, 0, 0, 0, 8, 0}, [](const LinkView& v) { EXPECT_EQ(v.txqlen(), 1u); });
+  // Types above NLA_TYPE_MASK's bits (NLA_F_NESTED) are indexed by their type.
+  viewOf(Bytes{8, 0, IFLA_GROUP, 0x80, 7, 0, 0, 0}, [](const LinkView& v) { EXPECT_EQ(v.group(), 7u); });
 }
 
 struct Fixture {
