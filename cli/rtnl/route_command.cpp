@@ -173,6 +173,11 @@ ParsedRoute parseRoute(Context& ctx, Args& args, bool del) {
     }
   }
   if (haveMetrics) p.info.metrics = metrics;
+  // As ip: without `table`, local, broadcast, nat and anycast routes go to the local table.
+  if (auto t = p.info.type; !p.info.table && t &&
+                            (*t == RouteType::Local || *t == RouteType::Broadcast || *t == RouteType::Nat ||
+                             *t == RouteType::Anycast))
+    p.info.table = kTableLocal;
   if (p.isDefault) {
     // -4/-6 choose it as ip's preferred_family does (`ip -6 route add default dev v0`); else it
     // follows the addresses given, like iproute2 with -4/-6 unset.
@@ -598,6 +603,8 @@ int showRoutes(Context& ctx, Args& args) {
 }
 
 int flushRoutes(Context& ctx, Args& args) {
+  // Without a selector ip refuses (1) rather than flush the main table.
+  if (args.done()) throw BadValueError("\"route flush\" requires arguments.");
   bool showTable = false;
   RouteFilter f = parseFilter(ctx, args, showTable);
   try {

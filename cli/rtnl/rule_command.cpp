@@ -171,8 +171,10 @@ PreparedRequest prepareRuleKind(Context& ctx, Args& args, bool multicast) {
   if (args.peek() == "help") throw UsageError(usageOf(multicast));
   bool add = false;
   if (args.acceptAny({"add", "insert"})) add = true;
-  else if (args.acceptAny({"del", "delete"})) add = false;
-  else if (args.accept("flush")) {
+  else if (args.acceptAny({"del", "delete"})) {
+    // A delete without a selector would remove the kernel's first deletable rule: ip refuses it (1).
+    if (args.done()) throw BadValueError(fmt::format("\"{} del\" requires arguments.", noun));
+  } else if (args.accept("flush")) {
     // ip runs a flush line at its turn: the selectors read now, the rules listed and deleted then.
     return prepareRuleFlush(ctx, args, multicast);
   } else if (args.acceptAny({"show", "list", "ls", "lst"}))
