@@ -33,7 +33,7 @@
 namespace fastlink::cli {
 namespace {
 
-constexpr const char* kUsage = R"(Usage: fastlink address { add | replace } IFADDR dev DEV [ OPTIONS ]
+constexpr const char* kUsage = R"(Usage: fastlink address { add | replace | change } IFADDR dev DEV [ OPTIONS ]
        fastlink address del IFADDR dev DEV [ peer PEER ] [ label LABEL ]
        fastlink address [ show ] [ dev DEV ] [ scope SCOPE ] [ label LABEL ] [ -4 | -6 ]
        fastlink address flush [ dev DEV ] [ scope SCOPE ] [ label LABEL ] [ to PREFIX ] [ up ] [ -4 | -6 ] [ FLAG ... ]
@@ -174,7 +174,7 @@ PreparedRequest prepareChange(const Context& ctx, Args& args, const std::string&
 }
 
 PreparedRequest prepareAddr(Context& ctx, Args& args) {
-  if (args.done()) throw UsageError("address: a verb is required (add, del, replace, show, flush)");
+  if (args.done()) throw UsageError("address: a verb is required (add, del, replace, change, show, flush)");
   if (args.accept("add")) return isHelp(args) ? throw UsageError(kUsage) : prepareChange(ctx, args, "add");
   // `change` (ip's NLM_F_REPLACE without NLM_F_CREATE): the kernel creates a missing address
   // either way, so it is replace.
