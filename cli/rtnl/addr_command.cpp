@@ -119,6 +119,8 @@ ParsedAddr parseAddr(const Context& ctx, Args& args, bool del) {
       args.unknown("expected an address option");
     }
   }
+  // ip checks the device first, a bad value (1): `Not enough information: "dev" argument is required.`
+  if (!dev) throw BadValueError("address: \"dev DEV\" is required");
   if (!p.info.address) throw UsageError("address: IFADDR (ADDRESS/LENGTH) is required");
   if (peerLength) p.info.address = Prefix(p.info.address->address(), *peerLength);
   p.wildcard = del && p.wildcard && !peerLength;
@@ -127,7 +129,6 @@ ParsedAddr parseAddr(const Context& ctx, Args& args, bool del) {
                "Warning: Executing wildcard deletion to stay compatible with old scripts.\n"
                "         Explicitly specify the prefix length ({}/32) to avoid this warning.\n",
                p.info.address->address().toString());
-  if (!dev) throw UsageError("address: \"dev DEV\" is required");
   p.dev = *dev;
   if (broadcastAuto) {
     if (!p.info.address->isV4()) throw UsageError("broadcast +: only IPv4 addresses have a broadcast address");

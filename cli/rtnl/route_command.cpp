@@ -188,6 +188,10 @@ ParsedRoute parseRoute(Context& ctx, Args& args, bool del) {
     else if (!p.info.paths.empty() && p.info.paths[0].gateway) f = p.info.paths[0].gateway->family();
     p.info.dst = Prefix::any(f);
   }
+  // A gateway of the other family is a bad value for ip (1), found before anything is sent.
+  if (p.info.gateway && p.info.gateway->family() != p.info.dst->family())
+    throw BadValueError(fmt::format("{} address is expected rather than \"{}\".",
+                                    p.info.dst->isV4() ? "inet" : "inet6", p.info.gateway->toString()));
   (void)del;
   return p;
 }
@@ -651,18 +655,22 @@ int flushRoutes(Context& ctx, Args& args) {
 }
 
 int getRoute(Context& ctx, Args& args) {
-  if (args.done()) throw UsageError("route get: an address is required");
+  if (args.done()) throw BadValueError("route get: an address is required");  // ip: 1
+  // ip reads the words in any order: `route get fibmatch 10.0.0.1` as well as after the address.
+  bool fibMatch = args.accept("fibmatch");
   if (args.accept("to")) {}
+  if (args.done()) throw BadValueError("route get: an address is required");
   RouteQuery q(parseIp(args.next(), "route get"));
+  q.fibMatch = fibMatch;
   while (!args.done()) {
     if (args.accept("from")) q.from = parseIp(args.value("from"), "from");
     else if (args.accept("iif")) q.iif = Ifref(parseIfname(args.value("iif"), "iif"));
-    else if (args.accept("oif")) q.oif = Ifref(parseIfname(args.value("oif"), "oif"));
+    else if (args.acceptAny({"oif", "dev"})) q.oif = Ifref(parseIfname(args.value("oif"), "oif"));
     else if (args.accept("vrf")) q.vrf = Ifref(parseIfname(args.value("vrf"), "vrf"));
     else if (args.accept("table")) q.table = parseRouteTable(args.value("table"));
     else if (args.accept("mark")) q.mark = parseU32(args.value("mark"), "mark");
     else if (args.accept("fibmatch")) q.fibMatch = true;
-    else args.unknown("route get takes: from A, iif D, oif D, vrf NAME, table T, mark M, fibmatch");
+    else args.unknown("route get takes: from A, iif D, oif|dev D, vrf NAME, table T, mark M, fibmatch");
   }
   Netlink& nl = ctx.netlink();
   try {

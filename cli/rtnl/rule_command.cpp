@@ -88,7 +88,7 @@ std::pair<uint64_t, uint64_t> parseRange(std::string_view text, std::string_view
 
 std::optional<Prefix> parsePrefixOrAll(std::string_view text, std::string_view keyword) {
   if (text == "all") return std::nullopt;
-  return orUsage(keyword, [&] { return Prefix::parse(text); });
+  return parsePrefixAs(keyword, text);  // ip: 1 for a prefix it cannot read; `10.2/16` as ip reads it
 }
 
 /// The selector words `rule add/del` and `rule show` share (all but from/to, whose family checks
