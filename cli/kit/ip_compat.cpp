@@ -142,8 +142,15 @@ std::string padShortIpv4Prefix(std::string_view text) {
 
 Prefix parsePrefixAs(std::string_view what, std::string_view text) {
   try {
-    return Prefix::parse(padShortIpv4Prefix(text));
+    return Prefix::parse(text);
   } catch (const Error& e) {
+    // A short IPv4 prefix, else the error names the text as it was written.
+    if (std::string padded = padShortIpv4Prefix(text); padded != text) {
+      try {
+        return Prefix::parse(padded);
+      } catch (const Error&) {
+      }
+    }
     throw BadValueError(fmt::format("{}: {}", what, e.reason()));
   }
 }

@@ -665,7 +665,8 @@ int getRoute(Context& ctx, Args& args) {
   while (!args.done()) {
     if (args.accept("from")) q.from = parseIp(args.value("from"), "from");
     else if (args.accept("iif")) q.iif = Ifref(parseIfname(args.value("iif"), "iif"));
-    else if (args.acceptAny({"oif", "dev"})) q.oif = Ifref(parseIfname(args.value("oif"), "oif"));
+    else if (args.accept("oif")) q.oif = Ifref(parseIfname(args.value("oif"), "oif"));
+    else if (args.accept("dev")) q.oif = Ifref(parseIfname(args.value("dev"), "dev"));
     else if (args.accept("vrf")) q.vrf = Ifref(parseIfname(args.value("vrf"), "vrf"));
     else if (args.accept("table")) q.table = parseRouteTable(args.value("table"));
     else if (args.accept("mark")) q.mark = parseU32(args.value("mark"), "mark");
