@@ -115,7 +115,7 @@ bool parseSelectorWord(Args& args, RuleInfo& r) {
   } else if (args.accept("dport")) {
     auto [a, b] = parseRange(args.value("dport"), "dport", 65535);
     r.dport = PortRange{static_cast<uint16_t>(a), static_cast<uint16_t>(b)};
-  } else if (args.accept("protocol")) {
+  } else if (args.acceptAny({"protocol", "proto"})) {  // ip's matches(): `proto` too
     r.protocol = static_cast<uint8_t>(parseRouteProtocol(args.value("protocol"), "protocol"));
   } else {
     return false;
@@ -141,7 +141,14 @@ RuleInfo parseRule(Args& args, bool multicast) {
     } else if (parseSelectorWord(args, r)) {
     } else if (args.acceptAny({"table", "lookup"})) r.table = parseRouteTable(args.value("table"));
     else if (args.accept("goto")) r.setGoto(parseU32(args.value("goto"), "goto"));
-    else if (args.accept("blackhole")) r.action = RuleAction::Blackhole;
+    else if (args.accept("type")) {  // ip: `type blackhole`, the action word after it
+      std::string word = args.value("type");
+      if (word == "blackhole") r.action = RuleAction::Blackhole;
+      else if (word == "unreachable") r.action = RuleAction::Unreachable;
+      else if (word == "prohibit") r.action = RuleAction::Prohibit;
+      else if (word == "nop") r.action = RuleAction::Nop;
+      else throw UsageError(fmt::format("type: \"{}\" is not a rule action (blackhole, unreachable, prohibit, nop)", word));
+    } else if (args.accept("blackhole")) r.action = RuleAction::Blackhole;
     else if (args.accept("unreachable")) r.action = RuleAction::Unreachable;
     else if (args.accept("prohibit")) r.action = RuleAction::Prohibit;
     else if (args.accept("nop")) r.action = RuleAction::Nop;
