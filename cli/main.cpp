@@ -213,6 +213,8 @@ int run(int argc, char** argv) {
   if (p.help) return printUsage(usage());  // `ip -help`: usage() on stderr, exit(-1)
   ipNameOptions = p.names;
   fastlink::setWarningHandler(printKernelWarning);  // htb's "quantum ... is big", as ip and tc print it
+  // `tc -batch FILE` (tc's options after its name): the file's lines are tc commands.
+  if (p.options.batchFile && p.rest.size() == 1 && p.rest[0] == "tc") p.options.batchObject = "tc", p.rest.clear();
   Context ctx(p.options);
   if (p.options.batchFile) {
     if (!p.rest.empty()) throw UsageError("-batch takes no command on the command line");

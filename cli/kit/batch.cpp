@@ -66,7 +66,8 @@ class LineReader {
       file_ = stdin;
     } else {
       file_ = std::fopen(path.c_str(), "r");
-      if (!file_) throw UsageError(fmt::format("cannot open batch file \"{}\": {}", path, std::strerror(errno)));
+      // ip and tc exit 1 for a file they cannot open (`Cannot open file ... for reading`).
+      if (!file_) throw BadValueError(fmt::format("cannot open batch file \"{}\": {}", path, std::strerror(errno)));
       owned_ = true;
       readBuffer_ = std::make_unique_for_overwrite<char[]>(kFileBuffer);  // before any read, as setvbuf wants
       std::setvbuf(file_, readBuffer_.get(), _IOFBF, kFileBuffer);
@@ -113,6 +114,7 @@ class LineReader {
 /// One line's request. `args` holds the line's words; the object and verb are resolved as
 /// `ip -batch` reads `a add ...` (views into static names: no copy of the line's words).
 PreparedRequest prepareLine(Context& ctx, Args& args) {
+  if (const auto& object = ctx.options().batchObject) return findCommand(*object)->prepare(ctx, args);
   std::string_view word = args.peekView();
   const ObjectCommand* command = findCommand(word);
   if (!command) command = findCommand(resolveIpObject(word));

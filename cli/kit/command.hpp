@@ -80,6 +80,8 @@ struct GlobalOptions {
   std::size_t window = 0;  ///< -window N; 0 = default (1 without -force, automatic with it)
   std::optional<std::string> netns;
   std::optional<std::string> batchFile;
+  /// `tc -batch FILE`: each line holds that object's words (`qdisc add ...`), as tc's batch file.
+  std::optional<std::string> batchObject;
   bool all = false;  ///< -a[ll]: `netns delete` and `netns exec` act on every named namespace
 };
 

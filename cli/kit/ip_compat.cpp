@@ -118,10 +118,39 @@ void requireFamily(const Context& ctx, IpAddress::Family family, std::string_vie
                                   *wanted == IpAddress::Family::v4 ? "inet" : "inet6", what, typed));
 }
 
+/// ip's get_addr_ipv4 reads an IPv4 address of fewer than four parts, the rest zero: `0/0`,
+/// `10/8`, `172.16/12` (old scripts write routes so). `text` with its address padded to four
+/// parts when it is such a short prefix (decimal parts up to 255, a `/LEN`), else as it is.
+std::string padShortIpv4Prefix(std::string_view text) {
+  std::size_t slash = text.find('/');
+  if (slash == std::string_view::npos || slash == 0) return std::string(text);
+  std::string_view address = text.substr(0, slash);
+  int parts = 1;
+  for (std::size_t i = 0, digits = 0; i < address.size(); ++i) {
+    if (address[i] == '.') {
+      if (digits == 0) return std::string(text);
+      ++parts, digits = 0;
+    } else if (!std::isdigit(static_cast<unsigned char>(address[i])) || ++digits > 3) {
+      return std::string(text);
+    }
+  }
+  if (parts >= 4 || address.back() == '.') return std::string(text);
+  std::string padded(address);
+  for (; parts < 4; ++parts) padded += ".0";
+  return padded + std::string(text.substr(slash));
+}
+
 Prefix parsePrefixAs(std::string_view what, std::string_view text) {
   try {
     return Prefix::parse(text);
   } catch (const Error& e) {
+    // A short IPv4 prefix, else the error names the text as it was written.
+    if (std::string padded = padShortIpv4Prefix(text); padded != text) {
+      try {
+        return Prefix::parse(padded);
+      } catch (const Error&) {
+      }
+    }
     throw BadValueError(fmt::format("{}: {}", what, e.reason()));
   }
 }

@@ -3,6 +3,11 @@
 #include <fmt/format.h>
 
 #include <fnmatch.h>
+#include <linux/if_addr.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+
+#include <cstring>
 
 #include <cstdio>
 #include <memory>
@@ -28,7 +33,7 @@
 namespace fastlink::cli {
 namespace {
 
-constexpr const char* kUsage = R"(Usage: fastlink address { add | replace } IFADDR dev DEV [ OPTIONS ]
+constexpr const char* kUsage = R"(Usage: fastlink address { add | replace | change } IFADDR dev DEV [ OPTIONS ]
        fastlink address del IFADDR dev DEV [ peer PEER ] [ label LABEL ]
        fastlink address [ show ] [ dev DEV ] [ scope SCOPE ] [ label LABEL ] [ -4 | -6 ]
        fastlink address flush [ dev DEV ] [ scope SCOPE ] [ label LABEL ] [ to PREFIX ] [ up ] [ -4 | -6 ] [ FLAG ... ]
@@ -55,6 +60,8 @@ Scope parseScopeWord(const std::string& text) {
 struct ParsedAddr {
   AddrInfo info;
   std::string dev;
+  /// `del 10.0.0.1 dev v0`: an IPv4 address written without its length and without a peer.
+  bool wildcard = false;
 };
 
 /// The flags `address add` takes, as ip words them.
@@ -67,23 +74,27 @@ ParsedAddr parseAddr(const Context& ctx, Args& args, bool del) {
   ParsedAddr p;
   bool broadcastAuto = false;
   std::optional<std::string> dev;
+  std::optional<uint8_t> peerLength;
   while (!args.done()) {
     bool keyword = args.acceptAny({"local", "address"});
     if (keyword || (!p.info.address && args.peek().find_first_of(".:") != std::string::npos)) {
       // `add 10.0.0.1/24 dev v0` or `add local 10.0.0.1/24 dev v0`.
       std::string text = keyword ? args.value("local") : args.next();
+      if (keyword && p.info.address)  // ip's duparg
+        throw UsageError(fmt::format("either \"local\" is duplicate, or \"{}\" is a garbage.", text));
       p.info.address = parsePrefixAs("address", text);
+      p.wildcard = text.find('/') == std::string::npos && p.info.address->isV4();
       requireFamily(ctx, p.info.address->address().family(), text, "prefix");  // `ip -6 addr add 10.0.0.1/24`
     } else if (args.accept("dev")) {
       dev = parseIfname(args.value("dev"), "dev");
     } else if (args.accept("peer")) {
       std::string text = args.value("peer");
-      // `peer 10.1.0.2/32`: the length is the address's prefix length, like iproute2.
+      // The peer's length is the address's prefix length, as ip's: `peer 10.1.0.2/30` gives /30,
+      // a bare `peer 10.1.0.2` /32 (/128), whatever length the local address was written with.
       try {
         Prefix peer = Prefix::parse(text);
         p.info.peer = peer.address();
-        if (text.find('/') != std::string::npos && p.info.address)
-          p.info.address = Prefix(p.info.address->address(), peer.length());
+        peerLength = peer.length();
       } catch (const Error& e) {
         throw UsageError("peer: " + e.reason());
       }
@@ -108,8 +119,16 @@ ParsedAddr parseAddr(const Context& ctx, Args& args, bool del) {
       args.unknown("expected an address option");
     }
   }
+  // ip checks the device first, a bad value (1): `Not enough information: "dev" argument is required.`
+  if (!dev) throw BadValueError("address: \"dev DEV\" is required");
   if (!p.info.address) throw UsageError("address: IFADDR (ADDRESS/LENGTH) is required");
-  if (!dev) throw UsageError("address: \"dev DEV\" is required");
+  if (peerLength) p.info.address = Prefix(p.info.address->address(), *peerLength);
+  p.wildcard = del && p.wildcard && !peerLength;
+  if (p.wildcard)
+    fmt::print(stderr,
+               "Warning: Executing wildcard deletion to stay compatible with old scripts.\n"
+               "         Explicitly specify the prefix length ({}/32) to avoid this warning.\n",
+               p.info.address->address().toString());
   p.dev = *dev;
   if (broadcastAuto) {
     if (!p.info.address->isV4()) throw UsageError("broadcast +: only IPv4 addresses have a broadcast address");
@@ -121,26 +140,51 @@ ParsedAddr parseAddr(const Context& ctx, Args& args, bool del) {
   return p;
 }
 
+/// `request` (one message) without its IFA_ADDRESS: the kernel then deletes the first address
+/// whose local address (and label) match, whatever its prefix length (ip's wildcard deletion).
+Request withoutPrefixMatch(const Request& request) {
+  std::span<const uint8_t> in = request.bytes();
+  const std::size_t start = NLMSG_HDRLEN + NLMSG_ALIGN(sizeof(ifaddrmsg));
+  std::vector<uint8_t> out(in.begin(), in.begin() + static_cast<std::ptrdiff_t>(start));
+  for (std::size_t at = start; at + sizeof(rtattr) <= in.size();) {
+    rtattr attr;
+    std::memcpy(&attr, in.data() + at, sizeof attr);
+    std::size_t next = at + RTA_ALIGN(attr.rta_len);
+    if (attr.rta_len < sizeof attr || next > in.size() + 3) break;
+    if (attr.rta_type != IFA_ADDRESS) out.insert(out.end(), in.begin() + static_cast<std::ptrdiff_t>(at),
+                                                 in.begin() + static_cast<std::ptrdiff_t>(std::min(next, in.size())));
+    at = next;
+  }
+  nlmsghdr header;
+  std::memcpy(&header, out.data(), sizeof header);
+  header.nlmsg_len = static_cast<uint32_t>(out.size());
+  std::memcpy(out.data(), &header, sizeof header);
+  return Request(std::move(out), std::string(request.operation()));
+}
+
 PreparedRequest prepareChange(const Context& ctx, Args& args, const std::string& verb) {
   ParsedAddr p = parseAddr(ctx, args, verb == "del");
   return deviceRequest(
       p.dev, p.info,
-      [verb](const AddrInfo& a, Resolver&) {
+      [verb, wildcard = p.wildcard](const AddrInfo& a, Resolver&) {
         if (verb == "add") return AddrRequests::add(a);
         if (verb == "replace") return AddrRequests::replace(a);
-        return AddrRequests::del(a);
+        return wildcard ? withoutPrefixMatch(AddrRequests::del(a)) : AddrRequests::del(a);
       },
       false);
 }
 
 PreparedRequest prepareAddr(Context& ctx, Args& args) {
-  if (args.done()) throw UsageError("address: a verb is required (add, del, replace, show, flush)");
+  if (args.done()) throw UsageError("address: a verb is required (add, del, replace, change, show, flush)");
   if (args.accept("add")) return isHelp(args) ? throw UsageError(kUsage) : prepareChange(ctx, args, "add");
-  if (args.accept("replace")) return isHelp(args) ? throw UsageError(kUsage) : prepareChange(ctx, args, "replace");
+  // `change` (ip's NLM_F_REPLACE without NLM_F_CREATE): the kernel creates a missing address
+  // either way, so it is replace.
+  if (args.acceptAny({"replace", "change", "chg"}))
+    return isHelp(args) ? throw UsageError(kUsage) : prepareChange(ctx, args, "replace");
   if (args.acceptAny({"del", "delete"})) return isHelp(args) ? throw UsageError(kUsage) : prepareChange(ctx, args, "del");
   if (args.acceptAny({"show", "list", "ls", "lst", "flush"}))
     throw UsageError("address show/flush cannot be used in a batch (a batch sends one request per line)");
-  args.unknown("address verbs: add, del, replace, show, flush");
+  args.unknown("address verbs: add, del, replace, change, show, flush");
 }
 
 // ---- show / flush ------------------------------------------------------------------------------
@@ -503,6 +547,12 @@ int flushAddrs(Context& ctx, Args& args) {
   AddrMatch match(f);
   Netlink& nl = ctx.netlink();
   DeviceNames names([&nl](uint32_t index) { return nl.links().find(Ifref(index)); });
+  if (f.label) {
+    // A label filter matches an IPv6 address by its device's name: known before the address
+    // dump (one dump at a time on the socket), as `show` does.
+    names.load(nl.links());
+    match.names = &names;
+  }
   auto finished = [&](int round) {
     if (stats) {
       if (round == 0) printLine("Nothing to flush.");

@@ -27,8 +27,8 @@
 namespace fastlink::cli {
 namespace {
 
-constexpr const char* kUsage = R"(Usage: fastlink route { add | del | replace | append | change } ROUTE
-       fastlink route [ show ] [ table TABLE | all | vrf NAME ] [ proto PROTO ] [ dev DEV ] [ type TYPE ] [ -4 | -6 ]
+constexpr const char* kUsage = R"(Usage: fastlink route { add | del | replace | append | prepend | change } ROUTE
+       fastlink route [ show ] [ table TABLE | all | vrf NAME ] [ proto PROTO ] [ dev DEV ] [ type TYPE ] [ via PREFIX ] [ src PREFIX ] [ -4 | -6 ]
        fastlink route flush [ table TABLE | all ] [ proto PROTO ] [ dev DEV ] [ type TYPE ] [ -4 | -6 ]
        fastlink route get ADDRESS [ from ADDRESS ] [ iif DEV ] [ oif DEV ] [ vrf NAME | table TABLE ]
                                   [ mark MARK ] [ fibmatch ]
@@ -173,6 +173,11 @@ ParsedRoute parseRoute(Context& ctx, Args& args, bool del) {
     }
   }
   if (haveMetrics) p.info.metrics = metrics;
+  // As ip: without `table`, local, broadcast, nat and anycast routes go to the local table.
+  if (auto t = p.info.type; !p.info.table && t &&
+                            (*t == RouteType::Local || *t == RouteType::Broadcast || *t == RouteType::Nat ||
+                             *t == RouteType::Anycast))
+    p.info.table = kTableLocal;
   if (p.isDefault) {
     // -4/-6 choose it as ip's preferred_family does (`ip -6 route add default dev v0`); else it
     // follows the addresses given, like iproute2 with -4/-6 unset.
@@ -183,8 +188,25 @@ ParsedRoute parseRoute(Context& ctx, Args& args, bool del) {
     else if (!p.info.paths.empty() && p.info.paths[0].gateway) f = p.info.paths[0].gateway->family();
     p.info.dst = Prefix::any(f);
   }
+  // A gateway of the other family is a bad value for ip (1), found before anything is sent.
+  if (p.info.gateway && p.info.gateway->family() != p.info.dst->family())
+    throw BadValueError(fmt::format("{} address is expected rather than \"{}\".",
+                                    p.info.dst->isV4() ? "inet" : "inet6", p.info.gateway->toString()));
   (void)del;
   return p;
+}
+
+/// ip's `route prepend`: a create without NLM_F_EXCL (nor APPEND or REPLACE): the kernel puts
+/// the route before those with the same key. `request` is `route add`'s, its EXCL cleared.
+Request withoutExclusive(const Request& request) {
+  std::vector<uint8_t> bytes(request.bytes().begin(), request.bytes().end());
+  nlmsghdr header;
+  std::memcpy(&header, bytes.data(), sizeof header);
+  header.nlmsg_flags &= ~NLM_F_EXCL;
+  std::memcpy(bytes.data(), &header, sizeof header);
+  std::string operation = request.operation();
+  if (operation.starts_with("route add")) operation.replace(6, 3, "prepend");
+  return Request(std::move(bytes), std::move(operation));
 }
 
 PreparedRequest prepareChange(Context& ctx, Args& args, const std::string& verb) {
@@ -198,6 +220,7 @@ PreparedRequest prepareChange(Context& ctx, Args& args, const std::string& verb)
     if (verb == "add") return RouteRequests::add(route);
     if (verb == "replace") return RouteRequests::replace(route);
     if (verb == "append") return RouteRequests::append(route);
+    if (verb == "prepend") return withoutExclusive(RouteRequests::add(route));
     if (verb == "change") return RouteRequests::change(route);
     return RouteRequests::del(route);
   };
@@ -205,13 +228,13 @@ PreparedRequest prepareChange(Context& ctx, Args& args, const std::string& verb)
 }
 
 PreparedRequest prepareRoute(Context& ctx, Args& args) {
-  if (args.done()) throw UsageError("route: a verb is required (add, del, replace, append, change, show, get, flush)");
-  for (const char* verb : {"add", "replace", "append", "change"})
+  if (args.done()) throw UsageError("route: a verb is required (add, del, replace, append, prepend, change, show, get, flush)");
+  for (const char* verb : {"add", "replace", "append", "prepend", "change"})
     if (args.accept(verb)) return isHelp(args) ? throw UsageError(kUsage) : prepareChange(ctx, args, verb);
   if (args.acceptAny({"del", "delete"})) return isHelp(args) ? throw UsageError(kUsage) : prepareChange(ctx, args, "del");
   if (args.acceptAny({"show", "list", "ls", "lst", "get", "flush"}))
     throw UsageError("route show/get/flush cannot be used in a batch (a batch sends one request per line)");
-  args.unknown("route verbs: add, del, replace, append, change, show, get, flush");
+  args.unknown("route verbs: add, del, replace, append, prepend, change, show, get, flush");
 }
 
 // ---- Output ----------------------------------------------------------------------------------
@@ -350,6 +373,8 @@ struct RoutePrinter {
   bool hideDev = false;    ///< `route show dev D`: ip leaves out what the filter fixed
   bool hideProto = false;  ///< `route show proto P`: likewise
   bool hideScope = false;  ///< `route show scope S`: likewise
+  bool hideGateway = false;  ///< `route show via A` (a host address, not a shorter prefix): likewise
+  bool hidePrefsrc = false;  ///< `route show src A`: likewise
   bool oneline = false;    ///< -o: ip's line break before `cache` becomes ` \`
   /// -d: ip names what it otherwise leaves to the defaults: the type (unicast), the table
   /// (main, where it names tables), the protocol (boot) and the scope (global).
@@ -373,7 +398,7 @@ struct RoutePrinter {
     }
     if (auto nhid = r.nhid()) f.any("nhid", "nhid ", *nhid);
     if (uint8_t tos = r.tos()) f.any("tos", "tos ", ipDsfieldName(tos));  // rt_dsfield's name, else hex
-    if (const auto& gateway = r.gateway()) gatewayField(f, *gateway);
+    if (const auto& gateway = r.gateway(); gateway && !hideGateway) gatewayField(f, *gateway);
     if (r.devIndex() && !hideDev) dev(f, r.devIndex());
     // A lookup result names a table other than main.
     if (uint32_t table = r.table(); (isGet || showTable) && table && (table != kTableMain || details))
@@ -383,7 +408,7 @@ struct RoutePrinter {
       f.any("protocol", "proto ", words.protocol(proto));
     if (Scope scope = r.scope(); !cloned && !hideScope && (scope != Scope::Universe || details))
       f.any("scope", "scope ", words.scope(scope));
-    if (const auto& prefsrc = r.prefsrc()) f.any("prefsrc", "src ", *prefsrc);
+    if (const auto& prefsrc = r.prefsrc(); prefsrc && !hidePrefsrc) f.any("prefsrc", "src ", *prefsrc);
     if (auto metric = r.metric()) f.any("metric", "metric ", *metric);
     uint32_t bits = r.flags();
     flags(f, bits);
@@ -476,6 +501,9 @@ struct ShowPrefix {
 struct ShowSelectors {
   std::optional<ShowPrefix> root, match;
   std::optional<Scope> scope;
+  /// `via P`, `src P`: the routes whose gateway, or preferred source, P holds (ip's rvia and
+  /// rprefsrc; a route without one is left out).
+  std::optional<Prefix> via, prefsrc;
   bool localOrBroadcast = true;  ///< false: routes of type local and broadcast are left out (`vrf NAME`)
   bool none = false;  ///< -M, -B: no IPv4 or IPv6 route is of that family
 
@@ -484,6 +512,10 @@ struct ShowSelectors {
     if (none) return false;
     if (scope && r.scope() != *scope) return false;
     if (!localOrBroadcast && (r.type() == RouteType::Local || r.type() == RouteType::Broadcast)) return false;
+    auto holds = [](const std::optional<Prefix>& want, const std::optional<IpAddress>& got) {
+      return !want || (got && got->family() == want->family() && want->contains(*got));
+    };
+    if (!holds(via, r.gateway()) || !holds(prefsrc, r.prefsrc())) return false;
     if (!root && !match) return true;
     const auto& given = r.dst();
     Prefix dst = given ? *given : Prefix::any(r.family());
@@ -545,6 +577,10 @@ RouteFilter parseFilter(Context& ctx, Args& args, bool& showTable, ShowSelectors
       // ip dumps the kernel's exception routes (PMTU, redirects) with RTM_F_CLONED: not here.
       throw UsageError(fmt::format("route show {}: the cached (exception) routes are not supported by fastlink",
                                    args.peek()));
+    } else if (selectors && args.accept("via")) {
+      selectors->via = parseIpPrefix(ctx, args.value("via"));
+    } else if (selectors && args.acceptAny({"src", "prefsrc"})) {
+      selectors->prefsrc = parseIpPrefix(ctx, args.value("src"));
     } else if (selectors && args.accept("scope")) {
       std::string sc = args.value("scope");
       selectors->scope = orUsage("scope", [&] { return parseScope(sc); });
@@ -588,6 +624,8 @@ int showRoutes(Context& ctx, Args& args) {
     printer.hideDev = f.dev.has_value();
     printer.hideProto = f.protocol.has_value();
     printer.hideScope = selectors.scope.has_value();
+    printer.hideGateway = selectors.via && selectors.via->isHost();
+    printer.hidePrefsrc = selectors.prefsrc && selectors.prefsrc->isHost();
     streamFields(ctx, [&](auto& fields, auto restart) {
       nl.routes().forEach(f, [&](const RouteView& r) { if (selectors.admits(r)) printer.print(fields, r); }, restart);
     });
@@ -598,6 +636,8 @@ int showRoutes(Context& ctx, Args& args) {
 }
 
 int flushRoutes(Context& ctx, Args& args) {
+  // Without a selector ip refuses (1) rather than flush the main table.
+  if (args.done()) throw BadValueError("\"route flush\" requires arguments.");
   bool showTable = false;
   RouteFilter f = parseFilter(ctx, args, showTable);
   try {
@@ -615,18 +655,23 @@ int flushRoutes(Context& ctx, Args& args) {
 }
 
 int getRoute(Context& ctx, Args& args) {
-  if (args.done()) throw UsageError("route get: an address is required");
+  if (args.done()) throw BadValueError("route get: an address is required");  // ip: 1
+  // ip reads the words in any order: `route get fibmatch 10.0.0.1` as well as after the address.
+  bool fibMatch = args.accept("fibmatch");
   if (args.accept("to")) {}
+  if (args.done()) throw BadValueError("route get: an address is required");
   RouteQuery q(parseIp(args.next(), "route get"));
+  q.fibMatch = fibMatch;
   while (!args.done()) {
     if (args.accept("from")) q.from = parseIp(args.value("from"), "from");
     else if (args.accept("iif")) q.iif = Ifref(parseIfname(args.value("iif"), "iif"));
     else if (args.accept("oif")) q.oif = Ifref(parseIfname(args.value("oif"), "oif"));
+    else if (args.accept("dev")) q.oif = Ifref(parseIfname(args.value("dev"), "dev"));
     else if (args.accept("vrf")) q.vrf = Ifref(parseIfname(args.value("vrf"), "vrf"));
     else if (args.accept("table")) q.table = parseRouteTable(args.value("table"));
     else if (args.accept("mark")) q.mark = parseU32(args.value("mark"), "mark");
     else if (args.accept("fibmatch")) q.fibMatch = true;
-    else args.unknown("route get takes: from A, iif D, oif D, vrf NAME, table T, mark M, fibmatch");
+    else args.unknown("route get takes: from A, iif D, oif|dev D, vrf NAME, table T, mark M, fibmatch");
   }
   Netlink& nl = ctx.netlink();
   try {

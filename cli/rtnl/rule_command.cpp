@@ -88,7 +88,7 @@ std::pair<uint64_t, uint64_t> parseRange(std::string_view text, std::string_view
 
 std::optional<Prefix> parsePrefixOrAll(std::string_view text, std::string_view keyword) {
   if (text == "all") return std::nullopt;
-  return orUsage(keyword, [&] { return Prefix::parse(text); });
+  return parsePrefixAs(keyword, text);  // ip: 1 for a prefix it cannot read; `10.2/16` as ip reads it
 }
 
 /// The selector words `rule add/del` and `rule show` share (all but from/to, whose family checks
@@ -115,7 +115,7 @@ bool parseSelectorWord(Args& args, RuleInfo& r) {
   } else if (args.accept("dport")) {
     auto [a, b] = parseRange(args.value("dport"), "dport", 65535);
     r.dport = PortRange{static_cast<uint16_t>(a), static_cast<uint16_t>(b)};
-  } else if (args.accept("protocol")) {
+  } else if (args.acceptAny({"protocol", "proto"})) {  // ip's matches(): `proto` too
     r.protocol = static_cast<uint8_t>(parseRouteProtocol(args.value("protocol"), "protocol"));
   } else {
     return false;
@@ -141,7 +141,14 @@ RuleInfo parseRule(Args& args, bool multicast) {
     } else if (parseSelectorWord(args, r)) {
     } else if (args.acceptAny({"table", "lookup"})) r.table = parseRouteTable(args.value("table"));
     else if (args.accept("goto")) r.setGoto(parseU32(args.value("goto"), "goto"));
-    else if (args.accept("blackhole")) r.action = RuleAction::Blackhole;
+    else if (args.accept("type")) {  // ip: `type blackhole`, the action word after it
+      std::string word = args.value("type");
+      if (word == "blackhole") r.action = RuleAction::Blackhole;
+      else if (word == "unreachable") r.action = RuleAction::Unreachable;
+      else if (word == "prohibit") r.action = RuleAction::Prohibit;
+      else if (word == "nop") r.action = RuleAction::Nop;
+      else throw UsageError(fmt::format("type: \"{}\" is not a rule action (blackhole, unreachable, prohibit, nop)", word));
+    } else if (args.accept("blackhole")) r.action = RuleAction::Blackhole;
     else if (args.accept("unreachable")) r.action = RuleAction::Unreachable;
     else if (args.accept("prohibit")) r.action = RuleAction::Prohibit;
     else if (args.accept("nop")) r.action = RuleAction::Nop;
@@ -171,8 +178,10 @@ PreparedRequest prepareRuleKind(Context& ctx, Args& args, bool multicast) {
   if (args.peek() == "help") throw UsageError(usageOf(multicast));
   bool add = false;
   if (args.acceptAny({"add", "insert"})) add = true;
-  else if (args.acceptAny({"del", "delete"})) add = false;
-  else if (args.accept("flush")) {
+  else if (args.acceptAny({"del", "delete"})) {
+    // A delete without a selector would remove the kernel's first deletable rule: ip refuses it (1).
+    if (args.done()) throw BadValueError(fmt::format("\"{} del\" requires arguments.", noun));
+  } else if (args.accept("flush")) {
     // ip runs a flush line at its turn: the selectors read now, the rules listed and deleted then.
     return prepareRuleFlush(ctx, args, multicast);
   } else if (args.acceptAny({"show", "list", "ls", "lst"}))

@@ -428,6 +428,9 @@ struct Traits : rtnl::Object<RouteInfo, RouteFilter, RTM_NEWROUTE, rtnl::kIpFami
 struct RouteKey {
   Prefix dst;
   uint32_t table;
+  /// The output device (0: none, a multipath route): two devices' fe80::/64 share every other
+  /// field, and a delete without RTA_OIF removes the kernel's first match, maybe the other's.
+  uint32_t oif;
   std::optional<uint32_t> metric;
   uint8_t tos;
   RouteType type;
@@ -483,11 +486,12 @@ FASTLINK_RTNL_VIEW_API(RouteApi, Traits, forEachRoute, routes)
 std::size_t RouteApi::flush(const RouteFilter& filter) {
   auto key = [&](const RouteInfo& r) -> std::optional<RouteKey> {
     if (!filter.table && r.table == kTableLocal) return std::nullopt;  // the kernel's own local routes
-    return RouteKey{*r.dst, r.tableOrMain(), r.metric, r.tos.value_or(0), r.type.value_or(RouteType::Unicast)};
+    return RouteKey{*r.dst, r.tableOrMain(), r.devIndex(), r.metric, r.tos.value_or(0), r.type.value_or(RouteType::Unicast)};
   };
   auto del = [](const RouteKey& k) {
     RouteInfo r(k.dst);
     r.setTable(k.table).setTos(k.tos).setType(k.type).metric = k.metric;
+    if (k.oif) r.setDev(Ifref(k.oif));
     return RouteRequests::del(r);
   };
   // A route may vanish on its own meanwhile (its device went away): not a failure.

@@ -329,10 +329,12 @@ TbfWire tbfWire(const TbfOptions& o, const Operation& operation) {
   TbfWire w;
   tc_tbf_qopt q{};
   q.rate = rateSpec(o.rate);
-  q.buffer = xmitTicks(o.rate, o.burst);
+  // tc 6.1 times the bucket at the 32-bit rate (tc_tbf_qopt's, ~0U above 34 Gbit: strace of
+  // `tbf rate 40gbit burst 1mb`: 3812 ticks); the kernel reads TCA_TBF_BURST instead anyway.
+  q.buffer = xmitTicks(q.rate.rate, o.burst);
   if (o.peakrate) {
     q.peakrate = rateSpec(*o.peakrate);
-    q.mtu = xmitTicks(*o.peakrate, *o.mtu);
+    q.mtu = xmitTicks(q.peakrate.rate, *o.mtu);
     w.pburst = *o.mtu;
     w.prate64 = rate64(*o.peakrate);
   }
@@ -509,7 +511,10 @@ uint64_t schedulerHz() {
 
 uint32_t xmitTicks(uint64_t rate, uint32_t bytes) {
   if (rate == 0) return 0;
-  double us = kUsPerSecond * static_cast<double>(bytes) / static_cast<double>(rate);
+  // tc's tc_calc_xmittime: the time in whole microseconds first (tc_core_time2tick takes an
+  // unsigned int), then the ticks, truncated: 1600 bytes at 1gbit are 12.8 us read as 12, 187
+  // ticks (tc prints burst 1375b), not 200 (1500b).
+  double us = std::floor(kUsPerSecond * static_cast<double>(bytes) / static_cast<double>(rate));
   return clampDouble32(us * ticksPerMicrosecond());
 }
 

@@ -74,7 +74,6 @@ TEST_F(RuleCliTest, BadInputExitsWithAClearErrorAndChangesNothing) {
   std::string before = ns.ip("rule show") + ns.ip("-6 rule show");
   const std::pair<const char*, const char*> usage[] = {
       {"rule add pref 10 lookup no-such-table", "unknown routing table \"no-such-table\""},
-      {"rule add pref 10 from 10.0.0.0/33 lookup 5", "from:"},
       {"rule add pref 10 from 10.0.0.0/8 to 2001:db8::/32", "prefix"},
       {"rule add pref 10 goto 5", "must jump forward"},
       {"rule add pref 10 blackhole lookup 5", "only looked up by a lookup rule"},
@@ -88,6 +87,10 @@ TEST_F(RuleCliTest, BadInputExitsWithAClearErrorAndChangesNothing) {
     EXPECT_EQ(r.status, 255) << line;
     EXPECT_NE(r.err.find(message), std::string::npos) << line << ": " << r.err;
   }
+  // A prefix that does not parse is a bad value, as ip's (1).
+  auto prefix = cli("rule add pref 10 from 10.0.0.0/33 lookup 5");
+  EXPECT_EQ(prefix.status, 1);
+  EXPECT_NE(prefix.err.find("from: invalid prefix \"10.0.0.0/33\""), std::string::npos) << prefix.err;
   EXPECT_EQ(ns.ip("rule show") + ns.ip("-6 rule show"), before);
 }
 

@@ -151,6 +151,31 @@ TEST_F(TcCli, BatchReplacesManyRootQdiscs) {
     EXPECT_NE(tc("qdisc show dev b" + std::to_string(i)).out.find("limit " + std::to_string(100 + i) + "p"), std::string::npos) << i;
 }
 
+// `fastlink tc -batch FILE` reads tc's own batch file (lines without `tc`, as `tc -batch`): the
+// qdiscs and classes are tc's afterwards; a failing line exits 1 and stops, -force goes on.
+TEST_F(TcCli, TcBatchFileHoldsTcLines) {
+  auto r = batch("qdisc add dev v0 root handle 1: htb default 10\n"
+                 "class add dev v0 parent 1: classid 1:10 htb rate 5mbit\n"
+                 "qdisc add dev v0 parent 1:10 handle 10: pfifo limit 20\n",
+                 "tc");
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto classes = tc("class show dev v0").out;
+  EXPECT_NE(classes.find("class htb 1:10 root leaf 10: prio 0 rate 5Mbit"), std::string::npos) << classes;
+  auto qdiscs = tc("qdisc show dev v0").out;
+  EXPECT_NE(qdiscs.find("qdisc pfifo 10: parent 1:10 limit 20p"), std::string::npos) << qdiscs;
+  const std::string failing = "qdisc add dev v1 root handle 1: htb\n"
+                              "qdisc add dev v1 root handle 1: htb\n"
+                              "class add dev v1 parent 1: classid 1:5 htb rate 1mbit\n";
+  auto stopped = batch(failing, "tc");
+  EXPECT_EQ(stopped.status, 1) << stopped.err;  // tc -batch: 1 when a line failed
+  EXPECT_NE(stopped.err.find("line 2"), std::string::npos) << stopped.err;
+  EXPECT_EQ(tc("class show dev v1").out, "");  // the line after the failure was not sent
+  ok("tc qdisc del dev v1 root");
+  auto forced = batch(failing, "tc -force");
+  EXPECT_EQ(forced.status, 1) << forced.err;
+  EXPECT_NE(tc("class show dev v1").out.find("class htb 1:5 root prio 0 rate 1Mbit"), std::string::npos);
+}
+
 // Statuses as tc's: 1 when a kind's options do not parse, 255 for the rest of the line's grammar.
 TEST_F(TcCli, BadInputIsRefusedAndChangesNothing) {
   ok("tc qdisc add dev v0 root handle 1: htb");

@@ -137,8 +137,10 @@ TEST(TcOptionsGolden, TbfPeakrateLimitAnd64BitRates) {
   o.peakrate = 6000000000ull;
   o.mtu = 65536;
   o.limit = 10485760;
-  // buffer: 1048576 B at 5e9 B/s = 209.7152 us = 3276 ticks; mtu: 65536 B at 6e9 B/s = 170 ticks.
-  Bytes parms = cat({ratespec(0xFFFFFFFF), ratespec(0xFFFFFFFF), le32s({10485760, 3276, 170})});
+  // As tc 6.1 sends them (strace): the ticks at the 32-bit rate (~0U B/s), in whole microseconds
+  // first: buffer 1048576 B = 244.14 us -> 244 us = 3812 ticks; mtu 65536 B = 15.26 us -> 15 us =
+  // 234 ticks (64 ns each).
+  Bytes parms = cat({ratespec(0xFFFFFFFF), ratespec(0xFFFFFFFF), le32s({10485760, 3812, 234})});
   Attrs inner;
   inner.raw(1 /* PARMS */, parms).u32(6 /* BURST */, 1048576).u64(4 /* RATE64 */, 5000000000ull);
   inner.u32(7 /* PBURST */, 65536).u64(5 /* PRATE64 */, 6000000000ull);
