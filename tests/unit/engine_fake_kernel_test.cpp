@@ -331,14 +331,17 @@ TEST(EngineFakeKernel, StreamedBatchKeepsRequestsAliveUntilAnswered) {
   EXPECT_EQ(c.results[4].error->operation(), "link set ifindex 5");
 }
 
+// A dump's answer: links 1 and 2 in one datagram, link 3 in the next, NLMSG_DONE in its own.
+void threeLinksInTwoDatagrams(FakeKernel& k, const nlmsghdr* m) {
+  k.queueDatagram({linkMessage(m, 1, NLM_F_MULTI), linkMessage(m, 2, NLM_F_MULTI)});
+  k.queueDatagram({linkMessage(m, 3, NLM_F_MULTI)});
+  k.queueDatagram(FakeKernel::done(m));
+}
+
 // A dump's datagrams are read straight into the buffer, one receive each, never peeked.
 TEST(EngineFakeKernel, DumpDatagramsAreReadStraight) {
   Fixture f;
-  f.kernel->setResponder([](FakeKernel& k, const nlmsghdr* m) {
-    k.queueDatagram({linkMessage(m, 1, NLM_F_MULTI), linkMessage(m, 2, NLM_F_MULTI)});
-    k.queueDatagram({linkMessage(m, 3, NLM_F_MULTI)});
-    k.queueDatagram(FakeKernel::done(m));
-  });
+  f.kernel->setResponder(threeLinksInTwoDatagrams);
   std::vector<int> seen;
   auto msg = dumpMessage();
   f.engine->dump(msg, "link show", [&](const nlmsghdr* m) { seen.push_back(indexOf(m)); }, {});
@@ -447,11 +450,7 @@ TEST(EngineFakeKernel, DumpIntoTheCallersMemoryIsPeekedEvenWhereARoomHoldsAnyDat
     void received(std::size_t) override {}
   } memory;
   Fixture f;
-  f.kernel->setResponder([](FakeKernel& k, const nlmsghdr* m) {
-    k.queueDatagram({linkMessage(m, 1, NLM_F_MULTI), linkMessage(m, 2, NLM_F_MULTI)});
-    k.queueDatagram({linkMessage(m, 3, NLM_F_MULTI)});
-    k.queueDatagram(FakeKernel::done(m));
-  });
+  f.kernel->setResponder(threeLinksInTwoDatagrams);
   std::vector<int> seen;
   auto msg = dumpMessage();
   f.engine->dumpRuns(

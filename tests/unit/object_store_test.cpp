@@ -451,6 +451,15 @@ TEST(ObjectStoreTest, AnObjectReadAfterItsReleaseIsCaughtInTheSanitizerBuild) {
   }
 }
 
+// One attribute of a hand-built route message at `at` (advanced past it, aligned).
+void putRouteAttr(std::vector<uint8_t>& m, std::size_t& at, uint16_t type, const std::vector<uint8_t>& value) {
+  uint16_t len = static_cast<uint16_t>(4 + value.size());
+  std::memcpy(m.data() + at, &len, 2);
+  std::memcpy(m.data() + at + 2, &type, 2);
+  std::memcpy(m.data() + at + 4, value.data(), value.size());
+  at += NLA_ALIGN(len);
+}
+
 // What the mirror's index derives must be the key canonicalize gives: a route's stored form
 // (received, header normalised) read back by storedKey, for IPv4 and IPv6, with a gateway and
 // without one.
@@ -467,13 +476,7 @@ TEST(ObjectStoreTest, StoredKeyOfARouteIsItsCanonicalKey) {
       uint8_t rtm[12] = {family, static_cast<uint8_t>(width * 8 - 8), 0, 0, 254, 3, 0, 1, 0, 0, 0, 0};
       std::memcpy(p, rtm, sizeof rtm);
       std::size_t at = NLMSG_HDRLEN + sizeof rtm;
-      auto attr = [&](uint16_t type, std::vector<uint8_t> value) {
-        uint16_t len = static_cast<uint16_t>(4 + value.size());
-        std::memcpy(m.data() + at, &len, 2);
-        std::memcpy(m.data() + at + 2, &type, 2);
-        std::memcpy(m.data() + at + 4, value.data(), value.size());
-        at += NLA_ALIGN(len);
-      };
+      auto attr = [&](uint16_t type, std::vector<uint8_t> value) { putRouteAttr(m, at, type, value); };
       attr(15, {100, 0, 0, 0});                       // RTA_TABLE
       attr(1, std::vector<uint8_t>(width, 0x0a));     // RTA_DST
       attr(6, {5, 0, 0, 0});                          // RTA_PRIORITY
@@ -509,13 +512,7 @@ TEST(ObjectStoreTest, RouteKeysAreWrittenByteForByteAsTheLayoutSays) {
       uint8_t rtm[12] = {family, dstLen, 7, 0x1c, 254, 3, 0, 1, 0, 0, 0, 0};  // src_len 7, tos 0x1c
       std::memcpy(m.data() + NLMSG_HDRLEN, rtm, sizeof rtm);
       std::size_t at = NLMSG_HDRLEN + sizeof rtm;
-      auto attr = [&](uint16_t type, std::vector<uint8_t> value) {
-        uint16_t len = static_cast<uint16_t>(4 + value.size());
-        std::memcpy(m.data() + at, &len, 2);
-        std::memcpy(m.data() + at + 2, &type, 2);
-        std::memcpy(m.data() + at + 4, value.data(), value.size());
-        at += NLA_ALIGN(len);
-      };
+      auto attr = [&](uint16_t type, std::vector<uint8_t> value) { putRouteAttr(m, at, type, value); };
       std::vector<uint8_t> dst(width), src(width), gateway(width);
       for (std::size_t i = 0; i < width; ++i) {
         dst[i] = static_cast<uint8_t>(0x10 + i);
